@@ -1,0 +1,73 @@
+// Path-level import and open (see import_path.h).
+#include "importers/import_path.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+#include "schema/schema.h"
+
+namespace fs = std::filesystem;
+
+namespace traces {
+
+std::vector<std::string> listTraceLogs(const std::string& path) {
+    if (!fs::exists(path)) throw std::runtime_error(path + ": no such file or directory");
+    if (!fs::is_directory(path)) return {path};
+    std::vector<std::string> named, other;
+    for (const auto& entry : fs::directory_iterator(path)) {
+        if (!entry.is_regular_file()) continue;
+        std::string name = entry.path().filename().string();
+        if (name.starts_with(".")) continue;
+        if (name.starts_with("dedicated_log_torch_trace")) named.push_back(entry.path().string());
+        else if (name.ends_with(".log") || name.ends_with(".txt")) other.push_back(entry.path().string());
+    }
+    std::vector<std::string>& chosen = named.empty() ? other : named;
+    std::sort(chosen.begin(), chosen.end());
+    if (chosen.empty()) throw std::runtime_error(path + ": directory holds no TORCH_TRACE logs (*.log)");
+    return chosen;
+}
+
+std::vector<ImportResult> importPath(const std::string& path, const std::string& outDb,
+                                     const PathProgressFn& progress) {
+    std::vector<std::string> files = listTraceLogs(path);
+    uint64_t total = 0;
+    for (const std::string& f : files) total += fs::file_size(f);
+    TraceWriter writer(outDb, TraceWriter::Open::CreateNew);
+    std::vector<ImportResult> results;
+    uint64_t before = 0;
+    for (const std::string& file : files) {
+        ImportProgressFn perFile;
+        if (progress) perFile = [&](uint64_t done, uint64_t) { progress(file, before + done, total); };
+        results.push_back(importTorchTraceLog(file, writer, perFile));
+        before += fs::file_size(file);
+    }
+    writer.commit();
+    return results;
+}
+
+bool isTraceDatabase(const std::string& path) {
+    return fs::is_regular_file(path) && looksLikeSqliteFile(path);
+}
+
+TraceData openAsTrace(const std::string& path, std::vector<ImportResult>* importResults,
+                      const PathProgressFn& progress) {
+    if (isTraceDatabase(path)) return loadTrace(path);
+    fs::path temp = fs::temp_directory_path() / ("cwb-import-" + std::to_string(::getpid()) + ".db");
+    struct RemoveOnExit {
+        fs::path file;
+        ~RemoveOnExit() {
+            std::error_code ec;
+            for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(file.string() + suffix, ec);
+        }
+    } cleanup{temp};
+    std::vector<ImportResult> results = importPath(path, temp.string(), progress);
+    TraceData trace = loadTrace(temp.string());
+    trace.path = path;
+    if (importResults) *importResults = std::move(results);
+    return trace;
+}
+
+}  // namespace traces

@@ -1,0 +1,79 @@
+// CompileTracker (see compile_tracker.h).
+#include "importers/torch_trace/compile_tracker.h"
+
+namespace traces {
+
+CompileKey CompileTracker::keyFor(const RecordContext& context) const {
+    CompileKey key;
+    key.autogradId = context.autogradId;
+    key.frameId = context.frameId;
+    key.frameCompileId = context.frameCompileId;
+    if (context.attempt) {
+        key.attempt = *context.attempt;
+    } else {
+        // Records logged outside a trace context (e.g. compilation_metrics_runtime) carry no attempt:
+        // they belong to the latest attempt of that compile id.
+        auto it = latestAttempt_.find({key.autogradId, key.frameId, key.frameCompileId});
+        key.attempt = it == latestAttempt_.end() ? 0 : it->second;
+    }
+    return key;
+}
+
+Compile& CompileTracker::create(const CompileKey& key, int64_t line) {
+    Compile row;
+    row.sessionId = sessionId_;
+    row.key = key;
+    row.seq = nextSeq_++;
+    row.line = line;
+    row.id = writer_.addCompile(row);
+    rows_.push_back(std::move(row));
+    current_[key] = rows_.size() - 1;
+    int& latest = latestAttempt_[{key.autogradId, key.frameId, key.frameCompileId}];
+    if (key.attempt > latest) latest = key.attempt;
+    markEarlierAttemptsRestarted(key);
+    return rows_.back();
+}
+
+void CompileTracker::markEarlierAttemptsRestarted(const CompileKey& key) {
+    for (int attempt = 0; attempt < key.attempt; ++attempt) {
+        CompileKey earlier = key;
+        earlier.attempt = attempt;
+        auto it = current_.find(earlier);
+        if (it == current_.end()) continue;
+        Compile& row = rows_[it->second];
+        if (row.status == CompileStatus::Unknown) {
+            row.status = CompileStatus::Restarted;
+            save(row);
+        }
+    }
+}
+
+Compile* CompileTracker::rowFor(const RecordContext& context, int64_t line) {
+    if (!context.hasCompileId()) return nullptr;
+    CompileKey key = keyFor(context);
+    auto it = current_.find(key);
+    if (it != current_.end()) return &rows_[it->second];
+    return &create(key, line);
+}
+
+Compile& CompileTracker::start(const RecordContext& context, int64_t line, std::optional<RowId> siteId) {
+    CompileKey key = keyFor(context);
+    auto it = current_.find(key);
+    Compile* row = nullptr;
+    if (it != current_.end() && !rows_[it->second].started) {
+        row = &rows_[it->second];
+    } else {
+        if (it != current_.end()) {
+            // The same id started again: torch._dynamo.reset() restarted the counters. Later attempts of the
+            // old compile must not be confused with the new one.
+            latestAttempt_.erase({key.autogradId, key.frameId, key.frameCompileId});
+        }
+        row = &create(key, line);
+    }
+    row->started = true;
+    row->siteId = siteId;
+    save(*row);
+    return *row;
+}
+
+}  // namespace traces

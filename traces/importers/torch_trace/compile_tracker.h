@@ -1,0 +1,51 @@
+// Tracks the compile rows of one imported session: which row a record's compile id belongs to, attempts
+// superseded by restarts, and compile ids reused after torch._dynamo.reset().
+#pragma once
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "model/trace_model.h"
+#include "store/trace_writer.h"
+
+namespace traces {
+
+/// The compile context of one record's envelope; any part may be missing.
+struct RecordContext {
+    std::optional<int> autogradId;
+    std::optional<int> frameId;
+    std::optional<int> frameCompileId;
+    std::optional<int> attempt;
+
+    bool hasCompileId() const { return frameId.has_value() || autogradId.has_value(); }
+};
+
+class CompileTracker {
+public:
+    CompileTracker(TraceWriter& writer, RowId sessionId) : writer_(writer), sessionId_(sessionId) {}
+
+    /// The row for the record's compile id, created on first sight. nullptr for records without one.
+    Compile* rowFor(const RecordContext& context, int64_t line);
+    /// The row a dynamo_start opens; a second start of the same id (after reset()) opens a new row.
+    Compile& start(const RecordContext& context, int64_t line, std::optional<RowId> siteId);
+    /// Writes the current state of `row` to the store.
+    void save(const Compile& row) { writer_.updateCompile(row); }
+
+private:
+    using Base = std::tuple<std::optional<int>, std::optional<int>, std::optional<int>>;
+    CompileKey keyFor(const RecordContext& context) const;
+    Compile& create(const CompileKey& key, int64_t line);
+    void markEarlierAttemptsRestarted(const CompileKey& key);
+
+    TraceWriter& writer_;
+    RowId sessionId_;
+    int64_t nextSeq_ = 0;
+    std::deque<Compile> rows_;  // every compile of the session; a deque keeps handed-out pointers valid
+    std::map<CompileKey, size_t> current_;       // the live row of each key
+    std::map<Base, int> latestAttempt_;
+};
+
+}  // namespace traces

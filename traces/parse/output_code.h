@@ -1,0 +1,31 @@
+// Splits Inductor's generated code (inductor_output_code and AOTInductor graph_dump payloads) into its kernels.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/trace_model.h"
+
+namespace traces {
+
+struct SplitOutputCode {
+    std::string language;         ///< "python" (Inductor wrapper module), "cpp" (AOTInductor C++), "" when empty
+    std::vector<Kernel> kernels;  ///< in source order; index = position, name/language/source/launchConfig set
+};
+
+/// Kernels of a generated module:
+///  * Python wrappers: every `name = async_compile.<kind>(..., '''source''', ...)` assignment; kind triton ->
+///    language "triton", cpp / cpp_pybinding -> "cpp", any other kind (cuda, rocm, halide, ...) keeps its name.
+///    source is the text between the triple quotes (r''' too). A call without a triple-quoted argument
+///    (multi_kernel) keeps the call text as source. For triton kernels launchConfig holds, when found, the
+///    kernel's `size_hints=...` and the wrapper's first `name.run(...)` launch arguments, joined by "; ".
+///  * C++ (AOTInductor): every `extern "C"` function definition, language "cpp", source = the whole function.
+/// Never throws; unterminated kernels run to the end of the text.
+SplitOutputCode splitOutputCode(std::string_view source);
+
+/// "python", "cpp" or "" from the opening of a generated file (`# AOT ID`, `from `, `import ` are Python;
+/// `#include`, `//`, `extern`, `namespace` are C++).
+std::string outputCodeLanguage(std::string_view source);
+
+}  // namespace traces

@@ -1,0 +1,324 @@
+// Numbered schema migrations for trace files. Never edit a migration that has shipped: add the next one.
+#include "schema/schema.h"
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace traces {
+namespace {
+
+// Migration 1: the initial schema. Row order inside a session follows `seq` (input order); `line` is the
+// 1-based line of the input log the row came from (0 for engine runs).
+constexpr const char* kMigration1 = R"sql(
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE sessions (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('imported_log', 'engine_run')),
+  source_file TEXT NOT NULL,
+  source_path TEXT NOT NULL,
+  rank INTEGER,
+  torch_version TEXT NOT NULL DEFAULT '',
+  process_id INTEGER NOT NULL DEFAULT 0,
+  started_at TEXT NOT NULL DEFAULT '',
+  bytes INTEGER NOT NULL DEFAULT 0,
+  records INTEGER NOT NULL DEFAULT 0,
+  malformed_records INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE import_issues (
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  line INTEGER NOT NULL,
+  col INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  message TEXT NOT NULL
+);
+CREATE INDEX import_issues_by_session ON import_issues(session_id, line);
+
+CREATE TABLE interned_strings (
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  idx INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  PRIMARY KEY (session_id, idx)
+);
+
+CREATE TABLE compile_sites (
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  function TEXT NOT NULL,
+  file TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  user_stack TEXT NOT NULL            -- JSON array of {file, line, function, source}
+);
+
+CREATE TABLE compiles (
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  site_id INTEGER REFERENCES compile_sites(id),
+  autograd_id INTEGER,
+  frame_id INTEGER,
+  frame_compile_id INTEGER,
+  attempt INTEGER NOT NULL DEFAULT 0,
+  compile_key TEXT NOT NULL,          -- PyTorch's form: 0/1, 0/1_2, !0/3/0
+  seq INTEGER NOT NULL,
+  line INTEGER NOT NULL,
+  started INTEGER NOT NULL DEFAULT 0, -- opened by a dynamo_start record
+  status TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'restarted', 'unknown')),
+  function TEXT NOT NULL DEFAULT '',
+  file TEXT NOT NULL DEFAULT '',
+  first_line INTEGER NOT NULL DEFAULT 0,
+  fail_type TEXT NOT NULL DEFAULT '',
+  fail_reason TEXT NOT NULL DEFAULT '',
+  fail_user_file TEXT NOT NULL DEFAULT '',
+  fail_user_line INTEGER NOT NULL DEFAULT 0,
+  restart_reasons TEXT NOT NULL DEFAULT '[]',    -- JSON array of strings
+  recompile_reasons TEXT NOT NULL DEFAULT '[]',  -- JSON array of strings
+  cache_size INTEGER,
+  accumulated_cache_size INTEGER,
+  guard_count INTEGER,
+  shape_env_guard_count INTEGER,
+  op_count INTEGER,
+  node_count INTEGER,
+  input_count INTEGER,
+  start_time REAL,
+  metrics_json TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX compiles_by_session ON compiles(session_id, seq);
+
+CREATE TABLE compile_phases (
+  compile_id INTEGER NOT NULL REFERENCES compiles(id),
+  phase TEXT NOT NULL,
+  seconds REAL NOT NULL,
+  PRIMARY KEY (compile_id, phase)
+);
+
+CREATE TABLE graphs (
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  compile_id INTEGER REFERENCES compiles(id),
+  seq INTEGER NOT NULL,
+  line INTEGER NOT NULL,
+  kind TEXT NOT NULL,                 -- dynamo, aot_joint, aot_forward, aot_backward, aot_inference, pre_grad, ...
+  name TEXT NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE INDEX graphs_by_compile ON graphs(compile_id);
+
+CREATE TABLE graph_nodes (
+  graph_id INTEGER NOT NULL REFERENCES graphs(id),
+  idx INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  op TEXT NOT NULL,
+  target TEXT NOT NULL,
+  args TEXT NOT NULL,
+  inputs TEXT NOT NULL,               -- JSON array of node names
+  shape TEXT NOT NULL,
+  dtype TEXT NOT NULL,
+  stride TEXT NOT NULL,
+  device TEXT NOT NULL,
+  source_file TEXT NOT NULL,
+  source_line INTEGER NOT NULL,
+  source_function TEXT NOT NULL,
+  source_code TEXT NOT NULL,
+  PRIMARY KEY (graph_id, idx)
+);
+
+CREATE TABLE guards (
+  id INTEGER PRIMARY KEY,
+  compile_id INTEGER NOT NULL REFERENCES compiles(id),
+  idx INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  source TEXT NOT NULL,
+  text TEXT NOT NULL,
+  checks TEXT NOT NULL,
+  user_code TEXT NOT NULL,
+  depth INTEGER NOT NULL
+);
+CREATE INDEX guards_by_compile ON guards(compile_id, idx);
+
+CREATE TABLE guard_failures (
+  id INTEGER PRIMARY KEY,
+  compile_id INTEGER NOT NULL REFERENCES compiles(id),
+  idx INTEGER NOT NULL,
+  failed_compile TEXT NOT NULL,
+  reason TEXT NOT NULL
+);
+CREATE INDEX guard_failures_by_compile ON guard_failures(compile_id, idx);
+
+CREATE TABLE graph_breaks (
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  compile_id INTEGER REFERENCES compiles(id),
+  seq INTEGER NOT NULL,
+  line INTEGER NOT NULL,
+  origin TEXT NOT NULL CHECK (origin IN ('artifact', 'restart')),
+  reason TEXT NOT NULL,
+  break_type TEXT NOT NULL,
+  user_file TEXT NOT NULL,
+  user_line INTEGER NOT NULL,
+  user_stack TEXT NOT NULL,           -- JSON array of frames
+  dedup_key TEXT NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE INDEX graph_breaks_by_session ON graph_breaks(session_id, dedup_key);
+
+CREATE TABLE output_code (
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  compile_id INTEGER REFERENCES compiles(id),
+  seq INTEGER NOT NULL,
+  line INTEGER NOT NULL,
+  event TEXT NOT NULL,
+  filename TEXT NOT NULL,
+  language TEXT NOT NULL,
+  source TEXT NOT NULL
+);
+
+CREATE TABLE kernels (
+  id INTEGER PRIMARY KEY,
+  output_code_id INTEGER NOT NULL REFERENCES output_code(id),
+  compile_id INTEGER REFERENCES compiles(id),
+  idx INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  language TEXT NOT NULL,
+  source TEXT NOT NULL,
+  launch_config TEXT NOT NULL DEFAULT '',
+  compile_seconds REAL
+);
+CREATE INDEX kernels_by_output ON kernels(output_code_id, idx);
+
+CREATE TABLE artifacts (
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  compile_id INTEGER REFERENCES compiles(id),
+  seq INTEGER NOT NULL,
+  line INTEGER NOT NULL,
+  event TEXT NOT NULL,
+  name TEXT NOT NULL,
+  encoding TEXT NOT NULL,
+  metadata TEXT NOT NULL,             -- the record's JSON envelope, verbatim
+  payload_id INTEGER REFERENCES payloads(id),
+  payload_intact INTEGER NOT NULL
+);
+
+-- Payload texts, stored once per distinct content: PyTorch logs the same graph under several artifact names.
+CREATE TABLE payloads (
+  id INTEGER PRIMARY KEY,
+  md5 TEXT NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE INDEX payloads_by_md5 ON payloads(md5);
+CREATE INDEX artifacts_by_compile ON artifacts(compile_id, seq);
+
+CREATE TABLE spans (
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  compile_id INTEGER REFERENCES compiles(id),
+  compile_key TEXT NOT NULL,
+  name TEXT NOT NULL,
+  category TEXT NOT NULL,
+  start_us REAL NOT NULL,
+  duration_us REAL,
+  thread_id INTEGER NOT NULL,
+  args TEXT NOT NULL
+);
+CREATE INDEX spans_by_time ON spans(session_id, start_us);
+)sql";
+
+// Append new migrations here; index i upgrades a file from version i to i + 1.
+constexpr std::array<const char*, kSchemaVersion> kMigrations = {kMigration1};
+
+void applyMigrations(Database& db, int from) {
+    for (int version = from; version < kSchemaVersion; ++version) {
+        db.exec("BEGIN IMMEDIATE");
+        db.exec(kMigrations[static_cast<size_t>(version)]);
+        db.exec("PRAGMA user_version = " + std::to_string(version + 1));
+        if (version == 0) {
+            db.exec(std::string("INSERT INTO meta(key, value) VALUES ('format', '") + kTraceFormatName + "')");
+        }
+        db.exec("COMMIT");
+    }
+}
+
+void configureForWriting(Database& db) {
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA foreign_keys = OFF");
+    db.exec("PRAGMA cache_size = -65536");
+}
+
+void checkIsTrace(Database& db, int version) {
+    if (version == 0) return;
+    bool hasMeta = false;
+    {
+        auto q = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
+        hasMeta = q.step() && q.int64(0) == 1;
+    }
+    std::string format;
+    if (hasMeta) {
+        auto q = db.prepare("SELECT value FROM meta WHERE key = 'format'");
+        if (q.step()) format = q.text(0);
+    }
+    if (format != kTraceFormatName) {
+        throw DbError(db.path() + ": this SQLite file is not a cwb trace (no 'format = " + kTraceFormatName +
+                      "' in its meta table)");
+    }
+}
+
+void refuseNewer(Database& db, int version) {
+    if (version > kSchemaVersion) {
+        throw DbError(db.path() + ": trace schema version " + std::to_string(version) +
+                      " is newer than this cwb understands (up to version " + std::to_string(kSchemaVersion) +
+                      "); open it with a newer cwb");
+    }
+}
+
+}  // namespace
+
+int storedSchemaVersion(Database& db) {
+    auto q = db.prepare("PRAGMA user_version");
+    return q.step() ? q.int32(0) : 0;
+}
+
+bool looksLikeSqliteFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char magic[16] = {};
+    in.read(magic, sizeof magic);
+    return in.gcount() == 16 && std::string_view(magic, 15) == "SQLite format 3";
+}
+
+std::unique_ptr<Database> createTraceDatabase(const std::string& path) {
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path + suffix, ec);
+    auto db = std::make_unique<Database>(path, Database::Mode::Create);
+    configureForWriting(*db);
+    applyMigrations(*db, 0);
+    return db;
+}
+
+std::unique_ptr<Database> openTraceDatabaseForWriting(const std::string& path) {
+    auto db = std::make_unique<Database>(path, Database::Mode::ReadWrite);
+    int version = storedSchemaVersion(*db);
+    checkIsTrace(*db, version);
+    refuseNewer(*db, version);
+    configureForWriting(*db);
+    applyMigrations(*db, version);
+    return db;
+}
+
+std::unique_ptr<Database> openTraceDatabaseForReading(const std::string& path, int* versionOut) {
+    if (!std::filesystem::exists(path)) throw DbError(path + ": no such file");
+    if (!looksLikeSqliteFile(path)) throw DbError(path + ": not a SQLite trace file");
+    auto db = std::make_unique<Database>(path, Database::Mode::ReadOnly);
+    int version = storedSchemaVersion(*db);
+    checkIsTrace(*db, version);
+    if (version == 0) throw DbError(path + ": empty SQLite file, not a cwb trace");
+    refuseNewer(*db, version);
+    if (versionOut) *versionOut = version;
+    return db;
+}
+
+}  // namespace traces
