@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 
 # Real logs: the bundled test logs, plus ../shared's examples and samples when present.
 mapfile -t logs < <(find tests/data/torch_traces ../shared/examples/traces ../shared/samples -name '*.log' \
-                      -size +1k 2>/dev/null | sort)
+                      -size +1k 2>/dev/null | grep -v rank_ | sort)
 big="$work/dedicated_log_torch_trace_big.log"
 : > "$big"
 while [ "$(stat -c %s "$big")" -lt $((size_mb * 1000 * 1000)) ]; do

@@ -119,7 +119,7 @@ struct Compile {
     std::optional<int64_t> inputCount;
     std::optional<double> startTime;  ///< epoch seconds
     std::vector<PhaseTime> phases;
-    std::string metricsJson;  ///< the compilation_metrics object verbatim
+    std::string metricsJson;  ///< the compilation_metrics record's JSON, verbatim
 };
 
 /// Which stage of the pipeline a graph comes from.

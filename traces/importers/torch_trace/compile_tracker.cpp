@@ -27,6 +27,7 @@ Compile& CompileTracker::create(const CompileKey& key, int64_t line) {
     row.line = line;
     row.id = writer_.addCompile(row);
     rows_.push_back(std::move(row));
+    finished_.push_back(false);
     current_[key] = rows_.size() - 1;
     int& latest = latestAttempt_[{key.autogradId, key.frameId, key.frameCompileId}];
     if (key.attempt > latest) latest = key.attempt;
@@ -56,11 +57,39 @@ Compile* CompileTracker::rowFor(const RecordContext& context, int64_t line) {
     return &create(key, line);
 }
 
+bool CompileTracker::isFinished(const Compile& row) const {
+    return finished_[static_cast<size_t>(row.seq)];
+}
+
+void CompileTracker::finish(Compile& row) {
+    save(row);
+    finished_[static_cast<size_t>(row.seq)] = true;
+    Compile slim;
+    slim.id = row.id;
+    slim.sessionId = row.sessionId;
+    slim.siteId = row.siteId;
+    slim.key = row.key;
+    slim.seq = row.seq;
+    slim.line = row.line;
+    slim.started = row.started;
+    slim.status = row.status;
+    // Swap rather than move-assign: a moved-into std::string keeps its old capacity, and that is the memory.
+    std::swap(row, slim);
+}
+
+Compile& CompileTracker::upcoming(const RecordContext& context, int64_t line) {
+    CompileKey key = keyFor(context);
+    auto it = current_.find(key);
+    if (it != current_.end() && !isFinished(rows_[it->second])) return rows_[it->second];
+    if (it != current_.end()) latestAttempt_.erase({key.autogradId, key.frameId, key.frameCompileId});
+    return create(key, line);
+}
+
 Compile& CompileTracker::start(const RecordContext& context, int64_t line, std::optional<RowId> siteId) {
     CompileKey key = keyFor(context);
     auto it = current_.find(key);
     Compile* row = nullptr;
-    if (it != current_.end() && !rows_[it->second].started) {
+    if (it != current_.end() && !rows_[it->second].started && !isFinished(rows_[it->second])) {
         row = &rows_[it->second];
     } else {
         if (it != current_.end()) {

@@ -29,10 +29,16 @@ public:
 
     /// The row for the record's compile id, created on first sight. nullptr for records without one.
     Compile* rowFor(const RecordContext& context, int64_t line);
+    /// The row of a compile that is about to start (recompile reasons are logged before dynamo_start): a new
+    /// row when the id's current one already finished, as happens after torch._dynamo.reset().
+    Compile& upcoming(const RecordContext& context, int64_t line);
     /// The row a dynamo_start opens; a second start of the same id (after reset()) opens a new row.
     Compile& start(const RecordContext& context, int64_t line, std::optional<RowId> siteId);
     /// Writes the current state of `row` to the store.
     void save(const Compile& row) { writer_.updateCompile(row); }
+    /// Saves a row whose compilation_metrics arrived and drops its texts from memory: nothing rewrites a
+    /// finished compile, and keeping them would grow memory with the log's size.
+    void finish(Compile& row);
 
 private:
     using Base = std::tuple<std::optional<int>, std::optional<int>, std::optional<int>>;
@@ -43,7 +49,10 @@ private:
     TraceWriter& writer_;
     RowId sessionId_;
     int64_t nextSeq_ = 0;
+    bool isFinished(const Compile& row) const;
+
     std::deque<Compile> rows_;  // every compile of the session; a deque keeps handed-out pointers valid
+    std::vector<bool> finished_;  // by position in rows_
     std::map<CompileKey, size_t> current_;       // the live row of each key
     std::map<Base, int> latestAttempt_;
 };

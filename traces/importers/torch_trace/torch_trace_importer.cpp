@@ -303,7 +303,7 @@ private:
         std::optional<RowId> compileId = compile ? std::optional(compile->id) : std::nullopt;
 
         if (event == "dynamo_start") return startCompile(record, value, context);
-        if (event == "compilation_metrics") return applyMetrics(value, compile, record.line);
+        if (event == "compilation_metrics") return applyMetrics(value, record.header.json, compile, record.line);
         if (auto kind = graphKindOfEvent(event)) return addGraph(record, *kind, std::string(event), compileId);
         if (event == "inductor_output_code" || event == "graph_dump") return addOutputCode(record, event, value, compileId);
         if (event == "dynamo_cpp_guards_str" && compile) return addGuards(*compile, parseCppGuardTree(record.payload));
@@ -311,7 +311,8 @@ private:
         if (event == "artifact") {
             if (auto kind = graphKindOfArtifact(artifactName)) return addGraph(record, *kind, artifactName, compileId);
             if (artifactName == "dynamo_graph_break_reason") return addGraphBreak(record, compileId);
-            if (artifactName == "recompile_reasons" && compile) return addRecompileReasons(record, *compile);
+            if (artifactName == "recompile_reasons" && context.hasCompileId())
+                return addRecompileReasons(record, tracker_->upcoming(context, record.line));
             if (artifactName == "fx_graph_runnable") noteTorchVersion(record.payload);
         }
         storeArtifact(record, event, artifactName.empty() ? event : artifactName, encodingOf(value), compile,
@@ -393,7 +394,7 @@ private:
         }
     }
 
-    void applyMetrics(element value, Compile* compile, int64_t line) {
+    void applyMetrics(element value, std::string_view envelopeJson, Compile* compile, int64_t line) {
         object m;
         if (value.get_object().get(m) != simdjson::SUCCESS) return;
         if (!compile) {
@@ -446,14 +447,15 @@ private:
             std::string_view phase = key.substr(0, key.size() - (seconds ? 7 : 8));
             c.phases.push_back(PhaseTime{std::string(phase), seconds ? v : v / 1e6});
         }
-        c.metricsJson = simdjson::minify(value);
-        tracker_->save(c);
-        c.metricsJson.clear();  // stored; not kept in memory
-        for (const std::string& reason : c.restartReasons) {
+        c.metricsJson = std::string(envelopeJson);
+        std::vector<std::string> restartReasons = c.restartReasons;
+        RowId compileId = c.id;
+        tracker_->finish(c);
+        for (const std::string& reason : restartReasons) {
             ParsedGraphBreak parsed = parseRestartReason(reason);
             GraphBreak b;
             b.sessionId = session_.id;
-            b.compileId = c.id;
+            b.compileId = compileId;
             b.seq = seq_++;
             b.line = line;
             b.origin = "restart";
