@@ -15,7 +15,10 @@ mapfile -t logs < <(find tests/data/torch_traces ../shared/examples/traces ../sh
 big="$work/dedicated_log_torch_trace_big.log"
 : > "$big"
 while [ "$(stat -c %s "$big")" -lt $((size_mb * 1000 * 1000)) ]; do
-  for f in "${logs[@]}"; do cat "$f" >> "$big"; done
+  for f in "${logs[@]}"; do
+    cat "$f" >> "$big"
+    [ -z "$(tail -c1 "$f")" ] || echo >> "$big"  # a log cut without its last newline must not glue onto the next
+  done
 done
 bytes=$(stat -c %s "$big")
 echo "log: $((bytes / 1000000)) MB from ${#logs[@]} real logs; $(nproc) cores"

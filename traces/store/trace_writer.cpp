@@ -24,7 +24,9 @@ namespace {
 constexpr size_t kBatchBytes = 64u << 20;
 constexpr size_t kBatchRows = 50000;
 // The caller waits while this much is queued for the writer thread, so memory stays flat on huge logs.
-constexpr size_t kMaxQueuedBytes = 16u << 20;
+// Each job is charged its text sizes plus kJobOverhead for the row struct and the closure around it.
+constexpr size_t kMaxQueuedBytes = 8u << 20;
+constexpr size_t kJobOverhead = 512;
 
 const char* sessionKindName(SessionKind kind) {
     return kind == SessionKind::EngineRun ? "engine_run" : "imported_log";
@@ -169,6 +171,7 @@ struct TraceWriter::Impl {
             producerWaiting = false;
             rethrowFailure();
         }
+        bytes += kJobOverhead;
         queuedBytes += bytes;
         jobs.push_back(Job{std::move(run), bytes});
         // Waking the writer for every row would cost a futex call per row: wake it only when it sleeps.
