@@ -16,8 +16,9 @@ namespace traces {
 namespace {
 
 constexpr int64_t kDefaultRecompileLimit = 8;
-// The URL Dynamo printed through 2025; newer releases drop the trailing period, and so do we.
-constexpr const char* kTroubleshootingUrl = "https://pytorch.org/docs/main/torch.compiler_troubleshooting.html";
+// The address torch 2.11 prints; earlier releases pointed at torch.compiler_troubleshooting.html.
+constexpr const char* kTroubleshootingUrl =
+    "https://docs.pytorch.org/docs/main/user_guide/torch_compiler/compile/programming_model.recompilation.html";
 constexpr const char* kNoRecompileReasons = "Unable to find recompilation reasons";
 
 /// Python's textwrap.indent: prefixes every line that is not whitespace-only, keeping the line ends.

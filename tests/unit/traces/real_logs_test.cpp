@@ -121,6 +121,22 @@ TEST_P(RealLogs, RecompileMessagesUseDynamosWording) {
     }
 }
 
+TEST_P(RealLogs, RecompileLimitWarningIsDynamosOwn) {
+    Scenario s = load(GetParam());
+    for (size_t i = 0; i < s.summaries.size(); ++i) {
+        std::vector<std::string> ours;
+        for (const FunctionRecompiles& f : s.summaries[i].recompiledFunctions)
+            if (f.recompileLimit && f.recompileLimit->hit) ours.push_back(f.recompileLimit->warning);
+        std::vector<std::string> theirs;
+        for (const json& w : s.expected.at("processes")[i].at("logs").at("recompile_limit_warnings")) {
+            std::string text;
+            for (const json& line : w.at("lines")) text += (text.empty() ? "" : "\n") + line.get<std::string>();
+            theirs.push_back(text);
+        }
+        EXPECT_EQ(ours, theirs);
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(TorchTraces, RealLogs,
                          ::testing::Values("breaks_cpu", "recompiles_cpu", "failures_cpu", "training_cuda",
                                            "ranks_cpu"));

@@ -185,7 +185,8 @@ TEST(SummaryTest, RecompileLimitHitShowsDynamosWarning) {
               "   last reason: 0/7: tensor 'cache' size mismatch at index 2. expected 77, actual 78\n"
               "To log all recompilation reasons, use TORCH_LOGS=\"recompiles\".\n"
               "To diagnose recompilation issues, see "
-              "https://pytorch.org/docs/main/torch.compiler_troubleshooting.html");
+              "https://docs.pytorch.org/docs/main/user_guide/torch_compiler/compile/"
+              "programming_model.recompilation.html");
 }
 
 TEST(SummaryTest, RecompileLimitReachedWithoutEvidenceOfAHit) {

@@ -310,7 +310,9 @@ private:
         if (event == "dynamo_guards" && compile) return addGuards(*compile, parseGuardListJson(record.payload));
         if (event == "artifact") {
             if (auto kind = graphKindOfArtifact(artifactName)) return addGraph(record, *kind, artifactName, compileId);
-            if (artifactName == "dynamo_graph_break_reason") return addGraphBreak(record, compileId);
+            if (artifactName == "dynamo_graph_break_reason")
+                return storeGraphBreak(parseGraphBreakText(record.payload), "artifact", record.payload, compileId,
+                                       record.line);
             if (artifactName == "recompile_reasons" && context.hasCompileId())
                 return addRecompileReasons(record, tracker_->upcoming(context, record.line));
             if (artifactName == "fx_graph_runnable") noteTorchVersion(record.payload);
@@ -452,21 +454,7 @@ private:
         RowId compileId = c.id;
         tracker_->finish(c);
         for (const std::string& reason : restartReasons) {
-            ParsedGraphBreak parsed = parseRestartReason(reason);
-            GraphBreak b;
-            b.sessionId = session_.id;
-            b.compileId = compileId;
-            b.seq = seq_++;
-            b.line = line;
-            b.origin = "restart";
-            b.reason = parsed.reason;
-            b.breakType = parsed.breakType;
-            b.userFile = parsed.userFile;
-            b.userLine = parsed.userLine;
-            b.userStack = parsed.userStack;
-            b.dedupKey = graphBreakDedupKey(parsed);
-            b.text = reason;
-            writer_.addGraphBreak(b);
+            storeGraphBreak(parseRestartReason(reason), "restart", reason, compileId, line);
         }
     }
 
@@ -507,21 +495,21 @@ private:
         writer_.addGuards(compile.id, guards);
     }
 
-    void addGraphBreak(const LogRecord& record, std::optional<RowId> compileId) {
-        ParsedGraphBreak parsed = parseGraphBreakText(record.payload);
+    void storeGraphBreak(ParsedGraphBreak parsed, const char* origin, const std::string& text,
+                         std::optional<RowId> compileId, int64_t line) {
         GraphBreak b;
         b.sessionId = session_.id;
         b.compileId = compileId;
         b.seq = seq_++;
-        b.line = record.line;
-        b.origin = "artifact";
-        b.reason = parsed.reason;
-        b.breakType = parsed.breakType;
-        b.userFile = parsed.userFile;
-        b.userLine = parsed.userLine;
-        b.userStack = parsed.userStack;
+        b.line = line;
+        b.origin = origin;
         b.dedupKey = graphBreakDedupKey(parsed);
-        b.text = record.payload;
+        b.reason = std::move(parsed.reason);
+        b.breakType = std::move(parsed.breakType);
+        b.userFile = std::move(parsed.userFile);
+        b.userLine = parsed.userLine;
+        b.userStack = std::move(parsed.userStack);
+        b.text = text;
         writer_.addGraphBreak(b);
     }
 
