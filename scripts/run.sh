@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 mkdir -p build/demo
-sample=assets/samples/torch_traces/recompiles_cpu
+sample=tests/data/torch_traces/recompiles_cpu
 build/app/cwb import "$sample" -o build/demo/trace.db
 build/app/cwb report build/demo/trace.db --format html -o build/demo/report.html
 build/app/cwb report build/demo/trace.db --format md -o build/demo/report.md

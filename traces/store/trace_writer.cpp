@@ -225,6 +225,9 @@ struct TraceWriter::Impl {
         }
         try {
             if (!failure) commitBatch();
+            // Leave one self-contained file: readers then need no -wal/-shm files beside it (and read-only
+            // readers could not remove them). The next writer switches back to WAL.
+            db->exec("PRAGMA journal_mode = DELETE");
         } catch (...) {
             // The destructor cannot report it; everything committed before stays readable.
         }

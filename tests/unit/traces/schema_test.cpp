@@ -8,16 +8,26 @@
 
 using namespace traces;
 
-TEST(Schema, NewFileStoresTheCurrentVersionAndOpensForReading) {
+TEST(Schema, WritesInWalModeAndLeavesOneSelfContainedFile) {
     testsupport::TempDir dir;
     std::string path = dir.file("t.db");
-    { TraceWriter writer(path); }
+    {
+        TraceWriter writer(path);
+        writer.addSession(Session{});
+        writer.commit();
+        Database reader(path, Database::Mode::ReadOnly);
+        auto q = reader.prepare("PRAGMA journal_mode");
+        ASSERT_TRUE(q.step());
+        EXPECT_EQ(q.text(0), "wal");
+    }
+    EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
     int version = 0;
     auto db = openTraceDatabaseForReading(path, &version);
     EXPECT_EQ(version, kSchemaVersion);
-    auto q = db->prepare("PRAGMA journal_mode");
-    ASSERT_TRUE(q.step());
-    EXPECT_EQ(q.text(0), "wal");
+    EXPECT_EQ(loadTrace(path).sessions.size(), 1u);
+    db.reset();
+    EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
+    EXPECT_FALSE(std::filesystem::exists(path + "-shm"));
 }
 
 TEST(Schema, RefusesAFileFromANewerCwb) {
