@@ -206,6 +206,10 @@ struct Kernel {
     std::string source;
     std::string launchConfig;
     std::optional<double> compileSeconds;
+    /// Fusion: the Dynamo-graph nodes this kernel computes ("Topologically Sorted Source Nodes" in Inductor's
+    /// output) and the post-grad graph nodes fused into it ("Graph fragment"); empty when the log says nothing.
+    std::vector<std::string> sourceNodes;
+    std::vector<std::string> postGradNodes;
 };
 
 struct OutputCode {

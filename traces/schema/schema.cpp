@@ -186,7 +186,9 @@ CREATE TABLE kernels (
   language TEXT NOT NULL,
   source TEXT NOT NULL,
   launch_config TEXT NOT NULL DEFAULT '',
-  compile_seconds REAL
+  compile_seconds REAL,
+  source_nodes TEXT NOT NULL DEFAULT '[]',     -- JSON array: Dynamo-graph nodes the kernel computes
+  post_grad_nodes TEXT NOT NULL DEFAULT '[]'   -- JSON array: post-grad graph nodes fused into it
 );
 CREATE INDEX kernels_by_output ON kernels(output_code_id, idx);
 

@@ -273,8 +273,8 @@ private:
             t.outputCode.push_back(std::move(o));
         }
         auto k = db_.prepare(
-            "SELECT id, output_code_id, compile_id, idx, name, language, source, launch_config, compile_seconds "
-            "FROM kernels ORDER BY output_code_id, idx");
+            "SELECT id, output_code_id, compile_id, idx, name, language, source, launch_config, compile_seconds, "
+            "source_nodes, post_grad_nodes FROM kernels ORDER BY output_code_id, idx");
         while (k.step()) {
             tick("kernels");
             auto it = indexById.find(k.int64(1));
@@ -289,6 +289,8 @@ private:
             kernel.source = k.text(6);
             kernel.launchConfig = k.text(7);
             kernel.compileSeconds = k.optReal(8);
+            kernel.sourceNodes = stringsFromJson(k.text(9));
+            kernel.postGradNodes = stringsFromJson(k.text(10));
             t.outputCode[it->second].kernels.push_back(std::move(kernel));
         }
     }

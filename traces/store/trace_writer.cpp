@@ -131,7 +131,7 @@ struct TraceWriter::Impl {
               "VALUES (?,?,?,?,?,?,?,?,?)")),
           insertKernel(db->prepare(
               "INSERT INTO kernels(id, output_code_id, compile_id, idx, name, language, source, launch_config, "
-              "compile_seconds) VALUES (?,?,?,?,?,?,?,?,?)")),
+              "compile_seconds, source_nodes, post_grad_nodes) VALUES (?,?,?,?,?,?,?,?,?,?,?)")),
           insertPayload(db->prepare("INSERT INTO payloads(id, md5, text) VALUES (?,?,?)")),
           insertArtifact(db->prepare(
               "INSERT INTO artifacts(id, session_id, compile_id, seq, line, event, name, encoding, metadata, "
@@ -436,7 +436,8 @@ RowId TraceWriter::addOutputCode(const OutputCode& code) {
         for (const Kernel& kernel : row.kernels) {
             k.bind(1, kernel.id).bind(2, row.id).bind(3, row.compileId).bind(4, kernel.index).bind(5, kernel.name);
             k.bind(6, kernel.language).bind(7, kernel.source).bind(8, kernel.launchConfig);
-            k.bind(9, kernel.compileSeconds).run();
+            k.bind(9, kernel.compileSeconds).bind(10, stringsToJson(kernel.sourceNodes));
+            k.bind(11, stringsToJson(kernel.postGradNodes)).run();
             impl->wrote(kernel.source.size());
         }
     });
