@@ -1,0 +1,60 @@
+// The contract between the workbench and its views: what is open, what is selected, and how a view asks for
+// another one. Views read the loaded traces (never SQL per frame) and talk to each other only through this.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/trace_model.h"
+
+namespace app {
+
+/// One trace the user opened (a .db file, or a log/directory imported in the background).
+struct OpenTrace {
+    std::string path;                               ///< as the user gave it
+    std::shared_ptr<const traces::TraceData> data;  ///< null while loading
+};
+
+/// What the user is looking at. Views write it on click and read it every frame.
+struct Selection {
+    int traceIndex = 0;                     ///< into ViewContext::traces
+    traces::RowId sessionId = 0;
+    std::optional<traces::RowId> compileId; ///< a Compile row (one attempt of a compile id)
+    std::optional<traces::RowId> graphId;   ///< a Graph row
+    std::string nodeName;                   ///< a node of that graph ("" for none)
+    std::optional<traces::RowId> kernelId;  ///< a Kernel row
+    std::optional<traces::RowId> outputCodeId;
+    std::optional<traces::RowId> graphBreakId;
+};
+
+enum class ViewId { Sites, Recompiles, Graph, Fusion, Code, Breaks, Metrics };
+
+/// The view names used on the command line (`cwb open --view NAME`) and in the config file.
+const char* viewName(ViewId id);
+std::optional<ViewId> viewFromName(std::string_view name);
+
+struct ViewContext {
+    const std::vector<OpenTrace>& traces;
+    Selection& selection;
+    /// Set by a view to bring another view to the front next frame (e.g. a kernel link opens the code view).
+    std::optional<ViewId> focusRequest;
+
+    const traces::TraceData* currentTrace() const {
+        if (selection.traceIndex < 0 || selection.traceIndex >= static_cast<int>(traces.size())) return nullptr;
+        return traces[static_cast<size_t>(selection.traceIndex)].data.get();
+    }
+};
+
+/// A view owns its own state (filters, scroll, zoom) and draws itself inside the workbench's view area.
+class View {
+public:
+    virtual ~View() = default;
+    virtual ViewId id() const = 0;
+    virtual const char* title() const = 0;
+    /// Draws the view's content into the current ImGui window region.
+    virtual void draw(ViewContext& context) = 0;
+};
+
+}  // namespace app
