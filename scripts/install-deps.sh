@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build ccache pkg-config g++ make
   libsqlite3-dev libsimdjson-dev nlohmann-json3-dev libfmt-dev libcli11-dev libssl-dev
-  googletest libgtest-dev libgmock-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev
   libimgui-dev libstb-dev libglfw3-dev libgl-dev libopengl-dev libgl1-mesa-dri
   libgraphviz-dev graphviz fonts-jetbrains-mono fonts-dejavu-core
   llvm-19-dev libzstd-dev libedit-dev libffi-dev libxml2-dev libz3-dev zlib1g-dev

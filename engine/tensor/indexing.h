@@ -1,0 +1,46 @@
+// Python indexing of tensors: x[idx] and x[idx] = v with ints, slices (negative bounds, steps), None, Ellipsis,
+// bools, integer tensors and bool masks, following PyTorch (basic indexing gives views; tensor indices copy).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "tensor/pointwise.h"
+#include "tensor/tensor.h"
+
+namespace eng::tensor {
+
+struct TensorIndex {
+    enum class Kind { Integer, Slice, None, Ellipsis, Boolean, Tensor };
+    Kind kind = Kind::None;
+    int64_t integer = 0;
+    std::optional<int64_t> start, stop, step;
+    bool boolean = false;
+    Tensor tensor;
+
+    static TensorIndex fromInteger(int64_t i) { return {Kind::Integer, i, {}, {}, {}, false, {}}; }
+    static TensorIndex fromSlice(std::optional<int64_t> start, std::optional<int64_t> stop, std::optional<int64_t> step) {
+        return {Kind::Slice, 0, start, stop, step, false, {}};
+    }
+    static TensorIndex none() { return {}; }
+    static TensorIndex ellipsis() { return {Kind::Ellipsis, 0, {}, {}, {}, false, {}}; }
+    static TensorIndex fromBool(bool b) { return {Kind::Boolean, 0, {}, {}, {}, b, {}}; }
+    static TensorIndex fromTensor(Tensor t) { return {Kind::Tensor, 0, {}, {}, {}, false, std::move(t)}; }
+};
+
+Tensor getItem(const Tensor& x, const std::vector<TensorIndex>& indices);
+void setItem(const Tensor& x, const std::vector<TensorIndex>& indices, const Operand& value);
+
+// aten::index: indices[d] (undefined = whole dim) are broadcast together; see PyTorch's placement rule for
+// the indexed dims (in place when adjacent, else first).
+Tensor advancedIndex(const Tensor& x, const std::vector<Tensor>& indices);
+// aten::index_put_: writes (or adds, with accumulate) values broadcast to the indexed shape.
+void indexPut(const Tensor& x, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate = false);
+
+Tensor indexSelect(const Tensor& x, int64_t dim, const Tensor& index);
+Tensor gather(const Tensor& x, int64_t dim, const Tensor& index);
+// (count, ndim) int64 coordinates of the non-zero elements, row-major order.
+Tensor nonzero(const Tensor& x);
+Tensor maskedSelect(const Tensor& x, const Tensor& mask);
+
+}  // namespace eng::tensor

@@ -1,0 +1,140 @@
+// Element-wise iteration over several same-shaped (already broadcast) operands, the core of every pointwise
+// kernel: dims are ordered by memory layout and coalesced, and the body sees 1-D chunks with byte strides so
+// that contiguous chunks get a vectorisable fast path.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "tensor/tensor.h"
+
+namespace eng::tensor {
+
+// PyTorch broadcasting of two / many shapes (RuntimeError naming the first mismatching dim).
+Shape broadcastShapes(const Shape& a, const Shape& b);
+Shape broadcastAll(std::span<const Tensor> tensors);
+// A stride-0 view of t with shape `shape` (t must broadcast to it).
+Tensor expandTo(const Tensor& t, const Shape& shape);
+
+// Strides TensorIterator gives a fresh output computed from these same-shaped inputs: contiguous when they
+// are, otherwise following their memory order (so x.t() * 2 keeps the transposed layout).
+Shape outputStridesFor(const Shape& shape, std::span<const Tensor> inputs);
+// A fresh tensor laid out as outputStridesFor says.
+Tensor emptyForOutput(const Shape& shape, DType dtype, std::span<const Tensor> inputs, Device device = kCpu);
+
+constexpr int kMaxLoopOperands = 6;
+
+class ElementLoop {
+public:
+    // All operands have the same sizes; the first one's memory order decides the iteration order.
+    explicit ElementLoop(std::span<const Tensor> operands);
+
+    int64_t numel() const { return numel_; }
+
+    // body(char* const* pointers, const int64_t* byteStrides, int64_t count) for each innermost chunk.
+    template <typename Body>
+    void forEachChunk(Body&& body) const {
+        if (numel_ == 0) return;
+        std::array<char*, kMaxLoopOperands> pointers = base_;
+        const int64_t inner = sizes_.empty() ? 1 : sizes_[0];
+        std::array<int64_t, kMaxLoopOperands> innerStrides{};
+        if (!sizes_.empty())
+            for (int k = 0; k < operandCount_; ++k) innerStrides[static_cast<size_t>(k)] = strides_[0][static_cast<size_t>(k)];
+        const size_t ndim = sizes_.size();
+        std::vector<int64_t> counter(ndim, 0);
+        while (true) {
+            body(pointers.data(), innerStrides.data(), inner);
+            size_t d = 1;
+            for (; d < ndim; ++d) {
+                for (int k = 0; k < operandCount_; ++k) pointers[static_cast<size_t>(k)] += strides_[d][static_cast<size_t>(k)];
+                if (++counter[d] < sizes_[d]) break;
+                for (int k = 0; k < operandCount_; ++k)
+                    pointers[static_cast<size_t>(k)] -= strides_[d][static_cast<size_t>(k)] * sizes_[d];
+                counter[d] = 0;
+            }
+            if (d >= ndim) return;
+        }
+    }
+
+private:
+    int operandCount_ = 0;
+    int64_t numel_ = 0;
+    std::array<char*, kMaxLoopOperands> base_{};
+    Shape sizes_;  // fastest-varying first, after coalescing
+    std::vector<std::array<int64_t, kMaxLoopOperands>> strides_;  // per dim, per operand, in bytes
+};
+
+// Calls fn(inOffset, outOffset) once per 1-D line along `dim` (element offsets of each line's first element
+// in two tensors of the same sizes), walking the other dims in row-major order.
+template <typename Fn>
+void forEachLine(const Shape& sizes, const Shape& inStrides, const Shape& outStrides, int64_t dim, Fn&& fn) {
+    const size_t ndim = sizes.size();
+    for (int64_t s : sizes)
+        if (s == 0) return;
+    std::vector<int64_t> counter(ndim, 0);
+    int64_t inOffset = 0, outOffset = 0;
+    while (true) {
+        fn(inOffset, outOffset);
+        size_t d = ndim;
+        while (d-- > 0) {
+            if (static_cast<int64_t>(d) == dim) continue;
+            inOffset += inStrides[d];
+            outOffset += outStrides[d];
+            if (++counter[d] < sizes[d]) break;
+            inOffset -= inStrides[d] * sizes[d];
+            outOffset -= outStrides[d] * sizes[d];
+            counter[d] = 0;
+        }
+        if (d == static_cast<size_t>(-1)) return;
+    }
+}
+
+// Unary map out[i] = f(in[i]) with In/Out storage types; f receives and returns opmath values.
+template <typename Out, typename In, typename F>
+void mapUnary(const Tensor& out, const Tensor& in, F&& f) {
+    const std::array<Tensor, 2> ops{out, in};
+    ElementLoop loop(ops);
+    loop.forEachChunk([&](char* const* p, const int64_t* s, int64_t n) {
+        auto* o = reinterpret_cast<Out*>(p[0]);
+        const auto* a = reinterpret_cast<const In*>(p[1]);
+        if (s[0] == sizeof(Out) && s[1] == sizeof(In)) {
+            for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(f(static_cast<OpMath<In>>(a[i])));
+        } else {
+            for (int64_t i = 0; i < n; ++i)
+                *reinterpret_cast<Out*>(p[0] + i * s[0]) =
+                    static_cast<Out>(f(static_cast<OpMath<In>>(*reinterpret_cast<const In*>(p[1] + i * s[1]))));
+        }
+    });
+}
+
+// Binary map out[i] = f(a[i], b[i]) with special cases for contiguous and scalar-broadcast chunks.
+template <typename Out, typename In, typename F>
+void mapBinary(const Tensor& out, const Tensor& a, const Tensor& b, F&& f) {
+    using Op = OpMath<In>;
+    const std::array<Tensor, 3> ops{out, a, b};
+    ElementLoop loop(ops);
+    loop.forEachChunk([&](char* const* p, const int64_t* s, int64_t n) {
+        auto* o = reinterpret_cast<Out*>(p[0]);
+        const auto* x = reinterpret_cast<const In*>(p[1]);
+        const auto* y = reinterpret_cast<const In*>(p[2]);
+        constexpr int64_t kIn = sizeof(In);
+        if (s[0] == sizeof(Out) && s[1] == kIn && s[2] == kIn) {
+            for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(f(static_cast<Op>(x[i]), static_cast<Op>(y[i])));
+        } else if (s[0] == sizeof(Out) && s[1] == kIn && s[2] == 0) {
+            const Op yv = static_cast<Op>(*y);
+            for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(f(static_cast<Op>(x[i]), yv));
+        } else if (s[0] == sizeof(Out) && s[1] == 0 && s[2] == kIn) {
+            const Op xv = static_cast<Op>(*x);
+            for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(f(xv, static_cast<Op>(y[i])));
+        } else {
+            for (int64_t i = 0; i < n; ++i)
+                *reinterpret_cast<Out*>(p[0] + i * s[0]) =
+                    static_cast<Out>(f(static_cast<Op>(*reinterpret_cast<const In*>(p[1] + i * s[1])),
+                                       static_cast<Op>(*reinterpret_cast<const In*>(p[2] + i * s[2]))));
+        }
+    });
+}
+
+}  // namespace eng::tensor

@@ -1,0 +1,219 @@
+// Matrix product kernels. Every product reduces to gemmInto on 2-D strided views, which hands BLAS-compatible
+// layouts to cblas_?gemm without copying and copies the rest to contiguous first.
+#include "tensor/linalg.h"
+
+#include <cblas.h>
+
+#include <fmt/format.h>
+
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
+#include "tensor/iteration.h"
+#include "tensor/pointwise.h"
+#include "tensor/shape.h"
+
+namespace eng::tensor {
+
+namespace {
+
+// A 2-D operand as BLAS sees it: transposed or not, with its leading dimension.
+struct BlasOperand {
+    Tensor storageOwner;  // keeps a contiguous copy alive when one was needed
+    const void* data;
+    CBLAS_TRANSPOSE trans;
+    int64_t ld;
+};
+
+BlasOperand asBlas(const Tensor& m) {
+    const int64_t rows = m.sizes()[0], cols = m.sizes()[1];
+    const int64_t s0 = m.strides()[0], s1 = m.strides()[1];
+    if ((s1 == 1 || cols == 1) && (rows == 1 || s0 >= std::max<int64_t>(cols, 1)))
+        return {m, m.data(), CblasNoTrans, rows == 1 ? std::max<int64_t>(cols, 1) : s0};
+    if ((s0 == 1 || rows == 1) && (cols == 1 || s1 >= std::max<int64_t>(rows, 1)))
+        return {m, m.data(), CblasTrans, cols == 1 ? std::max<int64_t>(rows, 1) : s1};
+    Tensor copy = contiguous(m);
+    return {copy, copy.data(), CblasNoTrans, std::max<int64_t>(cols, 1)};
+}
+
+// out (contiguous, M x N) = a (M x K) @ b (K x N), all of dtype `dtype`.
+void gemmInto(const Tensor& out, const Tensor& a, const Tensor& b) {
+    const int64_t m = a.sizes()[0], k = a.sizes()[1], n = b.sizes()[1];
+    if (out.numel() == 0) return;
+    const DType dtype = out.dtype();
+    if (k == 0) {
+        fillInPlace(out, Scalar(int64_t{0}));
+        return;
+    }
+    if (dtype == DType::Float32 || dtype == DType::Float64) {
+        const BlasOperand left = asBlas(a), right = asBlas(b);
+        const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
+        if (dtype == DType::Float32)
+            cblas_sgemm(CblasRowMajor, left.trans, right.trans, M, N, K, 1.0f, static_cast<const float*>(left.data),
+                        static_cast<blasint>(left.ld), static_cast<const float*>(right.data), static_cast<blasint>(right.ld),
+                        0.0f, out.dataAs<float>(), N);
+        else
+            cblas_dgemm(CblasRowMajor, left.trans, right.trans, M, N, K, 1.0, static_cast<const double*>(left.data),
+                        static_cast<blasint>(left.ld), static_cast<const double*>(right.data), static_cast<blasint>(right.ld),
+                        0.0, out.dataAs<double>(), N);
+        return;
+    }
+    if (isReducedFloat(dtype)) {
+        Tensor product = empty(out.sizes(), DType::Float32);
+        gemmInto(product, to(a, DType::Float32), to(b, DType::Float32));
+        copyInto(out, product);
+        return;
+    }
+    if (dtype == DType::Bool) fail(ErrorKind::NotImplemented, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+    dispatchDType(dtype, [&]<typename T>() {
+        if constexpr (std::is_integral_v<T>) {
+            const T* pa = a.dataAs<const T>();
+            const T* pb = b.dataAs<const T>();
+            T* po = out.dataAs<T>();
+            const int64_t as0 = a.strides()[0], as1 = a.strides()[1], bs0 = b.strides()[0], bs1 = b.strides()[1];
+            for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < n; ++j) {
+                    int64_t acc = 0;
+                    for (int64_t p = 0; p < k; ++p) acc += static_cast<int64_t>(pa[i * as0 + p * as1]) * static_cast<int64_t>(pb[p * bs0 + j * bs1]);
+                    po[i * n + j] = static_cast<T>(acc);
+                }
+        }
+    });
+}
+
+// The C++ type names PyTorch's dtype-mismatch messages use.
+std::string_view cppTypeName(DType d) {
+    switch (d) {
+        case DType::Float32: return "float";
+        case DType::Float64: return "double";
+        case DType::Float16: return "c10::Half";
+        case DType::BFloat16: return "c10::BFloat16";
+        case DType::Int64: return "long int";
+        case DType::Int32: return "int";
+        case DType::Int16: return "short int";
+        case DType::Int8: return "signed char";
+        case DType::UInt8: return "unsigned char";
+        case DType::Bool: return "bool";
+    }
+    return "?";
+}
+
+void checkSameDType(const Tensor& a, const Tensor& b, const char* what) {
+    if (a.dtype() != b.dtype())
+        fail(ErrorKind::Runtime, fmt::format("expected {} to have the same dtype, but got: {} != {}", what,
+                                             cppTypeName(a.dtype()), cppTypeName(b.dtype())));
+    requireCpu(a, "matmul");
+    requireCpu(b, "matmul");
+}
+
+}  // namespace
+
+Tensor mm(const Tensor& a, const Tensor& b) {
+    if (a.dim() != 2) fail(ErrorKind::Runtime, fmt::format("self must be a matrix"));
+    if (b.dim() != 2) fail(ErrorKind::Runtime, fmt::format("mat2 must be a matrix"));
+    if (a.sizes()[1] != b.sizes()[0])
+        fail(ErrorKind::Runtime, fmt::format("mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", a.sizes()[0],
+                                             a.sizes()[1], b.sizes()[0], b.sizes()[1]));
+    checkSameDType(a, b, "m1 and m2");
+    Tensor out = empty({a.sizes()[0], b.sizes()[1]}, a.dtype());
+    gemmInto(out, a, b);
+    return out;
+}
+
+Tensor bmm(const Tensor& a, const Tensor& b) {
+    if (a.dim() != 3) fail(ErrorKind::Runtime, fmt::format("batch1 must be a 3D tensor"));
+    if (b.dim() != 3) fail(ErrorKind::Runtime, fmt::format("batch2 must be a 3D tensor"));
+    const int64_t batch = a.sizes()[0];
+    if (b.sizes()[0] != batch || b.sizes()[1] != a.sizes()[2])
+        fail(ErrorKind::Runtime, fmt::format("Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].",
+                                             batch, a.sizes()[2], b.sizes()[0], b.sizes()[1]));
+    checkSameDType(a, b, "batch1 and batch2");
+    Tensor out = empty({batch, a.sizes()[1], b.sizes()[2]}, a.dtype());
+    for (int64_t i = 0; i < batch; ++i) gemmInto(select(out, 0, i), select(a, 0, i), select(b, 0, i));
+    return out;
+}
+
+Tensor mv(const Tensor& a, const Tensor& v) {
+    if (a.dim() != 2 || v.dim() != 1)
+        fail(ErrorKind::Runtime, fmt::format("vector + matrix @ vector expected, got 1, {}, {}", a.dim(), v.dim()));
+    if (a.sizes()[1] != v.sizes()[0])
+        fail(ErrorKind::Runtime, fmt::format("size mismatch, got input ({}), mat ({}x{}), vec ({})", a.sizes()[0], a.sizes()[0],
+                                             a.sizes()[1], v.sizes()[0]));
+    return reshape(mm(a, unsqueeze(v, 1)), {a.sizes()[0]});
+}
+
+Tensor dot(const Tensor& a, const Tensor& b) {
+    if (a.dim() != 1 || b.dim() != 1)
+        fail(ErrorKind::Runtime, fmt::format("1D tensors expected, but got {}D and {}D tensors", a.dim(), b.dim()));
+    if (a.numel() != b.numel())
+        fail(ErrorKind::Runtime, fmt::format("inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number "
+                                             "of elements, but got {} and {} elements respectively",
+                                             a.numel(), b.numel(), a.numel(), b.numel()));
+    if (a.dtype() != b.dtype())
+        fail(ErrorKind::Runtime, fmt::format("dot : expected both vectors to have same dtype, but found {} and {}",
+                                             dtypeKernelName(a.dtype()), dtypeKernelName(b.dtype())));
+    return reshape(mm(unsqueeze(a, 0), unsqueeze(b, 1)), {});
+}
+
+Tensor outer(const Tensor& a, const Tensor& b) { return mul(unsqueeze(a, 1), b); }
+
+Tensor matmul(const Tensor& a, const Tensor& b) {
+    const int64_t da = a.dim(), db = b.dim();
+    if (da == 0 || db == 0)
+        fail(ErrorKind::Runtime, fmt::format("both arguments to matmul need to be at least 1D, but they are {}D and {}D", da, db));
+    if (da == 1 && db == 1) return dot(a, b);
+    if (da == 2 && db == 1) return mv(a, b);
+    if (da == 1 && db == 2) return squeeze(mm(unsqueeze(a, 0), b), std::vector<int64_t>{0});
+    if (da == 2 && db == 2) return mm(a, b);
+    if (da >= 3 && (db == 1 || db == 2)) {
+        // Fold a's batch dims into its rows: one gemm instead of many.
+        const Tensor right = db == 1 ? unsqueeze(b, 1) : b;
+        Shape outShape(a.sizes().begin(), a.sizes().end() - 1);
+        const Tensor folded = reshape(a, {-1, a.sizes().back()});
+        Tensor product = mm(folded, right);
+        if (db == 2) outShape.push_back(b.sizes()[1]);
+        return reshape(product, outShape);
+    }
+    // General batched case: broadcast the batch dims, then one bmm.
+    const Tensor left = da == 1 ? unsqueeze(a, 0) : a;
+    const Tensor right = db == 1 ? unsqueeze(b, 1) : b;
+    const int64_t n = left.size(-2), k = left.size(-1), k2 = right.size(-2), p = right.size(-1);
+    if (k != k2)
+        fail(ErrorKind::Runtime, fmt::format("Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].",
+                                             shapeNumel(Shape(left.sizes().begin(), left.sizes().end() - 2)), k, 
+                                             shapeNumel(Shape(right.sizes().begin(), right.sizes().end() - 2)), k2));
+    const Shape batchA(left.sizes().begin(), left.sizes().end() - 2);
+    const Shape batchB(right.sizes().begin(), right.sizes().end() - 2);
+    const Shape batch = broadcastShapes(batchA, batchB);
+    const int64_t batchCount = shapeNumel(batch);
+    Shape expandA = batch, expandB = batch;
+    expandA.insert(expandA.end(), {n, k});
+    expandB.insert(expandB.end(), {k, p});
+    Tensor product = bmm(reshape(expand(left, expandA), {batchCount, n, k}), reshape(expand(right, expandB), {batchCount, k, p}));
+    Shape outShape = batch;
+    if (da > 1) outShape.push_back(n);
+    if (db > 1) outShape.push_back(p);
+    return reshape(product, outShape);
+}
+
+Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta, double alpha) {
+    Tensor product = mm(a, b);
+    if (alpha != 1.0) product = mul(product, Scalar(alpha));
+    if (beta == 0.0) return product;
+    const Tensor scaledBias = beta == 1.0 ? bias : mul(bias, Scalar(beta));
+    if (broadcastShapes(scaledBias.sizes(), product.sizes()) != product.sizes())
+        fail(ErrorKind::Runtime, fmt::format("The expanded size of the tensor ({}) must match the existing size ({})",
+                                             product.size(-1), scaledBias.size(-1)));
+    return add(scaledBias, product);
+}
+
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
+    if (x.dim() == 0) fail(ErrorKind::Runtime, "both arguments to linear need to be at least 1D, but they are 0D and 2D");
+    if (x.size(-1) != weight.size(-1))
+        fail(ErrorKind::Runtime, fmt::format("mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})",
+                                             x.numel() / std::max<int64_t>(x.size(-1), 1), x.size(-1), weight.size(-1),
+                                             weight.dim() == 2 ? weight.size(0) : 1));
+    const Tensor product = matmul(x, t(weight));
+    return bias.defined() ? add(product, bias) : product;
+}
+
+}  // namespace eng::tensor

@@ -1,0 +1,22 @@
+// Matrix products: mm, bmm, mv, dot, matmul (PyTorch's batched broadcasting rules), addmm and linear.
+// float32/float64 go to OpenBLAS; 16-bit floats compute in float; integers use a plain int64 loop.
+#pragma once
+
+#include <optional>
+
+#include "tensor/tensor.h"
+
+namespace eng::tensor {
+
+Tensor mm(const Tensor& a, const Tensor& b);
+Tensor bmm(const Tensor& a, const Tensor& b);
+Tensor mv(const Tensor& a, const Tensor& v);
+Tensor dot(const Tensor& a, const Tensor& b);
+Tensor outer(const Tensor& a, const Tensor& b);
+Tensor matmul(const Tensor& a, const Tensor& b);
+// beta * bias + alpha * (a @ b), bias broadcast to the product's shape.
+Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta = 1.0, double alpha = 1.0);
+// F.linear: x @ weight.T + bias, for x of any rank >= 1.
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = Tensor());
+
+}  // namespace eng::tensor

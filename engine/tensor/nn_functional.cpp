@@ -1,0 +1,236 @@
+// Kernels behind torch.nn.functional: row-wise softmax and layer_norm (statistics in double, output math in the
+// input's opmath type), plus compositions for dropout, embedding, attention and losses.
+#include "tensor/nn_functional.h"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
+#include "tensor/indexing.h"
+#include "tensor/iteration.h"
+#include "tensor/linalg.h"
+#include "tensor/pointwise.h"
+#include "tensor/random.h"
+#include "tensor/reduction.h"
+#include "tensor/shape.h"
+
+namespace eng::tensor {
+
+namespace {
+
+Tensor softmaxImpl(const Tensor& x, int64_t dim, std::optional<DType> dtype, bool logarithmic) {
+    const Tensor input = dtype ? to(x, *dtype) : x;
+    requireCpu(input, "softmax");
+    if (input.dim() == 0) return reshape(softmaxImpl(reshape(input, {1}), 0, std::nullopt, logarithmic), {});
+    const int64_t d = wrapDim(dim, input.dim());
+    if (!isFloating(input.dtype()))
+        fail(ErrorKind::NotImplemented, fmt::format("\"{}softmax_{}kernel_impl\" not implemented for '{}'", logarithmic ? "log_" : "",
+                                                    d == input.dim() - 1 ? "lastdim_" : "", dtypeKernelName(input.dtype())));
+    Tensor out = empty(input.sizes(), input.dtype());
+    const int64_t n = input.sizes()[static_cast<size_t>(d)];
+    const int64_t inStride = input.strides()[static_cast<size_t>(d)];
+    const int64_t outStride = out.strides()[static_cast<size_t>(d)];
+    dispatchDType(input.dtype(), [&]<typename T>() {
+        if constexpr (!std::is_integral_v<T>) {
+            using F = OpMath<T>;
+            const T* in = input.dataAs<const T>();
+            T* o = out.dataAs<T>();
+            std::vector<F> exps;
+            forEachLine(input.sizes(), input.strides(), out.strides(), d, [&](int64_t inOffset, int64_t outOffset) {
+                const T* row = in + inOffset;
+                T* dst = o + outOffset;
+                F maximum = -std::numeric_limits<F>::infinity();
+                for (int64_t i = 0; i < n; ++i) {
+                    const F v = static_cast<F>(row[i * inStride]);
+                    if (v > maximum || v != v) maximum = v;
+                    if (v != v) break;
+                }
+                double total = 0;
+                if (logarithmic) {
+                    for (int64_t i = 0; i < n; ++i) total += static_cast<double>(std::exp(static_cast<F>(row[i * inStride]) - maximum));
+                    const F shift = maximum + static_cast<F>(std::log(total));
+                    for (int64_t i = 0; i < n; ++i) dst[i * outStride] = static_cast<T>(static_cast<F>(row[i * inStride]) - shift);
+                } else {
+                    // Exponentials stay in opmath precision until the final scaling (16-bit types round once).
+                    exps.resize(static_cast<size_t>(n));
+                    for (int64_t i = 0; i < n; ++i) {
+                        exps[static_cast<size_t>(i)] = std::exp(static_cast<F>(row[i * inStride]) - maximum);
+                        total += static_cast<double>(exps[static_cast<size_t>(i)]);
+                    }
+                    const F inverse = F(1) / static_cast<F>(total);
+                    for (int64_t i = 0; i < n; ++i) dst[i * outStride] = static_cast<T>(exps[static_cast<size_t>(i)] * inverse);
+                }
+            });
+        }
+    });
+    return out;
+}
+
+std::string_view checkedReduction(std::string_view reduction) {
+    if (reduction != "mean" && reduction != "sum" && reduction != "none")
+        fail(ErrorKind::Value, fmt::format("{} is not a valid value for reduction", reduction));
+    return reduction;
+}
+
+Tensor reduce(const Tensor& losses, std::string_view reduction) {
+    if (checkedReduction(reduction) == "none") return losses;
+    return reduction == "sum" ? sum(losses) : mean(losses);
+}
+
+}  // namespace
+
+Tensor softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) { return softmaxImpl(x, dim, dtype, false); }
+Tensor logSoftmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) { return softmaxImpl(x, dim, dtype, true); }
+
+Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& weight, const Tensor& bias, double eps) {
+    requireCpu(x, "layer_norm");
+    const size_t k = normalizedShape.size();
+    bool matches = k >= 1 && static_cast<size_t>(x.dim()) >= k;
+    for (size_t i = 0; matches && i < k; ++i) matches = x.sizes()[x.sizes().size() - k + i] == normalizedShape[i];
+    if (!matches)
+        fail(ErrorKind::Runtime, fmt::format("Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}",
+                                             shapeStr(normalizedShape), fmt::join(normalizedShape, ", "), shapeStr(x.sizes())));
+    for (const Tensor* param : {&weight, &bias})
+        if (param->defined() && param->sizes() != normalizedShape)
+            fail(ErrorKind::Runtime, fmt::format("Expected weight to be of same shape as normalized_shape, but got weight of shape "
+                                                 "{} and normalized_shape = {}",
+                                                 shapeStr(param->sizes()), shapeStr(normalizedShape)));
+    if (!isFloating(x.dtype()))
+        fail(ErrorKind::Runtime, fmt::format("\"LayerNormKernelImpl\" not implemented for '{}'", dtypeKernelName(x.dtype())));
+    const Tensor input = contiguous(x);
+    const int64_t n = shapeNumel(normalizedShape);
+    const int64_t rows = n == 0 ? 0 : input.numel() / n;
+    Tensor out = empty(x.sizes(), x.dtype());
+    const Tensor gamma = weight.defined() ? contiguous(to(weight, x.dtype())) : Tensor();
+    const Tensor beta = bias.defined() ? contiguous(to(bias, x.dtype())) : Tensor();
+    dispatchDType(x.dtype(), [&]<typename T>() {
+        if constexpr (!std::is_integral_v<T>) {
+            using F = OpMath<T>;
+            const T* in = input.dataAs<const T>();
+            T* o = out.dataAs<T>();
+            const T* g = gamma.defined() ? gamma.dataAs<const T>() : nullptr;
+            const T* b = beta.defined() ? beta.dataAs<const T>() : nullptr;
+            for (int64_t r = 0; r < rows; ++r) {
+                const T* row = in + r * n;
+                double meanValue = 0;
+                for (int64_t i = 0; i < n; ++i) meanValue += static_cast<double>(static_cast<F>(row[i]));
+                meanValue /= static_cast<double>(n);
+                double variance = 0;
+                for (int64_t i = 0; i < n; ++i) {
+                    const double centred = static_cast<double>(static_cast<F>(row[i])) - meanValue;
+                    variance += centred * centred;
+                }
+                variance /= static_cast<double>(n);
+                const F rstd = static_cast<F>(1.0 / std::sqrt(std::max(variance, 0.0) + eps));
+                const F shift = -static_cast<F>(meanValue) * rstd;
+                for (int64_t i = 0; i < n; ++i) {
+                    F v = static_cast<F>(row[i]) * rstd + shift;
+                    if (g) v *= static_cast<F>(g[i]);
+                    if (b) v += static_cast<F>(b[i]);
+                    o[r * n + i] = static_cast<T>(v);
+                }
+            }
+        }
+    });
+    return out;
+}
+
+Tensor dropout(const Tensor& x, double p, bool training) {
+    if (p < 0 || p > 1) fail(ErrorKind::Value, fmt::format("dropout probability has to be between 0 and 1, but got {}", p));
+    if (!training || p == 0) return x;
+    if (p == 1) return zerosLike(x);
+    Tensor keep = emptyLike(x, TensorOptions{x.dtype(), x.device(), false});
+    bernoulliInPlace(keep, 1 - p);
+    return mul(mul(x, keep), Scalar(1.0 / (1.0 - p)));
+}
+
+Tensor embedding(const Tensor& indices, const Tensor& weight, std::optional<int64_t> paddingIdx) {
+    (void)paddingIdx;  // only affects gradients
+    if (indices.dtype() != DType::Int64 && indices.dtype() != DType::Int32)
+        fail(ErrorKind::Runtime, fmt::format("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                                             "Long, Int; but got torch.{}Tensor instead (while checking arguments for embedding)",
+                                             dtypeKernelName(indices.dtype())));
+    if (weight.dim() != 2) fail(ErrorKind::Runtime, "'weight' must be 2-D");
+    for (int64_t index : toInts(indices))
+        if (index < 0 || index >= weight.sizes()[0]) fail(ErrorKind::Index, "index out of range in self");
+    Shape outShape = indices.sizes();
+    outShape.push_back(weight.sizes()[1]);
+    return reshape(indexSelect(weight, 0, reshape(indices, {-1})), outShape);
+}
+
+Tensor scaledDotProductAttention(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& attnMask,
+                                 double dropoutP, bool isCausal, std::optional<double> scale) {
+    if (isCausal && attnMask.defined())
+        fail(ErrorKind::Runtime, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+    const double factor = scale.value_or(1.0 / std::sqrt(static_cast<double>(query.size(-1))));
+    Tensor scores = mul(matmul(query, transpose(key, -2, -1)), Scalar(factor));
+    const int64_t queries = query.size(-2), keys = key.size(-2);
+    if (isCausal) {
+        const Tensor allowed = tril(ones({queries, keys}, TensorOptions{DType::Bool}));
+        scores = maskedFill(scores, unary(UnaryOp::LogicalNot, allowed), Scalar(-std::numeric_limits<double>::infinity()));
+    }
+    if (attnMask.defined()) {
+        if (attnMask.dtype() == DType::Bool)
+            scores = maskedFill(scores, unary(UnaryOp::LogicalNot, attnMask), Scalar(-std::numeric_limits<double>::infinity()));
+        else
+            scores = add(scores, attnMask);
+    }
+    Tensor weights = softmax(scores, -1);
+    if (dropoutP > 0) weights = dropout(weights, dropoutP, true);
+    return matmul(weights, value);
+}
+
+Tensor mseLoss(const Tensor& input, const Tensor& target, std::string_view reduction) {
+    const Tensor diff = sub(input, target);
+    return reduce(mul(diff, diff), reduction);
+}
+
+Tensor nllLoss(const Tensor& logProbs, const Tensor& target, std::string_view reduction, int64_t ignoreIndex) {
+    checkedReduction(reduction);
+    if (logProbs.dim() < 1 || logProbs.dim() > 2)
+        fail(ErrorKind::Value, fmt::format("Expected 1 or 2 dimensions (got {})", logProbs.dim()));
+    if (isFloating(target.dtype()))
+        fail(ErrorKind::Runtime, fmt::format("expected scalar type Long but found {}", dtypeKernelName(target.dtype())));
+    const Tensor rows = logProbs.dim() == 1 ? unsqueeze(logProbs, 0) : logProbs;
+    const std::vector<int64_t> labels = toInts(target);
+    const int64_t batch = rows.sizes()[0], classes = rows.sizes()[1];
+    if (static_cast<int64_t>(labels.size()) != batch)
+        fail(ErrorKind::Value, fmt::format("Expected input batch_size ({}) to match target batch_size ({}).", batch, labels.size()));
+    std::vector<double> losses(static_cast<size_t>(batch), 0.0);
+    double total = 0;
+    int64_t counted = 0;
+    for (int64_t i = 0; i < batch; ++i) {
+        const int64_t label = labels[static_cast<size_t>(i)];
+        if (label == ignoreIndex) continue;
+        if (label < 0 || label >= classes) fail(ErrorKind::Index, fmt::format("Target {} is out of bounds.", label));
+        losses[static_cast<size_t>(i)] = -item(select(select(rows, 0, i), 0, label)).toDouble();
+        total += losses[static_cast<size_t>(i)];
+        ++counted;
+    }
+    if (reduction == "none") {
+        Tensor out = fromDoubles(losses, {batch}, logProbs.dtype());
+        return logProbs.dim() == 1 ? reshape(out, {}) : out;
+    }
+    const double result = reduction == "sum" ? total : total / static_cast<double>(counted);
+    return scalarTensor(Scalar(result), logProbs.dtype());
+}
+
+Tensor crossEntropy(const Tensor& input, const Tensor& target, std::string_view reduction, int64_t ignoreIndex) {
+    const int64_t classDim = input.dim() == 1 ? 0 : 1;
+    const Tensor logProbs = logSoftmax(input, classDim);
+    if (isFloating(target.dtype())) {
+        // Class probabilities rather than indices.
+        const Tensor losses = unary(UnaryOp::Neg, sum(mul(target, logProbs), std::vector<int64_t>{classDim}));
+        return reduce(losses, reduction);
+    }
+    if (input.dim() <= 2) return nllLoss(logProbs, target, reduction, ignoreIndex);
+    // (N, C, d1, ...): classes last, everything else flattened into the batch.
+    const Tensor flat = reshape(movedim(logProbs, 1, -1), {-1, input.sizes()[1]});
+    Tensor losses = nllLoss(flat, reshape(target, {-1}), reduction, ignoreIndex);
+    return reduction == "none" ? reshape(losses, target.sizes()) : losses;
+}
+
+}  // namespace eng::tensor

@@ -1,0 +1,98 @@
+// Pointwise ops with PyTorch's broadcasting and type promotion: arithmetic (+ - * / // % **), comparisons,
+// logical and bitwise ops, where/clamp/masked_fill, unary math and activations, and in-place variants.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <variant>
+
+#include "tensor/tensor.h"
+
+namespace eng::tensor {
+
+// One side of a binary op: a tensor or a Python number (which promotes as a "wrapped number").
+class Operand {
+public:
+    Operand(Tensor t) : value_(std::move(t)) {}  // NOLINT(google-explicit-constructor)
+    Operand(Scalar s) : value_(s) {}  // NOLINT(google-explicit-constructor)
+    Operand(double d) : value_(Scalar(d)) {}  // NOLINT(google-explicit-constructor)
+    Operand(int64_t i) : value_(Scalar(i)) {}  // NOLINT(google-explicit-constructor)
+    Operand(int i) : value_(Scalar(i)) {}  // NOLINT(google-explicit-constructor)
+    Operand(bool b) : value_(Scalar(b)) {}  // NOLINT(google-explicit-constructor)
+
+    bool isTensor() const { return std::holds_alternative<Tensor>(value_); }
+    const Tensor& tensor() const { return std::get<Tensor>(value_); }
+    const Scalar& scalar() const { return std::get<Scalar>(value_); }
+
+private:
+    std::variant<Tensor, Scalar> value_;
+};
+
+enum class BinaryOp {
+    Add, Sub, Mul, TrueDiv, TruncDiv, FloorDiv, Remainder, Fmod, Pow, Maximum, Minimum, Atan2,
+    Eq, Ne, Lt, Le, Gt, Ge,
+    LogicalAnd, LogicalOr, LogicalXor,
+    BitwiseAnd, BitwiseOr, BitwiseXor, ShiftLeft, ShiftRight,
+};
+
+// torch.result_type over operands (tensors by rank, numbers as wrapped numbers).
+DType resultType(std::span<const Operand> operands);
+DType resultType(const Operand& a, const Operand& b);
+// torch.can_cast: no float to integral, no non-bool to bool.
+bool canCast(DType from, DType to);
+
+// out-of-place: a op b; with `into`, writes there (in-place forms) after PyTorch's shape and cast checks.
+Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Tensor* into = nullptr);
+
+Tensor add(const Operand& a, const Operand& b, Scalar alpha = Scalar(int64_t{1}));
+Tensor sub(const Operand& a, const Operand& b, Scalar alpha = Scalar(int64_t{1}));
+inline Tensor mul(const Operand& a, const Operand& b) { return binary(BinaryOp::Mul, a, b); }
+// roundingMode: none (true division), "trunc" or "floor".
+Tensor div(const Operand& a, const Operand& b, std::optional<std::string_view> roundingMode = std::nullopt);
+inline Tensor floorDivide(const Operand& a, const Operand& b) { return binary(BinaryOp::FloorDiv, a, b); }
+inline Tensor remainder(const Operand& a, const Operand& b) { return binary(BinaryOp::Remainder, a, b); }
+Tensor pow(const Operand& base, const Operand& exponent);
+inline Tensor maximum(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Maximum, a, b); }
+inline Tensor minimum(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Minimum, a, b); }
+inline Tensor eq(const Operand& a, const Operand& b) { return binary(BinaryOp::Eq, a, b); }
+inline Tensor ne(const Operand& a, const Operand& b) { return binary(BinaryOp::Ne, a, b); }
+inline Tensor lt(const Operand& a, const Operand& b) { return binary(BinaryOp::Lt, a, b); }
+inline Tensor le(const Operand& a, const Operand& b) { return binary(BinaryOp::Le, a, b); }
+inline Tensor gt(const Operand& a, const Operand& b) { return binary(BinaryOp::Gt, a, b); }
+inline Tensor ge(const Operand& a, const Operand& b) { return binary(BinaryOp::Ge, a, b); }
+inline Tensor logicalAnd(const Operand& a, const Operand& b) { return binary(BinaryOp::LogicalAnd, a, b); }
+inline Tensor logicalOr(const Operand& a, const Operand& b) { return binary(BinaryOp::LogicalOr, a, b); }
+inline Tensor logicalXor(const Operand& a, const Operand& b) { return binary(BinaryOp::LogicalXor, a, b); }
+
+// In-place: self op= other, returning self (RuntimeError when the result type can't be cast to self's).
+const Tensor& addInPlace(const Tensor& self, const Operand& other, Scalar alpha = Scalar(int64_t{1}));
+const Tensor& subInPlace(const Tensor& self, const Operand& other, Scalar alpha = Scalar(int64_t{1}));
+const Tensor& binaryInPlace(BinaryOp op, const Tensor& self, const Operand& other);
+
+enum class UnaryOp {
+    Neg, Abs, Sign, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh,
+    Tanh, Sigmoid, Relu, Silu, GeluErf, GeluTanh, Mish, Softplus, Sqrt, Rsqrt, Reciprocal, Square, Erf,
+    Floor, Ceil, Round, Trunc, Frac, LogicalNot, BitwiseNot, IsNan, IsInf, IsFinite
+};
+// y = op(x); ops from Exp to Erf compute in the default float type for integral inputs, as PyTorch does.
+Tensor unary(UnaryOp op, const Tensor& x);
+const Tensor& unaryInPlace(UnaryOp op, const Tensor& self);
+// approximate: "none" (erf form) or "tanh".
+Tensor gelu(const Tensor& x, std::string_view approximate = "none");
+Tensor leakyRelu(const Tensor& x, double negativeSlope = 0.01);
+
+// clamp with optional scalar or tensor bounds; the result type promotes over x and the bounds.
+Tensor clamp(const Tensor& x, const std::optional<Operand>& lo, const std::optional<Operand>& hi);
+const Tensor& clampInPlace(const Tensor& self, const std::optional<Operand>& lo, const std::optional<Operand>& hi);
+Tensor where(const Tensor& condition, const Operand& a, const Operand& b);
+Tensor maskedFill(const Tensor& x, const Tensor& mask, const Operand& value);
+const Tensor& maskedFillInPlace(const Tensor& self, const Tensor& mask, const Operand& value);
+// Tensor.fill_ / zero_.
+const Tensor& fillInPlace(const Tensor& self, const Operand& value);
+Tensor lerp(const Tensor& start, const Tensor& end, const Operand& weight);
+// torch.allclose / isclose with PyTorch's defaults.
+Tensor isclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equalNan = false);
+bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equalNan = false);
+bool equal(const Tensor& a, const Tensor& b);
+
+}  // namespace eng::tensor

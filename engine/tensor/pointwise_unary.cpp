@@ -1,0 +1,234 @@
+// Unary pointwise kernels: math functions (computed in float for 16-bit types, in the default float type for
+// integral inputs), activations (relu, gelu in erf and tanh forms, silu, sigmoid, ...) and predicates.
+#include <cmath>
+#include <numbers>
+#include <type_traits>
+
+#include <fmt/format.h>
+
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
+#include "tensor/iteration.h"
+#include "tensor/pointwise.h"
+
+namespace eng::tensor {
+
+namespace {
+
+enum class UnaryTyping { KeepDType, PromoteToFloat, FloatOnly, BoolResult };
+
+UnaryTyping typingOf(UnaryOp op) {
+    switch (op) {
+        case UnaryOp::Neg:
+        case UnaryOp::Abs:
+        case UnaryOp::Sign:
+        case UnaryOp::Relu:
+        case UnaryOp::Square:
+        case UnaryOp::Floor:
+        case UnaryOp::Ceil:
+        case UnaryOp::Round:
+        case UnaryOp::Trunc:
+        case UnaryOp::BitwiseNot: return UnaryTyping::KeepDType;
+        case UnaryOp::Silu:
+        case UnaryOp::GeluErf:
+        case UnaryOp::GeluTanh:
+        case UnaryOp::Mish:
+        case UnaryOp::Softplus:
+        case UnaryOp::Frac: return UnaryTyping::FloatOnly;
+        case UnaryOp::LogicalNot:
+        case UnaryOp::IsNan:
+        case UnaryOp::IsInf:
+        case UnaryOp::IsFinite: return UnaryTyping::BoolResult;
+        default: return UnaryTyping::PromoteToFloat;
+    }
+}
+
+const char* kernelName(UnaryOp op) {
+    switch (op) {
+        case UnaryOp::Silu: return "silu_cpu";
+        case UnaryOp::GeluErf:
+        case UnaryOp::GeluTanh: return "GeluKernelImpl";
+        case UnaryOp::Mish: return "mish_cpu";
+        case UnaryOp::Softplus: return "softplus_cpu";
+        case UnaryOp::Frac: return "frac_cpu";
+        case UnaryOp::BitwiseNot: return "bitwise_not_cpu";
+        default: return "unary_cpu";
+    }
+}
+
+template <typename F>
+F softplusValue(F x) {
+    return x > F(20) ? x : std::log1p(std::exp(x));
+}
+
+template <typename T>
+void floatMath(UnaryOp op, const Tensor& out, const Tensor& x) {
+    using F = OpMath<T>;
+    switch (op) {
+        case UnaryOp::Neg: return mapUnary<T, T>(out, x, [](F v) { return -v; });
+        case UnaryOp::Abs: return mapUnary<T, T>(out, x, [](F v) { return std::abs(v); });
+        case UnaryOp::Sign: return mapUnary<T, T>(out, x, [](F v) { return v != v ? v : F((F(0) < v) - (v < F(0))); });
+        case UnaryOp::Exp: return mapUnary<T, T>(out, x, [](F v) { return std::exp(v); });
+        case UnaryOp::Exp2: return mapUnary<T, T>(out, x, [](F v) { return std::exp2(v); });
+        case UnaryOp::Expm1: return mapUnary<T, T>(out, x, [](F v) { return std::expm1(v); });
+        case UnaryOp::Log: return mapUnary<T, T>(out, x, [](F v) { return std::log(v); });
+        case UnaryOp::Log2: return mapUnary<T, T>(out, x, [](F v) { return std::log2(v); });
+        case UnaryOp::Log10: return mapUnary<T, T>(out, x, [](F v) { return std::log10(v); });
+        case UnaryOp::Log1p: return mapUnary<T, T>(out, x, [](F v) { return std::log1p(v); });
+        case UnaryOp::Sin: return mapUnary<T, T>(out, x, [](F v) { return std::sin(v); });
+        case UnaryOp::Cos: return mapUnary<T, T>(out, x, [](F v) { return std::cos(v); });
+        case UnaryOp::Tan: return mapUnary<T, T>(out, x, [](F v) { return std::tan(v); });
+        case UnaryOp::Asin: return mapUnary<T, T>(out, x, [](F v) { return std::asin(v); });
+        case UnaryOp::Acos: return mapUnary<T, T>(out, x, [](F v) { return std::acos(v); });
+        case UnaryOp::Atan: return mapUnary<T, T>(out, x, [](F v) { return std::atan(v); });
+        case UnaryOp::Sinh: return mapUnary<T, T>(out, x, [](F v) { return std::sinh(v); });
+        case UnaryOp::Cosh: return mapUnary<T, T>(out, x, [](F v) { return std::cosh(v); });
+        case UnaryOp::Tanh: return mapUnary<T, T>(out, x, [](F v) { return std::tanh(v); });
+        case UnaryOp::Sigmoid: return mapUnary<T, T>(out, x, [](F v) { return F(1) / (F(1) + std::exp(-v)); });
+        case UnaryOp::Relu: return mapUnary<T, T>(out, x, [](F v) { return v > F(0) || v != v ? v : F(0); });
+        case UnaryOp::Silu: return mapUnary<T, T>(out, x, [](F v) { return v / (F(1) + std::exp(-v)); });
+        case UnaryOp::GeluErf:
+            return mapUnary<T, T>(out, x, [](F v) { return v * F(0.5) * (F(1) + std::erf(v * F(std::numbers::sqrt2 / 2))); });
+        case UnaryOp::GeluTanh:
+            return mapUnary<T, T>(out, x, [](F v) {
+                constexpr F kBeta = F(std::numbers::sqrt2 * (2 * std::numbers::inv_sqrtpi) * 0.5);
+                constexpr F kKappa = F(0.044715);
+                const F inner = kBeta * (v + kKappa * v * v * v);
+                return F(0.5) * v * (F(1) + std::tanh(inner));
+            });
+        case UnaryOp::Mish: return mapUnary<T, T>(out, x, [](F v) { return v * std::tanh(softplusValue(v)); });
+        case UnaryOp::Softplus: return mapUnary<T, T>(out, x, [](F v) { return softplusValue(v); });
+        case UnaryOp::Sqrt: return mapUnary<T, T>(out, x, [](F v) { return std::sqrt(v); });
+        case UnaryOp::Rsqrt: return mapUnary<T, T>(out, x, [](F v) { return F(1) / std::sqrt(v); });
+        case UnaryOp::Reciprocal: return mapUnary<T, T>(out, x, [](F v) { return F(1) / v; });
+        case UnaryOp::Square: return mapUnary<T, T>(out, x, [](F v) { return v * v; });
+        case UnaryOp::Erf: return mapUnary<T, T>(out, x, [](F v) { return std::erf(v); });
+        case UnaryOp::Floor: return mapUnary<T, T>(out, x, [](F v) { return std::floor(v); });
+        case UnaryOp::Ceil: return mapUnary<T, T>(out, x, [](F v) { return std::ceil(v); });
+        case UnaryOp::Round: return mapUnary<T, T>(out, x, [](F v) { return std::nearbyint(v); });
+        case UnaryOp::Trunc: return mapUnary<T, T>(out, x, [](F v) { return std::trunc(v); });
+        case UnaryOp::Frac: return mapUnary<T, T>(out, x, [](F v) { return v - std::trunc(v); });
+        case UnaryOp::IsNan: return mapUnary<bool, T>(out, x, [](F v) { return v != v; });
+        case UnaryOp::IsInf: return mapUnary<bool, T>(out, x, [](F v) { return std::isinf(v); });
+        case UnaryOp::IsFinite: return mapUnary<bool, T>(out, x, [](F v) { return std::isfinite(v); });
+        case UnaryOp::LogicalNot: return mapUnary<bool, T>(out, x, [](F v) { return v == F(0); });
+        case UnaryOp::BitwiseNot: break;
+    }
+    fail(ErrorKind::NotImplemented, fmt::format("\"{}\" not implemented for '{}'", kernelName(op), dtypeKernelName(dtypeOf<T>())));
+}
+
+template <typename T>
+void integralMath(UnaryOp op, const Tensor& out, const Tensor& x) {
+    using I = T;
+    switch (op) {
+        case UnaryOp::Neg: return mapUnary<T, T>(out, x, [](I v) { return static_cast<I>(-v); });
+        case UnaryOp::Abs:
+            return mapUnary<T, T>(out, x, [](I v) {
+                if constexpr (std::is_signed_v<I>) return static_cast<I>(v < 0 ? -v : v);
+                else return v;
+            });
+        case UnaryOp::Sign: return mapUnary<T, T>(out, x, [](I v) { return static_cast<I>((I(0) < v) - (v < I(0))); });
+        case UnaryOp::Relu: return mapUnary<T, T>(out, x, [](I v) { return v > I(0) ? v : I(0); });
+        case UnaryOp::Square: return mapUnary<T, T>(out, x, [](I v) { return static_cast<I>(v * v); });
+        case UnaryOp::Floor:
+        case UnaryOp::Ceil:
+        case UnaryOp::Round:
+        case UnaryOp::Trunc: return mapUnary<T, T>(out, x, [](I v) { return v; });
+        case UnaryOp::BitwiseNot: return mapUnary<T, T>(out, x, [](I v) { return static_cast<I>(~v); });
+        case UnaryOp::IsNan:
+        case UnaryOp::IsInf: return mapUnary<bool, T>(out, x, [](I) { return false; });
+        case UnaryOp::IsFinite: return mapUnary<bool, T>(out, x, [](I) { return true; });
+        case UnaryOp::LogicalNot: return mapUnary<bool, T>(out, x, [](I v) { return v == I(0); });
+        default: break;
+    }
+    fail(ErrorKind::NotImplemented, fmt::format("\"{}\" not implemented for '{}'", kernelName(op), dtypeKernelName(dtypeOf<T>())));
+}
+
+void boolMath(UnaryOp op, const Tensor& out, const Tensor& x) {
+    switch (op) {
+        case UnaryOp::Neg:
+            fail(ErrorKind::Runtime,
+                 "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
+                 "the `~` or `logical_not()` operator instead.");
+        case UnaryOp::BitwiseNot:
+        case UnaryOp::LogicalNot: return mapUnary<bool, bool>(out, x, [](bool v) { return !v; });
+        case UnaryOp::IsNan:
+        case UnaryOp::IsInf: return mapUnary<bool, bool>(out, x, [](bool) { return false; });
+        case UnaryOp::IsFinite: return mapUnary<bool, bool>(out, x, [](bool) { return true; });
+        default: return mapUnary<bool, bool>(out, x, [](bool v) { return v; });
+    }
+}
+
+DType unaryResultType(UnaryOp op, DType input) {
+    switch (typingOf(op)) {
+        case UnaryTyping::BoolResult: return DType::Bool;
+        case UnaryTyping::PromoteToFloat: return isFloating(input) ? input : kDefaultFloat;
+        case UnaryTyping::FloatOnly:
+            if (!isFloating(input))
+                fail(ErrorKind::NotImplemented, fmt::format("\"{}\" not implemented for '{}'", kernelName(op), dtypeKernelName(input)));
+            return input;
+        case UnaryTyping::KeepDType: return op == UnaryOp::Square && input == DType::Bool ? DType::Int64 : input;
+    }
+    return input;
+}
+
+void runUnary(UnaryOp op, const Tensor& out, const Tensor& x) {
+    dispatchDType(x.dtype(), [&]<typename T>() {
+        if constexpr (std::is_same_v<T, bool>) boolMath(op, out, x);
+        else if constexpr (std::is_integral_v<T>) integralMath<T>(op, out, x);
+        else floatMath<T>(op, out, x);
+    });
+}
+
+}  // namespace
+
+Tensor unary(UnaryOp op, const Tensor& x) {
+    requireCpu(x, kernelName(op));
+    if (op == UnaryOp::BitwiseNot && isFloating(x.dtype()))
+        fail(ErrorKind::Type, "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
+    const DType outType = unaryResultType(op, x.dtype());
+    // Compute in the result type (ints become floats first), except predicates which read the input as is.
+    const Tensor input = typingOf(op) == UnaryTyping::BoolResult ? x : to(x, outType);
+    const Tensor inputs[] = {input};
+    Tensor out = emptyForOutput(x.sizes(), outType, inputs);
+    runUnary(op, out, input);
+    return out;
+}
+
+const Tensor& unaryInPlace(UnaryOp op, const Tensor& self) {
+    requireCpu(self, kernelName(op));
+    const DType outType = unaryResultType(op, self.dtype());
+    if (outType != self.dtype()) {
+        if (!canCast(outType, self.dtype()))
+            fail(ErrorKind::Runtime, fmt::format("result type {} can't be cast to the desired output type {}",
+                                                 dtypeKernelName(outType), dtypeKernelName(self.dtype())));
+        copyInto(self, unary(op, self));
+        return self;
+    }
+    runUnary(op, self, self);
+    return self;
+}
+
+Tensor gelu(const Tensor& x, std::string_view approximate) {
+    if (approximate == "none") return unary(UnaryOp::GeluErf, x);
+    if (approximate == "tanh") return unary(UnaryOp::GeluTanh, x);
+    fail(ErrorKind::Runtime, fmt::format("approximate argument must be either none or tanh."));
+}
+
+Tensor leakyRelu(const Tensor& x, double negativeSlope) {
+    requireCpu(x, "leaky_relu");
+    if (!isFloating(x.dtype()))
+        fail(ErrorKind::NotImplemented, fmt::format("\"leaky_relu_cpu\" not implemented for '{}'", dtypeKernelName(x.dtype())));
+    const Tensor inputs[] = {x};
+    Tensor out = emptyForOutput(x.sizes(), x.dtype(), inputs);
+    dispatchDType(x.dtype(), [&]<typename T>() {
+        if constexpr (!std::is_integral_v<T>) {
+            using F = OpMath<T>;
+            const F slope = static_cast<F>(negativeSlope);
+            mapUnary<T, T>(out, x, [slope](F v) { return v > F(0) ? v : v * slope; });
+        }
+    });
+    return out;
+}
+
+}  // namespace eng::tensor

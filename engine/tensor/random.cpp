@@ -1,0 +1,123 @@
+// The global Mersenne Twister generator (PyTorch's CPU generator is one too) and the random factories.
+#include "tensor/random.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "tensor/conversion.h"
+#include "tensor/iteration.h"
+
+namespace eng::tensor {
+
+namespace {
+
+constexpr uint64_t kDefaultSeed = 67280421310721ULL;  // PyTorch's default CPU seed
+
+struct GlobalGenerator {
+    std::mt19937_64 engine{kDefaultSeed};
+    uint64_t seed = kDefaultSeed;
+};
+
+GlobalGenerator& generator() {
+    static GlobalGenerator g;
+    return g;
+}
+
+// 24 random bits for float-sized uniforms, 53 for double: both land exactly on the type's grid in [0, 1).
+double uniform01(DType dtype) {
+    const uint64_t bits = generator().engine();
+    if (dtype == DType::Float64) return static_cast<double>(bits >> 11) * 0x1.0p-53;
+    return static_cast<double>(bits >> 40) * 0x1.0p-24;
+}
+
+template <typename Draw>
+const Tensor& fillRandom(const Tensor& self, Draw&& draw) {
+    requireCpu(self, "random");
+    Tensor target = self.isContiguous() ? self : empty(self.sizes(), self.dtype());
+    dispatchDType(target.dtype(), [&]<typename T>() {
+        T* data = target.dataAs<T>();
+        for (int64_t i = 0; i < target.numel(); ++i) data[i] = castValue<T>(draw());
+    });
+    if (!target.isSameTensor(self)) copyInto(self, target);
+    return self;
+}
+
+Tensor floatFactory(const Shape& sizes, const TensorOptions& options, const char* op) {
+    const DType dtype = options.dtype.value_or(kDefaultFloat);
+    if (!isFloating(dtype))
+        fail(ErrorKind::Runtime, fmt::format("\"{}\" not implemented for '{}'", op, dtypeKernelName(dtype)));
+    return empty(sizes, dtype);
+}
+
+Tensor finish(Tensor t, const TensorOptions& options) {
+    if (!options.device.isCpu()) t = to(t, std::nullopt, options.device);
+    if (options.requiresGrad) t.setRequiresGrad(true);
+    return t;
+}
+
+}  // namespace
+
+void manualSeed(uint64_t seed) {
+    generator().engine.seed(seed);
+    generator().seed = seed;
+}
+
+uint64_t initialSeed() { return generator().seed; }
+
+const Tensor& uniformInPlace(const Tensor& self, double from, double to) {
+    const DType dtype = self.dtype();
+    return fillRandom(self, [&] { return from + (to - from) * uniform01(dtype); });
+}
+
+const Tensor& normalInPlace(const Tensor& self, double mean, double std) {
+    if (std < 0) fail(ErrorKind::Runtime, fmt::format("normal expects std >= 0.0, but found std {}", std));
+    // Box-Muller on two uniforms; 1 - u keeps the logarithm's argument in (0, 1].
+    return fillRandom(self, [&] {
+        const double u1 = 1.0 - uniform01(DType::Float64);
+        const double u2 = uniform01(DType::Float64);
+        return mean + std * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+    });
+}
+
+const Tensor& bernoulliInPlace(const Tensor& self, double p) {
+    if (p < 0 || p > 1) fail(ErrorKind::Runtime, fmt::format("bernoulli_ expects p to be in [0, 1], but got p={}", p));
+    return fillRandom(self, [&] { return uniform01(DType::Float64) < p ? 1.0 : 0.0; });
+}
+
+Tensor rand(const Shape& sizes, const TensorOptions& options) {
+    Tensor t = floatFactory(sizes, options, "check_uniform_bounds");
+    uniformInPlace(t);
+    return finish(t, options);
+}
+
+Tensor randn(const Shape& sizes, const TensorOptions& options) {
+    Tensor t = floatFactory(sizes, options, "normal_kernel_cpu");
+    normalInPlace(t);
+    return finish(t, options);
+}
+
+Tensor randint(int64_t low, int64_t high, const Shape& sizes, const TensorOptions& options) {
+    if (low >= high)
+        fail(ErrorKind::Runtime, fmt::format("random_ expects 'from' to be less than 'to', but got from={} >= to={}", low, high));
+    Tensor t = empty(sizes, options.dtype.value_or(DType::Int64));
+    std::uniform_int_distribution<int64_t> dist(low, high - 1);
+    fillRandom(t, [&] { return dist(generator().engine); });
+    return finish(t, options);
+}
+
+Tensor randperm(int64_t n, const TensorOptions& options) {
+    if (n < 0) fail(ErrorKind::Runtime, fmt::format("n must be non-negative, got{}", n));
+    std::vector<int64_t> values(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = i;
+    std::shuffle(values.begin(), values.end(), generator().engine);
+    return finish(fromInts(values, {n}, options.dtype.value_or(DType::Int64)), options);
+}
+
+Tensor randLike(const Tensor& t) { return rand(t.sizes(), TensorOptions{t.dtype(), t.device(), false}); }
+Tensor randnLike(const Tensor& t) { return randn(t.sizes(), TensorOptions{t.dtype(), t.device(), false}); }
+
+}  // namespace eng::tensor

@@ -1,0 +1,29 @@
+// Random tensors from one global generator (torch.manual_seed / rand / randn / randint / randperm and the
+// in-place initialisers nn.init uses). Values are deterministic per seed but do not match PyTorch's streams.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "tensor/creation.h"
+
+namespace eng::tensor {
+
+void manualSeed(uint64_t seed);
+// The seed last set (torch.initial_seed).
+uint64_t initialSeed();
+
+Tensor rand(const Shape& sizes, const TensorOptions& options = {});
+Tensor randn(const Shape& sizes, const TensorOptions& options = {});
+// Integers in [low, high); dtype defaults to int64.
+Tensor randint(int64_t low, int64_t high, const Shape& sizes, const TensorOptions& options = {});
+Tensor randperm(int64_t n, const TensorOptions& options = {});
+Tensor randLike(const Tensor& t);
+Tensor randnLike(const Tensor& t);
+
+const Tensor& uniformInPlace(const Tensor& self, double from = 0.0, double to = 1.0);
+const Tensor& normalInPlace(const Tensor& self, double mean = 0.0, double std = 1.0);
+// Each element becomes 1 with probability p, else 0 (in self's dtype).
+const Tensor& bernoulliInPlace(const Tensor& self, double p);
+
+}  // namespace eng::tensor

@@ -1,0 +1,421 @@
+// Reduction kernels. The input's kept dims are walked in row-major order; for each output element the reduced
+// dims (coalesced) arrive as strided 1-D segments to a reducer object, so one driver serves every reduction.
+#include "tensor/reduction.h"
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include <fmt/format.h>
+
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
+#include "tensor/iteration.h"
+#include "tensor/pointwise.h"
+#include "tensor/shape.h"
+
+namespace eng::tensor {
+
+namespace {
+
+struct Geometry {
+    Shape outShape;
+    Shape keptSizes, keptStrides;
+    Shape reducedSizes, reducedStrides;
+    int64_t outCount = 1;
+    int64_t reducedCount = 1;
+};
+
+std::vector<bool> reducedMask(int64_t ndim, const DimList& dims) {
+    std::vector<bool> mask(static_cast<size_t>(ndim), !dims || dims->empty());
+    if (!dims) return mask;
+    std::vector<bool> seen(static_cast<size_t>(std::max<int64_t>(ndim, 1)), false);
+    for (int64_t d : *dims) {
+        const auto w = static_cast<size_t>(wrapDim(d, ndim));
+        if (seen[w]) fail(ErrorKind::Runtime, fmt::format("dim {} appears multiple times in the list of dims", w));
+        seen[w] = true;
+        if (ndim > 0) mask[w] = true;
+    }
+    return mask;
+}
+
+Geometry makeGeometry(const Tensor& x, const std::vector<bool>& mask, bool keepdim) {
+    Geometry g;
+    for (size_t d = 0; d < mask.size(); ++d) {
+        const int64_t size = x.sizes()[d];
+        if (mask[d]) {
+            g.reducedCount *= size;
+            if (keepdim) g.outShape.push_back(1);
+            if (size == 1) continue;
+            // Coalesce with the previous reduced dim when they form one strided run.
+            if (!g.reducedSizes.empty() && g.reducedStrides.back() == x.strides()[d] * size) {
+                g.reducedSizes.back() *= size;
+                g.reducedStrides.back() = x.strides()[d];
+            } else {
+                g.reducedSizes.push_back(size);
+                g.reducedStrides.push_back(x.strides()[d]);
+            }
+        } else {
+            g.outShape.push_back(size);
+            g.keptSizes.push_back(size);
+            g.keptStrides.push_back(x.strides()[d]);
+            g.outCount *= size;
+        }
+    }
+    return g;
+}
+
+// Drives reducer.begin(), reducer.segment(const T* p, n, stride, firstIndex)..., reducer.end(outIndex).
+template <typename T, typename Reducer>
+void runReduction(const Tensor& x, const Geometry& g, Reducer& reducer) {
+    const T* base = x.dataAs<const T>();
+    const size_t kept = g.keptSizes.size();
+    const size_t outerReduced = g.reducedSizes.empty() ? 0 : g.reducedSizes.size() - 1;
+    const int64_t lastSize = g.reducedSizes.empty() ? (g.reducedCount == 0 ? 0 : 1) : g.reducedSizes.back();
+    const int64_t lastStride = g.reducedSizes.empty() ? 0 : g.reducedStrides.back();
+    std::vector<int64_t> keptCounter(kept, 0), redCounter(outerReduced, 0);
+    int64_t keptOffset = 0;
+    for (int64_t o = 0; o < g.outCount; ++o) {
+        reducer.begin();
+        if (lastSize > 0) {
+            int64_t redOffset = 0, flatStart = 0;
+            while (true) {
+                reducer.segment(base + keptOffset + redOffset, lastSize, lastStride, flatStart);
+                flatStart += lastSize;
+                size_t d = outerReduced;
+                while (d-- > 0) {
+                    redOffset += g.reducedStrides[d];
+                    if (++redCounter[d] < g.reducedSizes[d]) break;
+                    redOffset -= g.reducedStrides[d] * g.reducedSizes[d];
+                    redCounter[d] = 0;
+                }
+                if (d == static_cast<size_t>(-1)) break;
+            }
+        }
+        reducer.end(o);
+        for (size_t d = kept; d-- > 0;) {
+            keptOffset += g.keptStrides[d];
+            if (++keptCounter[d] < g.keptSizes[d]) break;
+            keptOffset -= g.keptStrides[d] * g.keptSizes[d];
+            keptCounter[d] = 0;
+        }
+    }
+}
+
+template <typename T>
+using SumAcc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+
+template <typename T, typename Out>
+struct SumReducer {
+    using Acc = SumAcc<T>;
+    Out* out;
+    double divisor = 1.0;  // mean divides by the reduced count
+    Acc acc{};
+    void begin() { acc = Acc{}; }
+    void segment(const T* p, int64_t n, int64_t stride, int64_t) {
+        if (stride == 1) {
+            // Independent partial sums let the compiler vectorise and also shorten the rounding chains.
+            Acc lanes[8] = {};
+            int64_t i = 0;
+            for (; i + 8 <= n; i += 8)
+                for (int k = 0; k < 8; ++k) lanes[k] += static_cast<Acc>(static_cast<OpMath<T>>(p[i + k]));
+            for (; i < n; ++i) lanes[0] += static_cast<Acc>(static_cast<OpMath<T>>(p[i]));
+            acc += ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
+        } else {
+            for (int64_t i = 0; i < n; ++i) acc += static_cast<Acc>(static_cast<OpMath<T>>(p[i * stride]));
+        }
+    }
+    void end(int64_t o) {
+        if constexpr (std::is_integral_v<Acc>) out[o] = castValue<Out>(acc);
+        else out[o] = castValue<Out>(acc / divisor);
+    }
+};
+
+template <typename T>
+struct ProdReducer {
+    using Acc = SumAcc<T>;
+    T* out;
+    Acc acc{};
+    void begin() { acc = Acc{1}; }
+    void segment(const T* p, int64_t n, int64_t stride, int64_t) {
+        for (int64_t i = 0; i < n; ++i) acc *= static_cast<Acc>(static_cast<OpMath<T>>(p[i * stride]));
+    }
+    void end(int64_t o) { out[o] = castValue<T>(acc); }
+};
+
+// Max/min with NaN propagation and the first index of the extreme (PyTorch's rule for ties).
+template <typename T, bool kMax>
+struct ExtremumReducer {
+    using V = OpMath<T>;
+    T* values;
+    int64_t* indices;  // may be null
+    V best{};
+    int64_t bestIndex = -1;
+    void begin() { bestIndex = -1; }
+    void segment(const T* p, int64_t n, int64_t stride, int64_t first) {
+        for (int64_t i = 0; i < n; ++i) {
+            const V v = static_cast<V>(p[i * stride]);
+            bool take = bestIndex < 0;
+            if (!take) {
+                if constexpr (std::is_floating_point_v<V>) {
+                    if (best != best) continue;
+                    if (v != v) take = true;
+                }
+                take = take || (kMax ? v > best : v < best);
+            }
+            if (take) {
+                best = v;
+                bestIndex = first + i;
+            }
+        }
+    }
+    void end(int64_t o) {
+        values[o] = static_cast<T>(best);
+        if (indices) indices[o] = bestIndex;
+    }
+};
+
+template <typename T>
+struct VarianceReducer {
+    using Out = T;
+    Out* out;
+    double correction;
+    bool takeSqrt;
+    std::vector<double> buffer;
+    void begin() { buffer.clear(); }
+    void segment(const T* p, int64_t n, int64_t stride, int64_t) {
+        for (int64_t i = 0; i < n; ++i) buffer.push_back(static_cast<double>(static_cast<OpMath<T>>(p[i * stride])));
+    }
+    void end(int64_t o) {
+        double mean = 0;
+        for (double v : buffer) mean += v;
+        mean /= static_cast<double>(buffer.size());
+        double squares = 0;
+        for (double v : buffer) squares += (v - mean) * (v - mean);
+        double result = squares / std::max(0.0, static_cast<double>(buffer.size()) - correction);
+        if (takeSqrt) result = std::sqrt(result);
+        out[o] = castValue<Out>(result);
+    }
+};
+
+template <typename T, bool kAll>
+struct LogicalReducer {
+    bool* out;
+    bool acc = kAll;
+    void begin() { acc = kAll; }
+    void segment(const T* p, int64_t n, int64_t stride, int64_t) {
+        for (int64_t i = 0; i < n; ++i) {
+            const bool nonZero = static_cast<double>(static_cast<OpMath<T>>(p[i * stride])) != 0.0;
+            acc = kAll ? (acc && nonZero) : (acc || nonZero);
+        }
+    }
+    void end(int64_t o) { out[o] = acc; }
+};
+
+// Sum over leading dims of a contiguous tensor (x.sum(0) and friends): whole rows are accumulated at once,
+// which streams memory in order instead of walking each output's column with a large stride.
+bool sumLeadingDims(const Tensor& input, const std::vector<bool>& mask, const Tensor& out, bool isMean) {
+    size_t leading = 0;
+    while (leading < mask.size() && mask[leading]) ++leading;
+    for (size_t d = leading; d < mask.size(); ++d)
+        if (mask[d]) return false;
+    if (leading == 0 || leading == mask.size()) return false;
+    int64_t rows = 1;
+    for (size_t d = 0; d < leading; ++d) rows *= input.sizes()[d];
+    const int64_t width = input.numel() / std::max<int64_t>(rows, 1);
+    if (width == 0 || rows == 0) return false;
+    dispatchDType(input.dtype(), [&]<typename T>() {
+        using Acc = SumAcc<T>;
+        std::vector<Acc> acc(static_cast<size_t>(width), Acc{});
+        const T* in = input.dataAs<const T>();
+        for (int64_t r = 0; r < rows; ++r) {
+            const T* row = in + r * width;
+            for (int64_t j = 0; j < width; ++j) acc[static_cast<size_t>(j)] += static_cast<Acc>(static_cast<OpMath<T>>(row[j]));
+        }
+        T* o = out.dataAs<T>();
+        for (int64_t j = 0; j < width; ++j) {
+            if constexpr (std::is_integral_v<Acc>) o[j] = castValue<T>(acc[static_cast<size_t>(j)]);
+            else o[j] = castValue<T>(isMean ? acc[static_cast<size_t>(j)] / static_cast<double>(rows) : acc[static_cast<size_t>(j)]);
+        }
+    });
+    return true;
+}
+
+Tensor sumOrMean(const Tensor& x, const DimList& dims, bool keepdim, std::optional<DType> dtype, bool isMean) {
+    requireCpu(x, isMean ? "mean" : "sum");
+    DType outType = dtype.value_or(isIntegral(x.dtype(), true) ? DType::Int64 : x.dtype());
+    if (isMean && !isFloating(outType))
+        fail(ErrorKind::Runtime,
+             fmt::format("mean(): could not infer output dtype. {} dtype must be either a floating point or complex "
+                         "dtype. Got: {}",
+                         dtype ? "Optional" : "Input", dtypeKernelName(outType)));
+    // Integral inputs widen to int64 first (the type sums accumulate and return in).
+    const Tensor input = to(x, outType);
+    const Geometry g = makeGeometry(input, reducedMask(input.dim(), dims), keepdim);
+    Tensor out = empty(g.outShape, outType);
+    if (input.isContiguous() && sumLeadingDims(input, reducedMask(input.dim(), dims), out, isMean)) return out;
+    dispatchDType(outType, [&]<typename T>() {
+        SumReducer<T, T> reducer{out.dataAs<T>()};
+        if (isMean) reducer.divisor = static_cast<double>(g.reducedCount);
+        runReduction<T>(input, g, reducer);
+    });
+    return out;
+}
+
+template <bool kMax>
+ValuesIndices extremum(const Tensor& x, const DimList& dims, bool keepdim, bool wantIndices, const char* op) {
+    requireCpu(x, op);
+    const Geometry g = makeGeometry(x, reducedMask(x.dim(), dims), keepdim);
+    if (g.reducedCount == 0)
+        fail(ErrorKind::Index, fmt::format("{}(): Expected reduction dim {} to have non-zero size.", op,
+                                           dims && !dims->empty() ? wrapDim(dims->front(), x.dim()) : 0));
+    ValuesIndices result{empty(g.outShape, x.dtype()), wantIndices ? empty(g.outShape, DType::Int64) : Tensor()};
+    dispatchDType(x.dtype(), [&]<typename T>() {
+        ExtremumReducer<T, kMax> reducer{result.values.dataAs<T>(), wantIndices ? result.indices.dataAs<int64_t>() : nullptr};
+        runReduction<T>(x, g, reducer);
+    });
+    return result;
+}
+
+template <bool kAll>
+Tensor logical(const Tensor& x, const DimList& dims, bool keepdim) {
+    requireCpu(x, kAll ? "all" : "any");
+    const Geometry g = makeGeometry(x, reducedMask(x.dim(), dims), keepdim);
+    Tensor out = empty(g.outShape, DType::Bool);
+    dispatchDType(x.dtype(), [&]<typename T>() {
+        LogicalReducer<T, kAll> reducer{out.dataAs<bool>()};
+        runReduction<T>(x, g, reducer);
+    });
+    return out;
+}
+
+Tensor variance(const Tensor& x, const DimList& dims, double correction, bool keepdim, bool takeSqrt) {
+    requireCpu(x, takeSqrt ? "std" : "var");
+    if (!isFloating(x.dtype()))
+        fail(ErrorKind::Runtime, "std and var only support floating point and complex dtypes");
+    const Geometry g = makeGeometry(x, reducedMask(x.dim(), dims), keepdim);
+    Tensor out = empty(g.outShape, x.dtype());
+    dispatchDType(x.dtype(), [&]<typename T>() {
+        if constexpr (!std::is_integral_v<T>) {
+            VarianceReducer<T> reducer{out.dataAs<T>(), correction, takeSqrt, {}};
+            runReduction<T>(x, g, reducer);
+        }
+    });
+    return out;
+}
+
+DimList singleDim(std::optional<int64_t> dim) {
+    if (!dim) return std::nullopt;
+    return std::vector<int64_t>{*dim};
+}
+
+}  // namespace
+
+Tensor sum(const Tensor& x, const DimList& dims, bool keepdim, std::optional<DType> dtype) {
+    return sumOrMean(x, dims, keepdim, dtype, false);
+}
+
+Tensor mean(const Tensor& x, const DimList& dims, bool keepdim, std::optional<DType> dtype) {
+    return sumOrMean(x, dims, keepdim, dtype, true);
+}
+
+Tensor prod(const Tensor& x, std::optional<int64_t> dim, bool keepdim, std::optional<DType> dtype) {
+    requireCpu(x, "prod");
+    const DType outType = dtype.value_or(isIntegral(x.dtype(), true) ? DType::Int64 : x.dtype());
+    const Tensor input = to(x, outType);
+    const Geometry g = makeGeometry(input, reducedMask(input.dim(), singleDim(dim)), keepdim);
+    Tensor out = empty(g.outShape, outType);
+    dispatchDType(outType, [&]<typename T>() {
+        ProdReducer<T> reducer{out.dataAs<T>()};
+        runReduction<T>(input, g, reducer);
+    });
+    return out;
+}
+
+Tensor amax(const Tensor& x, const DimList& dims, bool keepdim) { return extremum<true>(x, dims, keepdim, false, "amax").values; }
+Tensor amin(const Tensor& x, const DimList& dims, bool keepdim) { return extremum<false>(x, dims, keepdim, false, "amin").values; }
+
+ValuesIndices maxDim(const Tensor& x, int64_t dim, bool keepdim) {
+    return extremum<true>(x, std::vector<int64_t>{dim}, keepdim, true, "max");
+}
+ValuesIndices minDim(const Tensor& x, int64_t dim, bool keepdim) {
+    return extremum<false>(x, std::vector<int64_t>{dim}, keepdim, true, "min");
+}
+
+Tensor maxAll(const Tensor& x) {
+    if (x.numel() == 0)
+        fail(ErrorKind::Runtime, "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.");
+    return extremum<true>(x, std::nullopt, false, false, "max").values;
+}
+Tensor minAll(const Tensor& x) {
+    if (x.numel() == 0)
+        fail(ErrorKind::Runtime, "min(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.");
+    return extremum<false>(x, std::nullopt, false, false, "min").values;
+}
+
+Tensor argmax(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
+    if (!dim) return extremum<true>(reshape(x, {-1}), std::vector<int64_t>{0}, false, true, "argmax").indices;
+    return extremum<true>(x, std::vector<int64_t>{*dim}, keepdim, true, "argmax").indices;
+}
+Tensor argmin(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
+    if (!dim) return extremum<false>(reshape(x, {-1}), std::vector<int64_t>{0}, false, true, "argmin").indices;
+    return extremum<false>(x, std::vector<int64_t>{*dim}, keepdim, true, "argmin").indices;
+}
+
+Tensor var(const Tensor& x, const DimList& dims, double correction, bool keepdim) {
+    return variance(x, dims, correction, keepdim, false);
+}
+Tensor stdDev(const Tensor& x, const DimList& dims, double correction, bool keepdim) {
+    return variance(x, dims, correction, keepdim, true);
+}
+
+Tensor all(const Tensor& x, const DimList& dims, bool keepdim) { return logical<true>(x, dims, keepdim); }
+Tensor any(const Tensor& x, const DimList& dims, bool keepdim) { return logical<false>(x, dims, keepdim); }
+
+Tensor logsumexp(const Tensor& x, const std::vector<int64_t>& dims, bool keepdim) {
+    const Tensor input = isFloating(x.dtype()) ? x : to(x, kDefaultFloat);
+    const Tensor maxima = amax(input, dims, true);
+    // An infinite maximum would turn x - max into NaN; shifting by zero there keeps the exact result.
+    const Tensor shift = where(unary(UnaryOp::IsInf, maxima), Scalar(int64_t{0}), maxima);
+    Tensor result = add(unary(UnaryOp::Log, sum(unary(UnaryOp::Exp, sub(input, shift)), dims, true)), shift);
+    if (keepdim) return result;
+    return reshape(result, sum(input, dims, false).sizes());
+}
+
+Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
+    requireCpu(x, "cumsum");
+    const DType outType = dtype.value_or(isIntegral(x.dtype(), true) ? DType::Int64 : x.dtype());
+    const Tensor input = to(x, outType);
+    Tensor out = empty(x.sizes(), outType);
+    if (x.dim() == 0) return copyInto(out, input);
+    const int64_t d = wrapDim(dim, x.dim());
+    const int64_t n = x.sizes()[static_cast<size_t>(d)];
+    const int64_t inStride = input.strides()[static_cast<size_t>(d)];
+    const int64_t outStride = out.strides()[static_cast<size_t>(d)];
+    dispatchDType(outType, [&]<typename T>() {
+        const T* in = input.dataAs<const T>();
+        T* o = out.dataAs<T>();
+        forEachLine(x.sizes(), input.strides(), out.strides(), d, [&](int64_t inOffset, int64_t outOffset) {
+            SumAcc<T> running{};
+            for (int64_t i = 0; i < n; ++i) {
+                running += static_cast<SumAcc<T>>(static_cast<OpMath<T>>(in[inOffset + i * inStride]));
+                o[outOffset + i * outStride] = castValue<T>(running);
+            }
+        });
+    });
+    return out;
+}
+
+Tensor vectorNorm(const Tensor& x, double ord, const DimList& dims, bool keepdim) {
+    if (!isFloating(x.dtype()))
+        fail(ErrorKind::Runtime, fmt::format("linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
+                                             dtypeKernelName(x.dtype())));
+    const Tensor magnitude = unary(UnaryOp::Abs, x);
+    if (std::isinf(ord)) return ord > 0 ? amax(magnitude, dims, keepdim) : amin(magnitude, dims, keepdim);
+    if (ord == 0) return sum(to(ne(x, Scalar(int64_t{0})), x.dtype()), dims, keepdim);
+    if (ord == 1) return sum(magnitude, dims, keepdim);
+    if (ord == 2) return unary(UnaryOp::Sqrt, sum(mul(magnitude, magnitude), dims, keepdim));
+    return pow(sum(pow(magnitude, Scalar(ord)), dims, keepdim), Scalar(1.0 / ord));
+}
+
+}  // namespace eng::tensor

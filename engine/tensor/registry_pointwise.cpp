@@ -1,0 +1,206 @@
+// Registry entries for pointwise ops: unary math and activations (torch.x, Tensor.x, Tensor.x_, F.x), binary
+// arithmetic/comparison/logical ops with their Tensor and Scalar overloads, where, clamp, masked_fill, fill_.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "tensor/conversion.h"
+#include "tensor/indexing.h"
+#include "tensor/pointwise.h"
+#include "tensor/shape.h"
+#include "tensor/registry_support.h"
+
+namespace eng::tensor {
+
+namespace {
+
+Operand operandOf(const Value& v) { return v.isTensor() ? Operand(v.toTensor()) : Operand(v.toScalar()); }
+
+struct UnaryName {
+    const char* name;
+    UnaryOp op;
+    bool functional;  // also torch.nn.functional.<name>
+};
+
+constexpr UnaryName kUnary[] = {
+    {"abs", UnaryOp::Abs, false},         {"absolute", UnaryOp::Abs, false},    {"neg", UnaryOp::Neg, false},
+    {"negative", UnaryOp::Neg, false},    {"sign", UnaryOp::Sign, false},       {"exp", UnaryOp::Exp, false},
+    {"exp2", UnaryOp::Exp2, false},       {"expm1", UnaryOp::Expm1, false},     {"log", UnaryOp::Log, false},
+    {"log2", UnaryOp::Log2, false},       {"log10", UnaryOp::Log10, false},     {"log1p", UnaryOp::Log1p, false},
+    {"sin", UnaryOp::Sin, false},         {"cos", UnaryOp::Cos, false},         {"tan", UnaryOp::Tan, false},
+    {"asin", UnaryOp::Asin, false},       {"arcsin", UnaryOp::Asin, false},     {"acos", UnaryOp::Acos, false},
+    {"arccos", UnaryOp::Acos, false},     {"atan", UnaryOp::Atan, false},       {"arctan", UnaryOp::Atan, false},
+    {"sinh", UnaryOp::Sinh, false},       {"cosh", UnaryOp::Cosh, false},       {"tanh", UnaryOp::Tanh, true},
+    {"sigmoid", UnaryOp::Sigmoid, true},  {"sqrt", UnaryOp::Sqrt, false},       {"rsqrt", UnaryOp::Rsqrt, false},
+    {"reciprocal", UnaryOp::Reciprocal, false}, {"square", UnaryOp::Square, false}, {"erf", UnaryOp::Erf, false},
+    {"floor", UnaryOp::Floor, false},     {"ceil", UnaryOp::Ceil, false},       {"trunc", UnaryOp::Trunc, false},
+    {"fix", UnaryOp::Trunc, false},       {"frac", UnaryOp::Frac, false},       {"isnan", UnaryOp::IsNan, false},
+    {"isinf", UnaryOp::IsInf, false},     {"isfinite", UnaryOp::IsFinite, false}, {"logical_not", UnaryOp::LogicalNot, false},
+    {"bitwise_not", UnaryOp::BitwiseNot, false}, {"mish", UnaryOp::Mish, true},
+};
+
+struct BinaryName {
+    const char* name;
+    BinaryOp op;
+};
+
+constexpr BinaryName kBinary[] = {
+    {"mul", BinaryOp::Mul},          {"multiply", BinaryOp::Mul},       {"true_divide", BinaryOp::TrueDiv},
+    {"floor_divide", BinaryOp::FloorDiv}, {"remainder", BinaryOp::Remainder}, {"fmod", BinaryOp::Fmod},
+    {"atan2", BinaryOp::Atan2},      {"arctan2", BinaryOp::Atan2},      {"eq", BinaryOp::Eq},
+    {"ne", BinaryOp::Ne},            {"not_equal", BinaryOp::Ne},       {"lt", BinaryOp::Lt},
+    {"less", BinaryOp::Lt},          {"le", BinaryOp::Le},              {"less_equal", BinaryOp::Le},
+    {"gt", BinaryOp::Gt},            {"greater", BinaryOp::Gt},         {"ge", BinaryOp::Ge},
+    {"greater_equal", BinaryOp::Ge}, {"logical_and", BinaryOp::LogicalAnd}, {"logical_or", BinaryOp::LogicalOr},
+    {"logical_xor", BinaryOp::LogicalXor}, {"bitwise_and", BinaryOp::BitwiseAnd}, {"bitwise_or", BinaryOp::BitwiseOr},
+    {"bitwise_xor", BinaryOp::BitwiseXor}, {"bitwise_left_shift", BinaryOp::ShiftLeft},
+    {"bitwise_right_shift", BinaryOp::ShiftRight},
+};
+
+// Activations of torch.nn.functional that take an `inplace` flag.
+Value activation(const Args& a, UnaryOp op) {
+    if (a.boolean(1)) return Value(unaryInPlace(op, a.tensor(0)));
+    return Value(unary(op, a.tensor(0)));
+}
+
+std::optional<Operand> optionalBound(const Args& a, size_t i) {
+    if (a.isNone(i)) return std::nullopt;
+    return operandOf(a[i]);
+}
+
+}  // namespace
+
+void registerPointwiseOps(OpRegistry& r) {
+    for (const UnaryName& u : kUnary) {
+        const UnaryOp op = u.op;
+        std::vector<std::string> names = {fmt::format("torch.{}", u.name), fmt::format("Tensor.{}", u.name)};
+        if (u.functional) names.push_back(fmt::format("F.{}", u.name));
+        r.def(names, fmt::format("{}(Tensor self)", u.name), [op](const Args& a) { return Value(unary(op, a.tensor(0))); });
+        r.def({fmt::format("Tensor.{}_", u.name), fmt::format("torch.{}_", u.name)}, fmt::format("{}_(Tensor self)", u.name),
+              [op](const Args& a) { return Value(unaryInPlace(op, a.tensor(0))); });
+    }
+    r.def({"torch.round", "Tensor.round"}, "round(Tensor self, *, int decimals=0)", [](const Args& a) {
+        if (a.integer(1) == 0) return Value(unary(UnaryOp::Round, a.tensor(0)));
+        const Scalar scale(std::pow(10.0, static_cast<double>(a.integer(1))));
+        return Value(div(unary(UnaryOp::Round, mul(a.tensor(0), scale)), scale));
+    });
+    r.def({"Tensor.round_"}, "round_(Tensor self)", [](const Args& a) { return Value(unaryInPlace(UnaryOp::Round, a.tensor(0))); });
+    for (const auto& [name, op] : {std::pair{"relu", UnaryOp::Relu}, std::pair{"silu", UnaryOp::Silu}}) {
+        const UnaryOp captured = op;
+        r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)}, fmt::format("{}(Tensor self)", name),
+              [captured](const Args& a) { return Value(unary(captured, a.tensor(0))); });
+        r.def({fmt::format("Tensor.{}_", name), fmt::format("torch.{}_", name), fmt::format("F.{}_", name)},
+              fmt::format("{}_(Tensor self)", name), [captured](const Args& a) { return Value(unaryInPlace(captured, a.tensor(0))); });
+        r.def({fmt::format("F.{}", name)}, fmt::format("{}(Tensor input, bool inplace=False)", name),
+              [captured](const Args& a) { return activation(a, captured); });
+    }
+    r.def({"F.gelu", "torch._C._nn.gelu"}, "gelu(Tensor input, str approximate='none')",
+          [](const Args& a) { return Value(gelu(a.tensor(0), a.str(1))); });
+    r.def({"Tensor.gelu"}, "gelu(Tensor self, *, str approximate='none')", [](const Args& a) { return Value(gelu(a.tensor(0), a.str(1))); });
+    r.def({"F.leaky_relu"}, "leaky_relu(Tensor input, float negative_slope=0.01, bool inplace=False)", [](const Args& a) {
+        Tensor out = leakyRelu(a.tensor(0), a.real(1));
+        return Value(a.boolean(2) ? copyInto(a.tensor(0), out) : out);
+    });
+    r.def({"F.softplus"}, "softplus(Tensor input, float beta=1, float threshold=20)", [](const Args& a) {
+        if (a.real(1) == 1.0 && a.real(2) == 20.0) return Value(unary(UnaryOp::Softplus, a.tensor(0)));
+        const Tensor scaled = mul(a.tensor(0), a.real(1));
+        const Tensor soft = div(unary(UnaryOp::Log1p, unary(UnaryOp::Exp, scaled)), a.real(1));
+        return Value(where(gt(scaled, a.real(2)), a.tensor(0), soft));
+    });
+
+    for (const char* name : {"add", "sub", "subtract"}) {
+        const bool isAdd = std::string_view(name) == "add";
+        for (const char* other : {"Tensor", "Scalar"}) {
+            r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)},
+                  fmt::format("{}(Tensor self, {} other, *, Scalar alpha=1)", name, other), [isAdd](const Args& a) {
+                      return Value(isAdd ? add(a.tensor(0), operandOf(a[1]), a.scalar(2)) : sub(a.tensor(0), operandOf(a[1]), a.scalar(2)));
+                  });
+            r.def({fmt::format("Tensor.{}_", name)}, fmt::format("{}_(Tensor self, {} other, *, Scalar alpha=1)", name, other),
+                  [isAdd](const Args& a) {
+                      return Value(isAdd ? addInPlace(a.tensor(0), operandOf(a[1]), a.scalar(2))
+                                         : subInPlace(a.tensor(0), operandOf(a[1]), a.scalar(2)));
+                  });
+        }
+    }
+    for (const BinaryName& b : kBinary) {
+        const BinaryOp op = b.op;
+        // logical_* have no Scalar overload in PyTorch (TypeError for numbers).
+        const bool tensorOnly = std::string_view(b.name).starts_with("logical_");
+        for (const char* other : {"Tensor", "Scalar"}) {
+            if (tensorOnly && std::string_view(other) == "Scalar") continue;
+            r.def({fmt::format("torch.{}", b.name), fmt::format("Tensor.{}", b.name)},
+                  fmt::format("{}(Tensor self, {} other)", b.name, other),
+                  [op](const Args& a) { return Value(binary(op, a.tensor(0), operandOf(a[1]))); });
+            r.def({fmt::format("Tensor.{}_", b.name)}, fmt::format("{}_(Tensor self, {} other)", b.name, other),
+                  [op](const Args& a) { return Value(binaryInPlace(op, a.tensor(0), operandOf(a[1]))); });
+        }
+    }
+    for (const char* name : {"div", "divide"}) {
+        for (const char* other : {"Tensor", "Scalar"}) {
+            r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)},
+                  fmt::format("{}(Tensor self, {} other, *, str? rounding_mode=None)", name, other), [](const Args& a) {
+                      const std::optional<std::string> mode = a.optStr(2);
+                      return Value(div(a.tensor(0), operandOf(a[1]), mode ? std::optional<std::string_view>(*mode) : std::nullopt));
+                  });
+            r.def({fmt::format("Tensor.{}_", name)}, fmt::format("{}_(Tensor self, {} other, *, str? rounding_mode=None)", name, other),
+                  [](const Args& a) {
+                      const std::optional<std::string> mode = a.optStr(2);
+                      const BinaryOp op = !mode ? BinaryOp::TrueDiv : *mode == "trunc" ? BinaryOp::TruncDiv : BinaryOp::FloorDiv;
+                      return Value(binaryInPlace(op, a.tensor(0), operandOf(a[1])));
+                  });
+        }
+    }
+    r.def({"torch.pow", "Tensor.pow"}, "pow(Tensor self, Tensor exponent)", [](const Args& a) { return Value(pow(a.tensor(0), a.tensor(1))); });
+    r.def({"torch.pow", "Tensor.pow"}, "pow(Tensor self, Scalar exponent)", [](const Args& a) { return Value(pow(a.tensor(0), a.scalar(1))); });
+    r.def({"torch.pow"}, "pow(Scalar self, Tensor exponent)", [](const Args& a) { return Value(pow(a.scalar(0), a.tensor(1))); });
+    r.def({"Tensor.pow_"}, "pow_(Tensor self, Any exponent)", [](const Args& a) {
+        return Value(copyInto(a.tensor(0), pow(a.tensor(0), operandOf(a[1]))));
+    });
+    for (const char* name : {"maximum", "minimum", "fmax", "fmin"}) {
+        const bool isMax = std::string_view(name) == "maximum" || std::string_view(name) == "fmax";
+        r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)}, fmt::format("{}(Tensor self, Tensor other)", name),
+              [isMax](const Args& a) { return Value(isMax ? maximum(a.tensor(0), a.tensor(1)) : minimum(a.tensor(0), a.tensor(1))); });
+    }
+
+    r.def({"torch.where", "Tensor.where"}, "where(Tensor condition, Any self, Any other)", [](const Args& a) {
+        if (a[1].isNone() || a[2].isNone()) fail(ErrorKind::Type, "where() missing required arguments 'self' and 'other'");
+        return Value(where(a.tensor(0), operandOf(a[1]), operandOf(a[2])));
+    });
+    r.def({"torch.where"}, "where(Tensor condition)", [](const Args& a) {
+        const Tensor coordinates = nonzero(a.tensor(0));
+        std::vector<Tensor> perDim;
+        for (int64_t d = 0; d < coordinates.size(1); ++d) perDim.push_back(select(coordinates, 1, d));
+        return tupleOf(perDim);
+    });
+    for (const char* name : {"clamp", "clip"}) {
+        r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)}, fmt::format("{}(Tensor self, Any min=None, Any max=None)", name),
+              [](const Args& a) { return Value(clamp(a.tensor(0), optionalBound(a, 1), optionalBound(a, 2))); });
+        r.def({fmt::format("Tensor.{}_", name), fmt::format("torch.{}_", name)}, fmt::format("{}_(Tensor self, Any min=None, Any max=None)", name),
+              [](const Args& a) { return Value(clampInPlace(a.tensor(0), optionalBound(a, 1), optionalBound(a, 2))); });
+    }
+    r.def({"torch.clamp_min", "Tensor.clamp_min"}, "clamp_min(Tensor self, Any min)",
+          [](const Args& a) { return Value(clamp(a.tensor(0), operandOf(a[1]), std::nullopt)); });
+    r.def({"torch.clamp_max", "Tensor.clamp_max"}, "clamp_max(Tensor self, Any max)",
+          [](const Args& a) { return Value(clamp(a.tensor(0), std::nullopt, operandOf(a[1]))); });
+    r.def({"Tensor.clamp_min_"}, "clamp_min_(Tensor self, Any min)",
+          [](const Args& a) { return Value(clampInPlace(a.tensor(0), operandOf(a[1]), std::nullopt)); });
+    r.def({"Tensor.clamp_max_"}, "clamp_max_(Tensor self, Any max)",
+          [](const Args& a) { return Value(clampInPlace(a.tensor(0), std::nullopt, operandOf(a[1]))); });
+    r.def({"torch.masked_fill", "Tensor.masked_fill"}, "masked_fill(Tensor self, Tensor mask, Any value)",
+          [](const Args& a) { return Value(maskedFill(a.tensor(0), a.tensor(1), operandOf(a[2]))); });
+    r.def({"Tensor.masked_fill_"}, "masked_fill_(Tensor self, Tensor mask, Any value)",
+          [](const Args& a) { return Value(maskedFillInPlace(a.tensor(0), a.tensor(1), operandOf(a[2]))); });
+    r.def({"Tensor.fill_", "torch.fill_"}, "fill_(Tensor self, Any value)",
+          [](const Args& a) { return Value(fillInPlace(a.tensor(0), operandOf(a[1]))); });
+    r.def({"Tensor.zero_", "torch.zero_"}, "zero_(Tensor self)",
+          [](const Args& a) { return Value(fillInPlace(a.tensor(0), Scalar(int64_t{0}))); });
+    r.def({"torch.lerp", "Tensor.lerp"}, "lerp(Tensor self, Tensor end, Any weight)",
+          [](const Args& a) { return Value(lerp(a.tensor(0), a.tensor(1), operandOf(a[2]))); });
+    r.def({"torch.isclose", "Tensor.isclose"}, "isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)",
+          [](const Args& a) { return Value(isclose(a.tensor(0), a.tensor(1), a.real(2), a.real(3), a.boolean(4))); });
+    r.def({"torch.allclose", "Tensor.allclose"}, "allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)",
+          [](const Args& a) { return Value(allclose(a.tensor(0), a.tensor(1), a.real(2), a.real(3), a.boolean(4))); });
+    r.def({"torch.equal", "Tensor.equal"}, "equal(Tensor self, Tensor other)", [](const Args& a) { return Value(equal(a.tensor(0), a.tensor(1))); });
+}
+
+}  // namespace eng::tensor

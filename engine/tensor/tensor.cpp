@@ -1,0 +1,160 @@
+// Tensor metadata: geometry queries, contiguity, dim wrapping, views over shared storage.
+#include "tensor/tensor.h"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace eng::tensor {
+
+Tensor::Tensor(StoragePtr storage, Shape sizes, Shape strides, int64_t offset, DType dtype)
+    : impl_(std::make_shared<TensorImpl>()) {
+    impl_->storage = std::move(storage);
+    impl_->dtype = dtype;
+    setGeometry(std::move(sizes), std::move(strides), offset);
+}
+
+void Tensor::setGeometry(Shape sizes, Shape strides, int64_t offset) {
+    impl_->numel = shapeNumel(sizes);
+    impl_->sizes = std::move(sizes);
+    impl_->strides = std::move(strides);
+    impl_->offset = offset;
+}
+
+int64_t Tensor::size(int64_t dimension) const { return impl_->sizes[static_cast<size_t>(wrapDim(dimension, dim()))]; }
+
+int64_t Tensor::stride(int64_t dimension) const {
+    return impl_->strides[static_cast<size_t>(wrapDim(dimension, dim()))];
+}
+
+bool Tensor::isContiguous() const {
+    if (numel() == 0) return true;
+    int64_t expected = 1;
+    for (int64_t d = dim() - 1; d >= 0; --d) {
+        const auto i = static_cast<size_t>(d);
+        if (impl_->sizes[i] == 1) continue;
+        if (impl_->strides[i] != expected) return false;
+        expected *= impl_->sizes[i];
+    }
+    return true;
+}
+
+bool Tensor::isNonOverlappingAndDense() const {
+    if (isContiguous()) return true;
+    std::vector<size_t> order(impl_->sizes.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        if (impl_->sizes[a] < 2) return false;
+        if (impl_->sizes[b] < 2) return true;
+        return impl_->strides[a] < impl_->strides[b];
+    });
+    int64_t expected = 1;
+    for (size_t i : order) {
+        if (impl_->sizes[i] == 1) continue;
+        if (impl_->strides[i] != expected) return false;
+        expected *= impl_->sizes[i];
+    }
+    return true;
+}
+
+void* Tensor::data() const {
+    return static_cast<char*>(impl_->storage->data()) + impl_->offset * static_cast<int64_t>(itemBytes());
+}
+
+Tensor Tensor::asStrided(Shape sizes, Shape strides, int64_t offset) const {
+    Tensor view(impl_->storage, std::move(sizes), std::move(strides), offset, impl_->dtype);
+    return view;
+}
+
+void Tensor::setRequiresGrad(bool value) {
+    if (value && !isFloating(dtype()))
+        fail(ErrorKind::Runtime, "only Tensors of floating point and complex dtype can require gradients");
+    impl_->requiresGrad = value;
+}
+
+Tensor gradOf(const Tensor& t) {
+    const auto& meta = t.impl()->autograd;
+    return meta ? meta->grad : Tensor();
+}
+
+void setGrad(const Tensor& t, Tensor grad) {
+    auto& meta = t.impl()->autograd;
+    if (!meta) meta = std::make_shared<AutogradMeta>();
+    if (grad.defined() && grad.sizes() != t.sizes())
+        fail(ErrorKind::Runtime, fmt::format("assigned grad has data of a different size"));
+    meta->grad = std::move(grad);
+}
+
+int64_t wrapDim(int64_t dimension, int64_t ndim) {
+    const int64_t rangeSize = std::max<int64_t>(ndim, 1);
+    if (dimension < -rangeSize || dimension >= rangeSize)
+        fail(ErrorKind::Index, fmt::format("Dimension out of range (expected to be in range of [{}, {}], but got {})",
+                                           -rangeSize, rangeSize - 1, dimension));
+    return dimension < 0 ? dimension + rangeSize : dimension;
+}
+
+Shape contiguousStrides(const Shape& sizes) {
+    Shape strides(sizes.size());
+    int64_t running = 1;
+    for (size_t i = sizes.size(); i-- > 0;) {
+        strides[i] = running;
+        running *= std::max<int64_t>(sizes[i], 1);
+    }
+    return strides;
+}
+
+int64_t shapeNumel(const Shape& sizes) {
+    int64_t n = 1;
+    for (int64_t s : sizes) n *= s;
+    return n;
+}
+
+std::string shapeStr(std::span<const int64_t> sizes) { return fmt::format("[{}]", fmt::join(sizes, ", ")); }
+
+std::string Scalar::str() const {
+    if (kind_ == ScalarKind::Bool) return int_ ? "True" : "False";
+    if (kind_ == ScalarKind::Int) return std::to_string(int_);
+    return pythonFloatRepr(double_);
+}
+
+std::string pythonFloatRepr(double value) {
+    if (value != value) return "nan";
+    if (value == std::numeric_limits<double>::infinity()) return "inf";
+    if (value == -std::numeric_limits<double>::infinity()) return "-inf";
+    // Shortest round-trip digits in scientific form, then laid out as Python's repr does: fixed for
+    // exponents in [-4, 16), scientific otherwise.
+    char buffer[64];
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
+    std::string sci(buffer, end);
+    const size_t ePos = sci.find('e');
+    std::string mantissa = sci.substr(0, ePos);
+    const int exponent = std::stoi(sci.substr(ePos + 1));
+    const bool negative = mantissa[0] == '-';
+    if (negative) mantissa.erase(0, 1);
+    std::string digits;
+    for (char c : mantissa)
+        if (c != '.') digits += c;
+    std::string out = negative ? "-" : "";
+    if (exponent >= -4 && exponent < 16) {
+        if (exponent < 0) {
+            out += "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
+        } else if (static_cast<size_t>(exponent) + 1 >= digits.size()) {
+            out += digits + std::string(static_cast<size_t>(exponent) + 1 - digits.size(), '0') + ".0";
+        } else {
+            out += digits.substr(0, static_cast<size_t>(exponent) + 1) + "." +
+                   digits.substr(static_cast<size_t>(exponent) + 1);
+        }
+        return out;
+    }
+    out += digits.substr(0, 1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    out += fmt::format("e{}{:02d}", exponent < 0 ? '-' : '+', exponent < 0 ? -exponent : exponent);
+    return out;
+}
+
+}  // namespace eng::tensor
