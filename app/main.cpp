@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "cwb 0.1.0");
     cwb::registerImportCommand(app);
     cwb::registerReportCommand(app);
+    cwb::registerDisCommand(app);
+    cwb::registerOpenCommand(app);
+    cwb::registerRunCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::RuntimeError& done) {

@@ -7,5 +7,8 @@ namespace cwb {
 
 void registerImportCommand(CLI::App& app);
 void registerReportCommand(CLI::App& app);
+void registerDisCommand(CLI::App& app);
+void registerOpenCommand(CLI::App& app);
+void registerRunCommand(CLI::App& app);
 
 }  // namespace cwb

@@ -9,12 +9,20 @@
 
 #include "model/trace_model.h"
 
+namespace viz {
+class TraceAnalysis;
+}
+
 namespace app {
+
+class UiDump;
 
 /// One trace the user opened (a .db file, or a log/directory imported in the background).
 struct OpenTrace {
     std::string path;                               ///< as the user gave it
     std::shared_ptr<const traces::TraceData> data;  ///< null while loading
+    /// Site trees, recompile histories, break groups and metrics, built once on the loading thread.
+    std::shared_ptr<const viz::TraceAnalysis> analysis;  ///< null while loading
 };
 
 /// What the user is looking at. Views write it on click and read it every frame.
@@ -40,10 +48,16 @@ struct ViewContext {
     Selection& selection;
     /// Set by a view to bring another view to the front next frame (e.g. a kernel link opens the code view).
     std::optional<ViewId> focusRequest;
+    /// Set on the last frame of `cwb open --dump-ui`: views list what they show there, for tests and bug reports.
+    UiDump* uiDump = nullptr;
 
     const traces::TraceData* currentTrace() const {
         if (selection.traceIndex < 0 || selection.traceIndex >= static_cast<int>(traces.size())) return nullptr;
         return traces[static_cast<size_t>(selection.traceIndex)].data.get();
+    }
+    const viz::TraceAnalysis* currentAnalysis() const {
+        if (selection.traceIndex < 0 || selection.traceIndex >= static_cast<int>(traces.size())) return nullptr;
+        return traces[static_cast<size_t>(selection.traceIndex)].analysis.get();
     }
 };
 

@@ -88,6 +88,74 @@ std::string bracketedSetting(std::string_view source, std::string_view key) {
     return std::string(source.substr(pos, close - pos + 1));
 }
 
+/// Start of the line that holds `pos`.
+size_t lineStartOf(std::string_view s, size_t pos) {
+    size_t newline = pos == 0 ? std::string_view::npos : s.rfind('\n', pos - 1);
+    return newline == std::string_view::npos ? 0 : newline + 1;
+}
+
+/// "a, b, c" -> {"a", "b", "c"}, blanks dropped.
+std::vector<std::string> splitNameList(std::string_view list) {
+    std::vector<std::string> names;
+    while (!list.empty()) {
+        size_t comma = list.find(',');
+        std::string_view name = trim(list.substr(0, comma));
+        if (!name.empty()) names.emplace_back(name);
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
+    }
+    return names;
+}
+
+/// `%name : ... = call_function[...]` inside a "Graph fragment:" comment: the node's name when the line
+/// defines a node computed by the kernel. Placeholders are the kernel's inputs, produced elsewhere.
+std::string_view fragmentNodeName(std::string_view text) {
+    if (!text.starts_with('%')) return {};
+    size_t nameEnd = 1;
+    while (nameEnd < text.size() && scan::isIdentChar(text[nameEnd])) ++nameEnd;
+    std::string_view name = text.substr(1, nameEnd - 1);
+    size_t equals = text.find(" = ", nameEnd);
+    if (name.empty() || equals == std::string_view::npos) return {};
+    std::string_view producer = text.substr(equals + 3);
+    if (producer.starts_with("PlaceHolder[") || producer.starts_with("placeholder[")) return {};
+    return name;
+}
+
+/// Inductor writes, in the comment block right above each kernel it defines, the Dynamo-graph nodes the
+/// kernel computes ("# Topologically Sorted Source Nodes: [a, b], Original ATen: [...]") and the post-grad
+/// graph it fused ("# Graph fragment:" then one "#   %name : ... = ..." line per node). Reads that block.
+void readFusionComments(std::string_view source, size_t definitionLine, Kernel& kernel) {
+    constexpr std::string_view kSourceNodes = "Topologically Sorted Source Nodes: [";
+    constexpr std::string_view kFragment = "Graph fragment:";
+    size_t blockStart = definitionLine;
+    while (blockStart > 0) {
+        size_t previous = lineStartOf(source, blockStart - 1);
+        if (!scan::trimLeft(source.substr(previous, blockStart - previous)).starts_with('#')) break;
+        blockStart = previous;
+    }
+    scan::LineReader lines(source.substr(blockStart, definitionLine - blockStart));
+    bool inFragment = false;
+    for (std::string_view line; lines.next(line);) {
+        std::string_view text = trim(trim(line).substr(1));  // past the '#'
+        if (text.starts_with(kSourceNodes)) {
+            size_t close = text.find(']', kSourceNodes.size());
+            kernel.sourceNodes = splitNameList(text.substr(kSourceNodes.size(), close - kSourceNodes.size()));
+            inFragment = false;
+        } else if (text == kFragment) {
+            inFragment = true;
+        } else if (inFragment) {
+            if (!text.starts_with('%') && !text.starts_with("return")) {
+                inFragment = false;
+                continue;
+            }
+            std::string_view name = fragmentNodeName(text);
+            bool seen = std::find(kernel.postGradNodes.begin(), kernel.postGradNodes.end(), name) !=
+                        kernel.postGradNodes.end();
+            if (!name.empty() && !seen) kernel.postGradNodes.emplace_back(name);
+        }
+    }
+}
+
 void splitPythonKernels(std::string_view source, std::vector<Kernel>& kernels) {
     for (size_t pos = source.find(kAsyncCompile); pos != std::string_view::npos;
          pos = source.find(kAsyncCompile, pos + 1)) {
@@ -106,6 +174,7 @@ void splitPythonKernels(std::string_view source, std::vector<Kernel>& kernels) {
         kernel.source = call.tripleQuoted ? std::string(*call.tripleQuoted)
                                           : std::string(source.substr(kindStart, callEnd - kindStart));
         if (kernel.language == "triton") kernel.launchConfig = bracketedSetting(kernel.source, "size_hints=");
+        readFusionComments(source, lineStartOf(source, pos), kernel);
         kernels.push_back(std::move(kernel));
         pos = callEnd - 1;
     }

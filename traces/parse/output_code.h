@@ -20,6 +20,9 @@ struct SplitOutputCode {
 ///    source is the text between the triple quotes (r''' too). A call without a triple-quoted argument
 ///    (multi_kernel) keeps the call text as source. For triton kernels launchConfig holds, when found, the
 ///    kernel's `size_hints=...` and the wrapper's first `name.run(...)` launch arguments, joined by "; ".
+///    Fusion, from the comment block right above the assignment: sourceNodes from "# Topologically Sorted Source
+///    Nodes: [a, b]", postGradNodes from the "%name" lines after "# Graph fragment:" (placeholders, which are
+///    the kernel's inputs, left out; duplicates dropped). Both stay empty when the wrapper has no such comments.
 ///  * C++ (AOTInductor): every `extern "C"` function definition, language "cpp", source = the whole function.
 /// Never throws; unterminated kernels run to the end of the text.
 SplitOutputCode splitOutputCode(std::string_view source);

@@ -223,5 +223,129 @@ TEST(OutputCode, EmptyAndTruncatedSources) {
     EXPECT_NO_THROW(splitOutputCode("import x\nk = async_compile.triton("));
 }
 
+// Shaped like torch 2.11's wrapper: the fusion comments sit right above each kernel's assignment.
+constexpr std::string_view kCommentedWrapper = R"PY(# AOT ID: ['0_backward']
+from torch._inductor.async_compile import AsyncCompile
+async_compile = AsyncCompile()
+
+
+# kernel path: /tmp/inductor/27/c27.py
+# Topologically Sorted Source Nodes: [mul_3, sum_1, layer_norm], Original ATen: [aten.native_layer_norm_backward]
+# Source node to ATen node mapping:
+#   layer_norm => mul, sub
+#   mul_3 => mul_3
+# Graph fragment:
+#   %tangents_1 : Tensor "f32[16, 32][32, 1]cuda:0" = PlaceHolder[target=tangents_1]
+#   %sum_1 : Tensor "f32[16, 1][1, 16]cuda:0" = PlaceHolder[target=sum_1]
+#   %mul_3 : Tensor "f32[16, 32][32, 1]cuda:0"[num_users=3] = call_function[target=torch.ops.aten.mul.Tensor](args = (%tangents_1, %primals_4), kwargs = {})
+#   %sum_1 : Tensor "f32[16, 1][1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%mul_3, [1], True), kwargs = {})
+#   %sub : Tensor "f32[16, 32][32, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%addmm, %getitem_1), kwargs = {})
+#   return %sum_1,%sub
+triton_per_fused_native_layer_norm_backward_0 = async_compile.triton('triton_per_fused_native_layer_norm_backward_0', '''
+@triton.jit
+def triton_per_fused_native_layer_norm_backward_0(in_ptr0):
+    # Graph fragment: a comment inside the kernel source is not read
+    pass
+''', device_str='cuda')
+
+
+# kernel path: /tmp/inductor/5a/c5a.py
+# Topologically Sorted Source Nodes: [input_1, out], Original ATen: [aten.native_dropout, aten.gelu]
+# Graph fragment:
+#   %clone : [num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%inductor_random_default,), kwargs = {})
+#   %mul : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%arg0_1, 0.5), kwargs = {})
+triton_poi_fused_gelu_native_dropout_1 = async_compile.triton('triton_poi_fused_gelu_native_dropout_1', '''
+@triton.jit
+def triton_poi_fused_gelu_native_dropout_1(in_ptr0):
+    pass
+''', device_str='cuda')
+
+
+triton_poi_fused_sum_2 = async_compile.triton('triton_poi_fused_sum_2', '''
+# Topologically Sorted Source Nodes: [not_mine], Original ATen: []
+def triton_poi_fused_sum_2(in_ptr0):
+    pass
+''', device_str='cuda')
+
+async_compile.wait(globals())
+del async_compile
+
+def call(args):
+    # Topologically Sorted Source Nodes: [linear], Original ATen: [aten.t, aten.addmm]
+    extern_kernels.addmm(primals_2, primals_3, out=buf0)
+    triton_poi_fused_sum_2.run(buf0, buf1, 1024, stream=stream0)
+)PY";
+
+TEST(OutputCode, FusionCommentsGiveSourceAndPostGradNodes) {
+    SplitOutputCode code = splitOutputCode(kCommentedWrapper);
+    ASSERT_EQ(code.kernels.size(), 3u);
+
+    const Kernel& reduction = code.kernels[0];
+    EXPECT_THAT(reduction.sourceNodes, ElementsAre("mul_3", "sum_1", "layer_norm"));
+    // Placeholders are the kernel's inputs, not nodes it computes; sum_1 is listed once although named twice.
+    EXPECT_THAT(reduction.postGradNodes, ElementsAre("mul_3", "sum_1", "sub"));
+
+    const Kernel& older = code.kernels[1];  // torch 2.5's fragment lines carry no tensor type
+    EXPECT_THAT(older.sourceNodes, ElementsAre("input_1", "out"));
+    EXPECT_THAT(older.postGradNodes, ElementsAre("clone", "mul"));
+
+    // No comment block above it: comments inside its source and in the launch code are not its own.
+    const Kernel& bare = code.kernels[2];
+    EXPECT_THAT(bare.sourceNodes, IsEmpty());
+    EXPECT_THAT(bare.postGradNodes, IsEmpty());
+}
+
+TEST(OutputCode, KernelsWithoutFusionCommentsStayEmpty) {
+    SplitOutputCode code = splitOutputCode(R"PY(# AOT ID: ['0_inference']
+from torch._inductor.async_compile import AsyncCompile
+async_compile = AsyncCompile()
+empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2p
+
+
+cpp_fused_mul_sin_0 = async_compile.cpp_pybinding(['const float*', 'float*'], r'''
+extern "C"  void  kernel(const float* in_ptr0, float* out_ptr0) {}
+''')
+)PY");
+    ASSERT_EQ(code.kernels.size(), 1u);
+    EXPECT_THAT(code.kernels[0].sourceNodes, IsEmpty());
+    EXPECT_THAT(code.kernels[0].postGradNodes, IsEmpty());
+
+    // An empty list, and a comment block at the very start of the text.
+    SplitOutputCode first = splitOutputCode("# Topologically Sorted Source Nodes: [], Original ATen: []\n"
+                                            "# Graph fragment:\n"
+                                            "k = async_compile.triton('k', '''pass''')\n");
+    ASSERT_EQ(first.kernels.size(), 1u);
+    EXPECT_THAT(first.kernels[0].sourceNodes, IsEmpty());
+    EXPECT_THAT(first.kernels[0].postGradNodes, IsEmpty());
+}
+
+TEST(OutputCode, FusionCommentsOfTheRealTrainingLog) {
+    // The forward graph's GELU kernel as torch 2.11 wrote it (tests/data/torch_traces/training_cuda).
+    SplitOutputCode code = splitOutputCode(R"PY(# AOT ID: ['0_forward']
+async_compile = AsyncCompile()
+
+
+# kernel path: /tmp/cwb_training_cuda_gpo6i0z8/inductor0/3d/c3d25skr7ewrregujiahrbo4tzeskxoccmybz4py3p2oip2f7kym.py
+# Topologically Sorted Source Nodes: [h], Original ATen: [aten.gelu]
+# Source node to ATen node mapping:
+#   h => add, erf, mul, mul_1, mul_2
+# Graph fragment:
+#   %addmm : Tensor "f32[16, 64][64, 1]cuda:0" = PlaceHolder[target=addmm]
+#   %mul : Tensor "f32[16, 64][64, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%addmm, 0.5), kwargs = {})
+#   %mul_1 : Tensor "f32[16, 64][64, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%addmm, 0.7071067811865476), kwargs = {})
+#   %erf : Tensor "f32[16, 64][64, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.erf.default](args = (%mul_1,), kwargs = {})
+#   %add : Tensor "f32[16, 64][64, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%erf, 1), kwargs = {})
+#   %mul_2 : Tensor "f32[16, 64][64, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%mul, %add), kwargs = {})
+#   return %mul_2
+triton_poi_fused_gelu_0 = async_compile.triton('triton_poi_fused_gelu_0', '''
+def triton_poi_fused_gelu_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    pass
+''', device_str='cuda')
+)PY");
+    ASSERT_EQ(code.kernels.size(), 1u);
+    EXPECT_THAT(code.kernels[0].sourceNodes, ElementsAre("h"));
+    EXPECT_THAT(code.kernels[0].postGradNodes, ElementsAre("mul", "mul_1", "erf", "add", "mul_2"));
+}
+
 }  // namespace
 }  // namespace traces

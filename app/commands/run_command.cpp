@@ -1,0 +1,71 @@
+// `cwb run SCRIPT.py [--call main --device cpu] [--outputs FILE.json]`: runs a script in the engine's VM.
+// Module code runs as __main__; --call calls one of its functions with the device string and prints (and
+// writes) the returned tensors. An uncaught exception prints a Python traceback and exits with status 1.
+#include <fmt/core.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands/commands.h"
+#include "vm/outputs.h"
+
+namespace cwb {
+namespace {
+
+struct RunOptions {
+    std::string script;
+    std::string call;
+    std::string device = "cpu";
+    std::string outputs;
+};
+
+int runScript(const RunOptions& options) {
+    std::ifstream in(options.script, std::ios::binary);
+    if (!in) throw std::runtime_error(options.script + ": cannot read the script");
+    std::stringstream text;
+    text << in.rdbuf();
+    eng::vm::Interpreter vm(std::cout);
+    eng::vm::RunResult result = vm.runScript(options.script, text.str());
+    if (!result.ok) {
+        std::cout.flush();
+        fmt::print(stderr, "{}", result.error);
+        return 1;
+    }
+    if (options.call.empty()) return 0;
+    std::optional<eng::vm::Value> function = vm.global(options.call);
+    if (!function) {
+        fmt::print(stderr, "{}: the script defines no '{}'\n", options.script, options.call);
+        return 1;
+    }
+    eng::vm::Value returned;
+    try {
+        returned = vm.call(*function, {eng::vm::makeStr(options.device)});
+    } catch (...) {
+        std::cout.flush();
+        fmt::print(stderr, "{}", vm.formatUncaught(std::current_exception()));
+        return 1;
+    }
+    std::cout << eng::vm::outputsText(vm, returned);
+    std::cout.flush();
+    if (!options.outputs.empty()) {
+        std::ofstream out(options.outputs, std::ios::binary);
+        if (!out) throw std::runtime_error(options.outputs + ": cannot write");
+        out << "{\"outputs\": " << eng::vm::outputsJson(vm, returned) << "}\n";
+    }
+    return 0;
+}
+
+}  // namespace
+
+void registerRunCommand(CLI::App& app) {
+    auto options = std::make_shared<RunOptions>();
+    CLI::App* cmd = app.add_subcommand("run", "Run a Python-subset (PyTorch) script eagerly in the engine's VM");
+    cmd->add_option("SCRIPT", options->script, "The script (.py) to run")->required();
+    cmd->add_option("--call", options->call, "After the module ran, call this function with the device (e.g. main)");
+    cmd->add_option("--device", options->device, "The device string passed to the called function")->default_val("cpu");
+    cmd->add_option("--outputs", options->outputs, "Write the returned tensors as JSON (shape, dtype, stride, statistics, values)");
+    cmd->callback([options] { throw CLI::RuntimeError(runScript(*options)); });
+}
+
+}  // namespace cwb

@@ -1,0 +1,43 @@
+// Opens one path in the background: a trace file is loaded, a raw log or a directory is first imported into
+// a temporary trace file; then the views' analysis is built, all off the UI thread, with progress to show.
+#pragma once
+
+#include <future>
+#include <memory>
+#include <string>
+
+#include "core/trace_analysis.h"
+#include "store/trace_reader.h"
+
+namespace app {
+
+struct LoadedTrace {
+    std::shared_ptr<const traces::TraceData> data;
+    std::shared_ptr<const viz::TraceAnalysis> analysis;
+    std::string importNote;  ///< "imported 2 file(s), 3 malformed record(s)" for logs; empty for trace files
+};
+
+class TraceLoad {
+public:
+    explicit TraceLoad(std::string path);
+    /// Cancels a load still running and waits for it; removes the temporary trace file of an import.
+    ~TraceLoad();
+    TraceLoad(const TraceLoad&) = delete;
+    TraceLoad& operator=(const TraceLoad&) = delete;
+
+    const std::string& path() const { return path_; }
+    bool ready() const;
+    /// Once ready(): the trace, or the load's error as an exception.
+    LoadedTrace take();
+    float fraction() const { return progress_->fraction(); }
+    std::string stage() const { return progress_->stage(); }
+    void cancel() { progress_->requestCancel(); }
+
+private:
+    std::string path_;
+    std::string tempDb_;
+    std::shared_ptr<traces::LoadProgress> progress_;
+    std::future<LoadedTrace> future_;
+};
+
+}  // namespace app

@@ -1,0 +1,36 @@
+// Small ImGui helpers the views share: compile-id chips in their status colour, filter boxes that Ctrl+F
+// focuses, keyboard shortcut tests that respect text input, and link-style buttons.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+
+#include "core/compile_state.h"
+
+namespace app::widgets {
+
+/// A rounded chip "[0/1]" filled with the status colour; `selected` draws a white outline. True on click.
+bool compileChip(const char* label, viz::CompileState state, bool selected);
+
+/// A toggle chip "ok 5" for a status filter; flips `enabled` on click and returns true then.
+bool stateToggle(viz::CompileState state, int count, bool& enabled);
+
+/// A text box with a hint; Ctrl+F focuses it while its view is drawn. True when the text changed.
+bool filterBox(const char* id, std::string& text, const char* hint, float width);
+
+/// True when the key went down this frame and no text field has the keyboard.
+bool keyPressed(ImGuiKey key);
+/// Ctrl + a letter ('F', 'O', ...), also while typing (so Ctrl+F works from any field).
+bool ctrlPressed(char letter);
+
+/// Text that looks like a link and returns true on click.
+bool linkButton(const char* label);
+
+/// "(?)" that shows `text` on hover.
+void helpMarker(const char* text);
+
+/// Seconds as "74.9 s", "1.48 s", "55 ms", "0.4 ms".
+std::string formatSeconds(double seconds);
+
+}  // namespace app::widgets

@@ -1,0 +1,96 @@
+// The workbench window's content: menus, the trace and session list, one or two panes of views side by side,
+// dialogs (open, export, help), shortcuts and the status bar. The frame loop around it is in gui_main.cpp.
+#pragma once
+
+#include <array>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gui/file_browser.h"
+#include "gui/trace_loader.h"
+#include "gui/user_config.h"
+#include "views/view.h"
+
+namespace app {
+
+class UiDump;
+
+class Workbench {
+public:
+    /// `persistent`: remember recent files and layout in `config` (off for scripted screenshots).
+    Workbench(UserConfig& config, bool persistent);
+    ~Workbench();
+
+    /// Starts loading `path` (a trace file, a log or a directory) in the background.
+    void open(const std::string& path);
+    /// Like open(), but shown in pane `pane` once loaded (pane 1 turns side-by-side on).
+    void openInPane(const std::string& path, size_t pane);
+    /// True while any trace is still loading.
+    bool loading() const;
+    /// Paths dropped on the window (GLFW callback); opened on the next frame.
+    void queueDrop(std::vector<std::string> paths);
+
+    /// Brings `view` to the front of the first pane.
+    void showView(ViewId view);
+    /// Selects compile `key` ("0/1" or "[0/1]") in the first pane; false with a message if there is none.
+    bool selectCompile(const std::string& key, std::string& error);
+    /// Every view's command-line name in tab order, for --dump-ui.
+    std::string viewNames() const;
+
+    /// Draws the whole window for this frame; `dump` (may be null) receives what the views show.
+    void drawFrame(UiDump* dump);
+    bool quitRequested() const { return quit_; }
+    /// Errors of traces that failed to load, for the command line.
+    std::vector<std::string> loadErrors() const;
+
+private:
+    struct TraceSlot {
+        std::unique_ptr<TraceLoad> load;  ///< while loading
+        std::string error;
+        std::string note;
+        std::optional<size_t> targetPane;  ///< the pane that shows this trace once it has loaded
+    };
+    struct Pane {
+        Selection selection;
+        std::vector<std::unique_ptr<View>> views;
+        ViewId active = ViewId::Sites;
+        std::optional<ViewId> pendingFocus;
+    };
+
+    void pollLoads();
+    void closeTrace(size_t index);
+    void drawMenuBar();
+    void drawSidebar();
+    void drawPane(size_t paneIndex, UiDump* dump);
+    void drawPaneHeader(Pane& pane);
+    /// Points a pane whose trace was closed, failed or never chosen at the first loaded session.
+    void ensureSession(Pane& pane);
+    void drawWelcome();
+    void drawStatusBar();
+    void drawHelp();
+    void drawDialogs();
+    void handleShortcuts();
+    void startExport();
+    void finishExport(const std::string& path, size_t type);
+    Pane& focusedPane() { return panes_[focusedPane_]; }
+    void ensurePanes();
+
+    UserConfig& config_;
+    bool persistent_;
+    std::vector<OpenTrace> traces_;
+    std::vector<TraceSlot> slots_;  ///< parallel to traces_
+    std::vector<Pane> panes_;
+    size_t focusedPane_ = 0;
+    std::vector<std::string> dropped_;
+    FileBrowser openDialog_;
+    FileBrowser exportDialog_;
+    std::optional<std::future<std::string>> exportJob_;
+    bool showHelp_ = false;
+    bool quit_ = false;
+    std::string status_;
+};
+
+}  // namespace app

@@ -1,0 +1,319 @@
+// One graph tab of the graph and fusion views (see graph_pane.h).
+#include "views/graph_pane.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+#include "graph/dot_writer.h"
+#include "graph/graph_search.h"
+#include "gui/theme.h"
+#include "gui/ui_dump.h"
+#include "gui/widgets.h"
+
+namespace app {
+namespace {
+
+std::string slug(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (plain) out += c;
+        else if (!out.empty() && out.back() != '-') out += '-';
+    }
+    while (!out.empty() && out.back() == '-') out.pop_back();
+    return out;
+}
+
+std::string withExtension(std::string path, const std::string& extension) {
+    size_t slash = path.find_last_of('/');
+    size_t dot = path.find_last_of('.');
+    if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) path.erase(dot);
+    return path + "." + extension;
+}
+
+bool writeFile(const std::string& path, const std::string& data, std::string& error) {
+    std::ofstream out(path, std::ios::binary);
+    if (out) out.write(data.data(), static_cast<std::streamsize>(data.size()));
+    if (out) return true;
+    error = "cannot write " + path;
+    return false;
+}
+
+std::string sizeText(size_t bytes) {
+    char buffer[32];
+    if (bytes < 10 * 1024) std::snprintf(buffer, sizeof buffer, "%zu bytes", bytes);
+    else std::snprintf(buffer, sizeof buffer, "%zu KB", bytes / 1024);
+    return buffer;
+}
+
+}  // namespace
+
+viz::LayoutWorker& layoutWorker() {
+    static viz::LayoutWorker worker;
+    return worker;
+}
+
+GraphPane::GraphPane(const traces::Graph& graph, const std::vector<const traces::OutputCode*>& codes,
+                     viz::ClusterMode mode)
+    : graph_(&graph), model_(viz::buildGraphModel(graph)), fusion_(viz::mapNodesToKernels(model_, codes)), mode_(mode) {
+    if (mode_ != viz::ClusterMode::Kernels && static_cast<int>(model_.nodes.size()) > viz::kFoldNodeThreshold) {
+        folding_ = viz::foldGraph(model_);
+        expanded_.assign(folding_->groups.size(), false);
+    }
+    exportPath_ = "graph-" + std::to_string(graph.id) + "-" + slug(title()) + ".svg";
+    rebuildDisplay();
+}
+
+std::string GraphPane::title() const {
+    std::string title = viz::graphKindTitle(graph_->kind);
+    if (graph_->kind == traces::GraphKind::PostGrad && !fusion_.kernels.empty() &&
+        fusion_.kernels.front().role != viz::CodeRole::Unknown)
+        title += std::string(" ") + viz::toString(fusion_.kernels.front().role);
+    if (graph_->name.starts_with("before_")) title += " (before passes)";
+    return title;
+}
+
+void GraphPane::rebuildDisplay() {
+    viz::DisplayOptions options;
+    options.clusters = mode_;
+    options.fusion = &fusion_;
+    options.folding = folding();
+    options.expanded = &expanded_;
+    display_ = viz::buildDisplayGraph(model_, options);
+    display_.layout.title = title();
+    layoutGraph_ = std::make_shared<const viz::LayoutGraph>(display_.layout);
+    requested_ = false;
+    bumped_ = false;
+    shownLayout_.reset();
+    updateSearch();
+}
+
+void GraphPane::requestLayout() {
+    if (requested_) return;
+    layoutKey_ = layoutWorker().submit(layoutGraph_);
+    requested_ = true;
+}
+
+void GraphPane::pollLayout() {
+    requestLayout();
+    viz::LayoutWorker& worker = layoutWorker();
+    std::shared_ptr<const viz::GraphLayout> layout = worker.result(layoutKey_);
+    if (!layout) {
+        viz::LayoutState state = worker.status(layoutKey_).state;
+        // Evicted from the cache (the user visited many graphs since), or queued behind prefetches: ask again,
+        // which also moves it to the front.
+        if (state == viz::LayoutState::Unknown || (state == viz::LayoutState::Queued && !bumped_)) {
+            layoutKey_ = worker.submit(layoutGraph_);
+            bumped_ = true;
+        }
+        return;
+    }
+    if (layout == shownLayout_) return;
+    shownLayout_ = layout;
+    canvas_.setScene(viz::sceneOf(display_.layout, layout));
+    canvas_.setHighlighted(matches_);
+    canvas_.setSelectedNode(display_.displayNodeOf(selectedModelNode_));
+    if (pendingFocus_ >= 0) canvas_.centerOn(display_.displayNodeOf(pendingFocus_));
+    pendingFocus_ = -1;
+    if (selectedKernel_ >= 0) selectKernel(selectedKernel_);
+}
+
+void GraphPane::updateSearch() {
+    matches_.clear();
+    std::vector<bool> listed(display_.nodes.size(), false);  // a folded group matches once however many inside do
+    for (int node : viz::searchNodes(model_, search_.query())) {
+        int shown = display_.displayNodeOf(node);
+        if (shown < 0 || listed[static_cast<size_t>(shown)]) continue;
+        listed[static_cast<size_t>(shown)] = true;
+        matches_.push_back(shown);
+    }
+    canvas_.setHighlighted(matches_);
+}
+
+void GraphPane::focusNode(int modelNode) {
+    if (modelNode < 0 || static_cast<size_t>(modelNode) >= model_.nodes.size()) return;
+    selectNode(modelNode);
+    if (folding_ && viz::shownGroupOf(*folding_, expanded_, modelNode) >= 0) {
+        for (int group = folding_->groupOfNode[static_cast<size_t>(modelNode)]; group >= 0;
+             group = folding_->groups[static_cast<size_t>(group)].parent)
+            expanded_[static_cast<size_t>(group)] = true;
+        rebuildDisplay();
+        canvas_.setSelectedNode(-1);
+    }
+    if (shownLayout_) canvas_.centerOn(display_.displayNodeOf(modelNode));
+    else pendingFocus_ = modelNode;
+}
+
+void GraphPane::selectNode(int modelNode) {
+    selectedModelNode_ = modelNode;
+    canvas_.setSelectedNode(shownLayout_ ? display_.displayNodeOf(modelNode) : -1);
+}
+
+void GraphPane::selectKernel(int kernel) {
+    selectedKernel_ = kernel;
+    int cluster = -1;
+    for (size_t c = 0; c < display_.clusters.size(); ++c)
+        if (display_.clusters[c].kernel == kernel && kernel >= 0) cluster = static_cast<int>(c);
+    canvas_.setSelectedCluster(cluster);
+    if (cluster >= 0 && shownLayout_) canvas_.centerOnCluster(cluster);
+}
+
+void GraphPane::toggleGroup(int group) {
+    if (!folding_ || group < 0 || static_cast<size_t>(group) >= expanded_.size()) return;
+    expanded_[static_cast<size_t>(group)] = !expanded_[static_cast<size_t>(group)];
+    rebuildDisplay();
+    // Stay where the user was looking rather than fitting the whole new layout.
+    pendingFocus_ = folding_->groups[static_cast<size_t>(group)].nodes.front();
+}
+
+void GraphPane::drawToolbar(UiDump* dump) {
+    if (ImGui::Button("Fit")) canvas_.fit();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Fit the whole graph in view (F)");
+    ImGui::SameLine();
+    if (mode_ != viz::ClusterMode::Kernels) {
+        bool fold = folding_.has_value();
+        if (ImGui::Checkbox("Fold", &fold)) {
+            if (fold) {
+                folding_ = viz::foldGraph(model_);
+                expanded_.assign(folding_->groups.size(), false);
+            } else {
+                folding_.reset();
+                expanded_.clear();
+            }
+            rebuildDisplay();
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Fold runs of nodes by module path, source line or name into groups;\n"
+                              "double-click a group to expand or collapse it");
+        ImGui::SameLine();
+    }
+    if (widgets::ctrlPressed('F')) search_.focus();
+    viz::SearchBarAction action = search_.draw("search", static_cast<int>(matches_.size()));
+    if (action.queryChanged) updateSearch();
+    if (action.jumpTo >= 0 && static_cast<size_t>(action.jumpTo) < matches_.size()) {
+        int shown = matches_[static_cast<size_t>(action.jumpTo)];
+        canvas_.centerOn(shown);
+        const viz::DisplayNode& node = display_.nodes[static_cast<size_t>(shown)];
+        if (node.modelNode >= 0) selectNode(node.modelNode);
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Export...")) ImGui::OpenPopup("export-graph");
+    drawExportPopup();
+
+    ImGui::SameLine();
+    viz::LayoutStatus status = layoutWorker().status(layoutKey_);
+    std::string line = std::to_string(model_.nodes.size()) + " nodes, " + std::to_string(model_.edges.size()) + " edges";
+    if (folding_) line += " (" + std::to_string(display_.layout.nodes.size()) + " shown)";
+    if (status.state == viz::LayoutState::Ready) line += "  ·  layout " + widgets::formatSeconds(status.seconds);
+    if (shownLayout_ && shownLayout_->engine != "dot") line += " (simple layers: dot would take minutes here)";
+    if (fusion_.match == viz::KernelMatch::KernelName) line += "  ·  kernels guessed from their names";
+    if (shownLayout_) {
+        char fps[48];
+        std::snprintf(fps, sizeof fps, "  ·  %.0f fps", static_cast<double>(ImGui::GetIO().Framerate));
+        line += fps;
+    }
+    if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(line.c_str()).x) ImGui::NewLine();  // narrow pane
+    ImGui::TextDisabled("%s", line.c_str());
+    if (dump) dump->add("graph", title() + ": " + line);
+}
+
+viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
+    pollLayout();
+    pollExport();
+    if (!shownLayout_) {
+        viz::LayoutStatus status = layoutWorker().status(layoutKey_);
+        std::string message;
+        if (status.state == viz::LayoutState::Failed) {
+            message = "Layout failed: " + status.error;
+        } else {
+            static constexpr const char* kSpinner[] = {"|", "/", "-", "\\"};
+            int frame = static_cast<int>(ImGui::GetTime() * 8.0) % 4;
+            message = std::string(kSpinner[frame]) + " laying out " + std::to_string(status.nodeCount) + " nodes";
+            if (status.state == viz::LayoutState::Running) message += " (" + widgets::formatSeconds(status.seconds) + ")";
+            else message += " (queued)";
+        }
+        ImGui::BeginChild("layout-pending", size, true);
+        ImGui::TextUnformatted(message.c_str());
+        ImGui::EndChild();
+        if (dump) dump->add("layout", message);
+        return {};
+    }
+    viz::CanvasEvents events = canvas_.draw("canvas", size);
+    if (events.doubleClickedNode >= 0) {
+        const viz::DisplayNode& node = display_.nodes[static_cast<size_t>(events.doubleClickedNode)];
+        if (node.group >= 0) toggleGroup(node.group);
+    }
+    // Double-clicking an expanded group's box (not one of its nodes) folds it again.
+    if (events.doubleClickedCluster >= 0 && mode_ == viz::ClusterMode::ExpandedFolds) {
+        int group = display_.clusters[static_cast<size_t>(events.doubleClickedCluster)].group;
+        if (group >= 0) toggleGroup(group);
+    }
+    if (dump) {
+        const viz::CanvasFrameStats& stats = canvas_.lastFrame();
+        char zoom[32];
+        std::snprintf(zoom, sizeof zoom, "%.3f", static_cast<double>(canvas_.zoom()));
+        dump->add("canvas", std::to_string(stats.nodesDrawn) + " nodes, " + std::to_string(stats.edgesDrawn) +
+                                " edges, " + std::to_string(stats.clustersDrawn) + " clusters drawn; zoom " + zoom +
+                                (stats.labelsDrawn ? "; labels" : ""));
+    }
+    return events;
+}
+
+void GraphPane::drawExportPopup() {
+    if (!ImGui::BeginPopup("export-graph")) return;
+    ImGui::TextUnformatted("Export the graph as shown (folded groups stay folded)");
+    char buffer[1024];
+    std::snprintf(buffer, sizeof buffer, "%s", exportPath_.c_str());
+    ImGui::SetNextItemWidth(420);
+    if (ImGui::InputText("File", buffer, sizeof buffer)) exportPath_ = buffer;
+    bool busy = exportJob_.has_value();
+    if (busy) ImGui::BeginDisabled();
+    if (ImGui::Button("DOT")) startExport("dot");
+    ImGui::SameLine();
+    if (ImGui::Button("SVG")) startExport("svg");
+    ImGui::SameLine();
+    if (ImGui::Button("PNG")) startExport("png");
+    if (busy) ImGui::EndDisabled();
+    if (busy) ImGui::TextDisabled("rendering with Graphviz...");
+    if (!exportMessage_.empty())
+        ImGui::TextColored(exportFailed_ ? theme::kErrorText : theme::kDimText, "%s", exportMessage_.c_str());
+    ImGui::EndPopup();
+}
+
+void GraphPane::startExport(const std::string& format) {
+    std::string path = withExtension(exportPath_, format);
+    exportPath_ = path;
+    exportFailed_ = false;
+    if (format == "dot") {
+        // DOT needs no Graphviz: our writer gives the same text the worker lays out, with labels and colours.
+        std::string dot = viz::writeDot(display_.layout);
+        std::string error;
+        exportFailed_ = !writeFile(path, dot, error);
+        exportMessage_ = exportFailed_ ? error : "Saved " + path + " (" + sizeText(dot.size()) + ")";
+        return;
+    }
+    exportJobPath_ = path;
+    exportMessage_.clear();
+    exportJob_ = layoutWorker().render(layoutGraph_, format);
+}
+
+void GraphPane::pollExport() {
+    if (!exportJob_ || exportJob_->wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+    viz::RenderResult result = exportJob_->get();
+    exportJob_.reset();
+    std::string error;
+    if (!result.ok) {
+        exportFailed_ = true;
+        exportMessage_ = result.error + ". DOT export still works; `dot -T<format>` can render it.";
+    } else if (!writeFile(exportJobPath_, result.data, error)) {
+        exportFailed_ = true;
+        exportMessage_ = error;
+    } else {
+        exportMessage_ = "Saved " + exportJobPath_ + " (" + sizeText(result.data.size()) + ")";
+    }
+}
+
+}  // namespace app

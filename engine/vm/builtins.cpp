@@ -1,0 +1,433 @@
+// The builtin classes (object, int, float, str, list, tuple, dict, set, range, ...) and functions (print,
+// len, min, max, sorted, isinstance, getattr, zip, enumerate, ...) of the subset.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+
+#include "tensor/registry.h"
+#include "vm/interpreter.h"
+
+namespace eng::vm {
+
+namespace {
+
+Value tensorDunder(const char* name, const Value& v) {
+    return callOp(name, {v});
+}
+
+const Value& arg(CallArgs& args, size_t i, const char* function) {
+    if (i >= args.positional.size())
+        typeError(fmt::format("{} expected at least {} argument{}, got {}", function, i + 1, i == 0 ? "" : "s",
+                              args.positional.size()));
+    return args.positional[i];
+}
+
+Value toInt(Interpreter& vm, const Value& v) {
+    switch (v.kind()) {
+        case Kind::Bool:
+        case Kind::Int: return Value(v.asInt());
+        case Kind::Float: {
+            double x = v.asFloat();
+            if (std::isnan(x)) raise("ValueError", "cannot convert float NaN to integer");
+            if (std::isinf(x)) raise("OverflowError", "cannot convert float infinity to integer");
+            return Value(static_cast<int64_t>(std::trunc(x)));
+        }
+        case Kind::Str: {
+            const std::string& text = v.str();
+            size_t used = 0;
+            try {
+                int64_t n = std::stoll(text, &used);
+                if (used == text.size()) return Value(n);
+            } catch (const std::exception&) {
+            }
+            raise("ValueError", fmt::format("invalid literal for int() with base 10: {}", vm.repr(v)));
+        }
+        case Kind::Tensor: return tensorDunder("Tensor.__int__", v);
+        default: typeError(fmt::format("int() argument must be a string, a bytes-like object or a real number, not '{}'", vm.classOf(v)->name));
+    }
+}
+
+Value toFloat(Interpreter& vm, const Value& v) {
+    switch (v.kind()) {
+        case Kind::Bool:
+        case Kind::Int:
+        case Kind::Float: return Value(v.asFloat());
+        case Kind::Str: {
+            std::string text = v.str();
+            std::string lower = text;
+            std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+            if (lower == "inf" || lower == "+inf" || lower == "infinity") return Value(HUGE_VAL);
+            if (lower == "-inf" || lower == "-infinity") return Value(-HUGE_VAL);
+            if (lower == "nan") return Value(std::nan(""));
+            size_t used = 0;
+            try {
+                double x = std::stod(text, &used);
+                if (used == text.size()) return Value(x);
+            } catch (const std::exception&) {
+            }
+            raise("ValueError", fmt::format("could not convert string to float: {}", vm.repr(v)));
+        }
+        case Kind::Tensor: return tensorDunder("Tensor.__float__", v);
+        default: typeError(fmt::format("float() argument must be a string or a real number, not '{}'", vm.classOf(v)->name));
+    }
+}
+
+Value extremum(Interpreter& vm, CallArgs& args, bool wantMax) {
+    const char* name = wantMax ? "max" : "min";
+    std::optional<Value> key = args.take("key");
+    std::optional<Value> fallback = args.take("default");
+    ValueList items = args.positional.size() == 1 ? vm.toList(args.positional[0]) : args.positional;
+    if (items.empty()) {
+        if (fallback) return *fallback;
+        raise("ValueError", fmt::format("{}() iterable argument is empty", name));
+    }
+    Value best = items[0];
+    Value bestKey = key ? vm.call(*key, {best}) : best;
+    for (size_t i = 1; i < items.size(); ++i) {
+        Value candidateKey = key ? vm.call(*key, {items[i]}) : items[i];
+        // Python keeps the first of equal extremes: only a strict improvement replaces it.
+        if (vm.truthy(vm.compare(wantMax ? 4 : 0, candidateKey, bestKey))) {
+            best = items[i];
+            bestKey = candidateKey;
+        }
+    }
+    return best;
+}
+
+Value makeIterator(std::function<std::optional<Value>()> next) { return Value(std::make_shared<IteratorObject>(std::move(next))); }
+
+void defineRange(Interpreter& vm, Namespace& builtins) {
+    auto range = vm.defineClass("range", "object");
+    builtins["range"] = Value(range);
+    range->dict["__new__"] = makeNative("range", [](Interpreter& machine, CallArgs& args) {
+        if (args.positional.size() < 2 || args.positional.size() > 4)
+            typeError(fmt::format("range expected at least 1 argument, got {}", args.positional.size() - 1));
+        ValueList bounds;
+        for (size_t i = 1; i < args.positional.size(); ++i) {
+            const Value& b = args.positional[i];
+            if (b.is(Kind::Tensor)) {
+                bounds.push_back(tensorDunder("Tensor.__index__", b));
+            } else if (!b.is(Kind::Int) && !b.is(Kind::Bool)) {
+                typeError(fmt::format("'{}' object cannot be interpreted as an integer", machine.classOf(b)->name));
+            } else {
+                bounds.push_back(Value(b.asInt()));
+            }
+        }
+        auto instance = std::make_shared<InstanceObject>(args.positional[0].ref<ClassObject>());
+        instance->attributes["start"] = bounds.size() == 1 ? Value(0) : bounds[0];
+        instance->attributes["stop"] = bounds.size() == 1 ? bounds[0] : bounds[1];
+        instance->attributes["step"] = bounds.size() == 3 ? bounds[2] : Value(1);
+        if (instance->attributes["step"].asInt() == 0) raise("ValueError", "range() arg 3 must not be zero");
+        return Value(instance);
+    });
+    auto bounds = [](const Value& self) {
+        auto& a = self.as<InstanceObject>().attributes;
+        return std::array<int64_t, 3>{a.at("start").asInt(), a.at("stop").asInt(), a.at("step").asInt()};
+    };
+    auto count = [bounds](const Value& self) {
+        auto [start, stop, step] = bounds(self);
+        if (step > 0) return stop > start ? (stop - start + step - 1) / step : 0;
+        return start > stop ? (start - stop - step - 1) / -step : 0;
+    };
+    range->dict["__iter__"] = makeNative("__iter__", [bounds, count](Interpreter&, CallArgs& args) {
+        auto [start, stop, step] = bounds(args.positional.at(0));
+        int64_t n = count(args.positional.at(0));
+        int64_t i = 0;
+        return makeIterator([start, step, n, i]() mutable -> std::optional<Value> {
+            if (i >= n) return std::nullopt;
+            return Value(start + step * i++);
+        });
+    });
+    range->dict["__len__"] = makeNative("__len__", [count](Interpreter&, CallArgs& args) { return Value(count(args.positional.at(0))); });
+    range->dict["__getitem__"] = makeNative("__getitem__", [bounds, count](Interpreter&, CallArgs& args) {
+        auto [start, stop, step] = bounds(args.positional.at(0));
+        int64_t n = count(args.positional.at(0));
+        int64_t i = args.positional.at(1).asInt();
+        if (i < 0) i += n;
+        if (i < 0 || i >= n) raise("IndexError", "range object index out of range");
+        return Value(start + step * i);
+    });
+    range->dict["__repr__"] = makeNative("__repr__", [bounds](Interpreter&, CallArgs& args) {
+        auto [start, stop, step] = bounds(args.positional.at(0));
+        return makeStr(step == 1 ? fmt::format("range({}, {})", start, stop) : fmt::format("range({}, {}, {})", start, stop, step));
+    });
+}
+
+void defineConstructors(Interpreter& vm) {
+    auto constructor = [&vm](const char* name, NativeFn fn) {
+        vm.builtinClass(name)->dict["__new__"] = makeNative(name, [fn = std::move(fn)](Interpreter& machine, CallArgs& args) {
+            args.positional.erase(args.positional.begin());
+            return fn(machine, args);
+        });
+    };
+    constructor("int", [](Interpreter& m, CallArgs& a) { return a.positional.empty() ? Value(0) : toInt(m, a.positional[0]); });
+    constructor("float", [](Interpreter& m, CallArgs& a) { return a.positional.empty() ? Value(0.0) : toFloat(m, a.positional[0]); });
+    constructor("bool", [](Interpreter& m, CallArgs& a) { return Value(!a.positional.empty() && m.truthy(a.positional[0])); });
+    constructor("str", [](Interpreter& m, CallArgs& a) { return makeStr(a.positional.empty() ? "" : m.str(a.positional[0])); });
+    constructor("list", [](Interpreter& m, CallArgs& a) { return makeList(a.positional.empty() ? ValueList{} : m.toList(a.positional[0])); });
+    constructor("tuple", [](Interpreter& m, CallArgs& a) { return makeTuple(a.positional.empty() ? ValueList{} : m.toList(a.positional[0])); });
+    constructor("set", [](Interpreter& m, CallArgs& a) {
+        auto set = std::make_shared<SetObject>();
+        if (!a.positional.empty())
+            for (const Value& v : m.toList(a.positional[0])) set->add(v);
+        return Value(set);
+    });
+    constructor("dict", [](Interpreter& m, CallArgs& a) {
+        auto dict = std::make_shared<DictObject>();
+        if (!a.positional.empty()) {
+            if (a.positional[0].is(Kind::Dict)) {
+                dict->entries = a.positional[0].as<DictObject>().entries;
+            } else {
+                for (const Value& pair : m.toList(a.positional[0])) {
+                    ValueList kv = m.toList(pair);
+                    if (kv.size() != 2) raise("ValueError", "dictionary update sequence element has wrong length");
+                    dict->set(kv[0], kv[1]);
+                }
+            }
+        }
+        for (auto& [key, value] : a.keywords) dict->set(makeStr(key), value);
+        return Value(dict);
+    });
+    constructor("type", [](Interpreter& m, CallArgs& a) {
+        if (a.positional.size() != 1) typeError("type() takes 1 argument");
+        return Value(m.classOf(a.positional[0]));
+    });
+    constructor("object", [](Interpreter& m, CallArgs&) { return Value(std::make_shared<InstanceObject>(m.builtinClass("object"))); });
+    constructor("slice", [](Interpreter&, CallArgs& a) {
+        ValueList b = a.positional;
+        if (b.size() == 1) return Value(std::make_shared<SliceObject>(Value(), b[0], Value()));
+        b.resize(3);
+        return Value(std::make_shared<SliceObject>(b[0], b[1], b[2]));
+    });
+    constructor("super", [](Interpreter& m, CallArgs& a) {
+        if (!a.positional.empty()) return Value(std::make_shared<SuperObject>(a.positional.at(0).ref<ClassObject>(), a.positional.at(1)));
+        Frame* frame = m.currentFrame();
+        const auto& freeVars = frame ? frame->code->freeVars : std::vector<std::string>{};
+        auto it = std::find(freeVars.begin(), freeVars.end(), "__class__");
+        if (!frame || it == freeVars.end() || frame->fast.empty()) raise("RuntimeError", "super(): no arguments");
+        auto& cell = frame->cells[frame->code->cellVars.size() + static_cast<size_t>(it - freeVars.begin())];
+        if (!cell->value) raise("RuntimeError", "super(): empty __class__ cell");
+        return Value(std::make_shared<SuperObject>(cell->value->ref<ClassObject>(), frame->fast[0]));
+    });
+}
+
+}  // namespace
+
+void installBuiltinFunctions(Namespace& builtins);
+
+void installBuiltins(Interpreter& vm, Namespace& builtins) {
+    vm.defineClass("object", "");
+    for (const char* name : {"type", "NoneType", "int", "float", "str", "list", "tuple", "dict", "set", "slice", "ellipsis",
+                             "function", "method", "builtin_function_or_method", "module", "cell", "iterator", "super", "code",
+                             "dtype", "device", "Tensor"})
+        vm.defineClass(name, "object");
+    vm.defineClass("bool", "int");
+    vm.defineClass("Size", "tuple")->module = "torch";
+    vm.defineClass("Parameter", "Tensor")->module = "torch.nn.parameter";
+    vm.builtinClass("Tensor")->module = "torch";
+    vm.builtinClass("dtype")->module = "torch";
+    vm.builtinClass("device")->module = "torch";
+    for (const char* name : {"object", "type", "int", "float", "bool", "str", "list", "tuple", "dict", "set", "slice", "super"})
+        builtins[name] = Value(vm.builtinClass(name));
+    installExceptions(vm, builtins);
+    defineConstructors(vm);
+    defineRange(vm, builtins);
+    // Method decorators: instances hold the function in "__func__"; attribute lookup (calls.cpp) applies them.
+    for (const char* name : {"staticmethod", "classmethod", "property"}) {
+        auto cls = vm.defineClass(name, "object");
+        cls->dict["__new__"] = makeNative(name, [](Interpreter&, CallArgs& a) {
+            auto wrapper = std::make_shared<InstanceObject>(a.positional.at(0).ref<ClassObject>());
+            wrapper->attributes["__func__"] = a.positional.at(1);
+            return Value(wrapper);
+        });
+        builtins[name] = Value(cls);
+    }
+    builtins["None"] = Value();
+    builtins["Ellipsis"] = ellipsisValue();
+    installBuiltinFunctions(builtins);
+}
+
+void installBuiltinFunctions(Namespace& builtins) {
+    auto def = [&builtins](const char* name, NativeFn fn) { builtins[name] = makeNative(name, std::move(fn)); };
+    def("print", [](Interpreter& m, CallArgs& a) {
+        std::optional<Value> sep = a.take("sep");
+        std::optional<Value> end = a.take("end");
+        a.take("flush");
+        std::string line;
+        for (size_t i = 0; i < a.positional.size(); ++i) {
+            if (i > 0) line += sep && !sep->isNone() ? sep->str() : " ";
+            line += m.str(a.positional[i]);
+        }
+        line += end && !end->isNone() ? end->str() : "\n";
+        m.out() << line;
+        return Value();
+    });
+    def("len", [](Interpreter& m, CallArgs& a) { return Value(m.length(arg(a, 0, "len"))); });
+    def("repr", [](Interpreter& m, CallArgs& a) { return makeStr(m.repr(arg(a, 0, "repr"))); });
+    def("id", [](Interpreter&, CallArgs& a) {
+        const Value& v = arg(a, 0, "id");
+        return Value(v.isNumber() || v.isNone() ? int64_t{0} : static_cast<int64_t>(reinterpret_cast<uintptr_t>(v.object().get())));
+    });
+    def("abs", [](Interpreter& m, CallArgs& a) {
+        const Value& v = arg(a, 0, "abs");
+        if (v.is(Kind::Float)) return Value(std::fabs(v.asFloat()));
+        if (v.is(Kind::Int) || v.is(Kind::Bool)) return Value(std::llabs(v.asInt()));
+        if (v.is(Kind::Tensor)) return tensorDunder("Tensor.__abs__", v);
+        typeError(fmt::format("bad operand type for abs(): '{}'", m.classOf(v)->name));
+    });
+    def("min", [](Interpreter& m, CallArgs& a) { return extremum(m, a, false); });
+    def("max", [](Interpreter& m, CallArgs& a) { return extremum(m, a, true); });
+    def("sum", [](Interpreter& m, CallArgs& a) {
+        std::optional<Value> start = a.take("start");
+        Value total = a.positional.size() > 1 ? a.positional[1] : start.value_or(Value(0));
+        for (const Value& v : m.toList(arg(a, 0, "sum"))) total = m.binaryOp(0, total, v);
+        return total;
+    });
+    def("isinstance", [](Interpreter& m, CallArgs& a) {
+        const Value& types = arg(a, 1, "isinstance");
+        ValueList options = types.is(Kind::Tuple) ? types.as<TupleObject>().items : ValueList{types};
+        for (const Value& t : options) {
+            if (!t.is(Kind::Class)) typeError("isinstance() arg 2 must be a type, a tuple of types, or a union");
+            if (m.isInstance(a.positional[0], t.as<ClassObject>())) return Value(true);
+        }
+        return Value(false);
+    });
+    def("issubclass", [](Interpreter&, CallArgs& a) {
+        const Value& types = arg(a, 1, "issubclass");
+        if (!a.positional[0].is(Kind::Class)) typeError("issubclass() arg 1 must be a class");
+        ValueList options = types.is(Kind::Tuple) ? types.as<TupleObject>().items : ValueList{types};
+        for (const Value& t : options)
+            if (t.is(Kind::Class) && a.positional[0].as<ClassObject>().isSubclassOf(t.as<ClassObject>())) return Value(true);
+        return Value(false);
+    });
+    def("callable", [](Interpreter& m, CallArgs& a) {
+        const Value& v = arg(a, 0, "callable");
+        bool result = v.is(Kind::Function) || v.is(Kind::BoundMethod) || v.is(Kind::Native) || v.is(Kind::Class) ||
+                      (v.is(Kind::Instance) && m.findAttr(v, "__call__"));
+        return Value(result);
+    });
+    def("getattr", [](Interpreter& m, CallArgs& a) {
+        const Value& name = arg(a, 1, "getattr");
+        if (!name.is(Kind::Str)) typeError("attribute name must be string");
+        if (a.positional.size() > 2) {
+            if (auto v = m.findAttr(a.positional[0], name.str())) return *v;
+            return a.positional[2];
+        }
+        return m.getAttr(a.positional[0], name.str());
+    });
+    def("setattr", [](Interpreter& m, CallArgs& a) {
+        m.setAttr(arg(a, 0, "setattr"), arg(a, 1, "setattr").str(), arg(a, 2, "setattr"));
+        return Value();
+    });
+    def("hasattr", [](Interpreter& m, CallArgs& a) {
+        try {
+            return Value(m.findAttr(arg(a, 0, "hasattr"), arg(a, 1, "hasattr").str()).has_value());
+        } catch (const VmError& error) {
+            if (error.pythonClass() == "AttributeError") return Value(false);
+            throw;
+        }
+    });
+    def("round", [](Interpreter& m, CallArgs& a) -> Value {
+        const Value& v = arg(a, 0, "round");
+        std::optional<Value> digits = a.positional.size() > 1 ? std::optional<Value>(a.positional[1]) : a.take("ndigits");
+        if (v.is(Kind::Tensor)) return callOp("torch.round", {v});
+        if (v.is(Kind::Int) || v.is(Kind::Bool)) return Value(v.asInt());
+        if (!v.is(Kind::Float)) typeError(fmt::format("type {} doesn't define __round__ method", m.classOf(v)->name));
+        if (!digits || digits->isNone()) return Value(static_cast<int64_t>(std::nearbyint(v.asFloat())));
+        double scale = std::pow(10.0, static_cast<double>(digits->asInt()));
+        return Value(std::nearbyint(v.asFloat() * scale) / scale);
+    });
+    def("sorted", [](Interpreter& m, CallArgs& a) {
+        std::optional<Value> key = a.take("key");
+        std::optional<Value> reverse = a.take("reverse");
+        ValueList items = m.toList(arg(a, 0, "sorted"));
+        ValueList keys;
+        for (const Value& v : items) keys.push_back(key && !key->isNone() ? m.call(*key, {v}) : v);
+        std::vector<size_t> order(items.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        bool descending = reverse && m.truthy(*reverse);
+        std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+            return descending ? m.truthy(m.compare(0, keys[y], keys[x])) : m.truthy(m.compare(0, keys[x], keys[y]));
+        });
+        ValueList sortedItems;
+        for (size_t i : order) sortedItems.push_back(items[i]);
+        return makeList(std::move(sortedItems));
+    });
+    def("any", [](Interpreter& m, CallArgs& a) {
+        for (const Value& v : m.toList(arg(a, 0, "any")))
+            if (m.truthy(v)) return Value(true);
+        return Value(false);
+    });
+    def("all", [](Interpreter& m, CallArgs& a) {
+        for (const Value& v : m.toList(arg(a, 0, "all")))
+            if (!m.truthy(v)) return Value(false);
+        return Value(true);
+    });
+    def("reversed", [](Interpreter& m, CallArgs& a) {
+        ValueList items = m.toList(arg(a, 0, "reversed"));
+        std::reverse(items.begin(), items.end());
+        return m.iterate(makeList(std::move(items)));
+    });
+    def("iter", [](Interpreter& m, CallArgs& a) { return m.iterate(arg(a, 0, "iter")); });
+    def("next", [](Interpreter& m, CallArgs& a) {
+        const Value& it = arg(a, 0, "next");
+        if (!it.is(Kind::Iterator)) typeError(fmt::format("'{}' object is not an iterator", m.classOf(it)->name));
+        if (auto v = it.as<IteratorObject>().next()) return *v;
+        if (a.positional.size() > 1) return a.positional[1];
+        raise("StopIteration", "");
+    });
+    def("enumerate", [](Interpreter& m, CallArgs& a) {
+        std::optional<Value> start = a.take("start");
+        int64_t index = a.positional.size() > 1 ? a.positional[1].asInt() : start ? start->asInt() : 0;
+        Value iterator = m.iterate(arg(a, 0, "enumerate"));
+        return makeIterator([iterator, index]() mutable -> std::optional<Value> {
+            auto v = iterator.as<IteratorObject>().next();
+            if (!v) return std::nullopt;
+            return makeTuple({Value(index++), std::move(*v)});
+        });
+    });
+    def("zip", [](Interpreter& m, CallArgs& a) {
+        a.take("strict");
+        ValueList iterators;
+        for (const Value& v : a.positional) iterators.push_back(m.iterate(v));
+        return makeIterator([iterators]() -> std::optional<Value> {
+            if (iterators.empty()) return std::nullopt;
+            ValueList row;
+            for (const Value& it : iterators) {
+                auto v = it.as<IteratorObject>().next();
+                if (!v) return std::nullopt;
+                row.push_back(std::move(*v));
+            }
+            return makeTuple(std::move(row));
+        });
+    });
+    def("map", [](Interpreter& m, CallArgs& a) {
+        Value function = arg(a, 0, "map");
+        ValueList iterators;
+        for (size_t i = 1; i < a.positional.size(); ++i) iterators.push_back(m.iterate(a.positional[i]));
+        return makeIterator([&m, function, iterators]() -> std::optional<Value> {
+            ValueList row;
+            for (const Value& it : iterators) {
+                auto v = it.as<IteratorObject>().next();
+                if (!v) return std::nullopt;
+                row.push_back(std::move(*v));
+            }
+            return m.call(function, std::move(row));
+        });
+    });
+    def("filter", [](Interpreter& m, CallArgs& a) {
+        Value function = arg(a, 0, "filter");
+        Value iterator = m.iterate(arg(a, 1, "filter"));
+        return makeIterator([&m, function, iterator]() -> std::optional<Value> {
+            while (auto v = iterator.as<IteratorObject>().next()) {
+                bool keep = function.isNone() ? m.truthy(*v) : m.truthy(m.call(function, {*v}));
+                if (keep) return v;
+            }
+            return std::nullopt;
+        });
+    });
+}
+
+}  // namespace eng::vm

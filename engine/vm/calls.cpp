@@ -1,0 +1,308 @@
+// Calling (Python functions with CPython's argument binding and TypeError wording, natives, classes,
+// callable instances) and attribute access on every kind of value.
+#include <fmt/core.h>
+
+#include <algorithm>
+
+#include "tensor/registry.h"
+#include "vm/interpreter.h"
+
+namespace eng::vm {
+
+namespace {
+
+constexpr size_t kMaxFrameDepth = 900;
+
+std::string joinNames(const std::vector<std::string>& names) {
+    std::string text;
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) text += names.size() == 2 ? " and " : (i + 1 == names.size() ? ", and " : ", ");
+        text += "'" + names[i] + "'";
+    }
+    return text;
+}
+
+}  // namespace
+
+Value Interpreter::callArgs(const Value& callable, CallArgs& args) {
+    switch (callable.kind()) {
+        case Kind::Function: {
+            auto function = callable.ref<FunctionObject>();
+            return callFunction(function, args, function->compiled.get());
+        }
+        case Kind::BoundMethod: {
+            auto& method = callable.as<BoundMethodObject>();
+            args.positional.insert(args.positional.begin(), method.self);
+            return callArgs(method.function, args);
+        }
+        case Kind::Native: return callable.as<NativeObject>().fn(*this, args);
+        case Kind::Class: {
+            auto cls = callable.ref<ClassObject>();
+            // Only builtin classes construct through a native __new__; user classes never inherit it.
+            if (auto creator = cls->dict.find("__new__"); creator != cls->dict.end()) {
+                args.positional.insert(args.positional.begin(), callable);
+                return callArgs(creator->second, args);
+            }
+            Value instance(std::make_shared<InstanceObject>(cls));
+            if (auto init = cls->lookup("__init__")) {
+                args.positional.insert(args.positional.begin(), instance);
+                callArgs(*init, args);
+            } else if (!args.positional.empty() || !args.keywords.empty()) {
+                typeError(fmt::format("{}() takes no arguments", cls->name));
+            }
+            return instance;
+        }
+        case Kind::Instance: {
+            auto method = findAttr(callable, "__call__");
+            if (method) return callArgs(*method, args);
+            break;
+        }
+        default: break;
+    }
+    typeError(fmt::format("'{}' object is not callable", classOf(callable)->name));
+}
+
+Value Interpreter::callFunction(const std::shared_ptr<FunctionObject>& function, CallArgs& args,
+                                const CompileOptions* compiled) {
+    if (frames_.size() > kMaxFrameDepth) raise("RecursionError", "maximum recursion depth exceeded");
+    const frontend::CodeObject& code = *function->code;
+    Frame frame;
+    frame.code = function->code;
+    frame.globals = function->globals;
+    frame.fast.assign(code.varNames.size(), Value::null());
+    bindArguments(*function, args, frame);
+    frame.cells.reserve(code.cellVars.size() + function->closure.size());
+    for (size_t i = 0; i < code.cellVars.size(); ++i) {
+        auto cell = std::make_shared<CellObject>();
+        int parameter = code.cellParameters[i];
+        if (parameter >= 0) cell->value = frame.fast[static_cast<size_t>(parameter)];
+        frame.cells.push_back(std::move(cell));
+    }
+    for (const auto& cell : function->closure) frame.cells.push_back(cell);
+    if (compiled && !compiled->disable && frameHook_) {
+        if (std::optional<Value> result = frameHook_->onFrame(*this, frame, *compiled)) return *result;
+    }
+    return runFrame(frame);
+}
+
+void Interpreter::bindArguments(const FunctionObject& function, CallArgs& args, Frame& frame) {
+    const frontend::CodeObject& code = *function.code;
+    const std::string& name = code.qualifiedName;
+    const auto positionalCount = static_cast<size_t>(code.argCount);
+    const auto keywordOnlyCount = static_cast<size_t>(code.keywordOnlyArgCount);
+    size_t given = args.positional.size();
+    if (given > positionalCount && !code.hasVarArgs) {
+        size_t required = positionalCount - std::min(positionalCount, function.defaults.size());
+        std::string takes = required == positionalCount ? fmt::format("{}", positionalCount)
+                                                        : fmt::format("from {} to {}", required, positionalCount);
+        typeError(fmt::format("{}() takes {} positional argument{} but {} {} given", name, takes,
+                              positionalCount == 1 && required == positionalCount ? "" : "s", given, given == 1 ? "was" : "were"));
+    }
+    for (size_t i = 0; i < std::min(given, positionalCount); ++i) frame.fast[i] = std::move(args.positional[i]);
+    size_t slot = positionalCount + keywordOnlyCount;
+    if (code.hasVarArgs) {
+        ValueList rest;
+        for (size_t i = positionalCount; i < given; ++i) rest.push_back(std::move(args.positional[i]));
+        frame.fast[slot++] = makeTuple(std::move(rest));
+    }
+    std::shared_ptr<DictObject> extra;
+    if (code.hasVarKeywords) {
+        extra = std::make_shared<DictObject>();
+        frame.fast[slot] = Value(extra);
+    }
+    for (auto& [keyword, value] : args.keywords) {
+        auto begin = code.varNames.begin() + code.positionalOnlyArgCount;
+        auto end = code.varNames.begin() + static_cast<std::ptrdiff_t>(positionalCount + keywordOnlyCount);
+        auto found = std::find(begin, end, keyword);
+        if (found == end) {
+            if (!extra) typeError(fmt::format("{}() got an unexpected keyword argument '{}'", name, keyword));
+            extra->set(makeStr(keyword), std::move(value));
+            continue;
+        }
+        Value& target = frame.fast[static_cast<size_t>(found - code.varNames.begin())];
+        if (!target.isNull()) typeError(fmt::format("{}() got multiple values for argument '{}'", name, keyword));
+        target = std::move(value);
+    }
+    std::vector<std::string> missing;
+    size_t firstDefault = positionalCount - std::min(positionalCount, function.defaults.size());
+    for (size_t i = 0; i < positionalCount; ++i) {
+        if (!frame.fast[i].isNull()) continue;
+        if (i >= firstDefault) {
+            frame.fast[i] = function.defaults[i - firstDefault];
+        } else {
+            missing.push_back(code.varNames[i]);
+        }
+    }
+    if (!missing.empty())
+        typeError(fmt::format("{}() missing {} required positional argument{}: {}", name, missing.size(),
+                              missing.size() == 1 ? "" : "s", joinNames(missing)));
+    for (size_t i = positionalCount; i < positionalCount + keywordOnlyCount; ++i) {
+        if (!frame.fast[i].isNull()) continue;
+        auto found = std::find_if(function.keywordDefaults.begin(), function.keywordDefaults.end(),
+                                  [&](const auto& d) { return d.first == code.varNames[i]; });
+        if (found != function.keywordDefaults.end()) {
+            frame.fast[i] = found->second;
+        } else {
+            missing.push_back(code.varNames[i]);
+        }
+    }
+    if (!missing.empty())
+        typeError(fmt::format("{}() missing {} required keyword-only argument{}: {}", name, missing.size(),
+                              missing.size() == 1 ? "" : "s", joinNames(missing)));
+}
+
+Value Interpreter::getAttr(const Value& object, const std::string& name) {
+    if (auto value = findAttr(object, name)) return *value;
+    if (object.is(Kind::Module))
+        raise("AttributeError", fmt::format("module '{}' has no attribute '{}'", object.as<ModuleObject>().name, name));
+    if (object.is(Kind::Class))
+        raise("AttributeError", fmt::format("type object '{}' has no attribute '{}'", object.as<ClassObject>().name, name));
+    raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", classOf(object)->name, name));
+}
+
+namespace {
+
+bool isMethodLike(const Value& v) { return v.is(Kind::Function) || v.is(Kind::Native); }
+
+/// staticmethod/classmethod/property wrappers: the class name of the decorator, or empty.
+std::string decoratorKind(const Value& v) {
+    if (!v.is(Kind::Instance)) return "";
+    const std::string& name = v.as<InstanceObject>().cls->name;
+    bool builtin = v.as<InstanceObject>().cls->module == "builtins";
+    return builtin && (name == "staticmethod" || name == "classmethod" || name == "property") ? name : "";
+}
+
+}  // namespace
+
+std::optional<Value> Interpreter::findAttr(const Value& object, const std::string& name) {
+    switch (object.kind()) {
+        case Kind::Instance: {
+            auto& instance = object.as<InstanceObject>();
+            auto it = instance.attributes.find(name);
+            if (it != instance.attributes.end()) return it->second;
+            if (name == "__class__") return Value(instance.cls);
+            if (auto value = instance.cls->lookup(name)) {
+                if (isMethodLike(*value)) return Value(std::make_shared<BoundMethodObject>(object, *value));
+                std::string decorator = decoratorKind(*value);
+                const Value& function = decorator.empty() ? *value : value->as<InstanceObject>().attributes.at("__func__");
+                if (decorator == "staticmethod") return function;
+                if (decorator == "classmethod") return Value(std::make_shared<BoundMethodObject>(Value(instance.cls), function));
+                if (decorator == "property") return call(function, {object});
+                return value;
+            }
+            if (auto hook = instance.cls->lookup("__getattr__")) return call(*hook, {object, makeStr(name)});
+            return std::nullopt;
+        }
+        case Kind::Class: {
+            auto& cls = object.as<ClassObject>();
+            if (name == "__name__" || name == "__qualname__") return makeStr(cls.name);
+            if (name == "__module__") return makeStr(cls.module);
+            if (name == "__base__") return cls.base ? Value(cls.base) : Value();
+            auto value = cls.lookup(name);
+            if (!value) return value;
+            std::string decorator = decoratorKind(*value);
+            if (decorator == "staticmethod") return value->as<InstanceObject>().attributes.at("__func__");
+            if (decorator == "classmethod")
+                return Value(std::make_shared<BoundMethodObject>(object, value->as<InstanceObject>().attributes.at("__func__")));
+            return value;
+        }
+        case Kind::Super: {
+            auto& super = object.as<SuperObject>();
+            if (!super.cls->base) return std::nullopt;
+            auto value = super.cls->base->lookup(name);
+            if (value && isMethodLike(*value)) return Value(std::make_shared<BoundMethodObject>(super.self, *value));
+            return value;
+        }
+        case Kind::Module: {
+            auto& module = object.as<ModuleObject>();
+            auto it = module.attributes.find(name);
+            if (it != module.attributes.end()) return it->second;
+            if (module.registryPrefix.empty()) return std::nullopt;
+            std::string qualified = module.registryPrefix + name;
+            const tensor::OpEntry* entry = tensor::OpRegistry::instance().find(qualified);
+            if (!entry) return std::nullopt;
+            Value op = makeNative(name, [entry](Interpreter&, CallArgs& args) {
+                tensor::ValueList positional;
+                for (const Value& v : args.positional) positional.push_back(toTensorValue(v));
+                tensor::KeywordArgs keywords;
+                for (const auto& [key, v] : args.keywords) keywords.emplace_back(key, toTensorValue(v));
+                return fromTensorValue(tensor::OpRegistry::instance().call(*entry, positional, keywords));
+            });
+            module.attributes[name] = op;
+            return op;
+        }
+        case Kind::Function: {
+            auto& function = object.as<FunctionObject>();
+            auto it = function.attributes.find(name);
+            if (it != function.attributes.end()) return it->second;
+            if (name == "__name__") return makeStr(function.code->name);
+            if (name == "__qualname__") return makeStr(function.code->qualifiedName);
+            if (name == "__module__") return makeStr("__main__");
+            if (name == "__doc__") return function.code->docstring ? makeStr(*function.code->docstring) : Value();
+            return std::nullopt;
+        }
+        case Kind::BoundMethod: {
+            auto& method = object.as<BoundMethodObject>();
+            if (name == "__self__") return method.self;
+            if (name == "__func__") return method.function;
+            return findAttr(method.function, name);
+        }
+        case Kind::Native: {
+            auto& native = object.as<NativeObject>();
+            auto it = native.attributes.find(name);
+            if (it != native.attributes.end()) return it->second;
+            if (name == "__name__" || name == "__qualname__") return makeStr(native.name);
+            return std::nullopt;
+        }
+        default: return builtinAttribute(*this, object, name);
+    }
+}
+
+void Interpreter::setAttr(const Value& object, const std::string& name, Value value) {
+    switch (object.kind()) {
+        case Kind::Instance: {
+            auto& instance = object.as<InstanceObject>();
+            if (auto hook = instance.cls->lookup("__setattr__")) {
+                call(*hook, {object, makeStr(name), std::move(value)});
+                return;
+            }
+            instance.attributes[name] = std::move(value);
+            return;
+        }
+        case Kind::Class: object.as<ClassObject>().dict[name] = std::move(value); return;
+        case Kind::Function: object.as<FunctionObject>().attributes[name] = std::move(value); return;
+        case Kind::Module: object.as<ModuleObject>().attributes[name] = std::move(value); return;
+        case Kind::Native: object.as<NativeObject>().attributes[name] = std::move(value); return;
+        case Kind::Tensor:
+            callOp("Tensor.__setattr__", {object, makeStr(name), value});
+            return;
+        default:
+            raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", classOf(object)->name, name));
+    }
+}
+
+std::shared_ptr<ClassObject> Interpreter::defineClass(const std::string& name, const std::string& baseName) {
+    auto cls = std::make_shared<ClassObject>(name, baseName.empty() ? nullptr : classes_.at(baseName));
+    classes_[name] = cls;
+    return cls;
+}
+
+std::shared_ptr<ClassObject> Interpreter::builtinClass(const std::string& name) const { return classes_.at(name); }
+
+std::shared_ptr<ClassObject> Interpreter::classOf(const Value& v) {
+    static constexpr const char* kNames[] = {"NoneType", "NoneType", "bool",  "int",    "float",   "str",
+                                             "Tensor",   "dtype",    "device", "list",  "tuple",   "dict",
+                                             "set",      "slice",    "ellipsis", "function", "method",
+                                             "builtin_function_or_method", "type", "object", "module", "cell",
+                                             "iterator", "super", "code"};
+    switch (v.kind()) {
+        case Kind::Instance: return v.as<InstanceObject>().cls;
+        case Kind::Tensor: return classes_.at(v.as<TensorObject>().parameter ? "Parameter" : "Tensor");
+        case Kind::Tuple: return classes_.at(v.as<TupleObject>().typeName == "torch.Size" ? "Size" : "tuple");
+        default: return classes_.at(kNames[static_cast<size_t>(v.kind())]);
+    }
+}
+
+bool Interpreter::isInstance(const Value& v, const ClassObject& cls) { return classOf(v)->isSubclassOf(cls); }
+
+}  // namespace eng::vm

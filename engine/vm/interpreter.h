@@ -1,0 +1,139 @@
+// The bytecode interpreter: runs a compiled script as module __main__, calls its functions, and hands every
+// frame of a torch.compile'd function to an installed FrameHook (the capture engine's plug-in point).
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/source.h"
+#include "vm/errors.h"
+#include "vm/value.h"
+
+namespace eng::vm {
+
+/// One activation of a code object.
+struct Frame {
+    std::shared_ptr<const frontend::CodeObject> code;
+    std::shared_ptr<Namespace> globals;
+    Namespace* locals = nullptr;  // module and class bodies: where LOAD_NAME/STORE_NAME go
+    ValueList fast;               // varNames slots; Null = unbound
+    std::vector<std::shared_ptr<CellObject>> cells;  // cellVars, then freeVars
+    ValueList stack;
+    uint32_t pc = 0;  // the instruction being executed
+};
+
+/// Plugged in by the capture engine. Called when a function wrapped by torch.compile is entered, with its
+/// frame fully bound (arguments in `fast`, cells made). Returning a value replaces the frame's execution;
+/// nullopt runs the frame eagerly.
+class FrameHook {
+public:
+    virtual ~FrameHook() = default;
+    virtual std::optional<Value> onFrame(Interpreter& interpreter, Frame& frame, const CompileOptions& options) = 0;
+};
+
+struct RunResult {
+    bool ok = true;
+    std::string error;  // the syntax error or the traceback of the uncaught exception
+};
+
+class Interpreter {
+public:
+    explicit Interpreter(std::ostream& out);
+    ~Interpreter();
+    Interpreter(const Interpreter&) = delete;
+    Interpreter& operator=(const Interpreter&) = delete;
+
+    /// Compiles and runs a script as __main__. Syntax errors and uncaught exceptions come back as text.
+    RunResult runScript(const std::string& filename, const std::string& source);
+    /// A global of the last script run.
+    std::optional<Value> global(const std::string& name) const;
+    /// Calls any callable; Python exceptions propagate as RaisedException (or VmError from native code).
+    Value call(const Value& callable, ValueList args, KwArgs kwargs = {});
+    /// `Traceback (most recent call last): ...` for an exception escaping call(); VmError and TensorError too.
+    std::string formatUncaught(std::exception_ptr error);
+
+    void setFrameHook(FrameHook* hook) { frameHook_ = hook; }
+    /// Runs a bound frame from its current pc with the eager interpreter (a hook's fallback, or its way to
+    /// run what it cannot capture).
+    Value evalFrame(Frame& frame) { return runFrame(frame); }
+    std::ostream& out() { return out_; }
+
+    // ---- the object protocol, used by builtins and the torch/nn modules
+    Value getAttr(const Value& object, const std::string& name);
+    std::optional<Value> findAttr(const Value& object, const std::string& name);
+    void setAttr(const Value& object, const std::string& name, Value value);
+    Value callArgs(const Value& callable, CallArgs& args);
+    Value binaryOp(uint32_t op, const Value& a, const Value& b);
+    Value compare(uint32_t op, const Value& a, const Value& b);
+    bool contains(const Value& container, const Value& item);
+    Value getItem(const Value& container, const Value& key);
+    void setItem(const Value& container, const Value& key, Value value);
+    bool truthy(const Value& v);
+    std::string str(const Value& v);
+    std::string repr(const Value& v);
+    std::string format(const Value& v, const std::string& spec);
+    /// "%.3f %s" % (x, y): printf-style formatting of str's % operator.
+    std::string percentFormat(const std::string& pattern, const Value& arguments);
+    Value iterate(const Value& iterable);  // an IteratorObject
+    ValueList toList(const Value& iterable);
+    int64_t length(const Value& v);
+    std::shared_ptr<ClassObject> classOf(const Value& v);
+    std::shared_ptr<ClassObject> builtinClass(const std::string& name) const;
+    bool isInstance(const Value& v, const ClassObject& cls);
+    /// Creates a class the VM knows by name (int, Tensor, Module, ...); `baseName` empty for object itself.
+    std::shared_ptr<ClassObject> defineClass(const std::string& name, const std::string& baseName);
+    /// An exception instance of the named builtin class (TypeError, ...) with one message argument.
+    Value makeException(const std::string& className, const std::string& message);
+    /// KeyError(key): its argument is the key itself, which str() shows as repr(key).
+    [[noreturn]] void raiseKeyError(const Value& key);
+    /// The exception instance for a C++ exception caught while running (RaisedException, VmError, TensorError).
+    Value exceptionFrom(std::exception_ptr error);
+
+    bool gradEnabled() const { return gradEnabled_; }
+    void setGradEnabled(bool enabled) { gradEnabled_ = enabled; }
+    Frame* currentFrame() { return frames_.empty() ? nullptr : frames_.back(); }
+    const Namespace& builtins() const { return builtins_; }
+    /// Registered by the module files below: import torch, torch.nn, ...
+    std::unordered_map<std::string, Value>& modules() { return modules_; }
+
+private:
+    friend struct InterpreterAccess;
+    Value runFrame(Frame& frame);
+    Value callFunction(const std::shared_ptr<FunctionObject>& function, CallArgs& args, const CompileOptions* compiled);
+    void bindArguments(const FunctionObject& function, CallArgs& args, Frame& frame);
+    Value buildClass(CallArgs& args);
+    Value makeFunction(Frame& frame, uint32_t flags);
+    Value importName(const std::string& name, const Value& fromList);
+    [[noreturn]] void raiseValue(Value exception, const Value& cause);
+    std::string sourceLine(const std::string& filename, int line) const;
+    std::string formatException(const Value& exception, int depth);
+
+    std::ostream& out_;
+    Namespace builtins_;
+    std::unordered_map<std::string, Value> modules_;
+    std::unordered_map<std::string, std::shared_ptr<ClassObject>> classes_;
+    std::unordered_map<std::string, std::shared_ptr<frontend::SourceFile>> sources_;
+    std::shared_ptr<Namespace> mainGlobals_;
+    /// Each code object's constants as values, converted once.
+    std::unordered_map<const frontend::CodeObject*, std::pair<std::shared_ptr<const frontend::CodeObject>, ValueList>>
+        constantCache_;
+    std::vector<Frame*> frames_;
+    Value handledException_;  // sys.exc_info()'s exception: what PUSH_EXC_INFO saves
+    FrameHook* frameHook_ = nullptr;
+    bool gradEnabled_ = true;
+};
+
+// Set-up of the builtin namespace and the modules (one file each).
+void installBuiltins(Interpreter& vm, Namespace& builtins);
+void installExceptions(Interpreter& vm, Namespace& builtins);
+void installTorch(Interpreter& vm);
+void installStdlib(Interpreter& vm);
+void installNn(Interpreter& vm, ModuleObject& nn);
+/// Attributes of builtin values (str/list/dict/... methods, tensor methods and properties).
+std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, const std::string& name);
+
+}  // namespace eng::vm

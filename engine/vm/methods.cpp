@@ -1,0 +1,368 @@
+// Attributes of builtin values: str/list/tuple/dict/set methods, named-tuple fields, dtype/device fields,
+// and tensor methods and properties, which go to the op registry.
+#include <fmt/core.h>
+
+#include <algorithm>
+
+#include "tensor/registry.h"
+#include "vm/interpreter.h"
+
+namespace eng::vm {
+
+namespace {
+
+using Method = std::function<Value(Interpreter&, const Value& self, CallArgs&)>;
+
+Value bindMethod(const Value& self, const std::string& name, Method method) {
+    return makeNative(name, [self, method = std::move(method)](Interpreter& vm, CallArgs& args) { return method(vm, self, args); });
+}
+
+const Value& argAt(CallArgs& args, size_t i, const std::string& name) {
+    if (i >= args.positional.size()) typeError(fmt::format("{}() missing required argument", name));
+    return args.positional[i];
+}
+
+std::vector<std::string> splitText(const std::string& text, const Value& separator, int64_t maxSplit) {
+    std::vector<std::string> parts;
+    if (separator.isNone()) {
+        size_t i = 0;
+        while (i < text.size()) {
+            while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+            if (i >= text.size()) break;
+            if (maxSplit >= 0 && static_cast<int64_t>(parts.size()) == maxSplit) {
+                parts.push_back(text.substr(i));
+                break;
+            }
+            size_t end = i;
+            while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
+            parts.push_back(text.substr(i, end - i));
+            i = end;
+        }
+        return parts;
+    }
+    const std::string& sep = separator.str();
+    if (sep.empty()) raise("ValueError", "empty separator");
+    size_t start = 0;
+    for (size_t found; (found = text.find(sep, start)) != std::string::npos;) {
+        if (maxSplit >= 0 && static_cast<int64_t>(parts.size()) == maxSplit) break;
+        parts.push_back(text.substr(start, found - start));
+        start = found + sep.size();
+    }
+    parts.push_back(text.substr(start));
+    return parts;
+}
+
+std::string strip(const std::string& text, const Value& chars, bool left, bool right) {
+    std::string set = chars.isNone() ? std::string(" \t\n\r\f\v") : chars.str();
+    size_t begin = left ? text.find_first_not_of(set) : 0;
+    if (begin == std::string::npos) return "";
+    size_t end = right ? text.find_last_not_of(set) + 1 : text.size();
+    return text.substr(begin, end - begin);
+}
+
+/// str.format: {} / {0} / {name} fields with optional !r/!s and :spec.
+std::string formatString(Interpreter& vm, const std::string& pattern, CallArgs& args) {
+    std::string out;
+    size_t automatic = 0;
+    for (size_t i = 0; i < pattern.size(); ++i) {
+        char c = pattern[i];
+        if (c == '{' && i + 1 < pattern.size() && pattern[i + 1] == '{') {
+            out += '{';
+            ++i;
+        } else if (c == '}' && i + 1 < pattern.size() && pattern[i + 1] == '}') {
+            out += '}';
+            ++i;
+        } else if (c == '{') {
+            size_t close = pattern.find('}', i);
+            if (close == std::string::npos) raise("ValueError", "Single '{' encountered in format string");
+            std::string field = pattern.substr(i + 1, close - i - 1);
+            std::string spec;
+            if (size_t colon = field.find(':'); colon != std::string::npos) {
+                spec = field.substr(colon + 1);
+                field = field.substr(0, colon);
+            }
+            char conversion = 0;
+            if (size_t bang = field.find('!'); bang != std::string::npos) {
+                conversion = field.size() > bang + 1 ? field[bang + 1] : 's';
+                field = field.substr(0, bang);
+            }
+            Value value;
+            if (field.empty()) {
+                value = argAt(args, automatic++, "format");
+            } else if (std::isdigit(static_cast<unsigned char>(field[0]))) {
+                value = argAt(args, static_cast<size_t>(std::stoul(field)), "format");
+            } else {
+                auto found = std::find_if(args.keywords.begin(), args.keywords.end(), [&](const auto& k) { return k.first == field; });
+                if (found == args.keywords.end()) vm.raiseKeyError(makeStr(field));
+                value = found->second;
+            }
+            if (conversion == 'r') value = makeStr(vm.repr(value));
+            if (conversion == 's') value = makeStr(vm.str(value));
+            out += vm.format(value, spec);
+            i = close;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+std::optional<Value> strAttribute(const Value& self, const std::string& name) {
+    static const std::unordered_map<std::string, Method> kMethods = {
+        {"join", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             std::string out;
+             ValueList items = vm.toList(argAt(a, 0, "join"));
+             for (size_t i = 0; i < items.size(); ++i) {
+                 if (!items[i].is(Kind::Str))
+                     typeError(fmt::format("sequence item {}: expected str instance, {} found", i, vm.classOf(items[i])->name));
+                 if (i > 0) out += s.str();
+                 out += items[i].str();
+             }
+             return makeStr(std::move(out));
+         }},
+        {"split", [](Interpreter&, const Value& s, CallArgs& a) {
+             std::optional<Value> sep = a.positional.empty() ? a.take("sep") : std::optional<Value>(a.positional[0]);
+             std::optional<Value> limit = a.positional.size() > 1 ? std::optional<Value>(a.positional[1]) : a.take("maxsplit");
+             ValueList parts;
+             for (auto& part : splitText(s.str(), sep.value_or(Value()), limit ? limit->asInt() : -1)) parts.push_back(makeStr(part));
+             return makeList(std::move(parts));
+         }},
+        {"splitlines", [](Interpreter&, const Value& s, CallArgs&) {
+             ValueList lines;
+             const std::string& text = s.str();
+             size_t start = 0;
+             while (start < text.size()) {
+                 size_t end = text.find('\n', start);
+                 if (end == std::string::npos) end = text.size();
+                 lines.push_back(makeStr(text.substr(start, end - start)));
+                 start = end + 1;
+             }
+             return makeList(std::move(lines));
+         }},
+        {"strip", [](Interpreter&, const Value& s, CallArgs& a) { return makeStr(strip(s.str(), a.positional.empty() ? Value() : a.positional[0], true, true)); }},
+        {"lstrip", [](Interpreter&, const Value& s, CallArgs& a) { return makeStr(strip(s.str(), a.positional.empty() ? Value() : a.positional[0], true, false)); }},
+        {"rstrip", [](Interpreter&, const Value& s, CallArgs& a) { return makeStr(strip(s.str(), a.positional.empty() ? Value() : a.positional[0], false, true)); }},
+        {"upper", [](Interpreter&, const Value& s, CallArgs&) {
+             std::string t = s.str();
+             std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::toupper(c); });
+             return makeStr(t);
+         }},
+        {"lower", [](Interpreter&, const Value& s, CallArgs&) {
+             std::string t = s.str();
+             std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
+             return makeStr(t);
+         }},
+        {"startswith", [](Interpreter&, const Value& s, CallArgs& a) { return Value(s.str().starts_with(argAt(a, 0, "startswith").str())); }},
+        {"endswith", [](Interpreter&, const Value& s, CallArgs& a) { return Value(s.str().ends_with(argAt(a, 0, "endswith").str())); }},
+        {"find", [](Interpreter&, const Value& s, CallArgs& a) {
+             size_t at = s.str().find(argAt(a, 0, "find").str());
+             return Value(at == std::string::npos ? int64_t{-1} : static_cast<int64_t>(at));
+         }},
+        {"replace", [](Interpreter&, const Value& s, CallArgs& a) {
+             std::string text = s.str();
+             const std::string& from = argAt(a, 0, "replace").str();
+             const std::string& to = argAt(a, 1, "replace").str();
+             if (from.empty()) return makeStr(text);
+             for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
+             return makeStr(text);
+         }},
+        {"format", [](Interpreter& vm, const Value& s, CallArgs& a) { return makeStr(formatString(vm, s.str(), a)); }},
+        {"isdigit", [](Interpreter&, const Value& s, CallArgs&) {
+             const std::string& t = s.str();
+             return Value(!t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }));
+         }},
+    };
+    auto it = kMethods.find(name);
+    if (it == kMethods.end()) return std::nullopt;
+    return bindMethod(self, name, it->second);
+}
+
+std::optional<Value> listAttribute(const Value& self, const std::string& name) {
+    static const std::unordered_map<std::string, Method> kMethods = {
+        {"append", [](Interpreter&, const Value& s, CallArgs& a) { s.as<ListObject>().items.push_back(argAt(a, 0, "append")); return Value(); }},
+        {"extend", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             ValueList extra = vm.toList(argAt(a, 0, "extend"));
+             auto& items = s.as<ListObject>().items;
+             items.insert(items.end(), extra.begin(), extra.end());
+             return Value();
+         }},
+        {"pop", [](Interpreter&, const Value& s, CallArgs& a) {
+             auto& items = s.as<ListObject>().items;
+             if (items.empty()) raise("IndexError", "pop from empty list");
+             int64_t i = a.positional.empty() ? -1 : a.positional[0].asInt();
+             if (i < 0) i += static_cast<int64_t>(items.size());
+             if (i < 0 || i >= static_cast<int64_t>(items.size())) raise("IndexError", "pop index out of range");
+             Value v = items[static_cast<size_t>(i)];
+             items.erase(items.begin() + i);
+             return v;
+         }},
+        {"insert", [](Interpreter&, const Value& s, CallArgs& a) {
+             auto& items = s.as<ListObject>().items;
+             int64_t n = static_cast<int64_t>(items.size());
+             int64_t i = argAt(a, 0, "insert").asInt();
+             if (i < 0) i += n;
+             items.insert(items.begin() + std::clamp<int64_t>(i, 0, n), argAt(a, 1, "insert"));
+             return Value();
+         }},
+        {"remove", [](Interpreter&, const Value& s, CallArgs& a) {
+             auto& items = s.as<ListObject>().items;
+             auto it = std::find_if(items.begin(), items.end(), [&](const Value& v) { return valuesEqual(v, argAt(a, 0, "remove")); });
+             if (it == items.end()) raise("ValueError", "list.remove(x): x not in list");
+             items.erase(it);
+             return Value();
+         }},
+        {"index", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             auto& items = s.as<ListObject>().items;
+             for (size_t i = 0; i < items.size(); ++i)
+                 if (valuesEqual(items[i], argAt(a, 0, "index"))) return Value(static_cast<int64_t>(i));
+             raise("ValueError", fmt::format("{} is not in list", vm.repr(a.positional[0])));
+         }},
+        {"count", [](Interpreter&, const Value& s, CallArgs& a) {
+             auto& items = s.as<ListObject>().items;
+             return Value(static_cast<int64_t>(std::count_if(items.begin(), items.end(), [&](const Value& v) { return valuesEqual(v, argAt(a, 0, "count")); })));
+         }},
+        {"reverse", [](Interpreter&, const Value& s, CallArgs&) {
+             std::reverse(s.as<ListObject>().items.begin(), s.as<ListObject>().items.end());
+             return Value();
+         }},
+        {"sort", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             CallArgs sortArgs{{s}, a.keywords};
+             Value sorted = vm.call(vm.builtins().at("sorted"), sortArgs.positional, sortArgs.keywords);
+             s.as<ListObject>().items = sorted.as<ListObject>().items;
+             return Value();
+         }},
+        {"copy", [](Interpreter&, const Value& s, CallArgs&) { return makeList(s.as<ListObject>().items); }},
+        {"clear", [](Interpreter&, const Value& s, CallArgs&) { s.as<ListObject>().items.clear(); return Value(); }},
+    };
+    auto it = kMethods.find(name);
+    if (it == kMethods.end()) return std::nullopt;
+    return bindMethod(self, name, it->second);
+}
+
+std::optional<Value> dictAttribute(const Value& self, const std::string& name) {
+    static const std::unordered_map<std::string, Method> kMethods = {
+        {"keys", [](Interpreter&, const Value& s, CallArgs&) {
+             ValueList out;
+             for (auto& e : s.as<DictObject>().entries) out.push_back(e.first);
+             return makeList(std::move(out));
+         }},
+        {"values", [](Interpreter&, const Value& s, CallArgs&) {
+             ValueList out;
+             for (auto& e : s.as<DictObject>().entries) out.push_back(e.second);
+             return makeList(std::move(out));
+         }},
+        {"items", [](Interpreter&, const Value& s, CallArgs&) {
+             ValueList out;
+             for (auto& e : s.as<DictObject>().entries) out.push_back(makeTuple({e.first, e.second}));
+             return makeList(std::move(out));
+         }},
+        {"get", [](Interpreter&, const Value& s, CallArgs& a) {
+             Value* found = s.as<DictObject>().find(argAt(a, 0, "get"));
+             return found ? *found : (a.positional.size() > 1 ? a.positional[1] : Value());
+         }},
+        {"pop", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             auto& dict = s.as<DictObject>();
+             const Value& key = argAt(a, 0, "pop");
+             if (Value* found = dict.find(key)) {
+                 Value v = *found;
+                 dict.erase(key);
+                 return v;
+             }
+             if (a.positional.size() > 1) return a.positional[1];
+             vm.raiseKeyError(key);
+         }},
+        {"setdefault", [](Interpreter&, const Value& s, CallArgs& a) {
+             auto& dict = s.as<DictObject>();
+             if (Value* found = dict.find(argAt(a, 0, "setdefault"))) return *found;
+             Value v = a.positional.size() > 1 ? a.positional[1] : Value();
+             dict.set(a.positional[0], v);
+             return v;
+         }},
+        {"update", [](Interpreter&, const Value& s, CallArgs& a) {
+             if (!a.positional.empty())
+                 for (auto& [k, v] : a.positional[0].as<DictObject>().entries) s.as<DictObject>().set(k, v);
+             for (auto& [k, v] : a.keywords) s.as<DictObject>().set(makeStr(k), v);
+             return Value();
+         }},
+        {"copy", [](Interpreter&, const Value& s, CallArgs&) {
+             auto copy = std::make_shared<DictObject>();
+             copy->entries = s.as<DictObject>().entries;
+             return Value(copy);
+         }},
+        {"clear", [](Interpreter&, const Value& s, CallArgs&) { s.as<DictObject>().entries.clear(); return Value(); }},
+    };
+    auto it = kMethods.find(name);
+    if (it == kMethods.end()) return std::nullopt;
+    return bindMethod(self, name, it->second);
+}
+
+std::optional<Value> tensorAttribute(const Value& self, const std::string& name) {
+    const auto& registry = tensor::OpRegistry::instance();
+    if (tensor::OpRegistry::isTensorProperty(name))
+        return callOp("Tensor." + name, {self});
+    if (name == "backward")
+        return bindMethod(self, name, [](Interpreter&, const Value&, CallArgs&) -> Value {
+            raise("NotImplementedError", "Tensor.backward(): autograd is not implemented in the cwb tensor runtime yet");
+        });
+    const tensor::OpEntry* entry = registry.find("Tensor." + name);
+    if (!entry) return std::nullopt;
+    return bindMethod(self, name, [entry](Interpreter&, const Value& s, CallArgs& a) {
+        tensor::ValueList positional{toTensorValue(s)};
+        for (const Value& v : a.positional) positional.push_back(toTensorValue(v));
+        tensor::KeywordArgs keywords;
+        for (const auto& [key, v] : a.keywords) keywords.emplace_back(key, toTensorValue(v));
+        tensor::Value result = tensor::OpRegistry::instance().call(*entry, positional, keywords);
+        // In-place methods return self: keep the same VM object so that identity (and Parameter-ness) holds.
+        if (result.isTensor() && result.toTensor().isSameTensor(s.tensor())) return s;
+        return fromTensorValue(result);
+    });
+}
+
+}  // namespace
+
+std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, const std::string& name) {
+    if (name == "__class__") return Value(vm.classOf(object));
+    switch (object.kind()) {
+        case Kind::Str: return strAttribute(object, name);
+        case Kind::List: return listAttribute(object, name);
+        case Kind::Dict: return dictAttribute(object, name);
+        case Kind::Tensor: return tensorAttribute(object, name);
+        case Kind::Tuple: {
+            auto& tuple = object.as<TupleObject>();
+            auto field = std::find(tuple.fieldNames.begin(), tuple.fieldNames.end(), name);
+            if (field != tuple.fieldNames.end()) return tuple.items[static_cast<size_t>(field - tuple.fieldNames.begin())];
+            if (name == "numel" && tuple.typeName == "torch.Size")
+                return bindMethod(object, name, [](Interpreter&, const Value& s, CallArgs&) {
+                    int64_t n = 1;
+                    for (const Value& v : s.as<TupleObject>().items) n *= v.asInt();
+                    return Value(n);
+                });
+            if (name == "index" || name == "count") {
+                auto asList = makeList(tuple.items);
+                return listAttribute(asList, name);
+            }
+            return std::nullopt;
+        }
+        case Kind::Set:
+            if (name == "add")
+                return bindMethod(object, name, [](Interpreter&, const Value& s, CallArgs& a) {
+                    s.as<SetObject>().add(argAt(a, 0, "add"));
+                    return Value();
+                });
+            return std::nullopt;
+        case Kind::Float:
+            if (name == "is_integer")
+                return bindMethod(object, name, [](Interpreter&, const Value& s, CallArgs&) { return Value(s.asFloat() == std::floor(s.asFloat())); });
+            return std::nullopt;
+        case Kind::DType:
+            if (name == "is_floating_point") return Value(tensor::isFloating(object.as<DTypeObject>().value));
+            if (name == "itemsize") return Value(static_cast<int64_t>(tensor::itemSize(object.as<DTypeObject>().value)));
+            return std::nullopt;
+        case Kind::Device:
+            if (name == "type") return makeStr(object.as<DeviceObject>().value.isCpu() ? "cpu" : "cuda");
+            return std::nullopt;
+        default: return std::nullopt;
+    }
+}
+
+}  // namespace eng::vm

@@ -1,0 +1,436 @@
+// Python's operators on VM values: arithmetic with int/float/str/list/tuple semantics, comparisons, `in`,
+// subscripts, truthiness, iteration and lengths. Tensors go to the registry's dunder ops.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "tensor/registry.h"
+#include "vm/interpreter.h"
+
+namespace eng::vm {
+
+namespace {
+
+constexpr const char* kBinaryNames[] = {"add", "and", "floordiv", "lshift", "matmul", "mul", "mod",
+                                        "or",  "pow", "rshift",   "sub",    "truediv", "xor"};
+constexpr const char* kCompareNames[] = {"lt", "le", "eq", "ne", "gt", "ge"};
+constexpr const char* kCompareSymbols[] = {"<", "<=", "==", "!=", ">", ">="};
+// a < b is b > a: the reflected comparison for a tensor on the right.
+constexpr uint32_t kReflectedCompare[] = {4, 5, 2, 3, 0, 1};
+
+int64_t floorDiv(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+}
+
+int64_t floorMod(int64_t a, int64_t b) {
+    int64_t r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+
+/// Python ints are unbounded; cwb's are 64-bit, so leaving that range is an error rather than a wrap.
+[[noreturn]] void overflow() { raise("OverflowError", "integer result does not fit in 64 bits (cwb ints are 64-bit)"); }
+
+int64_t checkedAdd(int64_t x, int64_t y) {
+    int64_t r = 0;
+    if (__builtin_add_overflow(x, y, &r)) overflow();
+    return r;
+}
+int64_t checkedSub(int64_t x, int64_t y) {
+    int64_t r = 0;
+    if (__builtin_sub_overflow(x, y, &r)) overflow();
+    return r;
+}
+int64_t checkedMul(int64_t x, int64_t y) {
+    int64_t r = 0;
+    if (__builtin_mul_overflow(x, y, &r)) overflow();
+    return r;
+}
+
+std::optional<Value> numberOp(uint32_t op, const Value& a, const Value& b) {
+    bool floats = a.is(Kind::Float) || b.is(Kind::Float);
+    if (!floats) {
+        int64_t x = a.asInt();
+        int64_t y = b.asInt();
+        bool bools = a.is(Kind::Bool) && b.is(Kind::Bool);
+        switch (op) {
+            case 0: return Value(checkedAdd(x, y));
+            case 1: return bools ? Value(static_cast<bool>(x & y)) : Value(x & y);
+            case 2:
+                if (y == 0) raise("ZeroDivisionError", "integer division or modulo by zero");
+                return Value(floorDiv(x, y));
+            case 3:
+                if (y < 0) raise("ValueError", "negative shift count");
+                if (x == 0) return Value(int64_t{0});
+                if (y >= 63 || x > (INT64_MAX >> y) || x < (INT64_MIN >> y)) overflow();
+                return Value(x * (int64_t{1} << y));
+            case 5: return Value(checkedMul(x, y));
+            case 6:
+                if (y == 0) raise("ZeroDivisionError", "integer modulo by zero");
+                return Value(floorMod(x, y));
+            case 7: return bools ? Value(static_cast<bool>(x | y)) : Value(x | y);
+            case 8: {
+                if (y < 0) return Value(std::pow(static_cast<double>(x), static_cast<double>(y)));
+                int64_t result = 1;
+                // Square-and-multiply: huge exponents of 0, 1 and -1 stay cheap.
+                for (int64_t base = x, e = y; e > 0; e >>= 1) {
+                    if (e & 1) result = checkedMul(result, base);
+                    if (e > 1) base = checkedMul(base, base);
+                }
+                return Value(result);
+            }
+            case 9:
+                if (y < 0) raise("ValueError", "negative shift count");
+                return Value(y >= 63 ? (x < 0 ? int64_t{-1} : int64_t{0}) : x >> y);
+            case 10: return Value(checkedSub(x, y));
+            case 11:
+                if (y == 0) raise("ZeroDivisionError", "division by zero");
+                return Value(static_cast<double>(x) / static_cast<double>(y));
+            case 12: return bools ? Value(static_cast<bool>(x ^ y)) : Value(x ^ y);
+            default: return std::nullopt;
+        }
+    }
+    double x = a.asFloat();
+    double y = b.asFloat();
+    switch (op) {
+        case 0: return Value(x + y);
+        case 2:
+            if (y == 0) raise("ZeroDivisionError", "float floor division by zero");
+            return Value(std::floor(x / y));
+        case 5: return Value(x * y);
+        case 6: {
+            if (y == 0) raise("ZeroDivisionError", "float modulo by zero");
+            double r = std::fmod(x, y);
+            if (r != 0 && ((r < 0) != (y < 0))) r += y;
+            return Value(r);
+        }
+        case 8: return Value(std::pow(x, y));
+        case 10: return Value(x - y);
+        case 11:
+            if (y == 0) raise("ZeroDivisionError", "float division by zero");
+            return Value(x / y);
+        default: return std::nullopt;
+    }
+}
+
+ValueList repeat(const ValueList& items, int64_t times) {
+    ValueList out;
+    for (int64_t i = 0; i < times; ++i) out.insert(out.end(), items.begin(), items.end());
+    return out;
+}
+
+int64_t normalizeIndex(int64_t index, size_t size, const char* what) {
+    int64_t n = static_cast<int64_t>(size);
+    if (index < 0) index += n;
+    if (index < 0 || index >= n) raise("IndexError", fmt::format("{} index out of range", what));
+    return index;
+}
+
+/// Python's slice.indices(): the positions a slice selects from a sequence of `size`.
+std::vector<size_t> slicePositions(const SliceObject& slice, size_t size) {
+    auto n = static_cast<int64_t>(size);
+    int64_t step = slice.step.isNone() ? 1 : slice.step.asInt();
+    if (step == 0) raise("ValueError", "slice step cannot be zero");
+    auto clamp = [&](const Value& bound, int64_t fallback) {
+        if (bound.isNone()) return fallback;
+        int64_t i = bound.asInt();
+        if (i < 0) i += n;
+        if (step > 0) return std::clamp<int64_t>(i, 0, n);
+        return std::clamp<int64_t>(i, -1, n - 1);
+    };
+    int64_t start = clamp(slice.start, step > 0 ? 0 : n - 1);
+    int64_t stop = clamp(slice.stop, step > 0 ? n : -1);
+    std::vector<size_t> positions;
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) positions.push_back(static_cast<size_t>(i));
+    return positions;
+}
+
+int64_t indexValue(const Value& key, const char* what) {
+    if (key.is(Kind::Int) || key.is(Kind::Bool)) return key.asInt();
+    if (key.is(Kind::Tensor)) return tensor::Value(key.tensor()).toInt();
+    typeError(fmt::format("{} indices must be integers or slices, not {}", what,
+                          key.is(Kind::Str) ? "str" : key.is(Kind::Float) ? "float" : "object"));
+}
+
+}  // namespace
+
+Value Interpreter::binaryOp(uint32_t op, const Value& a, const Value& b) {
+    bool inplace = op >= frontend::kBinaryOpInplaceOffset;
+    uint32_t base = inplace ? op - frontend::kBinaryOpInplaceOffset : op;
+    std::string name = kBinaryNames[base];
+    if (a.is(Kind::Tensor)) {
+        std::string method = fmt::format("Tensor.__{}{}__", inplace ? "i" : "", name);
+        if (inplace && !tensor::OpRegistry::instance().contains(method)) method = fmt::format("Tensor.__{}__", name);
+        return callOp(method, {a, b});
+    }
+    if (b.is(Kind::Tensor) && a.isNumber()) return callOp(fmt::format("Tensor.__r{}__", name), {b, a});
+    if (a.isNumber() && b.isNumber()) {
+        if (auto result = numberOp(base, a, b)) return *result;
+    }
+    if (a.is(Kind::Instance) || b.is(Kind::Instance)) {
+        if (a.is(Kind::Instance))
+            if (auto method = findAttr(a, fmt::format("__{}__", name))) return call(*method, {b});
+        if (b.is(Kind::Instance))
+            if (auto method = findAttr(b, fmt::format("__r{}__", name))) return call(*method, {a});
+    }
+    if (base == 0) {
+        if (a.is(Kind::Str) && b.is(Kind::Str)) return makeStr(a.str() + b.str());
+        if (a.is(Kind::List) && b.is(Kind::List)) {
+            if (inplace) {
+                auto& items = a.as<ListObject>().items;
+                ValueList extra = b.as<ListObject>().items;
+                items.insert(items.end(), extra.begin(), extra.end());
+                return a;
+            }
+            ValueList items = a.as<ListObject>().items;
+            items.insert(items.end(), b.as<ListObject>().items.begin(), b.as<ListObject>().items.end());
+            return makeList(std::move(items));
+        }
+        if (a.is(Kind::List) && inplace) {
+            auto& items = a.as<ListObject>().items;
+            ValueList extra = toList(b);
+            items.insert(items.end(), extra.begin(), extra.end());
+            return a;
+        }
+        if (a.is(Kind::Tuple) && b.is(Kind::Tuple)) {
+            ValueList items = a.as<TupleObject>().items;
+            items.insert(items.end(), b.as<TupleObject>().items.begin(), b.as<TupleObject>().items.end());
+            return makeTuple(std::move(items));
+        }
+    }
+    if (base == 5) {
+        const Value& sequence = a.is(Kind::Int) ? b : a;
+        const Value& count = a.is(Kind::Int) ? a : b;
+        if (count.is(Kind::Int)) {
+            int64_t times = std::max<int64_t>(0, count.asInt());
+            if (sequence.is(Kind::Str)) {
+                std::string out;
+                for (int64_t i = 0; i < times; ++i) out += sequence.str();
+                return makeStr(std::move(out));
+            }
+            if (sequence.is(Kind::List)) return makeList(repeat(sequence.as<ListObject>().items, times));
+            if (sequence.is(Kind::Tuple)) return makeTuple(repeat(sequence.as<TupleObject>().items, times));
+        }
+    }
+    if (base == 6 && a.is(Kind::Str)) return makeStr(percentFormat(a.str(), b));
+    if (base == 7 && a.is(Kind::Set) && b.is(Kind::Set)) {
+        auto set = std::make_shared<SetObject>(a.as<SetObject>());
+        for (const Value& v : b.as<SetObject>().items) set->add(v);
+        return Value(set);
+    }
+    typeError(fmt::format("unsupported operand type(s) for {}: '{}' and '{}'", frontend::binaryOpArgSymbol(op),
+                          classOf(a)->name, classOf(b)->name));
+}
+
+namespace {
+
+/// -1, 0, 1 for orderable pairs; nullopt when Python would raise.
+std::optional<int> order(Interpreter& vm, const Value& a, const Value& b) {
+    if (a.isNumber() && b.isNumber()) {
+        double x = a.asFloat();
+        double y = b.asFloat();
+        if (!a.is(Kind::Float) && !b.is(Kind::Float)) return a.asInt() < b.asInt() ? -1 : a.asInt() > b.asInt() ? 1 : 0;
+        return x < y ? -1 : x > y ? 1 : 0;
+    }
+    if (a.is(Kind::Str) && b.is(Kind::Str)) return a.str() < b.str() ? -1 : a.str() > b.str() ? 1 : 0;
+    bool sequences = (a.is(Kind::List) && b.is(Kind::List)) || (a.is(Kind::Tuple) && b.is(Kind::Tuple));
+    if (!sequences) return std::nullopt;
+    const ValueList& x = a.is(Kind::List) ? a.as<ListObject>().items : a.as<TupleObject>().items;
+    const ValueList& y = b.is(Kind::List) ? b.as<ListObject>().items : b.as<TupleObject>().items;
+    for (size_t i = 0; i < std::min(x.size(), y.size()); ++i) {
+        if (valuesEqual(x[i], y[i])) continue;
+        return order(vm, x[i], y[i]);
+    }
+    return x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0;
+}
+
+}  // namespace
+
+Value Interpreter::compare(uint32_t op, const Value& a, const Value& b) {
+    if (a.is(Kind::Tensor)) return callOp(fmt::format("Tensor.__{}__", kCompareNames[op]), {a, b});
+    if (b.is(Kind::Tensor)) return callOp(fmt::format("Tensor.__{}__", kCompareNames[kReflectedCompare[op]]), {b, a});
+    if (op == 2 || op == 3) {
+        bool equal = valuesEqual(a, b);
+        return Value(op == 2 ? equal : !equal);
+    }
+    std::optional<int> sign = order(*this, a, b);
+    if (!sign)
+        typeError(fmt::format("'{}' not supported between instances of '{}' and '{}'", kCompareSymbols[op],
+                              classOf(a)->name, classOf(b)->name));
+    switch (op) {
+        case 0: return Value(*sign < 0);
+        case 1: return Value(*sign <= 0);
+        case 4: return Value(*sign > 0);
+        default: return Value(*sign >= 0);
+    }
+}
+
+bool Interpreter::contains(const Value& container, const Value& item) {
+    switch (container.kind()) {
+        case Kind::Str:
+            if (!item.is(Kind::Str)) typeError("'in <string>' requires string as left operand");
+            return container.str().find(item.str()) != std::string::npos;
+        case Kind::Dict: return container.as<DictObject>().find(item) != nullptr;
+        case Kind::Set: return container.as<SetObject>().contains(item);
+        case Kind::Tensor: return truthy(callOp("Tensor.__contains__", {container, item}));
+        case Kind::List:
+        case Kind::Tuple: {
+            const ValueList& items = container.is(Kind::List) ? container.as<ListObject>().items : container.as<TupleObject>().items;
+            return std::any_of(items.begin(), items.end(), [&](const Value& v) { return valuesEqual(v, item); });
+        }
+        default: {
+            ValueList items = toList(container);
+            return std::any_of(items.begin(), items.end(), [&](const Value& v) { return valuesEqual(v, item); });
+        }
+    }
+}
+
+Value Interpreter::getItem(const Value& container, const Value& key) {
+    switch (container.kind()) {
+        case Kind::List:
+        case Kind::Tuple: {
+            bool list = container.is(Kind::List);
+            const ValueList& items = list ? container.as<ListObject>().items : container.as<TupleObject>().items;
+            if (key.is(Kind::Slice)) {
+                ValueList picked;
+                for (size_t i : slicePositions(key.as<SliceObject>(), items.size())) picked.push_back(items[i]);
+                return list ? makeList(std::move(picked)) : makeTuple(std::move(picked));
+            }
+            return items[static_cast<size_t>(normalizeIndex(indexValue(key, list ? "list" : "tuple"), items.size(),
+                                                            list ? "list" : "tuple"))];
+        }
+        case Kind::Str: {
+            const std::string& text = container.str();
+            if (key.is(Kind::Slice)) {
+                std::string picked;
+                for (size_t i : slicePositions(key.as<SliceObject>(), text.size())) picked += text[i];
+                return makeStr(std::move(picked));
+            }
+            return makeStr(std::string(1, text[static_cast<size_t>(normalizeIndex(indexValue(key, "string"), text.size(), "string"))]));
+        }
+        case Kind::Dict: {
+            if (Value* found = container.as<DictObject>().find(key)) return *found;
+            raiseKeyError(key);
+        }
+        case Kind::Tensor: return callOp("Tensor.__getitem__", {container, key});
+        case Kind::Instance:
+            if (auto method = findAttr(container, "__getitem__")) return call(*method, {key});
+            break;
+        case Kind::Class:
+            // torch.Tensor[...] style generics are not in the subset; list[int] annotations are.
+            return container;
+        default: break;
+    }
+    typeError(fmt::format("'{}' object is not subscriptable", classOf(container)->name));
+}
+
+void Interpreter::setItem(const Value& container, const Value& key, Value value) {
+    switch (container.kind()) {
+        case Kind::List: {
+            auto& items = container.as<ListObject>().items;
+            items[static_cast<size_t>(normalizeIndex(indexValue(key, "list"), items.size(), "list assignment"))] = std::move(value);
+            return;
+        }
+        case Kind::Dict: container.as<DictObject>().set(key, std::move(value)); return;
+        case Kind::Tensor: callOp("Tensor.__setitem__", {container, key, value}); return;
+        case Kind::Instance:
+            if (auto method = findAttr(container, "__setitem__")) {
+                call(*method, {key, std::move(value)});
+                return;
+            }
+            break;
+        default: break;
+    }
+    typeError(fmt::format("'{}' object does not support item assignment", classOf(container)->name));
+}
+
+bool Interpreter::truthy(const Value& v) {
+    switch (v.kind()) {
+        case Kind::None:
+        case Kind::Null: return false;
+        case Kind::Bool: return v.asBool();
+        case Kind::Int: return v.asInt() != 0;
+        case Kind::Float: return v.asFloat() != 0.0;
+        case Kind::Str: return !v.str().empty();
+        case Kind::List: return !v.as<ListObject>().items.empty();
+        case Kind::Tuple: return !v.as<TupleObject>().items.empty();
+        case Kind::Dict: return !v.as<DictObject>().entries.empty();
+        case Kind::Set: return !v.as<SetObject>().items.empty();
+        case Kind::Tensor: return callOp("Tensor.__bool__", {v}).asBool();
+        case Kind::Instance:
+            if (auto method = findAttr(v, "__bool__")) return truthy(call(*method, {}));
+            if (auto method = findAttr(v, "__len__")) return call(*method, {}).asInt() != 0;
+            return true;
+        default: return true;
+    }
+}
+
+int64_t Interpreter::length(const Value& v) {
+    switch (v.kind()) {
+        case Kind::Str: return static_cast<int64_t>(v.str().size());
+        case Kind::List: return static_cast<int64_t>(v.as<ListObject>().items.size());
+        case Kind::Tuple: return static_cast<int64_t>(v.as<TupleObject>().items.size());
+        case Kind::Dict: return static_cast<int64_t>(v.as<DictObject>().entries.size());
+        case Kind::Set: return static_cast<int64_t>(v.as<SetObject>().items.size());
+        case Kind::Tensor: return callOp("Tensor.__len__", {v}).asInt();
+        case Kind::Instance:
+            if (auto method = findAttr(v, "__len__")) return call(*method, {}).asInt();
+            break;
+        default: break;
+    }
+    typeError(fmt::format("object of type '{}' has no len()", classOf(v)->name));
+}
+
+Value Interpreter::iterate(const Value& iterable) {
+    auto overItems = [](auto owner, const ValueList* items) {
+        size_t index = 0;
+        return Value(std::make_shared<IteratorObject>([owner, items, index]() mutable -> std::optional<Value> {
+            if (index >= items->size()) return std::nullopt;
+            return (*items)[index++];
+        }));
+    };
+    switch (iterable.kind()) {
+        case Kind::Iterator: return iterable;
+        case Kind::List: return overItems(iterable.object(), &iterable.as<ListObject>().items);
+        case Kind::Tuple: return overItems(iterable.object(), &iterable.as<TupleObject>().items);
+        case Kind::Set: return overItems(iterable.object(), &iterable.as<SetObject>().items);
+        case Kind::Dict: {
+            ValueList keys;
+            for (auto& entry : iterable.as<DictObject>().entries) keys.push_back(entry.first);
+            return iterate(makeList(std::move(keys)));
+        }
+        case Kind::Str: {
+            ValueList chars;
+            for (char c : iterable.str()) chars.push_back(makeStr(std::string(1, c)));
+            return iterate(makeList(std::move(chars)));
+        }
+        case Kind::Tensor: {
+            int64_t count = length(iterable);
+            int64_t index = 0;
+            return Value(std::make_shared<IteratorObject>([this, iterable, count, index]() mutable -> std::optional<Value> {
+                if (index >= count) return std::nullopt;
+                return getItem(iterable, Value(index++));
+            }));
+        }
+        case Kind::Instance:
+            if (auto method = findAttr(iterable, "__iter__")) return iterate(call(*method, {}));
+            break;
+        default: break;
+    }
+    typeError(fmt::format("'{}' object is not iterable", classOf(iterable)->name));
+}
+
+ValueList Interpreter::toList(const Value& iterable) {
+    if (iterable.is(Kind::List)) return iterable.as<ListObject>().items;
+    if (iterable.is(Kind::Tuple)) return iterable.as<TupleObject>().items;
+    ValueList items;
+    Value iterator = iterate(iterable);
+    auto& next = iterator.as<IteratorObject>().next;
+    while (auto item = next()) items.push_back(std::move(*item));
+    return items;
+}
+
+}  // namespace eng::vm

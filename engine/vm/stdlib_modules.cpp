@@ -1,0 +1,82 @@
+// The few standard-library modules such programs import: math (functions and constants) and copy
+// (copy/deepcopy of containers; tensors are cloned by deepcopy, as torch does).
+#include <cmath>
+
+#include "vm/interpreter.h"
+
+namespace eng::vm {
+
+namespace {
+
+double number(Interpreter& vm, CallArgs& args, size_t i) {
+    if (i >= args.positional.size()) typeError("math function expected an argument");
+    const Value& v = args.positional[i];
+    if (v.isNumber()) return v.asFloat();
+    if (v.is(Kind::Tensor)) return callOp("Tensor.__float__", {v}).asFloat();
+    typeError("must be real number, not " + vm.classOf(v)->name);
+}
+
+Value deepCopy(const Value& v) {
+    switch (v.kind()) {
+        case Kind::List: {
+            ValueList items;
+            for (const Value& item : v.as<ListObject>().items) items.push_back(deepCopy(item));
+            return makeList(std::move(items));
+        }
+        case Kind::Tuple: {
+            auto tuple = std::make_shared<TupleObject>(v.as<TupleObject>());
+            for (Value& item : tuple->items) item = deepCopy(item);
+            return Value(tuple);
+        }
+        case Kind::Dict: {
+            auto dict = std::make_shared<DictObject>();
+            for (auto& [key, value] : v.as<DictObject>().entries) dict->entries.emplace_back(key, deepCopy(value));
+            return Value(dict);
+        }
+        case Kind::Set: return Value(std::make_shared<SetObject>(v.as<SetObject>()));
+        case Kind::Tensor: return callOp("Tensor.clone", {v});
+        default: return v;
+    }
+}
+
+}  // namespace
+
+void installStdlib(Interpreter& vm) {
+    auto math = std::make_shared<ModuleObject>("math");
+    vm.modules()["math"] = Value(math);
+    math->attributes["pi"] = Value(M_PI);
+    math->attributes["e"] = Value(M_E);
+    math->attributes["inf"] = Value(HUGE_VAL);
+    math->attributes["nan"] = Value(std::nan(""));
+    using UnaryFn = double (*)(double);
+    for (auto [name, fn] : {std::pair<const char*, UnaryFn>{"sqrt", std::sqrt}, {"exp", std::exp}, {"log", std::log},
+                            {"sin", std::sin}, {"cos", std::cos}, {"tan", std::tan}, {"tanh", std::tanh}, {"fabs", std::fabs},
+                            {"log2", std::log2}, {"log10", std::log10}, {"erf", std::erf}})
+        math->attributes[name] = makeNative(name, [fn](Interpreter& m, CallArgs& a) { return Value(fn(number(m, a, 0))); });
+    math->attributes["floor"] = makeNative("floor", [](Interpreter& m, CallArgs& a) { return Value(static_cast<int64_t>(std::floor(number(m, a, 0)))); });
+    math->attributes["ceil"] = makeNative("ceil", [](Interpreter& m, CallArgs& a) { return Value(static_cast<int64_t>(std::ceil(number(m, a, 0)))); });
+    math->attributes["pow"] = makeNative("pow", [](Interpreter& m, CallArgs& a) { return Value(std::pow(number(m, a, 0), number(m, a, 1))); });
+    math->attributes["isnan"] = makeNative("isnan", [](Interpreter& m, CallArgs& a) { return Value(std::isnan(number(m, a, 0))); });
+    math->attributes["isinf"] = makeNative("isinf", [](Interpreter& m, CallArgs& a) { return Value(std::isinf(number(m, a, 0))); });
+    math->attributes["prod"] = makeNative("prod", [](Interpreter& m, CallArgs& a) {
+        Value total(1);
+        for (const Value& v : m.toList(a.positional.at(0))) total = m.binaryOp(5, total, v);
+        return total;
+    });
+
+    auto copy = std::make_shared<ModuleObject>("copy");
+    vm.modules()["copy"] = Value(copy);
+    copy->attributes["deepcopy"] = makeNative("deepcopy", [](Interpreter&, CallArgs& a) { return deepCopy(a.positional.at(0)); });
+    copy->attributes["copy"] = makeNative("copy", [](Interpreter&, CallArgs& a) {
+        const Value& v = a.positional.at(0);
+        if (v.is(Kind::List)) return makeList(v.as<ListObject>().items);
+        if (v.is(Kind::Dict)) {
+            auto dict = std::make_shared<DictObject>();
+            dict->entries = v.as<DictObject>().entries;
+            return Value(dict);
+        }
+        return v;
+    });
+}
+
+}  // namespace eng::vm

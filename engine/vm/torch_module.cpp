@@ -1,0 +1,263 @@
+// The `torch` module as VM objects: torch.* ops and dtypes over the registry, torch.no_grad, and the
+// compile surface (torch.compile, torch.compiler.*, torch._dynamo.*) whose compiled functions enter the
+// interpreter's FrameHook; with no hook installed they run eagerly.
+#include <fmt/core.h>
+
+#include <algorithm>
+
+#include "tensor/registry.h"
+#include "vm/interpreter.h"
+
+namespace eng::vm {
+
+namespace {
+
+std::shared_ptr<ModuleObject> newModule(Interpreter& vm, const std::string& name, std::string prefix = "") {
+    auto module = std::make_shared<ModuleObject>(name);
+    module->registryPrefix = std::move(prefix);
+    vm.modules()[name] = Value(module);
+    return module;
+}
+
+constexpr std::pair<const char*, tensor::DType> kDTypes[] = {
+    {"float32", tensor::DType::Float32}, {"float", tensor::DType::Float32},   {"float64", tensor::DType::Float64},
+    {"double", tensor::DType::Float64},  {"float16", tensor::DType::Float16}, {"half", tensor::DType::Float16},
+    {"bfloat16", tensor::DType::BFloat16}, {"int64", tensor::DType::Int64},   {"long", tensor::DType::Int64},
+    {"int32", tensor::DType::Int32},     {"int", tensor::DType::Int32},       {"int16", tensor::DType::Int16},
+    {"short", tensor::DType::Int16},     {"int8", tensor::DType::Int8},       {"uint8", tensor::DType::UInt8},
+    {"bool", tensor::DType::Bool},
+};
+
+constexpr const char* kModes[] = {"default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"};
+constexpr const char* kBackends[] = {"inductor", "eager", "aot_eager", "cudagraphs", "onnxrt", "openxla", "tvm"};
+
+/// Validates torch.compile's keyword arguments as PyTorch does and collects them.
+std::shared_ptr<CompileOptions> compileOptions(Interpreter& vm, CallArgs& args) {
+    auto options = std::make_shared<CompileOptions>();
+    if (auto v = args.take("fullgraph")) options->fullgraph = vm.truthy(*v);
+    if (auto v = args.take("dynamic"); v && !v->isNone()) options->dynamic = vm.truthy(*v);
+    if (auto v = args.take("disable")) options->disable = vm.truthy(*v);
+    std::optional<Value> mode = args.take("mode");
+    std::optional<Value> extra = args.take("options");
+    bool hasMode = mode && !mode->isNone();
+    if (hasMode && extra && !extra->isNone())
+        raise("RuntimeError", "Either mode or options can be specified, but both can't be specified at the same time.");
+    if (hasMode) {
+        const std::string& text = mode->str();
+        if (std::find(std::begin(kModes), std::end(kModes), text) == std::end(kModes))
+            raise("RuntimeError", fmt::format("Unrecognized mode={}, should be one of: {}", text,
+                                              "default, reduce-overhead, max-autotune, max-autotune-no-cudagraphs"));
+        options->mode = text;
+    }
+    if (auto v = args.take("backend")) {
+        if (v->is(Kind::Str)) {
+            if (std::find(std::begin(kBackends), std::end(kBackends), v->str()) == std::end(kBackends))
+                raise("InvalidBackend", fmt::format("Invalid backend: '{}', see `torch._dynamo.list_backends()` for available "
+                                                    "backends.", v->str()));
+            options->backend = v->str();
+        } else {
+            options->backend = "<callable>";
+        }
+    }
+    if (!args.keywords.empty())
+        typeError(fmt::format("compile() got an unexpected keyword argument '{}'", args.keywords.front().first));
+    return options;
+}
+
+/// A copy of the function that consults the frame hook on entry: torch.compile's wrapper.
+Value compiledFunction(const FunctionObject& function, std::shared_ptr<const CompileOptions> options) {
+    auto wrapper = std::make_shared<FunctionObject>(function);
+    wrapper->compiled = std::move(options);
+    return Value(wrapper);
+}
+
+Value compileTarget(Interpreter& vm, const Value& target, std::shared_ptr<const CompileOptions> options) {
+    if (target.is(Kind::Function)) return compiledFunction(target.as<FunctionObject>(), std::move(options));
+    if (target.is(Kind::Instance) && vm.isInstance(target, *vm.builtinClass("Module"))) {
+        auto wrapper = std::make_shared<InstanceObject>(vm.builtinClass("OptimizedModule"));
+        wrapper->attributes["_orig_mod"] = target;
+        wrapper->attributes["training"] = vm.getAttr(target, "training");
+        wrapper->moduleOrder.push_back("_orig_mod");
+        Value wrapperValue(wrapper);
+        wrapper->attributes["forward"] = makeNative("forward", [target, options](Interpreter& machine, CallArgs& args) {
+            Value forward = machine.getAttr(target, "forward");
+            if (forward.is(Kind::BoundMethod) && forward.as<BoundMethodObject>().function.is(Kind::Function)) {
+                auto& method = forward.as<BoundMethodObject>();
+                args.positional.insert(args.positional.begin(), method.self);
+                return machine.callArgs(compiledFunction(method.function.as<FunctionObject>(), options), args);
+            }
+            return machine.callArgs(forward, args);
+        });
+        return wrapperValue;
+    }
+    if (target.is(Kind::BoundMethod) && target.as<BoundMethodObject>().function.is(Kind::Function)) {
+        auto& method = target.as<BoundMethodObject>();
+        return Value(std::make_shared<BoundMethodObject>(method.self, compiledFunction(method.function.as<FunctionObject>(), options)));
+    }
+    // Builtins have no frames to capture: PyTorch's wrapper would only run them.
+    if (target.is(Kind::BoundMethod) || target.is(Kind::Native) || target.is(Kind::Class)) return target;
+    raise("RuntimeError", "torch.compile: expected a function or an nn.Module");
+}
+
+/// A context manager / decorator flipping the interpreter's grad mode (torch.no_grad, torch.enable_grad).
+void defineGradMode(Interpreter& vm, ModuleObject& torch, const char* name, bool enabled) {
+    auto cls = vm.defineClass(name, "object");
+    cls->module = "torch";
+    cls->dict["__enter__"] = makeNative("__enter__", [enabled](Interpreter& m, CallArgs& a) {
+        a.positional.at(0).as<InstanceObject>().attributes["prev"] = Value(m.gradEnabled());
+        m.setGradEnabled(enabled);
+        return Value();
+    });
+    cls->dict["__exit__"] = makeNative("__exit__", [](Interpreter& m, CallArgs& a) {
+        auto& attributes = a.positional.at(0).as<InstanceObject>().attributes;
+        auto prev = attributes.find("prev");
+        m.setGradEnabled(prev == attributes.end() || prev->second.asBool());
+        return Value(false);
+    });
+    cls->dict["__call__"] = makeNative("__call__", [enabled](Interpreter&, CallArgs& a) {
+        Value function = a.positional.at(1);
+        return makeNative("decorated", [function, enabled](Interpreter& m, CallArgs& inner) {
+            bool previous = m.gradEnabled();
+            m.setGradEnabled(enabled);
+            try {
+                Value result = m.callArgs(function, inner);
+                m.setGradEnabled(previous);
+                return result;
+            } catch (...) {
+                m.setGradEnabled(previous);
+                throw;
+            }
+        });
+    });
+    torch.attributes[name] = Value(cls);
+}
+
+Value identityDecorator(CallArgs& args) {
+    if (!args.positional.empty()) return args.positional[0];
+    return makeNative("decorator", [](Interpreter&, CallArgs& a) { return a.positional.at(0); });
+}
+
+void installDynamo(Interpreter& vm, ModuleObject& torch) {
+    auto dynamo = newModule(vm, "torch._dynamo");
+    torch.attributes["_dynamo"] = Value(dynamo);
+    // Graph breaks and resets only mean something to the capture engine; eagerly they do nothing.
+    dynamo->attributes["graph_break"] = makeNative("graph_break", [](Interpreter&, CallArgs&) { return Value(); });
+    dynamo->attributes["reset"] = makeNative("reset", [](Interpreter&, CallArgs&) { return Value(); });
+    dynamo->attributes["explain"] = makeNative("explain", [](Interpreter&, CallArgs&) -> Value {
+        raise("NotImplementedError", "torch._dynamo.explain needs the capture engine, which is not part of cwb yet");
+    });
+    dynamo->attributes["list_backends"] = makeNative("list_backends", [](Interpreter&, CallArgs&) {
+        return makeList({makeStr("cudagraphs"), makeStr("inductor"), makeStr("onnxrt"), makeStr("openxla"), makeStr("tvm")});
+    });
+    dynamo->attributes["disable"] = makeNative("disable", [](Interpreter&, CallArgs& a) { return identityDecorator(a); });
+    dynamo->attributes["allow_in_graph"] = makeNative("allow_in_graph", [](Interpreter&, CallArgs& a) { return identityDecorator(a); });
+    auto config = newModule(vm, "torch._dynamo.config");
+    dynamo->attributes["config"] = Value(config);
+    config->attributes = {{"cache_size_limit", Value(8)},          {"recompile_limit", Value(8)},
+                          {"accumulated_cache_size_limit", Value(256)}, {"capture_scalar_outputs", Value(false)},
+                          {"capture_dynamic_output_shape_ops", Value(false)}, {"suppress_errors", Value(false)},
+                          {"automatic_dynamic_shapes", Value(true)}, {"assume_static_by_default", Value(true)},
+                          {"verbose", Value(false)},                 {"optimize_ddp", Value(true)}};
+    auto utils = newModule(vm, "torch._dynamo.utils");
+    dynamo->attributes["utils"] = Value(utils);
+    utils->attributes["counters"] = Value(std::make_shared<DictObject>());
+    auto exc = newModule(vm, "torch._dynamo.exc");
+    dynamo->attributes["exc"] = Value(exc);
+    for (const char* name : {"Unsupported", "InvalidBackend"}) {
+        auto cls = vm.defineClass(name, "RuntimeError");
+        cls->module = "torch._dynamo.exc";
+        exc->attributes[name] = Value(cls);
+    }
+}
+
+void installCompiler(Interpreter& vm, ModuleObject& torch) {
+    torch.attributes["compile"] = makeNative("compile", [](Interpreter& m, CallArgs& a) {
+        std::optional<Value> target = a.positional.empty() ? a.take("model") : std::optional<Value>(a.positional[0]);
+        std::shared_ptr<const CompileOptions> options = compileOptions(m, a);
+        if (!target || target->isNone())
+            return makeNative("compile", [options](Interpreter& machine, CallArgs& inner) {
+                return compileTarget(machine, inner.positional.at(0), options);
+            });
+        return compileTarget(m, *target, options);
+    });
+    auto optimized = vm.defineClass("OptimizedModule", "Module");
+    optimized->module = "torch._dynamo.eval_frame";
+    // Everything but forward reads through to the wrapped module, as OptimizedModule.__getattr__ does.
+    optimized->dict["__getattr__"] = makeNative("__getattr__", [](Interpreter& m, CallArgs& a) {
+        Value original = a.positional.at(0).as<InstanceObject>().attributes.at("_orig_mod");
+        return m.getAttr(original, a.positional.at(1).str());
+    });
+    optimized->dict["__call__"] = makeNative("__call__", [](Interpreter& m, CallArgs& a) {
+        Value self = a.positional.at(0);
+        a.positional.erase(a.positional.begin());
+        return m.callArgs(self.as<InstanceObject>().attributes.at("forward"), a);
+    });
+
+    // module.compile(**kwargs): compiles in place; later calls of the module go through the wrapper.
+    vm.builtinClass("Module")->dict["compile"] = makeNative("compile", [](Interpreter& m, CallArgs& a) {
+        Value module = a.positional.at(0);
+        a.positional.erase(a.positional.begin());
+        std::shared_ptr<const CompileOptions> options = compileOptions(m, a);
+        module.as<InstanceObject>().attributes["_compiled_call_impl"] = compileTarget(m, module, options);
+        return Value();
+    });
+
+    auto compiler = newModule(vm, "torch.compiler");
+    torch.attributes["compiler"] = Value(compiler);
+    compiler->attributes["disable"] = makeNative("disable", [](Interpreter&, CallArgs& a) {
+        a.take("recursive");
+        a.take("reason");
+        return identityDecorator(a);
+    });
+    compiler->attributes["allow_in_graph"] = makeNative("allow_in_graph", [](Interpreter&, CallArgs& a) { return identityDecorator(a); });
+    compiler->attributes["reset"] = makeNative("reset", [](Interpreter&, CallArgs&) { return Value(); });
+    compiler->attributes["is_compiling"] = makeNative("is_compiling", [](Interpreter&, CallArgs&) { return Value(false); });
+    compiler->attributes["is_dynamo_compiling"] = compiler->attributes["is_compiling"];
+    compiler->attributes["list_backends"] = makeNative("list_backends", [](Interpreter& m, CallArgs&) {
+        return m.call(m.modules().at("torch._dynamo").as<ModuleObject>().attributes.at("list_backends"), {});
+    });
+    auto stance = vm.defineClass("_set_stance", "object");
+    stance->module = "torch.compiler";
+    stance->dict["__enter__"] = makeNative("__enter__", [](Interpreter&, CallArgs&) { return Value(); });
+    stance->dict["__exit__"] = makeNative("__exit__", [](Interpreter&, CallArgs&) { return Value(false); });
+    stance->dict["__call__"] = makeNative("__call__", [](Interpreter&, CallArgs& a) { return a.positional.at(1); });
+    // Stances steer compilation only; eagerly every stance runs the same. Usable as call, context, decorator.
+    compiler->attributes["set_stance"] = makeNative("set_stance", [stance](Interpreter&, CallArgs&) {
+        return Value(std::make_shared<InstanceObject>(stance));
+    });
+}
+
+}  // namespace
+
+void installTorch(Interpreter& vm) {
+    auto torch = newModule(vm, "torch", "torch.");
+    for (const auto& [name, dtype] : kDTypes) torch->attributes[name] = Value(std::make_shared<DTypeObject>(dtype));
+    torch->attributes["Tensor"] = Value(vm.builtinClass("Tensor"));
+    torch->attributes["dtype"] = Value(vm.builtinClass("dtype"));
+    auto size = vm.builtinClass("Size");
+    size->dict["__new__"] = makeNative("Size", [](Interpreter& m, CallArgs& a) {
+        auto tuple = std::make_shared<TupleObject>(a.positional.size() > 1 ? m.toList(a.positional[1]) : ValueList{});
+        tuple->typeName = "torch.Size";
+        return Value(tuple);
+    });
+    torch->attributes["Size"] = Value(size);
+    torch->attributes["is_grad_enabled"] = makeNative("is_grad_enabled", [](Interpreter& m, CallArgs&) { return Value(m.gradEnabled()); });
+    defineGradMode(vm, *torch, "no_grad", false);
+    defineGradMode(vm, *torch, "enable_grad", true);
+    torch->attributes["inference_mode"] = torch->attributes["no_grad"];
+    for (const char* sub : {"cuda", "linalg"}) {
+        auto module = newModule(vm, std::string("torch.") + sub, std::string("torch.") + sub + ".");
+        torch->attributes[sub] = Value(module);
+    }
+    auto nn = newModule(vm, "torch.nn");
+    torch->attributes["nn"] = Value(nn);
+    auto functional = newModule(vm, "torch.nn.functional", "F.");
+    nn->attributes["functional"] = Value(functional);
+    auto init = newModule(vm, "torch.nn.init", "torch.nn.init.");
+    nn->attributes["init"] = Value(init);
+    installNn(vm, *nn);
+    installDynamo(vm, *torch);
+    installCompiler(vm, *torch);
+}
+
+}  // namespace eng::vm

@@ -1,0 +1,269 @@
+// The VM's dynamically typed values: scalars inline (None, bool, int, float), everything else a shared
+// Object (str, tensors, containers, functions, classes, instances, modules, iterators, cells).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "frontend/code_object.h"
+#include "tensor/tensor.h"
+#include "tensor/value.h"
+
+namespace eng::vm {
+
+enum class Kind : uint8_t {
+    Null,  // the CALL convention's empty self slot; never visible to programs
+    None,
+    Bool,
+    Int,
+    Float,
+    Str,
+    Tensor,
+    DType,
+    Device,
+    List,
+    Tuple,
+    Dict,
+    Set,
+    Slice,
+    Ellipsis,
+    Function,
+    BoundMethod,
+    Native,
+    Class,
+    Instance,
+    Module,
+    Cell,
+    Iterator,
+    Super,
+    Code,  // a nested code object on its way to MAKE_FUNCTION
+};
+
+struct Object {
+    explicit Object(Kind k) : kind(k) {}
+    virtual ~Object() = default;
+    Kind kind;
+};
+
+class Value {
+public:
+    Value() = default;
+    static Value null() {
+        Value v;
+        v.kind_ = Kind::Null;
+        return v;
+    }
+    Value(bool b) : kind_(Kind::Bool), data_(b) {}  // NOLINT
+    template <typename I>
+        requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)
+    Value(I i) : kind_(Kind::Int), data_(static_cast<int64_t>(i)) {}  // NOLINT
+    Value(double d) : kind_(Kind::Float), data_(d) {}                 // NOLINT
+    Value(std::shared_ptr<Object> object) : kind_(object->kind), data_(std::move(object)) {}  // NOLINT
+
+    Kind kind() const { return kind_; }
+    bool is(Kind k) const { return kind_ == k; }
+    bool isNone() const { return kind_ == Kind::None; }
+    bool isNull() const { return kind_ == Kind::Null; }
+    bool isNumber() const { return kind_ == Kind::Bool || kind_ == Kind::Int || kind_ == Kind::Float; }
+    bool asBool() const { return std::get<bool>(data_); }
+    int64_t asInt() const { return kind_ == Kind::Bool ? int64_t{std::get<bool>(data_)} : std::get<int64_t>(data_); }
+    double asFloat() const { return kind_ == Kind::Float ? std::get<double>(data_) : static_cast<double>(asInt()); }
+    const std::shared_ptr<Object>& object() const { return std::get<std::shared_ptr<Object>>(data_); }
+    template <typename T>
+    T& as() const {
+        return static_cast<T&>(*object());
+    }
+    template <typename T>
+    std::shared_ptr<T> ref() const {
+        return std::static_pointer_cast<T>(object());
+    }
+    const std::string& str() const;
+    const tensor::Tensor& tensor() const;
+    /// Same object (or equal scalar): Python's `is`.
+    bool identical(const Value& other) const;
+
+private:
+    Kind kind_ = Kind::None;
+    std::variant<std::monostate, bool, int64_t, double, std::shared_ptr<Object>> data_;
+};
+
+using ValueList = std::vector<Value>;
+using KwArgs = std::vector<std::pair<std::string, Value>>;
+using Namespace = std::unordered_map<std::string, Value>;
+
+struct StrObject : Object {
+    explicit StrObject(std::string v) : Object(Kind::Str), value(std::move(v)) {}
+    std::string value;
+};
+struct TensorObject : Object {
+    explicit TensorObject(tensor::Tensor t, bool isParameter = false)
+        : Object(Kind::Tensor), value(std::move(t)), parameter(isParameter) {}
+    tensor::Tensor value;
+    bool parameter;  // made by nn.Parameter: modules register it on attribute assignment
+};
+struct DTypeObject : Object {
+    explicit DTypeObject(tensor::DType d) : Object(Kind::DType), value(d) {}
+    tensor::DType value;
+};
+struct DeviceObject : Object {
+    explicit DeviceObject(tensor::Device d) : Object(Kind::Device), value(d) {}
+    tensor::Device value;
+};
+struct ListObject : Object {
+    explicit ListObject(ValueList v = {}) : Object(Kind::List), items(std::move(v)) {}
+    ValueList items;
+};
+struct TupleObject : Object {
+    explicit TupleObject(ValueList v = {}) : Object(Kind::Tuple), items(std::move(v)) {}
+    ValueList items;
+    std::string typeName = "tuple";       // torch.Size, torch.return_types.max, ...
+    std::vector<std::string> fieldNames;  // named tuples: their attributes
+};
+/// Insertion-ordered; keys compared with Python's == (dicts here are small).
+struct DictObject : Object {
+    DictObject() : Object(Kind::Dict) {}
+    std::vector<std::pair<Value, Value>> entries;
+    Value* find(const Value& key);
+    void set(const Value& key, Value value);
+    bool erase(const Value& key);
+};
+struct SetObject : Object {
+    SetObject() : Object(Kind::Set) {}
+    ValueList items;
+    bool contains(const Value& v) const;
+    void add(const Value& v);
+};
+struct SliceObject : Object {
+    SliceObject(Value a, Value b, Value c) : Object(Kind::Slice), start(a), stop(b), step(c) {}
+    Value start, stop, step;
+};
+struct EllipsisObject : Object {
+    EllipsisObject() : Object(Kind::Ellipsis) {}
+};
+struct CodeRefObject : Object {
+    explicit CodeRefObject(std::shared_ptr<const frontend::CodeObject> c) : Object(Kind::Code), code(std::move(c)) {}
+    std::shared_ptr<const frontend::CodeObject> code;
+};
+struct CellObject : Object {
+    CellObject() : Object(Kind::Cell) {}
+    std::optional<Value> value;
+};
+
+/// What torch.compile was given; the frame hook receives it with each compiled frame.
+struct CompileOptions {
+    bool fullgraph = false;
+    std::optional<bool> dynamic;
+    std::string backend = "inductor";
+    std::string mode = "default";
+    bool disable = false;
+};
+
+struct FunctionObject : Object {
+    FunctionObject() : Object(Kind::Function) {}
+    std::shared_ptr<const frontend::CodeObject> code;
+    std::shared_ptr<Namespace> globals;
+    ValueList defaults;
+    KwArgs keywordDefaults;
+    std::vector<std::shared_ptr<CellObject>> closure;
+    Namespace attributes;  // __name__ etc. are computed; this holds what programs set
+    /// Set on the wrapper torch.compile returns: entering the function consults the frame hook.
+    std::shared_ptr<const CompileOptions> compiled;
+};
+
+class Interpreter;
+struct CallArgs {
+    ValueList positional;
+    KwArgs keywords;
+    /// The keyword's value, removed from the list; nullopt when absent.
+    std::optional<Value> take(const std::string& name);
+};
+using NativeFn = std::function<Value(Interpreter&, CallArgs&)>;
+
+struct NativeObject : Object {
+    NativeObject(std::string n, NativeFn f) : Object(Kind::Native), name(std::move(n)), fn(std::move(f)) {}
+    std::string name;
+    NativeFn fn;
+    /// State for natives that are also objects (compiled wrappers, context managers): their attributes.
+    Namespace attributes;
+};
+
+struct BoundMethodObject : Object {
+    BoundMethodObject(Value s, Value f) : Object(Kind::BoundMethod), self(std::move(s)), function(std::move(f)) {}
+    Value self;
+    Value function;
+};
+
+struct ClassObject : Object {
+    ClassObject(std::string n, std::shared_ptr<ClassObject> b) : Object(Kind::Class), name(std::move(n)), base(std::move(b)) {}
+    std::string name;
+    std::string module = "builtins";
+    std::shared_ptr<ClassObject> base;
+    Namespace dict;
+    /// The class attribute `name`, searched along the base chain.
+    std::optional<Value> lookup(const std::string& attribute) const;
+    bool isSubclassOf(const ClassObject& other) const;
+};
+
+struct TracebackEntry {
+    std::string filename;
+    int line;
+    std::string function;
+};
+
+struct InstanceObject : Object {
+    explicit InstanceObject(std::shared_ptr<ClassObject> c) : Object(Kind::Instance), cls(std::move(c)) {}
+    std::shared_ptr<ClassObject> cls;
+    Namespace attributes;
+    // nn.Module bookkeeping: registration order of parameters and submodules.
+    std::vector<std::string> parameterOrder;
+    std::vector<std::string> moduleOrder;
+    std::vector<std::string> bufferOrder;
+    // Exceptions: where they passed, outermost first.
+    std::vector<TracebackEntry> traceback;
+};
+
+struct ModuleObject : Object {
+    explicit ModuleObject(std::string n) : Object(Kind::Module), name(std::move(n)) {}
+    std::string name;
+    Namespace attributes;
+    /// Where unknown attributes fall back to in the op registry ("torch.", "F."); empty for none.
+    std::string registryPrefix;
+};
+
+struct IteratorObject : Object {
+    explicit IteratorObject(std::function<std::optional<Value>()> n) : Object(Kind::Iterator), next(std::move(n)) {}
+    std::function<std::optional<Value>()> next;
+};
+
+struct SuperObject : Object {
+    SuperObject(std::shared_ptr<ClassObject> c, Value s) : Object(Kind::Super), cls(std::move(c)), self(std::move(s)) {}
+    std::shared_ptr<ClassObject> cls;  // lookup starts at its base
+    Value self;
+};
+
+// Constructors of the common values.
+Value makeStr(std::string s);
+Value makeTensor(tensor::Tensor t);
+Value makeList(ValueList items);
+Value makeTuple(ValueList items);
+Value makeNative(std::string name, NativeFn fn);
+Value ellipsisValue();
+
+/// Python's == for dict keys, `in` and list methods: numbers across types, strings, sequences item by item,
+/// everything else by identity. Tensors are compared by identity here (their == is elementwise).
+bool valuesEqual(const Value& a, const Value& b);
+
+/// Conversions at the tensor runtime's boundary.
+tensor::Value toTensorValue(const Value& v);
+Value fromTensorValue(const tensor::Value& v);
+/// Calls a registry op ("torch.sum", "Tensor.__add__") with VM values.
+Value callOp(const std::string& name, const ValueList& args, const KwArgs& kwargs = {});
+
+}  // namespace eng::vm

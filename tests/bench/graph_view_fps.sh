@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): frames per second of the graph view drawing a 2,000-node graph on llvmpipe under Xvfb.
+# Two scripted runs differing only in frame count: start-up, import and the one-time layout cancel out.
+# Usage: tests/bench/graph_view_fps.sh [NODES] [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+nodes=${1:-2000}
+cwb=${2:-build}/app/cwb
+[ -x "$cwb" ] || { echo "build cwb first (scripts/build.sh)" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 tests/bench/make_big_graph_log.py "$work/big.log" --nodes "$nodes"
+"$cwb" import "$work/big.log" -o "$work/big.db" -q
+
+few=150
+many=450
+run() {  # frames -> "wall_seconds cpu_seconds"
+  /usr/bin/time -f "%e %U %S" -o "$work/time" \
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$cwb" open "$work/big.db" --view graph --select 0/0 \
+    --frames "$1" --screenshot "$work/shot.png" --dump-ui > "$work/dump.txt"
+  read -r wall user sys < "$work/time"
+  echo "$wall $(echo "$user + $sys" | bc)"
+}
+read -r wall1 cpu1 < <(run $few)
+read -r wall2 cpu2 < <(run $many)
+grep -E "^(graph|canvas):" "$work/dump.txt"
+frames=$((many - few))
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+echo "steady state over $frames frames: $(echo "scale=1; 1000 * ($wall2 - $wall1) / $frames" | bc) ms/frame wall" \
+     "($(echo "scale=1; $frames / ($wall2 - $wall1)" | bc) fps), $(echo "scale=1; 1000 * ($cpu2 - $cpu1) / $frames" | bc)" \
+     "ms/frame CPU (all threads: app, llvmpipe, Xvfb)"

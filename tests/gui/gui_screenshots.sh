@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The workbench as a user sees it: opens real traces with recompiles and graph breaks, takes a screenshot of
+# each view (`cwb open --view V --screenshot`), checks the PNG has content and the expected colours, and checks
+# the view's --dump-ui text for the panel and rows it must show. Run by ctest inside xvfb-run; exits 77 (skip)
+# when there is no X display to draw on.
+# Usage: gui_screenshots.sh CWB PNG_CHECK DATA_DIR WORK_DIR
+set -euo pipefail
+
+cwb=$1 png_check=$2 data=$3 work=$4
+if [ -z "${DISPLAY:-}" ]; then
+  echo "SKIP: no X display (install xvfb: xvfb-run runs this test)"
+  exit 77
+fi
+rm -rf "$work" && mkdir -p "$work"
+recompiles="$data/torch_traces/recompiles_cpu"
+breaks="$data/torch_traces/breaks_cpu"
+failures=0
+
+# Status colours (app/gui/theme.cpp), at least a chip's worth of pixels each.
+ok_green=(--expect-colour 46 160 67 150)
+break_lime=(--expect-colour 165 220 40 150)
+failed_red=(--expect-colour 215 58 58 150)
+recompiled_amber=(--expect-colour 240 150 30 150)
+
+# shot NAME TRACE VIEW SELECT "png_check args" EXPECTED_DUMP_LINE...
+shot() {
+  local name=$1 trace=$2 view=$3 select=$4 checks=$5
+  shift 5
+  local png="$work/$name.png" dump="$work/$name.txt" select_args=()
+  [ -n "$select" ] && select_args=(--select "$select")
+  if ! "$cwb" open "$trace" --view "$view" "${select_args[@]}" --screenshot "$png" --dump-ui >"$dump" 2>"$work/$name.err"; then
+    echo "FAIL $name: cwb open exited $?"; cat "$work/$name.err"; failures=$((failures + 1)); return
+  fi
+  # shellcheck disable=SC2086
+  if ! "$png_check" "$png" --min-size 1000 700 --min-lit 0.05 --min-colours 1000 $checks; then
+    echo "FAIL $name: the screenshot lacks content"; failures=$((failures + 1))
+  fi
+  for expected in "view: $view" "$@"; do
+    if ! grep -qF -- "$expected" "$dump"; then
+      echo "FAIL $name: the window does not show: $expected"; failures=$((failures + 1))
+    fi
+  done
+}
+
+shot sites_recompiles "$recompiles" sites 4/8 "${ok_green[*]} ${recompiled_amber[*]} ${failed_red[*]}" \
+  "counts: ok 5, graph break 0, failed 1, recompiled 11, unknown 0" \
+  "row: programs/recompiles_cpu.py:33 in by_const" "compile: [0/1] recompiled" "compile: [4/8] failed" \
+  "panel: Compile details"
+shot sites_breaks "$breaks" sites "" "${ok_green[*]} ${break_lime[*]}" \
+  "counts: ok 5, graph break 5, failed 0, recompiled 0, unknown 0" \
+  "row: programs/breaks_cpu.py:6 in with_print" "row: programs/breaks_cpu.py:46 in main" "compile: [0/0] graph break"
+shot recompiles "$recompiles" recompiles 4/3 "${recompiled_amber[*]}" \
+  "function: by_const  programs/recompiles_cpu.py:33" "step: [4/3] 4 of 9" \
+  "reason: Recompiling function by_const in programs/recompiles_cpu.py:33" \
+  "guard: changed EQUALS_MATCH L['k'] == 5" "panel: Recompile stepper"
+shot recompiles_shape "$recompiles" recompiles 0/1 "" \
+  "step: [0/1] 2 of 2" "guard-failure: 0/0: tensor 'x' size mismatch at index 1. expected 16, actual 32" \
+  "guard: added LAMBDA_GUARD 2 <= L['x'].size()[1] <= 512"
+shot code "$recompiles" code 0/0 "" \
+  "kernel: cpp_fused_add_mean_mul_sum_0" "(Python, " "panel: Generated code"
+shot breaks "$breaks" breaks "" "" \
+  "break: 2x Failed to trace builtin operator at programs/breaks_cpu.py:32: print(\"helper: break inside an inlined call\")" \
+  "break: 1x Call to \`torch._dynamo.graph_break()\` at programs/breaks_cpu.py:26: torch._dynamo.graph_break()" \
+  "panel: Break details"
+shot metrics "$recompiles" metrics "" "${ok_green[*]}" \
+  "session: dedicated_log_torch_trace_mc6v5kbu.log: compiles 16, recompiles 12, graph breaks 0" \
+  "bar: [0/0] " "bar: [4/1] " "phase: entire_frame_compile"
+
+# The graph and fusion views come from their own library; check them too when this build has them.
+if grep -q "^views: .*graph" "$work/metrics.txt"; then
+  shot graph "$recompiles" graph 0/0 ""
+  shot fusion "$recompiles" fusion 0/0 ""
+fi
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures check(s) failed; screenshots and dumps are in $work"
+  exit 1
+fi
+echo "all workbench screenshots look right (in $work)"

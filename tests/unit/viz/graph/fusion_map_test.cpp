@@ -1,0 +1,118 @@
+// Tests for node -> kernel matching: Inductor's fusion comments, module choice by role, kernel-name guesses.
+#include "graph/fusion_map.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "graph_fixtures.h"
+
+namespace viz {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+std::string kernelNameOf(const FusionMap& map, const GraphModel& model, std::string_view node) {
+    int kernel = map.kernelOf(model.findNode(node));
+    return kernel < 0 ? std::string() : map.kernels[static_cast<size_t>(kernel)].name;
+}
+
+TEST(FusionMap, RolesFromTheAotIdHeader) {
+    EXPECT_EQ(codeRoleOf(testing::module(1, "0_forward", {})), CodeRole::Forward);
+    EXPECT_EQ(codeRoleOf(testing::module(1, "3_backward", {})), CodeRole::Backward);
+    EXPECT_EQ(codeRoleOf(testing::module(1, "0_inference", {})), CodeRole::Inference);
+    traces::OutputCode aoti;
+    aoti.source = "#include <torch/csrc/inductor/aoti_runtime/interface.h>\n";
+    EXPECT_EQ(codeRoleOf(aoti), CodeRole::Unknown);
+}
+
+TEST(FusionMap, DynamoGraphsMatchSourceNodesForwardFirst) {
+    GraphModel model = buildGraphModel(testing::dynamoMlp());
+    std::vector<traces::OutputCode> codes = testing::mlpModules();
+    std::reverse(codes.begin(), codes.end());  // backward first in the trace: the forward kernel still wins
+    FusionMap map = mapNodesToKernels(model, testing::pointers(codes));
+    EXPECT_EQ(map.match, KernelMatch::SourceNodes);
+    EXPECT_EQ(kernelNameOf(map, model, "h"), "triton_poi_fused_gelu_0");
+    // h is also recomputed by the backward kernel; that one is listed second.
+    ASSERT_EQ(map.kernelsOfNode[4].size(), 2u);
+    EXPECT_EQ(map.kernels[static_cast<size_t>(map.kernelsOfNode[4][1])].role, CodeRole::Backward);
+    EXPECT_EQ(map.kernelOf(model.findNode("linear")), -1);  // addmm is an extern kernel: no fused kernel
+    EXPECT_EQ(map.findKernel(100), map.kernelOf(4));
+    EXPECT_EQ(map.findKernel(999), -1);
+}
+
+TEST(FusionMap, PostGradGraphsPickTheModuleThatComputesThem) {
+    std::vector<traces::OutputCode> codes = testing::mlpModules();
+    GraphModel forward = buildGraphModel(testing::postGradForward());
+    FusionMap forwardMap = mapNodesToKernels(forward, testing::pointers(codes));
+    EXPECT_EQ(forwardMap.match, KernelMatch::PostGradNodes);
+    ASSERT_EQ(forwardMap.kernels.size(), 1u);
+    EXPECT_EQ(forwardMap.kernels[0].name, "triton_poi_fused_gelu_0");
+    EXPECT_EQ(forwardMap.kernels[0].outputCodeId, 10);
+    EXPECT_THAT(forwardMap.kernels[0].nodes, ElementsAre(5, 6, 7, 8, 9));
+    EXPECT_EQ(forwardMap.kernelOf(forward.findNode("addmm")), -1);
+
+    // The backward graph shares mul_1/erf/add with the forward one, but the backward module names more of it.
+    GraphModel backward = buildGraphModel(testing::postGradBackward());
+    FusionMap backwardMap = mapNodesToKernels(backward, testing::pointers(codes));
+    ASSERT_EQ(backwardMap.kernels.size(), 1u);
+    EXPECT_EQ(backwardMap.kernels[0].name, "triton_per_fused_gelu_gelu_backward_sum_0");
+    EXPECT_EQ(backwardMap.kernels[0].role, CodeRole::Backward);
+    EXPECT_EQ(kernelNameOf(backwardMap, backward, "erf"), "triton_per_fused_gelu_gelu_backward_sum_0");
+}
+
+TEST(FusionMap, AotBackwardPrefersTheBackwardModuleOnATie) {
+    traces::Graph graph = testing::graphOf(traces::GraphKind::AotBackward,
+                                           {testing::node("x", "placeholder", "x"),
+                                            testing::node("mul_1", "call_function", "torch.ops.aten.mul.Tensor", {"x"})});
+    std::vector<traces::OutputCode> codes{
+        testing::module(1, "0_forward", {testing::kernel(1, "triton_poi_fused_mul_0", {}, {"mul_1"})}),
+        testing::module(2, "0_backward", {testing::kernel(2, "triton_poi_fused_mul_1", {}, {"mul_1"})})};
+    GraphModel model = buildGraphModel(graph);
+    EXPECT_EQ(kernelNameOf(mapNodesToKernels(model, testing::pointers(codes)), model, "mul_1"), "triton_poi_fused_mul_1");
+}
+
+TEST(FusionMap, FusedOpsFromKernelNames) {
+    EXPECT_EQ(fusedOpsOf("cpp_fused_mul_sin_0"), "_mul_sin_");
+    EXPECT_EQ(fusedOpsOf("triton_per_fused_native_layer_norm_12"), "_native_layer_norm_");
+    EXPECT_EQ(fusedOpsOf("cpp_fused__softmax_1"), "__softmax_");
+    EXPECT_EQ(fusedOpsOf("kernel"), "");
+    EXPECT_EQ(fusedOpsOf("cpp_fused_0"), "");
+}
+
+TEST(FusionMap, CppKernelsWithoutCommentsAreGuessedFromTheirNames) {
+    // breaks_cpu: y = sin(x) * 2 and later z = cos(x) + 1, each its own cpp kernel, no fusion comments.
+    traces::Graph graph = testing::graphOf(
+        traces::GraphKind::Dynamo,
+        {testing::node("l_x_", "placeholder", "L_x_"), testing::node("sin", "call_function", "torch.sin", {"l_x_"}),
+         testing::node("mul", "call_function", "operator.mul", {"sin"}),
+         testing::node("mul_1", "call_function", "operator.mul", {"mul"}),
+         testing::node("cos", "call_function", "torch.cos", {"mul_1"}),
+         testing::node("add", "call_function", "operator.add", {"cos"}),
+         testing::node("output", "output", "output", {"add"}, "")});
+    traces::OutputCode code = testing::module(
+        5, "0_inference",
+        {testing::kernel(50, "cpp_fused_mul_sin_0", {}, {}), testing::kernel(51, "cpp_fused_add_cos_1", {}, {})});
+    GraphModel model = buildGraphModel(graph);
+    FusionMap map = mapNodesToKernels(model, {&code});
+    EXPECT_EQ(map.match, KernelMatch::KernelName);
+    EXPECT_EQ(kernelNameOf(map, model, "sin"), "cpp_fused_mul_sin_0");
+    EXPECT_EQ(kernelNameOf(map, model, "mul"), "cpp_fused_mul_sin_0");
+    EXPECT_EQ(kernelNameOf(map, model, "mul_1"), "cpp_fused_mul_sin_0");  // grown along the chain of muls
+    EXPECT_EQ(kernelNameOf(map, model, "cos"), "cpp_fused_add_cos_1");
+    EXPECT_EQ(kernelNameOf(map, model, "add"), "cpp_fused_add_cos_1");
+    EXPECT_EQ(map.kernelOf(model.findNode("l_x_")), -1);
+}
+
+TEST(FusionMap, NothingToMatch) {
+    GraphModel model = buildGraphModel(testing::dynamoMlp());
+    FusionMap map = mapNodesToKernels(model, {});
+    EXPECT_EQ(map.match, KernelMatch::None);
+    EXPECT_THAT(map.kernels, IsEmpty());
+    EXPECT_EQ(map.kernelsOfNode.size(), model.nodes.size());
+    EXPECT_EQ(map.kernelOf(-1), -1);
+    EXPECT_EQ(map.kernelOf(100), -1);
+}
+
+}  // namespace
+}  // namespace viz

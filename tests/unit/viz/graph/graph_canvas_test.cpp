@@ -1,0 +1,141 @@
+// Tests for the graph canvas without a window: Dear ImGui runs headless (no renderer), and the canvas's frame
+// statistics and events show its culling, level of detail and picking.
+#include "draw/graph_canvas.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace viz {
+namespace {
+
+/// A 50 x 40 grid of 60 x 30 boxes, each with an edge to the box below it.
+GraphScene gridScene() {
+    auto layout = std::make_shared<GraphLayout>();
+    constexpr int kColumns = 50;
+    constexpr int kRows = 40;
+    GraphScene scene;
+    for (int row = 0; row < kRows; ++row)
+        for (int column = 0; column < kColumns; ++column) {
+            float x = column * 100.0f, y = row * 80.0f;
+            layout->nodes.push_back({x, y, x + 60, y + 30});
+            scene.nodes.push_back({{"node" + std::to_string(layout->nodes.size() - 1), "aten.mul.Tensor"}, 0xfff2cc, false});
+        }
+    for (int i = 0; i + kColumns < static_cast<int>(layout->nodes.size()); ++i) {
+        Point from = layout->nodes[static_cast<size_t>(i)].centre();
+        Point to = layout->nodes[static_cast<size_t>(i + kColumns)].centre();
+        EdgePath edge;
+        edge.points = {{from.x, from.y + 15}, {from.x, from.y + 30}, {to.x, to.y - 35}, {to.x, to.y - 20}};
+        edge.hasArrow = true;
+        edge.arrowTip = {to.x, to.y - 15};
+        edge.bounds = Rect::around({edge.points.front(), edge.arrowTip});
+        layout->edges.push_back(edge);
+        scene.edges.push_back({i, i + kColumns, 1});
+    }
+    layout->bounds = {0, 0, (kColumns - 1) * 100.0f + 60, (kRows - 1) * 80.0f + 30};
+    scene.layout = layout;
+    return scene;
+}
+
+class HeadlessImGui : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(1000, 700);
+        io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
+        unsigned char* pixels = nullptr;
+        int width = 0, height = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    }
+    void TearDown() override { ImGui::DestroyContext(); }
+
+    CanvasEvents frame(GraphCanvas& canvas) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.DeltaTime = 1.0f / 60.0f;
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(io.DisplaySize);
+        ImGui::Begin("canvas", nullptr, ImGuiWindowFlags_NoDecoration);
+        CanvasEvents events = canvas.draw("graph");
+        ImGui::End();
+        ImGui::Render();
+        return events;
+    }
+};
+
+TEST_F(HeadlessImGui, FitShowsEverythingWithoutText) {
+    GraphCanvas canvas;
+    canvas.setScene(gridScene());
+    frame(canvas);
+    EXPECT_LT(canvas.zoom(), 0.5f);
+    EXPECT_EQ(canvas.lastFrame().nodesDrawn, 2000);
+    EXPECT_EQ(canvas.lastFrame().edgesDrawn, 1950);
+    EXPECT_FALSE(canvas.lastFrame().labelsDrawn);
+    EXPECT_FALSE(canvas.lastFrame().curvesDrawn);
+}
+
+TEST_F(HeadlessImGui, CloseUpDrawsOnlyWhatIsInViewWithText) {
+    GraphCanvas canvas;
+    canvas.setScene(gridScene());
+    frame(canvas);
+    canvas.centerOn(1025);  // middle of the grid
+    frame(canvas);
+    EXPECT_GE(canvas.zoom(), 1.0f);
+    const CanvasFrameStats& stats = canvas.lastFrame();
+    EXPECT_GT(stats.nodesDrawn, 0);
+    EXPECT_LT(stats.nodesDrawn, 200);
+    EXPECT_TRUE(stats.labelsDrawn);
+    EXPECT_TRUE(stats.curvesDrawn);
+    ImVec2 centre = canvas.screenOf(canvas.scene().layout->nodes[1025].centre());
+    EXPECT_NEAR(centre.x, 500.0f, 20.0f);  // the window's padding moves the canvas a little
+    EXPECT_NEAR(centre.y, 350.0f, 20.0f);
+}
+
+TEST_F(HeadlessImGui, ClickSelectsTheNodeUnderTheMouse) {
+    GraphCanvas canvas;
+    canvas.setScene(gridScene());
+    canvas.centerOn(1025);
+    frame(canvas);
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = canvas.screenOf(canvas.scene().layout->nodes[1026].centre());
+    EXPECT_EQ(frame(canvas).hoveredNode, 1026);
+    io.MouseDown[0] = true;
+    frame(canvas);
+    io.MouseDown[0] = false;
+    CanvasEvents events = frame(canvas);
+    EXPECT_EQ(events.clickedNode, 1026);
+
+    // Dragging pans instead of clicking.
+    ImVec2 before = canvas.screenOf({0, 0});
+    io.MouseDown[0] = true;
+    frame(canvas);
+    for (int step = 1; step <= 5; ++step) {
+        io.MousePos.x += 20;
+        frame(canvas);
+    }
+    io.MouseDown[0] = false;
+    events = frame(canvas);
+    EXPECT_EQ(events.clickedNode, -1);
+    EXPECT_GT(canvas.screenOf({0, 0}).x, before.x + 50);
+}
+
+TEST_F(HeadlessImGui, WheelZoomsAroundTheCursor) {
+    GraphCanvas canvas;
+    canvas.setScene(gridScene());
+    frame(canvas);
+    ImGuiIO& io = ImGui::GetIO();
+    Point target = canvas.scene().layout->nodes[300].centre();
+    io.MousePos = canvas.screenOf(target);
+    float zoom = canvas.zoom();
+    io.MouseWheel = 2.0f;
+    frame(canvas);
+    io.MouseWheel = 0.0f;
+    EXPECT_GT(canvas.zoom(), zoom * 1.3f);
+    ImVec2 after = canvas.screenOf(target);
+    EXPECT_NEAR(after.x, io.MousePos.x, 1.0f);
+    EXPECT_NEAR(after.y, io.MousePos.y, 1.0f);
+}
+
+}  // namespace
+}  // namespace viz

@@ -1,0 +1,327 @@
+// Graph canvas drawing and input (see graph_canvas.h). Two rules keep big graphs fast: only what the spatial
+// grids say is in view is touched, and detail (text, curves, arrowheads, anti-aliasing) depends on the zoom.
+#include "draw/graph_canvas.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+namespace viz {
+namespace {
+
+constexpr float kMinZoom = 0.002f;
+constexpr float kMaxZoom = 8.0f;
+constexpr float kWheelStep = 1.2f;
+/// Below this zoom a 13 px font would be under 6.5 px: unreadable, and text is most of the vertices.
+constexpr float kTextZoom = 0.5f;
+constexpr float kCurveZoom = 0.6f;
+constexpr float kArrowZoom = 0.35f;
+/// Below this zoom an edge's curvature spans a pixel or two: one straight segment looks the same.
+constexpr float kStraightEdgeZoom = 0.15f;
+constexpr float kBorderZoom = 0.25f;
+constexpr float kReadableZoom = 1.0f;
+constexpr float kFontPoints = 13.0f;
+constexpr float kLinePoints = 14.0f;
+
+constexpr ImU32 kCanvasFrame = IM_COL32(70, 72, 80, 255);
+constexpr ImU32 kEdgeColour = IM_COL32(150, 152, 160, 210);
+constexpr ImU32 kEdgeSelected = IM_COL32(95, 170, 255, 255);
+constexpr ImU32 kNodeBorder = IM_COL32(60, 60, 64, 255);
+constexpr ImU32 kNodeText = IM_COL32(22, 22, 24, 255);
+constexpr ImU32 kSelectedBorder = IM_COL32(60, 140, 255, 255);
+constexpr ImU32 kMatchBorder = IM_COL32(255, 150, 40, 255);
+constexpr ImU32 kClusterBorder = IM_COL32(120, 120, 130, 255);
+constexpr ImU32 kClusterText = IM_COL32(40, 40, 46, 255);
+
+ImU32 colourOf(uint32_t rgb) { return IM_COL32((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff, 255); }
+
+ImU32 darker(uint32_t rgb) {
+    auto channel = [&](int shift) { return static_cast<int>(((rgb >> shift) & 0xff) * 3 / 4); };
+    return IM_COL32(channel(16), channel(8), channel(0), 255);
+}
+
+}  // namespace
+
+GraphScene sceneOf(const LayoutGraph& graph, std::shared_ptr<const GraphLayout> layout) {
+    GraphScene scene;
+    scene.layout = std::move(layout);
+    scene.nodes.reserve(graph.nodes.size());
+    for (const LayoutNode& node : graph.nodes) scene.nodes.push_back({node.lines, node.fill, node.folded});
+    for (const LayoutCluster& cluster : graph.clusters) scene.clusters.push_back({cluster.label, cluster.fill});
+    scene.edges = graph.edges;
+    return scene;
+}
+
+void GraphCanvas::setScene(GraphScene scene) {
+    bool sameLayout = scene.layout == scene_.layout;
+    scene_ = std::move(scene);
+    if (sameLayout) return;
+    highlighted_.assign(scene_.nodes.size(), false);
+    if (!scene_.layout) return;
+    const GraphLayout& layout = *scene_.layout;
+    nodeGrid_.build(layout.nodes, suggestedCellSize(layout.bounds, layout.nodes.size()));
+    std::vector<Rect> edgeBounds;
+    edgeBounds.reserve(layout.edges.size());
+    for (const EdgePath& edge : layout.edges) edgeBounds.push_back(edge.bounds);
+    edgeGrid_.build(edgeBounds, suggestedCellSize(layout.bounds, layout.nodes.size()));
+    fitPending_ = true;
+}
+
+void GraphCanvas::centerOn(int node) { centerPending_ = node; }
+
+void GraphCanvas::setHighlighted(std::vector<int> nodes) {
+    highlighted_.assign(scene_.nodes.size(), false);
+    for (int node : nodes)
+        if (node >= 0 && static_cast<size_t>(node) < highlighted_.size()) highlighted_[static_cast<size_t>(node)] = true;
+}
+
+ImVec2 GraphCanvas::toScreen(Point p) const {
+    return ImVec2(origin_.x + size_.x * 0.5f + (p.x - centre_.x) * zoom_,
+                  origin_.y + size_.y * 0.5f + (p.y - centre_.y) * zoom_);
+}
+
+Point GraphCanvas::toGraph(ImVec2 p) const {
+    return {centre_.x + (p.x - origin_.x - size_.x * 0.5f) / zoom_, centre_.y + (p.y - origin_.y - size_.y * 0.5f) / zoom_};
+}
+
+void GraphCanvas::applyPendingView() {
+    if (!scene_.layout || size_.x <= 1 || size_.y <= 1) return;
+    const GraphLayout& layout = *scene_.layout;
+    if (fitPending_) {
+        float width = std::max(layout.bounds.width(), 1.0f);
+        float height = std::max(layout.bounds.height(), 1.0f);
+        zoom_ = std::clamp(std::min(size_.x / width, size_.y / height) * 0.95f, kMinZoom, kReadableZoom * 1.5f);
+        centre_ = layout.bounds.centre();
+        fitPending_ = false;
+    }
+    if (centerPending_ >= 0 && static_cast<size_t>(centerPending_) < layout.nodes.size()) {
+        centre_ = layout.nodes[static_cast<size_t>(centerPending_)].centre();
+        zoom_ = std::max(zoom_, kReadableZoom);
+    }
+    centerPending_ = -1;
+    if (clusterPending_ >= 0 && static_cast<size_t>(clusterPending_) < layout.clusters.size()) {
+        const Rect& cluster = layout.clusters[static_cast<size_t>(clusterPending_)];
+        centre_ = cluster.centre();
+        float fitting = std::min(size_.x / std::max(cluster.width(), 1.0f), size_.y / std::max(cluster.height(), 1.0f));
+        zoom_ = std::clamp(fitting * 0.9f, kMinZoom, kReadableZoom * 1.5f);
+    }
+    clusterPending_ = -1;
+}
+
+int GraphCanvas::nodeAt(Point p) const {
+    std::vector<int> hits;
+    nodeGrid_.query({p.x, p.y, p.x, p.y}, hits);
+    return hits.empty() ? -1 : hits.back();
+}
+
+int GraphCanvas::clusterAt(Point p) const {
+    if (!scene_.layout) return -1;
+    int best = -1;
+    float bestArea = FLT_MAX;
+    const std::vector<Rect>& clusters = scene_.layout->clusters;
+    for (size_t i = 0; i < clusters.size(); ++i) {
+        float area = clusters[i].width() * clusters[i].height();
+        if (clusters[i].contains(p) && area < bestArea) {
+            best = static_cast<int>(i);
+            bestArea = area;
+        }
+    }
+    return best;
+}
+
+void GraphCanvas::handleInput(CanvasEvents& events, bool hovered) {
+    ImGuiIO& io = ImGui::GetIO();
+    bool active = ImGui::IsItemActive();
+    if (active && (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Right) ||
+                   ImGui::IsMouseDragging(ImGuiMouseButton_Middle))) {
+        dragged_ = true;
+        centre_.x -= io.MouseDelta.x / zoom_;
+        centre_.y -= io.MouseDelta.y / zoom_;
+    }
+    Point mouse = toGraph(io.MousePos);
+    if (ImGui::IsItemDeactivated()) {
+        if (!dragged_ && ImGui::IsMouseReleased(ImGuiMouseButton_Left)) {
+            events.clickedNode = nodeAt(mouse);
+            if (events.clickedNode < 0) events.clickedCluster = clusterAt(mouse);
+        }
+        dragged_ = false;
+    }
+    if (!hovered) return;
+    events.hoveredNode = nodeAt(mouse);
+    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+        events.doubleClickedNode = events.hoveredNode;
+        if (events.hoveredNode < 0) events.doubleClickedCluster = clusterAt(mouse);
+    }
+    if (io.MouseWheel != 0.0f) {
+        float zoom = std::clamp(zoom_ * std::pow(kWheelStep, io.MouseWheel), kMinZoom, kMaxZoom);
+        // Keep the graph point under the cursor where it is.
+        centre_.x = mouse.x - (io.MousePos.x - origin_.x - size_.x * 0.5f) / zoom;
+        centre_.y = mouse.y - (io.MousePos.y - origin_.y - size_.y * 0.5f) / zoom;
+        zoom_ = zoom;
+    }
+    // Dear ImGui 1.86 indexes keys by the backend's key codes; GLFW's letter codes are their ASCII capitals.
+    if (!io.WantTextInput && ImGui::IsKeyPressed('F', false)) fitPending_ = true;
+}
+
+CanvasEvents GraphCanvas::draw(const char* id, ImVec2 size) {
+    CanvasEvents events;
+    stats_ = {};
+    origin_ = ImGui::GetCursorScreenPos();
+    ImVec2 available = ImGui::GetContentRegionAvail();
+    size_ = ImVec2(size.x > 0 ? size.x : std::max(available.x, 50.0f), size.y > 0 ? size.y : std::max(available.y, 50.0f));
+    ImGui::InvisibleButton(id, size_, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight |
+                                          ImGuiButtonFlags_MouseButtonMiddle);
+    bool hovered = ImGui::IsItemHovered();
+    applyPendingView();
+    if (scene_.layout) handleInput(events, hovered);
+
+    ImDrawList& list = *ImGui::GetWindowDrawList();
+    ImVec2 end(origin_.x + size_.x, origin_.y + size_.y);
+    // No background fill: on a software renderer every covered pixel costs, and the window's own background
+    // is already there. A frame shows where the canvas is.
+    list.AddRect(origin_, end, kCanvasFrame);
+    if (!scene_.layout) return events;
+    list.PushClipRect(origin_, end, true);
+    Point topLeft = toGraph(origin_);
+    Point bottomRight = toGraph(end);
+    Rect visible{topLeft.x, topLeft.y, bottomRight.x, bottomRight.y};
+
+    // Anti-aliased lines cost twice the triangles; far away nobody sees the difference.
+    ImDrawListFlags savedFlags = list.Flags;
+    if (zoom_ < kCurveZoom) list.Flags &= ~ImDrawListFlags_AntiAliasedLines;
+    drawClusters(list, visible);
+    drawEdges(list, visible);
+    drawNodes(list, visible);
+    list.Flags = savedFlags;
+    list.PopClipRect();
+    if (events.hoveredNode >= 0 && !stats_.labelsDrawn) drawTooltip(events.hoveredNode);
+    return events;
+}
+
+void GraphCanvas::drawClusters(ImDrawList& list, const Rect& visible) {
+    const std::vector<Rect>& clusters = scene_.layout->clusters;
+    for (size_t i = 0; i < clusters.size(); ++i) {
+        if (!clusters[i].overlaps(visible)) continue;
+        ImVec2 min = toScreen({clusters[i].minX, clusters[i].minY});
+        ImVec2 max = toScreen({clusters[i].maxX, clusters[i].maxY});
+        uint32_t fill = i < scene_.clusters.size() ? scene_.clusters[i].fill : 0xf0f0f0;
+        bool selected = static_cast<int>(i) == selectedCluster_;
+        list.AddRectFilled(min, max, colourOf(fill), 6.0f * std::min(zoom_, 1.0f));
+        list.AddRect(min, max, selected ? kSelectedBorder : kClusterBorder, 6.0f * std::min(zoom_, 1.0f), 0,
+                     selected ? 3.0f : 1.0f);
+        if (zoom_ >= kTextZoom * 0.7f && i < scene_.clusters.size()) {
+            const std::string& label = scene_.clusters[i].label;
+            ImVec4 clip(min.x, min.y, max.x, max.y);
+            list.AddText(ImGui::GetFont(), kFontPoints * zoom_, ImVec2(min.x + 6.0f * zoom_, min.y + 3.0f * zoom_),
+                         kClusterText, label.c_str(), label.c_str() + label.size(), 0.0f, &clip);
+        }
+        ++stats_.clustersDrawn;
+    }
+}
+
+void GraphCanvas::drawEdges(ImDrawList& list, const Rect& visible) {
+    const GraphLayout& layout = *scene_.layout;
+    visibleScratch_.clear();
+    edgeGrid_.query(visible, visibleScratch_);
+    bool curves = zoom_ >= kCurveZoom;
+    bool arrows = zoom_ >= kArrowZoom;
+    float thickness = std::clamp(zoom_, 1.0f, 2.0f);
+    std::vector<ImVec2> polyline;
+    for (int index : visibleScratch_) {
+        const EdgePath& edge = layout.edges[static_cast<size_t>(index)];
+        if (edge.points.size() < 2) continue;
+        ImU32 colour = kEdgeColour;
+        float width = thickness;
+        bool ofSelected = selectedNode_ >= 0 && static_cast<size_t>(index) < scene_.edges.size() &&
+                          (scene_.edges[static_cast<size_t>(index)].from == selectedNode_ ||
+                           scene_.edges[static_cast<size_t>(index)].to == selectedNode_);
+        if (ofSelected) {  // the edges the user follows from the selected node
+            colour = kEdgeSelected;
+            width = thickness * 2.0f;
+        }
+        if (curves) {
+            for (size_t i = 0; i + 3 < edge.points.size(); i += 3)
+                list.AddBezierCubic(toScreen(edge.points[i]), toScreen(edge.points[i + 1]), toScreen(edge.points[i + 2]),
+                                    toScreen(edge.points[i + 3]), colour, width, 12);
+        } else if (zoom_ >= kStraightEdgeZoom) {
+            polyline.clear();
+            for (const Point& p : edge.points) polyline.push_back(toScreen(p));
+            list.AddPolyline(polyline.data(), static_cast<int>(polyline.size()), colour, 0, width);
+        } else {
+            list.AddLine(toScreen(edge.points.front()), toScreen(edge.hasArrow ? edge.arrowTip : edge.points.back()),
+                         colour, width);
+        }
+        if (arrows && edge.hasArrow) {
+            ImVec2 base = toScreen(edge.points.back());
+            ImVec2 tip = toScreen(edge.arrowTip);
+            ImVec2 direction(tip.x - base.x, tip.y - base.y);
+            if (std::fabs(direction.x) + std::fabs(direction.y) > 0.5f) {
+                ImVec2 normal(-direction.y * 0.45f, direction.x * 0.45f);
+                list.AddTriangleFilled(tip, ImVec2(base.x + normal.x, base.y + normal.y),
+                                       ImVec2(base.x - normal.x, base.y - normal.y), colour);
+            }
+        }
+        ++stats_.edgesDrawn;
+    }
+    stats_.curvesDrawn = curves;
+}
+
+void GraphCanvas::drawNodes(ImDrawList& list, const Rect& visible) {
+    const GraphLayout& layout = *scene_.layout;
+    visibleScratch_.clear();
+    nodeGrid_.query(visible, visibleScratch_);
+    bool borders = zoom_ >= kBorderZoom;
+    bool text = zoom_ >= kTextZoom;
+    float rounding = zoom_ >= kTextZoom ? 4.0f * zoom_ : 0.0f;
+    for (int index : visibleScratch_) {
+        size_t i = static_cast<size_t>(index);
+        const Rect& box = layout.nodes[i];
+        ImVec2 min = toScreen({box.minX, box.minY});
+        ImVec2 max = toScreen({box.maxX, box.maxY});
+        uint32_t fill = i < scene_.nodes.size() ? scene_.nodes[i].fill : 0xeeeeee;
+        if (i < scene_.nodes.size() && scene_.nodes[i].folded) {
+            float offset = std::max(3.0f * zoom_, 1.0f);
+            list.AddRectFilled(ImVec2(min.x + offset, min.y - offset), ImVec2(max.x + offset, max.y - offset), darker(fill),
+                               rounding);
+        }
+        list.AddRectFilled(min, max, colourOf(fill), rounding);
+        bool selected = index == selectedNode_;
+        bool matched = i < highlighted_.size() && highlighted_[i];
+        if (selected || matched) {
+            float grow = 2.0f;
+            list.AddRect(ImVec2(min.x - grow, min.y - grow), ImVec2(max.x + grow, max.y + grow),
+                         selected ? kSelectedBorder : kMatchBorder, rounding, 0, 3.0f);
+        } else if (borders) {
+            list.AddRect(min, max, kNodeBorder, rounding);
+        }
+        if (text) drawNodeText(list, index, min, max);
+        ++stats_.nodesDrawn;
+    }
+    stats_.labelsDrawn = text;
+}
+
+void GraphCanvas::drawNodeText(ImDrawList& list, int node, ImVec2 min, ImVec2 max) {
+    if (static_cast<size_t>(node) >= scene_.nodes.size()) return;
+    const std::vector<std::string>& lines = scene_.nodes[static_cast<size_t>(node)].lines;
+    ImFont* font = ImGui::GetFont();
+    float fontSize = kFontPoints * zoom_;
+    float lineHeight = kLinePoints * zoom_;
+    float top = (min.y + max.y) * 0.5f - lineHeight * static_cast<float>(lines.size()) * 0.5f;
+    ImVec4 clip(min.x + 1, min.y + 1, max.x - 1, max.y - 1);
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const std::string& line = lines[i];
+        float width = font->CalcTextSizeA(fontSize, FLT_MAX, 0.0f, line.c_str(), line.c_str() + line.size()).x;
+        float left = std::max(min.x + 3.0f * zoom_, (min.x + max.x - width) * 0.5f);
+        list.AddText(font, fontSize, ImVec2(left, top + lineHeight * static_cast<float>(i)), kNodeText, line.c_str(),
+                     line.c_str() + line.size(), 0.0f, &clip);
+    }
+}
+
+void GraphCanvas::drawTooltip(int node) const {
+    if (static_cast<size_t>(node) >= scene_.nodes.size()) return;
+    ImGui::BeginTooltip();
+    for (const std::string& line : scene_.nodes[static_cast<size_t>(node)].lines) ImGui::TextUnformatted(line.c_str());
+    ImGui::EndTooltip();
+}
+
+}  // namespace viz

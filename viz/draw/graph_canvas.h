@@ -1,0 +1,113 @@
+// The graph canvas: draws a laid-out graph with ImGui draw lists, with pan (drag), zoom (wheel, around the
+// cursor), fit (F), picking, and level of detail so that thousands of nodes stay above 30 frames per second.
+#pragma once
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "graph/layout_graph.h"
+#include "layout/graph_layout.h"
+#include "layout/spatial_grid.h"
+
+namespace viz {
+
+struct SceneNode {
+    std::vector<std::string> lines;
+    uint32_t fill = 0xeeeeee;  ///< 0xRRGGBB
+    bool folded = false;       ///< drawn as a stack: it stands for a folded group
+};
+
+struct SceneCluster {
+    std::string label;
+    uint32_t fill = 0xf0f0f0;  ///< 0xRRGGBB
+};
+
+/// A finished layout and, parallel to its lists, the text and colours to draw.
+struct GraphScene {
+    std::shared_ptr<const GraphLayout> layout;
+    std::vector<SceneNode> nodes;
+    std::vector<SceneCluster> clusters;
+    std::vector<LayoutEdge> edges;  ///< which nodes each layout edge joins (for highlighting a node's edges)
+};
+
+/// The scene for `layout` of `graph` with the graph's own labels and colours.
+GraphScene sceneOf(const LayoutGraph& graph, std::shared_ptr<const GraphLayout> layout);
+
+struct CanvasEvents {
+    int clickedNode = -1;
+    int doubleClickedNode = -1;
+    int clickedCluster = -1;  ///< a click inside a cluster, on none of its nodes
+    int doubleClickedCluster = -1;
+    int hoveredNode = -1;
+};
+
+/// What the last frame drew, for tests and the status line.
+struct CanvasFrameStats {
+    int nodesDrawn = 0;
+    int edgesDrawn = 0;
+    int clustersDrawn = 0;
+    bool labelsDrawn = false;
+    bool curvesDrawn = false;  ///< beziers (close up) rather than polylines (far away)
+};
+
+class GraphCanvas {
+public:
+    /// Shows `scene`. Pan and zoom stay when the new scene has the same layout object; otherwise the view fits.
+    void setScene(GraphScene scene);
+    const GraphScene& scene() const { return scene_; }
+    bool hasScene() const { return scene_.layout != nullptr; }
+
+    /// Draws at the cursor, filling `size` (0 means the rest of the content region), and handles input.
+    CanvasEvents draw(const char* id, ImVec2 size = ImVec2(0, 0));
+
+    void fit() { fitPending_ = true; }
+    /// Centres the node (zooming in to a readable scale if needed), from the next frame on.
+    void centerOn(int node);
+    /// Centres a cluster and zooms so that it fits (but not beyond a readable scale), from the next frame on.
+    void centerOnCluster(int cluster) { clusterPending_ = cluster; }
+    void setSelectedNode(int node) { selectedNode_ = node; }
+    void setSelectedCluster(int cluster) { selectedCluster_ = cluster; }
+    void setHighlighted(std::vector<int> nodes);
+
+    float zoom() const { return zoom_; }
+    /// Where a graph point is on screen in the frame last drawn.
+    ImVec2 screenOf(Point p) const { return toScreen(p); }
+    const CanvasFrameStats& lastFrame() const { return stats_; }
+
+private:
+    ImVec2 toScreen(Point p) const;
+    Point toGraph(ImVec2 p) const;
+    void applyPendingView();
+    void handleInput(CanvasEvents& events, bool hovered);
+    int nodeAt(Point p) const;
+    int clusterAt(Point p) const;
+    void drawClusters(ImDrawList& list, const Rect& visible);
+    void drawEdges(ImDrawList& list, const Rect& visible);
+    void drawNodes(ImDrawList& list, const Rect& visible);
+    void drawNodeText(ImDrawList& list, int node, ImVec2 min, ImVec2 max);
+    void drawTooltip(int node) const;
+
+    GraphScene scene_;
+    SpatialGrid nodeGrid_;
+    SpatialGrid edgeGrid_;
+    std::vector<bool> highlighted_;
+    std::vector<int> visibleScratch_;
+    int selectedNode_ = -1;
+    int selectedCluster_ = -1;
+
+    Point centre_;        ///< graph point at the middle of the canvas
+    float zoom_ = 1.0f;   ///< screen pixels per point
+    ImVec2 origin_;       ///< canvas top-left on screen, this frame
+    ImVec2 size_;         ///< canvas size, this frame
+    bool fitPending_ = true;
+    int centerPending_ = -1;
+    int clusterPending_ = -1;
+    bool dragged_ = false;
+    CanvasFrameStats stats_;
+};
+
+}  // namespace viz

@@ -1,0 +1,140 @@
+// Builds the displayed graph of a tab from the model, its folding and its fusion map (see display_graph.h).
+#include "graph/display_graph.h"
+
+#include <algorithm>
+#include <map>
+
+#include "graph/graph_palette.h"
+
+namespace viz {
+namespace {
+
+constexpr size_t kMaxLabelChars = 36;
+
+/// Long names differ at their end ("..._modules_17_modules_fc1_parameters_weight_"): keep both ends.
+std::string clipped(std::string text) {
+    if (text.size() <= kMaxLabelChars) return text;
+    constexpr size_t kHead = 12;
+    return text.substr(0, kHead) + "..." + text.substr(text.size() - (kMaxLabelChars - kHead - 3));
+}
+
+uint32_t fillOf(const GraphModelNode& node, const FusionMap* fusion) {
+    int kernel = fusion ? fusion->kernelOf(node.index) : -1;
+    if (kernel >= 0) return kernelFill(kernel);
+    bool computes = node.kind == NodeKind::Function || node.kind == NodeKind::Method || node.kind == NodeKind::Module;
+    if (fusion && fusion->match != KernelMatch::None && computes) return kUnfusedFill;
+    return nodeKindFill(node.kind);
+}
+
+std::vector<std::string> groupLabelLines(const GraphModel& model, const FoldGroup& group) {
+    // The ops inside, most frequent first, hint at what the group does without expanding it.
+    std::map<std::string, int> opCounts;
+    for (int node : group.nodes) {
+        const std::string& op = model.nodes[static_cast<size_t>(node)].opName;
+        if (!op.empty()) ++opCounts[op];
+    }
+    std::vector<std::pair<int, std::string>> ops;
+    for (const auto& [op, count] : opCounts) ops.emplace_back(-count, op);
+    std::sort(ops.begin(), ops.end());
+    std::string summary;
+    for (size_t i = 0; i < ops.size() && i < 3; ++i) summary += (i ? " " : "") + ops[i].second;
+    std::vector<std::string> lines{clipped(group.key), std::to_string(group.nodes.size()) + " nodes"};
+    if (!summary.empty()) lines.push_back(clipped(summary));
+    return lines;
+}
+
+}  // namespace
+
+std::vector<std::string> nodeLabelLines(const GraphModelNode& node) {
+    std::vector<std::string> lines{clipped(node.name)};
+    bool computes = node.kind == NodeKind::Function || node.kind == NodeKind::Method ||
+                    node.kind == NodeKind::Module || node.kind == NodeKind::Attribute;
+    if (computes && !node.shortTarget.empty() && node.shortTarget != node.name) lines.push_back(clipped(node.shortTarget));
+    if (!node.tensorText.empty()) lines.push_back(clipped(node.tensorText));
+    return lines;
+}
+
+int DisplayGraph::displayNodeOf(int modelNode) const {
+    if (modelNode < 0 || static_cast<size_t>(modelNode) >= displayOfModelNode.size()) return -1;
+    return displayOfModelNode[static_cast<size_t>(modelNode)];
+}
+
+DisplayGraph buildDisplayGraph(const GraphModel& model, const DisplayOptions& options) {
+    DisplayGraph display;
+    display.layout.title = model.title;
+    display.displayOfModelNode.assign(model.nodes.size(), -1);
+    const Folding* folding = options.folding;
+    static const std::vector<bool> kNoneExpanded;
+    const std::vector<bool>& expanded = options.expanded ? *options.expanded : kNoneExpanded;
+    std::vector<int> clusterOfGroup(folding ? folding->groups.size() : 0, -1);
+    std::vector<int> displayOfGroup(clusterOfGroup.size(), -1);
+    std::vector<int> clusterOfKernel(options.fusion ? options.fusion->kernels.size() : 0, -1);
+
+    auto addNode = [&](std::vector<std::string> lines, DisplayNode ref, uint32_t fill, int cluster, bool folded) {
+        LayoutNode node;
+        node.id = "n" + std::to_string(display.layout.nodes.size());
+        auto [width, height] = labelBoxSize(lines);
+        node.lines = std::move(lines);
+        node.width = width;
+        node.height = height;
+        node.fill = fill;
+        node.cluster = cluster;
+        node.folded = folded;
+        display.layout.nodes.push_back(std::move(node));
+        display.nodes.push_back(ref);
+        return static_cast<int>(display.nodes.size()) - 1;
+    };
+    auto addCluster = [&](std::string label, uint32_t fill, int parent, DisplayCluster ref) {
+        display.layout.clusters.push_back({std::move(label), fill, parent});
+        display.clusters.push_back(ref);
+        return static_cast<int>(display.clusters.size()) - 1;
+    };
+    // The cluster an expanded group is drawn as, created with its enclosing groups' clusters first.
+    auto clusterOf = [&](int group, auto&& self) -> int {
+        if (group < 0 || options.clusters != ClusterMode::ExpandedFolds) return -1;
+        int& slot = clusterOfGroup[static_cast<size_t>(group)];
+        if (slot == -1) {
+            const FoldGroup& fold = folding->groups[static_cast<size_t>(group)];
+            int parent = self(fold.parent, self);
+            slot = addCluster(fold.label, kFoldClusterFill, parent, {-1, group});
+        }
+        return slot;
+    };
+
+    for (const GraphModelNode& node : model.nodes) {
+        int shown = folding ? shownGroupOf(*folding, expanded, node.index) : -1;
+        if (shown >= 0) {
+            int& slot = displayOfGroup[static_cast<size_t>(shown)];  // created by the group's first member
+            if (slot == -1) {
+                const FoldGroup& fold = folding->groups[static_cast<size_t>(shown)];
+                slot = addNode(groupLabelLines(model, fold), {-1, shown}, kFoldedFill, clusterOf(fold.parent, clusterOf),
+                               true);
+            }
+            display.displayOfModelNode[static_cast<size_t>(node.index)] = slot;
+            continue;
+        }
+        int cluster = folding ? clusterOf(folding->groupOfNode[static_cast<size_t>(node.index)], clusterOf) : -1;
+        int kernel = options.fusion ? options.fusion->kernelOf(node.index) : -1;
+        if (options.clusters == ClusterMode::Kernels && kernel >= 0) {
+            int& slot = clusterOfKernel[static_cast<size_t>(kernel)];
+            if (slot == -1) slot = addCluster(options.fusion->kernels[static_cast<size_t>(kernel)].name,
+                                              kernelClusterFill(kernel), -1, {kernel, -1});
+            cluster = slot;
+        }
+        display.displayOfModelNode[static_cast<size_t>(node.index)] =
+            addNode(nodeLabelLines(node), {node.index, -1}, fillOf(node, options.fusion), cluster, false);
+    }
+
+    std::map<std::pair<int, int>, size_t> edgeIndex;
+    for (const GraphModelEdge& edge : model.edges) {
+        int from = display.displayOfModelNode[static_cast<size_t>(edge.from)];
+        int to = display.displayOfModelNode[static_cast<size_t>(edge.to)];
+        if (from == to) continue;  // inside one collapsed group
+        auto [it, added] = edgeIndex.try_emplace({from, to}, display.layout.edges.size());
+        if (added) display.layout.edges.push_back({from, to, 1});
+        else ++display.layout.edges[it->second].weight;
+    }
+    return display;
+}
+
+}  // namespace viz

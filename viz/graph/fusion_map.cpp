@@ -1,0 +1,217 @@
+// Node -> kernel matching for the graph and fusion views (see fusion_map.h).
+#include "graph/fusion_map.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace viz {
+namespace {
+
+bool usesSourceNodes(traces::GraphKind kind) {
+    return kind == traces::GraphKind::Dynamo || kind == traces::GraphKind::PreGrad;
+}
+
+/// Roles whose module computes this graph's nodes, best first.
+std::vector<CodeRole> preferredRoles(traces::GraphKind kind) {
+    switch (kind) {
+        case traces::GraphKind::AotBackward: return {CodeRole::Backward};
+        case traces::GraphKind::AotInference: return {CodeRole::Inference};
+        case traces::GraphKind::AotForward: return {CodeRole::Forward, CodeRole::Inference};
+        default: return {CodeRole::Forward, CodeRole::Inference};
+    }
+}
+
+int roleRank(traces::GraphKind kind, CodeRole role) {
+    std::vector<CodeRole> roles = preferredRoles(kind);
+    auto it = std::find(roles.begin(), roles.end(), role);
+    return it == roles.end() ? static_cast<int>(roles.size()) : static_cast<int>(it - roles.begin());
+}
+
+class FusionBuilder {
+public:
+    FusionBuilder(const GraphModel& model, FusionMap& map) : map_(map) {
+        map_.kernelsOfNode.assign(model.nodes.size(), {});
+    }
+
+    /// Adds `node` to the kernel (creating the kernel entry on first use).
+    void assign(const traces::OutputCode& code, const traces::Kernel& kernel, int node) {
+        auto [it, added] = indexOfKernel_.try_emplace(&kernel, static_cast<int>(map_.kernels.size()));
+        if (added) {
+            FusionKernel entry;
+            entry.kernelId = kernel.id;
+            entry.outputCodeId = code.id;
+            entry.name = kernel.name;
+            entry.language = kernel.language;
+            entry.role = codeRoleOf(code);
+            map_.kernels.push_back(std::move(entry));
+        }
+        std::vector<int>& kernelsOfNode = map_.kernelsOfNode[static_cast<size_t>(node)];
+        if (std::find(kernelsOfNode.begin(), kernelsOfNode.end(), it->second) != kernelsOfNode.end()) return;
+        kernelsOfNode.push_back(it->second);
+        map_.kernels[static_cast<size_t>(it->second)].nodes.push_back(node);
+    }
+
+    bool any() const { return !map_.kernels.empty(); }
+
+    void sortNodes() {
+        for (FusionKernel& kernel : map_.kernels) std::sort(kernel.nodes.begin(), kernel.nodes.end());
+    }
+
+private:
+    FusionMap& map_;
+    std::unordered_map<const traces::Kernel*, int> indexOfKernel_;
+};
+
+std::vector<const traces::OutputCode*> byRole(const GraphModel& model, std::vector<const traces::OutputCode*> codes) {
+    std::stable_sort(codes.begin(), codes.end(), [&](const traces::OutputCode* a, const traces::OutputCode* b) {
+        return roleRank(model.kind, codeRoleOf(*a)) < roleRank(model.kind, codeRoleOf(*b));
+    });
+    return codes;
+}
+
+int namedNodeCount(const GraphModel& model, const traces::OutputCode& code) {
+    int count = 0;
+    for (const traces::Kernel& kernel : code.kernels)
+        for (const std::string& name : kernel.postGradNodes) count += model.findNode(name) >= 0 ? 1 : 0;
+    return count;
+}
+
+/// The module whose kernels name the most of this graph's nodes; among equals, the one whose role fits.
+const traces::OutputCode* bestModule(const GraphModel& model, const std::vector<const traces::OutputCode*>& codes,
+                                     int (*score)(const GraphModel&, const traces::OutputCode&)) {
+    const traces::OutputCode* best = nullptr;
+    int bestScore = 0;
+    for (const traces::OutputCode* code : byRole(model, codes)) {
+        int value = score(model, *code);
+        if (value > bestScore) {
+            best = code;
+            bestScore = value;
+        }
+    }
+    return best;
+}
+
+bool opListed(std::string_view fusedOps, const std::string& opName) {
+    if (opName.empty() || fusedOps.empty()) return false;
+    std::string needle = "_" + opName + "_";
+    return fusedOps.find(needle) != std::string_view::npos;
+}
+
+/// Kernel-name guess: each kernel, in launch order, takes the first unclaimed node of each op its name lists,
+/// then grows over unclaimed neighbours whose op it also lists (a chain of muls fused into one kernel).
+void guessFromKernelNames(const GraphModel& model, const traces::OutputCode& code, FusionBuilder& builder,
+                          std::vector<bool>& claimed) {
+    std::vector<std::vector<int>> users = model.usersOfNodes();
+    std::vector<std::vector<int>> inputs(model.nodes.size());
+    for (const GraphModelEdge& edge : model.edges) inputs[static_cast<size_t>(edge.to)].push_back(edge.from);
+    for (const traces::Kernel& kernel : code.kernels) {
+        std::string ops = fusedOpsOf(kernel.name);
+        if (ops.empty()) continue;
+        std::vector<int> members;
+        for (const GraphModelNode& node : model.nodes) {
+            if (claimed[static_cast<size_t>(node.index)] || !opListed(ops, node.opName)) continue;
+            bool opAlreadyTaken = std::any_of(members.begin(), members.end(), [&](int member) {
+                return model.nodes[static_cast<size_t>(member)].opName == node.opName;
+            });
+            if (opAlreadyTaken) continue;
+            members.push_back(node.index);
+            claimed[static_cast<size_t>(node.index)] = true;
+        }
+        for (size_t next = 0; next < members.size(); ++next) {
+            size_t member = static_cast<size_t>(members[next]);
+            for (const std::vector<int>* neighbours : {&users[member], &inputs[member]}) {
+                for (int neighbour : *neighbours) {
+                    const GraphModelNode& node = model.nodes[static_cast<size_t>(neighbour)];
+                    if (claimed[static_cast<size_t>(neighbour)] || !opListed(ops, node.opName)) continue;
+                    claimed[static_cast<size_t>(neighbour)] = true;
+                    members.push_back(neighbour);
+                }
+            }
+        }
+        for (int member : members) builder.assign(code, kernel, member);
+    }
+}
+
+int guessedNodeCount(const GraphModel& model, const traces::OutputCode& code) {
+    int count = 0;
+    for (const traces::Kernel& kernel : code.kernels) {
+        std::string ops = fusedOpsOf(kernel.name);
+        for (const GraphModelNode& node : model.nodes) count += opListed(ops, node.opName) ? 1 : 0;
+    }
+    return count;
+}
+
+}  // namespace
+
+CodeRole codeRoleOf(const traces::OutputCode& code) {
+    std::string_view head = std::string_view(code.source).substr(0, code.source.find('\n'));
+    if (!head.starts_with("# AOT ID:")) return CodeRole::Unknown;
+    if (head.find("_forward'") != std::string_view::npos) return CodeRole::Forward;
+    if (head.find("_backward'") != std::string_view::npos) return CodeRole::Backward;
+    if (head.find("_inference'") != std::string_view::npos) return CodeRole::Inference;
+    return CodeRole::Unknown;
+}
+
+const char* toString(CodeRole role) {
+    switch (role) {
+        case CodeRole::Unknown: return "module";
+        case CodeRole::Forward: return "forward";
+        case CodeRole::Backward: return "backward";
+        case CodeRole::Inference: return "inference";
+    }
+    return "module";
+}
+
+std::string fusedOpsOf(std::string_view kernelName) {
+    constexpr std::string_view kFused = "fused_";
+    size_t start = kernelName.find(kFused);
+    if (start == std::string_view::npos) return {};
+    std::string_view ops = kernelName.substr(start + kFused.size());
+    auto isOrdinal = [](std::string_view s) {
+        return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    size_t underscore = ops.rfind('_');  // the kernel's ordinal: "..._sin_0"
+    if (underscore != std::string_view::npos && isOrdinal(ops.substr(underscore + 1))) ops = ops.substr(0, underscore);
+    if (ops.empty() || isOrdinal(ops)) return {};
+    return "_" + std::string(ops) + "_";
+}
+
+int FusionMap::kernelOf(int node) const {
+    if (node < 0 || static_cast<size_t>(node) >= kernelsOfNode.size()) return -1;
+    const std::vector<int>& ofNode = kernelsOfNode[static_cast<size_t>(node)];
+    return ofNode.empty() ? -1 : ofNode.front();
+}
+
+int FusionMap::findKernel(traces::RowId kernelId) const {
+    for (size_t i = 0; i < kernels.size(); ++i)
+        if (kernels[i].kernelId == kernelId) return static_cast<int>(i);
+    return -1;
+}
+
+FusionMap mapNodesToKernels(const GraphModel& model, const std::vector<const traces::OutputCode*>& outputCode) {
+    FusionMap map;
+    FusionBuilder builder(model, map);
+    if (usesSourceNodes(model.kind)) {
+        for (const traces::OutputCode* code : byRole(model, outputCode))
+            for (const traces::Kernel& kernel : code->kernels)
+                for (const std::string& name : kernel.sourceNodes)
+                    if (int node = model.findNode(name); node >= 0) builder.assign(*code, kernel, node);
+        if (builder.any()) map.match = KernelMatch::SourceNodes;
+    } else if (const traces::OutputCode* code = bestModule(model, outputCode, namedNodeCount)) {
+        for (const traces::Kernel& kernel : code->kernels)
+            for (const std::string& name : kernel.postGradNodes)
+                if (int node = model.findNode(name); node >= 0) builder.assign(*code, kernel, node);
+        map.match = KernelMatch::PostGradNodes;
+    }
+    if (!builder.any()) {
+        if (const traces::OutputCode* code = bestModule(model, outputCode, guessedNodeCount)) {
+            std::vector<bool> claimed(model.nodes.size(), false);
+            guessFromKernelNames(model, *code, builder, claimed);
+            if (builder.any()) map.match = KernelMatch::KernelName;
+        }
+    }
+    builder.sortNodes();
+    return map;
+}
+
+}  // namespace viz

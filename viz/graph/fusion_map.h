@@ -1,0 +1,52 @@
+// Which generated kernel each graph node ended up in: Inductor's own fusion comments when the log has them
+// (source nodes for Dynamo graphs, post-grad nodes for AOT/post-grad graphs), else a guess from kernel names.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/graph_model.h"
+#include "model/trace_model.h"
+
+namespace viz {
+
+/// What an output code module computes, from its "# AOT ID: ['0_forward']" header.
+enum class CodeRole { Unknown, Forward, Backward, Inference };
+CodeRole codeRoleOf(const traces::OutputCode& code);
+const char* toString(CodeRole role);
+
+/// How the nodes were matched to kernels; the UI says "guessed" for KernelName.
+enum class KernelMatch { None, SourceNodes, PostGradNodes, KernelName };
+
+struct FusionKernel {
+    traces::RowId kernelId = 0;
+    traces::RowId outputCodeId = 0;
+    std::string name;
+    std::string language;
+    CodeRole role = CodeRole::Unknown;
+    std::vector<int> nodes;  ///< model nodes it computes, in graph order
+};
+
+struct FusionMap {
+    KernelMatch match = KernelMatch::None;
+    std::vector<FusionKernel> kernels;            ///< only kernels that computed at least one node
+    std::vector<std::vector<int>> kernelsOfNode;  ///< per model node, indices into kernels, the primary one first
+
+    /// The kernel a node is coloured and linked by (-1 for none: inputs, extern calls like mm, views).
+    int kernelOf(int node) const;
+    int findKernel(traces::RowId kernelId) const;
+};
+
+/// Maps `model`'s nodes to the kernels of `outputCode` (all output code of the graph's compile id).
+/// Dynamo and pre-grad graphs match kernels' source nodes over every module, forward before backward.
+/// AOT, post-grad and other graphs match post-grad nodes in the one module that covers the most nodes, its role
+/// (forward/backward/inference) deciding ties. When no kernel names a node, kernel names are used instead:
+/// "cpp_fused_mul_sin_0" claims the first free mul and sin nodes and their free neighbours of those ops.
+FusionMap mapNodesToKernels(const GraphModel& model, const std::vector<const traces::OutputCode*>& outputCode);
+
+/// The operators a fused kernel's name lists: "triton_poi_fused_add_cos_mul_sin_0" -> "_add_cos_mul_sin_"
+/// (underscore-delimited so that "mul" matches but "mm" does not match "mmm"); "" for unfused names.
+std::string fusedOpsOf(std::string_view kernelName);
+
+}  // namespace viz
