@@ -112,17 +112,9 @@ void FusionView::followSelection(const ViewContext& context) {
 }
 
 void FusionView::draw(ViewContext& context) {
-    const viz::TraceAnalysis* analysis = context.currentAnalysis();
-    if (!analysis) {
-        drawEmptyState("No trace loaded: File > Open (Ctrl+O) or drop a trace on the window");
-        return;
-    }
-    const traces::Compile* compile = context.selection.compileId ? analysis->compile(*context.selection.compileId) : nullptr;
-    if (!compile) {
-        drawEmptyState("Select a compile in the Sites or Recompiles view to see how its kernels fused its graph");
-        return;
-    }
-    bind(*analysis, *compile);
+    const traces::Compile* compile = selectedCompileOrHint(context, "Select a compile in the Sites or Recompiles view to see how its kernels fused its graph");
+    if (!compile) return;
+    bind(*context.currentAnalysis(), *compile);
     if (entries_.empty()) {
         drawEmptyState("This compile generated no code (eager backend, failure, or a cache hit without code)");
         if (context.uiDump) context.uiDump->add("fusion", "no generated code");

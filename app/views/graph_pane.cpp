@@ -12,6 +12,7 @@
 #include "gui/theme.h"
 #include "gui/ui_dump.h"
 #include "gui/widgets.h"
+#include "views/view_support.h"
 
 namespace app {
 namespace {
@@ -314,6 +315,18 @@ void GraphPane::pollExport() {
     } else {
         exportMessage_ = "Saved " + exportJobPath_ + " (" + sizeText(result.data.size()) + ")";
     }
+}
+
+const traces::Compile* selectedCompileOrHint(ViewContext& context, const char* selectHint) {
+    const viz::TraceAnalysis* analysis = context.currentAnalysis();
+    if (!analysis) {
+        drawEmptyState("No trace loaded: File > Open (Ctrl+O) or drop a trace on the window");
+        return nullptr;
+    }
+    const traces::Compile* compile =
+        context.selection.compileId ? analysis->compile(*context.selection.compileId) : nullptr;
+    if (!compile) drawEmptyState(selectHint);
+    return compile;
 }
 
 }  // namespace app

@@ -23,6 +23,11 @@ namespace app {
 /// The process's one Graphviz thread (Graphviz keeps global state, so every view shares it).
 viz::LayoutWorker& layoutWorker();
 
+struct ViewContext;
+/// The selected compile the graph and fusion views draw, or null after drawing why there is none (no trace
+/// loaded, or no compile selected: then `selectHint` says what to do).
+const traces::Compile* selectedCompileOrHint(ViewContext& context, const char* selectHint);
+
 class UiDump;
 
 class GraphPane {

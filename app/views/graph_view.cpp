@@ -83,17 +83,9 @@ void GraphView::followSelection(const ViewContext& context) {
 }
 
 void GraphView::draw(ViewContext& context) {
-    const viz::TraceAnalysis* analysis = context.currentAnalysis();
-    if (!analysis) {
-        drawEmptyState("No trace loaded: File > Open (Ctrl+O) or drop a trace on the window");
-        return;
-    }
-    const traces::Compile* compile = context.selection.compileId ? analysis->compile(*context.selection.compileId) : nullptr;
-    if (!compile) {
-        drawEmptyState("Select a compile in the Sites or Recompiles view to see its graphs");
-        return;
-    }
-    bind(*analysis, *compile);
+    const traces::Compile* compile = selectedCompileOrHint(context, "Select a compile in the Sites or Recompiles view to see its graphs");
+    if (!compile) return;
+    bind(*context.currentAnalysis(), *compile);
     if (panes_.empty()) {
         drawEmptyState("This compile captured no graph (it failed or broke before Dynamo produced one)");
         if (context.uiDump) context.uiDump->add("graph", "none");
