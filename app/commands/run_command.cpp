@@ -1,6 +1,6 @@
-// `cwb run SCRIPT.py [--call main --device cpu] [--outputs FILE.json]`: runs a script in the engine's VM.
-// Module code runs as __main__; --call calls one of its functions with the device string and prints (and
-// writes) the returned tensors. An uncaught exception prints a Python traceback and exits with status 1.
+// `cwb run SCRIPT.py [--device cpu] [--outputs FILE.json] [--call NAME]`: runs a script in the engine's VM.
+// Module code runs as __main__; then main(device) (or --call NAME), when the script defines it, is called and
+// the returned tensors are printed (and written). An uncaught exception prints a Python traceback and exits with status 1.
 #include <fmt/core.h>
 
 #include <fstream>
@@ -32,10 +32,12 @@ int runScript(const RunOptions& options) {
         fmt::print(stderr, "{}", result.error);
         return 1;
     }
-    if (options.call.empty()) return 0;
-    std::optional<eng::vm::Value> function = vm.global(options.call);
+    std::string entry = options.call.empty() ? "main" : options.call;
+    std::optional<eng::vm::Value> function = vm.global(entry);
     if (!function) {
-        fmt::print(stderr, "{}: the script defines no '{}'\n", options.script, options.call);
+        // Scripts without main(device) are plain programs: running the module was the whole job.
+        if (options.call.empty()) return 0;
+        fmt::print(stderr, "{}: the script defines no '{}'\n", options.script, entry);
         return 1;
     }
     eng::vm::Value returned;
@@ -62,7 +64,8 @@ void registerRunCommand(CLI::App& app) {
     auto options = std::make_shared<RunOptions>();
     CLI::App* cmd = app.add_subcommand("run", "Run a Python-subset (PyTorch) script eagerly in the engine's VM");
     cmd->add_option("SCRIPT", options->script, "The script (.py) to run")->required();
-    cmd->add_option("--call", options->call, "After the module ran, call this function with the device (e.g. main)");
+    cmd->add_option("--call", options->call,
+                    "After the module ran, call this function with the device (default: main, when defined)");
     cmd->add_option("--device", options->device, "The device string passed to the called function")->default_val("cpu");
     cmd->add_option("--outputs", options->outputs, "Write the returned tensors as JSON (shape, dtype, stride, statistics, values)");
     cmd->callback([options] { throw CLI::RuntimeError(runScript(*options)); });
