@@ -189,9 +189,11 @@ using ExprNode = std::variant<NameExpr, ConstantExpr, FStringExpr, FormattedValu
                               SliceExpr, StarredExpr, CallExpr, UnaryExpr, BinaryExpr, BoolOpExpr, CompareExpr,
                               ConditionalExpr, LambdaExpr, TupleExpr, ListExpr, SetExpr, DictExpr, ComprehensionExpr>;
 
-struct Expr {
+/// What every syntax node is: its source range and one alternative of `Variant` (Expr and Stmt below).
+template <typename Variant>
+struct RangedNode {
     SourceRange range;
-    ExprNode node;
+    Variant node;
 
     template <typename T>
     T* as() {
@@ -207,9 +209,11 @@ struct Expr {
     }
 };
 
+struct Expr : RangedNode<ExprNode> {};
+
 template <typename Node>
 ExprPtr makeExpr(SourceRange range, Node node) {
-    return std::make_unique<Expr>(Expr{range, ExprNode(std::move(node))});
+    return std::make_unique<Expr>(Expr{{range, ExprNode(std::move(node))}});
 }
 
 // ---- Statements -------------------------------------------------------------------------------------------
@@ -329,27 +333,11 @@ using StmtNode =
                  ForStmt, WhileStmt, IfStmt, WithStmt, RaiseStmt, TryStmt, AssertStmt, ImportStmt, ImportFromStmt,
                  GlobalStmt, NonlocalStmt, ExprStmt, PassStmt, BreakStmt, ContinueStmt>;
 
-struct Stmt {
-    SourceRange range;
-    StmtNode node;
-
-    template <typename T>
-    T* as() {
-        return std::get_if<T>(&node);
-    }
-    template <typename T>
-    const T* as() const {
-        return std::get_if<T>(&node);
-    }
-    template <typename T>
-    bool is() const {
-        return std::holds_alternative<T>(node);
-    }
-};
+struct Stmt : RangedNode<StmtNode> {};
 
 template <typename Node>
 StmtPtr makeStmt(SourceRange range, Node node) {
-    return std::make_unique<Stmt>(Stmt{range, StmtNode(std::move(node))});
+    return std::make_unique<Stmt>(Stmt{{range, StmtNode(std::move(node))}});
 }
 
 /// A whole script.
