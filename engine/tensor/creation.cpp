@@ -207,25 +207,25 @@ Tensor fromInts(const std::vector<int64_t>& values, const Shape& sizes, DType dt
     return t;
 }
 
-std::vector<double> toDoubles(const Tensor& t) {
+namespace {
+
+// Every element of `t`, read in row-major order through its op-math type and converted to R.
+template <typename R>
+std::vector<R> elementsAs(const Tensor& t) {
     Tensor c = contiguous(to(t, std::nullopt, kCpu));
-    std::vector<double> out(static_cast<size_t>(c.numel()));
+    std::vector<R> out(static_cast<size_t>(c.numel()));
     dispatchDType(c.dtype(), [&]<typename T>() {
         const T* data = c.dataAs<T>();
-        for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(static_cast<OpMath<T>>(data[i]));
+        for (size_t i = 0; i < out.size(); ++i) out[i] = castValue<R>(static_cast<OpMath<T>>(data[i]));
     });
     return out;
 }
 
-std::vector<int64_t> toInts(const Tensor& t) {
-    Tensor c = contiguous(to(t, std::nullopt, kCpu));
-    std::vector<int64_t> out(static_cast<size_t>(c.numel()));
-    dispatchDType(c.dtype(), [&]<typename T>() {
-        const T* data = c.dataAs<T>();
-        for (size_t i = 0; i < out.size(); ++i) out[i] = castValue<int64_t>(static_cast<OpMath<T>>(data[i]));
-    });
-    return out;
-}
+}  // namespace
+
+std::vector<double> toDoubles(const Tensor& t) { return elementsAs<double>(t); }
+
+std::vector<int64_t> toInts(const Tensor& t) { return elementsAs<int64_t>(t); }
 
 }  // namespace eng::tensor
 
