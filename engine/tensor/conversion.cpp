@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "tensor/creation.h"
+#include "tensor/cuda_kernels.h"
 #include "tensor/iteration.h"
 
 namespace eng::tensor {
@@ -44,9 +45,9 @@ const Tensor& copyInto(const Tensor& dst, const Tensor& src) {
     if (const Shape together = broadcastShapes(dst.sizes(), src.sizes()); together != dst.sizes())
         fail(ErrorKind::Runtime, fmt::format("output with shape {} doesn't match the broadcast shape {}",
                                              shapeStr(dst.sizes()), shapeStr(together)));
-    if (dst.device() == src.device()) {
-        if (!dst.device().isCpu()) requireCpu(dst, "copy_");
-        copySameDevice(dst, src);
+    if (normalizeDevice(dst.device()) == normalizeDevice(src.device())) {
+        if (cudaops::onCuda(dst)) cudaops::copy(dst, expandTo(src, dst.sizes()));
+        else copySameDevice(dst, src);
         return dst;
     }
     if (dst.device().isCpu()) {
@@ -57,8 +58,13 @@ const Tensor& copyInto(const Tensor& dst, const Tensor& src) {
         copySameDevice(dst, staged);
         return dst;
     }
-    // Host (or another device) to device: materialize the final bytes on the host, then one transfer.
-    if (!dst.isContiguous()) fail(ErrorKind::NotImplemented, "copy_ into a non-contiguous tensor on another device");
+    // Host (or another device) to device: materialize the final bytes on the host, then one transfer. A
+    // strided destination gets them through a contiguous device buffer and a device-side copy.
+    if (!dst.isContiguous()) {
+        Tensor landing = empty(dst.sizes(), dst.dtype(), dst.device());
+        copyInto(landing, src);
+        return copyInto(dst, landing);
+    }
     const Tensor hostSource = src.device().isCpu() ? src : to(src, std::nullopt, kCpu);
     Tensor staged = empty(dst.sizes(), dst.dtype());
     copySameDevice(staged, hostSource);

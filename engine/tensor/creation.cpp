@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "tensor/conversion.h"
+#include "tensor/cuda_kernels.h"
 
 namespace eng::tensor {
 
@@ -41,11 +42,6 @@ Tensor onDevice(Tensor cpuTensor, Device device) {
 
 }  // namespace
 
-void requireCpu(const Tensor& t, const char* op) {
-    if (!t.device().isCpu())
-        fail(ErrorKind::NotImplemented, fmt::format("{}: no kernel for device {} (only cpu kernels exist)", op, t.device().str()));
-}
-
 Tensor emptyStrided(const Shape& sizes, const Shape& strides, DType dtype, Device device) {
     checkSizes(sizes);
     int64_t extent = 1;
@@ -65,9 +61,14 @@ Tensor empty(const Shape& sizes, DType dtype, Device device) {
 
 Tensor full(const Shape& sizes, Scalar fill, const TensorOptions& options) {
     const DType dtype = options.dtype.value_or(fill.defaultDType());
+    if (options.device && options.device->type() == DeviceType::CUDA) {
+        Tensor onGpu = empty(sizes, dtype, *options.device);
+        cudaops::fill(onGpu, fill);
+        return finish(onGpu, options);
+    }
     Tensor t = empty(sizes, dtype);
     fillWith(t, fill);
-    return finish(onDevice(t, options.device), options);
+    return finish(onDevice(t, options.device.value_or(kCpu)), options);
 }
 
 Tensor zeros(const Shape& sizes, const TensorOptions& options) {
@@ -121,7 +122,7 @@ Tensor arange(Scalar start, Scalar end, Scalar step, const TensorOptions& option
         const double s = start.toDouble();
         for (int64_t i = 0; i < count; ++i) data[i] = castValue<T>(s + stepValue * static_cast<double>(i));
     });
-    return finish(onDevice(t, options.device), options);
+    return finish(onDevice(t, options.device.value_or(kCpu)), options);
 }
 
 Tensor arange(Scalar end, const TensorOptions& options) { return arange(Scalar(int64_t{0}), end, Scalar(int64_t{1}), options); }
@@ -149,7 +150,7 @@ Tensor linspace(Scalar start, Scalar end, int64_t steps, const TensorOptions& op
             data[i] = castValue<T>(value);
         }
     });
-    return finish(onDevice(t, options.device), options);
+    return finish(onDevice(t, options.device.value_or(kCpu)), options);
 }
 
 Tensor eye(int64_t n, std::optional<int64_t> m, const TensorOptions& options) {
@@ -163,13 +164,13 @@ Tensor eye(int64_t n, std::optional<int64_t> m, const TensorOptions& options) {
         T* data = t.dataAs<T>();
         for (int64_t i = 0; i < std::min(n, cols); ++i) data[i * cols + i] = castValue<T>(int64_t{1});
     });
-    return finish(onDevice(t, options.device), options);
+    return finish(onDevice(t, options.device.value_or(kCpu)), options);
 }
 
 Tensor emptyLike(const Tensor& t, const TensorOptions& options) {
     const DType dtype = options.dtype.value_or(t.dtype());
     const Shape strides = t.isNonOverlappingAndDense() ? t.strides() : contiguousStrides(t.sizes());
-    Tensor out = emptyStrided(t.sizes(), strides, dtype, options.device);
+    Tensor out = emptyStrided(t.sizes(), strides, dtype, options.device.value_or(t.device()));
     return finish(out, options);
 }
 
@@ -179,7 +180,7 @@ Tensor fullLike(const Tensor& t, Scalar fill, const TensorOptions& options) {
     Tensor out = emptyLike(t, cpuOptions);
     // A dense layout may be permuted, but filling every storage slot is the same.
     dispatchDType(out.dtype(), [&]<typename T>() { fillContiguous<T>(out.asStrided({out.numel()}, {1}, 0), fill.to<T>()); });
-    return onDevice(out, options.device);
+    return onDevice(out, options.device.value_or(t.device()));
 }
 
 Tensor zerosLike(const Tensor& t, const TensorOptions& options) { return fullLike(t, Scalar(int64_t{0}), options); }

@@ -11,7 +11,9 @@ namespace eng::tensor {
 
 struct TensorOptions {
     std::optional<DType> dtype;
-    Device device = kCpu;
+    // Unset: factories create on the cpu, *_like on the source tensor's device (so that code building a
+    // gradient or mask "like" a CUDA tensor gets a CUDA tensor, as in PyTorch).
+    std::optional<Device> device = std::nullopt;
     bool requiresGrad = false;
 };
 
@@ -43,8 +45,5 @@ Tensor fromInts(const std::vector<int64_t>& values, const Shape& sizes, DType dt
 // Every element as a double, in row-major order (for tests, printing and tolist).
 std::vector<double> toDoubles(const Tensor& t);
 std::vector<int64_t> toInts(const Tensor& t);
-
-// Raises "cuda unavailable" for non-CPU devices: kernels here run on the CPU only.
-void requireCpu(const Tensor& t, const char* op);
 
 }  // namespace eng::tensor

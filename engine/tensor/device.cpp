@@ -1,14 +1,18 @@
-// Device parsing and the backend table, with the built-in CPU backend (64-byte aligned host memory).
+// Device parsing and the backend table, with the built-in CPU backend (64-byte aligned host memory) and the
+// CUDA backend registered lazily where a device exists.
 #include "tensor/device.h"
 
 #include <array>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 
 #include <fmt/format.h>
 
+#include "cuda/driver.h"
+#include "tensor/cuda_kernels.h"
 #include "tensor/error.h"
 
 namespace eng::tensor {
@@ -43,6 +47,20 @@ std::array<std::unique_ptr<DeviceBackend>, kDeviceTypeCount>& backends() {
     return table;
 }
 
+// The backend slot of `type`. The CUDA backend is registered on the first question about cuda (loading the
+// driver runs cuInit, which CPU-only work should not pay for), and only where a driver reports a device.
+std::unique_ptr<DeviceBackend>& slotFor(DeviceType type) {
+    auto& table = backends();
+    if (type == DeviceType::CUDA) {
+        static std::once_flag probed;
+        std::call_once(probed, [&] {
+            auto& cuda = table[static_cast<size_t>(DeviceType::CUDA)];
+            if (!cuda) cuda = cudaops::makeCudaBackendIfPresent();
+        });
+    }
+    return table[static_cast<size_t>(type)];
+}
+
 std::string_view typeName(DeviceType type) { return type == DeviceType::CPU ? "cpu" : "cuda"; }
 
 }  // namespace
@@ -72,14 +90,14 @@ std::string Device::str() const {
 }
 
 void registerBackend(std::unique_ptr<DeviceBackend> backend) {
-    const auto slot = static_cast<size_t>(backend->type());
-    backends()[slot] = std::move(backend);
+    auto& slot = slotFor(backend->type());
+    slot = std::move(backend);
 }
 
 bool isDeviceAvailable(DeviceType type) { return deviceCount(type) > 0; }
 
 int deviceCount(DeviceType type) {
-    const auto& backend = backends()[static_cast<size_t>(type)];
+    const auto& backend = slotFor(type);
     return backend ? backend->deviceCount() : 0;
 }
 
@@ -89,7 +107,9 @@ Device normalizeDevice(Device device) {
 }
 
 DeviceBackend& backendFor(Device device) {
-    auto& backend = backends()[static_cast<size_t>(device.type())];
+    auto& backend = slotFor(device.type());
+    if ((!backend || backend->deviceCount() == 0) && device.type() == DeviceType::CUDA)
+        fail(ErrorKind::Runtime, fmt::format("cuda unavailable: {}", cuda::driverStatus().reason));
     if (!backend || backend->deviceCount() == 0)
         fail(ErrorKind::Runtime, fmt::format("{} unavailable: this build has no {} backend or no {} device is present",
                                              typeName(device.type()), typeName(device.type()),

@@ -1,5 +1,6 @@
-// Devices and their memory backends. The CPU backend is built in; a CUDA backend plugs in later through
-// registerBackend, and until one does, any attempt to place a tensor on cuda fails with "cuda unavailable".
+// Devices and their memory backends. The CPU backend is built in; the CUDA backend (cuda_backend.cpp) is
+// registered on first use where a CUDA driver reports a device, and elsewhere placing a tensor on cuda fails
+// with "cuda unavailable: <reason>".
 #pragma once
 
 #include <cstddef>

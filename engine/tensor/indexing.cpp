@@ -8,6 +8,8 @@
 #include "tensor/creation.h"
 #include "tensor/iteration.h"
 #include "tensor/shape.h"
+#include "tensor/cuda_kernels.h"
+#include "tensor/host_route.h"
 
 namespace eng::tensor {
 
@@ -148,7 +150,8 @@ Tensor positionsFor(const Tensor& x, const std::vector<Tensor>& indices) {
 }  // namespace
 
 Tensor advancedIndex(const Tensor& x, const std::vector<Tensor>& indices) {
-    requireCpu(x, "index");
+    if (cudaops::onCuda(x))
+        return hostroute::backTo(x.device(), advancedIndex(hostroute::toHost(x), hostroute::toHost(indices)));
     const Tensor positions = positionsFor(x, indices);
     Tensor out = empty(positions.sizes(), x.dtype());
     dispatchDType(x.dtype(), [&]<typename T>() {
@@ -161,7 +164,11 @@ Tensor advancedIndex(const Tensor& x, const std::vector<Tensor>& indices) {
 }
 
 void indexPut(const Tensor& x, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate) {
-    requireCpu(x, "index_put_");
+    if (cudaops::onCuda(x)) {
+        const Tensor host = hostroute::toHost(x);
+        indexPut(host, hostroute::toHost(indices), hostroute::toHost(values), accumulate);
+        return hostroute::writeBack(x, host);
+    }
     const Tensor positions = positionsFor(x, indices);
     Tensor source = values;
     while (source.dim() > positions.dim() && source.sizes()[0] == 1) source = squeeze(source, std::vector<int64_t>{0});
@@ -216,7 +223,7 @@ Tensor indexSelect(const Tensor& x, int64_t dim, const Tensor& index) {
 }
 
 Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
-    requireCpu(x, "gather");
+    if (cudaops::onCuda(x)) return hostroute::backTo(x.device(), gather(hostroute::toHost(x), dim, hostroute::toHost(index)));
     if (index.dtype() != DType::Int64) fail(ErrorKind::Runtime, "gather(): Expected dtype int64 for index");
     const int64_t d = wrapDim(dim, x.dim());
     if (index.dim() != x.dim())
@@ -248,7 +255,7 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
 }
 
 Tensor nonzero(const Tensor& x) {
-    requireCpu(x, "nonzero");
+    if (cudaops::onCuda(x)) return hostroute::backTo(x.device(), nonzero(hostroute::toHost(x)));
     const Tensor c = contiguous(x);
     std::vector<int64_t> coordinates;
     const Shape strides = contiguousStrides(x.sizes());

@@ -8,6 +8,7 @@
 
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
+#include "tensor/cuda_kernels.h"
 #include "tensor/iteration.h"
 #include "tensor/pointwise.h"
 #include "tensor/shape.h"
@@ -44,6 +45,7 @@ void gemmInto(const Tensor& out, const Tensor& a, const Tensor& b) {
         fillInPlace(out, Scalar(int64_t{0}));
         return;
     }
+    if (cudaops::onCuda(out) && !isReducedFloat(dtype)) return cudaops::gemm(out, a, b);
     if (dtype == DType::Float32 || dtype == DType::Float64) {
         const BlasOperand left = asBlas(a), right = asBlas(b);
         const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
@@ -58,7 +60,7 @@ void gemmInto(const Tensor& out, const Tensor& a, const Tensor& b) {
         return;
     }
     if (isReducedFloat(dtype)) {
-        Tensor product = empty(out.sizes(), DType::Float32);
+        Tensor product = empty(out.sizes(), DType::Float32, out.device());
         gemmInto(product, to(a, DType::Float32), to(b, DType::Float32));
         copyInto(out, product);
         return;
@@ -101,8 +103,7 @@ void checkSameDType(const Tensor& a, const Tensor& b, const char* what) {
     if (a.dtype() != b.dtype())
         fail(ErrorKind::Runtime, fmt::format("expected {} to have the same dtype, but got: {} != {}", what,
                                              cppTypeName(a.dtype()), cppTypeName(b.dtype())));
-    requireCpu(a, "matmul");
-    requireCpu(b, "matmul");
+    if (normalizeDevice(a.device()) != normalizeDevice(b.device())) cudaops::deviceMismatch(a.device(), b.device());
 }
 
 }  // namespace
@@ -114,7 +115,7 @@ Tensor mm(const Tensor& a, const Tensor& b) {
         fail(ErrorKind::Runtime, fmt::format("mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", a.sizes()[0],
                                              a.sizes()[1], b.sizes()[0], b.sizes()[1]));
     checkSameDType(a, b, "m1 and m2");
-    Tensor out = empty({a.sizes()[0], b.sizes()[1]}, a.dtype());
+    Tensor out = empty({a.sizes()[0], b.sizes()[1]}, a.dtype(), a.device());
     gemmInto(out, a, b);
     return out;
 }
@@ -127,7 +128,11 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
         fail(ErrorKind::Runtime, fmt::format("Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].",
                                              batch, a.sizes()[2], b.sizes()[0], b.sizes()[1]));
     checkSameDType(a, b, "batch1 and batch2");
-    Tensor out = empty({batch, a.sizes()[1], b.sizes()[2]}, a.dtype());
+    Tensor out = empty({batch, a.sizes()[1], b.sizes()[2]}, a.dtype(), a.device());
+    if (cudaops::onCuda(out) && !isReducedFloat(out.dtype()) && a.sizes()[2] > 0) {
+        cudaops::gemm(out, a, b);
+        return out;
+    }
     for (int64_t i = 0; i < batch; ++i) gemmInto(select(out, 0, i), select(a, 0, i), select(b, 0, i));
     return out;
 }

@@ -9,6 +9,8 @@
 
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
+#include "tensor/cuda_kernels.h"
+#include "tensor/host_route.h"
 #include "tensor/indexing.h"
 #include "tensor/iteration.h"
 #include "tensor/linalg.h"
@@ -23,13 +25,16 @@ namespace {
 
 Tensor softmaxImpl(const Tensor& x, int64_t dim, std::optional<DType> dtype, bool logarithmic) {
     const Tensor input = dtype ? to(x, *dtype) : x;
-    requireCpu(input, "softmax");
     if (input.dim() == 0) return reshape(softmaxImpl(reshape(input, {1}), 0, std::nullopt, logarithmic), {});
     const int64_t d = wrapDim(dim, input.dim());
     if (!isFloating(input.dtype()))
         fail(ErrorKind::NotImplemented, fmt::format("\"{}softmax_{}kernel_impl\" not implemented for '{}'", logarithmic ? "log_" : "",
                                                     d == input.dim() - 1 ? "lastdim_" : "", dtypeKernelName(input.dtype())));
-    Tensor out = empty(input.sizes(), input.dtype());
+    Tensor out = empty(input.sizes(), input.dtype(), input.device());
+    if (cudaops::onCuda(input)) {
+        cudaops::softmax(out, input, d, logarithmic);
+        return out;
+    }
     const int64_t n = input.sizes()[static_cast<size_t>(d)];
     const int64_t inStride = input.strides()[static_cast<size_t>(d)];
     const int64_t outStride = out.strides()[static_cast<size_t>(d)];
@@ -86,7 +91,9 @@ Tensor softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) { retur
 Tensor logSoftmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) { return softmaxImpl(x, dim, dtype, true); }
 
 Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& weight, const Tensor& bias, double eps) {
-    requireCpu(x, "layer_norm");
+    if (cudaops::onCuda(x))
+        return hostroute::backTo(x.device(), layerNorm(hostroute::toHost(x), normalizedShape, hostroute::toHost(weight),
+                                                       hostroute::toHost(bias), eps));
     const size_t k = normalizedShape.size();
     bool matches = k >= 1 && static_cast<size_t>(x.dim()) >= k;
     for (size_t i = 0; matches && i < k; ++i) matches = x.sizes()[x.sizes().size() - k + i] == normalizedShape[i];
@@ -142,9 +149,13 @@ Tensor dropout(const Tensor& x, double p, bool training) {
     if (p < 0 || p > 1) fail(ErrorKind::Value, fmt::format("dropout probability has to be between 0 and 1, but got {}", p));
     if (!training || p == 0) return x;
     if (p == 1) return zerosLike(x);
+    return mul(x, dropoutScale(x, p));
+}
+
+Tensor dropoutScale(const Tensor& x, double p) {
     Tensor keep = emptyLike(x, TensorOptions{x.dtype(), x.device(), false});
     bernoulliInPlace(keep, 1 - p);
-    return mul(mul(x, keep), Scalar(1.0 / (1.0 - p)));
+    return mul(keep, Scalar(1.0 / (1.0 - p)));
 }
 
 Tensor embedding(const Tensor& indices, const Tensor& weight, std::optional<int64_t> paddingIdx) {

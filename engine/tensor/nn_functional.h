@@ -17,6 +17,8 @@ Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& we
                  const Tensor& bias = Tensor(), double eps = 1e-5);
 // Identity when !training or p == 0; otherwise zeroes with probability p and scales by 1 / (1 - p).
 Tensor dropout(const Tensor& x, double p = 0.5, bool training = true);
+// The factor dropout multiplies by, for 0 < p < 1: 0 with probability p, else 1 / (1 - p). Its backward reuses it.
+Tensor dropoutScale(const Tensor& x, double p);
 Tensor embedding(const Tensor& indices, const Tensor& weight, std::optional<int64_t> paddingIdx = std::nullopt);
 Tensor scaledDotProductAttention(const Tensor& query, const Tensor& key, const Tensor& value,
                                  const Tensor& attnMask = Tensor(), double dropoutP = 0.0, bool isCausal = false,

@@ -7,6 +7,7 @@
 
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
+#include "tensor/cuda_kernels.h"
 #include "tensor/iteration.h"
 #include "tensor/pointwise.h"
 
@@ -55,9 +56,9 @@ void checkOperands(BinaryOp op, const Operand& a, const Operand& b) {
         fail(ErrorKind::Runtime, "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
                                  "invert a mask, use the `~` or `logical_not()` operator instead.");
     }
-    for (const Operand* o : {&a, &b})
-        if (o->isTensor()) requireCpu(o->tensor(), kernelName(op));
 }
+
+Tensor tensorOrUndefined(const Operand& o) { return o.isTensor() ? o.tensor() : Tensor(); }
 
 // Python's float floor division and modulo (also PyTorch's), exact for signed zeros and infinities.
 template <typename F>
@@ -244,6 +245,7 @@ bool canCast(DType from, DType to) {
 
 Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Tensor* into) {
     checkOperands(op, a, b);
+    const Device device = cudaops::commonDevice({tensorOrUndefined(a), tensorOrUndefined(b)});
     const DType compute = computeTypeFor(op, a, b);
     const DType outType = isComparison(op) || isLogical(op) ? DType::Bool : compute;
     Tensor left = asComputeTensor(a, compute);
@@ -263,9 +265,10 @@ Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Tensor* int
     }
     if (!out.defined()) {
         const Tensor inputs[] = {left, right};
-        out = emptyForOutput(shape, outType, inputs);
+        out = emptyForOutput(shape, outType, inputs, device);
     }
-    dispatchDType(compute, [&]<typename T>() { runTyped<T>(op, out, left, right); });
+    if (cudaops::onCuda(out)) cudaops::binary(op, out, left, right);
+    else dispatchDType(compute, [&]<typename T>() { runTyped<T>(op, out, left, right); });
     if (into && !out.isSameTensor(*into)) copyInto(*into, out);
     return into ? *into : out;
 }

@@ -8,6 +8,7 @@
 
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
+#include "tensor/cuda_kernels.h"
 #include "tensor/iteration.h"
 #include "tensor/pointwise.h"
 #include "tensor/reduction.h"
@@ -55,7 +56,6 @@ Tensor pow(const Operand& base, const Operand& exponent) {
     if (base.isTensor() && !exponent.isTensor()) {
         const Tensor& x = base.tensor();
         const Scalar e = exponent.scalar();
-        requireCpu(x, "pow");
         const DType outType = resultType(base, exponent);
         if (isIntegral(outType, true) && e.isIntegral() && e.toInt() < 0)
             fail(ErrorKind::Runtime, "Integers to negative integer powers are not allowed.");
@@ -63,8 +63,12 @@ Tensor pow(const Operand& base, const Operand& exponent) {
             if (e.toDouble() == 1.0) return clone(to(x, outType));
             const Tensor input = to(x, outType);
             const Tensor inputs[] = {input};
-            Tensor out = emptyForOutput(x.sizes(), outType, inputs);
+            Tensor out = emptyForOutput(x.sizes(), outType, inputs, x.device());
             if (e.toDouble() == 0.0) return fillInPlace(out, Scalar(int64_t{1}));
+            if (cudaops::onCuda(out)) {
+                cudaops::powScalar(out, input, e.toDouble());
+                return out;
+            }
             dispatchDType(outType, [&]<typename T>() { powScalarExponent<T>(out, input, e.toDouble()); });
             return out;
         }
@@ -73,7 +77,6 @@ Tensor pow(const Operand& base, const Operand& exponent) {
 }
 
 Tensor clamp(const Tensor& x, const std::optional<Operand>& lo, const std::optional<Operand>& hi) {
-    requireCpu(x, "clamp");
     if (!lo && !hi) fail(ErrorKind::Runtime, "torch.clamp: At least one of 'min' or 'max' must not be None");
     ResultTypeBuilder types;
     types.addTensor(x.dtype(), x.dim());
@@ -92,7 +95,12 @@ Tensor clamp(const Tensor& x, const std::optional<Operand>& lo, const std::optio
     const Shape shape = broadcastAll(present);
     input = expandTo(input, shape);
     const Tensor outInputs[] = {input};
-    Tensor out = emptyForOutput(shape, dtype, outInputs);
+    const Device device = cudaops::commonDevice({x, low, high});
+    Tensor out = emptyForOutput(shape, dtype, outInputs, device);
+    if (cudaops::onCuda(out)) {
+        cudaops::clamp(out, input, low.defined() ? expandTo(low, shape) : low, high.defined() ? expandTo(high, shape) : high);
+        return out;
+    }
     dispatchDType(dtype, [&]<typename T>() {
         using F = OpMath<T>;
         const Tensor lowT = low.defined() ? expandTo(low, shape) : scalarTensor(Scalar(int64_t{0}), dtype).asStrided(shape, Shape(shape.size(), 0), 0);
@@ -137,20 +145,24 @@ const Tensor& clampInPlace(const Tensor& self, const std::optional<Operand>& lo,
 }
 
 Tensor where(const Tensor& condition, const Operand& a, const Operand& b) {
-    requireCpu(condition, "where");
     if (condition.dtype() != DType::Bool)
         fail(ErrorKind::Runtime, fmt::format("where expected condition to be a boolean tensor, but got a tensor with dtype {}",
                                              dtypeKernelName(condition.dtype())));
     const DType dtype = resultType(a, b);
     Tensor x = asTensorOf(a, dtype);
     Tensor y = asTensorOf(b, dtype);
+    const Device device = cudaops::commonDevice({condition, x, y});
     const Tensor all[] = {condition, x, y};
     const Shape shape = broadcastAll(all);
     const Tensor cond = expandTo(condition, shape);
     x = expandTo(x, shape);
     y = expandTo(y, shape);
     const Tensor layoutFrom[] = {cond, x, y};
-    Tensor out = emptyForOutput(shape, dtype, layoutFrom);
+    Tensor out = emptyForOutput(shape, dtype, layoutFrom, device);
+    if (cudaops::onCuda(out)) {
+        cudaops::where(out, cond, x, y);
+        return out;
+    }
     dispatchDType(dtype, [&]<typename T>() {
         const std::array<Tensor, 4> ops{out, cond, x, y};
         ElementLoop loop(ops);
@@ -165,7 +177,6 @@ Tensor where(const Tensor& condition, const Operand& a, const Operand& b) {
 }
 
 const Tensor& maskedFillInPlace(const Tensor& self, const Tensor& mask, const Operand& value) {
-    requireCpu(self, "masked_fill_");
     if (mask.dtype() != DType::Bool)
         fail(ErrorKind::Runtime, fmt::format("masked_fill_ only supports boolean masks, but got mask with dtype {}",
                                              dtypeName(mask.dtype())));
@@ -174,6 +185,11 @@ const Tensor& maskedFillInPlace(const Tensor& self, const Tensor& mask, const Op
         fail(ErrorKind::Runtime, fmt::format("The expanded size of the mask {} must match the tensor size {}",
                                              shapeStr(mask.sizes()), shapeStr(self.sizes())));
     const Tensor expandedMask = expandTo(mask, self.sizes());
+    if (cudaops::commonDevice({self, mask}) != normalizeDevice(self.device())) cudaops::deviceMismatch(self.device(), mask.device());
+    if (cudaops::onCuda(self)) {
+        cudaops::maskedFill(self, expandedMask, fill);
+        return self;
+    }
     dispatchDType(self.dtype(), [&]<typename T>() {
         const T v = fill.to<T>();
         const std::array<Tensor, 2> ops{self, expandedMask};
@@ -195,8 +211,11 @@ Tensor maskedFill(const Tensor& x, const Tensor& mask, const Operand& value) {
 }
 
 const Tensor& fillInPlace(const Tensor& self, const Operand& value) {
-    requireCpu(self, "fill_");
     const Scalar fill = fillValue(value, "fill_");
+    if (cudaops::onCuda(self)) {
+        cudaops::fill(self, fill);
+        return self;
+    }
     dispatchDType(self.dtype(), [&]<typename T>() {
         const T v = fill.to<T>();
         const std::array<Tensor, 1> ops{self};

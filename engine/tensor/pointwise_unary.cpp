@@ -8,8 +8,10 @@
 
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
+#include "tensor/cuda_kernels.h"
 #include "tensor/iteration.h"
 #include "tensor/pointwise.h"
+#include "tensor/vector_math.h"
 
 namespace eng::tensor {
 
@@ -56,6 +58,25 @@ const char* kernelName(UnaryOp op) {
     }
 }
 
+// Inside activations float32 takes the vectorisable versions (vector_math.h); double keeps libm's.
+template <typename F>
+F expOf(F v) {
+    if constexpr (std::is_same_v<F, float>) return vecmath::exp(v);
+    else return std::exp(v);
+}
+
+template <typename F>
+F tanhOf(F v) {
+    if constexpr (std::is_same_v<F, float>) return vecmath::tanh(v);
+    else return std::tanh(v);
+}
+
+template <typename F>
+F erfOf(F v) {
+    if constexpr (std::is_same_v<F, float>) return vecmath::erf(v);
+    else return std::erf(v);
+}
+
 template <typename F>
 F softplusValue(F x) {
     return x > F(20) ? x : std::log1p(std::exp(x));
@@ -68,6 +89,7 @@ void floatMath(UnaryOp op, const Tensor& out, const Tensor& x) {
         case UnaryOp::Neg: return mapUnary<T, T>(out, x, [](F v) { return -v; });
         case UnaryOp::Abs: return mapUnary<T, T>(out, x, [](F v) { return std::abs(v); });
         case UnaryOp::Sign: return mapUnary<T, T>(out, x, [](F v) { return v != v ? v : F((F(0) < v) - (v < F(0))); });
+        // glibc's expf is correctly rounded, and exp's own values are the ones printed and compared most: keep it.
         case UnaryOp::Exp: return mapUnary<T, T>(out, x, [](F v) { return std::exp(v); });
         case UnaryOp::Exp2: return mapUnary<T, T>(out, x, [](F v) { return std::exp2(v); });
         case UnaryOp::Expm1: return mapUnary<T, T>(out, x, [](F v) { return std::expm1(v); });
@@ -83,18 +105,18 @@ void floatMath(UnaryOp op, const Tensor& out, const Tensor& x) {
         case UnaryOp::Atan: return mapUnary<T, T>(out, x, [](F v) { return std::atan(v); });
         case UnaryOp::Sinh: return mapUnary<T, T>(out, x, [](F v) { return std::sinh(v); });
         case UnaryOp::Cosh: return mapUnary<T, T>(out, x, [](F v) { return std::cosh(v); });
-        case UnaryOp::Tanh: return mapUnary<T, T>(out, x, [](F v) { return std::tanh(v); });
-        case UnaryOp::Sigmoid: return mapUnary<T, T>(out, x, [](F v) { return F(1) / (F(1) + std::exp(-v)); });
+        case UnaryOp::Tanh: return mapUnary<T, T>(out, x, [](F v) { return tanhOf(v); });
+        case UnaryOp::Sigmoid: return mapUnary<T, T>(out, x, [](F v) { return F(1) / (F(1) + expOf(-v)); });
         case UnaryOp::Relu: return mapUnary<T, T>(out, x, [](F v) { return v > F(0) || v != v ? v : F(0); });
-        case UnaryOp::Silu: return mapUnary<T, T>(out, x, [](F v) { return v / (F(1) + std::exp(-v)); });
+        case UnaryOp::Silu: return mapUnary<T, T>(out, x, [](F v) { return v / (F(1) + expOf(-v)); });
         case UnaryOp::GeluErf:
-            return mapUnary<T, T>(out, x, [](F v) { return v * F(0.5) * (F(1) + std::erf(v * F(std::numbers::sqrt2 / 2))); });
+            return mapUnary<T, T>(out, x, [](F v) { return v * F(0.5) * (F(1) + erfOf(v * F(std::numbers::sqrt2 / 2))); });
         case UnaryOp::GeluTanh:
             return mapUnary<T, T>(out, x, [](F v) {
                 constexpr F kBeta = F(std::numbers::sqrt2 * (2 * std::numbers::inv_sqrtpi) * 0.5);
                 constexpr F kKappa = F(0.044715);
                 const F inner = kBeta * (v + kKappa * v * v * v);
-                return F(0.5) * v * (F(1) + std::tanh(inner));
+                return F(0.5) * v * (F(1) + tanhOf(inner));
             });
         case UnaryOp::Mish: return mapUnary<T, T>(out, x, [](F v) { return v * std::tanh(softplusValue(v)); });
         case UnaryOp::Softplus: return mapUnary<T, T>(out, x, [](F v) { return softplusValue(v); });
@@ -102,7 +124,7 @@ void floatMath(UnaryOp op, const Tensor& out, const Tensor& x) {
         case UnaryOp::Rsqrt: return mapUnary<T, T>(out, x, [](F v) { return F(1) / std::sqrt(v); });
         case UnaryOp::Reciprocal: return mapUnary<T, T>(out, x, [](F v) { return F(1) / v; });
         case UnaryOp::Square: return mapUnary<T, T>(out, x, [](F v) { return v * v; });
-        case UnaryOp::Erf: return mapUnary<T, T>(out, x, [](F v) { return std::erf(v); });
+        case UnaryOp::Erf: return mapUnary<T, T>(out, x, [](F v) { return erfOf(v); });
         case UnaryOp::Floor: return mapUnary<T, T>(out, x, [](F v) { return std::floor(v); });
         case UnaryOp::Ceil: return mapUnary<T, T>(out, x, [](F v) { return std::ceil(v); });
         case UnaryOp::Round: return mapUnary<T, T>(out, x, [](F v) { return std::nearbyint(v); });
@@ -183,20 +205,19 @@ void runUnary(UnaryOp op, const Tensor& out, const Tensor& x) {
 }  // namespace
 
 Tensor unary(UnaryOp op, const Tensor& x) {
-    requireCpu(x, kernelName(op));
     if (op == UnaryOp::BitwiseNot && isFloating(x.dtype()))
         fail(ErrorKind::Type, "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
     const DType outType = unaryResultType(op, x.dtype());
     // Compute in the result type (ints become floats first), except predicates which read the input as is.
     const Tensor input = typingOf(op) == UnaryTyping::BoolResult ? x : to(x, outType);
     const Tensor inputs[] = {input};
-    Tensor out = emptyForOutput(x.sizes(), outType, inputs);
-    runUnary(op, out, input);
+    Tensor out = emptyForOutput(x.sizes(), outType, inputs, x.device());
+    if (cudaops::onCuda(x)) cudaops::unary(op, out, input);
+    else runUnary(op, out, input);
     return out;
 }
 
 const Tensor& unaryInPlace(UnaryOp op, const Tensor& self) {
-    requireCpu(self, kernelName(op));
     const DType outType = unaryResultType(op, self.dtype());
     if (outType != self.dtype()) {
         if (!canCast(outType, self.dtype()))
@@ -205,7 +226,8 @@ const Tensor& unaryInPlace(UnaryOp op, const Tensor& self) {
         copyInto(self, unary(op, self));
         return self;
     }
-    runUnary(op, self, self);
+    if (cudaops::onCuda(self)) cudaops::unary(op, self, self);
+    else runUnary(op, self, self);
     return self;
 }
 
@@ -216,11 +238,14 @@ Tensor gelu(const Tensor& x, std::string_view approximate) {
 }
 
 Tensor leakyRelu(const Tensor& x, double negativeSlope) {
-    requireCpu(x, "leaky_relu");
     if (!isFloating(x.dtype()))
         fail(ErrorKind::NotImplemented, fmt::format("\"leaky_relu_cpu\" not implemented for '{}'", dtypeKernelName(x.dtype())));
     const Tensor inputs[] = {x};
-    Tensor out = emptyForOutput(x.sizes(), x.dtype(), inputs);
+    Tensor out = emptyForOutput(x.sizes(), x.dtype(), inputs, x.device());
+    if (cudaops::onCuda(x)) {
+        cudaops::leakyRelu(out, x, negativeSlope);
+        return out;
+    }
     dispatchDType(x.dtype(), [&]<typename T>() {
         if constexpr (!std::is_integral_v<T>) {
             using F = OpMath<T>;

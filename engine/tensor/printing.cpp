@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "tensor/autograd/node.h"
 #include "tensor/conversion.h"
 #include "tensor/shape.h"
 
@@ -203,7 +204,8 @@ std::string repr(const Tensor& t, const std::optional<std::string>& gradFnName) 
         const Formatter formatter(values, isFloating(shown.dtype()));
         body = tensorStr(shown, indent, summarize, formatter);
     }
-    if (gradFnName) suffixes.push_back(fmt::format("grad_fn=<{}>", *gradFnName));
+    const std::optional<std::string> shownGradFn = gradFnName ? gradFnName : autograd::gradFnName(t);
+    if (shownGradFn) suffixes.push_back(fmt::format("grad_fn=<{}>", *shownGradFn));
     else if (t.requiresGrad()) suffixes.emplace_back("requires_grad=True");
 
     // _add_suffixes: wrap a suffix onto its own line when it would pass the line width.

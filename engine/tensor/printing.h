@@ -20,7 +20,8 @@ struct PrintOptions {
 PrintOptions& printOptions();
 
 // What print(t) and repr(t) show, e.g. "tensor([1., 2.])" or "tensor([1, 2], dtype=torch.int32)".
-// gradFnName, when set, adds "grad_fn=<...>" (autograd results) instead of "requires_grad=True".
+// gradFnName, when set, adds "grad_fn=<...>" instead of "requires_grad=True"; by default a tensor recorded by
+// autograd shows its own grad_fn's name.
 std::string repr(const Tensor& t, const std::optional<std::string>& gradFnName = std::nullopt);
 
 }  // namespace eng::tensor

@@ -10,6 +10,8 @@
 
 #include "tensor/conversion.h"
 #include "tensor/iteration.h"
+#include "tensor/cuda_kernels.h"
+#include "tensor/host_route.h"
 
 namespace eng::tensor {
 
@@ -36,7 +38,13 @@ double uniform01(DType dtype) {
 
 template <typename Draw>
 const Tensor& fillRandom(const Tensor& self, Draw&& draw) {
-    requireCpu(self, "random");
+    if (cudaops::onCuda(self)) {
+        // Drawn on the host from the same generator, so a seed gives the same numbers on every device.
+        const Tensor host = empty(self.sizes(), self.dtype());
+        fillRandom(host, draw);
+        hostroute::writeBack(self, host);
+        return self;
+    }
     Tensor target = self.isContiguous() ? self : empty(self.sizes(), self.dtype());
     dispatchDType(target.dtype(), [&]<typename T>() {
         T* data = target.dataAs<T>();
@@ -54,7 +62,7 @@ Tensor floatFactory(const Shape& sizes, const TensorOptions& options, const char
 }
 
 Tensor finish(Tensor t, const TensorOptions& options) {
-    if (!options.device.isCpu()) t = to(t, std::nullopt, options.device);
+    if (options.device && !options.device->isCpu()) t = to(t, std::nullopt, *options.device);
     if (options.requiresGrad) t.setRequiresGrad(true);
     return t;
 }

@@ -10,6 +10,8 @@
 
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
+#include "tensor/cuda_kernels.h"
+#include "tensor/host_route.h"
 #include "tensor/iteration.h"
 #include "tensor/pointwise.h"
 #include "tensor/shape.h"
@@ -242,7 +244,6 @@ bool sumLeadingDims(const Tensor& input, const std::vector<bool>& mask, const Te
 }
 
 Tensor sumOrMean(const Tensor& x, const DimList& dims, bool keepdim, std::optional<DType> dtype, bool isMean) {
-    requireCpu(x, isMean ? "mean" : "sum");
     DType outType = dtype.value_or(isIntegral(x.dtype(), true) ? DType::Int64 : x.dtype());
     if (isMean && !isFloating(outType))
         fail(ErrorKind::Runtime,
@@ -252,7 +253,11 @@ Tensor sumOrMean(const Tensor& x, const DimList& dims, bool keepdim, std::option
     // Integral inputs widen to int64 first (the type sums accumulate and return in).
     const Tensor input = to(x, outType);
     const Geometry g = makeGeometry(input, reducedMask(input.dim(), dims), keepdim);
-    Tensor out = empty(g.outShape, outType);
+    Tensor out = empty(g.outShape, outType, x.device());
+    if (cudaops::onCuda(x)) {
+        cudaops::reduce(isMean ? cudagen::RowReduction::Mean : cudagen::RowReduction::Sum, input, reducedMask(input.dim(), dims), out);
+        return out;
+    }
     if (input.isContiguous() && sumLeadingDims(input, reducedMask(input.dim(), dims), out, isMean)) return out;
     dispatchDType(outType, [&]<typename T>() {
         SumReducer<T, T> reducer{out.dataAs<T>()};
@@ -264,12 +269,16 @@ Tensor sumOrMean(const Tensor& x, const DimList& dims, bool keepdim, std::option
 
 template <bool kMax>
 ValuesIndices extremum(const Tensor& x, const DimList& dims, bool keepdim, bool wantIndices, const char* op) {
-    requireCpu(x, op);
     const Geometry g = makeGeometry(x, reducedMask(x.dim(), dims), keepdim);
     if (g.reducedCount == 0)
         fail(ErrorKind::Index, fmt::format("{}(): Expected reduction dim {} to have non-zero size.", op,
                                            dims && !dims->empty() ? wrapDim(dims->front(), x.dim()) : 0));
-    ValuesIndices result{empty(g.outShape, x.dtype()), wantIndices ? empty(g.outShape, DType::Int64) : Tensor()};
+    ValuesIndices result{empty(g.outShape, x.dtype(), x.device()), wantIndices ? empty(g.outShape, DType::Int64, x.device()) : Tensor()};
+    if (cudaops::onCuda(x)) {
+        cudaops::reduce(kMax ? cudagen::RowReduction::Max : cudagen::RowReduction::Min, x, reducedMask(x.dim(), dims), result.values,
+                        result.indices);
+        return result;
+    }
     dispatchDType(x.dtype(), [&]<typename T>() {
         ExtremumReducer<T, kMax> reducer{result.values.dataAs<T>(), wantIndices ? result.indices.dataAs<int64_t>() : nullptr};
         runReduction<T>(x, g, reducer);
@@ -279,9 +288,12 @@ ValuesIndices extremum(const Tensor& x, const DimList& dims, bool keepdim, bool 
 
 template <bool kAll>
 Tensor logical(const Tensor& x, const DimList& dims, bool keepdim) {
-    requireCpu(x, kAll ? "all" : "any");
     const Geometry g = makeGeometry(x, reducedMask(x.dim(), dims), keepdim);
-    Tensor out = empty(g.outShape, DType::Bool);
+    Tensor out = empty(g.outShape, DType::Bool, x.device());
+    if (cudaops::onCuda(x)) {
+        cudaops::reduce(kAll ? cudagen::RowReduction::All : cudagen::RowReduction::Any, x, reducedMask(x.dim(), dims), out);
+        return out;
+    }
     dispatchDType(x.dtype(), [&]<typename T>() {
         LogicalReducer<T, kAll> reducer{out.dataAs<bool>()};
         runReduction<T>(x, g, reducer);
@@ -290,11 +302,15 @@ Tensor logical(const Tensor& x, const DimList& dims, bool keepdim) {
 }
 
 Tensor variance(const Tensor& x, const DimList& dims, double correction, bool keepdim, bool takeSqrt) {
-    requireCpu(x, takeSqrt ? "std" : "var");
     if (!isFloating(x.dtype()))
         fail(ErrorKind::Runtime, "std and var only support floating point and complex dtypes");
     const Geometry g = makeGeometry(x, reducedMask(x.dim(), dims), keepdim);
-    Tensor out = empty(g.outShape, x.dtype());
+    Tensor out = empty(g.outShape, x.dtype(), x.device());
+    if (cudaops::onCuda(x)) {
+        cudaops::reduce(takeSqrt ? cudagen::RowReduction::Std : cudagen::RowReduction::Var, x, reducedMask(x.dim(), dims), out, Tensor(),
+                        correction);
+        return out;
+    }
     dispatchDType(x.dtype(), [&]<typename T>() {
         if constexpr (!std::is_integral_v<T>) {
             VarianceReducer<T> reducer{out.dataAs<T>(), correction, takeSqrt, {}};
@@ -320,11 +336,14 @@ Tensor mean(const Tensor& x, const DimList& dims, bool keepdim, std::optional<DT
 }
 
 Tensor prod(const Tensor& x, std::optional<int64_t> dim, bool keepdim, std::optional<DType> dtype) {
-    requireCpu(x, "prod");
     const DType outType = dtype.value_or(isIntegral(x.dtype(), true) ? DType::Int64 : x.dtype());
     const Tensor input = to(x, outType);
     const Geometry g = makeGeometry(input, reducedMask(input.dim(), singleDim(dim)), keepdim);
-    Tensor out = empty(g.outShape, outType);
+    Tensor out = empty(g.outShape, outType, x.device());
+    if (cudaops::onCuda(x)) {
+        cudaops::reduce(cudagen::RowReduction::Prod, input, reducedMask(input.dim(), singleDim(dim)), out);
+        return out;
+    }
     dispatchDType(outType, [&]<typename T>() {
         ProdReducer<T> reducer{out.dataAs<T>()};
         runReduction<T>(input, g, reducer);
@@ -383,7 +402,7 @@ Tensor logsumexp(const Tensor& x, const std::vector<int64_t>& dims, bool keepdim
 }
 
 Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
-    requireCpu(x, "cumsum");
+    if (cudaops::onCuda(x)) return hostroute::backTo(x.device(), cumsum(hostroute::toHost(x), dim, dtype));
     const DType outType = dtype.value_or(isIntegral(x.dtype(), true) ? DType::Int64 : x.dtype());
     const Tensor input = to(x, outType);
     Tensor out = empty(x.sizes(), outType);

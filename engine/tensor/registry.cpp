@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "tensor/autograd/dispatch.h"
+
 namespace eng::tensor {
 
 namespace {
@@ -347,6 +349,7 @@ const OpRegistry& OpRegistry::instance() {
         registerShapeOps(r);
         registerTensorMethodOps(r);
         registerNnOps(r);
+        registerAutogradOps(r);
         return r;
     }();
     return registry;
@@ -383,7 +386,7 @@ Value OpRegistry::call(const OpEntry& entry, std::span<const Value> args, const 
     for (const OpOverload& overload : entry.overloads) {
         std::string why;
         if (std::optional<std::vector<Value>> values = bind(overload.schema, args, kwargs, why))
-            return overload.kernel(Args(std::move(*values)));
+            return autograd::dispatch(entry, overload, Args(std::move(*values)));
         reasons.push_back(std::move(why));
     }
     if (reasons.size() == 1) fail(ErrorKind::Type, reasons.front());
@@ -406,7 +409,8 @@ std::vector<std::string> OpRegistry::names() const {
 bool OpRegistry::isTensorProperty(std::string_view name) {
     static constexpr std::string_view kProperties[] = {"shape", "dtype", "device", "ndim", "T", "mT", "H", "mH",
                                                        "requires_grad", "is_cuda", "is_cpu", "data", "is_leaf",
-                                                       "grad", "itemsize", "nbytes", "layout", "grad_fn"};
+                                                       "grad", "itemsize", "nbytes", "layout", "grad_fn",
+                                                       "retains_grad"};
     return std::find(std::begin(kProperties), std::end(kProperties), name) != std::end(kProperties);
 }
 

@@ -113,5 +113,7 @@ void registerReductionOps(OpRegistry& registry);
 void registerShapeOps(OpRegistry& registry);
 void registerTensorMethodOps(OpRegistry& registry);
 void registerNnOps(OpRegistry& registry);
+// Tensor.backward, retain_grad, grad_fn, is_leaf, retains_grad, torch.autograd.backward (tensor/autograd/).
+void registerAutogradOps(OpRegistry& registry);
 
 }  // namespace eng::tensor

@@ -101,7 +101,7 @@ void registerCreationOps(OpRegistry& r) {
     });
     r.def({"Tensor.new_tensor"}, "new_tensor(Tensor self, Any data" + newTail, [](const Args& a) {
         const TensorOptions o = likeOptions(a, a.tensor(0), 2);
-        return Value(withGrad(tensorFromData(a[1], o.dtype, o.device), o.requiresGrad));
+        return Value(withGrad(tensorFromData(a[1], o.dtype, o.device.value_or(kCpu)), o.requiresGrad));
     });
 
     r.def({"torch.manual_seed"}, "manual_seed(int seed)", [](const Args& a) {

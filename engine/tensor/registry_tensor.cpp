@@ -66,6 +66,10 @@ void registerTensorMethodOps(OpRegistry& r) {
     r.def({"torch.detach", "Tensor.detach"}, "detach(Tensor self)", [](const Args& a) { return Value(alias(a.tensor(0))); });
     r.def(method("detach_"), "detach_(Tensor self)", [](const Args& a) {
         Tensor self = a.tensor(0);
+        if (self.impl()->autograd) {
+            self.impl()->autograd->gradFn.reset();
+            self.impl()->autograd->viewBase.reset();
+        }
         self.setRequiresGrad(false);
         return a[0];
     });
@@ -118,8 +122,6 @@ void registerTensorMethodOps(OpRegistry& r) {
     r.def(method("is_cuda"), "is_cuda(Tensor self)", [](const Args& a) { return Value(a.tensor(0).device().type() == DeviceType::CUDA); });
     r.def(method("is_cpu"), "is_cpu(Tensor self)", [](const Args& a) { return Value(a.tensor(0).device().isCpu()); });
     r.def(method("data"), "data(Tensor self)", [](const Args& a) { return Value(alias(a.tensor(0))); });
-    r.def(method("is_leaf"), "is_leaf(Tensor self)", [](const Args&) { return Value(true); });
-    r.def(method("grad_fn"), "grad_fn(Tensor self)", [](const Args&) { return noneValue(); });
     r.def(method("grad"), "grad(Tensor self)", [](const Args& a) {
         const Tensor g = gradOf(a.tensor(0));
         return g.defined() ? Value(g) : noneValue();

@@ -10,6 +10,8 @@
 #include "tensor/creation.h"
 #include "tensor/iteration.h"
 #include "tensor/pointwise.h"
+#include "tensor/cuda_kernels.h"
+#include "tensor/host_route.h"
 
 namespace eng::tensor {
 
@@ -370,7 +372,7 @@ namespace {
 Tensor triangle(const Tensor& x, int64_t diagonal, bool upper) {
     if (x.dim() < 2)
         fail(ErrorKind::Runtime, fmt::format("{}: input tensor must have at least 2 dimensions", upper ? "triu" : "tril"));
-    requireCpu(x, upper ? "triu" : "tril");
+    if (cudaops::onCuda(x)) return hostroute::backTo(x.device(), triangle(hostroute::toHost(x), diagonal, upper));
     Tensor out = empty(x.sizes(), x.dtype());
     copyInto(out, x);
     const int64_t rows = x.size(-2), cols = x.size(-1);

@@ -68,12 +68,31 @@ void* Tensor::data() const {
 
 Tensor Tensor::asStrided(Shape sizes, Shape strides, int64_t offset) const {
     Tensor view(impl_->storage, std::move(sizes), std::move(strides), offset, impl_->dtype);
+    if (!impl_->version) impl_->version = std::make_shared<uint32_t>(0);
+    view.impl_->version = impl_->version;
     return view;
 }
 
+uint32_t versionOf(const Tensor& t) { return t.impl()->version ? *t.impl()->version : 0; }
+
+void bumpVersion(const Tensor& t) {
+    // Without a counter no alias exists yet, so nothing can have saved these elements.
+    if (t.impl()->version) ++*t.impl()->version;
+}
+
+bool Tensor::requiresGrad() const { return impl_->requiresGrad || !isLeaf(); }
+
+bool Tensor::isLeaf() const { return !impl_->autograd || !impl_->autograd->gradFn; }
+
 void Tensor::setRequiresGrad(bool value) {
+    if (!isLeaf()) {
+        if (value) return;
+        fail(ErrorKind::Runtime,
+             "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a "
+             "subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+    }
     if (value && !isFloating(dtype()))
-        fail(ErrorKind::Runtime, "only Tensors of floating point and complex dtype can require gradients");
+        fail(ErrorKind::Runtime, "only Tensors of floating point dtype can require gradients");
     impl_->requiresGrad = value;
 }
 
@@ -86,7 +105,13 @@ void setGrad(const Tensor& t, Tensor grad) {
     auto& meta = t.impl()->autograd;
     if (!meta) meta = std::make_shared<AutogradMeta>();
     if (grad.defined() && grad.sizes() != t.sizes())
-        fail(ErrorKind::Runtime, fmt::format("assigned grad has data of a different size"));
+        fail(ErrorKind::Runtime, fmt::format("attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that "
+                                             "the gradient and the tensor are the same size",
+                                             shapeStr(grad.sizes()), shapeStr(t.sizes())));
+    if (grad.defined() && grad.dtype() != t.dtype())
+        fail(ErrorKind::Runtime, fmt::format("attempting to assign a gradient with dtype '{}' to a tensor with dtype '{}'. Please ensure "
+                                             "that the gradient and the tensor have the same dtype",
+                                             dtypeKernelName(grad.dtype()), dtypeKernelName(t.dtype())));
     meta->grad = std::move(grad);
 }
 

@@ -17,6 +17,9 @@ using Shape = std::vector<int64_t>;
 
 class Tensor;
 struct AutogradMeta;
+namespace autograd {
+class Node;
+}
 
 struct TensorImpl {
     StoragePtr storage;
@@ -25,7 +28,11 @@ struct TensorImpl {
     int64_t offset = 0;
     int64_t numel = 1;
     DType dtype = DType::Float32;
+    // requires_grad of a leaf; a non-leaf requires grad because it has a grad_fn (AutogradMeta::gradFn).
     bool requiresGrad = false;
+    // In-place modification count, shared by every alias of the same elements (views, saved tensors); created
+    // when the first alias is made, so that autograd can tell a saved tensor was changed after it was saved.
+    std::shared_ptr<uint32_t> version;
     // Gradient bookkeeping; null for tensors that never took part in autograd.
     std::shared_ptr<AutogradMeta> autograd;
 };
@@ -34,6 +41,12 @@ class Tensor {
 public:
     Tensor() = default;  // undefined, like None in an optional tensor slot
     Tensor(StoragePtr storage, Shape sizes, Shape strides, int64_t offset, DType dtype);
+    // A handle to an existing tensor (autograd keeps views' bases and leaves by their impl).
+    static Tensor fromImpl(std::shared_ptr<TensorImpl> impl) {
+        Tensor t;
+        t.impl_ = std::move(impl);
+        return t;
+    }
 
     bool defined() const { return impl_ != nullptr; }
     DType dtype() const { return impl_->dtype; }
@@ -69,9 +82,12 @@ public:
     // Rebinds this tensor's geometry in place (used by in-place shape ops such as squeeze_ and set_).
     void setGeometry(Shape sizes, Shape strides, int64_t offset);
 
-    bool requiresGrad() const { return impl_->requiresGrad; }
-    // requires_grad_(): TypeError-free check as PyTorch's "only Tensors of floating point dtype can require gradients".
+    // True for leaves marked requires_grad and for results of differentiable ops recorded by autograd.
+    bool requiresGrad() const;
+    // requires_grad_(): PyTorch's errors for non-float dtypes and for clearing the flag of a non-leaf.
     void setRequiresGrad(bool value);
+    // A leaf has no grad_fn (every tensor that autograd did not produce).
+    bool isLeaf() const;
     TensorImpl* impl() const { return impl_.get(); }
     const std::shared_ptr<TensorImpl>& implPtr() const { return impl_; }
 
@@ -79,11 +95,25 @@ private:
     std::shared_ptr<TensorImpl> impl_;
 };
 
-// Gradient state of a tensor that took part in autograd: what `.grad` reads and `p.grad = None` clears.
+// Gradient state of a tensor that took part in autograd: what `.grad` reads and `p.grad = None` clears, and
+// where the tensor sits in the graph (engine/tensor/autograd/node.h).
 struct AutogradMeta {
     Tensor grad;
     bool retainsGrad = false;
+    // The node that produced this tensor (null for leaves) and which of its outputs this tensor is.
+    std::shared_ptr<autograd::Node> gradFn;
+    uint32_t outputNr = 0;
+    // Set when a differentiable op produced this tensor as a view of an input that requires grad: the tensor
+    // that owns the elements (never itself a view). An in-place op on the view also rewrites the base's history.
+    std::shared_ptr<TensorImpl> viewBase;
+    // A leaf's AccumulateGrad node, shared by every graph that uses the leaf while one is alive (weak: the
+    // node owns the leaf, not the other way round).
+    std::weak_ptr<autograd::Node> gradAccumulator;
 };
+
+// The version counter (PyTorch's _version): bumped by every in-place op on the tensor or an alias of it.
+uint32_t versionOf(const Tensor& t);
+void bumpVersion(const Tensor& t);
 
 // .grad: undefined when none was accumulated or it was cleared.
 Tensor gradOf(const Tensor& t);

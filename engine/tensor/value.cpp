@@ -232,6 +232,7 @@ Tensor tensorFromData(const Value& data, std::optional<DType> dtype, Device devi
 }
 
 Value tensorToList(const Tensor& t) {
+    if (!t.device().isCpu()) return tensorToList(to(t, std::nullopt, kCpu));  // one transfer, not one per element
     if (t.dim() == 0) return Value(item(t));
     ValueList items;
     for (int64_t i = 0; i < t.sizes()[0]; ++i) items.push_back(tensorToList(select(t, 0, i)));

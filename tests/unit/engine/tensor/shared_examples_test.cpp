@@ -1,6 +1,6 @@
 // The tensor parts of ../shared/examples, computed with the runtime's C++ API exactly as each program does it
 // eagerly, against the outputs real PyTorch 2.11 recorded (rtol 1e-4, atol 1e-5). Skipped when ../shared is
-// absent. 24_training_step needs autograd and is not covered here.
+// absent. 24_training_step (autograd through the registry) is covered by the VM example tests instead.
 #include <gtest/gtest.h>
 
 #include <cmath>

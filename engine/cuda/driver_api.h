@@ -1,0 +1,42 @@
+// Internal: the table of driver entry points (typed from cuda.h, never linked) and error checking. Only the
+// engine/cuda sources include this; the rest of cwb sees the CUDA-free headers.
+#pragma once
+
+#include <cuda.h>
+
+#include "cuda/driver.h"
+
+namespace eng::cuda::detail {
+
+struct DriverApi {
+    decltype(&::cuGetErrorName) getErrorName = nullptr;
+    decltype(&::cuGetErrorString) getErrorString = nullptr;
+    decltype(&::cuInit) init = nullptr;
+    decltype(&::cuDriverGetVersion) driverGetVersion = nullptr;
+    decltype(&::cuDeviceGetCount) deviceGetCount = nullptr;
+    decltype(&::cuDeviceGet) deviceGet = nullptr;
+    decltype(&::cuDeviceGetAttribute) deviceGetAttribute = nullptr;
+    decltype(&::cuDeviceGetName) deviceGetName = nullptr;
+    decltype(&::cuDevicePrimaryCtxRetain) primaryCtxRetain = nullptr;
+    decltype(&::cuCtxSetCurrent) ctxSetCurrent = nullptr;
+    decltype(&::cuStreamCreate) streamCreate = nullptr;
+    decltype(&::cuStreamSynchronize) streamSynchronize = nullptr;
+    decltype(&::cuMemAlloc) memAlloc = nullptr;
+    decltype(&::cuMemFree) memFree = nullptr;
+    decltype(&::cuMemGetInfo) memGetInfo = nullptr;
+    decltype(&::cuMemcpyHtoDAsync) memcpyHtoDAsync = nullptr;
+    decltype(&::cuMemcpyDtoHAsync) memcpyDtoHAsync = nullptr;
+    decltype(&::cuMemcpyDtoDAsync) memcpyDtoDAsync = nullptr;
+    decltype(&::cuMemsetD8Async) memsetD8Async = nullptr;
+    decltype(&::cuModuleLoadData) moduleLoadData = nullptr;
+    decltype(&::cuModuleGetFunction) moduleGetFunction = nullptr;
+    decltype(&::cuLaunchKernel) launchKernel = nullptr;
+};
+
+// The loaded table; throws CudaError with driverStatus().reason when the driver is unavailable.
+const DriverApi& driver();
+
+// Throws CudaError("<what>: CUDA_ERROR_NAME (description)") unless result is CUDA_SUCCESS.
+void check(CUresult result, const char* what);
+
+}  // namespace eng::cuda::detail

@@ -1,0 +1,85 @@
+// The on-disk CUBIN cache: <dir>/<hash>.cubin holding a header, the full key and the binary.
+#include "cuda/kernel_cache.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+namespace eng::cuda {
+
+namespace {
+
+constexpr std::string_view kMagic = "cwb-kernel-cache 1\n";
+
+}  // namespace
+
+std::filesystem::path defaultKernelCacheDir() {
+    if (const char* explicitDir = std::getenv("CWB_KERNEL_CACHE_DIR"); explicitDir && *explicitDir) return explicitDir;
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "cwb" / "kernels";
+    if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".cache" / "cwb" / "kernels";
+    return {};
+}
+
+std::string hashHex(const std::string& text) {
+    uint64_t hash = 14695981039346656037ull;
+    for (unsigned char c : text) {
+        hash ^= c;
+        hash *= 1099511628211ull;
+    }
+    return fmt::format("{:016x}", hash);
+}
+
+std::filesystem::path DiskKernelCache::pathFor(const std::string& key) const { return dir_ / (hashHex(key) + ".cubin"); }
+
+std::optional<std::string> DiskKernelCache::load(const std::string& key) const {
+    if (dir_.empty()) return std::nullopt;
+    std::ifstream in(pathFor(key), std::ios::binary);
+    if (!in) return std::nullopt;
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string content = buffer.str();
+    // Layout: magic, key length as decimal + '\n', key, binary.
+    if (content.compare(0, kMagic.size(), kMagic) != 0) return std::nullopt;
+    const size_t lengthEnd = content.find('\n', kMagic.size());
+    if (lengthEnd == std::string::npos) return std::nullopt;
+    const std::string lengthText = content.substr(kMagic.size(), lengthEnd - kMagic.size());
+    char* end = nullptr;
+    const unsigned long long keyLength = std::strtoull(lengthText.c_str(), &end, 10);
+    if (end == lengthText.c_str() || *end != '\0') return std::nullopt;
+    const size_t keyStart = lengthEnd + 1;
+    if (content.size() < keyStart + keyLength || content.compare(keyStart, keyLength, key) != 0 || keyLength != key.size())
+        return std::nullopt;
+    std::string binary = content.substr(keyStart + keyLength);
+    if (binary.empty()) return std::nullopt;
+    return binary;
+}
+
+void DiskKernelCache::store(const std::string& key, const std::string& binary) const {
+    if (dir_.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(dir_, ec);
+    if (ec) return;
+    static std::atomic<uint64_t> sequence{0};
+    const std::filesystem::path finalPath = pathFor(key);
+    const std::filesystem::path tempPath =
+        dir_ / fmt::format(".{}.tmp.{}.{}", finalPath.filename().string(), static_cast<long>(getpid()), sequence++);
+    {
+        std::ofstream out(tempPath, std::ios::binary | std::ios::trunc);
+        if (!out) return;
+        out << kMagic << key.size() << '\n' << key << binary;
+        out.flush();
+        if (!out) {
+            out.close();
+            std::filesystem::remove(tempPath, ec);
+            return;
+        }
+    }
+    std::filesystem::rename(tempPath, finalPath, ec);
+    if (ec) std::filesystem::remove(tempPath, ec);
+}
+
+}  // namespace eng::cuda

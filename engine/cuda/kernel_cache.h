@@ -1,0 +1,43 @@
+// Compiled kernels (CUBIN) cached on disk and in memory, keyed by everything that decides the binary: the
+// source, the target architecture, the NVRTC version and the compile options.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace eng::cuda {
+
+// $CWB_KERNEL_CACHE_DIR if set, else $XDG_CACHE_HOME/cwb/kernels, else ~/.cache/cwb/kernels; empty when
+// none of those can be determined (the disk cache is then off).
+std::filesystem::path defaultKernelCacheDir();
+
+// One file per kernel, named by a hash of the key; the file also holds the whole key, so that a hash
+// collision or a truncated file reads as a miss. Writes go to a temporary file renamed into place, so
+// concurrent processes never see partial files.
+class DiskKernelCache {
+public:
+    explicit DiskKernelCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+    const std::filesystem::path& dir() const { return dir_; }
+    std::optional<std::string> load(const std::string& key) const;
+    // Best effort: an unwritable cache directory costs a recompile later, never an error.
+    void store(const std::string& key, const std::string& binary) const;
+    std::filesystem::path pathFor(const std::string& key) const;
+
+private:
+    std::filesystem::path dir_;
+};
+
+struct KernelCacheStats {
+    int64_t memoryHits = 0;
+    int64_t diskHits = 0;
+    int64_t compiles = 0;
+};
+
+// 64-bit FNV-1a, as 16 hex digits (file names; the full key is still compared on load).
+std::string hashHex(const std::string& text);
+
+}  // namespace eng::cuda

@@ -1,0 +1,70 @@
+// Registry entries for autograd's Python surface: Tensor.backward, torch.autograd.backward, retain_grad and the
+// grad_fn / is_leaf / retains_grad attributes.
+#include <fmt/format.h>
+
+#include "tensor/autograd/engine.h"
+#include "tensor/autograd/node.h"
+#include "tensor/registry_support.h"
+
+namespace eng::tensor {
+
+namespace {
+
+std::vector<Tensor> tensorsOf(const Value& v) {
+    std::vector<Tensor> out;
+    if (v.isNone()) return out;
+    if (v.isTensor()) return {v.toTensor()};
+    for (const Value& item : v.items()) out.push_back(item.isNone() ? Tensor() : item.toTensor());
+    return out;
+}
+
+void runBackward(const std::vector<Tensor>& roots, const std::vector<Tensor>& grads, const Args& a, size_t retainIndex,
+                 size_t createIndex) {
+    if (a.boolean(createIndex))
+        fail(ErrorKind::NotImplemented, "backward(create_graph=True): higher-order gradients are not supported by the cwb autograd");
+    // retain_graph defaults to create_graph, as in PyTorch.
+    autograd::backward(roots, grads, a.optBoolean(retainIndex).value_or(false));
+}
+
+}  // namespace
+
+void registerAutogradOps(OpRegistry& r) {
+    r.def({"Tensor.backward"},
+          "backward(Tensor self, Tensor? gradient=None, bool? retain_graph=None, bool create_graph=False, Any inputs=None)",
+          [](const Args& a) {
+              if (!a.isNone(4)) fail(ErrorKind::NotImplemented, "backward(inputs=...) is not supported by the cwb autograd");
+              runBackward({a.tensor(0)}, {a.optTensor(1)}, a, 2, 3);
+              return noneValue();
+          });
+    r.def({"torch.autograd.backward"},
+          "backward(Any tensors, Any grad_tensors=None, bool? retain_graph=None, bool create_graph=False, Any grad_variables=None, "
+          "Any inputs=None)",
+          [](const Args& a) {
+              if (!a.isNone(5)) fail(ErrorKind::NotImplemented, "backward(inputs=...) is not supported by the cwb autograd");
+              runBackward(tensorsOf(a[0]), tensorsOf(a[1]), a, 2, 3);
+              return noneValue();
+          });
+    r.def({"Tensor.retain_grad"}, "retain_grad(Tensor self)", [](const Args& a) {
+        const Tensor& self = a.tensor(0);
+        if (!self.requiresGrad()) fail(ErrorKind::Runtime, "can't retain_grad on Tensor that has requires_grad=False");
+        if (self.isLeaf()) return noneValue();  // leaves keep their .grad anyway
+        AutogradMeta& meta = *self.impl()->autograd;
+        meta.retainsGrad = true;
+        meta.gradFn->addRetainedOutput(meta.outputNr, self.implPtr());
+        return noneValue();
+    });
+    r.def({"Tensor.retains_grad"}, "retains_grad(Tensor self)", [](const Args& a) {
+        const Tensor& self = a.tensor(0);
+        return Value(!self.isLeaf() && self.impl()->autograd->retainsGrad);
+    });
+    r.def({"Tensor.is_leaf"}, "is_leaf(Tensor self)", [](const Args& a) { return Value(a.tensor(0).isLeaf()); });
+    // grad_fn is a node object in PyTorch; here it is its repr ("<MulBackward0 object at 0x...>"), or None.
+    r.def({"Tensor.grad_fn"}, "grad_fn(Tensor self)", [](const Args& a) {
+        const Tensor& self = a.tensor(0);
+        if (self.isLeaf()) return noneValue();
+        const autograd::Node* node = self.impl()->autograd->gradFn.get();
+        return Value(fmt::format("<{} object at {}>", node->name(), static_cast<const void*>(node)));
+    });
+}
+
+}  // namespace eng::tensor

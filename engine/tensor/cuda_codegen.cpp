@@ -1,0 +1,454 @@
+// Source templates for the eager CUDA kernels. Generated code needs no headers: the 16-bit floats are
+// converted with PTX cvt instructions, and math comes from NVRTC's built-in device functions.
+#include "tensor/cuda_codegen.h"
+
+#include <fmt/format.h>
+
+namespace eng::tensor::cudagen {
+
+namespace {
+
+// Types, conversions and the helpers the op expressions use.
+constexpr const char* kPrelude = R"CUDA(
+typedef unsigned char cwb_u8;
+typedef signed char cwb_i8;
+typedef short cwb_i16;
+typedef int cwb_i32;
+typedef long long cwb_i64;
+struct cwb_half { unsigned short bits; };
+struct cwb_bf16 { unsigned short bits; };
+__device__ __forceinline__ float cwb_load(cwb_half h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.bits)); return f; }
+__device__ __forceinline__ float cwb_load(cwb_bf16 h) { return __uint_as_float(((unsigned)h.bits) << 16); }
+template <class T> __device__ __forceinline__ T cwb_load(T v) { return v; }
+__device__ __forceinline__ cwb_half cwb_store_half(float f) { cwb_half h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h.bits) : "f"(f)); return h; }
+__device__ __forceinline__ cwb_bf16 cwb_store_bf16(float f) { cwb_bf16 h; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h.bits) : "f"(f)); return h; }
+// Float to integer as the CPU runtime casts: through int64, out-of-range values give INT64_MIN.
+template <class I> __device__ __forceinline__ I cwb_f2i(double v) {
+  if (!(v > -9.3e18 && v < 9.3e18)) return (I)(-9223372036854775807LL - 1);
+  return (I)(long long)v;
+}
+template <class F> __device__ __forceinline__ F cwb_floordiv(F a, F b) {
+  if (b == 0) return a / b;
+  F mod = fmod(a, b);
+  F q = (a - mod) / b;
+  if (mod != 0 && ((b < 0) != (mod < 0))) q -= F(1);
+  if (q == 0) return copysign(F(0), a / b);
+  F fl = floor(q);
+  if (q - fl > F(0.5)) fl += F(1);
+  return fl;
+}
+template <class F> __device__ __forceinline__ F cwb_remainder(F a, F b) {
+  F mod = fmod(a, b);
+  if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
+  return mod;
+}
+// Integer division by zero has no error channel on the GPU: it yields 0 (documented in README.md).
+template <class I> __device__ __forceinline__ I cwb_ifloordiv(I x, I y) {
+  if (y == 0) return I(0);
+  I q = (I)(x / y);
+  if (x % y != 0 && ((x < 0) != (y < 0))) --q;
+  return q;
+}
+template <class I> __device__ __forceinline__ I cwb_iremainder(I x, I y) {
+  if (y == 0) return I(0);
+  I r = (I)(x % y);
+  if (r != 0 && ((r < 0) != (y < 0))) r = (I)(r + y);
+  return r;
+}
+template <class I> __device__ __forceinline__ I cwb_ipow(I base, I e) {
+  if (e < 0) { if (base == 1) return 1; if (base == -1) return (e % 2 == 0) ? 1 : -1; return 0; }
+  I result = 1;
+  while (e) { if (e & 1) result = (I)(result * base); e = (I)(e / 2); base = (I)(base * base); }
+  return result;
+}
+template <class I> __device__ __forceinline__ I cwb_shl(I x, I y) {
+  typedef unsigned long long U;
+  return (y < 0 || y >= (I)(sizeof(I) * 8)) ? I(0) : (I)((U)x << y);
+}
+template <class I> __device__ __forceinline__ I cwb_shr(I x, I y) {
+  if (y < 0 || y >= (I)(sizeof(I) * 8)) return x < 0 ? I(-1) : I(0);
+  return (I)(x >> y);
+}
+template <class T> __device__ __forceinline__ T cwb_clamp_lo(T v, T l) { return l != l ? l : (v < l ? l : v); }
+template <class T> __device__ __forceinline__ T cwb_clamp_hi(T v, T h) { return h != h ? h : (v > h ? h : v); }
+__device__ __forceinline__ double cwb_inf() { return __longlong_as_double(0x7ff0000000000000LL); }
+template <class F> __device__ __forceinline__ F cwb_softplus(F x) { return x > F(20) ? x : log1p(exp(x)); }
+template <class T> __device__ __forceinline__ T cwb_max_nan(T x, T y) { return (x != x || y != y) ? (x != x ? x : y) : (x > y ? x : y); }
+template <class T> __device__ __forceinline__ T cwb_min_nan(T x, T y) { return (x != x || y != y) ? (x != x ? x : y) : (x < y ? x : y); }
+)CUDA";
+
+std::string storageTypeName(DType d) {
+    switch (d) {
+        case DType::Bool: return "bool";
+        case DType::UInt8: return "cwb_u8";
+        case DType::Int8: return "cwb_i8";
+        case DType::Int16: return "cwb_i16";
+        case DType::Int32: return "cwb_i32";
+        case DType::Int64: return "cwb_i64";
+        case DType::Float16: return "cwb_half";
+        case DType::BFloat16: return "cwb_bf16";
+        case DType::Float32: return "float";
+        case DType::Float64: return "double";
+    }
+    return "void";
+}
+
+// Identifier-safe short dtype names for entry points.
+std::string shortName(DType d) { return std::string(dtypeName(d)); }
+
+// A value of dtype `from` (held in its compute type) as a value of dtype `to` (in its compute type).
+std::string convert(DType to, DType from, const std::string& value) {
+    if (to == from || (computeTypeName(to) == computeTypeName(from) && to != DType::Bool)) return value;
+    if (to == DType::Bool) return "((" + value + ") != 0)";
+    if (isIntegral(to, false) && isFloating(from)) return fmt::format("cwb_f2i<{}>((double)({}))", computeTypeName(to), value);
+    return fmt::format("(({})({}))", computeTypeName(to), value);
+}
+
+std::string storeAs(DType d, const std::string& value) {
+    if (d == DType::Float16) return "cwb_store_half(" + value + ")";
+    if (d == DType::BFloat16) return "cwb_store_bf16(" + value + ")";
+    return value;
+}
+
+[[noreturn]] void noKernel(const char* family, DType dtype) {
+    fail(ErrorKind::NotImplemented, fmt::format("\"{}_cuda\" not implemented for '{}'", family, dtypeKernelName(dtype)));
+}
+
+}  // namespace
+
+std::string computeTypeName(DType dtype) {
+    if (isReducedFloat(dtype)) return "float";
+    return storageTypeName(dtype);
+}
+
+GeneratedKernel pointwiseKernel(const PointwiseSpec& spec) {
+    const size_t inputs = spec.inputTypes.size();
+    if (inputs + 1 > static_cast<size_t>(kMaxOperands)) fail(ErrorKind::Runtime, "pointwise CUDA kernel: too many operands");
+    std::string entry = "cwb_" + spec.name + "_" + shortName(spec.outType);
+    for (DType d : spec.inputTypes) entry += "_" + shortName(d);
+    std::string code = fmt::format("extern \"C\" __global__ void {}(CwbGeometry g, long long n, double s0, double s1, long long i0, {}* out",
+                        entry, storageTypeName(spec.outType));
+    for (size_t k = 0; k < inputs; ++k) code += fmt::format(", const {}* in{}", storageTypeName(spec.inputTypes[k]), k);
+    code += ") {\n";
+    code += fmt::format("  typedef {} T;\n", computeTypeName(spec.computeType));
+    code += "  (void)s0; (void)s1; (void)i0;\n";
+    code += "  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {\n";
+    code += fmt::format("    long long rem = i, off[{}] = {{0}};\n", kMaxOperands);
+    code += "    for (int d = g.ndim - 1; d >= 0; --d) {\n";
+    code += "      long long idx = rem % g.sizes[d];\n      rem /= g.sizes[d];\n";
+    code += fmt::format("      for (int k = 0; k < {}; ++k) off[k] += idx * g.strides[k][d];\n", inputs + 1);
+    code += "    }\n";
+    const char* names[] = {"a", "bb", "cc"};
+    for (size_t k = 0; k < inputs; ++k)
+        code += fmt::format("    const T {} = {};\n", names[k],
+                            convert(spec.computeType, spec.inputTypes[k], fmt::format("cwb_load(in{}[off[{}]])", k, k + 1)));
+    code += fmt::format("    out[off[0]] = {};\n",
+                        storeAs(spec.outType, convert(spec.outType, spec.expressionType, "(" + spec.expression + ")")));
+    code += "  }\n}\n";
+    return {entry, code};
+}
+
+OpExpression unaryExpression(UnaryOp op, DType t) {
+    const DType b = DType::Bool;
+    if (t == DType::Bool) {
+        switch (op) {
+            case UnaryOp::BitwiseNot:
+            case UnaryOp::LogicalNot: return {"!a", b};
+            case UnaryOp::IsNan:
+            case UnaryOp::IsInf: return {"false", b};
+            case UnaryOp::IsFinite: return {"true", b};
+            case UnaryOp::Neg: noKernel("neg", t);
+            default: return {"a", b};
+        }
+    }
+    if (isIntegral(t, false)) {
+        switch (op) {
+            case UnaryOp::Neg: return {"(T)(-a)", t};
+            case UnaryOp::Abs: return {isSigned(t) ? "(T)(a < 0 ? -a : a)" : "a", t};
+            case UnaryOp::Sign: return {"(T)((T(0) < a) - (a < T(0)))", t};
+            case UnaryOp::Relu: return {"(a > T(0) ? a : T(0))", t};
+            case UnaryOp::Square: return {"(T)(a * a)", t};
+            case UnaryOp::Floor:
+            case UnaryOp::Ceil:
+            case UnaryOp::Round:
+            case UnaryOp::Trunc: return {"a", t};
+            case UnaryOp::BitwiseNot: return {"(T)(~a)", t};
+            case UnaryOp::IsNan:
+            case UnaryOp::IsInf: return {"false", b};
+            case UnaryOp::IsFinite: return {"true", b};
+            case UnaryOp::LogicalNot: return {"(a == T(0))", b};
+            default: noKernel("unary", t);
+        }
+    }
+    switch (op) {
+        case UnaryOp::Neg: return {"-a", t};
+        case UnaryOp::Abs: return {"fabs(a)", t};
+        case UnaryOp::Sign: return {"(a != a ? a : T((T(0) < a) - (a < T(0))))", t};
+        case UnaryOp::Exp: return {"exp(a)", t};
+        case UnaryOp::Exp2: return {"exp2(a)", t};
+        case UnaryOp::Expm1: return {"expm1(a)", t};
+        case UnaryOp::Log: return {"log(a)", t};
+        case UnaryOp::Log2: return {"log2(a)", t};
+        case UnaryOp::Log10: return {"log10(a)", t};
+        case UnaryOp::Log1p: return {"log1p(a)", t};
+        case UnaryOp::Sin: return {"sin(a)", t};
+        case UnaryOp::Cos: return {"cos(a)", t};
+        case UnaryOp::Tan: return {"tan(a)", t};
+        case UnaryOp::Asin: return {"asin(a)", t};
+        case UnaryOp::Acos: return {"acos(a)", t};
+        case UnaryOp::Atan: return {"atan(a)", t};
+        case UnaryOp::Sinh: return {"sinh(a)", t};
+        case UnaryOp::Cosh: return {"cosh(a)", t};
+        case UnaryOp::Tanh: return {"tanh(a)", t};
+        case UnaryOp::Sigmoid: return {"(T(1) / (T(1) + exp(-a)))", t};
+        case UnaryOp::Relu: return {"((a > T(0) || a != a) ? a : T(0))", t};
+        case UnaryOp::Silu: return {"(a / (T(1) + exp(-a)))", t};
+        case UnaryOp::GeluErf: return {"(a * T(0.5) * (T(1) + erf(a * T(0.70710678118654752440))))", t};
+        case UnaryOp::GeluTanh:
+            return {"(T(0.5) * a * (T(1) + tanh(T(0.79788456080286535588) * (a + T(0.044715) * a * a * a))))", t};
+        case UnaryOp::Mish: return {"(a * tanh(cwb_softplus(a)))", t};
+        case UnaryOp::Softplus: return {"cwb_softplus(a)", t};
+        case UnaryOp::Sqrt: return {"sqrt(a)", t};
+        case UnaryOp::Rsqrt: return {"(T(1) / sqrt(a))", t};
+        case UnaryOp::Reciprocal: return {"(T(1) / a)", t};
+        case UnaryOp::Square: return {"(a * a)", t};
+        case UnaryOp::Erf: return {"erf(a)", t};
+        case UnaryOp::Floor: return {"floor(a)", t};
+        case UnaryOp::Ceil: return {"ceil(a)", t};
+        case UnaryOp::Round: return {"rint(a)", t};
+        case UnaryOp::Trunc: return {"trunc(a)", t};
+        case UnaryOp::Frac: return {"(a - trunc(a))", t};
+        case UnaryOp::IsNan: return {"(a != a)", b};
+        case UnaryOp::IsInf: return {"(bool)isinf(a)", b};
+        case UnaryOp::IsFinite: return {"(bool)isfinite(a)", b};
+        case UnaryOp::LogicalNot: return {"(a == T(0))", b};
+        case UnaryOp::BitwiseNot: break;
+    }
+    noKernel("bitwise_not", t);
+}
+
+OpExpression binaryExpression(BinaryOp op, DType t) {
+    const DType b = DType::Bool;
+    switch (op) {
+        case BinaryOp::Eq: return {"(a == bb)", b};
+        case BinaryOp::Ne: return {"(a != bb)", b};
+        case BinaryOp::Lt: return {"(a < bb)", b};
+        case BinaryOp::Le: return {"(a <= bb)", b};
+        case BinaryOp::Gt: return {"(a > bb)", b};
+        case BinaryOp::Ge: return {"(a >= bb)", b};
+        case BinaryOp::LogicalAnd: return {"(a != T(0) && bb != T(0))", b};
+        case BinaryOp::LogicalOr: return {"(a != T(0) || bb != T(0))", b};
+        case BinaryOp::LogicalXor: return {"((a != T(0)) != (bb != T(0)))", b};
+        default: break;
+    }
+    if (t == DType::Bool) {
+        switch (op) {
+            case BinaryOp::Add:
+            case BinaryOp::Maximum:
+            case BinaryOp::BitwiseOr: return {"(a || bb)", b};
+            case BinaryOp::Mul:
+            case BinaryOp::Minimum:
+            case BinaryOp::BitwiseAnd: return {"(a && bb)", b};
+            case BinaryOp::BitwiseXor: return {"(a != bb)", b};
+            case BinaryOp::Pow: return {"(a || !bb)", b};
+            default: noKernel("binary", t);
+        }
+    }
+    switch (op) {
+        case BinaryOp::Add: return {"(T)(a + bb)", t};
+        case BinaryOp::Sub: return {"(T)(a - bb)", t};
+        case BinaryOp::Mul: return {"(T)(a * bb)", t};
+        case BinaryOp::Maximum: return {isFloating(t) ? "cwb_max_nan(a, bb)" : "(a > bb ? a : bb)", t};
+        case BinaryOp::Minimum: return {isFloating(t) ? "cwb_min_nan(a, bb)" : "(a < bb ? a : bb)", t};
+        default: break;
+    }
+    if (isFloating(t)) {
+        switch (op) {
+            case BinaryOp::TrueDiv: return {"(a / bb)", t};
+            case BinaryOp::TruncDiv: return {"trunc(a / bb)", t};
+            case BinaryOp::FloorDiv: return {"cwb_floordiv(a, bb)", t};
+            case BinaryOp::Remainder: return {"cwb_remainder(a, bb)", t};
+            case BinaryOp::Fmod: return {"fmod(a, bb)", t};
+            case BinaryOp::Pow: return {"pow(a, bb)", t};
+            case BinaryOp::Atan2: return {"atan2(a, bb)", t};
+            default: noKernel("binary", t);
+        }
+    }
+    switch (op) {
+        case BinaryOp::TruncDiv: return {"(bb == 0 ? T(0) : (T)(a / bb))", t};
+        case BinaryOp::FloorDiv: return {"cwb_ifloordiv(a, bb)", t};
+        case BinaryOp::Remainder: return {"cwb_iremainder(a, bb)", t};
+        case BinaryOp::Fmod: return {"(bb == 0 ? T(0) : (T)(a % bb))", t};
+        case BinaryOp::Pow: return {"cwb_ipow(a, bb)", t};
+        case BinaryOp::BitwiseAnd: return {"(T)(a & bb)", t};
+        case BinaryOp::BitwiseOr: return {"(T)(a | bb)", t};
+        case BinaryOp::BitwiseXor: return {"(T)(a ^ bb)", t};
+        case BinaryOp::ShiftLeft: return {"cwb_shl(a, bb)", t};
+        case BinaryOp::ShiftRight: return {"cwb_shr(a, bb)", t};
+        default: noKernel("binary", t);
+    }
+}
+
+namespace {
+
+// Block-wide reductions with warp shuffles; the result is returned to every thread of the block.
+constexpr const char* kBlockReduce = R"CUDA(
+template <class A, class Combine> __device__ A cwb_block_reduce(A v, Combine combine, A identity) {
+  __shared__ A partial[32];
+  __shared__ A total;
+  for (int o = 16; o > 0; o >>= 1) v = combine(v, __shfl_down_sync(0xffffffffu, v, o));
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (lane == 0) partial[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < (int)((blockDim.x + 31) >> 5) ? partial[lane] : identity;
+    for (int o = 16; o > 0; o >>= 1) v = combine(v, __shfl_down_sync(0xffffffffu, v, o));
+    if (lane == 0) total = v;
+  }
+  __syncthreads();
+  A result = total;
+  __syncthreads();
+  return result;
+}
+struct CwbAdd { template <class A> __device__ A operator()(A x, A y) const { return x + y; } };
+struct CwbMul { template <class A> __device__ A operator()(A x, A y) const { return x * y; } };
+struct CwbAnd { template <class A> __device__ A operator()(A x, A y) const { return x & y; } };
+struct CwbOr { template <class A> __device__ A operator()(A x, A y) const { return x | y; } };
+struct CwbMaxNan { template <class A> __device__ A operator()(A x, A y) const { return cwb_max_nan(x, y); } };
+)CUDA";
+
+}  // namespace
+
+cuda::KernelSource translationUnit(std::span<const GeneratedKernel> kernels) {
+    std::string code = kPrelude;
+    code += fmt::format("struct CwbGeometry {{ int ndim; long long sizes[{0}]; long long strides[{1}][{0}]; }};\n", kMaxDims,
+                        kMaxOperands);
+    code += kBlockReduce;
+    for (const GeneratedKernel& kernel : kernels) code += kernel.body;
+    return {kernels.empty() ? std::string("cwb_empty") : kernels.front().entry, code};
+}
+
+namespace {
+
+std::string accumulatorFor(DType d) { return isFloating(d) ? "double" : (d == DType::Bool ? "int" : "long long"); }
+
+}  // namespace
+
+GeneratedKernel rowReductionKernel(RowReduction kind, DType inType, DType outType) {
+    static const char* kindNames[] = {"sum", "mean", "prod", "max", "min", "var", "std", "all", "any"};
+    const std::string entry = fmt::format("cwb_reduce_{}_{}_{}", kindNames[static_cast<int>(kind)], shortName(inType),
+                                          shortName(outType));
+    std::string code = fmt::format("extern \"C\" __global__ void {}(const {}* in, {}* out, long long* indices, long long rows, long long cols, "
+                        "double correction) {{\n",
+                        entry, storageTypeName(inType), storageTypeName(outType));
+    code += fmt::format("  typedef {} V;\n", computeTypeName(inType));
+    code += "  (void)indices; (void)correction;\n";
+    code += "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {\n";
+    code += "    const long long base = row * cols;\n";
+    const std::string load = "cwb_load(in[base + j])";
+    const std::string loopHead = "    for (long long j = threadIdx.x; j < cols; j += blockDim.x) ";
+    auto store = [&](const std::string& value, DType valueType) {
+        return fmt::format("    if (threadIdx.x == 0) out[row] = {};\n", storeAs(outType, convert(outType, valueType, value)));
+    };
+    switch (kind) {
+        case RowReduction::Sum:
+        case RowReduction::Mean:
+        case RowReduction::Prod: {
+            const std::string acc = accumulatorFor(inType);
+            const bool product = kind == RowReduction::Prod;
+            code += fmt::format("    typedef {} A;\n    A acc = A({});\n", acc, product ? 1 : 0);
+            code += loopHead + fmt::format("acc {}= (A){};\n", product ? "*" : "+", load);
+            code += fmt::format("    acc = cwb_block_reduce(acc, {}(), A({}));\n", product ? "CwbMul" : "CwbAdd", product ? 1 : 0);
+            if (kind == RowReduction::Mean) code += "    const double result = (double)acc / (double)cols;\n";
+            else code += "    const A result = acc;\n";
+            const DType resultType = kind == RowReduction::Mean ? DType::Float64 : (isFloating(inType) ? DType::Float64 : DType::Int64);
+            code += store("result", resultType);
+            break;
+        }
+        case RowReduction::All:
+        case RowReduction::Any: {
+            const bool isAll = kind == RowReduction::All;
+            code += fmt::format("    int acc = {};\n", isAll ? 1 : 0);
+            code += loopHead + fmt::format("acc {}= ((V){} != V(0)) ? 1 : 0;\n", isAll ? "&" : "|", load);
+            code += fmt::format("    acc = cwb_block_reduce(acc, {}(), {});\n", isAll ? "CwbAnd" : "CwbOr", isAll ? 1 : 0);
+            code += "    if (threadIdx.x == 0) out[row] = acc != 0;\n";
+            break;
+        }
+        case RowReduction::Var:
+        case RowReduction::Std: {
+            // Two passes over the row (mean, then squared deviations), in double as the CPU kernel does.
+            code += "    double acc = 0;\n";
+            code += loopHead + "acc += (double)" + load + ";\n";
+            code += "    const double mean = cwb_block_reduce(acc, CwbAdd(), 0.0) / (double)cols;\n";
+            code += "    double squares = 0;\n";
+            code += loopHead + "{ const double dv = (double)" + load + " - mean; squares += dv * dv; }\n";
+            code += "    squares = cwb_block_reduce(squares, CwbAdd(), 0.0);\n";
+            code += "    double result = squares / fmax(0.0, (double)cols - correction);\n";
+            if (kind == RowReduction::Std) code += "    result = sqrt(result);\n";
+            code += store("result", DType::Float64);
+            break;
+        }
+        case RowReduction::Max:
+        case RowReduction::Min: {
+            // Per thread: the first extreme (NaN wins, then the larger/smaller value, then the lower index);
+            // then a shuffle tree over (value, index) pairs with the same rule.
+            const bool isMax = kind == RowReduction::Max;
+            code += fmt::format("    typedef {} S;\n", isFloating(inType) ? computeTypeName(inType) : std::string("long long"));
+            code += "    S best = S(0); long long bestIndex = -1;\n";
+            code += fmt::format("    auto better = [](S v, long long i, S w, long long k) -> bool {{\n"
+                                "      if (k < 0) return i >= 0;\n      if (i < 0) return false;\n"
+                                "      if (w != w) return v != v && i < k;\n      if (v != v) return true;\n"
+                                "      if (v {} w) return true;\n      return v == w && i < k;\n    }};\n",
+                                isMax ? ">" : "<");
+            code += loopHead + "{ const S v = (S)" + load + "; if (better(v, j, best, bestIndex)) { best = v; bestIndex = j; } }\n";
+            code += "    __shared__ S bestValues[32]; __shared__ long long bestIndices[32];\n";
+            code += "    for (int o = 16; o > 0; o >>= 1) {\n"
+                    "      const S v = __shfl_down_sync(0xffffffffu, best, o);\n"
+                    "      const long long i = __shfl_down_sync(0xffffffffu, bestIndex, o);\n"
+                    "      if (better(v, i, best, bestIndex)) { best = v; bestIndex = i; }\n    }\n";
+            code += "    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;\n";
+            code += "    if (lane == 0) { bestValues[warp] = best; bestIndices[warp] = bestIndex; }\n    __syncthreads();\n";
+            code += "    if (warp == 0) {\n"
+                    "      const bool present = lane < (int)((blockDim.x + 31) >> 5);\n"
+                    "      best = present ? bestValues[lane] : S(0); bestIndex = present ? bestIndices[lane] : -1;\n"
+                    "      for (int o = 16; o > 0; o >>= 1) {\n"
+                    "        const S v = __shfl_down_sync(0xffffffffu, best, o);\n"
+                    "        const long long i = __shfl_down_sync(0xffffffffu, bestIndex, o);\n"
+                    "        if (better(v, i, best, bestIndex)) { best = v; bestIndex = i; }\n      }\n";
+            code += fmt::format("      if (lane == 0) {{ out[row] = {}; if (indices) indices[row] = bestIndex; }}\n",
+                                storeAs(outType, convert(outType, isFloating(inType) ? inType : DType::Int64, "best")));
+            code += "    }\n    __syncthreads();\n";
+            break;
+        }
+    }
+    code += "  }\n}\n";
+    return {entry, code};
+}
+
+GeneratedKernel rowSoftmaxKernel(DType dtype, bool logarithmic) {
+    if (!isFloating(dtype)) noKernel(logarithmic ? "log_softmax" : "softmax", dtype);
+    const std::string entry = fmt::format("cwb_{}softmax_{}", logarithmic ? "log_" : "", shortName(dtype));
+    std::string code = fmt::format("extern \"C\" __global__ void {}(const {}* in, {}* out, long long rows, long long cols) {{\n", entry,
+                        storageTypeName(dtype), storageTypeName(dtype));
+    code += fmt::format("  typedef {} F;\n", computeTypeName(dtype));
+    code += "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {\n";
+    code += "    const long long base = row * cols;\n";
+    code += "    F localMax = -(F)cwb_inf();\n";
+    code += "    for (long long j = threadIdx.x; j < cols; j += blockDim.x) localMax = cwb_max_nan(localMax, (F)cwb_load(in[base + j]));\n";
+    code += "    const F maximum = cwb_block_reduce(localMax, CwbMaxNan(), -(F)cwb_inf());\n";
+    code += "    double total = 0;\n";
+    code += "    for (long long j = threadIdx.x; j < cols; j += blockDim.x) total += (double)exp((F)cwb_load(in[base + j]) - maximum);\n";
+    code += "    total = cwb_block_reduce(total, CwbAdd(), 0.0);\n";
+    if (logarithmic) {
+        code += "    const F shift = maximum + (F)log(total);\n";
+        code += fmt::format("    for (long long j = threadIdx.x; j < cols; j += blockDim.x) out[base + j] = {};\n",
+                            storeAs(dtype, "(F)((F)cwb_load(in[base + j]) - shift)"));
+    } else {
+        code += fmt::format("    for (long long j = threadIdx.x; j < cols; j += blockDim.x) out[base + j] = {};\n",
+                            storeAs(dtype, "(F)(exp((F)cwb_load(in[base + j]) - maximum) * (F(1) / (F)total))"));
+    }
+    code += "  }\n}\n";
+    return {entry, code};
+}
+
+}  // namespace eng::tensor::cudagen

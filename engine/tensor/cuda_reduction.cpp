@@ -1,0 +1,165 @@
+// Row-wise CUDA kernels (reductions along any dims, softmax/log_softmax) and matrix products via cuBLAS.
+// Reductions permute the reduced dims last and make the input contiguous, so every kernel sees rows.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cuda/blas.h"
+#include "cuda/device_context.h"
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
+#include "tensor/cuda_kernels.h"
+#include "tensor/shape.h"
+
+namespace eng::tensor::cudaops {
+
+namespace {
+
+cuda::DeviceContext& contextFor(const Tensor& t) { return cuda::DeviceContext::get(normalizeDevice(t.device()).index()); }
+
+cuda::LaunchShape rowGrid(cuda::DeviceContext& context, int64_t rows) {
+    cuda::LaunchShape shape;
+    const int64_t cap = static_cast<int64_t>(context.multiprocessorCount()) * 64;
+    shape.gridX = static_cast<unsigned>(std::max<int64_t>(1, std::min(rows, cap)));
+    shape.blockX = cudagen::kRowBlockThreads;
+    return shape;
+}
+
+// A contiguous copy of x with the dims in `order` (every dim once), and its row/column split at `keep`.
+Tensor permutedContiguous(const Tensor& x, const std::vector<size_t>& order) {
+    Shape sizes, strides;
+    for (size_t d : order) {
+        sizes.push_back(x.sizes()[d]);
+        strides.push_back(x.strides()[d]);
+    }
+    return contiguous(x.asStrided(sizes, strides, x.storageOffset()));
+}
+
+}  // namespace
+
+void reduce(cudagen::RowReduction kind, const Tensor& input, const std::vector<bool>& reduced, const Tensor& out,
+            const Tensor& indices, double correction) {
+    std::vector<size_t> order;
+    int64_t rows = 1, cols = 1;
+    for (size_t d = 0; d < reduced.size(); ++d)
+        if (!reduced[d]) {
+            order.push_back(d);
+            rows *= input.sizes()[d];
+        }
+    for (size_t d = 0; d < reduced.size(); ++d)
+        if (reduced[d]) {
+            order.push_back(d);
+            cols *= input.sizes()[d];
+        }
+    if (rows == 0) return;
+    const Tensor rowsView = permutedContiguous(input, order);
+    // Kernels write rows in order: a fresh contiguous output matches; anything else goes through a temporary.
+    const bool direct = out.isContiguous() && (!indices.defined() || indices.isContiguous());
+    const Tensor target = direct ? out : empty(out.sizes(), out.dtype(), out.device());
+    const Tensor targetIndices = !indices.defined() || direct ? indices : empty(indices.sizes(), indices.dtype(), indices.device());
+    cuda::DeviceContext& context = contextFor(input);
+    const void* in = rowsView.data();
+    void* o = target.data();
+    void* idx = targetIndices.defined() ? targetIndices.data() : nullptr;
+    long long rowCount = rows, colCount = cols;
+    void* args[] = {&in, &o, &idx, &rowCount, &colCount, &correction};
+    context.launch(cudagen::translationUnit(cudagen::rowReductionKernel(kind, input.dtype(), out.dtype())), rowGrid(context, rows), args);
+    if (!direct) {
+        copyInto(out, target);
+        if (indices.defined()) copyInto(indices, targetIndices);
+    }
+}
+
+void softmax(const Tensor& out, const Tensor& input, int64_t dim, bool logarithmic) {
+    const auto d = static_cast<size_t>(dim);
+    std::vector<size_t> order;
+    for (size_t i = 0; i < input.sizes().size(); ++i)
+        if (i != d) order.push_back(i);
+    order.push_back(d);
+    const Tensor rowsView = permutedContiguous(input, order);
+    const int64_t cols = input.sizes()[d];
+    const int64_t rows = cols == 0 ? 0 : input.numel() / cols;
+    if (rows == 0) return;
+    Tensor result = empty(rowsView.sizes(), input.dtype(), input.device());
+    cuda::DeviceContext& context = contextFor(input);
+    const void* in = rowsView.data();
+    void* o = result.data();
+    long long rowCount = rows, colCount = cols;
+    void* args[] = {&in, &o, &rowCount, &colCount};
+    context.launch(cudagen::translationUnit(cudagen::rowSoftmaxKernel(input.dtype(), logarithmic)), rowGrid(context, rows), args);
+    // Back to the input's dim order: result's dim k holds input dim order[k].
+    Shape sizes(order.size()), strides(order.size());
+    for (size_t k = 0; k < order.size(); ++k) {
+        sizes[order[k]] = result.sizes()[k];
+        strides[order[k]] = result.strides()[k];
+    }
+    copyInto(out, result.asStrided(sizes, strides, result.storageOffset()));
+}
+
+namespace {
+
+// A 2-D operand as column-major cuBLAS sees it: the row-major matrix X (r x c) is the column-major X^T.
+struct BlasView {
+    Tensor owner;  // a contiguous copy when the strides suit neither layout
+    bool transposed = false;
+    int64_t ld = 1;
+};
+
+BlasView asBlas(const Tensor& m) {
+    const int64_t rows = m.sizes()[0], cols = m.sizes()[1];
+    const int64_t s0 = m.strides()[0], s1 = m.strides()[1];
+    if ((s1 == 1 || cols == 1) && (rows == 1 || s0 >= std::max<int64_t>(cols, 1)))
+        return {m, false, rows == 1 ? std::max<int64_t>(cols, 1) : s0};
+    if ((s0 == 1 || rows == 1) && (cols == 1 || s1 >= std::max<int64_t>(rows, 1)))
+        return {m, true, cols == 1 ? std::max<int64_t>(rows, 1) : s1};
+    return {contiguous(m), false, std::max<int64_t>(cols, 1)};
+}
+
+// The batch's matrices as cuBLAS operands: batch 0's layout, shared by every batch (a 3-D tensor's batch
+// stride is uniform); when that layout needs a copy, the whole batch is made contiguous first.
+BlasView asBatchedBlas(const Tensor& batch) {
+    const BlasView first = asBlas(select(batch, 0, 0));
+    if (first.owner.sharesStorageWith(batch)) return {batch, first.transposed, first.ld};
+    const Tensor dense = contiguous(batch);
+    return {dense, false, std::max<int64_t>(dense.sizes()[2], 1)};
+}
+
+}  // namespace
+
+void gemm(const Tensor& out, const Tensor& a, const Tensor& b) {
+    for (const Tensor* t : {&a, &b})
+        if (normalizeDevice(t->device()) != normalizeDevice(out.device())) deviceMismatch(out.device(), t->device());
+    const DType dtype = out.dtype();
+    if (dtype != DType::Float32 && dtype != DType::Float64)
+        fail(ErrorKind::NotImplemented, fmt::format("\"addmm_cuda\" not implemented for '{}' in cwb (float32 and float64 only)",
+                                                    dtypeKernelName(dtype)));
+    if (out.numel() == 0) return;
+    const bool batched = out.dim() == 3;
+    const int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
+    const Tensor target = out.isContiguous() ? out : empty(out.sizes(), dtype, out.device());
+    // Row-major C = A B is column-major C^T = B^T A^T: cuBLAS computes (n x m) = (n x k) (k x m).
+    const BlasView left = batched ? asBatchedBlas(a) : asBlas(a), right = batched ? asBatchedBlas(b) : asBlas(b);
+    cuda::GemmCall call;
+    call.type = dtype == DType::Float32 ? cuda::GemmType::Float32 : cuda::GemmType::Float64;
+    call.transposeA = right.transposed;
+    call.transposeB = left.transposed;
+    call.m = n;
+    call.n = m;
+    call.k = k;
+    call.a = right.owner.data();
+    call.lda = right.ld;
+    call.b = left.owner.data();
+    call.ldb = left.ld;
+    call.c = target.data();
+    call.ldc = std::max<int64_t>(n, 1);
+    if (batched) {
+        call.batch = out.sizes()[0];
+        call.strideA = right.owner.strides()[0];
+        call.strideB = left.owner.strides()[0];
+        call.strideC = m * n;
+    }
+    cuda::gemm(normalizeDevice(out.device()).index(), call);
+    if (!target.isSameTensor(out)) copyInto(out, target);
+}
+
+}  // namespace eng::tensor::cudaops

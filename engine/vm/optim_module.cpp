@@ -1,0 +1,271 @@
+// torch.optim for the VM: the Optimizer base (param_groups, state, zero_grad) and SGD (momentum, dampening,
+// weight decay, Nesterov, maximize), Adam and AdamW (amsgrad, maximize), with PyTorch's update rules and
+// argument checks. Updates run on the tensor runtime's own ops, outside autograd, as under torch.no_grad.
+#include <fmt/core.h>
+
+#include <cmath>
+
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
+#include "tensor/pointwise.h"
+#include "vm/errors.h"
+#include "vm/interpreter.h"
+
+namespace eng::vm {
+
+namespace {
+
+using tensor::Tensor;
+
+// One hyperparameter of an optimizer's constructor: its name and default.
+struct Hyper {
+    const char* name;
+    Value defaultValue;
+};
+
+InstanceObject& selfOf(CallArgs& a) { return a.positional.at(0).as<InstanceObject>(); }
+
+Value dictGet(const Value& dict, const char* key) {
+    Value* v = dict.as<DictObject>().find(makeStr(key));
+    if (!v) raise("KeyError", fmt::format("'{}'", key));
+    return *v;
+}
+
+double number(const Value& dict, const char* key) { return dictGet(dict, key).asFloat(); }
+
+// Binds the constructor's arguments after (self, params) as PyTorch's signature does: positionally in order,
+// or by keyword; keywords PyTorch accepts for other implementations (foreach, fused, ...) are accepted and ignored.
+std::shared_ptr<DictObject> bindDefaults(Interpreter& vm, CallArgs& a, const char* cls, const std::vector<Hyper>& hypers) {
+    auto defaults = std::make_shared<DictObject>();
+    for (size_t i = 0; i < hypers.size(); ++i) {
+        Value v = hypers[i].defaultValue;
+        if (a.positional.size() > i + 2) v = a.positional[i + 2];
+        else if (auto k = a.take(hypers[i].name)) v = *k;
+        defaults->set(makeStr(hypers[i].name), v);
+    }
+    if (a.positional.size() > hypers.size() + 2)
+        typeError(fmt::format("{}.__init__() takes from 2 to {} positional arguments but {} were given", cls, hypers.size() + 2,
+                              a.positional.size()));
+    for (const char* ignored : {"foreach", "differentiable", "fused", "capturable"}) a.take(ignored);
+    if (!a.keywords.empty())
+        typeError(fmt::format("{}.__init__() got an unexpected keyword argument '{}'", cls, a.keywords.front().first));
+    (void)vm;
+    return defaults;
+}
+
+// params: an iterable of tensors (one group) or of dicts (groups with their own options); groups get the
+// defaults for what they leave out.
+void setParamGroups(Interpreter& vm, InstanceObject& self, const Value& params, const std::shared_ptr<DictObject>& defaults) {
+    if (params.is(Kind::Tensor))
+        typeError(fmt::format("params argument given to the optimizer should be an iterable of Tensors or dicts, but got {}",
+                              "torch.FloatTensor"));
+    ValueList items = vm.toList(params);
+    if (items.empty()) raise("ValueError", "optimizer got an empty parameter list");
+    if (!items.front().is(Kind::Dict)) {
+        auto group = std::make_shared<DictObject>();
+        group->set(makeStr("params"), makeList(items));
+        items = {Value(group)};
+    }
+    ValueList groups;
+    for (const Value& given : items) {
+        if (!given.is(Kind::Dict)) typeError("param groups must be dicts");
+        auto group = std::make_shared<DictObject>();
+        ValueList tensors = vm.toList(dictGet(given, "params"));
+        for (const Value& p : tensors)
+            if (!p.is(Kind::Tensor))
+                typeError(fmt::format("optimizer can only optimize Tensors, but one of the params is {}", vm.classOf(p)->name));
+        group->set(makeStr("params"), makeList(tensors));
+        for (const auto& [key, value] : defaults->entries)
+            if (Value* own = given.as<DictObject>().find(key)) group->set(key, *own);
+            else group->set(key, value);
+        groups.push_back(Value(group));
+    }
+    self.attributes["param_groups"] = makeList(std::move(groups));
+    self.attributes["defaults"] = Value(defaults);
+    self.attributes["state"] = Value(std::make_shared<DictObject>());
+}
+
+// The per-parameter state dict (optimizer.state[p]), created empty on first use.
+DictObject& stateOf(InstanceObject& self, const Value& param) {
+    DictObject& state = self.attributes.at("state").as<DictObject>();
+    if (Value* existing = state.find(param)) return existing->as<DictObject>();
+    auto fresh = std::make_shared<DictObject>();
+    state.set(param, Value(fresh));
+    return *fresh;
+}
+
+std::string shown(Interpreter& vm, const Value& v) { return vm.repr(v); }
+
+void checkNonNegative(Interpreter& vm, const DictObject& defaults, const char* key, const char* what) {
+    const Value v = *const_cast<DictObject&>(defaults).find(makeStr(key));
+    if (v.asFloat() < 0) raise("ValueError", fmt::format("Invalid {}: {}", what, shown(vm, v)));
+}
+
+// step(closure=None): re-evaluates the loss with grad enabled when a closure is given, then updates.
+Value runStep(Interpreter& vm, CallArgs& a, const std::function<void(InstanceObject&, const Value& group)>& update) {
+    Value loss;
+    Value closure = a.positional.size() > 1 ? a.positional[1] : a.take("closure").value_or(Value());
+    if (!closure.isNone()) loss = vm.call(closure, {});
+    InstanceObject& self = selfOf(a);
+    for (const Value& group : self.attributes.at("param_groups").as<ListObject>().items) update(self, group);
+    return loss;
+}
+
+void sgdUpdate(InstanceObject& self, const Value& group) {
+    const double lr = number(group, "lr"), momentum = number(group, "momentum"), dampening = number(group, "dampening");
+    const double weightDecay = number(group, "weight_decay");
+    const bool nesterov = dictGet(group, "nesterov").asBool(), maximize = dictGet(group, "maximize").asBool();
+    for (const Value& p : dictGet(group, "params").as<ListObject>().items) {
+        const Tensor& param = p.tensor();
+        const Tensor grad = tensor::gradOf(param);
+        if (!grad.defined()) continue;
+        Tensor step = maximize ? tensor::unary(tensor::UnaryOp::Neg, grad) : grad;
+        if (weightDecay != 0) step = tensor::add(step, param, tensor::Scalar(weightDecay));
+        if (momentum != 0) {
+            DictObject& state = stateOf(self, p);
+            Value* existing = state.find(makeStr("momentum_buffer"));
+            Tensor buffer;
+            if (!existing || existing->isNone()) {
+                buffer = tensor::clone(step);
+                state.set(makeStr("momentum_buffer"), makeTensor(buffer));
+            } else {
+                buffer = existing->tensor();
+                tensor::binaryInPlace(tensor::BinaryOp::Mul, buffer, momentum);
+                tensor::addInPlace(buffer, step, tensor::Scalar(1 - dampening));
+            }
+            step = nesterov ? tensor::add(step, buffer, tensor::Scalar(momentum)) : buffer;
+        }
+        tensor::addInPlace(param, step, tensor::Scalar(-lr));
+    }
+}
+
+// Adam and AdamW differ only in how weight decay enters: into the gradient (Adam) or decoupled (AdamW).
+void adamUpdate(InstanceObject& self, const Value& group, bool decoupled) {
+    const double lr = number(group, "lr"), eps = number(group, "eps"), weightDecay = number(group, "weight_decay");
+    const ValueList& betas = dictGet(group, "betas").as<TupleObject>().items;
+    const double beta1 = betas.at(0).asFloat(), beta2 = betas.at(1).asFloat();
+    const bool amsgrad = dictGet(group, "amsgrad").asBool(), maximize = dictGet(group, "maximize").asBool();
+    for (const Value& p : dictGet(group, "params").as<ListObject>().items) {
+        const Tensor& param = p.tensor();
+        const Tensor grad = tensor::gradOf(param);
+        if (!grad.defined()) continue;
+        DictObject& state = stateOf(self, p);
+        if (!state.find(makeStr("step"))) {
+            state.set(makeStr("step"), makeTensor(tensor::scalarTensor(tensor::Scalar(0.0), tensor::DType::Float32)));
+            state.set(makeStr("exp_avg"), makeTensor(tensor::zerosLike(param)));
+            state.set(makeStr("exp_avg_sq"), makeTensor(tensor::zerosLike(param)));
+            if (amsgrad) state.set(makeStr("max_exp_avg_sq"), makeTensor(tensor::zerosLike(param)));
+        }
+        const Tensor stepCount = state.find(makeStr("step"))->tensor();
+        const Tensor expAvg = state.find(makeStr("exp_avg"))->tensor();
+        const Tensor expAvgSq = state.find(makeStr("exp_avg_sq"))->tensor();
+        tensor::addInPlace(stepCount, tensor::Scalar(1.0));
+        const double step = tensor::item(stepCount).toDouble();
+        Tensor g = maximize ? tensor::unary(tensor::UnaryOp::Neg, grad) : grad;
+        if (weightDecay != 0) {
+            if (decoupled) tensor::binaryInPlace(tensor::BinaryOp::Mul, param, 1 - lr * weightDecay);
+            else g = tensor::add(g, param, tensor::Scalar(weightDecay));
+        }
+        tensor::copyInto(expAvg, tensor::lerp(expAvg, g, 1 - beta1));
+        tensor::binaryInPlace(tensor::BinaryOp::Mul, expAvgSq, beta2);
+        tensor::addInPlace(expAvgSq, tensor::mul(g, g), tensor::Scalar(1 - beta2));
+        const double biasCorrection1 = 1 - std::pow(beta1, step);
+        const double biasCorrection2Sqrt = std::sqrt(1 - std::pow(beta2, step));
+        Tensor second = expAvgSq;
+        if (amsgrad) {
+            const Tensor maxSq = state.find(makeStr("max_exp_avg_sq"))->tensor();
+            tensor::copyInto(maxSq, tensor::maximum(maxSq, expAvgSq));
+            second = maxSq;
+        }
+        const Tensor denominator = tensor::add(tensor::div(tensor::unary(tensor::UnaryOp::Sqrt, second), biasCorrection2Sqrt), eps);
+        tensor::addInPlace(param, tensor::div(expAvg, denominator), tensor::Scalar(-lr / biasCorrection1));
+    }
+}
+
+void checkAdam(Interpreter& vm, const DictObject& defaults) {
+    checkNonNegative(vm, defaults, "lr", "learning rate");
+    checkNonNegative(vm, defaults, "eps", "epsilon value");
+    const Value betas = *const_cast<DictObject&>(defaults).find(makeStr("betas"));
+    const ValueList items = vm.toList(betas);
+    for (size_t i = 0; i < 2 && i < items.size(); ++i)
+        if (items[i].asFloat() < 0 || items[i].asFloat() >= 1)
+            raise("ValueError", fmt::format("Invalid beta parameter at index {}: {}", i, shown(vm, items[i])));
+    checkNonNegative(vm, defaults, "weight_decay", "weight_decay value");
+}
+
+void defineOptimizerBase(Interpreter& vm, ModuleObject& optim) {
+    auto base = vm.defineClass("Optimizer", "object");
+    base->module = "torch.optim.optimizer";
+    optim.attributes["Optimizer"] = Value(base);
+    base->dict["zero_grad"] = makeNative("zero_grad", [](Interpreter& m, CallArgs& a) {
+        const bool setToNone = m.truthy(a.positional.size() > 1 ? a.positional[1] : a.take("set_to_none").value_or(Value(true)));
+        for (const Value& group : selfOf(a).attributes.at("param_groups").as<ListObject>().items)
+            for (const Value& p : dictGet(group, "params").as<ListObject>().items) {
+                const Tensor grad = tensor::gradOf(p.tensor());
+                if (!grad.defined()) continue;
+                if (setToNone) tensor::setGrad(p.tensor(), Tensor());
+                else tensor::fillInPlace(grad, tensor::Scalar(0.0));
+            }
+        return Value();
+    });
+    base->dict["add_param_group"] = makeNative("add_param_group", [](Interpreter& m, CallArgs& a) {
+        InstanceObject& self = selfOf(a);
+        ListObject& groups = self.attributes.at("param_groups").as<ListObject>();
+        const Value previous = makeList(groups.items);
+        setParamGroups(m, self, makeList({a.positional.at(1)}), self.attributes.at("defaults").ref<DictObject>());
+        ValueList merged = previous.as<ListObject>().items;
+        for (const Value& g : self.attributes.at("param_groups").as<ListObject>().items) merged.push_back(g);
+        self.attributes["param_groups"] = makeList(std::move(merged));
+        return Value();
+    });
+}
+
+}  // namespace
+
+void installOptim(Interpreter& vm, ModuleObject& torch) {
+    auto optim = std::make_shared<ModuleObject>("torch.optim");
+    vm.modules()["torch.optim"] = Value(optim);
+    torch.attributes["optim"] = Value(optim);
+    defineOptimizerBase(vm, *optim);
+
+    auto sgd = vm.defineClass("SGD", "Optimizer");
+    sgd->module = "torch.optim.sgd";
+    optim->attributes["SGD"] = Value(sgd);
+    sgd->dict["__init__"] = makeNative("__init__", [](Interpreter& m, CallArgs& a) {
+        const Value params = a.positional.size() > 1 ? a.positional[1] : a.take("params").value_or(Value());
+        auto defaults = bindDefaults(m, a, "SGD",
+                                     {{"lr", Value(0.001)}, {"momentum", Value(0)}, {"dampening", Value(0)}, {"weight_decay", Value(0)},
+                                      {"nesterov", Value(false)}, {"maximize", Value(false)}});
+        checkNonNegative(m, *defaults, "lr", "learning rate");
+        checkNonNegative(m, *defaults, "momentum", "momentum value");
+        checkNonNegative(m, *defaults, "weight_decay", "weight_decay value");
+        if (m.truthy(*defaults->find(makeStr("nesterov"))) &&
+            (defaults->find(makeStr("momentum"))->asFloat() <= 0 || defaults->find(makeStr("dampening"))->asFloat() != 0))
+            raise("ValueError", "Nesterov momentum requires a momentum and zero dampening");
+        setParamGroups(m, selfOf(a), params, defaults);
+        return Value();
+    });
+    sgd->dict["step"] = makeNative("step", [](Interpreter& m, CallArgs& a) { return runStep(m, a, sgdUpdate); });
+
+    for (const char* name : {"Adam", "AdamW"}) {
+        const bool decoupled = std::string_view(name) == "AdamW";
+        auto cls = vm.defineClass(name, "Optimizer");
+        cls->module = decoupled ? "torch.optim.adamw" : "torch.optim.adam";
+        optim->attributes[name] = Value(cls);
+        cls->dict["__init__"] = makeNative("__init__", [decoupled, name](Interpreter& m, CallArgs& a) {
+            const Value params = a.positional.size() > 1 ? a.positional[1] : a.take("params").value_or(Value());
+            auto defaults = bindDefaults(m, a, name,
+                                         {{"lr", Value(0.001)}, {"betas", makeTuple({Value(0.9), Value(0.999)})}, {"eps", Value(1e-8)},
+                                          {"weight_decay", decoupled ? Value(0.01) : Value(0)}, {"amsgrad", Value(false)},
+                                          {"maximize", Value(false)}});
+            checkAdam(m, *defaults);
+            setParamGroups(m, selfOf(a), params, defaults);
+            return Value();
+        });
+        cls->dict["step"] = makeNative("step", [decoupled](Interpreter& m, CallArgs& a) {
+            return runStep(m, a, [decoupled](InstanceObject& self, const Value& group) { adamUpdate(self, group, decoupled); });
+        });
+    }
+}
+
+}  // namespace eng::vm

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Copies binaries and the shared libraries they load (all but the C runtime's own) into one folder, so they run
+# on a machine without our Debian packages (the lent GPU machine): run there with LD_LIBRARY_PATH=FOLDER.
+# Usage: scripts/bundle_binary.sh FOLDER BINARY...   (also writes FOLDER.tar.xz, small enough to carry)
+set -euo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 FOLDER BINARY..." >&2; exit 2; }
+folder=$1; shift
+mkdir -p "$folder"
+# glibc and the dynamic loader must come from the target machine, libcuda from its driver, and the CUDA
+# toolkit's libraries (cuBLAS alone is ~700 MB) from its own toolkit.
+skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libcuda\.so|libcublas|libnvrtc|libcudart)'
+for binary in "$@"; do
+  # Debug information is most of a RelWithDebInfo binary and is not needed to run it.
+  strip -o "$folder/$(basename "$binary")" "$binary"
+  ldd "$binary" | awk '/=> \// {print $1, $3}' | while read -r name path; do
+    [[ $name =~ $skip ]] && continue
+    cp -fL "$path" "$folder/$name"
+  done
+done
+tar -C "$(dirname "$folder")" -cJf "$folder.tar.xz" "$(basename "$folder")"
+du -sh "$folder" "$folder.tar.xz"
