@@ -13,12 +13,13 @@ int main(int argc, char** argv) {
     mallopt(M_MMAP_THRESHOLD, 64 * 1024);
     CLI::App app{"cwb - Compile Workbench: read, explain and compare torch.compile traces"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "cwb 0.1.0");
+    app.set_version_flag("--version", "cwb " CWB_VERSION);
     cwb::registerImportCommand(app);
     cwb::registerReportCommand(app);
     cwb::registerDisCommand(app);
     cwb::registerOpenCommand(app);
     cwb::registerRunCommand(app);
+    cwb::registerExplainCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::RuntimeError& done) {

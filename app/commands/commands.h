@@ -10,5 +10,6 @@ void registerReportCommand(CLI::App& app);
 void registerDisCommand(CLI::App& app);
 void registerOpenCommand(CLI::App& app);
 void registerRunCommand(CLI::App& app);
+void registerExplainCommand(CLI::App& app);
 
 }  // namespace cwb

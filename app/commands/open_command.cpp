@@ -1,5 +1,6 @@
-// `cwb open PATH... [--view NAME] [--select COMPILE_ID] [--frames N] [--screenshot FILE.png] [--dump-ui]`:
-// the desktop workbench; with --screenshot (or --frames) it renders a few frames, writes the PNG and exits.
+// `cwb open PATH... [--view NAME] [--select COMPILE_ID] [--graph-tab KIND] [--scale S] [--frames N]
+// [--screenshot FILE.png] [--dump-ui] [--snapshot-on-sigusr1 PREFIX]`: the desktop workbench; with --screenshot
+// (or --frames) it renders a few frames, writes the PNG and exits.
 #include <fmt/core.h>
 
 #include "commands/commands.h"
@@ -15,9 +16,16 @@ struct OpenOptions {
     int frames = 0;
     std::string screenshot;
     bool dumpUi = false;
+    std::string graphTab;
+    float scale = 0.0f;
+    std::string snapshotPrefix;
 };
 
-int runOpen(const OpenOptions& options, bool framesGiven) {
+constexpr const char* kGraphTabNames =
+    "dynamo, aot_joint, aot_forward, aot_backward, aot_inference, pre_grad, post_grad, joint_pass, "
+    "compiled_autograd, ddp_split or other";
+
+int runOpen(const OpenOptions& options, bool framesGiven, bool scaleGiven) {
     app::WorkbenchOptions workbench;
     workbench.paths = options.paths;
     if (!options.view.empty()) {
@@ -27,6 +35,15 @@ int runOpen(const OpenOptions& options, bool framesGiven) {
                                                      options.view + "'");
     }
     workbench.selectCompile = options.select;
+    if (!options.graphTab.empty()) {
+        workbench.graphTab = traces::graphKindFromString(options.graphTab);
+        if (!workbench.graphTab)
+            throw CLI::ValidationError("--graph-tab", std::string("expected ") + kGraphTabNames + ", got '" + options.graphTab + "'");
+        // The tab is the graph view's: show that view unless another was asked for.
+        if (!workbench.view) workbench.view = app::ViewId::Graph;
+    }
+    if (scaleGiven) workbench.scale = options.scale;
+    workbench.snapshotOnSignalPrefix = options.snapshotPrefix;
     if (framesGiven) workbench.frames = options.frames;
     workbench.screenshotPath = options.screenshot;
     workbench.dumpUi = options.dumpUi;
@@ -47,7 +64,16 @@ void registerOpenCommand(CLI::App& app) {
             ->check(CLI::Range(1, 100000));
     cmd->add_option("--screenshot", options->screenshot, "Write the last frame to this PNG file and exit");
     cmd->add_flag("--dump-ui", options->dumpUi, "Print the visible windows, panels and rows of the last frame");
-    cmd->callback([options, frames] { throw CLI::RuntimeError(runOpen(*options, frames->count() > 0)); });
+    cmd->add_option("--graph-tab", options->graphTab,
+                    std::string("Graph view tab to show (implies --view graph): ") + kGraphTabNames);
+    CLI::Option* scale = cmd->add_option("--scale", options->scale,
+                                         "UI scale, e.g. 2 for a HiDPI screen (default: the screen's, from Xft.dpi on X11)")
+                             ->check(CLI::Range(0.5, 4.0));
+    cmd->add_option("--snapshot-on-sigusr1", options->snapshotPrefix,
+                    "Live window: on each SIGUSR1 write the frame to PREFIX.png and what it shows to PREFIX.txt");
+    cmd->callback([options, frames, scale] {
+        throw CLI::RuntimeError(runOpen(*options, frames->count() > 0, scale->count() > 0));
+    });
 }
 
 }  // namespace cwb

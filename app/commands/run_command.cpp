@@ -1,4 +1,5 @@
-// `cwb run SCRIPT.py [--device cpu] [--outputs FILE.json] [--call NAME]`: runs a script in the engine's VM.
+// `cwb run SCRIPT.py [--device cpu] [--outputs FILE.json] [--call NAME] [--trace FILE.db] [--stats FILE.json]`:
+// runs a script in the engine's VM, recording its compiles when asked (run_recording.h).
 // Module code runs as __main__; then main(device) (or --call NAME), when the script defines it, is called and
 // the returned tensors are printed (and written). An uncaught exception prints a Python traceback and exits with status 1.
 #include <fmt/core.h>
@@ -8,6 +9,8 @@
 #include <sstream>
 
 #include "commands/commands.h"
+#include "capture/capture_engine.h"
+#include "commands/run_recording.h"
 #include "vm/outputs.h"
 
 namespace cwb {
@@ -18,15 +21,12 @@ struct RunOptions {
     std::string call;
     std::string device = "cpu";
     std::string outputs;
+    std::string trace;
+    std::string stats;
 };
 
-int runScript(const RunOptions& options) {
-    std::ifstream in(options.script, std::ios::binary);
-    if (!in) throw std::runtime_error(options.script + ": cannot read the script");
-    std::stringstream text;
-    text << in.rdbuf();
-    eng::vm::Interpreter vm(std::cout);
-    eng::vm::RunResult result = vm.runScript(options.script, text.str());
+int runModuleAndEntry(eng::vm::Interpreter& vm, const RunOptions& options, const std::string& text) {
+    eng::vm::RunResult result = vm.runScript(options.script, text);
     if (!result.ok) {
         std::cout.flush();
         fmt::print(stderr, "{}", result.error);
@@ -58,6 +58,24 @@ int runScript(const RunOptions& options) {
     return 0;
 }
 
+int runScript(const RunOptions& options) {
+    std::ifstream in(options.script, std::ios::binary);
+    if (!in) throw std::runtime_error(options.script + ": cannot read the script");
+    std::stringstream text;
+    text << in.rdbuf();
+    eng::vm::Interpreter vm(std::cout);
+    // --trace / --stats: the recorders listen to the capture engine's compile events for the whole run; a
+    // script that raises still gets its trace and stats, as PyTorch's counters would hold them then.
+    RunRecording recording({options.script, options.trace, options.stats});
+    // torch.compile'd frames go through the capture engine (its events to the recorders, when any).
+    eng::capture::CaptureEngine engine(vm);
+    engine.install();
+    engine.setEventSink(recording.sink());
+    int status = runModuleAndEntry(vm, options, text.str());
+    recording.finish();
+    return status;
+}
+
 }  // namespace
 
 void registerRunCommand(CLI::App& app) {
@@ -68,6 +86,11 @@ void registerRunCommand(CLI::App& app) {
                     "After the module ran, call this function with the device (default: main, when defined)");
     cmd->add_option("--device", options->device, "The device string passed to the called function")->default_val("cpu");
     cmd->add_option("--outputs", options->outputs, "Write the returned tensors as JSON (shape, dtype, stride, statistics, values)");
+    cmd->add_option("--trace", options->trace,
+                    "Record every compile into this trace file (.db), in the schema of imported TORCH_TRACE logs");
+    cmd->add_option("--stats", options->stats,
+                    "Write PyTorch's compile counters as JSON: unique_graphs, graph_breaks, recompiles, "
+                    "graph_break_reasons");
     cmd->callback([options] { throw CLI::RuntimeError(runScript(*options)); });
 }
 

@@ -79,6 +79,7 @@ Value Interpreter::callFunction(const std::shared_ptr<FunctionObject>& function,
         frame.cells.push_back(std::move(cell));
     }
     for (const auto& cell : function->closure) frame.cells.push_back(cell);
+    if (!compiled && hookEveryCall_ && !function->attributes.contains("_torchdynamo_disable")) compiled = hookEveryCall_;
     if (compiled && !compiled->disable && frameHook_) {
         if (std::optional<Value> result = frameHook_->onFrame(*this, frame, *compiled)) return *result;
     }

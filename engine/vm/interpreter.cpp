@@ -120,6 +120,7 @@ Value Interpreter::runFrame(Frame& f) {
     for (;;) {
         try {
             for (;;) {
+                if (f.instructionBudget >= 0 && f.instructionBudget-- == 0) return Value::null();
                 const frontend::Instruction in = instructions[f.pc];
                 switch (in.opcode) {
                     case Opcode::Nop: break;

@@ -24,6 +24,9 @@ struct Frame {
     std::vector<std::shared_ptr<CellObject>> cells;  // cellVars, then freeVars
     ValueList stack;
     uint32_t pc = 0;  // the instruction being executed
+    /// Instructions left before runFrame hands the frame back (returning Null); -1 runs to the end. The capture
+    /// engine runs a graph-break instruction alone this way, then resumes tracing after it.
+    int64_t instructionBudget = -1;
 };
 
 /// Plugged in by the capture engine. Called when a function wrapped by torch.compile is entered, with its
@@ -57,9 +60,27 @@ public:
     std::string formatUncaught(std::exception_ptr error);
 
     void setFrameHook(FrameHook* hook) { frameHook_ = hook; }
+    FrameHook* frameHook() const { return frameHook_; }
+    /// While set, every Python function entered goes to the frame hook with these options, as frames called
+    /// from the instruction a compiled frame runs at a graph break are compiled in PyTorch. nullptr: only
+    /// torch.compile'd functions.
+    void setHookEveryCall(const CompileOptions* options) { hookEveryCall_ = options; }
+    const CompileOptions* hookEveryCall() const { return hookEveryCall_; }
     /// Runs a bound frame from its current pc with the eager interpreter (a hook's fallback, or its way to
     /// run what it cannot capture).
     Value evalFrame(Frame& frame) { return runFrame(frame); }
+    /// Runs exactly one instruction of a bound frame (exceptions go to its handlers as usual). Returns the
+    /// frame's return value when that instruction returned, else Null with the frame at its next pc.
+    Value stepFrame(Frame& frame) {
+        frame.instructionBudget = 1;
+        Value result = runFrame(frame);
+        frame.instructionBudget = -1;
+        return result;
+    }
+    /// Binds a call's arguments to a function's parameters in `frame.fast` with Python's rules and TypeErrors.
+    void bindArguments(const FunctionObject& function, CallArgs& args, Frame& frame);
+    /// The stripped text of a line of a script this interpreter ran ("" when unknown).
+    std::string sourceLine(const std::string& filename, int line) const;
     std::ostream& out() { return out_; }
 
     // ---- the object protocol, used by builtins and the torch/nn modules
@@ -96,6 +117,12 @@ public:
     bool gradEnabled() const { return gradEnabled_; }
     void setGradEnabled(bool enabled) { gradEnabled_ = enabled; }
     Frame* currentFrame() { return frames_.empty() ? nullptr : frames_.back(); }
+    /// The Python frames running now, outermost first (file, current line, function), as a traceback names them.
+    std::vector<TracebackEntry> callStack() const {
+        std::vector<TracebackEntry> out;
+        for (const Frame* f : frames_) out.push_back({f->code->filename, f->code->lineTable.lineOf(f->pc), f->code->name});
+        return out;
+    }
     const Namespace& builtins() const { return builtins_; }
     /// Registered by the module files below: import torch, torch.nn, ...
     std::unordered_map<std::string, Value>& modules() { return modules_; }
@@ -104,12 +131,10 @@ private:
     friend struct InterpreterAccess;
     Value runFrame(Frame& frame);
     Value callFunction(const std::shared_ptr<FunctionObject>& function, CallArgs& args, const CompileOptions* compiled);
-    void bindArguments(const FunctionObject& function, CallArgs& args, Frame& frame);
     Value buildClass(CallArgs& args);
     Value makeFunction(Frame& frame, uint32_t flags);
     Value importName(const std::string& name, const Value& fromList);
     [[noreturn]] void raiseValue(Value exception, const Value& cause);
-    std::string sourceLine(const std::string& filename, int line) const;
     std::string formatException(const Value& exception, int depth);
 
     std::ostream& out_;
@@ -124,6 +149,7 @@ private:
     std::vector<Frame*> frames_;
     Value handledException_;  // sys.exc_info()'s exception: what PUSH_EXC_INFO saves
     FrameHook* frameHook_ = nullptr;
+    const CompileOptions* hookEveryCall_ = nullptr;
     bool gradEnabled_ = true;
 };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "tensor/autograd/node.h"
 #include "tensor/registry.h"
 #include "vm/interpreter.h"
 
@@ -296,14 +297,24 @@ std::optional<Value> dictAttribute(const Value& self, const std::string& name) {
     return bindMethod(self, name, it->second);
 }
 
-std::optional<Value> tensorAttribute(const Value& self, const std::string& name) {
+/// t.grad_fn: None for leaves, else an object of a class named after the node (MulBackward0) with name().
+Value gradFnObject(Interpreter& vm, const Value& self) {
+    const std::optional<std::string> nodeName = tensor::autograd::gradFnName(self.tensor());
+    if (!nodeName) return Value();
+    const void* node = self.tensor().impl()->autograd->gradFn.get();
+    auto cls = std::make_shared<ClassObject>(*nodeName, vm.builtinClass("object"));
+    cls->dict["name"] = makeNative("name", [nodeName](Interpreter&, CallArgs&) { return makeStr(*nodeName); });
+    cls->dict["__repr__"] = makeNative("__repr__", [nodeName, node](Interpreter&, CallArgs&) {
+        return makeStr(fmt::format("<{} object at {}>", *nodeName, node));
+    });
+    return Value(std::make_shared<InstanceObject>(cls));
+}
+
+std::optional<Value> tensorAttribute(Interpreter& vm, const Value& self, const std::string& name) {
     const auto& registry = tensor::OpRegistry::instance();
+    if (name == "grad_fn") return gradFnObject(vm, self);
     if (tensor::OpRegistry::isTensorProperty(name))
         return callOp("Tensor." + name, {self});
-    if (name == "backward")
-        return bindMethod(self, name, [](Interpreter&, const Value&, CallArgs&) -> Value {
-            raise("NotImplementedError", "Tensor.backward(): autograd is not implemented in the cwb tensor runtime yet");
-        });
     const tensor::OpEntry* entry = registry.find("Tensor." + name);
     if (!entry) return std::nullopt;
     return bindMethod(self, name, [entry](Interpreter&, const Value& s, CallArgs& a) {
@@ -326,7 +337,7 @@ std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, cons
         case Kind::Str: return strAttribute(object, name);
         case Kind::List: return listAttribute(object, name);
         case Kind::Dict: return dictAttribute(object, name);
-        case Kind::Tensor: return tensorAttribute(object, name);
+        case Kind::Tensor: return tensorAttribute(vm, object, name);
         case Kind::Tuple: {
             auto& tuple = object.as<TupleObject>();
             auto field = std::find(tuple.fieldNames.begin(), tuple.fieldNames.end(), name);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "tensor/autograd/grad_mode.h"
 #include "tensor/registry.h"
 #include "vm/interpreter.h"
 
@@ -219,6 +220,8 @@ void defineModuleBase(Interpreter& interpreter, ModuleObject& nn) {
         return Value(dict);
     });
     def("load_state_dict", [](Interpreter& vm, CallArgs& a) {
+        // Parameters are overwritten in place, under no_grad as in PyTorch.
+        const tensor::autograd::GradModeGuard noGrad(false);
         auto own = std::make_shared<DictObject>();
         collectState(a.positional.at(0), "", *own);
         const Value& source = a.positional.at(1);
@@ -248,14 +251,24 @@ void defineModuleBase(Interpreter& interpreter, ModuleObject& nn) {
         }
         return Value();
     });
+    // zero_grad(set_to_none=True): drops the grads, or zeroes them in place with set_to_none=False.
     def("zero_grad", [](Interpreter& vm, CallArgs& a) {
+        const bool setToNone = vm.truthy(param(a, 0, "set_to_none", Value(true)));
         Value parameters = vm.call(vm.getAttr(a.positional.at(0), "parameters"), {});
-        for (const Value& p : vm.toList(parameters)) vm.setAttr(p, "grad", Value());
+        for (const Value& p : vm.toList(parameters)) {
+            const tensor::Tensor grad = tensor::gradOf(p.tensor());
+            if (!grad.defined()) continue;
+            if (setToNone) tensor::setGrad(p.tensor(), tensor::Tensor());
+            else op("Tensor.zero_", {grad});
+        }
         return Value();
     });
     def("requires_grad_", [](Interpreter& vm, CallArgs& a) {
         bool flag = vm.truthy(param(a, 0, "requires_grad", Value(true)));
-        for (const Value& p : vm.toList(vm.call(vm.getAttr(a.positional.at(0), "parameters"), {}))) p.tensor().impl()->requiresGrad = flag;
+        for (const Value& p : vm.toList(vm.call(vm.getAttr(a.positional.at(0), "parameters"), {}))) {
+            tensor::Tensor t = p.tensor();
+            t.setRequiresGrad(flag);
+        }
         return a.positional.at(0);
     });
     // to(device) / to(dtype): parameters are converted in place (their VM objects keep their identity).
@@ -269,7 +282,10 @@ void defineModuleBase(Interpreter& interpreter, ModuleObject& nn) {
         ValueList buffers = vm.toList(vm.call(vm.getAttr(module, "buffers"), {}));
         tensors.insert(tensors.end(), buffers.begin(), buffers.end());
         for (const Value& p : tensors) {
-            tensor::ValueList args{toTensorValue(p)};
+            // As Module._apply: the conversion is not recorded by autograd, so a parameter stays a leaf on its
+            // new device (and receives .grad there).
+            const tensor::Value self[] = {toTensorValue(p)};
+            tensor::ValueList args{tensor::OpRegistry::instance().call("Tensor.detach", self)};
             args.insert(args.end(), rest.begin(), rest.end());
             tensor::Tensor converted = tensor::OpRegistry::instance().call("Tensor.to", args, kwargs).toTensor();
             if (converted.isSameTensor(p.tensor())) continue;

@@ -1,5 +1,6 @@
-// The few standard-library modules such programs import: math (functions and constants) and copy
-// (copy/deepcopy of containers; tensors are cloned by deepcopy, as torch does).
+// The few standard-library modules such programs import: math (functions and constants), copy
+// (copy/deepcopy of containers; tensors are cloned by deepcopy, as torch does) and time (clocks for benchmarks).
+#include <chrono>
 #include <cmath>
 
 #include "vm/interpreter.h"
@@ -76,6 +77,24 @@ void installStdlib(Interpreter& vm) {
             return Value(dict);
         }
         return v;
+    });
+
+    // Benchmarks written in the subset time themselves with these, as they would under CPython.
+    auto time = std::make_shared<ModuleObject>("time");
+    vm.modules()["time"] = Value(time);
+    auto secondsSince = [](auto now) { return std::chrono::duration<double>(now.time_since_epoch()).count(); };
+    auto nanosSince = [](auto now) {
+        return static_cast<int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count());
+    };
+    time->attributes["perf_counter"] = makeNative("perf_counter", [secondsSince](Interpreter&, CallArgs&) {
+        return Value(secondsSince(std::chrono::steady_clock::now()));
+    });
+    time->attributes["monotonic"] = time->attributes["perf_counter"];
+    time->attributes["perf_counter_ns"] = makeNative("perf_counter_ns", [nanosSince](Interpreter&, CallArgs&) {
+        return Value(nanosSince(std::chrono::steady_clock::now()));
+    });
+    time->attributes["time"] = makeNative("time", [secondsSince](Interpreter&, CallArgs&) {
+        return Value(secondsSince(std::chrono::system_clock::now()));
     });
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "tensor/autograd/grad_mode.h"
 #include "tensor/registry.h"
 #include "vm/interpreter.h"
 
@@ -57,6 +58,7 @@ std::shared_ptr<CompileOptions> compileOptions(Interpreter& vm, CallArgs& args) 
             options->backend = v->str();
         } else {
             options->backend = "<callable>";
+            options->backendCallable = *v;
         }
     }
     if (!args.keywords.empty())
@@ -99,32 +101,38 @@ Value compileTarget(Interpreter& vm, const Value& target, std::shared_ptr<const 
     raise("RuntimeError", "torch.compile: expected a function or an nn.Module");
 }
 
-/// A context manager / decorator flipping the interpreter's grad mode (torch.no_grad, torch.enable_grad).
+/// Grad mode lives in the tensor runtime (ops record autograd history by it); the interpreter's flag mirrors it.
+void setGradMode(Interpreter& m, bool enabled) {
+    tensor::autograd::setGradEnabled(enabled);
+    m.setGradEnabled(enabled);
+}
+
+/// A context manager / decorator flipping grad mode (torch.no_grad, torch.enable_grad).
 void defineGradMode(Interpreter& vm, ModuleObject& torch, const char* name, bool enabled) {
     auto cls = vm.defineClass(name, "object");
     cls->module = "torch";
     cls->dict["__enter__"] = makeNative("__enter__", [enabled](Interpreter& m, CallArgs& a) {
-        a.positional.at(0).as<InstanceObject>().attributes["prev"] = Value(m.gradEnabled());
-        m.setGradEnabled(enabled);
+        a.positional.at(0).as<InstanceObject>().attributes["prev"] = Value(tensor::autograd::isGradEnabled());
+        setGradMode(m, enabled);
         return Value();
     });
     cls->dict["__exit__"] = makeNative("__exit__", [](Interpreter& m, CallArgs& a) {
         auto& attributes = a.positional.at(0).as<InstanceObject>().attributes;
         auto prev = attributes.find("prev");
-        m.setGradEnabled(prev == attributes.end() || prev->second.asBool());
+        setGradMode(m, prev == attributes.end() || prev->second.asBool());
         return Value(false);
     });
     cls->dict["__call__"] = makeNative("__call__", [enabled](Interpreter&, CallArgs& a) {
         Value function = a.positional.at(1);
         return makeNative("decorated", [function, enabled](Interpreter& m, CallArgs& inner) {
-            bool previous = m.gradEnabled();
-            m.setGradEnabled(enabled);
+            bool previous = tensor::autograd::isGradEnabled();
+            setGradMode(m, enabled);
             try {
                 Value result = m.callArgs(function, inner);
-                m.setGradEnabled(previous);
+                setGradMode(m, previous);
                 return result;
             } catch (...) {
-                m.setGradEnabled(previous);
+                setGradMode(m, previous);
                 throw;
             }
         });
@@ -132,9 +140,19 @@ void defineGradMode(Interpreter& vm, ModuleObject& torch, const char* name, bool
     torch.attributes[name] = Value(cls);
 }
 
-Value identityDecorator(CallArgs& args) {
-    if (!args.positional.empty()) return args.positional[0];
-    return makeNative("decorator", [](Interpreter&, CallArgs& a) { return a.positional.at(0); });
+/// torch.compiler.disable / allow_in_graph: the function, marked for the capture engine (a copy, so the
+/// original stays traceable). Eagerly the marked function behaves exactly like the original.
+Value markedFunction(const Value& target, const std::string& marker) {
+    if (!target.is(Kind::Function)) return target;
+    auto copy = std::make_shared<FunctionObject>(target.as<FunctionObject>());
+    copy->attributes[marker] = Value(true);
+    if (marker == "_torchdynamo_disable") copy->compiled = nullptr;
+    return Value(copy);
+}
+
+Value markingDecorator(CallArgs& args, const std::string& marker) {
+    if (!args.positional.empty()) return markedFunction(args.positional[0], marker);
+    return makeNative("decorator", [marker](Interpreter&, CallArgs& a) { return markedFunction(a.positional.at(0), marker); });
 }
 
 void installDynamo(Interpreter& vm, ModuleObject& torch) {
@@ -149,8 +167,14 @@ void installDynamo(Interpreter& vm, ModuleObject& torch) {
     dynamo->attributes["list_backends"] = makeNative("list_backends", [](Interpreter&, CallArgs&) {
         return makeList({makeStr("cudagraphs"), makeStr("inductor"), makeStr("onnxrt"), makeStr("openxla"), makeStr("tvm")});
     });
-    dynamo->attributes["disable"] = makeNative("disable", [](Interpreter&, CallArgs& a) { return identityDecorator(a); });
-    dynamo->attributes["allow_in_graph"] = makeNative("allow_in_graph", [](Interpreter&, CallArgs& a) { return identityDecorator(a); });
+    dynamo->attributes["disable"] = makeNative("disable", [](Interpreter&, CallArgs& a) {
+        a.take("recursive");
+        a.take("reason");
+        return markingDecorator(a, "_torchdynamo_disable");
+    });
+    dynamo->attributes["allow_in_graph"] = makeNative("allow_in_graph", [](Interpreter&, CallArgs& a) {
+        return markingDecorator(a, "_torchdynamo_allow_in_graph");
+    });
     auto config = newModule(vm, "torch._dynamo.config");
     dynamo->attributes["config"] = Value(config);
     config->attributes = {{"cache_size_limit", Value(8)},          {"recompile_limit", Value(8)},
@@ -163,8 +187,11 @@ void installDynamo(Interpreter& vm, ModuleObject& torch) {
     utils->attributes["counters"] = Value(std::make_shared<DictObject>());
     auto exc = newModule(vm, "torch._dynamo.exc");
     dynamo->attributes["exc"] = Value(exc);
-    for (const char* name : {"Unsupported", "InvalidBackend"}) {
-        auto cls = vm.defineClass(name, "RuntimeError");
+    // UserError derives from Unsupported, as in torch._dynamo.exc; the capture engine raises these.
+    for (auto [name, base] : {std::pair{"Unsupported", "RuntimeError"}, std::pair{"InvalidBackend", "RuntimeError"},
+                              std::pair{"UserError", "Unsupported"}, std::pair{"FailOnRecompileLimitHit", "RuntimeError"},
+                              std::pair{"BackendCompilerFailed", "RuntimeError"}}) {
+        auto cls = vm.defineClass(name, base);
         cls->module = "torch._dynamo.exc";
         exc->attributes[name] = Value(cls);
     }
@@ -202,14 +229,11 @@ void installCompiler(Interpreter& vm, ModuleObject& torch) {
         return Value();
     });
 
+    auto& dynamo = vm.modules().at("torch._dynamo").as<ModuleObject>();
     auto compiler = newModule(vm, "torch.compiler");
     torch.attributes["compiler"] = Value(compiler);
-    compiler->attributes["disable"] = makeNative("disable", [](Interpreter&, CallArgs& a) {
-        a.take("recursive");
-        a.take("reason");
-        return identityDecorator(a);
-    });
-    compiler->attributes["allow_in_graph"] = makeNative("allow_in_graph", [](Interpreter&, CallArgs& a) { return identityDecorator(a); });
+    compiler->attributes["disable"] = dynamo.attributes.at("disable");
+    compiler->attributes["allow_in_graph"] = dynamo.attributes.at("allow_in_graph");
     compiler->attributes["reset"] = makeNative("reset", [](Interpreter&, CallArgs&) { return Value(); });
     compiler->attributes["is_compiling"] = makeNative("is_compiling", [](Interpreter&, CallArgs&) { return Value(false); });
     compiler->attributes["is_dynamo_compiling"] = compiler->attributes["is_compiling"];
@@ -229,6 +253,9 @@ void installCompiler(Interpreter& vm, ModuleObject& torch) {
 
 }  // namespace
 
+// torch.optim (optim_module.cpp).
+void installOptim(Interpreter& vm, ModuleObject& torch);
+
 void installTorch(Interpreter& vm) {
     auto torch = newModule(vm, "torch", "torch.");
     for (const auto& [name, dtype] : kDTypes) torch->attributes[name] = Value(std::make_shared<DTypeObject>(dtype));
@@ -241,11 +268,11 @@ void installTorch(Interpreter& vm) {
         return Value(tuple);
     });
     torch->attributes["Size"] = Value(size);
-    torch->attributes["is_grad_enabled"] = makeNative("is_grad_enabled", [](Interpreter& m, CallArgs&) { return Value(m.gradEnabled()); });
+    torch->attributes["is_grad_enabled"] = makeNative("is_grad_enabled", [](Interpreter&, CallArgs&) { return Value(tensor::autograd::isGradEnabled()); });
     defineGradMode(vm, *torch, "no_grad", false);
     defineGradMode(vm, *torch, "enable_grad", true);
     torch->attributes["inference_mode"] = torch->attributes["no_grad"];
-    for (const char* sub : {"cuda", "linalg"}) {
+    for (const char* sub : {"cuda", "linalg", "autograd"}) {
         auto module = newModule(vm, std::string("torch.") + sub, std::string("torch.") + sub + ".");
         torch->attributes[sub] = Value(module);
     }
@@ -258,6 +285,7 @@ void installTorch(Interpreter& vm) {
     installNn(vm, *nn);
     installDynamo(vm, *torch);
     installCompiler(vm, *torch);
+    installOptim(vm, *torch);
 }
 
 }  // namespace eng::vm

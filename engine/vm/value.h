@@ -161,6 +161,7 @@ struct CompileOptions {
     bool fullgraph = false;
     std::optional<bool> dynamic;
     std::string backend = "inductor";
+    Value backendCallable;  // backend="<callable>": the user's backend function
     std::string mode = "default";
     bool disable = false;
 };

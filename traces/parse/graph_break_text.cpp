@@ -161,6 +161,25 @@ ParsedGraphBreak parseRestartReason(std::string_view text) {
     return out;
 }
 
+std::string graphBreakCounterKey(std::string_view reason) {
+    reason = trimRight(reason);
+    size_t start = reason.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos) return {};
+    std::string_view body = reason.substr(start);
+    if (!body.starts_with(kPreface)) return std::string(body);
+    // Drop the preface line, then the blank lines between it and the message Dynamo counts. The reason was
+    // trimmed on the right, so a preface with anything after it has a non-blank line left.
+    size_t lineEnd = body.find('\n');
+    if (lineEnd == std::string_view::npos) return std::string(body);
+    body = body.substr(lineEnd + 1);
+    while (true) {
+        size_t next = body.find('\n');
+        if (!trim(body.substr(0, next)).empty() || next == std::string_view::npos) break;
+        body = body.substr(next + 1);
+    }
+    return std::string(body);
+}
+
 std::string graphBreakDedupKey(const ParsedGraphBreak& graphBreak) {
     std::string file = graphBreak.userFile;
     int line = graphBreak.userLine;

@@ -36,6 +36,10 @@ ParsedGraphBreak parseRestartReason(std::string_view text);
 /// graph_break in file ...'", "X" for "<class '...X'>", otherwise the first line.
 std::string graphBreakType(std::string_view reason);
 
+/// The key PyTorch counts the break under in counters["graph_break"]: the reason without the leading
+/// "Encountered graph break when attempting to trace ...:" paragraph, trailing blank lines dropped.
+std::string graphBreakCounterKey(std::string_view reason);
+
 /// breakType + "@" + file + ":" + line of the innermost user frame; the same break met again (a loop, a
 /// recompile) gets the same key.
 std::string graphBreakDedupKey(const ParsedGraphBreak& graphBreak);

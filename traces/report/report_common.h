@@ -55,6 +55,9 @@ inline const char* sessionKindName(SessionKind kind) {
     return kind == SessionKind::EngineRun ? "engine_run" : "imported_log";
 }
 
+/// What the session's torchVersion names: the torch that wrote a log, or the cwb that ran the script itself.
+inline const char* producerLabel(SessionKind kind) { return kind == SessionKind::EngineRun ? "engine" : "torch"; }
+
 inline std::string sessionTitle(const Session& session) {
     std::string title = session.sourceFile.empty() ? "session " + std::to_string(session.id) : session.sourceFile;
     if (session.rank) title += " (rank " + std::to_string(*session.rank) + ")";

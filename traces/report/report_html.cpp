@@ -18,6 +18,7 @@ using report_detail::fileLine;
 using report_detail::formatSeconds;
 using report_detail::graphMetricsText;
 using report_detail::groupCompilesBySite;
+using report_detail::producerLabel;
 using report_detail::recompileAnchor;
 using report_detail::sessionAnchor;
 using report_detail::sessionKindName;
@@ -360,8 +361,12 @@ void writeSession(std::ostream& out, const Session& session, const TraceIndex& i
     out << "<section id=\"" << anchor << "\"><h2>Session " << escape(sessionTitle(session)) << "</h2>\n"
         << "<p class=\"note\">" << sessionKindName(session.kind);
     if (!session.sourcePath.empty()) out << " &middot; " << code(session.sourcePath);
-    if (!session.torchVersion.empty()) out << " &middot; torch " << code(session.torchVersion);
-    out << " &middot; " << session.records << " records (" << session.malformedRecords << " malformed)</p>\n";
+    if (!session.torchVersion.empty())
+        out << " &middot; " << producerLabel(session.kind) << " " << code(session.torchVersion);
+    if (session.kind == SessionKind::EngineRun)
+        out << " &middot; " << session.records << " compile events</p>\n";
+    else
+        out << " &middot; " << session.records << " records (" << session.malformedRecords << " malformed)</p>\n";
     out << "<h3 id=\"" << anchor << "-summary\">Summary</h3>\n";
     writeCountCards(out, summary);
     writeBreakReasons(out, session, summary);

@@ -268,8 +268,13 @@ void writeSession(std::ostream& out, const TraceIndex& index, const Session& ses
     out << "## Session " << text(sessionTitle(session)) << "\n\n";
     out << "- Kind: " << sessionKindName(session.kind) << '\n';
     if (!session.sourcePath.empty()) out << "- Source: " << code(session.sourcePath) << '\n';
-    if (!session.torchVersion.empty()) out << "- Torch: " << code(session.torchVersion) << '\n';
-    out << "- Records: " << session.records << " (" << session.malformedRecords << " malformed)\n\n";
+    if (!session.torchVersion.empty())
+        out << "- " << (session.kind == SessionKind::EngineRun ? "Engine" : "Torch") << ": "
+            << code(session.torchVersion) << '\n';
+    if (session.kind == SessionKind::EngineRun)
+        out << "- Compile events: " << session.records << "\n\n";
+    else
+        out << "- Records: " << session.records << " (" << session.malformedRecords << " malformed)\n\n";
     writeCounts(out, summary);
     writeBreakReasons(out, summary);
     writeRecompiles(out, summary);

@@ -176,6 +176,9 @@ void collectBreakReasons(const TraceIndex& index, const SessionRows& rows, Sessi
 void readConfiguredLimit(const std::string& metricsJson, RecompileLimitStatus& status) {
     auto metrics = nlohmann::json::parse(metricsJson, nullptr, false);
     if (!metrics.is_object()) return;
+    // Compiles keep the whole record envelope, {"compilation_metrics": {...}, "frame_id": ...}.
+    if (auto inner = metrics.find("compilation_metrics"); inner != metrics.end() && inner->is_object())
+        metrics = *inner;
     auto configText = metrics.find("dynamo_config");
     if (configText == metrics.end() || !configText->is_string()) return;
     auto config = nlohmann::json::parse(configText->get<std::string>(), nullptr, false);

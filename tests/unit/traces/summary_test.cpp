@@ -211,6 +211,19 @@ TEST(SummaryTest, RecompileLimitComesFromTheLoggedDynamoConfig) {
     EXPECT_TRUE(function.recompileLimit->reached);
 }
 
+TEST(SummaryTest, RecompileLimitIsReadInsideTheStoredRecordEnvelope) {
+    // The importer and the engine's recorder store compilation_metrics with its envelope around it.
+    TraceData trace = recompiledManyTimes(3, false);
+    trace.compiles[0].metricsJson =
+        R"({"compilation_metrics": {"compile_id": "0/0", "dynamo_config": "{\"recompile_limit\": 3}"}, "frame_id": 0})";
+    SessionSummary summary = summaryOf(trace, 0);
+    const FunctionRecompiles& function = summary.recompiledFunctions.at(0);
+    ASSERT_TRUE(function.recompileLimit.has_value());
+    EXPECT_EQ(function.recompileLimit->limitType, "recompile_limit");
+    EXPECT_EQ(function.recompileLimit->limit, 3);
+    EXPECT_TRUE(function.recompileLimit->reached);
+}
+
 TEST(SummaryTest, PhaseTimesAreSummedByName) {
     SessionSummary summary = summaryOf(makeReportTrace(), 0);
     ASSERT_EQ(summary.phaseTotals.size(), 2u);

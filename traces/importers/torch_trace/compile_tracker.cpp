@@ -25,7 +25,7 @@ Compile& CompileTracker::create(const CompileKey& key, int64_t line) {
     row.key = key;
     row.seq = nextSeq_++;
     row.line = line;
-    row.id = writer_.addCompile(row);
+    row.id = store_.add(row);
     rows_.push_back(std::move(row));
     finished_.push_back(false);
     current_[key] = rows_.size() - 1;
@@ -103,6 +103,18 @@ Compile& CompileTracker::start(const RecordContext& context, int64_t line, std::
     row->siteId = siteId;
     save(*row);
     return *row;
+}
+
+std::optional<RowId> CompileSiteTable::siteFor(const Stack& stack) {
+    if (stack.empty()) return std::nullopt;
+    std::string key;
+    for (const Frame& f : stack) key += f.file + ":" + std::to_string(f.line) + ":" + f.function + "\n";
+    auto it = idsByStack_.find(key);
+    if (it == idsByStack_.end()) {
+        CompileSite site{0, sessionId_, stack.back().function, stack.back().file, stack.back().line, stack};
+        it = idsByStack_.emplace(std::move(key), add_(site)).first;
+    }
+    return it->second;
 }
 
 }  // namespace traces

@@ -1,11 +1,15 @@
-// Tracks the compile rows of one imported session: which row a record's compile id belongs to, attempts
-// superseded by restarts, and compile ids reused after torch._dynamo.reset().
+// Tracks the compile rows of one session: which row a record's compile id belongs to, attempts superseded by
+// restarts, compile ids reused after torch._dynamo.reset(), and compile sites de-duplicated by user stack.
+// The TORCH_TRACE importer and the engine's recorders (engine/record) share it, so both fill rows alike.
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
+#include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "model/trace_model.h"
@@ -23,9 +27,19 @@ struct RecordContext {
     bool hasCompileId() const { return frameId.has_value() || autogradId.has_value(); }
 };
 
+/// Where the tracker puts compile rows: a TraceWriter, or (for the engine's stats) rows kept in memory.
+struct CompileRowStore {
+    std::function<RowId(const Compile&)> add;    ///< stores a new row, returns its id
+    std::function<void(const Compile&)> update;  ///< rewrites the row with that id
+};
+
 class CompileTracker {
 public:
-    CompileTracker(TraceWriter& writer, RowId sessionId) : writer_(writer), sessionId_(sessionId) {}
+    CompileTracker(TraceWriter& writer, RowId sessionId)
+        : CompileTracker(CompileRowStore{[&writer](const Compile& c) { return writer.addCompile(c); },
+                                         [&writer](const Compile& c) { writer.updateCompile(c); }},
+                         sessionId) {}
+    CompileTracker(CompileRowStore store, RowId sessionId) : store_(std::move(store)), sessionId_(sessionId) {}
 
     /// The row for the record's compile id, created on first sight. nullptr for records without one.
     Compile* rowFor(const RecordContext& context, int64_t line);
@@ -35,7 +49,7 @@ public:
     /// The row a dynamo_start opens; a second start of the same id (after reset()) opens a new row.
     Compile& start(const RecordContext& context, int64_t line, std::optional<RowId> siteId);
     /// Writes the current state of `row` to the store.
-    void save(const Compile& row) { writer_.updateCompile(row); }
+    void save(const Compile& row) { store_.update(row); }
     /// Saves a row whose compilation_metrics arrived and drops its texts from memory: nothing rewrites a
     /// finished compile, and keeping them would grow memory with the log's size.
     void finish(Compile& row);
@@ -46,7 +60,7 @@ private:
     Compile& create(const CompileKey& key, int64_t line);
     void markEarlierAttemptsRestarted(const CompileKey& key);
 
-    TraceWriter& writer_;
+    CompileRowStore store_;
     RowId sessionId_;
     int64_t nextSeq_ = 0;
     bool isFinished(const Compile& row) const;
@@ -55,6 +69,22 @@ private:
     std::vector<bool> finished_;  // by position in rows_
     std::map<CompileKey, size_t> current_;       // the live row of each key
     std::map<Base, int> latestAttempt_;
+};
+
+/// The compile sites of one session: one per distinct user stack (file, line and function of every frame).
+class CompileSiteTable {
+public:
+    using AddSite = std::function<RowId(const CompileSite&)>;
+    CompileSiteTable(AddSite add, RowId sessionId) : add_(std::move(add)), sessionId_(sessionId) {}
+
+    /// The site of a compile whose user stack (outermost first) is `stack`, stored on first sight; nullopt
+    /// for an empty stack. The site names the innermost frame.
+    std::optional<RowId> siteFor(const Stack& stack);
+
+private:
+    AddSite add_;
+    RowId sessionId_;
+    std::unordered_map<std::string, RowId> idsByStack_;
 };
 
 }  // namespace traces

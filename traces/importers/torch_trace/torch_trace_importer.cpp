@@ -116,6 +116,7 @@ public:
         result_.sessionId = session_.id;
         result_.sourceFile = session_.sourceFile;
         tracker_.emplace(writer_, session_.id);
+        sites_.emplace([this](const CompileSite& site) { return writer_.addCompileSite(site); }, session_.id);
     }
 
     ImportResult run() {
@@ -159,7 +160,7 @@ private:
     simdjson::dom::parser parser_;
     simdjson::dom::parser payloadParser_;
     std::vector<std::string> strings_;
-    std::unordered_map<std::string, RowId> siteIds_;
+    std::optional<CompileSiteTable> sites_;
     int64_t seq_ = 0;
     int64_t droppedIssues_ = 0;
     bool sawRank_ = false;
@@ -376,17 +377,7 @@ private:
             if (meta["stack"].get(s) == simdjson::SUCCESS) stack = decodeStack(s);
         }
         stripDynamoFrames(stack);
-        std::optional<RowId> siteId;
-        if (!stack.empty()) {
-            std::string key;
-            for (const Frame& f : stack) key += f.file + ":" + std::to_string(f.line) + ":" + f.function + "\n";
-            auto it = siteIds_.find(key);
-            if (it == siteIds_.end()) {
-                CompileSite site{0, session_.id, stack.back().function, stack.back().file, stack.back().line, stack};
-                it = siteIds_.emplace(key, writer_.addCompileSite(site)).first;
-            }
-            siteId = it->second;
-        }
+        std::optional<RowId> siteId = sites_->siteFor(stack);
         Compile& row = tracker_->start(context, record.line, siteId);
         if (!stack.empty() && row.function.empty()) {
             row.function = stack.back().function;

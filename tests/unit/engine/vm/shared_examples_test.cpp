@@ -1,6 +1,7 @@
 // Every example program (tests/data/examples) run in the VM exactly as `cwb run` runs it, its
-// returned tensors compared with what real PyTorch 2.11 returned on CPU (rtol 1e-4, atol 1e-5). Also runs the CPU
-// programs of tests/data/torch_traces/programs.
+// returned tensors compared with what real PyTorch 2.11 returned on CPU (rtol 1e-4, atol 1e-5), and with
+// --device cuda against PyTorch's H100 results where a GPU is present. Also runs the CPU programs of
+// tests/data/torch_traces/programs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cuda/driver.h"
 #include "tensor/registry.h"
 #include "vm/interpreter.h"
 
@@ -67,7 +69,7 @@ struct MainRun {
     std::string error;
 };
 
-MainRun runMain(const fs::path& script) {
+MainRun runMain(const fs::path& script, const std::string& device = "cpu") {
     std::ostringstream out;
     Interpreter vm(out);
     MainRun run;
@@ -77,7 +79,7 @@ MainRun runMain(const fs::path& script) {
         return run;
     }
     try {
-        run.returned = vm.call(*vm.global("main"), {eng::vm::makeStr("cpu")});
+        run.returned = vm.call(*vm.global("main"), {eng::vm::makeStr(device)});
         run.ok = true;
     } catch (...) {
         run.error = vm.formatUncaught(std::current_exception());
@@ -107,15 +109,6 @@ TEST(VmSharedExamples, MainMatchesPyTorchOnCpu) {
         SCOPED_TRACE(name);
         json truth = json::parse(readText(fs::path(program).replace_extension(".json")));
         MainRun run = runMain(program);
-        if (name == "24_training_step") {
-            // Needs eager autograd (loss.backward()), which the tensor runtime does not have yet.
-            EXPECT_FALSE(run.ok);
-            EXPECT_NE(run.error.find("in main\n    loss.backward()\nNotImplementedError: Tensor.backward(): autograd is not "
-                                     "implemented in the cwb tensor runtime yet"),
-                      std::string::npos)
-                << run.error;
-            continue;
-        }
         ASSERT_TRUE(run.ok) << run.error;
         ASSERT_TRUE(run.returned.is(Kind::List)) << name;
         const auto& items = run.returned.as<eng::vm::ListObject>().items;
@@ -138,10 +131,49 @@ TEST(VmSharedExamples, MainMatchesPyTorchOnCpu) {
     EXPECT_GE(matched, 10);
 }
 
+TEST(VmSharedExamples, MainMatchesPyTorchOnCuda) {
+    if (!eng::cuda::cudaAvailable()) GTEST_SKIP() << "no CUDA device: " << eng::cuda::driverStatus().reason;
+    int matched = 0;
+    for (const fs::path& program : examplePrograms()) {
+        const std::string name = program.stem().string();
+        SCOPED_TRACE(name);
+        json truth = json::parse(readText(fs::path(program).replace_extension(".json")));
+        ASSERT_TRUE(truth.contains("cuda")) << "no PyTorch CUDA results for " << name;
+        const MainRun onCpu = runMain(program);
+        MainRun run = runMain(program, "cuda");
+        if (!onCpu.ok) {
+            // What the runtime cannot do yet on the CPU (see MainMatchesPyTorchOnCpu) fails the same way on cuda.
+            EXPECT_FALSE(run.ok);
+            EXPECT_EQ(run.error, onCpu.error);
+            continue;
+        }
+        ASSERT_TRUE(run.ok) << run.error;
+        ASSERT_TRUE(run.returned.is(Kind::List)) << name;
+        const auto& items = run.returned.as<eng::vm::ListObject>().items;
+        const json& outputs = truth["cuda"]["outputs"];
+        ASSERT_EQ(items.size(), outputs.size());
+        for (const Value& item : items) {
+            ASSERT_TRUE(item.is(Kind::Tensor));
+            EXPECT_EQ(item.tensor().device().type(), eng::tensor::DeviceType::CUDA);
+        }
+        if (name == "15_fullgraph_error") {
+            // As on the CPU: eagerly `strict` runs, where PyTorch raised at the forbidden graph break.
+            EXPECT_EQ(run.stdoutText, "");
+            EXPECT_EQ(flatValues(items[1].tensor()), std::vector<double>{0.0});
+            continue;
+        }
+        for (size_t i = 0; i < items.size(); ++i)
+            expectTensorMatches(outputs[i], items[i].tensor(), name + " output " + std::to_string(i));
+        EXPECT_EQ(run.stdoutText, truth["cuda"]["stdout"].get<std::string>());
+        ++matched;
+    }
+    EXPECT_GE(matched, 10);
+}
+
 TEST(VmSharedExamples, TorchTraceProgramsRunOnCpu) {
     const fs::path programs = fs::path(CWB_TEST_DATA_DIR) / "torch_traces" / "programs";
-    // ranks_cpu needs torch.distributed and training_cuda needs autograd and torch.optim: not covered here.
-    for (const char* name : {"breaks_cpu.py", "recompiles_cpu.py", "failures_cpu.py"}) {
+    // ranks_cpu needs torch.distributed: not covered here. training_cuda takes its device as an argument.
+    for (const char* name : {"breaks_cpu.py", "recompiles_cpu.py", "failures_cpu.py", "training_cuda.py"}) {
         SCOPED_TRACE(name);
         MainRun run = runMain(programs / name);
         EXPECT_TRUE(run.ok) << run.error;

@@ -1,0 +1,83 @@
+// Backends: the eager graph runner behind every registered name (code generation plugs in here later), and
+// user backend functions, which get a GraphModule and return the callable the compiled frame will call.
+#include "capture/backend.h"
+
+#include <stdexcept>
+
+#include "capture/fx_printer.h"
+#include "capture/graph_runner.h"
+
+namespace eng::capture {
+
+namespace {
+
+class EagerBackend : public Backend {
+public:
+    CompiledFn compile(vm::Interpreter&, std::shared_ptr<const Graph> graph, const vm::ValueList&) override {
+        return [graph](vm::Interpreter& vm, const vm::ValueList& inputs) { return runGraph(vm, *graph, inputs); };
+    }
+};
+
+class CallableBackend : public Backend {
+public:
+    explicit CallableBackend(vm::Value function) : function_(std::move(function)) {}
+    CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const Graph> graph, const vm::ValueList& exampleInputs) override {
+        vm::Value module = makeGraphModule(vm, graph);
+        vm::Value compiled = vm.call(function_, {module, vm::makeList(exampleInputs)});
+        return [compiled](vm::Interpreter& machine, const vm::ValueList& inputs) {
+            vm::Value result = machine.call(compiled, inputs);
+            if (result.is(vm::Kind::Tuple)) return result.as<vm::TupleObject>().items;
+            if (result.is(vm::Kind::List)) return result.as<vm::ListObject>().items;
+            return vm::ValueList{result};
+        };
+    }
+
+private:
+    vm::Value function_;
+};
+
+std::shared_ptr<vm::ClassObject> classNamed(vm::Interpreter& vm, const std::string& name, const std::string& module) {
+    try {
+        return vm.builtinClass(name);
+    } catch (const std::out_of_range&) {
+        // first GraphModule of this interpreter: define the class below
+    }
+    auto cls = vm.defineClass(name, "object");
+    cls->module = module;
+    return cls;
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> makeBackend(const vm::CompileOptions& options) {
+    if (options.backend == "<callable>") return std::make_unique<CallableBackend>(options.backendCallable);
+    return std::make_unique<EagerBackend>();
+}
+
+std::vector<std::string> listBackends() { return {"cudagraphs", "inductor", "onnxrt", "openxla", "tvm"}; }
+
+vm::Value makeGraphModule(vm::Interpreter& vm, std::shared_ptr<const Graph> graph) {
+    auto graphClass = classNamed(vm, "Graph", "torch.fx.graph");
+    if (!graphClass->dict.contains("__str__"))
+        graphClass->dict["__str__"] = vm::makeNative("__str__", [](vm::Interpreter&, vm::CallArgs& a) {
+            return a.positional.at(0).as<vm::InstanceObject>().attributes.at("_text");
+        });
+    auto moduleClass = classNamed(vm, "GraphModule", "torch.fx.graph_module");
+    if (!moduleClass->dict.contains("__call__"))
+        moduleClass->dict["__call__"] = vm::makeNative("__call__", [](vm::Interpreter& machine, vm::CallArgs& a) {
+            vm::Value self = a.positional.at(0);
+            a.positional.erase(a.positional.begin());
+            return machine.callArgs(self.as<vm::InstanceObject>().attributes.at("forward"), a);
+        });
+    auto graphObject = std::make_shared<vm::InstanceObject>(graphClass);
+    graphObject->attributes["_text"] = vm::makeStr(graphIrText(*graph));
+    auto module = std::make_shared<vm::InstanceObject>(moduleClass);
+    module->attributes["graph"] = vm::Value(graphObject);
+    module->attributes["code"] = vm::makeStr(graphCode(*graph));
+    module->attributes["forward"] = vm::makeNative("forward", [graph](vm::Interpreter& machine, vm::CallArgs& a) {
+        return vm::makeTuple(runGraph(machine, *graph, a.positional));
+    });
+    return vm::Value(module);
+}
+
+}  // namespace eng::capture

@@ -1,0 +1,204 @@
+// The frame hook's run path: find the cache of the frame (or resume point), check each entry's guards, run
+// the hit's compiled graph, rebuild the return value or the frame state, run a graph-break instruction in the
+// VM and continue with the resume point after it; recompile on a miss, up to the recompile limit.
+#include "capture/capture_engine.h"
+
+#include <fmt/core.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+namespace eng::capture {
+
+LogSettings LogSettings::fromEnvironment() {
+    LogSettings settings;
+    const char* env = std::getenv("TORCH_LOGS");
+    if (!env) return settings;
+    std::stringstream list(env);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+        while (!item.empty() && (item.front() == ' ' || item.front() == '+')) item.erase(item.begin());
+        if (item == "graph_breaks") settings.graphBreaks = true;
+        if (item == "recompiles" || item == "recompiles_verbose") settings.recompiles = true;
+        if (item == "guards") settings.guards = true;
+        if (item == "graph_code") settings.graphCode = true;
+    }
+    return settings;
+}
+
+CaptureEngine::CaptureEngine(vm::Interpreter& vm) : vm_(vm), logs_(LogSettings::fromEnvironment()) {}
+
+CaptureEngine::~CaptureEngine() {
+    if (vm_.frameHook() == this) vm_.setFrameHook(nullptr);
+}
+
+void CaptureEngine::install() {
+    vm_.setFrameHook(this);
+    installDynamoSurface();
+}
+
+std::ostream& CaptureEngine::log() { return logStream_ ? *logStream_ : std::cerr; }
+
+void CaptureEngine::reset() {
+    caches_.clear();
+    keptCode_.clear();
+    nextFrameId_ = 0;
+    uniqueGraphs_ = 0;
+    loggedBreakSites_.clear();
+    // torch._dynamo.utils.counters survive reset(), as in PyTorch.
+}
+
+int CaptureEngine::recompileLimit() {
+    auto& config = vm_.modules().at("torch._dynamo.config").as<vm::ModuleObject>().attributes;
+    // recompile_limit is the current name; a script that sets the old cache_size_limit means the same.
+    int64_t limit = config.at("recompile_limit").asInt();
+    int64_t legacy = config.at("cache_size_limit").asInt();
+    return static_cast<int>(legacy != 8 ? legacy : limit);
+}
+
+void CaptureEngine::countCounter(const std::string& group, const std::string& name, int64_t delta) {
+    auto& counters = vm_.getAttr(vm_.modules().at("torch._dynamo.utils"), "counters").as<vm::DictObject>();
+    vm::Value* bucket = counters.find(vm::makeStr(group));
+    if (!bucket) {
+        counters.set(vm::makeStr(group), vm::Value(std::make_shared<vm::DictObject>()));
+        bucket = counters.find(vm::makeStr(group));
+    }
+    auto& dict = bucket->as<vm::DictObject>();
+    vm::Value* count = dict.find(vm::makeStr(name));
+    if (count) *count = vm::Value(count->asInt() + delta);
+    else dict.set(vm::makeStr(name), vm::Value(delta));
+}
+
+void CaptureEngine::countGraphBreak(const std::string& reason) { countCounter("graph_break", reason, 1); }
+
+std::optional<vm::Value> CaptureEngine::onFrame(vm::Interpreter&, vm::Frame& frame, const vm::CompileOptions& options) {
+    if (stance_ == "force_eager") return std::nullopt;
+    // Calls made by this frame's graphs and traces are not frames of their own; only its break steps are.
+    const vm::CompileOptions* outer = vm_.hookEveryCall();
+    vm_.setHookEveryCall(nullptr);
+    struct Restore {
+        vm::Interpreter& vm;
+        const vm::CompileOptions* options;
+        ~Restore() { vm.setHookEveryCall(options); }
+    } restore{vm_, outer};
+    if (pendingExplain_) {
+        explain_ = pendingExplain_;
+        pendingExplain_ = nullptr;
+        vm::CompileOptions defaults;
+        defaults.backend = "eager";
+        try {
+            vm::Value result = runCompiled(frame, defaults);
+            explain_ = nullptr;
+            return result;
+        } catch (...) {
+            explain_ = nullptr;
+            throw;
+        }
+    }
+    return runCompiled(frame, options);
+}
+
+vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs, const vm::ValueList& view, const vm::Namespace& globals) {
+    switch (r.kind) {
+        case Rebuild::Kind::GraphOutput: return outputs.at(r.index);
+        case Rebuild::Kind::Constant: return r.constant;
+        case Rebuild::Kind::FromSource: {
+            std::optional<vm::Value> v = readSource(vm_, *r.source, view, globals);
+            if (!v) vm::raise("RuntimeError", "torch.compile: " + r.source->str() + " disappeared while the frame ran");
+            return *v;
+        }
+        case Rebuild::Kind::Null: return vm::Value::null();
+        case Rebuild::Kind::List:
+        case Rebuild::Kind::Tuple:
+        case Rebuild::Kind::Iterator: {
+            vm::ValueList items;
+            for (const Rebuild& item : r.items) items.push_back(rebuild(item, outputs, view, globals));
+            if (r.kind == Rebuild::Kind::List) return vm::makeList(std::move(items));
+            if (r.kind == Rebuild::Kind::Iterator) return vm_.iterate(vm::makeList(std::move(items)));
+            vm::Value tuple = vm::makeTuple(std::move(items));
+            if (r.constant.is(vm::Kind::Tuple)) {
+                tuple.as<vm::TupleObject>().typeName = r.constant.as<vm::TupleObject>().typeName;
+                tuple.as<vm::TupleObject>().fieldNames = r.constant.as<vm::TupleObject>().fieldNames;
+            }
+            return tuple;
+        }
+        case Rebuild::Kind::Dict: {
+            auto dict = std::make_shared<vm::DictObject>();
+            for (size_t i = 0; i < r.keys.size(); ++i) dict->set(r.keys[i], rebuild(r.items[i], outputs, view, globals));
+            return vm::Value(dict);
+        }
+        case Rebuild::Kind::TensorMethod: return vm_.getAttr(rebuild(r.items.at(0), outputs, view, globals), r.name);
+    }
+    return vm::Value();
+}
+
+vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions& options) {
+    int breakLine = 0;  // the line of the last graph break: resume functions are named after it
+    for (;;) {
+        CacheKey key{frame.code.get(), frame.pc};
+        auto& slot = caches_[key];
+        if (!slot) {
+            slot = std::make_unique<FrameCache>();
+            keptCode_.push_back(frame.code);
+            slot->functionName = frame.pc == 0 ? frame.code->name : fmt::format("torch_dynamo_resume_in_{}_at_{}", frame.code->name, breakLine);
+            slot->firstLine = frame.pc == 0 ? frame.code->firstLine : breakLine;
+        }
+        FrameCache& cache = *slot;
+        // Guards read locals by slot; a resumed frame's stack values follow the locals (___stack0, ...).
+        // Closure cells follow the stack, so that guards and graph inputs read free variables like locals.
+        vm::ValueList joined;
+        const vm::ValueList* view = &frame.fast;
+        if (!frame.stack.empty() || !frame.cells.empty()) {
+            joined = frame.fast;
+            joined.insert(joined.end(), frame.stack.begin(), frame.stack.end());
+            for (const auto& cell : frame.cells) joined.push_back(cell->value ? *cell->value : vm::Value::null());
+            view = &joined;
+        }
+        CacheEntry* hit = nullptr;
+        // Dynamo checks the most recent entry first.
+        for (auto it = cache.entries.rbegin(); it != cache.entries.rend() && !hit; ++it)
+            if (it->guards.check(vm_, *view, *frame.globals)) hit = &*it;
+        if (!hit) {
+            if (cache.limitHit) return vm_.evalFrame(frame);
+            if (!cache.entries.empty() && stance_ == "eager_on_recompile") return vm_.evalFrame(frame);
+            hit = compileEntry(cache, frame, *view, options);
+            if (!hit) return vm_.evalFrame(frame);
+        }
+        vm::ValueList outputs;
+        if (hit->graph) {
+            vm::ValueList inputs;
+            for (const InputBinding& binding : hit->inputs) {
+                std::optional<vm::Value> v = readSource(vm_, *binding.source, *view, *frame.globals);
+                if (!v) vm::raise("RuntimeError", "torch.compile: graph input " + binding.source->str() + " is gone");
+                inputs.push_back(binding.dimension >= 0 ? vm::Value(v->tensor().size(binding.dimension)) : *v);
+            }
+            outputs = hit->compiled(vm_, inputs);
+        }
+        if (hit->returned) return rebuild(hit->returnValue, outputs, *view, *frame.globals);
+        // A graph break: rebuild the live locals and the stack, run the breaking instruction in the VM, then
+        // continue at the resume point after it (its own cache, its own frame id).
+        vm::ValueList fast(frame.fast.size(), vm::Value::null());
+        for (const auto& [index, recipe] : hit->locals) fast[index] = rebuild(recipe, outputs, *view, *frame.globals);
+        vm::ValueList stack;
+        for (const Rebuild& recipe : hit->stack) stack.push_back(rebuild(recipe, outputs, *view, *frame.globals));
+        frame.fast = std::move(fast);
+        frame.stack = std::move(stack);
+        frame.pc = hit->breakPc;
+        breakLine = frame.code->lineTable.lineOf(hit->breakPc);
+        // Functions the breaking instruction calls are compiled as frames of their own (with these options).
+        vm_.setHookEveryCall(&options);
+        vm::Value result;
+        try {
+            result = vm_.stepFrame(frame);
+        } catch (...) {
+            vm_.setHookEveryCall(nullptr);
+            throw;
+        }
+        vm_.setHookEveryCall(nullptr);
+        if (!result.isNull()) return result;
+        if (stance_ == "force_eager") return vm_.evalFrame(frame);
+    }
+}
+
+}  // namespace eng::capture

@@ -1,0 +1,114 @@
+// The capture engine: torch.compile's frame evaluation. A FrameHook with one cache per code object (resume
+// points included), guard checks before every cached entry, compiles and recompiles with Dynamo's ids,
+// graph breaks that run one instruction in the VM and resume tracing after it, and the compile events.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "capture/backend.h"
+#include "capture/compile_events.h"
+#include "capture/guards.h"
+#include "capture/tracer.h"
+#include "vm/interpreter.h"
+
+namespace eng::capture {
+
+/// One compiled version of a frame (Dynamo's cache entry).
+struct CacheEntry {
+    int compileNumber = 0;
+    GuardTree guards{{}};
+    std::shared_ptr<const Graph> graph;  // null when the trace recorded no operation
+    CompiledFn compiled;
+    std::vector<InputBinding> inputs;
+    bool returned = false;
+    Rebuild returnValue;
+    uint32_t breakPc = 0;
+    std::vector<std::pair<uint32_t, Rebuild>> locals;
+    std::vector<Rebuild> stack;
+    std::optional<GraphBreakInfo> graphBreak;
+};
+
+/// The cache of one code object, or of one resume point in it (Dynamo's resume functions).
+struct FrameCache {
+    int frameId = -1;
+    std::string functionName;
+    int firstLine = 0;
+    std::vector<CacheEntry> entries;  // oldest first
+    DynamicState dynamic;
+    bool limitHit = false;
+};
+
+/// What explain() collects while it compiles.
+struct ExplainRecord {
+    std::vector<std::shared_ptr<const Graph>> graphs;
+    std::vector<GraphBreakInfo> breaks;
+    std::vector<GuardSpec> guards;
+};
+
+/// Which TORCH_LOGS artifacts to print to stderr.
+struct LogSettings {
+    bool graphBreaks = false;
+    bool recompiles = false;
+    bool guards = false;
+    bool graphCode = false;
+    static LogSettings fromEnvironment();
+};
+
+class CaptureEngine : public vm::FrameHook {
+public:
+    explicit CaptureEngine(vm::Interpreter& vm);
+    ~CaptureEngine() override;
+
+    /// Installs the engine as the interpreter's frame hook and makes torch._dynamo / torch.compiler real.
+    void install();
+    void setEventSink(CompileEventSink* sink) { sink_ = sink; }
+    void setLogSettings(LogSettings settings) { logs_ = settings; }
+    void setLogStream(std::ostream* stream) { logStream_ = stream; }
+
+    std::optional<vm::Value> onFrame(vm::Interpreter& interpreter, vm::Frame& frame, const vm::CompileOptions& options) override;
+
+    /// torch._dynamo.reset(): forgets every cache and frame id (the counters stay, as in PyTorch).
+    void reset();
+    /// torch.compiler.set_stance(name).
+    void setStance(const std::string& stance) { stance_ = stance; }
+    const std::string& stance() const { return stance_; }
+    /// Collects what compiles of the next calls produce (explain()); nullptr stops collecting.
+    void setExplainRecord(ExplainRecord* record) { explain_ = record; }
+    /// `cwb explain`: the next outermost compiled call compiles as explain() does (default options, the eager
+    /// backend) and records what it compiles into `record`.
+    void explainNextCall(ExplainRecord* record) { pendingExplain_ = record; }
+    /// Graphs compiled so far (stats.unique_graphs).
+    int uniqueGraphs() const { return uniqueGraphs_; }
+
+private:
+    using CacheKey = std::pair<const frontend::CodeObject*, uint32_t>;
+    vm::Value runCompiled(vm::Frame& frame, const vm::CompileOptions& options);
+    CacheEntry* compileEntry(FrameCache& cache, vm::Frame& frame, const vm::ValueList& view, const vm::CompileOptions& options);
+    vm::Value rebuild(const Rebuild& r, const vm::ValueList& outputs, const vm::ValueList& view, const vm::Namespace& globals);
+    void emitGraphBreak(const traces::CompileKey& key, const GraphBreakInfo& info);
+    void countGraphBreak(const std::string& reason);
+    void countCounter(const std::string& group, const std::string& name, int64_t delta);
+    int recompileLimit();
+    std::ostream& log();
+    void installDynamoSurface();
+
+    vm::Interpreter& vm_;
+    CompileEventSink* sink_ = nullptr;
+    LogSettings logs_;
+    std::ostream* logStream_ = nullptr;
+    std::map<CacheKey, std::unique_ptr<FrameCache>> caches_;
+    std::vector<std::shared_ptr<const frontend::CodeObject>> keptCode_;  // keeps cache keys' addresses alive
+    int nextFrameId_ = 0;
+    int uniqueGraphs_ = 0;
+    std::string stance_ = "default";
+    ExplainRecord* explain_ = nullptr;
+    ExplainRecord* pendingExplain_ = nullptr;
+    std::map<std::string, int> loggedBreakSites_;
+};
+
+}  // namespace eng::capture

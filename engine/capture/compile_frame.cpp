@@ -1,0 +1,315 @@
+// One frame compile: recompile reasons and the recompile limit, the trace (restarted at graph breaks), the
+// backend, the guard tree, and everything it reports: compile events, TORCH_LOGS lines, dynamo counters.
+#include <fmt/core.h>
+
+#include <chrono>
+
+#include "capture/capture_engine.h"
+#include "capture/fx_printer.h"
+
+namespace eng::capture {
+
+namespace {
+
+double epochSeconds() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Prints a multi-line message with the same `[0/1] [__artifact] ` prefix on every line, as TORCH_LOGS does.
+void logLines(std::ostream& out, const std::string& prefix, const std::string& text) {
+    size_t start = 0;
+    while (start <= text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        out << prefix << text.substr(start, end - start) << "\n";
+        start = end + 1;
+    }
+}
+
+std::string failureText(const GuardFailureReason& failure) {
+    std::string text = failure.reason;
+    if (failure.hasUserStack)
+        text += fmt::format("\nUser stack trace:\n  File \"{}\", line {}, in {}\n    {}", failure.origin.file, failure.origin.line,
+                            failure.origin.function, failure.origin.code);
+    return text;
+}
+
+int callNodeCount(const Graph& graph) {
+    int count = 0;
+    for (const auto& node : graph.nodes())
+        if (node->op == NodeOp::CallFunction || node->op == NodeOp::CallMethod || node->op == NodeOp::CallModule) ++count;
+    return count;
+}
+
+traces::Graph graphRow(const Graph& graph) {
+    traces::Graph row;
+    row.kind = traces::GraphKind::Dynamo;
+    row.name = "dynamo_output_graph";
+    row.text = readableGraph(graph);
+    int index = 0;
+    for (const auto& node : graph.nodes()) {
+        traces::GraphNode n;
+        n.index = index++;
+        n.name = node->name;
+        n.op = toString(node->op);
+        n.target = node->target;
+        for (const Arg& a : node->args)
+            if (a.kind == Arg::Kind::NodeRef) n.inputs.push_back(a.node->name);
+        std::string meta = metaText(graph, node->example);
+        if (auto bracket = meta.find('['); bracket != std::string::npos) {
+            n.dtype = meta.substr(0, bracket);
+            size_t close = meta.find(']', bracket);
+            n.shape = meta.substr(bracket, close - bracket + 1);
+            size_t strideEnd = meta.find(']', close + 1);
+            n.stride = meta.substr(close + 1, strideEnd - close);
+            n.device = meta.substr(strideEnd + 1);
+        }
+        n.sourceFile = node->file;
+        n.sourceLine = node->line;
+        n.sourceFunction = node->function;
+        n.sourceCode = node->code;
+        row.nodes.push_back(std::move(n));
+    }
+    return row;
+}
+
+std::string instructionDescription(const frontend::CodeObject& code, uint32_t pc) {
+    frontend::Opcode op = code.instructions[pc].opcode;
+    if (op == frontend::Opcode::Call || op == frontend::Opcode::CallKw || op == frontend::Opcode::CallFunctionEx)
+        return "CALL: a function call, e.g. f(x, y)";
+    return std::string(frontend::opcodeInfo(op).name);
+}
+
+}  // namespace
+
+void CaptureEngine::emitGraphBreak(const traces::CompileKey& key, const GraphBreakInfo& info) {
+    traces::GraphBreak row;
+    row.origin = "artifact";
+    row.reason = info.reason;
+    row.breakType = info.breakType;
+    row.userFile = info.file;
+    row.userLine = info.line;
+    row.userStack = info.userStack;
+    row.text = fmt::format("Graph break in user code at {}:{}\nGraph Break Reason: {}", info.file, info.line, info.reason);
+    if (sink_) sink_->graphBreak(key, row);
+}
+
+CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, const vm::ValueList& view, const vm::CompileOptions& options) {
+    auto started = std::chrono::steady_clock::now();
+    if (cache.frameId < 0) cache.frameId = nextFrameId_++;
+    traces::CompileKey key;
+    key.frameId = cache.frameId;
+    key.frameCompileId = static_cast<int>(cache.entries.size());
+    const std::string prefix = "[" + key.str() + "] ";
+    const std::string& file = frame.code->filename;
+
+    // Why the existing entries rejected this call, most recent first.
+    std::vector<traces::GuardFailure> failures;
+    for (auto it = cache.entries.rbegin(); it != cache.entries.rend(); ++it) {
+        std::optional<GuardFailureReason> failure = it->guards.explainFailure(vm_, view, *frame.globals);
+        traces::GuardFailure row;
+        row.index = static_cast<int>(failures.size());
+        row.failedCompile = fmt::format("{}/{}", cache.frameId, it->compileNumber);
+        row.reason = failure ? failureText(*failure) : "Unable to find recompilation reasons";
+        failures.push_back(std::move(row));
+    }
+    // Reported before the limit check: Dynamo logs the reasons first, and PyTorch counts a compile that the
+    // recompile limit then refuses as a recompile too.
+    if (sink_ && !failures.empty()) sink_->recompileReasons(key, failures);
+    if (!failures.empty() && stance_ == "fail_on_recompile")
+        vm::raise("RuntimeError", fmt::format("Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{}', "
+                                              "function name: '{}', line number: {}",
+                                              file, cache.functionName, cache.firstLine));
+    if (!failures.empty() && logs_.recompiles) {
+        std::string text = fmt::format("Recompiling function {} in {}:{}\n    triggered by the following guard failure(s):", cache.functionName,
+                                       file, cache.firstLine);
+        for (const auto& f : failures) {
+            std::string reason = f.failedCompile + ": " + f.reason;
+            size_t start = 0;
+            while (start <= reason.size()) {
+                size_t end = reason.find('\n', start);
+                if (end == std::string::npos) end = reason.size();
+                text += "\n    - " + reason.substr(start, end - start);
+                start = end + 1;
+            }
+        }
+        logLines(log(), prefix + "[__recompiles] ", text);
+    }
+    if (!cache.entries.empty() && static_cast<int>(cache.entries.size()) >= recompileLimit()) {
+        cache.limitHit = true;
+        countCounter("frames", "total", 1);
+        std::string warning = fmt::format("torch._dynamo hit config.recompile_limit ({})\n   function: '{}' ({}:{})\n   last reason: {}: {}\n"
+                                          "To log all recompilation reasons, use TORCH_LOGS=\"recompiles\".\n"
+                                          "To diagnose recompilation issues, see https://docs.pytorch.org/docs/main/user_guide/torch_compiler/"
+                                          "compile/programming_model.recompilation.html",
+                                          recompileLimit(), cache.functionName, file, cache.firstLine, failures.front().failedCompile,
+                                          failures.front().reason);
+        logLines(log(), prefix, warning);
+        if (sink_) sink_->warning(key, warning);
+        if (options.fullgraph)
+            vm::raise("FailOnRecompileLimitHit", fmt::format("recompile_limit reached with fullgraph=True. Excessive recompilations can degrade "
+                                                             "performance due to the compilation overhead of each recompilation."));
+        return nullptr;
+    }
+
+    traces::Compile compile;
+    compile.key = key;
+    compile.started = true;
+    compile.function = cache.functionName;
+    compile.file = file;
+    compile.firstLine = cache.firstLine;
+    compile.startTime = epochSeconds();
+    compile.cacheSize = static_cast<int64_t>(cache.entries.size());
+    for (const auto& f : failures) compile.recompileReasons.push_back(f.failedCompile + ": " + f.reason);
+    if (sink_) {
+        // The user's stack at the call: the running Python frames, then this frame's first line.
+        traces::Stack userStack;
+        for (const vm::TracebackEntry& e : vm_.callStack())
+            userStack.push_back(traces::Frame{e.filename, e.line, e.function, vm_.sourceLine(e.filename, e.line)});
+        int line = frame.code->lineTable.lineOf(frame.pc);
+        userStack.push_back(traces::Frame{file, line, cache.functionName, vm_.sourceLine(file, line)});
+        sink_->compileStarted(compile, userStack);
+    }
+
+    TraceOptions traceOptions;
+    traceOptions.functionName = cache.functionName;
+    traceOptions.dynamicAll = options.dynamic.value_or(false);
+    bool automatic = vm_.truthy(vm_.modules().at("torch._dynamo.config").as<vm::ModuleObject>().attributes.at("automatic_dynamic_shapes"));
+    traceOptions.automaticDynamic = !options.dynamic.has_value() && automatic;
+    traceOptions.captureScalarOutputs = options.fullgraph;
+    TraceResult result;
+    for (;;) {
+        Tracer tracer(vm_, traceOptions, cache.dynamic);
+        try {
+            result = tracer.trace(frame);
+        } catch (...) {
+            compile.status = traces::CompileStatus::Failed;
+            compile.failType = "UserError";
+            if (sink_) sink_->compileFinished(compile);
+            throw;
+        }
+        if (!result.restartAt) break;
+        if (options.fullgraph) {
+            const GraphBreakInfo& info = *result.graphBreak;
+            countCounter("unimplemented", info.reason, 1);
+            countCounter("frames", "total", 1);
+            compile.status = traces::CompileStatus::Failed;
+            compile.failType = "Unsupported";
+            compile.failReason = info.reason;
+            compile.failUserFile = info.file;
+            compile.failUserLine = info.line;
+            if (sink_) sink_->compileFinished(compile);
+            std::string stack;
+            for (const auto& f : info.userStack) stack += fmt::format("\n  File \"{}\", line {}, in {}\n    {}", f.file, f.line, f.function, f.source);
+            vm::raise("Unsupported", info.reason + "\n\nfrom user code:" + stack +
+                                         "\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if you're "
+                                         "reporting a bug to PyTorch). For even more developer context, set TORCH_LOGS=\"+dynamo\"\n");
+        }
+        traceOptions.breakBefore[*result.restartAt] = *result.graphBreak;
+    }
+
+    CacheEntry entry;
+    entry.compileNumber = static_cast<int>(cache.entries.size());
+    entry.inputs = result.inputs;
+    entry.returned = result.returned;
+    entry.returnValue = result.returnValue;
+    entry.breakPc = result.breakPc;
+    entry.locals = result.locals;
+    entry.stack = result.stack;
+    entry.graphBreak = result.graphBreak;
+    double backendSeconds = 0;
+    std::shared_ptr<const Graph> graph(std::move(result.graph));
+    if (callNodeCount(*graph) > 0) {
+        vm::ValueList examples;
+        for (const InputBinding& binding : entry.inputs) {
+            vm::Value v = *readSource(vm_, *binding.source, view, *frame.globals);
+            examples.push_back(binding.dimension >= 0 ? vm::Value(v.tensor().size(binding.dimension)) : v);
+        }
+        auto backendStart = std::chrono::steady_clock::now();
+        try {
+            entry.compiled = makeBackend(options)->compile(vm_, graph, examples);
+        } catch (...) {
+            // A backend that raises fails the compile with Dynamo's BackendCompilerFailed.
+            vm::Value error = vm_.exceptionFrom(std::current_exception());
+            std::string backendName = options.backend == "<callable>" ? vm_.getAttr(options.backendCallable, "__name__").str() : options.backend;
+            compile.status = traces::CompileStatus::Failed;
+            compile.failType = "BackendCompilerFailed";
+            countCounter("frames", "total", 1);
+            if (sink_) sink_->compileFinished(compile);
+            vm::raise("BackendCompilerFailed",
+                      fmt::format("backend='{}' raised:\n{}: {}\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this "
+                                  "especially if you're reporting a bug to PyTorch). For even more developer context, set "
+                                  "TORCH_LOGS=\"+dynamo\"\n",
+                                  backendName, vm_.classOf(error)->name, vm_.str(error)));
+        }
+        backendSeconds = secondsSince(backendStart);
+        entry.graph = graph;
+        ++uniqueGraphs_;
+        countCounter("stats", "unique_graphs", 1);
+        countCounter("stats", "calls_captured", callNodeCount(*graph));
+        if (sink_) sink_->graphCaptured(key, graphRow(*graph));
+        if (logs_.graphCode)
+            logLines(log(), prefix + "[__graph_code] ", fmt::format("TRACED GRAPH\n ===== __compiled_fn_{} =====\n {}", uniqueGraphs_, readableGraph(*graph)));
+        if (explain_) explain_->graphs.push_back(graph);
+    }
+    if (entry.graphBreak) {
+        const GraphBreakInfo& info = *entry.graphBreak;
+        if (info.breakType.rfind("Unsupported Tensor.item()", 0) == 0) {
+            // Dynamo's warning for .item(), logged (at WARNING, so always) before the graph-break report.
+            std::string warning = "Graph break from `Tensor.item()`, consider setting:\n    torch._dynamo.config.capture_scalar_outputs = True\n"
+                                  "or:\n    env TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1\nto include these operations in the captured graph.\n\n"
+                                  "Graph break: from user code at:";
+            for (const auto& f : info.userStack) warning += fmt::format("\n  File \"{}\", line {}, in {}\n    {}", f.file, f.line, f.function, f.source);
+            logLines(log(), prefix, warning + "\n\n");
+            if (sink_) sink_->warning(key, warning);
+        }
+        emitGraphBreak(key, info);
+        countGraphBreak(info.reason);
+        if (explain_) explain_->breaks.push_back(info);
+        if (logs_.graphBreaks) {
+            std::string site = fmt::format("{}:{}", info.file, info.line);
+            std::string reasonText = fmt::format("Graph Break Reason: Encountered graph break when attempting to trace {}:\n\n{}",
+                                                 instructionDescription(*frame.code, entry.breakPc), info.reason);
+            // A second break at the same place is logged without its user stack, as Dynamo does.
+            if (loggedBreakSites_[site]++ > 0) {
+                logLines(log(), prefix + "[__graph_breaks] ",
+                         fmt::format("Graph break (user stack suppressed due to duplicate graph break) in user code at {}\n{}", site, reasonText));
+            } else {
+                std::string text = fmt::format("Graph break in user code at {}\n{}\n\nUser code traceback:", site, reasonText);
+                // The running Python frames (the callers), then the traced ones down to the break.
+                for (const vm::TracebackEntry& e : vm_.callStack())
+                    text += fmt::format("\n  File \"{}\", line {}, in {}\n    {}", e.filename, e.line, e.function, vm_.sourceLine(e.filename, e.line));
+                for (const auto& f : info.userStack) text += fmt::format("\n  File \"{}\", line {}, in {}\n    {}", f.file, f.line, f.function, f.source);
+                logLines(log(), prefix + "[__graph_breaks] ", text + "\n");
+            }
+        }
+    }
+    entry.guards = GuardTree(std::move(result.guards));
+    std::vector<traces::Guard> guardRows = entry.guards.rows();
+    if (sink_) sink_->guardsInstalled(key, guardRows);
+    if (explain_) explain_->guards.insert(explain_->guards.end(), entry.guards.guards().begin(), entry.guards.guards().end());
+    if (logs_.guards) {
+        std::string text = "GUARDS:\n\nTREE_GUARD_MANAGER:\n+- RootGuardManager";
+        for (const auto& g : guardRows) text += "\n" + std::string(static_cast<size_t>(g.depth) * 2, ' ') + "| +- " + g.text;
+        logLines(log(), prefix + "[__guards] ", text);
+    }
+    countCounter("frames", "total", 1);
+    countCounter("frames", "ok", 1);
+
+    compile.status = traces::CompileStatus::Ok;
+    compile.guardCount = static_cast<int64_t>(entry.guards.guards().size());
+    compile.opCount = callNodeCount(*graph);
+    compile.nodeCount = static_cast<int64_t>(graph->nodes().size());
+    compile.inputCount = static_cast<int64_t>(entry.inputs.size());
+    compile.phases.push_back({"entire_frame_compile", secondsSince(started)});
+    compile.phases.push_back({"backend_compile", backendSeconds});
+    if (sink_) sink_->compileFinished(compile);
+    cache.entries.push_back(std::move(entry));
+    return &cache.entries.back();
+}
+
+}  // namespace eng::capture

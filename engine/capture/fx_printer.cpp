@@ -1,0 +1,284 @@
+// torch.fx's Python code generation for a captured graph: operators print as expressions, other calls as
+// qualified calls with `key = value` keywords, and each line frees the values it used last (`;  a = b = None`).
+#include "capture/fx_printer.h"
+
+#include <fmt/core.h>
+
+#include <map>
+#include <set>
+
+#include "frontend/python_repr.h"
+
+namespace eng::capture {
+
+namespace {
+
+const char* binarySymbol(uint32_t op) {
+    static const char* symbols[] = {"+", "&", "//", "<<", "@", "*", "%", "|", "**", ">>", "-", "/", "^"};
+    return op < 13 ? symbols[op] : (op < 26 ? symbols[op - 13] : "?");
+}
+
+const char* compareSymbol(uint32_t op) {
+    static const char* symbols[] = {"<", "<=", "==", "!=", ">", ">="};
+    return op < 6 ? symbols[op] : "?";
+}
+
+std::string shortDtype(tensor::DType dtype) {
+    switch (dtype) {
+        case tensor::DType::Bool: return "b8";
+        case tensor::DType::UInt8: return "u8";
+        case tensor::DType::Int8: return "i8";
+        case tensor::DType::Int16: return "i16";
+        case tensor::DType::Int32: return "i32";
+        case tensor::DType::Int64: return "i64";
+        case tensor::DType::Float16: return "f16";
+        case tensor::DType::BFloat16: return "bf16";
+        case tensor::DType::Float32: return "f32";
+        case tensor::DType::Float64: return "f64";
+    }
+    return "?";
+}
+
+std::string argText(const Arg& arg) {
+    switch (arg.kind) {
+        case Arg::Kind::NodeRef: return arg.node->name;
+        case Arg::Kind::Constant: return constantText(arg.constant);
+        case Arg::Kind::List:
+        case Arg::Kind::Tuple: {
+            std::string out = arg.kind == Arg::Kind::List ? "[" : "(";
+            for (size_t i = 0; i < arg.items.size(); ++i) out += (i ? ", " : "") + argText(arg.items[i]);
+            if (arg.kind == Arg::Kind::Tuple && arg.items.size() == 1) out += ",";
+            return out + (arg.kind == Arg::Kind::List ? "]" : ")");
+        }
+        case Arg::Kind::Slice: {
+            std::string out = "slice(";
+            for (size_t i = 0; i < arg.items.size(); ++i) out += (i ? ", " : "") + argText(arg.items[i]);
+            return out + ")";
+        }
+    }
+    return "?";
+}
+
+std::string callText(const Node& node) {
+    std::vector<std::string> parts;
+    for (const Arg& a : node.args) parts.push_back(argText(a));
+    for (const auto& [key, a] : node.kwargs) parts.push_back(key + " = " + argText(a));
+    auto joined = [&](size_t from) {
+        std::string out;
+        for (size_t i = from; i < parts.size(); ++i) out += (i > from ? ", " : "") + parts[i];
+        return out;
+    };
+    switch (node.op) {
+        case NodeOp::CallMethod: return fmt::format("{}.{}({})", parts.at(0), node.target, joined(1));
+        case NodeOp::CallModule: return fmt::format("self.{}({})", node.target, joined(0));
+        case NodeOp::GetAttr: return "self." + node.target;
+        default: break;
+    }
+    switch (node.callKind) {
+        case CallKind::Binary: return fmt::format("{} {} {}", parts.at(0), binarySymbol(node.operatorCode), parts.at(1));
+        case CallKind::Compare: return fmt::format("{} {} {}", parts.at(0), compareSymbol(node.operatorCode), parts.at(1));
+        case CallKind::Unary: return (node.target == "operator.neg" ? "-" : node.target == "operator.pos" ? "+" : "~") + parts.at(0);
+        case CallKind::GetItem: return fmt::format("{}[{}]", parts.at(0), parts.at(1));
+        default: return fmt::format("{}({})", node.target, joined(0));
+    }
+}
+
+void collectNodes(const Arg& arg, std::vector<Node*>& out) {
+    if (arg.kind == Arg::Kind::NodeRef) out.push_back(arg.node);
+    for (const Arg& item : arg.items) collectNodes(item, out);
+}
+
+/// FX's delete_unused_values: for each node, the values whose last use it is (in argument order), and the
+/// node itself when nothing uses it.
+std::map<const Node*, std::vector<const Node*>> lastUses(const Graph& graph) {
+    std::map<const Node*, std::vector<const Node*>> out;
+    std::map<const Node*, bool> seen;
+    std::map<const Node*, bool> used;
+    const auto& nodes = graph.nodes();
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+        std::vector<Node*> inputs;
+        for (const Arg& a : (*it)->args) collectNodes(a, inputs);
+        for (const auto& kw : (*it)->kwargs) collectNodes(kw.second, inputs);
+        for (Node* input : inputs) {
+            used[input] = true;
+            if (seen[input]) continue;
+            seen[input] = true;
+            if ((*it)->op != NodeOp::Output) out[it->get()].push_back(input);
+        }
+    }
+    for (const auto& node : nodes)
+        if (node->op != NodeOp::Placeholder && node->op != NodeOp::Output && !used[node.get()])
+            out[node.get()].push_back(node.get());
+    return out;
+}
+
+std::string deletions(const std::map<const Node*, std::vector<const Node*>>& uses, const Node* node) {
+    auto it = uses.find(node);
+    if (it == uses.end() || it->second.empty()) return "";
+    std::string out = ";  ";
+    for (const Node* n : it->second) out += n->name + " = ";
+    return out + "None";
+}
+
+std::string outputText(const Node& output) { return "return " + argText(output.args.at(0)); }
+
+std::string irArgText(const Arg& arg) {
+    switch (arg.kind) {
+        case Arg::Kind::NodeRef: return "%" + arg.node->name;
+        case Arg::Kind::Constant: return constantText(arg.constant);
+        default: {
+            std::string out = arg.kind == Arg::Kind::List ? "[" : arg.kind == Arg::Kind::Tuple ? "(" : "slice(";
+            for (size_t i = 0; i < arg.items.size(); ++i) out += (i ? ", " : "") + irArgText(arg.items[i]);
+            if (arg.kind == Arg::Kind::Tuple && arg.items.size() == 1) out += ",";
+            return out + (arg.kind == Arg::Kind::List ? "]" : ")");
+        }
+    }
+}
+
+}  // namespace
+
+std::string graphIrText(const Graph& graph) {
+    std::map<const Node*, int> users;
+    for (const auto& node : graph.nodes()) {
+        std::vector<Node*> inputs;
+        for (const Arg& a : node->args) collectNodes(a, inputs);
+        for (const auto& kw : node->kwargs) collectNodes(kw.second, inputs);
+        std::set<Node*> distinct(inputs.begin(), inputs.end());
+        for (Node* input : distinct) ++users[input];
+    }
+    std::string out = "graph():\n";
+    for (const auto& node : graph.nodes()) {
+        if (node->op == NodeOp::Output) {
+            out += "    return " + argText(node->args.at(0)) + "\n";
+            continue;
+        }
+        std::string type = node->op == NodeOp::Placeholder ? node->typeName + " " : "";
+        out += fmt::format("    %{} : {}[num_users={}] = {}[target={}]", node->name, type, users[node.get()], toString(node->op), node->target);
+        if (node->op != NodeOp::Placeholder && node->op != NodeOp::GetAttr) {
+            std::string args;
+            for (size_t i = 0; i < node->args.size(); ++i) args += (i ? ", " : "") + irArgText(node->args[i]);
+            if (node->args.size() == 1) args += ",";
+            std::string kwargs;
+            for (size_t i = 0; i < node->kwargs.size(); ++i)
+                kwargs += fmt::format("{}{}: {}", i ? ", " : "", node->kwargs[i].first, irArgText(node->kwargs[i].second));
+            out += fmt::format("(args = ({}), kwargs = {{{}}})", args, kwargs);
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+std::string constantText(const vm::Value& value) {
+    switch (value.kind()) {
+        case vm::Kind::None: return "None";
+        case vm::Kind::Bool: return value.asBool() ? "True" : "False";
+        case vm::Kind::Int: return std::to_string(value.asInt());
+        case vm::Kind::Float: return frontend::pythonFloatRepr(value.asFloat());
+        case vm::Kind::Str: return frontend::pythonStringRepr(value.str());
+        case vm::Kind::DType: return "torch." + std::string(tensor::dtypeName(value.as<vm::DTypeObject>().value));
+        case vm::Kind::Device: return fmt::format("device(type='{}')", value.as<vm::DeviceObject>().value.str());
+        case vm::Kind::Ellipsis: return "Ellipsis";
+        case vm::Kind::Tuple:
+        case vm::Kind::List: {
+            const auto& items = value.is(vm::Kind::List) ? value.as<vm::ListObject>().items : value.as<vm::TupleObject>().items;
+            std::string out = value.is(vm::Kind::List) ? "[" : "(";
+            for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + constantText(items[i]);
+            if (value.is(vm::Kind::Tuple) && items.size() == 1) out += ",";
+            return out + (value.is(vm::Kind::List) ? "]" : ")");
+        }
+        case vm::Kind::Slice: {
+            auto& s = value.as<vm::SliceObject>();
+            return fmt::format("slice({}, {}, {})", constantText(s.start), constantText(s.stop), constantText(s.step));
+        }
+        default: return "<object>";
+    }
+}
+
+std::string metaText(const Graph& graph, const vm::Value& example) {
+    if (example.is(vm::Kind::Float)) {
+        for (const auto& [symbol, node] : graph.symbols)
+            if (node->example.is(vm::Kind::Float) && node->example.asFloat() == example.asFloat()) return "Sym(" + symbol + ")";
+        return "";
+    }
+    if (example.is(vm::Kind::Int)) {
+        for (const auto& [symbol, node] : graph.symbols)
+            if (node->example.is(vm::Kind::Int) && node->example.asInt() == example.asInt()) return "Sym(" + symbol + ")";
+        return "Sym(" + std::to_string(example.asInt()) + ")";
+    }
+    if (!example.is(vm::Kind::Tensor)) return "";
+    const tensor::Tensor& t = example.tensor();
+    // A dimension whose size equals a symbol's hint prints as that symbol (the hints were picked distinct).
+    auto dimText = [&](int64_t size) {
+        if (size >= 2)
+            for (const auto& [symbol, node] : graph.symbols)
+                if (node->example.is(vm::Kind::Int) && node->example.asInt() == size) return symbol;
+        return std::to_string(size);
+    };
+    std::string sizes, strides;
+    for (size_t i = 0; i < t.sizes().size(); ++i) {
+        sizes += (i ? ", " : "") + dimText(t.sizes()[i]);
+        // A stride that is a product of dynamic sizes prints as that product.
+        int64_t stride = t.strides()[i];
+        std::string strideText = std::to_string(stride);
+        if (!graph.symbols.empty() && stride > 1) {
+            std::string product;
+            int64_t rest = stride;
+            for (size_t j = i + 1; j < t.sizes().size() && rest > 1; ++j)
+                if (rest % t.sizes()[j] == 0) {
+                    product += (product.empty() ? "" : "*") + dimText(t.sizes()[j]);
+                    rest /= t.sizes()[j];
+                }
+            if (rest == 1 && !product.empty()) strideText = product;
+        }
+        strides += (i ? ", " : "") + strideText;
+    }
+    return fmt::format("{}[{}][{}]{}", shortDtype(t.dtype()), sizes, strides, t.device().isCpu() ? "cpu" : t.device().str());
+}
+
+std::string graphCode(const Graph& graph) {
+    auto uses = lastUses(graph);
+    std::string signature = "self";
+    std::string body;
+    for (Node* p : graph.placeholders()) {
+        signature += fmt::format(", {} : {}", p->target, p->typeName);
+        if (p->name != p->target) body += fmt::format("    {} = {}\n", p->name, p->target);
+    }
+    for (const auto& node : graph.nodes()) {
+        if (node->op == NodeOp::Placeholder) continue;
+        if (node->op == NodeOp::Output) {
+            body += "    " + outputText(*node) + "\n    ";
+            continue;
+        }
+        body += fmt::format("    {} = {}{}\n", node->name, callText(*node), deletions(uses, node.get()));
+    }
+    return fmt::format("\n\n\ndef forward({}):\n{}", signature, body);
+}
+
+std::string readableGraph(const Graph& graph) {
+    auto uses = lastUses(graph);
+    std::string signature = "self";
+    std::string body;
+    for (Node* p : graph.placeholders()) {
+        signature += fmt::format(", {}: \"{}\"", p->target, metaText(graph, p->example));
+        if (p->name != p->target) body += fmt::format("        {} = {}\n", p->name, p->target);
+    }
+    std::string lastLocation;
+    for (const auto& node : graph.nodes()) {
+        if (node->op == NodeOp::Placeholder) continue;
+        if (node->op == NodeOp::Output) {
+            body += "        " + outputText(*node) + "\n";
+            continue;
+        }
+        std::string location = fmt::format("{}:{} in {}", node->file, node->line, node->function);
+        if (!node->file.empty() && location != lastLocation) {
+            body += fmt::format("\n        # File: {}, code: {}\n", location, node->code);
+            lastLocation = location;
+        }
+        std::string meta = metaText(graph, node->example);
+        body += fmt::format("        {}{} = {}{}\n", node->name, meta.empty() ? "" : ": \"" + meta + "\"", callText(*node),
+                            deletions(uses, node.get()));
+    }
+    return fmt::format("class GraphModule(torch.nn.Module):\n    def forward({}):\n{}", signature, body);
+}
+
+}  // namespace eng::capture

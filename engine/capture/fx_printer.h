@@ -1,0 +1,22 @@
+// Prints a captured graph as torch.fx does: the `graph_code` form of explain() (GraphModule.code) and the
+// annotated print_readable form of TORCH_TRACE's dynamo_output_graph (shapes, strides, device, source lines).
+#pragma once
+
+#include <string>
+
+#include "capture/graph_ir.h"
+
+namespace eng::capture {
+
+/// GraphModule.code: "\n\n\ndef forward(self, L_x_ : torch.Tensor):\n    l_x_ = L_x_\n ...\n    return (add,)\n    ".
+std::string graphCode(const Graph& graph);
+/// print_readable(): "class GraphModule(torch.nn.Module):\n    def forward(self, L_x_: \"f32[8, 16][16, 1]cpu\"): ...".
+std::string readableGraph(const Graph& graph);
+/// str(graph): FX's IR listing ("graph():\n    %l_x_ : torch.Tensor [num_users=1] = placeholder[target=L_x_] ...").
+std::string graphIrText(const Graph& graph);
+/// "f32[8, s0][s0, 1]cpu" for a tensor, "Sym(s0)" for a symbol, "" for anything else.
+std::string metaText(const Graph& graph, const vm::Value& example);
+/// Python's repr of a constant argument as FX prints it (0.5, 'none', torch.float32, ...).
+std::string constantText(const vm::Value& value);
+
+}  // namespace eng::capture

@@ -1,0 +1,100 @@
+// The captured graph, in the spirit of torch.fx: placeholders, calls (function, method, module), get_attr and
+// one output node, each with the example value it produced during tracing and FX's naming rules.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "vm/value.h"
+
+namespace eng::capture {
+
+struct Node;
+
+/// An argument of a node as FX holds it: another node, a constant, or a list/tuple/slice of arguments.
+struct Arg {
+    enum class Kind { NodeRef, Constant, List, Tuple, Slice };
+    Kind kind = Kind::Constant;
+    Node* node = nullptr;
+    vm::Value constant;
+    std::vector<Arg> items;
+
+    static Arg ofNode(Node* n) {
+        Arg a;
+        a.kind = Kind::NodeRef;
+        a.node = n;
+        return a;
+    }
+    static Arg ofConstant(vm::Value v) {
+        Arg a;
+        a.constant = std::move(v);
+        return a;
+    }
+    static Arg ofItems(Kind kind, std::vector<Arg> items) {
+        Arg a;
+        a.kind = kind;
+        a.items = std::move(items);
+        return a;
+    }
+};
+using KwArg = std::pair<std::string, Arg>;
+
+enum class NodeOp { Placeholder, CallFunction, CallMethod, CallModule, GetAttr, Output };
+const char* toString(NodeOp op);
+
+/// How the runner executes a call_function node: an operator of the VM, a callable value, or getitem.
+enum class CallKind { Callable, Binary, Compare, Unary, GetItem };
+
+struct Node {
+    NodeOp op = NodeOp::CallFunction;
+    std::string name;    // FX node name: sin, mul_1, l_x_
+    std::string target;  // placeholder: L_x_; call_function: torch.sin / operator.mul; call_method: sum
+    std::vector<Arg> args;
+    std::vector<KwArg> kwargs;
+    CallKind callKind = CallKind::Callable;
+    uint32_t operatorCode = 0;  // BINARY_OP / COMPARE_OP number, or the unary opcode
+    vm::Value callee;           // call_function with CallKind::Callable: what to call
+    vm::Value example;          // the value this node produced while tracing
+    std::string typeName;       // placeholder annotation: torch.Tensor, torch.nn.parameter.Parameter, torch.SymInt
+    bool nameFromUser = false;  // renamed after the local it was stored to (Dynamo's set_name_hint)
+    std::string file;           // user source of the instruction that made it
+    int line = 0;
+    std::string function;
+    std::string code;
+};
+
+/// A graph under construction or compiled. Nodes are owned here; placeholders stay in front of the calls.
+class Graph {
+public:
+    Node* addPlaceholder(const std::string& target, vm::Value example, std::string typeName);
+    Node* addCall(NodeOp op, const std::string& target, std::string nameCandidate, std::vector<Arg> args,
+                  std::vector<KwArg> kwargs);
+    Node* setOutput(std::vector<Arg> outputs);
+    /// Dynamo's set_name_hint: the node takes the name of the local it is first stored to.
+    void renameOnce(Node* node, const std::string& candidate);
+
+    const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
+    std::vector<Node*> placeholders() const;
+    Node* output() const { return output_; }
+    /// call_function nodes: what explain() counts as ops (methods such as x.sum() are not counted).
+    int opCount() const;
+    /// Symbols of dynamic dimensions: name -> the placeholder that carries it.
+    std::map<std::string, Node*> symbols;
+
+private:
+    std::string uniqueName(std::string candidate);
+    std::vector<std::unique_ptr<Node>> nodes_;
+    Node* output_ = nullptr;
+    size_t placeholderCount_ = 0;
+    std::set<std::string> usedNames_;
+    std::map<std::string, int> baseCounts_;
+};
+
+/// FX's name for a call target: "torch.sin" -> sin, "operator.mul" -> mul, "torch._C._nn.linear" -> linear.
+std::string nameCandidateOf(const std::string& target);
+
+}  // namespace eng::capture

@@ -1,0 +1,16 @@
+// Runs a captured graph with the eager runtime: every node is the VM operation it was traced from, applied to
+// the inputs of this call (the "eager"/"aot_eager" backends and today's default).
+#pragma once
+
+#include "capture/graph_ir.h"
+#include "vm/interpreter.h"
+
+namespace eng::capture {
+
+/// -x, +x, ~x of a tensor or number, as the interpreter computes them (opcode is the UNARY_* opcode).
+vm::Value applyUnary(uint32_t opcode, const vm::Value& operand);
+
+/// Executes `graph` on `inputs` (one per placeholder); returns the output node's values.
+vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueList& inputs);
+
+}  // namespace eng::capture

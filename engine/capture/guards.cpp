@@ -1,0 +1,297 @@
+// The guard tree: built once per cache entry from the guard list (sources sharing a prefix share its
+// accessor), then checked on every call before the cached graph runs. The verbose pass, run only after a
+// miss, names the first failing guard the way Dynamo's recompile log does.
+#include "capture/guards.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <map>
+
+#include "capture/fx_printer.h"
+
+namespace eng::capture {
+
+namespace {
+
+std::string listText(const std::vector<int64_t>& values, const std::vector<bool>& dynamic) {
+    std::string out = "[";
+    for (size_t i = 0; i < values.size(); ++i)
+        out += (i ? ", " : "") + ((i < dynamic.size() && dynamic[i]) ? std::string("None") : std::to_string(values[i]));
+    return out + "]";
+}
+
+/// Python == between a guarded constant and the current value (bool, int and float compare by value).
+bool constantEquals(const vm::Value& expected, const vm::Value& actual) {
+    if (expected.kind() != actual.kind()) return false;
+    switch (expected.kind()) {
+        case vm::Kind::None: return true;
+        case vm::Kind::Bool: return expected.asBool() == actual.asBool();
+        case vm::Kind::Int: return expected.asInt() == actual.asInt();
+        case vm::Kind::Float: return expected.asFloat() == actual.asFloat();
+        case vm::Kind::Str: return expected.str() == actual.str();
+        case vm::Kind::DType: return expected.as<vm::DTypeObject>().value == actual.as<vm::DTypeObject>().value;
+        case vm::Kind::Device: return expected.as<vm::DeviceObject>().value == actual.as<vm::DeviceObject>().value;
+        default: return vm::valuesEqual(expected, actual);
+    }
+}
+
+bool compareHolds(uint32_t op, double a, double b) {
+    switch (op) {
+        case 0: return a < b;
+        case 1: return a <= b;
+        case 2: return a == b;
+        case 3: return a != b;
+        case 4: return a > b;
+        default: return a >= b;
+    }
+}
+
+/// One guard against the value its source holds now: empty when it holds, else the failure reason.
+std::optional<std::string> failure(const GuardSpec& g, const std::optional<vm::Value>& value) {
+    // Only a failing guard pays for its wording: the name is computed on the way out.
+    auto name = [&g] { return g.source->stripped(); };
+    switch (g.kind) {
+        case GuardKind::TensorMatch: {
+            if (!value || !value->is(vm::Kind::Tensor)) return fmt::format("tensor '{}' is not a tensor", name());
+            const tensor::Tensor& t = value->tensor();
+            if (t.dtype() != g.dtype)
+                return fmt::format("tensor '{}' dtype mismatch. expected {}, actual {}", name(), tensor::dtypeKernelName(g.dtype),
+                                   tensor::dtypeKernelName(t.dtype()));
+            if (!(t.device() == g.device))
+                return fmt::format("tensor '{}' Tensor device index mismatch. Expected device index to be {}, actual {}", name(),
+                                   g.device.index(), t.device().index());
+            if (t.requiresGrad() != g.requiresGrad)
+                return fmt::format("tensor '{}' requires_grad mismatch. expected requires_grad={}", name(), g.requiresGrad ? 1 : 0);
+            if (t.sizes().size() != g.sizes.size())
+                return fmt::format("tensor '{}' rank mismatch. expected {}, actual {}", name(), g.sizes.size(), t.sizes().size());
+            bool anyDynamic = false;
+            for (size_t i = 0; i < g.sizes.size(); ++i) {
+                if (g.dynamicDims[i]) {
+                    anyDynamic = true;
+                    continue;
+                }
+                if (t.sizes()[i] != g.sizes[i])
+                    return fmt::format("tensor '{}' size mismatch at index {}. expected {}, actual {}", name(), i, g.sizes[i], t.sizes()[i]);
+            }
+            if (!anyDynamic)
+                for (size_t i = 0; i < g.strides.size(); ++i)
+                    if (t.strides()[i] != g.strides[i])
+                        return fmt::format("tensor '{}' stride mismatch at index {}. expected {}, actual {}", name(), i, g.strides[i],
+                                           t.strides()[i]);
+            // A symbolic size was specialized away from 0 and 1 (Dynamo's 0/1 specialization).
+            for (size_t i = 0; i < g.sizes.size(); ++i)
+                if (g.dynamicDims[i] && t.sizes()[i] < 2) return fmt::format("2 <= {}.size()[{}]", name(), i);
+            return std::nullopt;
+        }
+        case GuardKind::EqualsMatch:
+            if (value && constantEquals(g.expected, *value)) return std::nullopt;
+            return stripLocalScope(g.verboseCode());
+        case GuardKind::NoneMatch:
+            if (value && value->isNone()) return std::nullopt;
+            return stripLocalScope(g.verboseCode());
+        case GuardKind::TypeMatch: {
+            bool holds = value && value->kind() == g.valueKind;
+            // Instances: the same class; bound methods: the same function.
+            if (holds && value->is(vm::Kind::Instance) && g.expected.is(vm::Kind::Class))
+                holds = value->as<vm::InstanceObject>().cls.get() == g.expected.object().get();
+            if (holds && value->is(vm::Kind::BoundMethod) && !g.expected.isNone())
+                holds = value->as<vm::BoundMethodObject>().function.identical(g.expected);
+            if (holds) return std::nullopt;
+            return stripLocalScope(g.verboseCode());
+        }
+        case GuardKind::IdMatch:
+            if (value && value->identical(g.expected)) return std::nullopt;
+            return stripLocalScope(g.verboseCode());
+        case GuardKind::ScalarCompare: {
+            if (value && value->isNumber() && compareHolds(g.compareOp, value->asFloat(), g.expected.asFloat()) == g.outcome)
+                return std::nullopt;
+            return stripLocalScope(g.verboseCode());
+        }
+        case GuardKind::LengthCheck: {
+            int64_t length = -1;
+            if (value && value->is(vm::Kind::List)) length = static_cast<int64_t>(value->as<vm::ListObject>().items.size());
+            if (value && value->is(vm::Kind::Tuple)) length = static_cast<int64_t>(value->as<vm::TupleObject>().items.size());
+            if (value && value->is(vm::Kind::Dict)) length = static_cast<int64_t>(value->as<vm::DictObject>().entries.size());
+            if (length == g.length) return std::nullopt;
+            return stripLocalScope(g.verboseCode());
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string GuardSpec::code() const {
+    std::string s = source->str();
+    switch (kind) {
+        case GuardKind::TensorMatch:
+            return fmt::format("check_tensor({}, Tensor, DispatchKeySet({}, BackendSelect, ADInplaceOrView, Autograd{}), torch.{}, "
+                               "device={}, requires_grad={}, size={}, stride={})",
+                               s, device.isCpu() ? "CPU" : "CUDA", device.isCpu() ? "CPU" : "CUDA", tensor::dtypeName(dtype),
+                               device.isCpu() ? "None" : std::to_string(device.index()), requiresGrad ? "True" : "False",
+                               listText(sizes, dynamicDims), listText(strides, std::vector<bool>(strides.size(), !dynamicDims.empty() &&
+                                   std::find(dynamicDims.begin(), dynamicDims.end(), true) != dynamicDims.end())));
+        case GuardKind::EqualsMatch: return fmt::format("{} == {}", s, constantText(expected));
+        case GuardKind::NoneMatch: return fmt::format("{} is None", s);
+        case GuardKind::TypeMatch: return fmt::format("___check_type_id({}, {})", s, typeName);
+        case GuardKind::IdMatch: return fmt::format("___check_obj_id({}, {})", s, static_cast<const void*>(expected.object().get()));
+        case GuardKind::LengthCheck: return fmt::format("len({}) == {}", s, length);
+        case GuardKind::ScalarCompare: {
+            // Dynamo prints the comparison that held, negated when it came out false: `... <= 0.0` for `> 0.0`.
+            static const char* symbols[] = {"<", "<=", "==", "!=", ">", ">="};
+            static const uint32_t negated[] = {5, 4, 3, 2, 1, 0};
+            uint32_t op = outcome ? compareOp : negated[compareOp % 6];
+            return fmt::format("___as_tensor({}).item() {} {}", s, symbols[op % 6], constantText(expected));
+        }
+    }
+    return s;
+}
+
+std::string GuardSpec::verboseCode() const {
+    std::string text = code();
+    if (origin.file.empty()) return text;
+    // Shape-environment guards name the symbolic-shapes code that installed them instead of padding.
+    if (kind == GuardKind::ScalarCompare)
+        return fmt::format("{}  # {}  # {}:{} in {} (_dynamo/variables/tensor.py:1951 in evaluate_expr)", text, origin.code, origin.file,
+                           origin.line, origin.function);
+    if (text.size() < 60) text.append(60 - text.size(), ' ');
+    return fmt::format("{}  # {}  # {}:{} in {}", text, origin.code, origin.file, origin.line, origin.function);
+}
+
+struct GuardTree::Node {
+    SourceRef source;  // null at the root
+    std::string key;
+    std::vector<const GuardSpec*> checks;
+    std::vector<std::unique_ptr<Node>> children;
+
+    /// Reads this node's value from its parent's (or from the frame at the top level).
+    std::optional<vm::Value> read(vm::Interpreter& vm, const std::optional<vm::Value>& parent, const vm::ValueList& locals,
+                                  const vm::Namespace& globals) const {
+        switch (source->kind) {
+            case Source::Kind::Local: {
+                size_t slot = static_cast<size_t>(source->index);
+                if (slot >= locals.size() || locals[slot].isNull()) return std::nullopt;
+                return locals[slot];
+            }
+            case Source::Kind::Global: {
+                auto it = globals.find(source->name);
+                if (it == globals.end()) return std::nullopt;
+                return it->second;
+            }
+            case Source::Kind::Item: {
+                if (!parent) return std::nullopt;
+                const vm::ValueList* items = parent->is(vm::Kind::List)    ? &parent->as<vm::ListObject>().items
+                                             : parent->is(vm::Kind::Tuple) ? &parent->as<vm::TupleObject>().items
+                                                                           : nullptr;
+                if (!items || source->index < 0 || static_cast<size_t>(source->index) >= items->size()) return std::nullopt;
+                return (*items)[static_cast<size_t>(source->index)];
+            }
+            default: {
+                if (!parent) return std::nullopt;
+                if (parent->is(vm::Kind::Instance)) {
+                    auto& attributes = parent->as<vm::InstanceObject>().attributes;
+                    auto it = attributes.find(source->name);
+                    if (it != attributes.end()) return it->second;
+                }
+                try {
+                    return vm.findAttr(*parent, source->name);
+                } catch (...) {
+                    return std::nullopt;
+                }
+            }
+        }
+    }
+
+    bool check(vm::Interpreter& vm, const std::optional<vm::Value>& parent, const vm::ValueList& locals,
+               const vm::Namespace& globals) const {
+        std::optional<vm::Value> value = read(vm, parent, locals, globals);
+        for (const GuardSpec* g : checks)
+            if (failure(*g, value)) return false;
+        for (const auto& child : children)
+            if (!child->check(vm, value, locals, globals)) return false;
+        return true;
+    }
+
+    std::optional<GuardFailureReason> explain(vm::Interpreter& vm, const std::optional<vm::Value>& parent,
+                                              const vm::ValueList& locals, const vm::Namespace& globals) const {
+        std::optional<vm::Value> value = read(vm, parent, locals, globals);
+        for (const GuardSpec* g : checks)
+            if (auto reason = failure(*g, value))
+                return GuardFailureReason{*reason, g->origin,
+                                          g->kind != GuardKind::TensorMatch && g->kind != GuardKind::ScalarCompare && !g->origin.file.empty()};
+        for (const auto& child : children)
+            if (auto reason = child->explain(vm, value, locals, globals)) return reason;
+        return std::nullopt;
+    }
+};
+
+GuardTree::GuardTree(std::vector<GuardSpec> guards) : guards_(std::move(guards)), root_(std::make_unique<Node>()) {
+    for (const GuardSpec& g : guards_) {
+        std::vector<SourceRef> chain;
+        for (SourceRef s = g.source; s; s = s->base) chain.insert(chain.begin(), s);
+        Node* node = root_.get();
+        for (const SourceRef& s : chain) {
+            std::string key = s->str();
+            Node* next = nullptr;
+            for (auto& child : node->children)
+                if (child->key == key) next = child.get();
+            if (!next) {
+                node->children.push_back(std::make_unique<Node>());
+                next = node->children.back().get();
+                next->source = s;
+                next->key = key;
+            }
+            node = next;
+        }
+        node->checks.push_back(&g);
+    }
+}
+
+GuardTree::~GuardTree() = default;
+GuardTree::GuardTree(GuardTree&&) noexcept = default;
+GuardTree& GuardTree::operator=(GuardTree&&) noexcept = default;
+
+bool GuardTree::check(vm::Interpreter& vm, const vm::ValueList& locals, const vm::Namespace& globals) const {
+    for (const auto& child : root_->children)
+        if (!child->check(vm, std::nullopt, locals, globals)) return false;
+    return true;
+}
+
+std::optional<GuardFailureReason> GuardTree::explainFailure(vm::Interpreter& vm, const vm::ValueList& locals,
+                                                            const vm::Namespace& globals) const {
+    for (const auto& child : root_->children)
+        if (auto reason = child->explain(vm, std::nullopt, locals, globals)) return reason;
+    return std::nullopt;
+}
+
+std::vector<traces::Guard> GuardTree::rows() const {
+    std::vector<traces::Guard> out;
+    auto visit = [&](auto& self, const Node& node, int depth) -> void {
+        if (node.source) {
+            traces::Guard manager;
+            manager.index = static_cast<int>(out.size());
+            manager.kind = "GuardManager";
+            manager.source = node.key;
+            manager.text = "GuardManager: source=" + node.key;
+            manager.depth = depth;
+            out.push_back(manager);
+        }
+        for (const GuardSpec* g : node.checks) {
+            traces::Guard row;
+            row.index = static_cast<int>(out.size());
+            static const char* kinds[] = {"TENSOR_MATCH", "EQUALS_MATCH", "TYPE_MATCH", "ID_MATCH", "LENGTH_CHECK", "NONE_MATCH", "SHAPE_ENV"};
+            row.kind = kinds[static_cast<int>(g->kind)];
+            row.source = g->source->str();
+            row.text = row.kind + ": " + g->verboseCode();
+            row.userCode = g->origin.code;
+            row.depth = depth + 1;
+            out.push_back(row);
+        }
+        for (const auto& child : node.children) self(self, *child, depth + 1);
+    };
+    visit(visit, *root_, 0);
+    return out;
+}
+
+}  // namespace eng::capture

@@ -1,0 +1,79 @@
+// Guards on the sources a compiled entry read (Dynamo's TENSOR_MATCH, EQUALS_MATCH, TYPE_MATCH, ID_MATCH,
+// LENGTH_CHECK), evaluated in C++ as a tree: each source path is read once and every check under it runs on
+// that value. Failure reasons use Dynamo's wording ("tensor 'x' size mismatch at index 0. expected 4, actual 8").
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "capture/source.h"
+#include "model/trace_model.h"
+
+namespace eng::capture {
+
+enum class GuardKind { TensorMatch, EqualsMatch, TypeMatch, IdMatch, LengthCheck, NoneMatch, ScalarCompare };
+
+/// Where in the user's code a guard was installed (printed after the guard as `# code  # file:line in fn`).
+struct GuardOrigin {
+    std::string code;
+    std::string file;
+    int line = 0;
+    std::string function;
+};
+
+struct GuardSpec {
+    GuardKind kind = GuardKind::TypeMatch;
+    SourceRef source;
+    GuardOrigin origin;
+    vm::Value expected;                 // EqualsMatch: the constant; IdMatch: the object
+    std::string typeName;               // TypeMatch: the class name (int, float, bool, str, ...)
+    vm::Kind valueKind = vm::Kind::None;  // TypeMatch: the VM kind it must have
+    int64_t length = 0;                 // LengthCheck
+    uint32_t compareOp = 0;             // ScalarCompare: `source <op> expected` must be `outcome`
+    bool outcome = true;
+    // TensorMatch
+    tensor::DType dtype = tensor::DType::Float32;
+    tensor::Device device;
+    std::vector<int64_t> sizes, strides;
+    std::vector<bool> dynamicDims;  // dimensions left symbolic: size and stride not checked (size must be >= 2)
+    bool requiresGrad = false;
+
+    /// The guard's code as Dynamo prints it: L['flag'] == True, check_tensor(L['x'], ...), len(L['xs']) == 2.
+    std::string code() const;
+    /// "code   # user code  # file:line in fn", the verbose form of recompile reasons.
+    std::string verboseCode() const;
+};
+
+/// The failure of one cache entry's guards on a call.
+struct GuardFailureReason {
+    std::string reason;       // "tensor 'x' size mismatch at index 1. expected 16, actual 32"
+    GuardOrigin origin;       // where the failing guard came from (for the User stack trace lines)
+    bool hasUserStack = false;
+};
+
+/// The guards of one cache entry, as a tree of source accessors.
+class GuardTree {
+public:
+    explicit GuardTree(std::vector<GuardSpec> guards);
+    ~GuardTree();
+    GuardTree(GuardTree&&) noexcept;
+    GuardTree& operator=(GuardTree&&) noexcept;
+
+    /// True when every guard holds for a frame with these fast locals (stack entries after them) and globals.
+    bool check(vm::Interpreter& vm, const vm::ValueList& locals, const vm::Namespace& globals) const;
+    /// The first failing guard in tree order, in Dynamo's wording; nullopt when all hold.
+    std::optional<GuardFailureReason> explainFailure(vm::Interpreter& vm, const vm::ValueList& locals,
+                                                     const vm::Namespace& globals) const;
+    const std::vector<GuardSpec>& guards() const { return guards_; }
+    /// Rows for the trace: the tree as Dynamo prints it (GuardManager per source, checks below).
+    std::vector<traces::Guard> rows() const;
+
+private:
+    struct Node;
+    std::vector<GuardSpec> guards_;
+    std::unique_ptr<Node> root_;
+};
+
+}  // namespace eng::capture

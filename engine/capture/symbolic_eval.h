@@ -1,0 +1,34 @@
+// The instruction handlers of the symbolic evaluator, one file per opcode family: stack/names/containers/
+// control flow (symbolic_eval_basic.cpp), operators/attributes/items (symbolic_eval_ops.cpp) and calls
+// (symbolic_eval_calls.cpp, with torch functions, tensor methods, builtins and nn modules).
+#pragma once
+
+#include "capture/tracer.h"
+#include "frontend/opcodes.h"
+
+namespace eng::capture {
+
+/// Executes the instruction at frame.pc symbolically and advances the pc.
+void evaluateInstruction(Tracer& tracer, TraceFrame& frame);
+/// Operators, attributes and subscripts; false when the opcode is not of that family.
+bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in);
+/// CALL, CALL_KW and CALL_FUNCTION_EX.
+bool evaluateCallInstruction(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in);
+
+/// BEFORE_WITH on torch.no_grad() / enable_grad(): records torch._C._set_grad_enabled; false for other managers.
+bool evaluateGradModeWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in);
+/// The call of such a with-block's exit: records the restoring node (nullopt for any other callable).
+std::optional<VarRef> callGradModeExit(Tracer& tracer, const VarRef& callable);
+/// torch.no_grad / torch.enable_grad themselves (constructing one is free of effects).
+bool isGradModeClass(const vm::Value& value);
+
+/// The constant of a code object's pool as a VM value.
+vm::Value constantAsValue(const frontend::Constant& constant);
+
+inline VarRef popVar(TraceFrame& frame) {
+    VarRef v = std::move(frame.stack.back());
+    frame.stack.pop_back();
+    return v;
+}
+
+}  // namespace eng::capture

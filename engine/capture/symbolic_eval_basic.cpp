@@ -1,0 +1,288 @@
+// Symbolic handlers for the stack, names, constants, containers, unpacking and control flow. Jumps on traced
+// values are resolved at trace time (Python values are guarded first); a jump on a tensor breaks the graph.
+#include <fmt/core.h>
+
+#include "capture/symbolic_eval.h"
+
+namespace eng::capture {
+
+using frontend::Opcode;
+
+vm::Value constantAsValue(const frontend::Constant& constant) {
+    return std::visit(
+        [](const auto& c) -> vm::Value {
+            using T = std::decay_t<decltype(c)>;
+            if constexpr (std::is_same_v<T, frontend::NoneValue>) return vm::Value();
+            else if constexpr (std::is_same_v<T, frontend::EllipsisValue>) return vm::ellipsisValue();
+            else if constexpr (std::is_same_v<T, std::string>) return vm::makeStr(c);
+            else if constexpr (std::is_same_v<T, frontend::ConstantTuple>) {
+                vm::ValueList items;
+                for (const frontend::Constant& item : c.items) items.push_back(constantAsValue(item));
+                return vm::makeTuple(std::move(items));
+            } else if constexpr (std::is_same_v<T, std::shared_ptr<const frontend::CodeObject>>) {
+                return vm::Value(std::make_shared<vm::CodeRefObject>(c));
+            } else {
+                return vm::Value(c);
+            }
+        },
+        constant.value);
+}
+
+namespace {
+
+VarRef container(Variable::Kind kind, std::vector<VarRef> items) {
+    auto v = std::make_shared<Variable>();
+    v->kind = kind;
+    v->items = std::move(items);
+    v->fresh = true;
+    if (kind == Variable::Kind::Tuple) v->value = vm::makeTuple({});
+    return v;
+}
+
+std::vector<VarRef> popN(TraceFrame& frame, size_t n) {
+    std::vector<VarRef> items(frame.stack.end() - static_cast<long>(n), frame.stack.end());
+    frame.stack.resize(frame.stack.size() - n);
+    return items;
+}
+
+[[noreturn]] void unsupportedInstruction(Tracer& tracer, const frontend::Instruction& in) {
+    std::string name(frontend::opcodeInfo(in.opcode).name);
+    tracer.unsupported("Missing bytecode handler", fmt::format("Dynamo does not know how to handle the bytecode instruction `{}`.", name),
+                       {fmt::format("Do not trace code that produces the `{}` bytecode instruction (see https://docs.python.org/3/library/dis.html for bytecode semantics).", name),
+                        "It may be possible to write Dynamo tracing rules for this code. Please report an issue to PyTorch if you encounter this graph break often and it is causing performance issues."},
+                       fmt::format("{} with args ()", name), 275);
+}
+
+/// Python-side mutation of a container the trace did not create would need replaying after the graph.
+void requireFresh(Tracer& tracer, const VarRef& target, const std::string& what) {
+    if (!target->fresh)
+        tracer.unsupported("Unsupported mutation", fmt::format("Dynamo does not replay {} on a value from outside the compiled frame.", what),
+                           {}, what);
+}
+
+}  // namespace
+
+void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
+    const frontend::Instruction in = frame.code->instructions[frame.pc];
+    auto& stack = frame.stack;
+    switch (in.opcode) {
+        case Opcode::Nop: break;
+        case Opcode::PopTop: stack.pop_back(); break;
+        case Opcode::PushNull: stack.push_back(tracer.null()); break;
+        case Opcode::Copy: stack.push_back(stack[stack.size() - in.arg]); break;
+        case Opcode::Swap: std::swap(stack.back(), stack[stack.size() - in.arg]); break;
+        case Opcode::LoadConst: stack.push_back(tracer.constant(constantAsValue(frame.code->constants[in.arg]))); break;
+        case Opcode::LoadFast: {
+            const VarRef& v = frame.locals[in.arg];
+            if (!v)
+                tracer.unsupported("Unbound local", fmt::format("local variable '{}' is read before it is assigned.", frame.code->varNames[in.arg]),
+                                   {}, "LOAD_FAST " + frame.code->varNames[in.arg]);
+            if (v->kind == Variable::Kind::Python) tracer.guardValue(v);
+            stack.push_back(v);
+            break;
+        }
+        case Opcode::StoreFast: {
+            VarRef v = popVar(frame);
+            // Dynamo's set_name_hint: a tensor stored to a local names its node after the local.
+            if (v->kind == Variable::Kind::Tensor && v->node) tracer.graph().renameOnce(v->node, frame.code->varNames[in.arg]);
+            frame.locals[in.arg] = std::move(v);
+            break;
+        }
+        case Opcode::DeleteFast: frame.locals[in.arg].reset(); break;
+        case Opcode::LoadDeref:
+        case Opcode::LoadClosure: {
+            if (in.opcode == Opcode::LoadClosure) unsupportedInstruction(tracer, in);
+            auto it = frame.cellValues.find(in.arg);
+            if (it != frame.cellValues.end()) {
+                if (it->second->kind == Variable::Kind::Python) tracer.guardValue(it->second);
+                stack.push_back(it->second);
+            } else if (in.arg < frame.cells.size() && frame.cells[in.arg]->value) {
+                VarRef v = tracer.constant(*frame.cells[in.arg]->value);
+                frame.cellValues[in.arg] = v;
+                stack.push_back(v);
+            } else {
+                unsupportedInstruction(tracer, in);
+            }
+            break;
+        }
+        case Opcode::StoreDeref:
+            if (!frame.parent) unsupportedInstruction(tracer, in);
+            frame.cellValues[in.arg] = popVar(frame);
+            break;
+        case Opcode::LoadGlobal: {
+            const std::string& name = frame.code->names[in.arg];
+            auto it = frame.globals->find(name);
+            if (it != frame.globals->end()) {
+                VarRef v = tracer.wrapSource(it->second, Source::global(name));
+                if (v->kind != Variable::Kind::Tensor) tracer.guardValue(v);
+                stack.push_back(v);
+                break;
+            }
+            auto builtin = tracer.vm().builtins().find(name);
+            if (builtin == tracer.vm().builtins().end())
+                tracer.unsupported("Undefined global", fmt::format("name '{}' is not defined", name), {}, "LOAD_GLOBAL " + name);
+            stack.push_back(tracer.constant(builtin->second));
+            break;
+        }
+        case Opcode::BuildTuple:
+        case Opcode::BuildList: {
+            auto items = popN(frame, in.arg);
+            stack.push_back(container(in.opcode == Opcode::BuildTuple ? Variable::Kind::Tuple : Variable::Kind::List, std::move(items)));
+            break;
+        }
+        case Opcode::BuildMap: {
+            auto items = popN(frame, 2 * static_cast<size_t>(in.arg));
+            auto dict = container(Variable::Kind::Dict, {});
+            for (size_t i = 0; i < items.size(); i += 2) {
+                if (!tracer.isConstant(items[i])) unsupportedInstruction(tracer, in);
+                dict->keys.push_back(tracer.exampleOf(items[i]));
+                dict->items.push_back(items[i + 1]);
+            }
+            stack.push_back(dict);
+            break;
+        }
+        case Opcode::BuildString: {
+            auto items = popN(frame, in.arg);
+            std::string text;
+            for (const VarRef& item : items) {
+                if (!tracer.isConstant(item)) unsupportedInstruction(tracer, in);
+                text += item->value.str();
+            }
+            stack.push_back(tracer.constant(vm::makeStr(text)));
+            break;
+        }
+        case Opcode::FormatValue: {
+            VarRef spec = (in.arg & 0x04) ? popVar(frame) : tracer.constant(vm::makeStr(""));
+            VarRef value = popVar(frame);
+            if (!tracer.isConstant(value) || !tracer.isConstant(spec)) unsupportedInstruction(tracer, in);
+            vm::Value v = tracer.exampleOf(value);
+            if ((in.arg & 3) == 1) v = vm::makeStr(tracer.vm().str(v));
+            if ((in.arg & 3) == 2) v = vm::makeStr(tracer.vm().repr(v));
+            stack.push_back(tracer.constant(vm::makeStr(tracer.vm().format(v, spec->value.str()))));
+            break;
+        }
+        case Opcode::ListAppend: {
+            VarRef v = popVar(frame);
+            VarRef& list = stack[stack.size() - in.arg];
+            requireFresh(tracer, list, "list.append");
+            list->items.push_back(v);
+            break;
+        }
+        case Opcode::ListExtend: {
+            VarRef v = popVar(frame);
+            VarRef& list = stack[stack.size() - in.arg];
+            requireFresh(tracer, list, "list.extend");
+            for (const VarRef& item : tracer.unpack(v)) list->items.push_back(item);
+            break;
+        }
+        case Opcode::MapAdd: {
+            VarRef value = popVar(frame);
+            VarRef key = popVar(frame);
+            VarRef& dict = stack[stack.size() - in.arg];
+            if (!tracer.isConstant(key)) unsupportedInstruction(tracer, in);
+            dict->keys.push_back(tracer.exampleOf(key));
+            dict->items.push_back(value);
+            break;
+        }
+        case Opcode::ListToTuple: {
+            VarRef list = popVar(frame);
+            stack.push_back(container(Variable::Kind::Tuple, list->items));
+            break;
+        }
+        case Opcode::UnpackSequence: {
+            VarRef v = popVar(frame);
+            std::vector<VarRef> items = tracer.unpack(v);
+            if (items.size() != in.arg)
+                tracer.unsupported("Unpacking mismatch", fmt::format("expected {} values to unpack, got {}", in.arg, items.size()), {},
+                                   "UNPACK_SEQUENCE");
+            for (size_t i = items.size(); i-- > 0;) stack.push_back(items[i]);
+            break;
+        }
+        case Opcode::GetIter: {
+            VarRef v = popVar(frame);
+            auto iterator = container(Variable::Kind::Iterator, v->kind == Variable::Kind::Iterator ? std::vector<VarRef>(v->items.begin() + static_cast<long>(v->position), v->items.end()) : tracer.unpack(v));
+            stack.push_back(iterator);
+            break;
+        }
+        case Opcode::ForIter: {
+            VarRef& iterator = stack.back();
+            if (iterator->kind != Variable::Kind::Iterator) unsupportedInstruction(tracer, in);
+            if (iterator->position < iterator->items.size()) {
+                stack.push_back(iterator->items[iterator->position++]);
+            } else {
+                stack.pop_back();
+                frame.pc = in.arg;
+                return;
+            }
+            break;
+        }
+        case Opcode::JumpForward:
+        case Opcode::JumpBackward: frame.pc = in.arg; return;
+        case Opcode::PopJumpIfFalse:
+        case Opcode::PopJumpIfTrue: {
+            // The condition stays on the stack while it is examined: a data-dependent one breaks the graph here.
+            bool truth = tracer.truthOf(frame, stack.back());
+            stack.pop_back();
+            if (truth == (in.opcode == Opcode::PopJumpIfTrue)) {
+                frame.pc = in.arg;
+                return;
+            }
+            break;
+        }
+        case Opcode::PopJumpIfNone:
+        case Opcode::PopJumpIfNotNone: {
+            VarRef v = stack.back();
+            if (v->kind == Variable::Kind::Python) tracer.guardValue(v);
+            bool isNone = v->kind == Variable::Kind::Python && v->value.isNone();
+            stack.pop_back();
+            if (isNone == (in.opcode == Opcode::PopJumpIfNone)) {
+                frame.pc = in.arg;
+                return;
+            }
+            break;
+        }
+        case Opcode::ReturnValue: frame.returned = popVar(frame); return;
+        case Opcode::ReturnConst: frame.returned = tracer.constant(constantAsValue(frame.code->constants[in.arg])); return;
+        case Opcode::ImportName: {
+            VarRef fromList = popVar(frame);
+            popVar(frame);
+            const std::string& name = frame.code->names[in.arg];
+            auto& modules = tracer.vm().modules();
+            auto it = modules.find(name);
+            if (it == modules.end()) unsupportedInstruction(tracer, in);
+            stack.push_back(tracer.constant(fromList->value.isNone() ? modules.at(name.substr(0, name.find('.'))) : it->second));
+            break;
+        }
+        case Opcode::ImportFrom: {
+            auto attribute = tracer.vm().findAttr(stack.back()->value, frame.code->names[in.arg]);
+            if (!attribute) unsupportedInstruction(tracer, in);
+            stack.push_back(tracer.constant(*attribute));
+            break;
+        }
+        case Opcode::MakeFunction: {
+            if (in.arg & frontend::kMakeFunctionClosure) unsupportedInstruction(tracer, in);
+            auto function = std::make_shared<vm::FunctionObject>();
+            function->code = popVar(frame)->value.as<vm::CodeRefObject>().code;
+            function->globals = frame.globals;
+            if (in.arg & frontend::kMakeFunctionKeywordDefaults) {
+                VarRef defaults = popVar(frame);
+                for (size_t i = 0; i < defaults->keys.size(); ++i)
+                    function->keywordDefaults.emplace_back(defaults->keys[i].str(), tracer.exampleOf(defaults->items[i]));
+            }
+            if (in.arg & frontend::kMakeFunctionDefaults) {
+                VarRef defaults = popVar(frame);
+                for (const VarRef& d : tracer.unpack(defaults)) function->defaults.push_back(tracer.exampleOf(d));
+            }
+            stack.push_back(tracer.constant(vm::Value(function)));
+            break;
+        }
+        default:
+            if (evaluateOperatorInstruction(tracer, frame, in) || evaluateCallInstruction(tracer, frame, in) ||
+                evaluateGradModeWith(tracer, frame, in))
+                break;
+            unsupportedInstruction(tracer, in);
+    }
+    ++frame.pc;
+}
+
+}  // namespace eng::capture

@@ -1,0 +1,394 @@
+// Symbolic calls: user functions and nn.Module.forward are inlined, torch functions and tensor methods become
+// graph nodes, pure builtins fold at trace time, and everything with effects outside the graph (print,
+// .item(), graph_break(), disabled functions) is a graph break with Dynamo's message.
+#include <fmt/core.h>
+
+#include "capture/symbolic_eval.h"
+
+namespace eng::capture {
+
+using frontend::Opcode;
+
+namespace {
+
+using KwVars = std::vector<std::pair<std::string, VarRef>>;
+
+constexpr int kMaxInlineDepth = 48;
+
+const char* variableClass(const Variable& v) {
+    switch (v.kind) {
+        case Variable::Kind::Tensor: return "torch._dynamo.variables.tensor.TensorVariable";
+        case Variable::Kind::SymScalar: return "torch._dynamo.variables.tensor.SymNodeVariable";
+        case Variable::Kind::List: return "torch._dynamo.variables.lists.ListVariable";
+        case Variable::Kind::Tuple: return "torch._dynamo.variables.lists.TupleVariable";
+        case Variable::Kind::Dict: return "torch._dynamo.variables.dicts.ConstDictVariable";
+        default: return "torch._dynamo.variables.constant.ConstantVariable";
+    }
+}
+
+std::string pythonTypeName(Tracer& tracer, const Variable& v) {
+    if (v.kind == Variable::Kind::Tensor) return "Tensor";
+    if (v.kind == Variable::Kind::List) return "list";
+    if (v.kind == Variable::Kind::Tuple) return "tuple";
+    if (v.kind == Variable::Kind::Dict) return "dict";
+    return tracer.vm().classOf(v.value)->name;
+}
+
+/// The qualified name FX prints for a torch function, as Dynamo records it.
+std::string torchTarget(const std::string& module, const std::string& name) {
+    if (module == "torch.nn.functional") {
+        if (name == "linear" || name == "gelu") return "torch._C._nn." + name;
+        if (name == "relu" || name == "tanh" || name == "sigmoid") return "torch." + name;
+    }
+    return module + "." + name;
+}
+
+bool isModuleInstance(Tracer& tracer, const vm::Value& v) {
+    return v.is(vm::Kind::Instance) && tracer.vm().isInstance(v, *tracer.vm().builtinClass("Module"));
+}
+
+vm::Value functional(Tracer& tracer, const std::string& name) {
+    return tracer.vm().getAttr(tracer.vm().modules().at("torch.nn.functional"), name);
+}
+
+/// A builtin leaf module's forward as the functional call Dynamo records when it inlines it.
+VarRef callLeafModule(Tracer& tracer, TraceFrame& frame, const VarRef& module, const std::string& className,
+                      const std::vector<VarRef>& args) {
+    auto attr = [&](const char* name) { return tracer.getAttr(frame, module, name); };
+    auto constant = [&](vm::Value v) { return tracer.constant(std::move(v)); };
+    VarRef x = args.at(0);
+    auto call = [&](const std::string& target, const std::string& function, std::vector<VarRef> callArgs, KwVars kwargs = {}) {
+        return tracer.callTensorOp(NodeOp::CallFunction, target, callArgs, kwargs, functional(tracer, function), CallKind::Callable);
+    };
+    if (className == "Linear") return call("torch._C._nn.linear", "linear", {x, attr("weight"), attr("bias")});
+    if (className == "GELU") return call("torch._C._nn.gelu", "gelu", {x}, {{"approximate", attr("approximate")}});
+    if (className == "ReLU") return call("torch.relu", "relu", {x});
+    if (className == "SiLU") return call("torch.nn.functional.silu", "silu", {x}, {{"inplace", constant(vm::Value(false))}});
+    if (className == "Tanh")
+        return tracer.callTensorOp(NodeOp::CallFunction, "torch.tanh", {x}, {}, tracer.vm().getAttr(tracer.vm().modules().at("torch"), "tanh"), CallKind::Callable);
+    if (className == "Sigmoid")
+        return tracer.callTensorOp(NodeOp::CallFunction, "torch.sigmoid", {x}, {}, tracer.vm().getAttr(tracer.vm().modules().at("torch"), "sigmoid"), CallKind::Callable);
+    if (className == "Identity") return x;
+    if (className == "LayerNorm")
+        return call("torch.nn.functional.layer_norm", "layer_norm", {x, attr("normalized_shape"), attr("weight"), attr("bias"), attr("eps")});
+    if (className == "Embedding") return call("torch.nn.functional.embedding", "embedding", {x, attr("weight")});
+    if (className == "Dropout") return call("torch.nn.functional.dropout", "dropout", {x, attr("p"), attr("training")});
+    if (className == "Sequential") {
+        for (const VarRef& child : tracer.unpack(module)) x = tracer.callFunction(frame, child, {x}, {});
+        return x;
+    }
+    tracer.unsupported("Unsupported nn.Module", fmt::format("Dynamo does not know how to trace the forward of `{}`.", className), {},
+                       "call_module " + className);
+}
+
+/// The module a native was loaded from, for a native that reached the trace without its attribute access
+/// (a value on a resumed frame's stack): the module that holds this very object.
+std::string moduleHolding(Tracer& tracer, const vm::Value& native) {
+    for (const auto& [moduleName, module] : tracer.vm().modules()) {
+        if (!module.is(vm::Kind::Module)) continue;
+        for (const auto& [attribute, value] : module.as<vm::ModuleObject>().attributes)
+            if (value.identical(native)) return moduleName;
+    }
+    return "";
+}
+
+VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, const vm::Value& callee, std::vector<VarRef>& args,
+                   KwVars& kwargs) {
+    auto allConstant = [&] {
+        for (const VarRef& a : args)
+            if (!tracer.isConstant(a)) return false;
+        for (const auto& kw : kwargs)
+            if (!tracer.isConstant(kw.second)) return false;
+        return true;
+    };
+    if (name == "len" && args.size() == 1) {
+        const VarRef& a = args[0];
+        if (a->kind == Variable::Kind::Tensor) return tracer.constant(vm::Value(a->value.tensor().size(0)));
+        if (a->kind == Variable::Kind::List || a->kind == Variable::Kind::Tuple || a->kind == Variable::Kind::Dict) {
+            if (a->source) tracer.guardValue(a);
+            if (!a->node) return tracer.constant(vm::Value(static_cast<int64_t>(a->items.size())));
+        }
+    }
+    if (name == "isinstance" && args.size() == 2) {
+        tracer.argOf(args[1]);
+        return tracer.constant(tracer.vm().call(callee, {tracer.exampleOf(args[0]), tracer.exampleOf(args[1])}));
+    }
+    if (name == "getattr" && args.size() >= 2 && tracer.isConstant(args[1])) return tracer.getAttr(frame, args[0], args[1]->value.str());
+    if ((name == "enumerate" || name == "zip" || name == "reversed" || name == "list" || name == "tuple") && kwargs.empty()) {
+        std::vector<std::vector<VarRef>> sources;
+        for (const VarRef& a : args) sources.push_back(tracer.unpack(a));
+        auto out = std::make_shared<Variable>();
+        out->kind = name == "tuple" ? Variable::Kind::Tuple : Variable::Kind::List;
+        out->fresh = true;
+        if (name == "tuple") out->value = vm::makeTuple({});
+        if (name == "list" || name == "tuple") {
+            if (!sources.empty()) out->items = sources[0];
+        } else if (name == "reversed") {
+            out->items.assign(sources.at(0).rbegin(), sources.at(0).rend());
+        } else if (name == "enumerate") {
+            int64_t start = args.size() > 1 ? args[1]->value.asInt() : 0;
+            for (size_t i = 0; i < sources.at(0).size(); ++i) {
+                auto pair = std::make_shared<Variable>();
+                pair->kind = Variable::Kind::Tuple;
+                pair->value = vm::makeTuple({});
+                pair->items = {tracer.constant(vm::Value(start + static_cast<int64_t>(i))), sources[0][i]};
+                out->items.push_back(pair);
+            }
+        } else {
+            size_t n = sources.empty() ? 0 : sources[0].size();
+            for (const auto& s : sources) n = std::min(n, s.size());
+            for (size_t i = 0; i < n; ++i) {
+                auto tuple = std::make_shared<Variable>();
+                tuple->kind = Variable::Kind::Tuple;
+                tuple->value = vm::makeTuple({});
+                for (const auto& s : sources) tuple->items.push_back(s[i]);
+                out->items.push_back(tuple);
+            }
+        }
+        return out;
+    }
+    static const std::set<std::string> pure = {"len", "isinstance", "issubclass", "range", "min", "max", "abs", "sum", "int", "float",
+                                               "bool", "str", "repr", "round", "hasattr", "type", "callable", "sorted", "any", "all",
+                                               "slice", "divmod", "pow", "hash", "id", "chr", "ord", "dict", "set", "list", "tuple"};
+    if (pure.contains(name) && allConstant()) {
+        vm::ValueList values;
+        for (const VarRef& a : args) {
+            tracer.argOf(a);
+            values.push_back(tracer.exampleOf(a));
+        }
+        vm::KwArgs kw;
+        for (const auto& [key, a] : kwargs) kw.emplace_back(key, tracer.exampleOf(a));
+        return tracer.constant(tracer.vm().call(callee, std::move(values), std::move(kw)));
+    }
+    std::string types = "[";
+    std::string classes = "[";
+    for (size_t i = 0; i < args.size(); ++i) {
+        types += (i ? ", '" : "'") + pythonTypeName(tracer, *args[i]) + "'";
+        classes += (i ? ", <class '" : "<class '") + std::string(variableClass(*args[i])) + "'>";
+    }
+    types += "]";
+    classes += "]";
+    bool hasKwargs = !kwargs.empty();
+    tracer.unsupported("Failed to trace builtin operator",
+                       fmt::format("Dynamo does not know how to trace builtin operator `{}` with argument types {} (has_kwargs {})", name,
+                                   types, hasKwargs ? "True" : "False"),
+                       {fmt::format("Avoid calling builtin `{}` with argument types {}. Consider using an equivalent alternative "
+                                    "function/method to `{}`.",
+                                    name, types, name),
+                        "If you are attempting to call a logging function (e.g. `print`), you can try adding it to "
+                        "`torch._dynamo.config.reorderable_logging_functions`.",
+                        "Please report an issue to PyTorch."},
+                       fmt::format("builtin {} {} {}", name, classes, hasKwargs ? "True" : "False"), 59);
+}
+
+VarRef callTensorMethod(Tracer& tracer, const VarRef& method, std::vector<VarRef> args, KwVars kwargs) {
+    const std::string& name = method->name;
+    const VarRef& self = method->self;
+    if (name == "item" && tracer.options().captureScalarOutputs) {
+        VarRef scalar = tracer.callTensorOp(NodeOp::CallMethod, "item", {self}, {}, vm::Value(), CallKind::Callable);
+        scalar->unbacked = tracer.unbackedSymbol(scalar->value.is(vm::Kind::Float));
+        return scalar;
+    }
+    if (name == "item" || name == "tolist") {
+        if (name == "item")
+            tracer.unsupported("Unsupported Tensor.item() call with capture_scalar_outputs=False",
+                               "Dynamo does not support tracing `Tensor.item()` with config.capture_scalar_outputs=False.",
+                               {"Set `torch._dynamo.config.capture_scalar_outputs = True` or `export TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1` to "
+                                "include these operations in the captured graph."},
+                               "call_method TensorVariable() item () {}", 124);
+        tracer.unsupported("Unsupported Tensor.tolist() call", "Dynamo does not support tracing `Tensor.tolist()`.",
+                           {"Avoid calling `Tensor.tolist()` inside the compiled region."}, "call_method TensorVariable() tolist () {}");
+    }
+    if (name == "numpy" || name == "backward" || name == "data_ptr" || name == "register_hook")
+        tracer.unsupported(fmt::format("Unsupported Tensor.{}() call", name), fmt::format("Dynamo does not trace `Tensor.{}()`.", name), {},
+                           fmt::format("call_method TensorVariable() {} () {{}}", name));
+    const tensor::Tensor& t = self->value.tensor();
+    if (name == "dim" || name == "ndimension") return tracer.constant(vm::Value(t.dim()));
+    if (name == "size") {
+        VarRef shape = tracer.getAttr(*tracer.currentFrame(), self, "shape");
+        if (args.empty()) return shape;
+        return tracer.getItem(shape, args[0]);
+    }
+    if (name == "numel" && tracer.isConstant(tracer.getAttr(*tracer.currentFrame(), self, "shape"))) return tracer.constant(vm::Value(t.numel()));
+    if (!name.empty() && name.back() == '_' && name != "requires_grad_") {
+        if (!self->node || self->node->op == NodeOp::Placeholder)
+            tracer.unsupported("Unsupported input mutation", fmt::format("`Tensor.{}` mutates a tensor that is an input of the compiled frame.", name),
+                               {"Mutate a copy of the input instead."}, fmt::format("call_method TensorVariable() {}", name));
+    }
+    std::vector<VarRef> all{self};
+    all.insert(all.end(), args.begin(), args.end());
+    return tracer.callTensorOp(NodeOp::CallMethod, name, all, kwargs, vm::Value(), CallKind::Callable);
+}
+
+}  // namespace
+
+VarRef Tracer::inlineFunction(TraceFrame& caller, const vm::Value& function, std::vector<VarRef> args, KwVars kwargs, const VarRef& self) {
+    auto& fn = function.as<vm::FunctionObject>();
+    if (fn.attributes.contains("_torchdynamo_disable"))
+        unsupported("Skip calling `torch.compiler.disable()`d function",
+                    fmt::format("Skip calling function `{}` since it was wrapped with `torch.compiler.disable` (reason: None)", vm_.repr(function)),
+                    {"Remove the `torch.compiler.disable` call"}, vm_.repr(function), 98);
+    if (inlineDepth_ >= kMaxInlineDepth) unsupported("Inline depth exceeded", "Dynamo stopped inlining nested calls.", {}, fn.code->name);
+    if (self) args.insert(args.begin(), self);
+    // Bind with the VM's own rules through tokens, so defaults, *args, **kwargs and TypeErrors are Python's.
+    std::vector<VarRef> byToken;
+    auto token = [&](const VarRef& v) {
+        byToken.push_back(v);
+        return vm::makeStr("\x01" + std::to_string(byToken.size() - 1));
+    };
+    vm::CallArgs callArgs;
+    for (const VarRef& a : args) callArgs.positional.push_back(token(a));
+    for (const auto& [key, a] : kwargs) callArgs.keywords.emplace_back(key, token(a));
+    vm::Frame bound;
+    bound.fast.assign(fn.code->varNames.size(), vm::Value::null());
+    vm_.bindArguments(fn, callArgs, bound);
+    auto untoken = [&](auto& self_, const vm::Value& v) -> VarRef {
+        if (v.is(vm::Kind::Str) && !v.str().empty() && v.str()[0] == '\x01') return byToken.at(std::stoul(v.str().substr(1)));
+        if (v.is(vm::Kind::Tuple)) {
+            auto t = std::make_shared<Variable>();
+            t->kind = Variable::Kind::Tuple;
+            t->value = vm::makeTuple({});
+            t->fresh = true;
+            for (const vm::Value& item : v.as<vm::TupleObject>().items) t->items.push_back(self_(self_, item));
+            return t;
+        }
+        if (v.is(vm::Kind::Dict)) {
+            auto d = std::make_shared<Variable>();
+            d->kind = Variable::Kind::Dict;
+            d->fresh = true;
+            for (const auto& [key, item] : v.as<vm::DictObject>().entries) {
+                d->keys.push_back(key);
+                d->items.push_back(self_(self_, item));
+            }
+            return d;
+        }
+        return constant(v);
+    };
+    TraceFrame frame;
+    frame.code = fn.code;
+    frame.globals = fn.globals;
+    frame.parent = &caller;
+    frame.locals.resize(fn.code->varNames.size());
+    for (size_t i = 0; i < bound.fast.size(); ++i)
+        if (!bound.fast[i].isNull()) frame.locals[i] = untoken(untoken, bound.fast[i]);
+    for (size_t i = 0; i < fn.code->cellVars.size(); ++i) {
+        frame.cells.push_back(std::make_shared<vm::CellObject>());
+        int parameter = fn.code->cellParameters[i];
+        if (parameter >= 0) frame.cellValues[i] = frame.locals[static_cast<size_t>(parameter)];
+    }
+    for (const auto& cell : fn.closure) frame.cells.push_back(cell);
+    ++inlineDepth_;
+    try {
+        while (!frame.returned) step(frame);
+    } catch (...) {
+        --inlineDepth_;
+        throw;
+    }
+    --inlineDepth_;
+    return *frame.returned;
+}
+
+VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vector<VarRef> args, KwVars kwargs) {
+    if (std::optional<VarRef> exit = callGradModeExit(*this, callable)) return *exit;
+    switch (callable->kind) {
+        case Variable::Kind::TensorMethod: return callTensorMethod(*this, callable, std::move(args), std::move(kwargs));
+        case Variable::Kind::BoundMethod: return inlineFunction(frame, callable->value, std::move(args), std::move(kwargs), callable->self);
+        case Variable::Kind::Python: break;
+        default:
+            unsupported("Unsupported function call", "Dynamo cannot call this value.", {}, "call_function");
+    }
+    const vm::Value& value = callable->value;
+    if (isGradModeClass(value) && args.empty() && kwargs.empty()) return constant(vm_.call(value, {}));
+    if (value.is(vm::Kind::Function)) {
+        if (value.as<vm::FunctionObject>().attributes.contains("_torchdynamo_allow_in_graph")) {
+            std::string target = "__main__." + value.as<vm::FunctionObject>().code->name;
+            return callTensorOp(NodeOp::CallFunction, target, args, kwargs, value, CallKind::Callable);
+        }
+        return inlineFunction(frame, value, std::move(args), std::move(kwargs), nullptr);
+    }
+    if (value.is(vm::Kind::BoundMethod)) {
+        auto& method = value.as<vm::BoundMethodObject>();
+        if (method.function.is(vm::Kind::Function)) return inlineFunction(frame, method.function, std::move(args), std::move(kwargs), constant(method.self));
+    }
+    if (isModuleInstance(*this, value)) {
+        auto& instance = value.as<vm::InstanceObject>();
+        std::optional<vm::Value> forward = instance.cls->lookup("forward");
+        if (forward && forward->is(vm::Kind::Function))
+            return inlineFunction(frame, *forward, std::move(args), std::move(kwargs), callable);
+        for (auto cls = instance.cls; cls; cls = cls->base)
+            if (cls->dict.contains("forward")) return callLeafModule(*this, frame, callable, cls->name, args);
+    }
+    if (value.is(vm::Kind::Native)) {
+        const std::string& name = value.as<vm::NativeObject>().name;
+        std::string module = callable->name.empty() ? moduleHolding(*this, value) : callable->name;
+        if (module == "torch._dynamo" && name == "graph_break")
+            unsupported("Call to `torch._dynamo.graph_break()`", "User-inserted graph break. Message: None",
+                        {"Remove the `torch._dynamo.graph_break()` call."},
+                        "Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`", 25);
+        if (module == "torch.compiler" && (name == "is_compiling" || name == "is_dynamo_compiling")) return constant(vm::Value(true));
+        if (module == "torch" && (name == "manual_seed" || name == "set_default_dtype" || name == "set_grad_enabled"))
+            unsupported("Unsupported torch function", fmt::format("`torch.{}` changes global state.", name), {}, "torch." + name);
+        if (module.rfind("torch", 0) == 0 && module.find("_dynamo") == std::string::npos && module != "torch.compiler") {
+            // A torch function: a node when it makes or takes tensors, folded at trace time otherwise.
+            bool tensors = false;
+            for (const VarRef& a : args) tensors = tensors || containsTensor(a);
+            for (const auto& kw : kwargs) tensors = tensors || containsTensor(kw.second);
+            if (!tensors) {
+                vm::ValueList values;
+                for (const VarRef& a : args) values.push_back(exampleOf(a));
+                vm::KwArgs kw;
+                for (const auto& [key, a] : kwargs) kw.emplace_back(key, exampleOf(a));
+                vm::Value probe = vm_.call(value, values, kw);
+                if (!probe.is(vm::Kind::Tensor)) {
+                    for (const VarRef& a : args) argOf(a);
+                    return constant(probe);
+                }
+            }
+            return callTensorOp(NodeOp::CallFunction, torchTarget(module, name), args, kwargs, value, CallKind::Callable);
+        }
+        return callBuiltin(*this, frame, name, value, args, kwargs);
+    }
+    unsupported("Unsupported function call", fmt::format("Dynamo does not know how to trace the call of `{}`.", vm_.repr(value)), {},
+                "call_function " + vm_.repr(value));
+}
+
+bool evaluateCallInstruction(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in) {
+    auto& stack = frame.stack;
+    switch (in.opcode) {
+        case Opcode::Call:
+        case Opcode::CallKw: {
+            std::vector<std::string> names;
+            if (in.opcode == Opcode::CallKw) {
+                VarRef keywordNames = popVar(frame);
+                for (const vm::Value& n : keywordNames->value.as<vm::TupleObject>().items) names.push_back(n.str());
+            }
+            std::vector<VarRef> args(stack.end() - static_cast<long>(in.arg), stack.end());
+            stack.resize(stack.size() - in.arg);
+            VarRef selfOrNull = popVar(frame);
+            VarRef callable = popVar(frame);
+            if (selfOrNull->kind != Variable::Kind::Null) args.insert(args.begin(), selfOrNull);
+            KwVars kwargs;
+            size_t positional = args.size() - names.size();
+            for (size_t i = 0; i < names.size(); ++i) kwargs.emplace_back(names[i], args[positional + i]);
+            args.resize(positional);
+            stack.push_back(tracer.callFunction(frame, callable, std::move(args), std::move(kwargs)));
+            return true;
+        }
+        case Opcode::CallFunctionEx: {
+            VarRef kwargsVar = (in.arg & 1) ? popVar(frame) : nullptr;
+            VarRef argsVar = popVar(frame);
+            VarRef selfOrNull = popVar(frame);
+            VarRef callable = popVar(frame);
+            std::vector<VarRef> args = tracer.unpack(argsVar);
+            if (selfOrNull->kind != Variable::Kind::Null) args.insert(args.begin(), selfOrNull);
+            KwVars kwargs;
+            if (kwargsVar)
+                for (size_t i = 0; i < kwargsVar->keys.size(); ++i) kwargs.emplace_back(kwargsVar->keys[i].str(), kwargsVar->items[i]);
+            stack.push_back(tracer.callFunction(frame, callable, std::move(args), std::move(kwargs)));
+            return true;
+        }
+        default: return false;
+    }
+}
+
+}  // namespace eng::capture

@@ -1,0 +1,69 @@
+// `with torch.no_grad():` / `torch.enable_grad()` inside a compiled frame, captured as Dynamo captures them:
+// the graph records torch._C._set_grad_enabled(False) at the entry and (True) at the exit, and the trace runs
+// the body's example ops under that grad mode.
+#include "capture/symbolic_eval.h"
+#include "tensor/autograd/grad_mode.h"
+
+namespace eng::capture {
+
+namespace {
+
+constexpr const char* kExitMarker = "grad mode exit";
+
+void setGradMode(vm::Interpreter& vm, bool enabled) {
+    tensor::autograd::setGradEnabled(enabled);
+    vm.setGradEnabled(enabled);
+}
+
+/// What the graph node calls at run time: torch._C._set_grad_enabled(mode).
+vm::Value setGradEnabledFunction() {
+    static const vm::Value function = vm::makeNative("_set_grad_enabled", [](vm::Interpreter& vm, vm::CallArgs& a) {
+        setGradMode(vm, vm.truthy(a.positional.at(0)));
+        return vm::Value();
+    });
+    return function;
+}
+
+void recordSetGradEnabled(Tracer& tracer, bool enabled) {
+    tracer.callTensorOp(NodeOp::CallFunction, "torch._C._set_grad_enabled", {tracer.constant(vm::Value(enabled))}, {},
+                        setGradEnabledFunction(), CallKind::Callable);
+}
+
+}  // namespace
+
+bool isGradModeClass(const vm::Value& value) {
+    if (!value.is(vm::Kind::Class)) return false;
+    const auto& cls = value.as<vm::ClassObject>();
+    return cls.module == "torch" && (cls.name == "no_grad" || cls.name == "enable_grad");
+}
+
+bool evaluateGradModeWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in) {
+    if (in.opcode != frontend::Opcode::BeforeWith) return false;
+    const VarRef& manager = frame.stack.back();
+    if (manager->kind != Variable::Kind::Python || !manager->value.is(vm::Kind::Instance) ||
+        !isGradModeClass(vm::Value(manager->value.as<vm::InstanceObject>().cls)))
+        return false;
+    bool enabled = manager->value.as<vm::InstanceObject>().cls->name == "enable_grad";
+    bool previous = tensor::autograd::isGradEnabled();
+    popVar(frame);
+    recordSetGradEnabled(tracer, enabled);
+    // The exit: traced, it records the restoring node; run by the interpreter after a graph break inside the
+    // block, it restores the mode itself.
+    VarRef exit = tracer.constant(vm::makeNative("__exit__", [previous](vm::Interpreter& vm, vm::CallArgs&) {
+        setGradMode(vm, previous);
+        return vm::Value(false);
+    }));
+    exit->name = kExitMarker;
+    exit->value.as<vm::NativeObject>().attributes["previous"] = vm::Value(previous);
+    frame.stack.push_back(exit);
+    frame.stack.push_back(tracer.constant(vm::Value()));
+    return true;
+}
+
+std::optional<VarRef> callGradModeExit(Tracer& tracer, const VarRef& callable) {
+    if (callable->name != kExitMarker) return std::nullopt;
+    recordSetGradEnabled(tracer, callable->value.as<vm::NativeObject>().attributes.at("previous").asBool());
+    return tracer.constant(vm::Value(false));
+}
+
+}  // namespace eng::capture

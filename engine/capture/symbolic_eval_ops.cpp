@@ -1,0 +1,411 @@
+// Symbolic operators, attributes and subscripts: Python values fold at trace time (after guarding them),
+// tensors and symbolic sizes become operator.* / getitem nodes, module attributes keep their sources.
+#include <fmt/core.h>
+
+#include "capture/graph_runner.h"
+#include "capture/symbolic_eval.h"
+
+namespace eng::capture {
+
+using frontend::Opcode;
+
+namespace {
+
+const char* binaryName(uint32_t op) {
+    static const char* names[] = {"add",  "and_", "floordiv", "lshift",  "matmul", "mul",  "mod",  "or_",  "pow",
+                                  "rshift", "sub", "truediv",  "xor",     "iadd",   "iand", "ifloordiv", "ilshift",
+                                  "imatmul", "imul", "imod", "ior", "ipow", "irshift", "isub", "itruediv", "ixor"};
+    return op < 26 ? names[op] : "?";
+}
+
+const char* compareName(uint32_t op) {
+    static const char* names[] = {"lt", "le", "eq", "ne", "gt", "ge"};
+    return op < 6 ? names[op] : "?";
+}
+
+bool isTensorLike(const VarRef& v) { return v->kind == Variable::Kind::Tensor || v->kind == Variable::Kind::SymScalar; }
+
+/// In-place work on a graph input would run twice (once on the example while tracing, once in the graph).
+void refuseInputMutation(Tracer& tracer, const VarRef& target, const std::string& what) {
+    if (target->kind == Variable::Kind::Tensor && (!target->node || target->node->op == NodeOp::Placeholder))
+        tracer.unsupported("Unsupported input mutation", fmt::format("`{}` mutates a tensor that is an input of the compiled frame.", what),
+                           {"Mutate a copy of the input instead."}, what);
+}
+
+}  // namespace
+
+VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
+    if (isTensorLike(a) || isTensorLike(b)) {
+        if (op >= 13) refuseInputMutation(*this, a, std::string("operator.") + binaryName(op));
+        return callTensorOp(NodeOp::CallFunction, std::string("operator.") + binaryName(op), {a, b}, {}, vm::Value(), CallKind::Binary, op);
+    }
+    if ((a->kind == Variable::Kind::List || a->kind == Variable::Kind::Tuple) &&
+        (b->kind == Variable::Kind::List || b->kind == Variable::Kind::Tuple) && op == 0) {
+        auto v = std::make_shared<Variable>(*a);
+        v->items.insert(v->items.end(), b->items.begin(), b->items.end());
+        v->source.reset();
+        v->node = nullptr;
+        v->fresh = true;
+        return v;
+    }
+    if (!isConstant(a) || !isConstant(b))
+        unsupported("Unsupported binary operator", fmt::format("Dynamo cannot trace `{}` on these operand types.", binaryName(op)), {},
+                    fmt::format("operator.{}", binaryName(op)));
+    argOf(a);
+    argOf(b);
+    return constant(vm_.binaryOp(op, exampleOf(a), exampleOf(b)));
+}
+
+VarRef Tracer::compareOp(uint32_t op, const VarRef& a, const VarRef& b) {
+    if (a->kind == Variable::Kind::Tensor || b->kind == Variable::Kind::Tensor)
+        return callTensorOp(NodeOp::CallFunction, std::string("operator.") + compareName(op), {a, b}, {}, vm::Value(), CallKind::Compare, op);
+    // A symbolic scalar from the frame compared with a constant: the outcome is guarded, not the value.
+    if (a->kind == Variable::Kind::SymScalar && !a->node && a->source && b->kind == Variable::Kind::Python && b->value.isNumber()) {
+        guardValue(a);
+        vm::Value result = vm_.compare(op, a->value, b->value);
+        GuardSpec g;
+        g.kind = GuardKind::ScalarCompare;
+        g.source = a->source;
+        g.origin = originHere();
+        g.compareOp = op;
+        g.expected = b->value;
+        g.outcome = vm_.truthy(result);
+        guards_.push_back(std::move(g));
+        return constant(result);
+    }
+    for (const VarRef& v : {a, b})
+        if (!v->unbacked.empty()) {
+            // A captured .item() has no value to branch on: the ShapeEnv cannot guard on it (fullgraph=True).
+            const VarRef& other = v == a ? b : a;
+            static const char* symbols[] = {"<", "<=", "==", "!=", ">", ">="};
+            std::string expression = v == a ? fmt::format("{} {} {}", v->unbacked, symbols[op % 6], vm_.repr(other->value))
+                                            : fmt::format("{} {} {}", vm_.repr(other->value), symbols[op % 6], v->unbacked);
+            GuardOrigin here = originHere();
+            vm::raise("UserError",
+                      fmt::format("Consider annotating your code using torch._check*(). Could not guard on data-dependent expression {} "
+                                  "(unhinted: {}).  (Size-like symbols: none)\n\nconsider using data-dependent friendly APIs such as "
+                                  "guard_or_false, guard_or_true and statically_known_true.\nCaused by: {}  # {}:{} in {} "
+                                  "(_dynamo/variables/tensor.py:1951 in evaluate_expr)\nFor more information, run with TORCH_LOGS=\"dynamic\"\n\n"
+                                  "User Stack (most recent call last):\n  (snipped, see stack below for prefix)\n  File \"{}\", line {}, in {}\n    {}\n",
+                                  expression, expression, here.code, here.file, here.line, here.function, here.file, here.line,
+                                  here.function, here.code));
+        }
+    if (isTensorLike(a) || isTensorLike(b)) {
+        // Other comparisons of symbolic scalars specialize them to this call's values.
+        for (const VarRef& v : {a, b})
+            if (v->kind == Variable::Kind::SymScalar && v->source && !v->node) {
+                v->kind = Variable::Kind::Python;
+                guardValue(v);
+            }
+        if (isTensorLike(a) || isTensorLike(b))
+            unsupported("Data-dependent comparison", "Dynamo cannot compare a symbolic value computed in the graph at trace time.", {},
+                        fmt::format("operator.{}", compareName(op)));
+    }
+    argOf(a);
+    argOf(b);
+    return constant(vm_.compare(op, exampleOf(a), exampleOf(b)));
+}
+
+VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
+    if (container->kind == Variable::Kind::Tensor || ((container->kind == Variable::Kind::Tuple || container->kind == Variable::Kind::List) && container->node)) {
+        VarRef result = callTensorOp(NodeOp::CallFunction, "operator.getitem", {container, key}, {}, vm::Value(), CallKind::GetItem);
+        return result;
+    }
+    if (key->kind != Variable::Kind::Python && key->kind != Variable::Kind::Slice)
+        unsupported("Unsupported subscript", "Dynamo cannot index a Python container with a traced value.", {}, "operator.getitem");
+    vm::Value index = exampleOf(key);
+    argOf(key);
+    switch (container->kind) {
+        case Variable::Kind::List:
+        case Variable::Kind::Tuple: {
+            if (container->source) guardValue(container);
+            int64_t n = static_cast<int64_t>(container->items.size());
+            if (index.is(vm::Kind::Slice)) {
+                // Slice the items with the VM's own rules, through a list of their positions.
+                vm::ValueList positions;
+                for (int64_t i = 0; i < n; ++i) positions.push_back(vm::Value(i));
+                vm::Value picked = vm_.getItem(vm::makeList(positions), index);
+                auto v = std::make_shared<Variable>();
+                v->kind = container->kind;
+                v->fresh = true;
+                if (container->kind == Variable::Kind::Tuple) v->value = vm::makeTuple({});
+                for (const vm::Value& p : picked.as<vm::ListObject>().items) v->items.push_back(container->items[static_cast<size_t>(p.asInt())]);
+                return v;
+            }
+            int64_t i = index.asInt();
+            if (i < 0) i += n;
+            if (i < 0 || i >= n) vm::raise("IndexError", "tuple index out of range");
+            return container->items[static_cast<size_t>(i)];
+        }
+        case Variable::Kind::Dict:
+            for (size_t i = 0; i < container->keys.size(); ++i)
+                if (vm::valuesEqual(container->keys[i], index)) return container->items[i];
+            vm_.raiseKeyError(index);
+        case Variable::Kind::Python: {
+            guardValue(container);
+            vm::Value item = vm_.getItem(container->value, index);
+            // nn.ModuleList / nn.Sequential children keep a source, so their parameters become graph inputs.
+            if (container->source && container->value.is(vm::Kind::Instance) && index.is(vm::Kind::Int)) {
+                const auto& order = container->value.as<vm::InstanceObject>().moduleOrder;
+                int64_t i = index.asInt() < 0 ? index.asInt() + static_cast<int64_t>(order.size()) : index.asInt();
+                if (i >= 0 && i < static_cast<int64_t>(order.size()))
+                    return wrapSource(item, Source::child(container->source, Source::Kind::ModuleChild, order[static_cast<size_t>(i)]));
+            }
+            if (container->source && !item.is(vm::Kind::Instance)) return wrapSource(item, Source::item(container->source, index.isNumber() ? index.asInt() : 0));
+            return constant(item);
+        }
+        default:
+            unsupported("Unsupported subscript", "Dynamo cannot index this value.", {}, "operator.getitem");
+    }
+}
+
+bool Tracer::truthOf(TraceFrame& frame, const VarRef& v) {
+    (void)frame;
+    switch (v->kind) {
+        case Variable::Kind::Python: guardValue(v); return vm_.truthy(v->value);
+        case Variable::Kind::List:
+        case Variable::Kind::Tuple:
+        case Variable::Kind::Dict:
+            if (v->source) guardValue(v);
+            return !v->items.empty() || (v->node && vm_.truthy(v->value));
+        case Variable::Kind::SymScalar:
+            if (v->source && !v->node) {
+                v->kind = Variable::Kind::Python;
+                guardValue(v);
+                return vm_.truthy(v->value);
+            }
+            [[fallthrough]];
+        case Variable::Kind::Tensor:
+            unsupported("Data-dependent branching",
+                        "Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`). Dynamo does not support tracing dynamic control flow.",
+                        {"This graph break is fundamental - it is unlikely that Dynamo will ever be able to trace through your code. Consider finding a workaround.",
+                         "Use `torch.cond` to express dynamic control flow."},
+                        "attempted to jump with TensorVariable()", 170);
+        default: return true;
+    }
+}
+
+std::vector<VarRef> Tracer::unpack(const VarRef& v) {
+    switch (v->kind) {
+        case Variable::Kind::List:
+        case Variable::Kind::Tuple:
+            if (v->node) {
+                std::vector<VarRef> out;
+                int64_t n = vm_.length(v->value);
+                for (int64_t i = 0; i < n; ++i) out.push_back(getItem(v, constant(vm::Value(i))));
+                return out;
+            }
+            if (v->source) guardValue(v);
+            return v->items;
+        case Variable::Kind::Dict: {
+            std::vector<VarRef> out;
+            for (const vm::Value& key : v->keys) out.push_back(constant(key));
+            return out;
+        }
+        case Variable::Kind::Iterator: return std::vector<VarRef>(v->items.begin() + static_cast<long>(v->position), v->items.end());
+        case Variable::Kind::Tensor: {
+            std::vector<VarRef> out;
+            int64_t n = v->value.tensor().size(0);
+            for (int64_t i = 0; i < n; ++i) out.push_back(getItem(v, constant(vm::Value(i))));
+            return out;
+        }
+        case Variable::Kind::Python: {
+            guardValue(v);
+            std::vector<VarRef> out;
+            const vm::Value& value = v->value;
+            if (value.is(vm::Kind::Instance) && v->source && !value.as<vm::InstanceObject>().moduleOrder.empty()) {
+                for (const std::string& name : value.as<vm::InstanceObject>().moduleOrder)
+                    out.push_back(wrapSource(value.as<vm::InstanceObject>().attributes.at(name), Source::child(v->source, Source::Kind::ModuleChild, name)));
+                return out;
+            }
+            for (const vm::Value& item : vm_.toList(value)) out.push_back(constant(item));
+            return out;
+        }
+        default: unsupported("Unsupported iteration", "Dynamo cannot iterate over this value.", {}, "iter");
+    }
+}
+
+VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::string& name) {
+    (void)frame;
+    if (object->kind == Variable::Kind::Tensor) {
+        const tensor::Tensor& t = object->value.tensor();
+        if (name == "shape") {
+            auto shape = std::make_shared<Variable>();
+            shape->kind = Variable::Kind::Tuple;
+            shape->value = vm_.getAttr(object->value, "shape");
+            shape->fresh = true;
+            argOf(object);  // the input's symbols exist once it is a graph input
+            for (int64_t d = 0; d < t.dim(); ++d) {
+                VarRef size;
+                if (object->source) {
+                    auto it = sourceCache_.find(object->source->str() + ".size()[" + std::to_string(d) + "]");
+                    if (it != sourceCache_.end()) size = it->second;
+                }
+                shape->items.push_back(size ? size : constant(vm::Value(t.size(d))));
+            }
+            return shape;
+        }
+        if (name == "dtype" || name == "device" || name == "ndim" || name == "is_cuda" || name == "requires_grad" || name == "is_leaf")
+            return constant(vm_.getAttr(object->value, name));
+        if (name == "T" || name == "mT")
+            return callTensorOp(NodeOp::CallMethod, name == "T" ? "t" : "mT", {object}, {}, vm::Value(), CallKind::Callable);
+        if (name == "data" || name == "grad" || name == "real" || name == "imag")
+            unsupported("Unsupported Tensor attribute", fmt::format("Dynamo does not trace `Tensor.{}`.", name), {},
+                        fmt::format("var_getattr TensorVariable() {}", name));
+        auto method = std::make_shared<Variable>();
+        method->kind = Variable::Kind::TensorMethod;
+        method->self = object;
+        method->name = name;
+        return method;
+    }
+    if ((object->kind == Variable::Kind::Tuple || object->kind == Variable::Kind::List) && object->value.is(vm::Kind::Tuple)) {
+        const auto& fields = object->value.as<vm::TupleObject>().fieldNames;
+        for (size_t i = 0; i < fields.size(); ++i)
+            if (fields[i] == name) return getItem(object, constant(vm::Value(static_cast<int64_t>(i))));
+    }
+    if (object->kind != Variable::Kind::Python)
+        unsupported("Unsupported attribute access", fmt::format("Dynamo cannot read attribute `{}` of this value.", name), {},
+                    fmt::format("var_getattr {}", name));
+    guardValue(object);
+    vm::Value value = vm_.getAttr(object->value, name);
+    if (value.is(vm::Kind::BoundMethod) && value.as<vm::BoundMethodObject>().function.is(vm::Kind::Function)) {
+        auto method = std::make_shared<Variable>();
+        method->kind = Variable::Kind::BoundMethod;
+        method->self = object;
+        method->value = value.as<vm::BoundMethodObject>().function;
+        method->name = name;
+        return method;
+    }
+    if (object->value.is(vm::Kind::Module)) {
+        VarRef v = constant(value);
+        v->name = object->value.as<vm::ModuleObject>().name;  // torch functions print as module.name
+        return v;
+    }
+    if (!object->source) return constant(value);
+    Source::Kind kind = Source::Kind::Attr;
+    if (object->value.is(vm::Kind::Instance)) {
+        const auto& instance = object->value.as<vm::InstanceObject>();
+        auto contains = [&](const std::vector<std::string>& order) { return std::find(order.begin(), order.end(), name) != order.end(); };
+        if (contains(instance.parameterOrder)) kind = Source::Kind::Parameter;
+        else if (contains(instance.moduleOrder)) kind = Source::Kind::ModuleChild;
+        else if (contains(instance.bufferOrder)) kind = Source::Kind::Buffer;
+    }
+    VarRef v = wrapSource(value, Source::child(object->source, kind, name));
+    // Parameters are realized at once (Dynamo wraps them eagerly), which fixes the placeholder order.
+    if (kind == Source::Kind::Parameter && v->kind == Variable::Kind::Tensor) argOf(v);
+    return v;
+}
+
+bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in) {
+    auto& stack = frame.stack;
+    switch (in.opcode) {
+        case Opcode::LoadAttr: stack.back() = tracer.getAttr(frame, stack.back(), frame.code->names[in.arg]); return true;
+        case Opcode::LoadMethod: {
+            VarRef object = popVar(frame);
+            stack.push_back(tracer.getAttr(frame, object, frame.code->names[in.arg]));
+            stack.push_back(tracer.null());
+            return true;
+        }
+        case Opcode::BinarySubscr: {
+            VarRef key = popVar(frame);
+            VarRef container = popVar(frame);
+            stack.push_back(tracer.getItem(container, key));
+            return true;
+        }
+        case Opcode::StoreSubscr: {
+            VarRef key = popVar(frame);
+            VarRef container = popVar(frame);
+            VarRef value = popVar(frame);
+            if (!container->fresh || container->node || !tracer.isConstant(key) ||
+                (container->kind != Variable::Kind::List && container->kind != Variable::Kind::Dict))
+                tracer.unsupported("Unsupported item assignment", "Dynamo does not trace item assignment on this value.", {},
+                                   "STORE_SUBSCR");
+            vm::Value k = tracer.exampleOf(key);
+            if (container->kind == Variable::Kind::List) {
+                int64_t i = k.asInt() < 0 ? k.asInt() + static_cast<int64_t>(container->items.size()) : k.asInt();
+                container->items.at(static_cast<size_t>(i)) = value;
+            } else {
+                bool found = false;
+                for (size_t i = 0; i < container->keys.size() && !found; ++i)
+                    if (vm::valuesEqual(container->keys[i], k)) {
+                        container->items[i] = value;
+                        found = true;
+                    }
+                if (!found) {
+                    container->keys.push_back(k);
+                    container->items.push_back(value);
+                }
+            }
+            return true;
+        }
+        case Opcode::BuildSlice: {
+            auto slice = std::make_shared<Variable>();
+            slice->kind = Variable::Kind::Slice;
+            VarRef step = in.arg == 3 ? popVar(frame) : tracer.constant(vm::Value());
+            VarRef stop = popVar(frame);
+            VarRef start = popVar(frame);
+            slice->items = {start, stop, step};
+            stack.push_back(slice);
+            return true;
+        }
+        case Opcode::UnaryNegative:
+        case Opcode::UnaryPositive:
+        case Opcode::UnaryInvert: {
+            VarRef v = popVar(frame);
+            if (v->kind == Variable::Kind::Tensor || v->kind == Variable::Kind::SymScalar) {
+                const char* target = in.opcode == Opcode::UnaryNegative ? "operator.neg" : in.opcode == Opcode::UnaryPositive ? "operator.pos" : "operator.invert";
+                stack.push_back(tracer.callTensorOp(NodeOp::CallFunction, target, {v}, {}, vm::Value(), CallKind::Unary,
+                                                    static_cast<uint32_t>(in.opcode)));
+            } else {
+                tracer.argOf(v);
+                stack.push_back(tracer.constant(applyUnary(static_cast<uint32_t>(in.opcode), tracer.exampleOf(v))));
+            }
+            return true;
+        }
+        case Opcode::UnaryNot: {
+            VarRef v = popVar(frame);
+            stack.push_back(tracer.constant(vm::Value(!tracer.truthOf(frame, v))));
+            return true;
+        }
+        case Opcode::BinaryOp: {
+            VarRef b = popVar(frame);
+            VarRef a = popVar(frame);
+            stack.push_back(tracer.binaryOp(in.arg, a, b));
+            return true;
+        }
+        case Opcode::CompareOp: {
+            VarRef b = popVar(frame);
+            VarRef a = popVar(frame);
+            stack.push_back(tracer.compareOp(in.arg, a, b));
+            return true;
+        }
+        case Opcode::IsOp: {
+            VarRef b = popVar(frame);
+            VarRef a = popVar(frame);
+            bool same;
+            if (a->kind == Variable::Kind::Python && b->kind == Variable::Kind::Python) {
+                tracer.guardValue(a);
+                tracer.guardValue(b);
+                same = a->value.identical(b->value);
+            } else {
+                same = a.get() == b.get();
+            }
+            stack.push_back(tracer.constant(vm::Value(in.arg ? !same : same)));
+            return true;
+        }
+        case Opcode::ContainsOp: {
+            VarRef container = popVar(frame);
+            VarRef item = popVar(frame);
+            if (!tracer.isConstant(container) || !tracer.isConstant(item))
+                tracer.unsupported("Unsupported `in`", "Dynamo cannot evaluate `in` on traced values.", {}, "CONTAINS_OP");
+            tracer.argOf(container);
+            tracer.argOf(item);
+            bool found = tracer.vm().contains(tracer.exampleOf(container), tracer.exampleOf(item));
+            stack.push_back(tracer.constant(vm::Value(in.arg ? !found : found)));
+            return true;
+        }
+        default: return false;
+    }
+}
+
+}  // namespace eng::capture

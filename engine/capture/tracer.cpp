@@ -1,0 +1,364 @@
+// The translator's frame loop and its bookkeeping: wrapping frame values with their sources (lazily guarded),
+// graph inputs made on first use, and the end of a trace (a return, or a graph break whose live values become
+// graph outputs and rebuild recipes for the VM).
+#include "capture/tracer.h"
+
+#include <fmt/core.h>
+
+#include "capture/graph_runner.h"
+#include "frontend/opcodes.h"
+
+namespace eng::capture {
+
+Tracer::Tracer(vm::Interpreter& vm, TraceOptions options, DynamicState& dynamicState)
+    : vm_(vm), options_(std::move(options)), dynamic_(dynamicState) {}
+
+VarRef Tracer::constant(vm::Value value) {
+    auto v = std::make_shared<Variable>();
+    v->kind = value.is(vm::Kind::Tensor) ? Variable::Kind::Tensor : Variable::Kind::Python;
+    v->value = std::move(value);
+    v->fresh = true;
+    return v;
+}
+
+VarRef Tracer::null() {
+    auto v = std::make_shared<Variable>();
+    v->kind = Variable::Kind::Null;
+    return v;
+}
+
+VarRef Tracer::wrapResult(const vm::Value& example, Node* node) {
+    auto v = std::make_shared<Variable>();
+    v->kind = example.is(vm::Kind::Tensor) ? Variable::Kind::Tensor : Variable::Kind::SymScalar;
+    v->value = example;
+    v->node = node;
+    v->fresh = true;
+    return v;
+}
+
+bool Tracer::isConstant(const VarRef& v) const {
+    switch (v->kind) {
+        case Variable::Kind::Python: return true;
+        case Variable::Kind::List:
+        case Variable::Kind::Tuple:
+        case Variable::Kind::Slice:
+            for (const VarRef& item : v->items)
+                if (!isConstant(item)) return false;
+            return true;
+        default: return false;
+    }
+}
+
+bool Tracer::containsTensor(const VarRef& v) const {
+    if (v->kind == Variable::Kind::Tensor || v->kind == Variable::Kind::SymScalar) return true;
+    for (const VarRef& item : v->items)
+        if (containsTensor(item)) return true;
+    return false;
+}
+
+VarRef Tracer::wrapSource(const vm::Value& value, SourceRef source) {
+    std::string key = source->str();
+    if (auto it = sourceCache_.find(key); it != sourceCache_.end()) return it->second;
+    VarRef v;
+    if (value.is(vm::Kind::Tensor)) {
+        v = wrapTensorInput(value, source);
+    } else {
+        v = std::make_shared<Variable>();
+        v->value = value;
+        v->source = source;
+        bool scalar = value.is(vm::Kind::Int) || value.is(vm::Kind::Float);
+        if (scalar && source->kind == Source::Kind::Local) {
+            // Automatic dynamic for ints and floats: a value that changed between compiles stops being a constant.
+            auto [it, isNew] = dynamic_.scalars.try_emplace(key, value);
+            if (!isNew && it->second && !vm::valuesEqual(*it->second, value)) it->second.reset();
+            bool dynamic = (options_.automaticDynamic && !it->second) || (options_.dynamicAll && value.is(vm::Kind::Int));
+            if (dynamic) v->kind = Variable::Kind::SymScalar;
+        }
+        if ((value.is(vm::Kind::List) || value.is(vm::Kind::Tuple)) && v->kind == Variable::Kind::Python) {
+            const auto& items = value.is(vm::Kind::List) ? value.as<vm::ListObject>().items : value.as<vm::TupleObject>().items;
+            v->kind = value.is(vm::Kind::List) ? Variable::Kind::List : Variable::Kind::Tuple;
+            for (size_t i = 0; i < items.size(); ++i) v->items.push_back(wrapSource(items[i], Source::item(source, static_cast<int64_t>(i))));
+        }
+    }
+    sourceCache_[key] = v;
+    return v;
+}
+
+VarRef Tracer::wrapTensorInput(const vm::Value& value, SourceRef source) {
+    auto v = std::make_shared<Variable>();
+    v->kind = Variable::Kind::Tensor;
+    v->value = value;
+    v->source = std::move(source);
+    // Automatic dynamic: remember the sizes this frame was compiled for; a dimension that differs from an
+    // earlier compile's becomes symbolic from now on.
+    const tensor::Tensor& t = value.tensor();
+    std::vector<int64_t> sizes(t.sizes().begin(), t.sizes().end());
+    auto [it, isNew] = dynamic_.sizes.try_emplace(v->source->str(), sizes);
+    if (!isNew && it->second.size() == sizes.size())
+        for (size_t i = 0; i < sizes.size(); ++i)
+            if (it->second[i] != sizes[i]) it->second[i] = -1;
+    return v;
+}
+
+GuardOrigin Tracer::originHere() const {
+    GuardOrigin origin;
+    if (!current_) return origin;
+    origin.file = current_->code->filename;
+    origin.line = current_->code->lineTable.lineOf(current_->pc);
+    origin.function = current_ == nullptr || current_->parent ? current_->code->name : options_.functionName;
+    origin.code = vm_.sourceLine(origin.file, origin.line);
+    return origin;
+}
+
+std::string Tracer::sourceLineOf(const TraceFrame& frame) const {
+    return vm_.sourceLine(frame.code->filename, frame.code->lineTable.lineOf(frame.pc));
+}
+
+void Tracer::guardValue(const VarRef& v) {
+    if (v->guarded || !v->source) return;
+    v->guarded = true;
+    GuardSpec g;
+    g.source = v->source;
+    g.origin = originHere();
+    const vm::Value& value = v->value;
+    if (v->kind == Variable::Kind::SymScalar) {
+        g.kind = GuardKind::TypeMatch;
+        g.valueKind = value.kind();
+        g.typeName = value.is(vm::Kind::Int) ? "int" : "float";
+        g.origin = GuardOrigin{};
+    } else if (v->kind == Variable::Kind::List || v->kind == Variable::Kind::Tuple) {
+        g.kind = GuardKind::LengthCheck;
+        g.length = static_cast<int64_t>(v->items.size());
+    } else {
+        switch (value.kind()) {
+            case vm::Kind::None: g.kind = GuardKind::NoneMatch; break;
+            case vm::Kind::Bool:
+            case vm::Kind::Int:
+            case vm::Kind::Float:
+            case vm::Kind::Str:
+            case vm::Kind::DType:
+            case vm::Kind::Device:
+                g.kind = GuardKind::EqualsMatch;
+                g.expected = value;
+                break;
+            case vm::Kind::Dict:
+                g.kind = GuardKind::LengthCheck;
+                g.length = static_cast<int64_t>(value.as<vm::DictObject>().entries.size());
+                break;
+            case vm::Kind::Instance:
+            case vm::Kind::BoundMethod:
+                // Objects (nn.Modules included) are guarded by class, as Dynamo's TYPE_MATCH: what the trace read
+                // from them has guards of its own (attributes, parameters). Bound methods left on a resumed stack
+                // (a with-statement's __exit__) are made anew on every call: their function is what counts.
+                if (value.is(vm::Kind::Instance) || (v->source->kind == Source::Kind::Local && v->source->name.rfind("___stack", 0) == 0)) {
+                    g.kind = GuardKind::TypeMatch;
+                    g.valueKind = value.kind();
+                    g.expected = value.is(vm::Kind::Instance) ? vm::Value(value.as<vm::InstanceObject>().cls)
+                                                              : value.as<vm::BoundMethodObject>().function;
+                    g.typeName = value.is(vm::Kind::Instance) ? value.as<vm::InstanceObject>().cls->name : "method";
+                    g.origin = GuardOrigin{};
+                    break;
+                }
+                [[fallthrough]];
+            default:
+                g.kind = GuardKind::IdMatch;
+                g.expected = value;
+                g.origin = GuardOrigin{};
+                break;
+        }
+    }
+    guards_.push_back(std::move(g));
+}
+
+Arg Tracer::argOf(const VarRef& v) {
+    switch (v->kind) {
+        case Variable::Kind::Tensor: {
+            if (v->node) return Arg::ofNode(v->node);
+            if (!v->source) {
+                // A tensor made outside the graph and captured as a constant: held by a get_attr node.
+                Node* node = graph_->addCall(NodeOp::GetAttr, "_tensor_constant" + std::to_string(graph_->nodes().size()),
+                                             "_tensor_constant0", {}, {});
+                node->example = v->value;
+                node->callee = v->value;
+                v->node = node;
+                return Arg::ofNode(node);
+            }
+            // First use of an input tensor: its symbols, then its placeholder, and its TENSOR_MATCH guard.
+            const tensor::Tensor& t = v->value.tensor();
+            GuardSpec g;
+            g.kind = GuardKind::TensorMatch;
+            g.source = v->source;
+            g.origin = originHere();
+            g.dtype = t.dtype();
+            g.device = t.device();
+            g.sizes.assign(t.sizes().begin(), t.sizes().end());
+            g.strides.assign(t.strides().begin(), t.strides().end());
+            g.requiresGrad = t.requiresGrad();
+            g.dynamicDims.assign(g.sizes.size(), false);
+            const std::vector<int64_t>& seen = dynamic_.sizes[v->source->str()];
+            for (size_t d = 0; d < g.sizes.size(); ++d) {
+                bool changed = options_.automaticDynamic && d < seen.size() && seen[d] == -1;
+                if ((changed || options_.dynamicAll) && g.sizes[d] >= 2) {
+                    g.dynamicDims[d] = true;
+                    std::string symbol = "s" + std::to_string(symbolCount_++);
+                    Node* s = graph_->addPlaceholder(symbol, vm::Value(g.sizes[d]), "torch.SymInt");
+                    graph_->symbols[symbol] = s;
+                    inputs_.push_back(InputBinding{v->source, static_cast<int>(d)});
+                    auto sym = wrapResult(vm::Value(g.sizes[d]), s);
+                    sourceCache_[v->source->str() + ".size()[" + std::to_string(d) + "]"] = sym;
+                }
+            }
+            bool parameter = v->value.as<vm::TensorObject>().parameter;
+            v->node = graph_->addPlaceholder(v->source->placeholderName(), v->value,
+                                             parameter ? "torch.nn.parameter.Parameter" : "torch.Tensor");
+            inputs_.push_back(InputBinding{v->source, -1});
+            guards_.push_back(std::move(g));
+            return Arg::ofNode(v->node);
+        }
+        case Variable::Kind::SymScalar: {
+            if (v->node) return Arg::ofNode(v->node);
+            guardValue(v);
+            // ShapeEnv names float symbols zf0, zf1, ... and int ones s0, s1, ...
+            std::string symbol = (v->value.is(vm::Kind::Float) ? "zf" : "s") + std::to_string(symbolCount_++);
+            v->node = graph_->addPlaceholder(symbol, v->value, v->value.is(vm::Kind::Int) ? "torch.SymInt" : "torch.SymFloat");
+            graph_->symbols[symbol] = v->node;
+            inputs_.push_back(InputBinding{v->source, -1});
+            return Arg::ofNode(v->node);
+        }
+        case Variable::Kind::List:
+        case Variable::Kind::Tuple:
+        case Variable::Kind::Slice: {
+            if (v->node) return Arg::ofNode(v->node);  // the tuple result of one op
+            std::vector<Arg> items;
+            for (const VarRef& item : v->items) items.push_back(argOf(item));
+            if (v->source) guardValue(v);
+            return Arg::ofItems(v->kind == Variable::Kind::List    ? Arg::Kind::List
+                                : v->kind == Variable::Kind::Tuple ? Arg::Kind::Tuple
+                                                                   : Arg::Kind::Slice,
+                                std::move(items));
+        }
+        default:
+            guardValue(v);
+            return Arg::ofConstant(v->value);
+    }
+}
+
+vm::Value Tracer::exampleOf(const VarRef& v) {
+    switch (v->kind) {
+        case Variable::Kind::List:
+        case Variable::Kind::Tuple: {
+            if (v->node) return v->value;  // the tuple one op returned
+            vm::ValueList items;
+            for (const VarRef& item : v->items) items.push_back(exampleOf(item));
+            if (v->kind == Variable::Kind::List) return vm::makeList(std::move(items));
+            vm::Value tuple = vm::makeTuple(std::move(items));
+            if (v->value.is(vm::Kind::Tuple)) {
+                tuple.as<vm::TupleObject>().typeName = v->value.as<vm::TupleObject>().typeName;
+                tuple.as<vm::TupleObject>().fieldNames = v->value.as<vm::TupleObject>().fieldNames;
+            }
+            return tuple;
+        }
+        case Variable::Kind::Slice:
+            return vm::Value(std::make_shared<vm::SliceObject>(exampleOf(v->items[0]), exampleOf(v->items[1]), exampleOf(v->items[2])));
+        case Variable::Kind::Dict: {
+            auto dict = std::make_shared<vm::DictObject>();
+            for (size_t i = 0; i < v->keys.size(); ++i) dict->set(v->keys[i], exampleOf(v->items[i]));
+            return vm::Value(dict);
+        }
+        case Variable::Kind::Null: return vm::Value::null();
+        default: return v->value;
+    }
+}
+
+Node* Tracer::recordCall(NodeOp op, const std::string& target, std::vector<Arg> args, std::vector<KwArg> kwargs) {
+    Node* node = graph_->addCall(op, target, nameCandidateOf(target), std::move(args), std::move(kwargs));
+    // Dynamo's node stack trace: the innermost user frame.
+    if (current_) {
+        node->file = current_->code->filename;
+        node->line = current_->code->lineTable.lineOf(current_->pc);
+        node->function = current_->parent ? current_->code->name : options_.functionName;
+        node->code = sourceLineOf(*current_);
+    }
+    return node;
+}
+
+VarRef Tracer::callTensorOp(NodeOp op, const std::string& target, const std::vector<VarRef>& args,
+                            const std::vector<std::pair<std::string, VarRef>>& kwargs, const vm::Value& callee, CallKind kind,
+                            uint32_t operatorCode) {
+    std::vector<Arg> graphArgs;
+    vm::ValueList exampleArgs;
+    for (const VarRef& a : args) {
+        graphArgs.push_back(argOf(a));
+        exampleArgs.push_back(exampleOf(a));
+    }
+    std::vector<KwArg> graphKwargs;
+    vm::KwArgs exampleKwargs;
+    for (const auto& [key, a] : kwargs) {
+        graphKwargs.emplace_back(key, argOf(a));
+        exampleKwargs.emplace_back(key, exampleOf(a));
+    }
+    // The example value: the op run eagerly on the example inputs (clones, so in-place ops stay local).
+    vm::Value example;
+    switch (kind) {
+        case CallKind::Binary: example = vm_.binaryOp(operatorCode, exampleArgs[0], exampleArgs[1]); break;
+        case CallKind::Compare: example = vm_.compare(operatorCode, exampleArgs[0], exampleArgs[1]); break;
+        case CallKind::GetItem: example = vm_.getItem(exampleArgs[0], exampleArgs[1]); break;
+        case CallKind::Unary: example = applyUnary(operatorCode, exampleArgs[0]); break;
+        default: {
+            vm::Value function = op == NodeOp::CallMethod ? vm_.getAttr(exampleArgs[0], target) : callee;
+            vm::ValueList rest(op == NodeOp::CallMethod ? exampleArgs.begin() + 1 : exampleArgs.begin(), exampleArgs.end());
+            example = vm_.call(function, std::move(rest), exampleKwargs);
+        }
+    }
+    Node* node = recordCall(op, target, std::move(graphArgs), std::move(graphKwargs));
+    node->callKind = kind;
+    node->operatorCode = operatorCode;
+    node->callee = callee;
+    node->example = example;
+    if (example.is(vm::Kind::Tensor) || example.is(vm::Kind::Int) || example.is(vm::Kind::Float) || example.is(vm::Kind::Bool))
+        return wrapResult(example, node);
+    // Tuples of tensors (x.max(dim=...), torch.split): items are getitem nodes on the result.
+    if (example.is(vm::Kind::Tuple) || example.is(vm::Kind::List)) {
+        auto result = std::make_shared<Variable>();
+        result->kind = example.is(vm::Kind::Tuple) ? Variable::Kind::Tuple : Variable::Kind::List;
+        result->value = example;
+        result->node = node;
+        result->fresh = true;
+        return result;
+    }
+    if (example.isNone()) return constant(example);
+    unsupported("Unsupported tensor operation result", fmt::format("`{}` returned a value Dynamo cannot represent in a graph.", target),
+                {}, fmt::format("call {}", target));
+}
+
+std::vector<bool> liveLocalsAt(const frontend::CodeObject& code, uint32_t pc) {
+    const size_t n = code.instructions.size();
+    const size_t slots = code.varNames.size();
+    // Backward dataflow to a fixed point: live-in = reads before writes, plus live-out minus writes.
+    std::vector<std::vector<bool>> liveIn(n + 1, std::vector<bool>(slots, false));
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (size_t i = n; i-- > 0;) {
+            const frontend::Instruction& in = code.instructions[i];
+            std::vector<bool> out(slots, false);
+            auto merge = [&](size_t target) {
+                if (target > n) return;
+                for (size_t s = 0; s < slots; ++s) out[s] = out[s] || liveIn[target][s];
+            };
+            if (frontend::fallsThrough(in.opcode)) merge(i + 1);
+            if (frontend::hasJump(in.opcode)) merge(in.arg);
+            for (const auto& entry : code.exceptionTable)
+                if (entry.start <= i && i < entry.end) merge(entry.target);
+            if (in.opcode == frontend::Opcode::StoreFast || in.opcode == frontend::Opcode::DeleteFast) out[in.arg] = false;
+            if (in.opcode == frontend::Opcode::LoadFast) out[in.arg] = true;
+            if (out != liveIn[i]) {
+                liveIn[i] = std::move(out);
+                changed = true;
+            }
+        }
+    }
+    return pc < n ? liveIn[pc] : std::vector<bool>(slots, false);
+}
+
+}  // namespace eng::capture

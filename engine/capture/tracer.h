@@ -1,0 +1,202 @@
+// The symbolic evaluator (Dynamo's InstructionTranslator): runs a frame's bytecode over tracked values,
+// recording tensor work into a Graph, installing guards on every source it reads, inlining user functions
+// and nn.Module.forward, and stopping at the first instruction it cannot capture (a graph break).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "capture/graph_ir.h"
+#include "capture/guards.h"
+#include "capture/source.h"
+#include "frontend/code_object.h"
+#include "vm/interpreter.h"
+
+namespace eng::capture {
+
+struct Variable;
+using VarRef = std::shared_ptr<Variable>;
+
+/// A traced value (Dynamo's VariableTracker).
+struct Variable {
+    enum class Kind {
+        Python,        // a Python object known at trace time (constants, functions, classes, modules, nn.Modules)
+        Tensor,        // a tensor: a graph node once used, its example value in `value`
+        SymScalar,     // an int/float that varies between calls: a graph input when used by tensor ops
+        List, Tuple, Dict,
+        Null,          // the CALL convention's empty self slot
+        TensorMethod,  // x.sum before the call: receiver in `self`, method in `name`
+        BoundMethod,   // a user method of a traced receiver: function in `value`, receiver in `self`
+        Iterator,      // over `items`, next at `position`
+        Slice,         // items: start, stop, step
+    };
+    Kind kind = Kind::Python;
+    vm::Value value;
+    Node* node = nullptr;
+    SourceRef source;
+    std::vector<VarRef> items;
+    std::vector<vm::Value> keys;  // Dict keys
+    VarRef self;
+    std::string name;
+    size_t position = 0;
+    bool guarded = false;  // the source's guard is installed
+    bool fresh = false;    // made during tracing (mutations need no replay)
+    std::string unbacked;  // a captured .item(): its unbacked symbol (zuf0)
+};
+
+/// Why tracing stopped before an instruction; `message` in Dynamo's wording.
+struct GraphBreakInfo {
+    std::string reason;     // the full Graph Break Reason text
+    std::string breakType;  // its first line
+    std::string file;
+    int line = 0;
+    std::string function;
+    std::string code;
+    std::vector<traces::Frame> userStack;
+};
+
+/// How to rebuild a frame value from the compiled graph's outputs after the graph ran.
+struct Rebuild {
+    enum class Kind { GraphOutput, Constant, FromSource, List, Tuple, Dict, Null, TensorMethod, Iterator };
+    Kind kind = Kind::Constant;
+    size_t index = 0;
+    vm::Value constant;
+    SourceRef source;
+    std::string name;
+    std::vector<Rebuild> items;
+    std::vector<vm::Value> keys;
+};
+
+/// How the runner obtains a graph input at call time.
+struct InputBinding {
+    SourceRef source;
+    int dimension = -1;  // a symbol: the size of this dimension of the tensor at `source`
+};
+
+/// Per source, what earlier compiles of one frame saw: Dynamo's automatic-dynamic frame state.
+struct DynamicState {
+    std::map<std::string, std::vector<int64_t>> sizes;  // -1: the dimension changed once and is dynamic
+    std::map<std::string, std::optional<vm::Value>> scalars;  // nullopt: the value changed once and is dynamic
+};
+
+struct TraceOptions {
+    bool dynamicAll = false;    // dynamic=True
+    bool automaticDynamic = true;  // dynamic=None: dimensions that changed become symbolic
+    std::map<uint32_t, GraphBreakInfo> breakBefore;  // restart: stop before these root instructions
+    std::string functionName;  // co_name (torch_dynamo_resume_in_f_at_8 for resumes)
+    bool captureScalarOutputs = false;  // fullgraph=True: .item() is captured as an unbacked symbol
+};
+
+/// The result of tracing one frame from its current pc.
+struct TraceResult {
+    std::unique_ptr<Graph> graph;
+    std::vector<InputBinding> inputs;  // one per placeholder, in order
+    std::vector<GuardSpec> guards;
+    bool returned = false;
+    Rebuild returnValue;
+    // A graph break: the frame state to rebuild, then the instruction to run in the VM.
+    std::optional<GraphBreakInfo> graphBreak;
+    uint32_t breakPc = 0;
+    std::vector<std::pair<uint32_t, Rebuild>> locals;  // fast slot -> value
+    std::vector<Rebuild> stack;
+    /// Set when an instruction could not be traced: retrace, stopping before this root instruction
+    /// (Dynamo's restart), so that nothing the failed instruction recorded stays in the graph.
+    std::optional<uint32_t> restartAt;
+};
+
+class Tracer;
+
+/// One frame being traced (the root or an inlined call).
+struct TraceFrame {
+    std::shared_ptr<const frontend::CodeObject> code;
+    std::shared_ptr<vm::Namespace> globals;
+    std::vector<VarRef> locals;
+    std::vector<std::shared_ptr<vm::CellObject>> cells;  // real cells; traced contents in cellValues
+    std::map<size_t, VarRef> cellValues;
+    std::vector<VarRef> stack;
+    uint32_t pc = 0;
+    TraceFrame* parent = nullptr;
+    std::optional<VarRef> returned;
+};
+
+/// Thrown by instruction handlers when something cannot be captured.
+struct Unsupported {
+    GraphBreakInfo info;
+};
+
+class Tracer {
+public:
+    Tracer(vm::Interpreter& vm, TraceOptions options, DynamicState& dynamicState);
+    /// Traces `frame` (the real frame, bound, at its pc, with `frame.stack` holding resumed stack values).
+    TraceResult trace(const vm::Frame& frame);
+
+    // ---- used by the instruction handlers (symbolic_eval_*.cpp)
+    vm::Interpreter& vm() { return vm_; }
+    Graph& graph() { return *graph_; }
+    void step(TraceFrame& frame);
+    VarRef constant(vm::Value value);
+    VarRef null();
+    VarRef wrapSource(const vm::Value& value, SourceRef source);
+    VarRef wrapResult(const vm::Value& example, Node* node);
+    /// The graph argument for a traced value (creates the placeholder of an input on first use).
+    Arg argOf(const VarRef& v);
+    /// A value fit for the eager runtime: the example of tensors, the object of constants.
+    vm::Value exampleOf(const VarRef& v);
+    bool isConstant(const VarRef& v) const;
+    bool containsTensor(const VarRef& v) const;
+    /// Guards a Python value read from a source before trace-time code depends on it.
+    void guardValue(const VarRef& v);
+    Node* recordCall(NodeOp op, const std::string& target, std::vector<Arg> args, std::vector<KwArg> kwargs);
+    VarRef callTensorOp(NodeOp op, const std::string& target, const std::vector<VarRef>& args,
+                        const std::vector<std::pair<std::string, VarRef>>& kwargs, const vm::Value& callee, CallKind kind,
+                        uint32_t operatorCode = 0);
+    VarRef callFunction(TraceFrame& frame, const VarRef& callable, std::vector<VarRef> args,
+                        std::vector<std::pair<std::string, VarRef>> kwargs);
+    VarRef inlineFunction(TraceFrame& caller, const vm::Value& function, std::vector<VarRef> args,
+                          std::vector<std::pair<std::string, VarRef>> kwargs, const VarRef& self);
+    VarRef getAttr(TraceFrame& frame, const VarRef& object, const std::string& name);
+    VarRef binaryOp(uint32_t op, const VarRef& a, const VarRef& b);
+    VarRef compareOp(uint32_t op, const VarRef& a, const VarRef& b);
+    VarRef getItem(const VarRef& container, const VarRef& key);
+    bool truthOf(TraceFrame& frame, const VarRef& v);
+    std::vector<VarRef> unpack(const VarRef& v);
+    [[noreturn]] void unsupported(const std::string& breakType, const std::string& explanation,
+                                  const std::vector<std::string>& hints, const std::string& context, int gbNumber = 0);
+    GuardOrigin originHere() const;
+    std::string sourceLineOf(const TraceFrame& frame) const;
+    TraceFrame* currentFrame() { return current_; }
+    const TraceOptions& options() const { return options_; }
+    /// A fresh unbacked symbol name (zuf0 for floats, u0 for ints), as the ShapeEnv names them.
+    std::string unbackedSymbol(bool isFloat) { return (isFloat ? "zuf" : "u") + std::to_string(unbackedCount_++); }
+
+private:
+    void runRoot(TraceFrame& root, TraceResult& result);
+    /// Anything else the evaluator cannot model (a Python error of the user's code included) breaks the graph
+    /// before the instruction: the VM runs it and raises the error with the user's traceback.
+    void breakOnError(TraceFrame& root, TraceResult& result, const std::string& what);
+    void finishWithReturn(TraceResult& result, const VarRef& value);
+    void finishWithBreak(TraceResult& result, TraceFrame& root, const GraphBreakInfo& info);
+    Rebuild rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex);
+    VarRef wrapTensorInput(const vm::Value& value, SourceRef source);
+
+    vm::Interpreter& vm_;
+    TraceOptions options_;
+    DynamicState& dynamic_;
+    std::unique_ptr<Graph> graph_;
+    std::vector<InputBinding> inputs_;
+    std::vector<GuardSpec> guards_;
+    std::map<std::string, VarRef> sourceCache_;  // one variable per source, so guards and placeholders are shared
+    TraceFrame* current_ = nullptr;
+    int symbolCount_ = 0;
+    int inlineDepth_ = 0;
+    int unbackedCount_ = 0;
+};
+
+/// Locals read (before written) on some path from `pc`: what a resume point needs.
+std::vector<bool> liveLocalsAt(const frontend::CodeObject& code, uint32_t pc);
+
+}  // namespace eng::capture

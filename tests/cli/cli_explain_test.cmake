@@ -1,0 +1,18 @@
+# Drives `cwb explain` as a user would, on an example with real PyTorch ground truth: the printed counts and
+# break reason must be what torch._dynamo.explain reported for it. Run by ctest with -P.
+cmake_minimum_required(VERSION 3.25)
+set(example "${DATA}/examples/03_break_print")
+execute_process(COMMAND "${CWB}" explain "${example}.py" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cwb explain exited ${rc}\n${out}\n${err}")
+endif()
+file(READ "${example}.json" truth)
+string(JSON graphs GET "${truth}" explain graph_count)
+string(JSON breaks GET "${truth}" explain graph_break_count)
+string(JSON ops GET "${truth}" explain op_count)
+string(JSON reason GET "${truth}" explain break_reasons 0 reason)
+string(FIND "${out}" "Graph Count: ${graphs}\nGraph Break Count: ${breaks}\nOp Count: ${ops}\n" counts_at)
+string(FIND "${out}" "    Reason: ${reason}\n" reason_at)
+if(counts_at EQUAL -1 OR reason_at EQUAL -1)
+  message(FATAL_ERROR "cwb explain output differs from PyTorch's explain (${graphs} graphs, ${breaks} breaks, ${ops} ops):\n${out}")
+endif()
