@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "gui/theme.h"
+#include "gui/ui_dump.h"
 
 namespace app {
 namespace {
@@ -134,7 +135,7 @@ void FileBrowser::drawEntries(bool& confirmed) {
     if (enterInto) enter(*enterInto);
 }
 
-bool FileBrowser::draw() {
+bool FileBrowser::draw(UiDump* dump) {
     if (!visible_) return false;
     if (openRequested_) {
         ImGui::OpenPopup(title_.c_str());
@@ -150,6 +151,7 @@ bool FileBrowser::draw() {
         return false;
     }
     bool confirmed = false;
+    if (dump) dump->add("dialog", title_ + " in " + directory_.string());
     if (ImGui::Button("Up")) enter(directory_.parent_path());
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 16);
@@ -165,12 +167,18 @@ bool FileBrowser::draw() {
     if (mode_ == Mode::Save) {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 24);
         if (ImGui::InputText("File name", &fileName_, ImGuiInputTextFlags_EnterReturnsTrue)) confirmed = confirmSelection();
+        if (dump) dump->addItem("File name");
+        if (dump) dump->add("file-name", fileName_);
         if (!types_.empty()) {
             ImGui::SameLine();
             ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
-            if (ImGui::BeginCombo("Format", types_[typeIndex_].label.c_str())) {
+            bool comboOpen = ImGui::BeginCombo("Format", types_[typeIndex_].label.c_str());
+            if (dump) dump->addItem("Format");
+            if (comboOpen) {
                 for (size_t t = 0; t < types_.size(); ++t) {
-                    if (!ImGui::Selectable(types_[t].label.c_str(), t == typeIndex_)) continue;
+                    bool picked = ImGui::Selectable(types_[t].label.c_str(), t == typeIndex_);
+                    if (dump) dump->addItem(types_[t].label);
+                    if (!picked) continue;
                     // Keep the name, change its extension to the new type's.
                     fs::path name(fileName_);
                     if (name.extension() == types_[typeIndex_].extension) fileName_ = name.replace_extension(types_[t].extension).string();
@@ -184,6 +192,7 @@ bool FileBrowser::draw() {
     if (mode_ == Mode::Open) {
         ImGui::BeginDisabled(selected_ < 0);
         if (ImGui::Button(selectedIsDirectory ? "Open folder of logs" : "Open")) confirmed = confirmSelection();
+        if (dump) dump->addItem("Open");
         ImGui::EndDisabled();
         ImGui::SameLine();
         if (ImGui::Button("Open this folder")) {
@@ -194,10 +203,13 @@ bool FileBrowser::draw() {
     } else {
         ImGui::BeginDisabled(fileName_.empty());
         if (ImGui::Button("Save")) confirmed = confirmSelection();
+        if (dump) dump->addItem("Save");
         ImGui::EndDisabled();
     }
     ImGui::SameLine();
-    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+    bool cancelled = ImGui::Button("Cancel");
+    if (dump) dump->addItem("Cancel");
+    if (cancelled || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
         visible_ = false;
         ImGui::CloseCurrentPopup();
     }

@@ -9,6 +9,8 @@
 
 namespace app {
 
+class UiDump;
+
 class FileBrowser {
 public:
     enum class Mode { Open, Save };
@@ -22,8 +24,9 @@ public:
     /// Shows the dialog from the next frame on. `types` only matter when saving.
     void show(Mode mode, const std::string& title, const std::string& directory, const std::string& fileName = {},
               std::vector<FileType> types = {});
-    /// Draws it while shown; true on the frame the user confirms a choice.
-    bool draw();
+    /// Draws it while shown; true on the frame the user confirms a choice. `dump` (may be null) receives the
+    /// directory and where the dialog's fields and buttons are.
+    bool draw(UiDump* dump);
     bool visible() const { return visible_; }
 
     /// The chosen path (a file, or a directory when opening a folder of logs).

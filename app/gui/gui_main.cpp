@@ -1,5 +1,6 @@
 // The workbench's process-level loop: GLFW window with an OpenGL 3.3 core context, Dear ImGui, fonts and HiDPI
-// scale, the per-user config file, drag and drop, and the scripted mode that renders N frames and writes a PNG.
+// scale, the per-user config file, drag and drop, the scripted mode that renders N frames and writes a PNG, and
+// snapshots of a live window on SIGUSR1.
 #include "gui/gui_main.h"
 
 #include <GLFW/glfw3.h>
@@ -8,13 +9,17 @@
 #include <fmt/core.h>
 #include <imgui.h>
 
-#include <cfloat>
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "gui/fonts.h"
+#include "gui/key_taps.h"
 #include "gui/screenshot.h"
 #include "gui/theme.h"
 #include "gui/ui_dump.h"
@@ -33,10 +38,22 @@ constexpr auto kScriptedLayoutTimeout = std::chrono::milliseconds(120000);
 
 void onGlfwError(int code, const char* description) { fmt::print(stderr, "cwb: GLFW error {}: {}\n", code, description); }
 
+volatile std::sig_atomic_t snapshotRequested = 0;
+void onSnapshotSignal(int) { snapshotRequested = 1; }
+
+/// Set when the window moves to a monitor of another scale (Wayland, Windows, macOS: X11 has one scale, Xft.dpi,
+/// read at start); the fonts are rasterised again at the new size before the next frame.
+bool contentScaleChanged = false;
+void onContentScale(GLFWwindow*, float, float) { contentScaleChanged = true; }
+
 void onDrop(GLFWwindow* window, int count, const char** paths) {
     auto* workbench = static_cast<Workbench*>(glfwGetWindowUserPointer(window));
     std::vector<std::string> dropped(paths, paths + count);
-    workbench->queueDrop(std::move(dropped));
+    // A drop comes with the pointer where it was let go: that picks the pane it lands in.
+    double x = 0;
+    double y = 0;
+    glfwGetCursorPos(window, &x, &y);
+    workbench->queueDrop(std::move(dropped), static_cast<float>(x), static_cast<float>(y));
 }
 
 float contentScale(GLFWwindow* window) {
@@ -46,16 +63,82 @@ float contentScale(GLFWwindow* window) {
     return std::max(1.0f, std::max(x, y));
 }
 
+/// The scale before there is a window (to size it): the primary monitor's (on X11 both come from Xft.dpi).
+float monitorScale() {
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    if (!monitor) return 1.0f;
+    float x = 1.0f;
+    float y = 1.0f;
+    glfwGetMonitorContentScale(monitor, &x, &y);
+    return std::max(1.0f, std::max(x, y));
+}
+
+/// Rasterises the fonts at `scale` (crisp text, not a stretched texture) and scales the style's sizes.
+void applyScale(float scale, bool rendererStarted) {
+    ImGui::GetIO().Fonts->Clear();
+    loadFonts(scale);
+    theme::applyStyle(scale);
+    if (rendererStarted) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+}
+
+/// Writes `text` so that a reader polling for `path` never sees it half-written.
+bool writeFileAtomically(const std::string& path, const std::string& text) {
+    std::string partial = path + ".partial";
+    {
+        std::ofstream out(partial, std::ios::binary);
+        out << text;
+        if (!out) return false;
+    }
+    std::error_code error;
+    std::filesystem::rename(partial, path, error);
+    return !error;
+}
+
+/// A live window's snapshot (--snapshot-on-sigusr1): the frame as PREFIX.png, then what it shows as PREFIX.txt.
+void writeSnapshot(GLFWwindow* window, const std::string& prefix, const std::string& dumpText) {
+    int width = 0;
+    int height = 0;
+    glfwGetFramebufferSize(window, &width, &height);
+    std::string error;
+    std::string partialPng = prefix + ".png.partial";
+    if (writeScreenshot(partialPng, width, height, error)) {
+        std::error_code renameError;
+        std::filesystem::rename(partialPng, prefix + ".png", renameError);
+    } else {
+        fmt::print(stderr, "cwb: {}\n", error);
+    }
+    if (!writeFileAtomically(prefix + ".txt", dumpText)) fmt::print(stderr, "cwb: cannot write {}.txt\n", prefix);
+}
+
 /// Owns GLFW, the window and the ImGui context, so every exit path tears them down in order.
 class WindowSession {
 public:
-    bool start(int width, int height, std::string& error) {
+    bool init(std::string& error) {
         glfwSetErrorCallback(onGlfwError);
         if (!glfwInit()) {
             error = "cannot initialise GLFW (no display? run under xvfb-run for headless use)";
             return false;
         }
         glfwInitialised_ = true;
+        return true;
+    }
+
+    /// `width` x `height` in screen pixels, made to fit the primary monitor's work area.
+    bool createWindow(int width, int height, std::string& error) {
+        if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+            int x = 0;
+            int y = 0;
+            int areaWidth = 0;
+            int areaHeight = 0;
+            glfwGetMonitorWorkarea(monitor, &x, &y, &areaWidth, &areaHeight);
+            if (areaWidth > 0 && areaHeight > 0) {
+                width = std::min(width, areaWidth);
+                height = std::min(height, areaHeight);
+            }
+        }
         glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
         glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
         glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -72,6 +155,7 @@ public:
 
     bool startImGui() {
         ImGui_ImplGlfw_InitForOpenGL(window_, true);
+        key_taps::install(window_);
         imguiBackends_ = ImGui_ImplOpenGL3_Init("#version 330 core");
         return imguiBackends_;
     }
@@ -112,6 +196,8 @@ int runWorkbench(const WorkbenchOptions& options) {
     int framesToRender = options.frames.value_or(kDefaultScriptedFrames);
     // Scripted runs (screenshots for tests and bug reports) must look the same for everyone: no user config.
     bool persistent = !scripted;
+    // Before the window exists: whoever sends the signal can take the window's appearance as the go-ahead.
+    if (!options.snapshotOnSignalPrefix.empty()) std::signal(SIGUSR1, onSnapshotSignal);
 
     // Declared before the window session: ImGui reads both while it shuts down (it saves the .ini file).
     UserConfig config;
@@ -128,13 +214,20 @@ int runWorkbench(const WorkbenchOptions& options) {
     io.IniFilename = configPath.empty() ? nullptr : configPath.c_str();
 
     std::string error;
-    if (!session.start(config.windowWidth, config.windowHeight, error)) {
+    if (!session.init(error)) {
         fmt::print(stderr, "cwb: {}\n", error);
         return 1;
     }
-    float scale = contentScale(session.window());
-    loadFonts(scale);
-    theme::applyStyle(scale);
+    // The config keeps the window size in logical pixels: the same window on a normal and a HiDPI screen.
+    float windowScale = options.scale.value_or(monitorScale());
+    if (!session.createWindow(static_cast<int>(static_cast<float>(config.windowWidth) * windowScale),
+                              static_cast<int>(static_cast<float>(config.windowHeight) * windowScale), error)) {
+        fmt::print(stderr, "cwb: {}\n", error);
+        return 1;
+    }
+    float scale = options.scale.value_or(contentScale(session.window()));
+    applyScale(scale, false);
+    if (!options.scale) glfwSetWindowContentScaleCallback(session.window(), onContentScale);
     if (!session.startImGui()) {
         fmt::print(stderr, "cwb: cannot initialise the OpenGL 3 renderer\n");
         return 1;
@@ -148,7 +241,7 @@ int runWorkbench(const WorkbenchOptions& options) {
     if (options.view) workbench.showView(*options.view);
 
     auto started = std::chrono::steady_clock::now();
-    bool selectionApplied = options.selectCompile.empty();
+    bool selectionApplied = options.selectCompile.empty() && !options.graphTab;
     int scriptedFramesDone = 0;
     int eagerFrames = 0;
     int exitCode = 0;
@@ -167,11 +260,18 @@ int runWorkbench(const WorkbenchOptions& options) {
         bool loaded = !workbench.loading();
         if (loaded && !selectionApplied) {
             selectionApplied = true;
-            if (!workbench.selectCompile(options.selectCompile, error)) {
+            bool selected = options.selectCompile.empty() || workbench.selectCompile(options.selectCompile, error);
+            if (selected && options.graphTab) selected = workbench.selectGraphKind(*options.graphTab, error);
+            if (!selected) {
                 fmt::print(stderr, "cwb: {}\n", error);
                 exitCode = 2;
                 break;
             }
+        }
+        if (contentScaleChanged) {
+            contentScaleChanged = false;
+            scale = contentScale(session.window());
+            applyScale(scale, true);
         }
         bool lastScriptedFrame = scripted && loaded && scriptedFramesDone + 1 >= framesToRender;
         // Graph layouts run on their own thread; a screenshot waits for them and gives the views a frame to
@@ -181,14 +281,19 @@ int runWorkbench(const WorkbenchOptions& options) {
             framesToRender = scriptedFramesDone + 2;
             lastScriptedFrame = false;
         }
+        bool snapshotFrame = snapshotRequested != 0;
+        snapshotRequested = 0;
         UiDump dump;
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         // Scripted frames must not depend on where the (virtual) pointer happens to be: no hover, no tooltips.
         if (scripted) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
         ImGui::NewFrame();
-        workbench.drawFrame(lastScriptedFrame && options.dumpUi ? &dump : nullptr);
+        workbench.drawFrame((lastScriptedFrame && options.dumpUi) || snapshotFrame ? &dump : nullptr);
         renderFrame(session.window());
+        key_taps::releaseHeldKeys();
+        if (snapshotFrame) writeSnapshot(session.window(), options.snapshotOnSignalPrefix,
+                                         fmt::format("views: {}\n{}", workbench.viewNames(), dump.text()));
         if (scripted && loaded) ++scriptedFramesDone;
         if (lastScriptedFrame) {
             if (!options.screenshotPath.empty()) {
@@ -216,7 +321,11 @@ int runWorkbench(const WorkbenchOptions& options) {
         if (scripted && !loaded) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     if (persistent) {
-        glfwGetWindowSize(session.window(), &config.windowWidth, &config.windowHeight);
+        int width = 0;
+        int height = 0;
+        glfwGetWindowSize(session.window(), &width, &height);
+        config.windowWidth = static_cast<int>(static_cast<float>(width) / scale);
+        config.windowHeight = static_cast<int>(static_cast<float>(height) / scale);
         ImGui::SaveIniSettingsToDisk(configPath.c_str());
     }
     return exitCode;

@@ -50,7 +50,16 @@ ImU32 phaseColor(int depth) {
     return kColors[static_cast<size_t>(depth) < kColors.size() ? static_cast<size_t>(depth) : kColors.size() - 1];
 }
 
+namespace {
+float appliedScale = 1.0f;
+}  // namespace
+
+float uiScale() { return appliedScale; }
+
 void applyStyle(float scale) {
+    appliedScale = scale;
+    // Starts from ImGui's defaults each time: ScaleAllSizes multiplies, and the scale can change at run time.
+    ImGui::GetStyle() = ImGuiStyle();
     ImGui::StyleColorsDark();
     ImGuiStyle& style = ImGui::GetStyle();
     style.WindowRounding = 4.0f;

@@ -29,6 +29,9 @@ ImU32 phaseColor(int depth);
 
 /// Dark style with the workbench's rounding and spacing, scaled for HiDPI.
 void applyStyle(float scale);
+/// The scale the style was last applied at (1 on a normal screen, 2 at 192 dpi): for the few sizes that are
+/// kept in logical pixels, such as the sidebar width in the config file.
+float uiScale();
 
 /// The monospace font loaded for code and guards (the UI font when none could be loaded).
 ImFont* codeFont();

@@ -14,6 +14,14 @@ void UiDump::add(std::string_view kind, std::string_view text) {
     lines_.push_back(std::move(line));
 }
 
+void UiDump::addItem(std::string_view label) {
+    ImVec2 min = ImGui::GetItemRectMin();
+    ImVec2 max = ImGui::GetItemRectMax();
+    std::string where = std::string(label) + " at " + std::to_string(static_cast<int>((min.x + max.x) * 0.5f)) + " " +
+                        std::to_string(static_cast<int>((min.y + max.y) * 0.5f));
+    add("item", where);
+}
+
 void UiDump::addVisibleWindows() {
     ImGuiContext& context = *ImGui::GetCurrentContext();
     for (ImGuiWindow* window : context.Windows) {

@@ -12,6 +12,9 @@ class UiDump {
 public:
     /// One line "kind: text"; kinds used: window, view, panel, row, compile, step, guard, code, break, bar, ...
     void add(std::string_view kind, std::string_view text);
+    /// "item: LABEL at X Y": where the last ImGui item's centre is, in window pixels, so that tests driving the
+    /// window with real input events (tests/gui/) know where to click.
+    void addItem(std::string_view label);
     /// Adds every ImGui window that is visible this frame (call between NewFrame and Render).
     void addVisibleWindows();
     const std::vector<std::string>& lines() const { return lines_; }

@@ -11,8 +11,9 @@ namespace app::widgets {
 namespace {
 
 bool chip(const char* label, ImU32 fill, ImU32 textColor, bool outlined) {
+    float scale = theme::uiScale();
     ImVec2 textSize = ImGui::CalcTextSize(label);
-    ImVec2 padding(5.0f, 1.0f);
+    ImVec2 padding(5.0f * scale, 1.0f * scale);
     ImVec2 size(textSize.x + padding.x * 2, textSize.y + padding.y * 2);
     ImVec2 at = ImGui::GetCursorScreenPos();
     ImGui::PushID(label);
@@ -21,9 +22,11 @@ bool chip(const char* label, ImU32 fill, ImU32 textColor, bool outlined) {
     ImGui::PopID();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     ImVec2 end(at.x + size.x, at.y + size.y);
-    draw->AddRectFilled(at, end, fill, 4.0f);
-    if (hovered) draw->AddRectFilled(at, end, IM_COL32(255, 255, 255, 50), 4.0f);
-    if (outlined) draw->AddRect(ImVec2(at.x - 1, at.y - 1), ImVec2(end.x + 1, end.y + 1), IM_COL32(255, 255, 255, 255), 4.0f, 0, 2.0f);
+    draw->AddRectFilled(at, end, fill, 4.0f * scale);
+    if (hovered) draw->AddRectFilled(at, end, IM_COL32(255, 255, 255, 50), 4.0f * scale);
+    if (outlined)
+        draw->AddRect(ImVec2(at.x - scale, at.y - scale), ImVec2(end.x + scale, end.y + scale), IM_COL32(255, 255, 255, 255),
+                      4.0f * scale, 0, 2.0f * scale);
     draw->AddText(ImVec2(at.x + padding.x, at.y + padding.y), textColor, label);
     return clicked;
 }
@@ -47,7 +50,7 @@ bool stateToggle(viz::CompileState state, int count, bool& enabled) {
 
 bool filterBox(const char* id, std::string& text, const char* hint, float width) {
     if (ctrlPressed('F')) ImGui::SetKeyboardFocusHere();
-    ImGui::SetNextItemWidth(width);
+    ImGui::SetNextItemWidth(width * theme::uiScale());
     bool changed = ImGui::InputTextWithHint(id, hint, &text);
     if (ImGui::IsItemActive() && keyPressed(ImGuiKey_Escape)) {
         text.clear();

@@ -16,7 +16,8 @@ bool compileChip(const char* label, viz::CompileState state, bool selected);
 /// A toggle chip "ok 5" for a status filter; flips `enabled` on click and returns true then.
 bool stateToggle(viz::CompileState state, int count, bool& enabled);
 
-/// A text box with a hint; Ctrl+F focuses it while its view is drawn. True when the text changed.
+/// A text box with a hint, `width` logical pixels wide (scaled on HiDPI screens); Ctrl+F focuses it while its
+/// view is drawn. True when the text changed.
 bool filterBox(const char* id, std::string& text, const char* hint, float width);
 
 /// True when the key went down this frame and no text field has the keyboard.

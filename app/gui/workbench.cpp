@@ -5,8 +5,10 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
+#include "core/selection_links.h"
 #include "core/trace_analysis.h"
 #include "gui/theme.h"
 #include "gui/ui_dump.h"
@@ -66,8 +68,8 @@ bool Workbench::loading() const {
     return std::any_of(slots_.begin(), slots_.end(), [](const TraceSlot& slot) { return slot.load != nullptr; });
 }
 
-void Workbench::queueDrop(std::vector<std::string> paths) {
-    dropped_.insert(dropped_.end(), paths.begin(), paths.end());
+void Workbench::queueDrop(std::vector<std::string> paths, float x, float y) {
+    drops_.push_back(Drop{std::move(paths), x, y});
 }
 
 std::vector<std::string> Workbench::loadErrors() const {
@@ -78,8 +80,15 @@ std::vector<std::string> Workbench::loadErrors() const {
 }
 
 void Workbench::pollLoads() {
-    for (const std::string& path : dropped_) open(path);
-    dropped_.clear();
+    for (const Drop& drop : drops_) {
+        size_t pane = focusedPane_;
+        for (size_t p = 0; p < (config_.splitView ? paneRects_.size() : 1); ++p) {
+            const auto& rect = paneRects_[p];
+            if (drop.x >= rect[0] && drop.y >= rect[1] && drop.x < rect[2] && drop.y < rect[3]) pane = p;
+        }
+        for (const std::string& path : drop.paths) openInPane(path, pane);
+    }
+    drops_.clear();
     for (size_t i = 0; i < slots_.size(); ++i) {
         TraceSlot& slot = slots_[i];
         if (!slot.load || !slot.load->ready()) continue;
@@ -153,6 +162,45 @@ bool Workbench::selectCompile(const std::string& key, std::string& error) {
     return false;
 }
 
+bool Workbench::selectGraphKind(traces::GraphKind kind, std::string& error) {
+    Pane& pane = panes_[focusedPane_];
+    ViewContext context{traces_, pane.selection, std::nullopt, nullptr};
+    const viz::TraceAnalysis* analysis = context.currentAnalysis();
+    const traces::TraceData* trace = context.currentTrace();
+    std::string kindName = traces::toString(kind);
+    if (!analysis || !trace) {
+        error = "--graph-tab: no trace is loaded";
+        return false;
+    }
+    auto graphOfKind = [&](const traces::Compile& compile) -> const traces::Graph* {
+        for (const traces::Graph* graph : viz::linksOfCompile(analysis->index(), compile).graphs)
+            if (graph->kind == kind) return graph;
+        return nullptr;
+    };
+    if (pane.selection.compileId) {
+        const traces::Compile* compile = analysis->compile(*pane.selection.compileId);
+        const traces::Graph* graph = compile ? graphOfKind(*compile) : nullptr;
+        if (!graph) {
+            std::string key = compile ? compile->key.display() : std::string("?");
+            error = "--graph-tab: compile " + key + " has no graph of kind " + kindName;
+            return false;
+        }
+        pane.selection.graphId = graph->id;
+        pane.selection.nodeName.clear();
+        return true;
+    }
+    for (const traces::Compile& compile : trace->compiles) {
+        if (compile.sessionId != pane.selection.sessionId) continue;
+        const traces::Graph* graph = graphOfKind(compile);
+        if (!graph) continue;
+        app::selectCompile(context, compile.id);
+        pane.selection.graphId = graph->id;
+        return true;
+    }
+    error = "--graph-tab: no compile in the opened trace has a graph of kind " + kindName;
+    return false;
+}
+
 std::string Workbench::viewNames() const {
     std::string names;
     for (const auto& view : panes_[0].views) names += std::string(names.empty() ? "" : " ") + viewName(view->id());
@@ -166,6 +214,17 @@ void Workbench::drawFrame(UiDump* dump) {
         exportJob_.reset();
     }
     handleShortcuts();
+    if (dump) {
+        // The fonts' rasterised sizes and ImGui's global stretch: HiDPI text is crisp when the sizes grow with the
+        // scale and the stretch stays 1.
+        const ImGuiIO& io = ImGui::GetIO();
+        char scale[128];
+        std::snprintf(scale, sizeof scale, "%g, UI font %g px, code font %g px, font stretch %g",
+                      static_cast<double>(theme::uiScale()), static_cast<double>(ImGui::GetFont()->FontSize),
+                      static_cast<double>(theme::codeFont()->FontSize),
+                      static_cast<double>(io.FontGlobalScale * ImGui::GetFont()->Scale));
+        dump->add("scale", scale);
+    }
 
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
@@ -175,18 +234,20 @@ void Workbench::drawFrame(UiDump* dump) {
     ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
     ImGui::Begin("cwb", nullptr, flags);
     ImGui::PopStyleVar();
-    drawMenuBar();
+    drawMenuBar(dump);
 
     float statusHeight = ImGui::GetFrameHeightWithSpacing();
-    ImGui::BeginChild("Traces", ImVec2(config_.sidebarWidth, -statusHeight), true);
-    drawSidebar();
+    // The config keeps the width in logical pixels, so that it suits both a normal and a HiDPI screen.
+    float scale = theme::uiScale();
+    ImGui::BeginChild("Traces", ImVec2(config_.sidebarWidth * scale, -statusHeight), true);
+    drawSidebar(dump);
     ImGui::EndChild();
     ImGui::SameLine(0, 0);
     // A thin splitter: drag to resize the sidebar.
-    ImGui::InvisibleButton("##sidebar-splitter", ImVec2(6.0f, ImGui::GetContentRegionAvail().y - statusHeight));
+    ImGui::InvisibleButton("##sidebar-splitter", ImVec2(6.0f * scale, ImGui::GetContentRegionAvail().y - statusHeight));
     if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
     if (ImGui::IsItemActive()) {
-        config_.sidebarWidth = std::clamp(config_.sidebarWidth + ImGui::GetIO().MouseDelta.x, 160.0f, 900.0f);
+        config_.sidebarWidth = std::clamp(config_.sidebarWidth + ImGui::GetIO().MouseDelta.x / scale, 160.0f, 900.0f);
         if (persistent_) markConfigDirty();
     }
     ImGui::SameLine(0, 0);
@@ -210,22 +271,27 @@ void Workbench::drawFrame(UiDump* dump) {
         ImGui::EndChild();
     }
     ImGui::EndChild();
-    drawStatusBar();
-    if (dump) dump->addVisibleWindows();
+    drawStatusBar(dump);
     ImGui::End();
-    drawDialogs();
+    drawDialogs(dump);
     drawHelp();
+    // Last, so that the dialogs and the help window drawn above are listed too.
+    if (dump) dump->addVisibleWindows();
     config_.leftView = viewName(panes_[0].active);
     config_.rightView = viewName(panes_[1].active);
 }
 
-void Workbench::drawSidebar() {
+void Workbench::drawSidebar(UiDump* dump) {
     ImGui::TextDisabled("TRACES");
     for (size_t i = 0; i < traces_.size(); ++i) {
         ImGui::PushID(static_cast<int>(i));
         TraceSlot& slot = slots_[i];
         const OpenTrace& trace = traces_[i];
         std::string name = displayName(trace.path);
+        if (dump) {
+            std::string state = slot.load ? "loading" : !slot.error.empty() ? "error: " + slot.error : "loaded";
+            dump->add("trace", name + " " + state);
+        }
         if (slot.load) {
             ImGui::TextUnformatted(name.c_str());
             ImGui::ProgressBar(slot.load->fraction(), ImVec2(-ImGui::GetFontSize() * 4, 0), slot.load->stage().c_str());
@@ -290,16 +356,20 @@ void Workbench::drawSidebar() {
     }
 }
 
+std::string Workbench::paneTraceName(const Pane& pane) const {
+    const Selection& selection = pane.selection;
+    if (selection.traceIndex < 0 || selection.traceIndex >= static_cast<int>(traces_.size())) return "(choose a trace)";
+    const OpenTrace& trace = traces_[static_cast<size_t>(selection.traceIndex)];
+    std::string name = displayName(trace.path);
+    if (trace.analysis)
+        if (const viz::SessionAnalysis* session = trace.analysis->session(selection.sessionId))
+            if (trace.analysis->sessions().size() > 1) name += "  >  " + session->label;
+    return name;
+}
+
 void Workbench::drawPaneHeader(Pane& pane) {
     const Selection& selection = pane.selection;
-    std::string current = "(choose a trace)";
-    if (selection.traceIndex >= 0 && selection.traceIndex < static_cast<int>(traces_.size())) {
-        const OpenTrace& trace = traces_[static_cast<size_t>(selection.traceIndex)];
-        current = displayName(trace.path);
-        if (trace.analysis)
-            if (const viz::SessionAnalysis* session = trace.analysis->session(selection.sessionId))
-                if (trace.analysis->sessions().size() > 1) current += "  >  " + session->label;
-    }
+    std::string current = paneTraceName(pane);
     ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 32));
     if (!ImGui::BeginCombo("##session", current.c_str())) return;
     for (size_t t = 0; t < traces_.size(); ++t) {
@@ -349,6 +419,9 @@ void Workbench::ensureSession(Pane& pane) {
 
 void Workbench::drawPane(size_t paneIndex, UiDump* dump) {
     Pane& pane = panes_[paneIndex];
+    ImVec2 topLeft = ImGui::GetWindowPos();
+    ImVec2 size = ImGui::GetWindowSize();
+    paneRects_[paneIndex] = {topLeft.x, topLeft.y, topLeft.x + size.x, topLeft.y + size.y};
     ensureSession(pane);
     if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows) && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
         focusedPane_ = paneIndex;
@@ -359,6 +432,7 @@ void Workbench::drawPane(size_t paneIndex, UiDump* dump) {
         ImGui::Dummy(ImVec2(0, 2.0f));
     }
     drawPaneHeader(pane);
+    if (dump) dump->add("pane", std::to_string(paneIndex) + " " + paneTraceName(pane));
     if (ImGui::BeginTabBar("##views")) {
         for (const auto& view : pane.views) {
             ImGuiTabItemFlags flags = pane.pendingFocus == view->id() ? ImGuiTabItemFlags_SetSelected : 0;
@@ -407,11 +481,13 @@ void Workbench::drawWelcome() {
     ImGui::Unindent();
 }
 
-void Workbench::drawStatusBar() {
+void Workbench::drawStatusBar(UiDump* dump) {
     ImGui::Separator();
     int loadingCount = static_cast<int>(std::count_if(slots_.begin(), slots_.end(), [](const TraceSlot& s) { return s.load != nullptr; }));
-    if (loadingCount > 0) ImGui::TextDisabled("Loading %d trace(s)...", loadingCount);
-    else ImGui::TextDisabled("%s", status_.empty() ? "Ready" : status_.c_str());
+    std::string status = loadingCount > 0 ? "Loading " + std::to_string(loadingCount) + " trace(s)..."
+                                          : status_.empty() ? "Ready" : status_;
+    ImGui::TextDisabled("%s", status.c_str());
+    if (dump) dump->add("status", status);
     ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::GetFontSize() * 16);
     ImGui::TextDisabled("F1: shortcuts   Ctrl+O: open");
 }

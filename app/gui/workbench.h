@@ -30,13 +30,17 @@ public:
     void openInPane(const std::string& path, size_t pane);
     /// True while any trace is still loading.
     bool loading() const;
-    /// Paths dropped on the window (GLFW callback); opened on the next frame.
-    void queueDrop(std::vector<std::string> paths);
+    /// Paths dropped on the window at (`x`, `y`) in window pixels (GLFW callback); opened on the next frame, in
+    /// the pane they were dropped on.
+    void queueDrop(std::vector<std::string> paths, float x, float y);
 
     /// Brings `view` to the front of the first pane.
     void showView(ViewId view);
     /// Selects compile `key` ("0/1" or "[0/1]") in the first pane; false with a message if there is none.
     bool selectCompile(const std::string& key, std::string& error);
+    /// Points the first pane at the graph of `kind` (the graph view's tab for it) of the selected compile, or of
+    /// the first compile that has such a graph when none is selected; false with a message if there is none.
+    bool selectGraphKind(traces::GraphKind kind, std::string& error);
     /// Every view's command-line name in tab order, for --dump-ui.
     std::string viewNames() const;
 
@@ -62,16 +66,18 @@ private:
 
     void pollLoads();
     void closeTrace(size_t index);
-    void drawMenuBar();
-    void drawSidebar();
+    void drawMenuBar(UiDump* dump);
+    void drawSidebar(UiDump* dump);
     void drawPane(size_t paneIndex, UiDump* dump);
     void drawPaneHeader(Pane& pane);
+    /// "trace name" or "trace name  >  session" of what the pane shows.
+    std::string paneTraceName(const Pane& pane) const;
     /// Points a pane whose trace was closed, failed or never chosen at the first loaded session.
     void ensureSession(Pane& pane);
     void drawWelcome();
-    void drawStatusBar();
+    void drawStatusBar(UiDump* dump);
     void drawHelp();
-    void drawDialogs();
+    void drawDialogs(UiDump* dump);
     void handleShortcuts();
     void startExport();
     void finishExport(const std::string& path, size_t type);
@@ -84,7 +90,14 @@ private:
     std::vector<TraceSlot> slots_;  ///< parallel to traces_
     std::vector<Pane> panes_;
     size_t focusedPane_ = 0;
-    std::vector<std::string> dropped_;
+    struct Drop {
+        std::vector<std::string> paths;
+        float x = 0;
+        float y = 0;
+    };
+    std::vector<Drop> drops_;
+    /// Where each pane was drawn last frame (min x, min y, max x, max y), to open drops in the pane under them.
+    std::array<std::array<float, 4>, 2> paneRects_{};
     FileBrowser openDialog_;
     FileBrowser exportDialog_;
     std::optional<std::future<std::string>> exportJob_;

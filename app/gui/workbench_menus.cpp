@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "gui/theme.h"
+#include "gui/ui_dump.h"
 #include "gui/widgets.h"
 #include "gui/workbench.h"
 #include "report/report.h"
@@ -29,6 +30,7 @@ constexpr Shortcut kShortcuts[] = {
     {"Left / Right", "Recompiles view: previous / next compile of the function"},
     {"Enter / Shift+Enter", "Code view search: next / previous match"},
     {"Double-click a compile id", "Compile sites: step through that function's compiles"},
+    {"Drop files on the window", "Open traces and logs; side by side, in the pane they are dropped on"},
     {"F1", "This help"},
 };
 
@@ -52,10 +54,13 @@ void Workbench::handleShortcuts() {
         if (widgets::ctrlPressed(static_cast<char>('1' + n))) showView(kViewOrder[n]);
 }
 
-void Workbench::drawMenuBar() {
+void Workbench::drawMenuBar(UiDump* dump) {
     if (!ImGui::BeginMenuBar()) return;
-    if (ImGui::BeginMenu("File")) {
+    bool fileMenuOpen = ImGui::BeginMenu("File");
+    if (dump) dump->addItem("File");
+    if (fileMenuOpen) {
         if (ImGui::MenuItem("Open...", "Ctrl+O")) openDialog_.show(FileBrowser::Mode::Open, "Open trace", config_.lastDirectory);
+        if (dump) dump->addItem("Open...");
         if (ImGui::BeginMenu("Open recent", !config_.recentFiles.empty())) {
             std::optional<std::string> chosen;
             for (const std::string& path : config_.recentFiles)
@@ -71,12 +76,14 @@ void Workbench::drawMenuBar() {
         ImGui::Separator();
         if (ImGui::MenuItem("Export report...", "Ctrl+E", false, focusedPane().selection.traceIndex < static_cast<int>(traces_.size())))
             startExport();
+        if (dump) dump->addItem("Export report...");
         if (ImGui::MenuItem("Close trace", "Ctrl+W", false, !traces_.empty())) {
             int shown = focusedPane().selection.traceIndex;
             if (shown >= 0 && shown < static_cast<int>(traces_.size())) closeTrace(static_cast<size_t>(shown));
         }
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
+        if (dump) dump->addItem("Quit");
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
@@ -157,13 +164,13 @@ void Workbench::finishExport(const std::string& path, size_t type) {
     });
 }
 
-void Workbench::drawDialogs() {
-    if (openDialog_.draw()) {
+void Workbench::drawDialogs(UiDump* dump) {
+    if (openDialog_.draw(dump)) {
         config_.lastDirectory = openDialog_.directory();
         if (persistent_) markConfigDirty();
         open(openDialog_.chosenPath());
     }
-    if (exportDialog_.draw()) {
+    if (exportDialog_.draw(dump)) {
         config_.lastDirectory = exportDialog_.directory();
         if (persistent_) markConfigDirty();
         finishExport(exportDialog_.chosenPath(), exportDialog_.chosenType());

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "graph/dot_writer.h"
@@ -33,6 +34,13 @@ std::string withExtension(std::string path, const std::string& extension) {
     size_t dot = path.find_last_of('.');
     if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) path.erase(dot);
     return path + "." + extension;
+}
+
+/// The relative default name lands in the working directory; the message says which one.
+std::string absolutePath(const std::string& path) {
+    std::error_code error;
+    std::filesystem::path absolute = std::filesystem::absolute(path, error);
+    return error ? path : absolute.string();
 }
 
 bool writeFile(const std::string& path, const std::string& data, std::string& error) {
@@ -192,7 +200,8 @@ void GraphPane::drawToolbar(UiDump* dump) {
         ImGui::SameLine();
     }
     if (widgets::ctrlPressed('F')) search_.focus();
-    viz::SearchBarAction action = search_.draw("search", static_cast<int>(matches_.size()));
+    constexpr float kSearchWidth = 220.0f;
+    viz::SearchBarAction action = search_.draw("search", static_cast<int>(matches_.size()), kSearchWidth * theme::uiScale());
     if (action.queryChanged) updateSearch();
     if (action.jumpTo >= 0 && static_cast<size_t>(action.jumpTo) < matches_.size()) {
         int shown = matches_[static_cast<size_t>(action.jumpTo)];
@@ -202,7 +211,8 @@ void GraphPane::drawToolbar(UiDump* dump) {
     }
     ImGui::SameLine();
     if (ImGui::Button("Export...")) ImGui::OpenPopup("export-graph");
-    drawExportPopup();
+    if (dump) dump->addItem("Export...");
+    drawExportPopup(dump);
 
     ImGui::SameLine();
     viz::LayoutStatus status = layoutWorker().status(layoutKey_);
@@ -242,6 +252,7 @@ viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
         if (dump) dump->add("layout", message);
         return {};
     }
+    canvas_.setPixelScale(theme::uiScale());
     viz::CanvasEvents events = canvas_.draw("canvas", size);
     if (events.doubleClickedNode >= 0) {
         const viz::DisplayNode& node = display_.nodes[static_cast<size_t>(events.doubleClickedNode)];
@@ -263,24 +274,26 @@ viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
     return events;
 }
 
-void GraphPane::drawExportPopup() {
+void GraphPane::drawExportPopup(UiDump* dump) {
     if (!ImGui::BeginPopup("export-graph")) return;
     ImGui::TextUnformatted("Export the graph as shown (folded groups stay folded)");
     char buffer[1024];
     std::snprintf(buffer, sizeof buffer, "%s", exportPath_.c_str());
-    ImGui::SetNextItemWidth(420);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30);
     if (ImGui::InputText("File", buffer, sizeof buffer)) exportPath_ = buffer;
+    if (dump) dump->addItem("File");
     bool busy = exportJob_.has_value();
     if (busy) ImGui::BeginDisabled();
-    if (ImGui::Button("DOT")) startExport("dot");
-    ImGui::SameLine();
-    if (ImGui::Button("SVG")) startExport("svg");
-    ImGui::SameLine();
-    if (ImGui::Button("PNG")) startExport("png");
+    for (const char* format : {"DOT", "SVG", "PNG"}) {
+        if (format[0] != 'D') ImGui::SameLine();
+        if (ImGui::Button(format)) startExport(format[0] == 'D' ? "dot" : format[0] == 'S' ? "svg" : "png");
+        if (dump) dump->addItem(format);
+    }
     if (busy) ImGui::EndDisabled();
     if (busy) ImGui::TextDisabled("rendering with Graphviz...");
     if (!exportMessage_.empty())
         ImGui::TextColored(exportFailed_ ? theme::kErrorText : theme::kDimText, "%s", exportMessage_.c_str());
+    if (dump) dump->add("export", busy ? "rendering" : exportMessage_);
     ImGui::EndPopup();
 }
 
@@ -293,7 +306,7 @@ void GraphPane::startExport(const std::string& format) {
         std::string dot = viz::writeDot(display_.layout);
         std::string error;
         exportFailed_ = !writeFile(path, dot, error);
-        exportMessage_ = exportFailed_ ? error : "Saved " + path + " (" + sizeText(dot.size()) + ")";
+        exportMessage_ = exportFailed_ ? error : "Saved " + absolutePath(path) + " (" + sizeText(dot.size()) + ")";
         return;
     }
     exportJobPath_ = path;
@@ -313,7 +326,7 @@ void GraphPane::pollExport() {
         exportFailed_ = true;
         exportMessage_ = error;
     } else {
-        exportMessage_ = "Saved " + exportJobPath_ + " (" + sizeText(result.data.size()) + ")";
+        exportMessage_ = "Saved " + absolutePath(exportJobPath_) + " (" + sizeText(result.data.size()) + ")";
     }
 }
 

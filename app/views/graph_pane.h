@@ -69,7 +69,7 @@ private:
     void rebuildDisplay();
     void pollLayout();
     void updateSearch();
-    void drawExportPopup();
+    void drawExportPopup(UiDump* dump);
     void startExport(const std::string& format);
     void pollExport();
 

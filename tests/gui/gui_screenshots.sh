@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The workbench as a user sees it: opens real traces with recompiles and graph breaks, takes a screenshot of
-# each view (`cwb open --view V --screenshot`), checks the PNG has content and the expected colours, and checks
-# the view's --dump-ui text for the panel and rows it must show. Run by ctest inside xvfb-run; exits 77 (skip)
-# when there is no X display to draw on.
+# each view (`cwb open --view V --screenshot`, and a graph tab picked with --graph-tab), checks the PNG has
+# content and the expected colours, and checks the view's --dump-ui text for the panel and rows it must show.
+# Run by ctest inside xvfb-run; exits 77 (skip) when there is no X display to draw on.
 # Usage: gui_screenshots.sh CWB PNG_CHECK DATA_DIR WORK_DIR
 set -euo pipefail
 
@@ -14,6 +14,7 @@ fi
 rm -rf "$work" && mkdir -p "$work"
 recompiles="$data/torch_traces/recompiles_cpu"
 breaks="$data/torch_traces/breaks_cpu"
+training="$data/torch_traces/training_cuda"
 failures=0
 
 # Status colours (app/gui/theme.cpp), at least a chip's worth of pixels each.
@@ -22,13 +23,13 @@ break_lime=(--expect-colour 165 220 40 150)
 failed_red=(--expect-colour 215 58 58 150)
 recompiled_amber=(--expect-colour 240 150 30 150)
 
-# shot NAME TRACE VIEW SELECT "png_check args" EXPECTED_DUMP_LINE...
+# shot NAME TRACE VIEW "cwb open options" "png_check args" EXPECTED_DUMP_LINE...
 shot() {
-  local name=$1 trace=$2 view=$3 select=$4 checks=$5
+  local name=$1 trace=$2 view=$3 options=$4 checks=$5
   shift 5
-  local png="$work/$name.png" dump="$work/$name.txt" select_args=()
-  [ -n "$select" ] && select_args=(--select "$select")
-  if ! "$cwb" open "$trace" --view "$view" "${select_args[@]}" --screenshot "$png" --dump-ui >"$dump" 2>"$work/$name.err"; then
+  local png="$work/$name.png" dump="$work/$name.txt"
+  # shellcheck disable=SC2086
+  if ! "$cwb" open "$trace" --view "$view" $options --screenshot "$png" --dump-ui >"$dump" 2>"$work/$name.err"; then
     echo "FAIL $name: cwb open exited $?"; cat "$work/$name.err"; failures=$((failures + 1)); return
   fi
   # shellcheck disable=SC2086
@@ -42,21 +43,21 @@ shot() {
   done
 }
 
-shot sites_recompiles "$recompiles" sites 4/8 "${ok_green[*]} ${recompiled_amber[*]} ${failed_red[*]}" \
+shot sites_recompiles "$recompiles" sites "--select 4/8" "${ok_green[*]} ${recompiled_amber[*]} ${failed_red[*]}" \
   "counts: ok 5, graph break 0, failed 1, recompiled 11, unknown 0" \
   "row: programs/recompiles_cpu.py:33 in by_const" "compile: [0/1] recompiled" "compile: [4/8] failed" \
   "panel: Compile details"
 shot sites_breaks "$breaks" sites "" "${ok_green[*]} ${break_lime[*]}" \
   "counts: ok 5, graph break 5, failed 0, recompiled 0, unknown 0" \
   "row: programs/breaks_cpu.py:6 in with_print" "row: programs/breaks_cpu.py:46 in main" "compile: [0/0] graph break"
-shot recompiles "$recompiles" recompiles 4/3 "${recompiled_amber[*]}" \
+shot recompiles "$recompiles" recompiles "--select 4/3" "${recompiled_amber[*]}" \
   "function: by_const  programs/recompiles_cpu.py:33" "step: [4/3] 4 of 9" \
   "reason: Recompiling function by_const in programs/recompiles_cpu.py:33" \
   "guard: changed EQUALS_MATCH L['k'] == 5" "panel: Recompile stepper"
-shot recompiles_shape "$recompiles" recompiles 0/1 "" \
+shot recompiles_shape "$recompiles" recompiles "--select 0/1" "" \
   "step: [0/1] 2 of 2" "guard-failure: 0/0: tensor 'x' size mismatch at index 1. expected 16, actual 32" \
   "guard: added LAMBDA_GUARD 2 <= L['x'].size()[1] <= 512"
-shot code "$recompiles" code 0/0 "" \
+shot code "$recompiles" code "--select 0/0" "" \
   "kernel: cpp_fused_add_mean_mul_sum_0" "(Python, " "panel: Generated code"
 shot breaks "$breaks" breaks "" "" \
   "break: 2x Failed to trace builtin operator at programs/breaks_cpu.py:32: print(\"helper: break inside an inlined call\")" \
@@ -68,8 +69,23 @@ shot metrics "$recompiles" metrics "" "${ok_green[*]}" \
 
 # The graph and fusion views come from their own library; check them too when this build has them.
 if grep -q "^views: .*graph" "$work/metrics.txt"; then
-  shot graph "$recompiles" graph 0/0 ""
-  shot fusion "$recompiles" fusion 0/0 ""
+  shot graph "$recompiles" graph "--select 0/0" ""
+  shot fusion "$recompiles" fusion "--select 0/0" ""
+  # --graph-tab picks a graph other than Dynamo's: a training step's AOT backward graph.
+  shot graph_aot_backward "$training" graph "--graph-tab aot_backward" "" \
+    "graph: AOT backward: 19 nodes, 21 edges" "tab: AOT forward" "; labels"
+  # Asking for a graph that is not there is an error that says so.
+  expect_graph_tab_error() {
+    local expected=$1
+    shift
+    if "$cwb" open "$recompiles" "$@" --frames 1 >/dev/null 2>"$work/graph_tab_error.err"; then
+      echo "FAIL: cwb open $* succeeded"; failures=$((failures + 1))
+    elif ! grep -qF -- "$expected" "$work/graph_tab_error.err"; then
+      echo "FAIL: cwb open $* says: $(cat "$work/graph_tab_error.err")"; failures=$((failures + 1))
+    fi
+  }
+  expect_graph_tab_error "no compile in the opened trace has a graph of kind compiled_autograd" --graph-tab compiled_autograd
+  expect_graph_tab_error "compile [0/0] has no graph of kind aot_backward" --select 0/0 --graph-tab aot_backward
 fi
 
 if [ "$failures" -gt 0 ]; then

@@ -90,20 +90,20 @@ void GraphCanvas::applyPendingView() {
     if (fitPending_) {
         float width = std::max(layout.bounds.width(), 1.0f);
         float height = std::max(layout.bounds.height(), 1.0f);
-        zoom_ = std::clamp(std::min(size_.x / width, size_.y / height) * 0.95f, kMinZoom, kReadableZoom * 1.5f);
+        zoom_ = std::clamp(std::min(size_.x / width, size_.y / height) * 0.95f, kMinZoom, kReadableZoom * 1.5f * pixelScale_);
         centre_ = layout.bounds.centre();
         fitPending_ = false;
     }
     if (centerPending_ >= 0 && static_cast<size_t>(centerPending_) < layout.nodes.size()) {
         centre_ = layout.nodes[static_cast<size_t>(centerPending_)].centre();
-        zoom_ = std::max(zoom_, kReadableZoom);
+        zoom_ = std::max(zoom_, kReadableZoom * pixelScale_);
     }
     centerPending_ = -1;
     if (clusterPending_ >= 0 && static_cast<size_t>(clusterPending_) < layout.clusters.size()) {
         const Rect& cluster = layout.clusters[static_cast<size_t>(clusterPending_)];
         centre_ = cluster.centre();
         float fitting = std::min(size_.x / std::max(cluster.width(), 1.0f), size_.y / std::max(cluster.height(), 1.0f));
-        zoom_ = std::clamp(fitting * 0.9f, kMinZoom, kReadableZoom * 1.5f);
+        zoom_ = std::clamp(fitting * 0.9f, kMinZoom, kReadableZoom * 1.5f * pixelScale_);
     }
     clusterPending_ = -1;
 }
@@ -153,7 +153,7 @@ void GraphCanvas::handleInput(CanvasEvents& events, bool hovered) {
         if (events.hoveredNode < 0) events.doubleClickedCluster = clusterAt(mouse);
     }
     if (io.MouseWheel != 0.0f) {
-        float zoom = std::clamp(zoom_ * std::pow(kWheelStep, io.MouseWheel), kMinZoom, kMaxZoom);
+        float zoom = std::clamp(zoom_ * std::pow(kWheelStep, io.MouseWheel), kMinZoom, kMaxZoom * pixelScale_);
         // Keep the graph point under the cursor where it is.
         centre_.x = mouse.x - (io.MousePos.x - origin_.x - size_.x * 0.5f) / zoom;
         centre_.y = mouse.y - (io.MousePos.y - origin_.y - size_.y * 0.5f) / zoom;
@@ -209,7 +209,7 @@ void GraphCanvas::drawClusters(ImDrawList& list, const Rect& visible) {
         list.AddRectFilled(min, max, colourOf(fill), 6.0f * std::min(zoom_, 1.0f));
         list.AddRect(min, max, selected ? kSelectedBorder : kClusterBorder, 6.0f * std::min(zoom_, 1.0f), 0,
                      selected ? 3.0f : 1.0f);
-        if (zoom_ >= kTextZoom * 0.7f && i < scene_.clusters.size()) {
+        if (zoom_ >= kTextZoom * 0.7f * pixelScale_ && i < scene_.clusters.size()) {
             const std::string& label = scene_.clusters[i].label;
             ImVec4 clip(min.x, min.y, max.x, max.y);
             list.AddText(ImGui::GetFont(), kFontPoints * zoom_, ImVec2(min.x + 6.0f * zoom_, min.y + 3.0f * zoom_),
@@ -271,8 +271,8 @@ void GraphCanvas::drawNodes(ImDrawList& list, const Rect& visible) {
     visibleScratch_.clear();
     nodeGrid_.query(visible, visibleScratch_);
     bool borders = zoom_ >= kBorderZoom;
-    bool text = zoom_ >= kTextZoom;
-    float rounding = zoom_ >= kTextZoom ? 4.0f * zoom_ : 0.0f;
+    bool text = zoom_ >= kTextZoom * pixelScale_;
+    float rounding = text ? 4.0f * zoom_ : 0.0f;
     for (int index : visibleScratch_) {
         size_t i = static_cast<size_t>(index);
         const Rect& box = layout.nodes[i];

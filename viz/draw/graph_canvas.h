@@ -73,6 +73,10 @@ public:
     void setSelectedCluster(int cluster) { selectedCluster_ = cluster; }
     void setHighlighted(std::vector<int> nodes);
 
+    /// Screen pixels per logical pixel (2 on a 192 dpi screen): the fitted, readable and largest zooms and the
+    /// zoom below which text is left out scale with it, so a graph looks the same size next to the scaled UI.
+    void setPixelScale(float scale) { pixelScale_ = scale > 0 ? scale : 1.0f; }
+
     float zoom() const { return zoom_; }
     /// Where a graph point is on screen in the frame last drawn.
     ImVec2 screenOf(Point p) const { return toScreen(p); }
@@ -101,6 +105,7 @@ private:
 
     Point centre_;        ///< graph point at the middle of the canvas
     float zoom_ = 1.0f;   ///< screen pixels per point
+    float pixelScale_ = 1.0f;
     ImVec2 origin_;       ///< canvas top-left on screen, this frame
     ImVec2 size_;         ///< canvas size, this frame
     bool fitPending_ = true;

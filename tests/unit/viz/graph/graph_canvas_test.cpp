@@ -92,6 +92,42 @@ TEST_F(HeadlessImGui, CloseUpDrawsOnlyWhatIsInViewWithText) {
     EXPECT_NEAR(centre.y, 350.0f, 20.0f);
 }
 
+TEST_F(HeadlessImGui, CentringOnANodeZoomsInToTheScaledReadableZoom) {
+    GraphCanvas normal;
+    normal.setScene(gridScene());
+    frame(normal);
+    normal.centerOn(1025);
+    frame(normal);
+    GraphCanvas hidpi;
+    hidpi.setPixelScale(2.0f);
+    hidpi.setScene(gridScene());
+    frame(hidpi);
+    hidpi.centerOn(1025);
+    frame(hidpi);
+    // Centring zooms in to a readable scale: twice the screen pixels on a 2x screen.
+    EXPECT_FLOAT_EQ(hidpi.zoom(), 2.0f * normal.zoom());
+    EXPECT_TRUE(hidpi.lastFrame().labelsDrawn);
+}
+
+TEST_F(HeadlessImGui, FittingASmallGraphStopsAtTheScaledLargestZoom) {
+    auto layout = std::make_shared<GraphLayout>();
+    layout->nodes.push_back({0, 0, 60, 30});
+    layout->bounds = {0, 0, 60, 30};
+    GraphScene scene;
+    scene.nodes.push_back({{"x", "placeholder"}, 0xcfe2f3, false});
+    scene.layout = layout;
+    GraphCanvas normal;
+    normal.setScene(scene);
+    frame(normal);
+    GraphCanvas hidpi;
+    hidpi.setPixelScale(2.0f);
+    hidpi.setScene(scene);
+    frame(hidpi);
+    // One small node would fill the canvas; the fit stops at 1.5 logical pixels per point on either screen.
+    EXPECT_FLOAT_EQ(normal.zoom(), 1.5f);
+    EXPECT_FLOAT_EQ(hidpi.zoom(), 3.0f);
+}
+
 TEST_F(HeadlessImGui, ClickSelectsTheNodeUnderTheMouse) {
     GraphCanvas canvas;
     canvas.setScene(gridScene());
