@@ -1,6 +1,5 @@
 // cwb: the Compile Workbench command line. Subcommands live in commands/; this file only dispatches.
 #include <fmt/core.h>
-#include <malloc.h>
 
 #include <CLI/CLI.hpp>
 #include <exception>
@@ -8,9 +7,6 @@
 #include "commands/commands.h"
 
 int main(int argc, char** argv) {
-    // Imports pass many payload-sized strings between two threads; glibc's adaptive mmap threshold would move
-    // them onto the heap and let the resident size creep up with the log's size. A fixed threshold keeps it flat.
-    mallopt(M_MMAP_THRESHOLD, 64 * 1024);
     CLI::App app{"cwb - Compile Workbench: read, explain and compare torch.compile traces"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "cwb " CWB_VERSION);

@@ -19,6 +19,7 @@ struct ImportOptions {
 };
 
 int runImport(const ImportOptions& options) {
+    keepImportMemoryFlat();
     ProgressLine progress;
     auto start = std::chrono::steady_clock::now();
     auto results = traces::importPath(options.input, options.output,

@@ -26,6 +26,7 @@ constexpr const char* kGraphTabNames =
     "compiled_autograd, ddp_split or other";
 
 int runOpen(const OpenOptions& options, bool framesGiven, bool scaleGiven) {
+    keepImportMemoryFlat();
     app::WorkbenchOptions workbench;
     workbench.paths = options.paths;
     if (!options.view.empty()) {

@@ -19,6 +19,7 @@ struct ReportOptions {
 };
 
 int runReport(const ReportOptions& options) {
+    keepImportMemoryFlat();
     auto format = traces::reportFormatFromString(options.format);
     if (!format) throw CLI::ValidationError("--format", "expected md, html or json, got '" + options.format + "'");
     ProgressLine progress;

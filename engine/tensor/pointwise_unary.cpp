@@ -60,19 +60,19 @@ const char* kernelName(UnaryOp op) {
 
 // Inside activations float32 takes the vectorisable versions (vector_math.h); double keeps libm's.
 template <typename F>
-F expOf(F v) {
+[[gnu::always_inline]] inline F expOf(F v) {
     if constexpr (std::is_same_v<F, float>) return vecmath::exp(v);
     else return std::exp(v);
 }
 
 template <typename F>
-F tanhOf(F v) {
+[[gnu::always_inline]] inline F tanhOf(F v) {
     if constexpr (std::is_same_v<F, float>) return vecmath::tanh(v);
     else return std::tanh(v);
 }
 
 template <typename F>
-F erfOf(F v) {
+[[gnu::always_inline]] inline F erfOf(F v) {
     if constexpr (std::is_same_v<F, float>) return vecmath::erf(v);
     else return std::erf(v);
 }

@@ -10,7 +10,7 @@ namespace eng::tensor::vecmath {
 
 // e^x for float. x = n*ln2 + r with |r| <= ln2/2, e^r by its Taylor series to degree 7 (remainder < 6e-9
 // relative), then 2^n put straight into the exponent bits. Inputs past the float range saturate to 0 / inf.
-inline float exp(float x) {
+[[gnu::always_inline]] inline float exp(float x) {
     constexpr float kMaxInput = 88.7228f;   // e^x overflows float above this
     constexpr float kMinInput = -87.3365f;  // and is below the smallest normal float under this
     constexpr float kLog2e = 1.44269504088896341f;
@@ -47,7 +47,7 @@ inline float exp(float x) {
 
 // tanh for float. Small |x|: the odd Taylor series (cancellation would cost relative accuracy there);
 // otherwise 1 - 2/(e^{2|x|} + 1), with the sign put back.
-inline float tanh(float x) {
+[[gnu::always_inline]] inline float tanh(float x) {
     const float ax = x < 0 ? -x : x;
     const float x2 = x * x;
     // x - x^3/3 + 2x^5/15 - 17x^7/315 + 62x^9/2835 - 1382x^11/155925; below 0.25 the next term is < 1e-9.
@@ -66,7 +66,7 @@ inline float tanh(float x) {
 // erf for float. |x| < 0.75: the odd Maclaurin series (terms to x^19 leave < 2e-9). Otherwise 1 - erfc(|x|)
 // with erfc(x) = t * e^{P(u) - x^2}, t = 1/(1 + x/2), u = t mapped onto [-1, 1] over x in [0.75, 10]: P is our
 // degree-8 Chebyshev interpolant of log(erfc(x) e^{x^2} / t) (relative error of erfc under 2e-8 in double).
-inline float erf(float x) {
+[[gnu::always_inline]] inline float erf(float x) {
     const float ax = x < 0 ? -x : x;
     const float x2 = x * x;
     // 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1)), n = 0..9, in Horner form over x^2.
@@ -102,6 +102,6 @@ inline float erf(float x) {
     return ax < 0.75f ? series : signedLarge;
 }
 
-inline float sigmoid(float x) { return 1.0f / (1.0f + vecmath::exp(-x)); }
+[[gnu::always_inline]] inline float sigmoid(float x) { return 1.0f / (1.0f + vecmath::exp(-x)); }
 
 }  // namespace eng::tensor::vecmath
