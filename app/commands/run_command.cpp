@@ -6,48 +6,24 @@
 
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "commands/commands.h"
 #include "capture/capture_engine.h"
 #include "commands/run_recording.h"
+#include "commands/script_entry.h"
 #include "vm/outputs.h"
 
 namespace cwb {
 namespace {
 
 struct RunOptions {
-    std::string script;
-    std::string call;
-    std::string device = "cpu";
+    ScriptEntry entry;
     std::string outputs;
     std::string trace;
     std::string stats;
 };
 
-int runModuleAndEntry(eng::vm::Interpreter& vm, const RunOptions& options, const std::string& text) {
-    eng::vm::RunResult result = vm.runScript(options.script, text);
-    if (!result.ok) {
-        std::cout.flush();
-        fmt::print(stderr, "{}", result.error);
-        return 1;
-    }
-    std::string entry = options.call.empty() ? "main" : options.call;
-    std::optional<eng::vm::Value> function = vm.global(entry);
-    if (!function) {
-        // Scripts without main(device) are plain programs: running the module was the whole job.
-        if (options.call.empty()) return 0;
-        fmt::print(stderr, "{}: the script defines no '{}'\n", options.script, entry);
-        return 1;
-    }
-    eng::vm::Value returned;
-    try {
-        returned = vm.call(*function, {eng::vm::makeStr(options.device)});
-    } catch (...) {
-        std::cout.flush();
-        fmt::print(stderr, "{}", vm.formatUncaught(std::current_exception()));
-        return 1;
-    }
+int printOutputs(eng::vm::Interpreter& vm, const RunOptions& options, const eng::vm::Value& returned) {
     std::cout << eng::vm::outputsText(vm, returned);
     std::cout.flush();
     if (!options.outputs.empty()) {
@@ -59,19 +35,17 @@ int runModuleAndEntry(eng::vm::Interpreter& vm, const RunOptions& options, const
 }
 
 int runScript(const RunOptions& options) {
-    std::ifstream in(options.script, std::ios::binary);
-    if (!in) throw std::runtime_error(options.script + ": cannot read the script");
-    std::stringstream text;
-    text << in.rdbuf();
+    std::string text = readScript(options.entry.script);
     eng::vm::Interpreter vm(std::cout);
     // --trace / --stats: the recorders listen to the capture engine's compile events for the whole run; a
     // script that raises still gets its trace and stats, as PyTorch's counters would hold them then.
-    RunRecording recording({options.script, options.trace, options.stats});
+    RunRecording recording({options.entry.script, options.trace, options.stats});
     // torch.compile'd frames go through the capture engine (its events to the recorders, when any).
     eng::capture::CaptureEngine engine(vm);
     engine.install();
     engine.setEventSink(recording.sink());
-    int status = runModuleAndEntry(vm, options, text.str());
+    EntryResult result = runModuleAndEntry(vm, options.entry, text);
+    int status = result.exitCode == 0 && result.returned ? printOutputs(vm, options, *result.returned) : result.exitCode;
     recording.finish();
     return status;
 }
@@ -81,10 +55,10 @@ int runScript(const RunOptions& options) {
 void registerRunCommand(CLI::App& app) {
     auto options = std::make_shared<RunOptions>();
     CLI::App* cmd = app.add_subcommand("run", "Run a Python-subset (PyTorch) script eagerly in the engine's VM");
-    cmd->add_option("SCRIPT", options->script, "The script (.py) to run")->required();
-    cmd->add_option("--call", options->call,
+    cmd->add_option("SCRIPT", options->entry.script, "The script (.py) to run")->required();
+    cmd->add_option("--call", options->entry.call,
                     "After the module ran, call this function with the device (default: main, when defined)");
-    cmd->add_option("--device", options->device, "The device string passed to the called function")->default_val("cpu");
+    cmd->add_option("--device", options->entry.device, "The device string passed to the called function")->default_val("cpu");
     cmd->add_option("--outputs", options->outputs, "Write the returned tensors as JSON (shape, dtype, stride, statistics, values)");
     cmd->add_option("--trace", options->trace,
                     "Record every compile into this trace file (.db), in the schema of imported TORCH_TRACE logs");

@@ -165,13 +165,18 @@ void SessionRecorder::recompileReasons(const CompileKey& key, const std::vector<
     tracker_->save(row);
 }
 
-void SessionRecorder::graphCaptured(const CompileKey& key, const traces::Graph& graph) {
-    ++session_.records;
-    traces::Graph row = graph;
+template <typename Row>
+void SessionRecorder::placeInSession(Row& row, const CompileKey& key) {
     row.sessionId = session_.id;
     if (hasCompileId(key)) row.compileId = rowFor(key).id;
     row.seq = nextSeq_++;
     row.line = 0;
+}
+
+void SessionRecorder::graphCaptured(const CompileKey& key, const traces::Graph& graph) {
+    ++session_.records;
+    traces::Graph row = graph;
+    placeInSession(row, key);
     if (row.name.empty()) row.name = row.kind == traces::GraphKind::Dynamo ? "dynamo_output_graph" : toString(row.kind);
     if (row.nodes.empty() && !row.text.empty()) row.nodes = traces::parseFxGraphText(row.text);
     target_->addGraph(row);
@@ -219,10 +224,7 @@ void SessionRecorder::graphBreak(const CompileKey& key, const traces::GraphBreak
 void SessionRecorder::outputCode(const CompileKey& key, const traces::OutputCode& code) {
     ++session_.records;
     traces::OutputCode row = code;
-    row.sessionId = session_.id;
-    if (hasCompileId(key)) row.compileId = rowFor(key).id;
-    row.seq = nextSeq_++;
-    row.line = 0;
+    placeInSession(row, key);
     if (row.event.empty()) row.event = "engine";
     target_->addOutputCode(row);
 }

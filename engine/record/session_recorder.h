@@ -51,6 +51,10 @@ private:
     /// Counts one event and saves the session row and everything before it durably.
     void settle();
     void addGraphBreakRow(traces::GraphBreak graphBreak, const char* origin, std::optional<RowId> compileId);
+    /// What every graph and output-code row gets alike: this session, the compile of `key` (when it has a
+    /// compile id), the next place in the session's order, and no input line (engine rows come from no log).
+    template <typename Row>
+    void placeInSession(Row& row, const traces::CompileKey& key);
 
     std::unique_ptr<RowTarget> target_;
     traces::Session session_;
