@@ -48,6 +48,9 @@ struct ExplainRecord {
     std::vector<std::shared_ptr<const Graph>> graphs;
     std::vector<GraphBreakInfo> breaks;
     std::vector<GuardSpec> guards;
+    /// Dynamo's ambient guards (init_ambient_guards), one set per compiled graph, in explain's out_guards:
+    /// they are global-state checks, not guards on the frame's values, so the guard trees do not hold them.
+    std::vector<std::string> ambientGuards;
 };
 
 /// Which TORCH_LOGS artifacts to print to stderr.

@@ -6,6 +6,7 @@
 
 #include "capture/capture_engine.h"
 #include "capture/fx_printer.h"
+#include "tensor/random.h"
 
 namespace eng::capture {
 
@@ -59,7 +60,7 @@ traces::Graph graphRow(const Graph& graph) {
         n.target = node->target;
         for (const Arg& a : node->args)
             if (a.kind == Arg::Kind::NodeRef) n.inputs.push_back(a.node->name);
-        std::string meta = metaText(graph, node->example);
+        std::string meta = metaText(graph, *node);
         if (auto bracket = meta.find('['); bracket != std::string::npos) {
             n.dtype = meta.substr(0, bracket);
             size_t close = meta.find(']', bracket);
@@ -184,9 +185,14 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
     TraceResult result;
     for (;;) {
         Tracer tracer(vm_, traceOptions, cache.dynamic);
+        // Tracing runs random ops for their example values; the graph (or the eager frame after a break) draws
+        // them again, so the generator goes back to where the call found it, as Dynamo's fake tensors leave it.
+        const tensor::GeneratorState rngBefore = tensor::generatorState();
         try {
             result = tracer.trace(frame);
+            tensor::setGeneratorState(rngBefore);
         } catch (...) {
+            tensor::setGeneratorState(rngBefore);
             compile.status = traces::CompileStatus::Failed;
             compile.failType = "UserError";
             if (sink_) sink_->compileFinished(compile);
@@ -291,7 +297,14 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
     entry.guards = GuardTree(std::move(result.guards));
     std::vector<traces::Guard> guardRows = entry.guards.rows();
     if (sink_) sink_->guardsInstalled(key, guardRows);
-    if (explain_) explain_->guards.insert(explain_->guards.end(), entry.guards.guards().begin(), entry.guards.guards().end());
+    if (explain_) {
+        explain_->guards.insert(explain_->guards.end(), entry.guards.guards().begin(), entry.guards.guards().end());
+        // OutputGraph.init_ambient_guards adds these to every graph's guard set (no functorch interpreter and no
+        // compiled autograd region here, so neither FUNCTORCH_STACK_MATCH nor a missing saved-tensors hook check).
+        for (const char* ambient : {"SHAPE_ENV", "DETERMINISTIC_ALGORITHMS", "GRAD_MODE", "DEFAULT_DEVICE", "GLOBAL_STATE",
+                                    "TORCH_FUNCTION_STATE", "AUTOGRAD_SAVED_TENSORS_HOOKS"})
+            explain_->ambientGuards.emplace_back(ambient);
+    }
     if (logs_.guards) {
         std::string text = "GUARDS:\n\nTREE_GUARD_MANAGER:\n+- RootGuardManager";
         for (const auto& g : guardRows) text += "\n" + std::string(static_cast<size_t>(g.depth) * 2, ' ') + "| +- " + g.text;

@@ -43,6 +43,13 @@ std::string explainText(const ExplainRecord& record) {
                            "    Object Weakref: None\n    Guarded Class Weakref: None\n",
                            i + 1, g.source->str(), g.source->kind == Source::Kind::Global ? "global" : "local", kind, kind, g.code());
     }
+    // The ambient guards have no source and no code of their own: Dynamo prints them with an empty name.
+    for (size_t i = 0; i < record.ambientGuards.size(); ++i) {
+        const std::string& kind = record.ambientGuards[i];
+        out += fmt::format("  Guard {}:\n    Name: ''\n    Source: {}\n    Create Function: {}\n    Guard Types: None\n    Code List: None\n"
+                           "    Object Weakref: None\n    Guarded Class Weakref: None\n",
+                           record.guards.size() + i + 1, kind == "SHAPE_ENV" ? "shape_env" : "global", kind);
+    }
     return out;
 }
 
@@ -79,6 +86,7 @@ vm::Value makeExplainOutput(vm::Interpreter& vm, const ExplainRecord& record) {
         breakReasons.push_back(vm::Value(reason));
     }
     for (const GuardSpec& g : record.guards) guards.push_back(vm::makeStr(g.code()));
+    for (const std::string& kind : record.ambientGuards) guards.push_back(vm::makeStr(kind));
     attributes["graph_count"] = vm::Value(static_cast<int64_t>(record.graphs.size()));
     attributes["graph_break_count"] = vm::Value(static_cast<int64_t>(record.breaks.size()));
     attributes["op_count"] = vm::Value(static_cast<int64_t>(ops));

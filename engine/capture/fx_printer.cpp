@@ -194,29 +194,28 @@ std::string constantText(const vm::Value& value) {
     }
 }
 
-std::string metaText(const Graph& graph, const vm::Value& example) {
+std::string metaText(const Graph& graph, const Node& node) {
+    const vm::Value& example = node.example;
     if (example.is(vm::Kind::Float)) {
-        for (const auto& [symbol, node] : graph.symbols)
-            if (node->example.is(vm::Kind::Float) && node->example.asFloat() == example.asFloat()) return "Sym(" + symbol + ")";
+        for (const auto& [symbol, n] : graph.symbols)
+            if (n->example.is(vm::Kind::Float) && n->example.asFloat() == example.asFloat()) return "Sym(" + symbol + ")";
         return "";
     }
     if (example.is(vm::Kind::Int)) {
-        for (const auto& [symbol, node] : graph.symbols)
-            if (node->example.is(vm::Kind::Int) && node->example.asInt() == example.asInt()) return "Sym(" + symbol + ")";
+        for (const auto& [symbol, n] : graph.symbols)
+            if (n->example.is(vm::Kind::Int) && n->example.asInt() == example.asInt()) return "Sym(" + symbol + ")";
         return "Sym(" + std::to_string(example.asInt()) + ")";
     }
     if (!example.is(vm::Kind::Tensor)) return "";
     const tensor::Tensor& t = example.tensor();
-    // A dimension whose size equals a symbol's hint prints as that symbol (the hints were picked distinct).
-    auto dimText = [&](int64_t size) {
-        if (size >= 2)
-            for (const auto& [symbol, node] : graph.symbols)
-                if (node->example.is(vm::Kind::Int) && node->example.asInt() == size) return symbol;
-        return std::to_string(size);
+    // Each dimension prints as the symbol the tracer carried on it (tracer.cpp, inferDimSymbols), else its size.
+    auto dimText = [&](size_t d) {
+        if (d < node.dimSymbols.size() && !node.dimSymbols[d].empty()) return node.dimSymbols[d];
+        return std::to_string(t.sizes()[d]);
     };
     std::string sizes, strides;
     for (size_t i = 0; i < t.sizes().size(); ++i) {
-        sizes += (i ? ", " : "") + dimText(t.sizes()[i]);
+        sizes += (i ? ", " : "") + dimText(i);
         // A stride that is a product of dynamic sizes prints as that product.
         int64_t stride = t.strides()[i];
         std::string strideText = std::to_string(stride);
@@ -225,7 +224,7 @@ std::string metaText(const Graph& graph, const vm::Value& example) {
             int64_t rest = stride;
             for (size_t j = i + 1; j < t.sizes().size() && rest > 1; ++j)
                 if (rest % t.sizes()[j] == 0) {
-                    product += (product.empty() ? "" : "*") + dimText(t.sizes()[j]);
+                    product += (product.empty() ? "" : "*") + dimText(j);
                     rest /= t.sizes()[j];
                 }
             if (rest == 1 && !product.empty()) strideText = product;
@@ -259,7 +258,7 @@ std::string readableGraph(const Graph& graph) {
     std::string signature = "self";
     std::string body;
     for (Node* p : graph.placeholders()) {
-        signature += fmt::format(", {}: \"{}\"", p->target, metaText(graph, p->example));
+        signature += fmt::format(", {}: \"{}\"", p->target, metaText(graph, *p));
         if (p->name != p->target) body += fmt::format("        {} = {}\n", p->name, p->target);
     }
     std::string lastLocation;
@@ -274,7 +273,7 @@ std::string readableGraph(const Graph& graph) {
             body += fmt::format("\n        # File: {}, code: {}\n", location, node->code);
             lastLocation = location;
         }
-        std::string meta = metaText(graph, node->example);
+        std::string meta = metaText(graph, *node);
         body += fmt::format("        {}{} = {}{}\n", node->name, meta.empty() ? "" : ": \"" + meta + "\"", callText(*node),
                             deletions(uses, node.get()));
     }

@@ -15,7 +15,7 @@ std::string readableGraph(const Graph& graph);
 /// str(graph): FX's IR listing ("graph():\n    %l_x_ : torch.Tensor [num_users=1] = placeholder[target=L_x_] ...").
 std::string graphIrText(const Graph& graph);
 /// "f32[8, s0][s0, 1]cpu" for a tensor, "Sym(s0)" for a symbol, "" for anything else.
-std::string metaText(const Graph& graph, const vm::Value& example);
+std::string metaText(const Graph& graph, const Node& node);
 /// Python's repr of a constant argument as FX prints it (0.5, 'none', torch.float32, ...).
 std::string constantText(const vm::Value& value);
 

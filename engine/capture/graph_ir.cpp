@@ -143,4 +143,50 @@ int Graph::opCount() const {
     return count;
 }
 
+namespace {
+
+void collectTensorNodes(const Arg& arg, std::vector<const Node*>& out) {
+    if (arg.kind == Arg::Kind::NodeRef) {
+        if (arg.node->example.is(vm::Kind::Tensor) && !arg.node->dimSymbols.empty()) out.push_back(arg.node);
+        return;
+    }
+    for (const Arg& item : arg.items) collectTensorNodes(item, out);
+}
+
+}  // namespace
+
+void inferDimSymbols(Node& node) {
+    node.dimSymbols.clear();
+    if (!node.example.is(vm::Kind::Tensor)) return;
+    const auto& sizes = node.example.tensor().sizes();
+    const size_t rank = sizes.size();
+    node.dimSymbols.assign(rank, "");
+    std::vector<const Node*> inputs;
+    for (const Arg& a : node.args) collectTensorNodes(a, inputs);
+    for (const auto& kw : node.kwargs) collectTensorNodes(kw.second, inputs);
+    for (size_t d = 0; d < rank; ++d) {
+        const int64_t size = sizes[d];
+        if (size < 2) continue;
+        bool aligned = false;
+        std::string label;
+        for (const Node* in : inputs) {
+            const auto& inSizes = in->example.tensor().sizes();
+            const size_t inRank = inSizes.size();
+            if (inRank + d < rank) continue;
+            const size_t j = d + inRank - rank;
+            if (inSizes[j] != size) continue;
+            aligned = true;
+            if (!in->dimSymbols[j].empty()) {
+                label = in->dimSymbols[j];
+                break;
+            }
+        }
+        if (!aligned)
+            for (const Node* in : inputs)
+                for (size_t j = 0; j < in->dimSymbols.size() && label.empty(); ++j)
+                    if (!in->dimSymbols[j].empty() && in->example.tensor().sizes()[j] == size) label = in->dimSymbols[j];
+        node.dimSymbols[d] = label;
+    }
+}
+
 }  // namespace eng::capture

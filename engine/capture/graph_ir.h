@@ -65,7 +65,15 @@ struct Node {
     int line = 0;
     std::string function;
     std::string code;
+    /// The symbol of each dimension of a tensor example ("" where static), carried from the inputs' dimensions
+    /// rather than guessed from sizes, so a static dimension that happens to equal a symbol's hint stays static.
+    std::vector<std::string> dimSymbols;
 };
+
+/// Sets a call node's dimSymbols from its tensor arguments': an output dimension takes the label of the input
+/// dimension it lines up with (right-aligned, as broadcasting lines them up) when the sizes agree; otherwise a
+/// symbolic input dimension of the same size (reductions, views), else it is static.
+void inferDimSymbols(Node& node);
 
 /// A graph under construction or compiled. Nodes are owned here; placeholders stay in front of the calls.
 class Graph {

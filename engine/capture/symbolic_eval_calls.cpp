@@ -196,6 +196,12 @@ VarRef callTensorMethod(Tracer& tracer, const VarRef& method, std::vector<VarRef
                                {"Set `torch._dynamo.config.capture_scalar_outputs = True` or `export TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1` to "
                                 "include these operations in the captured graph."},
                                "call_method TensorVariable() item () {}", 124);
+        // Dynamo refuses float tensors' tolist() before anything else, with its own message (seen in torch 2.11).
+        if (tensor::isFloating(self->value.tensor().dtype()))
+            tracer.unsupported("Tensor.tolist() with non-integer tensor",
+                               "Dynamo currently does not support tracing `tolist()` on non-integer tensors.",
+                               {"Ensure the input tensor to `tolist()` is an integer type (e.g., int8, int16, int32, int64)."},
+                               "call_method TensorVariable() to_list", 109);
         tracer.unsupported("Unsupported Tensor.tolist() call", "Dynamo does not support tracing `Tensor.tolist()`.",
                            {"Avoid calling `Tensor.tolist()` inside the compiled region."}, "call_method TensorVariable() tolist () {}");
     }

@@ -279,6 +279,14 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     if (object->value.is(vm::Kind::Module)) {
         VarRef v = constant(value);
         v->name = object->value.as<vm::ModuleObject>().name;  // torch functions print as module.name
+        // Dynamo wraps what it reads from a module with its source and pins functions, classes and submodules
+        // by identity (ID_MATCH on G['torch'].sin, G['torch'].nn): rebinding one must recompile.
+        const bool identity = value.is(vm::Kind::Function) || value.is(vm::Kind::Native) || value.is(vm::Kind::Class) ||
+                              value.is(vm::Kind::Module);
+        if (object->source && identity) {
+            v->source = Source::child(object->source, Source::Kind::Attr, name);
+            guardValue(v);
+        }
         return v;
     }
     if (!object->source) return constant(value);

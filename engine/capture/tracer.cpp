@@ -167,6 +167,10 @@ void Tracer::guardValue(const VarRef& v) {
                 break;
         }
     }
+    // Dynamo's guards are a set keyed by source and kind: reading G['torch'].sigmoid again adds nothing.
+    const std::string name = g.source->str();
+    for (const GuardSpec& existing : guards_)
+        if (existing.kind == g.kind && existing.source->str() == name) return;
     guards_.push_back(std::move(g));
 }
 
@@ -196,6 +200,7 @@ Arg Tracer::argOf(const VarRef& v) {
             g.requiresGrad = t.requiresGrad();
             g.dynamicDims.assign(g.sizes.size(), false);
             const std::vector<int64_t>& seen = dynamic_.sizes[v->source->str()];
+            std::vector<std::string> dimSymbols(g.sizes.size());
             for (size_t d = 0; d < g.sizes.size(); ++d) {
                 bool changed = options_.automaticDynamic && d < seen.size() && seen[d] == -1;
                 if ((changed || options_.dynamicAll) && g.sizes[d] >= 2) {
@@ -203,6 +208,7 @@ Arg Tracer::argOf(const VarRef& v) {
                     std::string symbol = "s" + std::to_string(symbolCount_++);
                     Node* s = graph_->addPlaceholder(symbol, vm::Value(g.sizes[d]), "torch.SymInt");
                     graph_->symbols[symbol] = s;
+                    dimSymbols[d] = symbol;
                     inputs_.push_back(InputBinding{v->source, static_cast<int>(d)});
                     auto sym = wrapResult(vm::Value(g.sizes[d]), s);
                     sourceCache_[v->source->str() + ".size()[" + std::to_string(d) + "]"] = sym;
@@ -211,6 +217,7 @@ Arg Tracer::argOf(const VarRef& v) {
             bool parameter = v->value.as<vm::TensorObject>().parameter;
             v->node = graph_->addPlaceholder(v->source->placeholderName(), v->value,
                                              parameter ? "torch.nn.parameter.Parameter" : "torch.Tensor");
+            v->node->dimSymbols = std::move(dimSymbols);
             inputs_.push_back(InputBinding{v->source, -1});
             guards_.push_back(std::move(g));
             return Arg::ofNode(v->node);
@@ -315,6 +322,7 @@ VarRef Tracer::callTensorOp(NodeOp op, const std::string& target, const std::vec
     node->operatorCode = operatorCode;
     node->callee = callee;
     node->example = example;
+    inferDimSymbols(*node);
     if (example.is(vm::Kind::Tensor) || example.is(vm::Kind::Int) || example.is(vm::Kind::Float) || example.is(vm::Kind::Bool))
         return wrapResult(example, node);
     // Tuples of tensors (x.max(dim=...), torch.split): items are getitem nodes on the result.

@@ -1,5 +1,5 @@
 // StatsRecorder (see stats_recorder.h): rows kept in memory, counted by the report's own summary code so that
-// `--stats` and `cwb report` of the same run can never disagree.
+// `--stats` and `cwb report` of the same run agree (recompiles: the report also counts limit-refused ones).
 #include "record/stats_recorder.h"
 
 #include <fstream>
@@ -19,7 +19,12 @@ RunStats statsOfSession(const traces::TraceData& trace, const traces::Session& s
     RunStats stats;
     stats.uniqueGraphs = summary.uniqueGraphs;
     stats.graphBreaks = summary.counts.graphBreaks;
-    stats.recompiles = summary.counts.recompiles;
+    // PyTorch's trace holds compile ids above 0 only for compiles that ran: one the recompile limit refused has
+    // a "Recompiling function" message (counted by the report) but no compile id of its own.
+    stats.recompiles = 0;
+    for (const traces::Compile* compile : index.session(session.id).compiles)
+        if (compile->started && compile->key.frameCompileId.value_or(0) > 0 && index.occurrenceHead(*compile) == compile)
+            ++stats.recompiles;
     std::unordered_map<std::string, size_t> positions;
     // The same rows summary.counts.graphBreaks counts: one per break Dynamo reported (origin "artifact").
     for (const traces::GraphBreak* graphBreak : index.session(session.id).graphBreaks) {

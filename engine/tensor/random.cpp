@@ -76,6 +76,13 @@ void manualSeed(uint64_t seed) {
 
 uint64_t initialSeed() { return generator().seed; }
 
+GeneratorState generatorState() { return {generator().engine, generator().seed}; }
+
+void setGeneratorState(const GeneratorState& state) {
+    generator().engine = state.engine;
+    generator().seed = state.seed;
+}
+
 const Tensor& uniformInPlace(const Tensor& self, double from, double to) {
     const DType dtype = self.dtype();
     return fillRandom(self, [&] { return from + (to - from) * uniform01(dtype); });

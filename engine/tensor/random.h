@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <random>
 
 #include "tensor/creation.h"
 
@@ -12,6 +13,15 @@ namespace eng::tensor {
 void manualSeed(uint64_t seed);
 // The seed last set (torch.initial_seed).
 uint64_t initialSeed();
+
+// A snapshot of the global generator (its engine and seed): the capture engine restores it after tracing, whose
+// random ops really ran, so that the compiled graph draws the numbers eager would have drawn.
+struct GeneratorState {
+    std::mt19937_64 engine;
+    uint64_t seed = 0;
+};
+GeneratorState generatorState();
+void setGeneratorState(const GeneratorState& state);
 
 Tensor rand(const Shape& sizes, const TensorOptions& options = {});
 Tensor randn(const Shape& sizes, const TensorOptions& options = {});

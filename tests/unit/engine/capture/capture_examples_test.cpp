@@ -139,5 +139,13 @@ TEST(CaptureExamples, MatchPyTorchOnCpu) {
         ASSERT_EQ(record.graphs.size(), explain["graph_code"].size());
         for (size_t i = 0; i < record.graphs.size(); ++i)
             EXPECT_EQ(eng::capture::graphCode(*record.graphs[i]), explain["graph_code"][i].get<std::string>()) << "graph " << i;
+        // out_guards: the guard set of every graph plus its ambient guards. Known differences
+        // (engine/capture/README.md): builtins (print) are not guarded, nor nn.Modules' hook dicts and flags.
+        const int outGuards = static_cast<int>(record.guards.size() + record.ambientGuards.size());
+        const int theirOutGuards = explain["out_guard_count"].get<int>();
+        if (name == "03_break_print" || name == "16_mlp_module" || name == "24_training_step")
+            EXPECT_LT(outGuards, theirOutGuards);
+        else
+            EXPECT_EQ(outGuards, theirOutGuards);
     }
 }

@@ -22,8 +22,10 @@ using eng::vm::Kind;
 using eng::vm::Value;
 using nlohmann::json;
 
-// The example programs with real torch 2.11 CPU results, copied from ../shared/examples (trimmed JSON).
+// The example programs with real torch 2.11 CPU results, copied from ../shared/examples (trimmed JSON), and
+// our own capture programs with results from the same ground-truth harness.
 const fs::path kExamples = fs::path(CWB_TEST_DATA_DIR) / "examples";
+const fs::path kCapturePrograms = fs::path(CWB_TEST_DATA_DIR) / "capture_programs";
 
 std::string readText(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -90,10 +92,12 @@ MainRun runMain(const fs::path& script, const std::string& device = "cpu") {
 
 std::vector<fs::path> examplePrograms() {
     std::vector<fs::path> programs;
-    if (!fs::is_directory(kExamples)) return programs;
-    for (const auto& entry : fs::directory_iterator(kExamples))
-        if (entry.path().extension() == ".py" && fs::exists(fs::path(entry.path()).replace_extension(".json")))
-            programs.push_back(entry.path());
+    for (const fs::path& folder : {kExamples, kCapturePrograms}) {
+        if (!fs::is_directory(folder)) continue;
+        for (const auto& entry : fs::directory_iterator(folder))
+            if (entry.path().extension() == ".py" && fs::exists(fs::path(entry.path()).replace_extension(".json")))
+                programs.push_back(entry.path());
+    }
     std::sort(programs.begin(), programs.end());
     return programs;
 }
