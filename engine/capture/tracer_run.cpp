@@ -118,18 +118,21 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
         r.kind = Rebuild::Kind::GraphOutput;
         r.index = it->second;
     };
+    // A value the graph did not make: read again from where it came from, else kept as the constant it was.
+    auto fromSourceOrConstant = [&] {
+        if (v->source) {
+            r.kind = Rebuild::Kind::FromSource;
+            r.source = v->source;
+        } else {
+            r.kind = Rebuild::Kind::Constant;
+            r.constant = v->value;
+        }
+    };
     switch (v->kind) {
         case Variable::Kind::Tensor:
         case Variable::Kind::SymScalar:
-            if (v->node && v->node->op != NodeOp::Placeholder && v->node->op != NodeOp::GetAttr) {
-                asOutput(v->node);
-            } else if (v->source) {
-                r.kind = Rebuild::Kind::FromSource;
-                r.source = v->source;
-            } else {
-                r.kind = Rebuild::Kind::Constant;
-                r.constant = v->value;
-            }
+            if (v->node && v->node->op != NodeOp::Placeholder && v->node->op != NodeOp::GetAttr) asOutput(v->node);
+            else fromSourceOrConstant();
             return r;
         case Variable::Kind::List:
         case Variable::Kind::Tuple:
@@ -170,15 +173,7 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
             r.kind = Rebuild::Kind::Constant;
             r.constant = exampleOf(v);
             return r;
-        case Variable::Kind::Python:
-            if (v->source) {
-                r.kind = Rebuild::Kind::FromSource;
-                r.source = v->source;
-            } else {
-                r.kind = Rebuild::Kind::Constant;
-                r.constant = v->value;
-            }
-            return r;
+        case Variable::Kind::Python: fromSourceOrConstant(); return r;
     }
     return r;
 }
