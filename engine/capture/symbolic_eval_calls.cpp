@@ -216,11 +216,6 @@ VarRef callTensorMethod(Tracer& tracer, const VarRef& method, std::vector<VarRef
         return tracer.getItem(shape, args[0]);
     }
     if (name == "numel" && tracer.isConstant(tracer.getAttr(*tracer.currentFrame(), self, "shape"))) return tracer.constant(vm::Value(t.numel()));
-    if (!name.empty() && name.back() == '_' && name != "requires_grad_") {
-        if (!self->node || self->node->op == NodeOp::Placeholder)
-            tracer.unsupported("Unsupported input mutation", fmt::format("`Tensor.{}` mutates a tensor that is an input of the compiled frame.", name),
-                               {"Mutate a copy of the input instead."}, fmt::format("call_method TensorVariable() {}", name));
-    }
     std::vector<VarRef> all{self};
     all.insert(all.end(), args.begin(), args.end());
     return tracer.callTensorOp(NodeOp::CallMethod, name, all, kwargs, vm::Value(), CallKind::Callable);

@@ -25,18 +25,10 @@ const char* compareName(uint32_t op) {
 
 bool isTensorLike(const VarRef& v) { return v->kind == Variable::Kind::Tensor || v->kind == Variable::Kind::SymScalar; }
 
-/// In-place work on a graph input would run twice (once on the example while tracing, once in the graph).
-void refuseInputMutation(Tracer& tracer, const VarRef& target, const std::string& what) {
-    if (target->kind == Variable::Kind::Tensor && (!target->node || target->node->op == NodeOp::Placeholder))
-        tracer.unsupported("Unsupported input mutation", fmt::format("`{}` mutates a tensor that is an input of the compiled frame.", what),
-                           {"Mutate a copy of the input instead."}, what);
-}
-
 }  // namespace
 
 VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
     if (isTensorLike(a) || isTensorLike(b)) {
-        if (op >= 13) refuseInputMutation(*this, a, std::string("operator.") + binaryName(op));
         return callTensorOp(NodeOp::CallFunction, std::string("operator.") + binaryName(op), {a, b}, {}, vm::Value(), CallKind::Binary, op);
     }
     if ((a->kind == Variable::Kind::List || a->kind == Variable::Kind::Tuple) &&

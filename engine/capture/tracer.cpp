@@ -7,6 +7,8 @@
 
 #include "capture/graph_runner.h"
 #include "frontend/opcodes.h"
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
 
 namespace eng::capture {
 
@@ -87,11 +89,17 @@ VarRef Tracer::wrapSource(const vm::Value& value, SourceRef source) {
 VarRef Tracer::wrapTensorInput(const vm::Value& value, SourceRef source) {
     auto v = std::make_shared<Variable>();
     v->kind = Variable::Kind::Tensor;
-    v->value = value;
     v->source = std::move(source);
+    // The trace computes on a private copy of each input (same sizes, strides, dtype, device, requires_grad),
+    // so that an in-place op in the traced code goes into the graph and changes the real input once, when the
+    // graph runs, rather than also while tracing.
+    const tensor::Tensor& t = value.tensor();
+    tensor::Tensor copy = tensor::emptyStrided(t.sizes(), t.strides(), t.dtype(), t.device());
+    tensor::copyInto(copy, t);
+    copy.setRequiresGrad(t.requiresGrad());
+    v->value = vm::Value(std::make_shared<vm::TensorObject>(copy, value.as<vm::TensorObject>().parameter));
     // Automatic dynamic: remember the sizes this frame was compiled for; a dimension that differs from an
     // earlier compile's becomes symbolic from now on.
-    const tensor::Tensor& t = value.tensor();
     std::vector<int64_t> sizes(t.sizes().begin(), t.sizes().end());
     auto [it, isNew] = dynamic_.sizes.try_emplace(v->source->str(), sizes);
     if (!isNew && it->second.size() == sizes.size())
