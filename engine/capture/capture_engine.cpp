@@ -175,6 +175,12 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
             }
             outputs = hit->compiled(vm_, inputs);
         }
+        // Side effects after the graph, as Dynamo replays them: outside lists get the items the trace gave them.
+        for (const auto& [source, items] : hit->mutatedLists) {
+            std::optional<vm::Value> list = readSource(vm_, *source, *view, *frame.globals);
+            if (!list || !list->is(vm::Kind::List)) vm::raise("RuntimeError", "torch.compile: list " + source->str() + " is gone");
+            list->as<vm::ListObject>().items = rebuild(items, outputs, *view, *frame.globals).as<vm::ListObject>().items;
+        }
         if (hit->returned) return rebuild(hit->returnValue, outputs, *view, *frame.globals);
         // A graph break: rebuild the live locals and the stack, run the breaking instruction in the VM, then
         // continue at the resume point after it (its own cache, its own frame id).

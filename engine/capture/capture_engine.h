@@ -30,6 +30,7 @@ struct CacheEntry {
     uint32_t breakPc = 0;
     std::vector<std::pair<uint32_t, Rebuild>> locals;
     std::vector<Rebuild> stack;
+    std::vector<std::pair<SourceRef, Rebuild>> mutatedLists;
     std::optional<GraphBreakInfo> graphBreak;
 };
 

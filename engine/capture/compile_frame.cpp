@@ -224,6 +224,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
     entry.returned = result.returned;
     entry.returnValue = result.returnValue;
     entry.breakPc = result.breakPc;
+    entry.mutatedLists = result.mutatedLists;
     entry.locals = result.locals;
     entry.stack = result.stack;
     entry.graphBreak = result.graphBreak;

@@ -3,6 +3,8 @@
 // .item(), graph_break(), disabled functions) is a graph break with Dynamo's message.
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "capture/symbolic_eval.h"
 
 namespace eng::capture {
@@ -289,10 +291,29 @@ VarRef Tracer::inlineFunction(TraceFrame& caller, const vm::Value& function, std
     return *frame.returned;
 }
 
+VarRef Tracer::callListMethod(const VarRef& method, std::vector<VarRef> args) {
+    const VarRef& list = method->self;
+    if (args.size() != 1)
+        unsupported("Unsupported method call", fmt::format("list.{}() takes exactly one argument ({} given).", method->name, args.size()), {},
+                    method->name);
+    // The replay sets the whole list, so it holds only for lists of the length traced: guard it first.
+    guardValue(list);
+    if (method->name == "append") list->items.push_back(args[0]);
+    else for (VarRef& item : unpack(args[0])) list->items.push_back(std::move(item));
+    // Only the traced items change: the real list is left as it was, and a list from outside the frame
+    // gets the new items after the graph has run (rebuilt from its outputs).
+    bool outside = list->source && !list->fresh;
+    if (outside && std::find(mutatedLists_.begin(), mutatedLists_.end(), list) == mutatedLists_.end()) mutatedLists_.push_back(list);
+    return constant(vm::Value());
+}
+
 VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vector<VarRef> args, KwVars kwargs) {
     if (std::optional<VarRef> exit = callGradModeExit(*this, callable)) return *exit;
     switch (callable->kind) {
         case Variable::Kind::TensorMethod: return callTensorMethod(*this, callable, std::move(args), std::move(kwargs));
+        case Variable::Kind::ListMethod:
+            if (!kwargs.empty()) unsupported("Unsupported method call", "list methods take no keyword arguments.", {}, callable->name);
+            return callListMethod(callable, std::move(args));
         case Variable::Kind::BoundMethod: return inlineFunction(frame, callable->value, std::move(args), std::move(kwargs), callable->self);
         case Variable::Kind::Python: break;
         default:

@@ -255,6 +255,13 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
         for (size_t i = 0; i < fields.size(); ++i)
             if (fields[i] == name) return getItem(object, constant(vm::Value(static_cast<int64_t>(i))));
     }
+    if (object->kind == Variable::Kind::List && object->value.is(vm::Kind::List) && (name == "append" || name == "extend")) {
+        auto method = std::make_shared<Variable>();
+        method->kind = Variable::Kind::ListMethod;
+        method->self = object;
+        method->name = name;
+        return method;
+    }
     if (object->kind != Variable::Kind::Python)
         unsupported("Unsupported attribute access", fmt::format("Dynamo cannot read attribute `{}` of this value.", name), {},
                     fmt::format("var_getattr {}", name));

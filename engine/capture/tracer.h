@@ -31,6 +31,7 @@ struct Variable {
         Null,          // the CALL convention's empty self slot
         TensorMethod,  // x.sum before the call: receiver in `self`, method in `name`
         BoundMethod,   // a user method of a traced receiver: function in `value`, receiver in `self`
+        ListMethod,    // out.append before the call: the list in `self`, the method in `name`
         Iterator,      // over `items`, next at `position`
         Slice,         // items: start, stop, step
     };
@@ -103,6 +104,9 @@ struct TraceResult {
     uint32_t breakPc = 0;
     std::vector<std::pair<uint32_t, Rebuild>> locals;  // fast slot -> value
     std::vector<Rebuild> stack;
+    /// Lists from outside the frame that the traced code appended to: after the graph runs, each list at
+    /// `first` gets the items `second` rebuilds (Dynamo's side-effect replay).
+    std::vector<std::pair<SourceRef, Rebuild>> mutatedLists;
     /// Set when an instruction could not be traced: retrace, stopping before this root instruction
     /// (Dynamo's restart), so that nothing the failed instruction recorded stays in the graph.
     std::optional<uint32_t> restartAt;
@@ -156,6 +160,9 @@ public:
                         uint32_t operatorCode = 0);
     VarRef callFunction(TraceFrame& frame, const VarRef& callable, std::vector<VarRef> args,
                         std::vector<std::pair<std::string, VarRef>> kwargs);
+    /// list.append / list.extend on a traced list: its items change now, and an outside list's change is
+    /// replayed on the real list after the graph runs.
+    VarRef callListMethod(const VarRef& method, std::vector<VarRef> args);
     VarRef inlineFunction(TraceFrame& caller, const vm::Value& function, std::vector<VarRef> args,
                           std::vector<std::pair<std::string, VarRef>> kwargs, const VarRef& self);
     VarRef getAttr(TraceFrame& frame, const VarRef& object, const std::string& name);
@@ -181,6 +188,8 @@ private:
     void finishWithReturn(TraceResult& result, const VarRef& value);
     void finishWithBreak(TraceResult& result, TraceFrame& root, const GraphBreakInfo& info);
     Rebuild rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex);
+    /// The items each appended-to outside list must hold after the graph, into result.mutatedLists.
+    void recordListMutations(TraceResult& result, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex);
     VarRef wrapTensorInput(const vm::Value& value, SourceRef source);
 
     vm::Interpreter& vm_;
@@ -190,6 +199,7 @@ private:
     std::vector<InputBinding> inputs_;
     std::vector<GuardSpec> guards_;
     std::map<std::string, VarRef> sourceCache_;  // one variable per source, so guards and placeholders are shared
+    std::vector<VarRef> mutatedLists_;  // lists from outside the frame that the trace appended to, in order
     TraceFrame* current_ = nullptr;
     int symbolCount_ = 0;
     int inlineDepth_ = 0;

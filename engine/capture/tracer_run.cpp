@@ -160,6 +160,7 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
             return r;
         case Variable::Kind::Null: r.kind = Rebuild::Kind::Null; return r;
         case Variable::Kind::TensorMethod:
+        case Variable::Kind::ListMethod:
         case Variable::Kind::BoundMethod:
             r.kind = Rebuild::Kind::TensorMethod;
             r.name = v->name;
@@ -183,7 +184,17 @@ void Tracer::finishWithReturn(TraceResult& result, const VarRef& value) {
     std::map<const Node*, size_t> index;
     result.returned = true;
     result.returnValue = rebuildOf(value, outputs, index);
+    recordListMutations(result, outputs, index);
     graph_->setOutput(std::move(outputs));
+}
+
+void Tracer::recordListMutations(TraceResult& result, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex) {
+    for (const VarRef& list : mutatedLists_) {
+        Rebuild items;
+        items.kind = Rebuild::Kind::List;
+        for (const VarRef& item : list->items) items.items.push_back(rebuildOf(item, outputs, outputIndex));
+        result.mutatedLists.emplace_back(list->source, std::move(items));
+    }
 }
 
 void Tracer::finishWithBreak(TraceResult& result, TraceFrame& root, const GraphBreakInfo& info) {
@@ -196,6 +207,7 @@ void Tracer::finishWithBreak(TraceResult& result, TraceFrame& root, const GraphB
     std::vector<bool> live = liveLocalsAt(*root.code, root.pc);
     for (size_t i = 0; i < root.locals.size(); ++i)
         if (live[i] && root.locals[i]) result.locals.emplace_back(static_cast<uint32_t>(i), rebuildOf(root.locals[i], outputs, index));
+    recordListMutations(result, outputs, index);
     graph_->setOutput(std::move(outputs));
 }
 

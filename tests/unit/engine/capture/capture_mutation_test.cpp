@@ -1,5 +1,6 @@
-// In-place ops on the inputs of a compiled frame, as PyTorch captures them: into the graph, no break, and the
-// real input changed exactly once per call (the trace computes on copies of the inputs).
+// Mutations of a compiled frame's inputs, as PyTorch captures them: in-place tensor ops go into the graph and
+// change the real input exactly once per call (the trace computes on copies of the inputs); appends to a list
+// passed in are replayed on the real list after the graph, guarded by the list's length.
 #include <gtest/gtest.h>
 
 #include "capture_support.h"
@@ -62,6 +63,34 @@ def main():
     const auto& items = run.returned.as<eng::vm::ListObject>().items;
     EXPECT_EQ(valuesOf(items[0]), (std::vector<double>{1.0, 1.0, 0.0, 0.0}));
     EXPECT_EQ(valuesOf(items[1]), (std::vector<double>{1.0, 1.0, 0.0, 0.0}));
+}
+
+TEST(CaptureMutation, AppendsToAnOutsideListAreReplayedAfterTheGraph) {
+    const char* source = R"(import torch
+
+@torch.compile
+def collect(x, out):
+    out.append(x * 2)
+    out.extend([x + 1])
+    return x + 1
+
+def main():
+    acc = []
+    collect(torch.ones(2), acc)
+    collect(torch.full((2,), 3.0), acc)
+    return acc
+)";
+    capturetest::CapturedRun run = runCaptured(source, "t.py", "main");
+    ASSERT_TRUE(run.ok) << run.error;
+    EXPECT_TRUE(run.counters["graph_break"].empty());
+    // The second call sees a list of length 2, not 0: the length guard fails and it recompiles.
+    EXPECT_EQ(run.uniqueGraphs, 2);
+    const auto& items = run.returned.as<eng::vm::ListObject>().items;
+    ASSERT_EQ(items.size(), 4u);
+    EXPECT_EQ(valuesOf(items[0]), (std::vector<double>{2.0, 2.0}));
+    EXPECT_EQ(valuesOf(items[1]), (std::vector<double>{2.0, 2.0}));
+    EXPECT_EQ(valuesOf(items[2]), (std::vector<double>{6.0, 6.0}));
+    EXPECT_EQ(valuesOf(items[3]), (std::vector<double>{4.0, 4.0}));
 }
 
 }  // namespace
