@@ -332,9 +332,13 @@ void Workbench::drawSidebar(UiDump* dump) {
                         selection.traceIndex = static_cast<int>(i);
                         selection.sessionId = session->session->id;
                     }
-                    if (ImGui::IsItemHovered())
-                        ImGui::SetTooltip("torch %s, %lld records, started %s", session->session->torchVersion.c_str(),
-                                          static_cast<long long>(session->session->records), session->session->startedAt.c_str());
+                    if (ImGui::IsItemHovered()) {
+                        // An engine run's version is cwb's own and its records are compile events, not log lines.
+                        const bool engineRun = session->session->kind == traces::SessionKind::EngineRun;
+                        ImGui::SetTooltip(engineRun ? "%s, %lld compile events, started %s" : "torch %s, %lld records, started %s",
+                                          session->session->torchVersion.c_str(), static_cast<long long>(session->session->records),
+                                          session->session->startedAt.c_str());
+                    }
                     const traces::SummaryCounts& counts = session->metrics.counts;
                     ImGui::TextDisabled("  %lld compiles, %lld recompiles, %lld breaks, %lld failed",
                                         static_cast<long long>(counts.compiles), static_cast<long long>(counts.recompiles),
