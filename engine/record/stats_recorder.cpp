@@ -23,8 +23,7 @@ RunStats statsOfSession(const traces::TraceData& trace, const traces::Session& s
     // a "Recompiling function" message (counted by the report) but no compile id of its own.
     stats.recompiles = 0;
     for (const traces::Compile* compile : index.session(session.id).compiles)
-        if (compile->started && compile->key.frameCompileId.value_or(0) > 0 && index.occurrenceHead(*compile) == compile)
-            ++stats.recompiles;
+        if (compile->started && traces::isRecompile(index, *compile)) ++stats.recompiles;
     std::unordered_map<std::string, size_t> positions;
     // The same rows summary.counts.graphBreaks counts: one per break Dynamo reported (origin "artifact").
     for (const traces::GraphBreak* graphBreak : index.session(session.id).graphBreaks) {

@@ -186,7 +186,10 @@ Tensor fullLike(const Tensor& t, Scalar fill, const TensorOptions& options) {
 Tensor zerosLike(const Tensor& t, const TensorOptions& options) { return fullLike(t, Scalar(int64_t{0}), options); }
 Tensor onesLike(const Tensor& t, const TensorOptions& options) { return fullLike(t, Scalar(int64_t{1}), options); }
 
-Tensor fromDoubles(const std::vector<double>& values, const Shape& sizes, DType dtype) {
+namespace {
+
+template <typename Value>
+Tensor fromValues(const std::vector<Value>& values, const Shape& sizes, DType dtype) {
     Tensor t = empty(sizes, dtype);
     if (static_cast<int64_t>(values.size()) != t.numel())
         fail(ErrorKind::Value, fmt::format("{} values for shape {}", values.size(), shapeStr(sizes)));
@@ -197,16 +200,10 @@ Tensor fromDoubles(const std::vector<double>& values, const Shape& sizes, DType 
     return t;
 }
 
-Tensor fromInts(const std::vector<int64_t>& values, const Shape& sizes, DType dtype) {
-    Tensor t = empty(sizes, dtype);
-    if (static_cast<int64_t>(values.size()) != t.numel())
-        fail(ErrorKind::Value, fmt::format("{} values for shape {}", values.size(), shapeStr(sizes)));
-    dispatchDType(dtype, [&]<typename T>() {
-        T* data = t.dataAs<T>();
-        for (size_t i = 0; i < values.size(); ++i) data[i] = castValue<T>(values[i]);
-    });
-    return t;
-}
+}  // namespace
+
+Tensor fromDoubles(const std::vector<double>& values, const Shape& sizes, DType dtype) { return fromValues(values, sizes, dtype); }
+Tensor fromInts(const std::vector<int64_t>& values, const Shape& sizes, DType dtype) { return fromValues(values, sizes, dtype); }
 
 namespace {
 

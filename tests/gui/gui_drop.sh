@@ -49,15 +49,8 @@ snapshot_until() {
 }
 
 # expect NAME LINE...: the last snapshot of NAME shows every LINE.
-expect() {
-  local name=$1 line
-  shift
-  for line in "$@"; do
-    if ! grep -qF -- "$line" "$work/$name/snapshot.txt"; then
-      echo "FAIL $name: the window does not show: $line"; failures=$((failures + 1))
-    fi
-  done
-}
+source "$(dirname "$0")/expect_lines.sh"
+expect() { local name=$1; shift; expect_lines "$work/$name/snapshot.txt" "$name" "$@"; }
 
 # 1. An empty window takes a dropped log. A copy under a name with a space and a '#': the drop's file:// URI
 #    must be percent-decoded by the window.

@@ -18,15 +18,8 @@ training=$(ls "$data"/torch_traces/training_cuda/dedicated_log_torch_trace_*.log
 failures=0
 
 # expect NAME LINE...: the dump NAME.txt has every LINE (fixed strings).
-expect() {
-  local name=$1 line
-  shift
-  for line in "$@"; do
-    if ! grep -qF -- "$line" "$work/$name.txt"; then
-      echo "FAIL $name: the window does not show: $line"; failures=$((failures + 1))
-    fi
-  done
-}
+source "$(dirname "$0")/expect_lines.sh"
+expect() { local name=$1; shift; expect_lines "$work/$name.txt" "$name" "$@"; }
 
 # shot NAME CWB_ARGS...: a scripted screenshot and its UI dump.
 shot() {

@@ -13,6 +13,13 @@
 #include <unordered_set>
 
 namespace traces {
+
+// Started or not: when the recompile limit refuses a compile, Dynamo has already logged the recompile and its
+// guard failures, but no dynamo_start.
+bool isRecompile(const TraceIndex& index, const Compile& compile) {
+    return index.occurrenceHead(compile) == &compile && compile.key.frameCompileId.value_or(0) > 0;
+}
+
 namespace {
 
 constexpr int64_t kDefaultRecompileLimit = 8;
@@ -67,12 +74,6 @@ std::vector<GuardFailureText> guardFailuresOf(const TraceIndex& index, const Com
 }
 
 CompileRef refOf(const Compile& compile) { return {compile.id, compile.key.display()}; }
-
-// A recompile is an occurrence of a compile id above 0, started or not: when the recompile limit refuses a
-// compile, Dynamo has already logged the recompile and its guard failures, but no dynamo_start.
-bool isRecompile(const TraceIndex& index, const Compile& compile) {
-    return index.occurrenceHead(compile) == &compile && compile.key.frameCompileId.value_or(0) > 0;
-}
 
 void countSession(const TraceIndex& index, const SessionRows& rows, SummaryCounts& counts) {
     for (const Compile* compile : rows.compiles) {

@@ -101,6 +101,8 @@ struct SessionSummary {
     std::vector<CompilePhaseTimes> compilePhases;  ///< compiles that recorded any phase, input order
 };
 
+/// An occurrence of a compile id above 0, started or not (a call the recompile limit refused is one too).
+bool isRecompile(const TraceIndex& index, const Compile& compile);
 SessionSummary summarizeSession(const TraceIndex& index, const Session& session);
 std::vector<SessionSummary> summarizeTrace(const TraceData& trace);
 
