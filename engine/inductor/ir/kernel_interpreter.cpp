@@ -1,0 +1,370 @@
+// The reference semantics of the kernel IR: runs a kernel one element at a time on host memory, rounding
+// every result to its dtype as generated code does. Code generators are tested against it.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+#include "inductor/ir/kernel_ir.h"
+#include "tensor/half.h"
+
+namespace eng::inductor {
+
+namespace {
+
+// A value of any dtype: floating dtypes use `f`, integral and bool ones `i`.
+struct Element {
+    double f = 0;
+    int64_t i = 0;
+};
+
+bool floating(DType d) { return tensor::isFloating(d); }
+
+double roundTo(DType dtype, double value) {
+    switch (dtype) {
+        case DType::Float32: return static_cast<float>(value);
+        case DType::Float16: return static_cast<float>(tensor::Half(static_cast<float>(value)));
+        case DType::BFloat16: return static_cast<float>(tensor::BFloat16(static_cast<float>(value)));
+        default: return value;
+    }
+}
+
+int64_t wrapTo(DType dtype, int64_t value) {
+    switch (dtype) {
+        case DType::Bool: return value != 0;
+        case DType::UInt8: return static_cast<uint8_t>(value);
+        case DType::Int8: return static_cast<int8_t>(value);
+        case DType::Int16: return static_cast<int16_t>(value);
+        case DType::Int32: return static_cast<int32_t>(value);
+        default: return value;
+    }
+}
+
+Element readElement(const void* base, DType dtype, int64_t offset) {
+    Element e;
+    tensor::dispatchDType(dtype, [&]<typename T>() {
+        T v = static_cast<const T*>(base)[offset];
+        if constexpr (std::is_same_v<T, tensor::Half> || std::is_same_v<T, tensor::BFloat16>) e.f = static_cast<float>(v);
+        else if constexpr (std::is_floating_point_v<T>) e.f = v;
+        else e.i = static_cast<int64_t>(v);
+    });
+    return e;
+}
+
+void writeElement(void* base, DType dtype, int64_t offset, Element e) {
+    tensor::dispatchDType(dtype, [&]<typename T>() {
+        T* p = static_cast<T*>(base) + offset;
+        if constexpr (std::is_same_v<T, tensor::Half> || std::is_same_v<T, tensor::BFloat16>) *p = T(static_cast<float>(e.f));
+        else if constexpr (std::is_floating_point_v<T>) *p = static_cast<T>(e.f);
+        else *p = static_cast<T>(e.i);
+    });
+}
+
+double unaryFloat(ElementOp op, double x) {
+    switch (op) {
+        case ElementOp::Neg: return -x;
+        case ElementOp::Abs: return std::fabs(x);
+        case ElementOp::Exp: return std::exp(x);
+        case ElementOp::Exp2: return std::exp2(x);
+        case ElementOp::Expm1: return std::expm1(x);
+        case ElementOp::Log: return std::log(x);
+        case ElementOp::Log2: return std::log2(x);
+        case ElementOp::Log1p: return std::log1p(x);
+        case ElementOp::Sqrt: return std::sqrt(x);
+        case ElementOp::Rsqrt: return 1.0 / std::sqrt(x);
+        case ElementOp::Reciprocal: return 1.0 / x;
+        case ElementOp::Sin: return std::sin(x);
+        case ElementOp::Cos: return std::cos(x);
+        case ElementOp::Tan: return std::tan(x);
+        case ElementOp::Asin: return std::asin(x);
+        case ElementOp::Acos: return std::acos(x);
+        case ElementOp::Atan: return std::atan(x);
+        case ElementOp::Sinh: return std::sinh(x);
+        case ElementOp::Cosh: return std::cosh(x);
+        case ElementOp::Tanh: return std::tanh(x);
+        case ElementOp::Asinh: return std::asinh(x);
+        case ElementOp::Acosh: return std::acosh(x);
+        case ElementOp::Atanh: return std::atanh(x);
+        case ElementOp::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
+        case ElementOp::Erf: return std::erf(x);
+        case ElementOp::Floor: return std::floor(x);
+        case ElementOp::Ceil: return std::ceil(x);
+        case ElementOp::Round: return std::nearbyint(x);  // half to even, as torch.round
+        case ElementOp::Trunc: return std::trunc(x);
+        case ElementOp::Sign: return std::isnan(x) ? x : static_cast<double>((x > 0) - (x < 0));
+        default: throw std::logic_error(std::string("no float form of ") + elementOpName(op));
+    }
+}
+
+int64_t unaryInt(ElementOp op, int64_t x) {
+    switch (op) {
+        case ElementOp::Neg: return -x;
+        case ElementOp::Abs: return x < 0 ? -x : x;
+        case ElementOp::Sign: return (x > 0) - (x < 0);
+        case ElementOp::BitNot: return ~x;
+        case ElementOp::Floor:
+        case ElementOp::Ceil:
+        case ElementOp::Round:
+        case ElementOp::Trunc: return x;
+        default: throw std::logic_error(std::string("no integer form of ") + elementOpName(op));
+    }
+}
+
+double binaryFloat(ElementOp op, double a, double b) {
+    switch (op) {
+        case ElementOp::Add: return a + b;
+        case ElementOp::Sub: return a - b;
+        case ElementOp::Mul: return a * b;
+        case ElementOp::Div: return a / b;
+        case ElementOp::FloorDiv: return std::floor(a / b);
+        case ElementOp::Mod: {
+            double r = std::fmod(a, b);
+            return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+        }
+        case ElementOp::Pow: return std::pow(a, b);
+        case ElementOp::Maximum: return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::max(a, b);
+        case ElementOp::Minimum: return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::min(a, b);
+        case ElementOp::Atan2: return std::atan2(a, b);
+        default: throw std::logic_error(std::string("no float form of ") + elementOpName(op));
+    }
+}
+
+int64_t binaryInt(ElementOp op, int64_t a, int64_t b) {
+    switch (op) {
+        case ElementOp::Add: return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+        case ElementOp::Sub: return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+        case ElementOp::Mul: return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+        case ElementOp::Div:
+            if (b == 0) throw std::runtime_error("ZeroDivisionError");
+            return a / b;
+        case ElementOp::FloorDiv: {
+            if (b == 0) throw std::runtime_error("ZeroDivisionError");
+            int64_t q = a / b;
+            return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+        }
+        case ElementOp::Mod: {
+            if (b == 0) throw std::runtime_error("ZeroDivisionError");
+            int64_t r = a % b;
+            return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+        }
+        case ElementOp::Pow: {
+            int64_t result = 1;
+            for (int64_t k = 0; k < b; ++k) result *= a;
+            return result;
+        }
+        case ElementOp::Maximum: return std::max(a, b);
+        case ElementOp::Minimum: return std::min(a, b);
+        case ElementOp::BitAnd: return a & b;
+        case ElementOp::BitOr: return a | b;
+        case ElementOp::BitXor: return a ^ b;
+        default: throw std::logic_error(std::string("no integer form of ") + elementOpName(op));
+    }
+}
+
+bool compare(ElementOp op, const Element& a, const Element& b, bool isFloat) {
+    if (op == ElementOp::LogicalAnd) return (isFloat ? a.f != 0 : a.i != 0) && (isFloat ? b.f != 0 : b.i != 0);
+    if (op == ElementOp::LogicalOr) return (isFloat ? a.f != 0 : a.i != 0) || (isFloat ? b.f != 0 : b.i != 0);
+    if (isFloat) {
+        switch (op) {
+            case ElementOp::Eq: return a.f == b.f;
+            case ElementOp::Ne: return a.f != b.f;
+            case ElementOp::Lt: return a.f < b.f;
+            case ElementOp::Le: return a.f <= b.f;
+            case ElementOp::Gt: return a.f > b.f;
+            case ElementOp::Ge: return a.f >= b.f;
+            default: break;
+        }
+    } else {
+        switch (op) {
+            case ElementOp::Eq: return a.i == b.i;
+            case ElementOp::Ne: return a.i != b.i;
+            case ElementOp::Lt: return a.i < b.i;
+            case ElementOp::Le: return a.i <= b.i;
+            case ElementOp::Gt: return a.i > b.i;
+            case ElementOp::Ge: return a.i >= b.i;
+            default: break;
+        }
+    }
+    throw std::logic_error(std::string("not a comparison: ") + elementOpName(op));
+}
+
+struct Interpreter {
+    const Kernel& kernel;
+    std::span<void* const> buffers;
+    const SymbolValues& symbols;
+    std::vector<int64_t> vars;
+    std::map<int, Element> finished;
+
+    Element eval(const ExprPtr& e) {
+        Element out;
+        switch (e->kind) {
+            case Expr::Kind::Load: {
+                int64_t offset = evaluate(e->index, vars, symbols);
+                return readElement(buffers[static_cast<size_t>(e->buffer)], e->dtype, offset);
+            }
+            case Expr::Kind::Constant:
+                if (floating(e->dtype)) out.f = roundTo(e->dtype, e->number);
+                else out.i = e->integer;
+                return out;
+            case Expr::Kind::IndexValue: {
+                int64_t v = evaluate(e->index, vars, symbols);
+                if (floating(e->dtype)) out.f = roundTo(e->dtype, static_cast<double>(v));
+                else out.i = wrapTo(e->dtype, v);
+                return out;
+            }
+            case Expr::Kind::Unary: {
+                Element a = eval(e->a);
+                const bool isFloat = floating(e->a->dtype);
+                if (e->op == ElementOp::LogicalNot) out.i = isFloat ? a.f == 0 : a.i == 0;
+                else if (e->op == ElementOp::IsNan) out.i = isFloat && std::isnan(a.f);
+                else if (isFloat) out.f = roundTo(e->dtype, unaryFloat(e->op, a.f));
+                else if (e->dtype == DType::Bool && e->op == ElementOp::BitNot) out.i = !a.i;
+                else out.i = wrapTo(e->dtype, unaryInt(e->op, a.i));
+                return out;
+            }
+            case Expr::Kind::Binary: {
+                Element a = eval(e->a), b = eval(e->b);
+                const bool isFloat = floating(e->a->dtype);
+                if (isComparison(e->op)) out.i = compare(e->op, a, b, isFloat);
+                else if (isFloat) out.f = roundTo(e->dtype, binaryFloat(e->op, a.f, b.f));
+                else out.i = wrapTo(e->dtype, binaryInt(e->op, a.i, b.i));
+                return out;
+            }
+            case Expr::Kind::Where: return eval(e->a).i ? eval(e->b) : eval(e->c);
+            case Expr::Kind::Cast: {
+                Element a = eval(e->a);
+                const bool from = floating(e->a->dtype), to = floating(e->dtype);
+                if (from && to) out.f = roundTo(e->dtype, a.f);
+                else if (!from && to) out.f = roundTo(e->dtype, static_cast<double>(a.i));
+                else if (from && !to) {
+                    if (e->dtype == DType::Bool) out.i = a.f != 0;
+                    else out.i = wrapTo(e->dtype, (a.f > -9.3e18 && a.f < 9.3e18) ? static_cast<int64_t>(a.f) : INT64_MIN);
+                } else out.i = wrapTo(e->dtype, a.i);
+                return out;
+            }
+            case Expr::Kind::ReductionValue: return finished.at(e->reduction);
+        }
+        return out;
+    }
+
+    void runStores(const std::vector<Store>& stores) {
+        for (const Store& s : stores) {
+            Element v = eval(s.value);
+            writeElement(buffers[static_cast<size_t>(s.buffer)], kernel.buffers[static_cast<size_t>(s.buffer)].dtype,
+                         evaluate(s.index, vars, symbols), v);
+        }
+    }
+
+    // Walks every point of `ranges` starting at variable `first`, calling body at each.
+    template <typename Body>
+    void forEachPoint(const std::vector<Index>& ranges, int first, Body&& body) {
+        std::vector<int64_t> extents;
+        int64_t total = 1;
+        for (const Index& r : ranges) {
+            extents.push_back(evaluate(r, vars, symbols));
+            total *= extents.back();
+        }
+        for (int64_t flat = 0; flat < total; ++flat) {
+            int64_t rest = flat;
+            for (size_t d = ranges.size(); d-- > 0;) {
+                vars[static_cast<size_t>(first) + d] = rest % extents[d];
+                rest /= extents[d];
+            }
+            body(flat);
+        }
+    }
+
+    void runReductionPass(const KernelPass& pass) {
+        struct Accumulator {
+            Element value;
+            int64_t position = 0;
+            bool started = false;
+        };
+        std::vector<Accumulator> acc(pass.reductions.size());
+        forEachPoint(kernel.reductionRanges, kernel.outerVarCount(), [&](int64_t flat) {
+            runStores(pass.stores);
+            for (size_t k = 0; k < pass.reductions.size(); ++k) {
+                const Reduction& r = pass.reductions[k];
+                Element v = eval(r.value);
+                Accumulator& a = acc[k];
+                const bool isFloat = floating(r.value->dtype);
+                if (!a.started) {
+                    a.value = v;
+                    a.position = flat;
+                    a.started = true;
+                    continue;
+                }
+                switch (r.op) {
+                    case ReductionOp::Sum:
+                        if (isFloat) a.value.f = roundTo(r.value->dtype, a.value.f + v.f);
+                        else a.value.i = wrapTo(r.value->dtype, a.value.i + v.i);
+                        break;
+                    case ReductionOp::Prod:
+                        if (isFloat) a.value.f = roundTo(r.value->dtype, a.value.f * v.f);
+                        else a.value.i = wrapTo(r.value->dtype, a.value.i * v.i);
+                        break;
+                    case ReductionOp::Max:
+                    case ReductionOp::Min:
+                        a.value = isFloat ? Element{binaryFloat(r.op == ReductionOp::Max ? ElementOp::Maximum : ElementOp::Minimum, a.value.f, v.f), 0}
+                                          : Element{0, binaryInt(r.op == ReductionOp::Max ? ElementOp::Maximum : ElementOp::Minimum, a.value.i, v.i)};
+                        break;
+                    case ReductionOp::ArgMax:
+                    case ReductionOp::ArgMin: {
+                        const bool wantMax = r.op == ReductionOp::ArgMax;
+                        bool better;
+                        if (isFloat) {
+                            if (std::isnan(a.value.f)) better = false;
+                            else if (std::isnan(v.f)) better = true;
+                            else better = wantMax ? v.f > a.value.f : v.f < a.value.f;
+                        } else {
+                            better = wantMax ? v.i > a.value.i : v.i < a.value.i;
+                        }
+                        if (better) {
+                            a.value = v;
+                            a.position = flat;
+                        }
+                        break;
+                    }
+                    case ReductionOp::Any: a.value.i = a.value.i || v.i; break;
+                    case ReductionOp::All: a.value.i = a.value.i && v.i; break;
+                }
+            }
+        });
+        for (size_t k = 0; k < pass.reductions.size(); ++k) {
+            const Reduction& r = pass.reductions[k];
+            Element result = acc[k].value;
+            if (!acc[k].started) {  // empty range: the identity
+                const bool isFloat = floating(r.value->dtype);
+                switch (r.op) {
+                    case ReductionOp::Sum: break;
+                    case ReductionOp::Prod: result = isFloat ? Element{1, 0} : Element{0, 1}; break;
+                    case ReductionOp::All: result.i = 1; break;
+                    case ReductionOp::Any: break;
+                    default: throw std::runtime_error(std::string(reductionOpName(r.op)) + " of an empty range");
+                }
+            }
+            if (r.op == ReductionOp::ArgMax || r.op == ReductionOp::ArgMin) result = Element{0, acc[k].position};
+            finished[r.id] = result;
+        }
+    }
+
+    void run() {
+        vars.assign(kernel.outerRanges.size() + kernel.reductionRanges.size(), 0);
+        forEachPoint(kernel.outerRanges, 0, [&](int64_t) {
+            finished.clear();
+            for (const KernelPass& pass : kernel.passes) {
+                if (pass.overReductionRange) runReductionPass(pass);
+                else runStores(pass.stores);
+            }
+        });
+    }
+};
+
+}  // namespace
+
+void interpretKernel(const Kernel& kernel, std::span<void* const> buffers, const SymbolValues& symbols) {
+    if (buffers.size() != kernel.buffers.size()) throw std::logic_error("interpretKernel: wrong number of buffers");
+    Interpreter{kernel, buffers, symbols, {}, {}}.run();
+}
+
+}  // namespace eng::inductor

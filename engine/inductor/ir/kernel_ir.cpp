@@ -1,0 +1,443 @@
+// Builders, folding, printing and checking of the kernel IR (kernel_ir.h).
+#include "inductor/ir/kernel_ir.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace eng::inductor {
+
+namespace {
+
+Index makeIndex(IndexNode::Op op, Index lhs, Index rhs) {
+    auto node = std::make_shared<IndexNode>();
+    node->op = op;
+    node->lhs = std::move(lhs);
+    node->rhs = std::move(rhs);
+    return node;
+}
+
+bool mentionsVar(const Index& index, int number) {
+    switch (index->op) {
+        case IndexNode::Op::Constant:
+        case IndexNode::Op::Symbol: return false;
+        case IndexNode::Op::Var: return index->value == number;
+        default: return mentionsVar(index->lhs, number) || mentionsVar(index->rhs, number);
+    }
+}
+
+}  // namespace
+
+Index indexConstant(int64_t value) {
+    auto node = std::make_shared<IndexNode>();
+    node->value = value;
+    return node;
+}
+
+Index indexVar(int number) {
+    auto node = std::make_shared<IndexNode>();
+    node->op = IndexNode::Op::Var;
+    node->value = number;
+    return node;
+}
+
+Index indexSymbol(const std::string& name) {
+    auto node = std::make_shared<IndexNode>();
+    node->op = IndexNode::Op::Symbol;
+    node->symbol = name;
+    return node;
+}
+
+std::optional<int64_t> constantValue(const Index& index) {
+    if (index && index->op == IndexNode::Op::Constant) return index->value;
+    return std::nullopt;
+}
+
+Index operator+(const Index& a, const Index& b) {
+    auto ca = constantValue(a), cb = constantValue(b);
+    if (ca && cb) return indexConstant(*ca + *cb);
+    if (ca == 0) return b;
+    if (cb == 0) return a;
+    if (ca) return makeIndex(IndexNode::Op::Add, b, a);  // constants on the right: x0 + 3
+    // (e + c1) + c2 -> e + (c1 + c2)
+    if (cb && a->op == IndexNode::Op::Add && constantValue(a->rhs)) return a->lhs + indexConstant(*cb + a->rhs->value);
+    return makeIndex(IndexNode::Op::Add, a, b);
+}
+
+Index operator*(const Index& a, const Index& b) {
+    auto ca = constantValue(a), cb = constantValue(b);
+    if (ca && cb) return indexConstant(*ca * *cb);
+    if (ca == 0 || cb == 0) return indexConstant(0);
+    if (ca == 1) return b;
+    if (cb == 1) return a;
+    if (ca) return makeIndex(IndexNode::Op::Mul, b, a);  // x0 * 1024
+    // (e * c1) * c2 -> e * (c1 * c2)
+    if (cb && a->op == IndexNode::Op::Mul && constantValue(a->rhs)) return a->lhs * indexConstant(*cb * a->rhs->value);
+    return makeIndex(IndexNode::Op::Mul, a, b);
+}
+
+Index floorDiv(const Index& a, const Index& b) {
+    auto ca = constantValue(a), cb = constantValue(b);
+    if (cb == 1) return a;
+    if (ca && cb && *cb != 0) return indexConstant(*ca >= 0 ? *ca / *cb : -((-*ca + *cb - 1) / *cb));
+    if (ca == 0) return a;
+    return makeIndex(IndexNode::Op::FloorDiv, a, b);
+}
+
+Index modulo(const Index& a, const Index& b) {
+    auto ca = constantValue(a), cb = constantValue(b);
+    if (cb == 1) return indexConstant(0);
+    if (ca && cb && *cb != 0) return indexConstant(((*ca % *cb) + *cb) % *cb);
+    if (ca == 0) return a;
+    return makeIndex(IndexNode::Op::Mod, a, b);
+}
+
+Index product(std::span<const Index> sizes) {
+    Index result = indexConstant(1);
+    for (const Index& size : sizes) result = result * size;
+    return result;
+}
+
+int64_t evaluate(const Index& index, std::span<const int64_t> vars, const SymbolValues& symbols) {
+    switch (index->op) {
+        case IndexNode::Op::Constant: return index->value;
+        case IndexNode::Op::Var: return vars[static_cast<size_t>(index->value)];
+        case IndexNode::Op::Symbol: {
+            auto found = symbols.find(index->symbol);
+            if (found == symbols.end()) throw std::logic_error("kernel index names unknown symbol " + index->symbol);
+            return found->second;
+        }
+        case IndexNode::Op::Add: return evaluate(index->lhs, vars, symbols) + evaluate(index->rhs, vars, symbols);
+        case IndexNode::Op::Mul: return evaluate(index->lhs, vars, symbols) * evaluate(index->rhs, vars, symbols);
+        case IndexNode::Op::FloorDiv: {
+            int64_t a = evaluate(index->lhs, vars, symbols), b = evaluate(index->rhs, vars, symbols);
+            int64_t q = a / b;
+            return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+        }
+        case IndexNode::Op::Mod: {
+            int64_t a = evaluate(index->lhs, vars, symbols), b = evaluate(index->rhs, vars, symbols);
+            int64_t r = a % b;
+            return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+        }
+    }
+    return 0;
+}
+
+std::optional<int64_t> constantStrideOf(const Index& index, int number) {
+    switch (index->op) {
+        case IndexNode::Op::Constant:
+        case IndexNode::Op::Symbol: return 0;
+        case IndexNode::Op::Var: return index->value == number ? 1 : 0;
+        case IndexNode::Op::Add: {
+            auto l = constantStrideOf(index->lhs, number), r = constantStrideOf(index->rhs, number);
+            if (!l || !r) return std::nullopt;
+            return *l + *r;
+        }
+        case IndexNode::Op::Mul: {
+            bool inLeft = mentionsVar(index->lhs, number), inRight = mentionsVar(index->rhs, number);
+            if (!inLeft && !inRight) return 0;
+            if (inLeft && inRight) return std::nullopt;
+            const Index& withVar = inLeft ? index->lhs : index->rhs;
+            auto factor = constantValue(inLeft ? index->rhs : index->lhs);
+            auto inner = constantStrideOf(withVar, number);
+            if (!factor || !inner) return std::nullopt;
+            return *inner * *factor;
+        }
+        case IndexNode::Op::FloorDiv:
+        case IndexNode::Op::Mod:
+            if (mentionsVar(index, number)) return std::nullopt;
+            return 0;
+    }
+    return std::nullopt;
+}
+
+void collectSymbols(const Index& index, std::vector<std::string>& out) {
+    if (!index) return;
+    if (index->op == IndexNode::Op::Symbol) {
+        if (std::find(out.begin(), out.end(), index->symbol) == out.end()) out.push_back(index->symbol);
+        return;
+    }
+    collectSymbols(index->lhs, out);
+    collectSymbols(index->rhs, out);
+}
+
+namespace {
+
+std::string indexText(const Index& index, int outerVars, bool parenthesise) {
+    switch (index->op) {
+        case IndexNode::Op::Constant: return std::to_string(index->value);
+        case IndexNode::Op::Symbol: return index->symbol;
+        case IndexNode::Op::Var:
+            return outerVars < 0 || index->value < outerVars ? fmt::format("x{}", index->value)
+                                                              : fmt::format("r{}", index->value - outerVars);
+        case IndexNode::Op::Add: {
+            std::string text = indexText(index->lhs, outerVars, false) + " + " + indexText(index->rhs, outerVars, false);
+            return parenthesise ? "(" + text + ")" : text;
+        }
+        case IndexNode::Op::Mul: return indexText(index->lhs, outerVars, true) + " * " + indexText(index->rhs, outerVars, true);
+        case IndexNode::Op::FloorDiv:
+            return "(" + indexText(index->lhs, outerVars, true) + " / " + indexText(index->rhs, outerVars, true) + ")";
+        case IndexNode::Op::Mod:
+            return "(" + indexText(index->lhs, outerVars, true) + " % " + indexText(index->rhs, outerVars, true) + ")";
+    }
+    return "?";
+}
+
+}  // namespace
+
+std::string toString(const Index& index) { return indexText(index, -1, false); }
+
+// ---------------------------------------------------------------------------------------------------------
+
+bool isUnary(ElementOp op) { return op <= ElementOp::IsNan; }
+
+bool isComparison(ElementOp op) {
+    return (op >= ElementOp::Eq && op <= ElementOp::LogicalOr) || op == ElementOp::LogicalNot || op == ElementOp::IsNan;
+}
+
+const char* elementOpName(ElementOp op) {
+    static const char* const names[] = {
+        "neg", "abs", "exp", "exp2", "expm1", "log", "log2", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan",
+        "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "erf", "floor", "ceil",
+        "round", "trunc", "sign", "logical_not", "bitwise_not", "isnan",
+        "add", "sub", "mul", "div", "floordiv", "mod", "pow", "maximum", "minimum", "atan2", "eq", "ne", "lt", "le",
+        "gt", "ge", "logical_and", "logical_or", "bitwise_and", "bitwise_or", "bitwise_xor"};
+    return names[static_cast<int>(op)];
+}
+
+namespace {
+std::shared_ptr<Expr> newExpr(Expr::Kind kind, DType dtype) {
+    auto e = std::make_shared<Expr>();
+    e->kind = kind;
+    e->dtype = dtype;
+    return e;
+}
+}  // namespace
+
+ExprPtr load(int buffer, Index index, DType dtype) {
+    auto e = newExpr(Expr::Kind::Load, dtype);
+    e->buffer = buffer;
+    e->index = std::move(index);
+    return e;
+}
+
+ExprPtr constantFloat(double value, DType dtype) {
+    if (!tensor::isFloating(dtype)) return constantInt(static_cast<int64_t>(value), dtype);
+    auto e = newExpr(Expr::Kind::Constant, dtype);
+    e->number = value;
+    return e;
+}
+
+ExprPtr constantInt(int64_t value, DType dtype) {
+    if (tensor::isFloating(dtype)) return constantFloat(static_cast<double>(value), dtype);
+    auto e = newExpr(Expr::Kind::Constant, dtype);
+    e->integer = dtype == DType::Bool ? (value != 0) : value;
+    return e;
+}
+
+ExprPtr indexValue(Index index, DType dtype) {
+    auto e = newExpr(Expr::Kind::IndexValue, dtype);
+    e->index = std::move(index);
+    return e;
+}
+
+ExprPtr unary(ElementOp op, ExprPtr a) {
+    if (!isUnary(op)) throw std::logic_error(std::string("unary() given binary op ") + elementOpName(op));
+    auto e = newExpr(Expr::Kind::Unary, isComparison(op) ? DType::Bool : a->dtype);
+    e->op = op;
+    e->a = std::move(a);
+    return e;
+}
+
+ExprPtr binary(ElementOp op, ExprPtr a, ExprPtr b) {
+    if (isUnary(op)) throw std::logic_error(std::string("binary() given unary op ") + elementOpName(op));
+    auto e = newExpr(Expr::Kind::Binary, isComparison(op) ? DType::Bool : a->dtype);
+    e->op = op;
+    e->a = std::move(a);
+    e->b = std::move(b);
+    return e;
+}
+
+ExprPtr where(ExprPtr condition, ExprPtr whenTrue, ExprPtr whenFalse) {
+    auto e = newExpr(Expr::Kind::Where, whenTrue->dtype);
+    e->a = std::move(condition);
+    e->b = std::move(whenTrue);
+    e->c = std::move(whenFalse);
+    return e;
+}
+
+ExprPtr cast(ExprPtr a, DType dtype) {
+    if (a->dtype == dtype) return a;
+    if (a->kind == Expr::Kind::Constant) {
+        if (tensor::isFloating(a->dtype)) {
+            if (dtype == DType::Bool) return constantInt(a->number != 0, dtype);
+            return tensor::isFloating(dtype) ? constantFloat(a->number, dtype) : constantInt(static_cast<int64_t>(a->number), dtype);
+        }
+        return tensor::isFloating(dtype) ? constantFloat(static_cast<double>(a->integer), dtype) : constantInt(a->integer, dtype);
+    }
+    auto e = newExpr(Expr::Kind::Cast, dtype);
+    e->a = std::move(a);
+    return e;
+}
+
+ExprPtr reductionValue(int reduction, DType dtype) {
+    auto e = newExpr(Expr::Kind::ReductionValue, dtype);
+    e->reduction = reduction;
+    return e;
+}
+
+const char* reductionOpName(ReductionOp op) {
+    static const char* const names[] = {"sum", "prod", "max", "min", "argmax", "argmin", "any", "all"};
+    return names[static_cast<int>(op)];
+}
+
+DType Reduction::resultDtype() const {
+    if (op == ReductionOp::ArgMax || op == ReductionOp::ArgMin) return DType::Int64;
+    if (op == ReductionOp::Any || op == ReductionOp::All) return DType::Bool;
+    return value->dtype;
+}
+
+std::string Kernel::varName(int number) const {
+    return number < outerVarCount() ? fmt::format("x{}", number) : fmt::format("r{}", number - outerVarCount());
+}
+
+int Kernel::reductionCount() const {
+    int count = 0;
+    for (const KernelPass& pass : passes) count += static_cast<int>(pass.reductions.size());
+    return count;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+namespace {
+
+std::string exprText(const Kernel& kernel, const ExprPtr& e) {
+    const int outers = kernel.outerVarCount();
+    switch (e->kind) {
+        case Expr::Kind::Load: return fmt::format("{}[{}]", kernel.buffers.at(static_cast<size_t>(e->buffer)).name, indexText(e->index, outers, false));
+        case Expr::Kind::Constant:
+            return tensor::isFloating(e->dtype) ? fmt::format("{}", e->number) : fmt::format("{}", e->integer);
+        case Expr::Kind::IndexValue: return fmt::format("index({})", indexText(e->index, outers, false));
+        case Expr::Kind::Unary: return fmt::format("{}({})", elementOpName(e->op), exprText(kernel, e->a));
+        case Expr::Kind::Binary: return fmt::format("{}({}, {})", elementOpName(e->op), exprText(kernel, e->a), exprText(kernel, e->b));
+        case Expr::Kind::Where:
+            return fmt::format("where({}, {}, {})", exprText(kernel, e->a), exprText(kernel, e->b), exprText(kernel, e->c));
+        case Expr::Kind::Cast: return fmt::format("to_{}({})", tensor::dtypeName(e->dtype), exprText(kernel, e->a));
+        case Expr::Kind::ReductionValue: return fmt::format("red{}", e->reduction);
+    }
+    return "?";
+}
+
+std::string rangesText(const std::vector<Index>& ranges) {
+    std::string text;
+    for (const Index& r : ranges) text += (text.empty() ? "" : ", ") + toString(r);
+    return "[" + text + "]";
+}
+
+}  // namespace
+
+std::string kernelText(const Kernel& kernel) {
+    std::string text = fmt::format("kernel {}(", kernel.name);
+    for (size_t i = 0; i < kernel.buffers.size(); ++i)
+        text += fmt::format("{}{}: {}", i ? ", " : "", kernel.buffers[i].name, tensor::dtypeName(kernel.buffers[i].dtype));
+    for (const std::string& symbol : kernel.symbols) text += ", " + symbol;
+    text += fmt::format(")\n  outer {}", rangesText(kernel.outerRanges));
+    if (kernel.isReduction()) text += fmt::format(" reduce {}", rangesText(kernel.reductionRanges));
+    text += "\n";
+    for (const KernelPass& pass : kernel.passes) {
+        text += pass.overReductionRange ? "  pass over reduction range:\n" : "  pass over outer range:\n";
+        for (const Reduction& r : pass.reductions)
+            text += fmt::format("    red{} = {}({})\n", r.id, reductionOpName(r.op), exprText(kernel, r.value));
+        for (const Store& s : pass.stores)
+            text += fmt::format("    {}[{}] = {}\n", kernel.buffers.at(static_cast<size_t>(s.buffer)).name,
+                                indexText(s.index, kernel.outerVarCount(), false), exprText(kernel, s.value));
+    }
+    return text;
+}
+
+namespace {
+
+struct Verifier {
+    const Kernel& kernel;
+    std::vector<int> finished;  // reductions of earlier passes
+
+    [[noreturn]] void fail(const std::string& what) const {
+        throw std::logic_error(fmt::format("malformed kernel {}: {}", kernel.name, what));
+    }
+    void checkIndex(const Index& index, int varLimit) const {
+        if (!index) fail("missing index");
+        if (index->op == IndexNode::Op::Var && (index->value < 0 || index->value >= varLimit))
+            fail(fmt::format("variable {} out of range here", index->value));
+        if (index->op == IndexNode::Op::Symbol &&
+            std::find(kernel.symbols.begin(), kernel.symbols.end(), index->symbol) == kernel.symbols.end())
+            fail("symbol " + index->symbol + " is not a kernel parameter");
+        if (index->lhs) checkIndex(index->lhs, varLimit);
+        if (index->rhs) checkIndex(index->rhs, varLimit);
+    }
+    void checkBuffer(int buffer) const {
+        if (buffer < 0 || buffer >= static_cast<int>(kernel.buffers.size())) fail(fmt::format("buffer {} does not exist", buffer));
+    }
+    void checkExpr(const ExprPtr& e, int varLimit) const {
+        if (!e) fail("missing expression");
+        switch (e->kind) {
+            case Expr::Kind::Load:
+                checkBuffer(e->buffer);
+                if (kernel.buffers[static_cast<size_t>(e->buffer)].dtype != e->dtype) fail("load dtype differs from its buffer's");
+                checkIndex(e->index, varLimit);
+                break;
+            case Expr::Kind::IndexValue: checkIndex(e->index, varLimit); break;
+            case Expr::Kind::Unary: checkExpr(e->a, varLimit); break;
+            case Expr::Kind::Binary:
+                checkExpr(e->a, varLimit);
+                checkExpr(e->b, varLimit);
+                if (e->a->dtype != e->b->dtype) fail(fmt::format("operands of {} differ in dtype", elementOpName(e->op)));
+                break;
+            case Expr::Kind::Where:
+                checkExpr(e->a, varLimit);
+                checkExpr(e->b, varLimit);
+                checkExpr(e->c, varLimit);
+                if (e->a->dtype != DType::Bool) fail("where's condition is not bool");
+                if (e->b->dtype != e->c->dtype) fail("where's branches differ in dtype");
+                break;
+            case Expr::Kind::Cast: checkExpr(e->a, varLimit); break;
+            case Expr::Kind::ReductionValue:
+                if (std::find(finished.begin(), finished.end(), e->reduction) == finished.end())
+                    fail(fmt::format("red{} is read before a pass finished it", e->reduction));
+                break;
+            case Expr::Kind::Constant: break;
+        }
+    }
+    void run() {
+        if (kernel.passes.empty()) fail("no passes");
+        const int outers = kernel.outerVarCount();
+        const int all = outers + static_cast<int>(kernel.reductionRanges.size());
+        for (const Index& r : kernel.outerRanges) checkIndex(r, 0);
+        for (const Index& r : kernel.reductionRanges) checkIndex(r, 0);
+        for (const KernelPass& pass : kernel.passes) {
+            if (pass.overReductionRange && !kernel.isReduction()) fail("a pass over the reduction range of a pointwise kernel");
+            if (!pass.overReductionRange && !pass.reductions.empty()) fail("reductions in an outer pass");
+            const int limit = pass.overReductionRange ? all : outers;
+            for (const Reduction& r : pass.reductions) {
+                checkExpr(r.value, limit);
+                if ((r.op == ReductionOp::Any || r.op == ReductionOp::All) && r.value->dtype != DType::Bool) fail("any/all of a non-bool value");
+            }
+            for (const Store& s : pass.stores) {
+                checkBuffer(s.buffer);
+                checkIndex(s.index, limit);
+                checkExpr(s.value, limit);
+                if (s.value->dtype != kernel.buffers[static_cast<size_t>(s.buffer)].dtype)
+                    fail(fmt::format("store of {} into {} buffer {}", tensor::dtypeName(s.value->dtype),
+                                     tensor::dtypeName(kernel.buffers[static_cast<size_t>(s.buffer)].dtype),
+                                     kernel.buffers[static_cast<size_t>(s.buffer)].name));
+            }
+            for (const Reduction& r : pass.reductions) finished.push_back(r.id);
+        }
+    }
+};
+
+}  // namespace
+
+void verifyKernel(const Kernel& kernel) { Verifier{kernel, {}}.run(); }
+
+}  // namespace eng::inductor

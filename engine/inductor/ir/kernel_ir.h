@@ -1,0 +1,184 @@
+// The loop-level kernel IR between the scheduler and the code generators: index arithmetic over loop variables
+// and size symbols, per-element expressions, and kernels made of a pointwise pass or of reduction passes over
+// rows (one fused softmax / layer-norm row is one kernel). CUDA C++ and LLVM IR are both generated from it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tensor/dtype.h"
+
+namespace eng::inductor {
+
+using tensor::DType;
+
+// ---------------------------------------------------------------------------------------------------------
+// Index arithmetic: integer expressions of loop variables (x0, x1, ... then r0, r1, ...) and size symbols
+// (s0, s1: dynamic dimensions, passed to kernels as int64 arguments). Immutable, shared, folded as built.
+
+struct IndexNode;
+using Index = std::shared_ptr<const IndexNode>;
+
+struct IndexNode {
+    enum class Op { Constant, Var, Symbol, Add, Mul, FloorDiv, Mod };
+    Op op = Op::Constant;
+    int64_t value = 0;   // Constant: the value; Var: the variable number
+    std::string symbol;  // Symbol: its name ("s0")
+    Index lhs, rhs;      // Add/Mul/FloorDiv/Mod (operands are non-negative wherever kernels use them)
+};
+
+Index indexConstant(int64_t value);
+Index indexVar(int number);
+Index indexSymbol(const std::string& name);
+Index operator+(const Index& a, const Index& b);
+Index operator*(const Index& a, const Index& b);
+Index floorDiv(const Index& a, const Index& b);
+Index modulo(const Index& a, const Index& b);
+std::optional<int64_t> constantValue(const Index& index);
+/// Product of sizes (1 for none).
+Index product(std::span<const Index> sizes);
+
+/// Values of the size symbols of one call: name -> value.
+using SymbolValues = std::map<std::string, int64_t>;
+int64_t evaluate(const Index& index, std::span<const int64_t> vars, const SymbolValues& symbols);
+/// The coefficient of variable `number` if `index` is affine in it with a constant coefficient (0 when the
+/// variable does not occur); nullopt when it occurs under FloorDiv/Mod or with a symbolic coefficient.
+/// Code generators use it to see contiguous (1) and broadcast (0) accesses.
+std::optional<int64_t> constantStrideOf(const Index& index, int number);
+/// Every symbol the index mentions, added to `out`.
+void collectSymbols(const Index& index, std::vector<std::string>& out);
+/// C syntax with variables named by `varName` (default x0.., r0.. per kernel: see Kernel::varName).
+std::string toString(const Index& index);
+
+// ---------------------------------------------------------------------------------------------------------
+// Element expressions. Every expression has a dtype; operands of a binary op have the same dtype (lowering
+// inserts casts); comparisons and logical ops give Bool. Loads give the buffer's dtype and a store's value has
+// its buffer's dtype, so half/bfloat16 math appears as Cast(Float32) after loads and Cast(half) before stores.
+
+enum class ElementOp {
+    // unary
+    Neg, Abs, Exp, Exp2, Expm1, Log, Log2, Log1p, Sqrt, Rsqrt, Reciprocal, Sin, Cos, Tan, Asin, Acos, Atan,
+    Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Sigmoid, Erf, Floor, Ceil, Round, Trunc, Sign, LogicalNot, BitNot,
+    IsNan,
+    // binary
+    Add, Sub, Mul, Div,  // Div is true division for floats and truncation toward zero for integers
+    FloorDiv,            // Python's //: floor for floats and integers
+    Mod,                 // Python's %: result takes the divisor's sign
+    Pow, Maximum, Minimum,  // Maximum/Minimum propagate NaN like torch.maximum
+    Atan2, Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, BitAnd, BitOr, BitXor,
+};
+bool isUnary(ElementOp op);
+bool isComparison(ElementOp op);  // Eq..Ge, LogicalAnd/Or, LogicalNot, IsNan: results are Bool
+const char* elementOpName(ElementOp op);  // "add", "sigmoid", ... (also used in kernel names)
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+struct Expr {
+    enum class Kind {
+        Load,            // buffer[index]
+        Constant,        // number of `dtype` (floats in `number`, integers and bools in `integer`)
+        IndexValue,      // the value of an index expression, as `dtype` (iota, masks, arange)
+        Unary,           // op(a)
+        Binary,          // op(a, b)
+        Where,           // a ? b : c (a is Bool)
+        Cast,            // a converted to `dtype` (PyTorch's conversions: float->int truncates, ->bool is != 0)
+        ReductionValue,  // the finished value of reduction `reduction` of an earlier step in the same kernel
+    };
+    Kind kind = Kind::Constant;
+    DType dtype = DType::Float32;
+    int buffer = -1;     // Load: index into Kernel::buffers
+    Index index;         // Load, IndexValue
+    double number = 0;   // Constant (floating dtypes; may be inf/nan)
+    int64_t integer = 0; // Constant (integral and bool dtypes)
+    ElementOp op = ElementOp::Add;
+    ExprPtr a, b, c;
+    int reduction = -1;  // ReductionValue
+};
+
+ExprPtr load(int buffer, Index index, DType dtype);
+ExprPtr constantFloat(double value, DType dtype);
+ExprPtr constantInt(int64_t value, DType dtype);
+ExprPtr indexValue(Index index, DType dtype);
+ExprPtr unary(ElementOp op, ExprPtr a);
+ExprPtr binary(ElementOp op, ExprPtr a, ExprPtr b);
+ExprPtr where(ExprPtr condition, ExprPtr whenTrue, ExprPtr whenFalse);
+ExprPtr cast(ExprPtr a, DType dtype);  // no-op when a already has dtype
+ExprPtr reductionValue(int reduction, DType dtype);
+
+// ---------------------------------------------------------------------------------------------------------
+// Kernels.
+
+enum class ReductionOp {
+    Sum, Prod, Max, Min,  // Max/Min propagate NaN
+    ArgMax, ArgMin,       // int64 position in the flattened reduction range of the first max/min (NaN is max)
+    Any, All,             // of a Bool value; result Bool
+};
+const char* reductionOpName(ReductionOp op);
+
+struct Reduction {
+    int id = 0;               // unique within the kernel; ReductionValue refers to it
+    ReductionOp op = ReductionOp::Sum;
+    ExprPtr value;            // per point of outer x reduction range; its dtype is the accumulator's
+    DType resultDtype() const;  // value's dtype, Int64 for ArgMax/ArgMin, Bool for Any/All
+};
+
+struct Store {
+    int buffer = -1;  // index into Kernel::buffers; value->dtype equals that buffer's dtype
+    Index index;
+    ExprPtr value;
+};
+
+/// One pass of a kernel. A pass over the reduction range runs `stores` at every point of outer x reduction
+/// range and accumulates `reductions`; an outer pass (overReductionRange false) runs `stores` once per outer
+/// point. ReductionValue may name only reductions of earlier passes.
+struct KernelPass {
+    bool overReductionRange = false;
+    std::vector<Reduction> reductions;
+    std::vector<Store> stores;
+};
+
+struct KernelBuffer {
+    std::string name;  // the scheduler's buffer name (buf0, arg0_1, ...): readable in generated code
+    DType dtype = DType::Float32;
+    bool read = false;
+    bool written = false;
+};
+
+/// A kernel: loop variables 0..outerRanges-1 run over the outer ranges (x0, x1, ...), the next ones over the
+/// reduction ranges (r0, r1, ...). Pointwise kernels have no reduction ranges and one outer pass.
+/// Parameters, in order: one pointer per buffer, then one int64 per symbol.
+struct Kernel {
+    std::string name;                 // cwb_poi_fused_add_mul_relu_0, cwb_red_fused__softmax_1
+    std::vector<KernelBuffer> buffers;
+    std::vector<std::string> symbols;
+    std::vector<Index> outerRanges;
+    std::vector<Index> reductionRanges;
+    std::vector<KernelPass> passes;
+
+    bool isReduction() const { return !reductionRanges.empty(); }
+    int outerVarCount() const { return static_cast<int>(outerRanges.size()); }
+    /// Variable `number` is the outer variable x<number>, or the reduction variable r<number - outers>.
+    std::string varName(int number) const;
+    /// Number of reductions over all passes.
+    int reductionCount() const;
+};
+
+/// Readable dump of a kernel (used in tests and in the trace when a backend has no source of its own).
+std::string kernelText(const Kernel& kernel);
+/// Throws std::logic_error naming the rule a malformed kernel breaks (dtypes, variables out of range, a
+/// ReductionValue before its reduction finished, stores of the outer pass indexing reduction variables).
+void verifyKernel(const Kernel& kernel);
+
+// ---------------------------------------------------------------------------------------------------------
+// Running kernels on the host, one element at a time: the reference the code generators are tested against.
+
+/// Buffers as raw host memory of each KernelBuffer's dtype, laid out as the kernel's indices say.
+void interpretKernel(const Kernel& kernel, std::span<void* const> buffers, const SymbolValues& symbols);
+
+}  // namespace eng::inductor

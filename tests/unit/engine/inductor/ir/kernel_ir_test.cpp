@@ -1,0 +1,117 @@
+// The kernel IR: index folding and strides, the verifier's rules, and the reference interpreter's results on
+// the sample kernels against values computed here by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "../sample_kernels.h"
+
+namespace eng::inductor {
+namespace {
+
+using namespace samples;
+
+TEST(KernelIndex, FoldsConstantsAndIdentities) {
+    EXPECT_EQ(toString(x(0) * c(1) + c(0)), "x0");
+    EXPECT_EQ(toString(c(3) + x(1) * c(4) + c(2)), "x1 * 4 + 5");
+    EXPECT_EQ(constantValue(c(6) * c(7)), 42);
+    EXPECT_EQ(constantValue(x(0) * c(0)), 0);
+    EXPECT_EQ(toString(floorDiv(x(0), c(1))), "x0");
+    EXPECT_EQ(constantValue(modulo(x(2), c(1))), 0);
+    EXPECT_EQ(constantValue(floorDiv(c(-7), c(2))), -4);  // floor, as Python
+}
+
+TEST(KernelIndex, EvaluatesWithSymbols) {
+    Index i = floorDiv(x(0), indexSymbol("s0")) * c(100) + modulo(x(0), indexSymbol("s0"));
+    std::vector<int64_t> vars{17};
+    EXPECT_EQ(evaluate(i, vars, {{"s0", 5}}), 302);
+    std::vector<std::string> symbols;
+    collectSymbols(i, symbols);
+    EXPECT_EQ(symbols, std::vector<std::string>{"s0"});
+}
+
+TEST(KernelIndex, StridesOfVariables) {
+    Index rowMajor = x(0) * c(64) + x(1);
+    EXPECT_EQ(constantStrideOf(rowMajor, 1), 1);
+    EXPECT_EQ(constantStrideOf(rowMajor, 0), 64);
+    EXPECT_EQ(constantStrideOf(rowMajor, 2), 0);
+    EXPECT_EQ(constantStrideOf(x(0) * indexSymbol("s0") + x(1), 0), std::nullopt);
+    EXPECT_EQ(constantStrideOf(x(0) * indexSymbol("s0") + x(1), 1), 1);
+    EXPECT_EQ(constantStrideOf(modulo(x(0), c(8)), 0), std::nullopt);
+}
+
+TEST(KernelVerifier, AcceptsEverySample) {
+    for (const Kernel& k : all()) EXPECT_NO_THROW(verifyKernel(k)) << kernelText(k);
+}
+
+TEST(KernelVerifier, RejectsReadingAReductionInItsOwnPass) {
+    Kernel k = softmaxRows(2);
+    k.passes[1].reductions[0].value = reductionValue(1, DType::Float32);
+    EXPECT_THROW(verifyKernel(k), std::logic_error);
+}
+
+TEST(KernelVerifier, RejectsReductionVariablesInAnOuterPass) {
+    Kernel k = columnSumAndArgmax(3, 3);
+    k.passes[1].stores[0].index = x(1);
+    EXPECT_THROW(verifyKernel(k), std::logic_error);
+}
+
+TEST(KernelVerifier, RejectsStoresOfTheWrongDtype) {
+    Kernel k = layerNormBf16(2, 4);
+    k.passes[1].stores[0].value = cast(k.passes[1].stores[0].value, DType::Float32);
+    EXPECT_THROW(verifyKernel(k), std::logic_error);
+}
+
+TEST(KernelInterpreter, PointwiseChain) {
+    Kernel k = pointwiseChain(64);
+    std::vector<float> in(64), out(64);
+    for (int i = 0; i < 64; ++i) in[static_cast<size_t>(i)] = static_cast<float>(i - 32) * 0.1f;
+    std::vector<void*> buffers{in.data(), out.data()};
+    interpretKernel(k, buffers, {});
+    for (size_t i = 0; i < in.size(); ++i) {
+        float v = in[i];
+        float expected = std::sin(std::max(v * 2 + 1, 0.0f)) * (1.0f / (1.0f + std::exp(-v)));
+        EXPECT_NEAR(out[i], expected, 1e-6f);
+    }
+}
+
+TEST(KernelInterpreter, SoftmaxRowsWithASymbolicLength) {
+    Kernel k = softmaxRows(3);
+    const int64_t cols = 7;
+    std::vector<float> in(3 * cols), out(3 * cols);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 5) - 2.0f;
+    std::vector<void*> buffers{in.data(), out.data()};
+    interpretKernel(k, buffers, {{"s0", cols}});
+    for (int r = 0; r < 3; ++r) {
+        double sum = 0;
+        for (int j = 0; j < cols; ++j) sum += out[static_cast<size_t>(r * cols + j)];
+        EXPECT_NEAR(sum, 1.0, 1e-6);
+    }
+    EXPECT_GT(out[2], out[1]);
+}
+
+TEST(KernelInterpreter, ColumnSumAndFirstArgmax) {
+    Kernel k = columnSumAndArgmax(3, 2);
+    std::vector<float> in{1, 5, 4, 5, 4, 2};  // columns {1,4,4} and {5,5,2}
+    std::vector<float> sum(2);
+    std::vector<int64_t> idx(2);
+    std::vector<void*> buffers{in.data(), sum.data(), idx.data()};
+    interpretKernel(k, buffers, {});
+    EXPECT_EQ(sum, (std::vector<float>{9, 12}));
+    EXPECT_EQ(idx, (std::vector<int64_t>{1, 0}));  // first of the ties, as torch.argmax
+}
+
+TEST(KernelInterpreter, IntegerMathFollowsPython) {
+    Kernel k = integerWhereAndAny(2, 3);
+    std::vector<int32_t> in{-7, 0, 9, 1, 2, 3};
+    std::vector<int64_t> out(6);
+    std::vector<uint8_t> any(2);
+    std::vector<void*> buffers{in.data(), out.data(), any.data()};
+    interpretKernel(k, buffers, {});
+    EXPECT_EQ(out, (std::vector<int64_t>{3, 0, 4, 1, 2, 3}));  // -7 % 5 == 3; 9 // 2 == 4
+    EXPECT_EQ(any, (std::vector<uint8_t>{1, 0}));
+}
+
+}  // namespace
+}  // namespace eng::inductor

@@ -1,0 +1,131 @@
+// Hand-built kernels that cover the kernel IR's shapes (pointwise with broadcasts, row and column reductions,
+// multi-pass softmax and layer norm, argmax, bfloat16 math, symbolic sizes), shared by the IR, CPU and CUDA
+// code generator tests, which all compare against interpretKernel.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "inductor/ir/kernel_ir.h"
+
+namespace eng::inductor::samples {
+
+inline Index x(int n) { return indexVar(n); }
+inline Index c(int64_t v) { return indexConstant(v); }
+
+inline KernelBuffer buffer(std::string name, DType dtype, bool read, bool written) {
+    return KernelBuffer{std::move(name), dtype, read, written};
+}
+
+/// out = relu(x * 2 + 1).sin() * sigmoid(x) over n elements (benchmark B1).
+inline Kernel pointwiseChain(int64_t n) {
+    Kernel k;
+    k.name = "cwb_poi_fused_add_mul_relu_sigmoid_sin_0";
+    k.buffers = {buffer("arg0_1", DType::Float32, true, false), buffer("buf0", DType::Float32, false, true)};
+    k.outerRanges = {c(n)};
+    auto in = load(0, x(0), DType::Float32);
+    auto t = binary(ElementOp::Add, binary(ElementOp::Mul, in, constantFloat(2, DType::Float32)), constantFloat(1, DType::Float32));
+    auto relu = binary(ElementOp::Maximum, t, constantFloat(0, DType::Float32));
+    auto value = binary(ElementOp::Mul, unary(ElementOp::Sin, relu), unary(ElementOp::Sigmoid, in));
+    k.passes = {KernelPass{false, {}, {Store{1, x(0), value}}}};
+    return k;
+}
+
+/// out[i, j] = a[i, j] + b[j] (b broadcast over rows), rows x cols, with a given as a transposed view
+/// (a[i, j] at j * rows + i) so that one load is strided.
+inline Kernel broadcastAddTransposed(int64_t rows, int64_t cols) {
+    Kernel k;
+    k.name = "cwb_poi_fused_add_0";
+    k.buffers = {buffer("arg0_1", DType::Float32, true, false), buffer("arg1_1", DType::Float32, true, false),
+                 buffer("buf0", DType::Float32, false, true)};
+    k.outerRanges = {c(rows), c(cols)};
+    auto a = load(0, x(1) * c(rows) + x(0), DType::Float32);
+    auto b = load(1, x(1), DType::Float32);
+    k.passes = {KernelPass{false, {}, {Store{2, x(0) * c(cols) + x(1), binary(ElementOp::Add, a, b)}}}};
+    return k;
+}
+
+/// softmax over the last dim of [rows, s0] with a symbolic row length: max pass, sum-of-exp pass, write pass.
+inline Kernel softmaxRows(int64_t rows) {
+    Kernel k;
+    k.name = "cwb_red_fused__softmax_0";
+    k.buffers = {buffer("arg0_1", DType::Float32, true, false), buffer("buf0", DType::Float32, false, true)};
+    k.symbols = {"s0"};
+    k.outerRanges = {c(rows)};
+    k.reductionRanges = {indexSymbol("s0")};
+    Index at = x(0) * indexSymbol("s0") + x(1);
+    auto in = load(0, at, DType::Float32);
+    KernelPass maxPass{true, {Reduction{0, ReductionOp::Max, in}}, {}};
+    auto shifted = binary(ElementOp::Sub, in, reductionValue(0, DType::Float32));
+    KernelPass sumPass{true, {Reduction{1, ReductionOp::Sum, unary(ElementOp::Exp, shifted)}}, {}};
+    KernelPass writePass{true, {}, {Store{1, at, binary(ElementOp::Div, unary(ElementOp::Exp, shifted), reductionValue(1, DType::Float32))}}};
+    k.passes = {maxPass, sumPass, writePass};
+    return k;
+}
+
+/// layer_norm over the last dim of bfloat16 [rows, cols] with float32 weight and bias: mean and mean of
+/// squares in one pass (float32 math), then the normalised row; also stores each row's mean (an outer pass).
+inline Kernel layerNormBf16(int64_t rows, int64_t cols) {
+    Kernel k;
+    k.name = "cwb_red_fused_native_layer_norm_0";
+    k.buffers = {buffer("arg0_1", DType::BFloat16, true, false), buffer("arg1_1", DType::Float32, true, false),
+                 buffer("arg2_1", DType::Float32, true, false), buffer("buf0", DType::BFloat16, false, true),
+                 buffer("buf1", DType::Float32, false, true)};
+    k.outerRanges = {c(rows)};
+    k.reductionRanges = {c(cols)};
+    Index at = x(0) * c(cols) + x(1);
+    auto in = cast(load(0, at, DType::BFloat16), DType::Float32);
+    KernelPass stats{true, {Reduction{0, ReductionOp::Sum, in}, Reduction{1, ReductionOp::Sum, binary(ElementOp::Mul, in, in)}}, {}};
+    auto n = constantFloat(static_cast<double>(cols), DType::Float32);
+    auto mean = binary(ElementOp::Div, reductionValue(0, DType::Float32), n);
+    auto var = binary(ElementOp::Sub, binary(ElementOp::Div, reductionValue(1, DType::Float32), n), binary(ElementOp::Mul, mean, mean));
+    auto rstd = unary(ElementOp::Rsqrt, binary(ElementOp::Add, var, constantFloat(1e-5, DType::Float32)));
+    auto normalised = binary(ElementOp::Mul, binary(ElementOp::Sub, in, mean), rstd);
+    auto affine = binary(ElementOp::Add, binary(ElementOp::Mul, normalised, load(1, x(1), DType::Float32)), load(2, x(1), DType::Float32));
+    KernelPass write{true, {}, {Store{3, at, cast(affine, DType::BFloat16)}}};
+    KernelPass means{false, {}, {Store{4, x(0), mean}}};
+    k.passes = {stats, write, means};
+    return k;
+}
+
+/// out[j] = sum over i of a[i, j] (a column reduction: the reduced variable has the large stride), and
+/// idx[j] = argmax over i.
+inline Kernel columnSumAndArgmax(int64_t rows, int64_t cols) {
+    Kernel k;
+    k.name = "cwb_red_fused_argmax_sum_0";
+    k.buffers = {buffer("arg0_1", DType::Float32, true, false), buffer("buf0", DType::Float32, false, true),
+                 buffer("buf1", DType::Int64, false, true)};
+    k.outerRanges = {c(cols)};
+    k.reductionRanges = {c(rows)};
+    auto in = load(0, x(1) * c(cols) + x(0), DType::Float32);
+    KernelPass reduce{true, {Reduction{0, ReductionOp::Sum, in}, Reduction{1, ReductionOp::ArgMax, in}}, {}};
+    KernelPass write{false, {}, {Store{1, x(0), reductionValue(0, DType::Float32)}, Store{2, x(0), reductionValue(1, DType::Int64)}}};
+    k.passes = {reduce, write};
+    return k;
+}
+
+/// Integer and boolean math: out = where(a > 3, a // 2, a % 5) as int64, mask = any(a == 0) per row of 2-D
+/// int32 a (a 2-D outer range decoded from one flat index, a cast int32 -> int64).
+inline Kernel integerWhereAndAny(int64_t rows, int64_t cols) {
+    Kernel k;
+    k.name = "cwb_red_fused_any_floordiv_remainder_where_0";
+    k.buffers = {buffer("arg0_1", DType::Int32, true, false), buffer("buf0", DType::Int64, false, true),
+                 buffer("buf1", DType::Bool, false, true)};
+    k.outerRanges = {c(rows)};
+    k.reductionRanges = {c(cols)};
+    Index at = x(0) * c(cols) + x(1);
+    auto a = cast(load(0, at, DType::Int32), DType::Int64);
+    auto value = where(binary(ElementOp::Gt, a, constantInt(3, DType::Int64)), binary(ElementOp::FloorDiv, a, constantInt(2, DType::Int64)),
+                       binary(ElementOp::Mod, a, constantInt(5, DType::Int64)));
+    KernelPass first{true, {Reduction{0, ReductionOp::Any, binary(ElementOp::Eq, a, constantInt(0, DType::Int64))}}, {Store{1, at, value}}};
+    KernelPass write{false, {}, {Store{2, x(0), reductionValue(0, DType::Bool)}}};
+    k.passes = {first, write};
+    return k;
+}
+
+inline std::vector<Kernel> all() {
+    return {pointwiseChain(1000), broadcastAddTransposed(7, 13), softmaxRows(5), layerNormBf16(3, 64),
+            columnSumAndArgmax(9, 6), integerWhereAndAny(4, 11)};
+}
+
+}  // namespace eng::inductor::samples
