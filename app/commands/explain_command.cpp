@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "capture/explain.h"
+#include "inductor/inductor_backend.h"
 #include "commands/commands.h"
 #include "commands/script_entry.h"
 
@@ -14,6 +15,7 @@ int explainScript(const ScriptEntry& entry) {
     eng::vm::Interpreter vm(std::cout);
     eng::capture::CaptureEngine engine(vm);
     engine.install();
+    eng::inductor::installInductorBackend();
     eng::capture::ExplainRecord record;
     engine.explainNextCall(&record);
     EntryResult result = runModuleAndEntry(vm, entry, text);

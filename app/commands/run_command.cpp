@@ -9,6 +9,7 @@
 
 #include "commands/commands.h"
 #include "capture/capture_engine.h"
+#include "inductor/inductor_backend.h"
 #include "commands/run_recording.h"
 #include "commands/script_entry.h"
 #include "vm/outputs.h"
@@ -43,6 +44,7 @@ int runScript(const RunOptions& options) {
     // torch.compile'd frames go through the capture engine (its events to the recorders, when any).
     eng::capture::CaptureEngine engine(vm);
     engine.install();
+    eng::inductor::installInductorBackend();
     engine.setEventSink(recording.sink());
     EntryResult result = runModuleAndEntry(vm, options.entry, text);
     int status = result.exitCode == 0 && result.returned ? printOutputs(vm, options, *result.returned) : result.exitCode;

@@ -1,7 +1,8 @@
-// Backends: the eager graph runner behind every registered name (code generation plugs in here later), and
-// user backend functions, which get a GraphModule and return the callable the compiled frame will call.
+// Backends: the eager graph runner behind "eager"/"aot_eager" (and any name nothing registered), backends
+// registered by code generators, and user backend functions, which get a GraphModule and return a callable.
 #include "capture/backend.h"
 
+#include <map>
 #include <stdexcept>
 
 #include "capture/fx_printer.h"
@@ -47,10 +48,18 @@ std::shared_ptr<vm::ClassObject> classNamed(vm::Interpreter& vm, const std::stri
     return cls;
 }
 
+std::map<std::string, BackendFactory>& registeredBackends() {
+    static std::map<std::string, BackendFactory> backends;
+    return backends;
+}
+
 }  // namespace
+
+void registerBackend(const std::string& name, BackendFactory factory) { registeredBackends()[name] = std::move(factory); }
 
 std::unique_ptr<Backend> makeBackend(const vm::CompileOptions& options) {
     if (options.backend == "<callable>") return std::make_unique<CallableBackend>(options.backendCallable);
+    if (auto found = registeredBackends().find(options.backend); found != registeredBackends().end()) return found->second(options);
     return std::make_unique<EagerBackend>();
 }
 

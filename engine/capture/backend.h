@@ -1,14 +1,16 @@
 // The seam between capture and code generation: a Backend gets the captured graph and example inputs and
-// returns a compiled callable. "eager"/"aot_eager"/"inductor" run the graph with the eager runtime today;
-// a backend function from the script receives a GraphModule object and returns any callable.
+// returns a compiled callable. "eager"/"aot_eager" run the graph with the eager runtime, "inductor" is whatever
+// registered it (engine/inductor); a backend function from the script receives a GraphModule and returns a callable.
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "capture/graph_ir.h"
+#include "model/trace_model.h"
 #include "vm/interpreter.h"
 
 namespace eng::capture {
@@ -19,7 +21,14 @@ class Backend {
 public:
     virtual ~Backend() = default;
     virtual CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const Graph> graph, const vm::ValueList& exampleInputs) = 0;
+    /// The code the last compile() generated (kernels with the graph nodes fused into each), for the trace.
+    virtual std::optional<traces::OutputCode> generatedCode() const { return std::nullopt; }
 };
+
+using BackendFactory = std::function<std::unique_ptr<Backend>(const vm::CompileOptions&)>;
+/// Makes `name` (a torch.compile backend name) compile through `factory` from now on; code generators register
+/// "inductor" this way so that capture does not depend on them.
+void registerBackend(const std::string& name, BackendFactory factory);
 
 /// The backend for torch.compile's `backend` option (a registered name, or the user's callable).
 std::unique_ptr<Backend> makeBackend(const vm::CompileOptions& options);

@@ -224,7 +224,8 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
     entry.returned = result.returned;
     entry.returnValue = result.returnValue;
     entry.breakPc = result.breakPc;
-    entry.mutatedLists = result.mutatedLists;
+    entry.cells = result.cells;
+    entry.sideEffects = result.sideEffects;
     entry.locals = result.locals;
     entry.stack = result.stack;
     entry.graphBreak = result.graphBreak;
@@ -237,8 +238,9 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
             examples.push_back(binding.dimension >= 0 ? vm::Value(v.tensor().size(binding.dimension)) : v);
         }
         auto backendStart = std::chrono::steady_clock::now();
+        std::unique_ptr<Backend> backend = makeBackend(options);
         try {
-            entry.compiled = makeBackend(options)->compile(vm_, graph, examples);
+            entry.compiled = backend->compile(vm_, graph, examples);
         } catch (...) {
             // A backend that raises fails the compile with Dynamo's BackendCompilerFailed.
             vm::Value error = vm_.exceptionFrom(std::current_exception());
@@ -259,6 +261,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         countCounter("stats", "unique_graphs", 1);
         countCounter("stats", "calls_captured", callNodeCount(*graph));
         if (sink_) sink_->graphCaptured(key, graphRow(*graph));
+        if (auto code = backend->generatedCode(); code && sink_) sink_->outputCode(key, *code);
         if (logs_.graphCode)
             logLines(log(), prefix + "[__graph_code] ", fmt::format("TRACED GRAPH\n ===== __compiled_fn_{} =====\n {}", uniqueGraphs_, readableGraph(*graph)));
         if (explain_) explain_->graphs.push_back(graph);

@@ -1,0 +1,119 @@
+// Running a compiled graph: read the symbols off the inputs, check the inputs' layouts against what the kernels
+// were generated for, allocate the stored buffers, run kernels and extern calls in order (freeing buffers after
+// their last reader), write in-place results back into inputs and assemble the outputs.
+#include "inductor/compiled_graph.h"
+
+#include <fmt/format.h>
+
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
+
+namespace eng::inductor {
+
+namespace {
+
+std::vector<int64_t> evaluateAll(const std::vector<Index>& sizes, const SymbolValues& symbols) {
+    std::vector<int64_t> out;
+    for (const Index& s : sizes) out.push_back(evaluate(s, {}, symbols));
+    return out;
+}
+
+const tensor::Tensor& tensorOf(const vm::Value& v, const std::string& what) {
+    if (!v.is(vm::Kind::Tensor)) throw std::runtime_error(what + " is not a tensor");
+    return v.as<vm::TensorObject>().value;
+}
+
+}  // namespace
+
+CompiledGraph::CompiledGraph(LoweredGraph graph, Schedule schedule, std::unique_ptr<KernelLauncher> launcher)
+    : graph_(std::move(graph)), schedule_(std::move(schedule)), launcher_(std::move(launcher)) {
+    lastUse_.assign(graph_.buffers.size(), -1);
+    for (size_t step = 0; step < schedule_.steps.size(); ++step) {
+        const ScheduleStep& s = schedule_.steps[step];
+        std::vector<int> reads;
+        if (s.kind == ScheduleStep::Kind::Kernel) reads = schedule_.kernels[static_cast<size_t>(s.index)].bufferIds;
+        else reads = graph_.buffers[static_cast<size_t>(s.index)].extern_.inputBuffers;
+        for (int id : reads) lastUse_[static_cast<size_t>(id)] = static_cast<int>(step);
+    }
+    // Outputs and write-backs live to the end.
+    for (const GraphOutput& out : graph_.outputs)
+        if (out.kind == GraphOutput::Kind::Buffer) lastUse_[static_cast<size_t>(out.buffer)] = -1;
+    for (const GraphBuffer& b : graph_.buffers)
+        if (b.mutatesInput >= 0) lastUse_[static_cast<size_t>(b.id)] = -1;
+}
+
+SymbolValues CompiledGraph::symbolValues(const vm::ValueList& inputs) const {
+    SymbolValues symbols;
+    for (const SymbolSource& source : graph_.symbols) {
+        const vm::Value& v = inputs.at(static_cast<size_t>(source.input));
+        symbols[source.name] = source.dim < 0 ? v.asInt() : tensorOf(v, "input").sizes().at(static_cast<size_t>(source.dim));
+    }
+    return symbols;
+}
+
+vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& inputs) {
+    if (inputs.size() != static_cast<size_t>(graph_.inputCount))
+        throw std::runtime_error(fmt::format("compiled graph takes {} inputs, got {}", graph_.inputCount, inputs.size()));
+    const SymbolValues symbols = symbolValues(inputs);
+    std::vector<tensor::Tensor> tensors(graph_.buffers.size());
+    for (const GraphBuffer& b : graph_.buffers) {
+        if (b.kind != BufferKind::Input) continue;
+        tensor::Tensor t = tensorOf(inputs.at(static_cast<size_t>(b.inputIndex)), b.name);
+        std::vector<int64_t> strides = evaluateAll(b.strides, symbols);
+        if (t.sizes() != evaluateAll(b.sizes, symbols) || t.dtype() != b.dtype)
+            throw std::runtime_error(fmt::format("input {} does not match the compiled graph", b.name));
+        // Guards keep layouts stable; a size-1 dimension's stride may still differ, which the kernels never use.
+        bool sameLayout = true;
+        for (size_t d = 0; d < strides.size(); ++d) sameLayout = sameLayout && (t.sizes()[d] == 1 || t.strides()[d] == strides[d]);
+        if (!sameLayout) t = tensor::contiguous(t);  // write-backs still go to the caller's tensor
+        tensors[static_cast<size_t>(b.id)] = t;
+    }
+    for (size_t i = 0; i < graph_.buffers.size(); ++i) {
+        const GraphBuffer& b = graph_.buffers[i];
+        if ((b.kind == BufferKind::Pointwise || b.kind == BufferKind::Reduction) && schedule_.stored[i])
+            tensors[i] = tensor::empty(evaluateAll(b.sizes, symbols), b.dtype, graph_.device);
+    }
+    std::vector<void*> addresses;
+    for (size_t step = 0; step < schedule_.steps.size(); ++step) {
+        const ScheduleStep& s = schedule_.steps[step];
+        if (s.kind == ScheduleStep::Kind::Kernel) {
+            const ScheduledKernel& k = schedule_.kernels[static_cast<size_t>(s.index)];
+            addresses.clear();
+            for (int id : k.bufferIds) addresses.push_back(tensors[static_cast<size_t>(id)].data());
+            launcher_->launch(static_cast<size_t>(s.index), addresses, symbols);
+        } else {
+            const GraphBuffer& b = graph_.buffers[static_cast<size_t>(s.index)];
+            vm::ValueList args;
+            for (int id : b.extern_.inputBuffers) args.push_back(vm::makeTensor(tensors[static_cast<size_t>(id)]));
+            vm::Value result = b.extern_.call(vm, args, symbols);
+            tensor::Tensor t = tensorOf(result, b.name);
+            if (t.sizes() != evaluateAll(b.sizes, symbols) || t.dtype() != b.dtype)
+                throw std::runtime_error(fmt::format("extern kernel {} returned an unexpected tensor", b.extern_.op));
+            tensors[static_cast<size_t>(b.id)] = t.isContiguous() ? t : tensor::contiguous(t);
+        }
+        for (size_t id = 0; id < lastUse_.size(); ++id)
+            if (lastUse_[id] == static_cast<int>(step) && graph_.buffers[id].kind != BufferKind::Input) tensors[id] = tensor::Tensor();
+    }
+    for (const GraphBuffer& b : graph_.buffers)
+        if (b.mutatesInput >= 0) {
+            const GraphBuffer& input = graph_.buffers[static_cast<size_t>(b.mutatesInput)];
+            vm::callOp("Tensor.copy_", {inputs.at(static_cast<size_t>(input.inputIndex)), vm::makeTensor(tensors[static_cast<size_t>(b.id)])});
+        }
+    vm::ValueList outputs;
+    for (const GraphOutput& out : graph_.outputs) {
+        switch (out.kind) {
+            case GraphOutput::Kind::Buffer: {
+                const GraphBuffer& b = graph_.buffers[static_cast<size_t>(out.buffer)];
+                if (b.kind == BufferKind::Input) outputs.push_back(inputs.at(static_cast<size_t>(b.inputIndex)));
+                else outputs.push_back(vm::makeTensor(tensors[static_cast<size_t>(out.buffer)]));
+                break;
+            }
+            case GraphOutput::Kind::Number: outputs.push_back(out.number); break;
+            case GraphOutput::Kind::Symbol: outputs.push_back(vm::Value(evaluate(out.symbolic, {}, symbols))); break;
+            case GraphOutput::Kind::None: outputs.push_back(vm::Value()); break;
+        }
+    }
+    return outputs;
+}
+
+}  // namespace eng::inductor

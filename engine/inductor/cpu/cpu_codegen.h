@@ -1,0 +1,49 @@
+// The CPU code generator: kernel IR -> LLVM IR -> host machine code through ORC's LLJIT, one JIT session per
+// graph. Kept free of LLVM headers so that callers do not pay their compile cost.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "inductor/ir/kernel_ir.h"
+
+namespace eng::inductor::cpu {
+
+// Every generated CPU kernel: buffers in Kernel::buffers order, symbol values in Kernel::symbols order, and a
+// half-open range of flattened outer indices (row-major over Kernel::outerRanges) so callers can split work over
+// threads. Ranges of one call must not overlap those of a concurrent call writing the same elements.
+using KernelEntry = void (*)(void* const* buffers, const int64_t* symbols, int64_t outerBegin, int64_t outerEnd);
+
+class CpuKernelModule {  // owns the JIT'd code; entries stay valid while it lives
+public:
+    struct Impl;  // the LLJIT session (defined where LLVM is included)
+    CpuKernelModule(std::unique_ptr<Impl> impl, std::vector<KernelEntry> entries, std::vector<std::string> irTexts,
+                    double compileSeconds);
+    ~CpuKernelModule();
+    CpuKernelModule(const CpuKernelModule&) = delete;
+    CpuKernelModule& operator=(const CpuKernelModule&) = delete;
+
+    size_t size() const { return entries_.size(); }
+    KernelEntry entry(size_t kernelIndex) const { return entries_.at(kernelIndex); }
+    /// Optimised LLVM IR text of that kernel's function (shown to users in the workbench).
+    const std::string& llvmIr(size_t kernelIndex) const { return irTexts_.at(kernelIndex); }
+    double compileSeconds() const { return compileSeconds_; }
+
+private:
+    std::unique_ptr<Impl> impl_;
+    std::vector<KernelEntry> entries_;
+    std::vector<std::string> irTexts_;
+    double compileSeconds_ = 0;
+};
+
+/// Compiles all kernels of one graph in one LLVM module with one JIT session (O3, host CPU features, glibc's
+/// libmvec for vectorised math where available). Throws std::runtime_error with the kernel's or LLVM's message on
+/// failure (malformed kernels included).
+std::shared_ptr<CpuKernelModule> compileCpuKernels(const std::vector<Kernel>& kernels);
+
+/// Total flattened outer range of `kernel` for the given symbol values: the `outerEnd` of a whole-kernel call.
+int64_t outerPointCount(const Kernel& kernel, const SymbolValues& symbols);
+
+}  // namespace eng::inductor::cpu

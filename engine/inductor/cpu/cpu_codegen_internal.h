@@ -1,0 +1,64 @@
+// Shared between the CPU generator's LLVM TUs (not ORC): the per-kernel IR emitter. Expressions and indices are
+// emitted in cpu_codegen_expr.cpp, loops and reductions in cpu_codegen_loops.cpp.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include "inductor/ir/kernel_ir.h"
+
+namespace eng::inductor::cpu::detail {
+
+/// Emits one kernel as `void name(ptr buffers, ptr symbols, i64 begin, i64 end)` into `module`.
+llvm::Function* emitKernel(llvm::Module& module, const Kernel& kernel, const std::string& name,
+                           const std::string& cpu, const std::string& features);
+
+class KernelEmitter {
+public:
+    KernelEmitter(llvm::Module& module, const Kernel& kernel);
+
+    // --- cpu_codegen_expr.cpp
+    llvm::Value* index(const Index& index);
+    llvm::Value* expr(const ExprPtr& e);
+    void store(const Store& s);
+    /// Register type of a dtype (bool is i1, half/bfloat16 live as float) and its in-memory type.
+    llvm::Type* regType(DType d);
+    llvm::Type* memType(DType d);
+    /// a op b with the interpreter's semantics for dtype `d` (used by reductions too).
+    llvm::Value* binaryOp(ElementOp op, llvm::Value* a, llvm::Value* b, DType d, bool reassociate = false);
+    llvm::Value* roundTo(llvm::Value* v, DType d);  // half/bfloat16 rounding of a float register
+    /// Forget memoised expression values (after a store, or when leaving the block they were emitted in).
+    void forget() { cache_.clear(); }
+
+    // --- cpu_codegen_loops.cpp
+    void emitBody(llvm::Function* fn);
+
+    llvm::LLVMContext& ctx;
+    llvm::Module& module;
+    const Kernel& kernel;
+    llvm::IRBuilder<> b;
+    llvm::Function* fn = nullptr;
+    std::vector<llvm::Value*> buffers;                  // data pointers, loaded once at entry
+    std::map<std::string, llvm::Value*> symbols;        // symbol name -> i64
+    std::vector<llvm::Value*> vars;                     // current value of each loop variable (i64)
+    std::map<int, llvm::Value*> finished;               // reduction id -> where its finished value is (this point)
+    std::map<int, DType> finishedDtype;
+
+private:
+    llvm::Value* unaryOp(ElementOp op, llvm::Value* a, DType from, DType to);
+    llvm::Value* castOp(llvm::Value* a, DType from, DType to);
+    llvm::Value* callMath(const char* floatName, const char* doubleName, llvm::Value* a, llvm::Value* bArg = nullptr);
+    llvm::Value* intrinsic(llvm::Intrinsic::ID id, llvm::Value* a, llvm::Value* bArg = nullptr);
+    llvm::Function* ipowHelper();
+    std::unordered_map<const Expr*, llvm::Value*> cache_;
+};
+
+bool isUnsignedLike(DType d);  // compares and divides unsigned (UInt8, Bool)
+
+}  // namespace eng::inductor::cpu::detail

@@ -1,0 +1,63 @@
+// The CPU KernelLauncher: all kernels of a graph JIT-compiled in one LLVM module, each launch splitting its outer
+// range over worker threads when there is enough work to pay for them.
+#include <algorithm>
+#include <thread>
+#include <vector>
+
+#include "inductor/cpu/cpu_codegen.h"
+#include "inductor/ir/kernel_launcher.h"
+
+namespace eng::inductor {
+
+namespace {
+
+/// Elements of work (outer points x reduction length) below which a kernel stays on the calling thread.
+constexpr int64_t kParallelWork = 1 << 16;
+
+class CpuLauncher : public KernelLauncher {
+public:
+    explicit CpuLauncher(const std::vector<Kernel>& kernels) : kernels_(kernels), module_(cpu::compileCpuKernels(kernels)) {}
+
+    KernelArtifact artifact(size_t index, const SymbolValues& hints) const override {
+        const int64_t points = cpu::outerPointCount(kernels_.at(index), hints);
+        return KernelArtifact{"llvm_ir", module_->llvmIr(index),
+                              std::to_string(points) + " outer points over up to " + std::to_string(threadCount()) + " threads"};
+    }
+
+    void launch(size_t index, std::span<void* const> buffers, const SymbolValues& symbols) override {
+        const Kernel& kernel = kernels_.at(index);
+        std::vector<int64_t> values;
+        for (const std::string& name : kernel.symbols) values.push_back(symbols.at(name));
+        const int64_t points = cpu::outerPointCount(kernel, symbols);
+        int64_t rowLength = 1;
+        for (const Index& r : kernel.reductionRanges) rowLength *= evaluate(r, {}, symbols);
+        cpu::KernelEntry entry = module_->entry(index);
+        const int threads = static_cast<int>(std::min<int64_t>(threadCount(), points));
+        if (threads <= 1 || points * std::max<int64_t>(rowLength, 1) < kParallelWork) {
+            entry(buffers.data(), values.data(), 0, points);
+            return;
+        }
+        std::vector<std::thread> workers;
+        const int64_t chunk = (points + threads - 1) / threads;
+        for (int t = 1; t < threads; ++t) {
+            int64_t begin = t * chunk, end = std::min(points, begin + chunk);
+            if (begin < end) workers.emplace_back([=] { entry(buffers.data(), values.data(), begin, end); });
+        }
+        entry(buffers.data(), values.data(), 0, std::min(points, chunk));
+        for (std::thread& w : workers) w.join();
+    }
+
+    double compileSeconds() const override { return module_->compileSeconds(); }
+
+private:
+    static int threadCount() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+    std::vector<Kernel> kernels_;
+    std::shared_ptr<cpu::CpuKernelModule> module_;
+};
+
+}  // namespace
+
+std::unique_ptr<KernelLauncher> makeCpuLauncher(const std::vector<Kernel>& kernels) { return std::make_unique<CpuLauncher>(kernels); }
+
+}  // namespace eng::inductor

@@ -1,0 +1,98 @@
+// Internals shared by the CUDA code generator's files: the prelude, C types of dtypes, index analysis
+// (polynomial forms, bounds) and the expression emitter that names one temporary per IR node.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "inductor/cuda/cuda_kernel_codegen.h"
+
+namespace eng::inductor::cuda::detail {
+
+// Storage types, 16-bit float conversions, integer/float helpers and group reductions used by generated code.
+const std::string& prelude();
+
+std::string storageType(DType dtype);  // what a buffer element is: cwb_bf16, float, cwb_i64, bool
+std::string computeType(DType dtype);  // what values are held in: float for the 16-bit floats
+int itemBytes(DType dtype);
+
+// Index expressions as polynomials over variables ("v3") and symbols ("s0") with integer coefficients, so
+// that x0 * 64 + x1 and x1 + 64 * x0 compare equal. FloorDiv/Mod subtrees free of variables are atoms;
+// with variables under them there is no polynomial form.
+using Monomial = std::vector<std::string>;  // sorted factor names; empty: the constant term
+using Polynomial = std::map<Monomial, int64_t>;
+std::optional<Polynomial> polynomialOf(const Index& index);
+// The coefficient of variable `number` when it occurs only linearly with a constant coefficient (0 if absent).
+std::optional<int64_t> linearCoefficient(const Index& index, int number);
+bool mentionsAnyVar(const Index& index);
+// The row-major flat index of variables first..first+ranges.size()-1 over `ranges`.
+Index flatIndex(const std::vector<Index>& ranges, int first);
+bool sameIndex(const Index& a, const Index& b);
+Index substituteVar(const Index& index, int number, const Index& replacement);
+// An upper bound of |index| over the variables' ranges; nullopt when a symbol makes it unknown.
+std::optional<int64_t> indexBound(const Index& index, const std::vector<int64_t>& varExtents);
+
+// Every load and IndexValue index of an expression tree (each node once), for analysis.
+void forEachExpr(const ExprPtr& root, const std::function<void(const Expr&)>& visit);
+void forEachKernelExpr(const Kernel& kernel, const std::function<void(const Expr&)>& visit);
+
+std::string floatLiteral(double value, DType dtype);
+std::string intLiteral(int64_t value, DType dtype);
+
+// Emits C++ statements for expressions: one `const T tmpN = ...;` per IR node, reused for repeated
+// shared_ptr nodes (CSE). One emitter per C++ scope, sharing the kernel-wide temporary counter.
+class ExprEmitter {
+public:
+    ExprEmitter(const Kernel& kernel, std::string indexType, std::string indent, int& counter)
+        : kernel_(kernel), indexType_(std::move(indexType)), indent_(std::move(indent)), counter_(counter) {}
+
+    // A load's value text in its compute type, replacing the default `cwb_load(buf[index])` (vector lanes).
+    std::function<std::optional<std::string>(const Expr&)> loadOverride;
+
+    // Emits the temporaries `e` needs into code() and returns the C expression (a name or a literal).
+    std::string value(const ExprPtr& e);
+    // `buf[index] = value;` with the storage conversion; values stored elsewhere pass `target` instead.
+    void store(const Store& s, const std::string& target = {});
+    std::string storeValue(const Store& s);  // the storage-typed value text of s.value
+    std::string index(const Index& index) const;
+    void line(const std::string& text) { code_ += indent_ + text + "\n"; }
+    void forgetValues() { names_.clear(); }  // after a store that later loads of the same buffer must see
+    const std::string& code() const { return code_; }
+
+private:
+    std::string emit(const Expr& e);
+    std::string unaryText(const Expr& e, const std::string& a);
+    std::string binaryText(const Expr& e, const std::string& a, const std::string& b);
+    std::string castText(const Expr& e, const std::string& a);
+
+    const Kernel& kernel_;
+    std::string indexType_;
+    std::string indent_;
+    int& counter_;
+    std::string code_;
+    std::unordered_map<const Expr*, std::string> names_;
+};
+
+// Whether the stores of `stores` must drop cached values after store i (a later store reads its buffer).
+bool laterStoreReads(const std::vector<Store>& stores, size_t i, const std::vector<Reduction>& reductions);
+
+// The C name of a buffer parameter: the scheduler's name unless it would clash with generated locals.
+std::string bufferName(const Kernel& kernel, int buffer);
+// "// " + each line of kernelText(kernel).
+std::string irComment(const Kernel& kernel);
+// `extern "C" __global__ void __launch_bounds__(threads) name(const float* __restrict__ arg0_1, ..., long long s0)`.
+std::string signature(const Kernel& kernel, int threads);
+// Index type decision: 32 bits when every range and index is provably below 2^31.
+bool needsIndex64(const Kernel& kernel);
+// `const IDX x0 = flat % 13; ...` decoding a flat index into the variables of `ranges`, starting at `first`.
+std::string decodeVars(const Kernel& kernel, const std::vector<Index>& ranges, int first, const std::string& flat,
+                       const std::string& indexType, const std::string& indent, const ExprEmitter& emitter);
+
+CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning);
+CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning);
+
+}  // namespace eng::inductor::cuda::detail

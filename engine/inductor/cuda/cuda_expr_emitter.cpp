@@ -1,0 +1,304 @@
+// Expression emission: one named temporary per IR node (shared nodes emitted once), math that rounds as the
+// reference interpreter does (16-bit results rounded per op, no mul+add contraction, accurate libm calls),
+// plus the small text pieces every strategy needs (signature, IR comment, variable decoding).
+#include <cctype>
+#include <cmath>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "inductor/cuda/cuda_codegen_detail.h"
+
+namespace eng::inductor::cuda::detail {
+
+using tensor::isFloating;
+
+std::string floatLiteral(double value, DType dtype) {
+    const bool single = dtype != DType::Float64;
+    if (std::isnan(value)) return single ? "cwb_nan_f()" : "cwb_nan_d()";
+    if (std::isinf(value)) return std::string(value < 0 ? "-" : "") + (single ? "cwb_inf_f()" : "cwb_inf_d()");
+    std::string text;
+    if (dtype == DType::Float64) text = fmt::format("{}", value);
+    else {
+        // The constant as the interpreter sees it: rounded to its dtype.
+        float rounded = static_cast<float>(value);
+        if (dtype == DType::Float16) rounded = static_cast<float>(tensor::Half(rounded));
+        if (dtype == DType::BFloat16) rounded = static_cast<float>(tensor::BFloat16(rounded));
+        text = fmt::format("{}", rounded);
+    }
+    if (text.find_first_of(".e") == std::string::npos) text += ".0";
+    return single ? text + "f" : text;
+}
+
+std::string intLiteral(int64_t value, DType dtype) {
+    if (dtype == DType::Bool) return value ? "true" : "false";
+    if (value == std::numeric_limits<int64_t>::min()) return "(-9223372036854775807LL - 1)";
+    if (dtype == DType::Int64) return fmt::format("{}LL", value);
+    return fmt::format("({}){}", storageType(dtype), value);
+}
+
+std::string ExprEmitter::index(const Index& index) const {
+    switch (index->op) {
+        case IndexNode::Op::Constant: return std::to_string(index->value);
+        case IndexNode::Op::Symbol: return indexType_ == "int" ? "(int)" + index->symbol : index->symbol;
+        case IndexNode::Op::Var: return kernel_.varName(static_cast<int>(index->value));
+        case IndexNode::Op::Add: return "(" + this->index(index->lhs) + " + " + this->index(index->rhs) + ")";
+        case IndexNode::Op::Mul: return this->index(index->lhs) + " * " + this->index(index->rhs);
+        // Operands are non-negative wherever kernels use them, so C's / and % are Python's // and %.
+        case IndexNode::Op::FloorDiv: return "(" + this->index(index->lhs) + " / " + this->index(index->rhs) + ")";
+        case IndexNode::Op::Mod: return "(" + this->index(index->lhs) + " % " + this->index(index->rhs) + ")";
+    }
+    return "0";
+}
+
+namespace {
+
+std::string roundedTo(DType dtype, const std::string& value) {
+    if (dtype == DType::Float16) return "cwb_round_half(" + value + ")";
+    if (dtype == DType::BFloat16) return "cwb_round_bf16(" + value + ")";
+    return value;
+}
+
+// An integer result of dtype: wrapped as the interpreter's wrapTo (bool: != 0).
+std::string wrappedTo(DType dtype, const std::string& value) {
+    if (dtype == DType::Bool) return "((" + value + ") != 0)";
+    return "(" + storageType(dtype) + ")(" + value + ")";
+}
+
+}  // namespace
+
+std::string ExprEmitter::unaryText(const Expr& e, const std::string& a) {
+    const DType t = e.a->dtype;
+    if (e.op == ElementOp::LogicalNot) return isFloating(t) ? fmt::format("({} == 0)", a) : fmt::format("(!{})", a);
+    if (e.op == ElementOp::IsNan) return isFloating(t) ? fmt::format("({0} != {0})", a) : "false";
+    if (!isFloating(t)) {
+        const std::string w = "(cwb_i64)" + a;
+        switch (e.op) {
+            case ElementOp::Neg: return wrappedTo(e.dtype, "0ULL - (cwb_u64)" + w);
+            case ElementOp::Abs: return wrappedTo(e.dtype, fmt::format("{0} < 0 ? 0ULL - (cwb_u64){0} : (cwb_u64){0}", w));
+            case ElementOp::Sign: return wrappedTo(e.dtype, fmt::format("({0} > 0) - ({0} < 0)", w));
+            case ElementOp::BitNot: return t == DType::Bool ? "(!" + a + ")" : wrappedTo(e.dtype, "~" + w);
+            case ElementOp::Floor:
+            case ElementOp::Ceil:
+            case ElementOp::Round:
+            case ElementOp::Trunc: return a;
+            default: throw std::logic_error(std::string("CUDA codegen: no integer form of ") + elementOpName(e.op));
+        }
+    }
+    const bool single = t != DType::Float64;
+    const std::string f = single ? "f" : "", one = single ? "1.0f" : "1.0";
+    auto call = [&](const char* name) { return fmt::format("{}{}({})", name, f, a); };
+    std::string text;
+    switch (e.op) {
+        case ElementOp::Neg: text = "-(" + a + ")"; break;
+        case ElementOp::Abs: text = call("fabs"); break;
+        case ElementOp::Exp: text = call("exp"); break;
+        case ElementOp::Exp2: text = call("exp2"); break;
+        case ElementOp::Expm1: text = call("expm1"); break;
+        case ElementOp::Log: text = call("log"); break;
+        case ElementOp::Log2: text = call("log2"); break;
+        case ElementOp::Log1p: text = call("log1p"); break;
+        case ElementOp::Sqrt: text = call("sqrt"); break;
+        case ElementOp::Rsqrt: text = fmt::format("{} / {}", one, call("sqrt")); break;  // rsqrtf is 2 ulp
+        case ElementOp::Reciprocal: text = fmt::format("{} / {}", one, a); break;
+        case ElementOp::Sin: text = call("sin"); break;
+        case ElementOp::Cos: text = call("cos"); break;
+        case ElementOp::Tan: text = call("tan"); break;
+        case ElementOp::Asin: text = call("asin"); break;
+        case ElementOp::Acos: text = call("acos"); break;
+        case ElementOp::Atan: text = call("atan"); break;
+        case ElementOp::Sinh: text = call("sinh"); break;
+        case ElementOp::Cosh: text = call("cosh"); break;
+        case ElementOp::Tanh: text = call("tanh"); break;
+        case ElementOp::Asinh: text = call("asinh"); break;
+        case ElementOp::Acosh: text = call("acosh"); break;
+        case ElementOp::Atanh: text = call("atanh"); break;
+        case ElementOp::Sigmoid: text = fmt::format("{0} / ({0} + exp{1}(-({2})))", one, f, a); break;
+        case ElementOp::Erf: text = call("erf"); break;
+        case ElementOp::Floor: text = call("floor"); break;
+        case ElementOp::Ceil: text = call("ceil"); break;
+        case ElementOp::Round: text = call("rint"); break;  // half to even, as torch.round
+        case ElementOp::Trunc: text = call("trunc"); break;
+        case ElementOp::Sign: text = "cwb_sign(" + a + ")"; break;
+        default: throw std::logic_error(std::string("CUDA codegen: no float form of ") + elementOpName(e.op));
+    }
+    return roundedTo(e.dtype, text);
+}
+
+std::string ExprEmitter::binaryText(const Expr& e, const std::string& a, const std::string& b) {
+    const DType t = e.a->dtype;
+    const bool isFloat = isFloating(t);
+    switch (e.op) {
+        case ElementOp::Eq: return fmt::format("({} == {})", a, b);
+        case ElementOp::Ne: return fmt::format("({} != {})", a, b);
+        case ElementOp::Lt: return fmt::format("({} < {})", a, b);
+        case ElementOp::Le: return fmt::format("({} <= {})", a, b);
+        case ElementOp::Gt: return fmt::format("({} > {})", a, b);
+        case ElementOp::Ge: return fmt::format("({} >= {})", a, b);
+        case ElementOp::LogicalAnd: return fmt::format("({} != 0 && {} != 0)", a, b);
+        case ElementOp::LogicalOr: return fmt::format("({} != 0 || {} != 0)", a, b);
+        case ElementOp::Maximum: return fmt::format("cwb_maximum({}, {})", a, b);
+        case ElementOp::Minimum: return fmt::format("cwb_minimum({}, {})", a, b);
+        default: break;
+    }
+    if (isFloat) {
+        const bool single = t != DType::Float64;
+        std::string text;
+        switch (e.op) {
+            case ElementOp::Add: text = fmt::format("{} + {}", a, b); break;
+            case ElementOp::Sub: text = fmt::format("{} - {}", a, b); break;
+            // _rn: never contracted into an FMA with a following add, which would round differently.
+            case ElementOp::Mul: text = fmt::format("{}({}, {})", single ? "__fmul_rn" : "__dmul_rn", a, b); break;
+            case ElementOp::Div: text = fmt::format("{} / {}", a, b); break;
+            // In double, as the interpreter: a float quotient could round up to the next integer first.
+            case ElementOp::FloorDiv: text = fmt::format("({})floor((double){} / (double){})", single ? "float" : "double", a, b); break;
+            case ElementOp::Mod: text = fmt::format("cwb_fmod_py({}, {})", a, b); break;
+            case ElementOp::Pow: text = fmt::format("({})pow((double){}, (double){})", single ? "float" : "double", a, b); break;
+            case ElementOp::Atan2: text = fmt::format("atan2{}({}, {})", single ? "f" : "", a, b); break;
+            default: throw std::logic_error(std::string("CUDA codegen: no float form of ") + elementOpName(e.op));
+        }
+        return roundedTo(e.dtype, text);
+    }
+    const std::string wa = "(cwb_i64)" + a, wb = "(cwb_i64)" + b;
+    switch (e.op) {
+        case ElementOp::Add: return wrappedTo(e.dtype, fmt::format("(cwb_u64){} + (cwb_u64){}", wa, wb));
+        case ElementOp::Sub: return wrappedTo(e.dtype, fmt::format("(cwb_u64){} - (cwb_u64){}", wa, wb));
+        case ElementOp::Mul: return wrappedTo(e.dtype, fmt::format("(cwb_u64){} * (cwb_u64){}", wa, wb));
+        case ElementOp::Div: return wrappedTo(e.dtype, fmt::format("cwb_idiv({}, {})", wa, wb));
+        case ElementOp::FloorDiv: return wrappedTo(e.dtype, fmt::format("cwb_ifloordiv({}, {})", wa, wb));
+        case ElementOp::Mod: return wrappedTo(e.dtype, fmt::format("cwb_imod({}, {})", wa, wb));
+        case ElementOp::Pow: return wrappedTo(e.dtype, fmt::format("cwb_ipow({}, {})", wa, wb));
+        case ElementOp::BitAnd: return wrappedTo(e.dtype, fmt::format("{} & {}", wa, wb));
+        case ElementOp::BitOr: return wrappedTo(e.dtype, fmt::format("{} | {}", wa, wb));
+        case ElementOp::BitXor: return wrappedTo(e.dtype, fmt::format("{} ^ {}", wa, wb));
+        default: throw std::logic_error(std::string("CUDA codegen: no integer form of ") + elementOpName(e.op));
+    }
+}
+
+std::string ExprEmitter::castText(const Expr& e, const std::string& a) {
+    const DType from = e.a->dtype, to = e.dtype;
+    const bool fromFloat = isFloating(from), toFloat = isFloating(to);
+    if (fromFloat && toFloat) {
+        if (to == DType::Float64) return "(double)" + a;
+        if (from == DType::Float64) return roundedTo(to, "(float)" + a);
+        return roundedTo(to, a);  // float-held values: only the rounding changes
+    }
+    if (!fromFloat && toFloat) {
+        // Through double, as the interpreter: int64 -> double -> float can differ from int64 -> float.
+        if (to == DType::Float64) return "(double)" + a;
+        return roundedTo(to, "(float)(double)" + a);
+    }
+    if (fromFloat) {
+        if (to == DType::Bool) return fmt::format("({} != 0)", a);
+        return wrappedTo(to, fmt::format("cwb_f2i((double){})", a));
+    }
+    return wrappedTo(to, a);
+}
+
+std::string ExprEmitter::emit(const Expr& e) {
+    switch (e.kind) {
+        case Expr::Kind::Load: {
+            if (loadOverride)
+                if (auto text = loadOverride(e)) return *text;
+            return fmt::format("cwb_load({}[{}])", bufferName(kernel_, e.buffer), index(e.index));
+        }
+        case Expr::Kind::IndexValue: {
+            const std::string v = "(cwb_i64)(" + index(e.index) + ")";
+            if (e.dtype == DType::Float64) return "(double)" + v;
+            if (isFloating(e.dtype)) return roundedTo(e.dtype, "(float)(double)" + v);
+            return wrappedTo(e.dtype, v);
+        }
+        case Expr::Kind::Unary: return unaryText(e, value(e.a));
+        case Expr::Kind::Binary: {
+            std::string a = value(e.a);
+            return binaryText(e, a, value(e.b));
+        }
+        case Expr::Kind::Where: {
+            std::string condition = value(e.a), whenTrue = value(e.b);
+            return fmt::format("{} ? {} : {}", condition, whenTrue, value(e.c));
+        }
+        case Expr::Kind::Cast: return castText(e, value(e.a));
+        default: break;
+    }
+    throw std::logic_error("CUDA codegen: unexpected expression kind");
+}
+
+std::string ExprEmitter::value(const ExprPtr& e) {
+    if (e->kind == Expr::Kind::Constant)
+        return isFloating(e->dtype) ? floatLiteral(e->number, e->dtype) : intLiteral(e->integer, e->dtype);
+    if (e->kind == Expr::Kind::ReductionValue) return fmt::format("red{}", e->reduction);
+    if (auto found = names_.find(e.get()); found != names_.end()) return found->second;
+    std::string text = emit(*e);
+    std::string name = fmt::format("tmp{}", counter_++);
+    line(fmt::format("const {} {} = {};", computeType(e->dtype), name, text));
+    names_.emplace(e.get(), name);
+    return name;
+}
+
+std::string ExprEmitter::storeValue(const Store& s) {
+    const std::string v = value(s.value);
+    const DType dtype = kernel_.buffers.at(static_cast<size_t>(s.buffer)).dtype;
+    if (dtype == DType::Float16) return "cwb_to_half(" + v + ")";
+    if (dtype == DType::BFloat16) return "cwb_to_bf16(" + v + ")";
+    return v;
+}
+
+void ExprEmitter::store(const Store& s, const std::string& target) {
+    const std::string v = storeValue(s);
+    const std::string where =
+        target.empty() ? fmt::format("{}[{}]", bufferName(kernel_, s.buffer), index(s.index)) : target;
+    line(fmt::format("{} = {};", where, v));
+}
+
+std::string bufferName(const Kernel& kernel, int buffer) {
+    // Locals of the generated code, and anything that is not a plain identifier, get a prefixed name.
+    static const std::regex generated("(tmp|acc|red|x|r|s)[0-9]+|numel|aligned|vectors|chunk|vec|base|flat|k|u|outer|outer_count|"
+                                      "reduce_count|group|active|rindex|scratch|.*_rest[0-9]+|cwb_.*|[0-9].*");
+    static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
+    const std::string& name = kernel.buffers.at(static_cast<size_t>(buffer)).name;
+    if (std::regex_match(name, identifier) && !std::regex_match(name, generated)) return name;
+    std::string safe;
+    for (char ch : name) safe += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    return fmt::format("in{}_{}", buffer, safe);
+}
+
+std::string irComment(const Kernel& kernel) {
+    std::istringstream lines(kernelText(kernel));
+    std::string text, l;
+    while (std::getline(lines, l)) text += "// " + l + "\n";
+    return text;
+}
+
+std::string signature(const Kernel& kernel, int threads) {
+    std::string text = fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(", threads, kernel.name);
+    for (size_t i = 0; i < kernel.buffers.size(); ++i) {
+        const KernelBuffer& b = kernel.buffers[i];
+        // const __restrict__ inputs let the compiler use the read-only (__ldg) path.
+        text += fmt::format("{}{}{}* __restrict__ {}", i ? ", " : "", b.written ? "" : "const ", storageType(b.dtype), bufferName(kernel, static_cast<int>(i)));
+    }
+    for (const std::string& symbol : kernel.symbols) text += fmt::format(", long long {}", symbol);
+    return text + ")";
+}
+
+std::string decodeVars(const Kernel& kernel, const std::vector<Index>& ranges, int first, const std::string& flat,
+                       const std::string& indexType, const std::string& indent, const ExprEmitter& emitter) {
+    std::string text;
+    if (ranges.size() == 1) return fmt::format("{}const {} {} = {};\n", indent, indexType, kernel.varName(first), flat);
+    std::string rest = flat;
+    for (size_t d = ranges.size(); d-- > 0;) {
+        const std::string var = kernel.varName(first + static_cast<int>(d));
+        const std::string size = emitter.index(ranges[d]);
+        if (d == 0) text += fmt::format("{}const {} {} = {};\n", indent, indexType, var, rest);
+        else text += fmt::format("{}const {} {} = {} % {};\n", indent, indexType, var, rest, size);
+        if (d > 0) {
+            const std::string next = fmt::format("{}_rest{}", flat, d);
+            text += fmt::format("{}const {} {} = {} / {};\n", indent, indexType, next, rest, size);
+            rest = next;
+        }
+    }
+    return text;
+}
+
+}  // namespace eng::inductor::cuda::detail

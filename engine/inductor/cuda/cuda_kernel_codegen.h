@@ -1,0 +1,57 @@
+// CUDA C++ generation for loop-level kernels (kernel_ir.h): one readable NVRTC translation unit per kernel,
+// its launch shape for given symbol values, and a launcher that passes buffers and symbols in Kernel order.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cuda/device_context.h"
+#include "inductor/ir/kernel_ir.h"
+
+namespace eng::inductor::cuda {
+
+/// What max-autotune varies; 0 leaves the choice to the heuristics.
+struct CudaTuning {
+    int blockSize = 0;          // threads per block
+    int elementsPerThread = 0;  // pointwise: elements per thread per loop step (a multiple of the vector width);
+                                // reductions: reduction-range elements per thread (decides threads per row)
+    bool allowVectorized = true;  // pointwise: 16-byte loads/stores where every access is the flat index
+};
+
+enum class CudaStrategy {
+    PointwiseVectorized,  // flat loop, 16-byte vectors of the flat index plus a scalar tail
+    PointwiseScalar,      // flat loop, one element per step (strided or broadcast accesses)
+    RowReduction,         // threads of a row group stride over a contiguous reduction range
+    ColumnReduction,      // threads along the contiguous outer var, a 2-D block splitting the reduction range
+};
+const char* strategyName(CudaStrategy strategy);
+
+struct CudaKernelCode {
+    std::string name;    // == Kernel::name, the extern "C" __global__ entry
+    std::string source;  // a complete NVRTC translation unit, meant to be read by users
+
+    CudaStrategy strategy = CudaStrategy::PointwiseScalar;
+    int vectorWidth = 1;     // elements per vector access (PointwiseVectorized; row reductions along aligned rows)
+    bool index64 = false;    // index arithmetic in 64 bits (some index may exceed 2^31)
+    unsigned blockX = 1, blockY = 1;
+    int64_t itemsPerBlock = 1;       // outer elements (pointwise) or outer indices (reductions) a block covers per step
+    std::vector<Index> outerRanges;  // what the grid covers
+    std::vector<std::string> symbols;
+
+    /// Grid and block for given symbol values. With multiprocessors > 0 the grid is capped at a few waves of
+    /// the device (the kernels grid-stride); with 0 it is exact (capped only by CUDA's limit).
+    eng::cuda::LaunchShape launchShape(const SymbolValues& symbols, int multiprocessors = 0) const;
+    /// "grid=(4096, 1, 1) block=(256, 1, 1)" for launchShape(symbols, multiprocessors).
+    std::string launchText(const SymbolValues& symbols, int multiprocessors = 0) const;
+    eng::cuda::KernelSource kernelSource() const { return {name, source}; }
+};
+
+/// Throws std::logic_error for kernels verifyKernel rejects.
+CudaKernelCode generateCudaKernel(const Kernel& kernel, const CudaTuning& tuning = {});
+
+/// Launches on device's stream: one device pointer per Kernel::buffers, one value per Kernel::symbols.
+void launchCudaKernel(eng::cuda::DeviceContext& device, const eng::cuda::CompiledKernel& compiled, const CudaKernelCode& code,
+                      std::span<void* const> buffers, const SymbolValues& symbols);
+
+}  // namespace eng::inductor::cuda

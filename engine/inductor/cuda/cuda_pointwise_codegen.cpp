@@ -1,0 +1,154 @@
+// The pointwise strategy: a grid-stride loop over the flat outer range. When every access is the flat
+// row-major index (or a single element), elements move as 16-byte vectors with a scalar tail; otherwise
+// (strided or broadcast accesses) one element per thread and step.
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "inductor/cuda/cuda_codegen_detail.h"
+
+namespace eng::inductor::cuda::detail {
+
+namespace {
+
+constexpr int kDefaultBlock = 256;
+
+struct VectorPlan {
+    bool ok = false;
+    int width = 1;
+    std::set<int> loaded, stored;  // buffers accessed at the flat index
+};
+
+std::vector<Store> allStores(const Kernel& kernel) {
+    std::vector<Store> stores;
+    for (const KernelPass& pass : kernel.passes) stores.insert(stores.end(), pass.stores.begin(), pass.stores.end());
+    return stores;
+}
+
+// Vectors need every access to be the flat index (or a variable-free single element for loads), and no
+// store may feed a later load: the whole vector is loaded before any lane stores.
+VectorPlan planVectors(const Kernel& kernel, const std::vector<Store>& stores) {
+    VectorPlan plan;
+    const Index flat = flatIndex(kernel.outerRanges, 0);
+    bool ok = true;
+    int widestBytes = 1;
+    forEachKernelExpr(kernel, [&](const Expr& e) {
+        if (e.kind != Expr::Kind::Load) return;
+        if (!mentionsAnyVar(e.index)) return;
+        if (!sameIndex(e.index, flat)) ok = false;
+        plan.loaded.insert(e.buffer);
+        widestBytes = std::max(widestBytes, itemBytes(e.dtype));
+    });
+    for (size_t i = 0; i < stores.size(); ++i) {
+        const Store& s = stores[i];
+        if (!sameIndex(s.index, flat)) ok = false;
+        if (!plan.stored.insert(s.buffer).second) ok = false;  // two stores to one buffer: keep their order simple
+        if (laterStoreReads(stores, i, {})) ok = false;
+        widestBytes = std::max(widestBytes, itemBytes(kernel.buffers[static_cast<size_t>(s.buffer)].dtype));
+    }
+    plan.ok = ok && !stores.empty();
+    plan.width = 16 / widestBytes;
+    return plan;
+}
+
+// The element body: stores in order, dropping cached values after a store a later store reads back.
+void emitStores(ExprEmitter& emitter, const std::vector<Store>& stores, const std::function<std::string(const Store&)>& target) {
+    for (size_t i = 0; i < stores.size(); ++i) {
+        emitter.store(stores[i], target ? target(stores[i]) : std::string());
+        if (laterStoreReads(stores, i, {})) emitter.forgetValues();
+    }
+}
+
+}  // namespace
+
+CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning) {
+    CudaKernelCode code;
+    code.index64 = needsIndex64(kernel);
+    const std::string idx = code.index64 ? "long long" : "int";
+    const int block = tuning.blockSize > 0 ? tuning.blockSize : kDefaultBlock;
+    const std::vector<Store> stores = allStores(kernel);
+    const VectorPlan plan = tuning.allowVectorized ? planVectors(kernel, stores) : VectorPlan{};
+    const int width = plan.ok ? plan.width : 1;
+    const int unroll = plan.ok ? std::max(1, tuning.elementsPerThread / width) : 1;
+    code.strategy = plan.ok ? CudaStrategy::PointwiseVectorized : CudaStrategy::PointwiseScalar;
+    code.vectorWidth = width;
+    code.blockX = static_cast<unsigned>(block);
+    code.itemsPerBlock = static_cast<int64_t>(block) * width * unroll;
+
+    int counter = 0;
+    std::string body;
+    ExprEmitter sizes(kernel, idx, "  ", counter);
+    body += fmt::format("  const {} numel = {};\n", idx, sizes.index(product(kernel.outerRanges)));
+    std::string scalarStart = "0";
+    if (plan.ok) {
+        std::vector<std::string> checks;
+        auto misalignment = [&](int b) {
+            const int bytes = width * itemBytes(kernel.buffers[static_cast<size_t>(b)].dtype);
+            return fmt::format("(reinterpret_cast<unsigned long long>({}) & {})", bufferName(kernel, b), bytes - 1);
+        };
+        for (int b : plan.loaded) checks.push_back(misalignment(b));
+        for (int b : plan.stored)
+            if (!plan.loaded.count(b)) checks.push_back(misalignment(b));
+        std::string all;
+        for (const std::string& c : checks) all += (all.empty() ? "" : " | ") + c;
+        body += "  // Vector accesses need buffers aligned to the vector size; offset views take the scalar loop.\n";
+        body += fmt::format("  const bool aligned = ({}) == 0;\n", all);
+        body += fmt::format("  const {} vectors = aligned ? numel / {} : 0;\n", idx, width);
+        body += fmt::format("  // Each step a block covers {} consecutive vectors of {} elements.\n", block * unroll, width);
+        body += fmt::format("  for ({0} chunk = ({0})blockIdx.x * {1}; chunk < vectors; chunk += ({0})gridDim.x * {1}) {{\n", idx, block * unroll);
+        std::string inner = "    ";
+        if (unroll > 1) {
+            body += fmt::format("#pragma unroll\n    for (int u = 0; u < {}; ++u) {{\n", unroll);
+            body += fmt::format("      const {} vec = chunk + u * {} + threadIdx.x;\n", idx, block);
+            inner = "      ";
+        } else {
+            body += fmt::format("    const {} vec = chunk + threadIdx.x;\n", idx);
+        }
+        body += inner + "if (vec < vectors) {\n";
+        const std::string in = inner + "  ";
+        body += fmt::format("{}const {} base = vec * {};\n", in, idx, width);
+        auto vecType = [&](int b) { return fmt::format("cwb_vec<{}, {}>", storageType(kernel.buffers[static_cast<size_t>(b)].dtype), width); };
+        for (int b : plan.loaded) {
+            const std::string name = bufferName(kernel, b);
+            body += fmt::format("{0}const {1} {2}_v = *reinterpret_cast<const {1}*>({2} + base);\n", in, vecType(b), name);
+        }
+        for (int b : plan.stored) body += fmt::format("{}{} {}_out;\n", in, vecType(b), bufferName(kernel, b));
+        body += fmt::format("#pragma unroll\n{}for (int k = 0; k < {}; ++k) {{\n", in, width);
+        const std::string lane = in + "  ";
+        body += fmt::format("{}const {} flat = base + k;\n", lane, idx);
+        ExprEmitter emitter(kernel, idx, lane, counter);
+        emitter.loadOverride = [&](const Expr& e) -> std::optional<std::string> {
+            if (!mentionsAnyVar(e.index)) return std::nullopt;
+            return fmt::format("cwb_load({}_v.v[k])", bufferName(kernel, e.buffer));
+        };
+        body += decodeVars(kernel, kernel.outerRanges, 0, "flat", idx, lane, emitter);
+        emitStores(emitter, stores, [&](const Store& s) { return bufferName(kernel, s.buffer) + "_out.v[k]"; });
+        body += emitter.code();
+        body += in + "}\n";
+        for (int b : plan.stored) {
+            const std::string name = bufferName(kernel, b);
+            body += fmt::format("{}*reinterpret_cast<{}*>({} + base) = {}_out;\n", in, vecType(b), name, name);
+        }
+        body += inner + "}\n";
+        if (unroll > 1) body += "    }\n";
+        body += "  }\n";
+        body += "  // The scalar tail (numel % vector width), or everything when unaligned.\n";
+        scalarStart = fmt::format("vectors * {}", width);
+    }
+    body += fmt::format("  for ({0} flat = {1} + ({0})blockIdx.x * {2} + threadIdx.x; flat < numel; flat += ({0})gridDim.x * {2}) {{\n", idx,
+                        scalarStart, block);
+    ExprEmitter emitter(kernel, idx, "    ", counter);
+    body += decodeVars(kernel, kernel.outerRanges, 0, "flat", idx, "    ", emitter);
+    emitStores(emitter, stores, nullptr);
+    body += emitter.code();
+    body += "  }\n";
+
+    code.source = prelude() + "\n" + irComment(kernel) +
+                  fmt::format("// strategy: {}{}, {}-bit indexing\n", strategyName(code.strategy),
+                              plan.ok ? fmt::format(" (vectors of {} elements)", width) : "", code.index64 ? 64 : 32) +
+                  signature(kernel, block) + " {\n" + body + "}\n";
+    return code;
+}
+
+}  // namespace eng::inductor::cuda::detail

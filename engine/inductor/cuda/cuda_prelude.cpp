@@ -1,0 +1,155 @@
+// The prelude in front of every generated kernel: storage types, conversions that round like the reference
+// interpreter, integer ops with its wrap-around rules, and group reductions. Needs no headers, as the eager
+// runtime's kernels (engine/tensor/cuda_codegen.cpp): 16-bit floats convert with PTX cvt instructions.
+#include "inductor/cuda/cuda_codegen_detail.h"
+
+namespace eng::inductor::cuda::detail {
+
+namespace {
+
+constexpr const char* kPrelude = R"CUDA(typedef unsigned char cwb_u8;
+typedef signed char cwb_i8;
+typedef short cwb_i16;
+typedef int cwb_i32;
+typedef long long cwb_i64;
+typedef unsigned long long cwb_u64;
+struct cwb_half { unsigned short bits; };
+struct cwb_bf16 { unsigned short bits; };
+// N elements moved as one access of N * sizeof(T) bytes (16 for float4-like loads).
+template <class T, int N> struct alignas(sizeof(T) * N) cwb_vec { T v[N]; };
+
+__device__ __forceinline__ float cwb_load(cwb_half h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.bits)); return f; }
+__device__ __forceinline__ float cwb_load(cwb_bf16 h) { return __uint_as_float(((unsigned)h.bits) << 16); }
+template <class T> __device__ __forceinline__ T cwb_load(T v) { return v; }
+__device__ __forceinline__ cwb_half cwb_to_half(float f) { cwb_half h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h.bits) : "f"(f)); return h; }
+__device__ __forceinline__ cwb_bf16 cwb_to_bf16(float f) { cwb_bf16 h; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h.bits) : "f"(f)); return h; }
+// Results of 16-bit float dtype are held in float but rounded after every op, as the interpreter does.
+__device__ __forceinline__ float cwb_round_half(float f) { return cwb_load(cwb_to_half(f)); }
+__device__ __forceinline__ float cwb_round_bf16(float f) { return cwb_load(cwb_to_bf16(f)); }
+__device__ __forceinline__ float cwb_inf_f() { return __int_as_float(0x7f800000); }
+__device__ __forceinline__ float cwb_nan_f() { return __int_as_float(0x7fc00000); }
+__device__ __forceinline__ double cwb_inf_d() { return __longlong_as_double(0x7ff0000000000000LL); }
+__device__ __forceinline__ double cwb_nan_d() { return __longlong_as_double(0x7ff8000000000000LL); }
+
+// Float to integer as the interpreter casts: through int64, out-of-range values and NaN give INT64_MIN.
+__device__ __forceinline__ cwb_i64 cwb_f2i(double v) { return (v > -9.3e18 && v < 9.3e18) ? (cwb_i64)v : (-9223372036854775807LL - 1); }
+template <class F> __device__ __forceinline__ F cwb_sign(F a) { return a != a ? a : (F)((a > F(0)) - (a < F(0))); }
+// Python's % for floats: the result takes the divisor's sign.
+template <class F> __device__ __forceinline__ F cwb_fmod_py(F a, F b) {
+  F r = fmod(a, b);
+  return (r != F(0) && ((r < F(0)) != (b < F(0)))) ? r + b : r;
+}
+// torch.maximum / minimum: NaN wins; otherwise std::max / std::min (the first operand on ties).
+template <class T> __device__ __forceinline__ T cwb_maximum(T a, T b) { if (a != a) return a; if (b != b) return b; return a < b ? b : a; }
+template <class T> __device__ __forceinline__ T cwb_minimum(T a, T b) { if (a != a) return a; if (b != b) return b; return b < a ? b : a; }
+// Integer division has no error channel on the GPU: division by zero gives 0 (the interpreter throws).
+__device__ __forceinline__ cwb_i64 cwb_idiv(cwb_i64 a, cwb_i64 b) { return b == 0 ? 0 : (b == -1 ? (cwb_i64)(0ULL - (cwb_u64)a) : a / b); }
+__device__ __forceinline__ cwb_i64 cwb_ifloordiv(cwb_i64 a, cwb_i64 b) {
+  if (b == 0) return 0;
+  if (b == -1) return (cwb_i64)(0ULL - (cwb_u64)a);
+  cwb_i64 q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+__device__ __forceinline__ cwb_i64 cwb_imod(cwb_i64 a, cwb_i64 b) {
+  if (b == 0 || b == -1) return 0;
+  cwb_i64 r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+// a ** b by repeated multiplication modulo 2^64 (1 for b <= 0, as the interpreter's loop).
+__device__ __forceinline__ cwb_i64 cwb_ipow(cwb_i64 a, cwb_i64 b) {
+  cwb_u64 result = 1, base = (cwb_u64)a;
+  for (; b > 0; b >>= 1) { if (b & 1) result *= base; base *= base; }
+  return (cwb_i64)result;
+}
+
+// Reductions. argmax/argmin carry (value, position); position -1 is "nothing yet".
+template <class V> struct cwb_arg { V value; cwb_i64 index; };
+template <bool Max, class V> __device__ __forceinline__ bool cwb_arg_better(const cwb_arg<V>& c, const cwb_arg<V>& cur) {
+  if (c.index < 0) return false;
+  if (cur.index < 0) return true;
+  const bool cnan = c.value != c.value, curnan = cur.value != cur.value;
+  if (curnan) return cnan && c.index < cur.index;  // the first NaN wins
+  if (cnan) return true;
+  if (Max ? c.value > cur.value : c.value < cur.value) return true;
+  return c.value == cur.value && c.index < cur.index;  // the first occurrence wins
+}
+struct cwb_sum { template <class A> __device__ __forceinline__ A operator()(A a, A b) const { return a + b; } };
+struct cwb_prod { template <class A> __device__ __forceinline__ A operator()(A a, A b) const { return a * b; } };
+struct cwb_max { template <class A> __device__ __forceinline__ A operator()(A a, A b) const { return cwb_maximum(a, b); } };
+struct cwb_min { template <class A> __device__ __forceinline__ A operator()(A a, A b) const { return cwb_minimum(a, b); } };
+struct cwb_any { __device__ __forceinline__ bool operator()(bool a, bool b) const { return a || b; } };
+struct cwb_all { __device__ __forceinline__ bool operator()(bool a, bool b) const { return a && b; } };
+struct cwb_argmax { template <class V> __device__ __forceinline__ cwb_arg<V> operator()(cwb_arg<V> a, cwb_arg<V> b) const { return cwb_arg_better<true>(b, a) ? b : a; } };
+struct cwb_argmin { template <class V> __device__ __forceinline__ cwb_arg<V> operator()(cwb_arg<V> a, cwb_arg<V> b) const { return cwb_arg_better<false>(b, a) ? b : a; } };
+
+__device__ __forceinline__ float cwb_shfl_xor(float v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
+__device__ __forceinline__ double cwb_shfl_xor(double v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
+__device__ __forceinline__ int cwb_shfl_xor(int v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
+__device__ __forceinline__ long long cwb_shfl_xor(long long v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
+__device__ __forceinline__ unsigned long long cwb_shfl_xor(unsigned long long v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
+__device__ __forceinline__ bool cwb_shfl_xor(bool v, int o) { return __shfl_xor_sync(0xffffffffu, (int)v, o) != 0; }
+__device__ __forceinline__ cwb_u8 cwb_shfl_xor(cwb_u8 v, int o) { return (cwb_u8)__shfl_xor_sync(0xffffffffu, (int)v, o); }
+__device__ __forceinline__ cwb_i8 cwb_shfl_xor(cwb_i8 v, int o) { return (cwb_i8)__shfl_xor_sync(0xffffffffu, (int)v, o); }
+__device__ __forceinline__ cwb_i16 cwb_shfl_xor(cwb_i16 v, int o) { return (cwb_i16)__shfl_xor_sync(0xffffffffu, (int)v, o); }
+template <class V> __device__ __forceinline__ cwb_arg<V> cwb_shfl_xor(cwb_arg<V> a, int o) {
+  a.value = cwb_shfl_xor(a.value, o);
+  a.index = cwb_shfl_xor(a.index, o);
+  return a;
+}
+// Combines v over the BX threads (a multiple of 32) along x of each row group (threadIdx.y); every thread of
+// the group gets the same result. scratch: 32 slots per row group. Every thread of the block must call it.
+template <int BX, class A, class C> __device__ __forceinline__ A cwb_reduce_x(A v, C combine, A* scratch) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) v = combine(v, cwb_shfl_xor(v, o));
+  if (BX <= 32) return v;
+  A* group = scratch + threadIdx.y * 32;
+  if ((threadIdx.x & 31) == 0) group[threadIdx.x >> 5] = v;
+  __syncthreads();
+  A total = group[0];
+#pragma unroll
+  for (int w = 1; w < BX / 32; ++w) total = combine(total, group[w]);
+  __syncthreads();
+  return total;
+}
+// Combines v over the BY threads along y of each column (threadIdx.x), in y order; every thread of the
+// column gets the result. scratch: BX * BY slots. Every thread of the block must call it.
+template <int BX, int BY, class A, class C> __device__ __forceinline__ A cwb_reduce_y(A v, C combine, A* scratch) {
+  if (BY == 1) return v;
+  scratch[threadIdx.y * BX + threadIdx.x] = v;
+  __syncthreads();
+  A total = scratch[threadIdx.x];
+#pragma unroll
+  for (int y = 1; y < BY; ++y) total = combine(total, scratch[y * BX + threadIdx.x]);
+  __syncthreads();
+  return total;
+}
+)CUDA";
+
+}  // namespace
+
+const std::string& prelude() {
+    static const std::string text = kPrelude;
+    return text;
+}
+
+std::string storageType(DType dtype) {
+    switch (dtype) {
+        case DType::Bool: return "bool";
+        case DType::UInt8: return "cwb_u8";
+        case DType::Int8: return "cwb_i8";
+        case DType::Int16: return "cwb_i16";
+        case DType::Int32: return "cwb_i32";
+        case DType::Int64: return "cwb_i64";
+        case DType::Float16: return "cwb_half";
+        case DType::BFloat16: return "cwb_bf16";
+        case DType::Float32: return "float";
+        case DType::Float64: return "double";
+    }
+    return "void";
+}
+
+std::string computeType(DType dtype) { return tensor::isReducedFloat(dtype) ? "float" : storageType(dtype); }
+
+int itemBytes(DType dtype) { return static_cast<int>(tensor::itemSize(dtype)); }
+
+}  // namespace eng::inductor::cuda::detail

@@ -1,0 +1,345 @@
+// The reduction strategies. Every pass of a kernel runs in the same block for a group of outer indices, so
+// later passes re-read rows from L2 and see the finished values of earlier ones. Row reductions (reduced
+// variable contiguous): BX threads per row stride over it, warp shuffles then shared memory combine. Column
+// reductions (outer variable contiguous): threads along x take consecutive outer indices for coalescing,
+// BY threads along y split the reduction range and combine through shared memory.
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "inductor/cuda/cuda_codegen_detail.h"
+
+namespace eng::inductor::cuda::detail {
+
+namespace {
+
+using tensor::isFloating;
+
+int pow2AtLeast(int64_t n) {
+    int p = 1;
+    while (p < n && p < (1 << 20)) p <<= 1;
+    return p;
+}
+
+// Loads favour the row form when the innermost reduction variable has stride 1, the column form when the
+// innermost outer variable has stride 1 and the reduction variable does not.
+bool preferColumns(const Kernel& kernel) {
+    const int r = kernel.outerVarCount() + static_cast<int>(kernel.reductionRanges.size()) - 1;
+    const int x = kernel.outerVarCount() - 1;
+    int rowVotes = 0, columnVotes = 0;
+    auto vote = [&](const Index& index) {
+        auto rStride = linearCoefficient(index, r);
+        if (rStride == 0) return;  // constant over the reduction range: no say
+        if (rStride == 1) ++rowVotes;
+        else if (x >= 0 && linearCoefficient(index, x) == 1) ++columnVotes;
+    };
+    for (const KernelPass& pass : kernel.passes) {
+        if (!pass.overReductionRange) continue;
+        auto visit = [&](const Expr& e) {
+            if (e.kind == Expr::Kind::Load) vote(e.index);
+        };
+        for (const Reduction& red : pass.reductions) forEachExpr(red.value, visit);
+        for (const Store& s : pass.stores) {
+            forEachExpr(s.value, visit);
+            vote(s.index);
+        }
+    }
+    return columnVotes > rowVotes;
+}
+
+// How one reduction accumulates per thread, combines across threads and becomes its ReductionValue.
+struct Accumulator {
+    std::string type, identity, combine, update, finish;
+};
+
+std::string extremeLiteral(DType dtype, bool largest) {
+    if (isFloating(dtype)) return floatLiteral(largest ? INFINITY : -INFINITY, dtype == DType::Float64 ? DType::Float64 : DType::Float32);
+    switch (dtype) {
+        case DType::Bool: return largest ? "true" : "false";
+        case DType::UInt8: return largest ? "(cwb_u8)255" : "(cwb_u8)0";
+        case DType::Int8: return largest ? "(cwb_i8)127" : "(cwb_i8)-128";
+        case DType::Int16: return largest ? "(cwb_i16)32767" : "(cwb_i16)-32768";
+        case DType::Int32: return largest ? "2147483647" : "(-2147483647 - 1)";
+        default: return largest ? "9223372036854775807LL" : "(-9223372036854775807LL - 1)";
+    }
+}
+
+Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std::string& v, const std::string& position) {
+    const DType dtype = r.value->dtype;
+    const std::string f = computeType(dtype);
+    const bool isFloat = isFloating(dtype);
+    auto rounded = [&](const std::string& text) {
+        if (dtype == DType::Float16) return "cwb_round_half(" + text + ")";
+        if (dtype == DType::BFloat16) return "cwb_round_bf16(" + text + ")";
+        return text;
+    };
+    auto wrapped = [&](const std::string& text) {
+        return dtype == DType::Bool ? "(" + text + " != 0)" : "(" + storageType(dtype) + ")" + text;
+    };
+    switch (r.op) {
+        case ReductionOp::Sum:
+        case ReductionOp::Prod: {
+            const bool sum = r.op == ReductionOp::Sum;
+            const char* symbol = sum ? "+" : "*";
+            const char* combine = sum ? "cwb_sum()" : "cwb_prod()";
+            // Integers wrap modulo 2^64 in any order, then to their dtype: the interpreter's per-step wrap.
+            if (!isFloat) return {"cwb_u64", sum ? "0ULL" : "1ULL", combine, fmt::format("{0} = {0} {1} (cwb_u64)(cwb_i64){2};", acc, symbol, v), wrapped(acc)};
+            return {f, floatLiteral(sum ? 0 : 1, dtype == DType::Float64 ? dtype : DType::Float32), combine,
+                    fmt::format("{0} = {0} {1} {2};", acc, symbol, v), rounded(acc)};
+        }
+        case ReductionOp::Max:
+        case ReductionOp::Min: {
+            const bool max = r.op == ReductionOp::Max;
+            return {f, extremeLiteral(dtype, !max), max ? "cwb_max()" : "cwb_min()",
+                    fmt::format("{0} = {1}({0}, {2});", acc, max ? "cwb_maximum" : "cwb_minimum", v), acc};
+        }
+        case ReductionOp::ArgMax:
+        case ReductionOp::ArgMin: {
+            const std::string type = fmt::format("cwb_arg<{}>", f);
+            const char* combine = r.op == ReductionOp::ArgMax ? "cwb_argmax()" : "cwb_argmin()";
+            return {type, type + "{" + (isFloat ? floatLiteral(0, dtype == DType::Float64 ? dtype : DType::Float32) : std::string("0")) + ", -1}", combine,
+                    fmt::format("{0} = {1}({0}, {2}{{{3}, (cwb_i64){4}}});", acc, combine, type, v, position), acc + ".index"};
+        }
+        case ReductionOp::Any: return {"bool", "false", "cwb_any()", fmt::format("{0} = {0} || {1};", acc, v), acc};
+        case ReductionOp::All: return {"bool", "true", "cwb_all()", fmt::format("{0} = {0} && {1};", acc, v), acc};
+    }
+    return {};
+}
+
+bool passLoadsWritten(const KernelPass& pass, const std::vector<int>& written) {
+    bool reads = false;
+    auto visit = [&](const Expr& e) {
+        if (e.kind == Expr::Kind::Load && std::find(written.begin(), written.end(), e.buffer) != written.end()) reads = true;
+    };
+    for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit);
+    for (const Store& s : pass.stores) forEachExpr(s.value, visit);
+    return reads;
+}
+
+// Row passes may move 16-byte vectors along the (single) reduction variable: every access of the pass that
+// depends on it must be base + r0 (stride 1), and no value a point stores may be read back at that point.
+// Whether each row is aligned (base % width, buffer addresses) is checked at run time per row.
+struct RowVectorPlan {
+    int width = 1;
+    std::vector<bool> passOk;          // per pass
+    std::vector<Index> bases;          // base (r0 = 0) of every vectorised access, checked % width
+    std::set<int> buffers;             // buffers accessed as vectors, checked for address alignment
+    bool any() const { return std::find(passOk.begin(), passOk.end(), true) != passOk.end(); }
+};
+
+RowVectorPlan planRowVectors(const Kernel& kernel, const CudaTuning& tuning) {
+    RowVectorPlan plan;
+    plan.passOk.assign(kernel.passes.size(), false);
+    if (!tuning.allowVectorized || kernel.reductionRanges.size() != 1) return plan;
+    const int r = kernel.outerVarCount();
+    int widest = 1;
+    for (size_t p = 0; p < kernel.passes.size(); ++p) {
+        const KernelPass& pass = kernel.passes[p];
+        if (!pass.overReductionRange) continue;
+        bool ok = true, contiguous = false;
+        std::set<int> stored;
+        auto access = [&](const Index& index, DType dtype, int buffer) {
+            auto stride = linearCoefficient(index, r);
+            if (stride == 0) return;
+            if (stride != 1) {
+                ok = false;
+                return;
+            }
+            contiguous = true;
+            widest = std::max(widest, itemBytes(dtype));
+            plan.bases.push_back(substituteVar(index, r, indexConstant(0)));
+            plan.buffers.insert(buffer);
+        };
+        auto visit = [&](const Expr& e) {
+            if (e.kind == Expr::Kind::Load) access(e.index, e.dtype, e.buffer);
+        };
+        for (const Reduction& red : pass.reductions) forEachExpr(red.value, visit);
+        for (size_t i = 0; i < pass.stores.size(); ++i) {
+            const Store& st = pass.stores[i];
+            forEachExpr(st.value, visit);
+            access(st.index, kernel.buffers[static_cast<size_t>(st.buffer)].dtype, st.buffer);
+            if (!stored.insert(st.buffer).second || laterStoreReads(pass.stores, i, pass.reductions)) ok = false;
+            if (linearCoefficient(st.index, r) == 0) ok = false;  // every lane would store to one element
+        }
+        plan.passOk[p] = ok && contiguous;
+    }
+    plan.width = 16 / widest;
+    if (plan.width < 2) plan.passOk.assign(kernel.passes.size(), false);
+    return plan;
+}
+
+}  // namespace
+
+CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning) {
+    CudaKernelCode code;
+    code.index64 = needsIndex64(kernel);
+    const std::string idx = code.index64 ? "long long" : "int";
+    const bool columns = preferColumns(kernel);
+    code.strategy = columns ? CudaStrategy::ColumnReduction : CudaStrategy::RowReduction;
+    const std::optional<int64_t> reduceCount = constantValue(product(kernel.reductionRanges));
+    const int perThread = tuning.elementsPerThread > 0 ? tuning.elementsPerThread : 8;
+    int bx = 32, by = 1;
+    if (!columns) {
+        // Threads per row: enough that each handles about perThread elements; a warp for short rows.
+        bx = reduceCount ? std::clamp(pow2AtLeast((*reduceCount + perThread - 1) / perThread), 32, 1024) : 512;
+        const int threads = std::max(bx, tuning.blockSize > 0 ? pow2AtLeast(tuning.blockSize) : 256);
+        by = std::clamp(threads / bx, 1, 32);
+        if (auto outerCount = constantValue(product(kernel.outerRanges))) by = std::min(by, pow2AtLeast(std::max<int64_t>(*outerCount, 1)));
+    } else {
+        by = tuning.blockSize > 0 ? std::clamp(pow2AtLeast(tuning.blockSize) / 32, 1, 32)
+                                  : (reduceCount ? std::clamp(pow2AtLeast((*reduceCount + perThread - 1) / perThread), 1, 32) : 16);
+    }
+    code.blockX = static_cast<unsigned>(bx);
+    code.blockY = static_cast<unsigned>(by);
+    code.itemsPerBlock = columns ? bx : by;
+    const std::string lane = columns ? "threadIdx.x" : "threadIdx.y";      // which outer index a thread serves
+    const std::string splitter = columns ? "threadIdx.y" : "threadIdx.x";  // where it starts in the reduction range
+    const int step = columns ? by : bx;
+    const bool needsScratch = columns ? by > 1 : bx > 32;
+
+    int counter = 0;
+    ExprEmitter sizes(kernel, idx, "  ", counter);
+    std::string body;
+    if (needsScratch && kernel.reductionCount() > 0) {
+        const int slots = columns ? bx * by : by * 32;
+        body += fmt::format("  // Cross-warp partials: {} slots of up to 16 bytes (a (value, position) pair).\n", slots);
+        body += fmt::format("  alignas(16) __shared__ unsigned char scratch[{}];\n", slots * 16);
+    }
+    body += fmt::format("  const {} outer_count = {};\n", idx, sizes.index(product(kernel.outerRanges)));
+    body += fmt::format("  const {} reduce_count = {};\n", idx, sizes.index(product(kernel.reductionRanges)));
+    body += fmt::format("  for ({0} group = ({0})blockIdx.x * {1}; group < outer_count; group += ({0})gridDim.x * {1}) {{\n", idx,
+                        code.itemsPerBlock);
+    body += fmt::format("    const {} outer = group + {};\n", idx, lane);
+    body += "    // Threads past the end still take part in the block's reductions (with identities).\n";
+    body += "    const bool active = outer < outer_count;\n";
+    ExprEmitter outerVars(kernel, idx, "    ", counter);
+    body += decodeVars(kernel, kernel.outerRanges, 0, "outer", idx, "    ", outerVars);
+    const RowVectorPlan vectors = columns ? RowVectorPlan{} : planRowVectors(kernel, tuning);
+    const int width = vectors.width;
+    if (vectors.any()) code.vectorWidth = width;
+    if (vectors.any()) {
+        std::string checks;
+        for (int b : vectors.buffers)
+            checks += fmt::format(" | (reinterpret_cast<unsigned long long>({}) & {})", bufferName(kernel, b),
+                                  width * itemBytes(kernel.buffers[static_cast<size_t>(b)].dtype) - 1);
+        std::vector<std::string> bases;
+        for (const Index& base : vectors.bases) {
+            std::string text = outerVars.index(base);
+            if (constantValue(base) != 0 && std::find(bases.begin(), bases.end(), text) == bases.end()) bases.push_back(text);
+        }
+        for (const std::string& base : bases) checks += fmt::format(" | (({}) % {})", base, width);
+        body += fmt::format("    // Rows move as vectors of {} elements when every row start and buffer is aligned to them.\n", width);
+        body += fmt::format("    const bool row_vectors = ({}) == 0;\n", checks.substr(3));
+    }
+
+    std::vector<int> written;
+    for (size_t p = 0; p < kernel.passes.size(); ++p) {
+        const KernelPass& pass = kernel.passes[p];
+        if (p > 0 && passLoadsWritten(pass, written)) body += "    __syncthreads();  // a later pass reads what other threads stored\n";
+        for (const Store& s : pass.stores) written.push_back(s.buffer);
+        std::string what;
+        for (const Reduction& r : pass.reductions) what += fmt::format("{}red{} = {}", what.empty() ? "" : ", ", r.id, reductionOpName(r.op));
+        for (const Store& s : pass.stores) what += fmt::format("{}store {}", what.empty() ? "" : ", ", kernel.buffers[static_cast<size_t>(s.buffer)].name);
+        if (!pass.overReductionRange) {
+            body += fmt::format("    // pass {}, once per outer index: {}\n", p, what);
+            body += fmt::format("    if (active && {} == 0) {{\n", splitter);
+            ExprEmitter emitter(kernel, idx, "      ", counter);
+            for (size_t i = 0; i < pass.stores.size(); ++i) {
+                emitter.store(pass.stores[i]);
+                if (laterStoreReads(pass.stores, i, {})) emitter.forgetValues();
+            }
+            body += emitter.code() + "    }\n";
+            continue;
+        }
+        body += fmt::format("    // pass {} over the reduction range: {}\n", p, what);
+        std::vector<Accumulator> accs;
+        for (const Reduction& r : pass.reductions) {
+            accs.push_back(accumulatorFor(r, fmt::format("acc{}", r.id), "", ""));
+            body += fmt::format("    {} acc{} = {};\n", accs.back().type, r.id, accs.back().identity);
+        }
+        // The interpreter runs a point's stores before evaluating its reductions.
+        auto emitPoint = [&](ExprEmitter& emitter, const std::function<std::string(const Store&)>& target) {
+            for (size_t i = 0; i < pass.stores.size(); ++i) {
+                emitter.store(pass.stores[i], target ? target(pass.stores[i]) : std::string());
+                if (laterStoreReads(pass.stores, i, pass.reductions)) emitter.forgetValues();
+            }
+            for (const Reduction& r : pass.reductions) {
+                const std::string v = emitter.value(r.value);
+                emitter.line(accumulatorFor(r, fmt::format("acc{}", r.id), v, "rindex").update);
+            }
+        };
+        body += "    if (active) {\n";
+        std::string scalarStart = splitter;
+        if (p < vectors.passOk.size() && vectors.passOk[p]) {
+            const int rvar = kernel.outerVarCount();
+            auto vecType = [&](int b) { return fmt::format("cwb_vec<{}, {}>", storageType(kernel.buffers[static_cast<size_t>(b)].dtype), width); };
+            body += fmt::format("      const {} rvectors = row_vectors ? reduce_count / {} : 0;\n", idx, width);
+            body += fmt::format("      for ({0} rvec = {1}; rvec < rvectors; rvec += {2}) {{\n", idx, splitter, step);
+            body += fmt::format("        const {} rbase = rvec * {};\n", idx, width);
+            ExprEmitter addresses(kernel, idx, "        ", counter);
+            // base + rbase: where the vector of an access index (base + r0) starts.
+            auto rowAddress = [&](const Index& index) {
+                const Index base = substituteVar(index, rvar, indexConstant(0));
+                return constantValue(base) == 0 ? std::string("rbase") : addresses.index(base) + " + rbase";
+            };
+            // One vector per distinct (buffer, index) loaded along the row.
+            std::vector<std::pair<std::string, std::string>> loaded;  // "buffer[index]" -> vector name
+            auto vectorOf = [&](const Expr& e) -> std::optional<std::string> {
+                if (linearCoefficient(e.index, rvar) != 1) return std::nullopt;
+                const std::string key = bufferName(kernel, e.buffer) + "[" + addresses.index(e.index) + "]";
+                for (const auto& [k, name] : loaded)
+                    if (k == key) return name;
+                const std::string name = fmt::format("{}_v{}", bufferName(kernel, e.buffer), loaded.size());
+                loaded.emplace_back(key, name);
+                body += fmt::format("        const {0} {1} = *reinterpret_cast<const {0}*>({2} + {3});\n", vecType(e.buffer), name,
+                                    bufferName(kernel, e.buffer), rowAddress(e.index));
+                return name;
+            };
+            auto visit = [&](const Expr& e) {
+                if (e.kind == Expr::Kind::Load) vectorOf(e);
+            };
+            for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit);
+            for (const Store& st : pass.stores) forEachExpr(st.value, visit);
+            for (const Store& st : pass.stores) body += fmt::format("        {} {}_out;\n", vecType(st.buffer), bufferName(kernel, st.buffer));
+            body += fmt::format("#pragma unroll\n        for (int k = 0; k < {}; ++k) {{\n", width);
+            body += fmt::format("          const {} rindex = rbase + k;\n", idx);
+            ExprEmitter emitter(kernel, idx, "          ", counter);
+            emitter.loadOverride = [&](const Expr& e) -> std::optional<std::string> {
+                if (auto name = vectorOf(e)) return "cwb_load(" + *name + ".v[k])";
+                return std::nullopt;
+            };
+            body += decodeVars(kernel, kernel.reductionRanges, rvar, "rindex", idx, "          ", emitter);
+            emitPoint(emitter, [&](const Store& st) { return bufferName(kernel, st.buffer) + "_out.v[k]"; });
+            body += emitter.code() + "        }\n";
+            for (const Store& st : pass.stores)
+                body += fmt::format("        *reinterpret_cast<{}*>({} + {}) = {}_out;\n", vecType(st.buffer), bufferName(kernel, st.buffer),
+                                    rowAddress(st.index), bufferName(kernel, st.buffer));
+            body += "      }\n";
+            scalarStart = fmt::format("rvectors * {} + {}", width, splitter);
+        }
+        body += fmt::format("      for ({0} rindex = {1}; rindex < reduce_count; rindex += {2}) {{\n", idx, scalarStart, step);
+        ExprEmitter emitter(kernel, idx, "        ", counter);
+        body += decodeVars(kernel, kernel.reductionRanges, kernel.outerVarCount(), "rindex", idx, "        ", emitter);
+        emitPoint(emitter, nullptr);
+        body += emitter.code() + "      }\n    }\n";
+        for (size_t k = 0; k < pass.reductions.size(); ++k) {
+            const Reduction& r = pass.reductions[k];
+            const Accumulator& a = accs[k];
+            const std::string combined = columns ? fmt::format("cwb_reduce_y<{}, {}>(acc{}, {}, reinterpret_cast<{}*>(scratch))", bx, by, r.id, a.combine, a.type)
+                                                 : fmt::format("cwb_reduce_x<{}>(acc{}, {}, reinterpret_cast<{}*>(scratch))", bx, r.id, a.combine, a.type);
+            if (needsScratch) body += fmt::format("    acc{} = {};\n", r.id, combined);
+            else if (!columns) body += fmt::format("    acc{} = cwb_reduce_x<{}>(acc{}, {}, ({}*)nullptr);\n", r.id, bx, r.id, a.combine, a.type);
+            body += fmt::format("    const {} red{} = {};\n", computeType(r.resultDtype()), r.id, a.finish);
+        }
+    }
+    body += "  }\n";
+
+    code.source = prelude() + "\n" + irComment(kernel) +
+                  fmt::format("// strategy: {} with blocks of {} x {} threads ({} per {}), {}-bit indexing\n", strategyName(code.strategy), bx,
+                              by, columns ? by : bx, columns ? "column" : "row", code.index64 ? 64 : 32) +
+                  signature(kernel, bx * by) + " {\n" + body + "}\n";
+    return code;
+}
+
+}  // namespace eng::inductor::cuda::detail

@@ -1,0 +1,165 @@
+// The inductor backend: eager fallback rules (autograd, lowering errors), lowering -> scheduling -> code
+// generation per device, and the output code recorded for the workbench: a readable call() wrapper that lists the
+// buffers, kernel launches, extern calls and fusion decisions, plus each kernel's source and launch.
+#include "inductor/inductor_backend.h"
+
+#include <chrono>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "capture/graph_runner.h"
+#include "inductor/compiled_graph.h"
+#include "tensor/autograd/grad_mode.h"
+
+namespace eng::inductor {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string sizesText(const std::vector<Index>& sizes) {
+    std::string text;
+    for (const Index& s : sizes) text += (text.empty() ? "" : ", ") + toString(s);
+    return sizes.size() == 1 ? "(" + text + ",)" : "(" + text + ")";
+}
+
+/// Inductor's output_code.py in spirit: what runs, in order, with the buffers it allocates.
+std::string wrapperSource(const CompiledGraph& compiled, const std::string& device) {
+    const LoweredGraph& g = compiled.graph();
+    const Schedule& s = compiled.schedule();
+    std::string text = fmt::format("# cwb inductor: {} kernels, {} extern calls on {}\n", s.kernels.size(),
+                                   s.steps.size() - s.kernels.size(), device);
+    text += "# Fusion decisions:\n";
+    for (const FusionDecision& d : s.decisions)
+        text += fmt::format("#   {} {} {}: {}\n", d.buffer, d.fused ? "fused into" : "->", d.kernel, d.reason);
+    text += "\ndef call(args):\n";
+    std::vector<std::string> inputs;
+    for (const GraphBuffer& b : g.buffers)
+        if (b.kind == BufferKind::Input) inputs.push_back(b.name);
+    text += fmt::format("    {}, = args\n", fmt::join(inputs, ", "));
+    for (const ScheduleStep& step : s.steps) {
+        if (step.kind == ScheduleStep::Kind::Extern) {
+            const GraphBuffer& b = g.buffers[static_cast<size_t>(step.index)];
+            std::vector<std::string> args;
+            for (int id : b.extern_.inputBuffers) args.push_back(g.buffers[static_cast<size_t>(id)].name);
+            text += fmt::format("    {} = extern_kernels.{}({})  # {}\n", b.name, b.extern_.op, fmt::join(args, ", "), fmt::join(b.originNodes, ", "));
+            continue;
+        }
+        const ScheduledKernel& k = s.kernels[static_cast<size_t>(step.index)];
+        std::vector<std::string> args;
+        for (size_t p = 0; p < k.bufferIds.size(); ++p) {
+            const GraphBuffer& b = g.buffers[static_cast<size_t>(k.bufferIds[p])];
+            if (k.kernel.buffers[p].written && b.kind != BufferKind::Input)
+                text += fmt::format("    {} = empty_strided({}, {}, dtype=torch.{})\n", b.name, sizesText(b.sizes), sizesText(b.strides),
+                                    tensor::dtypeName(b.dtype));
+            args.push_back(b.name);
+        }
+        for (const std::string& symbol : k.kernel.symbols) args.push_back(symbol);
+        text += fmt::format("    # Source Nodes: [{}]\n", fmt::join(k.sourceNodes, ", "));
+        text += fmt::format("    {}({})\n", k.kernel.name, fmt::join(args, ", "));
+    }
+    for (const GraphBuffer& b : g.buffers)
+        if (b.mutatesInput >= 0) text += fmt::format("    {}.copy_({})\n", g.buffers[static_cast<size_t>(b.mutatesInput)].name, b.name);
+    std::vector<std::string> outs;
+    for (const GraphOutput& out : g.outputs) {
+        if (out.kind == GraphOutput::Kind::Buffer) outs.push_back(g.buffers[static_cast<size_t>(out.buffer)].name);
+        else if (out.kind == GraphOutput::Kind::Symbol) outs.push_back(toString(out.symbolic));
+        else if (out.kind == GraphOutput::Kind::None) outs.push_back("None");
+        else outs.push_back(out.number.is(vm::Kind::Float) ? fmt::format("{}", out.number.asFloat()) : fmt::format("{}", out.number.asInt()));
+    }
+    text += fmt::format("    return ({}{})\n", fmt::join(outs, ", "), outs.size() == 1 ? "," : "");
+    return text;
+}
+
+bool anyRequiresGrad(const vm::ValueList& inputs) {
+    for (const vm::Value& v : inputs)
+        if (v.is(vm::Kind::Tensor) && v.as<vm::TensorObject>().value.requiresGrad()) return true;
+    return false;
+}
+
+}  // namespace
+
+capture::CompiledFn InductorBackend::runEagerly(std::shared_ptr<const capture::Graph> graph, std::string reason) {
+    eagerReason_ = std::move(reason);
+    traces::OutputCode code;
+    code.event = "engine";
+    code.filename = "cwb_inductor_eager_fallback";
+    code.language = "python";
+    code.source = fmt::format("# cwb inductor: this graph runs on the eager runtime\n# Reason: {}\n", eagerReason_);
+    code_ = code;
+    return [graph](vm::Interpreter& vm, const vm::ValueList& inputs) { return capture::runGraph(vm, *graph, inputs); };
+}
+
+capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph,
+                                             const vm::ValueList& exampleInputs) {
+    (void)vm;
+    code_.reset();
+    eagerReason_.clear();
+    // Compiled backward graphs do not exist yet: training graphs keep the eager runtime's autograd.
+    if (tensor::autograd::isGradEnabled() && anyRequiresGrad(exampleInputs))
+        return runEagerly(graph, "inputs require grad and cwb has no compiled backward graphs yet; the eager runtime records autograd");
+    auto start = std::chrono::steady_clock::now();
+    LoweredGraph lowered;
+    try {
+        lowered = lowerGraph(*graph, exampleInputs);
+    } catch (const LoweringError& error) {
+        return runEagerly(graph, std::string("lowering failed: ") + error.what());
+    }
+    Schedule schedule = scheduleGraph(lowered);
+    std::vector<Kernel> kernels;
+    for (const ScheduledKernel& k : schedule.kernels) kernels.push_back(k.kernel);
+    const tensor::Device device = lowered.device;
+    std::unique_ptr<KernelLauncher> launcher;
+    if (device.type() == tensor::DeviceType::CUDA && config_.codegen == CodegenChoice::Native) {
+#ifdef CWB_HAVE_CUDA_CODEGEN
+        launcher = makeCudaLauncher(kernels, device.index());
+#else
+        return runEagerly(graph, "cwb was built without the CUDA code generator");
+#endif
+    } else if (config_.codegen == CodegenChoice::Native) {
+#ifdef CWB_HAVE_CPU_CODEGEN
+        launcher = makeCpuLauncher(kernels);
+#endif
+    }
+    if (!launcher) launcher = makeInterpreterLauncher(kernels);
+    auto compiled = std::make_shared<CompiledGraph>(std::move(lowered), std::move(schedule), std::move(launcher));
+
+    traces::OutputCode code;
+    code.event = "engine";
+    code.filename = "cwb_inductor_output_code";
+    code.language = "python";
+    code.source = wrapperSource(*compiled, device.str());
+    const SymbolValues hints = compiled->symbolValues(exampleInputs);
+    const double generateSeconds = compiled->launcher().compileSeconds();
+    for (size_t i = 0; i < compiled->schedule().kernels.size(); ++i) {
+        const ScheduledKernel& k = compiled->schedule().kernels[i];
+        KernelArtifact artifact = compiled->launcher().artifact(i, hints);
+        traces::Kernel row;
+        row.index = static_cast<int>(i);
+        row.name = k.kernel.name;
+        row.language = artifact.language;
+        row.source = artifact.source;
+        row.launchConfig = artifact.launchConfig;
+        row.compileSeconds = generateSeconds / static_cast<double>(compiled->schedule().kernels.size());
+        row.sourceNodes = k.sourceNodes;
+        code.kernels.push_back(std::move(row));
+    }
+    code.source += fmt::format("\n# compiled in {:.1f} ms (code generation {:.1f} ms)\n", secondsSince(start) * 1e3, generateSeconds * 1e3);
+    code_ = std::move(code);
+    return [compiled](vm::Interpreter& machine, const vm::ValueList& inputs) { return compiled->run(machine, inputs); };
+}
+
+void installInductorBackend() {
+    capture::registerBackend("inductor", [](const vm::CompileOptions& options) {
+        InductorConfig config;
+        config.mode = options.mode;
+        if (const char* codegen = std::getenv("CWB_INDUCTOR_CODEGEN"); codegen && std::string(codegen) == "interpreter")
+            config.codegen = CodegenChoice::Interpreter;
+        return std::make_unique<InductorBackend>(config);
+    });
+}
+
+}  // namespace eng::inductor

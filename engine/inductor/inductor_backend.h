@@ -1,0 +1,40 @@
+// torch.compile's default backend in cwb: lowers the captured graph, fuses it into kernels, generates code for the
+// graph's device (LLVM on the CPU, CUDA C++ through NVRTC on GPUs) and runs it; records the generated code and
+// every fusion decision for the trace. Graphs it cannot compile run on the eager runtime, with the reason recorded.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "capture/backend.h"
+
+namespace eng::inductor {
+
+enum class CodegenChoice { Native, Interpreter };
+
+struct InductorConfig {
+    std::string mode = "default";
+    CodegenChoice codegen = CodegenChoice::Native;  // CWB_INDUCTOR_CODEGEN=interpreter selects the reference
+};
+
+class InductorBackend : public capture::Backend {
+public:
+    explicit InductorBackend(InductorConfig config) : config_(std::move(config)) {}
+    capture::CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs) override;
+    std::optional<traces::OutputCode> generatedCode() const override { return code_; }
+    /// Why the last graph ran eagerly instead (empty when it was compiled).
+    const std::string& eagerReason() const { return eagerReason_; }
+
+private:
+    capture::CompiledFn runEagerly(std::shared_ptr<const capture::Graph> graph, std::string reason);
+
+    InductorConfig config_;
+    std::optional<traces::OutputCode> code_;
+    std::string eagerReason_;
+};
+
+/// Registers "inductor" with capture's backend registry (cwb run / explain call this once).
+void installInductorBackend();
+
+}  // namespace eng::inductor

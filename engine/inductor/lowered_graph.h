@@ -1,0 +1,101 @@
+// What lowering makes of a captured graph, in Inductor's terms: buffers (graph inputs, computed buffers with a
+// pointwise or reduction body, extern kernels such as matmuls), in dependency order, and how the outputs are
+// read from them. Bodies are closures from loop indices to element expressions whose loads name graph buffers.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "capture/graph_ir.h"
+#include "inductor/ir/kernel_ir.h"
+#include "tensor/device.h"
+#include "vm/interpreter.h"
+
+namespace eng::inductor {
+
+/// Element i of a tensor value: maps one index expression per dimension to an expression (loads name graph
+/// buffer ids until the scheduler renumbers them per kernel).
+using Loader = std::function<ExprPtr(const std::vector<Index>& index)>;
+
+enum class BufferKind { Input, Pointwise, Reduction, Extern };
+
+/// An extern kernel: an eager runtime op called on realized buffers (matmuls go to cuBLAS / OpenBLAS this way,
+/// and any op lowering does not know runs through it as Inductor's fallback kernels).
+struct ExternCall {
+    std::string op;             // registry op name, e.g. "torch.matmul", or the node's own callee
+    const capture::Node* node = nullptr;  // the graph node it computes (its callee/args when op is empty)
+    std::vector<int> inputBuffers;        // buffers read (realized before the call)
+    /// Runs the op on the realized tensors of inputBuffers (in that order) and this call's symbol values.
+    std::function<vm::Value(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols)> call;
+};
+
+struct GraphBuffer {
+    int id = 0;
+    std::string name;  // arg0_1 for inputs, buf0.. for computed ones (Inductor's names)
+    BufferKind kind = BufferKind::Pointwise;
+    DType dtype = DType::Float32;
+    std::vector<Index> sizes;
+    std::vector<Index> strides;  // layout in memory (computed buffers are contiguous)
+    int inputIndex = -1;         // Input: which graph input
+
+    // Pointwise: value at `index` (one Index per size).
+    Loader body;
+    // Reduction: over `reductionSizes` of the input, keeping `sizes`; value(outerIndex, reductionIndex).
+    ReductionOp reductionOp = ReductionOp::Sum;
+    std::vector<Index> reductionSizes;
+    std::function<ExprPtr(const std::vector<Index>& outer, const std::vector<Index>& reduction)> reductionBody;
+    /// A reduction's iteration space as the scheduler groups it: the full sizes of the reduced input and which
+    /// of its dims are reduced (a pointwise node over the same full sizes can share the kernel).
+    std::vector<Index> fullSizes;
+    std::vector<bool> reducedDims;
+
+    ExternCall extern_;
+
+    /// Graph nodes this buffer computes (for the fusion diagram: "which graph nodes went into which kernel").
+    std::vector<std::string> originNodes;
+    /// Written into an input's storage at the end (an in-place op on a graph input): the input's buffer id.
+    int mutatesInput = -1;
+};
+
+/// A graph output: a buffer, a graph input passed through, or a number.
+struct GraphOutput {
+    enum class Kind { Buffer, Number, Symbol, None };
+    Kind kind = Kind::Buffer;
+    int buffer = -1;
+    vm::Value number;
+    Index symbolic;  // Symbol: a size expression (x.size(0) returned)
+};
+
+/// Where a size symbol's value comes from on each call.
+struct SymbolSource {
+    std::string name;
+    int input = -1;  // graph input index
+    int dim = -1;    // dimension of that input tensor, or -1 when the input is the SymInt itself
+};
+
+struct LoweredGraph {
+    std::vector<GraphBuffer> buffers;  // in dependency order; inputs first
+    std::vector<GraphOutput> outputs;
+    std::vector<SymbolSource> symbols;
+    tensor::Device device = tensor::kCpu;
+    int inputCount = 0;
+    /// Graph node name -> the op it calls (sin, mul, softmax): kernels are named after the ops they fuse.
+    std::map<std::string, std::string> opOfNode;
+
+    GraphBuffer& add(GraphBuffer buffer);
+};
+
+/// Raised when a graph cannot be lowered as a whole (the backend then runs it eagerly and says why).
+class LoweringError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Lowers a captured graph for the given example inputs (one per placeholder).
+LoweredGraph lowerGraph(const capture::Graph& graph, const vm::ValueList& exampleInputs);
+
+}  // namespace eng::inductor

@@ -1,0 +1,542 @@
+// Lowering of a captured graph: placeholders become input buffers and size symbols, each call node is lowered
+// by its op family (pointwise, reduction, view) or falls back to an extern kernel running the eager op, and the
+// outputs are realized. In-place ops on graph inputs are lowered functionally and written back at the end.
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "frontend/opcodes.h"
+#include "inductor/lowering_context.h"
+
+namespace eng::inductor {
+
+GraphBuffer& LoweredGraph::add(GraphBuffer buffer) {
+    buffer.id = static_cast<int>(buffers.size());
+    buffers.push_back(std::move(buffer));
+    return buffers.back();
+}
+
+namespace lowering {
+
+LValue numberValue(vm::Value v) {
+    LValue value;
+    value.kind = LValue::Kind::Number;
+    value.number = std::move(v);
+    return value;
+}
+
+LValue sizeValue(Index size) {
+    if (auto constant = constantValue(size)) return numberValue(vm::Value(*constant));
+    LValue value;
+    value.kind = LValue::Kind::Size;
+    value.size = std::move(size);
+    return value;
+}
+
+std::vector<Index> contiguousStrides(const std::vector<Index>& sizes) {
+    std::vector<Index> strides(sizes.size());
+    Index running = indexConstant(1);
+    for (size_t d = sizes.size(); d-- > 0;) {
+        strides[d] = running;
+        running = running * sizes[d];
+    }
+    return strides;
+}
+
+bool sameIndex(const Index& a, const Index& b) { return toString(a) == toString(b); }
+
+bool sameSizes(const std::vector<Index>& a, const std::vector<Index>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (!sameIndex(a[i], b[i])) return false;
+    return true;
+}
+
+Index offsetOf(const std::vector<Index>& index, const std::vector<Index>& strides) {
+    Index offset = indexConstant(0);
+    for (size_t d = 0; d < index.size(); ++d) offset = offset + index[d] * strides[d];
+    return offset;
+}
+
+namespace {
+
+/// The op name a node is lowered by: torch.sin -> sin, operator.mul -> mul, x.sum() -> sum, a * b -> mul.
+std::string opNameOf(const capture::Node& node) {
+    using frontend::BinaryOpArg;
+    if (node.op == capture::NodeOp::CallMethod) return node.target;
+    switch (node.callKind) {
+        case capture::CallKind::Binary: {
+            static const char* const names[] = {"add", "and_", "floordiv", "lshift", "matmul", "mul", "mod",
+                                                "or_", "pow", "rshift", "sub", "truediv", "xor"};
+            return names[node.operatorCode % frontend::kBinaryOpInplaceOffset];
+        }
+        case capture::CallKind::Compare: {
+            static const char* const names[] = {"lt", "le", "eq", "ne", "gt", "ge"};
+            return names[node.operatorCode % 6];
+        }
+        case capture::CallKind::Unary: {
+            auto op = static_cast<frontend::Opcode>(node.operatorCode);
+            return op == frontend::Opcode::UnaryNegative ? "neg" : op == frontend::Opcode::UnaryPositive ? "pos" : "invert";
+        }
+        case capture::CallKind::GetItem: return "getitem";
+        case capture::CallKind::Callable: break;
+    }
+    auto dot = node.target.rfind('.');
+    return dot == std::string::npos ? node.target : node.target.substr(dot + 1);
+}
+
+bool isInPlace(const capture::Node& node, const std::string& op) {
+    if (node.callKind == capture::CallKind::Binary) return node.operatorCode >= frontend::kBinaryOpInplaceOffset;
+    if (node.op != capture::NodeOp::CallMethod) return false;
+    return op.size() > 1 && op.back() == '_' && op[op.size() - 2] != '_' && op != "requires_grad_";
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------------------
+
+const capture::Arg* NodeArgs::find(size_t position, const std::string& name) const {
+    for (const auto& [key, arg] : node_.kwargs)
+        if (key == name) return &arg;
+    if (position < node_.args.size()) return &node_.args[position];
+    return nullptr;
+}
+
+bool NodeArgs::has(size_t position, const std::string& name) const {
+    const capture::Arg* arg = find(position, name);
+    return arg && !(arg->kind == capture::Arg::Kind::Constant && arg->constant.isNone());
+}
+
+LValue NodeArgs::get(size_t position, const std::string& name) const {
+    const capture::Arg* arg = find(position, name);
+    if (!arg) throw LoweringError(fmt::format("{}: missing argument '{}'", node_.name, name));
+    return lowering_.valueOf(*arg);
+}
+
+LValue NodeArgs::tensor(size_t position, const std::string& name) const {
+    LValue v = get(position, name);
+    if (!v.isTensor()) throw LoweringError(fmt::format("{}: argument '{}' is not a tensor", node_.name, name));
+    return v;
+}
+
+double NodeArgs::number(size_t position, const std::string& name, std::optional<double> fallback) const {
+    if (!has(position, name)) {
+        if (fallback) return *fallback;
+        throw LoweringError(fmt::format("{}: missing argument '{}'", node_.name, name));
+    }
+    LValue v = get(position, name);
+    if (v.kind != LValue::Kind::Number || !v.number.isNumber())
+        throw LoweringError(fmt::format("{}: argument '{}' is not a constant number", node_.name, name));
+    return v.number.asFloat();
+}
+
+int64_t NodeArgs::integer(size_t position, const std::string& name, std::optional<int64_t> fallback) const {
+    if (!has(position, name)) {
+        if (fallback) return *fallback;
+        throw LoweringError(fmt::format("{}: missing argument '{}'", node_.name, name));
+    }
+    LValue v = get(position, name);
+    if (v.kind != LValue::Kind::Number || !(v.number.is(vm::Kind::Int) || v.number.is(vm::Kind::Bool)))
+        throw LoweringError(fmt::format("{}: argument '{}' is not a constant int", node_.name, name));
+    return v.number.asInt();
+}
+
+bool NodeArgs::flag(size_t position, const std::string& name, bool fallback) const {
+    if (!has(position, name)) return fallback;
+    return integer(position, name) != 0;
+}
+
+std::optional<std::vector<int64_t>> NodeArgs::dims(size_t position, const std::string& name) const {
+    if (!has(position, name)) return std::nullopt;
+    LValue v = get(position, name);
+    std::vector<int64_t> dims;
+    if (v.kind == LValue::Kind::Number) dims.push_back(v.number.asInt());
+    else if (v.kind == LValue::Kind::List)
+        for (const LValue& item : v.items) {
+            if (item.kind != LValue::Kind::Number) throw LoweringError(node_.name + ": dims must be constant ints");
+            dims.push_back(item.number.asInt());
+        }
+    else throw LoweringError(node_.name + ": dims must be constant ints");
+    return dims;
+}
+
+std::optional<DType> NodeArgs::dtype(size_t position, const std::string& name) const {
+    const capture::Arg* arg = find(position, name);
+    if (!arg || arg->kind != capture::Arg::Kind::Constant || !arg->constant.is(vm::Kind::DType)) return std::nullopt;
+    return arg->constant.as<vm::DTypeObject>().value;
+}
+
+std::string NodeArgs::text(size_t position, const std::string& name, const std::string& fallback) const {
+    const capture::Arg* arg = find(position, name);
+    if (!arg || arg->kind != capture::Arg::Kind::Constant || !arg->constant.is(vm::Kind::Str)) return fallback;
+    return arg->constant.as<vm::StrObject>().value;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+Lowering::Lowering(const capture::Graph& graph, const vm::ValueList& examples) : source_(graph), examples_(examples) {
+    for (const auto& node : graph.nodes()) {
+        std::function<void(const capture::Arg&)> count = [&](const capture::Arg& arg) {
+            if (arg.kind == capture::Arg::Kind::NodeRef) ++users_[arg.node];
+            for (const capture::Arg& item : arg.items) count(item);
+        };
+        for (const capture::Arg& arg : node->args) count(arg);
+        for (const auto& kw : node->kwargs) count(kw.second);
+    }
+}
+
+int64_t Lowering::hint(const Index& size) const { return evaluate(size, {}, hints_); }
+
+std::vector<int64_t> Lowering::hints(const std::vector<Index>& sizes) const {
+    std::vector<int64_t> out;
+    for (const Index& s : sizes) out.push_back(hint(s));
+    return out;
+}
+
+Loader Lowering::bufferLoader(int id) {
+    const GraphBuffer& b = buffer(id);
+    std::vector<Index> strides = b.strides;
+    DType dtype = b.dtype;
+    return [id, strides, dtype](const std::vector<Index>& index) { return load(id, offsetOf(index, strides), dtype); };
+}
+
+void Lowering::lowerPlaceholder(const capture::Node& node, size_t inputIndex) {
+    const vm::Value& example = examples_.at(inputIndex);
+    if (example.is(vm::Kind::Tensor)) {
+        const tensor::Tensor& t = example.as<vm::TensorObject>().value;
+        if (inputIndex == 0 || graph_.inputCount == 0) graph_.device = t.device();
+        else if (t.device() != graph_.device && t.dim() > 0)
+            throw LoweringError("inputs on different devices");
+        GraphBuffer b;
+        b.name = fmt::format("arg{}_1", inputIndex);
+        b.kind = BufferKind::Input;
+        b.dtype = t.dtype();
+        b.inputIndex = static_cast<int>(inputIndex);
+        bool symbolic = false;
+        for (int64_t d = 0; d < t.dim(); ++d) {
+            const std::string symbol = static_cast<size_t>(d) < node.dimSymbols.size() ? node.dimSymbols[static_cast<size_t>(d)] : "";
+            if (!symbol.empty()) {
+                symbolic = true;
+                b.sizes.push_back(indexSymbol(symbol));
+                if (!hints_.count(symbol)) {
+                    hints_[symbol] = t.sizes()[static_cast<size_t>(d)];
+                    graph_.symbols.push_back(SymbolSource{symbol, static_cast<int>(inputIndex), static_cast<int>(d)});
+                }
+            } else {
+                b.sizes.push_back(indexConstant(t.sizes()[static_cast<size_t>(d)]));
+            }
+        }
+        if (t.isContiguous()) b.strides = contiguousStrides(b.sizes);
+        else if (!symbolic)
+            for (int64_t s : t.strides()) b.strides.push_back(indexConstant(s));
+        else throw LoweringError(fmt::format("input {} is dynamic and not contiguous", node.name));
+        b.originNodes = {node.name};
+        int id = graph_.add(std::move(b)).id;
+        placeholderBuffer_[&node] = id;
+        LValue v;
+        v.kind = LValue::Kind::Tensor;
+        v.dtype = buffer(id).dtype;
+        v.sizes = buffer(id).sizes;
+        v.loader = bufferLoader(id);
+        v.buffer = id;
+        values_[&node] = v;
+        return;
+    }
+    if (node.typeName == "torch.SymInt") {
+        std::string symbol;
+        for (const auto& [name, carrier] : source_.symbols)
+            if (carrier == &node) symbol = name;
+        if (symbol.empty()) symbol = node.name;
+        if (!hints_.count(symbol)) {
+            hints_[symbol] = example.asInt();
+            graph_.symbols.push_back(SymbolSource{symbol, static_cast<int>(inputIndex), -1});
+        }
+        values_[&node] = sizeValue(indexSymbol(symbol));
+        return;
+    }
+    if (example.isNumber()) {
+        values_[&node] = numberValue(example);
+        return;
+    }
+    throw LoweringError(fmt::format("input {} is not a tensor or a number", node.name));
+}
+
+LValue Lowering::valueOf(const capture::Arg& arg) {
+    switch (arg.kind) {
+        case capture::Arg::Kind::NodeRef: {
+            auto found = values_.find(arg.node);
+            if (found == values_.end()) throw LoweringError("argument " + arg.node->name + " was not lowered");
+            return found->second;
+        }
+        case capture::Arg::Kind::Constant:
+            if (arg.constant.isNone()) return LValue{};
+            return numberValue(arg.constant);
+        case capture::Arg::Kind::List:
+        case capture::Arg::Kind::Tuple: {
+            LValue list;
+            list.kind = LValue::Kind::List;
+            for (const capture::Arg& item : arg.items) list.items.push_back(valueOf(item));
+            return list;
+        }
+        case capture::Arg::Kind::Slice: break;
+    }
+    throw LoweringError("slice arguments are lowered by indexing only");
+}
+
+LValue Lowering::asTensor(const LValue& value, DType dtypeForNumbers) {
+    if (value.isTensor()) return value;
+    LValue t;
+    t.kind = LValue::Kind::Tensor;
+    t.dtype = dtypeForNumbers;
+    if (value.kind == LValue::Kind::Size) {
+        Index size = value.size;
+        t.loader = [size, dtypeForNumbers](const std::vector<Index>&) { return indexValue(size, dtypeForNumbers); };
+        return t;
+    }
+    if (value.kind != LValue::Kind::Number) throw LoweringError("operand is neither a tensor nor a number");
+    vm::Value number = value.number;
+    t.loader = [number, dtypeForNumbers](const std::vector<Index>&) {
+        return number.is(vm::Kind::Float) ? constantFloat(number.asFloat(), dtypeForNumbers) : constantInt(number.asInt(), dtypeForNumbers);
+    };
+    return t;
+}
+
+int Lowering::realize(LValue& value, const std::string& origin) {
+    if (value.buffer >= 0) return value.buffer;
+    GraphBuffer b;
+    b.name = newBufferName();
+    b.kind = BufferKind::Pointwise;
+    b.dtype = value.dtype;
+    b.sizes = value.sizes;
+    b.strides = contiguousStrides(value.sizes);
+    b.body = value.loader;
+    b.originNodes = value.origins.empty() ? std::vector<std::string>{origin} : value.origins;
+    int id = graph_.add(std::move(b)).id;
+    value.loader = bufferLoader(id);
+    value.buffer = id;
+    value.origins = {};
+    return id;
+}
+
+LValue Lowering::externFallback(const capture::Node& node) {
+    if (!node.example.is(vm::Kind::Tensor)) throw LoweringError(fmt::format("{} ({}) has no lowering", node.name, node.target));
+    // Realize every tensor argument; remember where each goes in the rebuilt call.
+    std::vector<int> inputs;
+    std::map<const capture::Node*, size_t> inputSlot;
+    std::map<const capture::Node*, LValue> scalars;
+    std::function<void(const capture::Arg&)> collect = [&](const capture::Arg& arg) {
+        if (arg.kind == capture::Arg::Kind::NodeRef) {
+            LValue& v = values_.at(arg.node);
+            if (v.isTensor()) {
+                if (!inputSlot.count(arg.node)) {
+                    inputSlot[arg.node] = inputs.size();
+                    inputs.push_back(realize(v, arg.node->name));
+                }
+            } else if (v.isScalar()) {
+                scalars[arg.node] = v;
+            } else {
+                throw LoweringError(fmt::format("{}: argument {} cannot be passed to an extern kernel", node.name, arg.node->name));
+            }
+        }
+        for (const capture::Arg& item : arg.items) collect(item);
+    };
+    for (const capture::Arg& arg : node.args) collect(arg);
+    for (const auto& kw : node.kwargs) collect(kw.second);
+
+    const capture::Node* target = &node;
+    GraphBuffer b;
+    b.name = newBufferName();
+    b.kind = BufferKind::Extern;
+    const tensor::Tensor& example = node.example.as<vm::TensorObject>().value;
+    b.dtype = example.dtype();
+    for (int64_t d = 0; d < example.dim(); ++d) {
+        const std::string symbol = static_cast<size_t>(d) < node.dimSymbols.size() ? node.dimSymbols[static_cast<size_t>(d)] : "";
+        b.sizes.push_back(symbol.empty() ? indexConstant(example.sizes()[static_cast<size_t>(d)]) : indexSymbol(symbol));
+    }
+    b.strides = contiguousStrides(b.sizes);
+    b.originNodes = {node.name};
+    b.extern_.op = node.target;
+    b.extern_.node = target;
+    b.extern_.inputBuffers = inputs;
+    b.extern_.call = [target, inputSlot, scalars](vm::Interpreter& vm, const vm::ValueList& tensors, const SymbolValues& symbols) {
+        std::function<vm::Value(const capture::Arg&)> rebuild = [&](const capture::Arg& arg) -> vm::Value {
+            switch (arg.kind) {
+                case capture::Arg::Kind::NodeRef: {
+                    if (auto slot = inputSlot.find(arg.node); slot != inputSlot.end()) return tensors.at(slot->second);
+                    const LValue& s = scalars.at(arg.node);
+                    return s.kind == LValue::Kind::Size ? vm::Value(evaluate(s.size, {}, symbols)) : s.number;
+                }
+                case capture::Arg::Kind::Constant: return arg.constant;
+                case capture::Arg::Kind::List:
+                case capture::Arg::Kind::Tuple: {
+                    vm::ValueList items;
+                    for (const capture::Arg& item : arg.items) items.push_back(rebuild(item));
+                    return arg.kind == capture::Arg::Kind::List ? vm::makeList(std::move(items)) : vm::makeTuple(std::move(items));
+                }
+                case capture::Arg::Kind::Slice:
+                    return vm::Value(std::make_shared<vm::SliceObject>(rebuild(arg.items[0]), rebuild(arg.items[1]), rebuild(arg.items[2])));
+            }
+            return vm::Value();
+        };
+        vm::ValueList args;
+        for (const capture::Arg& a : target->args) args.push_back(rebuild(a));
+        vm::KwArgs kwargs;
+        for (const auto& [key, a] : target->kwargs) kwargs.emplace_back(key, rebuild(a));
+        if (target->op == capture::NodeOp::CallMethod) {
+            vm::Value self = args.at(0);
+            args.erase(args.begin());
+            return vm.call(vm.getAttr(self, target->target), std::move(args), std::move(kwargs));
+        }
+        switch (target->callKind) {
+            case capture::CallKind::Binary: return vm.binaryOp(target->operatorCode, args.at(0), args.at(1));
+            case capture::CallKind::GetItem: return vm.getItem(args.at(0), args.at(1));
+            default: return vm.call(target->callee, std::move(args), std::move(kwargs));
+        }
+    };
+    int id = graph_.add(std::move(b)).id;
+    LValue v;
+    v.kind = LValue::Kind::Tensor;
+    v.dtype = buffer(id).dtype;
+    v.sizes = buffer(id).sizes;
+    v.loader = bufferLoader(id);
+    v.buffer = id;
+    return v;
+}
+
+LValue Lowering::externCall(const std::string& op, std::vector<LValue> inputs, std::vector<Index> sizes, DType dtype,
+                            std::function<vm::Value(const vm::ValueList&)> call) {
+    GraphBuffer b;
+    for (LValue& input : inputs) b.extern_.inputBuffers.push_back(realize(input, current_->name));
+    b.name = newBufferName();
+    b.kind = BufferKind::Extern;
+    b.dtype = dtype;
+    b.sizes = std::move(sizes);
+    b.strides = contiguousStrides(b.sizes);
+    b.originNodes = {current_->name};
+    b.extern_.op = op;
+    b.extern_.node = current_;
+    b.extern_.call = [call](vm::Interpreter&, const vm::ValueList& tensors, const SymbolValues&) { return call(tensors); };
+    int id = graph_.add(std::move(b)).id;
+    LValue v;
+    v.kind = LValue::Kind::Tensor;
+    v.dtype = dtype;
+    v.sizes = buffer(id).sizes;
+    v.loader = bufferLoader(id);
+    v.buffer = id;
+    return v;
+}
+
+LValue Lowering::lowerCall(const capture::Node& node) {
+    std::string op = opNameOf(node);
+    graph_.opOfNode[node.name] = op;
+    const bool inPlace = isInPlace(node, op);
+    if (inPlace && node.op == capture::NodeOp::CallMethod) op.pop_back();
+    std::optional<LValue> result;
+    if (!(result = lowerView(*this, op, node)) && !(result = lowerReduction(*this, op, node)))
+        result = lowerPointwise(*this, op, node);
+    if (!result) {
+        if (inPlace) throw LoweringError(fmt::format("in-place {} has no lowering", node.target));
+        result = externFallback(node);
+    }
+    if (inPlace) {
+        // The functional result replaces the mutated value for every later reader; a graph input is also
+        // written back in place at the end, as the eager op would have left it.
+        const capture::Arg& selfArg = node.args.at(0);
+        if (selfArg.kind != capture::Arg::Kind::NodeRef) throw LoweringError("in-place op on a constant");
+        const capture::Node* self = selfArg.node;
+        // The tensor really mutated: a graph input, or what an earlier in-place op on it returned.
+        const capture::Node* root = self->op == capture::NodeOp::Placeholder ? self : nullptr;
+        if (auto alias = aliasOf_.find(self); alias != aliasOf_.end()) root = alias->second;
+        LValue& old = values_.at(self);
+        if (!result->isTensor() || !sameSizes(result->sizes, old.sizes))
+            throw LoweringError(fmt::format("in-place {} changes its operand's shape", node.target));
+        if (!root && self->op != capture::NodeOp::Placeholder) {
+            auto selfOp = opNameOf(*self);
+            static const char* const views[] = {"view", "reshape", "t", "transpose", "permute", "unsqueeze", "squeeze",
+                                                "expand", "getitem", "flatten", "select", "narrow", "unflatten"};
+            if (std::find(std::begin(views), std::end(views), selfOp) != std::end(views))
+                throw LoweringError(fmt::format("in-place {} on a view", node.target));
+        }
+        result->loader = [inner = result->loader, dtype = old.dtype](const std::vector<Index>& index) { return cast(inner(index), dtype); };
+        result->dtype = old.dtype;
+        if (root) {
+            // Only the last value of an input is written back into it.
+            int id = realize(*result, node.name);
+            if (auto previous = lastWriteBack_.find(root); previous != lastWriteBack_.end()) buffer(previous->second).mutatesInput = -1;
+            buffer(id).mutatesInput = placeholderBuffer_.at(root);
+            lastWriteBack_[root] = id;
+            aliasOf_[&node] = root;
+            values_[root] = *result;
+        }
+        old = *result;
+    }
+    return *result;
+}
+
+void Lowering::checkAgainstExample(const capture::Node& node, const LValue& value) const {
+    if (!value.isTensor() || !node.example.is(vm::Kind::Tensor)) return;
+    const tensor::Tensor& t = node.example.as<vm::TensorObject>().value;
+    std::vector<int64_t> sizes = hints(value.sizes);
+    if (sizes != t.sizes() || value.dtype != t.dtype())
+        throw LoweringError(fmt::format("lowering of {} ({}) disagrees with the traced value: {} {} vs {} {}", node.name,
+                                        node.target, fmt::join(sizes, "x"), tensor::dtypeName(value.dtype),
+                                        fmt::join(t.sizes(), "x"), tensor::dtypeName(t.dtype())));
+}
+
+void Lowering::lowerOutput(const capture::Node& node) {
+    for (const capture::Arg& item : node.args.at(0).items) {
+        GraphOutput out;
+        if (item.kind == capture::Arg::Kind::NodeRef) {
+            LValue& v = values_.at(item.node);
+            if (v.isTensor()) {
+                out.kind = GraphOutput::Kind::Buffer;
+                out.buffer = realize(v, item.node->name);
+            } else if (v.kind == LValue::Kind::Size) {
+                out.kind = GraphOutput::Kind::Symbol;
+                out.symbolic = v.size;
+            } else if (v.kind == LValue::Kind::Number) {
+                out.kind = GraphOutput::Kind::Number;
+                out.number = v.number;
+            } else {
+                throw LoweringError("output " + item.node->name + " is not a tensor or a number");
+            }
+        } else if (item.kind == capture::Arg::Kind::Constant) {
+            out.kind = item.constant.isNone() ? GraphOutput::Kind::None : GraphOutput::Kind::Number;
+            out.number = item.constant;
+        } else {
+            throw LoweringError("nested outputs");
+        }
+        graph_.outputs.push_back(out);
+    }
+}
+
+LoweredGraph Lowering::run() {
+    size_t inputIndex = 0;
+    for (const auto& owned : source_.nodes()) {
+        const capture::Node& node = *owned;
+        current_ = &node;
+        switch (node.op) {
+            case capture::NodeOp::Placeholder: lowerPlaceholder(node, inputIndex++); break;
+            case capture::NodeOp::GetAttr: throw LoweringError("get_attr nodes are not lowered");
+            case capture::NodeOp::Output: lowerOutput(node); break;
+            case capture::NodeOp::CallFunction:
+            case capture::NodeOp::CallMethod:
+            case capture::NodeOp::CallModule: {
+                LValue value = lowerCall(node);
+                checkAgainstExample(node, value);
+                if (value.isTensor() && value.buffer < 0 && users_[&node] > 1) realize(value, node.name);
+                values_[&node] = std::move(value);
+                break;
+            }
+        }
+    }
+    graph_.inputCount = static_cast<int>(inputIndex);
+    return std::move(graph_);
+}
+
+}  // namespace lowering
+
+LoweredGraph lowerGraph(const capture::Graph& graph, const vm::ValueList& exampleInputs) {
+    return lowering::Lowering(graph, exampleInputs).run();
+}
+
+}  // namespace eng::inductor

@@ -1,0 +1,137 @@
+// Shared state of the lowering passes (lowering*.cpp): the value each graph node lowered to (a tensor as a
+// loader over index expressions, a number, a size expression, or a list), argument reading, broadcasting,
+// type promotion and realization of values into buffers.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "inductor/lowered_graph.h"
+
+namespace eng::inductor::lowering {
+
+/// A graph node's value during lowering.
+struct LValue {
+    enum class Kind { Tensor, Number, Size, List, None };
+    Kind kind = Kind::None;
+    // Tensor
+    DType dtype = DType::Float32;
+    std::vector<Index> sizes;
+    Loader loader;
+    int buffer = -1;                   // the value is exactly this buffer (read in its own layout)
+    std::vector<std::string> origins;  // graph nodes computed by this value's body
+    // Number / Size
+    vm::Value number;
+    Index size;
+    // List (tuples too)
+    std::vector<LValue> items;
+
+    bool isTensor() const { return kind == Kind::Tensor; }
+    bool isScalar() const { return kind == Kind::Number || kind == Kind::Size; }
+    int64_t dim() const { return static_cast<int64_t>(sizes.size()); }
+};
+
+LValue numberValue(vm::Value v);
+LValue sizeValue(Index size);
+std::vector<Index> contiguousStrides(const std::vector<Index>& sizes);
+bool sameIndex(const Index& a, const Index& b);
+bool sameSizes(const std::vector<Index>& a, const std::vector<Index>& b);
+/// Dot product of an index with strides.
+Index offsetOf(const std::vector<Index>& index, const std::vector<Index>& strides);
+
+class Lowering;
+
+/// Positional-or-keyword access to a node's arguments, as Python binds them.
+class NodeArgs {
+public:
+    NodeArgs(Lowering& lowering, const capture::Node& node) : lowering_(lowering), node_(node) {}
+    bool has(size_t position, const std::string& name) const;
+    LValue get(size_t position, const std::string& name) const;
+    LValue tensor(size_t position, const std::string& name) const;
+    /// A number argument (error if absent and no default).
+    double number(size_t position, const std::string& name, std::optional<double> fallback = std::nullopt) const;
+    int64_t integer(size_t position, const std::string& name, std::optional<int64_t> fallback = std::nullopt) const;
+    bool flag(size_t position, const std::string& name, bool fallback) const;
+    /// A dim list: an int or a list/tuple of ints, absent -> nullopt.
+    std::optional<std::vector<int64_t>> dims(size_t position, const std::string& name) const;
+    std::optional<DType> dtype(size_t position, const std::string& name) const;
+    std::string text(size_t position, const std::string& name, const std::string& fallback) const;
+    size_t positionalCount() const { return node_.args.size(); }
+
+private:
+    const capture::Arg* find(size_t position, const std::string& name) const;
+    Lowering& lowering_;
+    const capture::Node& node_;
+};
+
+class Lowering {
+public:
+    Lowering(const capture::Graph& graph, const vm::ValueList& examples);
+    LoweredGraph run();
+
+    // --- used by the op lowerings ---
+    LValue valueOf(const capture::Arg& arg);
+    /// A tensor operand from any value (numbers become 0-dim constants).
+    LValue asTensor(const LValue& value, DType dtypeForNumbers);
+    /// Makes the value a buffer of its own (contiguous) unless it already is one; returns the buffer id.
+    int realize(LValue& value, const std::string& origin);
+    /// An extern kernel computing `node` eagerly from the realized tensor arguments.
+    LValue externFallback(const capture::Node& node);
+    /// An extern kernel of our own: `call` gets the realized `inputs` and returns a tensor of `sizes` and `dtype`.
+    LValue externCall(const std::string& op, std::vector<LValue> inputs, std::vector<Index> sizes, DType dtype,
+                      std::function<vm::Value(const vm::ValueList&)> call);
+    /// The loader of a realized buffer in its own layout.
+    Loader bufferLoader(int buffer);
+    GraphBuffer& buffer(int id) { return graph_.buffers.at(static_cast<size_t>(id)); }
+    LoweredGraph& graph() { return graph_; }
+    /// Evaluate a size expression with the example inputs' symbol values.
+    int64_t hint(const Index& size) const;
+    std::vector<int64_t> hints(const std::vector<Index>& sizes) const;
+    const capture::Node* currentNode() const { return current_; }
+    std::string newBufferName() { return "buf" + std::to_string(computedCount_++); }
+
+private:
+    void lowerPlaceholder(const capture::Node& node, size_t inputIndex);
+    LValue lowerCall(const capture::Node& node);
+    void lowerOutput(const capture::Node& node);
+    void checkAgainstExample(const capture::Node& node, const LValue& value) const;
+
+    const capture::Graph& source_;
+    const vm::ValueList& examples_;
+    LoweredGraph graph_;
+    std::map<const capture::Node*, LValue> values_;
+    std::map<const capture::Node*, int> users_;
+    SymbolValues hints_;
+    const capture::Node* current_ = nullptr;
+    int computedCount_ = 0;
+    std::map<const capture::Node*, int> placeholderBuffer_;
+    std::map<const capture::Node*, const capture::Node*> aliasOf_;  // in-place results -> the input they mutated
+    std::map<const capture::Node*, int> lastWriteBack_;             // input -> buffer written back into it
+};
+
+// The op families, each in its own file. They return nullopt when the op is not theirs.
+std::optional<LValue> lowerPointwise(Lowering& lowering, const std::string& op, const capture::Node& node);
+std::optional<LValue> lowerReduction(Lowering& lowering, const std::string& op, const capture::Node& node);
+std::optional<LValue> lowerView(Lowering& lowering, const std::string& op, const capture::Node& node);
+
+// Pointwise building blocks shared by the families (lowering_pointwise.cpp).
+DType promote(const std::vector<const LValue*>& operands);
+std::vector<Index> broadcastSizes(const std::vector<Index>& a, const std::vector<Index>& b);
+/// The operand's element at `index` of a broadcast result with `resultSizes`, cast to `dtype`.
+ExprPtr broadcastLoad(const LValue& operand, const std::vector<Index>& index, const std::vector<Index>& resultSizes, DType dtype);
+/// A tensor value computed elementwise from operands (broadcast together) by `body`, which sees each operand's
+/// element already cast to computeDtype; the result is cast to resultDtype.
+LValue mapElements(const std::vector<LValue>& operands, DType computeDtype, DType resultDtype,
+                   std::function<ExprPtr(const std::vector<ExprPtr>&)> body);
+/// The dtype math happens in for a result dtype (float for the 16-bit floats, as Inductor's opmath).
+DType computeTypeFor(DType dtype);
+/// Union of origin lists.
+std::vector<std::string> mergeOrigins(const std::vector<LValue>& operands, const std::string& self);
+
+/// A reduction of `input` over `dims` (normalised, sorted) with its element function applied to the input's
+/// value (already in the accumulation dtype); the result is a new Reduction buffer's value.
+LValue reduce(Lowering& lowering, const LValue& input, const std::vector<int64_t>& dims, bool keepdim, ReductionOp op,
+              DType accumulate, std::function<ExprPtr(ExprPtr)> element = nullptr);
+
+}  // namespace eng::inductor::lowering

@@ -1,0 +1,333 @@
+// Pointwise lowerings: arithmetic, comparisons, math functions, activations (gelu, silu, ...), where/clamp,
+// dtype conversions and identities. Each builds a loader over the broadcast operands; nothing is materialised.
+#include <cmath>
+#include <fmt/format.h>
+
+#include "inductor/lowering_context.h"
+
+namespace eng::inductor::lowering {
+
+DType computeTypeFor(DType dtype) { return tensor::isReducedFloat(dtype) ? DType::Float32 : dtype; }
+
+DType promote(const std::vector<const LValue*>& operands) {
+    tensor::ResultTypeBuilder builder;
+    for (const LValue* v : operands) {
+        if (v->isTensor()) builder.addTensor(v->dtype, v->dim());
+        else if (v->kind == LValue::Kind::Size) builder.addScalar(tensor::ScalarKind::Int);
+        else if (v->kind == LValue::Kind::Number)
+            builder.addScalar(v->number.is(vm::Kind::Float)  ? tensor::ScalarKind::Float
+                              : v->number.is(vm::Kind::Bool) ? tensor::ScalarKind::Bool
+                                                             : tensor::ScalarKind::Int);
+        else throw LoweringError("operand is not a tensor or a number");
+    }
+    return builder.result();
+}
+
+std::vector<Index> broadcastSizes(const std::vector<Index>& a, const std::vector<Index>& b) {
+    std::vector<Index> out(std::max(a.size(), b.size()));
+    for (size_t i = 0; i < out.size(); ++i) {
+        const Index* x = i < a.size() ? &a[a.size() - 1 - i] : nullptr;
+        const Index* y = i < b.size() ? &b[b.size() - 1 - i] : nullptr;
+        Index& o = out[out.size() - 1 - i];
+        if (!x) o = *y;
+        else if (!y) o = *x;
+        else if (constantValue(*x) == 1) o = *y;
+        else if (constantValue(*y) == 1 || sameIndex(*x, *y)) o = *x;
+        else throw LoweringError(fmt::format("cannot broadcast sizes {} and {}", toString(*x), toString(*y)));
+    }
+    return out;
+}
+
+ExprPtr broadcastLoad(const LValue& operand, const std::vector<Index>& index, const std::vector<Index>& resultSizes, DType dtype) {
+    std::vector<Index> own(operand.sizes.size());
+    const size_t offset = resultSizes.size() - operand.sizes.size();
+    for (size_t d = 0; d < own.size(); ++d) {
+        const bool broadcast = constantValue(operand.sizes[d]) == 1 && constantValue(resultSizes[d + offset]) != 1;
+        own[d] = broadcast ? indexConstant(0) : index[d + offset];
+    }
+    return cast(operand.loader(own), dtype);
+}
+
+std::vector<std::string> mergeOrigins(const std::vector<LValue>& operands, const std::string& self) {
+    std::vector<std::string> merged;
+    for (const LValue& v : operands)
+        for (const std::string& o : v.origins)
+            if (std::find(merged.begin(), merged.end(), o) == merged.end()) merged.push_back(o);
+    merged.push_back(self);
+    return merged;
+}
+
+LValue mapElements(const std::vector<LValue>& operands, DType computeDtype, DType resultDtype,
+                   std::function<ExprPtr(const std::vector<ExprPtr>&)> body) {
+    LValue out;
+    out.kind = LValue::Kind::Tensor;
+    out.dtype = resultDtype;
+    for (const LValue& v : operands) out.sizes = broadcastSizes(out.sizes, v.sizes);
+    auto sizes = out.sizes;
+    out.loader = [operands, sizes, computeDtype, resultDtype, body](const std::vector<Index>& index) {
+        std::vector<ExprPtr> elements;
+        for (const LValue& v : operands) elements.push_back(broadcastLoad(v, index, sizes, computeDtype));
+        return cast(body(elements), resultDtype);
+    };
+    return out;
+}
+
+namespace {
+
+ExprPtr c(double v, DType dtype) { return constantFloat(v, dtype); }
+
+struct PointwiseLowering {
+    Lowering& lowering;
+    const capture::Node& node;
+    NodeArgs args{lowering, node};
+
+    LValue finish(LValue v, const std::vector<LValue>& operands) {
+        v.origins = mergeOrigins(operands, node.name);
+        return v;
+    }
+
+    /// Unary op computing in floating point: integer inputs become float32, half types compute in float.
+    LValue floatUnary(std::function<ExprPtr(ExprPtr, DType)> f) {
+        LValue x = args.tensor(0, "input");
+        DType result = tensor::isFloating(x.dtype) ? x.dtype : tensor::kDefaultFloat;
+        DType compute = computeTypeFor(result);
+        return finish(mapElements({x}, compute, result, [f, compute](const std::vector<ExprPtr>& e) { return f(e[0], compute); }), {x});
+    }
+
+    LValue sameTypeUnary(std::function<ExprPtr(ExprPtr, DType)> f) {
+        LValue x = args.tensor(0, "input");
+        DType compute = computeTypeFor(x.dtype);
+        return finish(mapElements({x}, compute, x.dtype, [f, compute](const std::vector<ExprPtr>& e) { return f(e[0], compute); }), {x});
+    }
+
+    std::vector<LValue> tensorsOf(const std::vector<LValue>& operands, DType dtype) {
+        std::vector<LValue> tensors;
+        for (const LValue& v : operands) tensors.push_back(lowering.asTensor(v, dtype));
+        return tensors;
+    }
+
+    /// a op b with PyTorch's promotion; comparisons give bool.
+    LValue binaryOp(ElementOp op, const LValue& a, const LValue& b, std::optional<DType> forcedResult = std::nullopt) {
+        DType promoted = promote({&a, &b});
+        if (op == ElementOp::Div && !tensor::isFloating(promoted)) promoted = tensor::kDefaultFloat;
+        DType compute = computeTypeFor(promoted);
+        DType result = isComparison(op) ? DType::Bool : forcedResult.value_or(promoted);
+        auto operands = tensorsOf({a, b}, compute);
+        return finish(mapElements(operands, compute, result, [op](const std::vector<ExprPtr>& e) { return binary(op, e[0], e[1]); }),
+                      operands);
+    }
+
+    std::optional<LValue> run(const std::string& op) {
+        static const std::map<std::string, ElementOp> floatUnaries = {
+            {"sin", ElementOp::Sin}, {"cos", ElementOp::Cos}, {"tan", ElementOp::Tan}, {"asin", ElementOp::Asin},
+            {"acos", ElementOp::Acos}, {"atan", ElementOp::Atan}, {"sinh", ElementOp::Sinh}, {"cosh", ElementOp::Cosh},
+            {"tanh", ElementOp::Tanh}, {"asinh", ElementOp::Asinh}, {"acosh", ElementOp::Acosh}, {"atanh", ElementOp::Atanh},
+            {"exp", ElementOp::Exp}, {"exp2", ElementOp::Exp2}, {"expm1", ElementOp::Expm1}, {"log", ElementOp::Log},
+            {"log2", ElementOp::Log2}, {"log1p", ElementOp::Log1p}, {"sqrt", ElementOp::Sqrt}, {"rsqrt", ElementOp::Rsqrt},
+            {"sigmoid", ElementOp::Sigmoid}, {"erf", ElementOp::Erf}, {"reciprocal", ElementOp::Reciprocal}};
+        if (auto f = floatUnaries.find(op); f != floatUnaries.end()) {
+            ElementOp e = f->second;
+            return floatUnary([e](ExprPtr x, DType) { return unary(e, x); });
+        }
+        if (op == "log10") return floatUnary([](ExprPtr x, DType d) { return binary(ElementOp::Div, unary(ElementOp::Log, x), c(std::log(10.0), d)); });
+        static const std::map<std::string, ElementOp> sameUnaries = {
+            {"neg", ElementOp::Neg}, {"negative", ElementOp::Neg}, {"abs", ElementOp::Abs}, {"floor", ElementOp::Floor},
+            {"ceil", ElementOp::Ceil}, {"round", ElementOp::Round}, {"trunc", ElementOp::Trunc}, {"sign", ElementOp::Sign}};
+        if (auto f = sameUnaries.find(op); f != sameUnaries.end() && !(op == "round" && args.has(1, "decimals"))) {
+            ElementOp e = f->second;
+            return sameTypeUnary([e](ExprPtr x, DType) { return unary(e, x); });
+        }
+        if (op == "pos" || op == "contiguous" || op == "clone" || op == "detach" || op == "alias") {
+            LValue x = args.tensor(0, "input");
+            return x;
+        }
+        if (op == "invert" || op == "bitwise_not") {
+            LValue x = args.tensor(0, "input");
+            if (x.dtype == DType::Bool) return finish(mapElements({x}, DType::Bool, DType::Bool, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::LogicalNot, e[0]); }), {x});
+            return sameTypeUnary([](ExprPtr v, DType) { return unary(ElementOp::BitNot, v); });
+        }
+        if (op == "logical_not") {
+            LValue x = args.tensor(0, "input");
+            return finish(mapElements({x}, x.dtype, DType::Bool, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::LogicalNot, e[0]); }), {x});
+        }
+        if (op == "isnan") {
+            LValue x = args.tensor(0, "input");
+            return finish(mapElements({x}, x.dtype, DType::Bool, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::IsNan, e[0]); }), {x});
+        }
+        if (op == "relu") return sameTypeUnary([](ExprPtr x, DType d) { return binary(ElementOp::Maximum, x, constantInt(0, d)); });
+        if (op == "relu6" || op == "hardtanh") {
+            double low = op == "relu6" ? 0.0 : args.number(1, "min_val", -1.0), high = op == "relu6" ? 6.0 : args.number(2, "max_val", 1.0);
+            return sameTypeUnary([low, high](ExprPtr x, DType d) {
+                return binary(ElementOp::Minimum, binary(ElementOp::Maximum, x, c(low, d)), c(high, d));
+            });
+        }
+        if (op == "silu")
+            return floatUnary([](ExprPtr x, DType) { return binary(ElementOp::Mul, x, unary(ElementOp::Sigmoid, x)); });
+        if (op == "gelu") {
+            const bool tanhForm = args.text(1, "approximate", "none") == "tanh";
+            return floatUnary([tanhForm](ExprPtr x, DType d) {
+                if (tanhForm) {  // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
+                    auto inner = binary(ElementOp::Mul, c(std::sqrt(2.0 / M_PI), d),
+                                        binary(ElementOp::Add, x, binary(ElementOp::Mul, c(0.044715, d), binary(ElementOp::Mul, x, binary(ElementOp::Mul, x, x)))));
+                    return binary(ElementOp::Mul, binary(ElementOp::Mul, c(0.5, d), x), binary(ElementOp::Add, c(1, d), unary(ElementOp::Tanh, inner)));
+                }
+                auto erfTerm = unary(ElementOp::Erf, binary(ElementOp::Mul, x, c(M_SQRT1_2, d)));
+                return binary(ElementOp::Mul, binary(ElementOp::Mul, x, c(0.5, d)), binary(ElementOp::Add, erfTerm, c(1, d)));
+            });
+        }
+        if (op == "leaky_relu") {
+            double slope = args.number(1, "negative_slope", 0.01);
+            return sameTypeUnary([slope](ExprPtr x, DType d) {
+                return where(binary(ElementOp::Gt, x, c(0, d)), x, binary(ElementOp::Mul, x, c(slope, d)));
+            });
+        }
+        if (op == "elu") {
+            double alpha = args.number(1, "alpha", 1.0);
+            return floatUnary([alpha](ExprPtr x, DType d) {
+                return where(binary(ElementOp::Gt, x, c(0, d)), x, binary(ElementOp::Mul, c(alpha, d), unary(ElementOp::Expm1, x)));
+            });
+        }
+        if (op == "softplus") {
+            double beta = args.number(1, "beta", 1.0), threshold = args.number(2, "threshold", 20.0);
+            return floatUnary([beta, threshold](ExprPtr x, DType d) {
+                auto bx = binary(ElementOp::Mul, x, c(beta, d));
+                auto soft = binary(ElementOp::Div, unary(ElementOp::Log1p, unary(ElementOp::Exp, bx)), c(beta, d));
+                return where(binary(ElementOp::Gt, bx, c(threshold, d)), x, soft);
+            });
+        }
+        if (op == "hardsigmoid" || op == "hardswish") {
+            const bool swish = op == "hardswish";
+            return floatUnary([swish](ExprPtr x, DType d) {
+                auto clipped = binary(ElementOp::Minimum, binary(ElementOp::Maximum, binary(ElementOp::Add, x, c(3, d)), c(0, d)), c(6, d));
+                auto sig = binary(ElementOp::Div, clipped, c(6, d));
+                return swish ? binary(ElementOp::Mul, x, sig) : sig;
+            });
+        }
+
+        static const std::map<std::string, ElementOp> binaries = {
+            {"mul", ElementOp::Mul}, {"multiply", ElementOp::Mul}, {"truediv", ElementOp::Div}, {"true_divide", ElementOp::Div},
+            {"floordiv", ElementOp::FloorDiv}, {"floor_divide", ElementOp::FloorDiv}, {"mod", ElementOp::Mod},
+            {"remainder", ElementOp::Mod}, {"maximum", ElementOp::Maximum}, {"minimum", ElementOp::Minimum},
+            {"atan2", ElementOp::Atan2}, {"eq", ElementOp::Eq}, {"ne", ElementOp::Ne}, {"lt", ElementOp::Lt},
+            {"le", ElementOp::Le}, {"gt", ElementOp::Gt}, {"ge", ElementOp::Ge}, {"logical_and", ElementOp::LogicalAnd},
+            {"logical_or", ElementOp::LogicalOr}, {"and_", ElementOp::BitAnd}, {"bitwise_and", ElementOp::BitAnd},
+            {"or_", ElementOp::BitOr}, {"bitwise_or", ElementOp::BitOr}, {"xor", ElementOp::BitXor}, {"bitwise_xor", ElementOp::BitXor}};
+        if (auto f = binaries.find(op); f != binaries.end() && args.positionalCount() + node.kwargs.size() >= 2) {
+            LValue a = args.get(0, "input"), b = args.get(1, "other");
+            if (!a.isTensor() && !b.isTensor()) return std::nullopt;
+            ElementOp e = f->second;
+            if (op == "atan2") {  // floating result
+                DType d = promote({&a, &b});
+                if (!tensor::isFloating(d)) d = tensor::kDefaultFloat;
+                return binaryOp(e, a, b, d);
+            }
+            return binaryOp(e, a, b);
+        }
+        if (op == "div" || op == "divide") {
+            LValue a = args.get(0, "input"), b = args.get(1, "other");
+            std::string mode = args.text(2, "rounding_mode", "");
+            if (mode == "floor") return binaryOp(ElementOp::FloorDiv, a, b);
+            if (mode == "trunc") {
+                LValue q = binaryOp(ElementOp::Div, a, b, promote({&a, &b}));
+                DType promoted = promote({&a, &b});
+                if (!tensor::isFloating(promoted)) return q;  // integer Div truncates already
+                return finish(mapElements({q}, computeTypeFor(promoted), promoted, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::Trunc, e[0]); }), {q});
+            }
+            return binaryOp(ElementOp::Div, a, b);
+        }
+        if (op == "add" || op == "sub" || op == "subtract") {
+            LValue a = args.get(0, "input"), b = args.get(1, "other");
+            if (!a.isTensor() && !b.isTensor()) return std::nullopt;
+            double alpha = args.number(2, "alpha", 1.0);
+            ElementOp e = op == "add" ? ElementOp::Add : ElementOp::Sub;
+            if (alpha == 1.0) return binaryOp(e, a, b);
+            DType promoted = promote({&a, &b});
+            DType compute = computeTypeFor(promoted);
+            auto operands = tensorsOf({a, b}, compute);
+            return finish(mapElements(operands, compute, promoted, [e, alpha, compute](const std::vector<ExprPtr>& x) {
+                return binary(e, x[0], binary(ElementOp::Mul, x[1], c(alpha, compute)));
+            }), operands);
+        }
+        if (op == "pow") {
+            LValue a = args.get(0, "input"), b = args.get(1, "exponent");
+            if (!a.isTensor() && !b.isTensor()) return std::nullopt;
+            if (a.isTensor() && b.kind == LValue::Kind::Number && b.number.asFloat() == 2.0) {
+                DType promoted = promote({&a, &b});
+                DType compute = computeTypeFor(promoted);
+                return finish(mapElements({a}, compute, promoted, [](const std::vector<ExprPtr>& x) { return binary(ElementOp::Mul, x[0], x[0]); }), {a});
+            }
+            return binaryOp(ElementOp::Pow, a, b);
+        }
+        if (op == "where" && args.positionalCount() == 3) {
+            LValue cond = args.tensor(0, "condition"), a = args.get(1, "input"), b = args.get(2, "other");
+            DType promoted = promote({&a, &b});
+            DType compute = computeTypeFor(promoted);
+            auto operands = tensorsOf({a, b}, compute);
+            operands.insert(operands.begin(), cond);
+            return finish(mapElements(operands, compute, promoted, [](const std::vector<ExprPtr>& x) {
+                return where(cast(x[0], DType::Bool), x[1], x[2]);
+            }), operands);
+        }
+        if (op == "masked_fill") {
+            LValue x = args.tensor(0, "input"), mask = args.tensor(1, "mask"), value = args.get(2, "value");
+            DType compute = computeTypeFor(x.dtype);
+            auto operands = std::vector<LValue>{x, mask, lowering.asTensor(value, compute)};
+            return finish(mapElements(operands, compute, x.dtype, [](const std::vector<ExprPtr>& e) {
+                return where(cast(e[1], DType::Bool), e[2], e[0]);
+            }), operands);
+        }
+        if (op == "clamp" || op == "clip") {
+            LValue x = args.tensor(0, "input");
+            LValue low = args.has(1, "min") ? args.get(1, "min") : LValue{}, high = args.has(2, "max") ? args.get(2, "max") : LValue{};
+            if (low.isTensor() || high.isTensor()) return std::nullopt;
+            DType compute = computeTypeFor(x.dtype);
+            const bool hasLow = low.kind == LValue::Kind::Number, hasHigh = high.kind == LValue::Kind::Number;
+            double lo = hasLow ? low.number.asFloat() : 0, hi = hasHigh ? high.number.asFloat() : 0;
+            return finish(mapElements({x}, compute, x.dtype, [=](const std::vector<ExprPtr>& e) {
+                ExprPtr v = e[0];
+                if (hasLow) v = binary(ElementOp::Maximum, v, c(lo, compute));
+                if (hasHigh) v = binary(ElementOp::Minimum, v, c(hi, compute));
+                return v;
+            }), {x});
+        }
+        static const std::map<std::string, DType> conversions = {
+            {"float", DType::Float32}, {"double", DType::Float64}, {"half", DType::Float16}, {"bfloat16", DType::BFloat16},
+            {"int", DType::Int32}, {"long", DType::Int64}, {"bool", DType::Bool}};
+        std::optional<DType> target;
+        if (auto f = conversions.find(op); f != conversions.end() && node.op == capture::NodeOp::CallMethod) target = f->second;
+        if (op == "to" || op == "type") {
+            target = args.dtype(1, "dtype");
+            if (!target) {
+                for (const auto& [key, a] : node.kwargs)
+                    if (key == "dtype" && a.kind == capture::Arg::Kind::Constant && a.constant.is(vm::Kind::DType)) target = a.constant.as<vm::DTypeObject>().value;
+            }
+            if (!target || args.has(2, "device") || node.args.size() > 2) return std::nullopt;
+        }
+        if (target) {
+            LValue x = args.tensor(0, "input");
+            DType to = *target;
+            return finish(mapElements({x}, x.dtype, to, [](const std::vector<ExprPtr>& e) { return e[0]; }), {x});
+        }
+        if (op == "zeros_like" || op == "ones_like" || op == "full_like") {
+            LValue x = args.tensor(0, "input");
+            double fill = op == "zeros_like" ? 0.0 : op == "ones_like" ? 1.0 : args.number(1, "fill_value");
+            DType dtype = args.dtype(99, "dtype").value_or(x.dtype);
+            LValue out;
+            out.kind = LValue::Kind::Tensor;
+            out.dtype = dtype;
+            out.sizes = x.sizes;
+            out.loader = [fill, dtype](const std::vector<Index>&) { return constantFloat(fill, dtype); };
+            out.origins = {node.name};
+            return out;
+        }
+        return std::nullopt;
+    }
+};
+
+}  // namespace
+
+std::optional<LValue> lowerPointwise(Lowering& lowering, const std::string& op, const capture::Node& node) {
+    return PointwiseLowering{lowering, node}.run(op);
+}
+
+}  // namespace eng::inductor::lowering

@@ -1,0 +1,288 @@
+// Reduction lowerings and the decompositions built on them: sum/mean/prod/amax/amin/max/min/argmax/any/all,
+// var/std, softmax, log_softmax, logsumexp, layer_norm. Each reduction becomes a Reduction buffer whose body
+// reads its input's loader, so pointwise producers are computed inside the reduction loop.
+#include <fmt/format.h>
+
+#include "inductor/lowering_context.h"
+
+namespace eng::inductor::lowering {
+
+namespace {
+
+std::vector<int64_t> normaliseDims(std::vector<int64_t> dims, int64_t rank) {
+    for (int64_t& d : dims) {
+        if (d < -std::max<int64_t>(rank, 1) || d >= std::max<int64_t>(rank, 1)) throw LoweringError(fmt::format("dim {} out of range", d));
+        if (d < 0) d += rank;
+    }
+    std::sort(dims.begin(), dims.end());
+    dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+    return dims;
+}
+
+std::vector<int64_t> allDims(int64_t rank) {
+    std::vector<int64_t> dims;
+    for (int64_t d = 0; d < rank; ++d) dims.push_back(d);
+    return dims;
+}
+
+}  // namespace
+
+LValue reduce(Lowering& lowering, const LValue& input, const std::vector<int64_t>& dims, bool keepdim, ReductionOp op,
+              DType accumulate, std::function<ExprPtr(ExprPtr)> element) {
+    const size_t rank = input.sizes.size();
+    std::vector<bool> reduced(rank, false);
+    for (int64_t d : dims) reduced[static_cast<size_t>(d)] = true;
+    GraphBuffer b;
+    b.name = lowering.newBufferName();
+    b.kind = BufferKind::Reduction;
+    b.reductionOp = op;
+    b.dtype = op == ReductionOp::ArgMax || op == ReductionOp::ArgMin ? DType::Int64
+              : op == ReductionOp::Any || op == ReductionOp::All   ? DType::Bool
+                                                                   : accumulate;
+    b.fullSizes = input.sizes;
+    b.reducedDims = reduced;
+    for (size_t d = 0; d < rank; ++d) {
+        if (reduced[d]) {
+            b.reductionSizes.push_back(input.sizes[d]);
+            if (keepdim) b.sizes.push_back(indexConstant(1));
+        } else {
+            b.sizes.push_back(input.sizes[d]);
+        }
+    }
+    b.strides = contiguousStrides(b.sizes);
+    Loader inputLoader = input.loader;
+    const bool toBool = op == ReductionOp::Any || op == ReductionOp::All;
+    b.reductionBody = [inputLoader, reduced, accumulate, element, toBool](const std::vector<Index>& outer, const std::vector<Index>& red) {
+        std::vector<Index> full;
+        size_t k = 0, j = 0;
+        for (bool r : reduced) full.push_back(r ? red[j++] : outer[k++]);
+        ExprPtr value = cast(inputLoader(full), toBool ? DType::Bool : accumulate);
+        return element ? element(value) : value;
+    };
+    b.originNodes = mergeOrigins({input}, lowering.currentNode()->name);
+    int id = lowering.graph().add(std::move(b)).id;
+    LValue out;
+    out.kind = LValue::Kind::Tensor;
+    out.dtype = lowering.buffer(id).dtype;
+    out.sizes = lowering.buffer(id).sizes;
+    out.loader = lowering.bufferLoader(id);
+    out.buffer = id;
+    return out;
+}
+
+namespace {
+
+/// x cast to `dtype` (a pointwise view, nothing materialised).
+LValue castTo(const LValue& x, DType dtype) {
+    if (x.dtype == dtype) return x;
+    return mapElements({x}, x.dtype, dtype, [](const std::vector<ExprPtr>& e) { return e[0]; });
+}
+
+Index reducedCount(const LValue& input, const std::vector<int64_t>& dims) {
+    Index n = indexConstant(1);
+    for (int64_t d : dims) n = n * input.sizes[static_cast<size_t>(d)];
+    return n;
+}
+
+struct ReductionLowering {
+    Lowering& lowering;
+    const capture::Node& node;
+    NodeArgs args{lowering, node};
+
+    LValue named(LValue v) {
+        v.origins = mergeOrigins({v}, node.name);
+        return v;
+    }
+
+    std::vector<int64_t> dimsArg(const LValue& x, size_t position, const std::string& name) {
+        auto dims = args.dims(position, name);
+        if (!dims || dims->empty()) return allDims(x.dim());
+        return normaliseDims(*dims, x.dim());
+    }
+
+    LValue mean(const LValue& x, const std::vector<int64_t>& dims, bool keepdim, DType result) {
+        DType acc = computeTypeFor(result);
+        LValue sum = reduce(lowering, x, dims, keepdim, ReductionOp::Sum, acc);
+        Index n = reducedCount(x, dims);
+        LValue count = lowering.asTensor(sizeValue(n), acc);
+        return mapElements({sum, count}, acc, result, [](const std::vector<ExprPtr>& e) { return binary(ElementOp::Div, e[0], e[1]); });
+    }
+
+    /// Two-pass variance: the mean first, then the mean of squared deviations (kept in the accumulation type).
+    LValue variance(const LValue& x, const std::vector<int64_t>& dims, bool keepdim, double correction, DType acc) {
+        LValue m = mean(x, dims, true, acc);
+        LValue centred = mapElements({x, m}, acc, acc, [](const std::vector<ExprPtr>& e) {
+            auto d = binary(ElementOp::Sub, e[0], e[1]);
+            return binary(ElementOp::Mul, d, d);
+        });
+        LValue squares = reduce(lowering, centred, dims, keepdim, ReductionOp::Sum, acc);
+        Index n = reducedCount(x, dims);
+        LValue count = lowering.asTensor(sizeValue(n), acc);
+        return mapElements({squares, count}, acc, acc, [correction, acc](const std::vector<ExprPtr>& e) {
+            return binary(ElementOp::Div, e[0], binary(ElementOp::Sub, e[1], constantFloat(correction, acc)));
+        });
+    }
+
+    double correctionArg() {
+        if (args.has(99, "correction")) return args.number(99, "correction");
+        if (args.has(99, "unbiased")) return args.flag(99, "unbiased", true) ? 1.0 : 0.0;
+        // var(x, dim, unbiased) positional form
+        if (node.args.size() > 2) {
+            LValue third = args.get(2, "unbiased");
+            if (third.kind == LValue::Kind::Number && third.number.is(vm::Kind::Bool)) return third.number.asInt() ? 1.0 : 0.0;
+        }
+        return 1.0;
+    }
+
+    LValue softmax(bool logarithmic) {
+        LValue x = args.tensor(0, "input");
+        int64_t dim = normaliseDims({args.integer(1, "dim")}, x.dim())[0];
+        DType result = args.dtype(2, "dtype").value_or(x.dtype);
+        if (!tensor::isFloating(result)) throw LoweringError("softmax of an integer tensor");
+        DType acc = computeTypeFor(result);
+        LValue xf = castTo(x, acc);
+        LValue m = reduce(lowering, xf, {dim}, true, ReductionOp::Max, acc);
+        LValue shifted = mapElements({xf, m}, acc, acc, [](const std::vector<ExprPtr>& e) { return binary(ElementOp::Sub, e[0], e[1]); });
+        LValue e = mapElements({shifted}, acc, acc, [](const std::vector<ExprPtr>& v) { return unary(ElementOp::Exp, v[0]); });
+        LValue s = reduce(lowering, e, {dim}, true, ReductionOp::Sum, acc);
+        if (logarithmic)
+            return named(mapElements({shifted, s}, acc, result, [](const std::vector<ExprPtr>& v) { return binary(ElementOp::Sub, v[0], unary(ElementOp::Log, v[1])); }));
+        return named(mapElements({e, s}, acc, result, [](const std::vector<ExprPtr>& v) { return binary(ElementOp::Div, v[0], v[1]); }));
+    }
+
+    LValue layerNorm() {
+        LValue x = args.tensor(0, "input");
+        auto shape = args.dims(1, "normalized_shape");
+        if (!shape) throw LoweringError("layer_norm without normalized_shape");
+        std::vector<int64_t> dims;
+        for (size_t k = 0; k < shape->size(); ++k) dims.push_back(x.dim() - static_cast<int64_t>(shape->size()) + static_cast<int64_t>(k));
+        double eps = args.number(4, "eps", 1e-5);
+        DType acc = computeTypeFor(x.dtype);
+        LValue xf = castTo(x, acc);
+        LValue m = mean(xf, dims, true, acc);
+        LValue var = variance(xf, dims, true, 0.0, acc);
+        std::vector<LValue> operands{xf, m, var};
+        const bool hasWeight = args.has(2, "weight"), hasBias = args.has(3, "bias");
+        if (hasWeight) operands.push_back(args.tensor(2, "weight"));
+        if (hasBias) operands.push_back(args.tensor(3, "bias"));
+        return named(mapElements(operands, acc, x.dtype, [=](const std::vector<ExprPtr>& e) {
+            auto rstd = unary(ElementOp::Rsqrt, binary(ElementOp::Add, e[2], constantFloat(eps, acc)));
+            ExprPtr y = binary(ElementOp::Mul, binary(ElementOp::Sub, e[0], e[1]), rstd);
+            size_t next = 3;
+            if (hasWeight) y = binary(ElementOp::Mul, y, e[next++]);
+            if (hasBias) y = binary(ElementOp::Add, y, e[next++]);
+            return y;
+        }));
+    }
+
+    /// x @ w.t() as an extern matmul (cuBLAS / OpenBLAS), the bias added by a pointwise kernel that fuses with
+    /// what follows (an activation), as Inductor's mm + fused epilogue.
+    LValue linear() {
+        LValue x = args.tensor(0, "input"), w = args.tensor(1, "weight");
+        if (w.dim() != 2 || x.dim() < 1) throw LoweringError("linear expects a 2-D weight");
+        std::vector<Index> sizes(x.sizes.begin(), x.sizes.end() - 1);
+        sizes.push_back(w.sizes[0]);
+        LValue mm = lowering.externCall("torch.matmul", {x, w}, sizes, x.dtype, [](const vm::ValueList& t) {
+            return vm::callOp("torch.matmul", {t[0], vm::callOp("Tensor.t", {t[1]})});
+        });
+        if (!args.has(2, "bias")) return mm;
+        LValue b = args.tensor(2, "bias");
+        DType compute = computeTypeFor(x.dtype);
+        return named(mapElements({mm, b}, compute, x.dtype, [](const std::vector<ExprPtr>& e) { return binary(ElementOp::Add, e[0], e[1]); }));
+    }
+
+    /// max/min: of all elements, of two tensors (elementwise), or along a dim with indices.
+    std::optional<LValue> extremum(bool isMax) {
+        LValue x = args.tensor(0, "input");
+        if (args.has(1, "other") && args.get(1, "other").isTensor()) return std::nullopt;  // torch.max(a, b): pointwise
+        ReductionOp valueOp = isMax ? ReductionOp::Max : ReductionOp::Min;
+        DType acc = computeTypeFor(x.dtype);
+        if (!args.has(1, "dim")) return named(castTo(reduce(lowering, x, allDims(x.dim()), false, valueOp, acc), x.dtype));
+        int64_t dim = normaliseDims({args.integer(1, "dim")}, x.dim())[0];
+        bool keepdim = args.flag(2, "keepdim", false);
+        LValue values = named(castTo(reduce(lowering, x, {dim}, keepdim, valueOp, acc), x.dtype));
+        LValue indices = named(reduce(lowering, x, {dim}, keepdim, isMax ? ReductionOp::ArgMax : ReductionOp::ArgMin, acc));
+        LValue pair;
+        pair.kind = LValue::Kind::List;
+        pair.items = {values, indices};
+        return pair;
+    }
+
+    std::optional<LValue> run(const std::string& op) {
+        if (op == "sum" || op == "prod" || op == "nansum") {
+            if (op == "nansum") return std::nullopt;
+            LValue x = args.tensor(0, "input");
+            DType result = args.dtype(99, "dtype").value_or(tensor::isFloating(x.dtype) ? x.dtype : DType::Int64);
+            if (op == "prod" && args.has(1, "dim")) {
+                int64_t dim = normaliseDims({args.integer(1, "dim")}, x.dim())[0];
+                DType acc = computeTypeFor(result);
+                return named(castTo(reduce(lowering, x, {dim}, args.flag(2, "keepdim", false), ReductionOp::Prod, acc), result));
+            }
+            auto dims = op == "prod" ? allDims(x.dim()) : dimsArg(x, 1, "dim");
+            DType acc = computeTypeFor(result);
+            return named(castTo(reduce(lowering, x, dims, op == "sum" && args.flag(2, "keepdim", false),
+                                       op == "sum" ? ReductionOp::Sum : ReductionOp::Prod, acc), result));
+        }
+        if (op == "mean") {
+            LValue x = args.tensor(0, "input");
+            DType result = args.dtype(99, "dtype").value_or(x.dtype);
+            if (!tensor::isFloating(result)) throw LoweringError("mean of an integer tensor");
+            return named(mean(x, dimsArg(x, 1, "dim"), args.flag(2, "keepdim", false), result));
+        }
+        if (op == "amax" || op == "amin") {
+            LValue x = args.tensor(0, "input");
+            return named(castTo(reduce(lowering, x, dimsArg(x, 1, "dim"), args.flag(2, "keepdim", false),
+                                       op == "amax" ? ReductionOp::Max : ReductionOp::Min, computeTypeFor(x.dtype)), x.dtype));
+        }
+        if (op == "max" || op == "min") return extremum(op == "max");
+        if (op == "argmax" || op == "argmin") {
+            LValue x = args.tensor(0, "input");
+            ReductionOp r = op == "argmax" ? ReductionOp::ArgMax : ReductionOp::ArgMin;
+            if (!args.has(1, "dim")) {
+                if (x.dim() > 1) return std::nullopt;  // flattened position over several dims: eager
+                return named(reduce(lowering, x, allDims(x.dim()), false, r, computeTypeFor(x.dtype)));
+            }
+            int64_t dim = normaliseDims({args.integer(1, "dim")}, x.dim())[0];
+            return named(reduce(lowering, x, {dim}, args.flag(2, "keepdim", false), r, computeTypeFor(x.dtype)));
+        }
+        if (op == "any" || op == "all") {
+            LValue x = args.tensor(0, "input");
+            return named(reduce(lowering, x, dimsArg(x, 1, "dim"), args.flag(2, "keepdim", false),
+                                op == "any" ? ReductionOp::Any : ReductionOp::All, DType::Bool));
+        }
+        if (op == "var" || op == "std") {
+            LValue x = args.tensor(0, "input");
+            if (!tensor::isFloating(x.dtype)) return std::nullopt;
+            DType acc = computeTypeFor(x.dtype);
+            auto dims = dimsArg(x, 1, "dim");
+            LValue v = variance(x, dims, args.flag(99, "keepdim", false), correctionArg(), acc);
+            if (op == "std") v = mapElements({v}, acc, acc, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::Sqrt, e[0]); });
+            return named(castTo(v, x.dtype));
+        }
+        if (op == "softmax" || op == "_softmax") return softmax(false);
+        if (op == "log_softmax" || op == "_log_softmax") return softmax(true);
+        if (op == "logsumexp") {
+            LValue x = args.tensor(0, "input");
+            auto dims = dimsArg(x, 1, "dim");
+            bool keepdim = args.flag(2, "keepdim", false);
+            DType acc = computeTypeFor(x.dtype);
+            LValue xf = castTo(x, acc);
+            LValue m = reduce(lowering, xf, dims, true, ReductionOp::Max, acc);
+            LValue e = mapElements({xf, m}, acc, acc, [](const std::vector<ExprPtr>& v) { return unary(ElementOp::Exp, binary(ElementOp::Sub, v[0], v[1])); });
+            LValue s = reduce(lowering, e, dims, keepdim, ReductionOp::Sum, acc);
+            LValue mk = keepdim ? m : reduce(lowering, xf, dims, false, ReductionOp::Max, acc);
+            return named(mapElements({s, mk}, acc, x.dtype, [](const std::vector<ExprPtr>& v) { return binary(ElementOp::Add, unary(ElementOp::Log, v[0]), v[1]); }));
+        }
+        if (op == "layer_norm") return layerNorm();
+        if (op == "linear") return linear();
+        return std::nullopt;
+    }
+};
+
+}  // namespace
+
+std::optional<LValue> lowerReduction(Lowering& lowering, const std::string& op, const capture::Node& node) {
+    return ReductionLowering{lowering, node}.run(op);
+}
+
+}  // namespace eng::inductor::lowering

@@ -1,0 +1,436 @@
+// Fusion by greedy placement in graph order: a buffer joins the latest kernel whose iteration space it shares
+// (same sizes, or the rows of a reduction), reading fused producers at the same point as registers (their
+// expression, or a finished reduction's value) instead of memory; otherwise it starts a kernel of its own.
+#include "inductor/scheduler.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "inductor/lowering_context.h"
+
+namespace eng::inductor {
+
+namespace {
+
+using lowering::offsetOf;
+using lowering::sameIndex;
+using lowering::sameSizes;
+
+std::string sizesText(const std::vector<Index>& sizes) {
+    std::string text;
+    for (const Index& s : sizes) text += (text.empty() ? "" : ", ") + toString(s);
+    return "[" + text + "]";
+}
+
+std::string reducedText(const std::vector<bool>& reduced) {
+    std::string text;
+    for (size_t d = 0; d < reduced.size(); ++d)
+        if (reduced[d]) text += (text.empty() ? "" : ", ") + std::to_string(d);
+    return "{" + text + "}";
+}
+
+/// Rebuilds an expression bottom-up through `rewrite` (called on each node with rebuilt operands), keeping
+/// shared subexpressions shared so that code generators can still see common subexpressions.
+ExprPtr rewriteExpr(const ExprPtr& e, const std::function<ExprPtr(const ExprPtr&)>& rewrite,
+                    std::unordered_map<const Expr*, ExprPtr>& memo) {
+    if (!e) return e;
+    if (auto found = memo.find(e.get()); found != memo.end()) return found->second;
+    ExprPtr a = rewriteExpr(e->a, rewrite, memo), b = rewriteExpr(e->b, rewrite, memo), c = rewriteExpr(e->c, rewrite, memo);
+    ExprPtr rebuilt = e;
+    if (a != e->a || b != e->b || c != e->c) {
+        auto copy = std::make_shared<Expr>(*e);
+        copy->a = a;
+        copy->b = b;
+        copy->c = c;
+        rebuilt = copy;
+    }
+    ExprPtr result = rewrite(rebuilt);
+    memo[e.get()] = result;
+    return result;
+}
+
+void forEachExpr(const ExprPtr& e, const std::function<void(const Expr&)>& visit, std::set<const Expr*>& seen) {
+    if (!e || !seen.insert(e.get()).second) return;
+    visit(*e);
+    forEachExpr(e->a, visit, seen);
+    forEachExpr(e->b, visit, seen);
+    forEachExpr(e->c, visit, seen);
+}
+
+std::set<int> loadsOf(const ExprPtr& e) {
+    std::set<int> loads;
+    std::set<const Expr*> seen;
+    forEachExpr(e, [&](const Expr& x) { if (x.kind == Expr::Kind::Load) loads.insert(x.buffer); }, seen);
+    return loads;
+}
+
+struct Group {
+    bool isExtern = false;
+    std::vector<int> members;
+    bool reduction = false;
+    std::vector<Index> sizes;  // pointwise: iteration sizes; reduction: the reduced input's full sizes
+    std::vector<bool> reducedDims;
+};
+
+/// One member of a planned group, in the group's variables.
+struct PlannedMember {
+    int buffer = -1;
+    enum class Role { FullStore, OuterStore, Reduction } role = Role::FullStore;
+    ExprPtr value;     // stored value, or the reduction's per-element value
+    Index storeIndex;  // where the buffer is written (outer variables only for OuterStore/Reduction)
+    int level = 0;     // pass level: reductions read earlier levels only
+};
+
+struct GroupPlan {
+    Group group;
+    std::vector<PlannedMember> members;
+    std::set<int> externalLoads;
+};
+
+class Scheduler {
+public:
+    explicit Scheduler(const LoweredGraph& graph) : graph_(graph) {}
+
+    Schedule run();
+
+private:
+    const GraphBuffer& buf(int id) const { return graph_.buffers.at(static_cast<size_t>(id)); }
+    std::variant<GroupPlan, std::string> plan(const Group& group) const;
+    std::optional<Group> signatureWith(const Group& group, const GraphBuffer& b, std::string& why) const;
+    void assemble(const GroupPlan& plan, const std::vector<bool>& stored, Schedule& schedule) const;
+
+    const LoweredGraph& graph_;
+};
+
+std::vector<Index> keptSizes(const Group& g) {
+    std::vector<Index> kept;
+    for (size_t d = 0; d < g.sizes.size(); ++d)
+        if (!g.reducedDims[d]) kept.push_back(g.sizes[d]);
+    return kept;
+}
+
+std::vector<Index> keepdimSizes(const Group& g) {
+    std::vector<Index> sizes = g.sizes;
+    for (size_t d = 0; d < sizes.size(); ++d)
+        if (g.reducedDims[d]) sizes[d] = indexConstant(1);
+    return sizes;
+}
+
+/// The signature of `group` once `b` joins it, or nullopt with the reason.
+std::optional<Group> Scheduler::signatureWith(const Group& group, const GraphBuffer& b, std::string& why) const {
+    Group joined = group;
+    joined.members.push_back(b.id);
+    const bool isReduction = b.kind == BufferKind::Reduction;
+    if (!group.reduction) {
+        if (!isReduction) {
+            if (sameSizes(group.sizes, b.sizes)) return joined;
+            why = fmt::format("iteration spaces differ: {} vs {}", sizesText(b.sizes), sizesText(group.sizes));
+            return std::nullopt;
+        }
+        joined.reduction = true;
+        joined.sizes = b.fullSizes;
+        joined.reducedDims = b.reducedDims;
+        if (sameSizes(group.sizes, joined.sizes) || sameSizes(group.sizes, keptSizes(joined)) || sameSizes(group.sizes, keepdimSizes(joined)))
+            return joined;
+        why = fmt::format("the kernel's pointwise range {} is neither the reduction's input {} nor its rows", sizesText(group.sizes),
+                          sizesText(b.fullSizes));
+        return std::nullopt;
+    }
+    if (isReduction) {
+        if (sameSizes(group.sizes, b.fullSizes) && group.reducedDims == b.reducedDims) return joined;
+        why = fmt::format("reductions over different ranges: dims {} of {} vs dims {} of {}", reducedText(b.reducedDims),
+                          sizesText(b.fullSizes), reducedText(group.reducedDims), sizesText(group.sizes));
+        return std::nullopt;
+    }
+    if (sameSizes(b.sizes, group.sizes) || sameSizes(b.sizes, keptSizes(group)) || sameSizes(b.sizes, keepdimSizes(group))) return joined;
+    why = fmt::format("iteration space {} is not the reduction's input {} or its rows", sizesText(b.sizes), sizesText(group.sizes));
+    return std::nullopt;
+}
+
+std::variant<GroupPlan, std::string> Scheduler::plan(const Group& group) const {
+    GroupPlan result;
+    result.group = group;
+    std::map<int, size_t> planned;  // buffer -> index in result.members
+    std::map<int, int> reductionLevel;
+    // Variables: pointwise groups index every dim; reduction groups put kept dims first, reduced dims after.
+    std::vector<Index> fullIndex(group.sizes.size()), rowIndex, keepdimIndex(group.sizes.size()), outerVars, redVars;
+    int kept = 0;
+    if (group.reduction)
+        for (bool r : group.reducedDims) kept += r ? 0 : 1;
+    int nextKept = 0, nextReduced = kept;
+    for (size_t d = 0; d < group.sizes.size(); ++d) {
+        const bool reduced = group.reduction && group.reducedDims[d];
+        fullIndex[d] = indexVar(reduced ? nextReduced++ : nextKept++);
+        if (reduced) {
+            redVars.push_back(fullIndex[d]);
+            keepdimIndex[d] = indexConstant(0);
+        } else {
+            outerVars.push_back(fullIndex[d]);
+            rowIndex.push_back(fullIndex[d]);
+            keepdimIndex[d] = fullIndex[d];
+        }
+    }
+    for (int id : group.members) {
+        const GraphBuffer& b = buf(id);
+        PlannedMember m;
+        m.buffer = id;
+        if (b.kind == BufferKind::Reduction) {
+            m.role = PlannedMember::Role::Reduction;
+            m.value = b.reductionBody(outerVars, redVars);
+            std::vector<Index> out = b.sizes.size() == group.sizes.size() ? keepdimIndex : rowIndex;
+            m.storeIndex = offsetOf(out, b.strides);
+        } else {
+            std::vector<Index> index;
+            if (!group.reduction || sameSizes(b.sizes, group.sizes)) {
+                index = fullIndex;
+                m.role = group.reduction ? PlannedMember::Role::FullStore : PlannedMember::Role::OuterStore;
+            } else {
+                index = sameSizes(b.sizes, keptSizes(group)) ? rowIndex : keepdimIndex;
+                m.role = PlannedMember::Role::OuterStore;
+            }
+            m.value = b.body(index);
+            m.storeIndex = offsetOf(index, b.strides);
+        }
+        // Reads of fused members at the point being computed become registers.
+        std::string failure;
+        std::unordered_map<const Expr*, ExprPtr> memo;
+        int level = 0;
+        m.value = rewriteExpr(m.value, [&](const ExprPtr& e) -> ExprPtr {
+            if (e->kind != Expr::Kind::Load) return e;
+            auto found = planned.find(e->buffer);
+            if (found == planned.end()) return e;
+            const PlannedMember& producer = result.members[found->second];
+            if (!sameIndex(e->index, producer.storeIndex)) {
+                if (failure.empty()) failure = fmt::format("reads {} at {}, not where it is computed ({})", buf(e->buffer).name, toString(e->index), toString(producer.storeIndex));
+                return e;
+            }
+            if (producer.role == PlannedMember::Role::Reduction) {
+                level = std::max(level, reductionLevel.at(producer.buffer) + 1);
+                return reductionValue(producer.buffer, e->dtype);
+            }
+            level = std::max(level, producer.level);
+            return producer.value;
+        }, memo);
+        if (!failure.empty()) return failure;
+        // A value built on a finished reduction inherits its level through the substituted expression.
+        std::set<const Expr*> seen;
+        forEachExpr(m.value, [&](const Expr& x) {
+            if (x.kind == Expr::Kind::ReductionValue) level = std::max(level, reductionLevel.at(x.reduction) + 1);
+        }, seen);
+        m.level = level;
+        if (m.role == PlannedMember::Role::Reduction) reductionLevel[id] = level;
+        for (int load : loadsOf(m.value)) result.externalLoads.insert(load);
+        planned[id] = result.members.size();
+        result.members.push_back(m);
+    }
+    return result;
+}
+
+std::string kernelBaseName(const GroupPlan& plan, const LoweredGraph& graph) {
+    std::set<std::string> ops;
+    for (int id : plan.group.members)
+        for (const std::string& origin : graph.buffers[static_cast<size_t>(id)].originNodes) {
+            auto found = graph.opOfNode.find(origin);
+            if (found == graph.opOfNode.end()) continue;  // graph inputs
+            std::string op = found->second;
+            while (!op.empty() && op.back() == '_') op.pop_back();  // in-place ops and operator.and_
+            if (!op.empty() && op != "getitem") ops.insert(op);
+        }
+    std::string name = plan.group.reduction ? "cwb_red_fused" : "cwb_poi_fused";
+    for (const std::string& op : ops) name += "_" + op;
+    return name;
+}
+
+void Scheduler::assemble(const GroupPlan& plan, const std::vector<bool>& stored, Schedule& schedule) const {
+    ScheduledKernel sk;
+    Kernel& k = sk.kernel;
+    const Group& g = plan.group;
+    for (size_t d = 0; d < g.sizes.size(); ++d) {
+        if (g.reduction && g.reducedDims[d]) k.reductionRanges.push_back(g.sizes[d]);
+        else k.outerRanges.push_back(g.sizes[d]);
+    }
+    std::map<int, int> param;
+    auto paramOf = [&](int id) {
+        auto [it, added] = param.try_emplace(id, static_cast<int>(k.buffers.size()));
+        if (added) {
+            k.buffers.push_back(KernelBuffer{buf(id).name, buf(id).dtype, false, false});
+            sk.bufferIds.push_back(id);
+        }
+        return it->second;
+    };
+    std::unordered_map<const Expr*, ExprPtr> memo;
+    auto renumber = [&](const ExprPtr& value) {
+        return rewriteExpr(value, [&](const ExprPtr& e) -> ExprPtr {
+            if (e->kind != Expr::Kind::Load) return e;
+            int p = paramOf(e->buffer);
+            k.buffers[static_cast<size_t>(p)].read = true;
+            auto copy = std::make_shared<Expr>(*e);
+            copy->buffer = p;
+            return copy;
+        }, memo);
+    };
+    int maxLevel = 0;
+    for (const PlannedMember& m : plan.members) maxLevel = std::max(maxLevel, m.level + (m.role == PlannedMember::Role::Reduction ? 1 : 0));
+    // Passes by level: outer stores of level L run before the reduction pass of level L.
+    for (int level = 0; level <= maxLevel; ++level) {
+        KernelPass outer{false, {}, {}}, rows{true, {}, {}};
+        for (const PlannedMember& m : plan.members) {
+            const GraphBuffer& b = buf(m.buffer);
+            if (m.role == PlannedMember::Role::Reduction) {
+                if (m.level == level) rows.reductions.push_back(Reduction{m.buffer, b.reductionOp, renumber(m.value)});
+                if (m.level + 1 == level && stored[static_cast<size_t>(m.buffer)]) {
+                    int p = paramOf(m.buffer);
+                    k.buffers[static_cast<size_t>(p)].written = true;
+                    outer.stores.push_back(Store{p, m.storeIndex, reductionValue(m.buffer, b.dtype)});
+                }
+            } else if (m.level == level && stored[static_cast<size_t>(m.buffer)]) {
+                int p = paramOf(m.buffer);
+                k.buffers[static_cast<size_t>(p)].written = true;
+                (m.role == PlannedMember::Role::FullStore ? rows : outer).stores.push_back(Store{p, m.storeIndex, renumber(m.value)});
+            }
+        }
+        if (!outer.stores.empty()) k.passes.push_back(std::move(outer));
+        if (!rows.reductions.empty() || !rows.stores.empty()) k.passes.push_back(std::move(rows));
+    }
+    bool writes = false;
+    for (const KernelBuffer& b : k.buffers) writes = writes || b.written;
+    if (!writes) return;  // every result is consumed elsewhere through registers only: nothing to run
+    for (const Index& r : k.outerRanges) collectSymbols(r, k.symbols);
+    for (const Index& r : k.reductionRanges) collectSymbols(r, k.symbols);
+    for (const KernelPass& pass : k.passes) {
+        for (const Store& s : pass.stores) collectSymbols(s.index, k.symbols);
+        std::set<const Expr*> seen;
+        auto visit = [&](const Expr& x) { if (x.index) collectSymbols(x.index, k.symbols); };
+        for (const Store& s : pass.stores) forEachExpr(s.value, visit, seen);
+        for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit, seen);
+    }
+    k.name = fmt::format("{}_{}", kernelBaseName(plan, graph_), schedule.kernels.size());
+    std::set<std::string> seenNodes;
+    for (int id : plan.group.members)
+        for (const std::string& origin : buf(id).originNodes)
+            if (seenNodes.insert(origin).second) sk.sourceNodes.push_back(origin);
+    sk.members = plan.group.members;
+    sk.outerNumel = product(k.outerRanges);
+    verifyKernel(k);
+    schedule.steps.push_back(ScheduleStep{ScheduleStep::Kind::Kernel, static_cast<int>(schedule.kernels.size())});
+    schedule.kernels.push_back(std::move(sk));
+}
+
+Schedule Scheduler::run() {
+    Schedule schedule;
+    std::vector<Group> groups;
+    std::vector<GroupPlan> plans;
+    std::vector<int> groupOf(graph_.buffers.size(), -1);
+    for (const GraphBuffer& b : graph_.buffers) {
+        if (b.kind == BufferKind::Input) continue;
+        if (b.kind == BufferKind::Extern) {
+            Group g;
+            g.isExtern = true;
+            g.members = {b.id};
+            groupOf[static_cast<size_t>(b.id)] = static_cast<int>(groups.size());
+            groups.push_back(g);
+            plans.push_back(GroupPlan{g, {}, {}});
+            schedule.decisions.push_back(FusionDecision{b.name, b.name, false, "extern kernel (" + b.extern_.op + "): runs on its own"});
+            continue;
+        }
+        // What b reads directly (before any fusion), to know which kernels it must follow.
+        std::set<int> reads;
+        {
+            Group alone;
+            alone.members = {b.id};
+            alone.reduction = b.kind == BufferKind::Reduction;
+            alone.sizes = alone.reduction ? b.fullSizes : b.sizes;
+            alone.reducedDims = b.reducedDims;
+            auto planned = plan(alone);
+            reads = std::get<GroupPlan>(planned).externalLoads;
+        }
+        bool placed = false;
+        for (size_t p = groups.size(); p-- > 0;) {
+            bool producer = false;
+            for (int r : reads) producer = producer || groupOf[static_cast<size_t>(r)] == static_cast<int>(p);
+            if (groups[p].isExtern) {
+                if (producer) break;
+                continue;
+            }
+            std::string why;
+            auto joined = signatureWith(groups[p], b, why);
+            if (joined) {
+                auto planned = plan(*joined);
+                if (auto* ok = std::get_if<GroupPlan>(&planned)) {
+                    bool ordered = true;
+                    for (int load : ok->externalLoads)
+                        if (groupOf[static_cast<size_t>(load)] > static_cast<int>(p)) {
+                            ordered = false;
+                            why = fmt::format("needs {}, which a later kernel computes", buf(load).name);
+                        }
+                    if (ordered) {
+                        groups[p] = *joined;
+                        plans[p] = *ok;
+                        groupOf[static_cast<size_t>(b.id)] = static_cast<int>(p);
+                        schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", p), true,
+                            producer ? "consumer fused with its producer (same iteration space)"
+                                     : "independent buffer over the same iteration space (horizontal fusion)"});
+                        placed = true;
+                        break;
+                    }
+                } else {
+                    why = std::get<std::string>(planned);
+                }
+            }
+            // Failed candidates worth telling: the producer's kernel, and kernels reading the same inputs (where
+            // horizontal fusion would have saved a read).
+            bool sharesReads = false;
+            for (int r : reads) sharesReads = sharesReads || plans[p].externalLoads.count(r) > 0;
+            if (producer || sharesReads) schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", p), false, why});
+            if (producer) break;
+        }
+        if (placed) continue;
+        Group g;
+        g.members = {b.id};
+        g.reduction = b.kind == BufferKind::Reduction;
+        g.sizes = g.reduction ? b.fullSizes : b.sizes;
+        g.reducedDims = b.reducedDims;
+        groupOf[static_cast<size_t>(b.id)] = static_cast<int>(groups.size());
+        groups.push_back(g);
+        plans.push_back(std::get<GroupPlan>(plan(g)));
+        schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", groups.size() - 1), false, "starts a new kernel"});
+    }
+
+    // A buffer is stored when it is an output, written back into an input, or read outside its own kernel.
+    schedule.stored.assign(graph_.buffers.size(), false);
+    for (const GraphOutput& out : graph_.outputs)
+        if (out.kind == GraphOutput::Kind::Buffer) schedule.stored[static_cast<size_t>(out.buffer)] = true;
+    for (const GraphBuffer& b : graph_.buffers) {
+        if (b.kind == BufferKind::Input || b.kind == BufferKind::Extern) schedule.stored[static_cast<size_t>(b.id)] = true;
+        if (b.mutatesInput >= 0) schedule.stored[static_cast<size_t>(b.id)] = true;
+        if (b.kind == BufferKind::Extern)
+            for (int in : b.extern_.inputBuffers) schedule.stored[static_cast<size_t>(in)] = true;
+    }
+    for (const GroupPlan& p : plans)
+        for (int load : p.externalLoads) schedule.stored[static_cast<size_t>(load)] = true;
+
+    std::map<std::string, std::string> kernelNames;
+    for (size_t p = 0; p < groups.size(); ++p) {
+        if (groups[p].isExtern) {
+            schedule.steps.push_back(ScheduleStep{ScheduleStep::Kind::Extern, groups[p].members[0]});
+            continue;
+        }
+        size_t before = schedule.kernels.size();
+        assemble(plans[p], schedule.stored, schedule);
+        kernelNames[fmt::format("kernel {}", p)] = schedule.kernels.size() > before ? schedule.kernels.back().kernel.name : "(nothing stored)";
+    }
+    for (FusionDecision& d : schedule.decisions)
+        if (auto found = kernelNames.find(d.kernel); found != kernelNames.end()) d.kernel = found->second;
+    return schedule;
+}
+
+}  // namespace
+
+Schedule scheduleGraph(const LoweredGraph& graph) { return Scheduler(graph).run(); }
+
+}  // namespace eng::inductor

@@ -1,0 +1,44 @@
+// The scheduler: groups the lowered graph's buffers into kernels (vertical and horizontal fusion of pointwise
+// buffers, pointwise buffers into reductions over the same rows), drops stores nobody reads, and records every
+// fusion decision with its reason; extern kernels run between the generated ones.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "inductor/lowered_graph.h"
+
+namespace eng::inductor {
+
+struct FusionDecision {
+    std::string buffer;  // the buffer being placed (buf3)
+    std::string kernel;  // the kernel it joined or was tried against (its name once named)
+    bool fused = false;
+    std::string reason;  // why it fused, or why not
+};
+
+struct ScheduledKernel {
+    Kernel kernel;                         // parameters numbered per kernel
+    std::vector<int> bufferIds;            // the graph buffer behind each kernel parameter
+    std::vector<int> members;              // graph buffers this kernel computes (stored or not)
+    std::vector<std::string> sourceNodes;  // graph nodes fused into it, in graph order
+    Index outerNumel;                      // product of the outer ranges (the unit work is split by)
+};
+
+struct ScheduleStep {
+    enum class Kind { Kernel, Extern };
+    Kind kind = Kind::Kernel;
+    int index = 0;  // Kernel: index into Schedule::kernels; Extern: graph buffer id
+};
+
+struct Schedule {
+    std::vector<ScheduledKernel> kernels;
+    std::vector<ScheduleStep> steps;  // execution order
+    std::vector<bool> stored;         // per graph buffer: memory is allocated and written
+    std::vector<FusionDecision> decisions;
+};
+
+/// Fuses and orders the lowered graph into kernels and extern calls.
+Schedule scheduleGraph(const LoweredGraph& graph);
+
+}  // namespace eng::inductor

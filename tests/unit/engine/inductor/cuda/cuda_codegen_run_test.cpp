@@ -1,0 +1,184 @@
+// GPU (skipped without one): generated kernels run on random inputs (NaN/inf included, sizes off the vector
+// width, outer sizes from 1 to large) and match interpretKernel: integers and bools bit for bit, floats within
+// a few ulp, reassociated float reductions within a relative tolerance.
+#include <gtest/gtest.h>
+
+#include "cuda_test_kernels.h"
+#include "cuda_test_support.h"
+
+namespace eng::inductor::cudatest {
+namespace {
+
+using namespace samples;
+
+class CudaCodegenRun : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!eng::cuda::cudaAvailable()) GTEST_SKIP() << "no CUDA: " << eng::cuda::driverStatus().reason;
+    }
+};
+
+// Sums and products are reassociated across threads: compare them relative to the result.
+RunOptions reductionOptions(uint32_t seed = 1) {
+    RunOptions options;
+    options.tolerance.relative = 1e-4;
+    options.tolerance.absolute = 1e-5;
+    options.seed = seed;
+    return options;
+}
+
+TEST_F(CudaCodegenRun, PointwiseChainManySizes) {
+    for (int64_t n : {1, 3, 4, 5, 1000, 1003, 4099, (1 << 20) + 7}) {
+        SCOPED_TRACE(n);
+        runAndCompare(pointwiseChain(n), {});
+    }
+}
+
+TEST_F(CudaCodegenRun, PointwiseChainUnalignedBuffersTakeTheScalarPath) {
+    RunOptions options;
+    options.offsetElements = 1;
+    runAndCompare(pointwiseChain(1003), {}, options);
+}
+
+TEST_F(CudaCodegenRun, PointwiseChainTunings) {
+    for (auto [block, perThread, vectors] : {std::tuple{128, 16, true}, std::tuple{512, 8, true}, std::tuple{64, 0, false}}) {
+        RunOptions options;
+        options.tuning.blockSize = block;
+        options.tuning.elementsPerThread = perThread;
+        options.tuning.allowVectorized = vectors;
+        runAndCompare(pointwiseChain(100003), {}, options);
+    }
+}
+
+TEST_F(CudaCodegenRun, BroadcastAndTransposedLoads) {
+    for (auto [rows, cols] : {std::pair{1, 1}, std::pair{7, 13}, std::pair{300, 257}}) runAndCompare(broadcastAddTransposed(rows, cols), {});
+}
+
+TEST_F(CudaCodegenRun, EveryUnaryFloatOp) {
+    for (DType dtype : {DType::Float32, DType::Float64}) runAndCompare(allUnaryFloat(1027, dtype), {});
+    RunOptions options;
+    options.tolerance.ulps16 = 1;
+    runAndCompare(allUnaryFloat(1027, DType::Float16), {}, options);
+}
+
+TEST_F(CudaCodegenRun, EveryBinaryFloatOp) {
+    for (DType dtype : {DType::Float32, DType::Float64, DType::BFloat16}) runAndCompare(allBinaryFloat(2051, dtype), {});
+    RunOptions ties;  // equal operands: maximum/minimum, comparisons and mod on exact values
+    ties.fill.ties = true;
+    runAndCompare(allBinaryFloat(2051, DType::Float32), {}, ties);
+}
+
+TEST_F(CudaCodegenRun, IntegerAndBoolOpsAreBitExact) {
+    for (DType dtype : {DType::Int8, DType::UInt8, DType::Int16, DType::Int32, DType::Int64}) {
+        SCOPED_TRACE(tensor::dtypeName(dtype));
+        runAndCompare(allIntegerOps(1031, dtype), {});
+    }
+    runAndCompare(boolOps(1031), {});
+}
+
+TEST_F(CudaCodegenRun, CastsMatchTheInterpreter) { runAndCompare(casts(2053), {}); }
+
+TEST_F(CudaCodegenRun, HalfAndBFloat16Math) {
+    RunOptions options;
+    options.tolerance.ulps16 = 2;  // two chained 16-bit roundings
+    runAndCompare(halfMath(4103), {}, options);
+}
+
+TEST_F(CudaCodegenRun, IndexValuesAndBroadcastScalar) {
+    runAndCompare(indexValues3d(1, 1, 1), {});
+    runAndCompare(indexValues3d(3, 5, 7), {});
+    runAndCompare(indexValues3d(17, 33, 65), {});
+}
+
+TEST_F(CudaCodegenRun, InPlaceSymbolicSizes) {
+    for (int64_t n : {1, 2, 5, 4097, 1 << 20}) runAndCompare(inPlaceSymbolic(), {{"s0", n}});
+}
+
+TEST_F(CudaCodegenRun, SoftmaxRows) {
+    for (auto [rows, cols] : {std::pair{1, 1}, std::pair{1, 5}, std::pair{5, 1000}, std::pair{64, 8195}, std::pair{3000, 33}}) {
+        SCOPED_TRACE(fmt::format("{}x{}", rows, cols));
+        runAndCompare(softmaxRows(rows), {{"s0", cols}}, reductionOptions());
+    }
+    RunOptions wide = reductionOptions();
+    wide.tuning.blockSize = 1024;
+    wide.tuning.elementsPerThread = 1;
+    runAndCompare(softmaxRows(37), {{"s0", 3000}}, wide);
+}
+
+TEST_F(CudaCodegenRun, RowReductionsOnUnalignedOrScalarPaths) {
+    RunOptions unaligned = reductionOptions();
+    unaligned.offsetElements = 1;  // every row misaligned: the scalar loop does all
+    runAndCompare(softmaxRows(5), {{"s0", 1000}}, unaligned);
+    RunOptions scalar = reductionOptions();
+    scalar.tuning.allowVectorized = false;
+    runAndCompare(softmaxRows(5), {{"s0", 1000}}, scalar);
+    // Odd row lengths: only rows whose start is a multiple of 4 take the vector loop.
+    runAndCompare(softmaxRows(9), {{"s0", 1001}}, reductionOptions());
+}
+
+TEST_F(CudaCodegenRun, KernelsWithoutOuterRanges) {
+    for (int64_t n : {1, 7, 100000}) runAndCompare(fullSum(n), {}, reductionOptions());
+    runAndCompare(fillScalar(), {});
+}
+
+TEST_F(CudaCodegenRun, LayerNormBf16) {
+    RunOptions options = reductionOptions();
+    options.fill.specials = false;  // one NaN would turn a whole row NaN: tested elsewhere
+    // x - mean cancels where x is near the mean: the reassociated mean's error is absolute, not relative.
+    options.tolerance.absolute = 1e-3;
+    for (auto [rows, cols] : {std::pair{1, 64}, std::pair{3, 64}, std::pair{1000, 64}, std::pair{9, 4096}, std::pair{5, 777}}) {
+        SCOPED_TRACE(fmt::format("{}x{}", rows, cols));
+        runAndCompare(layerNormBf16(rows, cols), {}, options);
+    }
+}
+
+TEST_F(CudaCodegenRun, ColumnSumAndArgmax) {
+    RunOptions ties = reductionOptions();
+    ties.fill.ties = true;
+    for (auto [rows, cols] : {std::pair{1, 1}, std::pair{9, 6}, std::pair{1000, 70}, std::pair{4096, 300}, std::pair{3, 2000}}) {
+        SCOPED_TRACE(fmt::format("{}x{}", rows, cols));
+        runAndCompare(columnSumAndArgmax(rows, cols), {}, reductionOptions());
+        runAndCompare(columnSumAndArgmax(rows, cols), {}, ties);
+    }
+}
+
+TEST_F(CudaCodegenRun, IntegerWhereAndAny) {
+    for (auto [rows, cols] : {std::pair{1, 1}, std::pair{4, 11}, std::pair{513, 300}}) runAndCompare(integerWhereAndAny(rows, cols), {});
+}
+
+TEST_F(CudaCodegenRun, EveryReductionOpRowsAndColumns) {
+    for (bool rows : {true, false}) {
+        for (bool ties : {false, true}) {
+            for (auto [outer, length] : {std::pair{1, 1}, std::pair{1, 3000}, std::pair{7, 33}, std::pair{300, 1000}, std::pair{5000, 7}}) {
+                SCOPED_TRACE(fmt::format("rows {} ties {} {}x{}", rows, ties, outer, length));
+                RunOptions options = reductionOptions(static_cast<uint32_t>(outer + length));
+                options.fill.ties = ties;
+                runAndCompare(everyReduction(outer, rows, true), {{"s0", length}}, options);
+            }
+        }
+        // An empty reduction range gives each op's identity (max/argmax of nothing is an error).
+        runAndCompare(everyReduction(5, rows, false), {{"s0", 0}}, reductionOptions());
+    }
+}
+
+TEST_F(CudaCodegenRun, IntegerReductionsWrapLikeTheInterpreter) {
+    for (auto [rows, cols] : {std::pair{1, 1}, std::pair{6, 40}, std::pair{100, 5000}}) runAndCompare(integerReductions(rows, cols), {});
+}
+
+TEST_F(CudaCodegenRun, MultiDimensionalReductionRange) {
+    RunOptions ties = reductionOptions();
+    ties.fill.ties = true;
+    for (auto [a, b, cc] : {std::tuple{1, 1, 1}, std::tuple{3, 4, 5}, std::tuple{50, 30, 70}}) runAndCompare(multiDimReduction(a, b, cc), {}, ties);
+}
+
+TEST_F(CudaCodegenRun, ColumnSoftmax) {
+    for (auto [rows, cols] : {std::pair{1, 1}, std::pair{9, 40}, std::pair{1000, 33}, std::pair{64, 1000}})
+        runAndCompare(columnSoftmax(rows, cols), {}, reductionOptions());
+}
+
+TEST_F(CudaCodegenRun, LaterPassesSeeEarlierStores) {
+    for (auto [rows, cols] : {std::pair{1, 1}, std::pair{4, 70}, std::pair{33, 2500}}) runAndCompare(storeThenReload(rows, cols), {}, reductionOptions());
+}
+
+}  // namespace
+}  // namespace eng::inductor::cudatest

@@ -1,0 +1,290 @@
+// Kernels beyond the shared samples that exercise the CUDA generator's corners: every element op per dtype,
+// casts, 16-bit math, index values, broadcast and in-place accesses, row/column/multi-dim reductions of every
+// op, column softmax, and passes that read what an earlier pass stored.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../sample_kernels.h"
+
+namespace eng::inductor::cudatest {
+
+using samples::buffer;
+using samples::c;
+using samples::x;
+
+// out_k[x0] = op_k(in[x0]) for every unary op with a float form (bool results for logical_not / isnan).
+inline Kernel allUnaryFloat(int64_t n, DType dtype) {
+    Kernel k;
+    k.name = std::string("cwb_poi_unary_") + std::string(tensor::dtypeName(dtype));
+    k.buffers = {buffer("in0", dtype, true, false)};
+    k.outerRanges = {c(n)};
+    KernelPass pass;
+    auto in = load(0, x(0), dtype);
+    for (int op = 0; op <= static_cast<int>(ElementOp::IsNan); ++op) {
+        const auto e = static_cast<ElementOp>(op);
+        if (e == ElementOp::BitNot) continue;
+        auto value = unary(e, in);
+        k.buffers.push_back(buffer(std::string("out_") + elementOpName(e), value->dtype, false, true));
+        pass.stores.push_back(Store{static_cast<int>(k.buffers.size()) - 1, x(0), value});
+    }
+    k.passes = {pass};
+    return k;
+}
+
+// out_k[x0] = op_k(a[x0], b[x0]) for every binary op with a float form.
+inline Kernel allBinaryFloat(int64_t n, DType dtype) {
+    Kernel k;
+    k.name = std::string("cwb_poi_binary_") + std::string(tensor::dtypeName(dtype));
+    k.buffers = {buffer("in0", dtype, true, false), buffer("in1", dtype, true, false)};
+    k.outerRanges = {c(n)};
+    KernelPass pass;
+    auto a = load(0, x(0), dtype), b = load(1, x(0), dtype);
+    for (int op = static_cast<int>(ElementOp::Add); op <= static_cast<int>(ElementOp::LogicalOr); ++op) {
+        const auto e = static_cast<ElementOp>(op);
+        auto value = binary(e, a, b);
+        k.buffers.push_back(buffer(std::string("out_") + elementOpName(e), value->dtype, false, true));
+        pass.stores.push_back(Store{static_cast<int>(k.buffers.size()) - 1, x(0), value});
+    }
+    k.passes = {pass};
+    return k;
+}
+
+// Integer (and bool-valued) ops of one integral dtype; divisors are made non-zero in the kernel itself,
+// since the interpreter throws on integer division by zero.
+inline Kernel allIntegerOps(int64_t n, DType dtype) {
+    Kernel k;
+    k.name = std::string("cwb_poi_integer_") + std::string(tensor::dtypeName(dtype));
+    k.buffers = {buffer("in0", dtype, true, false), buffer("in1", dtype, true, false)};
+    k.outerRanges = {c(n)};
+    KernelPass pass;
+    auto a = load(0, x(0), dtype), b = load(1, x(0), dtype);
+    auto nonzero = where(binary(ElementOp::Eq, b, constantInt(0, dtype)), constantInt(3, dtype), b);
+    auto add = [&](const std::string& name, ExprPtr value) {
+        k.buffers.push_back(buffer("out_" + name, value->dtype, false, true));
+        pass.stores.push_back(Store{static_cast<int>(k.buffers.size()) - 1, x(0), value});
+    };
+    for (ElementOp op : {ElementOp::Neg, ElementOp::Abs, ElementOp::Sign, ElementOp::BitNot, ElementOp::LogicalNot, ElementOp::IsNan,
+                         ElementOp::Floor, ElementOp::Round})
+        add(elementOpName(op), unary(op, a));
+    // Exponents in [-2, 4]: the interpreter multiplies b times.
+    add("pow", binary(ElementOp::Pow, a, binary(ElementOp::Sub, binary(ElementOp::Mod, b, constantInt(7, dtype)), constantInt(2, dtype))));
+    for (ElementOp op : {ElementOp::Add, ElementOp::Sub, ElementOp::Mul, ElementOp::Maximum, ElementOp::Minimum,
+                         ElementOp::BitAnd, ElementOp::BitOr, ElementOp::BitXor, ElementOp::Eq, ElementOp::Ne, ElementOp::Lt,
+                         ElementOp::Ge, ElementOp::LogicalAnd, ElementOp::LogicalOr})
+        add(elementOpName(op), binary(op, a, b));
+    for (ElementOp op : {ElementOp::Div, ElementOp::FloorDiv, ElementOp::Mod}) add(elementOpName(op), binary(op, a, nonzero));
+    k.passes = {pass};
+    return k;
+}
+
+inline Kernel boolOps(int64_t n) {
+    Kernel k;
+    k.name = "cwb_poi_bool_ops";
+    k.buffers = {buffer("in0", DType::Bool, true, false), buffer("in1", DType::Bool, true, false)};
+    k.outerRanges = {c(n)};
+    KernelPass pass;
+    auto a = load(0, x(0), DType::Bool), b = load(1, x(0), DType::Bool);
+    auto add = [&](const std::string& name, ExprPtr value) {
+        k.buffers.push_back(buffer("out_" + name, value->dtype, false, true));
+        pass.stores.push_back(Store{static_cast<int>(k.buffers.size()) - 1, x(0), value});
+    };
+    for (ElementOp op : {ElementOp::LogicalNot, ElementOp::BitNot}) add(elementOpName(op), unary(op, a));
+    for (ElementOp op : {ElementOp::Add, ElementOp::Mul, ElementOp::BitXor, ElementOp::Maximum, ElementOp::LogicalAnd, ElementOp::Ne})
+        add(elementOpName(op), binary(op, a, b));
+    add("to_f32", cast(a, DType::Float32));
+    k.passes = {pass};
+    return k;
+}
+
+// Casts between dtypes (float -> int saturates through int64 as the interpreter; NaN/inf included).
+inline Kernel casts(int64_t n) {
+    Kernel k;
+    k.name = "cwb_poi_casts";
+    k.buffers = {buffer("in0", DType::Float32, true, false), buffer("in1", DType::Int64, true, false)};
+    k.outerRanges = {c(n)};
+    KernelPass pass;
+    auto f = binary(ElementOp::Mul, load(0, x(0), DType::Float32), constantFloat(100, DType::Float32));
+    auto i = load(1, x(0), DType::Int64);
+    auto add = [&](const std::string& name, ExprPtr value) {
+        k.buffers.push_back(buffer("out_" + name, value->dtype, false, true));
+        pass.stores.push_back(Store{static_cast<int>(k.buffers.size()) - 1, x(0), value});
+    };
+    for (DType to : {DType::Bool, DType::UInt8, DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::Float16, DType::BFloat16,
+                     DType::Float64})
+        add("f_" + std::string(tensor::dtypeName(to)), cast(f, to));
+    for (DType to : {DType::Bool, DType::Int8, DType::Float16, DType::BFloat16, DType::Float32, DType::Float64})
+        add("i_" + std::string(tensor::dtypeName(to)), cast(i, to));
+    add("f64_f32", cast(cast(f, DType::Float64), DType::Float32));
+    k.passes = {pass};
+    return k;
+}
+
+// Math held in 16-bit dtypes (rounded after every op) and mixed with float32.
+inline Kernel halfMath(int64_t n) {
+    Kernel k;
+    k.name = "cwb_poi_half_math";
+    k.buffers = {buffer("in0", DType::Float16, true, false), buffer("in1", DType::BFloat16, true, false),
+                 buffer("out_half", DType::Float16, false, true), buffer("out_bf16", DType::BFloat16, false, true),
+                 buffer("out_f32", DType::Float32, false, true)};
+    k.outerRanges = {c(n)};
+    auto a = load(0, x(0), DType::Float16), b = load(1, x(0), DType::BFloat16);
+    auto h = binary(ElementOp::Maximum, binary(ElementOp::Add, binary(ElementOp::Mul, a, a), constantFloat(1, DType::Float16)),
+                    unary(ElementOp::Exp, a));
+    auto bb = binary(ElementOp::Sub, binary(ElementOp::Mul, b, b), cast(a, DType::BFloat16));
+    auto f = binary(ElementOp::Mul, cast(a, DType::Float32), cast(b, DType::Float32));
+    k.passes = {KernelPass{false, {}, {Store{2, x(0), h}, Store{3, x(0), bb}, Store{4, x(0), f}}}};
+    return k;
+}
+
+// A 3-D outer range, all accesses flat (vectorised) plus index values and a broadcast scalar.
+inline Kernel indexValues3d(int64_t d0, int64_t d1, int64_t d2) {
+    Kernel k;
+    k.name = "cwb_poi_index_values";
+    k.buffers = {buffer("in0", DType::Float32, true, false), buffer("scale", DType::Float32, true, false),
+                 buffer("out0", DType::Float32, false, true), buffer("out1", DType::Int64, false, true)};
+    k.outerRanges = {c(d0), c(d1), c(d2)};
+    Index flat = (x(0) * c(d1) + x(1)) * c(d2) + x(2);
+    auto value = binary(ElementOp::Add, binary(ElementOp::Mul, load(0, flat, DType::Float32), load(1, c(0), DType::Float32)),
+                        indexValue(x(1), DType::Float32));
+    auto iota = where(binary(ElementOp::Eq, indexValue(x(2), DType::Int64), constantInt(0, DType::Int64)), indexValue(flat, DType::Int64),
+                      constantInt(-1, DType::Int64));
+    k.passes = {KernelPass{false, {}, {Store{2, flat, value}, Store{3, x(2) + x(1) * c(d2) + x(0) * c(d1 * d2), iota}}}};
+    return k;
+}
+
+// In place: buf[x0] = buf[x0] * 2 + 1 over a symbolic size (64-bit indexing, vectorised).
+inline Kernel inPlaceSymbolic() {
+    Kernel k;
+    k.name = "cwb_poi_inplace";
+    k.buffers = {buffer("buf0", DType::Float32, true, true)};
+    k.symbols = {"s0"};
+    k.outerRanges = {indexSymbol("s0")};
+    auto value = binary(ElementOp::Add, binary(ElementOp::Mul, load(0, x(0), DType::Float32), constantFloat(2, DType::Float32)),
+                        constantFloat(1, DType::Float32));
+    k.passes = {KernelPass{false, {}, {Store{0, x(0), value}}}};
+    return k;
+}
+
+// Every reduction op over rows of [rows, s0] (rowLayout) or over columns of [s0, cols] (column layout).
+inline Kernel everyReduction(int64_t outer, bool rowLayout, bool extremes) {
+    Kernel k;
+    k.name = std::string("cwb_red_every_") + (rowLayout ? "row" : "column") + (extremes ? "" : "_sums");
+    k.buffers = {buffer("in0", DType::Float32, true, false)};
+    k.symbols = {"s0"};
+    k.outerRanges = {c(outer)};
+    k.reductionRanges = {indexSymbol("s0")};
+    Index at = rowLayout ? x(0) * indexSymbol("s0") + x(1) : x(1) * c(outer) + x(0);
+    auto in = load(0, at, DType::Float32);
+    std::vector<Reduction> reductions = {
+        Reduction{0, ReductionOp::Sum, in},
+        Reduction{1, ReductionOp::Prod, binary(ElementOp::Add, constantFloat(1, DType::Float32), binary(ElementOp::Mul, in, constantFloat(0.01, DType::Float32)))},
+        Reduction{2, ReductionOp::Any, binary(ElementOp::Gt, in, constantFloat(2.5, DType::Float32))},
+        Reduction{3, ReductionOp::All, binary(ElementOp::Gt, in, constantFloat(-2.9, DType::Float32))},
+    };
+    if (extremes)
+        for (ReductionOp op : {ReductionOp::Max, ReductionOp::Min, ReductionOp::ArgMax, ReductionOp::ArgMin})
+            reductions.push_back(Reduction{static_cast<int>(reductions.size()), op, in});
+    KernelPass write{false, {}, {}};
+    for (const Reduction& r : reductions) {
+        k.buffers.push_back(buffer(std::string("out_") + reductionOpName(r.op), r.resultDtype(), false, true));
+        write.stores.push_back(Store{static_cast<int>(k.buffers.size()) - 1, x(0), reductionValue(r.id, r.resultDtype())});
+    }
+    k.passes = {KernelPass{true, reductions, {}}, write};
+    return k;
+}
+
+// Integer reductions with wrap-around: int8 sum, int32 prod, int16 max, int64 argmin, over [rows, cols].
+inline Kernel integerReductions(int64_t rows, int64_t cols) {
+    Kernel k;
+    k.name = "cwb_red_integer";
+    k.buffers = {buffer("in0", DType::Int8, true, false), buffer("in1", DType::Int64, true, false)};
+    k.outerRanges = {c(rows)};
+    k.reductionRanges = {c(cols)};
+    Index at = x(0) * c(cols) + x(1);
+    auto a = load(0, at, DType::Int8);
+    auto b = load(1, at, DType::Int64);
+    std::vector<Reduction> reductions = {Reduction{0, ReductionOp::Sum, a}, Reduction{1, ReductionOp::Prod, cast(a, DType::Int32)},
+                                         Reduction{2, ReductionOp::Max, cast(a, DType::Int16)}, Reduction{3, ReductionOp::ArgMin, b},
+                                         Reduction{4, ReductionOp::Sum, binary(ElementOp::Gt, a, constantInt(0, DType::Int8))}};
+    KernelPass write{false, {}, {}};
+    for (const Reduction& r : reductions) {
+        k.buffers.push_back(buffer("out" + std::to_string(r.id), r.resultDtype(), false, true));
+        write.stores.push_back(Store{static_cast<int>(k.buffers.size()) - 1, x(0), reductionValue(r.id, r.resultDtype())});
+    }
+    k.passes = {KernelPass{true, reductions, {}}, write};
+    return k;
+}
+
+// A two-dimensional reduction range [b, c] per outer index (positions are flat over it).
+inline Kernel multiDimReduction(int64_t a, int64_t b, int64_t cc) {
+    Kernel k;
+    k.name = "cwb_red_multi_dim";
+    k.buffers = {buffer("in0", DType::Float32, true, false), buffer("out0", DType::Float32, false, true),
+                 buffer("out1", DType::Int64, false, true)};
+    k.outerRanges = {c(a)};
+    k.reductionRanges = {c(b), c(cc)};
+    auto in = load(0, x(0) * c(b * cc) + x(1) * c(cc) + x(2), DType::Float32);
+    k.passes = {KernelPass{true, {Reduction{0, ReductionOp::Sum, in}, Reduction{1, ReductionOp::ArgMax, in}}, {}},
+                KernelPass{false, {}, {Store{1, x(0), reductionValue(0, DType::Float32)}, Store{2, x(0), reductionValue(1, DType::Int64)}}}};
+    return k;
+}
+
+// softmax over dim 0 of [rows, cols]: a column reduction with three passes.
+inline Kernel columnSoftmax(int64_t rows, int64_t cols) {
+    Kernel k;
+    k.name = "cwb_red_column_softmax";
+    k.buffers = {buffer("in0", DType::Float32, true, false), buffer("out0", DType::Float32, false, true)};
+    k.outerRanges = {c(cols)};
+    k.reductionRanges = {c(rows)};
+    Index at = x(1) * c(cols) + x(0);
+    auto in = load(0, at, DType::Float32);
+    auto shifted = binary(ElementOp::Sub, in, reductionValue(0, DType::Float32));
+    k.passes = {KernelPass{true, {Reduction{0, ReductionOp::Max, in}}, {}},
+                KernelPass{true, {Reduction{1, ReductionOp::Sum, unary(ElementOp::Exp, shifted)}}, {}},
+                KernelPass{true, {}, {Store{1, at, binary(ElementOp::Div, unary(ElementOp::Exp, shifted), reductionValue(1, DType::Float32))}}}};
+    return k;
+}
+
+// Pass 0 stores tmp = in * 2 (and sums in); pass 1 reads tmp reversed along the row, so other threads'
+// stores must be visible; the outer pass writes both results.
+inline Kernel storeThenReload(int64_t rows, int64_t cols) {
+    Kernel k;
+    k.name = "cwb_red_store_then_reload";
+    k.buffers = {buffer("in0", DType::Float32, true, false), buffer("tmp0", DType::Float32, true, true),
+                 buffer("out0", DType::Float32, false, true), buffer("out1", DType::Float32, false, true)};
+    k.outerRanges = {c(rows)};
+    k.reductionRanges = {c(cols)};
+    Index at = x(0) * c(cols) + x(1);
+    Index reversed = x(0) * c(cols) + c(cols - 1) + x(1) * c(-1);
+    auto in = load(0, at, DType::Float32);
+    auto reread = load(1, reversed, DType::Float32);
+    auto weighted = binary(ElementOp::Mul, reread, indexValue(x(1), DType::Float32));
+    k.passes = {KernelPass{true, {Reduction{0, ReductionOp::Sum, in}}, {Store{1, at, binary(ElementOp::Mul, in, constantFloat(2, DType::Float32))}}},
+                KernelPass{true, {Reduction{1, ReductionOp::Max, weighted}}, {}},
+                KernelPass{false, {}, {Store{2, x(0), reductionValue(0, DType::Float32)}, Store{3, x(0), reductionValue(1, DType::Float32)}}}};
+    return k;
+}
+
+// x.sum() into a 0-d buffer: no outer ranges, one block.
+inline Kernel fullSum(int64_t n) {
+    Kernel k;
+    k.name = "cwb_red_fused_sum_0";
+    k.buffers = {buffer("arg0_1", DType::Float32, true, false), buffer("buf0", DType::Float32, false, true)};
+    k.reductionRanges = {c(n)};
+    k.passes = {KernelPass{true, {Reduction{0, ReductionOp::Sum, load(0, x(0), DType::Float32)}}, {}},
+                KernelPass{false, {}, {Store{1, c(0), reductionValue(0, DType::Float32)}}}};
+    return k;
+}
+
+// A 0-d store of a constant: no outer ranges, no loads.
+inline Kernel fillScalar() {
+    Kernel k;
+    k.name = "cwb_poi_fill_0";
+    k.buffers = {buffer("buf0", DType::Int64, false, true)};
+    k.passes = {KernelPass{false, {}, {Store{0, c(0), constantInt(7, DType::Int64)}}}};
+    return k;
+}
+
+}  // namespace eng::inductor::cudatest

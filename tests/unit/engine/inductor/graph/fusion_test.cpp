@@ -1,0 +1,117 @@
+// Fusion as users see it in the output code: which graph nodes share a kernel, what runs as an extern kernel,
+// why two buffers did not fuse, symbolic sizes kept symbolic; compiled results equal eager ones throughout.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "inductor_support.h"
+
+namespace {
+
+using eng::vm::Kind;
+using eng::vm::Value;
+
+/// Runs `body` (a function f(x) of one tensor) compiled and eagerly on `setup`'s x and compares every output.
+inductortest::InductorRun compileAndCompare(const std::string& body, const std::string& setup, bool interpreter = false) {
+    inductortest::useInterpreter(interpreter);
+    std::string source = "import torch\nimport torch.nn.functional as F\n\n" + body +
+                         "\n\ndef main():\n    torch.manual_seed(0)\n" + setup +
+                         "\n    compiled = torch.compile(f)\n    got = compiled(x)\n    got = compiled(x)\n    want = f(x)\n    return [got, want]\n";
+    inductortest::InductorRun run = inductortest::runInductor(source, "main", {});
+    EXPECT_TRUE(run.ok) << run.error;
+    if (!run.ok) return run;
+    const auto& pair = run.returned.as<eng::vm::ListObject>().items;
+    auto asList = [](const Value& v) {
+        if (v.is(Kind::Tuple)) return v.as<eng::vm::TupleObject>().items;
+        return eng::vm::ValueList{v};
+    };
+    auto got = asList(pair[0]), want = asList(pair[1]);
+    EXPECT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
+        Value close = eng::vm::callOp("torch.allclose", {eng::vm::callOp("Tensor.float", {got[i]}), eng::vm::callOp("Tensor.float", {want[i]})},
+                                      {{"rtol", Value(1e-4)}, {"atol", Value(1e-5)}});
+        EXPECT_TRUE(close.asInt()) << "output " << i << " differs from eager";
+    }
+    return run;
+}
+
+const traces::OutputCode& onlyCode(const inductortest::InductorRun& run) {
+    EXPECT_EQ(run.code.size(), 1u);
+    return run.code.at(0);
+}
+
+bool hasNode(const traces::Kernel& k, const std::string& node) {
+    return std::find(k.sourceNodes.begin(), k.sourceNodes.end(), node) != k.sourceNodes.end();
+}
+
+TEST(InductorFusion, PointwiseChainIsOneKernel) {
+    auto run = compileAndCompare("def f(x):\n    return torch.relu(x * 2 + 1).sin() * torch.sigmoid(x)", "    x = torch.randn(4099)");
+    const auto& code = onlyCode(run);
+    ASSERT_EQ(code.kernels.size(), 1u);
+    EXPECT_EQ(code.kernels[0].name, "cwb_poi_fused_add_mul_relu_sigmoid_sin_0");
+    for (const char* node : {"mul", "add", "relu", "sin", "sigmoid", "mul_1"}) EXPECT_TRUE(hasNode(code.kernels[0], node)) << node;
+    EXPECT_EQ(code.kernels[0].language, "llvm_ir");
+}
+
+TEST(InductorFusion, SoftmaxRowIsOneKernelOfThreePasses) {
+    auto run = compileAndCompare("def f(x):\n    return torch.softmax(x, dim=-1)", "    x = torch.randn(33, 257)");
+    const auto& code = onlyCode(run);
+    ASSERT_EQ(code.kernels.size(), 1u);
+    EXPECT_EQ(code.kernels[0].name.rfind("cwb_red_fused_softmax_", 0), 0u) << code.kernels[0].name;
+}
+
+TEST(InductorFusion, LayerNormWithAffineIsOneKernel) {
+    auto run = compileAndCompare("def f(x):\n    w = torch.ones(64) * 1.5\n    return F.layer_norm(x, (64,), w, None, 1e-5)",
+                                 "    x = torch.randn(10, 64) * 3 + 1");
+    ASSERT_EQ(onlyCode(run).kernels.size(), 1u) << onlyCode(run).source;
+}
+
+TEST(InductorFusion, LinearBiasFusesWithTheActivation) {
+    auto run = compileAndCompare(
+        "class MLP(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc1 = torch.nn.Linear(16, 32)\n"
+        "        self.fc2 = torch.nn.Linear(32, 8)\n    def forward(self, x):\n        return self.fc2(F.gelu(self.fc1(x)))\n\n"
+        "model = MLP()\nfor p in model.parameters():\n    p.requires_grad_(False)\n\ndef f(x):\n    return model(x)",
+        "    x = torch.randn(5, 16)");
+    const auto& code = onlyCode(run);
+    // mm (extern), bias + gelu (one kernel), mm (extern), bias (one kernel)
+    ASSERT_EQ(code.kernels.size(), 2u) << code.source;
+    EXPECT_NE(code.kernels[0].name.find("gelu"), std::string::npos) << code.kernels[0].name;
+    EXPECT_NE(code.source.find("extern_kernels.torch.matmul"), std::string::npos) << code.source;
+}
+
+TEST(InductorFusion, DifferentReductionsStaySeparateWithTheReasonRecorded) {
+    auto run = compileAndCompare("def f(x):\n    return x.sum(dim=1), x.mean(dim=0)", "    x = torch.randn(40, 24)");
+    const auto& code = onlyCode(run);
+    EXPECT_EQ(code.kernels.size(), 2u);
+    EXPECT_NE(code.source.find("reductions over different ranges: dims {0} of [40, 24] vs dims {1} of [40, 24]"), std::string::npos)
+        << code.source;
+}
+
+TEST(InductorFusion, DynamicSizesStaySymbolic) {
+    inductortest::useInterpreter(false);
+    std::string source =
+        "import torch\n\n@torch.compile(dynamic=True)\ndef f(x):\n    return (x * x).sum(dim=-1) / x.shape[1]\n\n"
+        "def main():\n    a = torch.randn(3, 7)\n    b = torch.randn(5, 11)\n    return [f(a), (a * a).sum(dim=-1) / 7, f(b), (b * b).sum(dim=-1) / 11]\n";
+    auto run = inductortest::runInductor(source, "main", {});
+    ASSERT_TRUE(run.ok) << run.error;
+    ASSERT_EQ(run.code.size(), 1u) << "one compile serves both sizes";
+    ASSERT_FALSE(run.code[0].kernels.empty());
+    EXPECT_NE(run.code[0].source.find("s0"), std::string::npos) << run.code[0].source;
+    const auto& items = run.returned.as<eng::vm::ListObject>().items;
+    for (size_t i = 0; i < 4; i += 2)
+        EXPECT_TRUE(eng::vm::callOp("torch.allclose", {items[i], items[i + 1]}).asInt()) << i;
+}
+
+TEST(InductorFusion, TrainingGraphsRunEagerlyAndSayWhy) {
+    inductortest::useInterpreter(false);
+    std::string source = "import torch\n\n@torch.compile\ndef f(w, x):\n    return (w * x).sum()\n\n"
+                         "def main():\n    w = torch.ones(4, requires_grad=True)\n    loss = f(w, torch.arange(4.0))\n    loss.backward()\n    return w.grad\n";
+    auto run = inductortest::runInductor(source, "main", {});
+    ASSERT_TRUE(run.ok) << run.error;
+    ASSERT_EQ(run.code.size(), 1u);
+    EXPECT_NE(run.code[0].source.find("no compiled backward graphs yet"), std::string::npos);
+    Value grad = eng::vm::callOp("Tensor.tolist", {run.returned});
+    EXPECT_EQ(grad.as<eng::vm::ListObject>().items[3].asFloat(), 3.0);
+}
+
+}  // namespace
