@@ -10,7 +10,9 @@
 
 #include "capture/graph_runner.h"
 #include "inductor/compiled_graph.h"
+#include "inductor/debug_trace.h"
 #include "tensor/autograd/grad_mode.h"
+#include "vm/inductor_options.h"
 
 namespace eng::inductor {
 
@@ -74,6 +76,24 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
     return text;
 }
 
+/// reduce-overhead's CUDA graphs: when they can be used, or PyTorch's "skipping cudagraphs due to ..." reason.
+std::string cudaGraphsDecision(const CompiledGraph& compiled) {
+    const LoweredGraph& g = compiled.graph();
+    if (g.device.type() != tensor::DeviceType::CUDA) {
+        for (const GraphBuffer& b : g.buffers)
+            if (b.kind == BufferKind::Input) return "skipping cudagraphs due to cpu device (" + b.name + ")";
+        return "skipping cudagraphs due to cpu device";
+    }
+    int mutated = 0;
+    for (const GraphBuffer& b : g.buffers) mutated += b.mutatesInput >= 0 ? 1 : 0;
+    if (mutated) return fmt::format("skipping cudagraphs due to mutated inputs ({} instances)", mutated);
+    for (const ScheduleStep& step : compiled.schedule().steps)
+        if (step.kind == ScheduleStep::Kind::Extern)
+            return "skipping cudagraphs due to extern kernel " + g.buffers[static_cast<size_t>(step.index)].extern_.op +
+                   " (its output is allocated per call)";
+    return "cudagraphs: recorded on the first call, replayed after";
+}
+
 bool anyRequiresGrad(const vm::ValueList& inputs) {
     for (const vm::Value& v : inputs)
         if (v.is(vm::Kind::Tensor) && v.as<vm::TensorObject>().value.requiresGrad()) return true;
@@ -115,7 +135,7 @@ capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_pt
     std::unique_ptr<KernelLauncher> launcher;
     if (device.type() == tensor::DeviceType::CUDA && config_.codegen == CodegenChoice::Native) {
 #ifdef CWB_HAVE_CUDA_CODEGEN
-        launcher = makeCudaLauncher(kernels, device.index());
+        launcher = makeCudaLauncher(kernels, device.index(), config_.autotune);
 #else
         return runEagerly(graph, "cwb was built without the CUDA code generator");
 #endif
@@ -148,17 +168,34 @@ capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_pt
         code.kernels.push_back(std::move(row));
     }
     code.source += fmt::format("\n# compiled in {:.1f} ms (code generation {:.1f} ms)\n", secondsSince(start) * 1e3, generateSeconds * 1e3);
+    if (config_.cudaGraphs) code.source += "# " + cudaGraphsDecision(*compiled) + "\n";
+    if (config_.autotune && device.type() != tensor::DeviceType::CUDA)
+        code.source += "# max-autotune: skipped on the cpu (autotuning times CUDA kernels' launch shapes)\n";
+    if (config_.debugTrace) {
+        auto folder = writeDebugTrace("torch_compile_debug", code, *compiled, config_.graphDiagram);
+        code.source += "# debug trace written to " + folder.string() + "\n";
+    }
     code_ = std::move(code);
     return [compiled](vm::Interpreter& machine, const vm::ValueList& inputs) { return compiled->run(machine, inputs); };
 }
 
+InductorConfig InductorConfig::from(const vm::CompileOptions& options) {
+    InductorConfig config;
+    config.mode = options.mode;
+    if (const char* codegen = std::getenv("CWB_INDUCTOR_CODEGEN"); codegen && std::string(codegen) == "interpreter")
+        config.codegen = CodegenChoice::Interpreter;
+    const bool autotuneMode = options.mode == "max-autotune" || options.mode == "max-autotune-no-cudagraphs";
+    const vm::Value& extra = options.inductorOptions;
+    config.autotune = autotuneMode || vm::inductorFlag(extra, "max_autotune", false) || vm::inductorFlag(extra, "max_autotune_pointwise", false);
+    config.cudaGraphs = vm::inductorFlag(extra, "triton.cudagraphs", options.mode == "reduce-overhead" || options.mode == "max-autotune");
+    config.debugTrace = vm::inductorFlag(extra, "trace.enabled", false) || vm::inductorFlag(extra, "debug", false);
+    config.graphDiagram = vm::inductorFlag(extra, "trace.graph_diagram", false);
+    return config;
+}
+
 void installInductorBackend() {
     capture::registerBackend("inductor", [](const vm::CompileOptions& options) {
-        InductorConfig config;
-        config.mode = options.mode;
-        if (const char* codegen = std::getenv("CWB_INDUCTOR_CODEGEN"); codegen && std::string(codegen) == "interpreter")
-            config.codegen = CodegenChoice::Interpreter;
-        return std::make_unique<InductorBackend>(config);
+        return std::make_unique<InductorBackend>(InductorConfig::from(options));
     });
 }
 

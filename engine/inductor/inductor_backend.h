@@ -13,9 +13,15 @@ namespace eng::inductor {
 
 enum class CodegenChoice { Native, Interpreter };
 
+/// What torch.compile's mode and options ask of the backend.
 struct InductorConfig {
     std::string mode = "default";
     CodegenChoice codegen = CodegenChoice::Native;  // CWB_INDUCTOR_CODEGEN=interpreter selects the reference
+    bool autotune = false;      // max-autotune*, options max_autotune / max_autotune_pointwise
+    bool cudaGraphs = false;    // reduce-overhead, max-autotune, options triton.cudagraphs
+    bool debugTrace = false;    // options trace.enabled / debug: output code and kernels under torch_compile_debug/
+    bool graphDiagram = false;  // options trace.graph_diagram: the fusion diagram as DOT next to them
+    static InductorConfig from(const vm::CompileOptions& options);
 };
 
 class InductorBackend : public capture::Backend {

@@ -50,7 +50,10 @@ std::shared_ptr<CompileOptions> compileOptions(Interpreter& vm, CallArgs& args) 
                                               "default, reduce-overhead, max-autotune, max-autotune-no-cudagraphs"));
         options->mode = text;
     }
-    if (extra && !extra->isNone()) options->inductorOptions = *extra;
+    if (extra && !extra->isNone()) {
+        validateInductorOptions(*extra);
+        options->inductorOptions = *extra;
+    }
     if (auto v = args.take("backend")) {
         if (v->is(Kind::Str)) {
             if (std::find(std::begin(kBackends), std::end(kBackends), v->str()) == std::end(kBackends))

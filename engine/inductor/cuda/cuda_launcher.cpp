@@ -1,6 +1,10 @@
 // The CUDA KernelLauncher: each kernel generated as CUDA C++, compiled by NVRTC for the device's architecture
-// through the kernel cache, and launched on the device's stream with a launch shape computed per call.
+// through the kernel cache, and launched on the device's stream with a launch shape computed per call. Under
+// max-autotune the first launch of a kernel times candidate block shapes on the real buffers and keeps the best.
 #include <chrono>
+#include <limits>
+
+#include <fmt/format.h>
 
 #include "cuda/driver.h"
 #include "inductor/cuda/cuda_kernel_codegen.h"
@@ -10,40 +14,89 @@ namespace eng::inductor {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 class CudaLauncher : public KernelLauncher {
 public:
-    CudaLauncher(const std::vector<Kernel>& kernels, int deviceIndex) : device_(eng::cuda::DeviceContext::get(deviceIndex)) {
-        auto start = std::chrono::steady_clock::now();
+    CudaLauncher(const std::vector<Kernel>& kernels, int deviceIndex, bool autotune)
+        : device_(eng::cuda::DeviceContext::get(deviceIndex)), kernels_(kernels), autotune_(autotune) {
+        auto start = Clock::now();
         for (const Kernel& k : kernels) {
             codes_.push_back(cuda::generateCudaKernel(k));
-            compiled_.push_back(eng::cuda::KernelCompiler::instance().compile(codes_.back().kernelSource(), device_.arch()));
+            compiled_.push_back(compile(codes_.back()));
         }
-        compileSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        tuned_.assign(kernels.size(), !autotune);
+        tuning_.assign(kernels.size(), "");
+        compileSeconds_ = std::chrono::duration<double>(Clock::now() - start).count();
     }
 
     KernelArtifact artifact(size_t index, const SymbolValues& hints) const override {
         const cuda::CudaKernelCode& code = codes_.at(index);
-        return KernelArtifact{"cuda", code.source,
-                              code.launchText(hints, device_.multiprocessorCount()) + " " + cuda::strategyName(code.strategy)};
+        std::string launch = code.launchText(hints, device_.multiprocessorCount()) + " " + cuda::strategyName(code.strategy);
+        if (autotune_) launch += tuning_[index].empty() ? " (autotuned on its first launch)" : " " + tuning_[index];
+        return KernelArtifact{"cuda", code.source, launch};
     }
 
     void launch(size_t index, std::span<void* const> buffers, const SymbolValues& symbols) override {
+        if (!tuned_[index]) autotune(index, buffers, symbols);
         cuda::launchCudaKernel(device_, *compiled_.at(index), codes_.at(index), buffers, symbols);
     }
 
     double compileSeconds() const override { return compileSeconds_; }
 
 private:
+    std::shared_ptr<const eng::cuda::CompiledKernel> compile(const cuda::CudaKernelCode& code) {
+        return eng::cuda::KernelCompiler::instance().compile(code.kernelSource(), device_.arch());
+    }
+
+    /// Mean time of `code` over a few launches after a warm-up launch, in microseconds.
+    double timeLaunches(const eng::cuda::CompiledKernel& compiled, const cuda::CudaKernelCode& code, std::span<void* const> buffers,
+                        const SymbolValues& symbols) {
+        constexpr int kRuns = 10;
+        cuda::launchCudaKernel(device_, compiled, code, buffers, symbols);
+        device_.synchronize();
+        auto start = Clock::now();
+        for (int i = 0; i < kRuns; ++i) cuda::launchCudaKernel(device_, compiled, code, buffers, symbols);
+        device_.synchronize();
+        return std::chrono::duration<double, std::micro>(Clock::now() - start).count() / kRuns;
+    }
+
+    /// The kernels only read their inputs and overwrite their outputs, so running candidates on the real buffers
+    /// leaves the same results behind.
+    void autotune(size_t index, std::span<void* const> buffers, const SymbolValues& symbols) {
+        tuned_[index] = true;
+        double best = timeLaunches(*compiled_[index], codes_[index], buffers, symbols);
+        std::string report = fmt::format("heuristic {:.1f} us", best);
+        for (int block : {128, 256, 512, 1024}) {
+            cuda::CudaTuning tuning;
+            tuning.blockSize = block;
+            cuda::CudaKernelCode code = cuda::generateCudaKernel(kernels_[index], tuning);
+            auto compiled = compile(code);
+            double micros = timeLaunches(*compiled, code, buffers, symbols);
+            report += fmt::format(", block {} {:.1f} us", block, micros);
+            if (micros < best) {
+                best = micros;
+                codes_[index] = std::move(code);
+                compiled_[index] = std::move(compiled);
+            }
+        }
+        tuning_[index] = fmt::format("autotuned: {} (kept {:.1f} us)", report, best);
+    }
+
     eng::cuda::DeviceContext& device_;
+    std::vector<Kernel> kernels_;
+    bool autotune_;
     std::vector<cuda::CudaKernelCode> codes_;
     std::vector<std::shared_ptr<const eng::cuda::CompiledKernel>> compiled_;
+    std::vector<bool> tuned_;
+    std::vector<std::string> tuning_;
     double compileSeconds_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<KernelLauncher> makeCudaLauncher(const std::vector<Kernel>& kernels, int device) {
-    return std::make_unique<CudaLauncher>(kernels, device);
+std::unique_ptr<KernelLauncher> makeCudaLauncher(const std::vector<Kernel>& kernels, int device, bool autotune) {
+    return std::make_unique<CudaLauncher>(kernels, device, autotune);
 }
 
 }  // namespace eng::inductor

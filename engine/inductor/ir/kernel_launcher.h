@@ -34,7 +34,8 @@ public:
 std::unique_ptr<KernelLauncher> makeInterpreterLauncher(const std::vector<Kernel>& kernels);
 /// The LLVM ORC JIT (engine/inductor/cpu).
 std::unique_ptr<KernelLauncher> makeCpuLauncher(const std::vector<Kernel>& kernels);
-/// NVRTC kernels on CUDA device `device` (engine/inductor/cuda).
-std::unique_ptr<KernelLauncher> makeCudaLauncher(const std::vector<Kernel>& kernels, int device);
+/// NVRTC kernels on CUDA device `device` (engine/inductor/cuda). With `autotune`, each kernel's first launch times
+/// candidate launch shapes on the real buffers and keeps the fastest (max-autotune).
+std::unique_ptr<KernelLauncher> makeCudaLauncher(const std::vector<Kernel>& kernels, int device, bool autotune);
 
 }  // namespace eng::inductor

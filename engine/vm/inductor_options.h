@@ -1,0 +1,28 @@
+// torch.compile's `options={...}`: the torch._inductor.config keys cwb knows, their types, and whether cwb does
+// what they say. Checked when torch.compile is called, as PyTorch checks them, so mistakes surface at once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "vm/value.h"
+
+namespace eng::vm {
+
+struct InductorOptionSpec {
+    std::string name;     // "max_autotune", "triton.cudagraphs"
+    Kind type;            // Bool, Int or Str
+    bool supported;       // false: only its default value is accepted
+    std::string meaning;  // what cwb does with it (or why it refuses it)
+};
+
+const std::vector<InductorOptionSpec>& inductorOptionSpecs();
+
+/// Raises RuntimeError with PyTorch's wording for unknown keys and wrong types, and cwb's reason for options it
+/// cannot honour when set away from their default.
+void validateInductorOptions(const Value& options);
+
+/// The value of `name` in a validated options dict, or `fallback` when absent.
+bool inductorFlag(const Value& options, const std::string& name, bool fallback);
+
+}  // namespace eng::vm
