@@ -47,7 +47,17 @@ bool resolveAll(GetProcAddress p, DriverApi& a, std::string& missing) {
            resolve(p, "cuMemcpyDtoHAsync", a.memcpyDtoHAsync, missing) &&
            resolve(p, "cuMemcpyDtoDAsync", a.memcpyDtoDAsync, missing) &&
            resolve(p, "cuMemsetD8Async", a.memsetD8Async, missing) && resolve(p, "cuModuleLoadData", a.moduleLoadData, missing) &&
-           resolve(p, "cuModuleGetFunction", a.moduleGetFunction, missing) && resolve(p, "cuLaunchKernel", a.launchKernel, missing);
+           resolve(p, "cuModuleGetFunction", a.moduleGetFunction, missing) && resolve(p, "cuLaunchKernel", a.launchKernel, missing) &&
+           resolve(p, "cuStreamBeginCapture", a.streamBeginCapture, missing) &&
+           resolve(p, "cuStreamEndCapture", a.streamEndCapture, missing) &&
+           resolve(p, "cuGraphInstantiateWithFlags", a.graphInstantiate, missing) &&
+           resolve(p, "cuGraphLaunch", a.graphLaunch, missing) && resolve(p, "cuGraphExecDestroy", a.graphExecDestroy, missing) &&
+           resolve(p, "cuGraphDestroy", a.graphDestroy, missing) &&
+           resolve(p, "cuEventCreate", a.eventCreate, missing) && resolve(p, "cuEventRecord", a.eventRecord, missing) &&
+           resolve(p, "cuEventQuery", a.eventQuery, missing) &&
+           resolve(p, "cuEventSynchronize", a.eventSynchronize, missing) &&
+           resolve(p, "cuEventElapsedTime", a.eventElapsedTime, missing) &&
+           resolve(p, "cuEventDestroy", a.eventDestroy, missing);
 }
 
 std::string errorText(const DriverApi& api, CUresult result) {

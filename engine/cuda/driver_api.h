@@ -31,6 +31,20 @@ struct DriverApi {
     decltype(&::cuModuleLoadData) moduleLoadData = nullptr;
     decltype(&::cuModuleGetFunction) moduleGetFunction = nullptr;
     decltype(&::cuLaunchKernel) launchKernel = nullptr;
+    // Stream capture into CUDA graphs (cuda/cuda_graph.h): reduce-overhead's record-once, replay-many.
+    decltype(&::cuStreamBeginCapture) streamBeginCapture = nullptr;
+    decltype(&::cuStreamEndCapture) streamEndCapture = nullptr;
+    decltype(&::cuGraphInstantiateWithFlags) graphInstantiate = nullptr;
+    decltype(&::cuGraphLaunch) graphLaunch = nullptr;
+    decltype(&::cuGraphExecDestroy) graphExecDestroy = nullptr;
+    decltype(&::cuGraphDestroy) graphDestroy = nullptr;
+    // Events (cuda/events.h): timing of work on cwb's stream, torch.cuda.Event.
+    decltype(&::cuEventCreate) eventCreate = nullptr;
+    decltype(&::cuEventRecord) eventRecord = nullptr;
+    decltype(&::cuEventQuery) eventQuery = nullptr;
+    decltype(&::cuEventSynchronize) eventSynchronize = nullptr;
+    decltype(&::cuEventElapsedTime) eventElapsedTime = nullptr;
+    decltype(&::cuEventDestroy) eventDestroy = nullptr;
 };
 
 // The loaded table; throws CudaError with driverStatus().reason when the driver is unavailable.

@@ -1,10 +1,11 @@
 // Running a compiled graph: read the symbols off the inputs, check the inputs' layouts against what the kernels
 // were generated for, allocate the stored buffers, run kernels and extern calls in order (freeing buffers after
-// their last reader), write in-place results back into inputs and assemble the outputs.
+// their last reader), write in-place results back into inputs and assemble the outputs; or replay a CUDA graph.
 #include "inductor/compiled_graph.h"
 
 #include <fmt/format.h>
 
+#include "cuda/cuda_graph.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 
@@ -51,10 +52,7 @@ SymbolValues CompiledGraph::symbolValues(const vm::ValueList& inputs) const {
     return symbols;
 }
 
-vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& inputs) {
-    if (inputs.size() != static_cast<size_t>(graph_.inputCount))
-        throw std::runtime_error(fmt::format("compiled graph takes {} inputs, got {}", graph_.inputCount, inputs.size()));
-    const SymbolValues symbols = symbolValues(inputs);
+std::vector<tensor::Tensor> CompiledGraph::bindInputs(const vm::ValueList& inputs, const SymbolValues& symbols) const {
     std::vector<tensor::Tensor> tensors(graph_.buffers.size());
     for (const GraphBuffer& b : graph_.buffers) {
         if (b.kind != BufferKind::Input) continue;
@@ -68,6 +66,78 @@ vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& input
         if (!sameLayout) t = tensor::contiguous(t);  // write-backs still go to the caller's tensor
         tensors[static_cast<size_t>(b.id)] = t;
     }
+    return tensors;
+}
+
+void CompiledGraph::launchKernels(const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols) {
+    std::vector<void*> addresses;
+    for (const ScheduleStep& s : schedule_.steps) {
+        const ScheduledKernel& k = schedule_.kernels[static_cast<size_t>(s.index)];
+        addresses.clear();
+        for (int id : k.bufferIds) addresses.push_back(tensors[static_cast<size_t>(id)].data());
+        launcher_->launch(static_cast<size_t>(s.index), addresses, symbols);
+    }
+}
+
+vm::ValueList CompiledGraph::outputsOf(const std::vector<tensor::Tensor>& tensors, const vm::ValueList& inputs,
+                                       const SymbolValues& symbols) const {
+    vm::ValueList outputs;
+    for (const GraphOutput& out : graph_.outputs) {
+        switch (out.kind) {
+            case GraphOutput::Kind::Buffer: {
+                const GraphBuffer& b = graph_.buffers[static_cast<size_t>(out.buffer)];
+                if (b.kind == BufferKind::Input) outputs.push_back(inputs.at(static_cast<size_t>(b.inputIndex)));
+                else outputs.push_back(vm::makeTensor(tensors[static_cast<size_t>(out.buffer)]));
+                break;
+            }
+            case GraphOutput::Kind::Number: outputs.push_back(out.number); break;
+            case GraphOutput::Kind::Symbol: outputs.push_back(vm::Value(evaluate(out.symbolic, {}, symbols))); break;
+            case GraphOutput::Kind::None: outputs.push_back(vm::Value()); break;
+        }
+    }
+    return outputs;
+}
+
+struct CompiledGraph::Recording {
+    std::vector<tensor::Tensor> tensors;  // fixed addresses the graph was recorded with
+    std::unique_ptr<eng::cuda::CapturedGraph> graph;
+};
+
+vm::ValueList CompiledGraph::replay(const vm::ValueList& inputs, const SymbolValues& symbols) {
+    std::vector<tensor::Tensor> bound = bindInputs(inputs, symbols);
+    std::vector<int64_t> key;
+    for (const auto& [name, value] : symbols) key.push_back(value);
+    for (const GraphBuffer& b : graph_.buffers)
+        if (b.kind == BufferKind::Input && b.isParameter) key.push_back(reinterpret_cast<int64_t>(bound[static_cast<size_t>(b.id)].data()));
+    std::shared_ptr<Recording>& recording = recordings_[key];
+    if (!recording) {
+        recording = std::make_shared<Recording>();
+        recording->tensors.resize(graph_.buffers.size());
+        for (const GraphBuffer& b : graph_.buffers) {
+            tensor::Tensor& slot = recording->tensors[static_cast<size_t>(b.id)];
+            if (b.kind == BufferKind::Input)
+                slot = b.isParameter ? bound[static_cast<size_t>(b.id)]
+                                     : tensor::emptyStrided(evaluateAll(b.sizes, symbols), evaluateAll(b.strides, symbols), b.dtype, graph_.device);
+            else if (schedule_.stored[static_cast<size_t>(b.id)])
+                slot = tensor::empty(evaluateAll(b.sizes, symbols), b.dtype, graph_.device);
+        }
+        auto& device = eng::cuda::DeviceContext::get(graph_.device.index());
+        recording->graph = eng::cuda::CapturedGraph::capture(device, [&] { launchKernels(recording->tensors, symbols); });
+    }
+    for (const GraphBuffer& b : graph_.buffers)
+        if (b.kind == BufferKind::Input && !b.isParameter)
+            vm::callOp("Tensor.copy_", {vm::makeTensor(recording->tensors[static_cast<size_t>(b.id)]), vm::makeTensor(bound[static_cast<size_t>(b.id)])});
+    recording->graph->replay();
+    return outputsOf(recording->tensors, inputs, symbols);
+}
+
+vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& inputs) {
+    if (inputs.size() != static_cast<size_t>(graph_.inputCount))
+        throw std::runtime_error(fmt::format("compiled graph takes {} inputs, got {}", graph_.inputCount, inputs.size()));
+    const SymbolValues symbols = symbolValues(inputs);
+    // The first call runs plainly (it loads modules and autotunes, which a recording must not do).
+    if (cudaGraphs_ && calls_++ > 0) return replay(inputs, symbols);
+    std::vector<tensor::Tensor> tensors = bindInputs(inputs, symbols);
     for (size_t i = 0; i < graph_.buffers.size(); ++i) {
         const GraphBuffer& b = graph_.buffers[i];
         if ((b.kind == BufferKind::Pointwise || b.kind == BufferKind::Reduction) && schedule_.stored[i])
@@ -99,21 +169,7 @@ vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& input
             const GraphBuffer& input = graph_.buffers[static_cast<size_t>(b.mutatesInput)];
             vm::callOp("Tensor.copy_", {inputs.at(static_cast<size_t>(input.inputIndex)), vm::makeTensor(tensors[static_cast<size_t>(b.id)])});
         }
-    vm::ValueList outputs;
-    for (const GraphOutput& out : graph_.outputs) {
-        switch (out.kind) {
-            case GraphOutput::Kind::Buffer: {
-                const GraphBuffer& b = graph_.buffers[static_cast<size_t>(out.buffer)];
-                if (b.kind == BufferKind::Input) outputs.push_back(inputs.at(static_cast<size_t>(b.inputIndex)));
-                else outputs.push_back(vm::makeTensor(tensors[static_cast<size_t>(out.buffer)]));
-                break;
-            }
-            case GraphOutput::Kind::Number: outputs.push_back(out.number); break;
-            case GraphOutput::Kind::Symbol: outputs.push_back(vm::Value(evaluate(out.symbolic, {}, symbols))); break;
-            case GraphOutput::Kind::None: outputs.push_back(vm::Value()); break;
-        }
-    }
-    return outputs;
+    return outputsOf(tensors, inputs, symbols);
 }
 
 }  // namespace eng::inductor

@@ -2,6 +2,7 @@
 // and extern calls, and the launcher that runs the kernels on the graph's device.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,12 +25,27 @@ public:
     const KernelLauncher& launcher() const { return *launcher_; }
     /// The symbol values of the example inputs (for launch configurations shown in traces).
     SymbolValues symbolValues(const vm::ValueList& inputs) const;
+    /// reduce-overhead: from the second call on, kernels replay as a CUDA graph recorded once per set of sizes and
+    /// parameter addresses; other inputs are copied into the recording's static buffers, and outputs are the
+    /// recording's buffers (overwritten by the next call, as PyTorch's cudagraph outputs are).
+    void enableCudaGraphs() { cudaGraphs_ = true; }
+    int cudaGraphRecordings() const { return static_cast<int>(recordings_.size()); }
 
 private:
+    struct Recording;
+    /// The checked input tensors (contiguous copies where the layout differs) and the call's symbols.
+    std::vector<tensor::Tensor> bindInputs(const vm::ValueList& inputs, const SymbolValues& symbols) const;
+    vm::ValueList outputsOf(const std::vector<tensor::Tensor>& tensors, const vm::ValueList& inputs, const SymbolValues& symbols) const;
+    void launchKernels(const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols);
+    vm::ValueList replay(const vm::ValueList& inputs, const SymbolValues& symbols);
+
     LoweredGraph graph_;
     Schedule schedule_;
     std::unique_ptr<KernelLauncher> launcher_;
     std::vector<int> lastUse_;  // per buffer: the last step reading it (freed after), -1 when kept to the end
+    bool cudaGraphs_ = false;
+    int calls_ = 0;
+    std::map<std::vector<int64_t>, std::shared_ptr<Recording>> recordings_;
 };
 
 }  // namespace eng::inductor

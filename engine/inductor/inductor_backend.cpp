@@ -91,7 +91,7 @@ std::string cudaGraphsDecision(const CompiledGraph& compiled) {
         if (step.kind == ScheduleStep::Kind::Extern)
             return "skipping cudagraphs due to extern kernel " + g.buffers[static_cast<size_t>(step.index)].extern_.op +
                    " (its output is allocated per call)";
-    return "cudagraphs: recorded on the first call, replayed after";
+    return "cudagraphs: the second call records a CUDA graph of the kernels, later calls replay it";
 }
 
 bool anyRequiresGrad(const vm::ValueList& inputs) {
@@ -168,7 +168,11 @@ capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_pt
         code.kernels.push_back(std::move(row));
     }
     code.source += fmt::format("\n# compiled in {:.1f} ms (code generation {:.1f} ms)\n", secondsSince(start) * 1e3, generateSeconds * 1e3);
-    if (config_.cudaGraphs) code.source += "# " + cudaGraphsDecision(*compiled) + "\n";
+    if (config_.cudaGraphs) {
+        const std::string decision = cudaGraphsDecision(*compiled);
+        code.source += "# " + decision + "\n";
+        if (decision.rfind("skipping", 0) != 0) compiled->enableCudaGraphs();
+    }
     if (config_.autotune && device.type() != tensor::DeviceType::CUDA)
         code.source += "# max-autotune: skipped on the cpu (autotuning times CUDA kernels' launch shapes)\n";
     if (config_.debugTrace) {

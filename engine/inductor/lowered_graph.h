@@ -41,6 +41,7 @@ struct GraphBuffer {
     std::vector<Index> sizes;
     std::vector<Index> strides;  // layout in memory (computed buffers are contiguous)
     int inputIndex = -1;         // Input: which graph input
+    bool isParameter = false;    // Input: an nn.Parameter (CUDA graphs read it in place instead of copying it)
 
     // Pointwise: value at `index` (one Index per size).
     Loader body;

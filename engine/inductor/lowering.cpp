@@ -211,6 +211,7 @@ void Lowering::lowerPlaceholder(const capture::Node& node, size_t inputIndex) {
         b.kind = BufferKind::Input;
         b.dtype = t.dtype();
         b.inputIndex = static_cast<int>(inputIndex);
+        b.isParameter = node.typeName == "torch.nn.parameter.Parameter";
         bool symbolic = false;
         for (int64_t d = 0; d < t.dim(); ++d) {
             const std::string symbol = static_cast<size_t>(d) < node.dimSymbols.size() ? node.dimSymbols[static_cast<size_t>(d)] : "";

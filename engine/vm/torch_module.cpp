@@ -7,6 +7,7 @@
 
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/registry.h"
+#include "vm/inductor_options.h"
 #include "vm/interpreter.h"
 
 namespace eng::vm {
@@ -259,6 +260,8 @@ void installCompiler(Interpreter& vm, ModuleObject& torch) {
 
 // torch.optim (optim_module.cpp).
 void installOptim(Interpreter& vm, ModuleObject& torch);
+// torch.cuda's synchronize, get_device_name and Event (cuda_module.cpp).
+void installCuda(Interpreter& vm, ModuleObject& cuda);
 
 void installTorch(Interpreter& vm) {
     auto torch = newModule(vm, "torch", "torch.");
@@ -280,6 +283,7 @@ void installTorch(Interpreter& vm) {
         auto module = newModule(vm, std::string("torch.") + sub, std::string("torch.") + sub + ".");
         torch->attributes[sub] = Value(module);
     }
+    installCuda(vm, vm.modules().at("torch.cuda").as<ModuleObject>());
     auto nn = newModule(vm, "torch.nn");
     torch->attributes["nn"] = Value(nn);
     auto functional = newModule(vm, "torch.nn.functional", "F.");
