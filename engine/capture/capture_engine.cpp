@@ -112,9 +112,16 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
         case Rebuild::Kind::List:
         case Rebuild::Kind::Tuple:
         case Rebuild::Kind::Iterator: {
+            // A list the trace made is one object however many places hold it (a local and the stack, say).
+            if (r.kind == Rebuild::Kind::List && r.index > 0)
+                if (auto it = rebuiltLists_.find(r.index); it != rebuiltLists_.end()) return it->second;
             vm::ValueList items;
             for (const Rebuild& item : r.items) items.push_back(rebuild(item, outputs, view, globals));
-            if (r.kind == Rebuild::Kind::List) return vm::makeList(std::move(items));
+            if (r.kind == Rebuild::Kind::List) {
+                vm::Value list = vm::makeList(std::move(items));
+                if (r.index > 0) rebuiltLists_[r.index] = list;
+                return list;
+            }
             if (r.kind == Rebuild::Kind::Iterator) return vm_.iterate(vm::makeList(std::move(items)));
             vm::Value tuple = vm::makeTuple(std::move(items));
             if (r.constant.is(vm::Kind::Tuple)) {
@@ -124,13 +131,50 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
             return tuple;
         }
         case Rebuild::Kind::Dict: {
+            if (r.index > 0)
+                if (auto it = rebuiltLists_.find(r.index); it != rebuiltLists_.end()) return it->second;
             auto dict = std::make_shared<vm::DictObject>();
             for (size_t i = 0; i < r.keys.size(); ++i) dict->set(r.keys[i], rebuild(r.items[i], outputs, view, globals));
+            if (r.index > 0) rebuiltLists_[r.index] = vm::Value(dict);
             return vm::Value(dict);
         }
         case Rebuild::Kind::TensorMethod: return vm_.getAttr(rebuild(r.items.at(0), outputs, view, globals), r.name);
+        case Rebuild::Kind::Cell:
+            // A closure tuple cut by a break (at a MAKE_FUNCTION whose function escapes): the running frame's cell.
+            if (!rebuildCells_ || r.index >= rebuildCells_->size()) vm::raise("RuntimeError", "torch.compile: a closure cell is gone");
+            return vm::Value((*rebuildCells_)[r.index]);
     }
     return vm::Value();
+}
+
+void CaptureEngine::replaySideEffects(const CacheEntry& entry, const vm::ValueList& outputs, const vm::ValueList& view, vm::Namespace& globals) {
+    // Every new value first, then the writes: a value read from a source must not see an earlier write.
+    std::vector<vm::Value> values;
+    for (const SideEffect& e : entry.sideEffects)
+        values.push_back(e.kind == SideEffect::Kind::DictDelete ? vm::Value() : rebuild(e.value, outputs, view, globals));
+    for (size_t i = 0; i < entry.sideEffects.size(); ++i) {
+        const SideEffect& e = entry.sideEffects[i];
+        if (e.kind == SideEffect::Kind::SetGlobal) {
+            globals[e.name] = std::move(values[i]);
+            continue;
+        }
+        std::optional<vm::Value> target = readSource(vm_, *e.target, view, globals);
+        if (!target) vm::raise("RuntimeError", "torch.compile: " + e.target->str() + " is gone");
+        switch (e.kind) {
+            case SideEffect::Kind::ListContents:
+                if (!target->is(vm::Kind::List)) vm::raise("RuntimeError", "torch.compile: list " + e.target->str() + " is gone");
+                target->as<vm::ListObject>().items = values[i].as<vm::ListObject>().items;
+                break;
+            case SideEffect::Kind::SetAttr: vm_.setAttr(*target, e.name, std::move(values[i])); break;
+            case SideEffect::Kind::DictSet:
+            case SideEffect::Kind::DictDelete:
+                if (!target->is(vm::Kind::Dict)) vm::raise("RuntimeError", "torch.compile: dict " + e.target->str() + " is gone");
+                if (e.kind == SideEffect::Kind::DictSet) target->as<vm::DictObject>().set(e.key, std::move(values[i]));
+                else target->as<vm::DictObject>().erase(e.key);
+                break;
+            case SideEffect::Kind::SetGlobal: break;
+        }
+    }
 }
 
 vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions& options) {
@@ -175,19 +219,26 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
             }
             outputs = hit->compiled(vm_, inputs);
         }
-        // Side effects after the graph, as Dynamo replays them: outside lists get the items the trace gave them.
-        for (const auto& [source, items] : hit->mutatedLists) {
-            std::optional<vm::Value> list = readSource(vm_, *source, *view, *frame.globals);
-            if (!list || !list->is(vm::Kind::List)) vm::raise("RuntimeError", "torch.compile: list " + source->str() + " is gone");
-            list->as<vm::ListObject>().items = rebuild(items, outputs, *view, *frame.globals).as<vm::ListObject>().items;
+        rebuiltLists_.clear();
+        // Values read back from sources are the frame's own (read before the side effects change anything), then
+        // the side effects are replayed on the real objects, as Dynamo's SideEffects codegen does after the graph.
+        if (hit->returned) {
+            vm::Value value = rebuild(hit->returnValue, outputs, *view, *frame.globals);
+            replaySideEffects(*hit, outputs, *view, *frame.globals);
+            return value;
         }
-        if (hit->returned) return rebuild(hit->returnValue, outputs, *view, *frame.globals);
-        // A graph break: rebuild the live locals and the stack, run the breaking instruction in the VM, then
-        // continue at the resume point after it (its own cache, its own frame id).
+        // A graph break: rebuild the live locals, the stack and the frame's cells, run the breaking instruction in
+        // the VM, then continue at the resume point after it (its own cache, its own frame id).
+        rebuildCells_ = &frame.cells;
         vm::ValueList fast(frame.fast.size(), vm::Value::null());
         for (const auto& [index, recipe] : hit->locals) fast[index] = rebuild(recipe, outputs, *view, *frame.globals);
         vm::ValueList stack;
         for (const Rebuild& recipe : hit->stack) stack.push_back(rebuild(recipe, outputs, *view, *frame.globals));
+        std::vector<std::pair<uint32_t, vm::Value>> cells;
+        for (const auto& [index, recipe] : hit->cells) cells.emplace_back(index, rebuild(recipe, outputs, *view, *frame.globals));
+        replaySideEffects(*hit, outputs, *view, *frame.globals);
+        rebuildCells_ = nullptr;
+        for (auto& [index, value] : cells) frame.cells.at(index)->value = std::move(value);
         frame.fast = std::move(fast);
         frame.stack = std::move(stack);
         frame.pc = hit->breakPc;

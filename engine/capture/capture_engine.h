@@ -30,7 +30,8 @@ struct CacheEntry {
     uint32_t breakPc = 0;
     std::vector<std::pair<uint32_t, Rebuild>> locals;
     std::vector<Rebuild> stack;
-    std::vector<std::pair<SourceRef, Rebuild>> mutatedLists;
+    std::vector<std::pair<uint32_t, Rebuild>> cells;
+    std::vector<SideEffect> sideEffects;
     std::optional<GraphBreakInfo> graphBreak;
 };
 
@@ -94,6 +95,8 @@ private:
     vm::Value runCompiled(vm::Frame& frame, const vm::CompileOptions& options);
     CacheEntry* compileEntry(FrameCache& cache, vm::Frame& frame, const vm::ValueList& view, const vm::CompileOptions& options);
     vm::Value rebuild(const Rebuild& r, const vm::ValueList& outputs, const vm::ValueList& view, const vm::Namespace& globals);
+    /// Writes an entry's side effects to the real lists, objects, dicts and globals after its graph ran.
+    void replaySideEffects(const CacheEntry& entry, const vm::ValueList& outputs, const vm::ValueList& view, vm::Namespace& globals);
     void emitGraphBreak(const traces::CompileKey& key, const GraphBreakInfo& info);
     void countGraphBreak(const std::string& reason);
     void countCounter(const std::string& group, const std::string& name, int64_t delta);
@@ -113,6 +116,8 @@ private:
     ExplainRecord* explain_ = nullptr;
     ExplainRecord* pendingExplain_ = nullptr;
     std::map<std::string, int> loggedBreakSites_;
+    const std::vector<std::shared_ptr<vm::CellObject>>* rebuildCells_ = nullptr;  // the breaking frame's cells, while rebuilt
+    std::map<size_t, vm::Value> rebuiltLists_;  // the containers made by the trace, rebuilt once per call (by alias id)
 };
 
 }  // namespace eng::capture

@@ -102,6 +102,11 @@ std::optional<std::string> failure(const GuardSpec& g, const std::optional<vm::V
         }
         case GuardKind::IdMatch:
             if (value && value->identical(g.expected)) return std::nullopt;
+            // A function with a closure is made anew by every call of its maker: Dynamo's CLOSURE_MATCH pins its
+            // code (`___check_obj_id(L['g'].__code__, ...)`), and the cells it reads carry their own guards.
+            if (value && g.codeOnly && value->is(vm::Kind::Function) &&
+                value->as<vm::FunctionObject>().code == g.expected.as<vm::FunctionObject>().code)
+                return std::nullopt;
             return stripLocalScope(g.verboseCode());
         case GuardKind::ScalarCompare: {
             if (value && value->isNumber() && compareHolds(g.compareOp, value->asFloat(), g.expected.asFloat()) == g.outcome)
@@ -135,7 +140,10 @@ std::string GuardSpec::code() const {
         case GuardKind::EqualsMatch: return fmt::format("{} == {}", s, constantText(expected));
         case GuardKind::NoneMatch: return fmt::format("{} is None", s);
         case GuardKind::TypeMatch: return fmt::format("___check_type_id({}, {})", s, typeName);
-        case GuardKind::IdMatch: return fmt::format("___check_obj_id({}, {})", s, static_cast<const void*>(expected.object().get()));
+        case GuardKind::IdMatch:
+            if (codeOnly)
+                return fmt::format("___check_obj_id({}.__code__, {})", s, static_cast<const void*>(expected.as<vm::FunctionObject>().code.get()));
+            return fmt::format("___check_obj_id({}, {})", s, static_cast<const void*>(expected.object().get()));
         case GuardKind::LengthCheck: return fmt::format("len({}) == {}", s, length);
         case GuardKind::ScalarCompare: {
             // Dynamo prints the comparison that held, negated when it came out false: `... <= 0.0` for `> 0.0`.
@@ -186,6 +194,12 @@ struct GuardTree::Node {
                                                                            : nullptr;
                 if (!items || source->index < 0 || static_cast<size_t>(source->index) >= items->size()) return std::nullopt;
                 return (*items)[static_cast<size_t>(source->index)];
+            }
+            case Source::Kind::DictItem: {
+                if (!parent || !parent->is(vm::Kind::Dict)) return std::nullopt;
+                vm::Value* item = parent->as<vm::DictObject>().find(source->key);
+                if (!item) return std::nullopt;
+                return *item;
             }
             default: {
                 if (!parent) return std::nullopt;

@@ -33,6 +33,7 @@ struct GuardSpec {
     int64_t length = 0;                 // LengthCheck
     uint32_t compareOp = 0;             // ScalarCompare: `source <op> expected` must be `outcome`
     bool outcome = true;
+    bool codeOnly = false;              // IdMatch of a function whose cells are the frame's own: its code, not its identity
     // TensorMatch
     tensor::DType dtype = tensor::DType::Float32;
     tensor::Device device;

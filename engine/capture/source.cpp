@@ -37,6 +37,14 @@ SourceRef Source::item(SourceRef base, int64_t index) {
     return s;
 }
 
+SourceRef Source::dictItem(SourceRef base, vm::Value key) {
+    auto s = std::make_shared<Source>();
+    s->kind = Kind::DictItem;
+    s->key = std::move(key);
+    s->base = std::move(base);
+    return s;
+}
+
 std::string Source::str() const {
     switch (kind) {
         case Kind::Local: return "L['" + name + "']";
@@ -46,6 +54,8 @@ std::string Source::str() const {
         case Kind::Parameter: return base->str() + "._parameters['" + name + "']";
         case Kind::Buffer: return base->str() + "._buffers['" + name + "']";
         case Kind::Item: return base->str() + "[" + std::to_string(index) + "]";
+        case Kind::DictItem:
+            return base->str() + "[" + (key.is(vm::Kind::Str) ? "'" + key.str() + "'" : std::to_string(key.asInt())) + "]";
     }
     return "?";
 }
@@ -110,6 +120,12 @@ std::optional<vm::Value> readSource(vm::Interpreter& vm, const Source& source, c
             return items[static_cast<size_t>(source.index)];
         }
         return std::nullopt;
+    }
+    if (source.kind == Source::Kind::DictItem) {
+        if (!base->is(vm::Kind::Dict)) return std::nullopt;
+        vm::Value* item = base->as<vm::DictObject>().find(source.key);
+        if (!item) return std::nullopt;
+        return *item;
     }
     if (base->is(vm::Kind::Instance)) {
         auto& attributes = base->as<vm::InstanceObject>().attributes;

@@ -14,18 +14,21 @@ struct Source;
 using SourceRef = std::shared_ptr<const Source>;
 
 struct Source {
-    enum class Kind { Local, Global, Attr, ModuleChild, Parameter, Buffer, Item };
+    enum class Kind { Local, Global, Attr, ModuleChild, Parameter, Buffer, Item, DictItem };
     Kind kind = Kind::Local;
     std::string name;   // local/global/attribute name
     int64_t index = 0;  // Local: the fast slot (resume frames count stack entries after the locals); Item: index
     SourceRef base;
+    vm::Value key;      // DictItem: the key (a str or an int)
 
     static SourceRef local(std::string name, int64_t slot);
     static SourceRef global(std::string name);
     static SourceRef child(SourceRef base, Kind kind, std::string name);
     static SourceRef item(SourceRef base, int64_t index);
+    static SourceRef dictItem(SourceRef base, vm::Value key);
 
-    /// Dynamo's source name: L['x'], G['flag'], L['self']._modules['fc1']._parameters['weight'], L['xs'][0].
+    /// Dynamo's source name: L['x'], G['flag'], L['self']._modules['fc1']._parameters['weight'], L['xs'][0],
+    /// L['d']['k'].
     std::string str() const;
     /// The same with the local scope stripped, as guard failure reasons print it: x, self._modules['fc1'].
     std::string stripped() const;

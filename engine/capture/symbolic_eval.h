@@ -15,12 +15,18 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
 /// CALL, CALL_KW and CALL_FUNCTION_EX.
 bool evaluateCallInstruction(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in);
 
-/// BEFORE_WITH on torch.no_grad() / enable_grad(): records torch._C._set_grad_enabled; false for other managers.
-bool evaluateGradModeWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in);
+/// Cells and closures: LOAD_DEREF, LOAD_CLOSURE, STORE_DEREF, MAKE_FUNCTION (symbolic_eval_closures.cpp).
+bool evaluateClosureInstruction(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in);
+/// BEFORE_WITH: torch.no_grad() / enable_grad() record torch._C._set_grad_enabled; any other context manager
+/// breaks the graph with Dynamo's "Unsupported context manager".
+bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in);
 /// The call of such a with-block's exit: records the restoring node (nullopt for any other callable).
 std::optional<VarRef> callGradModeExit(Tracer& tracer, const VarRef& callable);
 /// torch.no_grad / torch.enable_grad themselves (constructing one is free of effects).
 bool isGradModeClass(const vm::Value& value);
+
+/// Dynamo's "Missing bytecode handler" break for an instruction the evaluator does not model.
+[[noreturn]] void unsupportedInstruction(Tracer& tracer, const frontend::Instruction& in);
 
 /// The constant of a code object's pool as a VM value.
 vm::Value constantAsValue(const frontend::Constant& constant);

@@ -45,14 +45,6 @@ std::vector<VarRef> popN(TraceFrame& frame, size_t n) {
     return items;
 }
 
-[[noreturn]] void unsupportedInstruction(Tracer& tracer, const frontend::Instruction& in) {
-    std::string name(frontend::opcodeInfo(in.opcode).name);
-    tracer.unsupported("Missing bytecode handler", fmt::format("Dynamo does not know how to handle the bytecode instruction `{}`.", name),
-                       {fmt::format("Do not trace code that produces the `{}` bytecode instruction (see https://docs.python.org/3/library/dis.html for bytecode semantics).", name),
-                        "It may be possible to write Dynamo tracing rules for this code. Please report an issue to PyTorch if you encounter this graph break often and it is causing performance issues."},
-                       fmt::format("{} with args ()", name), 275);
-}
-
 /// Python-side mutation of a container the trace did not create would need replaying after the graph.
 void requireFresh(Tracer& tracer, const VarRef& target, const std::string& what) {
     if (!target->fresh)
@@ -61,6 +53,14 @@ void requireFresh(Tracer& tracer, const VarRef& target, const std::string& what)
 }
 
 }  // namespace
+
+[[noreturn]] void unsupportedInstruction(Tracer& tracer, const frontend::Instruction& in) {
+    std::string name(frontend::opcodeInfo(in.opcode).name);
+    tracer.unsupported("Missing bytecode handler", fmt::format("Dynamo does not know how to handle the bytecode instruction `{}`.", name),
+                       {fmt::format("Do not trace code that produces the `{}` bytecode instruction (see https://docs.python.org/3/library/dis.html for bytecode semantics).", name),
+                        "It may be possible to write Dynamo tracing rules for this code. Please report an issue to PyTorch if you encounter this graph break often and it is causing performance issues."},
+                       fmt::format("{} with args ()", name), 275);
+}
 
 void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
     const frontend::Instruction in = frame.code->instructions[frame.pc];
@@ -89,28 +89,13 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
             break;
         }
         case Opcode::DeleteFast: frame.locals[in.arg].reset(); break;
-        case Opcode::LoadDeref:
-        case Opcode::LoadClosure: {
-            if (in.opcode == Opcode::LoadClosure) unsupportedInstruction(tracer, in);
-            auto it = frame.cellValues.find(in.arg);
-            if (it != frame.cellValues.end()) {
-                if (it->second->kind == Variable::Kind::Python) tracer.guardValue(it->second);
-                stack.push_back(it->second);
-            } else if (in.arg < frame.cells.size() && frame.cells[in.arg]->value) {
-                VarRef v = tracer.constant(*frame.cells[in.arg]->value);
-                frame.cellValues[in.arg] = v;
-                stack.push_back(v);
-            } else {
-                unsupportedInstruction(tracer, in);
-            }
-            break;
-        }
-        case Opcode::StoreDeref:
-            if (!frame.parent) unsupportedInstruction(tracer, in);
-            frame.cellValues[in.arg] = popVar(frame);
-            break;
         case Opcode::LoadGlobal: {
             const std::string& name = frame.code->names[in.arg];
+            // A global the trace stored reads back as stored (the real dict gets it after the graph).
+            if (std::optional<VarRef> stored = tracer.pendingGlobal(*frame.globals, name); stored && *stored) {
+                stack.push_back(*stored);
+                break;
+            }
             auto it = frame.globals->find(name);
             if (it != frame.globals->end()) {
                 VarRef v = tracer.wrapSource(it->second, Source::global(name));
@@ -124,6 +109,7 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
             stack.push_back(tracer.constant(builtin->second));
             break;
         }
+        case Opcode::StoreGlobal: tracer.storeGlobal(frame, frame.code->names[in.arg], popVar(frame)); break;
         case Opcode::BuildTuple:
         case Opcode::BuildList: {
             auto items = popN(frame, in.arg);
@@ -259,26 +245,9 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
             stack.push_back(tracer.constant(*attribute));
             break;
         }
-        case Opcode::MakeFunction: {
-            if (in.arg & frontend::kMakeFunctionClosure) unsupportedInstruction(tracer, in);
-            auto function = std::make_shared<vm::FunctionObject>();
-            function->code = popVar(frame)->value.as<vm::CodeRefObject>().code;
-            function->globals = frame.globals;
-            if (in.arg & frontend::kMakeFunctionKeywordDefaults) {
-                VarRef defaults = popVar(frame);
-                for (size_t i = 0; i < defaults->keys.size(); ++i)
-                    function->keywordDefaults.emplace_back(defaults->keys[i].str(), tracer.exampleOf(defaults->items[i]));
-            }
-            if (in.arg & frontend::kMakeFunctionDefaults) {
-                VarRef defaults = popVar(frame);
-                for (const VarRef& d : tracer.unpack(defaults)) function->defaults.push_back(tracer.exampleOf(d));
-            }
-            stack.push_back(tracer.constant(vm::Value(function)));
-            break;
-        }
         default:
             if (evaluateOperatorInstruction(tracer, frame, in) || evaluateCallInstruction(tracer, frame, in) ||
-                evaluateGradModeWith(tracer, frame, in))
+                evaluateClosureInstruction(tracer, frame, in) || evaluateWith(tracer, frame, in))
                 break;
             unsupportedInstruction(tracer, in);
     }

@@ -149,10 +149,40 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         }
         return out;
     }
+    // A key function runs user code: sorted() calls it through the trace (Dynamo inlines it per item), so the
+    // order follows the frame's values; min/max with one are not modelled.
+    const VarRef* keyFunction = nullptr;
+    for (const auto& [keyword, a] : kwargs)
+        if (keyword == "key" && a->kind == Variable::Kind::Python && !a->value.isNone()) keyFunction = &a;
+    if (keyFunction && name == "sorted" && args.size() == 1) {
+        std::vector<VarRef> items = tracer.unpack(args[0]);
+        std::vector<vm::Value> keys;
+        for (const VarRef& item : items) {
+            VarRef k = tracer.callFunction(frame, *keyFunction, {item}, {});
+            if (!tracer.isConstant(k)) tracer.unsupported("Unsupported sort key", "sorted() key returned a traced value.", {}, "builtin sorted");
+            tracer.argOf(k);
+            keys.push_back(tracer.exampleOf(k));
+        }
+        bool reverse = false;
+        for (const auto& [keyword, a] : kwargs)
+            if (keyword == "reverse") reverse = tracer.vm().truthy(tracer.exampleOf(a));
+        std::vector<size_t> order(items.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return tracer.vm().truthy(tracer.vm().compare(0, reverse ? keys[b] : keys[a], reverse ? keys[a] : keys[b]));
+        });
+        auto out = std::make_shared<Variable>();
+        out->kind = Variable::Kind::List;
+        out->fresh = true;
+        for (size_t i : order) out->items.push_back(items[i]);
+        return out;
+    }
+    bool userKey = keyFunction && ((*keyFunction)->value.is(vm::Kind::Function) || (*keyFunction)->value.is(vm::Kind::BoundMethod));
     static const std::set<std::string> pure = {"len", "isinstance", "issubclass", "range", "min", "max", "abs", "sum", "int", "float",
                                                "bool", "str", "repr", "round", "hasattr", "type", "callable", "sorted", "any", "all",
                                                "slice", "divmod", "pow", "hash", "id", "chr", "ord", "dict", "set", "list", "tuple"};
-    if (pure.contains(name) && allConstant()) {
+    if (pure.contains(name) && allConstant() && !userKey) {
+        for (const VarRef& a : args) tracer.requireNoPendingItems(a->value, name);
         vm::ValueList values;
         for (const VarRef& a : args) {
             tracer.argOf(a);
@@ -276,10 +306,23 @@ VarRef Tracer::inlineFunction(TraceFrame& caller, const vm::Value& function, std
         if (!bound.fast[i].isNull()) frame.locals[i] = untoken(untoken, bound.fast[i]);
     for (size_t i = 0; i < fn.code->cellVars.size(); ++i) {
         frame.cells.push_back(std::make_shared<vm::CellObject>());
+        auto cell = std::make_shared<TracedCell>();
+        cell->local = true;
         int parameter = fn.code->cellParameters[i];
-        if (parameter >= 0) frame.cellValues[i] = frame.locals[static_cast<size_t>(parameter)];
+        if (parameter >= 0) cell->value = frame.locals[static_cast<size_t>(parameter)];
+        frame.cellValues[i] = cell;
     }
     for (const auto& cell : fn.closure) frame.cells.push_back(cell);
+    // A closure made inside the trace reads and writes its maker's traced cells (Dynamo's NestedUserFunctionVariable).
+    if (auto made = madeClosures_.find(&fn); made != madeClosures_.end()) {
+        for (size_t i = 0; i < made->second.size(); ++i) frame.cellValues[fn.code->cellVars.size() + i] = made->second[i];
+    } else if (root_) {
+        // A function the compiled frame made before a graph break holds the frame's real cells: read them as the
+        // frame's (with their sources), not as constants.
+        for (size_t i = 0; i < fn.closure.size(); ++i)
+            for (size_t j = 0; j < root_->cells.size(); ++j)
+                if (root_->cells[j] == fn.closure[i]) frame.cellValues[fn.code->cellVars.size() + i] = root_->cellValues.at(j);
+    }
     ++inlineDepth_;
     try {
         while (!frame.returned) step(frame);
@@ -291,29 +334,11 @@ VarRef Tracer::inlineFunction(TraceFrame& caller, const vm::Value& function, std
     return *frame.returned;
 }
 
-VarRef Tracer::callListMethod(const VarRef& method, std::vector<VarRef> args) {
-    const VarRef& list = method->self;
-    if (args.size() != 1)
-        unsupported("Unsupported method call", fmt::format("list.{}() takes exactly one argument ({} given).", method->name, args.size()), {},
-                    method->name);
-    // The replay sets the whole list, so it holds only for lists of the length traced: guard it first.
-    guardValue(list);
-    if (method->name == "append") list->items.push_back(args[0]);
-    else for (VarRef& item : unpack(args[0])) list->items.push_back(std::move(item));
-    // Only the traced items change: the real list is left as it was, and a list from outside the frame
-    // gets the new items after the graph has run (rebuilt from its outputs).
-    bool outside = list->source && !list->fresh;
-    if (outside && std::find(mutatedLists_.begin(), mutatedLists_.end(), list) == mutatedLists_.end()) mutatedLists_.push_back(list);
-    return constant(vm::Value());
-}
-
 VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vector<VarRef> args, KwVars kwargs) {
     if (std::optional<VarRef> exit = callGradModeExit(*this, callable)) return *exit;
     switch (callable->kind) {
         case Variable::Kind::TensorMethod: return callTensorMethod(*this, callable, std::move(args), std::move(kwargs));
-        case Variable::Kind::ListMethod:
-            if (!kwargs.empty()) unsupported("Unsupported method call", "list methods take no keyword arguments.", {}, callable->name);
-            return callListMethod(callable, std::move(args));
+        case Variable::Kind::ContainerMethod: return callContainerMethod(callable, std::move(args), std::move(kwargs));
         case Variable::Kind::BoundMethod: return inlineFunction(frame, callable->value, std::move(args), std::move(kwargs), callable->self);
         case Variable::Kind::Python: break;
         default:
@@ -330,7 +355,12 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     }
     if (value.is(vm::Kind::BoundMethod)) {
         auto& method = value.as<vm::BoundMethodObject>();
-        if (method.function.is(vm::Kind::Function)) return inlineFunction(frame, method.function, std::move(args), std::move(kwargs), constant(method.self));
+        if (method.function.is(vm::Kind::Function)) {
+            // The receiver keeps a source (L['___stack0'].__self__), so stores to its attributes can be replayed.
+            VarRef self = callable->source ? wrapSource(method.self, Source::child(callable->source, Source::Kind::Attr, "__self__"))
+                                           : constant(method.self);
+            return inlineFunction(frame, method.function, std::move(args), std::move(kwargs), self);
+        }
     }
     if (isModuleInstance(*this, value)) {
         auto& instance = value.as<vm::InstanceObject>();
@@ -342,6 +372,13 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     }
     if (value.is(vm::Kind::Native)) {
         const std::string& name = value.as<vm::NativeObject>().name;
+        // A closure made in the trace holds traced cells the real function cannot see: a native must not call it
+        // (sorted() calls its key through the trace).
+        std::vector<VarRef> all = args;
+        for (const auto& kw : kwargs) all.push_back(kw.second);
+        if (name != "sorted" && madeClosureIn(all))
+            unsupported("Unsupported nested function", "Dynamo does not pass a function with a closure created in the compiled frame to a builtin.",
+                        {"Call the nested function inside the compiled region only, or define it outside."}, "call_function " + vm_.repr(value));
         std::string module = callable->name.empty() ? moduleHolding(*this, value) : callable->name;
         if (module == "torch._dynamo" && name == "graph_break")
             unsupported("Call to `torch._dynamo.graph_break()`", "User-inserted graph break. Message: None",

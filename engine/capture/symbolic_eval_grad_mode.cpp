@@ -1,6 +1,8 @@
 // `with torch.no_grad():` / `torch.enable_grad()` inside a compiled frame, captured as Dynamo captures them:
 // the graph records torch._C._set_grad_enabled(False) at the entry and (True) at the exit, and the trace runs
-// the body's example ops under that grad mode.
+// the body's example ops under that grad mode. Other context managers break with Dynamo's message (gb0142).
+#include <fmt/core.h>
+
 #include "capture/symbolic_eval.h"
 #include "tensor/autograd/grad_mode.h"
 
@@ -29,6 +31,32 @@ void recordSetGradEnabled(Tracer& tracer, bool enabled) {
                         setGradEnabledFunction(), CallKind::Callable);
 }
 
+/// Dynamo's VariableTracker repr of a context manager it cannot enter (a frame value is wrapped lazily).
+std::string variableRepr(Tracer& tracer, const Variable& v) {
+    std::string repr;
+    switch (v.kind) {
+        case Variable::Kind::Tensor: repr = "TensorVariable()"; break;
+        case Variable::Kind::List: repr = "ListVariable(length=" + std::to_string(v.items.size()) + ")"; break;
+        case Variable::Kind::Tuple: repr = "TupleVariable(length=" + std::to_string(v.items.size()) + ")"; break;
+        default:
+            if (v.value.is(vm::Kind::Instance)) repr = "UserDefinedObjectVariable(" + v.value.as<vm::InstanceObject>().cls->name + ")";
+            else repr = "ConstantVariable(" + tracer.vm().classOf(v.value)->name + ": " + tracer.vm().repr(v.value) + ")";
+    }
+    return v.source ? "LazyVariableTracker(realized: " + repr + ")" : repr;
+}
+
+[[noreturn]] void unsupportedContextManager(Tracer& tracer, const VarRef& manager) {
+    std::string type = manager->kind == Variable::Kind::Tensor ? "Tensor" : tracer.vm().classOf(tracer.exampleOf(manager))->name;
+    tracer.unsupported("Unsupported context manager", fmt::format("Dynamo does not know how to enter a `{}` context manager.", type),
+                       {"Avoid using the unsupported context manager.",
+                        "If the context manager seems like it should be supported (e.g. torch.set_grad_enabled), then it may be the case "
+                        "that it was created outside the compiled region, which Dynamo does not support. Supported context managers can "
+                        "cross graph break boundaries only if they are local non-closure variables, or are intermediate values.",
+                        "File an issue to PyTorch. Simple context managers can potentially be supported, but note that context "
+                        "managers can't be supported in general"},
+                       "Attempted SETUP_WITH/BEFORE_WITH/LOAD_SPECIAL on " + variableRepr(tracer, *manager), 142);
+}
+
 }  // namespace
 
 bool isGradModeClass(const vm::Value& value) {
@@ -37,12 +65,12 @@ bool isGradModeClass(const vm::Value& value) {
     return cls.module == "torch" && (cls.name == "no_grad" || cls.name == "enable_grad");
 }
 
-bool evaluateGradModeWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in) {
+bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in) {
     if (in.opcode != frontend::Opcode::BeforeWith) return false;
     const VarRef& manager = frame.stack.back();
     if (manager->kind != Variable::Kind::Python || !manager->value.is(vm::Kind::Instance) ||
         !isGradModeClass(vm::Value(manager->value.as<vm::InstanceObject>().cls)))
-        return false;
+        unsupportedContextManager(tracer, manager);
     bool enabled = manager->value.as<vm::InstanceObject>().cls->name == "enable_grad";
     bool previous = tensor::autograd::isGradEnabled();
     popVar(frame);

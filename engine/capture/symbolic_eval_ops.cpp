@@ -134,8 +134,17 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
                 if (vm::valuesEqual(container->keys[i], index)) return container->items[i];
             vm_.raiseKeyError(index);
         case Variable::Kind::Python: {
+            if (std::optional<VarRef> stored = pendingItem(container->value, index)) {
+                if (!*stored) vm_.raiseKeyError(index);
+                return *stored;
+            }
             guardValue(container);
             vm::Value item = vm_.getItem(container->value, index);
+            // A dict item keeps its key in its source (L['d']['w']), so a tensor in it is a graph input.
+            if (container->source && container->value.is(vm::Kind::Dict)) {
+                if (index.is(vm::Kind::Str) || index.is(vm::Kind::Int)) return wrapSource(item, Source::dictItem(container->source, index));
+                return constant(item);
+            }
             // nn.ModuleList / nn.Sequential children keep a source, so their parameters become graph inputs.
             if (container->source && container->value.is(vm::Kind::Instance) && index.is(vm::Kind::Int)) {
                 const auto& order = container->value.as<vm::InstanceObject>().moduleOrder;
@@ -202,6 +211,7 @@ std::vector<VarRef> Tracer::unpack(const VarRef& v) {
             return out;
         }
         case Variable::Kind::Python: {
+            requireNoPendingItems(v->value, "__iter__");
             guardValue(v);
             std::vector<VarRef> out;
             const vm::Value& value = v->value;
@@ -255,9 +265,13 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
         for (size_t i = 0; i < fields.size(); ++i)
             if (fields[i] == name) return getItem(object, constant(vm::Value(static_cast<int64_t>(i))));
     }
-    if (object->kind == Variable::Kind::List && object->value.is(vm::Kind::List) && (name == "append" || name == "extend")) {
+    // Lists the trace made (no value yet) and lists from outside; not the list result of one op.
+    bool listMethod = object->kind == Variable::Kind::List && !object->node && (name == "append" || name == "extend");
+    bool dictUpdate = name == "update" && (object->kind == Variable::Kind::Dict ||
+                                           (object->kind == Variable::Kind::Python && object->value.is(vm::Kind::Dict) && object->source));
+    if (listMethod || dictUpdate) {
         auto method = std::make_shared<Variable>();
-        method->kind = Variable::Kind::ListMethod;
+        method->kind = Variable::Kind::ContainerMethod;
         method->self = object;
         method->name = name;
         return method;
@@ -265,6 +279,9 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     if (object->kind != Variable::Kind::Python)
         unsupported("Unsupported attribute access", fmt::format("Dynamo cannot read attribute `{}` of this value.", name), {},
                     fmt::format("var_getattr {}", name));
+    // A store earlier in the trace is what the code reads back (it reaches the real object after the graph).
+    if (std::optional<VarRef> stored = pendingAttr(object->value, name); stored && *stored) return *stored;
+    requireNoPendingItems(object->value, name);
     guardValue(object);
     vm::Value value = vm_.getAttr(object->value, name);
     if (value.is(vm::Kind::BoundMethod) && value.as<vm::BoundMethodObject>().function.is(vm::Kind::Function)) {
@@ -323,26 +340,19 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
             VarRef key = popVar(frame);
             VarRef container = popVar(frame);
             VarRef value = popVar(frame);
-            if (!container->fresh || container->node || !tracer.isConstant(key) ||
-                (container->kind != Variable::Kind::List && container->kind != Variable::Kind::Dict))
-                tracer.unsupported("Unsupported item assignment", "Dynamo does not trace item assignment on this value.", {},
-                                   "STORE_SUBSCR");
-            vm::Value k = tracer.exampleOf(key);
-            if (container->kind == Variable::Kind::List) {
-                int64_t i = k.asInt() < 0 ? k.asInt() + static_cast<int64_t>(container->items.size()) : k.asInt();
-                container->items.at(static_cast<size_t>(i)) = value;
-            } else {
-                bool found = false;
-                for (size_t i = 0; i < container->keys.size() && !found; ++i)
-                    if (vm::valuesEqual(container->keys[i], k)) {
-                        container->items[i] = value;
-                        found = true;
-                    }
-                if (!found) {
-                    container->keys.push_back(k);
-                    container->items.push_back(value);
-                }
-            }
+            tracer.storeItem(container, key, value);
+            return true;
+        }
+        case Opcode::DeleteSubscr: {
+            VarRef key = popVar(frame);
+            VarRef container = popVar(frame);
+            tracer.storeItem(container, key, nullptr);
+            return true;
+        }
+        case Opcode::StoreAttr: {
+            VarRef object = popVar(frame);
+            VarRef value = popVar(frame);
+            tracer.storeAttr(object, frame.code->names[in.arg], value);
             return true;
         }
         case Opcode::BuildSlice: {
@@ -405,6 +415,7 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
             VarRef item = popVar(frame);
             if (!tracer.isConstant(container) || !tracer.isConstant(item))
                 tracer.unsupported("Unsupported `in`", "Dynamo cannot evaluate `in` on traced values.", {}, "CONTAINS_OP");
+            tracer.requireNoPendingItems(container->value, "__contains__");
             tracer.argOf(container);
             tracer.argOf(item);
             bool found = tracer.vm().contains(tracer.exampleOf(container), tracer.exampleOf(item));

@@ -5,6 +5,8 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "capture/graph_runner.h"
 #include "frontend/opcodes.h"
 #include "tensor/conversion.h"
@@ -69,11 +71,17 @@ VarRef Tracer::wrapSource(const vm::Value& value, SourceRef source) {
         v->value = value;
         v->source = source;
         bool scalar = value.is(vm::Kind::Int) || value.is(vm::Kind::Float);
-        if (scalar && source->kind == Source::Kind::Local) {
+        // Dynamo specializes ints of globals and of nn.Module internals, but not plain attributes of objects
+        // passed in (L['state'].calls): those follow automatic dynamic like locals.
+        bool attributeOfLocal = source->kind == Source::Kind::Attr;
+        for (const Source* s = source.get(); s && attributeOfLocal; s = s->base.get())
+            attributeOfLocal = s->kind == Source::Kind::Attr ? s->base != nullptr : s->kind == Source::Kind::Local && !s->base;
+        if (scalar && (source->kind == Source::Kind::Local || attributeOfLocal)) {
             // Automatic dynamic for ints and floats: a value that changed between compiles stops being a constant.
             auto [it, isNew] = dynamic_.scalars.try_emplace(key, value);
             if (!isNew && it->second && !vm::valuesEqual(*it->second, value)) it->second.reset();
-            bool dynamic = (options_.automaticDynamic && !it->second) || (options_.dynamicAll && value.is(vm::Kind::Int));
+            bool dynamic = (options_.automaticDynamic && !it->second) ||
+                           (options_.dynamicAll && value.is(vm::Kind::Int) && source->kind == Source::Kind::Local);
             if (dynamic) v->kind = Variable::Kind::SymScalar;
         }
         if ((value.is(vm::Kind::List) || value.is(vm::Kind::Tuple)) && v->kind == Variable::Kind::Python) {
@@ -172,6 +180,13 @@ void Tracer::guardValue(const VarRef& v) {
                 g.kind = GuardKind::IdMatch;
                 g.expected = value;
                 g.origin = GuardOrigin{};
+                // A closure over the compiled frame's own cells (made before a break) is made anew by every call:
+                // pin its code, as Dynamo's CLOSURE_MATCH does; the trace reads its cells through their sources.
+                if (value.is(vm::Kind::Function) && !value.as<vm::FunctionObject>().closure.empty() && root_) {
+                    g.codeOnly = true;
+                    for (const auto& cell : value.as<vm::FunctionObject>().closure)
+                        g.codeOnly = g.codeOnly && std::find(root_->cells.begin(), root_->cells.end(), cell) != root_->cells.end();
+                }
                 break;
         }
     }

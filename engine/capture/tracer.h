@@ -21,6 +21,14 @@ namespace eng::capture {
 struct Variable;
 using VarRef = std::shared_ptr<Variable>;
 
+/// A cell as the trace sees it: its current traced contents. Closures made inside the trace share their
+/// parent frame's cells, so `nonlocal` stores and late-bound reads behave as in Python.
+struct TracedCell {
+    VarRef value;          // null while empty
+    bool local = false;    // made inside the trace (a frame's own cell); a real outside cell otherwise
+};
+using CellRef = std::shared_ptr<TracedCell>;
+
 /// A traced value (Dynamo's VariableTracker).
 struct Variable {
     enum class Kind {
@@ -31,7 +39,8 @@ struct Variable {
         Null,          // the CALL convention's empty self slot
         TensorMethod,  // x.sum before the call: receiver in `self`, method in `name`
         BoundMethod,   // a user method of a traced receiver: function in `value`, receiver in `self`
-        ListMethod,    // out.append before the call: the list in `self`, the method in `name`
+        ContainerMethod,  // out.append / d.update before the call: the container in `self`, the method in `name`
+        Cell,          // LOAD_CLOSURE's cell for a closure tuple: the traced cell in `cell`, its deref index in `position`
         Iterator,      // over `items`, next at `position`
         Slice,         // items: start, stop, step
     };
@@ -47,6 +56,7 @@ struct Variable {
     bool guarded = false;  // the source's guard is installed
     bool fresh = false;    // made during tracing (mutations need no replay)
     std::string unbacked;  // a captured .item(): its unbacked symbol (zuf0)
+    CellRef cell;          // Kind::Cell
 };
 
 /// Why tracing stopped before an instruction; `message` in Dynamo's wording.
@@ -62,14 +72,33 @@ struct GraphBreakInfo {
 
 /// How to rebuild a frame value from the compiled graph's outputs after the graph ran.
 struct Rebuild {
-    enum class Kind { GraphOutput, Constant, FromSource, List, Tuple, Dict, Null, TensorMethod, Iterator };
+    enum class Kind { GraphOutput, Constant, FromSource, List, Tuple, Dict, Null, TensorMethod, Iterator, Cell };
     Kind kind = Kind::Constant;
+    /// GraphOutput: the output; Cell: the frame's cell (a closure tuple left on the stack); List/Dict made by the
+    /// trace: an alias id (> 0), so that every place holding one container gets the same rebuilt object.
     size_t index = 0;
     vm::Value constant;
     SourceRef source;
     std::string name;
     std::vector<Rebuild> items;
     std::vector<vm::Value> keys;
+};
+
+/// One side effect of the traced code on the world outside the frame, replayed after the graph runs (Dynamo's
+/// SideEffects): the new value is rebuilt from the graph outputs first, then written to its target.
+struct SideEffect {
+    enum class Kind {
+        ListContents,  // the list at `target` gets the items of `value` (append/extend)
+        SetAttr,       // setattr(target, name, value)
+        SetGlobal,     // the frame's globals[name] = value
+        DictSet,       // target[key] = value
+        DictDelete,    // del target[key]
+    };
+    Kind kind = Kind::SetAttr;
+    SourceRef target;
+    std::string name;
+    vm::Value key;
+    Rebuild value;
 };
 
 /// How the runner obtains a graph input at call time.
@@ -104,9 +133,10 @@ struct TraceResult {
     uint32_t breakPc = 0;
     std::vector<std::pair<uint32_t, Rebuild>> locals;  // fast slot -> value
     std::vector<Rebuild> stack;
-    /// Lists from outside the frame that the traced code appended to: after the graph runs, each list at
-    /// `first` gets the items `second` rebuilds (Dynamo's side-effect replay).
-    std::vector<std::pair<SourceRef, Rebuild>> mutatedLists;
+    /// The frame's own cells written by the trace (a closure's variables): set on the real cells at a break.
+    std::vector<std::pair<uint32_t, Rebuild>> cells;
+    /// What the traced code did to values from outside the frame, in order, replayed after the graph.
+    std::vector<SideEffect> sideEffects;
     /// Set when an instruction could not be traced: retrace, stopping before this root instruction
     /// (Dynamo's restart), so that nothing the failed instruction recorded stays in the graph.
     std::optional<uint32_t> restartAt;
@@ -120,7 +150,7 @@ struct TraceFrame {
     std::shared_ptr<vm::Namespace> globals;
     std::vector<VarRef> locals;
     std::vector<std::shared_ptr<vm::CellObject>> cells;  // real cells; traced contents in cellValues
-    std::map<size_t, VarRef> cellValues;
+    std::map<size_t, CellRef> cellValues;
     std::vector<VarRef> stack;
     uint32_t pc = 0;
     TraceFrame* parent = nullptr;
@@ -160,9 +190,30 @@ public:
                         uint32_t operatorCode = 0);
     VarRef callFunction(TraceFrame& frame, const VarRef& callable, std::vector<VarRef> args,
                         std::vector<std::pair<std::string, VarRef>> kwargs);
-    /// list.append / list.extend on a traced list: its items change now, and an outside list's change is
-    /// replayed on the real list after the graph runs.
-    VarRef callListMethod(const VarRef& method, std::vector<VarRef> args);
+    /// list.append / list.extend and dict.update: the traced container changes now; an outside one's change is
+    /// replayed on the real container after the graph runs (side_effects.cpp).
+    VarRef callContainerMethod(const VarRef& method, std::vector<VarRef> args, std::vector<std::pair<std::string, VarRef>> kwargs);
+    // ---- side effects on values from outside the frame (side_effects.cpp)
+    void storeAttr(const VarRef& object, const std::string& name, const VarRef& value);
+    void storeGlobal(TraceFrame& frame, const std::string& name, const VarRef& value);
+    /// `container[key] = value` (value null: `del container[key]`) on a list or dict.
+    void storeItem(const VarRef& container, const VarRef& key, const VarRef& value);
+    /// A pending store the trace must read back instead of the real value (nullopt: none; a null VarRef: deleted).
+    std::optional<VarRef> pendingAttr(const vm::Value& object, const std::string& name) const;
+    std::optional<VarRef> pendingGlobal(const vm::Namespace& globals, const std::string& name) const;
+    std::optional<VarRef> pendingItem(const vm::Value& dict, const vm::Value& key) const;
+    /// Breaks when a whole-dict read (len, iteration, `in`, methods) would miss the trace's pending stores.
+    void requireNoPendingItems(const vm::Value& dict, const std::string& what);
+    // ---- closures made inside the trace (symbolic_eval_closures.cpp)
+    /// Functions made by MAKE_FUNCTION during the trace: their free variables' traced cells.
+    std::map<const vm::FunctionObject*, std::vector<CellRef>>& madeClosures() { return madeClosures_; }
+    /// The root instruction that made a function during the trace (a restart point when it escapes).
+    std::map<const vm::FunctionObject*, uint32_t>& madeAt() { return madeAt_; }
+    /// Keeps a function made in the trace alive to its end, so no other one reuses its address in the maps above.
+    void keepAlive(vm::Value value) { keptAlive_.push_back(std::move(value)); }
+    TraceFrame* rootFrame() const;
+    /// True when one of these values holds a function with a closure made in the trace.
+    bool madeClosureIn(const std::vector<VarRef>& values) const;
     VarRef inlineFunction(TraceFrame& caller, const vm::Value& function, std::vector<VarRef> args,
                           std::vector<std::pair<std::string, VarRef>> kwargs, const VarRef& self);
     VarRef getAttr(TraceFrame& frame, const VarRef& object, const std::string& name);
@@ -188,8 +239,13 @@ private:
     void finishWithReturn(TraceResult& result, const VarRef& value);
     void finishWithBreak(TraceResult& result, TraceFrame& root, const GraphBreakInfo& info);
     Rebuild rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex);
-    /// The items each appended-to outside list must hold after the graph, into result.mutatedLists.
-    void recordListMutations(TraceResult& result, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex);
+    /// The side effects to replay, their values rebuilt from the graph outputs, into result.sideEffects.
+    void recordSideEffects(TraceResult& result, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex);
+    /// A function made inside the trace that would leave it (returned, kept across a break, stored outside):
+    /// the root pc that made it, where the trace must break instead.
+    std::optional<uint32_t> escapingClosure(const TraceFrame& root, const TraceResult* breakState, const VarRef* returned);
+    /// Restart before the root instruction that made an escaping closure.
+    void breakAtClosure(TraceResult& result, TraceFrame& root, uint32_t pc);
     VarRef wrapTensorInput(const vm::Value& value, SourceRef source);
 
     vm::Interpreter& vm_;
@@ -199,7 +255,24 @@ private:
     std::vector<InputBinding> inputs_;
     std::vector<GuardSpec> guards_;
     std::map<std::string, VarRef> sourceCache_;  // one variable per source, so guards and placeholders are shared
-    std::vector<VarRef> mutatedLists_;  // lists from outside the frame that the trace appended to, in order
+    /// A pending side effect; `identity` is the object it changes (list variable, instance, dict, globals).
+    struct PendingEffect {
+        SideEffect::Kind kind;
+        const void* identity;
+        SourceRef target;
+        std::string name;
+        vm::Value key;
+        VarRef value;
+    };
+    PendingEffect* findEffect(SideEffect::Kind kind, const void* identity, const std::string& name, const vm::Value* key);
+    const PendingEffect* findEffect(SideEffect::Kind kind, const void* identity, const std::string& name, const vm::Value* key) const;
+    void addEffect(PendingEffect effect);
+    std::vector<PendingEffect> effects_;  // in the order the trace made them; one per target
+    std::map<const Variable*, size_t> aliasIds_;  // containers made by the trace, numbered for one rebuilt object each
+    std::map<const vm::FunctionObject*, std::vector<CellRef>> madeClosures_;
+    std::map<const vm::FunctionObject*, uint32_t> madeAt_;
+    std::vector<vm::Value> keptAlive_;
+    TraceFrame* root_ = nullptr;
     TraceFrame* current_ = nullptr;
     int symbolCount_ = 0;
     int inlineDepth_ = 0;

@@ -39,12 +39,18 @@ TraceResult Tracer::trace(const vm::Frame& frame) {
     root.cells = frame.cells;
     // Cell contents (closure variables) are read through the slots after the stack values.
     size_t cellSlot = names.size() + frame.stack.size();
-    for (size_t i = 0; i < frame.cells.size(); ++i)
+    for (size_t i = 0; i < frame.cells.size(); ++i) {
+        auto cell = std::make_shared<TracedCell>();
+        cell->local = i < frame.code->cellVars.size();
         if (frame.cells[i]->value && !frame.cells[i]->value->isNull())
-            root.cellValues[i] = wrapSource(*frame.cells[i]->value,
-                                            Source::local(frame.code->derefName(static_cast<uint32_t>(i)), static_cast<int64_t>(cellSlot + i)));
+            cell->value = wrapSource(*frame.cells[i]->value,
+                                     Source::local(frame.code->derefName(static_cast<uint32_t>(i)), static_cast<int64_t>(cellSlot + i)));
+        root.cellValues[i] = cell;
+    }
     TraceResult result;
+    root_ = &root;
     runRoot(root, result);
+    root_ = nullptr;
     result.inputs = inputs_;
     result.guards = guards_;
     result.graph = std::move(graph_);
@@ -67,6 +73,7 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
     for (;;) {
         if (auto it = options_.breakBefore.find(root.pc); it != options_.breakBefore.end()) {
             current_ = &root;
+            if (std::optional<uint32_t> made = escapingClosure(root, &result, nullptr)) return breakAtClosure(result, root, *made);
             finishWithBreak(result, root, it->second);
             return;
         }
@@ -87,6 +94,7 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
         }
         if (root.returned) {
             current_ = &root;
+            if (std::optional<uint32_t> made = escapingClosure(root, nullptr, &*root.returned)) return breakAtClosure(result, root, *made);
             finishWithReturn(result, *root.returned);
             return;
         }
@@ -150,17 +158,23 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
                 return r;
             }
             r.kind = v->kind == Variable::Kind::List ? Rebuild::Kind::List : Rebuild::Kind::Tuple;
+            if (v->kind == Variable::Kind::List) r.index = aliasIds_.try_emplace(v.get(), aliasIds_.size() + 1).first->second;
             for (const VarRef& item : v->items) r.items.push_back(rebuildOf(item, outputs, outputIndex));
             if (v->value.is(vm::Kind::Tuple)) r.constant = v->value;
             return r;
         case Variable::Kind::Dict:
             r.kind = Rebuild::Kind::Dict;
+            r.index = aliasIds_.try_emplace(v.get(), aliasIds_.size() + 1).first->second;
             r.keys = v->keys;
             for (const VarRef& item : v->items) r.items.push_back(rebuildOf(item, outputs, outputIndex));
             return r;
         case Variable::Kind::Null: r.kind = Rebuild::Kind::Null; return r;
+        case Variable::Kind::Cell:
+            r.kind = Rebuild::Kind::Cell;
+            r.index = v->position;
+            return r;
         case Variable::Kind::TensorMethod:
-        case Variable::Kind::ListMethod:
+        case Variable::Kind::ContainerMethod:
         case Variable::Kind::BoundMethod:
             r.kind = Rebuild::Kind::TensorMethod;
             r.name = v->name;
@@ -184,17 +198,8 @@ void Tracer::finishWithReturn(TraceResult& result, const VarRef& value) {
     std::map<const Node*, size_t> index;
     result.returned = true;
     result.returnValue = rebuildOf(value, outputs, index);
-    recordListMutations(result, outputs, index);
+    recordSideEffects(result, outputs, index);
     graph_->setOutput(std::move(outputs));
-}
-
-void Tracer::recordListMutations(TraceResult& result, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex) {
-    for (const VarRef& list : mutatedLists_) {
-        Rebuild items;
-        items.kind = Rebuild::Kind::List;
-        for (const VarRef& item : list->items) items.items.push_back(rebuildOf(item, outputs, outputIndex));
-        result.mutatedLists.emplace_back(list->source, std::move(items));
-    }
 }
 
 void Tracer::finishWithBreak(TraceResult& result, TraceFrame& root, const GraphBreakInfo& info) {
@@ -207,8 +212,60 @@ void Tracer::finishWithBreak(TraceResult& result, TraceFrame& root, const GraphB
     std::vector<bool> live = liveLocalsAt(*root.code, root.pc);
     for (size_t i = 0; i < root.locals.size(); ++i)
         if (live[i] && root.locals[i]) result.locals.emplace_back(static_cast<uint32_t>(i), rebuildOf(root.locals[i], outputs, index));
-    recordListMutations(result, outputs, index);
+    // The frame's own cells hold what the trace stored in them (closure variables assigned before the break).
+    for (const auto& [i, cell] : root.cellValues)
+        if (cell->local && cell->value) result.cells.emplace_back(static_cast<uint32_t>(i), rebuildOf(cell->value, outputs, index));
+    recordSideEffects(result, outputs, index);
     graph_->setOutput(std::move(outputs));
+}
+
+TraceFrame* Tracer::rootFrame() const { return root_; }
+
+bool Tracer::madeClosureIn(const std::vector<VarRef>& values) const {
+    for (const VarRef& v : values) {
+        if (!v) continue;
+        if (v->kind == Variable::Kind::Python && v->value.is(vm::Kind::Function) && madeAt_.contains(&v->value.as<vm::FunctionObject>()))
+            return true;
+        if (madeClosureIn(v->items)) return true;
+    }
+    return false;
+}
+
+std::optional<uint32_t> Tracer::escapingClosure(const TraceFrame& root, const TraceResult* breakState, const VarRef* returned) {
+    std::optional<uint32_t> found;
+    auto visit = [&](auto& self, const VarRef& v) -> void {
+        if (!v) return;
+        if (v->kind == Variable::Kind::Python && v->value.is(vm::Kind::Function)) {
+            auto it = madeAt_.find(&v->value.as<vm::FunctionObject>());
+            if (it != madeAt_.end() && (!found || it->second < *found)) found = it->second;
+        }
+        for (const VarRef& item : v->items) self(self, item);
+        if (v->self) self(self, v->self);
+    };
+    if (returned) visit(visit, *returned);
+    if (breakState) {
+        for (const VarRef& v : root.stack) visit(visit, v);
+        std::vector<bool> live = liveLocalsAt(*root.code, root.pc);
+        for (size_t i = 0; i < root.locals.size(); ++i)
+            if (live[i]) visit(visit, root.locals[i]);
+        for (const auto& [i, cell] : root.cellValues) visit(visit, cell->value);
+    }
+    for (const PendingEffect& e : effects_) visit(visit, e.value);
+    return found;
+}
+
+void Tracer::breakAtClosure(TraceResult& result, TraceFrame& root, uint32_t pc) {
+    root.pc = pc;
+    current_ = &root;
+    try {
+        unsupported("Unsupported nested function",
+                    "Dynamo does not reconstruct a function with a closure created in the compiled frame when it leaves the "
+                    "frame (returned, stored outside, or live across a graph break).",
+                    {"Call the nested function inside the compiled region only, or define it outside."}, "MAKE_FUNCTION with closure");
+    } catch (Unsupported& u) {
+        result.graphBreak = u.info;
+        result.restartAt = pc;
+    }
 }
 
 void Tracer::unsupported(const std::string& breakType, const std::string& explanation, const std::vector<std::string>& hints,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "capture/capture_engine.h"
+#include "tensor/conversion.h"
 #include "vm/interpreter.h"
 
 namespace capturetest {
@@ -80,6 +81,23 @@ inline CapturedRun runCaptured(const std::string& source, const std::string& fil
     for (const auto& [group, values] : counters.entries)
         for (const auto& [key, count] : values.as<eng::vm::DictObject>().entries) run.counters[group.str()][key.str()] = count.asInt();
     return run;
+}
+
+/// A tensor's elements as doubles, in order.
+inline std::vector<double> tensorValues(const eng::vm::Value& v) {
+    const eng::tensor::Tensor& t = v.tensor();
+    std::vector<double> out;
+    for (int64_t i = 0; i < t.numel(); ++i) out.push_back(eng::tensor::elementAt(t, i).toDouble());
+    return out;
+}
+
+/// Graph breaks counted in torch._dynamo.utils.counters["graph_break"].
+inline int64_t graphBreaks(const CapturedRun& run) {
+    int64_t n = 0;
+    auto it = run.counters.find("graph_break");
+    if (it != run.counters.end())
+        for (const auto& [reason, count] : it->second) n += count;
+    return n;
 }
 
 /// The lines of `text` that contain `needle`.

@@ -1,0 +1,223 @@
+// Side effects on values from outside the compiled frame (Dynamo's SideEffects): stores to globals, attribute
+// stores on outside objects, item stores/deletes on outside dicts and lists, dict.update and list.append/extend
+// are recorded during the trace (later reads in the trace see them) and replayed on the real objects after the graph.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "capture/symbolic_eval.h"
+
+namespace eng::capture {
+
+namespace {
+
+const void* identityOf(const vm::Value& v) { return v.object().get(); }
+
+bool isModuleInstance(Tracer& tracer, const vm::Value& v) {
+    return v.is(vm::Kind::Instance) && tracer.vm().isInstance(v, *tracer.vm().builtinClass("Module"));
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+}  // namespace
+
+Tracer::PendingEffect* Tracer::findEffect(SideEffect::Kind kind, const void* identity, const std::string& name, const vm::Value* key) {
+    return const_cast<PendingEffect*>(std::as_const(*this).findEffect(kind, identity, name, key));
+}
+
+const Tracer::PendingEffect* Tracer::findEffect(SideEffect::Kind kind, const void* identity, const std::string& name,
+                                                const vm::Value* key) const {
+    for (const PendingEffect& e : effects_) {
+        bool dictKind = kind == SideEffect::Kind::DictSet || kind == SideEffect::Kind::DictDelete;
+        bool sameKind = dictKind ? (e.kind == SideEffect::Kind::DictSet || e.kind == SideEffect::Kind::DictDelete) : e.kind == kind;
+        if (!sameKind || e.identity != identity) continue;
+        if (dictKind ? vm::valuesEqual(e.key, *key) : e.name == name) return &e;
+    }
+    return nullptr;
+}
+
+void Tracer::addEffect(PendingEffect effect) {
+    // One effect per target: a later store replaces the value (and a dict key's set/delete) in place.
+    const vm::Value* key = &effect.key;
+    if (PendingEffect* existing = findEffect(effect.kind, effect.identity, effect.name, key)) {
+        existing->kind = effect.kind;
+        existing->value = std::move(effect.value);
+        return;
+    }
+    effects_.push_back(std::move(effect));
+}
+
+std::optional<VarRef> Tracer::pendingAttr(const vm::Value& object, const std::string& name) const {
+    if (!object.is(vm::Kind::Instance)) return std::nullopt;
+    if (const PendingEffect* e = findEffect(SideEffect::Kind::SetAttr, identityOf(object), name, nullptr)) return e->value;
+    return std::nullopt;
+}
+
+std::optional<VarRef> Tracer::pendingGlobal(const vm::Namespace& globals, const std::string& name) const {
+    if (const PendingEffect* e = findEffect(SideEffect::Kind::SetGlobal, &globals, name, nullptr)) return e->value;
+    return std::nullopt;
+}
+
+std::optional<VarRef> Tracer::pendingItem(const vm::Value& dict, const vm::Value& key) const {
+    if (!dict.is(vm::Kind::Dict)) return std::nullopt;
+    if (const PendingEffect* e = findEffect(SideEffect::Kind::DictSet, identityOf(dict), "", &key))
+        return e->kind == SideEffect::Kind::DictDelete ? VarRef() : e->value;
+    return std::nullopt;
+}
+
+void Tracer::requireNoPendingItems(const vm::Value& dict, const std::string& what) {
+    if (!dict.is(vm::Kind::Dict)) return;
+    for (const PendingEffect& e : effects_)
+        if (e.identity == identityOf(dict) && (e.kind == SideEffect::Kind::DictSet || e.kind == SideEffect::Kind::DictDelete))
+            unsupported("Unsupported dict operation",
+                        fmt::format("Dynamo does not trace `{}` on a dict from outside the compiled frame after storing into it.", what),
+                        {}, fmt::format("call_method ConstDictVariable() {}", what));
+}
+
+void Tracer::storeAttr(const VarRef& object, const std::string& name, const VarRef& value) {
+    auto refuse = [&](const std::string& why) {
+        unsupported("Unsupported attribute assignment", fmt::format("Dynamo does not trace `{}` here: {}.", "obj." + name + " = ...", why), {},
+                    fmt::format("STORE_ATTR {}", name));
+    };
+    if (object->kind != Variable::Kind::Python || !object->value.is(vm::Kind::Instance)) refuse("the object is not a plain Python object");
+    if (!object->source) refuse("the object has no source to replay the store on");
+    const auto& instance = object->value.as<vm::InstanceObject>();
+    // The replay runs the VM's setattr: only plain attribute stores replay as they traced.
+    std::optional<vm::Value> hook = instance.cls->lookup("__setattr__");
+    if (hook && hook->is(vm::Kind::Function)) refuse("its class defines __setattr__");
+    std::optional<vm::Value> onClass = instance.cls->lookup(name);
+    if (onClass && onClass->is(vm::Kind::Instance)) refuse("the class defines a descriptor of that name");
+    if (isModuleInstance(*this, object->value)) {
+        if (contains(instance.parameterOrder, name) || contains(instance.bufferOrder, name) || contains(instance.moduleOrder, name))
+            refuse("it is a parameter, buffer or submodule of the nn.Module");
+        if ((value->kind == Variable::Kind::Tensor && value->value.as<vm::TensorObject>().parameter) ||
+            (value->kind == Variable::Kind::Python && isModuleInstance(*this, value->value)))
+            refuse("assigning a parameter or module registers it");
+    }
+    guardValue(object);
+    addEffect(PendingEffect{SideEffect::Kind::SetAttr, identityOf(object->value), object->source, name, vm::Value(), value});
+}
+
+void Tracer::storeGlobal(TraceFrame& frame, const std::string& name, const VarRef& value) {
+    // The replay writes the compiled frame's globals: a store by a function of another module would go elsewhere.
+    if (frame.globals != rootFrame()->globals)
+        unsupported("Unsupported global store", fmt::format("Dynamo does not replay the store to global `{}` of another module.", name), {},
+                    "STORE_GLOBAL " + name);
+    addEffect(PendingEffect{SideEffect::Kind::SetGlobal, frame.globals.get(), Source::global(name), name, vm::Value(), value});
+}
+
+void Tracer::storeItem(const VarRef& container, const VarRef& key, const VarRef& value) {
+    const char* what = value ? "STORE_SUBSCR" : "DELETE_SUBSCR";
+    if (!isConstant(key) || container->node)
+        unsupported("Unsupported item assignment", "Dynamo does not trace item assignment on this value.", {}, what);
+    vm::Value k = exampleOf(key);
+    argOf(key);
+    // A list: its traced items change; one from outside the frame gets them after the graph (like append).
+    bool outsideList = container->kind == Variable::Kind::List && container->source && !container->fresh && container->value.is(vm::Kind::List);
+    if (container->kind == Variable::Kind::List && (container->fresh || outsideList)) {
+        if (outsideList) guardValue(container);
+        int64_t n = static_cast<int64_t>(container->items.size());
+        if (k.is(vm::Kind::Slice) || !k.isNumber())
+            unsupported("Unsupported item assignment", "Dynamo does not trace this list item assignment.", {}, what);
+        int64_t i = k.asInt() < 0 ? k.asInt() + n : k.asInt();
+        if (i < 0 || i >= n) vm::raise("IndexError", value ? "list assignment index out of range" : "list index out of range");
+        if (value) container->items[static_cast<size_t>(i)] = value;
+        else container->items.erase(container->items.begin() + i);
+        if (outsideList) addEffect(PendingEffect{SideEffect::Kind::ListContents, container.get(), container->source, "", vm::Value(), container});
+        return;
+    }
+    if (container->kind == Variable::Kind::Dict && container->fresh) {
+        for (size_t i = 0; i < container->keys.size(); ++i)
+            if (vm::valuesEqual(container->keys[i], k)) {
+                if (value) {
+                    container->items[i] = value;
+                } else {
+                    container->keys.erase(container->keys.begin() + static_cast<long>(i));
+                    container->items.erase(container->items.begin() + static_cast<long>(i));
+                }
+                return;
+            }
+        if (!value) vm_.raiseKeyError(k);
+        container->keys.push_back(k);
+        container->items.push_back(value);
+        return;
+    }
+    // A dict from outside the frame: the store is pending (reads see it) and replayed on the real dict.
+    if (container->kind == Variable::Kind::Python && container->value.is(vm::Kind::Dict) && container->source) {
+        if (!value) {
+            std::optional<VarRef> pending = pendingItem(container->value, k);
+            bool present = pending ? static_cast<bool>(*pending) : container->value.as<vm::DictObject>().find(k) != nullptr;
+            if (!present) vm_.raiseKeyError(k);
+        }
+        addEffect(PendingEffect{value ? SideEffect::Kind::DictSet : SideEffect::Kind::DictDelete, identityOf(container->value),
+                                container->source, "", k, value});
+        return;
+    }
+    unsupported("Unsupported item assignment", "Dynamo does not trace item assignment on this value.", {}, what);
+}
+
+VarRef Tracer::callContainerMethod(const VarRef& method, std::vector<VarRef> args, std::vector<std::pair<std::string, VarRef>> kwargs) {
+    const VarRef& self = method->self;
+    if (self->kind == Variable::Kind::List) {
+        if (!kwargs.empty()) unsupported("Unsupported method call", "list methods take no keyword arguments.", {}, method->name);
+        if (args.size() != 1)
+            unsupported("Unsupported method call", fmt::format("list.{}() takes exactly one argument ({} given).", method->name, args.size()), {},
+                        method->name);
+        // The replay sets the whole list, so it holds only for lists of the length traced: guard it first.
+        guardValue(self);
+        if (method->name == "append") self->items.push_back(args[0]);
+        else for (VarRef& item : unpack(args[0])) self->items.push_back(std::move(item));
+        // Only the traced items change: the real list is left as it was, and a list from outside the frame
+        // gets the new items after the graph has run (rebuilt from its outputs).
+        if (self->source && !self->fresh)
+            addEffect(PendingEffect{SideEffect::Kind::ListContents, self.get(), self->source, "", vm::Value(), self});
+        return constant(vm::Value());
+    }
+    // dict.update(other, **kwargs): item stores, in order.
+    if (args.size() > 1) unsupported("Unsupported method call", "dict.update() takes at most 1 positional argument.", {}, "update");
+    std::vector<std::pair<VarRef, VarRef>> pairs;
+    if (!args.empty()) {
+        const VarRef& other = args[0];
+        if (other->kind == Variable::Kind::Dict) {
+            for (size_t i = 0; i < other->keys.size(); ++i) pairs.emplace_back(constant(other->keys[i]), other->items[i]);
+        } else if (other->kind == Variable::Kind::Python && other->value.is(vm::Kind::Dict)) {
+            requireNoPendingItems(other->value, "update");
+            guardValue(other);
+            for (const auto& [key, item] : other->value.as<vm::DictObject>().entries)
+                pairs.emplace_back(constant(key), other->source && (key.is(vm::Kind::Str) || key.is(vm::Kind::Int))
+                                                      ? wrapSource(item, Source::dictItem(other->source, key))
+                                                      : constant(item));
+        } else {
+            for (const VarRef& pair : unpack(other)) {
+                std::vector<VarRef> kv = unpack(pair);
+                if (kv.size() != 2) vm::raise("ValueError", "dictionary update sequence element has wrong length");
+                pairs.emplace_back(kv[0], kv[1]);
+            }
+        }
+    }
+    for (auto& [name, value] : kwargs) pairs.emplace_back(constant(vm::makeStr(name)), value);
+    for (auto& [key, value] : pairs) storeItem(self, key, value);
+    return constant(vm::Value());
+}
+
+void Tracer::recordSideEffects(TraceResult& result, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex) {
+    for (const PendingEffect& e : effects_) {
+        SideEffect effect;
+        effect.kind = e.kind;
+        effect.target = e.target;
+        effect.name = e.name;
+        effect.key = e.key;
+        if (e.kind == SideEffect::Kind::ListContents) {
+            effect.value.kind = Rebuild::Kind::List;
+            for (const VarRef& item : e.value->items) effect.value.items.push_back(rebuildOf(item, outputs, outputIndex));
+        } else if (e.value) {
+            effect.value = rebuildOf(e.value, outputs, outputIndex);
+        }
+        result.sideEffects.push_back(std::move(effect));
+    }
+}
+
+}  // namespace eng::capture
