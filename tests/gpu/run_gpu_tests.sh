@@ -7,7 +7,7 @@ set -euo pipefail
 
 repo_root=$(cd "$(dirname "$0")/../.." && pwd)
 bundle_dir="$repo_root/.devbin"
-binaries=(tests/engine_cuda_tests tests/engine_vm_tests)
+binaries=(tests/engine_cuda_tests tests/engine_vm_tests tests/engine_inductor_cuda_tests tests/engine_inductor_tests)
 
 package() {
     local build_dir=${1:?usage: run_gpu_tests.sh package BUILD_DIR}
@@ -49,7 +49,10 @@ run() {
     export CWB_KERNEL_CACHE_DIR="$work/kernels"
     local status=0
     "$bundle/engine_cuda_tests" "$@" || status=1
-    "$bundle/engine_vm_tests" --gtest_filter='VmSharedExamples.*' || status=1
+    "$bundle/engine_vm_tests" --gtest_filter='VmSharedExamples.*:VmCuda.*' || status=1
+    # Generated kernels against the reference interpreter, then whole programs compiled for the GPU.
+    "$bundle/engine_inductor_cuda_tests" || status=1
+    "$bundle/engine_inductor_tests" --gtest_filter='*Cuda*' || status=1
     # A second process: kernels now come from the disk cache.
     "$bundle/engine_cuda_tests" --gtest_filter='CudaOps.Reductions' || status=1
     ls "$CWB_KERNEL_CACHE_DIR" | wc -l | xargs echo "kernels in the disk cache:"

@@ -16,7 +16,9 @@ struct CudaTuning {
     int blockSize = 0;          // threads per block
     int elementsPerThread = 0;  // pointwise: elements per thread per loop step (a multiple of the vector width);
                                 // reductions: reduction-range elements per thread (decides threads per row)
-    bool allowVectorized = true;  // pointwise: 16-byte loads/stores where every access is the flat index
+    bool allowVectorized = true;  // 16-byte loads/stores where every access is the flat index (or base + r0 along rows)
+    bool persistentRows = false;  // row reductions of a constant length: keep each row in registers across passes
+                                  // (off by default until measured against re-reading rows from L2)
 };
 
 enum class CudaStrategy {
@@ -34,6 +36,7 @@ struct CudaKernelCode {
     CudaStrategy strategy = CudaStrategy::PointwiseScalar;
     int vectorWidth = 1;     // elements per vector access (PointwiseVectorized; row reductions along aligned rows)
     bool index64 = false;    // index arithmetic in 64 bits (some index may exceed 2^31)
+    bool persistent = false; // row reduction keeping rows in registers across passes (CudaTuning::persistentRows)
     unsigned blockX = 1, blockY = 1;
     int64_t itemsPerBlock = 1;       // outer elements (pointwise) or outer indices (reductions) a block covers per step
     std::vector<Index> outerRanges;  // what the grid covers

@@ -5,6 +5,7 @@
 // BY threads along y split the reduction range and combine through shared memory.
 #include <algorithm>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -233,30 +234,91 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
         body += fmt::format("    const bool row_vectors = ({}) == 0;\n", checks.substr(3));
     }
 
+    // Persistent rows: each thread keeps its `iters` vectors of a row in registers from the pass that first
+    // loads them to the last pass that reads them (a store to the buffer in between forces a reload).
+    const int64_t rowVectors = reduceCount ? *reduceCount / width : 0;
+    const int iters = static_cast<int>((rowVectors + bx - 1) / bx);
+    bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && *reduceCount % width == 0 && iters >= 1 && iters <= 16;
+    for (size_t p = 0; persistentOk && p < kernel.passes.size(); ++p)
+        if (kernel.passes[p].overReductionRange && !vectors.passOk[p]) persistentOk = false;
+    std::vector<std::pair<std::string, std::string>> cached;  // "buffer[index]" -> register array, valid in this branch
+    auto persistentPass = [&](const KernelPass& pass, size_t, const auto& emitPoint, const auto& vecType) {
+        std::string out;
+        const int rvar = kernel.outerVarCount();
+        ExprEmitter addresses(kernel, idx, "          ", counter);
+        auto rowAddress = [&](const Index& index) {
+            const Index base = substituteVar(index, rvar, indexConstant(0));
+            return constantValue(base) == 0 ? std::string("rbase") : addresses.index(base) + " + rbase";
+        };
+        std::string loads;
+        auto arrayOf = [&](const Expr& e) -> std::optional<std::string> {
+            if (linearCoefficient(e.index, rvar) != 1) return std::nullopt;
+            const std::string key = bufferName(kernel, e.buffer) + "[" + addresses.index(e.index) + "]";
+            for (const auto& [k, name] : cached)
+                if (k == key) return name;
+            const std::string name = fmt::format("{}_row{}", bufferName(kernel, e.buffer), counter++);
+            cached.emplace_back(key, name);
+            out += fmt::format("    {} {}[{}];\n", vecType(e.buffer), name, iters);
+            loads += fmt::format("          {}[it] = *reinterpret_cast<const {}*>({} + {});\n", name, vecType(e.buffer), bufferName(kernel, e.buffer),
+                                 rowAddress(e.index));
+            return name;
+        };
+        auto visit = [&](const Expr& e) {
+            if (e.kind == Expr::Kind::Load) arrayOf(e);
+        };
+        for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit);
+        for (const Store& st : pass.stores) forEachExpr(st.value, visit);
+        out += fmt::format("    if (active) {{\n#pragma unroll\n      for (int it = 0; it < {}; ++it) {{\n", iters);
+        out += fmt::format("        const int rvec = threadIdx.x + it * {};\n", bx);
+        out += fmt::format("        if (rvec < {}) {{\n", rowVectors);
+        out += fmt::format("          const {0} rbase = ({0})rvec * {1};\n", idx, width);
+        out += loads;
+        for (const Store& st : pass.stores) out += fmt::format("          {} {}_out;\n", vecType(st.buffer), bufferName(kernel, st.buffer));
+        out += fmt::format("#pragma unroll\n          for (int k = 0; k < {}; ++k) {{\n", width);
+        out += fmt::format("            const {} rindex = rbase + k;\n", idx);
+        ExprEmitter emitter(kernel, idx, "            ", counter);
+        emitter.loadOverride = [&](const Expr& e) -> std::optional<std::string> {
+            if (auto name = arrayOf(e)) return "cwb_load(" + *name + "[it].v[k])";
+            return std::nullopt;
+        };
+        out += decodeVars(kernel, kernel.reductionRanges, rvar, "rindex", idx, "            ", emitter);
+        emitPoint(emitter, [&](const Store& st) { return bufferName(kernel, st.buffer) + "_out.v[k]"; });
+        out += emitter.code() + "          }\n";
+        for (const Store& st : pass.stores)
+            out += fmt::format("          *reinterpret_cast<{}*>({} + {}) = {}_out;\n", vecType(st.buffer), bufferName(kernel, st.buffer),
+                               rowAddress(st.index), bufferName(kernel, st.buffer));
+        out += "        }\n      }\n    }\n";
+        for (const Store& st : pass.stores)
+            std::erase_if(cached, [&](const auto& entry) { return entry.first.rfind(bufferName(kernel, st.buffer) + "[", 0) == 0; });
+        return out;
+    };
+    // Every pass of one row group, as statements of the group loop; persistent: rows read once into registers.
+    auto emitPasses = [&](bool persistent) {
+    std::string out;
     std::vector<int> written;
     for (size_t p = 0; p < kernel.passes.size(); ++p) {
         const KernelPass& pass = kernel.passes[p];
-        if (p > 0 && passLoadsWritten(pass, written)) body += "    __syncthreads();  // a later pass reads what other threads stored\n";
+        if (p > 0 && passLoadsWritten(pass, written)) out += "    __syncthreads();  // a later pass reads what other threads stored\n";
         for (const Store& s : pass.stores) written.push_back(s.buffer);
         std::string what;
         for (const Reduction& r : pass.reductions) what += fmt::format("{}red{} = {}", what.empty() ? "" : ", ", r.id, reductionOpName(r.op));
         for (const Store& s : pass.stores) what += fmt::format("{}store {}", what.empty() ? "" : ", ", kernel.buffers[static_cast<size_t>(s.buffer)].name);
         if (!pass.overReductionRange) {
-            body += fmt::format("    // pass {}, once per outer index: {}\n", p, what);
-            body += fmt::format("    if (active && {} == 0) {{\n", splitter);
+            out += fmt::format("    // pass {}, once per outer index: {}\n", p, what);
+            out += fmt::format("    if (active && {} == 0) {{\n", splitter);
             ExprEmitter emitter(kernel, idx, "      ", counter);
             for (size_t i = 0; i < pass.stores.size(); ++i) {
                 emitter.store(pass.stores[i]);
                 if (laterStoreReads(pass.stores, i, {})) emitter.forgetValues();
             }
-            body += emitter.code() + "    }\n";
+            out += emitter.code() + "    }\n";
             continue;
         }
-        body += fmt::format("    // pass {} over the reduction range: {}\n", p, what);
+        out += fmt::format("    // pass {} over the reduction range: {}\n", p, what);
         std::vector<Accumulator> accs;
         for (const Reduction& r : pass.reductions) {
             accs.push_back(accumulatorFor(r, fmt::format("acc{}", r.id), "", ""));
-            body += fmt::format("    {} acc{} = {};\n", accs.back().type, r.id, accs.back().identity);
+            out += fmt::format("    {} acc{} = {};\n", accs.back().type, r.id, accs.back().identity);
         }
         // The interpreter runs a point's stores before evaluating its reductions.
         auto emitPoint = [&](ExprEmitter& emitter, const std::function<std::string(const Store&)>& target) {
@@ -269,69 +331,90 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
                 emitter.line(accumulatorFor(r, fmt::format("acc{}", r.id), v, "rindex").update);
             }
         };
-        body += "    if (active) {\n";
-        std::string scalarStart = splitter;
-        if (p < vectors.passOk.size() && vectors.passOk[p]) {
-            const int rvar = kernel.outerVarCount();
-            auto vecType = [&](int b) { return fmt::format("cwb_vec<{}, {}>", storageType(kernel.buffers[static_cast<size_t>(b)].dtype), width); };
-            body += fmt::format("      const {} rvectors = row_vectors ? reduce_count / {} : 0;\n", idx, width);
-            body += fmt::format("      for ({0} rvec = {1}; rvec < rvectors; rvec += {2}) {{\n", idx, splitter, step);
-            body += fmt::format("        const {} rbase = rvec * {};\n", idx, width);
-            ExprEmitter addresses(kernel, idx, "        ", counter);
-            // base + rbase: where the vector of an access index (base + r0) starts.
-            auto rowAddress = [&](const Index& index) {
-                const Index base = substituteVar(index, rvar, indexConstant(0));
-                return constantValue(base) == 0 ? std::string("rbase") : addresses.index(base) + " + rbase";
-            };
-            // One vector per distinct (buffer, index) loaded along the row.
-            std::vector<std::pair<std::string, std::string>> loaded;  // "buffer[index]" -> vector name
-            auto vectorOf = [&](const Expr& e) -> std::optional<std::string> {
-                if (linearCoefficient(e.index, rvar) != 1) return std::nullopt;
-                const std::string key = bufferName(kernel, e.buffer) + "[" + addresses.index(e.index) + "]";
-                for (const auto& [k, name] : loaded)
-                    if (k == key) return name;
-                const std::string name = fmt::format("{}_v{}", bufferName(kernel, e.buffer), loaded.size());
-                loaded.emplace_back(key, name);
-                body += fmt::format("        const {0} {1} = *reinterpret_cast<const {0}*>({2} + {3});\n", vecType(e.buffer), name,
-                                    bufferName(kernel, e.buffer), rowAddress(e.index));
-                return name;
-            };
-            auto visit = [&](const Expr& e) {
-                if (e.kind == Expr::Kind::Load) vectorOf(e);
-            };
-            for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit);
-            for (const Store& st : pass.stores) forEachExpr(st.value, visit);
-            for (const Store& st : pass.stores) body += fmt::format("        {} {}_out;\n", vecType(st.buffer), bufferName(kernel, st.buffer));
-            body += fmt::format("#pragma unroll\n        for (int k = 0; k < {}; ++k) {{\n", width);
-            body += fmt::format("          const {} rindex = rbase + k;\n", idx);
-            ExprEmitter emitter(kernel, idx, "          ", counter);
-            emitter.loadOverride = [&](const Expr& e) -> std::optional<std::string> {
-                if (auto name = vectorOf(e)) return "cwb_load(" + *name + ".v[k])";
-                return std::nullopt;
-            };
-            body += decodeVars(kernel, kernel.reductionRanges, rvar, "rindex", idx, "          ", emitter);
-            emitPoint(emitter, [&](const Store& st) { return bufferName(kernel, st.buffer) + "_out.v[k]"; });
-            body += emitter.code() + "        }\n";
-            for (const Store& st : pass.stores)
-                body += fmt::format("        *reinterpret_cast<{}*>({} + {}) = {}_out;\n", vecType(st.buffer), bufferName(kernel, st.buffer),
-                                    rowAddress(st.index), bufferName(kernel, st.buffer));
-            body += "      }\n";
-            scalarStart = fmt::format("rvectors * {} + {}", width, splitter);
+        const int rvar = kernel.outerVarCount();
+        auto vecType = [&](int b) { return fmt::format("cwb_vec<{}, {}>", storageType(kernel.buffers[static_cast<size_t>(b)].dtype), width); };
+        if (persistent) {
+            out += persistentPass(pass, p, emitPoint, vecType);
+        } else {
+            out += "    if (active) {\n";
+            std::string scalarStart = splitter;
+            if (p < vectors.passOk.size() && vectors.passOk[p]) {
+                out += fmt::format("      const {} rvectors = row_vectors ? reduce_count / {} : 0;\n", idx, width);
+                out += fmt::format("      for ({0} rvec = {1}; rvec < rvectors; rvec += {2}) {{\n", idx, splitter, step);
+                out += fmt::format("        const {} rbase = rvec * {};\n", idx, width);
+                ExprEmitter addresses(kernel, idx, "        ", counter);
+                // base + rbase: where the vector of an access index (base + r0) starts.
+                auto rowAddress = [&](const Index& index) {
+                    const Index base = substituteVar(index, rvar, indexConstant(0));
+                    return constantValue(base) == 0 ? std::string("rbase") : addresses.index(base) + " + rbase";
+                };
+                // One vector per distinct (buffer, index) loaded along the row.
+                std::vector<std::pair<std::string, std::string>> loaded;  // "buffer[index]" -> vector name
+                auto vectorOf = [&](const Expr& e) -> std::optional<std::string> {
+                    if (linearCoefficient(e.index, rvar) != 1) return std::nullopt;
+                    const std::string key = bufferName(kernel, e.buffer) + "[" + addresses.index(e.index) + "]";
+                    for (const auto& [k, name] : loaded)
+                        if (k == key) return name;
+                    const std::string name = fmt::format("{}_v{}", bufferName(kernel, e.buffer), loaded.size());
+                    loaded.emplace_back(key, name);
+                    out += fmt::format("        const {0} {1} = *reinterpret_cast<const {0}*>({2} + {3});\n", vecType(e.buffer), name,
+                                        bufferName(kernel, e.buffer), rowAddress(e.index));
+                    return name;
+                };
+                auto visit = [&](const Expr& e) {
+                    if (e.kind == Expr::Kind::Load) vectorOf(e);
+                };
+                for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit);
+                for (const Store& st : pass.stores) forEachExpr(st.value, visit);
+                for (const Store& st : pass.stores) out += fmt::format("        {} {}_out;\n", vecType(st.buffer), bufferName(kernel, st.buffer));
+                out += fmt::format("#pragma unroll\n        for (int k = 0; k < {}; ++k) {{\n", width);
+                out += fmt::format("          const {} rindex = rbase + k;\n", idx);
+                ExprEmitter emitter(kernel, idx, "          ", counter);
+                emitter.loadOverride = [&](const Expr& e) -> std::optional<std::string> {
+                    if (auto name = vectorOf(e)) return "cwb_load(" + *name + ".v[k])";
+                    return std::nullopt;
+                };
+                out += decodeVars(kernel, kernel.reductionRanges, rvar, "rindex", idx, "          ", emitter);
+                emitPoint(emitter, [&](const Store& st) { return bufferName(kernel, st.buffer) + "_out.v[k]"; });
+                out += emitter.code() + "        }\n";
+                for (const Store& st : pass.stores)
+                    out += fmt::format("        *reinterpret_cast<{}*>({} + {}) = {}_out;\n", vecType(st.buffer), bufferName(kernel, st.buffer),
+                                        rowAddress(st.index), bufferName(kernel, st.buffer));
+                out += "      }\n";
+                scalarStart = fmt::format("rvectors * {} + {}", width, splitter);
+            }
+            out += fmt::format("      for ({0} rindex = {1}; rindex < reduce_count; rindex += {2}) {{\n", idx, scalarStart, step);
+            ExprEmitter emitter(kernel, idx, "        ", counter);
+            out += decodeVars(kernel, kernel.reductionRanges, kernel.outerVarCount(), "rindex", idx, "        ", emitter);
+            emitPoint(emitter, nullptr);
+            out += emitter.code() + "      }\n    }\n";
         }
-        body += fmt::format("      for ({0} rindex = {1}; rindex < reduce_count; rindex += {2}) {{\n", idx, scalarStart, step);
-        ExprEmitter emitter(kernel, idx, "        ", counter);
-        body += decodeVars(kernel, kernel.reductionRanges, kernel.outerVarCount(), "rindex", idx, "        ", emitter);
-        emitPoint(emitter, nullptr);
-        body += emitter.code() + "      }\n    }\n";
         for (size_t k = 0; k < pass.reductions.size(); ++k) {
             const Reduction& r = pass.reductions[k];
             const Accumulator& a = accs[k];
             const std::string combined = columns ? fmt::format("cwb_reduce_y<{}, {}>(acc{}, {}, reinterpret_cast<{}*>(scratch))", bx, by, r.id, a.combine, a.type)
                                                  : fmt::format("cwb_reduce_x<{}>(acc{}, {}, reinterpret_cast<{}*>(scratch))", bx, r.id, a.combine, a.type);
-            if (needsScratch) body += fmt::format("    acc{} = {};\n", r.id, combined);
-            else if (!columns) body += fmt::format("    acc{} = cwb_reduce_x<{}>(acc{}, {}, ({}*)nullptr);\n", r.id, bx, r.id, a.combine, a.type);
-            body += fmt::format("    const {} red{} = {};\n", computeType(r.resultDtype()), r.id, a.finish);
+            if (needsScratch) out += fmt::format("    acc{} = {};\n", r.id, combined);
+            else if (!columns) out += fmt::format("    acc{} = cwb_reduce_x<{}>(acc{}, {}, ({}*)nullptr);\n", r.id, bx, r.id, a.combine, a.type);
+            out += fmt::format("    const {} red{} = {};\n", computeType(r.resultDtype()), r.id, a.finish);
         }
+    }
+    return out;
+    };
+    if (persistentOk) {
+        code.persistent = true;
+        auto indented = [](const std::string& text) {
+            std::string result, line;
+            std::istringstream lines(text);
+            while (std::getline(lines, line)) result += (line.rfind("#", 0) == 0 ? "" : "  ") + line + "\n";
+            return result;
+        };
+        body += "    // Rows stay in registers across passes when every row of the block is aligned; otherwise rows are re-read.\n";
+        const std::string inRegisters = indented(emitPasses(true));
+        const std::string reread = indented(emitPasses(false));
+        body += "    if (__syncthreads_and(row_vectors || !active)) {\n" + inRegisters + "    } else {\n" + reread + "    }\n";
+    } else {
+        body += emitPasses(false);
     }
     body += "  }\n";
 

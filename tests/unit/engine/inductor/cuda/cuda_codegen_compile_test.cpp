@@ -64,7 +64,7 @@ TEST_F(CudaCodegenCompile, EveryTestKernelCompilesForSm90) {
         allIntegerOps(100, DType::Int8), allIntegerOps(100, DType::Int32), allIntegerOps(100, DType::Int64),
         allIntegerOps(100, DType::UInt8), boolOps(100), casts(100), halfMath(100), indexValues3d(3, 5, 7), inPlaceSymbolic(),
         everyReduction(10, true, true), everyReduction(10, false, true), integerReductions(5, 9), multiDimReduction(3, 4, 5),
-        columnSoftmax(9, 40), storeThenReload(4, 70)};
+        columnSoftmax(9, 40), storeThenReload(4, 70), softmaxConstant(3, 64), fullSum(100), fillScalar()};
     for (const Kernel& kernel : kernels) {
         SCOPED_TRACE(kernel.name);
         compiles(kernel);
@@ -192,6 +192,22 @@ TEST_F(CudaCodegenCompile, RowReductionsMoveVectorsAlongAlignedRows) {
     EXPECT_EQ(compiles(softmaxRows(8), scalar).source.find("row_vectors"), std::string::npos);
     // Column reductions never vectorise along the reduction.
     EXPECT_EQ(compiles(columnSumAndArgmax(64, 64)).vectorWidth, 1);
+}
+
+TEST_F(CudaCodegenCompile, PersistentRowsKeepTheRowInRegistersAcrossPasses) {
+    CudaTuning persistent;
+    persistent.persistentRows = true;
+    const CudaKernelCode code = compiles(cudatest::softmaxConstant(8192, 8192), persistent);
+    EXPECT_TRUE(code.persistent);
+    EXPECT_NE(code.source.find("if (__syncthreads_and(row_vectors || !active)) {"), std::string::npos);
+    EXPECT_EQ(count(code.source, "[it] = *reinterpret_cast<const cwb_vec<float, 4>*>(arg0_1 + x0 * 8192 + rbase);"), 1)
+        << "the row is read from memory once, in the max pass";
+    EXPECT_EQ(count(code.source, "cwb_vec<float, 4> arg0_1_row"), 1);
+    EXPECT_TRUE(compiles(layerNormBf16(10, 1024), persistent).persistent);
+    EXPECT_FALSE(compiles(cudatest::softmaxConstant(10, 1001), persistent).persistent) << "length not a multiple of the vector";
+    EXPECT_FALSE(compiles(softmaxRows(10), persistent).persistent) << "symbolic length";
+    EXPECT_FALSE(compiles(cudatest::storeThenReload(4, 64), persistent).persistent) << "a pass reads the row backwards";
+    EXPECT_FALSE(compiles(cudatest::softmaxConstant(8192, 8192)).persistent) << "off by default";
 }
 
 TEST_F(CudaCodegenCompile, KernelsWithoutOuterRanges) {

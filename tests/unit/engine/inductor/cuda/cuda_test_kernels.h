@@ -267,6 +267,21 @@ inline Kernel storeThenReload(int64_t rows, int64_t cols) {
     return k;
 }
 
+// softmax over rows of a constant length (persistent rows apply), written in place of the input's copy.
+inline Kernel softmaxConstant(int64_t rows, int64_t cols) {
+    Kernel k = samples::softmaxRows(rows);
+    k.name = "cwb_red_fused__softmax_constant_0";
+    k.symbols = {};
+    k.reductionRanges = {c(cols)};
+    Index at = x(0) * c(cols) + x(1);
+    auto in = load(0, at, DType::Float32);
+    auto shifted = binary(ElementOp::Sub, in, reductionValue(0, DType::Float32));
+    k.passes = {KernelPass{true, {Reduction{0, ReductionOp::Max, in}}, {}},
+                KernelPass{true, {Reduction{1, ReductionOp::Sum, unary(ElementOp::Exp, shifted)}}, {}},
+                KernelPass{true, {}, {Store{1, at, binary(ElementOp::Div, unary(ElementOp::Exp, shifted), reductionValue(1, DType::Float32))}}}};
+    return k;
+}
+
 // x.sum() into a 0-d buffer: no outer ranges, one block.
 inline Kernel fullSum(int64_t n) {
     Kernel k;

@@ -1,5 +1,6 @@
 // Compiled equals eager: every example and capture program run through the inductor backend (with the reference
-// interpreter and with native code) gives PyTorch's recorded CPU outputs; graphs that need autograd run eagerly.
+// interpreter and LLVM code on the CPU, NVRTC code on a GPU) gives PyTorch's recorded outputs for that device;
+// graphs that need autograd run eagerly.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cuda/driver.h"
 #include "inductor_support.h"
 
 namespace {
@@ -60,7 +62,7 @@ void expectOutputsMatch(const json& expected, const Value& returned, const std::
     }
 }
 
-void runAll(bool interpreter) {
+void runAll(bool interpreter, const std::string& device = "cpu") {
     inductortest::useInterpreter(interpreter);
     int programs = 0, compiled = 0;
     for (const char* folder : {"examples", "capture_programs"}) {
@@ -68,14 +70,14 @@ void runAll(bool interpreter) {
             const std::string name = program.stem().string();
             SCOPED_TRACE(name);
             json truth = json::parse(readText(fs::path(program).replace_extension(".json")));
-            if (!truth.contains("cpu") || !truth["cpu"].contains("outputs")) continue;
+            if (!truth.contains(device) || !truth[device].contains("outputs")) continue;
             std::string filename = "corpus/programs/" + program.filename().string();
-            inductortest::InductorRun run = inductortest::runInductor(readText(program), "main", {eng::vm::makeStr("cpu")}, filename);
+            inductortest::InductorRun run = inductortest::runInductor(readText(program), "main", {eng::vm::makeStr(device)}, filename);
             ++programs;
             compiled += inductortest::compiledGraphs(run);
             ASSERT_TRUE(run.ok) << run.error;
-            expectOutputsMatch(truth["cpu"]["outputs"], run.returned, name);
-            EXPECT_EQ(run.out, truth["cpu"]["stdout"].get<std::string>());
+            expectOutputsMatch(truth[device]["outputs"], run.returned, name);
+            EXPECT_EQ(run.out, truth[device]["stdout"].get<std::string>());
             for (const auto& code : run.code) {
                 if (code.filename == "cwb_inductor_output_code") continue;
                 EXPECT_NE(code.source.find("require grad"), std::string::npos) << "only autograd graphs may run eagerly:\n" << code.source;
@@ -89,5 +91,10 @@ void runAll(bool interpreter) {
 TEST(InductorExamples, CompiledEqualsEagerWithTheReferenceInterpreter) { runAll(true); }
 
 TEST(InductorExamples, CompiledEqualsEagerWithNativeCode) { runAll(false); }
+
+TEST(InductorExamples, CompiledEqualsEagerOnCuda) {
+    if (!eng::cuda::cudaAvailable()) GTEST_SKIP() << eng::cuda::driverStatus().reason;
+    runAll(false, "cuda");
+}
 
 }  // namespace
