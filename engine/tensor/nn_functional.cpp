@@ -180,7 +180,8 @@ Tensor scaledDotProductAttention(const Tensor& query, const Tensor& key, const T
     Tensor scores = mul(matmul(query, transpose(key, -2, -1)), Scalar(factor));
     const int64_t queries = query.size(-2), keys = key.size(-2);
     if (isCausal) {
-        const Tensor allowed = tril(ones({queries, keys}, TensorOptions{DType::Bool}));
+        // The mask lives where the scores do: a CPU mask next to CUDA scores is a device mismatch.
+        const Tensor allowed = tril(ones({queries, keys}, TensorOptions{DType::Bool, query.device()}));
         scores = maskedFill(scores, unary(UnaryOp::LogicalNot, allowed), Scalar(-std::numeric_limits<double>::infinity()));
     }
     if (attnMask.defined()) {

@@ -67,13 +67,23 @@ private:
         tuned_[index] = true;
         double best = timeLaunches(*compiled_[index], codes_[index], buffers, symbols);
         std::string report = fmt::format("heuristic {:.1f} us", best);
+        std::vector<std::pair<std::string, cuda::CudaTuning>> candidates;
         for (int block : {128, 256, 512, 1024}) {
             cuda::CudaTuning tuning;
             tuning.blockSize = block;
+            candidates.emplace_back(fmt::format("block {}", block), tuning);
+        }
+        if (kernels_[index].isReduction())
+            for (int elements : {8, 32}) {  // threads per row follow from the elements each thread takes
+                cuda::CudaTuning tuning;
+                tuning.elementsPerThread = elements;
+                candidates.emplace_back(fmt::format("{} per thread", elements), tuning);
+            }
+        for (const auto& [label, tuning] : candidates) {
             cuda::CudaKernelCode code = cuda::generateCudaKernel(kernels_[index], tuning);
             auto compiled = compile(code);
             double micros = timeLaunches(*compiled, code, buffers, symbols);
-            report += fmt::format(", block {} {:.1f} us", block, micros);
+            report += fmt::format(", {} {:.1f} us", label, micros);
             if (micros < best) {
                 best = micros;
                 codes_[index] = std::move(code);

@@ -179,7 +179,9 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
     const bool columns = preferColumns(kernel);
     code.strategy = columns ? CudaStrategy::ColumnReduction : CudaStrategy::RowReduction;
     const std::optional<int64_t> reduceCount = constantValue(product(kernel.reductionRanges));
-    const int perThread = tuning.elementsPerThread > 0 ? tuning.elementsPerThread : 8;
+    // 16 elements per thread measured best on the H100 (softmax over 8192 columns: 4 -> 1.71, 8 -> 1.72,
+    // 16 -> 2.70, 32 -> 2.16, 64 -> 1.45 TB/s): fewer threads per row make the block-wide combines cheaper.
+    const int perThread = tuning.elementsPerThread > 0 ? tuning.elementsPerThread : 16;
     int bx = 32, by = 1;
     if (!columns) {
         // Threads per row: enough that each handles about perThread elements; a warp for short rows.
