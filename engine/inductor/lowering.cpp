@@ -199,6 +199,16 @@ Loader Lowering::bufferLoader(int id) {
     return [id, strides, dtype](const std::vector<Index>& index) { return load(id, offsetOf(index, strides), dtype); };
 }
 
+LValue Lowering::bufferValue(int id) {
+    LValue v;
+    v.kind = LValue::Kind::Tensor;
+    v.dtype = buffer(id).dtype;
+    v.sizes = buffer(id).sizes;
+    v.loader = bufferLoader(id);
+    v.buffer = id;
+    return v;
+}
+
 void Lowering::lowerPlaceholder(const capture::Node& node, size_t inputIndex) {
     const vm::Value& example = examples_.at(inputIndex);
     if (example.is(vm::Kind::Tensor)) {
@@ -233,13 +243,7 @@ void Lowering::lowerPlaceholder(const capture::Node& node, size_t inputIndex) {
         b.originNodes = {node.name};
         int id = graph_.add(std::move(b)).id;
         placeholderBuffer_[&node] = id;
-        LValue v;
-        v.kind = LValue::Kind::Tensor;
-        v.dtype = buffer(id).dtype;
-        v.sizes = buffer(id).sizes;
-        v.loader = bufferLoader(id);
-        v.buffer = id;
-        values_[&node] = v;
+        values_[&node] = bufferValue(id);
         return;
     }
     if (node.typeName == "torch.SymInt") {
@@ -393,14 +397,7 @@ LValue Lowering::externFallback(const capture::Node& node) {
             default: return vm.call(target->callee, std::move(args), std::move(kwargs));
         }
     };
-    int id = graph_.add(std::move(b)).id;
-    LValue v;
-    v.kind = LValue::Kind::Tensor;
-    v.dtype = buffer(id).dtype;
-    v.sizes = buffer(id).sizes;
-    v.loader = bufferLoader(id);
-    v.buffer = id;
-    return v;
+    return bufferValue(graph_.add(std::move(b)).id);
 }
 
 LValue Lowering::externCall(const std::string& op, std::vector<LValue> inputs, std::vector<Index> sizes, DType dtype,
@@ -416,14 +413,7 @@ LValue Lowering::externCall(const std::string& op, std::vector<LValue> inputs, s
     b.extern_.op = op;
     b.extern_.node = current_;
     b.extern_.call = [call](vm::Interpreter&, const vm::ValueList& tensors, const SymbolValues&) { return call(tensors); };
-    int id = graph_.add(std::move(b)).id;
-    LValue v;
-    v.kind = LValue::Kind::Tensor;
-    v.dtype = dtype;
-    v.sizes = buffer(id).sizes;
-    v.loader = bufferLoader(id);
-    v.buffer = id;
-    return v;
+    return bufferValue(graph_.add(std::move(b)).id);
 }
 
 LValue Lowering::lowerCall(const capture::Node& node) {

@@ -83,6 +83,8 @@ public:
                       std::function<vm::Value(const vm::ValueList&)> call);
     /// The loader of a realized buffer in its own layout.
     Loader bufferLoader(int buffer);
+    /// The tensor value that is exactly buffer `id`.
+    LValue bufferValue(int id);
     GraphBuffer& buffer(int id) { return graph_.buffers.at(static_cast<size_t>(id)); }
     LoweredGraph& graph() { return graph_; }
     /// Evaluate a size expression with the example inputs' symbol values.

@@ -60,14 +60,7 @@ LValue reduce(Lowering& lowering, const LValue& input, const std::vector<int64_t
         return element ? element(value) : value;
     };
     b.originNodes = mergeOrigins({input}, lowering.currentNode()->name);
-    int id = lowering.graph().add(std::move(b)).id;
-    LValue out;
-    out.kind = LValue::Kind::Tensor;
-    out.dtype = lowering.buffer(id).dtype;
-    out.sizes = lowering.buffer(id).sizes;
-    out.loader = lowering.bufferLoader(id);
-    out.buffer = id;
-    return out;
+    return lowering.bufferValue(lowering.graph().add(std::move(b)).id);
 }
 
 namespace {

@@ -243,6 +243,25 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
     bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && *reduceCount % width == 0 && iters >= 1 && iters <= 16;
     for (size_t p = 0; persistentOk && p < kernel.passes.size(); ++p)
         if (kernel.passes[p].overReductionRange && !vectors.passOk[p]) persistentOk = false;
+    // The lanes of one vector step (persistent or streaming): each lane's point with its loads read from `laneLoad`,
+    // its stores gathered into one vector per buffer and written as one 16-byte access at `rowAddress`.
+    auto emitLanes = [&](const std::string& indent, const KernelPass& pass, const auto& emitPoint, const auto& vecType,
+                         const auto& rowAddress, const std::function<std::optional<std::string>(const Expr&)>& laneLoad) {
+        const int rvar = kernel.outerVarCount();
+        std::string out;
+        for (const Store& st : pass.stores) out += fmt::format("{}{} {}_out;\n", indent, vecType(st.buffer), bufferName(kernel, st.buffer));
+        out += fmt::format("#pragma unroll\n{}for (int k = 0; k < {}; ++k) {{\n", indent, width);
+        out += fmt::format("{}  const {} rindex = rbase + k;\n", indent, idx);
+        ExprEmitter emitter(kernel, idx, indent + "  ", counter);
+        emitter.loadOverride = laneLoad;
+        out += decodeVars(kernel, kernel.reductionRanges, rvar, "rindex", idx, indent + "  ", emitter);
+        emitPoint(emitter, [&](const Store& st) { return bufferName(kernel, st.buffer) + "_out.v[k]"; });
+        out += emitter.code() + indent + "}\n";
+        for (const Store& st : pass.stores)
+            out += fmt::format("{}*reinterpret_cast<{}*>({} + {}) = {}_out;\n", indent, vecType(st.buffer), bufferName(kernel, st.buffer),
+                               rowAddress(st.index), bufferName(kernel, st.buffer));
+        return out;
+    };
     std::vector<std::pair<std::string, std::string>> cached;  // "buffer[index]" -> register array, valid in this branch
     auto persistentPass = [&](const KernelPass& pass, size_t, const auto& emitPoint, const auto& vecType) {
         std::string out;
@@ -275,20 +294,10 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
         out += fmt::format("        if (rvec < {}) {{\n", rowVectors);
         out += fmt::format("          const {0} rbase = ({0})rvec * {1};\n", idx, width);
         out += loads;
-        for (const Store& st : pass.stores) out += fmt::format("          {} {}_out;\n", vecType(st.buffer), bufferName(kernel, st.buffer));
-        out += fmt::format("#pragma unroll\n          for (int k = 0; k < {}; ++k) {{\n", width);
-        out += fmt::format("            const {} rindex = rbase + k;\n", idx);
-        ExprEmitter emitter(kernel, idx, "            ", counter);
-        emitter.loadOverride = [&](const Expr& e) -> std::optional<std::string> {
+        out += emitLanes("          ", pass, emitPoint, vecType, rowAddress, [&](const Expr& e) -> std::optional<std::string> {
             if (auto name = arrayOf(e)) return "cwb_load(" + *name + "[it].v[k])";
             return std::nullopt;
-        };
-        out += decodeVars(kernel, kernel.reductionRanges, rvar, "rindex", idx, "            ", emitter);
-        emitPoint(emitter, [&](const Store& st) { return bufferName(kernel, st.buffer) + "_out.v[k]"; });
-        out += emitter.code() + "          }\n";
-        for (const Store& st : pass.stores)
-            out += fmt::format("          *reinterpret_cast<{}*>({} + {}) = {}_out;\n", vecType(st.buffer), bufferName(kernel, st.buffer),
-                               rowAddress(st.index), bufferName(kernel, st.buffer));
+        });
         out += "        }\n      }\n    }\n";
         for (const Store& st : pass.stores)
             std::erase_if(cached, [&](const auto& entry) { return entry.first.rfind(bufferName(kernel, st.buffer) + "[", 0) == 0; });
@@ -368,20 +377,10 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
                 };
                 for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit);
                 for (const Store& st : pass.stores) forEachExpr(st.value, visit);
-                for (const Store& st : pass.stores) out += fmt::format("        {} {}_out;\n", vecType(st.buffer), bufferName(kernel, st.buffer));
-                out += fmt::format("#pragma unroll\n        for (int k = 0; k < {}; ++k) {{\n", width);
-                out += fmt::format("          const {} rindex = rbase + k;\n", idx);
-                ExprEmitter emitter(kernel, idx, "          ", counter);
-                emitter.loadOverride = [&](const Expr& e) -> std::optional<std::string> {
+                out += emitLanes("        ", pass, emitPoint, vecType, rowAddress, [&](const Expr& e) -> std::optional<std::string> {
                     if (auto name = vectorOf(e)) return "cwb_load(" + *name + ".v[k])";
                     return std::nullopt;
-                };
-                out += decodeVars(kernel, kernel.reductionRanges, rvar, "rindex", idx, "          ", emitter);
-                emitPoint(emitter, [&](const Store& st) { return bufferName(kernel, st.buffer) + "_out.v[k]"; });
-                out += emitter.code() + "        }\n";
-                for (const Store& st : pass.stores)
-                    out += fmt::format("        *reinterpret_cast<{}*>({} + {}) = {}_out;\n", vecType(st.buffer), bufferName(kernel, st.buffer),
-                                        rowAddress(st.index), bufferName(kernel, st.buffer));
+                });
                 out += "      }\n";
                 scalarStart = fmt::format("rvectors * {} + {}", width, splitter);
             }
