@@ -1,4 +1,5 @@
-// cuBLAS handles per device and the strided-batched GEMM behind matmul/mm/bmm/linear on CUDA tensors.
+// cuBLAS handles per device and the strided-batched GEMM (float32/64, float16, bfloat16) behind
+// matmul/mm/bmm/linear on CUDA tensors.
 #include "cuda/blas.h"
 
 #include <cublas_v2.h>
@@ -44,6 +45,23 @@ int toInt(int64_t value, const char* what) {
     return static_cast<int>(value);
 }
 
+// cuBLAS's storage and compute types for a GemmType. CUBLAS_COMPUTE_32F is full float32 under the
+// default math mode (no TF32); for 16-bit storage it is PyTorch's float32 accumulation.
+struct GemmTypes {
+    cudaDataType_t data;
+    cublasComputeType_t compute;
+};
+
+GemmTypes gemmTypes(GemmType type) {
+    switch (type) {
+        case GemmType::Float32: return {CUDA_R_32F, CUBLAS_COMPUTE_32F};
+        case GemmType::Float64: return {CUDA_R_64F, CUBLAS_COMPUTE_64F};
+        case GemmType::Float16: return {CUDA_R_16F, CUBLAS_COMPUTE_32F};
+        case GemmType::BFloat16: return {CUDA_R_16BF, CUBLAS_COMPUTE_32F};
+    }
+    throw CudaError("cuBLAS gemm: unknown element type");
+}
+
 }  // namespace
 
 void gemm(int device, const GemmCall& call) {
@@ -55,18 +73,16 @@ void gemm(int device, const GemmCall& call) {
     const int m = toInt(call.m, "m"), n = toInt(call.n, "n"), k = toInt(call.k, "k");
     const int lda = toInt(call.lda, "lda"), ldb = toInt(call.ldb, "ldb"), ldc = toInt(call.ldc, "ldc");
     const int batch = toInt(call.batch, "batch");
-    if (call.type == GemmType::Float32) {
-        const float alpha = static_cast<float>(call.alpha), beta = static_cast<float>(call.beta);
-        checkBlas(cublasSgemmStridedBatched(handle, opA, opB, m, n, k, &alpha, static_cast<const float*>(call.a), lda,
-                                            call.strideA, static_cast<const float*>(call.b), ldb, call.strideB, &beta,
-                                            static_cast<float*>(call.c), ldc, call.strideC, batch),
-                  "cublasSgemmStridedBatched");
-    } else {
-        checkBlas(cublasDgemmStridedBatched(handle, opA, opB, m, n, k, &call.alpha, static_cast<const double*>(call.a), lda,
-                                            call.strideA, static_cast<const double*>(call.b), ldb, call.strideB, &call.beta,
-                                            static_cast<double*>(call.c), ldc, call.strideC, batch),
-                  "cublasDgemmStridedBatched");
-    }
+    const GemmTypes types = gemmTypes(call.type);
+    // alpha and beta are in the compute type: double for float64, float otherwise.
+    const float alphaF = static_cast<float>(call.alpha), betaF = static_cast<float>(call.beta);
+    const bool doubleScale = types.compute == CUBLAS_COMPUTE_64F;
+    const void* alpha = doubleScale ? static_cast<const void*>(&call.alpha) : &alphaF;
+    const void* beta = doubleScale ? static_cast<const void*>(&call.beta) : &betaF;
+    checkBlas(cublasGemmStridedBatchedEx(handle, opA, opB, m, n, k, alpha, call.a, types.data, lda, call.strideA, call.b,
+                                         types.data, ldb, call.strideB, beta, call.c, types.data, ldc, call.strideC, batch,
+                                         types.compute, CUBLAS_GEMM_DEFAULT),
+              "cublasGemmStridedBatchedEx");
 }
 
 }  // namespace eng::cuda

@@ -6,9 +6,10 @@
 
 namespace eng::cuda {
 
-enum class GemmType { Float32, Float64 };
+// The element type of A, B and C. Float16/BFloat16 accumulate in float32 and round C to 16 bits, as PyTorch.
+enum class GemmType { Float32, Float64, Float16, BFloat16 };
 
-// Column-major GEMM over a batch, as cublas<t>gemmStridedBatched: C = alpha * op(A) op(B) + beta * C for
+// Column-major GEMM over a batch, as cublasGemmStridedBatchedEx: C = alpha * op(A) op(B) + beta * C for
 // each of `batch` matrices. Pointers are device addresses on cuda:`device`.
 struct GemmCall {
     GemmType type = GemmType::Float32;

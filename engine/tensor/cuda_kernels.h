@@ -40,8 +40,8 @@ void reduce(cudagen::RowReduction kind, const Tensor& input, const std::vector<b
             const Tensor& indices = Tensor(), double correction = 0.0);
 // out (input's sizes) = softmax / log_softmax of input along dim.
 void softmax(const Tensor& out, const Tensor& input, int64_t dim, bool logarithmic);
-// out = a @ b for 2-D float32/float64 tensors, or batch by batch for 3-D ones in one strided-batched call
-// (cuBLAS, TF32 off).
+// out = a @ b for 2-D float32/float64/float16/bfloat16 tensors, or batch by batch for 3-D ones in one
+// strided-batched call (cuBLAS, TF32 off; 16-bit types accumulate in float32).
 void gemm(const Tensor& out, const Tensor& a, const Tensor& b);
 
 // The device an op over these operands runs on: cuda when any defined operand is a CUDA tensor (the others

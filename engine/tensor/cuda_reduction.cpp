@@ -124,15 +124,25 @@ BlasView asBatchedBlas(const Tensor& batch) {
     return {dense, false, std::max<int64_t>(dense.sizes()[2], 1)};
 }
 
+// cuBLAS's element type for dtype; the floating dtypes only, as PyTorch's CUDA addmm.
+cuda::GemmType gemmType(DType dtype) {
+    switch (dtype) {
+        case DType::Float32: return cuda::GemmType::Float32;
+        case DType::Float64: return cuda::GemmType::Float64;
+        case DType::Float16: return cuda::GemmType::Float16;
+        case DType::BFloat16: return cuda::GemmType::BFloat16;
+        default:
+            fail(ErrorKind::NotImplemented, fmt::format("\"addmm_cuda\" not implemented for '{}'", dtypeKernelName(dtype)));
+    }
+}
+
 }  // namespace
 
 void gemm(const Tensor& out, const Tensor& a, const Tensor& b) {
     for (const Tensor* t : {&a, &b})
         if (normalizeDevice(t->device()) != normalizeDevice(out.device())) deviceMismatch(out.device(), t->device());
     const DType dtype = out.dtype();
-    if (dtype != DType::Float32 && dtype != DType::Float64)
-        fail(ErrorKind::NotImplemented, fmt::format("\"addmm_cuda\" not implemented for '{}' in cwb (float32 and float64 only)",
-                                                    dtypeKernelName(dtype)));
+    const cuda::GemmType type = gemmType(dtype);
     if (out.numel() == 0) return;
     const bool batched = out.dim() == 3;
     const int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
@@ -140,7 +150,7 @@ void gemm(const Tensor& out, const Tensor& a, const Tensor& b) {
     // Row-major C = A B is column-major C^T = B^T A^T: cuBLAS computes (n x m) = (n x k) (k x m).
     const BlasView left = batched ? asBatchedBlas(a) : asBlas(a), right = batched ? asBatchedBlas(b) : asBlas(b);
     cuda::GemmCall call;
-    call.type = dtype == DType::Float32 ? cuda::GemmType::Float32 : cuda::GemmType::Float64;
+    call.type = type;
     call.transposeA = right.transposed;
     call.transposeB = left.transposed;
     call.m = n;

@@ -45,7 +45,7 @@ void gemmInto(const Tensor& out, const Tensor& a, const Tensor& b) {
         fillInPlace(out, Scalar(int64_t{0}));
         return;
     }
-    if (cudaops::onCuda(out) && !isReducedFloat(dtype)) return cudaops::gemm(out, a, b);
+    if (cudaops::onCuda(out)) return cudaops::gemm(out, a, b);
     if (dtype == DType::Float32 || dtype == DType::Float64) {
         const BlasOperand left = asBlas(a), right = asBlas(b);
         const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
@@ -129,7 +129,7 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
                                              batch, a.sizes()[2], b.sizes()[0], b.sizes()[1]));
     checkSameDType(a, b, "batch1 and batch2");
     Tensor out = empty({batch, a.sizes()[1], b.sizes()[2]}, a.dtype(), a.device());
-    if (cudaops::onCuda(out) && !isReducedFloat(out.dtype()) && a.sizes()[2] > 0) {
+    if (cudaops::onCuda(out) && a.sizes()[2] > 0) {
         cudaops::gemm(out, a, b);
         return out;
     }

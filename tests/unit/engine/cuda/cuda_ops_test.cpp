@@ -228,6 +228,57 @@ TEST_F(CudaOps, MatrixProductsThroughCublas) {
     expectSame("mm large k", [](const Inputs& in) { return mm(in[0], in[1]); }, {randomFloats({16, 1024}), randomFloats({1024, 16})}, 1e-5, 1e-4);
 }
 
+// float16/bfloat16 products go to cuBLAS in the 16-bit type with float32 accumulation; the CPU computes in
+// float32 and rounds. Both round a float32 sum (summed in different orders, and cuBLAS may reduce split-K
+// partials in 16 bits as PyTorch allows by default), so they agree to about two units in the last place
+// of the 16-bit type (bfloat16 eps 2^-7, float16 eps 2^-10), plus an absolute slack for sums near zero.
+// A bias added after rounding keeps the product's one-unit difference where the sum cancels: twice the slack.
+// Odd sizes (not multiples of 8) take cuBLAS's unaligned kernels.
+TEST_F(CudaOps, HalfAndBFloat16MatrixProductsThroughCublas) {
+    for (DType d : {DType::BFloat16, DType::Float16}) {
+        SCOPED_TRACE(dtypeKernelName(d));
+        const double eps = d == DType::BFloat16 ? 0x1p-7 : 0x1p-10;
+        const double rtol = 2 * eps, atol = 2 * eps;
+        const auto floats = [d](const Shape& shape) { return randomFloats(shape, d); };
+        expectSame("mm", [](const Inputs& in) { return mm(in[0], in[1]); }, {floats({7, 13}), floats({13, 9})}, rtol, atol);
+        expectSame("mm aligned", [](const Inputs& in) { return mm(in[0], in[1]); }, {floats({16, 32}), floats({32, 24})}, rtol, atol);
+        expectSame("mm transposed operands", [](const Inputs& in) { return mm(t(in[0]), t(in[1])); },
+                   {floats({13, 7}), floats({9, 13})}, rtol, atol);
+        expectSame("mm sliced operand", [](const Inputs& in) { return mm(slice(in[0], 1, 0, std::nullopt, 2), in[1]); },
+                   {floats({5, 10}), floats({5, 3})}, rtol, atol);
+        expectSame("mm large k", [](const Inputs& in) { return mm(in[0], in[1]); }, {floats({16, 1024}), floats({1024, 16})},
+                   rtol, 16 * atol);
+        expectSame("bmm", [](const Inputs& in) { return bmm(in[0], in[1]); }, {floats({3, 5, 11}), floats({3, 11, 6})}, rtol, atol);
+        expectSame("bmm transposed batches", [](const Inputs& in) { return bmm(transpose(in[0], 1, 2), in[1]); },
+                   {floats({3, 11, 5}), floats({3, 11, 6})}, rtol, atol);
+        expectSame("bmm strided batches", [](const Inputs& in) { return bmm(slice(in[0], 2, 0, std::nullopt, 2), in[1]); },
+                   {floats({3, 5, 14}), floats({3, 7, 6})}, rtol, atol);
+        expectSame("matmul vector", [](const Inputs& in) { return matmul(in[0], in[1]); }, {floats({13}), floats({13, 5})}, rtol, atol);
+        expectSame("matmul broadcast batch", [](const Inputs& in) { return matmul(in[0], in[1]); },
+                   {floats({4, 3}), floats({2, 3, 5})}, rtol, atol);
+        expectSame("matmul broadcast batch dims", [](const Inputs& in) { return matmul(in[0], in[1]); },
+                   {floats({2, 1, 5, 7}), floats({3, 7, 9})}, rtol, atol);
+        expectSame("matmul batched", [](const Inputs& in) { return matmul(in[0], in[1]); }, {floats({2, 3, 4, 5}), floats({5, 6})},
+                   rtol, atol);
+        expectSame("linear", [](const Inputs& in) { return linear(in[0], in[1], in[2]); },
+                   {floats({8, 32}), floats({64, 32}), floats({64})}, rtol, 2 * atol);
+        expectSame("linear 3-D odd sizes", [](const Inputs& in) { return linear(in[0], in[1], in[2]); },
+                   {floats({2, 5, 24}), floats({17, 24}), floats({17})}, rtol, 2 * atol);
+        expectSame("addmm", [](const Inputs& in) { return addmm(in[0], in[1], in[2], 0.5, 2.0); },
+                   {floats({9}), floats({7, 13}), floats({13, 9})}, rtol, 2 * atol);
+    }
+}
+
+TEST_F(CudaOps, IntegerMatrixProductsRaiseLikePyTorch) {
+    const Tensor a = to(randomInts({3, 4}, -5, 5), std::nullopt, kCuda), b = to(randomInts({4, 2}, -5, 5), std::nullopt, kCuda);
+    try {
+        mm(a, b);
+        FAIL() << "expected an error";
+    } catch (const TensorError& e) {
+        EXPECT_EQ(std::string(e.what()), "\"addmm_cuda\" not implemented for 'Long'");
+    }
+}
+
 TEST_F(CudaOps, OpsThroughHostCopies) {
     expectSame("gather", [](const Inputs& in) { return gather(in[0], 1, in[1]); }, {randomFloats({3, 5}), randomInts({3, 4}, 0, 5)});
     expectSame("advanced index", [](const Inputs& in) { return advancedIndex(in[0], {in[1]}); }, {randomFloats({6, 2}), randomInts({4}, 0, 6)});
