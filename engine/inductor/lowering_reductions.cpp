@@ -1,6 +1,8 @@
 // Reduction lowerings and the decompositions built on them: sum/mean/prod/amax/amin/max/min/argmax/any/all,
-// var/std, softmax, log_softmax, logsumexp, layer_norm. Each reduction becomes a Reduction buffer whose body
-// reads its input's loader, so pointwise producers are computed inside the reduction loop.
+// var/std, softmax, log_softmax, logsumexp, layer_norm, linear, scaled_dot_product_attention. Each reduction
+// becomes a Reduction buffer whose body reads its input's loader, so producers are computed inside its loop.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "inductor/lowering_context.h"
@@ -131,6 +133,10 @@ struct ReductionLowering {
         LValue x = args.tensor(0, "input");
         int64_t dim = normaliseDims({args.integer(1, "dim")}, x.dim())[0];
         DType result = args.dtype(2, "dtype").value_or(x.dtype);
+        return softmaxOf(x, dim, result, logarithmic);
+    }
+
+    LValue softmaxOf(const LValue& x, int64_t dim, DType result, bool logarithmic) {
         if (!tensor::isFloating(result)) throw LoweringError("softmax of an integer tensor");
         DType acc = computeTypeFor(result);
         LValue xf = castTo(x, acc);
@@ -182,6 +188,52 @@ struct ReductionLowering {
         LValue b = args.tensor(2, "bias");
         DType compute = computeTypeFor(x.dtype);
         return named(mapElements({mm, b}, compute, x.dtype, [](const std::vector<ExprPtr>& e) { return binary(ElementOp::Add, e[0], e[1]); }));
+    }
+
+    /// F.scaled_dot_product_attention as matmul -> scale, mask and softmax fused in one row kernel -> matmul; the
+    /// causal mask is index arithmetic (key position <= query position), so no mask tensor is built.
+    std::optional<LValue> attention() {
+        LValue q = args.tensor(0, "query"), k = args.tensor(1, "key"), v = args.tensor(2, "value");
+        if (q.dim() < 2 || k.dim() != q.dim() || v.dim() != q.dim()) return std::nullopt;
+        if (args.number(4, "dropout_p", 0.0) != 0.0 || args.flag(99, "enable_gqa", false)) return std::nullopt;
+        const bool causal = args.flag(5, "is_causal", false);
+        const bool hasMask = args.has(3, "attn_mask");
+        if (causal && hasMask) return std::nullopt;  // the eager op raises PyTorch's error
+        auto headDim = constantValue(q.sizes.back());
+        if (!headDim) return std::nullopt;
+        const double scale = args.has(99, "scale") ? args.number(99, "scale") : 1.0 / std::sqrt(static_cast<double>(*headDim));
+        std::vector<Index> scoreSizes = broadcastSizes(std::vector<Index>(q.sizes.begin(), q.sizes.end() - 2),
+                                                       std::vector<Index>(k.sizes.begin(), k.sizes.end() - 2));
+        scoreSizes.push_back(q.sizes[q.sizes.size() - 2]);
+        scoreSizes.push_back(k.sizes[k.sizes.size() - 2]);
+        LValue scores = lowering.externCall("torch.matmul", {q, k}, scoreSizes, q.dtype, [](const vm::ValueList& t) {
+            return vm::callOp("torch.matmul", {t[0], vm::callOp("Tensor.transpose", {t[1], vm::Value(-2), vm::Value(-1)})});
+        });
+        const DType acc = computeTypeFor(q.dtype);
+        LValue mask = hasMask ? args.tensor(3, "attn_mask") : LValue{};
+        LValue masked;
+        masked.kind = LValue::Kind::Tensor;
+        masked.dtype = acc;
+        masked.sizes = scoreSizes;
+        masked.loader = [scores, mask, hasMask, causal, scale, acc, scoreSizes](const std::vector<Index>& index) {
+            ExprPtr x = binary(ElementOp::Mul, cast(scores.loader(index), acc), constantFloat(scale, acc));
+            const ExprPtr minusInf = constantFloat(-INFINITY, acc);
+            if (causal) {
+                auto allowed = binary(ElementOp::Le, indexValue(index[index.size() - 1], DType::Int64), indexValue(index[index.size() - 2], DType::Int64));
+                x = where(allowed, x, minusInf);
+            }
+            if (hasMask) {
+                if (mask.dtype == DType::Bool) x = where(broadcastLoad(mask, index, scoreSizes, DType::Bool), x, minusInf);
+                else x = binary(ElementOp::Add, x, broadcastLoad(mask, index, scoreSizes, acc));
+            }
+            return x;
+        };
+        LValue weights = softmaxOf(masked, static_cast<int64_t>(scoreSizes.size()) - 1, q.dtype, false);
+        std::vector<Index> outSizes = scoreSizes;
+        outSizes.back() = v.sizes.back();
+        return named(lowering.externCall("torch.matmul", {weights, v}, outSizes, q.dtype, [](const vm::ValueList& t) {
+            return vm::callOp("torch.matmul", {t[0], t[1]});
+        }));
     }
 
     /// max/min: of all elements, of two tensors (elementwise), or along a dim with indices.
@@ -268,6 +320,7 @@ struct ReductionLowering {
         }
         if (op == "layer_norm") return layerNorm();
         if (op == "linear") return linear();
+        if (op == "scaled_dot_product_attention") return attention();
         return std::nullopt;
     }
 };

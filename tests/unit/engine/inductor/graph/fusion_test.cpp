@@ -79,6 +79,21 @@ TEST(InductorFusion, LinearBiasFusesWithTheActivation) {
     EXPECT_NE(code.source.find("extern_kernels.torch.matmul"), std::string::npos) << code.source;
 }
 
+TEST(InductorFusion, AttentionIsTwoMatmulsAroundOneMaskedSoftmaxKernel) {
+    for (const char* call : {"F.scaled_dot_product_attention(q, k, v, is_causal=True)",
+                             "F.scaled_dot_product_attention(q, k, v, attn_mask=mask)",
+                             "F.scaled_dot_product_attention(q, k, v, scale=0.3)"}) {
+        SCOPED_TRACE(call);
+        // query, key and value are the graph's input itself: nothing to copy before the matmuls
+        auto run = compileAndCompare(std::string("mask = torch.rand(6, 6) > 0.3\n\ndef f(x):\n    q = x\n    k = x\n    v = x\n    return ") + call,
+                                     "    x = torch.randn(2, 4, 6, 8)");
+        const auto& code = onlyCode(run);
+        ASSERT_EQ(code.kernels.size(), 1u) << code.source;
+        EXPECT_EQ(code.kernels[0].name.rfind("cwb_red_fused_", 0), 0u);
+        EXPECT_NE(code.source.find("extern_kernels.torch.matmul"), std::string::npos);
+    }
+}
+
 TEST(InductorFusion, DifferentReductionsStaySeparateWithTheReasonRecorded) {
     auto run = compileAndCompare("def f(x):\n    return x.sum(dim=1), x.mean(dim=0)", "    x = torch.randn(40, 24)");
     const auto& code = onlyCode(run);
