@@ -77,21 +77,6 @@ template <class T> __device__ __forceinline__ T cwb_max_nan(T x, T y) { return (
 template <class T> __device__ __forceinline__ T cwb_min_nan(T x, T y) { return (x != x || y != y) ? (x != x ? x : y) : (x < y ? x : y); }
 )CUDA";
 
-std::string storageTypeName(DType d) {
-    switch (d) {
-        case DType::Bool: return "bool";
-        case DType::UInt8: return "cwb_u8";
-        case DType::Int8: return "cwb_i8";
-        case DType::Int16: return "cwb_i16";
-        case DType::Int32: return "cwb_i32";
-        case DType::Int64: return "cwb_i64";
-        case DType::Float16: return "cwb_half";
-        case DType::BFloat16: return "cwb_bf16";
-        case DType::Float32: return "float";
-        case DType::Float64: return "double";
-    }
-    return "void";
-}
 
 // Identifier-safe short dtype names for entry points.
 std::string shortName(DType d) { return std::string(dtypeName(d)); }
@@ -115,6 +100,22 @@ std::string storeAs(DType d, const std::string& value) {
 }
 
 }  // namespace
+
+std::string storageTypeName(DType d) {
+    switch (d) {
+        case DType::Bool: return "bool";
+        case DType::UInt8: return "cwb_u8";
+        case DType::Int8: return "cwb_i8";
+        case DType::Int16: return "cwb_i16";
+        case DType::Int32: return "cwb_i32";
+        case DType::Int64: return "cwb_i64";
+        case DType::Float16: return "cwb_half";
+        case DType::BFloat16: return "cwb_bf16";
+        case DType::Float32: return "float";
+        case DType::Float64: return "double";
+    }
+    return "void";
+}
 
 std::string computeTypeName(DType dtype) {
     if (isReducedFloat(dtype)) return "float";

@@ -35,6 +35,9 @@ struct GeneratedKernel {
 cuda::KernelSource translationUnit(std::span<const GeneratedKernel> kernels);
 inline cuda::KernelSource translationUnit(const GeneratedKernel& kernel) { return translationUnit(std::span(&kernel, 1)); }
 
+// The C++ type an element of dtype is stored as in generated code (cwb_bf16, float, cwb_i64, bool): the prelude's
+// storage types, shared with the inductor's generated kernels.
+std::string storageTypeName(DType dtype);
 // The C++ type a kernel computes in for dtype (float for the 16-bit floats), as spelled in generated code.
 std::string computeTypeName(DType dtype);
 

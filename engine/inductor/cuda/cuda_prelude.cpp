@@ -2,6 +2,7 @@
 // interpreter, integer ops with its wrap-around rules, and group reductions. Needs no headers, as the eager
 // runtime's kernels (engine/tensor/cuda_codegen.cpp): 16-bit floats convert with PTX cvt instructions.
 #include "inductor/cuda/cuda_codegen_detail.h"
+#include "tensor/cuda_codegen.h"
 
 namespace eng::inductor::cuda::detail {
 
@@ -132,23 +133,9 @@ const std::string& prelude() {
     return text;
 }
 
-std::string storageType(DType dtype) {
-    switch (dtype) {
-        case DType::Bool: return "bool";
-        case DType::UInt8: return "cwb_u8";
-        case DType::Int8: return "cwb_i8";
-        case DType::Int16: return "cwb_i16";
-        case DType::Int32: return "cwb_i32";
-        case DType::Int64: return "cwb_i64";
-        case DType::Float16: return "cwb_half";
-        case DType::BFloat16: return "cwb_bf16";
-        case DType::Float32: return "float";
-        case DType::Float64: return "double";
-    }
-    return "void";
-}
+std::string storageType(DType dtype) { return tensor::cudagen::storageTypeName(dtype); }
 
-std::string computeType(DType dtype) { return tensor::isReducedFloat(dtype) ? "float" : storageType(dtype); }
+std::string computeType(DType dtype) { return tensor::cudagen::computeTypeName(dtype); }
 
 int itemBytes(DType dtype) { return static_cast<int>(tensor::itemSize(dtype)); }
 
