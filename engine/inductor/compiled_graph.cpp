@@ -69,14 +69,10 @@ std::vector<tensor::Tensor> CompiledGraph::bindInputs(const vm::ValueList& input
     return tensors;
 }
 
-void CompiledGraph::launchKernels(const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols) {
+void CompiledGraph::launchKernel(size_t index, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols) {
     std::vector<void*> addresses;
-    for (const ScheduleStep& s : schedule_.steps) {
-        const ScheduledKernel& k = schedule_.kernels[static_cast<size_t>(s.index)];
-        addresses.clear();
-        for (int id : k.bufferIds) addresses.push_back(tensors[static_cast<size_t>(id)].data());
-        launcher_->launch(static_cast<size_t>(s.index), addresses, symbols);
-    }
+    for (int id : schedule_.kernels[index].bufferIds) addresses.push_back(tensors[static_cast<size_t>(id)].data());
+    launcher_->launch(index, addresses, symbols);
 }
 
 vm::ValueList CompiledGraph::outputsOf(const std::vector<tensor::Tensor>& tensors, const vm::ValueList& inputs,
@@ -122,7 +118,10 @@ vm::ValueList CompiledGraph::replay(const vm::ValueList& inputs, const SymbolVal
                 slot = tensor::empty(evaluateAll(b.sizes, symbols), b.dtype, graph_.device);
         }
         auto& device = eng::cuda::DeviceContext::get(graph_.device.index());
-        recording->graph = eng::cuda::CapturedGraph::capture(device, [&] { launchKernels(recording->tensors, symbols); });
+        // Graphs with extern steps are never recorded (cudaGraphsDecision), so every step is a kernel.
+        recording->graph = eng::cuda::CapturedGraph::capture(device, [&] {
+            for (const ScheduleStep& s : schedule_.steps) launchKernel(static_cast<size_t>(s.index), recording->tensors, symbols);
+        });
     }
     for (const GraphBuffer& b : graph_.buffers)
         if (b.kind == BufferKind::Input && !b.isParameter)
@@ -143,14 +142,10 @@ vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& input
         if ((b.kind == BufferKind::Pointwise || b.kind == BufferKind::Reduction) && schedule_.stored[i])
             tensors[i] = tensor::empty(evaluateAll(b.sizes, symbols), b.dtype, graph_.device);
     }
-    std::vector<void*> addresses;
     for (size_t step = 0; step < schedule_.steps.size(); ++step) {
         const ScheduleStep& s = schedule_.steps[step];
         if (s.kind == ScheduleStep::Kind::Kernel) {
-            const ScheduledKernel& k = schedule_.kernels[static_cast<size_t>(s.index)];
-            addresses.clear();
-            for (int id : k.bufferIds) addresses.push_back(tensors[static_cast<size_t>(id)].data());
-            launcher_->launch(static_cast<size_t>(s.index), addresses, symbols);
+            launchKernel(static_cast<size_t>(s.index), tensors, symbols);
         } else {
             const GraphBuffer& b = graph_.buffers[static_cast<size_t>(s.index)];
             vm::ValueList args;

@@ -36,7 +36,7 @@ private:
     /// The checked input tensors (contiguous copies where the layout differs) and the call's symbols.
     std::vector<tensor::Tensor> bindInputs(const vm::ValueList& inputs, const SymbolValues& symbols) const;
     vm::ValueList outputsOf(const std::vector<tensor::Tensor>& tensors, const vm::ValueList& inputs, const SymbolValues& symbols) const;
-    void launchKernels(const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols);
+    void launchKernel(size_t index, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols);
     vm::ValueList replay(const vm::ValueList& inputs, const SymbolValues& symbols);
 
     LoweredGraph graph_;
