@@ -4,61 +4,25 @@
 #include <fmt/core.h>
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "capture/explain.h"
 #include "capture/fx_printer.h"
+#include "../example_programs.h"
 #include "capture_support.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-using eng::vm::Kind;
-using eng::vm::Value;
 using nlohmann::json;
 
 const fs::path kExamples = fs::path(CWB_TEST_DATA_DIR) / "examples";
 
-std::string readText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+std::vector<fs::path> examplePrograms() { return exampletest::programsIn(kExamples); }
 
-std::vector<fs::path> examplePrograms() {
-    std::vector<fs::path> programs;
-    for (const auto& entry : fs::directory_iterator(kExamples))
-        if (entry.path().extension() == ".py" && fs::exists(fs::path(entry.path()).replace_extension(".json"))) programs.push_back(entry.path());
-    std::sort(programs.begin(), programs.end());
-    return programs;
-}
-
-double number(const json& j) {
-    if (j.is_string()) return j == "nan" ? std::nan("") : (j == "inf" ? INFINITY : -INFINITY);
-    return j.get<double>();
-}
-
-void expectOutputsMatch(const json& expected, const Value& returned, const std::string& name) {
-    ASSERT_TRUE(returned.is(Kind::List)) << name;
-    const auto& items = returned.as<eng::vm::ListObject>().items;
-    ASSERT_EQ(items.size(), expected.size()) << name;
-    for (size_t i = 0; i < items.size(); ++i) {
-        ASSERT_TRUE(items[i].is(Kind::Tensor)) << name;
-        const auto& t = items[i].tensor();
-        EXPECT_EQ(std::vector<int64_t>(t.sizes().begin(), t.sizes().end()), expected[i]["shape"].get<std::vector<int64_t>>()) << name << " " << i;
-        Value flat = eng::vm::callOp("Tensor.tolist", {eng::vm::callOp("Tensor.reshape", {items[i], Value(-1)})});
-        const auto& values = flat.as<eng::vm::ListObject>().items;
-        const json& reference = expected[i].contains("values") ? expected[i]["values"] : expected[i]["first64"];
-        for (size_t k = 0; k < reference.size(); ++k) {
-            double want = number(reference[k]);
-            ASSERT_NEAR(values[k].asFloat(), want, 1e-5 + 1e-4 * std::abs(want)) << name << " output " << i << " element " << k;
-        }
-    }
-}
+using exampletest::expectOutputsMatch;
+using exampletest::readText;
 
 /// The recompile log in the examples' parsed form: message line plus its "- ..." guard failure lines.
 json recompileBlocks(const std::string& logs) {

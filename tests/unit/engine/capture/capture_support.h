@@ -31,7 +31,8 @@ struct RecordingSink : eng::capture::CompileEventSink {
     void graphCaptured(const traces::CompileKey& k, const traces::Graph& g) override { graphs.emplace_back(k, g); }
     void guardsInstalled(const traces::CompileKey& k, const std::vector<traces::Guard>& g) override { guards.emplace_back(k, g); }
     void graphBreak(const traces::CompileKey& k, const traces::GraphBreak& b) override { breaks.emplace_back(k, b); }
-    void outputCode(const traces::CompileKey&, const traces::OutputCode&) override {}
+    std::vector<traces::OutputCode> code;  // what the backend generated, per compile (inductor tests)
+    void outputCode(const traces::CompileKey&, const traces::OutputCode& c) override { code.push_back(c); }
     void warning(const traces::CompileKey&, const std::string& text) override { warnings.push_back(text); }
     void compileFinished(const traces::Compile& c) override { finished.push_back(c); }
 };

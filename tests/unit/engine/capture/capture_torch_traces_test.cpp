@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "../example_programs.h"
 #include "capture_support.h"
 
 namespace {
@@ -16,12 +16,7 @@ using nlohmann::json;
 
 const fs::path kTraces = fs::path(CWB_TEST_DATA_DIR) / "torch_traces";
 
-std::string readText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using exampletest::readText;
 
 /// The lines of a TORCH_LOGS stream that carry `artifact`, without the glog prefix (`V1122 ... ] `).
 std::vector<std::string> artifactLines(const std::string& text, const std::string& artifact) {

@@ -36,8 +36,8 @@ inductortest::InductorRun compileAndCompare(const std::string& body, const std::
 }
 
 const traces::OutputCode& onlyCode(const inductortest::InductorRun& run) {
-    EXPECT_EQ(run.code.size(), 1u);
-    return run.code.at(0);
+    EXPECT_EQ(run.events.code.size(), 1u);
+    return run.events.code.at(0);
 }
 
 bool hasNode(const traces::Kernel& k, const std::string& node) {
@@ -109,9 +109,9 @@ TEST(InductorFusion, DynamicSizesStaySymbolic) {
         "def main():\n    a = torch.randn(3, 7)\n    b = torch.randn(5, 11)\n    return [f(a), (a * a).sum(dim=-1) / 7, f(b), (b * b).sum(dim=-1) / 11]\n";
     auto run = inductortest::runInductor(source, "main", {});
     ASSERT_TRUE(run.ok) << run.error;
-    ASSERT_EQ(run.code.size(), 1u) << "one compile serves both sizes";
-    ASSERT_FALSE(run.code[0].kernels.empty());
-    EXPECT_NE(run.code[0].source.find("s0"), std::string::npos) << run.code[0].source;
+    ASSERT_EQ(run.events.code.size(), 1u) << "one compile serves both sizes";
+    ASSERT_FALSE(run.events.code[0].kernels.empty());
+    EXPECT_NE(run.events.code[0].source.find("s0"), std::string::npos) << run.events.code[0].source;
     const auto& items = run.returned.as<eng::vm::ListObject>().items;
     for (size_t i = 0; i < 4; i += 2)
         EXPECT_TRUE(eng::vm::callOp("torch.allclose", {items[i], items[i + 1]}).asInt()) << i;
@@ -123,8 +123,8 @@ TEST(InductorFusion, TrainingGraphsRunEagerlyAndSayWhy) {
                          "def main():\n    w = torch.ones(4, requires_grad=True)\n    loss = f(w, torch.arange(4.0))\n    loss.backward()\n    return w.grad\n";
     auto run = inductortest::runInductor(source, "main", {});
     ASSERT_TRUE(run.ok) << run.error;
-    ASSERT_EQ(run.code.size(), 1u);
-    EXPECT_NE(run.code[0].source.find("no compiled backward graphs yet"), std::string::npos);
+    ASSERT_EQ(run.events.code.size(), 1u);
+    EXPECT_NE(run.events.code[0].source.find("no compiled backward graphs yet"), std::string::npos);
     Value grad = eng::vm::callOp("Tensor.tolist", {run.returned});
     EXPECT_EQ(grad.as<eng::vm::ListObject>().items[3].asFloat(), 3.0);
 }

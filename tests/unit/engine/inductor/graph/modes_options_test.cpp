@@ -41,15 +41,15 @@ TEST(InductorModes, ReduceOverheadOnTheCpuRecordsPyTorchsSkipReason) {
     inductortest::useInterpreter(false);
     auto run = inductortest::runInductor(program("mode='reduce-overhead'"), "main", {});
     ASSERT_TRUE(run.ok) << run.error;
-    ASSERT_EQ(run.code.size(), 1u);
-    EXPECT_NE(run.code[0].source.find("skipping cudagraphs due to cpu device (arg0_1)"), std::string::npos) << run.code[0].source;
+    ASSERT_EQ(run.events.code.size(), 1u);
+    EXPECT_NE(run.events.code[0].source.find("skipping cudagraphs due to cpu device (arg0_1)"), std::string::npos) << run.events.code[0].source;
 }
 
 TEST(InductorModes, MaxAutotuneOnTheCpuRecordsTheSkip) {
     auto run = inductortest::runInductor(program("mode='max-autotune-no-cudagraphs'"), "main", {});
     ASSERT_TRUE(run.ok) << run.error;
-    EXPECT_NE(run.code.at(0).source.find("max-autotune: skipped on the cpu"), std::string::npos);
-    EXPECT_EQ(run.code.at(0).source.find("cudagraphs"), std::string::npos) << "no-cudagraphs means no cudagraphs";
+    EXPECT_NE(run.events.code.at(0).source.find("max-autotune: skipped on the cpu"), std::string::npos);
+    EXPECT_EQ(run.events.code.at(0).source.find("cudagraphs"), std::string::npos) << "no-cudagraphs means no cudagraphs";
 }
 
 TEST(InductorOptions, TraceEnabledWritesTheDebugFolder) {
@@ -67,7 +67,7 @@ TEST(InductorOptions, TraceEnabledWritesTheDebugFolder) {
     auto has = [&](const std::string& name) { return std::find(files.begin(), files.end(), fs::path(name)) != files.end(); };
     EXPECT_TRUE(has("output_code.py"));
     EXPECT_TRUE(has("fusion.dot"));
-    EXPECT_TRUE(has(run.code.at(0).kernels.at(0).name + ".ll")) << run.code.at(0).kernels.at(0).name;
+    EXPECT_TRUE(has(run.events.code.at(0).kernels.at(0).name + ".ll")) << run.events.code.at(0).kernels.at(0).name;
     fs::remove_all(work);
 }
 
