@@ -2,17 +2,18 @@
 # GPU tests on a machine with a CUDA driver but no build tools: `package BUILD_DIR` (here) bundles the test
 # binaries and the non-system shared libraries they need (scripts/bundle_binary.sh) into .devbin/
 # (git-ignored); `run` (on the GPU machine, from the repository root) unpacks them and runs the CUDA tests.
-# libcuda comes from the machine's driver; NVRTC and cuBLAS from its CUDA toolkit.
+# libcuda comes from the machine's driver; NVRTC and cuBLAS from its CUDA toolkit. CWB_GPU_BUNDLE names another
+# bundle folder under the repository root (.devbin-NAME), so that several builds can be tested side by side.
 set -euo pipefail
 
 repo_root=$(cd "$(dirname "$0")/../.." && pwd)
-bundle_dir="$repo_root/.devbin"
+bundle_dir="$repo_root/.devbin${CWB_GPU_BUNDLE:+-$CWB_GPU_BUNDLE}"
 binaries=(tests/engine_cuda_tests tests/engine_vm_tests tests/engine_inductor_cuda_tests tests/engine_inductor_tests)
 
 package() {
     local build_dir=${1:?usage: run_gpu_tests.sh package BUILD_DIR}
     build_dir=$(cd "$build_dir" && pwd)
-    grep -qx '/.devbin/' "$repo_root/.git/info/exclude" 2>/dev/null || echo '/.devbin/' >>"$repo_root/.git/info/exclude"
+    grep -qx '/.devbin*/' "$repo_root/.git/info/exclude" 2>/dev/null || echo '/.devbin*/' >>"$repo_root/.git/info/exclude"
     local staging
     staging=$(mktemp -d)
     # Binaries and their non-system libraries (not libcuda, NVRTC or cuBLAS, which the GPU machine has).
