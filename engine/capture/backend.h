@@ -23,6 +23,9 @@ public:
     virtual CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const Graph> graph, const vm::ValueList& exampleInputs) = 0;
     /// The code the last compile() generated (kernels with the graph nodes fused into each), for the trace.
     virtual std::optional<traces::OutputCode> generatedCode() const { return std::nullopt; }
+    /// Where the last compile() spent its time, phase by phase ("inductor_compile", "code_gen", ...), recorded
+    /// with the compile after Dynamo's own "entire_frame_compile" and "backend_compile".
+    virtual std::vector<traces::PhaseTime> phaseTimes() const { return {}; }
 };
 
 using BackendFactory = std::function<std::unique_ptr<Backend>(const vm::CompileOptions&)>;

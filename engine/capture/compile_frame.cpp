@@ -230,6 +230,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
     entry.stack = result.stack;
     entry.graphBreak = result.graphBreak;
     double backendSeconds = 0;
+    std::vector<traces::PhaseTime> backendPhases;
     std::shared_ptr<const Graph> graph(std::move(result.graph));
     if (callNodeCount(*graph) > 0) {
         vm::ValueList examples;
@@ -256,6 +257,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
                                   backendName, vm_.classOf(error)->name, vm_.str(error)));
         }
         backendSeconds = secondsSince(backendStart);
+        backendPhases = backend->phaseTimes();
         entry.graph = graph;
         ++uniqueGraphs_;
         countCounter("stats", "unique_graphs", 1);
@@ -324,6 +326,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
     compile.inputCount = static_cast<int64_t>(entry.inputs.size());
     compile.phases.push_back({"entire_frame_compile", secondsSince(started)});
     compile.phases.push_back({"backend_compile", backendSeconds});
+    for (traces::PhaseTime& phase : backendPhases) compile.phases.push_back(std::move(phase));
     if (sink_) sink_->compileFinished(compile);
     cache.entries.push_back(std::move(entry));
     return &cache.entries.back();

@@ -4,6 +4,14 @@
 
 #include <nvrtc.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+#include <exception>
+#include <thread>
+
 #include <fmt/format.h>
 
 #include "cuda/driver.h"
@@ -26,6 +34,15 @@ struct ProgramGuard {
 
 }  // namespace
 
+const char* toString(KernelOrigin origin) {
+    switch (origin) {
+        case KernelOrigin::Nvrtc: return "nvrtc";
+        case KernelOrigin::DiskCache: return "disk cache";
+        case KernelOrigin::MemoryCache: return "memory cache";
+    }
+    return "?";
+}
+
 std::string nvrtcVersionText() {
     static const std::string text = [] {
         int major = 0, minor = 0;
@@ -44,7 +61,13 @@ KernelCompiler& KernelCompiler::instance() {
 
 std::vector<std::string> KernelCompiler::optionsFor(const std::string& arch) const {
     // No fast-math: results must match the CPU kernels to float rounding, as PyTorch's CUDA kernels do.
-    return {"--gpu-architecture=" + arch, "--std=c++17"};
+    std::vector<std::string> options = {"--gpu-architecture=" + arch, "--std=c++17"};
+    // CWB_NVRTC_OPTIONS: extra NVRTC options, space-separated (part of the cache key like every option).
+    if (const char* extra = std::getenv("CWB_NVRTC_OPTIONS")) {
+        std::istringstream words(extra);
+        for (std::string word; words >> word;) options.push_back(word);
+    }
+    return options;
 }
 
 std::string KernelCompiler::cacheKey(const KernelSource& source, const std::string& arch) const {
@@ -82,31 +105,67 @@ std::string KernelCompiler::compileWithNvrtc(const KernelSource& source, const s
 }
 
 std::shared_ptr<const CompiledKernel> KernelCompiler::compile(const KernelSource& source, const std::string& arch) {
+    return compileTimed(source, arch).kernel;
+}
+
+KernelCompileOutcome KernelCompiler::compileTimed(const KernelSource& source, const std::string& arch) {
+    const auto started = std::chrono::steady_clock::now();
+    KernelCompileOutcome outcome;
     const std::string key = cacheKey(source, arch);
     {
         std::lock_guard lock(mutex_);
         if (auto it = memory_.find(key); it != memory_.end()) {
             ++stats_.memoryHits;
-            return it->second;
+            outcome.kernel = it->second;
+            outcome.origin = KernelOrigin::MemoryCache;
+            return outcome;
         }
     }
     auto kernel = std::make_shared<CompiledKernel>();
     kernel->key = key;
     kernel->entry = source.entry;
     kernel->arch = arch;
-    bool fromDisk = false;
     if (std::optional<std::string> cached = disk_.load(key)) {
         kernel->cubin = std::move(*cached);
-        fromDisk = true;
+        outcome.origin = KernelOrigin::DiskCache;
     } else {
         kernel->cubin = compileWithNvrtc(source, arch);
         disk_.store(key, kernel->cubin);
+        outcome.origin = KernelOrigin::Nvrtc;
     }
     std::lock_guard lock(mutex_);
-    if (fromDisk) ++stats_.diskHits;
+    if (outcome.origin == KernelOrigin::DiskCache) ++stats_.diskHits;
     else ++stats_.compiles;
+    // Two threads may have compiled the same source: both get the first one stored.
     auto [it, inserted] = memory_.emplace(key, std::move(kernel));
-    return it->second;
+    outcome.kernel = it->second;
+    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return outcome;
+}
+
+std::vector<KernelCompileOutcome> KernelCompiler::compileAll(const std::vector<KernelSource>& sources, const std::string& arch,
+                                                             unsigned threads) {
+    std::vector<KernelCompileOutcome> outcomes(sources.size());
+    std::vector<std::exception_ptr> errors(sources.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i = next++; i < sources.size(); i = next++) {
+            try {
+                outcomes[i] = compileTimed(sources[i], arch);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    const size_t helpers = std::min<size_t>(threads, sources.size()) - (sources.empty() ? 0 : 1);
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    for (const std::exception_ptr& error : errors)
+        if (error) std::rethrow_exception(error);
+    return outcomes;
 }
 
 KernelCacheStats KernelCompiler::stats() const {

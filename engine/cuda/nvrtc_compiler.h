@@ -1,5 +1,6 @@
 // CUDA C++ to CUBIN with NVRTC for one GPU architecture ("sm_90"), through the kernel cache (in-process map
-// first, then disk). Needs no GPU and no driver, so kernels can be compiled and checked on any machine.
+// first, then disk), one kernel or a graph's kernels at once on parallel threads. Needs no GPU and no driver,
+// so kernels can be compiled and checked on any machine.
 #pragma once
 
 #include <memory>
@@ -24,6 +25,17 @@ struct CompiledKernel {
     std::string cubin;  // ELF image for cuModuleLoadData
 };
 
+// Where a compile() call found its CUBIN.
+enum class KernelOrigin { Nvrtc, DiskCache, MemoryCache };
+const char* toString(KernelOrigin origin);
+
+// One kernel of compileAll: the kernel, where it came from and the wall time its compile() took on its thread.
+struct KernelCompileOutcome {
+    std::shared_ptr<const CompiledKernel> kernel;
+    KernelOrigin origin = KernelOrigin::Nvrtc;
+    double seconds = 0;
+};
+
 // "13.0": the NVRTC library in use (part of every cache key).
 std::string nvrtcVersionText();
 
@@ -35,6 +47,10 @@ public:
 
     // Throws CudaError with NVRTC's log when the source does not compile.
     std::shared_ptr<const CompiledKernel> compile(const KernelSource& source, const std::string& arch);
+    // Every source compiled as compile() does, on up to `threads` threads at once (0: one per hardware thread):
+    // NVRTC is thread-safe and spends its time in optimisation and ptxas, so a graph's kernels compile in the
+    // time of its slowest one. Outcomes in source order; the first failure is rethrown after all have finished.
+    std::vector<KernelCompileOutcome> compileAll(const std::vector<KernelSource>& sources, const std::string& arch, unsigned threads = 0);
     // The key compile() would use (source, arch, NVRTC version, options).
     std::string cacheKey(const KernelSource& source, const std::string& arch) const;
 
@@ -43,6 +59,7 @@ public:
 
 private:
     std::vector<std::string> optionsFor(const std::string& arch) const;
+    KernelCompileOutcome compileTimed(const KernelSource& source, const std::string& arch);
     std::string compileWithNvrtc(const KernelSource& source, const std::string& arch) const;
 
     DiskKernelCache disk_;

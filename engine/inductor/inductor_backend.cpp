@@ -61,6 +61,8 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
         }
         for (const std::string& symbol : k.kernel.symbols) args.push_back(symbol);
         text += fmt::format("    # Source Nodes: [{}]\n", fmt::join(k.sourceNodes, ", "));
+        const KernelCompileInfo compiledBy = compiled.launcher().compileInfo(static_cast<size_t>(step.index));
+        text += fmt::format("    # code from {} in {:.1f} ms\n", compiledBy.how, compiledBy.seconds * 1e3);
         text += fmt::format("    {}({})\n", k.kernel.name, fmt::join(args, ", "));
     }
     for (const GraphBuffer& b : g.buffers)
@@ -117,6 +119,7 @@ capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_pt
                                              const vm::ValueList& exampleInputs) {
     (void)vm;
     code_.reset();
+    phases_.clear();
     eagerReason_.clear();
     // Compiled backward graphs do not exist yet: training graphs keep the eager runtime's autograd.
     if (tensor::autograd::isGradEnabled() && anyRequiresGrad(exampleInputs))
@@ -128,7 +131,9 @@ capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_pt
     } catch (const LoweringError& error) {
         return runEagerly(graph, std::string("lowering failed: ") + error.what());
     }
+    const double loweringSeconds = secondsSince(start);
     Schedule schedule = scheduleGraph(lowered);
+    const double schedulingSeconds = secondsSince(start) - loweringSeconds;
     std::vector<Kernel> kernels;
     for (const ScheduledKernel& k : schedule.kernels) kernels.push_back(k.kernel);
     const tensor::Device device = lowered.device;
@@ -163,7 +168,7 @@ capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_pt
         row.language = artifact.language;
         row.source = artifact.source;
         row.launchConfig = artifact.launchConfig;
-        row.compileSeconds = generateSeconds / static_cast<double>(compiled->schedule().kernels.size());
+        row.compileSeconds = compiled->launcher().compileInfo(i).seconds;
         row.sourceNodes = k.sourceNodes;
         code.kernels.push_back(std::move(row));
     }
@@ -180,6 +185,11 @@ capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_pt
         code.source += "# debug trace written to " + folder.string() + "\n";
     }
     code_ = std::move(code);
+    // Names as the suffixes of PyTorch's compilation_metrics (inductor_compile_time_s, code_gen_time_s).
+    phases_ = {{"inductor_compile", secondsSince(start)},
+               {"inductor_lowering", loweringSeconds},
+               {"inductor_scheduling", schedulingSeconds},
+               {"code_gen", generateSeconds}};
     return [compiled](vm::Interpreter& machine, const vm::ValueList& inputs) { return compiled->run(machine, inputs); };
 }
 

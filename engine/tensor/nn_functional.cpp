@@ -90,10 +90,26 @@ Tensor reduce(const Tensor& losses, std::string_view reduction) {
 Tensor softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) { return softmaxImpl(x, dim, dtype, false); }
 Tensor logSoftmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) { return softmaxImpl(x, dim, dtype, true); }
 
+namespace {
+
+/// layer_norm on a CUDA tensor from the device's reduction and pointwise kernels (statistics in float32 for 16-bit
+/// inputs, as PyTorch's CUDA kernel accumulates), so that it never round-trips through host memory.
+Tensor layerNormOnDevice(const Tensor& x, size_t normalizedDims, const Tensor& weight, const Tensor& bias, double eps) {
+    const DType compute = isReducedFloat(x.dtype()) ? DType::Float32 : x.dtype();
+    const Tensor input = to(x, compute);
+    std::vector<int64_t> dims;
+    for (size_t i = 0; i < normalizedDims; ++i) dims.push_back(x.dim() - 1 - static_cast<int64_t>(i));
+    const Tensor centred = sub(input, mean(input, dims, true));
+    const Tensor rstd = unary(UnaryOp::Rsqrt, add(var(input, dims, 0.0, true), Scalar(eps)));
+    Tensor y = mul(centred, rstd);
+    if (weight.defined()) y = mul(y, to(weight, compute));
+    if (bias.defined()) y = add(y, to(bias, compute));
+    return to(y, x.dtype());
+}
+
+}  // namespace
+
 Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& weight, const Tensor& bias, double eps) {
-    if (cudaops::onCuda(x))
-        return hostroute::backTo(x.device(), layerNorm(hostroute::toHost(x), normalizedShape, hostroute::toHost(weight),
-                                                       hostroute::toHost(bias), eps));
     const size_t k = normalizedShape.size();
     bool matches = k >= 1 && static_cast<size_t>(x.dim()) >= k;
     for (size_t i = 0; matches && i < k; ++i) matches = x.sizes()[x.sizes().size() - k + i] == normalizedShape[i];
@@ -107,6 +123,7 @@ Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& we
                                                  shapeStr(param->sizes()), shapeStr(normalizedShape)));
     if (!isFloating(x.dtype()))
         fail(ErrorKind::Runtime, fmt::format("\"LayerNormKernelImpl\" not implemented for '{}'", dtypeKernelName(x.dtype())));
+    if (cudaops::onCuda(x)) return layerNormOnDevice(x, k, weight, bias, eps);
     const Tensor input = contiguous(x);
     const int64_t n = shapeNumel(normalizedShape);
     const int64_t rows = n == 0 ? 0 : input.numel() / n;

@@ -20,7 +20,7 @@ class CpuKernelModule {  // owns the JIT'd code; entries stay valid while it liv
 public:
     struct Impl;  // the LLJIT session (defined where LLVM is included)
     CpuKernelModule(std::unique_ptr<Impl> impl, std::vector<KernelEntry> entries, std::vector<std::string> irTexts,
-                    double compileSeconds);
+                    std::vector<double> kernelSeconds, double compileSeconds);
     ~CpuKernelModule();
     CpuKernelModule(const CpuKernelModule&) = delete;
     CpuKernelModule& operator=(const CpuKernelModule&) = delete;
@@ -30,15 +30,18 @@ public:
     /// Optimised LLVM IR text of that kernel's function (shown to users in the workbench).
     const std::string& llvmIr(size_t kernelIndex) const { return irTexts_.at(kernelIndex); }
     double compileSeconds() const { return compileSeconds_; }
+    /// That kernel's own generation, optimisation and JIT-linking time.
+    double kernelSeconds(size_t kernelIndex) const { return kernelSeconds_.at(kernelIndex); }
 
 private:
     std::unique_ptr<Impl> impl_;
     std::vector<KernelEntry> entries_;
     std::vector<std::string> irTexts_;
+    std::vector<double> kernelSeconds_;
     double compileSeconds_ = 0;
 };
 
-/// Compiles all kernels of one graph in one LLVM module with one JIT session (O3, host CPU features, glibc's
+/// Compiles all kernels of one graph, a module each, in one JIT session (O3, host CPU features, glibc's
 /// libmvec for vectorised math where available). Throws std::runtime_error with the kernel's or LLVM's message on
 /// failure (malformed kernels included).
 std::shared_ptr<CpuKernelModule> compileCpuKernels(const std::vector<Kernel>& kernels);

@@ -1,5 +1,6 @@
-// The only TU with ORC's headers: builds one module for a graph's kernels, runs the O3 pipeline for the host CPU
-// with glibc's libmvec as vector math library, and JIT-links it (libmvec loaded into the symbol search).
+// The only TU with ORC's headers: builds one module per kernel of a graph, runs the O3 pipeline for the host CPU
+// with glibc's libmvec as vector math library, and JIT-links them in one session (libmvec in the symbol search).
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <stdexcept>
@@ -26,8 +27,12 @@ struct CpuKernelModule::Impl {
 };
 
 CpuKernelModule::CpuKernelModule(std::unique_ptr<Impl> impl, std::vector<KernelEntry> entries, std::vector<std::string> irTexts,
-                                 double compileSeconds)
-    : impl_(std::move(impl)), entries_(std::move(entries)), irTexts_(std::move(irTexts)), compileSeconds_(compileSeconds) {}
+                                 std::vector<double> kernelSeconds, double compileSeconds)
+    : impl_(std::move(impl)),
+      entries_(std::move(entries)),
+      irTexts_(std::move(irTexts)),
+      kernelSeconds_(std::move(kernelSeconds)),
+      compileSeconds_(compileSeconds) {}
 
 CpuKernelModule::~CpuKernelModule() = default;
 
@@ -141,26 +146,6 @@ std::shared_ptr<CpuKernelModule> compileCpuKernels(const std::vector<Kernel>& ke
     const bool avx512 = features.find("+avx512f") != std::string::npos;
     auto tm = orThrow(jtmb.createTargetMachine(), "creating the target machine");
 
-    auto context = std::make_unique<llvm::LLVMContext>();
-    auto module = std::make_unique<llvm::Module>("cwb_cpu_kernels", *context);
-    module->setDataLayout(tm->createDataLayout());
-    module->setTargetTriple(tm->getTargetTriple().str());
-
-    std::vector<std::string> names;
-    for (size_t i = 0; i < kernels.size(); ++i) {
-        std::string name = kernels[i].name.empty() ? "cwb_kernel" : kernels[i].name;
-        if (module->getFunction(name)) name += "_" + std::to_string(i);
-        try {
-            detail::emitKernel(*module, kernels[i], name, cpu, features);
-        } catch (const std::exception& e) {
-            throw std::runtime_error("kernel " + kernels[i].name + ": " + e.what());
-        }
-        names.push_back(name);
-    }
-    std::string verifyMessage;
-    llvm::raw_string_ostream verifyStream(verifyMessage);
-    if (llvm::verifyModule(*module, &verifyStream)) throw std::runtime_error("generated LLVM IR is invalid: " + verifyStream.str());
-
     auto impl = std::make_unique<CpuKernelModule::Impl>();
     impl->jit = orThrow(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(), "creating the JIT");
     llvm::orc::JITDylib& dylib = impl->jit->getMainJITDylib();
@@ -175,24 +160,42 @@ std::shared_ptr<CpuKernelModule> compileCpuKernels(const std::vector<Kernel>& ke
         llvm::consumeError(mvec.takeError());
     }
 
-    optimise(*module, *tm, useLibmvec, avx512);
-
+    // One module per kernel, generated, optimised and linked in turn, so that each kernel's compile time is
+    // its own (the trace shows it per kernel); they share the JIT session and its symbol search.
+    std::vector<KernelEntry> entries;
     std::vector<std::string> irTexts;
-    for (const std::string& name : names) {
+    std::vector<double> seconds;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+        const auto kernelStarted = std::chrono::steady_clock::now();
+        std::string name = kernels[i].name.empty() ? "cwb_kernel" : kernels[i].name;
+        if (std::find(names.begin(), names.end(), name) != names.end()) name += "_" + std::to_string(i);
+        names.push_back(name);
+        auto context = std::make_unique<llvm::LLVMContext>();
+        auto module = std::make_unique<llvm::Module>(name, *context);
+        module->setDataLayout(tm->createDataLayout());
+        module->setTargetTriple(tm->getTargetTriple().str());
+        try {
+            detail::emitKernel(*module, kernels[i], name, cpu, features);
+        } catch (const std::exception& e) {
+            throw std::runtime_error("kernel " + kernels[i].name + ": " + e.what());
+        }
+        std::string verifyMessage;
+        llvm::raw_string_ostream verifyStream(verifyMessage);
+        if (llvm::verifyModule(*module, &verifyStream))
+            throw std::runtime_error("generated LLVM IR of kernel " + kernels[i].name + " is invalid: " + verifyStream.str());
+        optimise(*module, *tm, useLibmvec, avx512);
         std::string text;
         llvm::raw_string_ostream os(text);
         module->getFunction(name)->print(os);
         irTexts.push_back(std::move(os.str()));
-    }
-
-    orThrow(impl->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context))), "adding the module");
-    std::vector<KernelEntry> entries;
-    for (const std::string& name : names) {
-        auto address = orThrow(impl->jit->lookup(name), "linking the kernels");
+        orThrow(impl->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context))), "adding the module");
+        auto address = orThrow(impl->jit->lookup(name), "linking the kernel");
         entries.push_back(address.toPtr<KernelEntry>());
+        seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - kernelStarted).count());
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return std::make_shared<CpuKernelModule>(std::move(impl), std::move(entries), std::move(irTexts), seconds);
+    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return std::make_shared<CpuKernelModule>(std::move(impl), std::move(entries), std::move(irTexts), std::move(seconds), total);
 }
 
 }  // namespace eng::inductor::cpu

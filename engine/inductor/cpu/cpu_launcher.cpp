@@ -1,4 +1,4 @@
-// The CPU KernelLauncher: all kernels of a graph JIT-compiled in one LLVM module, each launch splitting its outer
+// The CPU KernelLauncher: all kernels of a graph JIT-compiled in one LLVM JIT session, each launch splitting its outer
 // range over worker threads when there is enough work to pay for them.
 #include <algorithm>
 #include <thread>
@@ -48,6 +48,7 @@ public:
     }
 
     double compileSeconds() const override { return module_->compileSeconds(); }
+    KernelCompileInfo compileInfo(size_t index) const override { return {module_->kernelSeconds(index), "LLVM"}; }
 
 private:
     static int threadCount() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }

@@ -1,5 +1,5 @@
 // The CUDA KernelLauncher: each kernel generated as CUDA C++, compiled by NVRTC for the device's architecture
-// through the kernel cache, and launched on the device's stream with a launch shape computed per call. Under
+// through the kernel cache (a graph's kernels in parallel), and launched on the device's stream with a launch shape computed per call. Under
 // max-autotune the first launch of a kernel times candidate block shapes on the real buffers and keeps the best.
 #include <chrono>
 #include <limits>
@@ -21,9 +21,14 @@ public:
     CudaLauncher(const std::vector<Kernel>& kernels, int deviceIndex, bool autotune)
         : device_(eng::cuda::DeviceContext::get(deviceIndex)), kernels_(kernels), autotune_(autotune) {
         auto start = Clock::now();
+        std::vector<eng::cuda::KernelSource> sources;
         for (const Kernel& k : kernels) {
             codes_.push_back(cuda::generateCudaKernel(k));
-            compiled_.push_back(compile(codes_.back()));
+            sources.push_back(codes_.back().kernelSource());
+        }
+        for (eng::cuda::KernelCompileOutcome& outcome : eng::cuda::KernelCompiler::instance().compileAll(sources, device_.arch())) {
+            compiled_.push_back(std::move(outcome.kernel));
+            info_.push_back({outcome.seconds, outcome.origin == eng::cuda::KernelOrigin::Nvrtc ? "NVRTC" : std::string("the ") + toString(outcome.origin)});
         }
         tuned_.assign(kernels.size(), !autotune);
         tuning_.assign(kernels.size(), "");
@@ -43,6 +48,7 @@ public:
     }
 
     double compileSeconds() const override { return compileSeconds_; }
+    KernelCompileInfo compileInfo(size_t index) const override { return info_.at(index); }
 
 private:
     std::shared_ptr<const eng::cuda::CompiledKernel> compile(const cuda::CudaKernelCode& code) {
@@ -100,6 +106,7 @@ private:
     std::vector<std::shared_ptr<const eng::cuda::CompiledKernel>> compiled_;
     std::vector<bool> tuned_;
     std::vector<std::string> tuning_;
+    std::vector<KernelCompileInfo> info_;
     double compileSeconds_ = 0;
 };
 

@@ -16,6 +16,7 @@ public:
         interpretKernel(kernels_.at(index), buffers, symbols);
     }
     double compileSeconds() const override { return 0; }
+    KernelCompileInfo compileInfo(size_t) const override { return {0, "the reference interpreter (nothing to compile)"}; }
 
 private:
     std::vector<Kernel> kernels_;

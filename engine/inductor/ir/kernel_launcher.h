@@ -19,6 +19,12 @@ struct KernelArtifact {
     std::string launchConfig;  // "grid=(8192,1,1) block=(256,1,1)" / "outer range split over 2 threads"
 };
 
+/// How one kernel's code was obtained: its own compile time and by what ("NVRTC", "the disk cache", "LLVM").
+struct KernelCompileInfo {
+    double seconds = 0;
+    std::string how;
+};
+
 class KernelLauncher {
 public:
     virtual ~KernelLauncher() = default;
@@ -26,8 +32,9 @@ public:
     virtual KernelArtifact artifact(size_t index, const SymbolValues& hints) const = 0;
     /// Runs kernel `index`: one address per kernel buffer parameter, values in Kernel::symbols order.
     virtual void launch(size_t index, std::span<void* const> buffers, const SymbolValues& symbols) = 0;
-    /// Seconds spent compiling all kernels.
+    /// Wall seconds spent compiling all kernels (less than the sum of compileInfo's when they compile in parallel).
     virtual double compileSeconds() const = 0;
+    virtual KernelCompileInfo compileInfo(size_t index) const = 0;
 };
 
 /// Every kernel run by interpretKernel (tests, and the fallback when no code generator is built in).

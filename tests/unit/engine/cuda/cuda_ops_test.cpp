@@ -279,14 +279,26 @@ TEST_F(CudaOps, IntegerMatrixProductsRaiseLikePyTorch) {
     }
 }
 
+// layer_norm is composed from the device's reduction and pointwise kernels (statistics in float32, where the
+// CPU kernel uses double): equal to the CPU within float32 rounding, and 16-bit inputs within one rounding step.
+TEST_F(CudaOps, LayerNormRunsOnTheDevice) {
+    expectSame("layer_norm affine", [](const Inputs& in) { return layerNorm(in[0], {8}, in[1], in[2], 1e-5); },
+               {randomFloats({3, 8}), randomFloats({8}), randomFloats({8})}, 1e-4, 1e-5);
+    expectSame("layer_norm long rows, no affine", [](const Inputs& in) { return layerNorm(in[0], {1024}, Tensor(), Tensor(), 1e-5); },
+               {randomFloats({5, 1024})}, 1e-4, 1e-5);
+    expectSame("layer_norm over two dims", [](const Inputs& in) { return layerNorm(in[0], {3, 7}, in[1], Tensor(), 1e-3); },
+               {randomFloats({2, 4, 3, 7}), randomFloats({3, 7})}, 1e-4, 1e-5);
+    expectSame("layer_norm bfloat16", [](const Inputs& in) { return layerNorm(in[0], {64}, in[1], in[2], 1e-5); },
+               {to(randomFloats({6, 64}), DType::BFloat16), to(randomFloats({64}), DType::BFloat16), to(randomFloats({64}), DType::BFloat16)},
+               1e-2, 2e-2);
+}
+
 TEST_F(CudaOps, OpsThroughHostCopies) {
     expectSame("gather", [](const Inputs& in) { return gather(in[0], 1, in[1]); }, {randomFloats({3, 5}), randomInts({3, 4}, 0, 5)});
     expectSame("advanced index", [](const Inputs& in) { return advancedIndex(in[0], {in[1]}); }, {randomFloats({6, 2}), randomInts({4}, 0, 6)});
     expectSame("nonzero", [](const Inputs& in) { return nonzero(gt(in[0], Scalar(0.0))); }, {randomFloats({4, 5})});
     expectSame("cumsum", [](const Inputs& in) { return cumsum(in[0], 1); }, {randomFloats({3, 8})});
     expectSame("triu", [](const Inputs& in) { return triu(in[0], 1); }, {randomFloats({4, 4})});
-    expectSame("layer_norm", [](const Inputs& in) { return layerNorm(in[0], {8}, in[1], in[2], 1e-5); },
-               {randomFloats({3, 8}), randomFloats({8}), randomFloats({8})});
     expectSame("index_put_", [](const Inputs& in) {
         const Tensor target = clone(in[0]);
         indexPut(target, {in[1]}, in[2], true);

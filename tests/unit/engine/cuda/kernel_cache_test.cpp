@@ -110,6 +110,53 @@ TEST_F(KernelCacheTest, CompileErrorsCarryTheNvrtcLog) {
     EXPECT_THROW(compiler.compile(kScale, "compute_90"), CudaError);  // NVRTC gives no CUBIN for virtual archs
 }
 
+KernelSource scaleBy(int factor) {
+    KernelSource source = kScale;
+    source.entry = "cwb_test_scale_" + std::to_string(factor);
+    source.code = "extern \"C\" __global__ void " + source.entry + "(float* x, int n) {\n  int i = threadIdx.x;\n  if (i < n) x[i] *= " +
+                  std::to_string(factor) + ".0f;\n}\n";
+    return source;
+}
+
+TEST_F(KernelCacheTest, CompileAllCompilesInParallelKeepingOrderAndTellsWhereEachCameFrom) {
+    std::vector<KernelSource> sources;
+    for (int factor = 2; factor < 7; ++factor) sources.push_back(scaleBy(factor));
+    sources.push_back(sources[1]);  // a repeat inside one batch compiles at most twice and is stored once
+    KernelCompiler compiler(dir_);
+    auto outcomes = compiler.compileAll(sources, "sm_90", 4);
+    ASSERT_EQ(outcomes.size(), sources.size());
+    for (size_t i = 0; i < sources.size(); ++i) {
+        EXPECT_EQ(outcomes[i].kernel->entry, sources[i].entry);
+        EXPECT_TRUE(isElf(outcomes[i].kernel->cubin));
+    }
+    EXPECT_EQ(outcomes[1].kernel.get(), outcomes[5].kernel.get());
+    for (size_t i = 0; i < 5; ++i) {
+        EXPECT_EQ(outcomes[i].origin, eng::cuda::KernelOrigin::Nvrtc);
+        EXPECT_GT(outcomes[i].seconds, 0.0);
+    }
+    for (const auto& outcome : compiler.compileAll(sources, "sm_90")) {
+        EXPECT_EQ(outcome.origin, eng::cuda::KernelOrigin::MemoryCache);
+        EXPECT_EQ(outcome.seconds, 0.0);
+    }
+    KernelCompiler reader(dir_);
+    // The repeat comes from memory or from disk, depending on which thread gets there first.
+    for (const auto& outcome : reader.compileAll(sources, "sm_90", 2)) EXPECT_NE(outcome.origin, eng::cuda::KernelOrigin::Nvrtc);
+    EXPECT_GE(reader.stats().diskHits, 5);
+    EXPECT_EQ(reader.stats().compiles, 0);
+}
+
+TEST_F(KernelCacheTest, CompileAllFinishesTheOthersAndThenReportsAFailure) {
+    KernelCompiler compiler(dir_);
+    const KernelSource broken{"cwb_broken", "extern \"C\" __global__ void cwb_broken() { undeclared_name = 1; }\n"};
+    try {
+        compiler.compileAll({scaleBy(2), broken, scaleBy(3)}, "sm_90", 3);
+        FAIL() << "expected a CudaError";
+    } catch (const CudaError& e) {
+        EXPECT_NE(std::string(e.what()).find("undeclared_name"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(compiler.stats().compiles, 2);
+}
+
 TEST(KernelCacheDir, FollowsXdgCacheHome) {
     const char* saved = std::getenv("XDG_CACHE_HOME");
     const char* savedExplicit = std::getenv("CWB_KERNEL_CACHE_DIR");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 #include "inductor_support.h"
 
@@ -100,6 +101,29 @@ TEST(InductorFusion, DifferentReductionsStaySeparateWithTheReasonRecorded) {
     EXPECT_EQ(code.kernels.size(), 2u);
     EXPECT_NE(code.source.find("reductions over different ranges: dims {0} of [40, 24] vs dims {1} of [40, 24]"), std::string::npos)
         << code.source;
+}
+
+TEST(InductorFusion, EachKernelRecordsItsOwnCompileTimeAndTheCompileItsPhases) {
+    auto run = compileAndCompare("def f(x):\n    return x.sum(dim=1), x.mean(dim=0)", "    x = torch.randn(40, 24)");
+    const auto& code = onlyCode(run);
+    ASSERT_EQ(code.kernels.size(), 2u);
+    double kernelSum = 0;
+    for (const traces::Kernel& k : code.kernels) {
+        ASSERT_TRUE(k.compileSeconds.has_value()) << k.name;
+        EXPECT_GT(*k.compileSeconds, 0.0) << k.name;
+        kernelSum += *k.compileSeconds;
+    }
+    EXPECT_NE(code.source.find("# code from LLVM in "), std::string::npos) << code.source;
+    ASSERT_EQ(run.events.finished.size(), 1u);
+    std::map<std::string, double> phases;
+    for (const traces::PhaseTime& p : run.events.finished[0].phases) phases[p.phase] = p.seconds;
+    for (const char* phase : {"entire_frame_compile", "backend_compile", "inductor_compile", "inductor_lowering", "inductor_scheduling", "code_gen"})
+        EXPECT_TRUE(phases.count(phase)) << phase;
+    // Kernels compile one after another on the CPU: together they fit in the code-generation phase, which
+    // fits in the backend's.
+    EXPECT_LE(kernelSum, phases["code_gen"]);
+    EXPECT_LE(phases["code_gen"], phases["inductor_compile"]);
+    EXPECT_LE(phases["inductor_compile"], phases["backend_compile"]);
 }
 
 TEST(InductorFusion, DynamicSizesStaySymbolic) {
