@@ -68,7 +68,10 @@ TEST(TraceRecorderCrash, CommittedCompilesSurviveAnAbortMidCompile) {
     EXPECT_EQ(interrupted->status, CompileStatus::Unknown);
     EXPECT_EQ(trace.guardFailures.size(), 1u);
     EXPECT_EQ(trace.guards.size(), 4u);
-    EXPECT_EQ(trace.graphs.size(), 2u);  // the interrupted compile's graph came after its last commit
+    // The interrupted compile's graph came after its last synchronous commit: whether the writer thread stored it
+    // before the abort depends on scheduling, so it may or may not be there; the finished compiles' graphs are.
+    EXPECT_GE(trace.graphs.size(), 2u);
+    EXPECT_LE(trace.graphs.size(), 3u);
     SessionSummary summary = summarizeTrace(trace).front();
     EXPECT_EQ(summary.counts.recompiles, 1);
     EXPECT_EQ(summary.counts.compiles, 3);
