@@ -190,6 +190,96 @@ struct ReductionLowering {
         return named(mapElements({mm, b}, compute, x.dtype, [](const std::vector<ExprPtr>& e) { return binary(ElementOp::Add, e[0], e[1]); }));
     }
 
+    /// On CUDA, 16-bit sdpa without mask or dropout is one extern call to the eager op, which runs the fused flash
+    /// kernel (engine/tensor/cuda_attention.h), as Inductor calls aten's flash attention: the scores stay on chip.
+    /// The eager op rechecks its operands at run time and takes the composite path when the kernel does not apply.
+    bool fusedAttentionApplies(const LValue& q, const LValue& k, const LValue& v, int64_t headDim) const {
+        if (lowering.graph().device.type() != tensor::DeviceType::CUDA) return false;
+        if ((q.dtype != DType::Float16 && q.dtype != DType::BFloat16) || k.dtype != q.dtype || v.dtype != q.dtype) return false;
+        if (headDim != 16 && headDim != 32 && headDim != 64 && headDim != 128) return false;
+        auto keyDim = constantValue(k.sizes.back()), valueDim = constantValue(v.sizes.back());
+        if (keyDim != headDim || valueDim != headDim) return false;
+        // Broadcast batch dims would change the output's shape: those keep the composite lowering.
+        const std::vector<Index> batch(q.sizes.begin(), q.sizes.end() - 2);
+        for (const LValue* t : {&k, &v})
+            if (!sameSizes(batch, std::vector<Index>(t->sizes.begin(), t->sizes.end() - 2))) return false;
+        return true;
+    }
+
+    /// An operand that reads one computed buffer at constant strides (a permute/select/view of the qkv projection):
+    /// the extern call rebuilds that view of the buffer, so the kernel reads it in place rather than from a copy.
+    struct StridedOperand {
+        int buffer = -1;
+        tensor::Shape sizes, strides;
+        int64_t offset = 0;
+    };
+    std::optional<StridedOperand> stridedOperand(const LValue& x) {
+        if (x.buffer >= 0) return std::nullopt;  // a buffer already: passed as it is
+        std::vector<Index> vars;
+        for (size_t d = 0; d < x.sizes.size(); ++d) vars.push_back(indexVar(static_cast<int>(d)));
+        const ExprPtr e = x.loader(vars);
+        if (!e || e->kind != Expr::Kind::Load || e->dtype != x.dtype) return std::nullopt;
+        // Graph inputs may arrive in another layout than their example's; computed buffers are contiguous.
+        if (lowering.buffer(e->buffer).kind == BufferKind::Input) return std::nullopt;
+        std::vector<std::string> symbols;
+        collectSymbols(e->index, symbols);
+        if (!symbols.empty()) return std::nullopt;
+        StridedOperand view;
+        view.buffer = e->buffer;
+        std::vector<int64_t> zero(x.sizes.size(), 0), corner;
+        for (size_t d = 0; d < x.sizes.size(); ++d) {
+            auto size = constantValue(x.sizes[d]);
+            auto stride = constantStrideOf(e->index, static_cast<int>(d));
+            if (!size || !stride || *stride < 0 || *size < 1) return std::nullopt;
+            view.sizes.push_back(*size);
+            view.strides.push_back(*stride);
+            corner.push_back(*size - 1);
+        }
+        view.offset = evaluate(e->index, zero, {});
+        // Constant coefficients per variable leave no room for anything but offset + sum(stride * var); the far
+        // corner confirms it.
+        int64_t last = view.offset;
+        for (size_t d = 0; d < corner.size(); ++d) last += corner[d] * view.strides[d];
+        if (evaluate(e->index, corner, {}) != last) return std::nullopt;
+        return view;
+    }
+
+    LValue fusedAttention(const LValue& q, const LValue& k, const LValue& v, bool causal) {
+        std::vector<LValue> inputs;
+        std::vector<std::optional<StridedOperand>> views;
+        for (const LValue* x : {&q, &k, &v}) {
+            views.push_back(stridedOperand(*x));
+            inputs.push_back(views.back() ? lowering.bufferValue(views.back()->buffer) : *x);
+        }
+        const std::optional<double> scale = args.has(6, "scale") ? std::optional<double>(args.number(6, "scale")) : std::nullopt;
+        // The eager op leaves 4-D results as PyTorch's flash kernel does, [b, L, h, E] in memory: the buffer holds
+        // that layout and the value is its transpose, so a following transpose(1, 2).reshape(...) reads it in place.
+        const bool interleaved = q.dim() == 4;
+        std::vector<Index> outSizes = q.sizes;
+        if (interleaved) std::swap(outSizes[1], outSizes[2]);
+        LValue out = lowering.externCall("F.scaled_dot_product_attention", inputs, outSizes, q.dtype,
+                                         [views, causal, scale, interleaved](const vm::ValueList& t) {
+            vm::ValueList operands;
+            for (size_t i = 0; i < 3; ++i) {
+                if (!views[i]) {
+                    operands.push_back(t[i]);
+                    continue;
+                }
+                const tensor::Tensor& base = t[i].tensor();
+                operands.push_back(vm::makeTensor(base.asStrided(views[i]->sizes, views[i]->strides, base.storageOffset() + views[i]->offset)));
+            }
+            operands.insert(operands.end(), {vm::Value(), vm::Value(0.0), vm::Value(causal), scale ? vm::Value(*scale) : vm::Value()});
+            vm::Value result = vm::callOp("F.scaled_dot_product_attention", operands);
+            return interleaved ? vm::callOp("Tensor.transpose", {result, vm::Value(1), vm::Value(2)}) : result;
+        });
+        if (!interleaved) return named(out);
+        LValue heads = out;
+        heads.sizes = q.sizes;
+        heads.buffer = -1;
+        heads.loader = [inner = out.loader](const std::vector<Index>& i) { return inner({i[0], i[2], i[1], i[3]}); };
+        return named(heads);
+    }
+
     /// F.scaled_dot_product_attention as matmul -> scale, mask and softmax fused in one row kernel -> matmul; the
     /// causal mask is index arithmetic (key position <= query position), so no mask tensor is built.
     std::optional<LValue> attention() {
@@ -201,6 +291,7 @@ struct ReductionLowering {
         if (causal && hasMask) return std::nullopt;  // the eager op raises PyTorch's error
         auto headDim = constantValue(q.sizes.back());
         if (!headDim) return std::nullopt;
+        if (!hasMask && fusedAttentionApplies(q, k, v, *headDim)) return fusedAttention(q, k, v, causal);
         const double scale = args.has(99, "scale") ? args.number(99, "scale") : 1.0 / std::sqrt(static_cast<double>(*headDim));
         std::vector<Index> scoreSizes = broadcastSizes(std::vector<Index>(q.sizes.begin(), q.sizes.end() - 2),
                                                        std::vector<Index>(k.sizes.begin(), k.sizes.end() - 2));

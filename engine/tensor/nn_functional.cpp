@@ -7,10 +7,11 @@
 
 #include <fmt/format.h>
 
+#include "tensor/autograd/grad_mode.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
+#include "tensor/cuda_attention.h"
 #include "tensor/cuda_kernels.h"
-#include "tensor/host_route.h"
 #include "tensor/indexing.h"
 #include "tensor/iteration.h"
 #include "tensor/linalg.h"
@@ -194,6 +195,10 @@ Tensor scaledDotProductAttention(const Tensor& query, const Tensor& key, const T
     if (isCausal && attnMask.defined())
         fail(ErrorKind::Runtime, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
     const double factor = scale.value_or(1.0 / std::sqrt(static_cast<double>(query.size(-1))));
+    // The fused CUDA kernel has no backward of its own: a call that records history keeps the composite path.
+    const bool recording = autograd::isGradEnabled() && (query.requiresGrad() || key.requiresGrad() || value.requiresGrad());
+    if (!attnMask.defined() && dropoutP == 0 && !recording && cudaops::flashAttentionSupported(query, key, value))
+        return cudaops::flashAttention(query, key, value, isCausal, factor);
     Tensor scores = mul(matmul(query, transpose(key, -2, -1)), Scalar(factor));
     const int64_t queries = query.size(-2), keys = key.size(-2);
     if (isCausal) {

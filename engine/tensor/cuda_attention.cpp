@@ -1,0 +1,303 @@
+// The fused attention forward: a FlashAttention-2 style kernel (tensor-core mma.sync, online softmax in fp32)
+// generated per dtype/head dim/causal flag and compiled by NVRTC, and the host side that maps operands onto it.
+#include "tensor/cuda_attention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+#include "cuda/device_context.h"
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
+#include "tensor/error.h"
+#include "tensor/cuda_kernels.h"
+#include "tensor/shape.h"
+
+namespace eng::tensor {
+
+namespace cudagen {
+
+namespace {
+
+// Each block owns 64 query rows (16 per warp) and walks the keys in tiles of 64 staged in shared memory, one
+// buffer each for Q, K and V: K of the next tile loads while P V runs, V while Q K^T and the softmax run.
+// Rows are stored in 16-byte chunks whose position is XORed with the row, so that the 8 row addresses of an
+// ldmatrix hit distinct banks without padding (which would not fit 3 tiles of head dim 128 in 48 KiB).
+constexpr const char* kFlashSource = R"CUDA(
+typedef unsigned short cwb_u16;
+typedef unsigned int cwb_u32;
+#define BM 64
+#define BN 64
+#define CHUNKS (CWB_D / 8)
+#define SWZ (CHUNKS < 8 ? CHUNKS - 1 : 7)
+#define NEG_INF __int_as_float(0xff800000)
+
+__device__ __forceinline__ cwb_u32 cwb_smem(const void* p) {
+  cwb_u32 r;
+  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(p));
+  return r;
+}
+// Element offset of (row, 16-byte chunk) in a swizzled [rows, CWB_D] tile.
+__device__ __forceinline__ int cwb_swz(int row, int chunk) { return row * CWB_D + ((chunk ^ (row & SWZ)) << 3); }
+__device__ __forceinline__ void cwb_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+__device__ __forceinline__ void cwb_wait1() { asm volatile("cp.async.wait_group 1;\n" ::: "memory"); }
+// Rows [row0, row0 + 64) of a [rows, CWB_D] matrix (row stride `stride`) into a tile; rows past the end read
+// as zeros (cp.async with source size 0), so tails need no separate path.
+__device__ __forceinline__ void cwb_load_tile(cwb_u16* tile, const cwb_u16* g, long long stride, int row0, int rows) {
+  for (int i = threadIdx.x; i < BM * CHUNKS; i += blockDim.x) {
+    const int r = i / CHUNKS, c = i % CHUNKS, gr = row0 + r;
+    const bool ok = gr < rows;
+    const cwb_u16* src = g + (long long)(ok ? gr : 0) * stride + c * 8;
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(cwb_smem(tile + cwb_swz(r, c))), "l"(src), "r"(ok ? 16 : 0) : "memory");
+  }
+}
+__device__ __forceinline__ void cwb_ldm(cwb_u32* r, cwb_u32 addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
+}
+__device__ __forceinline__ void cwb_ldm_t(cwb_u32* r, cwb_u32 addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
+}
+__device__ __forceinline__ void cwb_mma(float* c, const cwb_u32* a, cwb_u32 b0, cwb_u32 b1) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32." CWB_T "." CWB_T ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+// Two floats rounded to the 16-bit type, lo in the low half (the element with the lower index).
+__device__ __forceinline__ cwb_u32 cwb_pack(float lo, float hi) {
+  cwb_u32 r;
+  asm("cvt.rn." CWB_T "x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  return r;
+}
+__device__ __forceinline__ float cwb_exp2(float x) { float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
+
+extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(
+    const cwb_u16* __restrict__ q, const cwb_u16* __restrict__ k, const cwb_u16* __restrict__ v, cwb_u16* __restrict__ o,
+    int L, int S, float scaleLog2e,
+    long long qb, long long qh, long long qr, long long kb, long long kh, long long kr,
+    long long vb, long long vh, long long vr, long long ob, long long oh, long long orow) {
+  __shared__ __align__(128) cwb_u16 sQ[BM * CWB_D];
+  __shared__ __align__(128) cwb_u16 sK[BN * CWB_D];
+  __shared__ __align__(128) cwb_u16 sV[BN * CWB_D];
+  // Causal blocks further down have more key tiles: start those first so that the tail of the grid is short.
+  const int m0 = (gridDim.x - 1 - blockIdx.x) * BM;
+  const long long b = blockIdx.z, h = blockIdx.y;
+  q += b * qb + h * qh;
+  k += b * kb + h * kh;
+  v += b * vb + h * vh;
+  o += b * ob + h * oh;
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int g = lane >> 2, t = lane & 3;
+  int kvEnd = S;
+  if (CWB_CAUSAL) kvEnd = min(S, m0 + BM);  // tiles wholly above the diagonal are skipped
+  const int tiles = (kvEnd + BN - 1) / BN;
+
+  cwb_load_tile(sQ, q, qr, m0, L);
+  cwb_load_tile(sK, k, kr, 0, S);
+  cwb_commit();
+  cwb_load_tile(sV, v, vr, 0, S);
+  cwb_commit();
+
+  cwb_u32 qf[CWB_D / 16][4];
+  float acc[CWB_D / 8][4];
+  for (int d = 0; d < CWB_D / 8; ++d) acc[d][0] = acc[d][1] = acc[d][2] = acc[d][3] = 0.f;
+  float rowMax[2] = {NEG_INF, NEG_INF}, rowSum[2] = {0.f, 0.f};
+
+  for (int j = 0; j < tiles; ++j) {
+    cwb_wait1();  // K_j (and Q) landed; V_j may still be in flight
+    __syncthreads();
+    if (j == 0) {
+      for (int kk = 0; kk < CWB_D / 16; ++kk)
+        cwb_ldm(qf[kk], cwb_smem(sQ + cwb_swz(warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, kk * 2 + (lane >> 4))));
+    }
+    float s[BN / 8][4];
+    for (int n = 0; n < BN / 8; ++n) s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.f;
+    for (int kk = 0; kk < CWB_D / 16; ++kk)
+      for (int n = 0; n < BN / 16; ++n) {
+        cwb_u32 bk[4];
+        cwb_ldm(bk, cwb_smem(sK + cwb_swz(n * 16 + (lane & 7) + (lane >> 4) * 8, kk * 2 + ((lane >> 3) & 1))));
+        cwb_mma(s[2 * n], qf[kk], bk[0], bk[1]);
+        cwb_mma(s[2 * n + 1], qf[kk], bk[2], bk[3]);
+      }
+    __syncthreads();  // every warp is done with sK
+    if (j + 1 < tiles) cwb_load_tile(sK, k, kr, (j + 1) * BN, S);
+    cwb_commit();
+
+    const int n0 = j * BN;
+    const bool edge = n0 + BN > S || (CWB_CAUSAL && n0 + BN - 1 > m0);
+    for (int n = 0; n < BN / 8; ++n)
+      for (int e = 0; e < 4; ++e) {
+        float x = s[n][e] * scaleLog2e;
+        if (edge) {
+          const int key = n0 + n * 8 + 2 * t + (e & 1);
+          const int row = m0 + warp * 16 + g + (e >> 1) * 8;
+          if (key >= S || (CWB_CAUSAL && key > row)) x = NEG_INF;
+        }
+        s[n][e] = x;
+      }
+    // Online softmax for this thread's two rows (g and g + 8); the 4 threads of a quad share a row. The sums
+    // stay per thread until the end: the rescale factor is the same across the quad.
+    for (int r = 0; r < 2; ++r) {
+      float mx = rowMax[r];
+      for (int n = 0; n < BN / 8; ++n) mx = fmaxf(mx, fmaxf(s[n][2 * r], s[n][2 * r + 1]));
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+      const float base = mx == NEG_INF ? 0.f : mx;  // a row with nothing allowed yet stays at zero, not NaN
+      const float rescale = cwb_exp2(rowMax[r] - base);
+      rowMax[r] = mx;
+      float sum = 0.f;
+      for (int n = 0; n < BN / 8; ++n) {
+        const float p0 = cwb_exp2(s[n][2 * r] - base), p1 = cwb_exp2(s[n][2 * r + 1] - base);
+        s[n][2 * r] = p0;
+        s[n][2 * r + 1] = p1;
+        sum += p0 + p1;
+      }
+      rowSum[r] = rowSum[r] * rescale + sum;
+      for (int d = 0; d < CWB_D / 8; ++d) {
+        acc[d][2 * r] *= rescale;
+        acc[d][2 * r + 1] *= rescale;
+      }
+    }
+
+    cwb_wait1();  // V_j landed (only K_{j+1} may be in flight)
+    __syncthreads();
+    for (int kk = 0; kk < BN / 16; ++kk) {
+      // The accumulator layout of two n8 tiles of P is the A-operand layout of one k16 step.
+      const cwb_u32 a[4] = {cwb_pack(s[2 * kk][0], s[2 * kk][1]), cwb_pack(s[2 * kk][2], s[2 * kk][3]),
+                            cwb_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]), cwb_pack(s[2 * kk + 1][2], s[2 * kk + 1][3])};
+      for (int d = 0; d < CWB_D / 16; ++d) {
+        cwb_u32 bv[4];
+        cwb_ldm_t(bv, cwb_smem(sV + cwb_swz(kk * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, d * 2 + (lane >> 4))));
+        cwb_mma(acc[2 * d], a, bv[0], bv[1]);
+        cwb_mma(acc[2 * d + 1], a, bv[2], bv[3]);
+      }
+    }
+    __syncthreads();  // every warp is done with sV
+    if (j + 1 < tiles) cwb_load_tile(sV, v, vr, (j + 1) * BN, S);
+    cwb_commit();
+  }
+
+  for (int r = 0; r < 2; ++r) {
+    float total = rowSum[r];
+    total += __shfl_xor_sync(0xffffffffu, total, 1);
+    total += __shfl_xor_sync(0xffffffffu, total, 2);
+    const float inv = total > 0.f ? 1.f / total : 0.f;
+    const int row = m0 + warp * 16 + g + r * 8;
+    if (row < L) {
+      cwb_u16* out = o + (long long)row * orow + 2 * t;
+      for (int d = 0; d < CWB_D / 8; ++d)
+        *(cwb_u32*)(out + d * 8) = cwb_pack(acc[d][2 * r] * inv, acc[d][2 * r + 1] * inv);
+    }
+  }
+}
+)CUDA";
+
+bool supportedHeadDim(int64_t d) { return d == 16 || d == 32 || d == 64 || d == 128; }
+
+}  // namespace
+
+cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal) {
+    if ((dtype != DType::Float16 && dtype != DType::BFloat16) || !supportedHeadDim(headDim))
+        fail(ErrorKind::NotImplemented, fmt::format("flash attention: no kernel for {} with head dim {}", dtypeName(dtype), headDim));
+    const char* type = dtype == DType::BFloat16 ? "bf16" : "f16";
+    std::string entry = fmt::format("cwb_flash_attention_{}_d{}{}", type, headDim, causal ? "_causal" : "");
+    std::string code = fmt::format("#define CWB_ENTRY {}\n#define CWB_D {}\n#define CWB_CAUSAL {}\n#define CWB_T \"{}\"\n", entry, headDim,
+                                   causal ? 1 : 0, type);
+    code += kFlashSource;
+    return {std::move(entry), std::move(code)};
+}
+
+}  // namespace cudagen
+
+namespace cudaops {
+
+namespace {
+
+// The kernel indexes (batch, head) with two strides: leading batch dims are folded into one, which reshape
+// does as a view whenever the strides allow it (a copy otherwise).
+Tensor asFourDims(const Tensor& x) {
+    const Shape& sizes = x.sizes();
+    const int64_t rows = sizes[sizes.size() - 2], cols = sizes.back();
+    switch (sizes.size()) {
+        case 2: return reshape(x, {1, 1, rows, cols});
+        case 3: return reshape(x, {1, sizes[0], rows, cols});
+        case 4: return x;
+        default: return reshape(x, {-1, sizes[sizes.size() - 3], rows, cols});
+    }
+}
+
+// cp.async moves 16-byte chunks: rows must start 16-byte aligned and be dense along the head dim.
+bool kernelCanRead(const Tensor& x) {
+    const auto address = reinterpret_cast<uintptr_t>(x.data());
+    if (address % 16 != 0 || x.strides()[3] != 1) return false;
+    for (int d = 0; d < 3; ++d)
+        if (x.sizes()[static_cast<size_t>(d)] > 1 && x.strides()[static_cast<size_t>(d)] % 8 != 0) return false;
+    return true;
+}
+
+Tensor readable(const Tensor& x) {
+    if (kernelCanRead(x)) return x;
+    Tensor dense = contiguous(x);
+    return kernelCanRead(dense) ? dense : clone(dense);  // an offset view into a dense buffer: a fresh one
+}
+
+}  // namespace
+
+bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tensor& value) {
+    for (const Tensor* t : {&query, &key, &value})
+        if (!onCuda(*t) || t->dim() < 2 || t->dim() != query.dim() || t->dtype() != query.dtype()) return false;
+    if (query.dtype() != DType::Float16 && query.dtype() != DType::BFloat16) return false;
+    if (normalizeDevice(key.device()) != normalizeDevice(query.device()) || normalizeDevice(value.device()) != normalizeDevice(query.device()))
+        return false;
+    const int64_t e = query.size(-1);
+    if (!cudagen::supportedHeadDim(e) || key.size(-1) != e || value.size(-1) != e) return false;
+    if (key.size(-2) != value.size(-2) || query.size(-2) == 0 || key.size(-2) == 0) return false;
+    if (query.size(-2) > (int64_t{1} << 30) || key.size(-2) > (int64_t{1} << 30)) return false;
+    const Shape batch(query.sizes().begin(), query.sizes().end() - 2);
+    if (!std::equal(batch.begin(), batch.end(), key.sizes().begin()) || !std::equal(batch.begin(), batch.end(), value.sizes().begin()))
+        return false;
+    // Grid y is the last batch dim, grid z the others folded.
+    const int64_t heads = batch.empty() ? 1 : batch.back();
+    int64_t outer = 1;
+    for (size_t d = 0; d + 1 < batch.size(); ++d) outer *= batch[d];
+    return heads <= 65535 && outer <= 65535 && heads > 0 && outer > 0;
+}
+
+Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale) {
+    const Tensor q = readable(asFourDims(query)), k = readable(asFourDims(key)), v = readable(asFourDims(value));
+    const int64_t batch = q.sizes()[0], heads = q.sizes()[1], queries = q.sizes()[2], keys = k.sizes()[2], dim = q.sizes()[3];
+    // 4-D operands get PyTorch's flash layout: [batch, L, heads, E] in memory, returned transposed, so that the
+    // usual y.transpose(1, 2).reshape(b, L, heads * E) that follows is a view, not a copy.
+    const bool interleaved = query.dim() == 4;
+    const Tensor out = interleaved ? transpose(empty({batch, queries, heads, dim}, q.dtype(), q.device()), 1, 2)
+                                   : empty({batch, heads, queries, dim}, q.dtype(), q.device());
+    cuda::DeviceContext& context = cuda::DeviceContext::get(normalizeDevice(q.device()).index());
+    cuda::LaunchShape shape;
+    shape.gridX = static_cast<unsigned>((queries + cudagen::kAttentionRowsPerBlock - 1) / cudagen::kAttentionRowsPerBlock);
+    shape.gridY = static_cast<unsigned>(heads);
+    shape.gridZ = static_cast<unsigned>(batch);
+    shape.blockX = cudagen::kAttentionThreads;
+    const void *qp = q.data(), *kp = k.data(), *vp = v.data();
+    void* op = out.data();
+    int l = static_cast<int>(queries), s = static_cast<int>(keys);
+    float scaleLog2e = static_cast<float>(scale * 1.4426950408889634);
+    long long strides[4][3];
+    const Tensor* operands[4] = {&q, &k, &v, &out};
+    for (int i = 0; i < 4; ++i)
+        for (int d = 0; d < 3; ++d) strides[i][d] = operands[i]->strides()[static_cast<size_t>(d)];
+    void* args[] = {&qp, &kp, &vp, &op, &l, &s, &scaleLog2e,
+                    &strides[0][0], &strides[0][1], &strides[0][2], &strides[1][0], &strides[1][1], &strides[1][2],
+                    &strides[2][0], &strides[2][1], &strides[2][2], &strides[3][0], &strides[3][1], &strides[3][2]};
+    context.launch(cudagen::flashAttentionKernel(q.dtype(), static_cast<int>(dim), causal), shape, args);
+    if (interleaved) return out;
+    Shape outSizes(query.sizes().begin(), query.sizes().end() - 1);
+    outSizes.push_back(dim);
+    return reshape(out, outSizes);
+}
+
+}  // namespace cudaops
+
+}  // namespace eng::tensor

@@ -1,0 +1,34 @@
+// A fused (FlashAttention-2 style) attention forward for CUDA float16/bfloat16: softmax(q k^T * scale) v in one
+// kernel, so the [L, S] scores never reach memory. Used by F.scaled_dot_product_attention without mask/dropout.
+#pragma once
+
+#include "cuda/nvrtc_compiler.h"
+#include "tensor/dtype.h"
+#include "tensor/tensor.h"
+
+namespace eng::tensor {
+
+namespace cudagen {
+
+// The kernel for one dtype (Float16 or BFloat16), head dim (16, 32, 64 or 128) and causal flag, as its own
+// translation unit. Parameters: (const T* q, const T* k, const T* v, T* o, int L, int S, float scaleLog2e,
+// then element strides (batch, head, row) of q, k, v and o as long long). Grid (ceil(L/64), heads, batch),
+// kAttentionThreads threads, static shared memory only.
+cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal);
+constexpr unsigned kAttentionThreads = 128;
+constexpr int kAttentionRowsPerBlock = 64;
+
+}  // namespace cudagen
+
+namespace cudaops {
+
+// Whether flashAttention computes sdpa(q, k, v) for these operands: all on CUDA, one 16-bit float dtype, equal
+// batch dims, E == Ev in {16, 32, 64, 128}, L and S > 0. Layouts are not a condition (copies are made as needed).
+bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tensor& value);
+// softmax(query key^T * scale [+ causal mask, top-left aligned]) value, a fresh [..., L, Ev] tensor: for 4-D operands
+// laid out as PyTorch's flash kernel leaves it ([batch, L, heads, Ev] in memory, transposed), else contiguous.
+Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale);
+
+}  // namespace cudaops
+
+}  // namespace eng::tensor

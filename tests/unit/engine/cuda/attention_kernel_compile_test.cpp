@@ -1,0 +1,45 @@
+// The fused attention kernel compiles with NVRTC for sm_90 (no GPU needed) for every dtype, head dim and causal
+// flag it supports, and refuses what it does not support.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "cuda/nvrtc_compiler.h"
+#include "tensor/cuda_attention.h"
+#include "tensor/error.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace eng::tensor;
+
+TEST(FlashAttentionKernel, CompilesForEveryDTypeHeadDimAndCausalFlag) {
+    // A private cache directory: the test must compile, not read what an earlier run left behind.
+    const fs::path dir = fs::temp_directory_path() / ("cwb_attention_compile_test_" + std::to_string(std::random_device{}()));
+    {
+        eng::cuda::KernelCompiler compiler(dir);
+        for (DType dtype : {DType::BFloat16, DType::Float16})
+            for (int headDim : {16, 32, 64, 128})
+                for (bool causal : {false, true}) {
+                    SCOPED_TRACE(std::string(dtypeName(dtype)) + " d" + std::to_string(headDim) + (causal ? " causal" : ""));
+                    const eng::cuda::KernelSource source = cudagen::flashAttentionKernel(dtype, headDim, causal);
+                    EXPECT_NE(source.entry.find(std::to_string(headDim)), std::string::npos) << source.entry;
+                    try {
+                        const auto kernel = compiler.compile(source, "sm_90");
+                        EXPECT_NE(kernel->cubin.find(source.entry), std::string::npos) << source.entry;
+                    } catch (const std::exception& e) {
+                        ADD_FAILURE() << e.what();
+                    }
+                }
+    }
+    fs::remove_all(dir);
+}
+
+TEST(FlashAttentionKernel, OtherDTypesAndHeadDimsHaveNoKernel) {
+    EXPECT_THROW(cudagen::flashAttentionKernel(DType::Float32, 64, false), TensorError);
+    EXPECT_THROW(cudagen::flashAttentionKernel(DType::BFloat16, 48, false), TensorError);
+    EXPECT_THROW(cudagen::flashAttentionKernel(DType::Float16, 256, true), TensorError);
+}
+
+}  // namespace

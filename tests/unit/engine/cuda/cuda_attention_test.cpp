@@ -1,0 +1,145 @@
+// The fused CUDA attention (F.scaled_dot_product_attention on float16/bfloat16 without mask or dropout) equals
+// the composite path computed in float32 on the same (rounded) inputs, for causal and not, L != S, tails, every
+// head dim, and strided batch views; what it does not handle still takes the composite path. Needs a GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "cuda/driver.h"
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
+#include "tensor/cuda_attention.h"
+#include "tensor/nn_functional.h"
+#include "tensor/random.h"
+#include "tensor/registry.h"
+#include "tensor/shape.h"
+
+namespace {
+
+using namespace eng::tensor;
+
+const Device kCuda = Device::parse("cuda:0");
+
+class CudaAttention : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!eng::cuda::cudaAvailable()) GTEST_SKIP() << "no CUDA device: " << eng::cuda::driverStatus().reason;
+        manualSeed(4321);
+    }
+
+    static Tensor random(const Shape& shape, DType dtype) { return to(randn(shape), dtype, kCuda); }
+
+    // sdpa on the 16-bit operands (the fused kernel) against sdpa on their float32 values (the composite path).
+    static void expectMatchesComposite(const std::string& what, const Tensor& q, const Tensor& k, const Tensor& v, bool causal,
+                                       std::optional<double> scale = std::nullopt) {
+        SCOPED_TRACE(what);
+        ASSERT_TRUE(cudaops::flashAttentionSupported(q, k, v));
+        const Tensor got = scaledDotProductAttention(q, k, v, Tensor(), 0.0, causal, scale);
+        const Tensor want = scaledDotProductAttention(to(q, DType::Float32), to(k, DType::Float32), to(v, DType::Float32), Tensor(), 0.0,
+                                                      causal, scale);
+        ASSERT_EQ(got.dtype(), q.dtype());
+        ASSERT_EQ(got.sizes(), want.sizes());
+        if (q.dim() == 4) {
+            // PyTorch's flash layout: [b, L, h, E] in memory.
+            const int64_t h = q.size(1), l = q.size(2), e = q.size(3);
+            EXPECT_EQ(got.strides(), (Shape{l * h * e, e, h * e, 1}));
+        } else {
+            EXPECT_TRUE(got.isContiguous());
+        }
+        // One rounding of the output to 16 bits, plus the probabilities rounded for the second product.
+        const double tolerance = q.dtype() == DType::BFloat16 ? 1.2e-2 : 2e-3;
+        const std::vector<double> a = toDoubles(to(got, DType::Float32, kCpu)), b = toDoubles(to(want, std::nullopt, kCpu));
+        double worst = 0;
+        for (size_t i = 0; i < a.size(); ++i) {
+            ASSERT_TRUE(std::isfinite(a[i])) << "element " << i;
+            worst = std::max(worst, std::abs(a[i] - b[i]) / (1.0 + std::abs(b[i])));
+        }
+        EXPECT_LT(worst, tolerance);
+    }
+};
+
+TEST_F(CudaAttention, TransformerShapeBFloat16) {
+    const Shape s{8, 12, 512, 64};
+    expectMatchesComposite("[8,12,512,64] bf16", random(s, DType::BFloat16), random(s, DType::BFloat16), random(s, DType::BFloat16), false);
+    expectMatchesComposite("[8,12,512,64] bf16 causal", random(s, DType::BFloat16), random(s, DType::BFloat16), random(s, DType::BFloat16), true);
+}
+
+TEST_F(CudaAttention, CausalFloat16WithTails) {
+    const Shape s{2, 3, 77, 64};
+    expectMatchesComposite("[2,3,77,64] f16 causal", random(s, DType::Float16), random(s, DType::Float16), random(s, DType::Float16), true);
+}
+
+TEST_F(CudaAttention, QueriesAndKeysOfDifferentLengths) {
+    for (DType d : {DType::BFloat16, DType::Float16})
+        for (bool causal : {false, true}) {
+            const std::string name = std::string(dtypeName(d)) + (causal ? " causal" : "");
+            expectMatchesComposite("L=33 S=100 " + name, random({2, 2, 33, 64}, d), random({2, 2, 100, 64}, d), random({2, 2, 100, 64}, d), causal);
+            expectMatchesComposite("L=100 S=33 " + name, random({2, 2, 100, 64}, d), random({2, 2, 33, 64}, d), random({2, 2, 33, 64}, d), causal);
+            expectMatchesComposite("L=1 S=1 " + name, random({1, 1, 1, 64}, d), random({1, 1, 1, 64}, d), random({1, 1, 1, 64}, d), causal);
+        }
+}
+
+TEST_F(CudaAttention, EveryHeadDimAndAnExplicitScale) {
+    for (int64_t e : {16, 32, 64, 128})
+        for (bool causal : {false, true}) {
+            const Shape qs{2, 3, 130, e}, ks{2, 3, 70, e};
+            expectMatchesComposite("E=" + std::to_string(e), random(qs, DType::BFloat16), random(ks, DType::BFloat16), random(ks, DType::BFloat16),
+                                   causal);
+        }
+    const Shape s{1, 4, 65, 32};
+    expectMatchesComposite("scale=0.3", random(s, DType::Float16), random(s, DType::Float16), random(s, DType::Float16), false, 0.3);
+}
+
+TEST_F(CudaAttention, BatchDimsOfTransposedViewsAndOtherRanks) {
+    // As a transformer block makes them: one [b, s, 3 * h * d] projection, chunked and split into heads.
+    const int64_t b = 2, s = 90, h = 4, d = 64;
+    const Tensor qkv = random({b, s, 3 * h * d}, DType::BFloat16);
+    std::vector<Tensor> parts = chunk(qkv, 3, -1);
+    for (Tensor& p : parts) p = transpose(view(p, {b, s, h, d}), 1, 2);
+    EXPECT_FALSE(parts[0].isContiguous());
+    expectMatchesComposite("chunked heads", parts[0], parts[1], parts[2], true);
+    // The head dim not dense (a transposed [E, L] operand): copied first.
+    const Tensor qt = transpose(random({2, 64, 40}, DType::Float16), 1, 2);
+    expectMatchesComposite("strided head dim", qt, random({2, 50, 64}, DType::Float16), random({2, 50, 64}, DType::Float16), false);
+    expectMatchesComposite("2-D", random({40, 32}, DType::BFloat16), random({70, 32}, DType::BFloat16), random({70, 32}, DType::BFloat16), true);
+    const Shape five{2, 2, 3, 40, 64};
+    expectMatchesComposite("5-D", random(five, DType::Float16), random(five, DType::Float16), random(five, DType::Float16), false);
+}
+
+TEST_F(CudaAttention, WhatTheKernelDoesNotHandleTakesTheCompositePath) {
+    const Shape s{1, 2, 20, 64};
+    const Tensor q32 = random(s, DType::Float32);
+    EXPECT_FALSE(cudaops::flashAttentionSupported(q32, q32, q32));
+    const Tensor q = random(s, DType::BFloat16);
+    EXPECT_FALSE(cudaops::flashAttentionSupported(q, random({1, 2, 20, 48}, DType::BFloat16), q)) << "head dims differ";
+    EXPECT_FALSE(cudaops::flashAttentionSupported(random({1, 2, 20, 48}, DType::BFloat16), random({1, 2, 20, 48}, DType::BFloat16),
+                                                  random({1, 2, 20, 48}, DType::BFloat16)))
+        << "head dim 48";
+    EXPECT_FALSE(cudaops::flashAttentionSupported(q, random({1, 1, 20, 64}, DType::BFloat16), random({1, 1, 20, 64}, DType::BFloat16)))
+        << "broadcast batch dims";
+    const Tensor cpu = to(q, std::nullopt, kCpu);
+    EXPECT_FALSE(cudaops::flashAttentionSupported(cpu, cpu, cpu));
+    // A boolean mask: composite, and it still applies.
+    const Tensor mask = to(tril(ones({20, 20}, TensorOptions{DType::Bool, kCpu})), std::nullopt, kCuda);
+    const Tensor masked = scaledDotProductAttention(q, q, q, mask, 0.0, false, std::nullopt);
+    const Tensor causal = scaledDotProductAttention(q, q, q, Tensor(), 0.0, true, std::nullopt);
+    const std::vector<double> a = toDoubles(to(masked, DType::Float32, kCpu)), b = toDoubles(to(causal, DType::Float32, kCpu));
+    for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 2e-2 * (1 + std::abs(b[i]))) << i;
+}
+
+TEST_F(CudaAttention, GradientsStillFlowThroughTheRegistry) {
+    const OpRegistry& ops = OpRegistry::instance();
+    Tensor q = random({1, 2, 30, 64}, DType::BFloat16);
+    q.setRequiresGrad(true);
+    const Tensor k = random({1, 2, 30, 64}, DType::BFloat16), v = random({1, 2, 30, 64}, DType::BFloat16);
+    const std::vector<Value> args{Value(q), Value(k), Value(v)};
+    const Value out = ops.call("F.scaled_dot_product_attention", args, KeywordArgs{{"is_causal", Value(true)}});
+    const std::vector<Value> sumArgs{out};
+    const std::vector<Value> backwardArgs{ops.call("torch.sum", sumArgs)};
+    ops.call("Tensor.backward", backwardArgs);
+    const Tensor g = gradOf(q);
+    ASSERT_TRUE(g.defined());
+    EXPECT_EQ(g.sizes(), q.sizes());
+}
+
+}  // namespace
