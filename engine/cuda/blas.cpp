@@ -1,11 +1,14 @@
 // cuBLAS handles per device and the strided-batched GEMM (float32/64, float16, bfloat16) behind
-// matmul/mm/bmm/linear on CUDA tensors.
+// matmul/mm/bmm/linear on CUDA tensors; cuBLASLt matmuls with bias/activation epilogues for compiled linears.
 #include "cuda/blas.h"
 
+#include <cublasLt.h>
 #include <cublas_v2.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -22,23 +25,39 @@ void checkBlas(cublasStatus_t status, const char* what) {
         throw CudaError(fmt::format("{}: {} ({})", what, cublasGetStatusName(status), cublasGetStatusString(status)));
 }
 
-cublasHandle_t handleFor(DeviceContext& context) {
+// PyTorch's cuBLAS workspace size on Hopper. A fixed workspace keeps cuBLAS from allocating its own inside a
+// call, which CUDA graph capture forbids; cuBLASLt calls get the same buffer (all work is on one stream).
+constexpr size_t kWorkspaceBytes = size_t{32} << 20;
+
+struct DeviceBlas {
+    cublasHandle_t handle = nullptr;
+    cublasLtHandle_t lt = nullptr;
+    void* workspace = nullptr;  // never freed: the handles keep using it
+};
+
+DeviceBlas& blasFor(DeviceContext& context) {
     static std::mutex mutex;
-    static std::vector<cublasHandle_t> handles;
+    static auto& devices = *new std::vector<std::unique_ptr<DeviceBlas>>();  // leaked, as the contexts are
     std::lock_guard lock(mutex);
     const auto index = static_cast<size_t>(context.index());
-    if (handles.size() <= index) handles.resize(index + 1, nullptr);
-    if (!handles[index]) {
+    if (devices.size() <= index) devices.resize(index + 1);
+    if (!devices[index]) {
         context.makeCurrent();
-        cublasHandle_t handle = nullptr;
-        checkBlas(cublasCreate(&handle), "cublasCreate");
-        checkBlas(cublasSetStream(handle, static_cast<cudaStream_t>(context.stream())), "cublasSetStream");
+        auto blas = std::make_unique<DeviceBlas>();
+        blas->workspace = context.allocate(kWorkspaceBytes);
+        checkBlas(cublasCreate(&blas->handle), "cublasCreate");
+        // cublasSetStream resets the workspace to cuBLAS's own pool, so the workspace is set after it.
+        checkBlas(cublasSetStream(blas->handle, static_cast<cudaStream_t>(context.stream())), "cublasSetStream");
+        checkBlas(cublasSetWorkspace(blas->handle, blas->workspace, kWorkspaceBytes), "cublasSetWorkspace");
         // PyTorch keeps float32 matmuls in full precision unless allow_tf32 is set.
-        checkBlas(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-        handles[index] = handle;
+        checkBlas(cublasSetMathMode(blas->handle, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+        checkBlas(cublasLtCreate(&blas->lt), "cublasLtCreate");
+        devices[index] = std::move(blas);
     }
-    return handles[index];
+    return *devices[index];
 }
+
+cublasHandle_t handleFor(DeviceContext& context) { return blasFor(context).handle; }
 
 int toInt(int64_t value, const char* what) {
     if (value > INT32_MAX || value < 0) throw CudaError(fmt::format("cuBLAS {} {} does not fit in int", what, value));
@@ -83,6 +102,120 @@ void gemm(int device, const GemmCall& call) {
                                          types.data, ldb, call.strideB, beta, call.c, types.data, ldc, call.strideC, batch,
                                          types.compute, CUBLAS_GEMM_DEFAULT),
               "cublasGemmStridedBatchedEx");
+}
+
+namespace {
+
+uint32_t alignmentOf(const void* pointer) {
+    const auto address = reinterpret_cast<uintptr_t>(pointer);
+    uint32_t alignment = 16;  // cuBLASLt's kernels care up to 16 bytes
+    while (alignment > 1 && address % alignment != 0) alignment /= 2;
+    return alignment;
+}
+
+cublasLtEpilogue_t ltEpilogue(Epilogue epilogue) {
+    switch (epilogue) {
+        case Epilogue::None: return CUBLASLT_EPILOGUE_DEFAULT;
+        case Epilogue::Bias: return CUBLASLT_EPILOGUE_BIAS;
+        case Epilogue::Relu: return CUBLASLT_EPILOGUE_RELU;
+        case Epilogue::ReluBias: return CUBLASLT_EPILOGUE_RELU_BIAS;
+        case Epilogue::GeluTanh: return CUBLASLT_EPILOGUE_GELU;
+        case Epilogue::GeluTanhBias: return CUBLASLT_EPILOGUE_GELU_BIAS;
+    }
+    return CUBLASLT_EPILOGUE_DEFAULT;
+}
+
+bool hasBias(Epilogue e) { return e == Epilogue::Bias || e == Epilogue::ReluBias || e == Epilogue::GeluTanhBias; }
+
+// Descriptors and the heuristic's algorithm for one problem; only the bias pointer changes between calls.
+struct LtPlan {
+    cublasLtMatmulDesc_t desc = nullptr;
+    cublasLtMatrixLayout_t a = nullptr, b = nullptr, d = nullptr;
+    cublasLtMatmulAlgo_t algo{};
+};
+
+using LtKey = std::tuple<int, GemmType, int64_t, int64_t, int64_t, Epilogue, uint32_t, uint32_t, uint32_t, uint32_t>;
+
+// Row-major out[m, n] = x[m, k] weight[n, k]^T is column-major out^T (n x m) = weight^T^T (n x k) x^T (k x m):
+// A is the weight's memory read as a k x n column-major matrix and transposed, B is x's memory as k x m, and
+// the bias (one value per row of the column-major result) is cuBLASLt's per-row bias of length n.
+LtPlan makePlan(cublasLtHandle_t lt, const LinearCall& call, const LtKey& key) {
+    const cudaDataType_t data = gemmTypes(call.type).data;
+    LtPlan plan;
+    checkBlas(cublasLtMatmulDescCreate(&plan.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+    const cublasOperation_t transpose = CUBLAS_OP_T;
+    checkBlas(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose), "cublasLt TRANSA");
+    const cublasLtEpilogue_t epilogue = ltEpilogue(call.epilogue);
+    checkBlas(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue), "cublasLt EPILOGUE");
+    if (hasBias(call.epilogue)) {
+        checkBlas(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &data, sizeof data), "cublasLt BIAS_DATA_TYPE");
+        checkBlas(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &call.bias, sizeof call.bias), "cublasLt BIAS_POINTER");
+    }
+    checkBlas(cublasLtMatrixLayoutCreate(&plan.a, data, static_cast<uint64_t>(call.k), static_cast<uint64_t>(call.n), call.k), "cublasLtMatrixLayoutCreate");
+    checkBlas(cublasLtMatrixLayoutCreate(&plan.b, data, static_cast<uint64_t>(call.k), static_cast<uint64_t>(call.m), call.k), "cublasLtMatrixLayoutCreate");
+    checkBlas(cublasLtMatrixLayoutCreate(&plan.d, data, static_cast<uint64_t>(call.n), static_cast<uint64_t>(call.m), call.n), "cublasLtMatrixLayoutCreate");
+    cublasLtMatmulPreference_t preference = nullptr;
+    checkBlas(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
+    const size_t workspace = kWorkspaceBytes;
+    cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace);
+    // Algorithms that need more alignment than these pointers have would fault: tell the heuristic.
+    const uint32_t alignW = std::get<6>(key), alignX = std::get<7>(key), alignOut = std::get<8>(key), alignBias = std::get<9>(key);
+    cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &alignW, sizeof alignW);
+    cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &alignX, sizeof alignX);
+    cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &alignOut, sizeof alignOut);
+    cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &alignOut, sizeof alignOut);
+    (void)alignBias;  // part of the key: the bias epilogue's vector loads depend on it
+    cublasLtMatmulHeuristicResult_t result{};
+    int found = 0;
+    const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(lt, plan.desc, plan.a, plan.b, plan.d, plan.d, preference, 1, &result, &found);
+    cublasLtMatmulPreferenceDestroy(preference);
+    if (status != CUBLAS_STATUS_SUCCESS || found == 0)
+        throw CudaError(fmt::format("cuBLASLt has no algorithm for linear {}x{}x{} with epilogue {}", call.m, call.n, call.k,
+                                    epilogueName(call.epilogue)));
+    plan.algo = result.algo;
+    return plan;
+}
+
+}  // namespace
+
+const char* epilogueName(Epilogue epilogue) {
+    switch (epilogue) {
+        case Epilogue::None: return "none";
+        case Epilogue::Bias: return "bias";
+        case Epilogue::Relu: return "relu";
+        case Epilogue::ReluBias: return "bias + relu";
+        case Epilogue::GeluTanh: return "gelu(tanh)";
+        case Epilogue::GeluTanhBias: return "bias + gelu(tanh)";
+    }
+    return "?";
+}
+
+void linearLt(int device, const LinearCall& call) {
+    if (call.type == GemmType::Float64) throw CudaError("cuBLASLt linear: float64 is not supported");
+    if (hasBias(call.epilogue) && !call.bias) throw CudaError("cuBLASLt linear: the bias epilogue needs a bias");
+    if (call.m == 0 || call.n == 0) return;
+    DeviceContext& context = DeviceContext::get(device);
+    DeviceBlas& blas = blasFor(context);
+    context.makeCurrent();
+    const LtKey key{device, call.type, call.m, call.n, call.k, call.epilogue, alignmentOf(call.weight), alignmentOf(call.x),
+                    alignmentOf(call.out), hasBias(call.epilogue) ? alignmentOf(call.bias) : 16u};
+    static std::mutex mutex;
+    static auto& plans = *new std::map<LtKey, LtPlan>();  // leaked: descriptors stay valid to the end
+    LtPlan plan;
+    {
+        std::lock_guard lock(mutex);
+        auto it = plans.find(key);
+        if (it == plans.end()) it = plans.emplace(key, makePlan(blas.lt, call, key)).first;
+        plan = it->second;
+        // The descriptor is shared by calls of this shape; the bias pointer is set under the lock, just before use.
+        if (hasBias(call.epilogue))
+            checkBlas(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &call.bias, sizeof call.bias),
+                      "cublasLt BIAS_POINTER");
+        const float alpha = 1.0f, beta = 0.0f;
+        checkBlas(cublasLtMatmul(blas.lt, plan.desc, &alpha, call.weight, plan.a, call.x, plan.b, &beta, call.out, plan.d, call.out,
+                                 plan.d, &plan.algo, blas.workspace, kWorkspaceBytes, static_cast<cudaStream_t>(context.stream())),
+                  "cublasLtMatmul");
+    }
 }
 
 }  // namespace eng::cuda

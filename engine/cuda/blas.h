@@ -1,5 +1,5 @@
-// Matrix products on a CUDA device through cuBLAS: one handle per device (created on first use, so only
-// where a device exists), bound to the device's stream, with TF32 off as PyTorch's default.
+// Matrix products on a CUDA device through cuBLAS and cuBLASLt: one handle each per device (created on first
+// use, so only where a device exists), bound to the device's stream, with TF32 off as PyTorch's default.
 #pragma once
 
 #include <cstdint>
@@ -26,5 +26,26 @@ struct GemmCall {
 };
 
 void gemm(int device, const GemmCall& call);
+
+// What cuBLASLt applies to the product before storing it. Its GELU is the tanh approximation, so only
+// F.gelu(approximate='tanh') may use the GELU epilogues; exact GELU stays a generated kernel.
+enum class Epilogue { None, Bias, Relu, ReluBias, GeluTanh, GeluTanhBias };
+const char* epilogueName(Epilogue epilogue);  // "bias + relu", for output code and errors
+
+// F.linear through cuBLASLt, row-major and contiguous: out[m, n] = act(x[m, k] @ weight[n, k]^T + bias[n]).
+// Float32 (full precision, no TF32), Float16 and BFloat16 (float32 accumulation; bias in the same type as x).
+// The algorithm comes from cuBLASLt's heuristic, once per shape, type, epilogue and pointer alignment; the
+// per-device workspace is fixed, so the call never allocates (it may be captured into a CUDA graph).
+struct LinearCall {
+    GemmType type = GemmType::Float32;
+    int64_t m = 0, n = 0, k = 0;
+    const void* x = nullptr;
+    const void* weight = nullptr;
+    const void* bias = nullptr;  // required by the *Bias epilogues, ignored otherwise
+    void* out = nullptr;
+    Epilogue epilogue = Epilogue::None;
+};
+
+void linearLt(int device, const LinearCall& call);
 
 }  // namespace eng::cuda

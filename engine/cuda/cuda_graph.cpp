@@ -1,6 +1,8 @@
 // Stream capture and replay through the driver API (see cuda_graph.h).
 #include "cuda/cuda_graph.h"
 
+#include <optional>
+
 #include "cuda/driver_api.h"
 
 namespace eng::cuda {
@@ -8,12 +10,17 @@ namespace eng::cuda {
 using detail::check;
 using detail::driver;
 
-std::unique_ptr<CapturedGraph> CapturedGraph::capture(DeviceContext& device, const std::function<void()>& work) {
+std::unique_ptr<CapturedGraph> CapturedGraph::capture(DeviceContext& device, const std::function<void()>& work, MemoryPool* pool) {
     device.makeCurrent();
     auto stream = static_cast<CUstream>(device.stream());
-    // Thread-local mode: other threads of the process may keep using CUDA while this one records.
+    // Thread-local mode: other threads of the process may keep using CUDA while this one records, and this
+    // thread's unsafe calls (a synchronize, a copy to the host) fail the capture instead of silently recording a
+    // graph that would replay wrongly. The one unsafe call we need, cuMemAlloc for the private pool, switches
+    // this thread to relaxed mode for its own duration (DeviceContext::allocate).
     check(driver().streamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), "cuStreamBeginCapture");
     try {
+        std::optional<PrivatePoolScope> scope;
+        if (pool) scope.emplace(*pool);
         work();
     } catch (...) {
         CUgraph abandoned = nullptr;

@@ -12,8 +12,11 @@ namespace eng::cuda {
 class CapturedGraph {
 public:
     /// Runs `work` with the device's stream in capture mode and instantiates what it launched. `work` must only
-    /// enqueue work on the stream (kernel launches, async copies): no allocations, no synchronisation.
-    static std::unique_ptr<CapturedGraph> capture(DeviceContext& device, const std::function<void()>& work);
+    /// enqueue work on the stream (kernel launches, async copies, library calls) and never synchronise. With a
+    /// `pool`, what `work` allocates on this thread comes from that private pool (which must outlive the graph);
+    /// without one it must not allocate.
+    static std::unique_ptr<CapturedGraph> capture(DeviceContext& device, const std::function<void()>& work,
+                                                  MemoryPool* pool = nullptr);
     ~CapturedGraph();
     CapturedGraph(const CapturedGraph&) = delete;
     CapturedGraph& operator=(const CapturedGraph&) = delete;

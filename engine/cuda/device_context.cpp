@@ -14,6 +14,10 @@ namespace {
 
 CUdeviceptr asDevicePtr(const void* pointer) { return reinterpret_cast<CUdeviceptr>(pointer); }
 
+// The private pool this thread allocates from (PrivatePoolScope), on which device; 0: the shared lists.
+thread_local const DeviceContext* tActiveDevice = nullptr;
+thread_local uint64_t tActivePool = 0;
+
 }  // namespace
 
 size_t roundedAllocationSize(size_t bytes) {
@@ -72,30 +76,44 @@ void DeviceContext::makeCurrent() const { check(driver().ctxSetCurrent(static_ca
 
 void* DeviceContext::allocate(size_t bytes) {
     const size_t size = roundedAllocationSize(bytes);
+    const uint64_t pool = tActiveDevice == this ? tActivePool : 0;
     {
         std::lock_guard lock(mutex_);
-        if (auto it = freeBlocks_.find(size); it != freeBlocks_.end()) {
+        auto& freeList = pool ? pools_.at(pool).freeBlocks : freeBlocks_;
+        if (auto it = freeList.find(size); it != freeList.end()) {
             void* block = it->second;
-            freeBlocks_.erase(it);
-            cachedBytes_ -= size;
-            liveBlocks_.emplace(block, size);
+            freeList.erase(it);
+            if (!pool) cachedBytes_ -= size;
+            liveBlocks_.emplace(block, LiveBlock{size, pool});
             return block;
         }
     }
+    // A pool is filled while a graph is captured, when neither synchronising nor freeing memory is allowed.
+    void* block = allocateFromDriver(size, !pool);
+    std::lock_guard lock(mutex_);
+    if (pool) pools_.at(pool).reservedBytes += size;
+    liveBlocks_.emplace(block, LiveBlock{size, pool});
+    return block;
+}
+
+void* DeviceContext::allocateFromDriver(size_t size, bool mayReleaseCache) {
     makeCurrent();
+    // cuMemAlloc is a "potentially unsafe" call during stream capture: the capturing thread's mode
+    // (thread-local) refuses it, yet it enqueues nothing on the stream, so the graph stays valid as long as
+    // the block outlives the graph (the private pool's job). Relaxed mode permits it for this call only.
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    check(driver().threadExchangeStreamCaptureMode(&mode), "cuThreadExchangeStreamCaptureMode");
     CUdeviceptr pointer = 0;
     CUresult result = driver().memAlloc(&pointer, size);
-    if (result == CUDA_ERROR_OUT_OF_MEMORY) {
+    driver().threadExchangeStreamCaptureMode(&mode);
+    if (result == CUDA_ERROR_OUT_OF_MEMORY && mayReleaseCache) {
         // Cached blocks of other sizes may be what is missing: give them back and try once more.
         synchronize();
         releaseCachedMemory();
         result = driver().memAlloc(&pointer, size);
     }
     check(result, fmt::format("cuMemAlloc({} bytes) on cuda:{}", size, index_).c_str());
-    void* block = reinterpret_cast<void*>(pointer);
-    std::lock_guard lock(mutex_);
-    liveBlocks_.emplace(block, size);
-    return block;
+    return reinterpret_cast<void*>(pointer);
 }
 
 void DeviceContext::deallocate(void* pointer) {
@@ -103,9 +121,33 @@ void DeviceContext::deallocate(void* pointer) {
     std::lock_guard lock(mutex_);
     auto it = liveBlocks_.find(pointer);
     if (it == liveBlocks_.end()) return;
-    freeBlocks_.emplace(it->second, pointer);
-    cachedBytes_ += it->second;
+    const LiveBlock live = it->second;
     liveBlocks_.erase(it);
+    // A pool block stays in its pool while the pool lives (its recording may replay into it).
+    if (auto pool = pools_.find(live.pool); live.pool && pool != pools_.end()) {
+        pool->second.freeBlocks.emplace(live.size, pointer);
+        return;
+    }
+    freeBlocks_.emplace(live.size, pointer);
+    cachedBytes_ += live.size;
+}
+
+uint64_t DeviceContext::createPool() {
+    std::lock_guard lock(mutex_);
+    const uint64_t id = nextPool_++;
+    pools_.emplace(id, Pool{});
+    return id;
+}
+
+void DeviceContext::releasePool(uint64_t pool) {
+    std::lock_guard lock(mutex_);
+    auto it = pools_.find(pool);
+    if (it == pools_.end()) return;
+    for (const auto& [size, block] : it->second.freeBlocks) {
+        freeBlocks_.emplace(size, block);
+        cachedBytes_ += size;
+    }
+    pools_.erase(it);  // its live blocks now belong to the shared lists when freed
 }
 
 void DeviceContext::releaseCachedMemory() {
@@ -119,6 +161,22 @@ void DeviceContext::releaseCachedMemory() {
 size_t DeviceContext::cachedBytes() const {
     std::lock_guard lock(mutex_);
     return cachedBytes_;
+}
+
+size_t MemoryPool::reservedBytes() const {
+    std::lock_guard lock(device_.mutex_);
+    auto it = device_.pools_.find(id_);
+    return it == device_.pools_.end() ? 0 : it->second.reservedBytes;
+}
+
+PrivatePoolScope::PrivatePoolScope(MemoryPool& pool) : previousDevice_(tActiveDevice), previousPool_(tActivePool) {
+    tActiveDevice = &pool.device_;
+    tActivePool = pool.id_;
+}
+
+PrivatePoolScope::~PrivatePoolScope() {
+    tActiveDevice = previousDevice_;
+    tActivePool = previousPool_;
 }
 
 void DeviceContext::copyHostToDevice(void* deviceDst, const void* hostSrc, size_t bytes) {

@@ -15,6 +15,8 @@
 
 namespace eng::cuda {
 
+class MemoryPool;
+
 struct LaunchShape {
     unsigned gridX = 1, gridY = 1, gridZ = 1;
     unsigned blockX = 1, blockY = 1, blockZ = 1;
@@ -43,7 +45,8 @@ public:
     // are reused only in stream order (everything runs on stream()), which keeps reuse safe.
     void* allocate(size_t bytes);
     void deallocate(void* pointer);
-    // Returns every cached free block to the driver (also done once when an allocation fails).
+    // Returns every cached free block to the driver (also done once when an allocation fails). Blocks of live
+    // private pools stay with their pools.
     void releaseCachedMemory();
     size_t cachedBytes() const;
 
@@ -63,8 +66,23 @@ public:
     DeviceContext& operator=(const DeviceContext&) = delete;
 
 private:
+    friend class MemoryPool;
+    friend class PrivatePoolScope;
     explicit DeviceContext(int index);
     void* loadFunction(const CompiledKernel& kernel);
+    uint64_t createPool();
+    void releasePool(uint64_t pool);
+    // cuMemAlloc, allowed while this thread captures a CUDA graph (see allocate()).
+    void* allocateFromDriver(size_t size, bool mayReleaseCache);
+
+    struct LiveBlock {
+        size_t size = 0;
+        uint64_t pool = 0;  // 0: the shared free lists
+    };
+    struct Pool {
+        std::multimap<size_t, void*> freeBlocks;
+        size_t reservedBytes = 0;
+    };
 
     int index_;
     int device_ = 0;  // CUdevice
@@ -76,9 +94,48 @@ private:
 
     mutable std::mutex mutex_;
     std::multimap<size_t, void*> freeBlocks_;            // size -> block
-    std::unordered_map<void*, size_t> liveBlocks_;       // block -> size
+    std::unordered_map<void*, LiveBlock> liveBlocks_;    // block -> size and owning pool
     size_t cachedBytes_ = 0;
+    std::unordered_map<uint64_t, Pool> pools_;           // live private pools by id (ids are never reused)
+    uint64_t nextPool_ = 1;
     std::unordered_map<std::string, void*> functions_;   // kernel key -> CUfunction
+};
+
+// A private memory pool, as torch.cuda.graph's: a CUDA graph bakes in the addresses its kernels and library
+// calls used while it was captured, so memory allocated during the capture must belong to the recording alone.
+// While a PrivatePoolScope is active on a thread, that thread's allocations on the device come from the pool
+// (its own free blocks first, else new cuMemAlloc blocks: the pool starts empty), and a pool block freed on any
+// thread returns to the pool, never to the shared free lists, so no one else's work lands in memory a replay
+// writes. Destroying the pool (after the graph that used it) hands its blocks to the shared cache; blocks still
+// held by tensors join the shared cache when those tensors free them.
+class MemoryPool {
+public:
+    explicit MemoryPool(DeviceContext& device) : device_(device), id_(device.createPool()) {}
+    ~MemoryPool() { device_.releasePool(id_); }
+    MemoryPool(const MemoryPool&) = delete;
+    MemoryPool& operator=(const MemoryPool&) = delete;
+
+    DeviceContext& device() const { return device_; }
+    // Bytes obtained from the driver for this pool (live and free blocks).
+    size_t reservedBytes() const;
+
+private:
+    friend class PrivatePoolScope;
+    DeviceContext& device_;
+    uint64_t id_;
+};
+
+// Routes the calling thread's allocations on the pool's device into the pool until the scope ends (scopes nest).
+class PrivatePoolScope {
+public:
+    explicit PrivatePoolScope(MemoryPool& pool);
+    ~PrivatePoolScope();
+    PrivatePoolScope(const PrivatePoolScope&) = delete;
+    PrivatePoolScope& operator=(const PrivatePoolScope&) = delete;
+
+private:
+    const DeviceContext* previousDevice_;
+    uint64_t previousPool_;
 };
 
 // Sizes the caching allocator hands out: 512-byte granules up to 1 MiB, then 2 MiB multiples, so that

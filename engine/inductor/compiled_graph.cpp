@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cuda/cuda_graph.h"
+#include "cuda/driver.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 
@@ -95,11 +96,26 @@ vm::ValueList CompiledGraph::outputsOf(const std::vector<tensor::Tensor>& tensor
 }
 
 struct CompiledGraph::Recording {
-    std::vector<tensor::Tensor> tensors;  // fixed addresses the graph was recorded with
+    // Declared first so that it goes last: the graph and the tensors release their blocks into it before it hands
+    // them to the shared cache.
+    std::unique_ptr<eng::cuda::MemoryPool> pool;
+    std::vector<tensor::Tensor> tensors;  // fixed addresses the graph was recorded with (extern outputs included)
     std::unique_ptr<eng::cuda::CapturedGraph> graph;
 };
 
-vm::ValueList CompiledGraph::replay(const vm::ValueList& inputs, const SymbolValues& symbols) {
+tensor::Tensor CompiledGraph::runExtern(vm::Interpreter& vm, int buffer, const std::vector<tensor::Tensor>& tensors,
+                                        const SymbolValues& symbols) {
+    const GraphBuffer& b = graph_.buffers[static_cast<size_t>(buffer)];
+    vm::ValueList args;
+    for (int id : b.extern_.inputBuffers) args.push_back(vm::makeTensor(tensors[static_cast<size_t>(id)]));
+    vm::Value result = b.extern_.call(vm, args, symbols);
+    tensor::Tensor t = tensorOf(result, b.name);
+    if (t.sizes() != evaluateAll(b.sizes, symbols) || t.dtype() != b.dtype)
+        throw std::runtime_error(fmt::format("extern kernel {} returned an unexpected tensor", b.extern_.op));
+    return t.isContiguous() ? t : tensor::contiguous(t);
+}
+
+std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols) {
     std::vector<tensor::Tensor> bound = bindInputs(inputs, symbols);
     std::vector<int64_t> key;
     for (const auto& [name, value] : symbols) key.push_back(value);
@@ -107,25 +123,44 @@ vm::ValueList CompiledGraph::replay(const vm::ValueList& inputs, const SymbolVal
         if (b.kind == BufferKind::Input && b.isParameter) key.push_back(reinterpret_cast<int64_t>(bound[static_cast<size_t>(b.id)].data()));
     std::shared_ptr<Recording>& recording = recordings_[key];
     if (!recording) {
-        recording = std::make_shared<Recording>();
-        recording->tensors.resize(graph_.buffers.size());
+        auto fresh = std::make_shared<Recording>();
+        fresh->tensors.resize(graph_.buffers.size());
         for (const GraphBuffer& b : graph_.buffers) {
-            tensor::Tensor& slot = recording->tensors[static_cast<size_t>(b.id)];
+            tensor::Tensor& slot = fresh->tensors[static_cast<size_t>(b.id)];
             if (b.kind == BufferKind::Input)
                 slot = b.isParameter ? bound[static_cast<size_t>(b.id)]
                                      : tensor::emptyStrided(evaluateAll(b.sizes, symbols), evaluateAll(b.strides, symbols), b.dtype, graph_.device);
-            else if (schedule_.stored[static_cast<size_t>(b.id)])
+            else if (b.kind != BufferKind::Extern && schedule_.stored[static_cast<size_t>(b.id)])
                 slot = tensor::empty(evaluateAll(b.sizes, symbols), b.dtype, graph_.device);
         }
+        // The static inputs take this call's values (the capture below only records; the replay computes).
+        for (const GraphBuffer& b : graph_.buffers)
+            if (b.kind == BufferKind::Input && !b.isParameter)
+                vm::callOp("Tensor.copy_", {vm::makeTensor(fresh->tensors[static_cast<size_t>(b.id)]), vm::makeTensor(bound[static_cast<size_t>(b.id)])});
         auto& device = eng::cuda::DeviceContext::get(graph_.device.index());
-        // Graphs with extern steps are never recorded (cudaGraphsDecision), so every step is a kernel.
-        recording->graph = eng::cuda::CapturedGraph::capture(device, [&] {
-            for (const ScheduleStep& s : schedule_.steps) launchKernel(static_cast<size_t>(s.index), recording->tensors, symbols);
-        });
+        fresh->pool = std::make_unique<eng::cuda::MemoryPool>(device);
+        try {
+            // Extern outputs (and their temporaries) come from the pool; every tensor stays in the recording, so
+            // no block the graph writes is ever handed to anyone else while it can replay.
+            fresh->graph = eng::cuda::CapturedGraph::capture(device, [&] {
+                for (const ScheduleStep& s : schedule_.steps) {
+                    if (s.kind == ScheduleStep::Kind::Kernel) launchKernel(static_cast<size_t>(s.index), fresh->tensors, symbols);
+                    else fresh->tensors[static_cast<size_t>(s.index)] = runExtern(vm, s.index, fresh->tensors, symbols);
+                }
+            }, fresh->pool.get());
+        } catch (const eng::cuda::CudaError& error) {
+            // An extern that synchronises or copies to the host cannot be captured: run plainly from now on.
+            recordings_.erase(key);
+            cudaGraphs_ = false;
+            cudaGraphFailure_ = error.what();
+            return std::nullopt;
+        }
+        recording = fresh;
+    } else {
+        for (const GraphBuffer& b : graph_.buffers)
+            if (b.kind == BufferKind::Input && !b.isParameter)
+                vm::callOp("Tensor.copy_", {vm::makeTensor(recording->tensors[static_cast<size_t>(b.id)]), vm::makeTensor(bound[static_cast<size_t>(b.id)])});
     }
-    for (const GraphBuffer& b : graph_.buffers)
-        if (b.kind == BufferKind::Input && !b.isParameter)
-            vm::callOp("Tensor.copy_", {vm::makeTensor(recording->tensors[static_cast<size_t>(b.id)]), vm::makeTensor(bound[static_cast<size_t>(b.id)])});
     recording->graph->replay();
     return outputsOf(recording->tensors, inputs, symbols);
 }
@@ -134,8 +169,14 @@ vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& input
     if (inputs.size() != static_cast<size_t>(graph_.inputCount))
         throw std::runtime_error(fmt::format("compiled graph takes {} inputs, got {}", graph_.inputCount, inputs.size()));
     const SymbolValues symbols = symbolValues(inputs);
-    // The first call runs plainly (it loads modules and autotunes, which a recording must not do).
-    if (cudaGraphs_ && calls_++ > 0) return replay(inputs, symbols);
+    // The first call runs plainly (it loads modules, autotunes and creates library handles, which a recording
+    // must not do).
+    if (cudaGraphs_ && calls_++ > 0)
+        if (auto outputs = replay(vm, inputs, symbols)) return *outputs;
+    return runPlain(vm, inputs, symbols);
+}
+
+vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols) {
     std::vector<tensor::Tensor> tensors = bindInputs(inputs, symbols);
     for (size_t i = 0; i < graph_.buffers.size(); ++i) {
         const GraphBuffer& b = graph_.buffers[i];
@@ -144,18 +185,8 @@ vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& input
     }
     for (size_t step = 0; step < schedule_.steps.size(); ++step) {
         const ScheduleStep& s = schedule_.steps[step];
-        if (s.kind == ScheduleStep::Kind::Kernel) {
-            launchKernel(static_cast<size_t>(s.index), tensors, symbols);
-        } else {
-            const GraphBuffer& b = graph_.buffers[static_cast<size_t>(s.index)];
-            vm::ValueList args;
-            for (int id : b.extern_.inputBuffers) args.push_back(vm::makeTensor(tensors[static_cast<size_t>(id)]));
-            vm::Value result = b.extern_.call(vm, args, symbols);
-            tensor::Tensor t = tensorOf(result, b.name);
-            if (t.sizes() != evaluateAll(b.sizes, symbols) || t.dtype() != b.dtype)
-                throw std::runtime_error(fmt::format("extern kernel {} returned an unexpected tensor", b.extern_.op));
-            tensors[static_cast<size_t>(b.id)] = t.isContiguous() ? t : tensor::contiguous(t);
-        }
+        if (s.kind == ScheduleStep::Kind::Kernel) launchKernel(static_cast<size_t>(s.index), tensors, symbols);
+        else tensors[static_cast<size_t>(s.index)] = runExtern(vm, s.index, tensors, symbols);
         for (size_t id = 0; id < lastUse_.size(); ++id)
             if (lastUse_[id] == static_cast<int>(step) && graph_.buffers[id].kind != BufferKind::Input) tensors[id] = tensor::Tensor();
     }

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,11 +26,15 @@ public:
     const KernelLauncher& launcher() const { return *launcher_; }
     /// The symbol values of the example inputs (for launch configurations shown in traces).
     SymbolValues symbolValues(const vm::ValueList& inputs) const;
-    /// reduce-overhead: from the second call on, kernels replay as a CUDA graph recorded once per set of sizes and
-    /// parameter addresses; other inputs are copied into the recording's static buffers, and outputs are the
-    /// recording's buffers (overwritten by the next call, as PyTorch's cudagraph outputs are).
+    /// reduce-overhead: from the second call on, kernels and capture-safe extern calls (library matmuls) replay as
+    /// a CUDA graph recorded once per set of sizes and parameter addresses; other inputs are copied into the
+    /// recording's static buffers, what the externs allocate while recording comes from the recording's private
+    /// memory pool, and outputs are the recording's buffers (overwritten by the next call, as PyTorch's cudagraph
+    /// outputs are). A recording that fails (an extern that synchronises) turns CUDA graphs off for this graph.
     void enableCudaGraphs() { cudaGraphs_ = true; }
     int cudaGraphRecordings() const { return static_cast<int>(recordings_.size()); }
+    /// Why recording failed and the graph went back to plain runs; empty while CUDA graphs work (or are off).
+    const std::string& cudaGraphFailure() const { return cudaGraphFailure_; }
 
 private:
     struct Recording;
@@ -37,7 +42,10 @@ private:
     std::vector<tensor::Tensor> bindInputs(const vm::ValueList& inputs, const SymbolValues& symbols) const;
     vm::ValueList outputsOf(const std::vector<tensor::Tensor>& tensors, const vm::ValueList& inputs, const SymbolValues& symbols) const;
     void launchKernel(size_t index, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols);
-    vm::ValueList replay(const vm::ValueList& inputs, const SymbolValues& symbols);
+    /// Runs extern step `buffer` on `tensors` and returns its (contiguous) output.
+    tensor::Tensor runExtern(vm::Interpreter& vm, int buffer, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols);
+    vm::ValueList runPlain(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols);
+    std::optional<vm::ValueList> replay(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols);
 
     LoweredGraph graph_;
     Schedule schedule_;
@@ -46,6 +54,7 @@ private:
     bool cudaGraphs_ = false;
     int calls_ = 0;
     std::map<std::vector<int64_t>, std::shared_ptr<Recording>> recordings_;
+    std::string cudaGraphFailure_;
 };
 
 }  // namespace eng::inductor

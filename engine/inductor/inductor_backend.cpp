@@ -3,6 +3,7 @@
 // buffers, kernel launches, extern calls and fusion decisions, plus each kernel's source and launch.
 #include "inductor/inductor_backend.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
@@ -47,7 +48,8 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
             const GraphBuffer& b = g.buffers[static_cast<size_t>(step.index)];
             std::vector<std::string> args;
             for (int id : b.extern_.inputBuffers) args.push_back(g.buffers[static_cast<size_t>(id)].name);
-            text += fmt::format("    {} = extern_kernels.{}({})  # {}\n", b.name, b.extern_.op, fmt::join(args, ", "), fmt::join(b.originNodes, ", "));
+            text += fmt::format("    {} = extern_kernels.{}({})  # {}{}\n", b.name, b.extern_.op, fmt::join(args, ", "), fmt::join(b.originNodes, ", "),
+                                b.extern_.epilogue.empty() ? "" : "; cublasLt matmul, " + b.extern_.epilogue);
             continue;
         }
         const ScheduledKernel& k = s.kernels[static_cast<size_t>(step.index)];
@@ -78,6 +80,16 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
     return text;
 }
 
+/// Extern kernels that may run inside a CUDA graph capture: pure device work on the graph's stream whose
+/// allocations go to the recording's private pool. Anything else (.item(), nonzero, copies to the CPU, random
+/// ops, unknown fallbacks) may synchronise with the host or read host state, so it is refused: an allow-list.
+bool captureSafeExtern(const std::string& op) {
+    static const char* const safe[] = {"matmul", "mm", "bmm", "addmm", "baddbmm", "addbmm", "linear", "scaled_dot_product_attention"};
+    const auto dot = op.rfind('.');
+    const std::string name = dot == std::string::npos ? op : op.substr(dot + 1);
+    return std::find(std::begin(safe), std::end(safe), name) != std::end(safe);
+}
+
 /// reduce-overhead's CUDA graphs: when they can be used, or PyTorch's "skipping cudagraphs due to ..." reason.
 std::string cudaGraphsDecision(const CompiledGraph& compiled) {
     const LoweredGraph& g = compiled.graph();
@@ -90,10 +102,12 @@ std::string cudaGraphsDecision(const CompiledGraph& compiled) {
     for (const GraphBuffer& b : g.buffers) mutated += b.mutatesInput >= 0 ? 1 : 0;
     if (mutated) return fmt::format("skipping cudagraphs due to mutated inputs ({} instances)", mutated);
     for (const ScheduleStep& step : compiled.schedule().steps)
-        if (step.kind == ScheduleStep::Kind::Extern)
-            return "skipping cudagraphs due to extern kernel " + g.buffers[static_cast<size_t>(step.index)].extern_.op +
-                   " (its output is allocated per call)";
-    return "cudagraphs: the second call records a CUDA graph of the kernels, later calls replay it";
+        if (step.kind == ScheduleStep::Kind::Extern) {
+            const std::string& op = g.buffers[static_cast<size_t>(step.index)].extern_.op;
+            if (!captureSafeExtern(op))
+                return "skipping cudagraphs due to extern kernel " + op + " (it may synchronise with the host or allocate outside the graph's pool)";
+        }
+    return "cudagraphs: the second call records a CUDA graph of the kernels and library calls, later calls replay it";
 }
 
 bool anyRequiresGrad(const vm::ValueList& inputs) {

@@ -29,6 +29,10 @@ struct ExternCall {
     std::string op;             // registry op name, e.g. "torch.matmul", or the node's own callee
     const capture::Node* node = nullptr;  // the graph node it computes (its callee/args when op is empty)
     std::vector<int> inputBuffers;        // buffers read (realized before the call)
+    /// A library epilogue computed by the call (cuBLASLt's bias/activation), as the output code and the fusion
+    /// decisions show it: "bias and relu fused into the cuBLASLt matmul epilogue"; empty when none.
+    std::string epilogue;
+    std::vector<std::string> epilogueNodes;  // graph nodes the epilogue computes (the activation's node)
     /// Runs the op on the realized tensors of inputBuffers (in that order) and this call's symbol values.
     std::function<vm::Value(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols)> call;
 };

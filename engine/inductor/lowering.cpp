@@ -92,6 +92,8 @@ bool isInPlace(const capture::Node& node, const std::string& op) {
 
 }  // namespace
 
+std::string nodeOpName(const capture::Node& node) { return opNameOf(node); }
+
 // ---------------------------------------------------------------------------------------------------------
 
 const capture::Arg* NodeArgs::find(size_t position, const std::string& name) const {
@@ -176,12 +178,20 @@ std::string NodeArgs::text(size_t position, const std::string& name, const std::
 Lowering::Lowering(const capture::Graph& graph, const vm::ValueList& examples) : source_(graph), examples_(examples) {
     for (const auto& node : graph.nodes()) {
         std::function<void(const capture::Arg&)> count = [&](const capture::Arg& arg) {
-            if (arg.kind == capture::Arg::Kind::NodeRef) ++users_[arg.node];
+            if (arg.kind == capture::Arg::Kind::NodeRef) {
+                ++users_[arg.node];
+                lastUser_[arg.node] = node.get();
+            }
             for (const capture::Arg& item : arg.items) count(item);
         };
         for (const capture::Arg& arg : node->args) count(arg);
         for (const auto& kw : node->kwargs) count(kw.second);
     }
+}
+
+const capture::Node* Lowering::soleUser(const capture::Node& node) const {
+    auto count = users_.find(&node);
+    return count != users_.end() && count->second == 1 ? lastUser_.at(&node) : nullptr;
 }
 
 int64_t Lowering::hint(const Index& size) const { return evaluate(size, {}, hints_); }
@@ -419,6 +429,7 @@ LValue Lowering::externCall(const std::string& op, std::vector<LValue> inputs, s
 LValue Lowering::lowerCall(const capture::Node& node) {
     std::string op = opNameOf(node);
     graph_.opOfNode[node.name] = op;
+    if (auto absorbed = absorbed_.find(&node); absorbed != absorbed_.end()) return absorbed->second;
     const bool inPlace = isInPlace(node, op);
     if (inPlace && node.op == capture::NodeOp::CallMethod) op.pop_back();
     std::optional<LValue> result;

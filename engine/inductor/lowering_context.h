@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/blas.h"
 #include "inductor/lowered_graph.h"
 
 namespace eng::inductor::lowering {
@@ -41,6 +42,9 @@ bool sameSizes(const std::vector<Index>& a, const std::vector<Index>& b);
 Index offsetOf(const std::vector<Index>& index, const std::vector<Index>& strides);
 
 class Lowering;
+
+/// The op name a node lowers by: torch.sin -> sin, operator.mul -> mul, x.relu() -> relu.
+std::string nodeOpName(const capture::Node& node);
 
 /// Positional-or-keyword access to a node's arguments, as Python binds them.
 class NodeArgs {
@@ -91,6 +95,10 @@ public:
     int64_t hint(const Index& size) const;
     std::vector<int64_t> hints(const std::vector<Index>& sizes) const;
     const capture::Node* currentNode() const { return current_; }
+    /// The node that reads `node` when exactly one argument of the whole graph does (an epilogue candidate).
+    const capture::Node* soleUser(const capture::Node& node) const;
+    /// `user` was computed as part of an earlier node (a library epilogue): it lowers to `value` as it is.
+    void absorb(const capture::Node& user, const LValue& value) { absorbed_[&user] = value; }
     std::string newBufferName() { return "buf" + std::to_string(computedCount_++); }
 
 private:
@@ -104,6 +112,8 @@ private:
     LoweredGraph graph_;
     std::map<const capture::Node*, LValue> values_;
     std::map<const capture::Node*, int> users_;
+    std::map<const capture::Node*, const capture::Node*> lastUser_;  // with users_ == 1: the sole user
+    std::map<const capture::Node*, LValue> absorbed_;
     SymbolValues hints_;
     const capture::Node* current_ = nullptr;
     int computedCount_ = 0;
@@ -116,6 +126,14 @@ private:
 std::optional<LValue> lowerPointwise(Lowering& lowering, const std::string& op, const capture::Node& node);
 std::optional<LValue> lowerReduction(Lowering& lowering, const std::string& op, const capture::Node& node);
 std::optional<LValue> lowerView(Lowering& lowering, const std::string& op, const capture::Node& node);
+
+/// linear on CUDA as one cuBLASLt call with its epilogue (lowering_linear.cpp); nullopt where it does not apply
+/// (the CPU, other dtypes, a symbolic weight), which keeps matmul + a pointwise bias.
+std::optional<LValue> lowerLinearLt(Lowering& lowering, const capture::Node& node, NodeArgs& args);
+/// The cuBLASLt epilogue of a linear: its bias, plus the activation of `soleUser` (its only reader) when that is
+/// relu or gelu(approximate='tanh') of it; *absorbed is then that reader, computed by the call.
+cuda::Epilogue chooseLinearEpilogue(const capture::Node& linear, bool hasBias, const capture::Node* soleUser,
+                                    const capture::Node** absorbed);
 
 // Pointwise building blocks shared by the families (lowering_pointwise.cpp).
 DType promote(const std::vector<const LValue*>& operands);

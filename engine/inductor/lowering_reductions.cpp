@@ -177,6 +177,7 @@ struct ReductionLowering {
     /// x @ w.t() as an extern matmul (cuBLAS / OpenBLAS), the bias added by a pointwise kernel that fuses with
     /// what follows (an activation), as Inductor's mm + fused epilogue.
     LValue linear() {
+        if (auto fused = lowerLinearLt(lowering, node, args)) return *fused;  // CUDA: one cuBLASLt call
         LValue x = args.tensor(0, "input"), w = args.tensor(1, "weight");
         if (w.dim() != 2 || x.dim() < 1) throw LoweringError("linear expects a 2-D weight");
         std::vector<Index> sizes(x.sizes.begin(), x.sizes.end() - 1);

@@ -336,6 +336,8 @@ Schedule Scheduler::run() {
             groups.push_back(g);
             plans.push_back(GroupPlan{g, {}, {}});
             schedule.decisions.push_back(FusionDecision{b.name, b.name, false, "extern kernel (" + b.extern_.op + "): runs on its own"});
+            if (!b.extern_.epilogue.empty())
+                schedule.decisions.push_back(FusionDecision{fmt::format("{}", fmt::join(b.extern_.epilogueNodes, ", ")), b.name, true, b.extern_.epilogue});
             continue;
         }
         // What b reads directly (before any fusion), to know which kernels it must follow.

@@ -1,0 +1,88 @@
+// linear on CUDA: one cuBLASLt extern call whose epilogue adds the bias and, when the linear's only reader is
+// relu or tanh-GELU, applies that activation too (Inductor's addmm with a fused epilogue). Exact GELU is not
+// cuBLASLt's (its GELU is the tanh form), so it stays a generated pointwise kernel after the call.
+#include <fmt/format.h>
+
+#include "inductor/extern_linear.h"
+#include "inductor/lowering_context.h"
+
+namespace eng::inductor::lowering {
+
+namespace {
+
+bool readsOnly(const capture::Node& user, const capture::Node& producer) {
+    return !user.args.empty() && user.args[0].kind == capture::Arg::Kind::NodeRef && user.args[0].node == &producer;
+}
+
+const vm::Value* constantArg(const capture::Node& node, size_t position, const std::string& name) {
+    for (const auto& [key, arg] : node.kwargs)
+        if (key == name) return arg.kind == capture::Arg::Kind::Constant ? &arg.constant : nullptr;
+    if (position < node.args.size() && node.args[position].kind == capture::Arg::Kind::Constant) return &node.args[position].constant;
+    return nullptr;
+}
+
+bool hasArg(const capture::Node& node, size_t position, const std::string& name) {
+    if (position < node.args.size()) return true;
+    for (const auto& kw : node.kwargs)
+        if (kw.first == name) return true;
+    return false;
+}
+
+}  // namespace
+
+cuda::Epilogue chooseLinearEpilogue(const capture::Node& linear, bool hasBias, const capture::Node* soleUser,
+                                    const capture::Node** absorbed) {
+    *absorbed = nullptr;
+    const cuda::Epilogue plain = hasBias ? cuda::Epilogue::Bias : cuda::Epilogue::None;
+    if (!soleUser || !readsOnly(*soleUser, linear)) return plain;
+    const std::string op = nodeOpName(*soleUser);
+    if (op == "relu") {
+        // F.relu(x, inplace=True) and x.relu_() mutate the linear's output: they keep their own lowering.
+        const vm::Value* inplace = constantArg(*soleUser, 1, "inplace");
+        if (hasArg(*soleUser, 1, "inplace") && !(inplace && inplace->is(vm::Kind::Bool) && !inplace->asBool())) return plain;
+        *absorbed = soleUser;
+        return hasBias ? cuda::Epilogue::ReluBias : cuda::Epilogue::Relu;
+    }
+    if (op == "gelu") {
+        const vm::Value* approximate = constantArg(*soleUser, 1, "approximate");
+        if (!approximate || !approximate->is(vm::Kind::Str) || approximate->as<vm::StrObject>().value != "tanh") return plain;
+        *absorbed = soleUser;
+        return hasBias ? cuda::Epilogue::GeluTanhBias : cuda::Epilogue::GeluTanh;
+    }
+    return plain;
+}
+
+std::optional<LValue> lowerLinearLt(Lowering& lowering, const capture::Node& node, NodeArgs& args) {
+    if (lowering.graph().device.type() != tensor::DeviceType::CUDA) return std::nullopt;
+    LValue x = args.tensor(0, "input"), w = args.tensor(1, "weight");
+    const bool hasBias = args.has(2, "bias");
+    LValue b = hasBias ? args.tensor(2, "bias") : LValue{};
+    auto k = constantValue(w.sizes[1]), n = constantValue(w.sizes[0]);
+    if (!ltLinearSupports(x.dtype) || w.dtype != x.dtype || !k || *k <= 0 || !n) return std::nullopt;
+    if (hasBias && (b.dtype != x.dtype || b.dim() != 1 || !sameIndex(b.sizes[0], w.sizes[0]))) return std::nullopt;
+    const capture::Node* absorbed = nullptr;
+    const cuda::Epilogue epilogue = chooseLinearEpilogue(node, hasBias, lowering.soleUser(node), &absorbed);
+    std::vector<Index> sizes(x.sizes.begin(), x.sizes.end() - 1);
+    sizes.push_back(w.sizes[0]);
+    std::vector<LValue> inputs{x, w};
+    if (hasBias) inputs.push_back(b);
+    LValue out = lowering.externCall(hasBias ? "addmm" : "mm", std::move(inputs), sizes, x.dtype, [epilogue, hasBias](const vm::ValueList& t) {
+        auto tensorAt = [&](size_t i) { return t.at(i).as<vm::TensorObject>().value; };
+        return vm::makeTensor(linearEpilogue(tensorAt(0), tensorAt(1), hasBias ? tensorAt(2) : tensor::Tensor(), epilogue));
+    });
+    ExternCall& call = lowering.buffer(out.buffer).extern_;
+    std::string fused = hasBias ? "bias" : "";
+    if (absorbed) {
+        const std::string activation = nodeOpName(*absorbed) == "relu" ? "relu" : "gelu(approximate='tanh')";
+        fused += (fused.empty() ? "" : " and ") + activation;
+        call.epilogueNodes = {absorbed->name};
+        lowering.buffer(out.buffer).originNodes.push_back(absorbed->name);
+        lowering.absorb(*absorbed, out);
+    } else if (hasBias) {
+        call.epilogueNodes = {node.name};
+    }
+    call.epilogue = fused.empty() ? "" : fused + " fused into the cuBLASLt matmul epilogue";
+    return out;
+}
+
+}  // namespace eng::inductor::lowering
