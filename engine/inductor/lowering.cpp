@@ -315,6 +315,13 @@ LValue Lowering::asTensor(const LValue& value, DType dtypeForNumbers) {
     return t;
 }
 
+bool Lowering::isViewOfOneBuffer(const LValue& value) const {
+    std::vector<Index> vars;
+    for (size_t d = 0; d < value.sizes.size(); ++d) vars.push_back(indexVar(static_cast<int>(d)));
+    const ExprPtr e = value.loader(vars);
+    return e && e->kind == Expr::Kind::Load && e->dtype == value.dtype;
+}
+
 int Lowering::realize(LValue& value, const std::string& origin) {
     if (value.buffer >= 0) return value.buffer;
     GraphBuffer b;
@@ -525,7 +532,10 @@ LoweredGraph Lowering::run() {
             case capture::NodeOp::CallModule: {
                 LValue value = lowerCall(node);
                 checkAgainstExample(node, value);
-                if (value.isTensor() && value.buffer < 0 && users_[&node] > 1) realize(value, node.name);
+                // A value read by several nodes is computed once into a buffer, unless it is only a view of one
+                // (a permute, a select): Inductor keeps those as views too, and realizing one would cost a copy
+                // kernel that writes and re-reads the whole tensor to save nothing.
+                if (value.isTensor() && value.buffer < 0 && users_[&node] > 1 && !isViewOfOneBuffer(value)) realize(value, node.name);
                 values_[&node] = std::move(value);
                 break;
             }

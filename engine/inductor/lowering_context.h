@@ -100,6 +100,8 @@ public:
     /// `user` was computed as part of an earlier node (a library epilogue): it lowers to `value` as it is.
     void absorb(const capture::Node& user, const LValue& value) { absorbed_[&user] = value; }
     std::string newBufferName() { return "buf" + std::to_string(computedCount_++); }
+    /// Whether `value` only reads one buffer at some index arithmetic (a view), computing nothing.
+    bool isViewOfOneBuffer(const LValue& value) const;
 
 private:
     void lowerPlaceholder(const capture::Node& node, size_t inputIndex);

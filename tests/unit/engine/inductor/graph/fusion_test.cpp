@@ -126,6 +126,16 @@ TEST(InductorFusion, EachKernelRecordsItsOwnCompileTimeAndTheCompileItsPhases) {
     EXPECT_LE(phases["inductor_compile"], phases["backend_compile"]);
 }
 
+TEST(InductorFusion, AViewReadBySeveralNodesStaysAView) {
+    // y is read three times: computing it into a buffer would only copy x; the readers index x directly.
+    auto run = compileAndCompare("def f(x):\n    y = x.permute(1, 0)\n    return y + 1, y * 2, y.sum(dim=1)", "    x = torch.randn(24, 40)");
+    const auto& code = onlyCode(run);
+    ASSERT_EQ(code.kernels.size(), 1u) << code.source;
+    // Three computed buffers (the two pointwise results and the sum), none for y itself.
+    EXPECT_NE(code.source.find("#   buf2 fused into"), std::string::npos) << code.source;
+    EXPECT_EQ(code.source.find("#   buf3"), std::string::npos) << code.source;
+}
+
 TEST(InductorFusion, DynamicSizesStaySymbolic) {
     inductortest::useInterpreter(false);
     std::string source =
