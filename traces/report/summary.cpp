@@ -22,6 +22,12 @@ bool isRecompile(const TraceIndex& index, const Compile& compile) {
 
 namespace {
 
+bool isGeneratedOutputCode(const OutputCode& code) {
+    // cwb's inductor records its wrapper as an "engine" row; the eager fallback's row generates nothing.
+    return code.event == "inductor_output_code" || (code.event == "engine" && code.filename == "cwb_inductor_output_code");
+}
+
+
 constexpr int64_t kDefaultRecompileLimit = 8;
 // The address torch 2.11 prints; earlier releases pointed at torch.compiler_troubleshooting.html.
 constexpr const char* kTroubleshootingUrl =
@@ -86,7 +92,7 @@ void countSession(const TraceIndex& index, const SessionRows& rows, SummaryCount
     for (const GraphBreak* graphBreak : rows.graphBreaks)
         if (graphBreak->origin == "artifact") ++counts.graphBreaks;
     for (const OutputCode* code : rows.outputCode)
-        if (code->event == "inductor_output_code") ++counts.outputCode;
+        if (isGeneratedOutputCode(*code)) ++counts.outputCode;
 }
 
 // PyTorch's counters["stats"]["unique_graphs"] counts the graphs Dynamo kept: a restart discards the graph of

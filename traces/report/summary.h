@@ -20,7 +20,7 @@ struct SummaryCounts {
     int64_t graphBreaks = 0;     ///< GraphBreak rows with origin "artifact" (dynamo_graph_break_reason)
     int64_t recompiles = 0;      ///< occurrences of compile ids above 0 (started or refused by the limit)
     int64_t failedCompiles = 0;  ///< Compile rows with a non-empty failType
-    int64_t outputCode = 0;      ///< OutputCode rows with event "inductor_output_code"
+    int64_t outputCode = 0;      ///< generated output code: "inductor_output_code" rows and cwb's inductor wrappers
 };
 
 /// A Compile row named the way reports link to it.

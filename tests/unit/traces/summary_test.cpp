@@ -27,6 +27,14 @@ TEST(SummaryTest, CountsFollowTheSpec) {
     EXPECT_EQ(counts.outputCode, 2);      // the graph_dump row is not inductor_output_code
 }
 
+TEST(SummaryTest, EngineRunsCountTheirGeneratedCodeButNotEagerFallbacks) {
+    TraceData trace = makeReportTrace();
+    for (OutputCode& code : trace.outputCode) code.event = "engine";
+    trace.outputCode[0].filename = "cwb_inductor_output_code";
+    trace.outputCode[1].filename = "cwb_inductor_eager_fallback";
+    EXPECT_EQ(summaryOf(trace, 0).counts.outputCode, 1);
+}
+
 TEST(SummaryTest, OldLogCountsNoRestartRowsAsGraphBreaks) {
     SummaryCounts counts = summaryOf(makeReportTrace(), 1).counts;
     EXPECT_EQ(counts.compiles, 1);
