@@ -13,6 +13,7 @@ struct OpenOptions {
     std::vector<std::string> paths;
     std::string view;
     std::string select;
+    std::string kernel;
     int frames = 0;
     std::string screenshot;
     bool dumpUi = false;
@@ -36,6 +37,9 @@ int runOpen(const OpenOptions& options, bool framesGiven, bool scaleGiven) {
                                                      options.view + "'");
     }
     workbench.selectCompile = options.select;
+    workbench.selectKernel = options.kernel;
+    // A kernel is shown by the code view: show it unless another view was asked for.
+    if (!options.kernel.empty() && !workbench.view) workbench.view = app::ViewId::Code;
     if (!options.graphTab.empty()) {
         workbench.graphTab = traces::graphKindFromString(options.graphTab);
         if (!workbench.graphTab)
@@ -60,6 +64,8 @@ void registerOpenCommand(CLI::App& app) {
     cmd->add_option("PATH", options->paths, "Trace files (.db), TORCH_TRACE logs or directories of logs");
     cmd->add_option("--view", options->view, "View to show: sites, recompiles, graph, fusion, code, breaks, metrics");
     cmd->add_option("--select", options->select, "Compile id to select, e.g. 0/1 or [0/1]");
+    cmd->add_option("--kernel", options->kernel,
+                    "Kernel to open by name, in the selected compile's generated code (implies --view code)");
     CLI::Option* frames =
         cmd->add_option("--frames", options->frames, "Render this many frames after loading, then exit (default 3 with --screenshot)")
             ->check(CLI::Range(1, 100000));

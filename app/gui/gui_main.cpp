@@ -241,7 +241,7 @@ int runWorkbench(const WorkbenchOptions& options) {
     if (options.view) workbench.showView(*options.view);
 
     auto started = std::chrono::steady_clock::now();
-    bool selectionApplied = options.selectCompile.empty() && !options.graphTab;
+    bool selectionApplied = options.selectCompile.empty() && options.selectKernel.empty() && !options.graphTab;
     int scriptedFramesDone = 0;
     int eagerFrames = 0;
     int exitCode = 0;
@@ -262,6 +262,7 @@ int runWorkbench(const WorkbenchOptions& options) {
             selectionApplied = true;
             bool selected = options.selectCompile.empty() || workbench.selectCompile(options.selectCompile, error);
             if (selected && options.graphTab) selected = workbench.selectGraphKind(*options.graphTab, error);
+            if (selected && !options.selectKernel.empty()) selected = workbench.selectKernel(options.selectKernel, error);
             if (!selected) {
                 fmt::print(stderr, "cwb: {}\n", error);
                 exitCode = 2;

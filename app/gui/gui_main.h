@@ -13,6 +13,7 @@ struct WorkbenchOptions {
     std::vector<std::string> paths;
     std::optional<ViewId> view;
     std::string selectCompile;   ///< "0/1" or "[0/1]"; empty for none
+    std::string selectKernel;    ///< a kernel's name in the selected compile's generated code; empty for none
     std::optional<int> frames;   ///< render this many frames after loading, then exit
     std::string screenshotPath;  ///< write the last frame here (implies frames, default 3)
     bool dumpUi = false;         ///< print what the last frame shows

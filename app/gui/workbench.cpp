@@ -162,6 +162,35 @@ bool Workbench::selectCompile(const std::string& key, std::string& error) {
     return false;
 }
 
+bool Workbench::selectKernel(const std::string& name, std::string& error) {
+    Pane& pane = panes_[focusedPane_];
+    ViewContext context{traces_, pane.selection, std::nullopt, nullptr};
+    const traces::TraceData* trace = context.currentTrace();
+    for (size_t t = 0; t < traces_.size() && !trace; ++t) {
+        // Nothing selected yet: look through the first trace that is loaded.
+        if (!traces_[t].analysis) continue;
+        pane.selection.traceIndex = static_cast<int>(t);
+        trace = context.currentTrace();
+    }
+    if (!trace) {
+        error = "--kernel: no trace is loaded";
+        return false;
+    }
+    const std::optional<traces::RowId> compileId = pane.selection.compileId;
+    for (const traces::OutputCode& code : trace->outputCode) {
+        if (compileId && code.compileId != compileId) continue;
+        for (const traces::Kernel& kernel : code.kernels) {
+            if (kernel.name != name) continue;
+            if (!compileId && code.compileId) app::selectCompile(context, *code.compileId);
+            pane.selection.outputCodeId = code.id;
+            pane.selection.kernelId = kernel.id;
+            return true;
+        }
+    }
+    error = "--kernel: no kernel " + name + (compileId ? " in the selected compile's generated code" : " in the opened trace");
+    return false;
+}
+
 bool Workbench::selectGraphKind(traces::GraphKind kind, std::string& error) {
     Pane& pane = panes_[focusedPane_];
     ViewContext context{traces_, pane.selection, std::nullopt, nullptr};

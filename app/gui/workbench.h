@@ -41,6 +41,9 @@ public:
     /// Points the first pane at the graph of `kind` (the graph view's tab for it) of the selected compile, or of
     /// the first compile that has such a graph when none is selected; false with a message if there is none.
     bool selectGraphKind(traces::GraphKind kind, std::string& error);
+    /// Opens kernel `name` of the selected compile's generated code (of the first compile with such a kernel when
+    /// none is selected); false with a message if there is none.
+    bool selectKernel(const std::string& name, std::string& error);
     /// Every view's command-line name in tab order, for --dump-ui.
     std::string viewNames() const;
 

@@ -39,6 +39,7 @@ private:
     const viz::TraceAnalysis* loadedTrace_ = nullptr;
     std::optional<CodeItem> loaded_;
     std::string title_;
+    std::string launch_;  // a kernel's launch configuration and compile time, when the trace has them
     viz::HighlightedCode code_;
     bool allCompiles_ = false;
     std::string search_;
@@ -78,6 +79,7 @@ void CodeView::load(const viz::TraceAnalysis& analysis, const CodeItem& item) {
     loaded_ = item;
     scrollToTop_ = true;
     const traces::OutputCode* output = analysis.outputCode(item.outputCodeId);
+    launch_.clear();
     if (!output) {
         code_ = {};
         title_.clear();
@@ -87,6 +89,9 @@ void CodeView::load(const viz::TraceAnalysis& analysis, const CodeItem& item) {
     if (kernel.kernel) {
         title_ = kernel.kernel->name;
         code_ = viz::HighlightedCode(kernel.kernel->source, viz::codeLanguageFromName(kernel.kernel->language));
+        launch_ = kernel.kernel->launchConfig;
+        if (kernel.kernel->compileSeconds)
+            launch_ += (launch_.empty() ? "" : "  ·  ") + std::string("compiled in ") + widgets::formatSeconds(*kernel.kernel->compileSeconds);
     } else {
         title_ = output->filename.empty() ? output->event : fileName(output->filename);
         code_ = viz::HighlightedCode(output->source, viz::codeLanguageFromName(output->language));
@@ -170,6 +175,7 @@ void CodeView::drawList(const viz::TraceAnalysis& analysis, ViewContext& context
             ImGui::PushID(static_cast<int>(kernel.id));
             bool kernelCurrent = selection.kernelId == kernel.id;
             std::string kernelLabel = kernel.name + "  " + kernel.language;
+            if (kernel.compileSeconds) kernelLabel += "  " + widgets::formatSeconds(*kernel.compileSeconds);
             if (ImGui::Selectable(kernelLabel.c_str(), kernelCurrent)) {
                 selection.outputCodeId = output->id;
                 selection.kernelId = kernel.id;
@@ -190,6 +196,11 @@ void CodeView::drawToolbar(const viz::TraceAnalysis& analysis, ViewContext& cont
     if (context.uiDump)
         context.uiDump->add("code", title_ + " (" + viz::codeLanguageName(code_.language()) + ", " +
                                         std::to_string(code_.lineCount()) + " lines)");
+    if (!launch_.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("  %s", launch_.c_str());
+        if (context.uiDump) context.uiDump->add("launch", launch_);
+    }
     if (widgets::filterBox("##code-search", search_, "Search (Ctrl+F, Enter: next)", 240.0f)) findAll();
     bool searchFocused = ImGui::IsItemActive();
     ImGui::SameLine();

@@ -193,7 +193,10 @@ void FusionView::drawKernelList(FusionEntry& entry, ViewContext& context) {
         if (ImGui::Selectable(kernel.name.c_str(), selected)) openKernel(entry, kernel.id, context);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Select %s and open its source", kernel.name.c_str());
         ImGui::SameLine();
-        ImGui::TextDisabled("%s, %zu node%s", kernel.language.c_str(), nodeCount, nodeCount == 1 ? "" : "s");
+        std::string facts = kernel.language + ", " + std::to_string(nodeCount) + (nodeCount == 1 ? " node" : " nodes");
+        if (kernel.compileSeconds) facts += ", " + widgets::formatSeconds(*kernel.compileSeconds);
+        ImGui::TextDisabled("%s", facts.c_str());
+        if (!kernel.launchConfig.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kernel.launchConfig.c_str());
         ImGui::PopID();
         if (context.uiDump) context.uiDump->add("kernel", kernel.name + " " + std::to_string(nodeCount) + " nodes");
     }

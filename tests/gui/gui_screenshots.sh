@@ -59,6 +59,23 @@ shot recompiles_shape "$recompiles" recompiles "--select 0/1" "" \
   "guard: added LAMBDA_GUARD 2 <= L['x'].size()[1] <= 512"
 shot code "$recompiles" code "--select 0/0" "" \
   "kernel: cpp_fused_add_mean_mul_sum_0" "(Python, " "panel: Generated code"
+# An engine run's trace: a kernel opened by name shows its source with its launch configuration and compile time.
+cat >"$work/engine_kernel.py" <<'EOF'
+import torch
+
+
+@torch.compile
+def scaled_softmax(x):
+    return torch.softmax(x * 2, dim=-1)
+
+
+def main(device):
+    return scaled_softmax(torch.randn(8, 32))
+EOF
+"$cwb" run "$work/engine_kernel.py" --trace "$work/engine_kernel.db" >/dev/null
+shot code_engine_kernel "$work/engine_kernel.db" code "--kernel cwb_red_fused_mul_softmax_0" "" \
+  "code: cwb_red_fused_mul_softmax_0 (LLVM IR, " "launch: 8 outer points over up to " "compiled in " \
+  "kernel: cwb_red_fused_mul_softmax_0"
 shot breaks "$breaks" breaks "" "" \
   "break: 2x Failed to trace builtin operator at programs/breaks_cpu.py:32: print(\"helper: break inside an inlined call\")" \
   "break: 1x Call to \`torch._dynamo.graph_break()\` at programs/breaks_cpu.py:26: torch._dynamo.graph_break()" \
