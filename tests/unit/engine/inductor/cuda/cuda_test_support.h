@@ -190,40 +190,58 @@ struct RunOptions {
     uint32_t seed = 1;
 };
 
+/// One host buffer per kernel buffer (at least one element each), filled from options' seed and fill rules.
+inline std::vector<std::vector<unsigned char>> randomBuffers(const Kernel& kernel, const SymbolValues& symbols, const RunOptions& options) {
+    const std::vector<int64_t> extents = bufferExtents(kernel, symbols);
+    std::mt19937 rng(options.seed);
+    std::vector<std::vector<unsigned char>> buffers;
+    for (size_t b = 0; b < kernel.buffers.size(); ++b) {
+        const DType dtype = kernel.buffers[b].dtype;
+        const auto count = std::max<int64_t>(extents[b], 1);
+        buffers.emplace_back(static_cast<size_t>(count) * tensor::itemSize(dtype));
+        fillRandom(buffers.back().data(), dtype, count, rng, options.fill);
+    }
+    return buffers;
+}
+
+/// Every buffer the kernel writes, as the generated code left it (`actual`), equals the interpreter's (`expected`).
+inline void expectWrittenBuffersMatch(const Kernel& kernel, const std::vector<std::vector<unsigned char>>& expected,
+                                      const std::vector<const void*>& actual, const Tolerance& tolerance, const std::string& context) {
+    for (size_t b = 0; b < kernel.buffers.size(); ++b) {
+        if (!kernel.buffers[b].written) continue;
+        const DType dtype = kernel.buffers[b].dtype;
+        EXPECT_TRUE(compareBuffers(kernel.buffers[b].name, dtype, expected[b].data(), actual[b],
+                                   static_cast<int64_t>(expected[b].size() / tensor::itemSize(dtype)), tolerance))
+            << context;
+    }
+}
+
 /// Generates, compiles for the device, runs, and compares every written buffer with interpretKernel's.
 inline void runAndCompare(const Kernel& kernel, const SymbolValues& symbols, const RunOptions& options = {}) {
     SCOPED_TRACE(fmt::format("kernel {} symbols {}", kernel.name, symbols.empty() ? std::string("-") : fmt::format("s0={}", symbols.begin()->second)));
     auto& device = eng::cuda::DeviceContext::get(0);
     const inductor::cuda::CudaKernelCode code = inductor::cuda::generateCudaKernel(kernel, options.tuning);
     auto compiled = eng::cuda::KernelCompiler::instance().compile(code.kernelSource(), device.arch());
-    const std::vector<int64_t> extents = bufferExtents(kernel, symbols);
-    std::mt19937 rng(options.seed);
-    std::vector<std::vector<unsigned char>> expected, actual;
+    std::vector<std::vector<unsigned char>> expected = randomBuffers(kernel, symbols, options), actual = expected;
     std::vector<void*> hostPointers, devicePointers, allocations;
     for (size_t b = 0; b < kernel.buffers.size(); ++b) {
-        const DType dtype = kernel.buffers[b].dtype;
-        const size_t item = tensor::itemSize(dtype);
-        const auto count = std::max<int64_t>(extents[b], 1);
-        expected.emplace_back(static_cast<size_t>(count) * item);
-        fillRandom(expected.back().data(), dtype, count, rng, options.fill);
-        actual.push_back(expected.back());
-        hostPointers.push_back(expected.back().data());
-        const size_t offset = static_cast<size_t>(options.offsetElements) * item;
-        void* block = device.allocate(static_cast<size_t>(count) * item + offset + 16);
+        hostPointers.push_back(expected[b].data());
+        const size_t offset = static_cast<size_t>(options.offsetElements) * tensor::itemSize(kernel.buffers[b].dtype);
+        void* block = device.allocate(actual[b].size() + offset + 16);
         allocations.push_back(block);
         devicePointers.push_back(static_cast<unsigned char*>(block) + offset);
-        device.copyHostToDevice(devicePointers.back(), actual.back().data(), actual.back().size());
+        device.copyHostToDevice(devicePointers.back(), actual[b].data(), actual[b].size());
     }
     inductor::cuda::launchCudaKernel(device, *compiled, code, devicePointers, symbols);
     interpretKernel(kernel, hostPointers, symbols);
+    std::vector<const void*> results;
     for (size_t b = 0; b < kernel.buffers.size(); ++b) {
         device.copyDeviceToHost(actual[b].data(), devicePointers[b], actual[b].size());
-        if (!kernel.buffers[b].written) continue;
-        const DType dtype = kernel.buffers[b].dtype;
-        EXPECT_TRUE(compareBuffers(kernel.buffers[b].name, dtype, expected[b].data(), actual[b].data(),
-                                   static_cast<int64_t>(expected[b].size() / tensor::itemSize(dtype)), options.tolerance))
-            << "strategy " << inductor::cuda::strategyName(code.strategy) << ", " << code.launchText(symbols, device.multiprocessorCount());
+        results.push_back(actual[b].data());
     }
+    expectWrittenBuffersMatch(kernel, expected, results, options.tolerance,
+                              fmt::format("strategy {}, {}", inductor::cuda::strategyName(code.strategy),
+                                          code.launchText(symbols, device.multiprocessorCount())));
     for (void* block : allocations) device.deallocate(block);
 }
 

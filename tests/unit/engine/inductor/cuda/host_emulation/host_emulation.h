@@ -107,18 +107,9 @@ inline void emulateAndCompare(const Kernel& kernel, const SymbolValues& symbols,
     void* lib = dlopen((base + ".so").c_str(), RTLD_NOW | RTLD_LOCAL);
     ASSERT_TRUE(lib) << dlerror();
     auto run = reinterpret_cast<void (*)(void**, unsigned, unsigned, unsigned)>(dlsym(lib, "cwb_emu_run"));
-    const std::vector<int64_t> extents = bufferExtents(kernel, symbols);
-    std::mt19937 rng(options.seed);
-    std::vector<std::vector<unsigned char>> expected, actual;
+    std::vector<std::vector<unsigned char>> expected = randomBuffers(kernel, symbols, options), actual;
     std::vector<void*> hostPointers, emuPointers;
-    for (size_t b = 0; b < kernel.buffers.size(); ++b) {
-        const DType dtype = kernel.buffers[b].dtype;
-        const size_t item = tensor::itemSize(dtype);
-        const auto count = std::max<int64_t>(extents[b], 1);
-        expected.emplace_back(static_cast<size_t>(count) * item);
-        fillRandom(expected.back().data(), dtype, count, rng, options.fill);
-        hostPointers.push_back(expected.back().data());
-    }
+    for (auto& buffer : expected) hostPointers.push_back(buffer.data());
     for (size_t b = 0; b < kernel.buffers.size(); ++b) {
         const size_t item = tensor::itemSize(kernel.buffers[b].dtype);
         const size_t offset = static_cast<size_t>(options.offsetElements) * item;
@@ -136,13 +127,8 @@ inline void emulateAndCompare(const Kernel& kernel, const SymbolValues& symbols,
     const auto shape = code.launchShape(symbols, 1 + counter % 2);
     if (items > 0) run(args.data(), shape.gridX, shape.blockX, shape.blockY);
     interpretKernel(kernel, hostPointers, symbols);
-    for (size_t b = 0; b < kernel.buffers.size(); ++b) {
-        if (!kernel.buffers[b].written) continue;
-        const DType dtype = kernel.buffers[b].dtype;
-        EXPECT_TRUE(compareBuffers(kernel.buffers[b].name, dtype, expected[b].data(), emuPointers[b],
-                                   static_cast<int64_t>(expected[b].size() / tensor::itemSize(dtype)), options.tolerance))
-            << "strategy " << inductor::cuda::strategyName(code.strategy) << " " << base << ".cpp";
-    }
+    expectWrittenBuffersMatch(kernel, expected, std::vector<const void*>(emuPointers.begin(), emuPointers.end()), options.tolerance,
+                              fmt::format("strategy {} {}.cpp", inductor::cuda::strategyName(code.strategy), base));
     dlclose(lib);
 }
 
