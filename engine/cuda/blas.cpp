@@ -147,10 +147,9 @@ LtPlan makePlan(cublasLtHandle_t lt, const LinearCall& call, const LtKey& key) {
     checkBlas(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose), "cublasLt TRANSA");
     const cublasLtEpilogue_t epilogue = ltEpilogue(call.epilogue);
     checkBlas(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue), "cublasLt EPILOGUE");
-    if (hasBias(call.epilogue)) {
+    // The bias pointer changes between calls: linearLt sets it on the descriptor before each one.
+    if (hasBias(call.epilogue))
         checkBlas(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &data, sizeof data), "cublasLt BIAS_DATA_TYPE");
-        checkBlas(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &call.bias, sizeof call.bias), "cublasLt BIAS_POINTER");
-    }
     checkBlas(cublasLtMatrixLayoutCreate(&plan.a, data, static_cast<uint64_t>(call.k), static_cast<uint64_t>(call.n), call.k), "cublasLtMatrixLayoutCreate");
     checkBlas(cublasLtMatrixLayoutCreate(&plan.b, data, static_cast<uint64_t>(call.k), static_cast<uint64_t>(call.m), call.k), "cublasLtMatrixLayoutCreate");
     checkBlas(cublasLtMatrixLayoutCreate(&plan.d, data, static_cast<uint64_t>(call.n), static_cast<uint64_t>(call.m), call.n), "cublasLtMatrixLayoutCreate");
@@ -158,13 +157,13 @@ LtPlan makePlan(cublasLtHandle_t lt, const LinearCall& call, const LtKey& key) {
     checkBlas(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
     const size_t workspace = kWorkspaceBytes;
     cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace);
-    // Algorithms that need more alignment than these pointers have would fault: tell the heuristic.
-    const uint32_t alignW = std::get<6>(key), alignX = std::get<7>(key), alignOut = std::get<8>(key), alignBias = std::get<9>(key);
+    // Algorithms that need more alignment than these pointers have would fault: tell the heuristic. (The bias's
+    // alignment is only part of the key: the bias epilogue's vector loads depend on it.)
+    const uint32_t alignW = std::get<6>(key), alignX = std::get<7>(key), alignOut = std::get<8>(key);
     cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &alignW, sizeof alignW);
     cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &alignX, sizeof alignX);
     cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &alignOut, sizeof alignOut);
     cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &alignOut, sizeof alignOut);
-    (void)alignBias;  // part of the key: the bias epilogue's vector loads depend on it
     cublasLtMatmulHeuristicResult_t result{};
     int found = 0;
     const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(lt, plan.desc, plan.a, plan.b, plan.d, plan.d, preference, 1, &result, &found);

@@ -133,10 +133,6 @@ std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm
             else if (b.kind != BufferKind::Extern && schedule_.stored[static_cast<size_t>(b.id)])
                 slot = tensor::empty(evaluateAll(b.sizes, symbols), b.dtype, graph_.device);
         }
-        // The static inputs take this call's values (the capture below only records; the replay computes).
-        for (const GraphBuffer& b : graph_.buffers)
-            if (b.kind == BufferKind::Input && !b.isParameter)
-                vm::callOp("Tensor.copy_", {vm::makeTensor(fresh->tensors[static_cast<size_t>(b.id)]), vm::makeTensor(bound[static_cast<size_t>(b.id)])});
         auto& device = eng::cuda::DeviceContext::get(graph_.device.index());
         fresh->pool = std::make_unique<eng::cuda::MemoryPool>(device);
         try {
@@ -156,11 +152,11 @@ std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm
             return std::nullopt;
         }
         recording = fresh;
-    } else {
-        for (const GraphBuffer& b : graph_.buffers)
-            if (b.kind == BufferKind::Input && !b.isParameter)
-                vm::callOp("Tensor.copy_", {vm::makeTensor(recording->tensors[static_cast<size_t>(b.id)]), vm::makeTensor(bound[static_cast<size_t>(b.id)])});
     }
+    // The static inputs take this call's values (a capture only records; the replay computes).
+    for (const GraphBuffer& b : graph_.buffers)
+        if (b.kind == BufferKind::Input && !b.isParameter)
+            vm::callOp("Tensor.copy_", {vm::makeTensor(recording->tensors[static_cast<size_t>(b.id)]), vm::makeTensor(bound[static_cast<size_t>(b.id)])});
     recording->graph->replay();
     return outputsOf(recording->tensors, inputs, symbols);
 }

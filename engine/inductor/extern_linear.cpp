@@ -5,6 +5,7 @@
 
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
+#include "tensor/cuda_kernels.h"
 
 namespace eng::inductor {
 
@@ -25,9 +26,7 @@ tensor::Tensor linearEpilogue(const tensor::Tensor& x, const tensor::Tensor& wei
     sizes.back() = weight.size(0);
     tensor::Tensor out = tensor::empty(sizes, x.dtype(), x.device());
     cuda::LinearCall call;
-    call.type = x.dtype() == tensor::DType::Float32   ? cuda::GemmType::Float32
-                : x.dtype() == tensor::DType::Float16 ? cuda::GemmType::Float16
-                                                      : cuda::GemmType::BFloat16;
+    call.type = tensor::cudaops::gemmType(x.dtype());
     call.k = weight.size(1);
     call.n = weight.size(0);
     call.m = x.numel() / call.k;

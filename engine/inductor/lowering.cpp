@@ -96,12 +96,14 @@ std::string nodeOpName(const capture::Node& node) { return opNameOf(node); }
 
 // ---------------------------------------------------------------------------------------------------------
 
-const capture::Arg* NodeArgs::find(size_t position, const std::string& name) const {
-    for (const auto& [key, arg] : node_.kwargs)
+const capture::Arg* findArg(const capture::Node& node, size_t position, const std::string& name) {
+    for (const auto& [key, arg] : node.kwargs)
         if (key == name) return &arg;
-    if (position < node_.args.size()) return &node_.args[position];
+    if (position < node.args.size()) return &node.args[position];
     return nullptr;
 }
+
+const capture::Arg* NodeArgs::find(size_t position, const std::string& name) const { return findArg(node_, position, name); }
 
 bool NodeArgs::has(size_t position, const std::string& name) const {
     const capture::Arg* arg = find(position, name);
@@ -315,11 +317,11 @@ LValue Lowering::asTensor(const LValue& value, DType dtypeForNumbers) {
     return t;
 }
 
-bool Lowering::isViewOfOneBuffer(const LValue& value) const {
+ExprPtr Lowering::viewedLoad(const LValue& value) const {
     std::vector<Index> vars;
     for (size_t d = 0; d < value.sizes.size(); ++d) vars.push_back(indexVar(static_cast<int>(d)));
-    const ExprPtr e = value.loader(vars);
-    return e && e->kind == Expr::Kind::Load && e->dtype == value.dtype;
+    ExprPtr e = value.loader(vars);
+    return e && e->kind == Expr::Kind::Load && e->dtype == value.dtype ? e : nullptr;
 }
 
 int Lowering::realize(LValue& value, const std::string& origin) {
@@ -535,7 +537,7 @@ LoweredGraph Lowering::run() {
                 // A value read by several nodes is computed once into a buffer, unless it is only a view of one
                 // (a permute, a select): Inductor keeps those as views too, and realizing one would cost a copy
                 // kernel that writes and re-reads the whole tensor to save nothing.
-                if (value.isTensor() && value.buffer < 0 && users_[&node] > 1 && !isViewOfOneBuffer(value)) realize(value, node.name);
+                if (value.isTensor() && value.buffer < 0 && users_[&node] > 1 && !viewedLoad(value)) realize(value, node.name);
                 values_[&node] = std::move(value);
                 break;
             }

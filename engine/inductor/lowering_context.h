@@ -45,6 +45,8 @@ class Lowering;
 
 /// The op name a node lowers by: torch.sin -> sin, operator.mul -> mul, x.relu() -> relu.
 std::string nodeOpName(const capture::Node& node);
+/// A node's argument as Python binds it: the keyword `name` if given, else position `position`; null if absent.
+const capture::Arg* findArg(const capture::Node& node, size_t position, const std::string& name);
 
 /// Positional-or-keyword access to a node's arguments, as Python binds them.
 class NodeArgs {
@@ -100,8 +102,9 @@ public:
     /// `user` was computed as part of an earlier node (a library epilogue): it lowers to `value` as it is.
     void absorb(const capture::Node& user, const LValue& value) { absorbed_[&user] = value; }
     std::string newBufferName() { return "buf" + std::to_string(computedCount_++); }
-    /// Whether `value` only reads one buffer at some index arithmetic (a view), computing nothing.
-    bool isViewOfOneBuffer(const LValue& value) const;
+    /// When `value` only reads one buffer through index arithmetic (a view, computing nothing): that load, its
+    /// index over the loop variables x0, x1, ... of value's dims; else null.
+    ExprPtr viewedLoad(const LValue& value) const;
 
 private:
     void lowerPlaceholder(const capture::Node& node, size_t inputIndex);

@@ -15,17 +15,8 @@ bool readsOnly(const capture::Node& user, const capture::Node& producer) {
 }
 
 const vm::Value* constantArg(const capture::Node& node, size_t position, const std::string& name) {
-    for (const auto& [key, arg] : node.kwargs)
-        if (key == name) return arg.kind == capture::Arg::Kind::Constant ? &arg.constant : nullptr;
-    if (position < node.args.size() && node.args[position].kind == capture::Arg::Kind::Constant) return &node.args[position].constant;
-    return nullptr;
-}
-
-bool hasArg(const capture::Node& node, size_t position, const std::string& name) {
-    if (position < node.args.size()) return true;
-    for (const auto& kw : node.kwargs)
-        if (kw.first == name) return true;
-    return false;
+    const capture::Arg* arg = findArg(node, position, name);
+    return arg && arg->kind == capture::Arg::Kind::Constant ? &arg->constant : nullptr;
 }
 
 }  // namespace
@@ -39,7 +30,7 @@ cuda::Epilogue chooseLinearEpilogue(const capture::Node& linear, bool hasBias, c
     if (op == "relu") {
         // F.relu(x, inplace=True) and x.relu_() mutate the linear's output: they keep their own lowering.
         const vm::Value* inplace = constantArg(*soleUser, 1, "inplace");
-        if (hasArg(*soleUser, 1, "inplace") && !(inplace && inplace->is(vm::Kind::Bool) && !inplace->asBool())) return plain;
+        if (findArg(*soleUser, 1, "inplace") && !(inplace && inplace->is(vm::Kind::Bool) && !inplace->asBool())) return plain;
         *absorbed = soleUser;
         return hasBias ? cuda::Epilogue::ReluBias : cuda::Epilogue::Relu;
     }

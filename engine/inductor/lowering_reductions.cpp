@@ -216,10 +216,8 @@ struct ReductionLowering {
     };
     std::optional<StridedOperand> stridedOperand(const LValue& x) {
         if (x.buffer >= 0) return std::nullopt;  // a buffer already: passed as it is
-        std::vector<Index> vars;
-        for (size_t d = 0; d < x.sizes.size(); ++d) vars.push_back(indexVar(static_cast<int>(d)));
-        const ExprPtr e = x.loader(vars);
-        if (!e || e->kind != Expr::Kind::Load || e->dtype != x.dtype) return std::nullopt;
+        const ExprPtr e = lowering.viewedLoad(x);
+        if (!e) return std::nullopt;
         // Graph inputs may arrive in another layout than their example's; computed buffers are contiguous.
         if (lowering.buffer(e->buffer).kind == BufferKind::Input) return std::nullopt;
         std::vector<std::string> symbols;

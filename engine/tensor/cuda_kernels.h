@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "cuda/blas.h"
 #include "tensor/cuda_codegen.h"
 #include "tensor/device.h"
 #include "tensor/pointwise.h"
@@ -43,6 +44,8 @@ void softmax(const Tensor& out, const Tensor& input, int64_t dim, bool logarithm
 // out = a @ b for 2-D float32/float64/float16/bfloat16 tensors, or batch by batch for 3-D ones in one
 // strided-batched call (cuBLAS, TF32 off; 16-bit types accumulate in float32).
 void gemm(const Tensor& out, const Tensor& a, const Tensor& b);
+// cuBLAS's element type for dtype; the floating dtypes only (others raise PyTorch's "addmm_cuda" error).
+cuda::GemmType gemmType(DType dtype);
 
 // The device an op over these operands runs on: cuda when any defined operand is a CUDA tensor (the others
 // may only be CPU tensors of zero dims, as in PyTorch), else cpu.

@@ -124,7 +124,8 @@ BlasView asBatchedBlas(const Tensor& batch) {
     return {dense, false, std::max<int64_t>(dense.sizes()[2], 1)};
 }
 
-// cuBLAS's element type for dtype; the floating dtypes only, as PyTorch's CUDA addmm.
+}  // namespace
+
 cuda::GemmType gemmType(DType dtype) {
     switch (dtype) {
         case DType::Float32: return cuda::GemmType::Float32;
@@ -135,8 +136,6 @@ cuda::GemmType gemmType(DType dtype) {
             fail(ErrorKind::NotImplemented, fmt::format("\"addmm_cuda\" not implemented for '{}'", dtypeKernelName(dtype)));
     }
 }
-
-}  // namespace
 
 void gemm(const Tensor& out, const Tensor& a, const Tensor& b) {
     for (const Tensor* t : {&a, &b})
