@@ -340,17 +340,15 @@ Schedule Scheduler::run() {
                 schedule.decisions.push_back(FusionDecision{fmt::format("{}", fmt::join(b.extern_.epilogueNodes, ", ")), b.name, true, b.extern_.epilogue});
             continue;
         }
-        // What b reads directly (before any fusion), to know which kernels it must follow.
-        std::set<int> reads;
-        {
-            Group alone;
-            alone.members = {b.id};
-            alone.reduction = b.kind == BufferKind::Reduction;
-            alone.sizes = alone.reduction ? b.fullSizes : b.sizes;
-            alone.reducedDims = b.reducedDims;
-            auto planned = plan(alone);
-            reads = std::get<GroupPlan>(planned).externalLoads;
-        }
+        // b in a kernel of its own: what it reads directly (before any fusion) tells which kernels it must
+        // follow, and it is the new kernel when it joins none.
+        Group alone;
+        alone.members = {b.id};
+        alone.reduction = b.kind == BufferKind::Reduction;
+        alone.sizes = alone.reduction ? b.fullSizes : b.sizes;
+        alone.reducedDims = b.reducedDims;
+        GroupPlan alonePlan = std::get<GroupPlan>(plan(alone));
+        const std::set<int> reads = alonePlan.externalLoads;
         bool placed = false;
         for (size_t p = groups.size(); p-- > 0;) {
             bool producer = false;
@@ -392,14 +390,9 @@ Schedule Scheduler::run() {
             if (producer) break;
         }
         if (placed) continue;
-        Group g;
-        g.members = {b.id};
-        g.reduction = b.kind == BufferKind::Reduction;
-        g.sizes = g.reduction ? b.fullSizes : b.sizes;
-        g.reducedDims = b.reducedDims;
         groupOf[static_cast<size_t>(b.id)] = static_cast<int>(groups.size());
-        groups.push_back(g);
-        plans.push_back(std::get<GroupPlan>(plan(g)));
+        groups.push_back(std::move(alone));
+        plans.push_back(std::move(alonePlan));
         schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", groups.size() - 1), false, "starts a new kernel"});
     }
 
