@@ -107,12 +107,20 @@ tensor::Tensor CompiledGraph::runExtern(vm::Interpreter& vm, int buffer, const s
                                         const SymbolValues& symbols) {
     const GraphBuffer& b = graph_.buffers[static_cast<size_t>(buffer)];
     vm::ValueList args;
-    for (int id : b.extern_.inputBuffers) args.push_back(vm::makeTensor(tensors[static_cast<size_t>(id)]));
+    for (size_t i = 0; i < b.extern_.inputBuffers.size(); ++i) {
+        const tensor::Tensor& t = tensors[static_cast<size_t>(b.extern_.inputBuffers[i])];
+        const std::optional<ExternView>& view = i < b.extern_.inputViews.size() ? b.extern_.inputViews[i] : std::nullopt;
+        args.push_back(vm::makeTensor(view ? t.asStrided(view->sizes, view->strides, t.storageOffset() + view->offset) : t));
+    }
     vm::Value result = b.extern_.call(vm, args, symbols);
     tensor::Tensor t = tensorOf(result, b.name);
     if (t.sizes() != evaluateAll(b.sizes, symbols) || t.dtype() != b.dtype)
         throw std::runtime_error(fmt::format("extern kernel {} returned an unexpected tensor", b.extern_.op));
-    return t.isContiguous() ? t : tensor::contiguous(t);
+    // A result that aliases an input (a fallback view op) gets memory of its own: the input's buffer may be
+    // reused once its last reader ran.
+    bool aliases = false;
+    for (const vm::Value& arg : args) aliases = aliases || t.sharesStorageWith(arg.as<vm::TensorObject>().value);
+    return t.isContiguous() && !aliases ? t : tensor::clone(t);
 }
 
 std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols) {

@@ -47,7 +47,14 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
         if (step.kind == ScheduleStep::Kind::Extern) {
             const GraphBuffer& b = g.buffers[static_cast<size_t>(step.index)];
             std::vector<std::string> args;
-            for (int id : b.extern_.inputBuffers) args.push_back(g.buffers[static_cast<size_t>(id)].name);
+            for (size_t i = 0; i < b.extern_.inputBuffers.size(); ++i) {
+                const std::string& name = g.buffers[static_cast<size_t>(b.extern_.inputBuffers[i])].name;
+                const std::optional<ExternView>& view = i < b.extern_.inputViews.size() ? b.extern_.inputViews[i] : std::nullopt;
+                // Inductor's spelling of a view passed without a copy.
+                args.push_back(view ? fmt::format("reinterpret_tensor({}, ({}), ({}), {})", name, fmt::join(view->sizes, ", "),
+                                                  fmt::join(view->strides, ", "), view->offset)
+                                    : name);
+            }
             text += fmt::format("    {} = extern_kernels.{}({})  # {}{}\n", b.name, b.extern_.op, fmt::join(args, ", "), fmt::join(b.originNodes, ", "),
                                 b.extern_.epilogue.empty() ? "" : "; cublasLt matmul, " + b.extern_.epilogue);
             continue;

@@ -23,12 +23,20 @@ using Loader = std::function<ExprPtr(const std::vector<Index>& index)>;
 
 enum class BufferKind { Input, Pointwise, Reduction, Extern };
 
+/// An extern kernel's operand read in place from a computed buffer through constant strides (Inductor's
+/// reinterpret_tensor): a permute/select/reshape of a matmul's output passed on without a copy kernel.
+struct ExternView {
+    std::vector<int64_t> sizes, strides;
+    int64_t offset = 0;
+};
+
 /// An extern kernel: an eager runtime op called on realized buffers (matmuls go to cuBLAS / OpenBLAS this way,
 /// and any op lowering does not know runs through it as Inductor's fallback kernels).
 struct ExternCall {
     std::string op;             // registry op name, e.g. "torch.matmul", or the node's own callee
     const capture::Node* node = nullptr;  // the graph node it computes (its callee/args when op is empty)
     std::vector<int> inputBuffers;        // buffers read (realized before the call)
+    std::vector<std::optional<ExternView>> inputViews;  // per input: the view of its buffer it passes, if any
     /// A library epilogue computed by the call (cuBLASLt's bias/activation), as the output code and the fusion
     /// decisions show it: "bias and relu fused into the cuBLASLt matmul epilogue"; empty when none.
     std::string epilogue;

@@ -42,7 +42,7 @@ std::vector<Index> contiguousStrides(const std::vector<Index>& sizes) {
     return strides;
 }
 
-bool sameIndex(const Index& a, const Index& b) { return toString(a) == toString(b); }
+bool sameIndex(const Index& a, const Index& b) { return indexEqual(a, b); }
 
 bool sameSizes(const std::vector<Index>& a, const std::vector<Index>& b) {
     if (a.size() != b.size()) return false;
@@ -343,8 +343,9 @@ int Lowering::realize(LValue& value, const std::string& origin) {
 
 LValue Lowering::externFallback(const capture::Node& node) {
     if (!node.example.is(vm::Kind::Tensor)) throw LoweringError(fmt::format("{} ({}) has no lowering", node.name, node.target));
-    // Realize every tensor argument; remember where each goes in the rebuilt call.
+    // Realize every tensor argument, or pass it as a view of its buffer; remember where each goes in the call.
     std::vector<int> inputs;
+    std::vector<std::optional<ExternView>> views;
     std::map<const capture::Node*, size_t> inputSlot;
     std::map<const capture::Node*, LValue> scalars;
     std::function<void(const capture::Arg&)> collect = [&](const capture::Arg& arg) {
@@ -353,7 +354,9 @@ LValue Lowering::externFallback(const capture::Node& node) {
             if (v.isTensor()) {
                 if (!inputSlot.count(arg.node)) {
                     inputSlot[arg.node] = inputs.size();
-                    inputs.push_back(realize(v, arg.node->name));
+                    auto view = stridedView(v);
+                    inputs.push_back(view ? view->first : realize(v, arg.node->name));
+                    views.push_back(view ? std::optional<ExternView>(std::move(view->second)) : std::nullopt);
                 }
             } else if (v.isScalar()) {
                 scalars[arg.node] = v;
@@ -381,6 +384,7 @@ LValue Lowering::externFallback(const capture::Node& node) {
     b.extern_.op = node.target;
     b.extern_.node = target;
     b.extern_.inputBuffers = inputs;
+    b.extern_.inputViews = views;
     b.extern_.call = [target, inputSlot, scalars](vm::Interpreter& vm, const vm::ValueList& tensors, const SymbolValues& symbols) {
         std::function<vm::Value(const capture::Arg&)> rebuild = [&](const capture::Arg& arg) -> vm::Value {
             switch (arg.kind) {
@@ -419,10 +423,44 @@ LValue Lowering::externFallback(const capture::Node& node) {
     return bufferValue(graph_.add(std::move(b)).id);
 }
 
+std::optional<std::pair<int, ExternView>> Lowering::stridedView(const LValue& value) const {
+    if (value.buffer >= 0) return std::nullopt;  // a buffer already: passed as it is
+    const ExprPtr e = viewedLoad(value);
+    if (!e || graph_.buffers.at(static_cast<size_t>(e->buffer)).kind == BufferKind::Input) return std::nullopt;
+    std::vector<std::string> symbols;
+    collectSymbols(e->index, symbols);
+    if (!symbols.empty()) return std::nullopt;
+    ExternView view;
+    std::vector<int64_t> zero(value.sizes.size(), 0), corner;
+    for (size_t d = 0; d < value.sizes.size(); ++d) {
+        auto size = constantValue(value.sizes[d]);
+        auto stride = constantStrideOf(e->index, static_cast<int>(d));
+        if (!size || !stride || *stride < 0 || *size < 1) return std::nullopt;
+        view.sizes.push_back(*size);
+        view.strides.push_back(*stride);
+        corner.push_back(*size - 1);
+    }
+    view.offset = evaluate(e->index, zero, {});
+    // Constant coefficients per variable leave no room for anything but offset + sum(stride * var), unless div/mod
+    // hide in the index: the far corner must land where the strides say.
+    int64_t last = view.offset;
+    for (size_t d = 0; d < corner.size(); ++d) last += corner[d] * view.strides[d];
+    if (evaluate(e->index, corner, {}) != last) return std::nullopt;
+    return std::make_pair(e->buffer, std::move(view));
+}
+
 LValue Lowering::externCall(const std::string& op, std::vector<LValue> inputs, std::vector<Index> sizes, DType dtype,
                             std::function<vm::Value(const vm::ValueList&)> call) {
     GraphBuffer b;
-    for (LValue& input : inputs) b.extern_.inputBuffers.push_back(realize(input, current_->name));
+    for (LValue& input : inputs) {
+        if (auto view = stridedView(input)) {
+            b.extern_.inputBuffers.push_back(view->first);
+            b.extern_.inputViews.push_back(std::move(view->second));
+            continue;
+        }
+        b.extern_.inputBuffers.push_back(realize(input, current_->name));
+        b.extern_.inputViews.push_back(std::nullopt);
+    }
     b.name = newBufferName();
     b.kind = BufferKind::Extern;
     b.dtype = dtype;

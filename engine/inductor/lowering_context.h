@@ -105,6 +105,9 @@ public:
     /// When `value` only reads one buffer through index arithmetic (a view, computing nothing): that load, its
     /// index over the loop variables x0, x1, ... of value's dims; else null.
     ExprPtr viewedLoad(const LValue& value) const;
+    /// When `value` reads one computed buffer at constant strides: the buffer and that view of it, which an
+    /// extern call can take in place. Graph inputs are never viewed so: they may arrive in another layout.
+    std::optional<std::pair<int, ExternView>> stridedView(const LValue& value) const;
 
 private:
     void lowerPlaceholder(const capture::Node& node, size_t inputIndex);

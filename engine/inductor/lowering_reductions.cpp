@@ -207,67 +207,17 @@ struct ReductionLowering {
         return true;
     }
 
-    /// An operand that reads one computed buffer at constant strides (a permute/select/view of the qkv projection):
-    /// the extern call rebuilds that view of the buffer, so the kernel reads it in place rather than from a copy.
-    struct StridedOperand {
-        int buffer = -1;
-        tensor::Shape sizes, strides;
-        int64_t offset = 0;
-    };
-    std::optional<StridedOperand> stridedOperand(const LValue& x) {
-        if (x.buffer >= 0) return std::nullopt;  // a buffer already: passed as it is
-        const ExprPtr e = lowering.viewedLoad(x);
-        if (!e) return std::nullopt;
-        // Graph inputs may arrive in another layout than their example's; computed buffers are contiguous.
-        if (lowering.buffer(e->buffer).kind == BufferKind::Input) return std::nullopt;
-        std::vector<std::string> symbols;
-        collectSymbols(e->index, symbols);
-        if (!symbols.empty()) return std::nullopt;
-        StridedOperand view;
-        view.buffer = e->buffer;
-        std::vector<int64_t> zero(x.sizes.size(), 0), corner;
-        for (size_t d = 0; d < x.sizes.size(); ++d) {
-            auto size = constantValue(x.sizes[d]);
-            auto stride = constantStrideOf(e->index, static_cast<int>(d));
-            if (!size || !stride || *stride < 0 || *size < 1) return std::nullopt;
-            view.sizes.push_back(*size);
-            view.strides.push_back(*stride);
-            corner.push_back(*size - 1);
-        }
-        view.offset = evaluate(e->index, zero, {});
-        // Constant coefficients per variable leave no room for anything but offset + sum(stride * var); the far
-        // corner confirms it.
-        int64_t last = view.offset;
-        for (size_t d = 0; d < corner.size(); ++d) last += corner[d] * view.strides[d];
-        if (evaluate(e->index, corner, {}) != last) return std::nullopt;
-        return view;
-    }
-
+    /// q/k/v that are views of the qkv projection reach the kernel in place (Lowering::stridedView), not copied.
     LValue fusedAttention(const LValue& q, const LValue& k, const LValue& v, bool causal) {
-        std::vector<LValue> inputs;
-        std::vector<std::optional<StridedOperand>> views;
-        for (const LValue* x : {&q, &k, &v}) {
-            views.push_back(stridedOperand(*x));
-            inputs.push_back(views.back() ? lowering.bufferValue(views.back()->buffer) : *x);
-        }
         const std::optional<double> scale = args.has(6, "scale") ? std::optional<double>(args.number(6, "scale")) : std::nullopt;
         // The eager op leaves 4-D results as PyTorch's flash kernel does, [b, L, h, E] in memory: the buffer holds
         // that layout and the value is its transpose, so a following transpose(1, 2).reshape(...) reads it in place.
         const bool interleaved = q.dim() == 4;
         std::vector<Index> outSizes = q.sizes;
         if (interleaved) std::swap(outSizes[1], outSizes[2]);
-        LValue out = lowering.externCall("F.scaled_dot_product_attention", inputs, outSizes, q.dtype,
-                                         [views, causal, scale, interleaved](const vm::ValueList& t) {
-            vm::ValueList operands;
-            for (size_t i = 0; i < 3; ++i) {
-                if (!views[i]) {
-                    operands.push_back(t[i]);
-                    continue;
-                }
-                const tensor::Tensor& base = t[i].tensor();
-                operands.push_back(vm::makeTensor(base.asStrided(views[i]->sizes, views[i]->strides, base.storageOffset() + views[i]->offset)));
-            }
-            operands.insert(operands.end(), {vm::Value(), vm::Value(0.0), vm::Value(causal), scale ? vm::Value(*scale) : vm::Value()});
+        LValue out = lowering.externCall("F.scaled_dot_product_attention", {q, k, v}, outSizes, q.dtype,
+                                         [causal, scale, interleaved](const vm::ValueList& t) {
+            vm::ValueList operands = {t[0], t[1], t[2], vm::Value(), vm::Value(0.0), vm::Value(causal), scale ? vm::Value(*scale) : vm::Value()};
             vm::Value result = vm::callOp("F.scaled_dot_product_attention", operands);
             return interleaved ? vm::callOp("Tensor.transpose", {result, vm::Value(1), vm::Value(2)}) : result;
         });

@@ -26,19 +26,76 @@ LValue withLoader(const LValue& base, std::vector<Index> sizes, std::function<st
     return v;
 }
 
-/// Row-major reinterpretation: new index -> flat offset -> old index (div/mod fold away when sizes line up).
+/// Dims of a reshape that map onto each other: old dims [oldBegin, oldEnd) hold the same elements as new dims
+/// [newBegin, newEnd). A group of one old dim split into several new dims needs no div/mod.
+struct ReshapeGroup {
+    size_t oldBegin, oldEnd, newBegin, newEnd;
+};
+
+/// Splits a reshape into the smallest groups whose element counts agree, as PyTorch's view does: constant sizes
+/// by their products, symbolic ones only when both sides name the same size. What cannot be matched (symbolic
+/// sizes that merge or split) becomes one group of the remaining dims.
+std::vector<ReshapeGroup> reshapeGroups(const std::vector<Index>& oldSizes, const std::vector<Index>& newSizes) {
+    std::vector<ReshapeGroup> groups;
+    size_t i = 0, j = 0;
+    while (i < oldSizes.size() || j < newSizes.size()) {
+        const ReshapeGroup g{i, i, j, j};
+        if (i < oldSizes.size() && j < newSizes.size() && sameIndex(oldSizes[i], newSizes[j])) {
+            groups.push_back({i, i + 1, j, j + 1});
+            ++i, ++j;
+            continue;
+        }
+        // A size-1 dim on either side pairs with nothing: its old index is 0, its new index is never read.
+        if (i < oldSizes.size() && constantValue(oldSizes[i]) == 1) {
+            ++i;
+            continue;
+        }
+        if (j < newSizes.size() && constantValue(newSizes[j]) == 1) {
+            ++j;
+            continue;
+        }
+        std::optional<int64_t> oldCount = 1, newCount = 1;
+        auto take = [](const std::vector<Index>& sizes, size_t& at, std::optional<int64_t>& count) {
+            auto size = constantValue(sizes[at++]);
+            count = size && count ? std::optional<int64_t>(*count * *size) : std::nullopt;
+        };
+        if (i < oldSizes.size()) take(oldSizes, i, oldCount);
+        if (j < newSizes.size()) take(newSizes, j, newCount);
+        while (oldCount && newCount && *oldCount != *newCount) {
+            if (*oldCount < *newCount && i < oldSizes.size()) take(oldSizes, i, oldCount);
+            else if (*newCount < *oldCount && j < newSizes.size()) take(newSizes, j, newCount);
+            else break;
+        }
+        if (!oldCount || !newCount || *oldCount != *newCount) {
+            groups.push_back({g.oldBegin, oldSizes.size(), g.newBegin, newSizes.size()});
+            break;
+        }
+        groups.push_back({g.oldBegin, i, g.newBegin, j});
+    }
+    return groups;
+}
+
+/// Row-major reinterpretation, group by group: new index -> offset within its group -> old index. Splitting one
+/// dim is index arithmetic without div/mod, so a reshaped contiguous buffer keeps a plain strided load.
 LValue reshape(Lowering& lowering, const LValue& x, std::vector<Index> sizes) {
     (void)lowering;
-    std::vector<Index> newStrides = contiguousStrides(sizes);
+    if (sameSizes(sizes, x.sizes)) return x;
     std::vector<Index> oldSizes = x.sizes;
-    std::vector<Index> oldStrides = contiguousStrides(oldSizes);
-    if (sameSizes(sizes, oldSizes)) return x;
-    return withLoader(x, sizes, [newStrides, oldSizes, oldStrides](const std::vector<Index>& index) {
-        Index flat = offsetOf(index, newStrides);
-        std::vector<Index> old(oldSizes.size());
-        for (size_t d = 0; d < old.size(); ++d) {
-            Index q = floorDiv(flat, oldStrides[d]);
-            old[d] = d == 0 ? q : modulo(q, oldSizes[d]);
+    std::vector<ReshapeGroup> groups = reshapeGroups(oldSizes, sizes);
+    std::vector<Index> newSizes = sizes;
+    return withLoader(x, std::move(sizes), [groups, oldSizes, newSizes](const std::vector<Index>& index) {
+        std::vector<Index> old(oldSizes.size(), indexConstant(0));
+        for (const ReshapeGroup& g : groups) {
+            std::vector<Index> newPart(newSizes.begin() + g.newBegin, newSizes.begin() + g.newEnd);
+            std::vector<Index> newStrides = contiguousStrides(newPart);
+            Index flat = offsetOf(std::vector<Index>(index.begin() + g.newBegin, index.begin() + g.newEnd), newStrides);
+            std::vector<Index> oldPart(oldSizes.begin() + g.oldBegin, oldSizes.begin() + g.oldEnd);
+            std::vector<Index> oldStrides = contiguousStrides(oldPart);
+            for (size_t d = 0; d < oldPart.size(); ++d) {
+                // The group's first dim needs no modulo: the offset is below the group's element count.
+                Index q = floorDiv(flat, oldStrides[d]);
+                old[g.oldBegin + d] = d == 0 ? q : modulo(q, oldPart[d]);
+            }
         }
         return old;
     });

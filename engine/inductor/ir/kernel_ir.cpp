@@ -54,8 +54,30 @@ std::optional<int64_t> constantValue(const Index& index) {
     return std::nullopt;
 }
 
+bool indexEqual(const Index& a, const Index& b) {
+    if (a == b) return true;
+    if (!a || !b || a->op != b->op || a->value != b->value || a->symbol != b->symbol) return false;
+    if (a->op == IndexNode::Op::Constant || a->op == IndexNode::Op::Var || a->op == IndexNode::Op::Symbol) return true;
+    return indexEqual(a->lhs, b->lhs) && indexEqual(a->rhs, b->rhs);
+}
+
+namespace {
+
+/// `(e // c) * c` for this e and c.
+bool isRoundedDown(const Index& term, const Index& e, const Index& c) {
+    return term->op == IndexNode::Op::Mul && indexEqual(term->rhs, c) && term->lhs->op == IndexNode::Op::FloorDiv &&
+           indexEqual(term->lhs->lhs, e) && indexEqual(term->lhs->rhs, c);
+}
+
+}  // namespace
+
 Index operator+(const Index& a, const Index& b) {
     auto ca = constantValue(a), cb = constantValue(b);
+    // (e // c) * c + e % c -> e, also at the end of a longer sum: what a merging reshape of a split dim leaves.
+    if (b->op == IndexNode::Op::Mod) {
+        if (isRoundedDown(a, b->lhs, b->rhs)) return b->lhs;
+        if (a->op == IndexNode::Op::Add && isRoundedDown(a->rhs, b->lhs, b->rhs)) return a->lhs + b->lhs;
+    }
     if (ca && cb) return indexConstant(*ca + *cb);
     if (ca == 0) return b;
     if (cb == 0) return a;

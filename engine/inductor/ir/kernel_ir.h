@@ -40,6 +40,8 @@ Index operator*(const Index& a, const Index& b);
 Index floorDiv(const Index& a, const Index& b);
 Index modulo(const Index& a, const Index& b);
 std::optional<int64_t> constantValue(const Index& index);
+/// Structural equality (the same expression tree).
+bool indexEqual(const Index& a, const Index& b);
 /// Product of sizes (1 for none).
 Index product(std::span<const Index> sizes);
 

@@ -73,6 +73,9 @@ TEST(CudaAttentionLowering, BFloat16SdpaIsOneExternCallAndEqualsEager) {
     const std::string all = allCode(run);
     EXPECT_NE(all.find("extern_kernels.F.scaled_dot_product_attention("), std::string::npos) << all;
     EXPECT_EQ(all.find("cwb_red_fused"), std::string::npos) << "no softmax reduction around the fused call:\n" << all;
+    // projected(): q, k and v reach the kernel as views of the projection's buffer, with no copy kernel.
+    EXPECT_NE(all.find("F.scaled_dot_product_attention(reinterpret_tensor(buf0, (2, 4, 77, 64), (59136, 64, 768, 1), 0)"), std::string::npos) << all;
+    EXPECT_EQ(all.find("Source Nodes: [getitem"), std::string::npos) << all;
 }
 
 TEST(CudaAttentionLowering, Float32KeepsTheMatmulSoftmaxLowering) {

@@ -164,3 +164,21 @@ TEST(InductorFusion, TrainingGraphsRunEagerlyAndSayWhy) {
 }
 
 }  // namespace
+
+TEST(InductorFusion, ExternCallsTakeViewsOfComputedBuffersInPlace) {
+    // q, k and v are a reshape/permute/select of the projection's buffer: the matmuls read them through
+    // reinterpret_tensor views, and the split of 96 into (3, 2, 16) is index arithmetic without div/mod.
+    auto run = compileAndCompare(
+        "w = torch.randn(96, 32)\n\n\ndef f(x):\n    b, s, _ = x.shape\n"
+        "    qkv = F.linear(x, w).view(b, s, 3, 2, 16).permute(2, 0, 3, 1, 4)\n"
+        "    scores = qkv[0] @ qkv[1].transpose(-2, -1)\n"
+        "    return (scores.softmax(dim=-1) @ qkv[2]).transpose(1, 2).reshape(b, s, 32)",
+        "    x = torch.randn(2, 5, 32)");
+    const auto& code = onlyCode(run);
+    // The softmax and the final transposed copy; nothing copies q, k or v.
+    ASSERT_EQ(code.kernels.size(), 2u) << code.source;
+    for (const auto& kernel : code.kernels) EXPECT_FALSE(hasNode(kernel, "getitem")) << code.source;
+    EXPECT_NE(code.source.find("reinterpret_tensor(buf0, (2, 2, 5, 16), (480, 16, 96, 1), 0)"), std::string::npos) << code.source;
+    EXPECT_NE(code.source.find("reinterpret_tensor(buf0, (2, 2, 16, 5), (480, 16, 1, 96), 32)"), std::string::npos) << code.source;
+    EXPECT_NE(code.source.find("reinterpret_tensor(buf0, (2, 2, 5, 16), (480, 16, 96, 1), 64)"), std::string::npos) << code.source;
+}

@@ -22,6 +22,16 @@ TEST(KernelIndex, FoldsConstantsAndIdentities) {
     EXPECT_EQ(constantValue(floorDiv(c(-7), c(2))), -4);  // floor, as Python
 }
 
+TEST(KernelIndex, FoldsADimSplitAndMergedBack) {
+    // A reshape merging two dims that an earlier split made: (e // 64) * 64 + e % 64 is e again.
+    Index e = x(1) * c(768) + x(2);
+    EXPECT_EQ(toString(floorDiv(e, c(64)) * c(64) + modulo(e, c(64))), toString(e));
+    EXPECT_EQ(toString(x(0) * c(393216) + floorDiv(x(2), c(64)) * c(64) + modulo(x(2), c(64))), "x0 * 393216 + x2");
+    // Different divisors, or a different expression, stay as they are.
+    EXPECT_NE(toString(floorDiv(x(2), c(64)) * c(64) + modulo(x(2), c(32))), "x2");
+    EXPECT_NE(toString(floorDiv(x(1), c(64)) * c(64) + modulo(x(2), c(64))), "x2");
+}
+
 TEST(KernelIndex, EvaluatesWithSymbols) {
     Index i = floorDiv(x(0), indexSymbol("s0")) * c(100) + modulo(x(0), indexSymbol("s0"));
     std::vector<int64_t> vars{17};
