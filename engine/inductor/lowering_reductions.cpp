@@ -104,8 +104,10 @@ struct ReductionLowering {
     }
 
     /// Two-pass variance: the mean first, then the mean of squared deviations (kept in the accumulation type).
-    LValue variance(const LValue& x, const std::vector<int64_t>& dims, bool keepdim, double correction, DType acc) {
-        LValue m = mean(x, dims, true, acc);
+    /// `knownMean`: the caller's mean of x (keepdim), so that layer_norm's row is summed once, not twice.
+    LValue variance(const LValue& x, const std::vector<int64_t>& dims, bool keepdim, double correction, DType acc,
+                    const LValue* knownMean = nullptr) {
+        LValue m = knownMean ? *knownMean : mean(x, dims, true, acc);
         LValue centred = mapElements({x, m}, acc, acc, [](const std::vector<ExprPtr>& e) {
             auto d = binary(ElementOp::Sub, e[0], e[1]);
             return binary(ElementOp::Mul, d, d);
@@ -159,7 +161,7 @@ struct ReductionLowering {
         DType acc = computeTypeFor(x.dtype);
         LValue xf = castTo(x, acc);
         LValue m = mean(xf, dims, true, acc);
-        LValue var = variance(xf, dims, true, 0.0, acc);
+        LValue var = variance(xf, dims, true, 0.0, acc, &m);
         std::vector<LValue> operands{xf, m, var};
         const bool hasWeight = args.has(2, "weight"), hasBias = args.has(3, "bias");
         if (hasWeight) operands.push_back(args.tensor(2, "weight"));

@@ -55,6 +55,12 @@ std::string CudaKernelCode::launchText(const SymbolValues& symbolValues, int mul
     return fmt::format("grid=({}, {}, {}) block=({}, {}, {})", s.gridX, s.gridY, s.gridZ, s.blockX, s.blockY, s.blockZ);
 }
 
+bool buffersAligned(std::span<void* const> buffers) {
+    for (void* pointer : buffers)
+        if (reinterpret_cast<uintptr_t>(pointer) % 16 != 0) return false;
+    return true;
+}
+
 void launchCudaKernel(eng::cuda::DeviceContext& device, const eng::cuda::CompiledKernel& compiled, const CudaKernelCode& code,
                       std::span<void* const> buffers, const SymbolValues& symbols) {
     std::vector<void*> pointers(buffers.begin(), buffers.end());

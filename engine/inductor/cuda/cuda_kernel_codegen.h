@@ -19,6 +19,11 @@ struct CudaTuning {
     bool allowVectorized = true;  // 16-byte loads/stores where every access is the flat index (or base + r0 along rows)
     bool persistentRows = false;  // row reductions of a constant length: keep each row in registers across passes
                                   // (off by default until measured against re-reading rows from L2)
+    /// Every buffer starts on a 16-byte boundary, as the caching allocator's blocks do (Inductor's Triton kernels
+    /// assume the same): vector paths need no run-time alignment checks and no scalar copies of the same loops,
+    /// which roughly halves NVRTC's work. The launcher checks the pointers and falls back to a kernel generated
+    /// without the assumption for offset views.
+    bool assumeAligned = true;
 };
 
 enum class CudaStrategy {
@@ -37,6 +42,7 @@ struct CudaKernelCode {
     int vectorWidth = 1;     // elements per vector access (PointwiseVectorized; row reductions along aligned rows)
     bool index64 = false;    // index arithmetic in 64 bits (some index may exceed 2^31)
     bool persistent = false; // row reduction keeping rows in registers across passes (CudaTuning::persistentRows)
+    bool assumesAligned = false;  // relies on CudaTuning::assumeAligned: launch it only on 16-byte aligned buffers
     unsigned blockX = 1, blockY = 1;
     int64_t itemsPerBlock = 1;       // outer elements (pointwise) or outer indices (reductions) a block covers per step
     std::vector<Index> outerRanges;  // what the grid covers
@@ -52,6 +58,9 @@ struct CudaKernelCode {
 
 /// Throws std::logic_error for kernels verifyKernel rejects.
 CudaKernelCode generateCudaKernel(const Kernel& kernel, const CudaTuning& tuning = {});
+
+/// Whether every buffer starts on a 16-byte boundary, as a kernel with CudaKernelCode::assumesAligned needs.
+bool buffersAligned(std::span<void* const> buffers);
 
 /// Launches on device's stream: one device pointer per Kernel::buffers, one value per Kernel::symbols.
 void launchCudaKernel(eng::cuda::DeviceContext& device, const eng::cuda::CompiledKernel& compiled, const CudaKernelCode& code,

@@ -2,6 +2,7 @@
 // through the kernel cache (a graph's kernels in parallel), and launched on the device's stream with a launch shape computed per call. Under
 // max-autotune the first launch of a kernel times candidate block shapes on the real buffers and keeps the best.
 #include <chrono>
+#include <cstdlib>
 #include <limits>
 
 #include <fmt/format.h>
@@ -21,9 +22,12 @@ public:
     CudaLauncher(const std::vector<Kernel>& kernels, int deviceIndex, bool autotune)
         : device_(eng::cuda::DeviceContext::get(deviceIndex)), kernels_(kernels), autotune_(autotune) {
         auto start = Clock::now();
+        // CWB_PERSISTENT_ROWS=1: row reductions keep rows in registers (CudaTuning::persistentRows), for measuring.
+        cuda::CudaTuning defaults;
+        if (const char* persistent = std::getenv("CWB_PERSISTENT_ROWS")) defaults.persistentRows = std::string(persistent) == "1";
         std::vector<eng::cuda::KernelSource> sources;
         for (const Kernel& k : kernels) {
-            codes_.push_back(cuda::generateCudaKernel(k));
+            codes_.push_back(cuda::generateCudaKernel(k, defaults));
             sources.push_back(codes_.back().kernelSource());
         }
         for (eng::cuda::KernelCompileOutcome& outcome : eng::cuda::KernelCompiler::instance().compileAll(sources, device_.arch())) {
@@ -31,6 +35,8 @@ public:
             info_.push_back({outcome.seconds, outcome.origin == eng::cuda::KernelOrigin::Nvrtc ? "NVRTC" : std::string("the ") + toString(outcome.origin)});
         }
         tuned_.assign(kernels.size(), !autotune);
+        tunings_.assign(kernels.size(), defaults);
+        unaligned_.resize(kernels.size());
         tuning_.assign(kernels.size(), "");
         compileSeconds_ = std::chrono::duration<double>(Clock::now() - start).count();
     }
@@ -43,7 +49,21 @@ public:
     }
 
     void launch(size_t index, std::span<void* const> buffers, const SymbolValues& symbols) override {
-        if (!tuned_[index]) autotune(index, buffers, symbols);
+        const bool aligned = cuda::buffersAligned(buffers);
+        if (!tuned_[index] && aligned) autotune(index, buffers, symbols);
+        if (codes_[index].assumesAligned && !aligned) {
+            // An offset view (a slice passed as a graph input): the kernel generated without the alignment
+            // assumption, made on first need and kept.
+            auto& [code, compiled] = unaligned_[index];
+            if (!compiled) {
+                cuda::CudaTuning general = tunings_[index];
+                general.assumeAligned = false;
+                code = cuda::generateCudaKernel(kernels_[index], general);
+                compiled = compile(code);
+            }
+            cuda::launchCudaKernel(device_, *compiled, code, buffers, symbols);
+            return;
+        }
         cuda::launchCudaKernel(device_, *compiled_.at(index), codes_.at(index), buffers, symbols);
     }
 
@@ -75,13 +95,13 @@ private:
         std::string report = fmt::format("heuristic {:.1f} us", best);
         std::vector<std::pair<std::string, cuda::CudaTuning>> candidates;
         for (int block : {128, 256, 512, 1024}) {
-            cuda::CudaTuning tuning;
+            cuda::CudaTuning tuning = tunings_[index];
             tuning.blockSize = block;
             candidates.emplace_back(fmt::format("block {}", block), tuning);
         }
         if (kernels_[index].isReduction())
             for (int elements : {8, 32}) {  // threads per row follow from the elements each thread takes
-                cuda::CudaTuning tuning;
+                cuda::CudaTuning tuning = tunings_[index];
                 tuning.elementsPerThread = elements;
                 candidates.emplace_back(fmt::format("{} per thread", elements), tuning);
             }
@@ -92,6 +112,7 @@ private:
             report += fmt::format(", {} {:.1f} us", label, micros);
             if (micros < best) {
                 best = micros;
+                tunings_[index] = tuning;
                 codes_[index] = std::move(code);
                 compiled_[index] = std::move(compiled);
             }
@@ -105,6 +126,8 @@ private:
     std::vector<cuda::CudaKernelCode> codes_;
     std::vector<std::shared_ptr<const eng::cuda::CompiledKernel>> compiled_;
     std::vector<bool> tuned_;
+    std::vector<cuda::CudaTuning> tunings_;  // what each kept kernel was generated with
+    std::vector<std::pair<cuda::CudaKernelCode, std::shared_ptr<const eng::cuda::CompiledKernel>>> unaligned_;
     std::vector<std::string> tuning_;
     std::vector<KernelCompileInfo> info_;
     double compileSeconds_ = 0;

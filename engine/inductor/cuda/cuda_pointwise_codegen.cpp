@@ -92,9 +92,15 @@ CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning)
             if (!plan.loaded.count(b)) checks.push_back(misalignment(b));
         std::string all;
         for (const std::string& c : checks) all += (all.empty() ? "" : " | ") + c;
-        body += "  // Vector accesses need buffers aligned to the vector size; offset views take the scalar loop.\n";
-        body += fmt::format("  const bool aligned = ({}) == 0;\n", all);
-        body += fmt::format("  const {} vectors = aligned ? numel / {} : 0;\n", idx, width);
+        code.assumesAligned = tuning.assumeAligned;
+        if (tuning.assumeAligned) {
+            body += "  // Buffers start on 16-byte boundaries (the launcher checks): every whole vector is aligned.\n";
+            body += fmt::format("  const {} vectors = numel / {};\n", idx, width);
+        } else {
+            body += "  // Vector accesses need buffers aligned to the vector size; offset views take the scalar loop.\n";
+            body += fmt::format("  const bool aligned = ({}) == 0;\n", all);
+            body += fmt::format("  const {} vectors = aligned ? numel / {} : 0;\n", idx, width);
+        }
         body += fmt::format("  // Each step a block covers {} consecutive vectors of {} elements.\n", block * unroll, width);
         body += fmt::format("  for ({0} chunk = ({0})blockIdx.x * {1}; chunk < vectors; chunk += ({0})gridDim.x * {1}) {{\n", idx, block * unroll);
         std::string inner = "    ";
@@ -133,16 +139,21 @@ CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning)
         body += inner + "}\n";
         if (unroll > 1) body += "    }\n";
         body += "  }\n";
-        body += "  // The scalar tail (numel % vector width), or everything when unaligned.\n";
         scalarStart = fmt::format("vectors * {}", width);
     }
-    body += fmt::format("  for ({0} flat = {1} + ({0})blockIdx.x * {2} + threadIdx.x; flat < numel; flat += ({0})gridDim.x * {2}) {{\n", idx,
-                        scalarStart, block);
-    ExprEmitter emitter(kernel, idx, "    ", counter);
-    body += decodeVars(kernel, kernel.outerRanges, 0, "flat", idx, "    ", emitter);
-    emitStores(emitter, stores, nullptr);
-    body += emitter.code();
-    body += "  }\n";
+    const std::optional<int64_t> numel = constantValue(product(kernel.outerRanges));
+    const bool noTail = plan.ok && tuning.assumeAligned && numel && *numel % width == 0;
+    if (plan.ok && !noTail)
+        body += tuning.assumeAligned ? "  // The scalar tail (numel % vector width).\n" : "  // The scalar tail (numel % vector width), or everything when unaligned.\n";
+    if (!noTail) {
+        body += fmt::format("  for ({0} flat = {1} + ({0})blockIdx.x * {2} + threadIdx.x; flat < numel; flat += ({0})gridDim.x * {2}) {{\n", idx,
+                            scalarStart, block);
+        ExprEmitter emitter(kernel, idx, "    ", counter);
+        body += decodeVars(kernel, kernel.outerRanges, 0, "flat", idx, "    ", emitter);
+        emitStores(emitter, stores, nullptr);
+        body += emitter.code();
+        body += "  }\n";
+    }
 
     code.source = prelude() + "\n" + irComment(kernel) +
                   fmt::format("// strategy: {}{}, {}-bit indexing\n", strategyName(code.strategy),

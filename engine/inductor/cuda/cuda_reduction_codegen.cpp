@@ -108,6 +108,15 @@ Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std
     return {};
 }
 
+/// Whether `index` is a multiple of `width` for every value of its variables and symbols.
+bool dividesEveryTerm(int width, const Index& index) {
+    const std::optional<Polynomial> terms = polynomialOf(index);
+    if (!terms) return false;
+    for (const auto& [monomial, coefficient] : *terms)
+        if (coefficient % width != 0) return false;
+    return true;
+}
+
 bool passLoadsWritten(const KernelPass& pass, const std::vector<int>& written) {
     bool reads = false;
     auto visit = [&](const Expr& e) {
@@ -221,19 +230,31 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
     const RowVectorPlan vectors = columns ? RowVectorPlan{} : planRowVectors(kernel, tuning);
     const int width = vectors.width;
     if (vectors.any()) code.vectorWidth = width;
+    // Whether rows are aligned is known here when buffers are (CudaTuning::assumeAligned) and every row start
+    // is a multiple of the vector width for all outer indices; then there is no run-time check and no copy of the
+    // passes for unaligned rows.
+    bool rowsAligned = false;
     if (vectors.any()) {
+        code.assumesAligned = tuning.assumeAligned;
         std::string checks;
-        for (int b : vectors.buffers)
-            checks += fmt::format(" | (reinterpret_cast<unsigned long long>({}) & {})", bufferName(kernel, b),
-                                  width * itemBytes(kernel.buffers[static_cast<size_t>(b)].dtype) - 1);
+        if (!tuning.assumeAligned)
+            for (int b : vectors.buffers)
+                checks += fmt::format(" | (reinterpret_cast<unsigned long long>({}) & {})", bufferName(kernel, b),
+                                      width * itemBytes(kernel.buffers[static_cast<size_t>(b)].dtype) - 1);
         std::vector<std::string> bases;
         for (const Index& base : vectors.bases) {
             std::string text = outerVars.index(base);
-            if (constantValue(base) != 0 && std::find(bases.begin(), bases.end(), text) == bases.end()) bases.push_back(text);
+            if (dividesEveryTerm(width, base) || std::find(bases.begin(), bases.end(), text) != bases.end()) continue;
+            bases.push_back(text);
         }
         for (const std::string& base : bases) checks += fmt::format(" | (({}) % {})", base, width);
-        body += fmt::format("    // Rows move as vectors of {} elements when every row start and buffer is aligned to them.\n", width);
-        body += fmt::format("    const bool row_vectors = ({}) == 0;\n", checks.substr(3));
+        rowsAligned = checks.empty();
+        if (rowsAligned) {
+            body += fmt::format("    // Every row starts on a vector of {} elements (buffers are 16-byte aligned; the launcher checks).\n", width);
+        } else {
+            body += fmt::format("    // Rows move as vectors of {} elements when every row start and buffer is aligned to them.\n", width);
+            body += fmt::format("    const bool row_vectors = ({}) == 0;\n", checks.substr(3));
+        }
     }
 
     // Persistent rows: each thread keeps its `iters` vectors of a row in registers from the pass that first
@@ -349,8 +370,10 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
         } else {
             out += "    if (active) {\n";
             std::string scalarStart = splitter;
-            if (p < vectors.passOk.size() && vectors.passOk[p]) {
-                out += fmt::format("      const {} rvectors = row_vectors ? reduce_count / {} : 0;\n", idx, width);
+            const bool vectorPass = p < vectors.passOk.size() && vectors.passOk[p];
+            if (vectorPass) {
+                out += rowsAligned ? fmt::format("      const {} rvectors = reduce_count / {};\n", idx, width)
+                                   : fmt::format("      const {} rvectors = row_vectors ? reduce_count / {} : 0;\n", idx, width);
                 out += fmt::format("      for ({0} rvec = {1}; rvec < rvectors; rvec += {2}) {{\n", idx, splitter, step);
                 out += fmt::format("        const {} rbase = rvec * {};\n", idx, width);
                 ExprEmitter addresses(kernel, idx, "        ", counter);
@@ -384,11 +407,15 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
                 out += "      }\n";
                 scalarStart = fmt::format("rvectors * {} + {}", width, splitter);
             }
-            out += fmt::format("      for ({0} rindex = {1}; rindex < reduce_count; rindex += {2}) {{\n", idx, scalarStart, step);
-            ExprEmitter emitter(kernel, idx, "        ", counter);
-            out += decodeVars(kernel, kernel.reductionRanges, kernel.outerVarCount(), "rindex", idx, "        ", emitter);
-            emitPoint(emitter, nullptr);
-            out += emitter.code() + "      }\n    }\n";
+            // Aligned rows whose length is a multiple of the width leave no scalar tail.
+            if (!(vectorPass && rowsAligned && reduceCount && *reduceCount % width == 0)) {
+                out += fmt::format("      for ({0} rindex = {1}; rindex < reduce_count; rindex += {2}) {{\n", idx, scalarStart, step);
+                ExprEmitter emitter(kernel, idx, "        ", counter);
+                out += decodeVars(kernel, kernel.reductionRanges, kernel.outerVarCount(), "rindex", idx, "        ", emitter);
+                emitPoint(emitter, nullptr);
+                out += emitter.code() + "      }\n";
+            }
+            out += "    }\n";
         }
         for (size_t k = 0; k < pass.reductions.size(); ++k) {
             const Reduction& r = pass.reductions[k];
@@ -410,10 +437,14 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
             while (std::getline(lines, line)) result += (line.rfind("#", 0) == 0 ? "" : "  ") + line + "\n";
             return result;
         };
-        body += "    // Rows stay in registers across passes when every row of the block is aligned; otherwise rows are re-read.\n";
-        const std::string inRegisters = indented(emitPasses(true));
-        const std::string reread = indented(emitPasses(false));
-        body += "    if (__syncthreads_and(row_vectors || !active)) {\n" + inRegisters + "    } else {\n" + reread + "    }\n";
+        if (rowsAligned) {
+            body += "    // Rows stay in registers across passes.\n" + emitPasses(true);
+        } else {
+            body += "    // Rows stay in registers across passes when every row of the block is aligned; otherwise rows are re-read.\n";
+            const std::string inRegisters = indented(emitPasses(true));
+            const std::string reread = indented(emitPasses(false));
+            body += "    if (__syncthreads_and(row_vectors || !active)) {\n" + inRegisters + "    } else {\n" + reread + "    }\n";
+        }
     } else {
         body += emitPasses(false);
     }

@@ -80,13 +80,27 @@ TEST_F(CudaCodegenCompile, PointwiseChainIsVectorisedWithNamedTemporariesAndCse)
     EXPECT_NE(code.source.find("const float* __restrict__ arg0_1"), std::string::npos);
     EXPECT_NE(code.source.find("float* __restrict__ buf0"), std::string::npos);
     EXPECT_NE(code.source.find("const int numel = 67108864;"), std::string::npos);
-    EXPECT_NE(code.source.find("scalar tail"), std::string::npos);
+    // Aligned buffers (the launcher checks) and a multiple of 4 elements: one vector loop, no scalar copy of it.
+    EXPECT_TRUE(code.assumesAligned);
+    EXPECT_EQ(code.source.find("scalar tail"), std::string::npos);
+    EXPECT_EQ(code.source.find("reinterpret_cast<unsigned long long>"), std::string::npos);
     EXPECT_NE(code.source.find("sinf("), std::string::npos);
     EXPECT_NE(code.source.find("expf("), std::string::npos);
     EXPECT_EQ(code.source.find("__expf"), std::string::npos) << "no fast-math intrinsics";
     // x is read twice in the IR (relu chain and sigmoid) through one shared node: one load per code path.
     EXPECT_EQ(count(code.source, "cwb_load(arg0_1_v.v[k])"), 1);
-    EXPECT_EQ(count(code.source, "cwb_load(arg0_1[x0])"), 1);
+    EXPECT_EQ(count(code.source, "cwb_load(arg0_1[x0])"), 0);
+    // A length that is not a multiple of the vector keeps a scalar tail; the kernel for unaligned buffers checks
+    // the addresses and takes the scalar loop for everything when they are off.
+    const CudaKernelCode odd = compiles(pointwiseChain((1 << 20) + 3));
+    EXPECT_NE(odd.source.find("// The scalar tail (numel % vector width).\n"), std::string::npos);
+    EXPECT_EQ(count(odd.source, "cwb_load(arg0_1[x0])"), 1);
+    CudaTuning unaligned;
+    unaligned.assumeAligned = false;
+    const CudaKernelCode general = compiles(pointwiseChain(1 << 26), unaligned);
+    EXPECT_FALSE(general.assumesAligned);
+    EXPECT_NE(general.source.find("const bool aligned = ((reinterpret_cast<unsigned long long>(arg0_1) & 15)"), std::string::npos);
+    EXPECT_NE(general.source.find("or everything when unaligned"), std::string::npos);
     EXPECT_EQ(code.launchText({}), "grid=(65536, 1, 1) block=(256, 1, 1)");
     const auto capped = code.launchShape({}, 132);
     EXPECT_LT(capped.gridX, 65536u);
@@ -199,7 +213,13 @@ TEST_F(CudaCodegenCompile, PersistentRowsKeepTheRowInRegistersAcrossPasses) {
     persistent.persistentRows = true;
     const CudaKernelCode code = compiles(cudatest::softmaxConstant(8192, 8192), persistent);
     EXPECT_TRUE(code.persistent);
-    EXPECT_NE(code.source.find("if (__syncthreads_and(row_vectors || !active)) {"), std::string::npos);
+    // Rows of 8192 floats start on 16-byte boundaries: only the in-register passes, with no fallback copy.
+    EXPECT_EQ(code.source.find("row_vectors"), std::string::npos);
+    EXPECT_EQ(count(code.source, "for (int rindex"), 0);
+    CudaTuning unaligned = persistent;
+    unaligned.assumeAligned = false;
+    EXPECT_NE(compiles(cudatest::softmaxConstant(8192, 8192), unaligned).source.find("if (__syncthreads_and(row_vectors || !active)) {"),
+              std::string::npos);
     EXPECT_EQ(count(code.source, "[it] = *reinterpret_cast<const cwb_vec<float, 4>*>(arg0_1 + x0 * 8192 + rbase);"), 1)
         << "the row is read from memory once, in the max pass";
     EXPECT_EQ(count(code.source, "cwb_vec<float, 4> arg0_1_row"), 1);

@@ -220,8 +220,6 @@ inline void expectWrittenBuffersMatch(const Kernel& kernel, const std::vector<st
 inline void runAndCompare(const Kernel& kernel, const SymbolValues& symbols, const RunOptions& options = {}) {
     SCOPED_TRACE(fmt::format("kernel {} symbols {}", kernel.name, symbols.empty() ? std::string("-") : fmt::format("s0={}", symbols.begin()->second)));
     auto& device = eng::cuda::DeviceContext::get(0);
-    const inductor::cuda::CudaKernelCode code = inductor::cuda::generateCudaKernel(kernel, options.tuning);
-    auto compiled = eng::cuda::KernelCompiler::instance().compile(code.kernelSource(), device.arch());
     std::vector<std::vector<unsigned char>> expected = randomBuffers(kernel, symbols, options), actual = expected;
     std::vector<void*> hostPointers, devicePointers, allocations;
     for (size_t b = 0; b < kernel.buffers.size(); ++b) {
@@ -232,6 +230,11 @@ inline void runAndCompare(const Kernel& kernel, const SymbolValues& symbols, con
         devicePointers.push_back(static_cast<unsigned char*>(block) + offset);
         device.copyHostToDevice(devicePointers.back(), actual[b].data(), actual[b].size());
     }
+    // Offset buffers get the kernel generated without the alignment assumption, as the launcher does.
+    inductor::cuda::CudaTuning tuning = options.tuning;
+    if (!inductor::cuda::buffersAligned(devicePointers)) tuning.assumeAligned = false;
+    const inductor::cuda::CudaKernelCode code = inductor::cuda::generateCudaKernel(kernel, tuning);
+    auto compiled = eng::cuda::KernelCompiler::instance().compile(code.kernelSource(), device.arch());
     inductor::cuda::launchCudaKernel(device, *compiled, code, devicePointers, symbols);
     interpretKernel(kernel, hostPointers, symbols);
     std::vector<const void*> results;
