@@ -78,15 +78,19 @@ run() {
     export LD_LIBRARY_PATH="$(dirname "$cwb"):$(cuda_library_dirs)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     for w in "${workloads[@]}"; do
         # One process per workload and engine: a crash costs one row, and every cold compile starts from the
-        # same state. Caches off on both sides, so that cold means cold (an empty kernel cache for cwb).
+        # same state. Caches off on both sides, so that cold means cold: an empty kernel cache for cwb, and for
+        # both an empty CUDA compute cache (NVRTC's CUBINs come from it when the same PTX was seen before, which
+        # made a second run's "cold" compile 10x faster).
+        local cache
         echo "== $w: PyTorch" >&2
-        TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 python3 -u "$script" "$device,$w${spec:+,$spec}" \
+        cache=$(mktemp -d)
+        CUDA_CACHE_PATH=$cache/nv TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 python3 -u "$script" "$device,$w${spec:+,$spec}" \
             >"$results/torch_$w.out" 2>"$results/torch_$w.err" ||
             echo "RESULT torch $w all error=exit status $? (see torch_$w.err)" >>"$results/torch_$w.out"
+        rm -rf "$cache"
         echo "== $w: cwb" >&2
-        local cache
         cache=$(mktemp -d)
-        CWB_KERNEL_CACHE_DIR=$cache "$cwb" run "$script" --device "$device,$w${spec:+,$spec}" \
+        CUDA_CACHE_PATH=$cache/nv CWB_KERNEL_CACHE_DIR=$cache/kernels "$cwb" run "$script" --device "$device,$w${spec:+,$spec}" \
             >"$results/cwb_$w.out" 2>"$results/cwb_$w.err" ||
             echo "RESULT cwb $w all error=exit status $? (see cwb_$w.err)" >>"$results/cwb_$w.out"
         rm -rf "$cache"
