@@ -17,8 +17,10 @@ struct CudaTuning {
     int elementsPerThread = 0;  // pointwise: elements per thread per loop step (a multiple of the vector width);
                                 // reductions: reduction-range elements per thread (decides threads per row)
     bool allowVectorized = true;  // 16-byte loads/stores where every access is the flat index (or base + r0 along rows)
-    bool persistentRows = false;  // row reductions of a constant length: keep each row in registers across passes
-                                  // (off by default until measured against re-reading rows from L2)
+    // Row reductions of a constant length keep each row in registers across passes instead of re-reading it
+    // from L2 in every pass: on the H100, layer_norm over [16384, 1024] 0.054 -> 0.050 ms, softmax over 8192
+    // columns unchanged (0.208 -> 0.210 ms, within noise).
+    bool persistentRows = true;
     /// Every buffer starts on a 16-byte boundary, as the caching allocator's blocks do (Inductor's Triton kernels
     /// assume the same): vector paths need no run-time alignment checks and no scalar copies of the same loops,
     /// which roughly halves NVRTC's work. The launcher checks the pointers and falls back to a kernel generated

@@ -227,7 +227,10 @@ TEST_F(CudaCodegenCompile, PersistentRowsKeepTheRowInRegistersAcrossPasses) {
     EXPECT_FALSE(compiles(cudatest::softmaxConstant(10, 1001), persistent).persistent) << "length not a multiple of the vector";
     EXPECT_FALSE(compiles(softmaxRows(10), persistent).persistent) << "symbolic length";
     EXPECT_FALSE(compiles(cudatest::storeThenReload(4, 64), persistent).persistent) << "a pass reads the row backwards";
-    EXPECT_FALSE(compiles(cudatest::softmaxConstant(8192, 8192)).persistent) << "off by default";
+    EXPECT_TRUE(compiles(cudatest::softmaxConstant(8192, 8192)).persistent) << "on by default";
+    CudaTuning streaming;
+    streaming.persistentRows = false;
+    EXPECT_FALSE(compiles(cudatest::softmaxConstant(8192, 8192), streaming).persistent);
 }
 
 TEST_F(CudaCodegenCompile, KernelsWithoutOuterRanges) {
