@@ -18,9 +18,10 @@ struct CudaTuning {
                                 // reductions: reduction-range elements per thread (decides threads per row)
     bool allowVectorized = true;  // 16-byte loads/stores where every access is the flat index (or base + r0 along rows)
     // Row reductions of a constant length keep each row in registers across passes instead of re-reading it
-    // from L2 in every pass: on the H100, layer_norm over [16384, 1024] 0.054 -> 0.050 ms, softmax over 8192
-    // columns unchanged (0.208 -> 0.210 ms, within noise).
-    bool persistentRows = true;
+    // from L2 in every pass. Off: with the shuffle-based cross-warp combine, re-reading measured as fast or
+    // faster on the H100 (layer_norm [16384, 1024] 0.0503 against 0.0496 ms, softmax over 8192 columns 0.199
+    // against 0.241 ms).
+    bool persistentRows = false;
     /// Every buffer starts on a 16-byte boundary, as the caching allocator's blocks do (Inductor's Triton kernels
     /// assume the same): vector paths need no run-time alignment checks and no scalar copies of the same loops,
     /// which roughly halves NVRTC's work. The launcher checks the pointers and falls back to a kernel generated

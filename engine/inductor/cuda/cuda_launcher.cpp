@@ -22,9 +22,9 @@ public:
     CudaLauncher(const std::vector<Kernel>& kernels, int deviceIndex, bool autotune)
         : device_(eng::cuda::DeviceContext::get(deviceIndex)), kernels_(kernels), autotune_(autotune) {
         auto start = Clock::now();
-        // CWB_PERSISTENT_ROWS=0: row reductions re-read rows in every pass (CudaTuning::persistentRows), for measuring.
+        // CWB_PERSISTENT_ROWS=1: row reductions keep rows in registers (CudaTuning::persistentRows), for measuring.
         cuda::CudaTuning defaults;
-        if (const char* persistent = std::getenv("CWB_PERSISTENT_ROWS")) defaults.persistentRows = std::string(persistent) != "0";
+        if (const char* persistent = std::getenv("CWB_PERSISTENT_ROWS")) defaults.persistentRows = std::string(persistent) == "1";
         std::vector<eng::cuda::KernelSource> sources;
         for (const Kernel& k : kernels) {
             codes_.push_back(cuda::generateCudaKernel(k, defaults));

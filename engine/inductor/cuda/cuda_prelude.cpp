@@ -97,19 +97,23 @@ template <class V> __device__ __forceinline__ cwb_arg<V> cwb_shfl_xor(cwb_arg<V>
   a.index = cwb_shfl_xor(a.index, o);
   return a;
 }
-// Combines v over the BX threads (a multiple of 32) along x of each row group (threadIdx.y); every thread of
-// the group gets the same result. scratch: 32 slots per row group. Every thread of the block must call it.
+// Combines v over the BX threads (a power of two, at least 32) along x of each row group (threadIdx.y); every
+// thread of the group gets the same result. scratch: 32 slots per row group. Every thread of the block must
+// call it. No barrier at the end: the caller alternates between two scratch areas, so the next reduction never
+// writes where a slow warp may still read.
 template <int BX, class A, class C> __device__ __forceinline__ A cwb_reduce_x(A v, C combine, A* scratch) {
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) v = combine(v, cwb_shfl_xor(v, o));
   if (BX <= 32) return v;
+  constexpr int W = BX / 32;
   A* group = scratch + threadIdx.y * 32;
   if ((threadIdx.x & 31) == 0) group[threadIdx.x >> 5] = v;
   __syncthreads();
-  A total = group[0];
+  // Lane i takes warp i % W's partial; xor shuffles over W lanes give every lane the total: one shared load
+  // per thread instead of W dependent ones.
+  A total = group[threadIdx.x & (W - 1)];
 #pragma unroll
-  for (int w = 1; w < BX / 32; ++w) total = combine(total, group[w]);
-  __syncthreads();
+  for (int o = W / 2; o > 0; o >>= 1) total = combine(total, cwb_shfl_xor(total, o));
   return total;
 }
 // Combines v over the BY threads along y of each column (threadIdx.x), in y order; every thread of the

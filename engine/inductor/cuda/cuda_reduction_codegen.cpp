@@ -215,8 +215,13 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
     std::string body;
     if (needsScratch && kernel.reductionCount() > 0) {
         const int slots = columns ? bx * by : by * 32;
-        body += fmt::format("  // Cross-warp partials: {} slots of up to 16 bytes (a (value, position) pair).\n", slots);
-        body += fmt::format("  alignas(16) __shared__ unsigned char scratch[{}];\n", slots * 16);
+        if (columns) {
+            body += fmt::format("  // Cross-thread partials: {} slots of up to 16 bytes (a (value, position) pair).\n", slots);
+            body += fmt::format("  alignas(16) __shared__ unsigned char scratch[{}];\n", slots * 16);
+        } else {
+            body += fmt::format("  // Cross-warp partials: two areas (reductions alternate between them) of {} slots of up to 16 bytes.\n", slots);
+            body += fmt::format("  alignas(16) __shared__ unsigned char scratch[{}];\n", slots * 16 * 2);
+        }
     }
     body += fmt::format("  const {} outer_count = {};\n", idx, sizes.index(product(kernel.outerRanges)));
     body += fmt::format("  const {} reduce_count = {};\n", idx, sizes.index(product(kernel.reductionRanges)));
@@ -325,9 +330,12 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
         return out;
     };
     // Every pass of one row group, as statements of the group loop; persistent: rows read once into registers.
+    // Row reductions through scratch alternate between its two areas (cwb_reduce_x has no closing barrier).
+    const int areaBytes = (columns ? bx * by : by * 32) * 16;
     auto emitPasses = [&](bool persistent) {
     std::string out;
     std::vector<int> written;
+    int rowReductions = 0;
     for (size_t p = 0; p < kernel.passes.size(); ++p) {
         const KernelPass& pass = kernel.passes[p];
         if (p > 0 && passLoadsWritten(pass, written)) out += "    __syncthreads();  // a later pass reads what other threads stored\n";
@@ -421,12 +429,15 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
             const Reduction& r = pass.reductions[k];
             const Accumulator& a = accs[k];
             const std::string combined = columns ? fmt::format("cwb_reduce_y<{}, {}>(acc{}, {}, reinterpret_cast<{}*>(scratch))", bx, by, r.id, a.combine, a.type)
-                                                 : fmt::format("cwb_reduce_x<{}>(acc{}, {}, reinterpret_cast<{}*>(scratch))", bx, r.id, a.combine, a.type);
+                                                 : fmt::format("cwb_reduce_x<{}>(acc{}, {}, reinterpret_cast<{}*>(scratch{}))", bx, r.id, a.combine, a.type,
+                                                               rowReductions++ % 2 == 0 ? "" : fmt::format(" + {}", areaBytes));
             if (needsScratch) out += fmt::format("    acc{} = {};\n", r.id, combined);
             else if (!columns) out += fmt::format("    acc{} = cwb_reduce_x<{}>(acc{}, {}, ({}*)nullptr);\n", r.id, bx, r.id, a.combine, a.type);
             out += fmt::format("    const {} red{} = {};\n", computeType(r.resultDtype()), r.id, a.finish);
         }
     }
+    // An odd count would start the next row group in the area the last reduction of this one used.
+    if (needsScratch && !columns && rowReductions % 2 == 1) out += "    __syncthreads();  // the next row group reuses the scratch area\n";
     return out;
     };
     if (persistentOk) {

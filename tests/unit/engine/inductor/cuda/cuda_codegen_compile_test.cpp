@@ -227,10 +227,19 @@ TEST_F(CudaCodegenCompile, PersistentRowsKeepTheRowInRegistersAcrossPasses) {
     EXPECT_FALSE(compiles(cudatest::softmaxConstant(10, 1001), persistent).persistent) << "length not a multiple of the vector";
     EXPECT_FALSE(compiles(softmaxRows(10), persistent).persistent) << "symbolic length";
     EXPECT_FALSE(compiles(cudatest::storeThenReload(4, 64), persistent).persistent) << "a pass reads the row backwards";
-    EXPECT_TRUE(compiles(cudatest::softmaxConstant(8192, 8192)).persistent) << "on by default";
-    CudaTuning streaming;
-    streaming.persistentRows = false;
-    EXPECT_FALSE(compiles(cudatest::softmaxConstant(8192, 8192), streaming).persistent);
+    EXPECT_FALSE(compiles(cudatest::softmaxConstant(8192, 8192)).persistent) << "off by default (measured slower)";
+}
+
+TEST_F(CudaCodegenCompile, BlockReductionsAlternateScratchAreasInsteadOfAClosingBarrier) {
+    // softmax: max then sum, each combined across 16 warps; the second uses the other half of scratch.
+    const CudaKernelCode softmax = compiles(cudatest::softmaxConstant(64, 8192));
+    EXPECT_NE(softmax.source.find("__shared__ unsigned char scratch[1024]"), std::string::npos) << softmax.source;
+    EXPECT_NE(softmax.source.find("cwb_reduce_x<512>(acc0, cwb_max(), reinterpret_cast<float*>(scratch))"), std::string::npos);
+    EXPECT_NE(softmax.source.find("cwb_reduce_x<512>(acc1, cwb_sum(), reinterpret_cast<float*>(scratch + 512))"), std::string::npos);
+    EXPECT_EQ(softmax.source.find("the next row group reuses"), std::string::npos) << "an even count needs no barrier";
+    // One reduction per row group: the next group would reuse its area, so the group ends with a barrier.
+    const CudaKernelCode sum = compiles(cudatest::fullSum(100000));
+    EXPECT_NE(sum.source.find("__syncthreads();  // the next row group reuses the scratch area"), std::string::npos) << sum.source;
 }
 
 TEST_F(CudaCodegenCompile, KernelsWithoutOuterRanges) {
