@@ -40,6 +40,10 @@ private:
     std::optional<CodeItem> loaded_;
     std::string title_;
     std::string launch_;  // a kernel's launch configuration and compile time, when the trace has them
+    // The compile's warnings (dynamo_warning artifacts): Dynamo's own, and what cwb's compiled code reported on
+    // its first runs (max-autotune's choices, a CUDA graph that could not be recorded); for a kernel, only the
+    // notes that name it.
+    std::vector<std::string> runNotes_;
     viz::HighlightedCode code_;
     bool allCompiles_ = false;
     std::string search_;
@@ -80,6 +84,7 @@ void CodeView::load(const viz::TraceAnalysis& analysis, const CodeItem& item) {
     scrollToTop_ = true;
     const traces::OutputCode* output = analysis.outputCode(item.outputCodeId);
     launch_.clear();
+    runNotes_.clear();
     if (!output) {
         code_ = {};
         title_.clear();
@@ -95,6 +100,11 @@ void CodeView::load(const viz::TraceAnalysis& analysis, const CodeItem& item) {
     } else {
         title_ = output->filename.empty() ? output->event : fileName(output->filename);
         code_ = viz::HighlightedCode(output->source, viz::codeLanguageFromName(output->language));
+    }
+    for (const traces::Artifact& a : analysis.trace().artifacts) {
+        if (a.name != "dynamo_warning" || !output->compileId || a.compileId != output->compileId || a.payload.empty()) continue;
+        if (kernel.kernel && a.payload.find(" " + kernel.kernel->name + " ") == std::string::npos) continue;
+        runNotes_.push_back(a.payload);
     }
     findAll();
 }
@@ -201,6 +211,15 @@ void CodeView::drawToolbar(const viz::TraceAnalysis& analysis, ViewContext& cont
         ImGui::TextDisabled("  %s", launch_.c_str());
         if (context.uiDump) context.uiDump->add("launch", launch_);
     }
+    // A few notes in full; a compile with many kernels under max-autotune says how many more there are.
+    constexpr size_t kShownNotes = 4;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    for (size_t i = 0; i < runNotes_.size() && i < kShownNotes; ++i) {
+        ImGui::TextWrapped("%s", runNotes_[i].c_str());
+        if (context.uiDump) context.uiDump->add("run note", runNotes_[i]);
+    }
+    if (runNotes_.size() > kShownNotes) ImGui::Text("... and %zu more notes (open a kernel for its own)", runNotes_.size() - kShownNotes);
+    ImGui::PopStyleColor();
     if (widgets::filterBox("##code-search", search_, "Search (Ctrl+F, Enter: next)", 240.0f)) findAll();
     bool searchFocused = ImGui::IsItemActive();
     ImGui::SameLine();

@@ -26,6 +26,11 @@ public:
     /// Where the last compile() spent its time, phase by phase ("inductor_compile", "code_gen", ...), recorded
     /// with the compile after Dynamo's own "entire_frame_compile" and "backend_compile".
     virtual std::vector<traces::PhaseTime> phaseTimes() const { return {}; }
+    /// Facts that only the compiled code's first runs learn (max-autotune's choices, a CUDA graph that could not
+    /// be recorded): a backend may keep `note` and call it from what compile() returns. Each call is recorded as
+    /// a warning of this compile, as Dynamo's own warnings are.
+    using RunNote = std::function<void(const std::string& text)>;
+    virtual void setRunNote(RunNote note) { (void)note; }
 };
 
 using BackendFactory = std::function<std::unique_ptr<Backend>(const vm::CompileOptions&)>;

@@ -241,6 +241,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         auto backendStart = std::chrono::steady_clock::now();
         std::unique_ptr<Backend> backend = makeBackend(options);
         try {
+            if (sink_) backend->setRunNote([sink = sink_, key](const std::string& text) { sink->warning(key, text); });
             entry.compiled = backend->compile(vm_, graph, examples);
         } catch (...) {
             // A backend that raises fails the compile with Dynamo's BackendCompilerFailed.

@@ -157,6 +157,10 @@ std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm
             recordings_.erase(key);
             cudaGraphs_ = false;
             cudaGraphFailure_ = error.what();
+            if (runNote_) {
+                const std::string firstLine = cudaGraphFailure_.substr(0, cudaGraphFailure_.find('\n'));
+                runNote_("skipping cudagraphs due to " + firstLine + " (recording failed on the second call; this graph runs without CUDA graphs)");
+            }
             return std::nullopt;
         }
         recording = fresh;
@@ -177,7 +181,15 @@ vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& input
     // must not do).
     if (cudaGraphs_ && calls_++ > 0)
         if (auto outputs = replay(vm, inputs, symbols)) return *outputs;
-    return runPlain(vm, inputs, symbols);
+    vm::ValueList outputs = runPlain(vm, inputs, symbols);
+    if (reportAutotune_) {
+        // max-autotune times its candidates on the first launch, after the trace recorded the kernels.
+        reportAutotune_ = false;
+        if (runNote_)
+            for (size_t i = 0; i < schedule_.kernels.size(); ++i)
+                runNote_(fmt::format("max-autotune: {} {}", schedule_.kernels[i].kernel.name, launcher_->artifact(i, symbols).launchConfig));
+    }
+    return outputs;
 }
 
 vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols) {

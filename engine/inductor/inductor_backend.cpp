@@ -172,6 +172,7 @@ capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_pt
     }
     if (!launcher) launcher = makeInterpreterLauncher(kernels);
     auto compiled = std::make_shared<CompiledGraph>(std::move(lowered), std::move(schedule), std::move(launcher));
+    compiled->setRunNote(runNote_, config_.autotune && device.type() == tensor::DeviceType::CUDA);
 
     traces::OutputCode code;
     code.event = "engine";

@@ -30,6 +30,7 @@ public:
     capture::CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs) override;
     std::optional<traces::OutputCode> generatedCode() const override { return code_; }
     std::vector<traces::PhaseTime> phaseTimes() const override { return phases_; }
+    void setRunNote(RunNote note) override { runNote_ = std::move(note); }
     /// Why the last graph ran eagerly instead (empty when it was compiled).
     const std::string& eagerReason() const { return eagerReason_; }
 
@@ -37,6 +38,7 @@ private:
     capture::CompiledFn runEagerly(std::shared_ptr<const capture::Graph> graph, std::string reason);
 
     InductorConfig config_;
+    RunNote runNote_;
     std::optional<traces::OutputCode> code_;
     std::vector<traces::PhaseTime> phases_;
     std::string eagerReason_;

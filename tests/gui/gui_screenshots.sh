@@ -76,6 +76,24 @@ EOF
 shot code_engine_kernel "$work/engine_kernel.db" code "--kernel cwb_red_fused_mul_softmax_0" "" \
   "code: cwb_red_fused_mul_softmax_0 (LLVM IR, " "launch: 8 outer points over up to " "compiled in " \
   "kernel: cwb_red_fused_mul_softmax_0"
+# The compile's warnings sit above its generated code: here Dynamo's advice on the .item() that broke the graph
+# (on a GPU, max-autotune's choices arrive the same way after the first run).
+cat >"$work/engine_item.py" <<'EOF'
+import torch
+
+
+@torch.compile
+def scaled(x):
+    y = (x * 2).sin()
+    return y * y.sum().item()
+
+
+def main(device):
+    return scaled(torch.randn(8))
+EOF
+"$cwb" run "$work/engine_item.py" --trace "$work/engine_item.db" >/dev/null
+shot code_engine_notes "$work/engine_item.db" code "--select 0/0" "" \
+  "code: cwb_inductor_output_code (Python, " "run note: Graph break from \`Tensor.item()\`, consider setting:"
 shot breaks "$breaks" breaks "" "" \
   "break: 2x Failed to trace builtin operator at programs/breaks_cpu.py:32: print(\"helper: break inside an inlined call\")" \
   "break: 1x Call to \`torch._dynamo.graph_break()\` at programs/breaks_cpu.py:26: torch._dynamo.graph_break()" \

@@ -297,8 +297,10 @@ private:
 
     void loadArtifacts(TraceData& t) {
         auto q = db_.prepare(
-            "SELECT id, session_id, compile_id, seq, line, event, name, encoding, metadata, payload_intact "
-            "FROM artifacts ORDER BY session_id, seq, id");
+            // Warnings are short and shown with their compile: their text comes along; other payloads stay on disk.
+            "SELECT a.id, a.session_id, a.compile_id, a.seq, a.line, a.event, a.name, a.encoding, a.metadata, a.payload_intact, "
+            "CASE WHEN a.name = 'dynamo_warning' THEN p.text ELSE '' END "
+            "FROM artifacts a LEFT JOIN payloads p ON p.id = a.payload_id ORDER BY a.session_id, a.seq, a.id");
         while (q.step()) {
             tick("artifacts");
             Artifact a;
@@ -312,6 +314,7 @@ private:
             a.encoding = q.text(7);
             a.metadata = q.text(8);
             a.payloadIntact = q.int64(9) != 0;
+            a.payload = q.text(10);
             t.artifacts.push_back(std::move(a));
         }
     }

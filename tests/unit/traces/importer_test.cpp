@@ -154,6 +154,23 @@ TEST(Importer, UnknownEventsAndOtherRanksAreKeptVerbatim) {
     EXPECT_EQ(t.issues[0].line, 3);
 }
 
+TEST(Importer, WarningsArriveWithTheirTextOtherPayloadsStayOnDisk) {
+    // The workbench shows a compile's warnings (cwb's run notes among them) without reading the file again.
+    testsupport::LogBuilder b;
+    b.record("{\"dynamo_start\": {\"stack\": []}, " + ctx(0, 0) + "}");
+    b.record("{\"artifact\": {\"name\": \"dynamo_warning\", \"encoding\": \"string\"}, " + ctx(0, 0) + "}",
+             std::string("skipping cudagraphs due to mutated inputs"));
+    b.record("{\"artifact\": {\"name\": \"big_table\", \"encoding\": \"string\"}, " + ctx(0, 0) + "}", std::string("rows"));
+    auto imported = importLog(b.text(), "dedicated_log_torch_trace_rank_0_ab12.log");
+    const TraceData& t = imported.trace;
+    ASSERT_EQ(t.artifacts.size(), 2u);
+    EXPECT_EQ(t.artifacts[0].name, "dynamo_warning");
+    EXPECT_EQ(t.artifacts[0].payload, "skipping cudagraphs due to mutated inputs");
+    EXPECT_EQ(t.artifacts[0].compileId, t.compiles.at(0).id);
+    EXPECT_EQ(t.artifacts[1].payload, "");
+    EXPECT_EQ(loadArtifactPayload(t.path, t.artifacts[1].id), "rows");
+}
+
 TEST(Importer, DirectoryImportsOneSessionPerRankFile) {
     testsupport::TempDir dir;
     testsupport::LogBuilder b;
