@@ -8,20 +8,25 @@ namespace eng::tensor::cudagen {
 
 namespace {
 
-// Types, conversions and the helpers the op expressions use.
-constexpr const char* kPrelude = R"CUDA(
-typedef unsigned char cwb_u8;
+// Storage types and the 16-bit float conversions (round to nearest even, as the CPU runtime converts), shared
+// with the inductor's generated kernels.
+constexpr const char* kStoragePrelude = R"CUDA(typedef unsigned char cwb_u8;
 typedef signed char cwb_i8;
 typedef short cwb_i16;
 typedef int cwb_i32;
 typedef long long cwb_i64;
+typedef unsigned long long cwb_u64;
 struct cwb_half { unsigned short bits; };
 struct cwb_bf16 { unsigned short bits; };
 __device__ __forceinline__ float cwb_load(cwb_half h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.bits)); return f; }
 __device__ __forceinline__ float cwb_load(cwb_bf16 h) { return __uint_as_float(((unsigned)h.bits) << 16); }
 template <class T> __device__ __forceinline__ T cwb_load(T v) { return v; }
-__device__ __forceinline__ cwb_half cwb_store_half(float f) { cwb_half h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h.bits) : "f"(f)); return h; }
-__device__ __forceinline__ cwb_bf16 cwb_store_bf16(float f) { cwb_bf16 h; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h.bits) : "f"(f)); return h; }
+__device__ __forceinline__ cwb_half cwb_to_half(float f) { cwb_half h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h.bits) : "f"(f)); return h; }
+__device__ __forceinline__ cwb_bf16 cwb_to_bf16(float f) { cwb_bf16 h; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h.bits) : "f"(f)); return h; }
+)CUDA";
+
+// The helpers the op expressions use.
+constexpr const char* kPrelude = R"CUDA(
 // Float to integer as the CPU runtime casts: through int64, out-of-range values give INT64_MIN.
 template <class I> __device__ __forceinline__ I cwb_f2i(double v) {
   if (!(v > -9.3e18 && v < 9.3e18)) return (I)(-9223372036854775807LL - 1);
@@ -90,8 +95,8 @@ std::string convert(DType to, DType from, const std::string& value) {
 }
 
 std::string storeAs(DType d, const std::string& value) {
-    if (d == DType::Float16) return "cwb_store_half(" + value + ")";
-    if (d == DType::BFloat16) return "cwb_store_bf16(" + value + ")";
+    if (d == DType::Float16) return "cwb_to_half(" + value + ")";
+    if (d == DType::BFloat16) return "cwb_to_bf16(" + value + ")";
     return value;
 }
 
@@ -320,8 +325,10 @@ struct CwbMaxNan { template <class A> __device__ A operator()(A x, A y) const { 
 
 }  // namespace
 
+const char* storagePrelude() { return kStoragePrelude; }
+
 cuda::KernelSource translationUnit(std::span<const GeneratedKernel> kernels) {
-    std::string code = kPrelude;
+    std::string code = std::string(kStoragePrelude) + kPrelude;
     code += fmt::format("struct CwbGeometry {{ int ndim; long long sizes[{0}]; long long strides[{1}][{0}]; }};\n", kMaxDims,
                         kMaxOperands);
     code += kBlockReduce;

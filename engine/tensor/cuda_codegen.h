@@ -35,6 +35,10 @@ struct GeneratedKernel {
 cuda::KernelSource translationUnit(std::span<const GeneratedKernel> kernels);
 inline cuda::KernelSource translationUnit(const GeneratedKernel& kernel) { return translationUnit(std::span(&kernel, 1)); }
 
+// The start of every generated CUDA translation unit, eager and inductor alike: the storage types (cwb_half,
+// cwb_bf16, cwb_i64, ...), cwb_load (any stored element to its compute value) and cwb_to_half / cwb_to_bf16.
+const char* storagePrelude();
+
 // The C++ type an element of dtype is stored as in generated code (cwb_bf16, float, cwb_i64, bool): the prelude's
 // storage types, shared with the inductor's generated kernels.
 std::string storageTypeName(DType dtype);

@@ -8,22 +8,11 @@ namespace eng::inductor::cuda::detail {
 
 namespace {
 
-constexpr const char* kPrelude = R"CUDA(typedef unsigned char cwb_u8;
-typedef signed char cwb_i8;
-typedef short cwb_i16;
-typedef int cwb_i32;
-typedef long long cwb_i64;
-typedef unsigned long long cwb_u64;
-struct cwb_half { unsigned short bits; };
-struct cwb_bf16 { unsigned short bits; };
-// N elements moved as one access of N * sizeof(T) bytes (16 for float4-like loads).
+// After the eager runtime's storage prelude (tensor::cudagen::storagePrelude: storage types, cwb_load,
+// cwb_to_half, cwb_to_bf16).
+constexpr const char* kPrelude = R"CUDA(// N elements moved as one access of N * sizeof(T) bytes (16 for float4-like loads).
 template <class T, int N> struct alignas(sizeof(T) * N) cwb_vec { T v[N]; };
 
-__device__ __forceinline__ float cwb_load(cwb_half h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.bits)); return f; }
-__device__ __forceinline__ float cwb_load(cwb_bf16 h) { return __uint_as_float(((unsigned)h.bits) << 16); }
-template <class T> __device__ __forceinline__ T cwb_load(T v) { return v; }
-__device__ __forceinline__ cwb_half cwb_to_half(float f) { cwb_half h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h.bits) : "f"(f)); return h; }
-__device__ __forceinline__ cwb_bf16 cwb_to_bf16(float f) { cwb_bf16 h; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h.bits) : "f"(f)); return h; }
 // Results of 16-bit float dtype are held in float but rounded after every op, as the interpreter does.
 __device__ __forceinline__ float cwb_round_half(float f) { return cwb_load(cwb_to_half(f)); }
 __device__ __forceinline__ float cwb_round_bf16(float f) { return cwb_load(cwb_to_bf16(f)); }
@@ -133,7 +122,7 @@ template <int BX, int BY, class A, class C> __device__ __forceinline__ A cwb_red
 }  // namespace
 
 const std::string& prelude() {
-    static const std::string text = kPrelude;
+    static const std::string text = std::string(tensor::cudagen::storagePrelude()) + kPrelude;
     return text;
 }
 
