@@ -109,7 +109,7 @@ tensor::Tensor CompiledGraph::runExtern(vm::Interpreter& vm, int buffer, const s
     vm::ValueList args;
     for (size_t i = 0; i < b.extern_.inputBuffers.size(); ++i) {
         const tensor::Tensor& t = tensors[static_cast<size_t>(b.extern_.inputBuffers[i])];
-        const std::optional<ExternView>& view = i < b.extern_.inputViews.size() ? b.extern_.inputViews[i] : std::nullopt;
+        const std::optional<ExternView>& view = b.extern_.inputViews[i];
         args.push_back(vm::makeTensor(view ? t.asStrided(view->sizes, view->strides, t.storageOffset() + view->offset) : t));
     }
     vm::Value result = b.extern_.call(vm, args, symbols);

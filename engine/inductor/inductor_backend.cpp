@@ -49,7 +49,7 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
             std::vector<std::string> args;
             for (size_t i = 0; i < b.extern_.inputBuffers.size(); ++i) {
                 const std::string& name = g.buffers[static_cast<size_t>(b.extern_.inputBuffers[i])].name;
-                const std::optional<ExternView>& view = i < b.extern_.inputViews.size() ? b.extern_.inputViews[i] : std::nullopt;
+                const std::optional<ExternView>& view = b.extern_.inputViews[i];
                 // Inductor's spelling of a view passed without a copy.
                 args.push_back(view ? fmt::format("reinterpret_tensor({}, ({}), ({}), {})", name, fmt::join(view->sizes, ", "),
                                                   fmt::join(view->strides, ", "), view->offset)

@@ -36,7 +36,7 @@ struct ExternCall {
     std::string op;             // registry op name, e.g. "torch.matmul", or the node's own callee
     const capture::Node* node = nullptr;  // the graph node it computes (its callee/args when op is empty)
     std::vector<int> inputBuffers;        // buffers read (realized before the call)
-    std::vector<std::optional<ExternView>> inputViews;  // per input: the view of its buffer it passes, if any
+    std::vector<std::optional<ExternView>> inputViews;  // parallel to inputBuffers: the view of it passed, if any
     /// A library epilogue computed by the call (cuBLASLt's bias/activation), as the output code and the fusion
     /// decisions show it: "bias and relu fused into the cuBLASLt matmul epilogue"; empty when none.
     std::string epilogue;

@@ -343,9 +343,8 @@ int Lowering::realize(LValue& value, const std::string& origin) {
 
 LValue Lowering::externFallback(const capture::Node& node) {
     if (!node.example.is(vm::Kind::Tensor)) throw LoweringError(fmt::format("{} ({}) has no lowering", node.name, node.target));
-    // Realize every tensor argument, or pass it as a view of its buffer; remember where each goes in the call.
-    std::vector<int> inputs;
-    std::vector<std::optional<ExternView>> views;
+    // Pass every tensor argument (as a view of its buffer or realized); remember where each goes in the call.
+    GraphBuffer b;
     std::map<const capture::Node*, size_t> inputSlot;
     std::map<const capture::Node*, LValue> scalars;
     std::function<void(const capture::Arg&)> collect = [&](const capture::Arg& arg) {
@@ -353,10 +352,8 @@ LValue Lowering::externFallback(const capture::Node& node) {
             LValue& v = values_.at(arg.node);
             if (v.isTensor()) {
                 if (!inputSlot.count(arg.node)) {
-                    inputSlot[arg.node] = inputs.size();
-                    auto view = stridedView(v);
-                    inputs.push_back(view ? view->first : realize(v, arg.node->name));
-                    views.push_back(view ? std::optional<ExternView>(std::move(view->second)) : std::nullopt);
+                    inputSlot[arg.node] = b.extern_.inputBuffers.size();
+                    addExternInput(b.extern_, v, arg.node->name);
                 }
             } else if (v.isScalar()) {
                 scalars[arg.node] = v;
@@ -370,7 +367,6 @@ LValue Lowering::externFallback(const capture::Node& node) {
     for (const auto& kw : node.kwargs) collect(kw.second);
 
     const capture::Node* target = &node;
-    GraphBuffer b;
     b.name = newBufferName();
     b.kind = BufferKind::Extern;
     const tensor::Tensor& example = node.example.as<vm::TensorObject>().value;
@@ -383,8 +379,6 @@ LValue Lowering::externFallback(const capture::Node& node) {
     b.originNodes = {node.name};
     b.extern_.op = node.target;
     b.extern_.node = target;
-    b.extern_.inputBuffers = inputs;
-    b.extern_.inputViews = views;
     b.extern_.call = [target, inputSlot, scalars](vm::Interpreter& vm, const vm::ValueList& tensors, const SymbolValues& symbols) {
         std::function<vm::Value(const capture::Arg&)> rebuild = [&](const capture::Arg& arg) -> vm::Value {
             switch (arg.kind) {
@@ -449,18 +443,16 @@ std::optional<std::pair<int, ExternView>> Lowering::stridedView(const LValue& va
     return std::make_pair(e->buffer, std::move(view));
 }
 
+void Lowering::addExternInput(ExternCall& call, LValue& input, const std::string& origin) {
+    std::optional<std::pair<int, ExternView>> view = stridedView(input);
+    call.inputBuffers.push_back(view ? view->first : realize(input, origin));
+    call.inputViews.push_back(view ? std::optional<ExternView>(std::move(view->second)) : std::nullopt);
+}
+
 LValue Lowering::externCall(const std::string& op, std::vector<LValue> inputs, std::vector<Index> sizes, DType dtype,
                             std::function<vm::Value(const vm::ValueList&)> call) {
     GraphBuffer b;
-    for (LValue& input : inputs) {
-        if (auto view = stridedView(input)) {
-            b.extern_.inputBuffers.push_back(view->first);
-            b.extern_.inputViews.push_back(std::move(view->second));
-            continue;
-        }
-        b.extern_.inputBuffers.push_back(realize(input, current_->name));
-        b.extern_.inputViews.push_back(std::nullopt);
-    }
+    for (LValue& input : inputs) addExternInput(b.extern_, input, current_->name);
     b.name = newBufferName();
     b.kind = BufferKind::Extern;
     b.dtype = dtype;

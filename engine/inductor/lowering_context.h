@@ -108,6 +108,9 @@ public:
     /// When `value` reads one computed buffer at constant strides: the buffer and that view of it, which an
     /// extern call can take in place. Graph inputs are never viewed so: they may arrive in another layout.
     std::optional<std::pair<int, ExternView>> stridedView(const LValue& value) const;
+    /// Appends `input` to an extern call's operands: a view of its buffer when stridedView finds one, else the
+    /// buffer it is realized into (which `input` then reads).
+    void addExternInput(ExternCall& call, LValue& input, const std::string& origin);
 
 private:
     void lowerPlaceholder(const capture::Node& node, size_t inputIndex);

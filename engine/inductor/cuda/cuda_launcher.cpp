@@ -35,16 +35,16 @@ public:
             info_.push_back({outcome.seconds, outcome.origin == eng::cuda::KernelOrigin::Nvrtc ? "NVRTC" : std::string("the ") + toString(outcome.origin)});
         }
         tuned_.assign(kernels.size(), !autotune);
-        tunings_.assign(kernels.size(), defaults);
+        generatedWith_.assign(kernels.size(), defaults);
         unaligned_.resize(kernels.size());
-        tuning_.assign(kernels.size(), "");
+        tuningReports_.assign(kernels.size(), "");
         compileSeconds_ = std::chrono::duration<double>(Clock::now() - start).count();
     }
 
     KernelArtifact artifact(size_t index, const SymbolValues& hints) const override {
         const cuda::CudaKernelCode& code = codes_.at(index);
         std::string launch = code.launchText(hints, device_.multiprocessorCount()) + " " + cuda::strategyName(code.strategy);
-        if (autotune_) launch += tuning_[index].empty() ? " (autotuned on its first launch)" : " " + tuning_[index];
+        if (autotune_) launch += tuningReports_[index].empty() ? " (autotuned on its first launch)" : " " + tuningReports_[index];
         return KernelArtifact{"cuda", code.source, launch};
     }
 
@@ -56,7 +56,7 @@ public:
             // assumption, made on first need and kept.
             auto& [code, compiled] = unaligned_[index];
             if (!compiled) {
-                cuda::CudaTuning general = tunings_[index];
+                cuda::CudaTuning general = generatedWith_[index];
                 general.assumeAligned = false;
                 code = cuda::generateCudaKernel(kernels_[index], general);
                 compiled = compile(code);
@@ -95,13 +95,13 @@ private:
         std::string report = fmt::format("heuristic {:.1f} us", best);
         std::vector<std::pair<std::string, cuda::CudaTuning>> candidates;
         for (int block : {128, 256, 512, 1024}) {
-            cuda::CudaTuning tuning = tunings_[index];
+            cuda::CudaTuning tuning = generatedWith_[index];
             tuning.blockSize = block;
             candidates.emplace_back(fmt::format("block {}", block), tuning);
         }
         if (kernels_[index].isReduction())
             for (int elements : {8, 32}) {  // threads per row follow from the elements each thread takes
-                cuda::CudaTuning tuning = tunings_[index];
+                cuda::CudaTuning tuning = generatedWith_[index];
                 tuning.elementsPerThread = elements;
                 candidates.emplace_back(fmt::format("{} per thread", elements), tuning);
             }
@@ -112,12 +112,12 @@ private:
             report += fmt::format(", {} {:.1f} us", label, micros);
             if (micros < best) {
                 best = micros;
-                tunings_[index] = tuning;
+                generatedWith_[index] = tuning;
                 codes_[index] = std::move(code);
                 compiled_[index] = std::move(compiled);
             }
         }
-        tuning_[index] = fmt::format("autotuned: {} (kept {:.1f} us)", report, best);
+        tuningReports_[index] = fmt::format("autotuned: {} (kept {:.1f} us)", report, best);
     }
 
     eng::cuda::DeviceContext& device_;
@@ -126,9 +126,9 @@ private:
     std::vector<cuda::CudaKernelCode> codes_;
     std::vector<std::shared_ptr<const eng::cuda::CompiledKernel>> compiled_;
     std::vector<bool> tuned_;
-    std::vector<cuda::CudaTuning> tunings_;  // what each kept kernel was generated with
+    std::vector<cuda::CudaTuning> generatedWith_;  // what each kept kernel was generated with
     std::vector<std::pair<cuda::CudaKernelCode, std::shared_ptr<const eng::cuda::CompiledKernel>>> unaligned_;
-    std::vector<std::string> tuning_;
+    std::vector<std::string> tuningReports_;  // what autotuning timed and kept, per kernel
     std::vector<KernelCompileInfo> info_;
     double compileSeconds_ = 0;
 };

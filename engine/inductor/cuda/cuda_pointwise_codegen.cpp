@@ -82,21 +82,19 @@ CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning)
     body += fmt::format("  const {} numel = {};\n", idx, sizes.index(product(kernel.outerRanges)));
     std::string scalarStart = "0";
     if (plan.ok) {
-        std::vector<std::string> checks;
-        auto misalignment = [&](int b) {
-            const int bytes = width * itemBytes(kernel.buffers[static_cast<size_t>(b)].dtype);
-            return fmt::format("(reinterpret_cast<unsigned long long>({}) & {})", bufferName(kernel, b), bytes - 1);
-        };
-        for (int b : plan.loaded) checks.push_back(misalignment(b));
-        for (int b : plan.stored)
-            if (!plan.loaded.count(b)) checks.push_back(misalignment(b));
-        std::string all;
-        for (const std::string& c : checks) all += (all.empty() ? "" : " | ") + c;
         code.assumesAligned = tuning.assumeAligned;
         if (tuning.assumeAligned) {
             body += "  // Buffers start on 16-byte boundaries (the launcher checks): every whole vector is aligned.\n";
             body += fmt::format("  const {} vectors = numel / {};\n", idx, width);
         } else {
+            auto misalignment = [&](int b) {
+                const int bytes = width * itemBytes(kernel.buffers[static_cast<size_t>(b)].dtype);
+                return fmt::format("(reinterpret_cast<unsigned long long>({}) & {})", bufferName(kernel, b), bytes - 1);
+            };
+            std::string all;
+            for (int b : plan.loaded) all += (all.empty() ? "" : " | ") + misalignment(b);
+            for (int b : plan.stored)
+                if (!plan.loaded.count(b)) all += (all.empty() ? "" : " | ") + misalignment(b);
             body += "  // Vector accesses need buffers aligned to the vector size; offset views take the scalar loop.\n";
             body += fmt::format("  const bool aligned = ({}) == 0;\n", all);
             body += fmt::format("  const {} vectors = aligned ? numel / {} : 0;\n", idx, width);

@@ -213,8 +213,9 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
     int counter = 0;
     ExprEmitter sizes(kernel, idx, "  ", counter);
     std::string body;
+    // Slots of up to 16 bytes: one per thread for column combines, one per warp for row combines.
+    const int slots = columns ? bx * by : by * 32;
     if (needsScratch && kernel.reductionCount() > 0) {
-        const int slots = columns ? bx * by : by * 32;
         if (columns) {
             body += fmt::format("  // Cross-thread partials: {} slots of up to 16 bytes (a (value, position) pair).\n", slots);
             body += fmt::format("  alignas(16) __shared__ unsigned char scratch[{}];\n", slots * 16);
@@ -331,7 +332,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
     };
     // Every pass of one row group, as statements of the group loop; persistent: rows read once into registers.
     // Row reductions through scratch alternate between its two areas (cwb_reduce_x has no closing barrier).
-    const int areaBytes = (columns ? bx * by : by * 32) * 16;
+    const int areaBytes = slots * 16;
     auto emitPasses = [&](bool persistent) {
     std::string out;
     std::vector<int> written;
