@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "frontend/opcodes.h"
+#include "capture/graph_runner.h"
 #include "inductor/lowering_registry.h"
 #include "tensor/pointwise.h"
 
@@ -61,33 +61,25 @@ Index offsetOf(const std::vector<Index>& index, const std::vector<Index>& stride
 
 namespace {
 
-/// The op name a node is lowered by: torch.sin -> sin, operator.mul -> mul, x.sum() -> sum, a * b -> mul.
+/// Python's in-place operator functions (operator.iadd, operator.iand, ...): the operator they update with.
+std::optional<std::string> inPlaceOperator(const capture::Node& node) {
+    if (node.callKind != capture::CallKind::Binary || !node.target.starts_with("operator.i")) return std::nullopt;
+    std::string name = node.target.substr(std::string_view("operator.i").size());
+    // operator.and_ / or_ carry an underscore (Python keywords); their in-place forms iand / ior do not.
+    return name == "and" || name == "or" ? name + "_" : name;
+}
+
+/// The op name a node is lowered by, from its FX target: torch.sin -> sin, operator.mul -> mul, operator.imul ->
+/// mul (in place), x.sum() -> sum.
 std::string opNameOf(const capture::Node& node) {
-    using frontend::BinaryOpArg;
     if (node.op == capture::NodeOp::CallMethod) return node.target;
-    switch (node.callKind) {
-        case capture::CallKind::Binary: {
-            static const char* const names[] = {"add", "and_", "floordiv", "lshift", "matmul", "mul", "mod",
-                                                "or_", "pow", "rshift", "sub", "truediv", "xor"};
-            return names[node.operatorCode % frontend::kBinaryOpInplaceOffset];
-        }
-        case capture::CallKind::Compare: {
-            static const char* const names[] = {"lt", "le", "eq", "ne", "gt", "ge"};
-            return names[node.operatorCode % 6];
-        }
-        case capture::CallKind::Unary: {
-            auto op = static_cast<frontend::Opcode>(node.operatorCode);
-            return op == frontend::Opcode::UnaryNegative ? "neg" : op == frontend::Opcode::UnaryPositive ? "pos" : "invert";
-        }
-        case capture::CallKind::GetItem: return "getitem";
-        case capture::CallKind::Callable: break;
-    }
+    if (auto updated = inPlaceOperator(node)) return *updated;
     auto dot = node.target.rfind('.');
     return dot == std::string::npos ? node.target : node.target.substr(dot + 1);
 }
 
 bool isInPlace(const capture::Node& node, const std::string& op) {
-    if (node.callKind == capture::CallKind::Binary) return node.operatorCode >= frontend::kBinaryOpInplaceOffset;
+    if (node.callKind == capture::CallKind::Binary) return inPlaceOperator(node).has_value();
     if (node.op != capture::NodeOp::CallMethod) return false;
     return op.size() > 1 && op.back() == '_' && op[op.size() - 2] != '_' && op != "requires_grad_";
 }
@@ -323,16 +315,7 @@ LValue Lowering::externFallback(const capture::Node& node) {
         for (const capture::Arg& a : target->args) args.push_back(rebuild(a));
         vm::KwArgs kwargs;
         for (const auto& [key, a] : target->kwargs) kwargs.emplace_back(key, rebuild(a));
-        if (target->op == capture::NodeOp::CallMethod) {
-            vm::Value self = args.at(0);
-            args.erase(args.begin());
-            return vm.call(vm.getAttr(self, target->target), std::move(args), std::move(kwargs));
-        }
-        switch (target->callKind) {
-            case capture::CallKind::Binary: return vm.binaryOp(target->operatorCode, args.at(0), args.at(1));
-            case capture::CallKind::GetItem: return vm.getItem(args.at(0), args.at(1));
-            default: return vm.call(target->callee, std::move(args), std::move(kwargs));
-        }
+        return capture::callNode(vm, *target, std::move(args), std::move(kwargs));
     };
     return bufferValue(graph_.add(std::move(b)).id);
 }
