@@ -113,6 +113,11 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
             if (!v) vm::raise("RuntimeError", "torch.compile: " + r.source->str() + " disappeared while the frame ran");
             return *v;
         }
+        case Rebuild::Kind::TensorSize: {
+            std::optional<vm::Value> t = readSource(vm_, *r.source, view, globals);
+            if (!t || !t->is(vm::Kind::Tensor)) vm::raise("RuntimeError", "torch.compile: " + r.source->str() + " is no longer a tensor");
+            return vm::Value(t->tensor().size(static_cast<int64_t>(r.index)));
+        }
         case Rebuild::Kind::Null: return vm::Value::null();
         case Rebuild::Kind::List:
         case Rebuild::Kind::Tuple:
