@@ -66,14 +66,22 @@ viz::LayoutWorker& layoutWorker() {
 }
 
 GraphPane::GraphPane(const traces::Graph& graph, const std::vector<const traces::OutputCode*>& codes,
-                     viz::ClusterMode mode)
-    : graph_(&graph), model_(viz::buildGraphModel(graph)), fusion_(viz::mapNodesToKernels(model_, codes)), mode_(mode) {
-    if (mode_ != viz::ClusterMode::Kernels && static_cast<int>(model_.nodes.size()) > viz::kFoldNodeThreshold) {
-        folding_ = viz::foldGraph(model_);
-        expanded_.assign(folding_->groups.size(), false);
-    }
+                     viz::ClusterMode mode, const viz::ModuleDonors* donors)
+    : graph_(&graph), model_(viz::buildGraphModel(graph, donors)), fusion_(viz::mapNodesToKernels(model_, codes)),
+      mode_(mode) {
+    if (mode_ != viz::ClusterMode::Kernels && static_cast<int>(model_.nodes.size()) > viz::kFoldMinNodes) setFolded(true);
     exportPath_ = "graph-" + std::to_string(graph.id) + "-" + slug(title()) + ".svg";
     rebuildDisplay();
+}
+
+void GraphPane::setFolded(bool folded) {
+    if (!folded) {
+        folding_.reset();
+        expanded_.clear();
+        return;
+    }
+    folding_ = viz::foldGraph(model_);
+    expanded_ = viz::overviewExpansion(*folding_, model_.nodes.size());
 }
 
 std::string GraphPane::title() const {
@@ -132,12 +140,14 @@ void GraphPane::pollLayout() {
 
 void GraphPane::updateSearch() {
     matches_.clear();
+    matchedModelNodes_.clear();
     std::vector<bool> listed(display_.nodes.size(), false);  // a folded group matches once however many inside do
     for (int node : viz::searchNodes(model_, search_.query())) {
         int shown = display_.displayNodeOf(node);
         if (shown < 0 || listed[static_cast<size_t>(shown)]) continue;
         listed[static_cast<size_t>(shown)] = true;
         matches_.push_back(shown);
+        matchedModelNodes_.push_back(node);
     }
     canvas_.setHighlighted(matches_);
 }
@@ -185,13 +195,7 @@ void GraphPane::drawToolbar(UiDump* dump) {
     if (mode_ != viz::ClusterMode::Kernels) {
         bool fold = folding_.has_value();
         if (ImGui::Checkbox("Fold", &fold)) {
-            if (fold) {
-                folding_ = viz::foldGraph(model_);
-                expanded_.assign(folding_->groups.size(), false);
-            } else {
-                folding_.reset();
-                expanded_.clear();
-            }
+            setFolded(fold);
             rebuildDisplay();
         }
         if (ImGui::IsItemHovered())
@@ -204,10 +208,8 @@ void GraphPane::drawToolbar(UiDump* dump) {
     viz::SearchBarAction action = search_.draw("search", static_cast<int>(matches_.size()), kSearchWidth * theme::uiScale());
     if (action.queryChanged) updateSearch();
     if (action.jumpTo >= 0 && static_cast<size_t>(action.jumpTo) < matches_.size()) {
-        int shown = matches_[static_cast<size_t>(action.jumpTo)];
-        canvas_.centerOn(shown);
-        const viz::DisplayNode& node = display_.nodes[static_cast<size_t>(shown)];
-        if (node.modelNode >= 0) selectNode(node.modelNode);
+        // A match inside a folded group opens the group (and those around it) to show the node itself.
+        focusNode(matchedModelNodes_[static_cast<size_t>(action.jumpTo)]);
     }
     ImGui::SameLine();
     if (ImGui::Button("Export...")) ImGui::OpenPopup("export-graph");
@@ -267,9 +269,13 @@ viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
         const viz::CanvasFrameStats& stats = canvas_.lastFrame();
         char zoom[32];
         std::snprintf(zoom, sizeof zoom, "%.3f", static_cast<double>(canvas_.zoom()));
+        char fps[32];
+        std::snprintf(fps, sizeof fps, "%.0f", static_cast<double>(ImGui::GetIO().Framerate));
         dump->add("canvas", std::to_string(stats.nodesDrawn) + " nodes, " + std::to_string(stats.edgesDrawn) +
                                 " edges, " + std::to_string(stats.clustersDrawn) + " clusters drawn; zoom " + zoom +
-                                (stats.labelsDrawn ? "; labels" : ""));
+                                (stats.labelsDrawn ? "; labels" : "") + "; legible labels: " +
+                                std::to_string(stats.legibleLabels) + (stats.minimapDrawn ? "; minimap" : "") +
+                                "; fps " + fps);
     }
     return events;
 }
@@ -338,6 +344,11 @@ const traces::Compile* selectedCompileOrHint(ViewContext& context, const char* s
     }
     const traces::Compile* compile =
         context.selection.compileId ? analysis->compile(*context.selection.compileId) : nullptr;
+    // Nothing picked yet (the trace just opened): show the first compile that captured a graph rather than an
+    // empty view, without choosing it for the other views.
+    const traces::TraceData* trace = context.currentTrace();
+    for (size_t i = 0; !compile && !context.selection.compileId && trace && i < trace->compiles.size(); ++i)
+        if (!viz::linksOfCompile(analysis->index(), trace->compiles[i]).graphs.empty()) compile = &trace->compiles[i];
     if (!compile) drawEmptyState(selectHint);
     return compile;
 }
