@@ -69,7 +69,7 @@ GraphPane::GraphPane(const traces::Graph& graph, const std::vector<const traces:
                      viz::ClusterMode mode, const viz::ModuleDonors* donors)
     : graph_(&graph), model_(viz::buildGraphModel(graph, donors)), fusion_(viz::mapNodesToKernels(model_, codes)),
       mode_(mode) {
-    if (mode_ != viz::ClusterMode::Kernels && static_cast<int>(model_.nodes.size()) > viz::kFoldMinNodes) setFolded(true);
+    if (static_cast<int>(model_.nodes.size()) > viz::kFoldMinNodes) setFolded(true);
     exportPath_ = "graph-" + std::to_string(graph.id) + "-" + slug(title()) + ".svg";
     rebuildDisplay();
 }
@@ -80,7 +80,7 @@ void GraphPane::setFolded(bool folded) {
         expanded_.clear();
         return;
     }
-    folding_ = viz::foldGraph(model_);
+    folding_ = viz::foldGraph(model_, viz::kFoldTargetUnits, mode_ == viz::ClusterMode::Kernels ? &fusion_ : nullptr);
     expanded_ = viz::overviewExpansion(*folding_, model_.nodes.size());
 }
 
@@ -173,6 +173,31 @@ void GraphPane::selectNode(int modelNode) {
 
 void GraphPane::selectKernel(int kernel) {
     selectedKernel_ = kernel;
+    if (folding_ && kernel >= 0) {
+        // Folded: open the modules around the kernel's boxes (one per module it spans) and mark them.
+        bool opened = false;
+        std::vector<int> boxes;
+        for (size_t g = 0; g < folding_->groups.size(); ++g) {
+            const viz::FoldGroup& group = folding_->groups[g];
+            if (group.kernel != kernel || (group.parent >= 0 && folding_->groups[static_cast<size_t>(group.parent)].kernel == kernel))
+                continue;
+            for (int outer = group.parent; outer >= 0; outer = folding_->groups[static_cast<size_t>(outer)].parent) {
+                opened = opened || !expanded_[static_cast<size_t>(outer)];
+                expanded_[static_cast<size_t>(outer)] = true;
+            }
+            boxes.push_back(static_cast<int>(g));
+        }
+        if (opened) {
+            rebuildDisplay();
+            pendingFocus_ = boxes.empty() ? -1 : folding_->groups[static_cast<size_t>(boxes.front())].nodes.front();
+        }
+        std::vector<int> shown;
+        for (int group : boxes) shown.push_back(display_.displayNodeOf(folding_->groups[static_cast<size_t>(group)].nodes.front()));
+        if (!shown.empty()) {
+            canvas_.setHighlighted(shown);
+            if (shownLayout_) canvas_.centerOn(shown.front());
+        }
+    }
     int cluster = -1;
     for (size_t c = 0; c < display_.clusters.size(); ++c)
         if (display_.clusters[c].kernel == kernel && kernel >= 0) cluster = static_cast<int>(c);
@@ -261,7 +286,7 @@ viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
         if (node.group >= 0) toggleGroup(node.group);
     }
     // Double-clicking an expanded group's box (not one of its nodes) folds it again.
-    if (events.doubleClickedCluster >= 0 && mode_ == viz::ClusterMode::ExpandedFolds) {
+    if (events.doubleClickedCluster >= 0) {
         int group = display_.clusters[static_cast<size_t>(events.doubleClickedCluster)].group;
         if (group >= 0) toggleGroup(group);
     }
@@ -269,8 +294,9 @@ viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
         const viz::CanvasFrameStats& stats = canvas_.lastFrame();
         char zoom[32];
         std::snprintf(zoom, sizeof zoom, "%.3f", static_cast<double>(canvas_.zoom()));
-        char fps[32];
-        std::snprintf(fps, sizeof fps, "%.0f", static_cast<double>(ImGui::GetIO().Framerate));
+        char fps[64];
+        std::snprintf(fps, sizeof fps, "%.0f (canvas %.2f ms)", static_cast<double>(ImGui::GetIO().Framerate),
+                      stats.drawMilliseconds);
         dump->add("canvas", std::to_string(stats.nodesDrawn) + " nodes, " + std::to_string(stats.edgesDrawn) +
                                 " edges, " + std::to_string(stats.clustersDrawn) + " clusters drawn; zoom " + zoom +
                                 (stats.labelsDrawn ? "; labels" : "") + "; legible labels: " +

@@ -138,9 +138,12 @@ if grep -q "^views: .*graph" "$work/metrics.txt"; then
     shot gpt2_dynamo "$gpt2" graph "" "" "graph: Dynamo: 713 nodes, 819 edges (" "; minimap"
     expect_legible gpt2_dynamo 15
     shot gpt2_aot_forward "$gpt2" graph "--graph-tab aot_forward" "" "graph: AOT forward: 1293 nodes" "; minimap"
-    expect_legible gpt2_aot_forward 15
+    expect_legible gpt2_aot_forward 10
     shot gpt2_aot_backward "$gpt2" graph "--graph-tab aot_backward" "" "graph: AOT backward: 1730 nodes" "; minimap"
     expect_legible gpt2_aot_backward 15
+    # The fusion diagram folds by module too, and each kernel is one box in its colour.
+    shot gpt2_fusion "$gpt2" fusion "--select 1/0" "" "graph: post-grad forward: 1293 nodes" "tab: backward kernels (22)"
+    expect_legible gpt2_fusion 15
   else
     echo "note: no real model logs (REAL_LOGS_DIR), GPT-2 screenshots skipped"
   fi

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
 #include <cmath>
 
 namespace viz {
@@ -213,6 +214,7 @@ void GraphCanvas::handleInput(CanvasEvents& events, bool hovered) {
 }
 
 CanvasEvents GraphCanvas::draw(const char* id, ImVec2 size) {
+    auto started = std::chrono::steady_clock::now();
     CanvasEvents events;
     stats_ = {};
     origin_ = ImGui::GetCursorScreenPos();
@@ -245,6 +247,7 @@ CanvasEvents GraphCanvas::draw(const char* id, ImVec2 size) {
     drawMinimap(list, visible);
     list.PopClipRect();
     if (events.hoveredNode >= 0 && !stats_.labelsDrawn) drawTooltip(events.hoveredNode);
+    stats_.drawMilliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     return events;
 }
 

@@ -55,6 +55,7 @@ struct CanvasFrameStats {
     int legibleLabels = 0;     ///< node and cluster labels drawn at kLegiblePixels or more
     bool curvesDrawn = false;  ///< beziers (close up) rather than polylines (far away)
     bool minimapDrawn = false;
+    double drawMilliseconds = 0;  ///< CPU time the canvas took to fill the draw list (not to render it)
 };
 
 /// Text smaller than this many screen pixels is drawn but not counted as legible.

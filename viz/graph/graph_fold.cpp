@@ -193,9 +193,25 @@ private:
 
 }  // namespace
 
-Folding foldGraph(const GraphModel& model, int targetUnits) {
+Folding foldGraph(const GraphModel& model, int targetUnits, const FusionMap* kernels) {
     targetUnits = std::max(targetUnits, 2);
     Folding folding;
+    if (kernels) {
+        // The kernel is one more (innermost) path segment: "transformer.h.0.attn.triton_poi_fused_add_3".
+        GraphModel byKernel = model;
+        for (GraphModelNode& node : byKernel.nodes) {
+            int kernel = kernels->kernelOf(node.index);
+            if (kernel >= 0) node.foldPath.push_back(kernels->kernels[static_cast<size_t>(kernel)].name);
+        }
+        FoldBuilder builder(byKernel, targetUnits, folding);
+        builder.buildLevel(0, static_cast<int>(model.nodes.size()), 1, -1);
+        for (FoldGroup& group : folding.groups) {
+            int kernel = kernels->kernelOf(group.nodes.front());
+            bool one = std::all_of(group.nodes.begin(), group.nodes.end(), [&](int node) { return kernels->kernelOf(node) == kernel; });
+            group.kernel = one ? kernel : -1;
+        }
+        return folding;
+    }
     FoldBuilder builder(model, targetUnits, folding);
     builder.buildLevel(0, static_cast<int>(model.nodes.size()), 1, -1);
     return folding;
@@ -236,7 +252,9 @@ std::vector<bool> overviewExpansion(const Folding& folding, size_t modelNodes, i
     while (!level.empty() && shown < budget) {
         // Classes of repeated siblings, the biggest (most nodes inside) first.
         std::map<std::string, std::vector<int>> classes;
-        for (int group : level) classes[repeatShapeOf(folding.groups[static_cast<size_t>(group)].key)].push_back(group);
+        for (int group : level)  // kernels stay one box each: the overview is of modules
+            if (folding.groups[static_cast<size_t>(group)].kernel < 0)
+                classes[repeatShapeOf(folding.groups[static_cast<size_t>(group)].key)].push_back(group);
         std::vector<std::pair<size_t, std::vector<int>>> bySize;
         for (auto& [shape, members] : classes) {
             size_t nodes = 0;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "graph/fusion_map.h"
 #include "graph/graph_model.h"
 
 namespace viz {
@@ -14,9 +15,9 @@ namespace viz {
 constexpr int kFoldMinNodes = 60;
 /// No level of the fold tree shows more units (groups plus single nodes) than this, so that any state the
 /// user expands to step by step lays out in about a second.
-constexpr int kFoldTargetUnits = 400;
+constexpr int kFoldTargetUnits = 40;
 /// How many units the first view of a folded graph shows at most (see overviewExpansion).
-constexpr int kOverviewUnits = 40;
+constexpr int kOverviewUnits = 48;
 
 struct FoldGroup {
     std::string key;           ///< "layers.0.fc", "forward / line 17", "layers.0 .. layers.7" for a bundle of runs
@@ -24,6 +25,7 @@ struct FoldGroup {
     std::vector<int> nodes;    ///< every model node inside, in fold order
     int parent = -1;           ///< the group this one is shown in when that one is expanded; -1 at the top
     std::vector<int> children; ///< groups directly inside
+    int kernel = -1;           ///< the kernel (index into FusionMap::kernels) every node inside fused into, if one
 };
 
 struct Folding {
@@ -34,7 +36,9 @@ struct Folding {
 /// Builds the fold tree. The top level folds by the first fold-path segment ("transformer", "lm_head"); each
 /// group's contents by the next segment that tells them apart, and a group is named by the longest path all its
 /// nodes share ("transformer.h.0.attn.c_attn"). Runs are bundled wherever a level would exceed the target.
-Folding foldGraph(const GraphModel& model, int targetUnits = kFoldTargetUnits);
+/// With `kernels` (the fusion diagram), each module's nodes fold further by the kernel they fused into, so that
+/// a kernel is one box until it is expanded to its nodes.
+Folding foldGraph(const GraphModel& model, int targetUnits = kFoldTargetUnits, const FusionMap* kernels = nullptr);
 
 /// Which groups the first view opens: level by level from the top, while the units shown stay within `budget`.
 /// Repeated siblings ("h.0" .. "h.11") open all together or not at all, so that blocks read as one row each.

@@ -290,6 +290,54 @@ TEST(DisplayGraph, KernelClustersAndFusionColours) {
     EXPECT_THAT(display.layout.nodes[0].lines, ElementsAre("primals_1", "f32[16, 64]"));
 }
 
+TEST(DisplayGraph, FusionDiagramFoldsEachKernelIntoOneBoxInItsColour) {
+    GraphModel model = buildGraphModel(testing::postGradForward());
+    for (GraphModelNode& node : model.nodes) {  // as if every call ran in module "fc"
+        if (node.kind != NodeKind::Function) continue;
+        node.foldPath = {"fc"};
+        node.foldSource = FoldSource::Module;
+    }
+    std::vector<traces::OutputCode> codes = testing::mlpModules();
+    FusionMap fusion = mapNodesToKernels(model, testing::pointers(codes));
+    Folding folding = foldGraph(model, kFoldTargetUnits, &fusion);
+    int fc = groupNamed(folding, "fc");
+    int gelu = groupNamed(folding, "fc.triton_poi_fused_gelu_0");
+    ASSERT_GE(fc, 0);
+    ASSERT_GE(gelu, 0);
+    EXPECT_EQ(folding.groups[static_cast<size_t>(gelu)].parent, fc);
+    EXPECT_EQ(folding.groups[static_cast<size_t>(gelu)].kernel, 0);
+    EXPECT_EQ(folding.groups[static_cast<size_t>(fc)].kernel, -1);  // addmm is an extern call, in no kernel
+    EXPECT_EQ(folding.groups[static_cast<size_t>(gelu)].nodes.size(), 5u);
+
+    // The overview opens the module but leaves the kernel one box, in the kernel's colour.
+    std::vector<bool> expanded = overviewExpansion(folding, model.nodes.size());
+    EXPECT_TRUE(expanded[static_cast<size_t>(fc)]);
+    EXPECT_FALSE(expanded[static_cast<size_t>(gelu)]);
+    DisplayOptions options;
+    options.clusters = ClusterMode::Kernels;
+    options.fusion = &fusion;
+    options.folding = &folding;
+    options.expanded = &expanded;
+    DisplayGraph display = buildDisplayGraph(model, options);
+    int box = display.displayNodeOf(model.findNode("erf"));
+    EXPECT_EQ(display.nodes[static_cast<size_t>(box)].group, gelu);
+    EXPECT_EQ(display.layout.nodes[static_cast<size_t>(box)].fill, kernelFill(0));
+    EXPECT_THAT(display.layout.nodes[static_cast<size_t>(box)].lines, ElementsAre("triton_poi_fused_gelu_0", "fc", "5 nodes"));
+
+    // Expanded, the kernel is a cluster of its nodes inside the module's cluster, and says which kernel it is.
+    expanded[static_cast<size_t>(gelu)] = true;
+    display = buildDisplayGraph(model, options);
+    int erf = display.displayNodeOf(model.findNode("erf"));
+    EXPECT_EQ(display.nodes[static_cast<size_t>(erf)].modelNode, model.findNode("erf"));
+    int cluster = display.layout.nodes[static_cast<size_t>(erf)].cluster;
+    ASSERT_GE(cluster, 0);
+    EXPECT_EQ(display.clusters[static_cast<size_t>(cluster)].kernel, 0);
+    EXPECT_EQ(display.layout.clusters[static_cast<size_t>(cluster)].fill, kernelClusterFill(0));
+    int parent = display.layout.clusters[static_cast<size_t>(cluster)].parent;
+    ASSERT_GE(parent, 0);
+    EXPECT_EQ(display.clusters[static_cast<size_t>(parent)].group, fc);
+}
+
 TEST(LayoutGraph, HashFollowsGeometryNotColours) {
     LayoutGraph a;
     a.nodes = {{"n0", {"a"}, 50, 24, -1, 0xffffff, false}, {"n1", {"b"}, 50, 24, -1, 0xffffff, false}};

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "graph/display_graph.h"
+#include "graph/fusion_map.h"
 #include "graph/graph_fold.h"
 #include "graph/graph_model.h"
 #include "importers/import_path.h"
@@ -119,7 +120,7 @@ TEST(RealModelFold, OverviewShowsOneCollapsedRowPerBlock) {
     bool nested = false;
     for (const LayoutCluster& cluster : display.layout.clusters)
         if (cluster.label.starts_with("transformer.h ") && cluster.parent >= 0)
-            nested = display.layout.clusters[static_cast<size_t>(cluster.parent)].label.starts_with("transformer ");
+            nested = nested || display.layout.clusters[static_cast<size_t>(cluster.parent)].label.starts_with("transformer ");
     EXPECT_TRUE(nested);
 }
 
@@ -148,6 +149,37 @@ TEST(RealModelFold, AotGraphsBorrowModulePathsFromDynamoAndTheForward) {
         for (int layer = 0; layer < 12; ++layer)
             EXPECT_GE(groupKeyed(folding, "transformer.h." + std::to_string(layer)), 0) << graph->title << " " << layer;
     }
+}
+
+TEST(RealModelFold, FusionDiagramFoldsKernelsInsideTheirBlocks) {
+    REQUIRE_GPT2();
+    const traces::Graph* postGrad = nullptr;  // the forward's graph after Inductor's passes: what it fused
+    for (const traces::Graph* graph : model->graphs)
+        if (graph->kind == traces::GraphKind::PostGrad && graph->name == "inductor_post_grad_graph" && !postGrad) postGrad = graph;
+    ASSERT_NE(postGrad, nullptr);
+    std::vector<const traces::OutputCode*> codes;
+    for (const traces::OutputCode& code : model->data.outputCode)
+        if (code.compileId == postGrad->compileId) codes.push_back(&code);
+    ModuleDonors donors = moduleDonorsOf(model->graphs);
+    GraphModel graph = buildGraphModel(*postGrad, &donors);
+    FusionMap fusion = mapNodesToKernels(graph, codes);
+    ASSERT_GE(fusion.kernels.size(), 10u);
+    Folding folding = foldGraph(graph, kFoldTargetUnits, &fusion);
+    // Block 0's kernels are boxes inside block 0, each one kernel. (The kernels' fusion comments name the nodes
+    // of their first call only: the later blocks, which call the same kernels, show their nodes unfused.)
+    int block = groupKeyed(folding, "transformer.h.0");
+    ASSERT_GE(block, 0);
+    int kernelsInBlock = 0;
+    for (size_t g = 0; g < folding.groups.size(); ++g) {
+        if (folding.groups[g].kernel < 0) continue;
+        for (int outer = folding.groups[g].parent; outer >= 0; outer = folding.groups[static_cast<size_t>(outer)].parent)
+            if (outer == block) {
+                ++kernelsInBlock;
+                EXPECT_THAT(folding.groups[g].key, ::testing::HasSubstr(fusion.kernels[static_cast<size_t>(folding.groups[g].kernel)].name));
+                break;
+            }
+    }
+    EXPECT_GE(kernelsInBlock, 3);
 }
 
 }  // namespace
