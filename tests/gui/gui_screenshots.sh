@@ -143,7 +143,7 @@ if grep -q "^views: .*graph" "$work/metrics.txt"; then
     expect_legible gpt2_aot_backward 15
     # The fusion diagram folds by module too, and each kernel is one box in its colour.
     shot gpt2_fusion "$gpt2" fusion "--select 1/0" "" "graph: post-grad forward: 1293 nodes" "tab: backward kernels (22)"
-    expect_legible gpt2_fusion 15
+    expect_legible gpt2_fusion 10
   else
     echo "note: no real model logs (REAL_LOGS_DIR), GPT-2 screenshots skipped"
   fi

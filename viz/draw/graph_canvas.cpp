@@ -37,7 +37,7 @@ constexpr ImU32 kSelectedBorder = IM_COL32(60, 140, 255, 255);
 constexpr ImU32 kMatchBorder = IM_COL32(255, 150, 40, 255);
 constexpr ImU32 kClusterBorder = IM_COL32(120, 120, 130, 255);
 constexpr ImU32 kClusterText = IM_COL32(40, 40, 46, 255);
-constexpr ImU32 kMinimapBackground = IM_COL32(30, 32, 38, 230);
+constexpr ImU32 kMinimapBackground = IM_COL32(30, 32, 38, 200);
 constexpr ImU32 kMinimapContent = IM_COL32(150, 155, 170, 255);
 constexpr ImU32 kMinimapView = IM_COL32(95, 170, 255, 255);
 
@@ -128,16 +128,21 @@ void GraphCanvas::applyPendingView() {
             float halfHeight = size_.y * 0.5f / zoom_;
             if (layout.bounds.height() > 2 * halfHeight) centre_.y = layout.bounds.minY + halfHeight - 12.0f / zoom_;
             if (layout.bounds.width() > 2 * halfWidth) {
-                float left = FLT_MAX, right = -FLT_MAX, sum = 0;
-                int count = 0;
-                for (const Rect& node : layout.nodes) {
-                    if (node.minY > centre_.y + halfHeight) continue;
-                    left = std::min(left, node.minX);
-                    right = std::max(right, node.maxX);
-                    sum += node.centre().x;
-                    ++count;
+                // The view's width of that first screenful that holds the most nodes.
+                std::vector<float> xs;
+                for (const Rect& node : layout.nodes)
+                    if (node.minY <= centre_.y + halfHeight) xs.push_back(node.centre().x);
+                std::sort(xs.begin(), xs.end());
+                size_t bestFirst = 0, bestLast = 0;
+                for (size_t first = 0, last = 0; first < xs.size(); ++first) {
+                    last = std::max(last, first);
+                    while (last + 1 < xs.size() && xs[last + 1] - xs[first] <= 1.8f * halfWidth) ++last;
+                    if (last - first > bestLast - bestFirst) {
+                        bestFirst = first;
+                        bestLast = last;
+                    }
                 }
-                float x = right - left <= 2 * halfWidth ? (left + right) * 0.5f : sum / static_cast<float>(std::max(count, 1));
+                float x = xs.empty() ? centre_.x : (xs[bestFirst] + xs[bestLast]) * 0.5f;
                 centre_.x = std::clamp(x, layout.bounds.minX + halfWidth, layout.bounds.maxX - halfWidth);
             }
         }
@@ -386,7 +391,8 @@ Rect GraphCanvas::minimapRect() const {
     float width = std::max(bounds.width(), 1.0f);
     float height = std::max(bounds.height(), 1.0f);
     if (width * zoom_ <= size_.x && height * zoom_ <= size_.y) return {};  // all of it is in view
-    float scale = std::min(kMinimapWidth * pixelScale_ / width, size_.y * 0.45f / height);
+    float side = std::min(kMinimapWidth * pixelScale_, std::min(size_.x, size_.y) * 0.3f);
+    float scale = std::min(side / width, side / height);
     float margin = 8.0f * pixelScale_;
     float maxX = origin_.x + size_.x - margin;
     float maxY = origin_.y + size_.y - margin;

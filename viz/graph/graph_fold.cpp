@@ -205,10 +205,17 @@ Folding foldGraph(const GraphModel& model, int targetUnits, const FusionMap* ker
         }
         FoldBuilder builder(byKernel, targetUnits, folding);
         builder.buildLevel(0, static_cast<int>(model.nodes.size()), 1, -1);
+        // A group is a kernel's when it was cut by the kernel and no other kernel's node is inside (a getitem or
+        // view amid the kernel's nodes folds along).
         for (FoldGroup& group : folding.groups) {
-            int kernel = kernels->kernelOf(group.nodes.front());
-            bool one = std::all_of(group.nodes.begin(), group.nodes.end(), [&](int node) { return kernels->kernelOf(node) == kernel; });
-            group.kernel = one ? kernel : -1;
+            group.kernel = -1;
+            for (int node : group.nodes) {
+                int kernel = kernels->kernelOf(node);
+                if (kernel < 0 || kernel == group.kernel) continue;
+                bool first = group.kernel < 0 && group.key.ends_with(kernels->kernels[static_cast<size_t>(kernel)].name);
+                group.kernel = first ? kernel : -1;
+                if (!first) break;
+            }
         }
         return folding;
     }
