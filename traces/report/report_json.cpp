@@ -3,6 +3,7 @@
 #include "report/report.h"
 
 #include "report/compile_insights.h"
+#include "report/compile_timeline.h"
 #include "report/report_common.h"
 
 #include <nlohmann/json.hpp>
@@ -383,6 +384,7 @@ std::optional<ReportFormat> reportFormatFromString(std::string_view text) {
     if (lower == "md" || lower == "markdown") return ReportFormat::Markdown;
     if (lower == "html" || lower == "htm") return ReportFormat::Html;
     if (lower == "json") return ReportFormat::Json;
+    if (lower == "perfetto") return ReportFormat::Perfetto;
     return std::nullopt;
 }
 
@@ -391,6 +393,7 @@ void writeReport(const TraceData& trace, ReportFormat format, std::ostream& out)
         case ReportFormat::Markdown: writeMarkdownReport(trace, out); return;
         case ReportFormat::Html: writeHtmlReport(trace, out); return;
         case ReportFormat::Json: writeJsonReport(trace, out); return;
+        case ReportFormat::Perfetto: writePerfettoTrace(trace, out); return;
     }
 }
 
