@@ -66,8 +66,11 @@ viz::LayoutWorker& layoutWorker() {
 }
 
 GraphPane::GraphPane(const traces::Graph& graph, const std::vector<const traces::OutputCode*>& codes,
-                     viz::ClusterMode mode, const viz::ModuleDonors* donors)
-    : graph_(&graph), model_(viz::buildGraphModel(graph, donors)), fusion_(viz::mapNodesToKernels(model_, codes)),
+                     viz::ClusterMode mode, const viz::ModuleDonors* donors,
+                     const std::vector<viz::KernelCallNodes>& kernelCalls)
+    : graph_(&graph),
+      model_(viz::buildGraphModel(graph, donors)),
+      fusion_(viz::mapNodesToKernels(model_, codes, kernelCalls)),
       mode_(mode) {
     if (static_cast<int>(model_.nodes.size()) > viz::kFoldMinNodes) setFolded(true);
     exportPath_ = "graph-" + std::to_string(graph.id) + "-" + slug(title()) + ".svg";

@@ -297,9 +297,10 @@ private:
 
     void loadArtifacts(TraceData& t) {
         auto q = db_.prepare(
-            // Warnings are short and shown with their compile: their text comes along; other payloads stay on disk.
+            // Warnings are short and shown with their compile, provenance node mappings say which graph nodes each
+            // kernel call computed: their text comes along; other payloads stay on disk.
             "SELECT a.id, a.session_id, a.compile_id, a.seq, a.line, a.event, a.name, a.encoding, a.metadata, a.payload_intact, "
-            "CASE WHEN a.name = 'dynamo_warning' THEN p.text ELSE '' END "
+            "CASE WHEN a.name IN ('dynamo_warning', 'inductor_provenance_tracking_node_mappings') THEN p.text ELSE '' END "
             "FROM artifacts a LEFT JOIN payloads p ON p.id = a.payload_id ORDER BY a.session_id, a.seq, a.id");
         while (q.step()) {
             tick("artifacts");
