@@ -267,7 +267,7 @@ struct TraceData {
     std::vector<GuardFailure> guardFailures;
     std::vector<GraphBreak> graphBreaks;
     std::vector<OutputCode> outputCode;
-    std::vector<Artifact> artifacts;  ///< payload left empty by the loader, except for dynamo_warning's text
+    std::vector<Artifact> artifacts;  ///< payload left empty by the loader, except dynamo_warning's and provenance node mappings
     std::vector<Span> spans;
 };
 
