@@ -102,6 +102,18 @@ shot metrics "$recompiles" metrics "" "${ok_green[*]}" \
   "session: dedicated_log_torch_trace_mc6v5kbu.log: compiles 16, recompiles 12, graph breaks 0" \
   "bar: [0/0] " "bar: [4/1] " "phase: entire_frame_compile"
 
+# Compile-time events of two real DDP ranks in lanes, symbols of a real dynamic-shape GPT-2 compile, the two
+# ranks' logs compared, and the cache outcome next to a compile id (tests/data/torch_traces/insights).
+insights="$data/torch_traces/insights"
+shot timeline "$insights/ddp_gloo_2ranks" timeline "" "${break_lime[*]}" \
+  "timeline: 9 lanes" "lane: rank 0  [0/0] inner: 8 events" "lane: rank 1  [0/1] inner: 9 events"
+shot shapes "$insights/gpt2_dynamic" shapes "" "" \
+  "symbol: [0/1] s50 = L['args'][0].size()[1] (128) from " "selected symbol: s50: 0 specializations, 8 guards"
+rank1=$(ls "$insights"/ddp_gloo_2ranks/*rank_1_*.log)
+shot diff "$(ls "$insights"/ddp_gloo_2ranks/*rank_0_*.log)" diff "$rank1" "" \
+  "added: 0/1" "removed: none" "break: count changed: Unsupported method call at "
+shot sites_cache "$insights/mlp_cache_warm" sites "--select 0/0" "" "compile: [0/0] ok cache mixed"
+
 # The graph and fusion views come from their own library; check them too when this build has them.
 if grep -q "^views: .*graph" "$work/metrics.txt"; then
   shot graph "$recompiles" graph "--select 0/0" ""

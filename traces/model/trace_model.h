@@ -267,8 +267,12 @@ struct TraceData {
     std::vector<GuardFailure> guardFailures;
     std::vector<GraphBreak> graphBreaks;
     std::vector<OutputCode> outputCode;
-    std::vector<Artifact> artifacts;  ///< payload left empty by the loader, except dynamo_warning's and provenance node mappings
+    /// Payload left empty by the loader, except for warnings, collective schedules, provenance node mappings and
+    /// cache decisions (less their `components`): the texts the views and reports show.
+    std::vector<Artifact> artifacts;
     std::vector<Span> spans;
+    /// Per session, the `str` records' table: stacks inside artifact metadata name files by these indexes.
+    std::map<RowId, std::vector<std::string>> internedStrings;
 };
 
 }  // namespace traces
