@@ -5,13 +5,7 @@ set(insights "${DATA}/torch_traces/insights")
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 
-function(run_cwb)
-  execute_process(COMMAND "${CWB}" ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "cwb ${ARGN} exited ${rc}\n${out}\n${err}")
-  endif()
-  set(last_output "${out}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/run_cwb.cmake")
 
 # Two runs of one program sharing an Inductor cache: the second hits the FX-graph cache.
 run_cwb(diff "${insights}/mlp_cache_cold" "${insights}/mlp_cache_warm" --format json -o "${WORK}/diff.json")
