@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
     cwb::registerRunCommand(app);
     cwb::registerExplainCommand(app);
     cwb::registerDiffCommand(app);
+    cwb::registerRuntimeCommand(app);
+    cwb::registerTraceCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::RuntimeError& done) {

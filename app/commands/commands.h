@@ -20,5 +20,7 @@ void registerOpenCommand(CLI::App& app);
 void registerRunCommand(CLI::App& app);
 void registerExplainCommand(CLI::App& app);
 void registerDiffCommand(CLI::App& app);
+void registerRuntimeCommand(CLI::App& app);
+void registerTraceCommand(CLI::App& app);
 
 }  // namespace cwb

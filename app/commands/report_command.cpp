@@ -30,14 +30,15 @@ int runReport(const ReportOptions& options) {
                                                       progress.update("importing", done, total);
                                                   });
     progress.finish();
+    std::string producedBy = fmt::format("cwb {} report {} --format {}", CWB_VERSION, options.input, options.format);
     if (options.output.empty() || options.output == "-") {
-        traces::writeReport(trace, *format, std::cout);
+        traces::writeReport(trace, *format, std::cout, producedBy);
         std::cout.flush();
         return 0;
     }
     std::ofstream out(options.output, std::ios::binary);
     if (!out) throw std::runtime_error(options.output + ": cannot write the report");
-    traces::writeReport(trace, *format, out);
+    traces::writeReport(trace, *format, out, producedBy);
     out.close();
     if (!out) throw std::runtime_error(options.output + ": writing the report failed");
     fmt::print(stderr, "wrote {} report of {} session(s) to {}\n", options.format, trace.sessions.size(),

@@ -156,7 +156,7 @@ void Workbench::finishExport(const std::string& path, size_t type) {
         try {
             std::ofstream out(path, std::ios::binary);
             if (!out) return path + ": cannot write the report";
-            traces::writeReport(*trace, format, out);
+            traces::writeReport(*trace, format, out, "cwb " CWB_VERSION " workbench, File > Export report");
             out.close();
             return out ? "Wrote report to " + path : path + ": writing the report failed";
         } catch (const std::exception& e) {

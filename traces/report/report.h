@@ -5,6 +5,7 @@
 #include "model/trace_model.h"
 
 #include <optional>
+#include <string>
 #include <ostream>
 #include <string_view>
 
@@ -16,11 +17,12 @@ enum class ReportFormat { Markdown, Html, Json, Perfetto };
 /// Accepts "md"/"markdown", "html"/"htm", "json" and "perfetto", in any letter case.
 std::optional<ReportFormat> reportFormatFromString(std::string_view text);
 
-/// Writes the whole report of `trace` to `out` in `format`.
-void writeReport(const TraceData& trace, ReportFormat format, std::ostream& out);
+/// Writes the whole report of `trace` to `out` in `format`. `producedBy` (cwb's version and the command that
+/// asked, e.g. "cwb 0.1.0 report run/ --format md") is written into the report so that it says what made it.
+void writeReport(const TraceData& trace, ReportFormat format, std::ostream& out, const std::string& producedBy = "");
 
-void writeMarkdownReport(const TraceData& trace, std::ostream& out);
-void writeHtmlReport(const TraceData& trace, std::ostream& out);
-void writeJsonReport(const TraceData& trace, std::ostream& out);
+void writeMarkdownReport(const TraceData& trace, std::ostream& out, const std::string& producedBy = "");
+void writeHtmlReport(const TraceData& trace, std::ostream& out, const std::string& producedBy = "");
+void writeJsonReport(const TraceData& trace, std::ostream& out, const std::string& producedBy = "");
 
 }  // namespace traces

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -98,6 +99,23 @@ inline std::string graphMetricsText(const Compile& compile) {
 }
 
 inline std::string statusName(const Compile& compile) { return toString(compile.status); }
+
+/// Text made safe for HTML element content and attribute values.
+inline std::string escapeHtml(std::string_view raw) {
+    std::string out;
+    out.reserve(raw.size() + raw.size() / 8);
+    for (char c : raw) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&#39;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
 
 // Anchors are derived from row ids, which are unique in a trace file, so links never collide across sessions.
 inline std::string sessionAnchor(RowId sessionId) { return "session-" + std::to_string(sessionId); }

@@ -75,21 +75,9 @@ function openTarget() {
 window.addEventListener('hashchange', openTarget); window.addEventListener('DOMContentLoaded', openTarget);
 )js";
 
-std::string escape(std::string_view raw) {
-    std::string out;
-    out.reserve(raw.size() + raw.size() / 8);
-    for (char c : raw) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
+using report_detail::escapeHtml;
+
+std::string escape(std::string_view raw) { return escapeHtml(raw); }
 
 std::string code(std::string_view raw) { return "<code>" + escape(raw) + "</code>"; }
 
@@ -451,7 +439,7 @@ void writeSession(std::ostream& out, const Session& session, const TraceIndex& i
 
 }  // namespace
 
-void writeHtmlReport(const TraceData& trace, std::ostream& out) {
+void writeHtmlReport(const TraceData& trace, std::ostream& out, const std::string& producedBy) {
     TraceIndex index(trace);
     InsightIndex insights(trace);
     out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -461,6 +449,7 @@ void writeHtmlReport(const TraceData& trace, std::ostream& out) {
     writeContents(out, trace, index);
     out << "<main><h1>Compile report</h1>\n<p class=\"note\">Trace " << code(trace.path) << " &middot; "
         << trace.sessions.size() << " session(s)</p>\n";
+    if (!producedBy.empty()) out << "<p class=\"note\">Made by " << code(producedBy) << "</p>\n";
     writeDivergence(out, rankDivergence(index, insights));
     for (const Session& session : trace.sessions) writeSession(out, session, index, insights);
     out << "</main>\n</body></html>\n";

@@ -359,13 +359,14 @@ void writeSession(JsonStream& json, const TraceIndex& index, const InsightIndex&
 
 }  // namespace
 
-void writeJsonReport(const TraceData& trace, std::ostream& out) {
+void writeJsonReport(const TraceData& trace, std::ostream& out, const std::string& producedBy) {
     TraceIndex index(trace);
     InsightIndex insights(trace);
     JsonStream json(out);
     json.beginObject();
     json.field("format", "cwb-report");
     json.field("version", kJsonReportVersion);
+    json.field("produced_by", producedBy);
     json.field("trace", trace.path);
     json.field("schema_version", trace.schemaVersion);
     json.field("divergence", divergenceJson(rankDivergence(index, insights)));
@@ -388,11 +389,11 @@ std::optional<ReportFormat> reportFormatFromString(std::string_view text) {
     return std::nullopt;
 }
 
-void writeReport(const TraceData& trace, ReportFormat format, std::ostream& out) {
+void writeReport(const TraceData& trace, ReportFormat format, std::ostream& out, const std::string& producedBy) {
     switch (format) {
-        case ReportFormat::Markdown: writeMarkdownReport(trace, out); return;
-        case ReportFormat::Html: writeHtmlReport(trace, out); return;
-        case ReportFormat::Json: writeJsonReport(trace, out); return;
+        case ReportFormat::Markdown: writeMarkdownReport(trace, out, producedBy); return;
+        case ReportFormat::Html: writeHtmlReport(trace, out, producedBy); return;
+        case ReportFormat::Json: writeJsonReport(trace, out, producedBy); return;
         case ReportFormat::Perfetto: writePerfettoTrace(trace, out); return;
     }
 }

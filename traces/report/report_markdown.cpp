@@ -351,11 +351,12 @@ void writeSession(std::ostream& out, const TraceIndex& index, const InsightIndex
 
 }  // namespace
 
-void writeMarkdownReport(const TraceData& trace, std::ostream& out) {
+void writeMarkdownReport(const TraceData& trace, std::ostream& out, const std::string& producedBy) {
     TraceIndex index(trace);
     InsightIndex insights(trace);
     out << "# Compile report\n\n";
     out << "Trace " << code(trace.path) << ", " << trace.sessions.size() << " session(s).\n\n";
+    if (!producedBy.empty()) out << "Made by " << code(producedBy) << ".\n\n";
     writeDivergence(out, rankDivergence(index, insights));
     for (const Session& session : trace.sessions) writeSession(out, index, insights, session);
 }

@@ -1,6 +1,8 @@
 // writeDiff (see trace_diff.h): the same facts as JSON, Markdown or one self-contained HTML page.
 #include "report/trace_diff.h"
 
+#include "report/report_common.h"
+
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
@@ -11,6 +13,7 @@ namespace traces {
 namespace {
 
 using Json = nlohmann::ordered_json;
+using report_detail::escapeHtml;
 
 constexpr int kDiffJsonVersion = 1;
 
@@ -124,20 +127,6 @@ void writeDocument(const TraceDiff& diff, const std::string& producedBy, const M
             m.table({"What", "A", "B"}, rows);
         }
     }
-}
-
-std::string escapeHtml(const std::string& raw) {
-    std::string out;
-    for (char c : raw) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
-        }
-    }
-    return out;
 }
 
 std::string markdownCode(const std::string& raw) {

@@ -47,7 +47,9 @@ class Insights : public ::testing::TestWithParam<std::string> {};
 TEST_P(Insights, PerCompileFactsEqualTheFullLogsCounts) {
     Loaded l = load(GetParam());
     const json& logs = expectedCounts().at(GetParam());
-    ASSERT_EQ(l.trace.sessions.size(), logs.size());
+    size_t logCount = 0;
+    for (const auto& [file, counts] : logs.items()) logCount += file.ends_with(".log") ? 1 : 0;
+    ASSERT_EQ(l.trace.sessions.size(), logCount);
     for (const Session& session : l.trace.sessions) {
         SCOPED_TRACE(session.sourceFile);
         EXPECT_EQ(session.malformedRecords, 0);
@@ -96,7 +98,8 @@ TEST_P(Insights, PerCompileFactsEqualTheFullLogsCounts) {
 }
 
 INSTANTIATE_TEST_SUITE_P(RealLogs, Insights,
-                         ::testing::Values("mlp_cache_cold", "mlp_cache_warm", "gpt2_dynamic", "ddp_gloo_2ranks"));
+                         ::testing::Values("mlp_cache_cold", "mlp_cache_warm", "gpt2_dynamic", "ddp_gloo_2ranks",
+                                           "breaks_profile"));
 
 TEST(Insights, WarmCacheRunHitsTheFxGraphCacheWhereTheColdRunMissed) {
     for (auto [name, result] : {std::pair("mlp_cache_cold", "miss"), std::pair("mlp_cache_warm", "hit")}) {

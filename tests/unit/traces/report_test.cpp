@@ -154,7 +154,7 @@ std::set<std::string> keysOf(const nlohmann::json& object) {
 TEST(JsonReportTest, ObjectsHaveExactlyTheDocumentedFields) {
     nlohmann::json report = jsonReport(makeReportTrace());
     using Keys = std::set<std::string>;
-    EXPECT_EQ(keysOf(report), (Keys{"format", "version", "trace", "schema_version", "divergence", "sessions"}));
+    EXPECT_EQ(keysOf(report), (Keys{"format", "version", "produced_by", "trace", "schema_version", "divergence", "sessions"}));
     const auto& session = report["sessions"][0];
     EXPECT_EQ(keysOf(session),
               (Keys{"id", "source_file", "source_path", "rank", "kind", "torch_version", "process_id", "started_at",

@@ -121,6 +121,6 @@ TEST(TraceDiff, GraphGuardAndKernelChangesAreNamed) {
     writeDiff(diff, ReportFormat::Html, "cwb 1.0 diff a b", html);
     EXPECT_NE(md.str().find("| guards | removed: `L['x'].size()[0] == 8` | added: `2 <= L['x'].size()[0]` |"),
               std::string::npos) << md.str();
-    EXPECT_NE(html.str().find("<code>2 &lt;= L['x'].size()[0]</code>"), std::string::npos);
+    EXPECT_NE(html.str().find("<code>2 &lt;= L[&#39;x&#39;].size()[0]</code>"), std::string::npos);
     EXPECT_NE(html.str().find("Made by <code>cwb 1.0 diff a b</code>"), std::string::npos);
 }

@@ -29,11 +29,14 @@ KEEP = {"str", "dynamo_start", "compilation_metrics", "create_symbol", "create_u
 # also carry the cache-key dumps, the bulk of a log, so only the cache logs keep them).
 CACHE_EVENTS = {"chromium:backend_compile", "chromium:inductor_compile"}
 # name in this folder -> (source folder, keep every record?, keep the cache records (and expect caches)?)
+# A folder with a torch.profiler trace (profile.json) gets it copied, and its compiled regions counted; its log
+# keeps no chromium events (the runtime join reads the profile, and the log stays under 300 KB).
 LOGS = {
     "mlp_cache_cold": ("mlp_cache_cold_cpu", False, True),
     "mlp_cache_warm": ("mlp_cache_warm_cpu", False, True),
     "gpt2_dynamic": ("gpt2_dynamic_cuda", False, False),
     "ddp_gloo_2ranks": ("ddp_gloo_2ranks", True, True),
+    "breaks_profile": ("breaks_profile_cpu", False, False),
 }
 
 
@@ -112,11 +115,39 @@ def count(path, with_caches):
             "compile_ids": sorted({k.split("_")[0] for k in compiles if k != "-"} | set(attempts))}
 
 
-def trim(source, target, keep_all, keep_caches):
+def count_profile(path):
+    """Per compile id, the "Torch-Compiled Region: F/C" events of a torch.profiler chrome trace: hits, total
+    time, and eager time (the region's time outside its own "## Call CompiledFxGraph" calls and outside the
+    regions nested in it, such as the resume functions that run after a graph break)."""
+    events = [e for e in json.load(open(path))["traceEvents"] if e.get("ph") == "X"]
+    events.sort(key=lambda e: (e["ts"], -e.get("dur", 0)))
+    regions, open_regions, top_level = {}, [], 0
+    for e in events:
+        name = e.get("name", "")
+        while open_regions and open_regions[-1][1] <= e["ts"]:
+            open_regions.pop()
+        if name.startswith("Torch-Compiled Region: "):
+            r = regions.setdefault(name.split(": ", 1)[1], {"hits": 0, "total_us": 0.0, "eager_us": 0.0})
+            r["hits"] += 1
+            r["total_us"] += e["dur"]
+            r["eager_us"] += e["dur"]
+            if open_regions:
+                open_regions[-1][0]["eager_us"] -= e["dur"]
+            else:
+                top_level += 1
+            open_regions.append((r, e["ts"] + e["dur"]))
+        elif name.startswith("## Call CompiledFxGraph") and open_regions:
+            open_regions[-1][0]["eager_us"] -= e["dur"]
+    return {"regions": regions, "top_level_regions": top_level}
+
+
+def trim(source, target, keep_all, keep_caches, keep_events):
     with open(target, "w", encoding="utf-8") as out:
         for header, payload_lines, _, kind, _ in records(source):
             cache = kind in CACHE_EVENTS or (kind.startswith("artifact:") and
                                              CACHE_ARTIFACT.match(kind.removeprefix("artifact:")))
+            if not keep_events and kind.startswith("chromium:"):
+                continue
             if keep_all or kind in KEEP or (keep_caches and cache):
                 out.write(header + "\n")
                 for line in payload_lines:
@@ -130,13 +161,15 @@ def main():
         target_dir = os.path.join(HERE, name)
         shutil.rmtree(target_dir, ignore_errors=True)
         os.makedirs(target_dir)
+        profile = os.path.join(source_dir, folder, "profile.json")
+        has_profile = os.path.exists(profile)
         for source in sorted(glob.glob(os.path.join(source_dir, folder, "log", "*.log"))):
             base = os.path.basename(source)
-            trim(source, os.path.join(target_dir, base), keep_all, keep_caches)
+            trim(source, os.path.join(target_dir, base), keep_all, keep_caches, not has_profile)
             expected.setdefault(name, {})[base] = count(source, keep_caches)
-        profile = os.path.join(source_dir, folder, "profile.json")
-        if os.path.exists(profile):
+        if has_profile:
             shutil.copy(profile, os.path.join(target_dir, "profile.json"))
+            expected[name]["profile.json"] = count_profile(profile)
     with open(os.path.join(HERE, "expected_counts.json"), "w") as out:
         json.dump(expected, out, indent=1, sort_keys=True)
         out.write("\n")
