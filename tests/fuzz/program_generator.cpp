@@ -97,6 +97,13 @@ private:
         s.defines.push_back(v.name);
         return v;
     }
+    /// One statement `vN = expr` defining a new variable.
+    bool assign(Statement& s, std::vector<std::string> dims, DType dtype, const std::string& expr) {
+        Var v = define(s, std::move(dims), dtype);
+        s.lines.push_back(v.name + " = " + expr);
+        vars_.push_back(v);
+        return true;
+    }
 
     void addInput(Program& program) {
         static const char* names[] = {"a", "b", "c"};
@@ -172,10 +179,7 @@ private:
                                                                "{} + 1", "torch.clamp({}, -2, 2)"})), x->name, x->name);
         else
             expr = fmt::format(fmt::runtime(choose(std::vector<std::string>{"~{}", "{}.logical_not()", "{} & {}"})), x->name, x->name);
-        Var v = define(s, x->dims, x->dtype);
-        s.lines.push_back(fmt::format("{} = {}", v.name, expr));
-        vars_.push_back(v);
-        return true;
+        return assign(s, x->dims, x->dtype, expr);
     }
 
     /// A second operand that broadcasts with x: another variable, or a Python scalar.
@@ -202,10 +206,7 @@ private:
             expr = fmt::format("{} / ({}.abs() + 1)", x->name, y->name);
             if (!isFloat(dtype)) dtype = DType::F32;
         } else expr = fmt::format("{} {} {}", x->name, op, y->name);
-        Var v = define(s, dims, dtype);
-        s.lines.push_back(fmt::format("{} = {}", v.name, expr));
-        vars_.push_back(v);
-        return true;
+        return assign(s, dims, dtype, expr);
     }
 
     bool compare(Statement& s) {
@@ -265,10 +266,7 @@ private:
         }
         const auto& [expr, dims] = choose(options);
         if (expr.find(".var(") != std::string::npos && x->dims[dim] == "1") return false;
-        Var v = define(s, dims, dtype);
-        s.lines.push_back(fmt::format("{} = {}", v.name, expr));
-        vars_.push_back(v);
-        return true;
+        return assign(s, dims, dtype, expr);
     }
 
     bool view(Statement& s) {
@@ -332,10 +330,7 @@ private:
                 expr = fmt::format(fmt::runtime(chance(0.5) ? "{}.contiguous()" : "{}.clone()"), x->name);
                 break;
         }
-        Var v = define(s, dims, x->dtype);
-        s.lines.push_back(fmt::format("{} = {}", v.name, expr));
-        vars_.push_back(v);
-        return true;
+        return assign(s, dims, x->dtype, expr);
     }
 
     /// An in-place update of a fresh clone, with an operand that broadcasts into its shape.
@@ -399,10 +394,7 @@ private:
         if (isFloat(x->dtype)) options.push_back({"({} * 4).long()", DType::I64});
         if (x->dtype != DType::Bool) options.push_back({"({} > 0).to(torch.int64)", DType::I64});
         const auto& [pattern, dtype] = choose(options);
-        Var v = define(s, x->dims, dtype);
-        s.lines.push_back(fmt::format("{} = {}", v.name, fmt::format(fmt::runtime(pattern), x->name)));
-        vars_.push_back(v);
-        return true;
+        return assign(s, x->dims, dtype, fmt::format(fmt::runtime(pattern), x->name));
     }
 
     /// Control flow on a shape: a guard (and a recompile when the sizes cross it), never a graph break.
