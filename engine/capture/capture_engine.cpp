@@ -49,6 +49,11 @@ void CaptureEngine::reset() {
     // torch._dynamo.utils.counters survive reset(), as in PyTorch.
 }
 
+bool CaptureEngine::dynamoDisabled() {
+    const vm::Value& disable = vm_.modules().at("torch._dynamo.config").as<vm::ModuleObject>().attributes.at("disable");
+    return disable.is(vm::Kind::Bool) && disable.asBool();
+}
+
 int CaptureEngine::recompileLimit() {
     auto& config = vm_.modules().at("torch._dynamo.config").as<vm::ModuleObject>().attributes;
     // recompile_limit is the current name; a script that sets the old cache_size_limit means the same.
@@ -73,7 +78,7 @@ void CaptureEngine::countCounter(const std::string& group, const std::string& na
 void CaptureEngine::countGraphBreak(const std::string& reason) { countCounter("graph_break", reason, 1); }
 
 std::optional<vm::Value> CaptureEngine::onFrame(vm::Interpreter&, vm::Frame& frame, const vm::CompileOptions& options) {
-    if (stance_ == "force_eager") return std::nullopt;
+    if (stance_ == "force_eager" || dynamoDisabled()) return std::nullopt;
     // Calls made by this frame's graphs and traces are not frames of their own; only its break steps are.
     const vm::CompileOptions* outer = vm_.hookEveryCall();
     vm_.setHookEveryCall(nullptr);
@@ -107,6 +112,11 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
             std::optional<vm::Value> v = readSource(vm_, *r.source, view, globals);
             if (!v) vm::raise("RuntimeError", "torch.compile: " + r.source->str() + " disappeared while the frame ran");
             return *v;
+        }
+        case Rebuild::Kind::TensorSize: {
+            std::optional<vm::Value> t = readSource(vm_, *r.source, view, globals);
+            if (!t || !t->is(vm::Kind::Tensor)) vm::raise("RuntimeError", "torch.compile: " + r.source->str() + " is no longer a tensor");
+            return vm::Value(t->tensor().size(static_cast<int64_t>(r.index)));
         }
         case Rebuild::Kind::Null: return vm::Value::null();
         case Rebuild::Kind::List:

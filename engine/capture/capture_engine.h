@@ -101,6 +101,8 @@ private:
     void countGraphBreak(const std::string& reason);
     void countCounter(const std::string& group, const std::string& name, int64_t delta);
     int recompileLimit();
+    /// torch._dynamo.config.disable (TORCHDYNAMO_DISABLE=1): compiled functions run eagerly.
+    bool dynamoDisabled();
     std::ostream& log();
     void installDynamoSurface();
 

@@ -68,7 +68,13 @@ std::optional<VarRef> Tracer::pendingItem(const vm::Value& dict, const vm::Value
     return std::nullopt;
 }
 
-void Tracer::requireNoPendingItems(const vm::Value& dict, const std::string& what) {
+void Tracer::requireNoPendingItems(const vm::Value& value, const std::string& what) {
+    // A dict view (d.keys(), d.values(), d.items()) reads its dict live.
+    const vm::Value* dictOfView = nullptr;
+    if (value.is(vm::Kind::Instance) && value.as<vm::InstanceObject>().cls->name.rfind("dict_", 0) == 0)
+        if (auto it = value.as<vm::InstanceObject>().attributes.find("mapping"); it != value.as<vm::InstanceObject>().attributes.end())
+            dictOfView = &it->second;
+    const vm::Value& dict = dictOfView ? *dictOfView : value;
     if (!dict.is(vm::Kind::Dict)) return;
     for (const PendingEffect& e : effects_)
         if (e.identity == identityOf(dict) && (e.kind == SideEffect::Kind::DictSet || e.kind == SideEffect::Kind::DictDelete))

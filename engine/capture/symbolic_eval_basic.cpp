@@ -230,8 +230,8 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
         case Opcode::ReturnValue: frame.returned = popVar(frame); return;
         case Opcode::ReturnConst: frame.returned = tracer.constant(constantAsValue(frame.code->constants[in.arg])); return;
         case Opcode::ImportName: {
+            // The VM's IMPORT_NAME takes the from-list only (no level: imports are absolute).
             VarRef fromList = popVar(frame);
-            popVar(frame);
             const std::string& name = frame.code->names[in.arg];
             auto& modules = tracer.vm().modules();
             auto it = modules.find(name);

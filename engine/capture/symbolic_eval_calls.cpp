@@ -370,6 +370,24 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         for (auto cls = instance.cls; cls; cls = cls->base)
             if (cls->dict.contains("forward")) return callLeafModule(*this, frame, callable, cls->name, args);
     }
+    if (value.is(vm::Kind::Class) && value.object().get() == vm_.builtinClass("range").get() && kwargs.empty()) {
+        // Dynamo's RangeVariable: the bounds are specialized (an int that became symbolic gets an equality guard
+        // again, so every value the loop runs for compiles its own graph, up to the recompile limit).
+        for (const VarRef& a : args)
+            if (a->kind == Variable::Kind::SymScalar && a->source && !a->node) {
+                a->kind = Variable::Kind::Python;
+                guardValue(a);
+            }
+        bool constantBounds = std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); });
+        if (constantBounds) {
+            vm::ValueList bounds;
+            for (const VarRef& a : args) {
+                argOf(a);
+                bounds.push_back(exampleOf(a));
+            }
+            return constant(vm_.call(value, std::move(bounds)));
+        }
+    }
     if (value.is(vm::Kind::Native)) {
         const std::string& name = value.as<vm::NativeObject>().name;
         // A closure made in the trace holds traced cells the real function cannot see: a native must not call it

@@ -220,6 +220,12 @@ std::vector<VarRef> Tracer::unpack(const VarRef& v) {
                     out.push_back(wrapSource(value.as<vm::InstanceObject>().attributes.at(name), Source::child(v->source, Source::Kind::ModuleChild, name)));
                 return out;
             }
+            // An object from outside the frame (a range or dict view on a resumed stack, an iterator) is guarded by
+            // its type only: its items could differ next call, and iterating an iterator would consume it.
+            if (v->source && (value.is(vm::Kind::Iterator) || value.is(vm::Kind::Instance)))
+                unsupported("Unsupported iteration",
+                            fmt::format("Dynamo cannot guard the items of a `{}` from outside the compiled frame.", vm_.classOf(value)->name), {},
+                            "iter " + vm_.classOf(value)->name);
             for (const vm::Value& item : vm_.toList(value)) out.push_back(constant(item));
             return out;
         }
@@ -254,6 +260,14 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
         if (name == "data" || name == "grad" || name == "real" || name == "imag")
             unsupported("Unsupported Tensor attribute", fmt::format("Dynamo does not trace `Tensor.{}`.", name), {},
                         fmt::format("var_getattr TensorVariable() {}", name));
+        // A name the tensor does not have: the VM raises its AttributeError with the user's traceback.
+        std::optional<vm::Value> attribute = vm_.findAttr(object->value, name);
+        if (!attribute || attribute->is(vm::Kind::Tensor))
+            unsupported("Unsupported Tensor attribute",
+                        attribute ? fmt::format("Dynamo does not trace `Tensor.{}`.", name) : fmt::format("`Tensor` has no attribute `{}`.", name),
+                        {}, fmt::format("var_getattr TensorVariable() {}", name));
+        // Other properties (is_quantized, is_sparse, ...) are the same for every tensor of this guarded kind.
+        if (!attribute->is(vm::Kind::BoundMethod) && !attribute->is(vm::Kind::Native)) return constant(*attribute);
         auto method = std::make_shared<Variable>();
         method->kind = Variable::Kind::TensorMethod;
         method->self = object;
@@ -406,6 +420,15 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
                 same = a->value.identical(b->value);
             } else {
                 same = a.get() == b.get();
+                // Two tensors from outside the graph, read through different sources, may be one object; the trace
+                // holds private copies of each, so it cannot tell (Dynamo would guard them as duplicate inputs).
+                auto fromOutside = [](const Variable& v) {
+                    return v.kind == Variable::Kind::Tensor && (!v.node || v.node->op == NodeOp::Placeholder || v.node->op == NodeOp::GetAttr);
+                };
+                if (!same && fromOutside(*a) && fromOutside(*b))
+                    tracer.unsupported("Unsupported identity comparison",
+                                       "Dynamo cannot tell whether two tensors read from different sources are the same object.",
+                                       {"Compare the tensors outside the compiled region."}, "IS_OP TensorVariable() TensorVariable()");
             }
             stack.push_back(tracer.constant(vm::Value(in.arg ? !same : same)));
             return true;

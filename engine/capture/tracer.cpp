@@ -94,6 +94,17 @@ VarRef Tracer::wrapSource(const vm::Value& value, SourceRef source) {
     return v;
 }
 
+namespace {
+/// A tensor of the same sizes, strides, dtype, device and requires_grad holding the same values.
+vm::Value privateCopy(const vm::Value& value) {
+    const tensor::Tensor& t = value.tensor();
+    tensor::Tensor copy = tensor::emptyStrided(t.sizes(), t.strides(), t.dtype(), t.device());
+    tensor::copyInto(copy, t);
+    copy.setRequiresGrad(t.requiresGrad());
+    return vm::Value(std::make_shared<vm::TensorObject>(copy, value.as<vm::TensorObject>().parameter));
+}
+}  // namespace
+
 VarRef Tracer::wrapTensorInput(const vm::Value& value, SourceRef source) {
     auto v = std::make_shared<Variable>();
     v->kind = Variable::Kind::Tensor;
@@ -102,10 +113,7 @@ VarRef Tracer::wrapTensorInput(const vm::Value& value, SourceRef source) {
     // so that an in-place op in the traced code goes into the graph and changes the real input once, when the
     // graph runs, rather than also while tracing.
     const tensor::Tensor& t = value.tensor();
-    tensor::Tensor copy = tensor::emptyStrided(t.sizes(), t.strides(), t.dtype(), t.device());
-    tensor::copyInto(copy, t);
-    copy.setRequiresGrad(t.requiresGrad());
-    v->value = vm::Value(std::make_shared<vm::TensorObject>(copy, value.as<vm::TensorObject>().parameter));
+    v->value = privateCopy(value);
     // Automatic dynamic: remember the sizes this frame was compiled for; a dimension that differs from an
     // earlier compile's becomes symbolic from now on.
     std::vector<int64_t> sizes(t.sizes().begin(), t.sizes().end());
@@ -157,6 +165,15 @@ void Tracer::guardValue(const VarRef& v) {
                 g.kind = GuardKind::EqualsMatch;
                 g.expected = value;
                 break;
+            case vm::Kind::Set: {
+                // A set is guarded by its contents (Dynamo guards each element of a set of constants): adding to a
+                // global set between calls recompiles.
+                g.kind = GuardKind::EqualsMatch;
+                auto snapshot = std::make_shared<vm::SetObject>();
+                snapshot->items = value.as<vm::SetObject>().items;
+                g.expected = vm::Value(snapshot);
+                break;
+            }
             case vm::Kind::Dict:
                 g.kind = GuardKind::LengthCheck;
                 g.length = static_cast<int64_t>(value.as<vm::DictObject>().entries.size());
@@ -202,11 +219,14 @@ Arg Tracer::argOf(const VarRef& v) {
         case Variable::Kind::Tensor: {
             if (v->node) return Arg::ofNode(v->node);
             if (!v->source) {
-                // A tensor made outside the graph and captured as a constant: held by a get_attr node.
+                // A tensor made outside the graph and captured as a constant (a default argument, say): held by a
+                // get_attr node on the real tensor, which the graph updates on every call; the trace computes on a
+                // private copy, as it does for inputs, so in-place ops reach the real tensor once per call.
                 Node* node = graph_->addCall(NodeOp::GetAttr, "_tensor_constant" + std::to_string(graph_->nodes().size()),
                                              "_tensor_constant0", {}, {});
-                node->example = v->value;
                 node->callee = v->value;
+                v->value = privateCopy(v->value);
+                node->example = v->value;
                 v->node = node;
                 return Arg::ofNode(node);
             }
@@ -233,6 +253,7 @@ Arg Tracer::argOf(const VarRef& v) {
                     graph_->symbols[symbol] = s;
                     dimSymbols[d] = symbol;
                     inputs_.push_back(InputBinding{v->source, static_cast<int>(d)});
+                    symbolSizes_[s] = inputs_.back();
                     auto sym = wrapResult(vm::Value(g.sizes[d]), s);
                     sourceCache_[v->source->str() + ".size()[" + std::to_string(d) + "]"] = sym;
                 }
@@ -346,6 +367,10 @@ VarRef Tracer::callTensorOp(NodeOp op, const std::string& target, const std::vec
     node->callee = callee;
     node->example = example;
     inferDimSymbols(*node);
+    // An in-place method (x.add_(1)) returns its receiver: the same variable, so `x.add_(1) is x` holds and
+    // later reads of x follow the graph's order, as in Dynamo's FX graphs.
+    bool inPlaceMethod = op == NodeOp::CallMethod && target.size() > 1 && target.back() == '_' && target[target.size() - 2] != '_';
+    if (inPlaceMethod && example.is(vm::Kind::Tensor) && args[0]->kind == Variable::Kind::Tensor) return args[0];
     if (example.is(vm::Kind::Tensor) || example.is(vm::Kind::Int) || example.is(vm::Kind::Float) || example.is(vm::Kind::Bool))
         return wrapResult(example, node);
     // Tuples of tensors (x.max(dim=...), torch.split): items are getitem nodes on the result.

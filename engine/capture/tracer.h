@@ -72,9 +72,9 @@ struct GraphBreakInfo {
 
 /// How to rebuild a frame value from the compiled graph's outputs after the graph ran.
 struct Rebuild {
-    enum class Kind { GraphOutput, Constant, FromSource, List, Tuple, Dict, Null, TensorMethod, Iterator, Cell };
+    enum class Kind { GraphOutput, Constant, FromSource, TensorSize, List, Tuple, Dict, Null, TensorMethod, Iterator, Cell };
     Kind kind = Kind::Constant;
-    /// GraphOutput: the output; Cell: the frame's cell (a closure tuple left on the stack); List/Dict made by the
+    /// GraphOutput: the output; TensorSize: the dimension of the tensor at `source`; Cell: the frame's cell (a closure tuple left on the stack); List/Dict made by the
     /// trace: an alias id (> 0), so that every place holding one container gets the same rebuilt object.
     size_t index = 0;
     vm::Value constant;
@@ -254,7 +254,8 @@ private:
     std::unique_ptr<Graph> graph_;
     std::vector<InputBinding> inputs_;
     std::vector<GuardSpec> guards_;
-    std::map<std::string, VarRef> sourceCache_;  // one variable per source, so guards and placeholders are shared
+    std::map<std::string, VarRef> sourceCache_;
+    std::map<const Node*, InputBinding> symbolSizes_;  // a size symbol's placeholder: the tensor dimension it reads  // one variable per source, so guards and placeholders are shared
     /// A pending side effect; `identity` is the object it changes (list variable, instance, dict, globals).
     struct PendingEffect {
         SideEffect::Kind kind;

@@ -139,8 +139,20 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
     switch (v->kind) {
         case Variable::Kind::Tensor:
         case Variable::Kind::SymScalar:
-            if (v->node && v->node->op != NodeOp::Placeholder && v->node->op != NodeOp::GetAttr) asOutput(v->node);
-            else fromSourceOrConstant();
+            if (v->node && v->node->op == NodeOp::GetAttr) {
+                // A captured constant: the real tensor the graph reads (the variable holds the trace's copy).
+                r.kind = Rebuild::Kind::Constant;
+                r.constant = v->node->callee;
+            } else if (auto size = v->node ? symbolSizes_.find(v->node) : symbolSizes_.end(); size != symbolSizes_.end()) {
+                // A symbolic size (s0): read again from its tensor, so resumed code sees this call's value.
+                r.kind = Rebuild::Kind::TensorSize;
+                r.source = size->second.source;
+                r.index = static_cast<size_t>(size->second.dimension);
+            } else if (v->node && v->node->op != NodeOp::Placeholder) {
+                asOutput(v->node);
+            } else {
+                fromSourceOrConstant();
+            }
             return r;
         case Variable::Kind::List:
         case Variable::Kind::Tuple:

@@ -155,6 +155,57 @@ void defineRange(Interpreter& vm, Namespace& builtins) {
     });
 }
 
+/// dict_keys, dict_values and dict_items: live views of their dict (they see later stores), as in Python.
+void defineDictViews(Interpreter& vm) {
+    auto mapping = [](const Value& view) -> DictObject& { return view.as<InstanceObject>().attributes.at("mapping").as<DictObject>(); };
+    for (const char* name : {"dict_keys", "dict_values", "dict_items"}) {
+        auto cls = vm.defineClass(name, "object");
+        const std::string kind = name;
+        // One element of the view: the key, the value or the (key, value) pair of entry i.
+        auto element = [kind](const std::pair<Value, Value>& entry) {
+            if (kind == "dict_keys") return entry.first;
+            if (kind == "dict_values") return entry.second;
+            return makeTuple({entry.first, entry.second});
+        };
+        cls->dict["__len__"] = makeNative("__len__", [mapping](Interpreter&, CallArgs& a) {
+            return Value(static_cast<int64_t>(mapping(a.positional.at(0)).entries.size()));
+        });
+        cls->dict["__iter__"] = makeNative("__iter__", [mapping, element](Interpreter&, CallArgs& a) {
+            Value view = a.positional.at(0);
+            size_t i = 0;
+            size_t size = mapping(view).entries.size();
+            return makeIterator([mapping, element, view, i, size]() mutable -> std::optional<Value> {
+                const auto& entries = mapping(view).entries;
+                if (entries.size() != size) raise("RuntimeError", "dictionary changed size during iteration");
+                if (i >= entries.size()) return std::nullopt;
+                return element(entries[i++]);
+            });
+        });
+        cls->dict["__repr__"] = makeNative("__repr__", [mapping, element, kind](Interpreter& m, CallArgs& a) {
+            std::string out = kind + "([";
+            bool first = true;
+            for (const auto& entry : mapping(a.positional.at(0)).entries) {
+                out += (first ? "" : ", ") + m.repr(element(entry));
+                first = false;
+            }
+            return makeStr(out + "])");
+        });
+        if (kind == "dict_values") continue;  // values views compare by identity, as in Python
+        // Keys and items views are set-like: equal to a view or set with the same elements.
+        cls->dict["__eq__"] = makeNative("__eq__", [](Interpreter& m, CallArgs& a) {
+            const Value& self = a.positional.at(0);
+            const Value& other = a.positional.at(1);
+            bool setLike = other.is(Kind::Set) || (other.is(Kind::Instance) && other.as<InstanceObject>().cls == self.as<InstanceObject>().cls);
+            if (!setLike) return Value(false);
+            ValueList mine = m.toList(self), theirs = m.toList(other);
+            if (mine.size() != theirs.size()) return Value(false);
+            for (const Value& item : mine)
+                if (!m.contains(other, item)) return Value(false);
+            return Value(true);
+        });
+    }
+}
+
 void defineConstructors(Interpreter& vm) {
     auto constructor = [&vm](const char* name, NativeFn fn) {
         vm.builtinClass(name)->dict["__new__"] = makeNative(name, [fn = std::move(fn)](Interpreter& machine, CallArgs& args) {
@@ -234,6 +285,7 @@ void installBuiltins(Interpreter& vm, Namespace& builtins) {
     installExceptions(vm, builtins);
     defineConstructors(vm);
     defineRange(vm, builtins);
+    defineDictViews(vm);
     // Method decorators: instances hold the function in "__func__"; attribute lookup (calls.cpp) applies them.
     for (const char* name : {"staticmethod", "classmethod", "property"}) {
         auto cls = vm.defineClass(name, "object");

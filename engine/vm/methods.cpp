@@ -240,23 +240,125 @@ std::optional<Value> listAttribute(const Value& self, const std::string& name) {
     return bindMethod(self, name, it->second);
 }
 
+/// The elements of each argument, as a set, for set methods taking any iterables.
+std::vector<ValueList> argumentElements(Interpreter& vm, const CallArgs& a) {
+    std::vector<ValueList> out;
+    for (const Value& v : a.positional) out.push_back(vm.toList(v));
+    return out;
+}
+
+Value setOf(ValueList items) {
+    auto set = std::make_shared<SetObject>();
+    for (const Value& v : items) set->add(v);
+    return Value(set);
+}
+
+bool inAll(const Value& v, const std::vector<ValueList>& others) {
+    return std::all_of(others.begin(), others.end(), [&](const ValueList& o) {
+        return std::any_of(o.begin(), o.end(), [&](const Value& x) { return valuesEqual(x, v); });
+    });
+}
+
+bool inAny(const Value& v, const std::vector<ValueList>& others) {
+    return std::any_of(others.begin(), others.end(), [&](const ValueList& o) {
+        return std::any_of(o.begin(), o.end(), [&](const Value& x) { return valuesEqual(x, v); });
+    });
+}
+
+std::optional<Value> setAttribute(const Value& self, const std::string& name) {
+    static const std::unordered_map<std::string, Method> kMethods = {
+        {"add", [](Interpreter&, const Value& s, CallArgs& a) { s.as<SetObject>().add(argAt(a, 0, "add")); return Value(); }},
+        {"discard", [](Interpreter&, const Value& s, CallArgs& a) {
+             auto& items = s.as<SetObject>().items;
+             const Value& v = argAt(a, 0, "discard");
+             items.erase(std::remove_if(items.begin(), items.end(), [&](const Value& x) { return valuesEqual(x, v); }), items.end());
+             return Value();
+         }},
+        {"remove", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             auto& items = s.as<SetObject>().items;
+             const Value& v = argAt(a, 0, "remove");
+             auto it = std::find_if(items.begin(), items.end(), [&](const Value& x) { return valuesEqual(x, v); });
+             if (it == items.end()) vm.raiseKeyError(v);
+             items.erase(it);
+             return Value();
+         }},
+        {"pop", [](Interpreter&, const Value& s, CallArgs&) {
+             auto& items = s.as<SetObject>().items;
+             if (items.empty()) raise("KeyError", "'pop from an empty set'");
+             Value v = items.front();
+             items.erase(items.begin());
+             return v;
+         }},
+        {"clear", [](Interpreter&, const Value& s, CallArgs&) { s.as<SetObject>().items.clear(); return Value(); }},
+        {"copy", [](Interpreter&, const Value& s, CallArgs&) { return setOf(s.as<SetObject>().items); }},
+        {"update", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             for (const ValueList& other : argumentElements(vm, a))
+                 for (const Value& v : other) s.as<SetObject>().add(v);
+             return Value();
+         }},
+        {"union", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             Value out = setOf(s.as<SetObject>().items);
+             for (const ValueList& other : argumentElements(vm, a))
+                 for (const Value& v : other) out.as<SetObject>().add(v);
+             return out;
+         }},
+        {"intersection", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             auto others = argumentElements(vm, a);
+             ValueList kept;
+             for (const Value& v : s.as<SetObject>().items)
+                 if (inAll(v, others)) kept.push_back(v);
+             return setOf(std::move(kept));
+         }},
+        {"difference", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             auto others = argumentElements(vm, a);
+             ValueList kept;
+             for (const Value& v : s.as<SetObject>().items)
+                 if (!inAny(v, others)) kept.push_back(v);
+             return setOf(std::move(kept));
+         }},
+        {"symmetric_difference", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             ValueList other = vm.toList(argAt(a, 0, "symmetric_difference"));
+             const ValueList& mine = s.as<SetObject>().items;
+             ValueList kept;
+             for (const Value& v : mine)
+                 if (!inAny(v, {other})) kept.push_back(v);
+             for (const Value& v : other)
+                 if (!inAny(v, {mine})) kept.push_back(v);
+             return setOf(std::move(kept));
+         }},
+        {"issubset", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             auto others = argumentElements(vm, a);
+             const ValueList& mine = s.as<SetObject>().items;
+             return Value(std::all_of(mine.begin(), mine.end(), [&](const Value& v) { return inAll(v, others); }));
+         }},
+        {"issuperset", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             ValueList other = vm.toList(argAt(a, 0, "issuperset"));
+             const ValueList mine = s.as<SetObject>().items;
+             return Value(std::all_of(other.begin(), other.end(), [&](const Value& v) { return inAny(v, {mine}); }));
+         }},
+        {"isdisjoint", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             ValueList other = vm.toList(argAt(a, 0, "isdisjoint"));
+             const ValueList& mine = s.as<SetObject>().items;
+             return Value(std::none_of(mine.begin(), mine.end(), [&](const Value& v) { return inAny(v, {other}); }));
+         }},
+    };
+    auto it = kMethods.find(name);
+    if (it == kMethods.end()) return std::nullopt;
+    return bindMethod(self, name, it->second);
+}
+
+/// A live view of `dict` (builtins.cpp defines the view classes).
+Value dictView(Interpreter& vm, const Value& dict, const char* viewClass) {
+    auto view = std::make_shared<InstanceObject>(vm.builtinClass(viewClass));
+    view->attributes["mapping"] = dict;
+    return Value(view);
+}
+
 std::optional<Value> dictAttribute(const Value& self, const std::string& name) {
     static const std::unordered_map<std::string, Method> kMethods = {
-        {"keys", [](Interpreter&, const Value& s, CallArgs&) {
-             ValueList out;
-             for (auto& e : s.as<DictObject>().entries) out.push_back(e.first);
-             return makeList(std::move(out));
-         }},
-        {"values", [](Interpreter&, const Value& s, CallArgs&) {
-             ValueList out;
-             for (auto& e : s.as<DictObject>().entries) out.push_back(e.second);
-             return makeList(std::move(out));
-         }},
-        {"items", [](Interpreter&, const Value& s, CallArgs&) {
-             ValueList out;
-             for (auto& e : s.as<DictObject>().entries) out.push_back(makeTuple({e.first, e.second}));
-             return makeList(std::move(out));
-         }},
+        {"keys", [](Interpreter& vm, const Value& s, CallArgs&) { return dictView(vm, s, "dict_keys"); }},
+        {"values", [](Interpreter& vm, const Value& s, CallArgs&) { return dictView(vm, s, "dict_values"); }},
+        {"items", [](Interpreter& vm, const Value& s, CallArgs&) { return dictView(vm, s, "dict_items"); }},
         {"get", [](Interpreter&, const Value& s, CallArgs& a) {
              Value* found = s.as<DictObject>().find(argAt(a, 0, "get"));
              return found ? *found : (a.positional.size() > 1 ? a.positional[1] : Value());
@@ -313,6 +415,7 @@ Value gradFnObject(Interpreter& vm, const Value& self) {
 std::optional<Value> tensorAttribute(Interpreter& vm, const Value& self, const std::string& name) {
     const auto& registry = tensor::OpRegistry::instance();
     if (name == "grad_fn") return gradFnObject(vm, self);
+    if (name == "is_quantized") return Value(false);  // the runtime has no quantized dtypes
     if (tensor::OpRegistry::isTensorProperty(name))
         return callOp("Tensor." + name, {self});
     const tensor::OpEntry* entry = registry.find("Tensor." + name);
@@ -354,13 +457,7 @@ std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, cons
             }
             return std::nullopt;
         }
-        case Kind::Set:
-            if (name == "add")
-                return bindMethod(object, name, [](Interpreter&, const Value& s, CallArgs& a) {
-                    s.as<SetObject>().add(argAt(a, 0, "add"));
-                    return Value();
-                });
-            return std::nullopt;
+        case Kind::Set: return setAttribute(object, name);
         case Kind::Float:
             if (name == "is_integer")
                 return bindMethod(object, name, [](Interpreter&, const Value& s, CallArgs&) { return Value(s.asFloat() == std::floor(s.asFloat())); });

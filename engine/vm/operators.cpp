@@ -253,6 +253,19 @@ Value Interpreter::compare(uint32_t op, const Value& a, const Value& b) {
     if (a.is(Kind::Tensor)) return callOp(fmt::format("Tensor.__{}__", kCompareNames[op]), {a, b});
     if (b.is(Kind::Tensor)) return callOp(fmt::format("Tensor.__{}__", kCompareNames[kReflectedCompare[op]]), {b, a});
     if (op == 2 || op == 3) {
+        // A class's own __eq__ (user classes, dict views) decides; __ne__ is its negation unless defined.
+        for (const Value* side : {&a, &b}) {
+            if (!side->is(Kind::Instance)) continue;
+            const Value& other = side == &a ? b : a;
+            auto& cls = *side->as<InstanceObject>().cls;
+            if (op == 3)
+                if (auto ne = cls.lookup("__ne__"))
+                    return Value(truthy(call(*ne, {*side, other})));
+            if (auto eq = cls.lookup("__eq__")) {
+                bool equal = truthy(call(*eq, {*side, other}));
+                return Value(op == 2 ? equal : !equal);
+            }
+        }
         bool equal = valuesEqual(a, b);
         return Value(op == 2 ? equal : !equal);
     }

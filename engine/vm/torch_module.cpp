@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/registry.h"
@@ -160,6 +161,11 @@ Value markingDecorator(CallArgs& args, const std::string& marker) {
     return makeNative("decorator", [marker](Interpreter&, CallArgs& a) { return markedFunction(a.positional.at(0), marker); });
 }
 
+bool disabledByEnvironment() {
+    const char* env = std::getenv("TORCHDYNAMO_DISABLE");
+    return env && std::string(env) == "1";
+}
+
 void installDynamo(Interpreter& vm, ModuleObject& torch) {
     auto dynamo = newModule(vm, "torch._dynamo");
     torch.attributes["_dynamo"] = Value(dynamo);
@@ -186,7 +192,9 @@ void installDynamo(Interpreter& vm, ModuleObject& torch) {
                           {"accumulated_cache_size_limit", Value(256)}, {"capture_scalar_outputs", Value(false)},
                           {"capture_dynamic_output_shape_ops", Value(false)}, {"suppress_errors", Value(false)},
                           {"automatic_dynamic_shapes", Value(true)}, {"assume_static_by_default", Value(true)},
-                          {"verbose", Value(false)},                 {"optimize_ddp", Value(true)}};
+                          {"verbose", Value(false)},                 {"optimize_ddp", Value(true)},
+                          // As torch._dynamo.config: TORCHDYNAMO_DISABLE=1 runs every compiled function eagerly.
+                          {"disable", Value(disabledByEnvironment())}};
     auto utils = newModule(vm, "torch._dynamo.utils");
     dynamo->attributes["utils"] = Value(utils);
     utils->attributes["counters"] = Value(std::make_shared<DictObject>());
