@@ -1,5 +1,4 @@
-# expect: differs eager -- (capture: print of a shape after the automatic-dynamic recompile prints a stale size)
-# Found by cwb_difffuzz (seed 44): print(x.shape) inside a compiled function prints the size of an earlier call once shapes became dynamic.
+# Found by cwb_difffuzz (seed 44, since fixed): print(x.shape) inside a compiled function prints the size of an earlier call once shapes became dynamic.
 import torch
 
 

@@ -1,5 +1,4 @@
-# expect: differs inductor -- (inductor lowering: an in-place store into a clone of a view writes through to the source)
-# Found by cwb_difffuzz (seed 25): v3 = v0.clone(); v3[0] = 7.0 changes v0 too under the inductor.
+# Found by cwb_difffuzz (seed 25, since fixed): v3 = v0.clone(); v3[0] = 7.0 changes v0 too under the inductor.
 import torch
 
 
