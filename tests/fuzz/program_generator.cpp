@@ -401,11 +401,16 @@ private:
     bool shapeBranch(Statement& s) {
         const Var* x = anyWhere([](const Var& v) { return !v.dims.empty() && v.dtype != DType::Bool; });
         if (!x) return false;
-        Var v = define(s, x->dims, x->dtype);
-        s.lines.push_back(fmt::format("if {}.shape[0] > {}:", x->name, pick(2, 5)));
-        s.lines.push_back(fmt::format("    {} = {} * 2", v.name, x->name));
+        return branch(s, *x, fmt::format("{}.shape[0] > {}", x->name, pick(2, 5)), "{} * 2", "{} - 1");
+    }
+
+    /// `if condition:` / `else:`, each branch defining the same new variable from x (the patterns' `{}`).
+    bool branch(Statement& s, const Var& x, const std::string& condition, const char* thenPattern, const char* elsePattern) {
+        Var v = define(s, x.dims, x.dtype);
+        s.lines.push_back("if " + condition + ":");
+        s.lines.push_back("    " + v.name + " = " + fmt::format(fmt::runtime(thenPattern), x.name));
         s.lines.push_back("else:");
-        s.lines.push_back(fmt::format("    {} = {} - 1", v.name, x->name));
+        s.lines.push_back("    " + v.name + " = " + fmt::format(fmt::runtime(elsePattern), x.name));
         vars_.push_back(v);
         return true;
     }
@@ -429,13 +434,7 @@ private:
         const Var* c = anyWhere([](const Var& v) { return v.dtype != DType::Bool; });
         const Var* x = anyWhere([](const Var& v) { return isFloat(v.dtype); });
         if (!c || !x) return false;
-        Var v = define(s, x->dims, x->dtype);
-        s.lines.push_back(fmt::format("if {}.sum() > 0:", c->name));
-        s.lines.push_back(fmt::format("    {} = {} + 1.0", v.name, x->name));
-        s.lines.push_back("else:");
-        s.lines.push_back(fmt::format("    {} = {} * -1.0", v.name, x->name));
-        vars_.push_back(v);
-        return true;
+        return branch(s, *x, c->name + ".sum() > 0", "{} + 1.0", "{} * -1.0");
     }
 
     bool print(Statement& s) {
