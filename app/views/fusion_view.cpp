@@ -86,6 +86,10 @@ void FusionView::bind(const viz::TraceAnalysis& analysis, const traces::Compile&
     viz::CompileLinks links = viz::linksOfCompile(analysis.index(), compile);
     std::vector<int> roleCounts(4, 0);
     viz::ModuleDonors donors = viz::moduleDonorsOf(links.graphs);
+    std::vector<viz::KernelCallNodes> kernelCalls;  // Inductor ran in the attempt that produced the graphs
+    for (const traces::Compile* attempt : links.attempts)
+        for (viz::KernelCallNodes& calls : viz::kernelCallNodesOfCompile(analysis.trace().artifacts, attempt->id))
+            kernelCalls.push_back(std::move(calls));
     for (const traces::OutputCode* code : links.outputCode) {
         FusionEntry entry;
         entry.code = code;
@@ -95,7 +99,7 @@ void FusionView::bind(const viz::TraceAnalysis& analysis, const traces::Compile&
         if (ordinal > 1) entry.title += " #" + std::to_string(ordinal);
         if (const traces::Graph* graph = graphFusedBy(*code, links.graphs))
             entry.pane = std::make_unique<GraphPane>(*graph, std::vector<const traces::OutputCode*>{code},
-                                                     viz::ClusterMode::Kernels, &donors);
+                                                     viz::ClusterMode::Kernels, &donors, kernelCalls);
         entries_.push_back(std::move(entry));
     }
 }

@@ -66,8 +66,11 @@ viz::LayoutWorker& layoutWorker() {
 }
 
 GraphPane::GraphPane(const traces::Graph& graph, const std::vector<const traces::OutputCode*>& codes,
-                     viz::ClusterMode mode, const viz::ModuleDonors* donors)
-    : graph_(&graph), model_(viz::buildGraphModel(graph, donors)), fusion_(viz::mapNodesToKernels(model_, codes)),
+                     viz::ClusterMode mode, const viz::ModuleDonors* donors,
+                     const std::vector<viz::KernelCallNodes>& kernelCalls)
+    : graph_(&graph),
+      model_(viz::buildGraphModel(graph, donors)),
+      fusion_(viz::mapNodesToKernels(model_, codes, kernelCalls)),
       mode_(mode) {
     if (static_cast<int>(model_.nodes.size()) > viz::kFoldMinNodes) setFolded(true);
     exportPath_ = "graph-" + std::to_string(graph.id) + "-" + slug(title()) + ".svg";
@@ -244,7 +247,18 @@ void GraphPane::drawToolbar(UiDump* dump) {
     ImGui::SameLine();
     viz::LayoutStatus status = layoutWorker().status(layoutKey_);
     std::string line = std::to_string(model_.nodes.size()) + " nodes, " + std::to_string(model_.edges.size()) + " edges";
-    if (folding_) line += " (" + std::to_string(display_.layout.nodes.size()) + " shown)";
+    if (folding_) {
+        // What is hidden: how many boxes stand for how many nodes (double-click one to open it).
+        size_t boxes = 0;
+        size_t inside = 0;
+        for (const viz::DisplayNode& node : display_.nodes) {
+            if (node.group < 0) continue;
+            ++boxes;
+            inside += folding_->groups[static_cast<size_t>(node.group)].nodes.size();
+        }
+        line += " (" + std::to_string(display_.layout.nodes.size()) + " shown: " + std::to_string(boxes) +
+                " folded groups hold " + std::to_string(inside) + ")";
+    }
     if (status.state == viz::LayoutState::Ready) line += "  ·  layout " + widgets::formatSeconds(status.seconds);
     if (shownLayout_ && shownLayout_->engine != "dot") line += " (simple layers: dot would take minutes here)";
     if (fusion_.match == viz::KernelMatch::KernelName) line += "  ·  kernels guessed from their names";

@@ -34,9 +34,10 @@ class GraphPane {
 public:
     /// `codes`: the output code the graph's kernels are looked up in. Kernels mode draws each kernel as a
     /// cluster of its nodes (the fusion diagram); otherwise big graphs fold and expanded folds are clusters.
-    /// `donors`: module paths from the compile's other graphs (see viz::ModuleDonors), null for none.
+    /// `donors`: module paths from the compile's other graphs (see viz::ModuleDonors), null for none;
+    /// `kernelCalls`: the compile's provenance records (see viz::KernelCallNodes).
     GraphPane(const traces::Graph& graph, const std::vector<const traces::OutputCode*>& codes, viz::ClusterMode mode,
-              const viz::ModuleDonors* donors = nullptr);
+              const viz::ModuleDonors* donors = nullptr, const std::vector<viz::KernelCallNodes>& kernelCalls = {});
 
     const traces::Graph& graph() const { return *graph_; }
     const viz::GraphModel& model() const { return model_; }

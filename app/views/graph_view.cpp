@@ -64,8 +64,13 @@ void GraphView::bind(const viz::TraceAnalysis& analysis, const traces::Compile& 
     shownNode_ = shownGroup_ = -1;
     viz::CompileLinks links = viz::linksOfCompile(analysis.index(), compile);
     viz::ModuleDonors donors = viz::moduleDonorsOf(links.graphs);
+    std::vector<viz::KernelCallNodes> kernelCalls;  // Inductor ran in the attempt that produced the graphs
+    for (const traces::Compile* attempt : links.attempts)
+        for (viz::KernelCallNodes& calls : viz::kernelCallNodesOfCompile(analysis.trace().artifacts, attempt->id))
+            kernelCalls.push_back(std::move(calls));
     for (const traces::Graph* graph : links.graphs)
-        panes_.push_back(std::make_unique<GraphPane>(*graph, links.outputCode, viz::ClusterMode::ExpandedFolds, &donors));
+        panes_.push_back(std::make_unique<GraphPane>(*graph, links.outputCode, viz::ClusterMode::ExpandedFolds, &donors,
+                                                     kernelCalls));
 }
 
 void GraphView::followSelection(const ViewContext& context) {

@@ -13,7 +13,8 @@
 #include "inductor/compiled_graph.h"
 #include "inductor/debug_trace.h"
 #include "tensor/autograd/grad_mode.h"
-#include "vm/inductor_options.h"
+#include "inductor/inductor_options.h"
+#include "vm/compile_options_check.h"
 
 namespace eng::inductor {
 
@@ -222,14 +223,15 @@ InductorConfig InductorConfig::from(const vm::CompileOptions& options) {
         config.codegen = CodegenChoice::Interpreter;
     const bool autotuneMode = options.mode == "max-autotune" || options.mode == "max-autotune-no-cudagraphs";
     const vm::Value& extra = options.inductorOptions;
-    config.autotune = autotuneMode || vm::inductorFlag(extra, "max_autotune", false) || vm::inductorFlag(extra, "max_autotune_pointwise", false);
-    config.cudaGraphs = vm::inductorFlag(extra, "triton.cudagraphs", options.mode == "reduce-overhead" || options.mode == "max-autotune");
-    config.debugTrace = vm::inductorFlag(extra, "trace.enabled", false) || vm::inductorFlag(extra, "debug", false);
-    config.graphDiagram = vm::inductorFlag(extra, "trace.graph_diagram", false);
+    config.autotune = autotuneMode || inductorFlag(extra, "max_autotune", false) || inductorFlag(extra, "max_autotune_pointwise", false);
+    config.cudaGraphs = inductorFlag(extra, "triton.cudagraphs", options.mode == "reduce-overhead" || options.mode == "max-autotune");
+    config.debugTrace = inductorFlag(extra, "trace.enabled", false) || inductorFlag(extra, "debug", false);
+    config.graphDiagram = inductorFlag(extra, "trace.graph_diagram", false);
     return config;
 }
 
 void installInductorBackend() {
+    vm::setCompileOptionsCheck(validateInductorOptions);
     capture::registerBackend("inductor", [](const vm::CompileOptions& options) {
         return std::make_unique<InductorBackend>(InductorConfig::from(options));
     });

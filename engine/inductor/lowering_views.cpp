@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "inductor/lowering_registry.h"
+#include "tensor/shape.h"
 
 namespace eng::inductor::lowering {
 
@@ -340,24 +341,16 @@ struct ViewLowering {
         return permute(x, order);
     }
 
-    /// movedim/moveaxis with ints or lists: the moved dims where asked, the others in their order around them.
+    /// movedim/moveaxis with ints or lists, in the eager runtime's dim order.
     std::optional<LValue> movedim(const std::string&) {
         LValue x = args.tensor(0, "input");
         auto source = args.dims(1, "source"), destination = args.dims(2, "destination");
-        if (!source || !destination || source->size() != destination->size()) return std::nullopt;  // eager's error
-        std::vector<int64_t> order(static_cast<size_t>(x.dim()), -1);
-        std::vector<bool> moved(static_cast<size_t>(x.dim()), false);
-        for (size_t i = 0; i < source->size(); ++i) {
-            const auto src = static_cast<size_t>(normaliseDim((*source)[i], x.dim())), dst = static_cast<size_t>(normaliseDim((*destination)[i], x.dim()));
-            if (moved[src] || order[dst] >= 0) return std::nullopt;
-            moved[src] = true;
-            order[dst] = static_cast<int64_t>(src);
-        }
-        size_t next = 0;
-        for (int64_t& d : order) {
-            if (d >= 0) continue;
-            while (moved[next]) ++next;
-            d = static_cast<int64_t>(next++);
+        if (!source || !destination) return std::nullopt;
+        std::vector<int64_t> order;
+        try {
+            order = tensor::movedimOrder(x.dim(), *source, *destination);
+        } catch (const tensor::TensorError&) {
+            return std::nullopt;  // the extern kernel raises eager's error
         }
         return permute(x, order);
     }

@@ -209,13 +209,11 @@ Tensor unflatten(const Tensor& x, int64_t dim, const Shape& sizes) {
     return view(x, shape);
 }
 
-Tensor movedim(const Tensor& x, const std::vector<int64_t>& source, const std::vector<int64_t>& destination) {
-    const int64_t ndim = x.dim();
+std::vector<int64_t> movedimOrder(int64_t ndim, const std::vector<int64_t>& source, const std::vector<int64_t>& destination) {
     if (source.size() != destination.size())
         fail(ErrorKind::Runtime, fmt::format("movedim: Invalid source or destination dims: source ([{}] dims) should contain the same "
                                              "number of dims as destination ([{}] dims)",
                                              fmt::join(source, ", "), fmt::join(destination, ", ")));
-    // order[d] = the input dim that lands at d: the moved dims where asked, the others in their order around them.
     std::vector<int64_t> order(static_cast<size_t>(ndim), -1);
     std::vector<bool> moved(static_cast<size_t>(ndim), false);
     for (size_t i = 0; i < source.size(); ++i) {
@@ -232,7 +230,11 @@ Tensor movedim(const Tensor& x, const std::vector<int64_t>& source, const std::v
         while (moved[static_cast<size_t>(next)]) ++next;
         d = next++;
     }
-    return permute(x, order);
+    return order;
+}
+
+Tensor movedim(const Tensor& x, const std::vector<int64_t>& source, const std::vector<int64_t>& destination) {
+    return permute(x, movedimOrder(x.dim(), source, destination));
 }
 
 Tensor diagonal(const Tensor& x, int64_t offset, int64_t dim1, int64_t dim2) {

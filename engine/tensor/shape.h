@@ -27,6 +27,9 @@ Tensor squeeze(const Tensor& x, const std::optional<std::vector<int64_t>>& dims 
 Tensor expand(const Tensor& x, const Shape& sizes);
 Tensor flatten(const Tensor& x, int64_t startDim = 0, int64_t endDim = -1);
 Tensor unflatten(const Tensor& x, int64_t dim, const Shape& sizes);
+// movedim's dim order: order[d] is the dim of x that lands at d (`source` at `destination`, the others in their
+// order around them); PyTorch's errors for lists of different lengths or repeated dims.
+std::vector<int64_t> movedimOrder(int64_t ndim, const std::vector<int64_t>& source, const std::vector<int64_t>& destination);
 // Moves the dims `source` to the places `destination`; the others keep their order.
 Tensor movedim(const Tensor& x, const std::vector<int64_t>& source, const std::vector<int64_t>& destination);
 inline Tensor movedim(const Tensor& x, int64_t source, int64_t destination) {

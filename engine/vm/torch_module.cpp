@@ -8,7 +8,7 @@
 
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/registry.h"
-#include "vm/inductor_options.h"
+#include "vm/compile_options_check.h"
 #include "vm/interpreter.h"
 
 namespace eng::vm {
@@ -34,6 +34,11 @@ constexpr std::pair<const char*, tensor::DType> kDTypes[] = {
 constexpr const char* kModes[] = {"default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"};
 constexpr const char* kBackends[] = {"inductor", "eager", "aot_eager", "cudagraphs", "onnxrt", "openxla", "tvm"};
 
+CompileOptionsCheck& compileOptionsCheck() {
+    static CompileOptionsCheck check;
+    return check;
+}
+
 /// Validates torch.compile's keyword arguments as PyTorch does and collects them.
 std::shared_ptr<CompileOptions> compileOptions(Interpreter& vm, CallArgs& args) {
     auto options = std::make_shared<CompileOptions>();
@@ -53,7 +58,7 @@ std::shared_ptr<CompileOptions> compileOptions(Interpreter& vm, CallArgs& args) 
         options->mode = text;
     }
     if (extra && !extra->isNone()) {
-        validateInductorOptions(*extra);
+        if (compileOptionsCheck()) compileOptionsCheck()(*extra);
         options->inductorOptions = *extra;
     }
     if (auto v = args.take("backend")) {
@@ -303,5 +308,7 @@ void installTorch(Interpreter& vm) {
     installCompiler(vm, *torch);
     installOptim(vm, *torch);
 }
+
+void setCompileOptionsCheck(CompileOptionsCheck check) { compileOptionsCheck() = std::move(check); }
 
 }  // namespace eng::vm

@@ -267,8 +267,8 @@ struct TraceData {
     std::vector<GuardFailure> guardFailures;
     std::vector<GraphBreak> graphBreaks;
     std::vector<OutputCode> outputCode;
-    /// Payload left empty by the loader, except for warnings, collective schedules and cache decisions (less
-    /// their `components`): the texts the reports show.
+    /// Payload left empty by the loader, except for warnings, collective schedules, provenance node mappings and
+    /// cache decisions (less their `components`): the texts the views and reports show.
     std::vector<Artifact> artifacts;
     std::vector<Span> spans;
     /// Per session, the `str` records' table: stacks inside artifact metadata name files by these indexes.

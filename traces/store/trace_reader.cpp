@@ -298,10 +298,12 @@ private:
 
     void loadArtifacts(TraceData& t) {
         auto q = db_.prepare(
-            // Payloads the reports read come along; others stay on disk. Warnings and collective schedules are
-            // short. Cache decisions are JSON whose `components` (the cache-key dump, tens of KB) nobody shows.
+            // Payloads the views and reports read come along; others stay on disk. Warnings, collective schedules
+            // and provenance node mappings (which graph nodes each kernel call computed) are short. Cache decisions
+            // are JSON whose `components` (the cache-key dump, tens of KB) nobody shows.
             "SELECT a.id, a.session_id, a.compile_id, a.seq, a.line, a.event, a.name, a.encoding, a.metadata, a.payload_intact, "
-            "CASE WHEN a.name IN ('dynamo_warning', 'inductor_collective_schedule') THEN p.text "
+            "CASE WHEN a.name IN ('dynamo_warning', 'inductor_collective_schedule', "
+            "'inductor_provenance_tracking_node_mappings') THEN p.text "
             "WHEN (a.name GLOB '*_cache_hit' OR a.name GLOB '*_cache_miss' OR a.name GLOB '*_cache_bypass') "
             "AND json_valid(p.text) THEN json_remove(p.text, '$.components') ELSE '' END "
             "FROM artifacts a LEFT JOIN payloads p ON p.id = a.payload_id ORDER BY a.session_id, a.seq, a.id");

@@ -147,6 +147,7 @@ void GraphCanvas::applyPendingView() {
             }
         }
         fitPending_ = Fit::None;
+        placeMinimap();
     }
     if (centerPending_ >= 0 && static_cast<size_t>(centerPending_) < layout.nodes.size()) {
         centre_ = layout.nodes[static_cast<size_t>(centerPending_)].centre();
@@ -394,9 +395,30 @@ Rect GraphCanvas::minimapRect() const {
     float side = std::min(kMinimapWidth * pixelScale_, std::min(size_.x, size_.y) * 0.3f);
     float scale = std::min(side / width, side / height);
     float margin = 8.0f * pixelScale_;
-    float maxX = origin_.x + size_.x - margin;
     float maxY = origin_.y + size_.y - margin;
+    if (minimapOnLeft_) {
+        float minX = origin_.x + margin;
+        return {minX, maxY - height * scale, minX + width * scale, maxY};
+    }
+    float maxX = origin_.x + size_.x - margin;
     return {maxX - width * scale, maxY - height * scale, maxX, maxY};
+}
+
+void GraphCanvas::placeMinimap() {
+    // In the bottom corner that covers fewer of the nodes in view.
+    minimapOnLeft_ = false;
+    Rect right = minimapRect();
+    if (right.width() <= 0) return;
+    minimapOnLeft_ = true;
+    Rect left = minimapRect();
+    auto nodesUnder = [&](const Rect& screen) {
+        Point min = toGraph(ImVec2(screen.minX, screen.minY));
+        Point max = toGraph(ImVec2(screen.maxX, screen.maxY));
+        visibleScratch_.clear();
+        nodeGrid_.query({min.x, min.y, max.x, max.y}, visibleScratch_);
+        return visibleScratch_.size();
+    };
+    minimapOnLeft_ = nodesUnder(left) < nodesUnder(right);
 }
 
 bool GraphCanvas::handleMinimap() {

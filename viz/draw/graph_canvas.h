@@ -105,6 +105,7 @@ private:
     void drawTooltip(int node) const;
     /// The minimap's screen rect this frame (empty when the whole graph is in view).
     Rect minimapRect() const;
+    void placeMinimap();
     void buildMinimap();
     void drawMinimap(ImDrawList& list, const Rect& visible);
     bool handleMinimap();
@@ -126,6 +127,7 @@ private:
     Fit fitPending_ = Fit::Start;
     std::vector<Rect> minimapCells_;  ///< occupied cells of a coarse grid over the drawing, in graph points
     bool minimapDragging_ = false;
+    bool minimapOnLeft_ = false;  ///< chosen when the view is fitted: the corner hiding fewer nodes
     int centerPending_ = -1;
     int clusterPending_ = -1;
     bool dragged_ = false;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include <nlohmann/json.hpp>
+
 namespace viz {
 namespace {
 
@@ -188,7 +190,55 @@ int FusionMap::findKernel(traces::RowId kernelId) const {
     return -1;
 }
 
-FusionMap mapNodesToKernels(const GraphModel& model, const std::vector<const traces::OutputCode*>& outputCode) {
+KernelCallNodes kernelCallNodesOf(std::string_view provenanceJson) {
+    KernelCallNodes calls;
+    nlohmann::json json = nlohmann::json::parse(provenanceJson, nullptr, false);
+    if (json.is_discarded() || !json.is_object() || !json.contains("cppCodeToPost") || !json["cppCodeToPost"].is_object())
+        return calls;
+    for (const auto& [call, nodes] : json["cppCodeToPost"].items()) {
+        std::string kernel = call.substr(0, call.rfind(':'));  // "triton_poi_fused_add_0:3" -> its kernel
+        if (!nodes.is_array()) continue;
+        std::vector<std::string>& names = calls[kernel];
+        for (const nlohmann::json& node : nodes)
+            if (node.is_string()) names.push_back(node.get<std::string>());
+    }
+    return calls;
+}
+
+std::vector<KernelCallNodes> kernelCallNodesOfCompile(const std::vector<traces::Artifact>& artifacts,
+                                                      traces::RowId compileId) {
+    std::vector<KernelCallNodes> records;
+    for (const traces::Artifact& artifact : artifacts)
+        if (artifact.compileId == compileId && artifact.name == "inductor_provenance_tracking_node_mappings" &&
+            !artifact.payload.empty())
+            if (KernelCallNodes calls = kernelCallNodesOf(artifact.payload); !calls.empty()) records.push_back(std::move(calls));
+    return records;
+}
+
+namespace {
+
+/// The record of `code`'s calls: the one whose entries for `code`'s kernels name the most of `model`'s nodes.
+const KernelCallNodes* recordOf(const GraphModel& model, const traces::OutputCode& code,
+                                const std::vector<KernelCallNodes>& records) {
+    const KernelCallNodes* best = nullptr;
+    int bestCount = 0;
+    for (const KernelCallNodes& record : records) {
+        int count = 0;
+        for (const traces::Kernel& kernel : code.kernels)
+            if (auto it = record.find(kernel.name); it != record.end())
+                for (const std::string& name : it->second) count += model.findNode(name) >= 0 ? 1 : 0;
+        if (count > bestCount) {
+            best = &record;
+            bestCount = count;
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+FusionMap mapNodesToKernels(const GraphModel& model, const std::vector<const traces::OutputCode*>& outputCode,
+                            const std::vector<KernelCallNodes>& kernelCalls) {
     FusionMap map;
     FusionBuilder builder(model, map);
     if (usesSourceNodes(model.kind)) {
@@ -198,9 +248,13 @@ FusionMap mapNodesToKernels(const GraphModel& model, const std::vector<const tra
                     if (int node = model.findNode(name); node >= 0) builder.assign(*code, kernel, node);
         if (builder.any()) map.match = KernelMatch::SourceNodes;
     } else if (const traces::OutputCode* code = bestModule(model, outputCode, namedNodeCount)) {
-        for (const traces::Kernel& kernel : code->kernels)
-            for (const std::string& name : kernel.postGradNodes)
+        const KernelCallNodes* calls = recordOf(model, *code, kernelCalls);
+        for (const traces::Kernel& kernel : code->kernels) {
+            auto called = calls ? calls->find(kernel.name) : KernelCallNodes::const_iterator();
+            const std::vector<std::string>& names = calls && called != calls->end() ? called->second : kernel.postGradNodes;
+            for (const std::string& name : names)
                 if (int node = model.findNode(name); node >= 0) builder.assign(*code, kernel, node);
+        }
         map.match = KernelMatch::PostGradNodes;
     }
     if (!builder.any()) {

@@ -2,6 +2,7 @@
 // (source nodes for Dynamo graphs, post-grad nodes for AOT/post-grad graphs), else a guess from kernel names.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,12 +39,28 @@ struct FusionMap {
     int findKernel(traces::RowId kernelId) const;
 };
 
+/// Inductor's provenance record of one generated module (the `inductor_provenance_tracking_node_mappings`
+/// artifact's cppCodeToPost): per kernel name, the post-grad nodes of all its calls ("triton_poi_fused_add_0:3",
+/// ":9", ...). A kernel's own comment names the nodes of its first call only, so a kernel that every layer of a
+/// model calls would otherwise map to the first layer alone.
+using KernelCallNodes = std::map<std::string, std::vector<std::string>>;
+
+/// Parses an `inductor_provenance_tracking_node_mappings` payload; empty when it has no cppCodeToPost.
+KernelCallNodes kernelCallNodesOf(std::string_view provenanceJson);
+
+/// The provenance records among `artifacts` that belong to `compileId`.
+std::vector<KernelCallNodes> kernelCallNodesOfCompile(const std::vector<traces::Artifact>& artifacts,
+                                                      traces::RowId compileId);
+
 /// Maps `model`'s nodes to the kernels of `outputCode` (all output code of the graph's compile id).
 /// Dynamo and pre-grad graphs match kernels' source nodes over every module, forward before backward.
 /// AOT, post-grad and other graphs match post-grad nodes in the one module that covers the most nodes, its role
 /// (forward/backward/inference) deciding ties. When no kernel names a node, kernel names are used instead:
 /// "cpp_fused_mul_sin_0" claims the first free mul and sin nodes and their free neighbours of those ops.
-FusionMap mapNodesToKernels(const GraphModel& model, const std::vector<const traces::OutputCode*>& outputCode);
+/// With `kernelCalls` (the compile's provenance records), post-grad graphs take every call's nodes from the record
+/// that names the most of them.
+FusionMap mapNodesToKernels(const GraphModel& model, const std::vector<const traces::OutputCode*>& outputCode,
+                            const std::vector<KernelCallNodes>& kernelCalls = {});
 
 /// The operators a fused kernel's name lists: "triton_poi_fused_add_cos_mul_sin_0" -> "_add_cos_mul_sin_"
 /// (underscore-delimited so that "mul" matches but "mm" does not match "mmm"); "" for unfused names.

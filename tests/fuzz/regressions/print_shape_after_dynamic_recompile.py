@@ -1,4 +1,4 @@
-# Found by cwb_difffuzz (seed 44, since fixed): print(x.shape) inside a compiled function prints the size of an earlier call once shapes became dynamic.
+# Found by cwb_difffuzz (seed 44): print(x.shape) inside a compiled function prints the size of an earlier call once shapes became dynamic.
 import torch
 
 

@@ -1,4 +1,4 @@
-# Found by cwb_difffuzz (seed 28, since fixed): x.float() of a float32 tensor returns x itself; the inductor copies it.
+# Found by cwb_difffuzz (seed 28): x.float() of a float32 tensor returns x itself; the inductor used to copy it (fixed by the view table).
 import torch
 
 

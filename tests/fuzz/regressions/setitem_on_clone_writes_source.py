@@ -1,4 +1,4 @@
-# Found by cwb_difffuzz (seed 25, since fixed): v3 = v0.clone(); v3[0] = 7.0 changes v0 too under the inductor.
+# Found by cwb_difffuzz (seed 25): v3 = v0.clone(); v3[0] = 7.0 changed v0 too under the inductor.
 import torch
 
 

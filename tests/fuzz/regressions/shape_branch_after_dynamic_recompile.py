@@ -1,4 +1,4 @@
-# Found by cwb_difffuzz (seed 53, since fixed): a branch on x.shape[0] is not guarded once the size became dynamic: the third call reuses the graph of the other branch.
+# Found by cwb_difffuzz (seed 53): a branch on x.shape[0] is not guarded once the size became dynamic: the third call reuses the graph of the other branch.
 import torch
 
 

@@ -114,5 +114,27 @@ TEST(FusionMap, NothingToMatch) {
     EXPECT_EQ(map.kernelOf(100), -1);
 }
 
+TEST(FusionMap, ProvenanceRecordsMapEveryCallOfAKernel) {
+    // Two layers call one kernel; its comment names the first call's nodes only, the provenance record both.
+    traces::Graph graph = testing::graphOf(
+        traces::GraphKind::PostGrad,
+        {testing::node("primals_1", "placeholder", "primals_1"),
+         testing::node("mul", "call_function", "torch.ops.aten.mul.Tensor", {"primals_1"}),
+         testing::node("mul_1", "call_function", "torch.ops.aten.mul.Tensor", {"mul"}),
+         testing::node("output", "output", "output", {"mul_1"}, "")});
+    GraphModel model = buildGraphModel(graph);
+    std::vector<traces::OutputCode> codes{testing::module(10, "0_forward", {testing::kernel(100, "triton_poi_fused_mul_0", {}, {"mul"})})};
+    EXPECT_EQ(mapNodesToKernels(model, testing::pointers(codes)).kernelOf(model.findNode("mul_1")), -1);
+    KernelCallNodes calls = kernelCallNodesOf(
+        R"({"preToPost": {}, "cppCodeToPost": {"triton_poi_fused_mul_0:1": ["mul"], "triton_poi_fused_mul_0:2": ["mul_1"],
+            "extern_kernels.mm:3": ["mm"]}, "version": 2.0})");
+    EXPECT_THAT(calls["triton_poi_fused_mul_0"], ElementsAre("mul", "mul_1"));
+    FusionMap map = mapNodesToKernels(model, testing::pointers(codes), {calls});
+    EXPECT_EQ(map.kernelOf(model.findNode("mul")), 0);
+    EXPECT_EQ(map.kernelOf(model.findNode("mul_1")), 0);
+    EXPECT_TRUE(kernelCallNodesOf("not json").empty());
+    EXPECT_TRUE(kernelCallNodesOf(R"({"version": 2.0})").empty());
+}
+
 }  // namespace
 }  // namespace viz

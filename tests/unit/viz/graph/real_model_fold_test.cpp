@@ -162,24 +162,36 @@ TEST(RealModelFold, FusionDiagramFoldsKernelsInsideTheirBlocks) {
         if (code.compileId == postGrad->compileId) codes.push_back(&code);
     ModuleDonors donors = moduleDonorsOf(model->graphs);
     GraphModel graph = buildGraphModel(*postGrad, &donors);
-    FusionMap fusion = mapNodesToKernels(graph, codes);
-    ASSERT_GE(fusion.kernels.size(), 10u);
-    Folding folding = foldGraph(graph, kFoldTargetUnits, &fusion);
-    // Block 0's kernels are boxes inside block 0, each one kernel. (The kernels' fusion comments name the nodes
-    // of their first call only: the later blocks, which call the same kernels, show their nodes unfused.)
-    int block = groupKeyed(folding, "transformer.h.0");
-    ASSERT_GE(block, 0);
-    int kernelsInBlock = 0;
-    for (size_t g = 0; g < folding.groups.size(); ++g) {
-        if (folding.groups[g].kernel < 0) continue;
-        for (int outer = folding.groups[g].parent; outer >= 0; outer = folding.groups[static_cast<size_t>(outer)].parent)
-            if (outer == block) {
-                ++kernelsInBlock;
-                EXPECT_THAT(folding.groups[g].key, ::testing::HasSubstr(fusion.kernels[static_cast<size_t>(folding.groups[g].kernel)].name));
+    auto kernelsInBlock = [&](const FusionMap& fusion, const std::string& block) {
+        Folding folding = foldGraph(graph, kFoldTargetUnits, &fusion);
+        int group = groupKeyed(folding, block);
+        int count = 0;
+        for (size_t g = 0; g < folding.groups.size(); ++g) {
+            if (folding.groups[g].kernel < 0) continue;
+            for (int outer = folding.groups[g].parent; outer >= 0; outer = folding.groups[static_cast<size_t>(outer)].parent) {
+                if (outer != group) continue;
+                ++count;
+                EXPECT_THAT(folding.groups[g].key,
+                            ::testing::HasSubstr(fusion.kernels[static_cast<size_t>(folding.groups[g].kernel)].name));
                 break;
             }
-    }
-    EXPECT_GE(kernelsInBlock, 3);
+        }
+        return count;
+    };
+    // The kernels' comments name the nodes of their first call only: block 0 has its kernels, block 5 (which
+    // calls the same kernels) none.
+    FusionMap firstCalls = mapNodesToKernels(graph, codes);
+    ASSERT_GE(firstCalls.kernels.size(), 10u);
+    EXPECT_GE(kernelsInBlock(firstCalls, "transformer.h.0"), 3);
+    EXPECT_EQ(kernelsInBlock(firstCalls, "transformer.h.5"), 0);
+    // Inductor's provenance record names every call's nodes: every block shows its kernels, each one box.
+    std::vector<KernelCallNodes> kernelCalls = kernelCallNodesOfCompile(model->data.artifacts, *postGrad->compileId);
+    ASSERT_FALSE(kernelCalls.empty());
+    FusionMap everyCall = mapNodesToKernels(graph, codes, kernelCalls);
+    EXPECT_GE(kernelsInBlock(everyCall, "transformer.h.0"), 3);
+    EXPECT_GE(kernelsInBlock(everyCall, "transformer.h.5"), 5);
+    EXPECT_EQ(kernelsInBlock(everyCall, "transformer.h.5"), kernelsInBlock(everyCall, "transformer.h.6"));
+    EXPECT_GE(kernelsInBlock(everyCall, "transformer.h.11"), 5);
 }
 
 }  // namespace

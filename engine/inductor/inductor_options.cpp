@@ -1,11 +1,16 @@
 // The inductor options table and its checks (see inductor_options.h).
-#include "vm/inductor_options.h"
+#include "inductor/inductor_options.h"
 
 #include <fmt/format.h>
 
 #include "vm/interpreter.h"
 
-namespace eng::vm {
+namespace eng::inductor {
+
+using vm::DictObject;
+using vm::Kind;
+using vm::raise;
+using vm::Value;
 
 const std::vector<InductorOptionSpec>& inductorOptionSpecs() {
     static const std::vector<InductorOptionSpec> specs = {
@@ -69,4 +74,4 @@ bool inductorFlag(const Value& options, const std::string& name, bool fallback) 
     return fallback;
 }
 
-}  // namespace eng::vm
+}  // namespace eng::inductor

@@ -1,5 +1,6 @@
 // torch.compile's `options={...}`: the torch._inductor.config keys cwb knows, their types, and whether cwb does
-// what they say. Checked when torch.compile is called, as PyTorch checks them, so mistakes surface at once.
+// what they say. The backend registers the check with the VM (vm/compile_options_check.h), which runs it when
+// torch.compile is called, as PyTorch checks them, so mistakes surface at once.
 #pragma once
 
 #include <string>
@@ -7,11 +8,11 @@
 
 #include "vm/value.h"
 
-namespace eng::vm {
+namespace eng::inductor {
 
 struct InductorOptionSpec {
     std::string name;     // "max_autotune", "triton.cudagraphs"
-    Kind type;            // Bool, Int or Str
+    vm::Kind type;            // Bool, Int or Str
     bool supported;       // false: only its default value is accepted
     std::string meaning;  // what cwb does with it (or why it refuses it)
 };
@@ -20,9 +21,9 @@ const std::vector<InductorOptionSpec>& inductorOptionSpecs();
 
 /// Raises RuntimeError with PyTorch's wording for unknown keys and wrong types, and cwb's reason for options it
 /// cannot honour when set away from their default.
-void validateInductorOptions(const Value& options);
+void validateInductorOptions(const vm::Value& options);
 
 /// The value of `name` in a validated options dict, or `fallback` when absent.
-bool inductorFlag(const Value& options, const std::string& name, bool fallback);
+bool inductorFlag(const vm::Value& options, const std::string& name, bool fallback);
 
-}  // namespace eng::vm
+}  // namespace eng::inductor
