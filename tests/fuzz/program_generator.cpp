@@ -97,6 +97,13 @@ private:
         s.defines.push_back(v.name);
         return v;
     }
+    /// One statement `vN = expr` defining a new variable.
+    bool assign(Statement& s, std::vector<std::string> dims, DType dtype, const std::string& expr) {
+        Var v = define(s, std::move(dims), dtype);
+        s.lines.push_back(v.name + " = " + expr);
+        vars_.push_back(v);
+        return true;
+    }
 
     void addInput(Program& program) {
         static const char* names[] = {"a", "b", "c"};
@@ -172,10 +179,7 @@ private:
                                                                "{} + 1", "torch.clamp({}, -2, 2)"})), x->name, x->name);
         else
             expr = fmt::format(fmt::runtime(choose(std::vector<std::string>{"~{}", "{}.logical_not()", "{} & {}"})), x->name, x->name);
-        Var v = define(s, x->dims, x->dtype);
-        s.lines.push_back(fmt::format("{} = {}", v.name, expr));
-        vars_.push_back(v);
-        return true;
+        return assign(s, x->dims, x->dtype, expr);
     }
 
     /// A second operand that broadcasts with x: another variable, or a Python scalar.
@@ -202,10 +206,7 @@ private:
             expr = fmt::format("{} / ({}.abs() + 1)", x->name, y->name);
             if (!isFloat(dtype)) dtype = DType::F32;
         } else expr = fmt::format("{} {} {}", x->name, op, y->name);
-        Var v = define(s, dims, dtype);
-        s.lines.push_back(fmt::format("{} = {}", v.name, expr));
-        vars_.push_back(v);
-        return true;
+        return assign(s, dims, dtype, expr);
     }
 
     bool compare(Statement& s) {
@@ -265,10 +266,7 @@ private:
         }
         const auto& [expr, dims] = choose(options);
         if (expr.find(".var(") != std::string::npos && x->dims[dim] == "1") return false;
-        Var v = define(s, dims, dtype);
-        s.lines.push_back(fmt::format("{} = {}", v.name, expr));
-        vars_.push_back(v);
-        return true;
+        return assign(s, dims, dtype, expr);
     }
 
     bool view(Statement& s) {
@@ -332,10 +330,7 @@ private:
                 expr = fmt::format(fmt::runtime(chance(0.5) ? "{}.contiguous()" : "{}.clone()"), x->name);
                 break;
         }
-        Var v = define(s, dims, x->dtype);
-        s.lines.push_back(fmt::format("{} = {}", v.name, expr));
-        vars_.push_back(v);
-        return true;
+        return assign(s, dims, x->dtype, expr);
     }
 
     /// An in-place update of a fresh clone, with an operand that broadcasts into its shape.
@@ -399,21 +394,23 @@ private:
         if (isFloat(x->dtype)) options.push_back({"({} * 4).long()", DType::I64});
         if (x->dtype != DType::Bool) options.push_back({"({} > 0).to(torch.int64)", DType::I64});
         const auto& [pattern, dtype] = choose(options);
-        Var v = define(s, x->dims, dtype);
-        s.lines.push_back(fmt::format("{} = {}", v.name, fmt::format(fmt::runtime(pattern), x->name)));
-        vars_.push_back(v);
-        return true;
+        return assign(s, x->dims, dtype, fmt::format(fmt::runtime(pattern), x->name));
     }
 
     /// Control flow on a shape: a guard (and a recompile when the sizes cross it), never a graph break.
     bool shapeBranch(Statement& s) {
         const Var* x = anyWhere([](const Var& v) { return !v.dims.empty() && v.dtype != DType::Bool; });
         if (!x) return false;
-        Var v = define(s, x->dims, x->dtype);
-        s.lines.push_back(fmt::format("if {}.shape[0] > {}:", x->name, pick(2, 5)));
-        s.lines.push_back(fmt::format("    {} = {} * 2", v.name, x->name));
+        return branch(s, *x, fmt::format("{}.shape[0] > {}", x->name, pick(2, 5)), "{} * 2", "{} - 1");
+    }
+
+    /// `if condition:` / `else:`, each branch defining the same new variable from x (the patterns' `{}`).
+    bool branch(Statement& s, const Var& x, const std::string& condition, const char* thenPattern, const char* elsePattern) {
+        Var v = define(s, x.dims, x.dtype);
+        s.lines.push_back("if " + condition + ":");
+        s.lines.push_back("    " + v.name + " = " + fmt::format(fmt::runtime(thenPattern), x.name));
         s.lines.push_back("else:");
-        s.lines.push_back(fmt::format("    {} = {} - 1", v.name, x->name));
+        s.lines.push_back("    " + v.name + " = " + fmt::format(fmt::runtime(elsePattern), x.name));
         vars_.push_back(v);
         return true;
     }
@@ -437,13 +434,7 @@ private:
         const Var* c = anyWhere([](const Var& v) { return v.dtype != DType::Bool; });
         const Var* x = anyWhere([](const Var& v) { return isFloat(v.dtype); });
         if (!c || !x) return false;
-        Var v = define(s, x->dims, x->dtype);
-        s.lines.push_back(fmt::format("if {}.sum() > 0:", c->name));
-        s.lines.push_back(fmt::format("    {} = {} + 1.0", v.name, x->name));
-        s.lines.push_back("else:");
-        s.lines.push_back(fmt::format("    {} = {} * -1.0", v.name, x->name));
-        vars_.push_back(v);
-        return true;
+        return branch(s, *x, c->name + ".sum() > 0", "{} + 1.0", "{} * -1.0");
     }
 
     bool print(Statement& s) {
