@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     cwb::registerOpenCommand(app);
     cwb::registerRunCommand(app);
     cwb::registerExplainCommand(app);
+    cwb::registerDiffCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::RuntimeError& done) {

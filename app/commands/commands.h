@@ -19,5 +19,6 @@ void registerDisCommand(CLI::App& app);
 void registerOpenCommand(CLI::App& app);
 void registerRunCommand(CLI::App& app);
 void registerExplainCommand(CLI::App& app);
+void registerDiffCommand(CLI::App& app);
 
 }  // namespace cwb

@@ -1,4 +1,5 @@
-// `cwb report PATH --format md|html|json [-o FILE]`: an explain report of a trace file, log or directory.
+// `cwb report PATH --format md|html|json|perfetto [-o FILE]`: an explain report of a trace file, log or directory
+// (perfetto: its compile-time events as a chrome trace, for Perfetto or chrome://tracing).
 #include <fmt/core.h>
 
 #include <fstream>
@@ -21,7 +22,8 @@ struct ReportOptions {
 int runReport(const ReportOptions& options) {
     keepImportMemoryFlat();
     auto format = traces::reportFormatFromString(options.format);
-    if (!format) throw CLI::ValidationError("--format", "expected md, html or json, got '" + options.format + "'");
+    if (!format)
+        throw CLI::ValidationError("--format", "expected md, html, json or perfetto, got '" + options.format + "'");
     ProgressLine progress;
     traces::TraceData trace = traces::openAsTrace(options.input, nullptr,
                                                   [&](const std::string&, uint64_t done, uint64_t total) {
@@ -49,7 +51,9 @@ void registerReportCommand(CLI::App& app) {
     auto options = std::make_shared<ReportOptions>();
     CLI::App* cmd = app.add_subcommand("report", "Write an explain report of a trace (.db), log or directory");
     cmd->add_option("PATH", options->input, "A trace file, a TORCH_TRACE log or a directory of logs")->required();
-    cmd->add_option("-f,--format", options->format, "md, html or json")->capture_default_str();
+    cmd->add_option("-f,--format", options->format,
+                    "md, html, json, or perfetto (the compile-time events as chrome trace JSON)")
+        ->capture_default_str();
     cmd->add_option("-o,--output", options->output, "Write to this file instead of standard output");
     cmd->callback([options] { throw CLI::RuntimeError(runReport(*options)); });
 }

@@ -2,7 +2,10 @@
 #include "commands/script_entry.h"
 
 #include <fmt/core.h>
+#include <sys/resource.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -18,7 +21,38 @@ std::string readScript(const std::string& path) {
     return text.str();
 }
 
+namespace {
+
+/// The memory the system can give without swapping (MemAvailable), in bytes; 0 when unknown.
+uint64_t availableMemory() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    uint64_t kilobytes = 0;
+    std::string unit;
+    while (meminfo >> key >> kilobytes >> unit)
+        if (key == "MemAvailable:") return kilobytes << 10;
+    return 0;
+}
+
+/// A script that allocates without end must end with Python's MemoryError (or PyTorch's "DefaultCPUAllocator:
+/// can't allocate memory"), not be killed by the kernel's out-of-memory killer: the data segment is capped at the
+/// memory available when it starts. CWB_MEMORY_LIMIT_MB sets the cap (0: none). CPU runs only: the CUDA driver's
+/// host mappings are not ours to limit.
+void capScriptMemory(const std::string& device) {
+    uint64_t limit = 0;
+    if (const char* env = std::getenv("CWB_MEMORY_LIMIT_MB")) limit = std::strtoull(env, nullptr, 10) << 20;
+    else if (device.rfind("cpu", 0) == 0) limit = availableMemory();
+    if (limit == 0) return;
+    rlimit current{};
+    if (getrlimit(RLIMIT_DATA, &current) != 0 || current.rlim_cur <= limit) return;
+    current.rlim_cur = std::min<rlim_t>(limit, current.rlim_max);
+    setrlimit(RLIMIT_DATA, &current);
+}
+
+}  // namespace
+
 EntryResult runModuleAndEntry(eng::vm::Interpreter& vm, const ScriptEntry& entry, const std::string& text) {
+    capScriptMemory(entry.device);
     eng::vm::RunResult result = vm.runScript(entry.script, text);
     if (!result.ok) {
         std::cout.flush();

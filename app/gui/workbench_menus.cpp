@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "gui/theme.h"
 #include "gui/ui_dump.h"
@@ -24,7 +25,7 @@ constexpr Shortcut kShortcuts[] = {
     {"Ctrl+E", "Export the current trace's report (Markdown, HTML, JSON)"},
     {"Ctrl+W", "Close the current trace"},
     {"Ctrl+Q", "Quit"},
-    {"Ctrl+1 ... Ctrl+7", "Show a view: sites, recompiles, graph, fusion, code, breaks, metrics"},
+    {"Ctrl+1 ... Ctrl+9, Ctrl+0", "Show a view: sites, recompiles, graph, fusion, code, breaks, metrics, timeline, shapes, diff"},
     {"Ctrl+D", "Side by side: two panes, each with its own trace or session"},
     {"Ctrl+F", "Focus the current view's filter or search box (Esc clears it)"},
     {"Left / Right", "Recompiles view: previous / next compile of the function"},
@@ -35,7 +36,7 @@ constexpr Shortcut kShortcuts[] = {
 };
 
 constexpr ViewId kViewOrder[] = {ViewId::Sites, ViewId::Recompiles, ViewId::Graph, ViewId::Fusion,
-                                 ViewId::Code,  ViewId::Breaks,     ViewId::Metrics};
+                                 ViewId::Code,  ViewId::Breaks,     ViewId::Metrics, ViewId::Timeline, ViewId::Shapes, ViewId::Diff};
 
 }  // namespace
 
@@ -50,8 +51,8 @@ void Workbench::handleShortcuts() {
         if (shown >= 0 && shown < static_cast<int>(traces_.size())) closeTrace(static_cast<size_t>(shown));
     }
     if (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_F1, false)) showHelp_ = !showHelp_;
-    for (int n = 0; n < 7; ++n)
-        if (widgets::ctrlPressed(static_cast<char>('1' + n))) showView(kViewOrder[n]);
+    for (int n = 0; n < static_cast<int>(std::size(kViewOrder)); ++n)
+        if (widgets::ctrlPressed(static_cast<char>(n == 9 ? '0' : '1' + n))) showView(kViewOrder[n]);
 }
 
 void Workbench::drawMenuBar(UiDump* dump) {

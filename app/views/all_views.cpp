@@ -13,6 +13,9 @@ std::vector<std::unique_ptr<View>> makeAllViews() {
     views.push_back(makeCodeView());
     views.push_back(makeBreaksView());
     views.push_back(makeMetricsView());
+    views.push_back(makeTimelineView());
+    views.push_back(makeShapesView());
+    views.push_back(makeDiffView());
     return views;
 }
 

@@ -1,6 +1,7 @@
 // The fusion diagram: for each generated module of the selected compile (forward, backward, inference), the
-// graph its kernels were made from, with each kernel drawn as a cluster around the nodes it fused. Clicking a
-// kernel (in the list or its cluster) selects it and opens its source in the code view.
+// graph its kernels were made from, folded by module and then by kernel: a kernel is one box in its kernel's
+// colour, expanding to a cluster around the nodes it fused. Clicking a kernel (in the list, its box or its
+// cluster) selects it and opens its source in the code view.
 #include <imgui.h>
 
 #include <algorithm>
@@ -84,6 +85,7 @@ void FusionView::bind(const viz::TraceAnalysis& analysis, const traces::Compile&
     followedKernel_.reset();
     viz::CompileLinks links = viz::linksOfCompile(analysis.index(), compile);
     std::vector<int> roleCounts(4, 0);
+    viz::ModuleDonors donors = viz::moduleDonorsOf(links.graphs);
     for (const traces::OutputCode* code : links.outputCode) {
         FusionEntry entry;
         entry.code = code;
@@ -93,7 +95,7 @@ void FusionView::bind(const viz::TraceAnalysis& analysis, const traces::Compile&
         if (ordinal > 1) entry.title += " #" + std::to_string(ordinal);
         if (const traces::Graph* graph = graphFusedBy(*code, links.graphs))
             entry.pane = std::make_unique<GraphPane>(*graph, std::vector<const traces::OutputCode*>{code},
-                                                     viz::ClusterMode::Kernels);
+                                                     viz::ClusterMode::Kernels, &donors);
         entries_.push_back(std::move(entry));
     }
 }
@@ -165,7 +167,10 @@ void FusionView::drawEntry(FusionEntry& entry, ViewContext& context) {
         if (kernel >= 0) openKernel(entry, pane.fusion().kernels[static_cast<size_t>(kernel)].kernelId, context);
     }
     if (events.clickedNode >= 0) {
-        int node = pane.display().nodes[static_cast<size_t>(events.clickedNode)].modelNode;
+        const viz::DisplayNode& shown = pane.display().nodes[static_cast<size_t>(events.clickedNode)];
+        int node = shown.modelNode;
+        int kernel = shown.group >= 0 && pane.folding() ? pane.folding()->groups[static_cast<size_t>(shown.group)].kernel : -1;
+        if (kernel >= 0) openKernel(entry, pane.fusion().kernels[static_cast<size_t>(kernel)].kernelId, context);
         if (node >= 0) {
             pane.selectNode(node);
             context.selection.graphId = pane.graph().id;

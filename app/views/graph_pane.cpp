@@ -66,14 +66,22 @@ viz::LayoutWorker& layoutWorker() {
 }
 
 GraphPane::GraphPane(const traces::Graph& graph, const std::vector<const traces::OutputCode*>& codes,
-                     viz::ClusterMode mode)
-    : graph_(&graph), model_(viz::buildGraphModel(graph)), fusion_(viz::mapNodesToKernels(model_, codes)), mode_(mode) {
-    if (mode_ != viz::ClusterMode::Kernels && static_cast<int>(model_.nodes.size()) > viz::kFoldNodeThreshold) {
-        folding_ = viz::foldGraph(model_);
-        expanded_.assign(folding_->groups.size(), false);
-    }
+                     viz::ClusterMode mode, const viz::ModuleDonors* donors)
+    : graph_(&graph), model_(viz::buildGraphModel(graph, donors)), fusion_(viz::mapNodesToKernels(model_, codes)),
+      mode_(mode) {
+    if (static_cast<int>(model_.nodes.size()) > viz::kFoldMinNodes) setFolded(true);
     exportPath_ = "graph-" + std::to_string(graph.id) + "-" + slug(title()) + ".svg";
     rebuildDisplay();
+}
+
+void GraphPane::setFolded(bool folded) {
+    if (!folded) {
+        folding_.reset();
+        expanded_.clear();
+        return;
+    }
+    folding_ = viz::foldGraph(model_, viz::kFoldTargetUnits, mode_ == viz::ClusterMode::Kernels ? &fusion_ : nullptr);
+    expanded_ = viz::overviewExpansion(*folding_, model_.nodes.size());
 }
 
 std::string GraphPane::title() const {
@@ -132,12 +140,14 @@ void GraphPane::pollLayout() {
 
 void GraphPane::updateSearch() {
     matches_.clear();
+    matchedModelNodes_.clear();
     std::vector<bool> listed(display_.nodes.size(), false);  // a folded group matches once however many inside do
     for (int node : viz::searchNodes(model_, search_.query())) {
         int shown = display_.displayNodeOf(node);
         if (shown < 0 || listed[static_cast<size_t>(shown)]) continue;
         listed[static_cast<size_t>(shown)] = true;
         matches_.push_back(shown);
+        matchedModelNodes_.push_back(node);
     }
     canvas_.setHighlighted(matches_);
 }
@@ -163,6 +173,31 @@ void GraphPane::selectNode(int modelNode) {
 
 void GraphPane::selectKernel(int kernel) {
     selectedKernel_ = kernel;
+    if (folding_ && kernel >= 0) {
+        // Folded: open the modules around the kernel's boxes (one per module it spans) and mark them.
+        bool opened = false;
+        std::vector<int> boxes;
+        for (size_t g = 0; g < folding_->groups.size(); ++g) {
+            const viz::FoldGroup& group = folding_->groups[g];
+            if (group.kernel != kernel || (group.parent >= 0 && folding_->groups[static_cast<size_t>(group.parent)].kernel == kernel))
+                continue;
+            for (int outer = group.parent; outer >= 0; outer = folding_->groups[static_cast<size_t>(outer)].parent) {
+                opened = opened || !expanded_[static_cast<size_t>(outer)];
+                expanded_[static_cast<size_t>(outer)] = true;
+            }
+            boxes.push_back(static_cast<int>(g));
+        }
+        if (opened) {
+            rebuildDisplay();
+            pendingFocus_ = boxes.empty() ? -1 : folding_->groups[static_cast<size_t>(boxes.front())].nodes.front();
+        }
+        std::vector<int> shown;
+        for (int group : boxes) shown.push_back(display_.displayNodeOf(folding_->groups[static_cast<size_t>(group)].nodes.front()));
+        if (!shown.empty()) {
+            canvas_.setHighlighted(shown);
+            if (shownLayout_) canvas_.centerOn(shown.front());
+        }
+    }
     int cluster = -1;
     for (size_t c = 0; c < display_.clusters.size(); ++c)
         if (display_.clusters[c].kernel == kernel && kernel >= 0) cluster = static_cast<int>(c);
@@ -185,13 +220,7 @@ void GraphPane::drawToolbar(UiDump* dump) {
     if (mode_ != viz::ClusterMode::Kernels) {
         bool fold = folding_.has_value();
         if (ImGui::Checkbox("Fold", &fold)) {
-            if (fold) {
-                folding_ = viz::foldGraph(model_);
-                expanded_.assign(folding_->groups.size(), false);
-            } else {
-                folding_.reset();
-                expanded_.clear();
-            }
+            setFolded(fold);
             rebuildDisplay();
         }
         if (ImGui::IsItemHovered())
@@ -204,10 +233,8 @@ void GraphPane::drawToolbar(UiDump* dump) {
     viz::SearchBarAction action = search_.draw("search", static_cast<int>(matches_.size()), kSearchWidth * theme::uiScale());
     if (action.queryChanged) updateSearch();
     if (action.jumpTo >= 0 && static_cast<size_t>(action.jumpTo) < matches_.size()) {
-        int shown = matches_[static_cast<size_t>(action.jumpTo)];
-        canvas_.centerOn(shown);
-        const viz::DisplayNode& node = display_.nodes[static_cast<size_t>(shown)];
-        if (node.modelNode >= 0) selectNode(node.modelNode);
+        // A match inside a folded group opens the group (and those around it) to show the node itself.
+        focusNode(matchedModelNodes_[static_cast<size_t>(action.jumpTo)]);
     }
     ImGui::SameLine();
     if (ImGui::Button("Export...")) ImGui::OpenPopup("export-graph");
@@ -259,7 +286,7 @@ viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
         if (node.group >= 0) toggleGroup(node.group);
     }
     // Double-clicking an expanded group's box (not one of its nodes) folds it again.
-    if (events.doubleClickedCluster >= 0 && mode_ == viz::ClusterMode::ExpandedFolds) {
+    if (events.doubleClickedCluster >= 0) {
         int group = display_.clusters[static_cast<size_t>(events.doubleClickedCluster)].group;
         if (group >= 0) toggleGroup(group);
     }
@@ -267,9 +294,14 @@ viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
         const viz::CanvasFrameStats& stats = canvas_.lastFrame();
         char zoom[32];
         std::snprintf(zoom, sizeof zoom, "%.3f", static_cast<double>(canvas_.zoom()));
+        char fps[64];
+        std::snprintf(fps, sizeof fps, "%.0f (canvas %.2f ms)", static_cast<double>(ImGui::GetIO().Framerate),
+                      stats.drawMilliseconds);
         dump->add("canvas", std::to_string(stats.nodesDrawn) + " nodes, " + std::to_string(stats.edgesDrawn) +
                                 " edges, " + std::to_string(stats.clustersDrawn) + " clusters drawn; zoom " + zoom +
-                                (stats.labelsDrawn ? "; labels" : ""));
+                                (stats.labelsDrawn ? "; labels" : "") + "; legible labels: " +
+                                std::to_string(stats.legibleLabels) + (stats.minimapDrawn ? "; minimap" : "") +
+                                "; fps " + fps);
     }
     return events;
 }
@@ -338,6 +370,11 @@ const traces::Compile* selectedCompileOrHint(ViewContext& context, const char* s
     }
     const traces::Compile* compile =
         context.selection.compileId ? analysis->compile(*context.selection.compileId) : nullptr;
+    // Nothing picked yet (the trace just opened): show the first compile that captured a graph rather than an
+    // empty view, without choosing it for the other views.
+    const traces::TraceData* trace = context.currentTrace();
+    for (size_t i = 0; !compile && !context.selection.compileId && trace && i < trace->compiles.size(); ++i)
+        if (!viz::linksOfCompile(analysis->index(), trace->compiles[i]).graphs.empty()) compile = &trace->compiles[i];
     if (!compile) drawEmptyState(selectHint);
     return compile;
 }

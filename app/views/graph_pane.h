@@ -24,8 +24,8 @@ namespace app {
 viz::LayoutWorker& layoutWorker();
 
 struct ViewContext;
-/// The selected compile the graph and fusion views draw, or null after drawing why there is none (no trace
-/// loaded, or no compile selected: then `selectHint` says what to do).
+/// The selected compile the graph and fusion views draw (before any is selected, the trace's first compile
+/// with a graph), or null after drawing why there is none (no trace, or no graph: `selectHint` says what to do).
 const traces::Compile* selectedCompileOrHint(ViewContext& context, const char* selectHint);
 
 class UiDump;
@@ -34,7 +34,9 @@ class GraphPane {
 public:
     /// `codes`: the output code the graph's kernels are looked up in. Kernels mode draws each kernel as a
     /// cluster of its nodes (the fusion diagram); otherwise big graphs fold and expanded folds are clusters.
-    GraphPane(const traces::Graph& graph, const std::vector<const traces::OutputCode*>& codes, viz::ClusterMode mode);
+    /// `donors`: module paths from the compile's other graphs (see viz::ModuleDonors), null for none.
+    GraphPane(const traces::Graph& graph, const std::vector<const traces::OutputCode*>& codes, viz::ClusterMode mode,
+              const viz::ModuleDonors* donors = nullptr);
 
     const traces::Graph& graph() const { return *graph_; }
     const viz::GraphModel& model() const { return model_; }
@@ -66,6 +68,8 @@ public:
     const viz::Folding* folding() const { return folding_ ? &*folding_ : nullptr; }
 
 private:
+    /// Folds by module, opened to the overview, or shows every node.
+    void setFolded(bool folded);
     void rebuildDisplay();
     void pollLayout();
     void updateSearch();
@@ -89,6 +93,7 @@ private:
     viz::GraphCanvas canvas_;
     viz::GraphSearchBar search_;
     std::vector<int> matches_;  ///< display nodes
+    std::vector<int> matchedModelNodes_;  ///< parallel to matches_: the first model node matched in each
     int selectedModelNode_ = -1;
     int selectedKernel_ = -1;
     int pendingFocus_ = -1;     ///< model node to centre once laid out

@@ -63,8 +63,9 @@ void GraphView::bind(const viz::TraceAnalysis& analysis, const traces::Compile& 
     followedNode_.clear();
     shownNode_ = shownGroup_ = -1;
     viz::CompileLinks links = viz::linksOfCompile(analysis.index(), compile);
+    viz::ModuleDonors donors = viz::moduleDonorsOf(links.graphs);
     for (const traces::Graph* graph : links.graphs)
-        panes_.push_back(std::make_unique<GraphPane>(*graph, links.outputCode, viz::ClusterMode::ExpandedFolds));
+        panes_.push_back(std::make_unique<GraphPane>(*graph, links.outputCode, viz::ClusterMode::ExpandedFolds, &donors));
 }
 
 void GraphView::followSelection(const ViewContext& context) {

@@ -3,11 +3,13 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "gui/theme.h"
 #include "gui/ui_dump.h"
 #include "gui/widgets.h"
+#include "report/compile_insights.h"
 #include "views/view_support.h"
 #include "views/workbench_views.h"
 
@@ -17,6 +19,20 @@ namespace {
 constexpr viz::CompileState kStates[] = {viz::CompileState::Ok, viz::CompileState::GraphBreak,
                                          viz::CompileState::Failed, viz::CompileState::Recompiled,
                                          viz::CompileState::Unknown};
+
+/// Every cache lookup of a compile's attempts in a few words: "cache hit" when all hit, "cache miss" or
+/// "cache bypass" likewise, else "cache mixed"; "" when the compile logged none.
+std::string cacheBadge(const traces::InsightIndex& insights, const traces::TraceIndex& index, traces::RowId compileId) {
+    const traces::Compile* compile = index.compileById(compileId);
+    if (!compile) return "";
+    std::string result;
+    for (const traces::Compile* attempt : index.attempts(*index.occurrenceHead(*compile)))
+        for (const traces::CacheOutcome& c : insights.compile(attempt->id).caches) {
+            if (result.empty()) result = c.result;
+            else if (result != c.result) result = "mixed";
+        }
+    return result.empty() ? "" : "cache " + result;
+}
 
 class SitesView : public View {
 public:
@@ -40,6 +56,8 @@ private:
     bool dirty_ = true;
     std::optional<traces::RowId> revealedCompile_;
     std::optional<size_t> scrollToRow_;
+    const traces::TraceData* insightsFor_ = nullptr;
+    std::unique_ptr<traces::InsightIndex> insights_;
 };
 
 void SitesView::rebuildIfNeeded(const viz::SessionAnalysis& session) {
@@ -62,6 +80,10 @@ void SitesView::draw(ViewContext& context) {
         return;
     }
     rebuildIfNeeded(*session);
+    if (context.currentTrace() != insightsFor_) {
+        insightsFor_ = context.currentTrace();
+        insights_ = std::make_unique<traces::InsightIndex>(*insightsFor_);
+    }
     revealSelected(*session, context);
     drawToolbar(*session, context);
 
@@ -205,7 +227,14 @@ void SitesView::drawRow(const viz::SessionAnalysis& session, const viz::SiteRow&
                               compile.attempts > 1 ? (", " + std::to_string(compile.attempts) + " attempts").c_str() : "");
         }
         if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) context.focusRequest = ViewId::Recompiles;
-        if (context.uiDump) context.uiDump->add("compile", compile.display + " " + viz::compileStateName(compile.state));
+        std::string cache = cacheBadge(*insights_, context.currentAnalysis()->index(), compile.compileId);
+        if (!cache.empty()) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("%s", cache.c_str());
+        }
+        if (context.uiDump)
+            context.uiDump->add("compile", compile.display + " " + viz::compileStateName(compile.state) +
+                                               (cache.empty() ? "" : " " + cache));
     }
     if (folded && node.counts.total() > 0) {
         ImGui::SameLine();
@@ -282,6 +311,9 @@ void SitesView::drawDetails(ViewContext& context) {
         ImGui::BulletText("%s  %s", attempt->key.display().c_str(), traces::toString(attempt->status));
         if (!attempt->failType.empty()) ImGui::TextColored(theme::kErrorText, "  %s", attempt->failType.c_str());
     }
+    for (const traces::Compile* attempt : links.attempts)
+        if (std::string caches = traces::cacheSummaryText(insights_->compile(attempt->id)); !caches.empty())
+            ImGui::TextWrapped("Caches %s: %s", attempt->key.display().c_str(), caches.c_str());
     ImGui::Text("Guards %zu", links.guards.size());
     if (head->opCount) {
         ImGui::SameLine();

@@ -7,7 +7,7 @@
 namespace app {
 namespace {
 
-constexpr std::array<std::pair<ViewId, const char*>, 7> kViewNames = {{
+constexpr std::array<std::pair<ViewId, const char*>, 10> kViewNames = {{
     {ViewId::Sites, "sites"},
     {ViewId::Recompiles, "recompiles"},
     {ViewId::Graph, "graph"},
@@ -15,6 +15,9 @@ constexpr std::array<std::pair<ViewId, const char*>, 7> kViewNames = {{
     {ViewId::Code, "code"},
     {ViewId::Breaks, "breaks"},
     {ViewId::Metrics, "metrics"},
+    {ViewId::Timeline, "timeline"},
+    {ViewId::Shapes, "shapes"},
+    {ViewId::Diff, "diff"},
 }};
 
 }  // namespace

@@ -37,7 +37,7 @@ struct Selection {
     std::optional<traces::RowId> graphBreakId;
 };
 
-enum class ViewId { Sites, Recompiles, Graph, Fusion, Code, Breaks, Metrics };
+enum class ViewId { Sites, Recompiles, Graph, Fusion, Code, Breaks, Metrics, Timeline, Shapes, Diff };
 
 /// The view names used on the command line (`cwb open --view NAME`) and in the config file.
 const char* viewName(ViewId id);

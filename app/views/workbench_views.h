@@ -14,6 +14,9 @@ std::unique_ptr<View> makeRecompilesView();
 std::unique_ptr<View> makeCodeView();
 std::unique_ptr<View> makeBreaksView();
 std::unique_ptr<View> makeMetricsView();
+std::unique_ptr<View> makeTimelineView();
+std::unique_ptr<View> makeShapesView();
+std::unique_ptr<View> makeDiffView();
 
 /// Every view this build has, in tab order (ViewId order).
 std::vector<std::unique_ptr<View>> makeAllViews();

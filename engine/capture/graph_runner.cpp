@@ -42,6 +42,22 @@ vm::Value argValue(const Arg& arg, const std::unordered_map<const Node*, vm::Val
 
 }  // namespace
 
+vm::Value callNode(vm::Interpreter& vm, const Node& node, vm::ValueList args, vm::KwArgs kwargs) {
+    if (node.op == NodeOp::CallMethod) {
+        vm::Value self = args.at(0);
+        args.erase(args.begin());
+        return vm.call(vm.getAttr(self, node.target), std::move(args), std::move(kwargs));
+    }
+    switch (node.callKind) {
+        case CallKind::Binary: return vm.binaryOp(node.operatorCode, args.at(0), args.at(1));
+        case CallKind::Compare: return vm.compare(node.operatorCode, args.at(0), args.at(1));
+        case CallKind::Unary: return applyUnary(node.operatorCode, args.at(0));
+        case CallKind::GetItem: return vm.getItem(args.at(0), args.at(1));
+        case CallKind::Callable: break;
+    }
+    return vm.call(node.callee, std::move(args), std::move(kwargs));
+}
+
 vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueList& inputs) {
     std::unordered_map<const Node*, vm::Value> values;
     size_t nextInput = 0;
@@ -55,31 +71,14 @@ vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueL
                 for (const Arg& item : node.args.at(0).items) out.push_back(argValue(item, values));
                 return out;
             }
-            case NodeOp::CallMethod: {
-                vm::Value self = argValue(node.args.at(0), values);
-                vm::ValueList args;
-                for (size_t i = 1; i < node.args.size(); ++i) args.push_back(argValue(node.args[i], values));
-                vm::KwArgs kwargs;
-                for (const auto& [key, a] : node.kwargs) kwargs.emplace_back(key, argValue(a, values));
-                values[&node] = vm.call(vm.getAttr(self, node.target), std::move(args), std::move(kwargs));
-                break;
-            }
+            case NodeOp::CallMethod:
             case NodeOp::CallFunction:
             case NodeOp::CallModule: {
                 vm::ValueList args;
                 for (const Arg& a : node.args) args.push_back(argValue(a, values));
-                switch (node.callKind) {
-                    case CallKind::Binary: values[&node] = vm.binaryOp(node.operatorCode, args.at(0), args.at(1)); break;
-                    case CallKind::Compare: values[&node] = vm.compare(node.operatorCode, args.at(0), args.at(1)); break;
-                    case CallKind::Unary: values[&node] = applyUnary(node.operatorCode, args.at(0)); break;
-                    case CallKind::GetItem: values[&node] = vm.getItem(args.at(0), args.at(1)); break;
-                    case CallKind::Callable: {
-                        vm::KwArgs kwargs;
-                        for (const auto& [key, a] : node.kwargs) kwargs.emplace_back(key, argValue(a, values));
-                        values[&node] = vm.call(node.callee, std::move(args), std::move(kwargs));
-                        break;
-                    }
-                }
+                vm::KwArgs kwargs;
+                for (const auto& [key, a] : node.kwargs) kwargs.emplace_back(key, argValue(a, values));
+                values[&node] = callNode(vm, node, std::move(args), std::move(kwargs));
                 break;
             }
         }

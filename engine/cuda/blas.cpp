@@ -2,9 +2,6 @@
 // matmul/mm/bmm/linear on CUDA tensors; cuBLASLt matmuls with bias/activation epilogues for compiled linears.
 #include "cuda/blas.h"
 
-#include <cublasLt.h>
-#include <cublas_v2.h>
-
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,6 +12,7 @@
 
 #include "cuda/device_context.h"
 #include "cuda/driver.h"
+#include "cuda/toolkit_libraries.h"
 
 namespace eng::cuda {
 
@@ -22,7 +20,7 @@ namespace {
 
 void checkBlas(cublasStatus_t status, const char* what) {
     if (status != CUBLAS_STATUS_SUCCESS)
-        throw CudaError(fmt::format("{}: {} ({})", what, cublasGetStatusName(status), cublasGetStatusString(status)));
+        throw CudaError(fmt::format("{}: {} ({})", what, cublas().cublasGetStatusName(status), cublas().cublasGetStatusString(status)));
 }
 
 // PyTorch's cuBLAS workspace size on Hopper. A fixed workspace keeps cuBLAS from allocating its own inside a
@@ -45,13 +43,13 @@ DeviceBlas& blasFor(DeviceContext& context) {
         context.makeCurrent();
         auto blas = std::make_unique<DeviceBlas>();
         blas->workspace = context.allocate(kWorkspaceBytes);
-        checkBlas(cublasCreate(&blas->handle), "cublasCreate");
+        checkBlas(cublas().cublasCreate_v2(&blas->handle), "cublasCreate");
         // cublasSetStream resets the workspace to cuBLAS's own pool, so the workspace is set after it.
-        checkBlas(cublasSetStream(blas->handle, static_cast<cudaStream_t>(context.stream())), "cublasSetStream");
-        checkBlas(cublasSetWorkspace(blas->handle, blas->workspace, kWorkspaceBytes), "cublasSetWorkspace");
+        checkBlas(cublas().cublasSetStream_v2(blas->handle, static_cast<cudaStream_t>(context.stream())), "cublasSetStream");
+        checkBlas(cublas().cublasSetWorkspace_v2(blas->handle, blas->workspace, kWorkspaceBytes), "cublasSetWorkspace");
         // PyTorch keeps float32 matmuls in full precision unless allow_tf32 is set.
-        checkBlas(cublasSetMathMode(blas->handle, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-        checkBlas(cublasLtCreate(&blas->lt), "cublasLtCreate");
+        checkBlas(cublas().cublasSetMathMode(blas->handle, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+        checkBlas(cublasLt().cublasLtCreate(&blas->lt), "cublasLtCreate");
         devices[index] = std::move(blas);
     }
     return *devices[index];
@@ -98,7 +96,7 @@ void gemm(int device, const GemmCall& call) {
     const bool doubleScale = types.compute == CUBLAS_COMPUTE_64F;
     const void* alpha = doubleScale ? static_cast<const void*>(&call.alpha) : &alphaF;
     const void* beta = doubleScale ? static_cast<const void*>(&call.beta) : &betaF;
-    checkBlas(cublasGemmStridedBatchedEx(handle, opA, opB, m, n, k, alpha, call.a, types.data, lda, call.strideA, call.b,
+    checkBlas(cublas().cublasGemmStridedBatchedEx(handle, opA, opB, m, n, k, alpha, call.a, types.data, lda, call.strideA, call.b,
                                          types.data, ldb, call.strideB, beta, call.c, types.data, ldc, call.strideC, batch,
                                          types.compute, CUBLAS_GEMM_DEFAULT),
               "cublasGemmStridedBatchedEx");
@@ -142,32 +140,32 @@ using LtKey = std::tuple<int, GemmType, int64_t, int64_t, int64_t, Epilogue, uin
 LtPlan makePlan(cublasLtHandle_t lt, const LinearCall& call, const LtKey& key) {
     const cudaDataType_t data = gemmTypes(call.type).data;
     LtPlan plan;
-    checkBlas(cublasLtMatmulDescCreate(&plan.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+    checkBlas(cublasLt().cublasLtMatmulDescCreate(&plan.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
     const cublasOperation_t transpose = CUBLAS_OP_T;
-    checkBlas(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose), "cublasLt TRANSA");
+    checkBlas(cublasLt().cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose), "cublasLt TRANSA");
     const cublasLtEpilogue_t epilogue = ltEpilogue(call.epilogue);
-    checkBlas(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue), "cublasLt EPILOGUE");
+    checkBlas(cublasLt().cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue), "cublasLt EPILOGUE");
     // The bias pointer changes between calls: linearLt sets it on the descriptor before each one.
     if (hasBias(call.epilogue))
-        checkBlas(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &data, sizeof data), "cublasLt BIAS_DATA_TYPE");
-    checkBlas(cublasLtMatrixLayoutCreate(&plan.a, data, static_cast<uint64_t>(call.k), static_cast<uint64_t>(call.n), call.k), "cublasLtMatrixLayoutCreate");
-    checkBlas(cublasLtMatrixLayoutCreate(&plan.b, data, static_cast<uint64_t>(call.k), static_cast<uint64_t>(call.m), call.k), "cublasLtMatrixLayoutCreate");
-    checkBlas(cublasLtMatrixLayoutCreate(&plan.d, data, static_cast<uint64_t>(call.n), static_cast<uint64_t>(call.m), call.n), "cublasLtMatrixLayoutCreate");
+        checkBlas(cublasLt().cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &data, sizeof data), "cublasLt BIAS_DATA_TYPE");
+    checkBlas(cublasLt().cublasLtMatrixLayoutCreate(&plan.a, data, static_cast<uint64_t>(call.k), static_cast<uint64_t>(call.n), call.k), "cublasLtMatrixLayoutCreate");
+    checkBlas(cublasLt().cublasLtMatrixLayoutCreate(&plan.b, data, static_cast<uint64_t>(call.k), static_cast<uint64_t>(call.m), call.k), "cublasLtMatrixLayoutCreate");
+    checkBlas(cublasLt().cublasLtMatrixLayoutCreate(&plan.d, data, static_cast<uint64_t>(call.n), static_cast<uint64_t>(call.m), call.n), "cublasLtMatrixLayoutCreate");
     cublasLtMatmulPreference_t preference = nullptr;
-    checkBlas(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
+    checkBlas(cublasLt().cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
     const size_t workspace = kWorkspaceBytes;
-    cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace);
+    cublasLt().cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace);
     // Algorithms that need more alignment than these pointers have would fault: tell the heuristic. (The bias's
     // alignment is only part of the key: the bias epilogue's vector loads depend on it.)
     const uint32_t alignW = std::get<6>(key), alignX = std::get<7>(key), alignOut = std::get<8>(key);
-    cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &alignW, sizeof alignW);
-    cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &alignX, sizeof alignX);
-    cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &alignOut, sizeof alignOut);
-    cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &alignOut, sizeof alignOut);
+    cublasLt().cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &alignW, sizeof alignW);
+    cublasLt().cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &alignX, sizeof alignX);
+    cublasLt().cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &alignOut, sizeof alignOut);
+    cublasLt().cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &alignOut, sizeof alignOut);
     cublasLtMatmulHeuristicResult_t result{};
     int found = 0;
-    const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(lt, plan.desc, plan.a, plan.b, plan.d, plan.d, preference, 1, &result, &found);
-    cublasLtMatmulPreferenceDestroy(preference);
+    const cublasStatus_t status = cublasLt().cublasLtMatmulAlgoGetHeuristic(lt, plan.desc, plan.a, plan.b, plan.d, plan.d, preference, 1, &result, &found);
+    cublasLt().cublasLtMatmulPreferenceDestroy(preference);
     if (status != CUBLAS_STATUS_SUCCESS || found == 0)
         throw CudaError(fmt::format("cuBLASLt has no algorithm for linear {}x{}x{} with epilogue {}", call.m, call.n, call.k,
                                     epilogueName(call.epilogue)));
@@ -208,10 +206,10 @@ void linearLt(int device, const LinearCall& call) {
         plan = it->second;
         // The descriptor is shared by calls of this shape; the bias pointer is set under the lock, just before use.
         if (hasBias(call.epilogue))
-            checkBlas(cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &call.bias, sizeof call.bias),
+            checkBlas(cublasLt().cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &call.bias, sizeof call.bias),
                       "cublasLt BIAS_POINTER");
         const float alpha = 1.0f, beta = 0.0f;
-        checkBlas(cublasLtMatmul(blas.lt, plan.desc, &alpha, call.weight, plan.a, call.x, plan.b, &beta, call.out, plan.d, call.out,
+        checkBlas(cublasLt().cublasLtMatmul(blas.lt, plan.desc, &alpha, call.weight, plan.a, call.x, plan.b, &beta, call.out, plan.d, call.out,
                                  plan.d, &plan.algo, blas.workspace, kWorkspaceBytes, static_cast<cudaStream_t>(context.stream())),
                   "cublasLtMatmul");
     }

@@ -2,7 +2,6 @@
 // in-memory and disk kernel caches in front of it.
 #include "cuda/nvrtc_compiler.h"
 
-#include <nvrtc.h>
 
 #include <algorithm>
 #include <atomic>
@@ -15,20 +14,21 @@
 #include <fmt/format.h>
 
 #include "cuda/driver.h"
+#include "cuda/toolkit_libraries.h"
 
 namespace eng::cuda {
 
 namespace {
 
 void checkNvrtc(nvrtcResult result, const char* what) {
-    if (result != NVRTC_SUCCESS) throw CudaError(fmt::format("{}: {}", what, nvrtcGetErrorString(result)));
+    if (result != NVRTC_SUCCESS) throw CudaError(fmt::format("{}: {}", what, nvrtc().nvrtcGetErrorString(result)));
 }
 
 // Destroys the program on every path out of compileWithNvrtc.
 struct ProgramGuard {
     nvrtcProgram program = nullptr;
     ~ProgramGuard() {
-        if (program) nvrtcDestroyProgram(&program);
+        if (program) nvrtc().nvrtcDestroyProgram(&program);
     }
 };
 
@@ -46,7 +46,7 @@ const char* toString(KernelOrigin origin) {
 std::string nvrtcVersionText() {
     static const std::string text = [] {
         int major = 0, minor = 0;
-        checkNvrtc(nvrtcVersion(&major, &minor), "nvrtcVersion");
+        checkNvrtc(nvrtc().nvrtcVersion(&major, &minor), "nvrtcVersion");
         return fmt::format("{}.{}", major, minor);
     }();
     return text;
@@ -82,25 +82,25 @@ std::string KernelCompiler::compileWithNvrtc(const KernelSource& source, const s
     if (arch.rfind("sm_", 0) != 0)
         throw CudaError(fmt::format("NVRTC CUBIN needs a real architecture such as sm_90, got '{}'", arch));
     ProgramGuard guard;
-    checkNvrtc(nvrtcCreateProgram(&guard.program, source.code.c_str(), (source.entry + ".cu").c_str(), 0, nullptr, nullptr),
+    checkNvrtc(nvrtc().nvrtcCreateProgram(&guard.program, source.code.c_str(), (source.entry + ".cu").c_str(), 0, nullptr, nullptr),
                "nvrtcCreateProgram");
     const std::vector<std::string> options = optionsFor(arch);
     std::vector<const char*> optionPointers;
     for (const std::string& option : options) optionPointers.push_back(option.c_str());
-    const nvrtcResult compiled = nvrtcCompileProgram(guard.program, static_cast<int>(optionPointers.size()), optionPointers.data());
+    const nvrtcResult compiled = nvrtc().nvrtcCompileProgram(guard.program, static_cast<int>(optionPointers.size()), optionPointers.data());
     if (compiled != NVRTC_SUCCESS) {
         size_t logSize = 0;
-        nvrtcGetProgramLogSize(guard.program, &logSize);
+        nvrtc().nvrtcGetProgramLogSize(guard.program, &logSize);
         std::string log(logSize, '\0');
-        if (logSize > 0) nvrtcGetProgramLog(guard.program, log.data());
+        if (logSize > 0) nvrtc().nvrtcGetProgramLog(guard.program, log.data());
         throw CudaError(fmt::format("NVRTC could not compile kernel {} for {}: {}\n{}", source.entry, arch,
-                                    nvrtcGetErrorString(compiled), log));
+                                    nvrtc().nvrtcGetErrorString(compiled), log));
     }
     size_t cubinSize = 0;
-    checkNvrtc(nvrtcGetCUBINSize(guard.program, &cubinSize), "nvrtcGetCUBINSize");
+    checkNvrtc(nvrtc().nvrtcGetCUBINSize(guard.program, &cubinSize), "nvrtcGetCUBINSize");
     if (cubinSize == 0) throw CudaError(fmt::format("NVRTC produced an empty CUBIN for {} ({})", source.entry, arch));
     std::string cubin(cubinSize, '\0');
-    checkNvrtc(nvrtcGetCUBIN(guard.program, cubin.data()), "nvrtcGetCUBIN");
+    checkNvrtc(nvrtc().nvrtcGetCUBIN(guard.program, cubin.data()), "nvrtcGetCUBIN");
     return cubin;
 }
 

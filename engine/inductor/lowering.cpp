@@ -1,11 +1,13 @@
 // Lowering of a captured graph: placeholders become input buffers and size symbols, each call node is lowered
-// by its op family (pointwise, reduction, view) or falls back to an extern kernel running the eager op, and the
-// outputs are realized. In-place ops on graph inputs are lowered functionally and written back at the end.
+// by its entry in the lowering registry (pointwise, reduction, view) or falls back to an extern kernel running the
+// eager op, and the outputs are realized. In-place ops are lowered functionally and written back into graph
+// inputs at the end; in-place ops that views would have to see run eagerly.
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "frontend/opcodes.h"
-#include "inductor/lowering_context.h"
+#include "capture/graph_runner.h"
+#include "inductor/lowering_registry.h"
+#include "tensor/pointwise.h"
 
 namespace eng::inductor {
 
@@ -59,33 +61,25 @@ Index offsetOf(const std::vector<Index>& index, const std::vector<Index>& stride
 
 namespace {
 
-/// The op name a node is lowered by: torch.sin -> sin, operator.mul -> mul, x.sum() -> sum, a * b -> mul.
+/// Python's in-place operator functions (operator.iadd, operator.iand, ...): the operator they update with.
+std::optional<std::string> inPlaceOperator(const capture::Node& node) {
+    if (node.callKind != capture::CallKind::Binary || !node.target.starts_with("operator.i")) return std::nullopt;
+    std::string name = node.target.substr(std::string_view("operator.i").size());
+    // operator.and_ / or_ carry an underscore (Python keywords); their in-place forms iand / ior do not.
+    return name == "and" || name == "or" ? name + "_" : name;
+}
+
+/// The op name a node is lowered by, from its FX target: torch.sin -> sin, operator.mul -> mul, operator.imul ->
+/// mul (in place), x.sum() -> sum.
 std::string opNameOf(const capture::Node& node) {
-    using frontend::BinaryOpArg;
     if (node.op == capture::NodeOp::CallMethod) return node.target;
-    switch (node.callKind) {
-        case capture::CallKind::Binary: {
-            static const char* const names[] = {"add", "and_", "floordiv", "lshift", "matmul", "mul", "mod",
-                                                "or_", "pow", "rshift", "sub", "truediv", "xor"};
-            return names[node.operatorCode % frontend::kBinaryOpInplaceOffset];
-        }
-        case capture::CallKind::Compare: {
-            static const char* const names[] = {"lt", "le", "eq", "ne", "gt", "ge"};
-            return names[node.operatorCode % 6];
-        }
-        case capture::CallKind::Unary: {
-            auto op = static_cast<frontend::Opcode>(node.operatorCode);
-            return op == frontend::Opcode::UnaryNegative ? "neg" : op == frontend::Opcode::UnaryPositive ? "pos" : "invert";
-        }
-        case capture::CallKind::GetItem: return "getitem";
-        case capture::CallKind::Callable: break;
-    }
+    if (auto updated = inPlaceOperator(node)) return *updated;
     auto dot = node.target.rfind('.');
     return dot == std::string::npos ? node.target : node.target.substr(dot + 1);
 }
 
 bool isInPlace(const capture::Node& node, const std::string& op) {
-    if (node.callKind == capture::CallKind::Binary) return node.operatorCode >= frontend::kBinaryOpInplaceOffset;
+    if (node.callKind == capture::CallKind::Binary) return inPlaceOperator(node).has_value();
     if (node.op != capture::NodeOp::CallMethod) return false;
     return op.size() > 1 && op.back() == '_' && op[op.size() - 2] != '_' && op != "requires_grad_";
 }
@@ -93,89 +87,6 @@ bool isInPlace(const capture::Node& node, const std::string& op) {
 }  // namespace
 
 std::string nodeOpName(const capture::Node& node) { return opNameOf(node); }
-
-// ---------------------------------------------------------------------------------------------------------
-
-const capture::Arg* findArg(const capture::Node& node, size_t position, const std::string& name) {
-    for (const auto& [key, arg] : node.kwargs)
-        if (key == name) return &arg;
-    if (position < node.args.size()) return &node.args[position];
-    return nullptr;
-}
-
-const capture::Arg* NodeArgs::find(size_t position, const std::string& name) const { return findArg(node_, position, name); }
-
-bool NodeArgs::has(size_t position, const std::string& name) const {
-    const capture::Arg* arg = find(position, name);
-    return arg && !(arg->kind == capture::Arg::Kind::Constant && arg->constant.isNone());
-}
-
-LValue NodeArgs::get(size_t position, const std::string& name) const {
-    const capture::Arg* arg = find(position, name);
-    if (!arg) throw LoweringError(fmt::format("{}: missing argument '{}'", node_.name, name));
-    return lowering_.valueOf(*arg);
-}
-
-LValue NodeArgs::tensor(size_t position, const std::string& name) const {
-    LValue v = get(position, name);
-    if (!v.isTensor()) throw LoweringError(fmt::format("{}: argument '{}' is not a tensor", node_.name, name));
-    return v;
-}
-
-double NodeArgs::number(size_t position, const std::string& name, std::optional<double> fallback) const {
-    if (!has(position, name)) {
-        if (fallback) return *fallback;
-        throw LoweringError(fmt::format("{}: missing argument '{}'", node_.name, name));
-    }
-    LValue v = get(position, name);
-    if (v.kind != LValue::Kind::Number || !v.number.isNumber())
-        throw LoweringError(fmt::format("{}: argument '{}' is not a constant number", node_.name, name));
-    return v.number.asFloat();
-}
-
-int64_t NodeArgs::integer(size_t position, const std::string& name, std::optional<int64_t> fallback) const {
-    if (!has(position, name)) {
-        if (fallback) return *fallback;
-        throw LoweringError(fmt::format("{}: missing argument '{}'", node_.name, name));
-    }
-    LValue v = get(position, name);
-    if (v.kind != LValue::Kind::Number || !(v.number.is(vm::Kind::Int) || v.number.is(vm::Kind::Bool)))
-        throw LoweringError(fmt::format("{}: argument '{}' is not a constant int", node_.name, name));
-    return v.number.asInt();
-}
-
-bool NodeArgs::flag(size_t position, const std::string& name, bool fallback) const {
-    if (!has(position, name)) return fallback;
-    return integer(position, name) != 0;
-}
-
-std::optional<std::vector<int64_t>> NodeArgs::dims(size_t position, const std::string& name) const {
-    if (!has(position, name)) return std::nullopt;
-    LValue v = get(position, name);
-    std::vector<int64_t> dims;
-    if (v.kind == LValue::Kind::Number) dims.push_back(v.number.asInt());
-    else if (v.kind == LValue::Kind::List)
-        for (const LValue& item : v.items) {
-            if (item.kind != LValue::Kind::Number) throw LoweringError(node_.name + ": dims must be constant ints");
-            dims.push_back(item.number.asInt());
-        }
-    else throw LoweringError(node_.name + ": dims must be constant ints");
-    return dims;
-}
-
-std::optional<DType> NodeArgs::dtype(size_t position, const std::string& name) const {
-    const capture::Arg* arg = find(position, name);
-    if (!arg || arg->kind != capture::Arg::Kind::Constant || !arg->constant.is(vm::Kind::DType)) return std::nullopt;
-    return arg->constant.as<vm::DTypeObject>().value;
-}
-
-std::string NodeArgs::text(size_t position, const std::string& name, const std::string& fallback) const {
-    const capture::Arg* arg = find(position, name);
-    if (!arg || arg->kind != capture::Arg::Kind::Constant || !arg->constant.is(vm::Kind::Str)) return fallback;
-    return arg->constant.as<vm::StrObject>().value;
-}
-
-// ---------------------------------------------------------------------------------------------------------
 
 Lowering::Lowering(const capture::Graph& graph, const vm::ValueList& examples) : source_(graph), examples_(examples) {
     for (const auto& node : graph.nodes()) {
@@ -255,6 +166,7 @@ void Lowering::lowerPlaceholder(const capture::Node& node, size_t inputIndex) {
         b.originNodes = {node.name};
         int id = graph_.add(std::move(b)).id;
         placeholderBuffer_[&node] = id;
+        inputExamples_.emplace(&node, t);
         values_[&node] = bufferValue(id);
         return;
     }
@@ -403,16 +315,7 @@ LValue Lowering::externFallback(const capture::Node& node) {
         for (const capture::Arg& a : target->args) args.push_back(rebuild(a));
         vm::KwArgs kwargs;
         for (const auto& [key, a] : target->kwargs) kwargs.emplace_back(key, rebuild(a));
-        if (target->op == capture::NodeOp::CallMethod) {
-            vm::Value self = args.at(0);
-            args.erase(args.begin());
-            return vm.call(vm.getAttr(self, target->target), std::move(args), std::move(kwargs));
-        }
-        switch (target->callKind) {
-            case capture::CallKind::Binary: return vm.binaryOp(target->operatorCode, args.at(0), args.at(1));
-            case capture::CallKind::GetItem: return vm.getItem(args.at(0), args.at(1));
-            default: return vm.call(target->callee, std::move(args), std::move(kwargs));
-        }
+        return capture::callNode(vm, *target, std::move(args), std::move(kwargs));
     };
     return bufferValue(graph_.add(std::move(b)).id);
 }
@@ -465,38 +368,71 @@ LValue Lowering::externCall(const std::string& op, std::vector<LValue> inputs, s
     return bufferValue(graph_.add(std::move(b)).id);
 }
 
+const capture::Node* Lowering::storageRoot(const capture::Node* node) const {
+    for (auto base = storageBase_.find(node); base != storageBase_.end(); base = storageBase_.find(node)) node = base->second;
+    return node;
+}
+
+bool Lowering::isViewNode(const capture::Node* node) const {
+    // An in-place op returns its operand: a view when the operand is one.
+    for (auto self = inPlaceSelf_.find(node); self != inPlaceSelf_.end(); self = inPlaceSelf_.find(node)) node = self->second;
+    return storageBase_.count(node) > 0;
+}
+
+void Lowering::checkInPlaceTarget(const capture::Node& node, const capture::Node& self) const {
+    // Writes through a view must reach its base, and views taken earlier must see the write: lowering keeps
+    // neither (a view here is index arithmetic over its base's value at the time), so such graphs run eagerly.
+    if (isViewNode(&self)) throw LoweringError(fmt::format("in-place {} on a view ({} of {})", node.target, self.name, storageRoot(&self)->name));
+    const capture::Node* root = storageRoot(&self);
+    // Inputs that share storage (an input and a view of it that Dynamo lifted, x and x.mT) are one tensor to the
+    // eager program, two buffers here.
+    if (auto input = inputExamples_.find(root); input != inputExamples_.end())
+        for (const auto& [other, example] : inputExamples_)
+            if (other != root && example.sharesStorageWith(input->second))
+                throw LoweringError(fmt::format("in-place {} on input {}, which shares storage with input {}", node.target, root->name, other->name));
+    for (const auto& [view, base] : storageBase_)
+        if (!inPlaceSelf_.count(view) && storageRoot(view) == root)
+            throw LoweringError(fmt::format("in-place {} on {}, of which {} is a view", node.target, self.name, view->name));
+}
+
 LValue Lowering::lowerCall(const capture::Node& node) {
     std::string op = opNameOf(node);
     graph_.opOfNode[node.name] = op;
     if (auto absorbed = absorbed_.find(&node); absorbed != absorbed_.end()) return absorbed->second;
     const bool inPlace = isInPlace(node, op);
     if (inPlace && node.op == capture::NodeOp::CallMethod) op.pop_back();
+    const capture::Node* self = !node.args.empty() && node.args[0].kind == capture::Arg::Kind::NodeRef ? node.args[0].node : nullptr;
+    if (inPlace) {
+        if (!self) throw LoweringError("in-place op on a constant");
+        checkInPlaceTarget(node, *self);
+    }
+    const OpLowering* entry = LoweringRegistry::instance().find(op);
     std::optional<LValue> result;
-    if (!(result = lowerView(*this, op, node)) && !(result = lowerReduction(*this, op, node)))
-        result = lowerPointwise(*this, op, node);
+    if (entry && (!inPlace || entry->inPlaceForm)) result = entry->lower(*this, op, node);
     if (!result) {
         if (inPlace) throw LoweringError(fmt::format("in-place {} has no lowering", node.target));
         result = externFallback(node);
     }
+    // What may share storage with its first argument (the eager runtime's view ops, in-place results).
+    if (self && inPlace) {
+        storageBase_[&node] = self;
+        inPlaceSelf_[&node] = self;
+    } else if (self && viewOpOf(op)) {
+        storageBase_[&node] = self;
+    }
     if (inPlace) {
         // The functional result replaces the mutated value for every later reader; a graph input is also
         // written back in place at the end, as the eager op would have left it.
-        const capture::Arg& selfArg = node.args.at(0);
-        if (selfArg.kind != capture::Arg::Kind::NodeRef) throw LoweringError("in-place op on a constant");
-        const capture::Node* self = selfArg.node;
         // The tensor really mutated: a graph input, or what an earlier in-place op on it returned.
         const capture::Node* root = self->op == capture::NodeOp::Placeholder ? self : nullptr;
         if (auto alias = aliasOf_.find(self); alias != aliasOf_.end()) root = alias->second;
         LValue& old = values_.at(self);
         if (!result->isTensor() || !sameSizes(result->sizes, old.sizes))
             throw LoweringError(fmt::format("in-place {} changes its operand's shape", node.target));
-        if (!root && self->op != capture::NodeOp::Placeholder) {
-            auto selfOp = opNameOf(*self);
-            static const char* const views[] = {"view", "reshape", "t", "transpose", "permute", "unsqueeze", "squeeze",
-                                                "expand", "getitem", "flatten", "select", "narrow", "unflatten"};
-            if (std::find(std::begin(views), std::end(views), selfOp) != std::end(views))
-                throw LoweringError(fmt::format("in-place {} on a view", node.target));
-        }
+        // PyTorch refuses to write a result into a tensor of a dtype it cannot be cast to (float into int).
+        if (!tensor::canCast(result->dtype, old.dtype))
+            throw LoweringError(fmt::format("in-place {}: result type {} can't be cast to {}", node.target,
+                                            tensor::dtypeName(result->dtype), tensor::dtypeName(old.dtype)));
         result->loader = [inner = result->loader, dtype = old.dtype](const std::vector<Index>& index) { return cast(inner(index), dtype); };
         result->dtype = old.dtype;
         if (root) {
@@ -528,6 +464,11 @@ void Lowering::lowerOutput(const capture::Node& node) {
         GraphOutput out;
         if (item.kind == capture::Arg::Kind::NodeRef) {
             LValue& v = values_.at(item.node);
+            // The caller gets a view of the input eagerly and may write through it (after a graph break, the
+            // next graph does): a copy in a buffer of ours would drop those writes.
+            const capture::Node* root = storageRoot(item.node);
+            if (v.isTensor() && isViewNode(item.node) && root->op == capture::NodeOp::Placeholder)
+                throw LoweringError(fmt::format("output {} is a view of input {}", item.node->name, root->name));
             if (v.isTensor()) {
                 out.kind = GraphOutput::Kind::Buffer;
                 out.buffer = realize(v, item.node->name);

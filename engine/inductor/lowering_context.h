@@ -117,6 +117,12 @@ private:
     LValue lowerCall(const capture::Node& node);
     void lowerOutput(const capture::Node& node);
     void checkAgainstExample(const capture::Node& node, const LValue& value) const;
+    /// The tensor whose storage `node`'s value is, following views and in-place results to their first argument.
+    const capture::Node* storageRoot(const capture::Node* node) const;
+    /// Whether `node` is (an in-place result of) a view op's result.
+    bool isViewNode(const capture::Node* node) const;
+    /// Throws when an in-place op on `self` would have to reach a view's base or a view taken earlier.
+    void checkInPlaceTarget(const capture::Node& node, const capture::Node& self) const;
 
     const capture::Graph& source_;
     const vm::ValueList& examples_;
@@ -131,12 +137,10 @@ private:
     std::map<const capture::Node*, int> placeholderBuffer_;
     std::map<const capture::Node*, const capture::Node*> aliasOf_;  // in-place results -> the input they mutated
     std::map<const capture::Node*, int> lastWriteBack_;             // input -> buffer written back into it
+    std::map<const capture::Node*, const capture::Node*> storageBase_;  // views and in-place results -> operand
+    std::map<const capture::Node*, const capture::Node*> inPlaceSelf_;  // in-place results -> their operand
+    std::map<const capture::Node*, tensor::Tensor> inputExamples_;      // tensor placeholders -> example input
 };
-
-// The op families, each in its own file. They return nullopt when the op is not theirs.
-std::optional<LValue> lowerPointwise(Lowering& lowering, const std::string& op, const capture::Node& node);
-std::optional<LValue> lowerReduction(Lowering& lowering, const std::string& op, const capture::Node& node);
-std::optional<LValue> lowerView(Lowering& lowering, const std::string& op, const capture::Node& node);
 
 /// linear on CUDA as one cuBLASLt call with its epilogue (lowering_linear.cpp); nullopt where it does not apply
 /// (the CPU, other dtypes, a symbolic weight), which keeps matmul + a pointwise bias.

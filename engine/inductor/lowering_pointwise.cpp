@@ -3,7 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "inductor/lowering_context.h"
+#include "inductor/lowering_registry.h"
 
 namespace eng::inductor::lowering {
 
@@ -76,6 +76,29 @@ namespace {
 
 ExprPtr c(double v, DType dtype) { return constantFloat(v, dtype); }
 
+/// Unary ops that compute in floating point (integers become float32).
+const std::map<std::string, ElementOp, std::less<>> kFloatUnaries = {
+    {"sin", ElementOp::Sin}, {"cos", ElementOp::Cos}, {"tan", ElementOp::Tan}, {"asin", ElementOp::Asin},
+    {"acos", ElementOp::Acos}, {"atan", ElementOp::Atan}, {"sinh", ElementOp::Sinh}, {"cosh", ElementOp::Cosh},
+    {"tanh", ElementOp::Tanh}, {"asinh", ElementOp::Asinh}, {"acosh", ElementOp::Acosh}, {"atanh", ElementOp::Atanh},
+    {"exp", ElementOp::Exp}, {"exp2", ElementOp::Exp2}, {"expm1", ElementOp::Expm1}, {"log", ElementOp::Log},
+    {"log2", ElementOp::Log2}, {"log1p", ElementOp::Log1p}, {"sqrt", ElementOp::Sqrt}, {"rsqrt", ElementOp::Rsqrt},
+    {"sigmoid", ElementOp::Sigmoid}, {"erf", ElementOp::Erf}, {"reciprocal", ElementOp::Reciprocal}};
+/// Unary ops that keep their operand's dtype.
+const std::map<std::string, ElementOp, std::less<>> kSameTypeUnaries = {
+    {"neg", ElementOp::Neg}, {"negative", ElementOp::Neg}, {"abs", ElementOp::Abs}, {"floor", ElementOp::Floor},
+    {"ceil", ElementOp::Ceil}, {"round", ElementOp::Round}, {"trunc", ElementOp::Trunc}, {"sign", ElementOp::Sign}};
+/// Binary ops with PyTorch's type promotion (comparisons give bool).
+const std::map<std::string, ElementOp, std::less<>> kBinaries = {
+    {"mul", ElementOp::Mul}, {"multiply", ElementOp::Mul}, {"truediv", ElementOp::Div},
+    {"true_divide", ElementOp::Div}, {"floordiv", ElementOp::FloorDiv}, {"floor_divide", ElementOp::FloorDiv},
+    {"mod", ElementOp::Mod}, {"remainder", ElementOp::Mod}, {"maximum", ElementOp::Maximum},
+    {"minimum", ElementOp::Minimum}, {"atan2", ElementOp::Atan2}, {"eq", ElementOp::Eq}, {"ne", ElementOp::Ne},
+    {"lt", ElementOp::Lt}, {"le", ElementOp::Le}, {"gt", ElementOp::Gt}, {"ge", ElementOp::Ge},
+    {"logical_and", ElementOp::LogicalAnd}, {"logical_or", ElementOp::LogicalOr}, {"and_", ElementOp::BitAnd},
+    {"bitwise_and", ElementOp::BitAnd}, {"or_", ElementOp::BitOr}, {"bitwise_or", ElementOp::BitOr},
+    {"xor", ElementOp::BitXor}, {"bitwise_xor", ElementOp::BitXor}};
+
 struct PointwiseLowering {
     Lowering& lowering;
     const capture::Node& node;
@@ -116,218 +139,249 @@ struct PointwiseLowering {
         return finish(mapElements(operands, compute, result, [op](const std::vector<ExprPtr>& e) { return binary(op, e[0], e[1]); }),
                       operands);
     }
+    std::optional<LValue> floatUnaryOp(const std::string& op) {
+        const ElementOp e = kFloatUnaries.at(op);
+        return floatUnary([e](ExprPtr x, DType) { return unary(e, x); });
+    }
 
-    std::optional<LValue> run(const std::string& op) {
-        static const std::map<std::string, ElementOp> floatUnaries = {
-            {"sin", ElementOp::Sin}, {"cos", ElementOp::Cos}, {"tan", ElementOp::Tan}, {"asin", ElementOp::Asin},
-            {"acos", ElementOp::Acos}, {"atan", ElementOp::Atan}, {"sinh", ElementOp::Sinh}, {"cosh", ElementOp::Cosh},
-            {"tanh", ElementOp::Tanh}, {"asinh", ElementOp::Asinh}, {"acosh", ElementOp::Acosh}, {"atanh", ElementOp::Atanh},
-            {"exp", ElementOp::Exp}, {"exp2", ElementOp::Exp2}, {"expm1", ElementOp::Expm1}, {"log", ElementOp::Log},
-            {"log2", ElementOp::Log2}, {"log1p", ElementOp::Log1p}, {"sqrt", ElementOp::Sqrt}, {"rsqrt", ElementOp::Rsqrt},
-            {"sigmoid", ElementOp::Sigmoid}, {"erf", ElementOp::Erf}, {"reciprocal", ElementOp::Reciprocal}};
-        if (auto f = floatUnaries.find(op); f != floatUnaries.end()) {
-            ElementOp e = f->second;
-            return floatUnary([e](ExprPtr x, DType) { return unary(e, x); });
-        }
-        if (op == "log10") return floatUnary([](ExprPtr x, DType d) { return binary(ElementOp::Div, unary(ElementOp::Log, x), c(std::log(10.0), d)); });
-        static const std::map<std::string, ElementOp> sameUnaries = {
-            {"neg", ElementOp::Neg}, {"negative", ElementOp::Neg}, {"abs", ElementOp::Abs}, {"floor", ElementOp::Floor},
-            {"ceil", ElementOp::Ceil}, {"round", ElementOp::Round}, {"trunc", ElementOp::Trunc}, {"sign", ElementOp::Sign}};
-        if (auto f = sameUnaries.find(op); f != sameUnaries.end() && !(op == "round" && args.has(1, "decimals"))) {
-            ElementOp e = f->second;
-            return sameTypeUnary([e](ExprPtr x, DType) { return unary(e, x); });
-        }
-        if (op == "pos" || op == "contiguous" || op == "clone" || op == "detach" || op == "alias") {
-            LValue x = args.tensor(0, "input");
-            return x;
-        }
-        if (op == "invert" || op == "bitwise_not") {
-            LValue x = args.tensor(0, "input");
-            if (x.dtype == DType::Bool) return finish(mapElements({x}, DType::Bool, DType::Bool, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::LogicalNot, e[0]); }), {x});
-            return sameTypeUnary([](ExprPtr v, DType) { return unary(ElementOp::BitNot, v); });
-        }
-        if (op == "logical_not") {
-            LValue x = args.tensor(0, "input");
-            return finish(mapElements({x}, x.dtype, DType::Bool, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::LogicalNot, e[0]); }), {x});
-        }
-        if (op == "isnan") {
-            LValue x = args.tensor(0, "input");
-            return finish(mapElements({x}, x.dtype, DType::Bool, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::IsNan, e[0]); }), {x});
-        }
-        if (op == "relu") return sameTypeUnary([](ExprPtr x, DType d) { return binary(ElementOp::Maximum, x, constantInt(0, d)); });
-        if (op == "relu6" || op == "hardtanh") {
-            double low = op == "relu6" ? 0.0 : args.number(1, "min_val", -1.0), high = op == "relu6" ? 6.0 : args.number(2, "max_val", 1.0);
-            return sameTypeUnary([low, high](ExprPtr x, DType d) {
-                return binary(ElementOp::Minimum, binary(ElementOp::Maximum, x, c(low, d)), c(high, d));
-            });
-        }
-        if (op == "silu")
-            return floatUnary([](ExprPtr x, DType) { return binary(ElementOp::Mul, x, unary(ElementOp::Sigmoid, x)); });
-        if (op == "gelu") {
-            const bool tanhForm = args.text(1, "approximate", "none") == "tanh";
-            return floatUnary([tanhForm](ExprPtr x, DType d) {
-                if (tanhForm) {  // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
-                    auto inner = binary(ElementOp::Mul, c(std::sqrt(2.0 / M_PI), d),
-                                        binary(ElementOp::Add, x, binary(ElementOp::Mul, c(0.044715, d), binary(ElementOp::Mul, x, binary(ElementOp::Mul, x, x)))));
-                    return binary(ElementOp::Mul, binary(ElementOp::Mul, c(0.5, d), x), binary(ElementOp::Add, c(1, d), unary(ElementOp::Tanh, inner)));
-                }
-                auto erfTerm = unary(ElementOp::Erf, binary(ElementOp::Mul, x, c(M_SQRT1_2, d)));
-                return binary(ElementOp::Mul, binary(ElementOp::Mul, x, c(0.5, d)), binary(ElementOp::Add, erfTerm, c(1, d)));
-            });
-        }
-        if (op == "leaky_relu") {
-            double slope = args.number(1, "negative_slope", 0.01);
-            return sameTypeUnary([slope](ExprPtr x, DType d) {
-                return where(binary(ElementOp::Gt, x, c(0, d)), x, binary(ElementOp::Mul, x, c(slope, d)));
-            });
-        }
-        if (op == "elu") {
-            double alpha = args.number(1, "alpha", 1.0);
-            return floatUnary([alpha](ExprPtr x, DType d) {
-                return where(binary(ElementOp::Gt, x, c(0, d)), x, binary(ElementOp::Mul, c(alpha, d), unary(ElementOp::Expm1, x)));
-            });
-        }
-        if (op == "softplus") {
-            double beta = args.number(1, "beta", 1.0), threshold = args.number(2, "threshold", 20.0);
-            return floatUnary([beta, threshold](ExprPtr x, DType d) {
-                auto bx = binary(ElementOp::Mul, x, c(beta, d));
-                auto soft = binary(ElementOp::Div, unary(ElementOp::Log1p, unary(ElementOp::Exp, bx)), c(beta, d));
-                return where(binary(ElementOp::Gt, bx, c(threshold, d)), x, soft);
-            });
-        }
-        if (op == "hardsigmoid" || op == "hardswish") {
-            const bool swish = op == "hardswish";
-            return floatUnary([swish](ExprPtr x, DType d) {
-                auto clipped = binary(ElementOp::Minimum, binary(ElementOp::Maximum, binary(ElementOp::Add, x, c(3, d)), c(0, d)), c(6, d));
-                auto sig = binary(ElementOp::Div, clipped, c(6, d));
-                return swish ? binary(ElementOp::Mul, x, sig) : sig;
-            });
-        }
+    std::optional<LValue> sameTypeUnaryOp(const std::string& op) {
+        if (op == "round" && args.has(1, "decimals")) return std::nullopt;
+        const ElementOp e = kSameTypeUnaries.at(op);
+        return sameTypeUnary([e](ExprPtr x, DType) { return unary(e, x); });
+    }
 
-        static const std::map<std::string, ElementOp> binaries = {
-            {"mul", ElementOp::Mul}, {"multiply", ElementOp::Mul}, {"truediv", ElementOp::Div}, {"true_divide", ElementOp::Div},
-            {"floordiv", ElementOp::FloorDiv}, {"floor_divide", ElementOp::FloorDiv}, {"mod", ElementOp::Mod},
-            {"remainder", ElementOp::Mod}, {"maximum", ElementOp::Maximum}, {"minimum", ElementOp::Minimum},
-            {"atan2", ElementOp::Atan2}, {"eq", ElementOp::Eq}, {"ne", ElementOp::Ne}, {"lt", ElementOp::Lt},
-            {"le", ElementOp::Le}, {"gt", ElementOp::Gt}, {"ge", ElementOp::Ge}, {"logical_and", ElementOp::LogicalAnd},
-            {"logical_or", ElementOp::LogicalOr}, {"and_", ElementOp::BitAnd}, {"bitwise_and", ElementOp::BitAnd},
-            {"or_", ElementOp::BitOr}, {"bitwise_or", ElementOp::BitOr}, {"xor", ElementOp::BitXor}, {"bitwise_xor", ElementOp::BitXor}};
-        if (auto f = binaries.find(op); f != binaries.end() && args.positionalCount() + node.kwargs.size() >= 2) {
-            LValue a = args.get(0, "input"), b = args.get(1, "other");
-            if (!a.isTensor() && !b.isTensor()) return std::nullopt;
-            ElementOp e = f->second;
-            if (op == "atan2") {  // floating result
-                DType d = promote({&a, &b});
-                if (!tensor::isFloating(d)) d = tensor::kDefaultFloat;
-                return binaryOp(e, a, b, d);
+    std::optional<LValue> log10Op(const std::string&) {
+        return floatUnary([](ExprPtr x, DType d) { return binary(ElementOp::Div, unary(ElementOp::Log, x), c(std::log(10.0), d)); });
+    }
+
+    std::optional<LValue> identity(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        return x;
+    }
+
+    std::optional<LValue> invert(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        if (x.dtype == DType::Bool) return finish(mapElements({x}, DType::Bool, DType::Bool, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::LogicalNot, e[0]); }), {x});
+        return sameTypeUnary([](ExprPtr v, DType) { return unary(ElementOp::BitNot, v); });
+    }
+
+    std::optional<LValue> logicalNot(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        return finish(mapElements({x}, x.dtype, DType::Bool, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::LogicalNot, e[0]); }), {x});
+    }
+
+    std::optional<LValue> isNan(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        return finish(mapElements({x}, x.dtype, DType::Bool, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::IsNan, e[0]); }), {x});
+    }
+
+    std::optional<LValue> relu(const std::string&) {
+        return sameTypeUnary([](ExprPtr x, DType d) { return binary(ElementOp::Maximum, x, constantInt(0, d)); });
+    }
+
+    std::optional<LValue> clampedRelu(const std::string& op) {
+        double low = op == "relu6" ? 0.0 : args.number(1, "min_val", -1.0), high = op == "relu6" ? 6.0 : args.number(2, "max_val", 1.0);
+        return sameTypeUnary([low, high](ExprPtr x, DType d) {
+            return binary(ElementOp::Minimum, binary(ElementOp::Maximum, x, c(low, d)), c(high, d));
+        });
+    }
+
+    std::optional<LValue> silu(const std::string&) {
+        return floatUnary([](ExprPtr x, DType) { return binary(ElementOp::Mul, x, unary(ElementOp::Sigmoid, x)); });
+    }
+
+    std::optional<LValue> gelu(const std::string&) {
+        const bool tanhForm = args.text(1, "approximate", "none") == "tanh";
+        return floatUnary([tanhForm](ExprPtr x, DType d) {
+            if (tanhForm) {  // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
+                auto inner = binary(ElementOp::Mul, c(std::sqrt(2.0 / M_PI), d),
+                                    binary(ElementOp::Add, x, binary(ElementOp::Mul, c(0.044715, d), binary(ElementOp::Mul, x, binary(ElementOp::Mul, x, x)))));
+                return binary(ElementOp::Mul, binary(ElementOp::Mul, c(0.5, d), x), binary(ElementOp::Add, c(1, d), unary(ElementOp::Tanh, inner)));
             }
-            return binaryOp(e, a, b);
+            auto erfTerm = unary(ElementOp::Erf, binary(ElementOp::Mul, x, c(M_SQRT1_2, d)));
+            return binary(ElementOp::Mul, binary(ElementOp::Mul, x, c(0.5, d)), binary(ElementOp::Add, erfTerm, c(1, d)));
+        });
+    }
+
+    std::optional<LValue> leakyRelu(const std::string&) {
+        double slope = args.number(1, "negative_slope", 0.01);
+        return sameTypeUnary([slope](ExprPtr x, DType d) {
+            return where(binary(ElementOp::Gt, x, c(0, d)), x, binary(ElementOp::Mul, x, c(slope, d)));
+        });
+    }
+
+    std::optional<LValue> elu(const std::string&) {
+        double alpha = args.number(1, "alpha", 1.0);
+        return floatUnary([alpha](ExprPtr x, DType d) {
+            return where(binary(ElementOp::Gt, x, c(0, d)), x, binary(ElementOp::Mul, c(alpha, d), unary(ElementOp::Expm1, x)));
+        });
+    }
+
+    std::optional<LValue> softplus(const std::string&) {
+        double beta = args.number(1, "beta", 1.0), threshold = args.number(2, "threshold", 20.0);
+        return floatUnary([beta, threshold](ExprPtr x, DType d) {
+            auto bx = binary(ElementOp::Mul, x, c(beta, d));
+            auto soft = binary(ElementOp::Div, unary(ElementOp::Log1p, unary(ElementOp::Exp, bx)), c(beta, d));
+            return where(binary(ElementOp::Gt, bx, c(threshold, d)), x, soft);
+        });
+    }
+
+    std::optional<LValue> hardSigmoid(const std::string& op) {
+        const bool swish = op == "hardswish";
+        return floatUnary([swish](ExprPtr x, DType d) {
+            auto clipped = binary(ElementOp::Minimum, binary(ElementOp::Maximum, binary(ElementOp::Add, x, c(3, d)), c(0, d)), c(6, d));
+            auto sig = binary(ElementOp::Div, clipped, c(6, d));
+            return swish ? binary(ElementOp::Mul, x, sig) : sig;
+        });
+    }
+
+    std::optional<LValue> binaryElementwise(const std::string& op) {
+        if (args.positionalCount() + node.kwargs.size() < 2) return std::nullopt;
+        LValue a = args.get(0, "input"), b = args.get(1, "other");
+        if (!a.isTensor() && !b.isTensor()) return std::nullopt;
+        ElementOp e = kBinaries.at(op);
+        if (op == "atan2") {  // floating result
+            DType d = promote({&a, &b});
+            if (!tensor::isFloating(d)) d = tensor::kDefaultFloat;
+            return binaryOp(e, a, b, d);
         }
-        if (op == "div" || op == "divide") {
-            LValue a = args.get(0, "input"), b = args.get(1, "other");
-            std::string mode = args.text(2, "rounding_mode", "");
-            if (mode == "floor") return binaryOp(ElementOp::FloorDiv, a, b);
-            if (mode == "trunc") {
-                LValue q = binaryOp(ElementOp::Div, a, b, promote({&a, &b}));
-                DType promoted = promote({&a, &b});
-                if (!tensor::isFloating(promoted)) return q;  // integer Div truncates already
-                return finish(mapElements({q}, computeTypeFor(promoted), promoted, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::Trunc, e[0]); }), {q});
-            }
-            return binaryOp(ElementOp::Div, a, b);
+        return binaryOp(e, a, b);
+    }
+
+    std::optional<LValue> divOp(const std::string&) {
+        LValue a = args.get(0, "input"), b = args.get(1, "other");
+        std::string mode = args.text(2, "rounding_mode", "");
+        if (mode == "floor") return binaryOp(ElementOp::FloorDiv, a, b);
+        if (mode == "trunc") {
+            LValue q = binaryOp(ElementOp::Div, a, b, promote({&a, &b}));
+            DType promoted = promote({&a, &b});
+            if (!tensor::isFloating(promoted)) return q;  // integer Div truncates already
+            return finish(mapElements({q}, computeTypeFor(promoted), promoted, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::Trunc, e[0]); }), {q});
         }
-        if (op == "add" || op == "sub" || op == "subtract") {
-            LValue a = args.get(0, "input"), b = args.get(1, "other");
-            if (!a.isTensor() && !b.isTensor()) return std::nullopt;
-            double alpha = args.number(2, "alpha", 1.0);
-            ElementOp e = op == "add" ? ElementOp::Add : ElementOp::Sub;
-            if (alpha == 1.0) return binaryOp(e, a, b);
+        return binaryOp(ElementOp::Div, a, b);
+    }
+
+    std::optional<LValue> addOrSub(const std::string& op) {
+        LValue a = args.get(0, "input"), b = args.get(1, "other");
+        if (!a.isTensor() && !b.isTensor()) return std::nullopt;
+        double alpha = args.number(2, "alpha", 1.0);
+        ElementOp e = op == "add" ? ElementOp::Add : ElementOp::Sub;
+        if (alpha == 1.0) return binaryOp(e, a, b);
+        DType promoted = promote({&a, &b});
+        DType compute = computeTypeFor(promoted);
+        auto operands = tensorsOf({a, b}, compute);
+        return finish(mapElements(operands, compute, promoted, [e, alpha, compute](const std::vector<ExprPtr>& x) {
+            return binary(e, x[0], binary(ElementOp::Mul, x[1], c(alpha, compute)));
+        }), operands);
+    }
+
+    std::optional<LValue> powOp(const std::string&) {
+        LValue a = args.get(0, "input"), b = args.get(1, "exponent");
+        if (!a.isTensor() && !b.isTensor()) return std::nullopt;
+        if (a.isTensor() && b.kind == LValue::Kind::Number && b.number.asFloat() == 2.0) {
             DType promoted = promote({&a, &b});
             DType compute = computeTypeFor(promoted);
-            auto operands = tensorsOf({a, b}, compute);
-            return finish(mapElements(operands, compute, promoted, [e, alpha, compute](const std::vector<ExprPtr>& x) {
-                return binary(e, x[0], binary(ElementOp::Mul, x[1], c(alpha, compute)));
-            }), operands);
+            return finish(mapElements({a}, compute, promoted, [](const std::vector<ExprPtr>& x) { return binary(ElementOp::Mul, x[0], x[0]); }), {a});
         }
-        if (op == "pow") {
-            LValue a = args.get(0, "input"), b = args.get(1, "exponent");
-            if (!a.isTensor() && !b.isTensor()) return std::nullopt;
-            if (a.isTensor() && b.kind == LValue::Kind::Number && b.number.asFloat() == 2.0) {
-                DType promoted = promote({&a, &b});
-                DType compute = computeTypeFor(promoted);
-                return finish(mapElements({a}, compute, promoted, [](const std::vector<ExprPtr>& x) { return binary(ElementOp::Mul, x[0], x[0]); }), {a});
-            }
-            return binaryOp(ElementOp::Pow, a, b);
-        }
-        if (op == "where" && args.positionalCount() == 3) {
-            LValue cond = args.tensor(0, "condition"), a = args.get(1, "input"), b = args.get(2, "other");
-            DType promoted = promote({&a, &b});
-            DType compute = computeTypeFor(promoted);
-            auto operands = tensorsOf({a, b}, compute);
-            operands.insert(operands.begin(), cond);
-            return finish(mapElements(operands, compute, promoted, [](const std::vector<ExprPtr>& x) {
-                return where(cast(x[0], DType::Bool), x[1], x[2]);
-            }), operands);
-        }
-        if (op == "masked_fill") {
-            LValue x = args.tensor(0, "input"), mask = args.tensor(1, "mask"), value = args.get(2, "value");
-            DType compute = computeTypeFor(x.dtype);
-            auto operands = std::vector<LValue>{x, mask, lowering.asTensor(value, compute)};
-            return finish(mapElements(operands, compute, x.dtype, [](const std::vector<ExprPtr>& e) {
-                return where(cast(e[1], DType::Bool), e[2], e[0]);
-            }), operands);
-        }
-        if (op == "clamp" || op == "clip") {
-            LValue x = args.tensor(0, "input");
-            LValue low = args.has(1, "min") ? args.get(1, "min") : LValue{}, high = args.has(2, "max") ? args.get(2, "max") : LValue{};
-            if (low.isTensor() || high.isTensor()) return std::nullopt;
-            DType compute = computeTypeFor(x.dtype);
-            const bool hasLow = low.kind == LValue::Kind::Number, hasHigh = high.kind == LValue::Kind::Number;
-            double lo = hasLow ? low.number.asFloat() : 0, hi = hasHigh ? high.number.asFloat() : 0;
-            return finish(mapElements({x}, compute, x.dtype, [=](const std::vector<ExprPtr>& e) {
-                ExprPtr v = e[0];
-                if (hasLow) v = binary(ElementOp::Maximum, v, c(lo, compute));
-                if (hasHigh) v = binary(ElementOp::Minimum, v, c(hi, compute));
-                return v;
-            }), {x});
-        }
-        static const std::map<std::string, DType> conversions = {
-            {"float", DType::Float32}, {"double", DType::Float64}, {"half", DType::Float16}, {"bfloat16", DType::BFloat16},
-            {"int", DType::Int32}, {"long", DType::Int64}, {"bool", DType::Bool}};
+        return binaryOp(ElementOp::Pow, a, b);
+    }
+
+    std::optional<LValue> whereOp(const std::string&) {
+        if (!(args.positionalCount() == 3)) return std::nullopt;
+        LValue cond = args.tensor(0, "condition"), a = args.get(1, "input"), b = args.get(2, "other");
+        DType promoted = promote({&a, &b});
+        DType compute = computeTypeFor(promoted);
+        auto operands = tensorsOf({a, b}, compute);
+        operands.insert(operands.begin(), cond);
+        return finish(mapElements(operands, compute, promoted, [](const std::vector<ExprPtr>& x) {
+            return where(cast(x[0], DType::Bool), x[1], x[2]);
+        }), operands);
+    }
+
+    std::optional<LValue> maskedFill(const std::string&) {
+        LValue x = args.tensor(0, "input"), mask = args.tensor(1, "mask"), value = args.get(2, "value");
+        DType compute = computeTypeFor(x.dtype);
+        auto operands = std::vector<LValue>{x, mask, lowering.asTensor(value, compute)};
+        return finish(mapElements(operands, compute, x.dtype, [](const std::vector<ExprPtr>& e) {
+            return where(cast(e[1], DType::Bool), e[2], e[0]);
+        }), operands);
+    }
+
+    std::optional<LValue> clampOp(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        LValue low = args.has(1, "min") ? args.get(1, "min") : LValue{}, high = args.has(2, "max") ? args.get(2, "max") : LValue{};
+        if (low.isTensor() || high.isTensor()) return std::nullopt;
+        DType compute = computeTypeFor(x.dtype);
+        const bool hasLow = low.kind == LValue::Kind::Number, hasHigh = high.kind == LValue::Kind::Number;
+        double lo = hasLow ? low.number.asFloat() : 0, hi = hasHigh ? high.number.asFloat() : 0;
+        return finish(mapElements({x}, compute, x.dtype, [=](const std::vector<ExprPtr>& e) {
+            ExprPtr v = e[0];
+            if (hasLow) v = binary(ElementOp::Maximum, v, c(lo, compute));
+            if (hasHigh) v = binary(ElementOp::Minimum, v, c(hi, compute));
+            return v;
+        }), {x});
+    }
+
+    /// Conversion methods (x.float(), ...) and to/type with a dtype alone.
+    std::optional<LValue> convert(const std::string& op) {
         std::optional<DType> target;
-        if (auto f = conversions.find(op); f != conversions.end() && node.op == capture::NodeOp::CallMethod) target = f->second;
         if (op == "to" || op == "type") {
             target = args.dtype(1, "dtype");
-            if (!target) {
-                for (const auto& [key, a] : node.kwargs)
-                    if (key == "dtype" && a.kind == capture::Arg::Kind::Constant && a.constant.is(vm::Kind::DType)) target = a.constant.as<vm::DTypeObject>().value;
-            }
-            if (!target || args.has(2, "device") || node.args.size() > 2) return std::nullopt;
+            for (const auto& [key, a] : node.kwargs)
+                if (key == "dtype" && a.kind == capture::Arg::Kind::Constant && a.constant.is(vm::Kind::DType)) target = a.constant.as<vm::DTypeObject>().value;
+            if (args.has(2, "device") || node.args.size() > 2) return std::nullopt;
+        } else if (node.op == capture::NodeOp::CallMethod) {
+            target = tensor::dtypeOfConversionMethod(op);
         }
-        if (target) {
-            LValue x = args.tensor(0, "input");
-            DType to = *target;
-            return finish(mapElements({x}, x.dtype, to, [](const std::vector<ExprPtr>& e) { return e[0]; }), {x});
-        }
-        if (op == "zeros_like" || op == "ones_like" || op == "full_like") {
-            LValue x = args.tensor(0, "input");
-            double fill = op == "zeros_like" ? 0.0 : op == "ones_like" ? 1.0 : args.number(1, "fill_value");
-            DType dtype = args.dtype(99, "dtype").value_or(x.dtype);
-            LValue out;
-            out.kind = LValue::Kind::Tensor;
-            out.dtype = dtype;
-            out.sizes = x.sizes;
-            out.loader = [fill, dtype](const std::vector<Index>&) { return constantFloat(fill, dtype); };
-            out.origins = {node.name};
-            return out;
-        }
-        return std::nullopt;
+        if (!target) return std::nullopt;
+        LValue x = args.tensor(0, "input");
+        return finish(mapElements({x}, x.dtype, *target, [](const std::vector<ExprPtr>& e) { return e[0]; }), {x});
+    }
+
+    std::optional<LValue> fullLike(const std::string& op) {
+        LValue x = args.tensor(0, "input");
+        double fill = op == "zeros_like" ? 0.0 : op == "ones_like" ? 1.0 : args.number(1, "fill_value");
+        DType dtype = args.dtype(99, "dtype").value_or(x.dtype);
+        LValue out;
+        out.kind = LValue::Kind::Tensor;
+        out.dtype = dtype;
+        out.sizes = x.sizes;
+        out.loader = [fill, dtype](const std::vector<Index>&) { return constantFloat(fill, dtype); };
+        out.origins = {node.name};
+        return out;
     }
 };
 
 }  // namespace
 
-std::optional<LValue> lowerPointwise(Lowering& lowering, const std::string& op, const capture::Node& node) {
-    return PointwiseLowering{lowering, node}.run(op);
+void registerPointwiseLowerings(LoweringRegistry& r) {
+    using P = PointwiseLowering;
+    for (const auto& [name, op] : kFloatUnaries) r.def(name, OpFamily::Pointwise, member(&P::floatUnaryOp));
+    for (const auto& [name, op] : kSameTypeUnaries) r.def(name, OpFamily::Pointwise, member(&P::sameTypeUnaryOp));
+    for (const auto& [name, op] : kBinaries) r.def(name, OpFamily::Pointwise, member(&P::binaryElementwise));
+    for (const tensor::ConversionMethod& conversion : tensor::conversionMethods())
+        r.def(conversion.name, OpFamily::Pointwise, member(&P::convert));
+    r.def({"to", "type"}, OpFamily::Pointwise, member(&P::convert));
+    r.def({"log10"}, OpFamily::Pointwise, member(&P::log10Op));
+    r.def({"pos", "contiguous", "clone", "detach", "alias"}, OpFamily::Pointwise, member(&P::identity));
+    r.def({"invert", "bitwise_not"}, OpFamily::Pointwise, member(&P::invert));
+    r.def({"logical_not"}, OpFamily::Pointwise, member(&P::logicalNot));
+    r.def({"isnan"}, OpFamily::Pointwise, member(&P::isNan));
+    r.def({"relu"}, OpFamily::Pointwise, member(&P::relu));
+    r.def({"relu6", "hardtanh"}, OpFamily::Pointwise, member(&P::clampedRelu));
+    r.def("silu", OpFamily::Pointwise, member(&P::silu));
+    r.def({"gelu"}, OpFamily::Pointwise, member(&P::gelu));
+    r.def({"leaky_relu"}, OpFamily::Pointwise, member(&P::leakyRelu));
+    r.def({"elu"}, OpFamily::Pointwise, member(&P::elu));
+    r.def({"softplus"}, OpFamily::Pointwise, member(&P::softplus));
+    r.def({"hardsigmoid", "hardswish"}, OpFamily::Pointwise, member(&P::hardSigmoid));
+    r.def({"div", "divide"}, OpFamily::Pointwise, member(&P::divOp));
+    r.def({"add", "sub", "subtract"}, OpFamily::Pointwise, member(&P::addOrSub));
+    r.def({"pow"}, OpFamily::Pointwise, member(&P::powOp));
+    r.def({"where"}, OpFamily::Pointwise, member(&P::whereOp));
+    r.def({"masked_fill"}, OpFamily::Pointwise, member(&P::maskedFill));
+    r.def({"clamp", "clip"}, OpFamily::Pointwise, member(&P::clampOp));
+    r.def({"zeros_like", "ones_like", "full_like"}, OpFamily::Pointwise, member(&P::fullLike));
 }
 
 }  // namespace eng::inductor::lowering

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "inductor/lowering_context.h"
+#include "inductor/lowering_registry.h"
 
 namespace eng::inductor::lowering {
 
@@ -295,82 +295,98 @@ struct ReductionLowering {
         return pair;
     }
 
-    std::optional<LValue> run(const std::string& op) {
-        if (op == "sum" || op == "prod" || op == "nansum") {
-            if (op == "nansum") return std::nullopt;
-            LValue x = args.tensor(0, "input");
-            DType result = args.dtype(99, "dtype").value_or(tensor::isFloating(x.dtype) ? x.dtype : DType::Int64);
-            if (op == "prod" && args.has(1, "dim")) {
-                int64_t dim = normaliseDims({args.integer(1, "dim")}, x.dim())[0];
-                DType acc = computeTypeFor(result);
-                return named(castTo(reduce(lowering, x, {dim}, args.flag(2, "keepdim", false), ReductionOp::Prod, acc), result));
-            }
-            auto dims = op == "prod" ? allDims(x.dim()) : dimsArg(x, 1, "dim");
-            DType acc = computeTypeFor(result);
-            return named(castTo(reduce(lowering, x, dims, op == "sum" && args.flag(2, "keepdim", false),
-                                       op == "sum" ? ReductionOp::Sum : ReductionOp::Prod, acc), result));
-        }
-        if (op == "mean") {
-            LValue x = args.tensor(0, "input");
-            DType result = args.dtype(99, "dtype").value_or(x.dtype);
-            if (!tensor::isFloating(result)) throw LoweringError("mean of an integer tensor");
-            return named(mean(x, dimsArg(x, 1, "dim"), args.flag(2, "keepdim", false), result));
-        }
-        if (op == "amax" || op == "amin") {
-            LValue x = args.tensor(0, "input");
-            return named(castTo(reduce(lowering, x, dimsArg(x, 1, "dim"), args.flag(2, "keepdim", false),
-                                       op == "amax" ? ReductionOp::Max : ReductionOp::Min, computeTypeFor(x.dtype)), x.dtype));
-        }
-        if (op == "max" || op == "min") return extremum(op == "max");
-        if (op == "argmax" || op == "argmin") {
-            LValue x = args.tensor(0, "input");
-            ReductionOp r = op == "argmax" ? ReductionOp::ArgMax : ReductionOp::ArgMin;
-            if (!args.has(1, "dim")) {
-                if (x.dim() > 1) return std::nullopt;  // flattened position over several dims: eager
-                return named(reduce(lowering, x, allDims(x.dim()), false, r, computeTypeFor(x.dtype)));
-            }
+    std::optional<LValue> sumOrProd(const std::string& op) {
+        LValue x = args.tensor(0, "input");
+        DType result = args.dtype(99, "dtype").value_or(tensor::isFloating(x.dtype) ? x.dtype : DType::Int64);
+        if (op == "prod" && args.has(1, "dim")) {
             int64_t dim = normaliseDims({args.integer(1, "dim")}, x.dim())[0];
-            return named(reduce(lowering, x, {dim}, args.flag(2, "keepdim", false), r, computeTypeFor(x.dtype)));
+            DType acc = computeTypeFor(result);
+            return named(castTo(reduce(lowering, x, {dim}, args.flag(2, "keepdim", false), ReductionOp::Prod, acc), result));
         }
-        if (op == "any" || op == "all") {
-            LValue x = args.tensor(0, "input");
-            return named(reduce(lowering, x, dimsArg(x, 1, "dim"), args.flag(2, "keepdim", false),
-                                op == "any" ? ReductionOp::Any : ReductionOp::All, DType::Bool));
-        }
-        if (op == "var" || op == "std") {
-            LValue x = args.tensor(0, "input");
-            if (!tensor::isFloating(x.dtype)) return std::nullopt;
-            DType acc = computeTypeFor(x.dtype);
-            auto dims = dimsArg(x, 1, "dim");
-            LValue v = variance(x, dims, args.flag(99, "keepdim", false), correctionArg(), acc);
-            if (op == "std") v = mapElements({v}, acc, acc, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::Sqrt, e[0]); });
-            return named(castTo(v, x.dtype));
-        }
-        if (op == "softmax" || op == "_softmax") return softmax(false);
-        if (op == "log_softmax" || op == "_log_softmax") return softmax(true);
-        if (op == "logsumexp") {
-            LValue x = args.tensor(0, "input");
-            auto dims = dimsArg(x, 1, "dim");
-            bool keepdim = args.flag(2, "keepdim", false);
-            DType acc = computeTypeFor(x.dtype);
-            LValue xf = castTo(x, acc);
-            LValue m = reduce(lowering, xf, dims, true, ReductionOp::Max, acc);
-            LValue e = mapElements({xf, m}, acc, acc, [](const std::vector<ExprPtr>& v) { return unary(ElementOp::Exp, binary(ElementOp::Sub, v[0], v[1])); });
-            LValue s = reduce(lowering, e, dims, keepdim, ReductionOp::Sum, acc);
-            LValue mk = keepdim ? m : reduce(lowering, xf, dims, false, ReductionOp::Max, acc);
-            return named(mapElements({s, mk}, acc, x.dtype, [](const std::vector<ExprPtr>& v) { return binary(ElementOp::Add, unary(ElementOp::Log, v[0]), v[1]); }));
-        }
-        if (op == "layer_norm") return layerNorm();
-        if (op == "linear") return linear();
-        if (op == "scaled_dot_product_attention") return attention();
-        return std::nullopt;
+        auto dims = op == "prod" ? allDims(x.dim()) : dimsArg(x, 1, "dim");
+        DType acc = computeTypeFor(result);
+        return named(castTo(reduce(lowering, x, dims, op == "sum" && args.flag(2, "keepdim", false),
+                                   op == "sum" ? ReductionOp::Sum : ReductionOp::Prod, acc), result));
     }
+
+    std::optional<LValue> meanOp(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        DType result = args.dtype(99, "dtype").value_or(x.dtype);
+        if (!tensor::isFloating(result)) throw LoweringError("mean of an integer tensor");
+        return named(mean(x, dimsArg(x, 1, "dim"), args.flag(2, "keepdim", false), result));
+    }
+
+    std::optional<LValue> amaxOrAmin(const std::string& op) {
+        LValue x = args.tensor(0, "input");
+        return named(castTo(reduce(lowering, x, dimsArg(x, 1, "dim"), args.flag(2, "keepdim", false),
+                                   op == "amax" ? ReductionOp::Max : ReductionOp::Min, computeTypeFor(x.dtype)), x.dtype));
+    }
+
+    std::optional<LValue> maxOrMin(const std::string& op) { return extremum(op == "max"); }
+
+    std::optional<LValue> argExtremum(const std::string& op) {
+        LValue x = args.tensor(0, "input");
+        ReductionOp r = op == "argmax" ? ReductionOp::ArgMax : ReductionOp::ArgMin;
+        if (!args.has(1, "dim")) {
+            if (x.dim() > 1) return std::nullopt;  // flattened position over several dims: eager
+            return named(reduce(lowering, x, allDims(x.dim()), false, r, computeTypeFor(x.dtype)));
+        }
+        int64_t dim = normaliseDims({args.integer(1, "dim")}, x.dim())[0];
+        return named(reduce(lowering, x, {dim}, args.flag(2, "keepdim", false), r, computeTypeFor(x.dtype)));
+    }
+
+    std::optional<LValue> anyOrAll(const std::string& op) {
+        LValue x = args.tensor(0, "input");
+        return named(reduce(lowering, x, dimsArg(x, 1, "dim"), args.flag(2, "keepdim", false),
+                            op == "any" ? ReductionOp::Any : ReductionOp::All, DType::Bool));
+    }
+
+    std::optional<LValue> varOrStd(const std::string& op) {
+        LValue x = args.tensor(0, "input");
+        if (!tensor::isFloating(x.dtype)) return std::nullopt;
+        DType acc = computeTypeFor(x.dtype);
+        auto dims = dimsArg(x, 1, "dim");
+        LValue v = variance(x, dims, args.flag(99, "keepdim", false), correctionArg(), acc);
+        if (op == "std") v = mapElements({v}, acc, acc, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::Sqrt, e[0]); });
+        return named(castTo(v, x.dtype));
+    }
+
+    std::optional<LValue> softmaxOp(const std::string& op) { return softmax(op == "log_softmax" || op == "_log_softmax"); }
+
+    std::optional<LValue> logsumexp(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        auto dims = dimsArg(x, 1, "dim");
+        bool keepdim = args.flag(2, "keepdim", false);
+        DType acc = computeTypeFor(x.dtype);
+        LValue xf = castTo(x, acc);
+        LValue m = reduce(lowering, xf, dims, true, ReductionOp::Max, acc);
+        LValue e = mapElements({xf, m}, acc, acc, [](const std::vector<ExprPtr>& v) { return unary(ElementOp::Exp, binary(ElementOp::Sub, v[0], v[1])); });
+        LValue s = reduce(lowering, e, dims, keepdim, ReductionOp::Sum, acc);
+        LValue mk = keepdim ? m : reduce(lowering, xf, dims, false, ReductionOp::Max, acc);
+        return named(mapElements({s, mk}, acc, x.dtype, [](const std::vector<ExprPtr>& v) { return binary(ElementOp::Add, unary(ElementOp::Log, v[0]), v[1]); }));
+    }
+
+    std::optional<LValue> layerNormOp(const std::string&) { return layerNorm(); }
+    std::optional<LValue> linearOp(const std::string&) { return linear(); }
+    std::optional<LValue> attentionOp(const std::string&) { return attention(); }
 };
 
 }  // namespace
 
-std::optional<LValue> lowerReduction(Lowering& lowering, const std::string& op, const capture::Node& node) {
-    return ReductionLowering{lowering, node}.run(op);
+void registerReductionLowerings(LoweringRegistry& r) {
+    using R = ReductionLowering;
+    r.def({"sum", "prod"}, OpFamily::Reduction, member(&R::sumOrProd));
+    r.def("mean", OpFamily::Reduction, member(&R::meanOp));
+    r.def({"amax", "amin"}, OpFamily::Reduction, member(&R::amaxOrAmin));
+    r.def({"max", "min"}, OpFamily::Reduction, member(&R::maxOrMin));
+    r.def({"argmax", "argmin"}, OpFamily::Reduction, member(&R::argExtremum));
+    r.def({"any", "all"}, OpFamily::Reduction, member(&R::anyOrAll));
+    r.def({"var", "std"}, OpFamily::Reduction, member(&R::varOrStd));
+    r.def({"softmax", "_softmax", "log_softmax", "_log_softmax"}, OpFamily::Reduction, member(&R::softmaxOp));
+    r.def("logsumexp", OpFamily::Reduction, member(&R::logsumexp));
+    r.def("layer_norm", OpFamily::Reduction, member(&R::layerNormOp));
+    r.def("linear", OpFamily::Reduction, member(&R::linearOp));
+    r.def("scaled_dot_product_attention", OpFamily::Reduction, member(&R::attentionOp));
 }
 
 }  // namespace eng::inductor::lowering

@@ -1,9 +1,10 @@
-// View lowerings as index arithmetic: view/reshape/flatten, permute/transpose/t, unsqueeze/squeeze, expand,
-// indexing with ints, slices, None and Ellipsis, select/narrow, split/chunk; plus size queries and getitem
-// on tuples. A view's loader rewrites the index and calls its base's loader, so nothing is copied.
+// View lowerings as index arithmetic: view/reshape/flatten/ravel and *_as, permute/transpose/swapdims/t/mT/
+// movedim, unsqueeze/squeeze, expand/broadcast_to, indexing with ints, slices, None and Ellipsis, select/narrow,
+// split/chunk; plus size queries and getitem on tuples. A view's loader rewrites the index and calls its base's
+// loader, so nothing is copied.
 #include <fmt/format.h>
 
-#include "inductor/lowering_context.h"
+#include "inductor/lowering_registry.h"
 
 namespace eng::inductor::lowering {
 
@@ -279,124 +280,179 @@ struct ViewLowering {
         });
     }
 
-    std::optional<LValue> run(const std::string& op) {
-        if (op == "getitem") return getItem();
-        if (op == "size" || op == "dim" || op == "numel") {
-            LValue x = args.tensor(0, "input");
-            if (op == "dim") return numberValue(vm::Value(x.dim()));
-            if (op == "numel") return sizeValue(product(x.sizes));
-            if (args.has(1, "dim")) return sizeValue(x.sizes.at(static_cast<size_t>(normaliseDim(args.integer(1, "dim"), x.dim()))));
-            LValue list;
-            list.kind = LValue::Kind::List;
-            for (const Index& s : x.sizes) list.items.push_back(sizeValue(s));
-            return list;
+    std::optional<LValue> item(const std::string&) { return getItem(); }
+
+    std::optional<LValue> sizeQuery(const std::string& op) {
+        LValue x = args.tensor(0, "input");
+        if (op == "dim") return numberValue(vm::Value(x.dim()));
+        if (op == "numel") return sizeValue(product(x.sizes));
+        if (args.has(1, "dim")) return sizeValue(x.sizes.at(static_cast<size_t>(normaliseDim(args.integer(1, "dim"), x.dim()))));
+        LValue list;
+        list.kind = LValue::Kind::List;
+        for (const Index& s : x.sizes) list.items.push_back(sizeValue(s));
+        return list;
+    }
+
+    std::optional<LValue> viewOrReshape(const std::string& op) {
+        LValue x = args.tensor(0, "input");
+        if (op == "view" && args.dtype(1, "dtype")) return std::nullopt;
+        return reshape(lowering, x, shapeArgs(x));
+    }
+
+    /// view_as / reshape_as / expand_as: the sizes of another tensor.
+    std::optional<LValue> asOther(const std::string& op) {
+        LValue x = args.tensor(0, "input");
+        std::vector<Index> sizes = args.tensor(1, "other").sizes;
+        return op == "expand_as" ? expandTo(x, sizes) : reshape(lowering, x, sizes);
+    }
+
+    std::optional<LValue> flatten(const std::string& op) {
+        LValue x = args.tensor(0, "input");
+        if (x.dim() == 0) return reshape(lowering, x, {indexConstant(1)});
+        int64_t start = 0, end = x.dim() - 1;
+        if (op == "flatten") start = normaliseDim(args.integer(1, "start_dim", 0), x.dim()), end = normaliseDim(args.integer(2, "end_dim", -1), x.dim());
+        std::vector<Index> sizes(x.sizes.begin(), x.sizes.begin() + start);
+        sizes.push_back(product(std::span<const Index>(x.sizes.data() + start, static_cast<size_t>(end - start + 1))));
+        sizes.insert(sizes.end(), x.sizes.begin() + end + 1, x.sizes.end());
+        return reshape(lowering, x, sizes);
+    }
+
+    std::optional<LValue> transposeOp(const std::string& op) {
+        LValue x = args.tensor(0, "input");
+        if (op == "t") return x.dim() < 2 ? x : transpose(x, 0, 1);
+        if (op == "adjoint" || op == "mT") {
+            if (x.dim() < 2) return std::nullopt;  // eager's error
+            return transpose(x, x.dim() - 2, x.dim() - 1);
         }
-        if (op == "view" || op == "reshape") {
-            LValue x = args.tensor(0, "input");
-            if (op == "view" && args.dtype(1, "dtype")) return std::nullopt;
-            return reshape(lowering, x, shapeArgs(x));
+        return transpose(x, normaliseDim(args.integer(1, "dim0"), x.dim()), normaliseDim(args.integer(2, "dim1"), x.dim()));
+    }
+
+    std::optional<LValue> permuteOp(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        std::vector<int64_t> order;
+        for (size_t i = 1; i < node.args.size(); ++i) {
+            auto dims = args.dims(i, "dims");
+            for (int64_t d : dims.value_or(std::vector<int64_t>{})) order.push_back(normaliseDim(d, x.dim()));
         }
-        if (op == "flatten") {
-            LValue x = args.tensor(0, "input");
-            if (x.dim() == 0) return reshape(lowering, x, {indexConstant(1)});
-            int64_t start = normaliseDim(args.integer(1, "start_dim", 0), x.dim()), end = normaliseDim(args.integer(2, "end_dim", -1), x.dim());
-            std::vector<Index> sizes(x.sizes.begin(), x.sizes.begin() + start);
-            sizes.push_back(product(std::span<const Index>(x.sizes.data() + start, static_cast<size_t>(end - start + 1))));
-            sizes.insert(sizes.end(), x.sizes.begin() + end + 1, x.sizes.end());
-            return reshape(lowering, x, sizes);
+        if (order.empty())
+            for (int64_t d : args.dims(1, "dims").value_or(std::vector<int64_t>{})) order.push_back(normaliseDim(d, x.dim()));
+        if (static_cast<int64_t>(order.size()) != x.dim()) throw LoweringError("permute needs every dim");
+        return permute(x, order);
+    }
+
+    /// movedim/moveaxis with ints or lists: the moved dims where asked, the others in their order around them.
+    std::optional<LValue> movedim(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        auto source = args.dims(1, "source"), destination = args.dims(2, "destination");
+        if (!source || !destination || source->size() != destination->size()) return std::nullopt;  // eager's error
+        std::vector<int64_t> order(static_cast<size_t>(x.dim()), -1);
+        std::vector<bool> moved(static_cast<size_t>(x.dim()), false);
+        for (size_t i = 0; i < source->size(); ++i) {
+            const auto src = static_cast<size_t>(normaliseDim((*source)[i], x.dim())), dst = static_cast<size_t>(normaliseDim((*destination)[i], x.dim()));
+            if (moved[src] || order[dst] >= 0) return std::nullopt;
+            moved[src] = true;
+            order[dst] = static_cast<int64_t>(src);
         }
-        if (op == "t" || op == "transpose" || op == "swapaxes") {
-            LValue x = args.tensor(0, "input");
-            if (op == "t") return x.dim() < 2 ? x : transpose(x, 0, 1);
-            return transpose(x, normaliseDim(args.integer(1, "dim0"), x.dim()), normaliseDim(args.integer(2, "dim1"), x.dim()));
+        size_t next = 0;
+        for (int64_t& d : order) {
+            if (d >= 0) continue;
+            while (moved[next]) ++next;
+            d = static_cast<int64_t>(next++);
         }
-        if (op == "permute") {
-            LValue x = args.tensor(0, "input");
-            std::vector<int64_t> order;
-            for (size_t i = 1; i < node.args.size(); ++i) {
-                auto dims = args.dims(i, "dims");
-                for (int64_t d : dims.value_or(std::vector<int64_t>{})) order.push_back(normaliseDim(d, x.dim()));
-            }
-            if (order.empty())
-                for (int64_t d : args.dims(1, "dims").value_or(std::vector<int64_t>{})) order.push_back(normaliseDim(d, x.dim()));
-            if (static_cast<int64_t>(order.size()) != x.dim()) throw LoweringError("permute needs every dim");
-            return permute(x, order);
+        return permute(x, order);
+    }
+
+    std::optional<LValue> unsqueezeOp(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        return unsqueeze(x, normaliseDim(args.integer(1, "dim"), x.dim() + 1));
+    }
+
+    std::optional<LValue> squeeze(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        std::vector<Index> sizes;
+        std::vector<bool> dropped(x.sizes.size(), false);
+        auto dims = args.dims(1, "dim");
+        for (size_t d = 0; d < x.sizes.size(); ++d) {
+            bool listed = !dims;
+            if (dims)
+                for (int64_t k : *dims) listed = listed || normaliseDim(k, x.dim()) == static_cast<int64_t>(d);
+            dropped[d] = listed && constantValue(x.sizes[d]) == 1;
+            if (!dropped[d]) sizes.push_back(x.sizes[d]);
         }
-        if (op == "unsqueeze") {
-            LValue x = args.tensor(0, "input");
-            return unsqueeze(x, normaliseDim(args.integer(1, "dim"), x.dim() + 1));
-        }
-        if (op == "squeeze") {
-            LValue x = args.tensor(0, "input");
-            std::vector<Index> sizes;
-            std::vector<bool> dropped(x.sizes.size(), false);
-            auto dims = args.dims(1, "dim");
-            for (size_t d = 0; d < x.sizes.size(); ++d) {
-                bool listed = !dims;
-                if (dims)
-                    for (int64_t k : *dims) listed = listed || normaliseDim(k, x.dim()) == static_cast<int64_t>(d);
-                dropped[d] = listed && constantValue(x.sizes[d]) == 1;
-                if (!dropped[d]) sizes.push_back(x.sizes[d]);
-            }
-            return withLoader(x, sizes, [dropped](const std::vector<Index>& index) {
-                std::vector<Index> old;
-                size_t k = 0;
-                for (bool d : dropped) old.push_back(d ? indexConstant(0) : index[k++]);
-                return old;
-            });
-        }
-        if (op == "expand" || op == "expand_as") {
-            LValue x = args.tensor(0, "input");
-            std::vector<Index> sizes;
-            if (op == "expand_as") sizes = args.tensor(1, "other").sizes;
-            else {
-                sizes = shapeArgs(x);
-                const size_t offset = sizes.size() - x.sizes.size();
-                for (size_t d = 0; d < sizes.size(); ++d)
-                    if (constantValue(sizes[d]) == -1) sizes[d] = x.sizes[d - offset];
-            }
-            // broadcastLoad maps the expanded size-1 dims to 0 and drops the new leading dims
-            return withLoader(x, sizes, [own = x.sizes, sizes](const std::vector<Index>& index) {
-                std::vector<Index> old(own.size());
-                const size_t offset = sizes.size() - own.size();
-                for (size_t d = 0; d < own.size(); ++d)
-                    old[d] = constantValue(own[d]) == 1 && constantValue(sizes[d + offset]) != 1 ? indexConstant(0) : index[d + offset];
-                return old;
-            });
-        }
-        if (op == "select") {
-            LValue x = args.tensor(0, "input");
-            int64_t dim = normaliseDim(args.integer(1, "dim"), x.dim());
-            int64_t i = args.integer(2, "index");
-            auto n = constantValue(x.sizes[static_cast<size_t>(dim)]);
-            if (i < 0 && !n) throw LoweringError("negative index into a dynamic dimension");
-            return select(x, dim, indexConstant(i < 0 ? i + *n : i));
-        }
-        if (op == "narrow") {
-            LValue x = args.tensor(0, "input");
-            int64_t dim = normaliseDim(args.integer(1, "dim"), x.dim());
-            return slice(x, dim, indexConstant(args.integer(2, "start")), indexConstant(args.integer(3, "length")), 1);
-        }
-        if (op == "split" || op == "chunk") {
-            LValue x = args.tensor(0, "input");
-            int64_t dim = normaliseDim(args.integer(2, "dim", 0), x.dim());
-            auto n = constantValue(x.sizes[static_cast<size_t>(dim)]);
-            if (!n) throw LoweringError("split of a dynamic dimension");
-            int64_t piece = op == "split" ? args.integer(1, "split_size_or_sections") : (*n + args.integer(1, "chunks") - 1) / args.integer(1, "chunks");
-            LValue list;
-            list.kind = LValue::Kind::List;
-            for (int64_t start = 0; start < *n; start += piece)
-                list.items.push_back(slice(x, dim, indexConstant(start), indexConstant(std::min(piece, *n - start)), 1));
-            return list;
-        }
-        return std::nullopt;
+        return withLoader(x, sizes, [dropped](const std::vector<Index>& index) {
+            std::vector<Index> old;
+            size_t k = 0;
+            for (bool d : dropped) old.push_back(d ? indexConstant(0) : index[k++]);
+            return old;
+        });
+    }
+
+    /// x seen with `sizes` (-1 keeps a size): broadcast size-1 dims read index 0, new leading dims nothing.
+    LValue expandTo(const LValue& x, std::vector<Index> sizes) {
+        const size_t leading = sizes.size() - x.sizes.size();
+        for (size_t d = leading; d < sizes.size(); ++d)
+            if (constantValue(sizes[d]) == -1) sizes[d] = x.sizes[d - leading];
+        return withLoader(x, sizes, [own = x.sizes, sizes](const std::vector<Index>& index) {
+            std::vector<Index> old(own.size());
+            const size_t offset = sizes.size() - own.size();
+            for (size_t d = 0; d < own.size(); ++d)
+                old[d] = constantValue(own[d]) == 1 && constantValue(sizes[d + offset]) != 1 ? indexConstant(0) : index[d + offset];
+            return old;
+        });
+    }
+
+    std::optional<LValue> expand(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        return expandTo(x, shapeArgs(x));
+    }
+
+    std::optional<LValue> selectOp(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        int64_t dim = normaliseDim(args.integer(1, "dim"), x.dim());
+        int64_t i = args.integer(2, "index");
+        auto n = constantValue(x.sizes[static_cast<size_t>(dim)]);
+        if (i < 0 && !n) throw LoweringError("negative index into a dynamic dimension");
+        return select(x, dim, indexConstant(i < 0 ? i + *n : i));
+    }
+
+    std::optional<LValue> narrow(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        int64_t dim = normaliseDim(args.integer(1, "dim"), x.dim());
+        return slice(x, dim, indexConstant(args.integer(2, "start")), indexConstant(args.integer(3, "length")), 1);
+    }
+
+    std::optional<LValue> split(const std::string& op) {
+        LValue x = args.tensor(0, "input");
+        int64_t dim = normaliseDim(args.integer(2, "dim", 0), x.dim());
+        auto n = constantValue(x.sizes[static_cast<size_t>(dim)]);
+        if (!n) throw LoweringError("split of a dynamic dimension");
+        int64_t piece = op == "split" ? args.integer(1, "split_size_or_sections") : (*n + args.integer(1, "chunks") - 1) / args.integer(1, "chunks");
+        LValue list;
+        list.kind = LValue::Kind::List;
+        for (int64_t start = 0; start < *n; start += piece)
+            list.items.push_back(slice(x, dim, indexConstant(start), indexConstant(std::min(piece, *n - start)), 1));
+        return list;
     }
 };
 
 }  // namespace
 
-std::optional<LValue> lowerView(Lowering& lowering, const std::string& op, const capture::Node& node) {
-    return ViewLowering{lowering, node}.run(op);
+void registerViewLowerings(LoweringRegistry& r) {
+    using V = ViewLowering;
+    r.def("getitem", OpFamily::View, member(&V::item));
+    r.def({"size", "dim", "numel"}, OpFamily::View, member(&V::sizeQuery));
+    r.def({"view", "reshape"}, OpFamily::View, member(&V::viewOrReshape));
+    r.def({"view_as", "reshape_as", "expand_as"}, OpFamily::View, member(&V::asOther));
+    r.def({"flatten", "ravel"}, OpFamily::View, member(&V::flatten));
+    r.def({"t", "transpose", "swapaxes", "swapdims", "adjoint", "mT"}, OpFamily::View, member(&V::transposeOp));
+    r.def("permute", OpFamily::View, member(&V::permuteOp));
+    r.def({"movedim", "moveaxis"}, OpFamily::View, member(&V::movedim));
+    r.def("unsqueeze", OpFamily::View, member(&V::unsqueezeOp));
+    r.def("squeeze", OpFamily::View, member(&V::squeeze));
+    r.def({"expand", "broadcast_to"}, OpFamily::View, member(&V::expand));
+    r.def("select", OpFamily::View, member(&V::selectOp));
+    r.def("narrow", OpFamily::View, member(&V::narrow));
+    r.def({"split", "chunk"}, OpFamily::View, member(&V::split));
 }
 
 }  // namespace eng::inductor::lowering

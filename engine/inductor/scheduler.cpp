@@ -254,6 +254,8 @@ void Scheduler::assemble(const GroupPlan& plan, const std::vector<bool>& stored,
         if (g.reduction && g.reducedDims[d]) k.reductionRanges.push_back(g.sizes[d]);
         else k.outerRanges.push_back(g.sizes[d]);
     }
+    // A reduction of a 0-d tensor (`x.sum()` of a scalar) reduces over no dimension: one element, r0 in [0, 1).
+    if (g.reduction && k.reductionRanges.empty()) k.reductionRanges.push_back(indexConstant(1));
     std::map<int, int> param;
     auto paramOf = [&](int id) {
         auto [it, added] = param.try_emplace(id, static_cast<int>(k.buffers.size()));

@@ -115,4 +115,22 @@ DType ResultTypeBuilder::result() const {
     return combined.value_or(kDefaultFloat);
 }
 
+namespace {
+
+constexpr ConversionMethod kConversionMethods[] = {
+    {"float", DType::Float32}, {"double", DType::Float64}, {"half", DType::Float16}, {"bfloat16", DType::BFloat16},
+    {"int", DType::Int32},     {"long", DType::Int64},     {"short", DType::Int16}, {"char", DType::Int8},
+    {"byte", DType::UInt8},    {"bool", DType::Bool},
+};
+
+}  // namespace
+
+std::span<const ConversionMethod> conversionMethods() { return kConversionMethods; }
+
+std::optional<DType> dtypeOfConversionMethod(std::string_view name) {
+    for (const ConversionMethod& c : kConversionMethods)
+        if (c.name == name) return c.dtype;
+    return std::nullopt;
+}
+
 }  // namespace eng::tensor

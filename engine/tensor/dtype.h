@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -130,5 +131,13 @@ constexpr To castValue(From value) {
         return static_cast<To>(value);
     }
 }
+
+// The conversion methods x.float(), x.double(), ...: each is x.to(dtype).
+struct ConversionMethod {
+    std::string_view name;
+    DType dtype;
+};
+std::span<const ConversionMethod> conversionMethods();
+std::optional<DType> dtypeOfConversionMethod(std::string_view name);
 
 }  // namespace eng::tensor

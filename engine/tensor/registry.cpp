@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "tensor/autograd/dispatch.h"
+#include "tensor/view_ops.h"
 
 namespace eng::tensor {
 
@@ -350,6 +351,12 @@ const OpRegistry& OpRegistry::instance() {
         registerTensorMethodOps(r);
         registerNnOps(r);
         registerAutogradOps(r);
+        // view_ops.def is the one list of view ops the compiler trusts: each must exist here.
+        for (const ViewOp& op : viewOps()) {
+            const std::string method = op.name == "getitem" ? "Tensor.__getitem__" : fmt::format("Tensor.{}", op.name);
+            if (!r.contains(method) && !r.contains(fmt::format("torch.{}", op.name)))
+                throw std::logic_error(fmt::format("view_ops.def names {}, which the eager runtime does not have", op.name));
+        }
         return r;
     }();
     return registry;

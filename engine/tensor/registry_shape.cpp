@@ -1,5 +1,6 @@
-// Registry entries for shape and view ops (view/reshape/permute/transpose/expand/squeeze/..., cat/stack/split/
-// chunk, triu/tril) and the functional indexing ops (index_select, gather, nonzero, masked_select).
+// Registry entries for shape and view ops (view/reshape/permute/transpose/expand/squeeze/diagonal/as_strided/
+// unfold/..., cat/stack/split/chunk, triu/tril) and the functional indexing ops (index_select, gather, nonzero,
+// masked_select).
 #include <fmt/format.h>
 
 #include "tensor/conversion.h"
@@ -58,8 +59,14 @@ void registerShapeOps(OpRegistry& r) {
     r.def(both("unflatten"), "unflatten(Tensor self, int dim, int[] sizes)",
           [](const Args& a) { return Value(unflatten(a.tensor(0), a.integer(1), a.intList(2))); });
     for (const char* name : {"movedim", "moveaxis"})
-        r.def(both(name), fmt::format("{}(Tensor self, int source, int destination)", name),
-              [](const Args& a) { return Value(movedim(a.tensor(0), a.integer(1), a.integer(2))); });
+        r.def(both(name), fmt::format("{}(Tensor self, int[1] source, int[1] destination)", name),
+              [](const Args& a) { return Value(movedim(a.tensor(0), a.intList(1), a.intList(2))); });
+    r.def(both("diagonal"), "diagonal(Tensor self, int offset=0, int dim1=0, int dim2=1)",
+          [](const Args& a) { return Value(diagonal(a.tensor(0), a.integer(1), a.integer(2), a.integer(3))); });
+    r.def(both("as_strided"), "as_strided(Tensor self, int[] size, int[] stride, int? storage_offset=None)",
+          [](const Args& a) { return Value(asStrided(a.tensor(0), a.intList(1), a.intList(2), a.optInteger(3))); });
+    r.def(method("unfold"), "unfold(Tensor self, int dimension, int size, int step)",
+          [](const Args& a) { return Value(unfold(a.tensor(0), a.integer(1), a.integer(2), a.integer(3))); });
     r.def(both("narrow"), "narrow(Tensor self, int dim, int start, int length)",
           [](const Args& a) { return Value(narrow(a.tensor(0), a.integer(1), a.integer(2), a.integer(3))); });
     r.def(both("select"), "select(Tensor self, int dim, int index)",

@@ -12,7 +12,7 @@ namespace eng::tensor {
 
 namespace {
 
-std::vector<std::string> method(const char* name) { return {fmt::format("Tensor.{}", name)}; }
+std::vector<std::string> method(std::string_view name) { return {fmt::format("Tensor.{}", name)}; }
 
 Tensor alias(const Tensor& t) { return t.asStrided(t.sizes(), t.strides(), t.storageOffset()); }
 
@@ -22,17 +22,6 @@ Tensor reversedDims(const Tensor& t) {
     for (int64_t d = t.dim() - 1; d >= 0; --d) dims.push_back(d);
     return permute(t, dims);
 }
-
-struct Conversion {
-    const char* name;
-    DType dtype;
-};
-
-constexpr Conversion kConversions[] = {
-    {"float", DType::Float32}, {"double", DType::Float64}, {"half", DType::Float16}, {"bfloat16", DType::BFloat16},
-    {"int", DType::Int32},     {"long", DType::Int64},     {"short", DType::Int16}, {"char", DType::Int8},
-    {"byte", DType::UInt8},    {"bool", DType::Bool},
-};
 
 }  // namespace
 
@@ -45,7 +34,7 @@ void registerTensorMethodOps(OpRegistry& r) {
           [](const Args& a) { return Value(to(a.tensor(0), a.optDType(2), a.optDevice(1), a.boolean(4))); });
     r.def(method("to"), "to(Tensor self, Tensor other, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None)",
           [](const Args& a) { return Value(to(a.tensor(0), a.tensor(1).dtype(), a.tensor(1).device(), a.boolean(3))); });
-    for (const Conversion& c : kConversions) {
+    for (const ConversionMethod& c : conversionMethods()) {
         const DType dtype = c.dtype;
         r.def(method(c.name), fmt::format("{}(Tensor self, *, MemoryFormat? memory_format=None)", c.name),
               [dtype](const Args& a) { return Value(to(a.tensor(0), dtype)); });

@@ -209,14 +209,93 @@ Tensor unflatten(const Tensor& x, int64_t dim, const Shape& sizes) {
     return view(x, shape);
 }
 
-Tensor movedim(const Tensor& x, int64_t source, int64_t destination) {
-    const int64_t src = wrapDim(source, x.dim());
-    const int64_t dst = wrapDim(destination, x.dim());
-    std::vector<int64_t> order;
-    for (int64_t d = 0; d < x.dim(); ++d)
-        if (d != src) order.push_back(d);
-    order.insert(order.begin() + dst, src);
+Tensor movedim(const Tensor& x, const std::vector<int64_t>& source, const std::vector<int64_t>& destination) {
+    const int64_t ndim = x.dim();
+    if (source.size() != destination.size())
+        fail(ErrorKind::Runtime, fmt::format("movedim: Invalid source or destination dims: source ([{}] dims) should contain the same "
+                                             "number of dims as destination ([{}] dims)",
+                                             fmt::join(source, ", "), fmt::join(destination, ", ")));
+    // order[d] = the input dim that lands at d: the moved dims where asked, the others in their order around them.
+    std::vector<int64_t> order(static_cast<size_t>(ndim), -1);
+    std::vector<bool> moved(static_cast<size_t>(ndim), false);
+    for (size_t i = 0; i < source.size(); ++i) {
+        const int64_t src = wrapDim(source[i], ndim), dst = wrapDim(destination[i], ndim);
+        if (moved[static_cast<size_t>(src)]) fail(ErrorKind::Runtime, fmt::format("movedim: repeated dim in `source` ([{}])", fmt::join(source, ", ")));
+        if (order[static_cast<size_t>(dst)] >= 0)
+            fail(ErrorKind::Runtime, fmt::format("movedim: repeated dim in `destination` ([{}])", fmt::join(destination, ", ")));
+        moved[static_cast<size_t>(src)] = true;
+        order[static_cast<size_t>(dst)] = src;
+    }
+    int64_t next = 0;
+    for (int64_t& d : order) {
+        if (d >= 0) continue;
+        while (moved[static_cast<size_t>(next)]) ++next;
+        d = next++;
+    }
     return permute(x, order);
+}
+
+Tensor diagonal(const Tensor& x, int64_t offset, int64_t dim1, int64_t dim2) {
+    const int64_t ndim = x.dim();
+    const auto a = static_cast<size_t>(wrapDim(dim1, ndim)), b = static_cast<size_t>(wrapDim(dim2, ndim));
+    if (a == b) fail(ErrorKind::Runtime, fmt::format("diagonal dimensions cannot be identical {}, {}", dim1, dim2));
+    const Shape& sizes = x.sizes();
+    const Shape& strides = x.strides();
+    int64_t length = offset >= 0 ? std::min(sizes[a], sizes[b] - offset) : std::min(sizes[a] + offset, sizes[b]);
+    length = std::max<int64_t>(length, 0);
+    int64_t start = x.storageOffset();
+    if (length > 0) start += offset >= 0 ? offset * strides[b] : -offset * strides[a];
+    Shape outSizes, outStrides;
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        if (d == a || d == b) continue;
+        outSizes.push_back(sizes[d]);
+        outStrides.push_back(strides[d]);
+    }
+    outSizes.push_back(length);
+    outStrides.push_back(strides[a] + strides[b]);
+    return x.asStrided(std::move(outSizes), std::move(outStrides), start);
+}
+
+Tensor asStrided(const Tensor& x, const Shape& sizes, const Shape& strides, std::optional<int64_t> storageOffset) {
+    if (sizes.size() != strides.size())
+        fail(ErrorKind::Runtime, fmt::format("mismatch in length of strides and shape"));
+    const int64_t offset = storageOffset.value_or(x.storageOffset());
+    if (offset < 0) fail(ErrorKind::Runtime, fmt::format("Tensor: invalid storage offset {}", offset));
+    int64_t last = offset;  // the furthest element the view reaches, which must lie inside the storage
+    bool empty = false;
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        if (sizes[d] < 0) fail(ErrorKind::Runtime, fmt::format("Trying to create tensor with negative dimension {}: [{}]", sizes[d], fmt::join(sizes, ", ")));
+        if (strides[d] < 0) fail(ErrorKind::Runtime, "as_strided: Negative strides are not supported at the moment, got strides: [" +
+                                                          fmt::format("{}]", fmt::join(strides, ", ")));
+        empty = empty || sizes[d] == 0;
+        last += (sizes[d] - 1) * strides[d];
+    }
+    const auto item = static_cast<int64_t>(x.itemBytes());
+    const int64_t required = empty ? 0 : (last + 1) * item;
+    const auto available = static_cast<int64_t>(x.storage()->bytes());
+    if (required > available)
+        fail(ErrorKind::Runtime, fmt::format("setStorage: sizes [{}], strides [{}], storage offset {}, and itemsize {} requiring a storage size of {} "
+                                             "are out of bounds for storage of size {}",
+                                             fmt::join(sizes, ", "), fmt::join(strides, ", "), offset, item, required, available));
+    return x.asStrided(sizes, strides, offset);
+}
+
+Tensor unfold(const Tensor& x, int64_t dimension, int64_t size, int64_t step) {
+    const int64_t ndim = x.dim();
+    const auto d = static_cast<size_t>(wrapDim(dimension, ndim));
+    const int64_t extent = ndim == 0 ? 1 : x.sizes()[d];
+    if (size > extent) fail(ErrorKind::Runtime, fmt::format("maximum size for tensor at dimension {} is {} but size is {}", d, extent, size));
+    if (step <= 0) fail(ErrorKind::Runtime, fmt::format("step is {} but must be > 0", step));
+    if (size < 0) fail(ErrorKind::Runtime, fmt::format("size is {} but must be >= 0", size));
+    Shape sizes = x.sizes(), strides = x.strides();
+    const int64_t stride = ndim == 0 ? 1 : strides[d];
+    if (ndim > 0) {
+        sizes[d] = (extent - size) / step + 1;
+        strides[d] = step * stride;
+    }
+    sizes.push_back(size);
+    strides.push_back(stride);
+    return x.asStrided(std::move(sizes), std::move(strides), x.storageOffset());
 }
 
 Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {

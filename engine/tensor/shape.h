@@ -27,7 +27,17 @@ Tensor squeeze(const Tensor& x, const std::optional<std::vector<int64_t>>& dims 
 Tensor expand(const Tensor& x, const Shape& sizes);
 Tensor flatten(const Tensor& x, int64_t startDim = 0, int64_t endDim = -1);
 Tensor unflatten(const Tensor& x, int64_t dim, const Shape& sizes);
-Tensor movedim(const Tensor& x, int64_t source, int64_t destination);
+// Moves the dims `source` to the places `destination`; the others keep their order.
+Tensor movedim(const Tensor& x, const std::vector<int64_t>& source, const std::vector<int64_t>& destination);
+inline Tensor movedim(const Tensor& x, int64_t source, int64_t destination) {
+    return movedim(x, std::vector<int64_t>{source}, std::vector<int64_t>{destination});
+}
+// The diagonal of dims dim1 x dim2 (shifted by offset) as the last dim of a view.
+Tensor diagonal(const Tensor& x, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1);
+// A view of x's storage with any geometry inside it (torch.as_strided); no offset: x's own.
+Tensor asStrided(const Tensor& x, const Shape& sizes, const Shape& strides, std::optional<int64_t> storageOffset);
+// Windows of `size` every `step` elements along dimension, as a new last dim of a view (Tensor.unfold).
+Tensor unfold(const Tensor& x, int64_t dimension, int64_t size, int64_t step);
 Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length);
 // x[..., index, ...] along dim (negative index counts from the end).
 Tensor select(const Tensor& x, int64_t dim, int64_t index);

@@ -2,6 +2,8 @@
 // instances, and the Python-style traceback printed for uncaught exceptions.
 #include <fmt/core.h>
 
+#include <new>
+
 #include "tensor/error.h"
 #include "vm/interpreter.h"
 
@@ -30,6 +32,7 @@ constexpr std::pair<const char*, const char*> kExceptionClasses[] = {
     {"RuntimeError", "Exception"},
     {"NotImplementedError", "RuntimeError"},
     {"RecursionError", "RuntimeError"},
+    {"MemoryError", "Exception"},
     {"TypeError", "Exception"},
     {"ValueError", "Exception"},
 };
@@ -66,6 +69,9 @@ Value Interpreter::exceptionFrom(std::exception_ptr error) {
         return makeException(vmError.pythonClass(), vmError.what());
     } catch (const tensor::TensorError& tensorError) {
         return makeException(std::string(tensorError.pythonClass()), tensorError.what());
+    } catch (const std::bad_alloc&) {
+        // Python raises MemoryError without a message when an allocation fails.
+        return call(Value(classes_.at("MemoryError")), {});
     } catch (const std::exception& other) {
         return makeException("RuntimeError", fmt::format("internal error: {}", other.what()));
     }

@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
-# Benchmark (not a test): frames per second of the graph view drawing a 2,000-node graph on llvmpipe under Xvfb.
+# Benchmark (not a test): frames per second of the graph view on llvmpipe under Xvfb, drawing a synthetic graph of
+# NODES nodes (default 2,000) or a graph of a real log, as the view first shows it (folded graphs as their overview).
 # Two scripted runs differing only in frame count: start-up, import and the one-time layout cancel out.
-# Usage: tests/bench/graph_view_fps.sh [NODES] [BUILD_DIR]
+# Usage: tests/bench/graph_view_fps.sh [NODES | LOG [CWB_OPEN_ARGS...]] [BUILD_DIR]
+#   e.g. tests/bench/graph_view_fps.sh 10000 build
+#        tests/bench/graph_view_fps.sh path/to/gpt2/log "--graph-tab aot_backward" build
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-nodes=${1:-2000}
+source=${1:-2000}
+open_args="--view graph --select 0/0"
+if [[ ! "$source" =~ ^[0-9]+$ ]]; then
+  open_args="--view graph ${2:-}"
+  shift || true
+fi
 cwb=${2:-build}/app/cwb
 [ -x "$cwb" ] || { echo "build cwb first (scripts/build.sh)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 tests/bench/make_big_graph_log.py "$work/big.log" --nodes "$nodes"
-"$cwb" import "$work/big.log" -o "$work/big.db" -q
+if [[ "$source" =~ ^[0-9]+$ ]]; then
+  python3 tests/bench/make_big_graph_log.py "$work/big.log" --nodes "$source"
+  "$cwb" import "$work/big.log" -o "$work/big.db" -q
+else
+  "$cwb" import "$source" -o "$work/big.db" -q
+fi
 
 few=150
 many=450
 run() {  # frames -> "wall_seconds cpu_seconds"
   /usr/bin/time -f "%e %U %S" -o "$work/time" \
-    xvfb-run -a -s "-screen 0 1600x1000x24" "$cwb" open "$work/big.db" --view graph --select 0/0 \
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$cwb" open "$work/big.db" $open_args \
     --frames "$1" --screenshot "$work/shot.png" --dump-ui > "$work/dump.txt"
   read -r wall user sys < "$work/time"
   echo "$wall $(echo "$user + $sys" | bc)"

@@ -3,10 +3,10 @@
 # each view (`cwb open --view V --screenshot`, and a graph tab picked with --graph-tab), checks the PNG has
 # content and the expected colours, and checks the view's --dump-ui text for the panel and rows it must show.
 # Run by ctest inside xvfb-run; exits 77 (skip) when there is no X display to draw on.
-# Usage: gui_screenshots.sh CWB PNG_CHECK DATA_DIR WORK_DIR
+# Usage: gui_screenshots.sh CWB PNG_CHECK DATA_DIR WORK_DIR [REAL_LOGS_DIR]
 set -euo pipefail
 
-cwb=$1 png_check=$2 data=$3 work=$4
+cwb=$1 png_check=$2 data=$3 work=$4 real_logs=${5:-}
 if [ -z "${DISPLAY:-}" ]; then
   echo "SKIP: no X display (install xvfb: xvfb-run runs this test)"
   exit 77
@@ -102,6 +102,18 @@ shot metrics "$recompiles" metrics "" "${ok_green[*]}" \
   "session: dedicated_log_torch_trace_mc6v5kbu.log: compiles 16, recompiles 12, graph breaks 0" \
   "bar: [0/0] " "bar: [4/1] " "phase: entire_frame_compile"
 
+# Compile-time events of two real DDP ranks in lanes, symbols of a real dynamic-shape GPT-2 compile, the two
+# ranks' logs compared, and the cache outcome next to a compile id (tests/data/torch_traces/insights).
+insights="$data/torch_traces/insights"
+shot timeline "$insights/ddp_gloo_2ranks" timeline "" "${break_lime[*]}" \
+  "timeline: 9 lanes" "lane: rank 0  [0/0] inner: 8 events" "lane: rank 1  [0/1] inner: 9 events"
+shot shapes "$insights/gpt2_dynamic" shapes "" "" \
+  "symbol: [0/1] s50 = L['args'][0].size()[1] (128) from " "selected symbol: s50: 0 specializations, 8 guards"
+rank1=$(ls "$insights"/ddp_gloo_2ranks/*rank_1_*.log)
+shot diff "$(ls "$insights"/ddp_gloo_2ranks/*rank_0_*.log)" diff "$rank1" "" \
+  "added: 0/1" "removed: none" "break: count changed: Unsupported method call at "
+shot sites_cache "$insights/mlp_cache_warm" sites "--select 0/0" "" "compile: [0/0] ok cache mixed"
+
 # The graph and fusion views come from their own library; check them too when this build has them.
 if grep -q "^views: .*graph" "$work/metrics.txt"; then
   shot graph "$recompiles" graph "--select 0/0" ""
@@ -121,6 +133,32 @@ if grep -q "^views: .*graph" "$work/metrics.txt"; then
   }
   expect_graph_tab_error "no compile in the opened trace has a graph of kind compiled_autograd" --graph-tab compiled_autograd
   expect_graph_tab_error "compile [0/0] has no graph of kind aot_backward" --select 0/0 --graph-tab aot_backward
+  # With nothing selected, the graph view shows the first compile that has graphs, not an empty view.
+  shot graph_first_compile "$training" graph "" "" "tab: Dynamo" "graph: Dynamo: " "; labels"
+
+  # A real model at scale (the 12-layer GPT-2 training log, kept outside the repository): each graph opens as
+  # an overview of its modules, one folded box per transformer block, with legible labels and a minimap.
+  gpt2="$real_logs/gpt2_train_cuda/log"
+  if [ -n "$real_logs" ] && [ -d "$gpt2" ]; then
+    expect_legible() {  # NAME MIN: the canvas drew at least MIN labels at 9 px or more
+      local count
+      count=$(grep -o "legible labels: [0-9]*" "$work/$1.txt" | grep -o "[0-9]*$" || echo 0)
+      if [ "${count:-0}" -lt "$2" ]; then
+        echo "FAIL $1: $count legible labels, expected at least $2"; failures=$((failures + 1))
+      fi
+    }
+    shot gpt2_dynamo "$gpt2" graph "" "" "graph: Dynamo: 713 nodes, 819 edges (" "; minimap"
+    expect_legible gpt2_dynamo 15
+    shot gpt2_aot_forward "$gpt2" graph "--graph-tab aot_forward" "" "graph: AOT forward: 1293 nodes" "; minimap"
+    expect_legible gpt2_aot_forward 10
+    shot gpt2_aot_backward "$gpt2" graph "--graph-tab aot_backward" "" "graph: AOT backward: 1730 nodes" "; minimap"
+    expect_legible gpt2_aot_backward 15
+    # The fusion diagram folds by module too, and each kernel is one box in its colour.
+    shot gpt2_fusion "$gpt2" fusion "--select 1/0" "" "graph: post-grad forward: 1293 nodes" "tab: backward kernels (22)"
+    expect_legible gpt2_fusion 10
+  else
+    echo "note: no real model logs (REAL_LOGS_DIR), GPT-2 screenshots skipped"
+  fi
 fi
 
 if [ "$failures" -gt 0 ]; then

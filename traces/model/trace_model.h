@@ -267,8 +267,12 @@ struct TraceData {
     std::vector<GuardFailure> guardFailures;
     std::vector<GraphBreak> graphBreaks;
     std::vector<OutputCode> outputCode;
-    std::vector<Artifact> artifacts;  ///< payload left empty by the loader, except for dynamo_warning's text
+    /// Payload left empty by the loader, except for warnings, collective schedules and cache decisions (less
+    /// their `components`): the texts the reports show.
+    std::vector<Artifact> artifacts;
     std::vector<Span> spans;
+    /// Per session, the `str` records' table: stacks inside artifact metadata name files by these indexes.
+    std::map<RowId, std::vector<std::string>> internedStrings;
 };
 
 }  // namespace traces

@@ -10,9 +10,10 @@
 
 namespace traces {
 
-enum class ReportFormat { Markdown, Html, Json };
+/// Perfetto is the compile-time events as chrome trace event JSON (compile_timeline.h), not an explain report.
+enum class ReportFormat { Markdown, Html, Json, Perfetto };
 
-/// Accepts "md"/"markdown", "html"/"htm" and "json", in any letter case.
+/// Accepts "md"/"markdown", "html"/"htm", "json" and "perfetto", in any letter case.
 std::optional<ReportFormat> reportFormatFromString(std::string_view text);
 
 /// Writes the whole report of `trace` to `out` in `format`.

@@ -2,6 +2,7 @@
 // table of contents and links between break reasons, recompiles, compile ids and their sites.
 #include "report/report.h"
 
+#include "report/compile_insights.h"
 #include "report/report_common.h"
 
 #include <string>
@@ -215,7 +216,71 @@ void writePhaseTimes(std::ostream& out, const Session& session, const SessionSum
     out << "</table></details>\n";
 }
 
-void writeCompileFacts(std::ostream& out, const Session& session, const TraceIndex& index, const Compile& compile,
+std::string userFrameHtml(const Stack& stack) {
+    return stack.empty() ? "" : code(fileLine(stack.back().file, stack.back().line));
+}
+
+void writeShapeFacts(std::ostream& out, const CompileInsights& insights) {
+    if (!insights.symbols.empty()) {
+        out << "<p>Symbols:</p><table><tr><th>Symbol</th><th>Event</th><th>Source</th><th>Value</th><th>Range</th>"
+            << "<th>User frame</th></tr>";
+        for (const ShapeSymbol& s : insights.symbols)
+            out << "<tr><td>" << code(s.symbol) << "</td><td>" << escape(s.event) << "</td><td>" << code(s.source)
+                << "</td><td>" << code(s.value) << "</td><td>" << code(s.range) << "</td><td>"
+                << userFrameHtml(s.userStack) << "</td></tr>";
+        out << "</table>\n";
+    }
+    if (!insights.specializations.empty()) {
+        out << "<p>Specializations:</p><table><tr><th>Symbol</th><th>Sources</th><th>Value</th><th>Reason</th>"
+            << "<th>User frame</th></tr>";
+        for (const ShapeSpecialization& s : insights.specializations) {
+            std::string sources;
+            for (const std::string& source : s.sources) sources += (sources.empty() ? "" : ", ") + source;
+            out << "<tr><td>" << code(s.symbol) << "</td><td>" << code(sources) << "</td><td>" << code(s.value)
+                << "</td><td>" << escape(s.reason) << "</td><td>" << userFrameHtml(s.userStack) << "</td></tr>";
+        }
+        out << "</table>\n";
+    }
+    if (!insights.guardsAddedFast.empty()) {
+        out << "<details><summary>Shape guards added (" << insights.guardsAddedFast.size() << ")</summary><ul>";
+        for (const FastGuard& g : insights.guardsAddedFast) {
+            out << "<li>" << code(g.expr);
+            if (!g.userStack.empty()) out << " from " << userFrameHtml(g.userStack);
+            out << "</li>";
+        }
+        out << "</ul></details>\n";
+    }
+}
+
+void writeFailures(std::ostream& out, const Session& session, const TraceIndex& index) {
+    auto failures = sessionFailures(index, session);
+    out << "<h3 id=\"" << sessionAnchor(session.id) << "-failures\">Failures and restarts</h3>\n";
+    if (failures.empty()) {
+        out << "<p>None: every compile attempt finished.</p>\n";
+        return;
+    }
+    out << "<table><tr><th>Compile</th><th>Kind</th><th>Type</th><th>Reason</th><th>User frame</th></tr>";
+    for (const CompileFailure& f : failures)
+        out << "<tr><td>" << link(compileAnchor(f.compile.compileId), escape(f.compile.display)) << "</td><td>"
+            << escape(f.kind) << "</td><td>" << code(f.type) << "</td><td>"
+            << escape(f.reason.substr(0, f.reason.find('\n'))) << "</td><td>"
+            << (f.userFile.empty() ? "" : code(fileLine(f.userFile, f.userLine))) << "</td></tr>";
+    out << "</table>\n";
+}
+
+void writeDivergence(std::ostream& out, const std::vector<RankDivergence>& divergences) {
+    if (divergences.empty()) return;
+    out << "<h2 id=\"divergence\">Rank divergence</h2>\n<table><tr><th>What</th><th>Ranks</th><th>Detail</th></tr>";
+    for (const RankDivergence& d : divergences) {
+        std::string ranks;
+        for (int rank : d.ranks) ranks += (ranks.empty() ? "" : ", ") + std::to_string(rank);
+        out << "<tr><td>" << escape(d.what) << "</td><td>" << ranks << "</td><td>" << escape(d.detail) << "</td></tr>";
+    }
+    out << "</table>\n";
+}
+
+void writeCompileFacts(std::ostream& out, const Session& session, const TraceIndex& index,
+                       const InsightIndex& insights, const Compile& compile,
                        const std::unordered_map<RowId, size_t>& breakPositions) {
     const CompileRows& rows = index.compile(compile.id);
     if (!compile.function.empty())
@@ -223,6 +288,10 @@ void writeCompileFacts(std::ostream& out, const Session& session, const TraceInd
             << (compile.line > 0 ? " &middot; first record at line " + std::to_string(compile.line) : "") << "</p>\n";
     if (std::string metrics = graphMetricsText(compile); !metrics.empty())
         out << "<p class=\"note\">" << escape(metrics) << "</p>\n";
+    const CompileInsights& facts = insights.compile(compile.id);
+    if (std::string caches = cacheSummaryText(facts); !caches.empty())
+        out << "<p class=\"note\">Caches: " << escape(caches) << "</p>\n";
+    writeShapeFacts(out, facts);
     if (!compile.failType.empty()) {
         out << "<div class=\"warning\"><p><b>Failed</b> with " << code(compile.failType);
         if (!compile.failUserFile.empty()) out << " at " << code(fileLine(compile.failUserFile, compile.failUserLine));
@@ -289,19 +358,20 @@ void writeCompileArtifacts(std::ostream& out, const CompileRows& rows) {
     }
 }
 
-void writeCompile(std::ostream& out, const Session& session, const TraceIndex& index, const SiteGroup& group,
-                  const Compile& compile, const std::unordered_map<RowId, size_t>& breakPositions) {
+void writeCompile(std::ostream& out, const Session& session, const TraceIndex& index, const InsightIndex& insights,
+                  const SiteGroup& group, const Compile& compile,
+                  const std::unordered_map<RowId, size_t>& breakPositions) {
     const CompileRows& rows = index.compile(compile.id);
     out << "<div class=\"compile " << statusName(compile) << "\" id=\"" << compileAnchor(compile.id) << "\"><h5>"
         << escape(compileTitle(compile)) << ' ' << statusBadge(compile);
     if (!rows.graphBreaks.empty()) out << " <span class=\"badge status-break\">graph break</span>";
     out << " <small>" << link(siteAnchor(group, session.id), "site") << "</small></h5>\n";
-    writeCompileFacts(out, session, index, compile, breakPositions);
+    writeCompileFacts(out, session, index, insights, compile, breakPositions);
     writeCompileArtifacts(out, rows);
     out << "</div>\n";
 }
 
-void writeSites(std::ostream& out, const Session& session, const TraceIndex& index,
+void writeSites(std::ostream& out, const Session& session, const TraceIndex& index, const InsightIndex& insights,
                 const std::vector<SiteGroup>& groups, const SessionSummary& summary) {
     out << "<h3 id=\"" << sessionAnchor(session.id) << "-sites\">Compile sites</h3>\n";
     if (groups.empty()) out << "<p>No compiles.</p>\n";
@@ -316,7 +386,7 @@ void writeSites(std::ostream& out, const Session& session, const TraceIndex& ind
         out << "</h4>\n";
         if (group.site) writeStack(out, group.site->userStack);
         for (const Compile* compile : group.compiles)
-            writeCompile(out, session, index, group, *compile, breakPositions);
+            writeCompile(out, session, index, insights, group, *compile, breakPositions);
         out << "</div>\n";
     }
 }
@@ -344,6 +414,7 @@ void writeContents(std::ostream& out, const TraceData& trace, const TraceIndex& 
             << "<li>" << link(anchor + "-breaks", "Break reasons") << "</li>"
             << "<li>" << link(anchor + "-recompiles", "Recompiles") << "</li>"
             << "<li>" << link(anchor + "-phases", "Compile time per phase") << "</li>"
+            << "<li>" << link(anchor + "-failures", "Failures and restarts") << "</li>"
             << "<li>" << link(anchor + "-sites", "Compile sites") << "<ul>";
         for (const SiteGroup& group : groupCompilesBySite(index, session)) {
             std::string label = "without a site";
@@ -355,7 +426,7 @@ void writeContents(std::ostream& out, const TraceData& trace, const TraceIndex& 
     out << "</ul></nav>\n";
 }
 
-void writeSession(std::ostream& out, const Session& session, const TraceIndex& index) {
+void writeSession(std::ostream& out, const Session& session, const TraceIndex& index, const InsightIndex& insights) {
     SessionSummary summary = summarizeSession(index, session);
     std::string anchor = sessionAnchor(session.id);
     out << "<section id=\"" << anchor << "\"><h2>Session " << escape(sessionTitle(session)) << "</h2>\n"
@@ -372,7 +443,8 @@ void writeSession(std::ostream& out, const Session& session, const TraceIndex& i
     writeBreakReasons(out, session, summary);
     writeRecompiles(out, session, summary);
     writePhaseTimes(out, session, summary);
-    writeSites(out, session, index, groupCompilesBySite(index, session), summary);
+    writeFailures(out, session, index);
+    writeSites(out, session, index, insights, groupCompilesBySite(index, session), summary);
     writeIssues(out, session, index);
     out << "</section>\n";
 }
@@ -381,6 +453,7 @@ void writeSession(std::ostream& out, const Session& session, const TraceIndex& i
 
 void writeHtmlReport(const TraceData& trace, std::ostream& out) {
     TraceIndex index(trace);
+    InsightIndex insights(trace);
     out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         << "<title>Compile report: " << escape(trace.path) << "</title>\n<style>" << kStyle << "</style>\n<script>"
@@ -388,7 +461,8 @@ void writeHtmlReport(const TraceData& trace, std::ostream& out) {
     writeContents(out, trace, index);
     out << "<main><h1>Compile report</h1>\n<p class=\"note\">Trace " << code(trace.path) << " &middot; "
         << trace.sessions.size() << " session(s)</p>\n";
-    for (const Session& session : trace.sessions) writeSession(out, session, index);
+    writeDivergence(out, rankDivergence(index, insights));
+    for (const Session& session : trace.sessions) writeSession(out, session, index, insights);
     out << "</main>\n</body></html>\n";
 }
 

@@ -2,6 +2,8 @@
 // format dispatch shared by all writers.
 #include "report/report.h"
 
+#include "report/compile_insights.h"
+#include "report/compile_timeline.h"
 #include "report/report_common.h"
 
 #include <nlohmann/json.hpp>
@@ -186,6 +188,43 @@ Json metricsJson(const Compile& compile) {
             {"start_time", orNull(compile.startTime)}};
 }
 
+void writeCompileInsights(JsonStream& json, const CompileInsights& insights) {
+    Json caches = Json::array();
+    for (const CacheOutcome& c : insights.caches)
+        caches.push_back({{"cache", c.cache}, {"result", c.result}, {"reason", orNull(c.reason)}, {"line", c.line}});
+    json.field("caches", caches);
+    Json symbols = Json::array();
+    for (const ShapeSymbol& s : insights.symbols)
+        symbols.push_back({{"symbol", s.symbol}, {"event", s.event}, {"source", s.source}, {"value", s.value},
+                           {"range", s.range}, {"user_stack", stackJson(s.userStack)}, {"line", s.line}});
+    json.field("symbols", symbols);
+    Json specializations = Json::array();
+    for (const ShapeSpecialization& s : insights.specializations)
+        specializations.push_back({{"symbol", s.symbol}, {"sources", s.sources}, {"value", s.value},
+                                   {"reason", s.reason}, {"user_stack", stackJson(s.userStack)}, {"line", s.line}});
+    json.field("specializations", specializations);
+    Json fastGuards = Json::array();
+    for (const FastGuard& g : insights.guardsAddedFast)
+        fastGuards.push_back({{"expr", g.expr}, {"user_stack", stackJson(g.userStack)}, {"line", g.line}});
+    json.field("guards_added_fast", fastGuards);
+}
+
+Json failuresJson(const std::vector<CompileFailure>& failures) {
+    Json list = Json::array();
+    for (const CompileFailure& f : failures)
+        list.push_back({{"compile", f.compile.compileId}, {"key", f.compile.display}, {"kind", f.kind},
+                        {"type", f.type}, {"reason", f.reason}, {"user_file", f.userFile},
+                        {"user_line", f.userLine}});
+    return list;
+}
+
+Json divergenceJson(const std::vector<RankDivergence>& divergences) {
+    Json list = Json::array();
+    for (const RankDivergence& d : divergences)
+        list.push_back({{"what", d.what}, {"ranks", d.ranks}, {"detail", d.detail}});
+    return list;
+}
+
 void writeCompileChildren(JsonStream& json, const TraceIndex& index, const Compile& compile,
                           const std::unordered_map<RowId, size_t>& breakPositions) {
     const CompileRows& rows = index.compile(compile.id);
@@ -238,7 +277,7 @@ void writeCompileChildren(JsonStream& json, const TraceIndex& index, const Compi
     json.endArray();
 }
 
-void writeCompile(JsonStream& json, const TraceIndex& index, const Compile& compile,
+void writeCompile(JsonStream& json, const TraceIndex& index, const InsightIndex& insights, const Compile& compile,
                   const std::unordered_map<RowId, size_t>& breakPositions) {
     json.beginObject();
     json.field("id", compile.id);
@@ -262,11 +301,12 @@ void writeCompile(JsonStream& json, const TraceIndex& index, const Compile& comp
     json.field("recompile_reasons", compile.recompileReasons);
     json.field("metrics", metricsJson(compile));
     json.field("phases", phasesJson(compile.phases));
+    writeCompileInsights(json, insights.compile(compile.id));
     writeCompileChildren(json, index, compile, breakPositions);
     json.endObject();
 }
 
-void writeSession(JsonStream& json, const TraceIndex& index, const Session& session) {
+void writeSession(JsonStream& json, const TraceIndex& index, const InsightIndex& insights, const Session& session) {
     SessionSummary summary = summarizeSession(index, session);
     json.beginObject();
     json.field("id", session.id);
@@ -289,6 +329,7 @@ void writeSession(JsonStream& json, const TraceIndex& index, const Session& sess
     json.field("break_reasons", breakReasonsJson(summary));
     json.field("recompiles", recompilesJson(summary));
     json.field("phase_times", phasesJson(summary.phaseTotals));
+    json.field("failures", failuresJson(sessionFailures(index, session)));
 
     auto breakPositions = breakReasonPositions(summary);
     json.key("compile_sites");
@@ -302,7 +343,7 @@ void writeSession(JsonStream& json, const TraceIndex& index, const Session& sess
         json.field("user_stack", stackJson(group.site ? group.site->userStack : Stack{}));
         json.key("compiles");
         json.beginArray();
-        for (const Compile* compile : group.compiles) writeCompile(json, index, *compile, breakPositions);
+        for (const Compile* compile : group.compiles) writeCompile(json, index, insights, *compile, breakPositions);
         json.endArray();
         json.endObject();
     }
@@ -320,15 +361,17 @@ void writeSession(JsonStream& json, const TraceIndex& index, const Session& sess
 
 void writeJsonReport(const TraceData& trace, std::ostream& out) {
     TraceIndex index(trace);
+    InsightIndex insights(trace);
     JsonStream json(out);
     json.beginObject();
     json.field("format", "cwb-report");
     json.field("version", kJsonReportVersion);
     json.field("trace", trace.path);
     json.field("schema_version", trace.schemaVersion);
+    json.field("divergence", divergenceJson(rankDivergence(index, insights)));
     json.key("sessions");
     json.beginArray();
-    for (const Session& session : trace.sessions) writeSession(json, index, session);
+    for (const Session& session : trace.sessions) writeSession(json, index, insights, session);
     json.endArray();
     json.endObject();
     out << '\n';
@@ -341,6 +384,7 @@ std::optional<ReportFormat> reportFormatFromString(std::string_view text) {
     if (lower == "md" || lower == "markdown") return ReportFormat::Markdown;
     if (lower == "html" || lower == "htm") return ReportFormat::Html;
     if (lower == "json") return ReportFormat::Json;
+    if (lower == "perfetto") return ReportFormat::Perfetto;
     return std::nullopt;
 }
 
@@ -349,6 +393,7 @@ void writeReport(const TraceData& trace, ReportFormat format, std::ostream& out)
         case ReportFormat::Markdown: writeMarkdownReport(trace, out); return;
         case ReportFormat::Html: writeHtmlReport(trace, out); return;
         case ReportFormat::Json: writeJsonReport(trace, out); return;
+        case ReportFormat::Perfetto: writePerfettoTrace(trace, out); return;
     }
 }
 

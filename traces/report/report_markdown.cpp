@@ -2,6 +2,7 @@
 // blocks so that log content can never turn into markup.
 #include "report/report.h"
 
+#include "report/compile_insights.h"
 #include "report/report_common.h"
 
 #include <algorithm>
@@ -161,7 +162,68 @@ void writePhaseTimes(std::ostream& out, const SessionSummary& summary) {
     out << '\n';
 }
 
-void writeCompileFacts(std::ostream& out, const TraceIndex& index, const Compile& compile) {
+std::string userFrameText(const Stack& stack) {
+    return stack.empty() ? "" : code(fileLine(stack.back().file, stack.back().line));
+}
+
+void writeShapeFacts(std::ostream& out, const CompileInsights& insights) {
+    if (!insights.symbols.empty()) {
+        out << "Symbols:\n\n| Symbol | Event | Source | Value | Range | User frame |\n|---|---|---|---|---|---|\n";
+        for (const ShapeSymbol& s : insights.symbols)
+            out << "| " << cell(code(s.symbol)) << " | " << s.event << " | " << cell(code(s.source)) << " | "
+                << cell(code(s.value)) << " | " << cell(code(s.range)) << " | " << cell(userFrameText(s.userStack))
+                << " |\n";
+        out << '\n';
+    }
+    if (!insights.specializations.empty()) {
+        out << "Specializations:\n\n| Symbol | Sources | Value | Reason | User frame |\n|---|---|---|---|---|\n";
+        for (const ShapeSpecialization& s : insights.specializations) {
+            std::string sources;
+            for (const std::string& source : s.sources) sources += (sources.empty() ? "" : ", ") + source;
+            out << "| " << cell(code(s.symbol)) << " | " << cell(code(sources)) << " | " << cell(code(s.value))
+                << " | " << cell(code(s.reason)) << " | " << cell(userFrameText(s.userStack)) << " |\n";
+        }
+        out << '\n';
+    }
+    if (!insights.guardsAddedFast.empty()) {
+        out << "Shape guards added (`guard_added_fast`):\n\n";
+        for (const FastGuard& g : insights.guardsAddedFast) {
+            out << "- " << code(g.expr);
+            if (!g.userStack.empty()) out << " from " << userFrameText(g.userStack);
+            out << '\n';
+        }
+        out << '\n';
+    }
+}
+
+void writeFailures(std::ostream& out, const TraceIndex& index, const Session& session) {
+    auto failures = sessionFailures(index, session);
+    out << "### Failures and restarts\n\n";
+    if (failures.empty()) {
+        out << "None: every compile attempt finished.\n\n";
+        return;
+    }
+    out << "| Compile | Kind | Type | Reason | User frame |\n|---|---|---|---|---|\n";
+    for (const CompileFailure& f : failures)
+        out << "| " << cell(code(f.compile.display)) << " | " << f.kind << " | " << cell(code(f.type)) << " | "
+            << cell(code(f.reason.substr(0, f.reason.find('\n')))) << " | "
+            << cell(f.userFile.empty() ? "" : code(fileLine(f.userFile, f.userLine))) << " |\n";
+    out << '\n';
+}
+
+void writeDivergence(std::ostream& out, const std::vector<RankDivergence>& divergences) {
+    if (divergences.empty()) return;
+    out << "## Rank divergence\n\n| What | Ranks | Detail |\n|---|---|---|\n";
+    for (const RankDivergence& d : divergences) {
+        std::string ranks;
+        for (int rank : d.ranks) ranks += (ranks.empty() ? "" : ", ") + std::to_string(rank);
+        out << "| " << d.what << " | " << ranks << " | " << cell(code(d.detail)) << " |\n";
+    }
+    out << '\n';
+}
+
+void writeCompileFacts(std::ostream& out, const TraceIndex& index, const InsightIndex& insights,
+                       const Compile& compile) {
     out << "- Status: **" << statusName(compile) << "**";
     if (!compile.started) out << " (no `dynamo_start` for this attempt)";
     out << '\n';
@@ -170,7 +232,10 @@ void writeCompileFacts(std::ostream& out, const TraceIndex& index, const Compile
             << '\n';
     if (compile.line > 0) out << "- First record: line " << compile.line << '\n';
     if (std::string metrics = graphMetricsText(compile); !metrics.empty()) out << "- Metrics: " << metrics << '\n';
+    const CompileInsights& facts = insights.compile(compile.id);
+    if (std::string caches = cacheSummaryText(facts); !caches.empty()) out << "- Caches: " << text(caches) << '\n';
     out << '\n';
+    writeShapeFacts(out, facts);
     if (!compile.failType.empty()) {
         out << "**Failed** with " << code(compile.failType);
         if (!compile.failUserFile.empty()) out << " at " << code(fileLine(compile.failUserFile, compile.failUserLine));
@@ -226,7 +291,7 @@ void writeCompileArtifacts(std::ostream& out, const CompileRows& rows) {
     }
 }
 
-void writeSites(std::ostream& out, const TraceIndex& index, const Session& session) {
+void writeSites(std::ostream& out, const TraceIndex& index, const InsightIndex& insights, const Session& session) {
     out << "### Compile sites\n\n";
     auto groups = groupCompilesBySite(index, session);
     if (groups.empty()) out << "No compiles.\n\n";
@@ -243,7 +308,7 @@ void writeSites(std::ostream& out, const TraceIndex& index, const Session& sessi
         }
         for (const Compile* compile : group.compiles) {
             out << "##### " << code(compileTitle(*compile)) << " — " << statusName(*compile) << "\n\n";
-            writeCompileFacts(out, index, *compile);
+            writeCompileFacts(out, index, insights, *compile);
             writeCompileArtifacts(out, index.compile(compile->id));
         }
     }
@@ -263,7 +328,7 @@ void writeIssues(std::ostream& out, const TraceIndex& index, const Session& sess
     out << '\n';
 }
 
-void writeSession(std::ostream& out, const TraceIndex& index, const Session& session) {
+void writeSession(std::ostream& out, const TraceIndex& index, const InsightIndex& insights, const Session& session) {
     SessionSummary summary = summarizeSession(index, session);
     out << "## Session " << text(sessionTitle(session)) << "\n\n";
     out << "- Kind: " << sessionKindName(session.kind) << '\n';
@@ -279,7 +344,8 @@ void writeSession(std::ostream& out, const TraceIndex& index, const Session& ses
     writeBreakReasons(out, summary);
     writeRecompiles(out, summary);
     writePhaseTimes(out, summary);
-    writeSites(out, index, session);
+    writeFailures(out, index, session);
+    writeSites(out, index, insights, session);
     writeIssues(out, index, session);
 }
 
@@ -287,9 +353,11 @@ void writeSession(std::ostream& out, const TraceIndex& index, const Session& ses
 
 void writeMarkdownReport(const TraceData& trace, std::ostream& out) {
     TraceIndex index(trace);
+    InsightIndex insights(trace);
     out << "# Compile report\n\n";
     out << "Trace " << code(trace.path) << ", " << trace.sessions.size() << " session(s).\n\n";
-    for (const Session& session : trace.sessions) writeSession(out, index, session);
+    writeDivergence(out, rankDivergence(index, insights));
+    for (const Session& session : trace.sessions) writeSession(out, index, insights, session);
 }
 
 }  // namespace traces

@@ -71,6 +71,7 @@ public:
         loadSpans(t);
         stage("import issues");
         loadIssues(t);
+        loadInternedStrings(t);
         if (progress_) progress_->report(1.f, "done");
     }
 
@@ -297,9 +298,12 @@ private:
 
     void loadArtifacts(TraceData& t) {
         auto q = db_.prepare(
-            // Warnings are short and shown with their compile: their text comes along; other payloads stay on disk.
+            // Payloads the reports read come along; others stay on disk. Warnings and collective schedules are
+            // short. Cache decisions are JSON whose `components` (the cache-key dump, tens of KB) nobody shows.
             "SELECT a.id, a.session_id, a.compile_id, a.seq, a.line, a.event, a.name, a.encoding, a.metadata, a.payload_intact, "
-            "CASE WHEN a.name = 'dynamo_warning' THEN p.text ELSE '' END "
+            "CASE WHEN a.name IN ('dynamo_warning', 'inductor_collective_schedule') THEN p.text "
+            "WHEN (a.name GLOB '*_cache_hit' OR a.name GLOB '*_cache_miss' OR a.name GLOB '*_cache_bypass') "
+            "AND json_valid(p.text) THEN json_remove(p.text, '$.components') ELSE '' END "
             "FROM artifacts a LEFT JOIN payloads p ON p.id = a.payload_id ORDER BY a.session_id, a.seq, a.id");
         while (q.step()) {
             tick("artifacts");
@@ -337,6 +341,16 @@ private:
             s.threadId = q.int64(8);
             s.args = q.text(9);
             t.spans.push_back(std::move(s));
+        }
+    }
+
+    void loadInternedStrings(TraceData& t) {
+        auto q = db_.prepare("SELECT session_id, idx, text FROM interned_strings ORDER BY session_id, idx");
+        while (q.step()) {
+            std::vector<std::string>& strings = t.internedStrings[q.int64(0)];
+            auto index = static_cast<size_t>(q.int64(1));
+            if (strings.size() <= index) strings.resize(index + 1);
+            strings[index] = q.text(2);
         }
     }
 

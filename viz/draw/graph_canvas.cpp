@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
 #include <cmath>
 
 namespace viz {
@@ -20,6 +21,10 @@ constexpr float kArrowZoom = 0.35f;
 constexpr float kStraightEdgeZoom = 0.15f;
 constexpr float kBorderZoom = 0.25f;
 constexpr float kReadableZoom = 1.0f;
+/// Below this zoom boxes are a pixel or two high: groups' outlines carry the picture, boxes are left out.
+constexpr float kOutlineZoom = 0.06f;
+constexpr float kMinimapWidth = 160.0f;
+constexpr int kMinimapCells = 48;
 constexpr float kFontPoints = 13.0f;
 constexpr float kLinePoints = 14.0f;
 
@@ -32,6 +37,9 @@ constexpr ImU32 kSelectedBorder = IM_COL32(60, 140, 255, 255);
 constexpr ImU32 kMatchBorder = IM_COL32(255, 150, 40, 255);
 constexpr ImU32 kClusterBorder = IM_COL32(120, 120, 130, 255);
 constexpr ImU32 kClusterText = IM_COL32(40, 40, 46, 255);
+constexpr ImU32 kMinimapBackground = IM_COL32(30, 32, 38, 200);
+constexpr ImU32 kMinimapContent = IM_COL32(150, 155, 170, 255);
+constexpr ImU32 kMinimapView = IM_COL32(95, 170, 255, 255);
 
 ImU32 colourOf(uint32_t rgb) { return IM_COL32((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff, 255); }
 
@@ -64,7 +72,26 @@ void GraphCanvas::setScene(GraphScene scene) {
     edgeBounds.reserve(layout.edges.size());
     for (const EdgePath& edge : layout.edges) edgeBounds.push_back(edge.bounds);
     edgeGrid_.build(edgeBounds, suggestedCellSize(layout.bounds, layout.nodes.size()));
-    fitPending_ = true;
+    buildMinimap();
+    fitPending_ = Fit::Start;
+}
+
+void GraphCanvas::buildMinimap() {
+    minimapCells_.clear();
+    const GraphLayout& layout = *scene_.layout;
+    float cell = std::max(std::max(layout.bounds.width(), layout.bounds.height()) / kMinimapCells, 1.0f);
+    std::vector<bool> occupied(static_cast<size_t>(kMinimapCells + 1) * (kMinimapCells + 1), false);
+    for (const Rect& node : layout.nodes) {
+        Point centre = node.centre();
+        int x = std::clamp(static_cast<int>((centre.x - layout.bounds.minX) / cell), 0, kMinimapCells);
+        int y = std::clamp(static_cast<int>((centre.y - layout.bounds.minY) / cell), 0, kMinimapCells);
+        size_t slot = static_cast<size_t>(y) * (kMinimapCells + 1) + static_cast<size_t>(x);
+        if (occupied[slot]) continue;
+        occupied[slot] = true;
+        float minX = layout.bounds.minX + static_cast<float>(x) * cell;
+        float minY = layout.bounds.minY + static_cast<float>(y) * cell;
+        minimapCells_.push_back({minX, minY, minX + cell, minY + cell});
+    }
 }
 
 void GraphCanvas::centerOn(int node) { centerPending_ = node; }
@@ -87,12 +114,39 @@ Point GraphCanvas::toGraph(ImVec2 p) const {
 void GraphCanvas::applyPendingView() {
     if (!scene_.layout || size_.x <= 1 || size_.y <= 1) return;
     const GraphLayout& layout = *scene_.layout;
-    if (fitPending_) {
+    if (fitPending_ != Fit::None) {
         float width = std::max(layout.bounds.width(), 1.0f);
         float height = std::max(layout.bounds.height(), 1.0f);
         zoom_ = std::clamp(std::min(size_.x / width, size_.y / height) * 0.95f, kMinZoom, kReadableZoom * 1.5f * pixelScale_);
         centre_ = layout.bounds.centre();
-        fitPending_ = false;
+        float legible = kLegiblePixels / kFontPoints * pixelScale_;
+        if (fitPending_ == Fit::Start && zoom_ < legible && !layout.nodes.empty()) {
+            // Fitted, the labels would be specks: open at a legible zoom on the graph's start (its inputs, on
+            // top). Where the graph is wider than the view, centre on the nodes of that first screenful.
+            zoom_ = legible;
+            float halfWidth = size_.x * 0.5f / zoom_;
+            float halfHeight = size_.y * 0.5f / zoom_;
+            if (layout.bounds.height() > 2 * halfHeight) centre_.y = layout.bounds.minY + halfHeight - 12.0f / zoom_;
+            if (layout.bounds.width() > 2 * halfWidth) {
+                // The view's width of that first screenful that holds the most nodes.
+                std::vector<float> xs;
+                for (const Rect& node : layout.nodes)
+                    if (node.minY <= centre_.y + halfHeight) xs.push_back(node.centre().x);
+                std::sort(xs.begin(), xs.end());
+                size_t bestFirst = 0, bestLast = 0;
+                for (size_t first = 0, last = 0; first < xs.size(); ++first) {
+                    last = std::max(last, first);
+                    while (last + 1 < xs.size() && xs[last + 1] - xs[first] <= 1.8f * halfWidth) ++last;
+                    if (last - first > bestLast - bestFirst) {
+                        bestFirst = first;
+                        bestLast = last;
+                    }
+                }
+                float x = xs.empty() ? centre_.x : (xs[bestFirst] + xs[bestLast]) * 0.5f;
+                centre_.x = std::clamp(x, layout.bounds.minX + halfWidth, layout.bounds.maxX - halfWidth);
+            }
+        }
+        fitPending_ = Fit::None;
     }
     if (centerPending_ >= 0 && static_cast<size_t>(centerPending_) < layout.nodes.size()) {
         centre_ = layout.nodes[static_cast<size_t>(centerPending_)].centre();
@@ -131,6 +185,7 @@ int GraphCanvas::clusterAt(Point p) const {
 
 void GraphCanvas::handleInput(CanvasEvents& events, bool hovered) {
     ImGuiIO& io = ImGui::GetIO();
+    if (handleMinimap()) return;
     bool active = ImGui::IsItemActive();
     if (active && (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Right) ||
                    ImGui::IsMouseDragging(ImGuiMouseButton_Middle))) {
@@ -160,10 +215,11 @@ void GraphCanvas::handleInput(CanvasEvents& events, bool hovered) {
         zoom_ = zoom;
     }
     // Dear ImGui 1.86 indexes keys by the backend's key codes; GLFW's letter codes are their ASCII capitals.
-    if (!io.WantTextInput && ImGui::IsKeyPressed('F', false)) fitPending_ = true;
+    if (!io.WantTextInput && ImGui::IsKeyPressed('F', false)) fitPending_ = Fit::Whole;
 }
 
 CanvasEvents GraphCanvas::draw(const char* id, ImVec2 size) {
+    auto started = std::chrono::steady_clock::now();
     CanvasEvents events;
     stats_ = {};
     origin_ = ImGui::GetCursorScreenPos();
@@ -193,8 +249,10 @@ CanvasEvents GraphCanvas::draw(const char* id, ImVec2 size) {
     drawEdges(list, visible);
     drawNodes(list, visible);
     list.Flags = savedFlags;
+    drawMinimap(list, visible);
     list.PopClipRect();
     if (events.hoveredNode >= 0 && !stats_.labelsDrawn) drawTooltip(events.hoveredNode);
+    stats_.drawMilliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     return events;
 }
 
@@ -214,6 +272,7 @@ void GraphCanvas::drawClusters(ImDrawList& list, const Rect& visible) {
             ImVec4 clip(min.x, min.y, max.x, max.y);
             list.AddText(ImGui::GetFont(), kFontPoints * zoom_, ImVec2(min.x + 6.0f * zoom_, min.y + 3.0f * zoom_),
                          kClusterText, label.c_str(), label.c_str() + label.size(), 0.0f, &clip);
+            if (kFontPoints * zoom_ >= kLegiblePixels) ++stats_.legibleLabels;
         }
         ++stats_.clustersDrawn;
     }
@@ -270,8 +329,10 @@ void GraphCanvas::drawNodes(ImDrawList& list, const Rect& visible) {
     const GraphLayout& layout = *scene_.layout;
     visibleScratch_.clear();
     nodeGrid_.query(visible, visibleScratch_);
+    if (zoom_ < kOutlineZoom * pixelScale_ && !scene_.clusters.empty()) return;
     bool borders = zoom_ >= kBorderZoom;
     bool text = zoom_ >= kTextZoom * pixelScale_;
+    bool legible = kFontPoints * zoom_ >= kLegiblePixels;
     float rounding = text ? 4.0f * zoom_ : 0.0f;
     for (int index : visibleScratch_) {
         size_t i = static_cast<size_t>(index);
@@ -295,6 +356,7 @@ void GraphCanvas::drawNodes(ImDrawList& list, const Rect& visible) {
             list.AddRect(min, max, kNodeBorder, rounding);
         }
         if (text) drawNodeText(list, index, min, max);
+        if (text && legible) ++stats_.legibleLabels;
         ++stats_.nodesDrawn;
     }
     stats_.labelsDrawn = text;
@@ -322,6 +384,56 @@ void GraphCanvas::drawTooltip(int node) const {
     ImGui::BeginTooltip();
     for (const std::string& line : scene_.nodes[static_cast<size_t>(node)].lines) ImGui::TextUnformatted(line.c_str());
     ImGui::EndTooltip();
+}
+
+Rect GraphCanvas::minimapRect() const {
+    const Rect& bounds = scene_.layout->bounds;
+    float width = std::max(bounds.width(), 1.0f);
+    float height = std::max(bounds.height(), 1.0f);
+    if (width * zoom_ <= size_.x && height * zoom_ <= size_.y) return {};  // all of it is in view
+    float side = std::min(kMinimapWidth * pixelScale_, std::min(size_.x, size_.y) * 0.3f);
+    float scale = std::min(side / width, side / height);
+    float margin = 8.0f * pixelScale_;
+    float maxX = origin_.x + size_.x - margin;
+    float maxY = origin_.y + size_.y - margin;
+    return {maxX - width * scale, maxY - height * scale, maxX, maxY};
+}
+
+bool GraphCanvas::handleMinimap() {
+    Rect map = minimapRect();
+    ImGuiIO& io = ImGui::GetIO();
+    if (map.width() <= 0) {
+        minimapDragging_ = false;
+        return false;
+    }
+    if (ImGui::IsItemActivated() && map.contains({io.MousePos.x, io.MousePos.y})) minimapDragging_ = true;
+    if (!minimapDragging_) return false;
+    if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+        minimapDragging_ = false;
+        return true;
+    }
+    // The view's centre follows the mouse over the map.
+    const Rect& bounds = scene_.layout->bounds;
+    float scale = map.width() / std::max(bounds.width(), 1.0f);
+    centre_.x = bounds.minX + (std::clamp(io.MousePos.x, map.minX, map.maxX) - map.minX) / scale;
+    centre_.y = bounds.minY + (std::clamp(io.MousePos.y, map.minY, map.maxY) - map.minY) / scale;
+    return true;
+}
+
+void GraphCanvas::drawMinimap(ImDrawList& list, const Rect& visible) {
+    Rect map = minimapRect();
+    if (map.width() <= 0) return;
+    const Rect& bounds = scene_.layout->bounds;
+    float scale = map.width() / std::max(bounds.width(), 1.0f);
+    auto toMap = [&](float x, float y) { return ImVec2(map.minX + (x - bounds.minX) * scale, map.minY + (y - bounds.minY) * scale); };
+    float pad = 3.0f;
+    list.AddRectFilled(ImVec2(map.minX - pad, map.minY - pad), ImVec2(map.maxX + pad, map.maxY + pad), kMinimapBackground, 3.0f);
+    for (const Rect& cell : minimapCells_)
+        list.AddRectFilled(toMap(cell.minX, cell.minY), toMap(cell.maxX, cell.maxY), kMinimapContent);
+    ImVec2 viewMin = toMap(std::max(visible.minX, bounds.minX), std::max(visible.minY, bounds.minY));
+    ImVec2 viewMax = toMap(std::min(visible.maxX, bounds.maxX), std::min(visible.maxY, bounds.maxY));
+    list.AddRect(viewMin, ImVec2(std::max(viewMax.x, viewMin.x + 2), std::max(viewMax.y, viewMin.y + 2)), kMinimapView, 0, 0, 1.5f);
+    stats_.minimapDrawn = true;
 }
 
 }  // namespace viz

@@ -1,5 +1,6 @@
 // The graph canvas: draws a laid-out graph with ImGui draw lists, with pan (drag), zoom (wheel, around the
-// cursor), fit (F), picking, and level of detail so that thousands of nodes stay above 30 frames per second.
+// cursor), fit (F), picking, a minimap, and level of detail (labels, then boxes, then group outlines) so that
+// thousands of nodes stay above 30 frames per second.
 #pragma once
 
 #include <imgui.h>
@@ -51,12 +52,19 @@ struct CanvasFrameStats {
     int edgesDrawn = 0;
     int clustersDrawn = 0;
     bool labelsDrawn = false;
+    int legibleLabels = 0;     ///< node and cluster labels drawn at kLegiblePixels or more
     bool curvesDrawn = false;  ///< beziers (close up) rather than polylines (far away)
+    bool minimapDrawn = false;
+    double drawMilliseconds = 0;  ///< CPU time the canvas took to fill the draw list (not to render it)
 };
+
+/// Text smaller than this many screen pixels is drawn but not counted as legible.
+constexpr float kLegiblePixels = 9.0f;
 
 class GraphCanvas {
 public:
     /// Shows `scene`. Pan and zoom stay when the new scene has the same layout object; otherwise the view fits.
+    /// A new layout opens at its start (top) at a legible zoom, or fitted whole when that is legible too.
     void setScene(GraphScene scene);
     const GraphScene& scene() const { return scene_; }
     bool hasScene() const { return scene_.layout != nullptr; }
@@ -64,7 +72,8 @@ public:
     /// Draws at the cursor, filling `size` (0 means the rest of the content region), and handles input.
     CanvasEvents draw(const char* id, ImVec2 size = ImVec2(0, 0));
 
-    void fit() { fitPending_ = true; }
+    /// Fits the whole graph in view, however small that makes it (F).
+    void fit() { fitPending_ = Fit::Whole; }
     /// Centres the node (zooming in to a readable scale if needed), from the next frame on.
     void centerOn(int node);
     /// Centres a cluster and zooms so that it fits (but not beyond a readable scale), from the next frame on.
@@ -94,6 +103,11 @@ private:
     void drawNodes(ImDrawList& list, const Rect& visible);
     void drawNodeText(ImDrawList& list, int node, ImVec2 min, ImVec2 max);
     void drawTooltip(int node) const;
+    /// The minimap's screen rect this frame (empty when the whole graph is in view).
+    Rect minimapRect() const;
+    void buildMinimap();
+    void drawMinimap(ImDrawList& list, const Rect& visible);
+    bool handleMinimap();
 
     GraphScene scene_;
     SpatialGrid nodeGrid_;
@@ -108,7 +122,10 @@ private:
     float pixelScale_ = 1.0f;
     ImVec2 origin_;       ///< canvas top-left on screen, this frame
     ImVec2 size_;         ///< canvas size, this frame
-    bool fitPending_ = true;
+    enum class Fit { None, Whole, Start };
+    Fit fitPending_ = Fit::Start;
+    std::vector<Rect> minimapCells_;  ///< occupied cells of a coarse grid over the drawing, in graph points
+    bool minimapDragging_ = false;
     int centerPending_ = -1;
     int clusterPending_ = -1;
     bool dragged_ = false;

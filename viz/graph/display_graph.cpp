@@ -26,7 +26,17 @@ uint32_t fillOf(const GraphModelNode& node, const FusionMap* fusion) {
     return nodeKindFill(node.kind);
 }
 
-std::vector<std::string> groupLabelLines(const GraphModel& model, const FoldGroup& group) {
+std::vector<std::string> groupLabelLines(const GraphModel& model, const FoldGroup& group, const FusionMap* fusion) {
+    if (group.kernel >= 0 && fusion) {
+        // A kernel folded in its module: the kernel's name first, then where it is.
+        const std::string& name = fusion->kernels[static_cast<size_t>(group.kernel)].name;
+        std::string where = group.key.ends_with(name) ? group.key.substr(0, group.key.size() - name.size()) : group.key;
+        if (where.ends_with('.')) where.pop_back();
+        std::vector<std::string> lines{clipped(name)};
+        if (!where.empty()) lines.push_back(clipped(where));
+        lines.push_back(std::to_string(group.nodes.size()) + " nodes");
+        return lines;
+    }
     // The ops inside, most frequent first, hint at what the group does without expanding it.
     std::map<std::string, int> opCounts;
     for (int node : group.nodes) {
@@ -89,14 +99,16 @@ DisplayGraph buildDisplayGraph(const GraphModel& model, const DisplayOptions& op
         display.clusters.push_back(ref);
         return static_cast<int>(display.clusters.size()) - 1;
     };
-    // The cluster an expanded group is drawn as, created with its enclosing groups' clusters first.
+    // The cluster an expanded group is drawn as, created with its enclosing groups' clusters first. An
+    // expanded kernel (the fusion diagram folds by kernel) is the kernel's cluster.
     auto clusterOf = [&](int group, auto&& self) -> int {
-        if (group < 0 || options.clusters != ClusterMode::ExpandedFolds) return -1;
+        if (group < 0 || options.clusters == ClusterMode::None) return -1;
         int& slot = clusterOfGroup[static_cast<size_t>(group)];
         if (slot == -1) {
             const FoldGroup& fold = folding->groups[static_cast<size_t>(group)];
             int parent = self(fold.parent, self);
-            slot = addCluster(fold.label, kFoldClusterFill, parent, {-1, group});
+            uint32_t fill = fold.kernel >= 0 ? kernelClusterFill(fold.kernel) : kFoldClusterFill;
+            slot = addCluster(fold.label, fill, parent, {fold.kernel, group});
         }
         return slot;
     };
@@ -107,15 +119,16 @@ DisplayGraph buildDisplayGraph(const GraphModel& model, const DisplayOptions& op
             int& slot = displayOfGroup[static_cast<size_t>(shown)];  // created by the group's first member
             if (slot == -1) {
                 const FoldGroup& fold = folding->groups[static_cast<size_t>(shown)];
-                slot = addNode(groupLabelLines(model, fold), {-1, shown}, kFoldedFill, clusterOf(fold.parent, clusterOf),
-                               true);
+                uint32_t fill = fold.kernel >= 0 ? kernelFill(fold.kernel) : kFoldedFill;
+                slot = addNode(groupLabelLines(model, fold, options.fusion), {-1, shown}, fill,
+                               clusterOf(fold.parent, clusterOf), true);
             }
             display.displayOfModelNode[static_cast<size_t>(node.index)] = slot;
             continue;
         }
         int cluster = folding ? clusterOf(folding->groupOfNode[static_cast<size_t>(node.index)], clusterOf) : -1;
         int kernel = options.fusion ? options.fusion->kernelOf(node.index) : -1;
-        if (options.clusters == ClusterMode::Kernels && kernel >= 0) {
+        if (options.clusters == ClusterMode::Kernels && kernel >= 0 && !folding) {
             int& slot = clusterOfKernel[static_cast<size_t>(kernel)];
             if (slot == -1) slot = addCluster(options.fusion->kernels[static_cast<size_t>(kernel)].name,
                                               kernelClusterFill(kernel), -1, {kernel, -1});

@@ -15,7 +15,7 @@ namespace viz {
 enum class ClusterMode { None, Kernels, ExpandedFolds };
 
 struct DisplayOptions {
-    ClusterMode clusters = ClusterMode::ExpandedFolds;
+    ClusterMode clusters = ClusterMode::ExpandedFolds;  ///< expanded folds are clusters in both other modes
     const FusionMap* fusion = nullptr;         ///< colours (and clusters in Kernels mode); null for none
     const Folding* folding = nullptr;          ///< null: every node shown on its own
     const std::vector<bool>* expanded = nullptr;  ///< per fold group; null: every group collapsed
@@ -28,8 +28,8 @@ struct DisplayNode {
 };
 
 struct DisplayCluster {
-    int kernel = -1;  ///< index into FusionMap::kernels (Kernels mode)
-    int group = -1;   ///< index into Folding::groups (ExpandedFolds mode)
+    int kernel = -1;  ///< index into FusionMap::kernels (Kernels mode, or an expanded kernel's group)
+    int group = -1;   ///< index into Folding::groups (an expanded group)
 };
 
 struct DisplayGraph {

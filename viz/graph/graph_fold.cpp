@@ -2,11 +2,12 @@
 #include "graph/graph_fold.h"
 
 #include <algorithm>
+#include <map>
 
 namespace viz {
 namespace {
 
-constexpr int kMinTopUnits = 16;
+constexpr int kSmallInterruption = 4;
 
 std::string foldKey(const GraphModelNode& node, int depth) {
     size_t count = std::min(node.foldPath.size(), static_cast<size_t>(depth));
@@ -25,18 +26,48 @@ struct Run {
     bool bundle = false;  ///< several runs of the same depth, bundled to keep a level within the target
 };
 
+/// An input that names no module (a tangent, a user tensor): it is moved next to its first user, and folds
+/// with the run around it rather than cutting that run in two.
+bool joinsItsRun(const GraphModelNode& node) { return node.kind == NodeKind::Input && node.foldSource != FoldSource::Module; }
+
 /// Positions [first, first + count) of `order` (model nodes in fold order), cut into runs.
 std::vector<Run> runsAtDepth(const GraphModel& model, const std::vector<int>& order, int first, int count, int depth) {
+    auto nodeAt = [&](int i) -> const GraphModelNode& { return model.nodes[static_cast<size_t>(order[static_cast<size_t>(i)])]; };
+    std::vector<std::string> keys(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) keys[static_cast<size_t>(i)] = foldKey(nodeAt(first + i), depth);
+    for (int i = 0; i < count; ++i) {
+        if (!joinsItsRun(nodeAt(first + i))) continue;
+        int before = i - 1;
+        int after = i + 1;
+        while (after < count && joinsItsRun(nodeAt(first + after))) ++after;
+        if (before >= 0 && after < count && keys[static_cast<size_t>(before)] == keys[static_cast<size_t>(after)])
+            keys[static_cast<size_t>(i)] = keys[static_cast<size_t>(before)];
+    }
     std::vector<Run> runs;
-    for (int i = first; i < first + count; ++i) {
-        std::string key = foldKey(model.nodes[static_cast<size_t>(order[static_cast<size_t>(i)])], depth);
+    for (int i = 0; i < count; ++i) {
+        std::string& key = keys[static_cast<size_t>(i)];
         if (!runs.empty() && runs.back().key == key) {
             ++runs.back().count;
             continue;
         }
-        runs.push_back({std::move(key), i, 1, false});
+        runs.push_back({std::move(key), first + i, 1, false});
     }
-    return runs;
+    // A few nodes of a neighbouring module inside a run (a backward interleaves the gradients of adjacent
+    // layers) would cut it in three: they fold with the run, and show their own module one level down.
+    std::vector<Run> smoothed;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        bool interruption = !smoothed.empty() && i + 1 < runs.size() && runs[i].count <= kSmallInterruption &&
+                            smoothed.back().key == runs[i + 1].key;
+        if (interruption) {
+            smoothed.back().count += runs[i].count + runs[i + 1].count;
+            ++i;
+        } else if (!smoothed.empty() && smoothed.back().key == runs[i].key) {
+            smoothed.back().count += runs[i].count;
+        } else {
+            smoothed.push_back(std::move(runs[i]));
+        }
+    }
+    return smoothed;
 }
 
 std::vector<Run> bundleRuns(const std::vector<Run>& runs, int targetUnits) {
@@ -107,11 +138,19 @@ public:
             runs = chunks(first, count);
         }
         if (static_cast<int>(runs.size()) > target_) runs = bundleRuns(runs, target_);
-        for (const Run& run : runs) {
+        for (Run& run : runs) {
             if (run.count < 2) continue;
+            // Named by the longest path its nodes share: "h.0.attn.c_attn", not "h.0" over a single child.
+            int shared = depth;
+            while (!run.bundle && shared < maxDepth_) {
+                std::vector<Run> finer = runsAtDepth(model_, order_, run.first, run.count, shared + 1);
+                if (finer.size() != 1) break;
+                ++shared;
+                run.key = std::move(finer.front().key);
+            }
             int group = addGroup(run, parent);
             if (run.bundle) buildLevel(run.first, run.count, depth, group);
-            else if (depth < maxDepth_ || run.count > target_) buildLevel(run.first, run.count, depth + 1, group);
+            else if (shared < maxDepth_ || run.count > target_) buildLevel(run.first, run.count, shared + 1, group);
         }
     }
 
@@ -154,20 +193,97 @@ private:
 
 }  // namespace
 
-Folding foldGraph(const GraphModel& model, int targetUnits) {
+Folding foldGraph(const GraphModel& model, int targetUnits, const FusionMap* kernels) {
     targetUnits = std::max(targetUnits, 2);
     Folding folding;
+    if (kernels) {
+        // The kernel is one more (innermost) path segment: "transformer.h.0.attn.triton_poi_fused_add_3".
+        GraphModel byKernel = model;
+        for (GraphModelNode& node : byKernel.nodes) {
+            int kernel = kernels->kernelOf(node.index);
+            if (kernel >= 0) node.foldPath.push_back(kernels->kernels[static_cast<size_t>(kernel)].name);
+        }
+        FoldBuilder builder(byKernel, targetUnits, folding);
+        builder.buildLevel(0, static_cast<int>(model.nodes.size()), 1, -1);
+        // A group is a kernel's when it was cut by the kernel and no other kernel's node is inside (a getitem or
+        // view amid the kernel's nodes folds along).
+        for (FoldGroup& group : folding.groups) {
+            group.kernel = -1;
+            for (int node : group.nodes) {
+                int kernel = kernels->kernelOf(node);
+                if (kernel < 0 || kernel == group.kernel) continue;
+                bool first = group.kernel < 0 && group.key.ends_with(kernels->kernels[static_cast<size_t>(kernel)].name);
+                group.kernel = first ? kernel : -1;
+                if (!first) break;
+            }
+        }
+        return folding;
+    }
     FoldBuilder builder(model, targetUnits, folding);
-    int count = static_cast<int>(model.nodes.size());
-    auto units = [&](int depth) {
-        return static_cast<int>(runsAtDepth(model, builder.order(), 0, count, depth).size());
-    };
-    // Deeper while the next depth fits, and also while this one says almost nothing ("layers" alone): bundles
-    // of "layers.0 .. layers.7" tell more than one box.
-    int depth = 1;
-    while (depth < builder.maxDepth() && (units(depth + 1) <= targetUnits || units(depth) < kMinTopUnits)) ++depth;
-    builder.buildLevel(0, count, depth, -1);
+    builder.buildLevel(0, static_cast<int>(model.nodes.size()), 1, -1);
     return folding;
+}
+
+namespace {
+
+/// Units a group shows when expanded: its child groups plus its nodes in none of them.
+int unitsInside(const Folding& folding, int group) {
+    const FoldGroup& fold = folding.groups[static_cast<size_t>(group)];
+    int inChildren = 0;
+    for (int child : fold.children) inChildren += static_cast<int>(folding.groups[static_cast<size_t>(child)].nodes.size());
+    return static_cast<int>(fold.children.size()) + static_cast<int>(fold.nodes.size()) - inChildren;
+}
+
+/// "transformer.h.11" -> "transformer.h.#": siblings that differ only in their indices repeat one block.
+std::string repeatShapeOf(const std::string& key) {
+    std::string shape;
+    for (size_t i = 0; i < key.size(); ++i) {
+        bool digit = key[i] >= '0' && key[i] <= '9';
+        if (!digit) shape += key[i];
+        else if (shape.empty() || shape.back() != '#') shape += '#';
+    }
+    return shape;
+}
+
+}  // namespace
+
+std::vector<bool> overviewExpansion(const Folding& folding, size_t modelNodes, int budget) {
+    std::vector<bool> expanded(folding.groups.size(), false);
+    int shown = 0;
+    std::vector<int> level;
+    for (size_t g = 0; g < folding.groups.size(); ++g)
+        if (folding.groups[g].parent < 0) level.push_back(static_cast<int>(g));
+    size_t grouped = 0;
+    for (int group : level) grouped += folding.groups[static_cast<size_t>(group)].nodes.size();
+    shown = static_cast<int>(level.size() + (modelNodes - grouped));
+    while (!level.empty() && shown < budget) {
+        // Classes of repeated siblings, the biggest (most nodes inside) first.
+        std::map<std::string, std::vector<int>> classes;
+        for (int group : level)  // kernels stay one box each: the overview is of modules
+            if (folding.groups[static_cast<size_t>(group)].kernel < 0)
+                classes[repeatShapeOf(folding.groups[static_cast<size_t>(group)].key)].push_back(group);
+        std::vector<std::pair<size_t, std::vector<int>>> bySize;
+        for (auto& [shape, members] : classes) {
+            size_t nodes = 0;
+            for (int group : members) nodes += folding.groups[static_cast<size_t>(group)].nodes.size();
+            bySize.emplace_back(nodes, std::move(members));
+        }
+        std::stable_sort(bySize.begin(), bySize.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::vector<int> next;
+        for (const auto& [nodes, members] : bySize) {
+            int added = 0;
+            for (int group : members) added += unitsInside(folding, group) - 1;
+            if (shown + added > budget) continue;
+            shown += added;
+            for (int group : members) {
+                expanded[static_cast<size_t>(group)] = true;
+                const std::vector<int>& children = folding.groups[static_cast<size_t>(group)].children;
+                next.insert(next.end(), children.begin(), children.end());
+            }
+        }
+        level = std::move(next);
+    }
+    return expanded;
 }
 
 int shownGroupOf(const Folding& folding, const std::vector<bool>& expanded, int modelNode) {

@@ -2,6 +2,7 @@
 #include "graph/graph_model.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_set>
 
 namespace viz {
@@ -52,6 +53,59 @@ void inheritModulePaths(GraphModel& model) {
         }
         int donor = parameter >= 0 ? parameter : latest;
         if (donor >= 0) node.foldPath = model.nodes[static_cast<size_t>(donor)].foldPath;
+    }
+    // What is still without a module (a mask built from sizes, a constant) belongs where all its users are:
+    // the longest module path they share. Walking backwards lets chains of such nodes follow their last user.
+    std::vector<std::vector<int>> users = model.usersOfNodes();
+    for (auto node = model.nodes.rbegin(); node != model.nodes.rend(); ++node) {
+        bool computes = node->kind == NodeKind::Function || node->kind == NodeKind::Method || node->kind == NodeKind::Module;
+        if (!computes || !node->foldPath.empty()) continue;
+        std::optional<std::vector<std::string>> shared;
+        for (int user : users[static_cast<size_t>(node->index)]) {
+            const std::vector<std::string>& path = model.nodes[static_cast<size_t>(user)].foldPath;
+            if (path.empty()) continue;
+            if (!shared) {
+                shared = path;
+                continue;
+            }
+            size_t common = 0;
+            while (common < shared->size() && common < path.size() && (*shared)[common] == path[common]) ++common;
+            shared->resize(common);
+        }
+        if (shared) node->foldPath = std::move(*shared);
+    }
+    // Calls nothing uses (kept for their side effects) sit with the call before them.
+    const std::vector<std::string>* previous = nullptr;
+    for (GraphModelNode& node : model.nodes) {
+        bool computes = node.kind == NodeKind::Function || node.kind == NodeKind::Method || node.kind == NodeKind::Module;
+        if (computes && node.foldPath.empty() && previous) node.foldPath = *previous;
+        if (computes && !node.foldPath.empty()) previous = &node.foldPath;
+    }
+}
+
+/// "primals_12" -> 11 (the Dynamo placeholder it is), -1 for any other name.
+int primalIndexOf(std::string_view name) {
+    constexpr std::string_view kPrimals = "primals_";
+    if (!name.starts_with(kPrimals) || !isDigits(name.substr(kPrimals.size()))) return -1;
+    return std::stoi(std::string(name.substr(kPrimals.size()))) - 1;
+}
+
+/// Gives inputs that name no module the path their donor node has (see ModuleDonors).
+void adoptModulePaths(GraphModel& model, const ModuleDonors& donors) {
+    std::vector<const GraphModelNode*> dynamoInputs;
+    if (donors.dynamo)
+        for (const GraphModelNode& node : donors.dynamo->nodes)
+            if (node.kind == NodeKind::Input) dynamoInputs.push_back(&node);
+    for (GraphModelNode& node : model.nodes) {
+        if (node.kind != NodeKind::Input || !node.foldPath.empty()) continue;
+        const GraphModelNode* donor = nullptr;
+        int primal = primalIndexOf(node.name);
+        if (primal >= 0 && static_cast<size_t>(primal) < dynamoInputs.size()) donor = dynamoInputs[static_cast<size_t>(primal)];
+        if (!donor && donors.forward) {
+            int same = donors.forward->findNode(node.name);
+            if (same >= 0) donor = &donors.forward->nodes[static_cast<size_t>(same)];
+        }
+        if (donor && donor->foldSource == FoldSource::Module) node.foldPath = donor->foldPath;
     }
 }
 
@@ -161,7 +215,17 @@ std::vector<std::vector<int>> GraphModel::usersOfNodes() const {
     return users;
 }
 
-GraphModel buildGraphModel(const traces::Graph& graph) {
+ModuleDonors moduleDonorsOf(const std::vector<const traces::Graph*>& compileGraphs) {
+    ModuleDonors donors;
+    for (const traces::Graph* graph : compileGraphs)
+        if (graph->kind == traces::GraphKind::Dynamo && !donors.dynamo) donors.dynamo = std::make_shared<GraphModel>(buildGraphModel(*graph));
+    for (const traces::Graph* graph : compileGraphs)
+        if (graph->kind == traces::GraphKind::AotForward && !donors.forward)
+            donors.forward = std::make_shared<GraphModel>(buildGraphModel(*graph, &donors));
+    return donors;
+}
+
+GraphModel buildGraphModel(const traces::Graph& graph, const ModuleDonors* donors) {
     GraphModel model;
     model.graphId = graph.id;
     model.kind = graph.kind;
@@ -190,6 +254,7 @@ GraphModel buildGraphModel(const traces::Graph& graph) {
             if (seen.insert(key).second) model.edges.push_back({from, static_cast<int>(to)});
         }
     }
+    if (donors) adoptModulePaths(model, *donors);
     inheritModulePaths(model);
     for (GraphModelNode& node : model.nodes) {
         const traces::GraphNode& source = graph.nodes[static_cast<size_t>(node.index)];

@@ -2,6 +2,7 @@
 // inputs, and the path each node folds under when the graph is too big to lay out whole. No ImGui, no Graphviz.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -53,7 +54,18 @@ struct GraphModel {
     std::vector<std::vector<int>> usersOfNodes() const;
 };
 
-GraphModel buildGraphModel(const traces::Graph& graph);
+/// Module paths that graphs of one compile lend the graphs whose node names carry none: AOT and post-grad graphs
+/// name parameters primals_1, primals_2, ... (Dynamo's placeholders in order) and a backward's inputs after the
+/// forward nodes they saved.
+struct ModuleDonors {
+    std::shared_ptr<const GraphModel> dynamo;   ///< the compile's Dynamo graph
+    std::shared_ptr<const GraphModel> forward;  ///< its AOT forward graph, with paths lent by `dynamo`
+};
+
+/// The donors among a compile's graphs (the first Dynamo and AOT forward graphs); empty when it has none.
+ModuleDonors moduleDonorsOf(const std::vector<const traces::Graph*>& compileGraphs);
+
+GraphModel buildGraphModel(const traces::Graph& graph, const ModuleDonors* donors = nullptr);
 
 /// "torch.ops.aten.mul.Tensor" -> "aten.mul.Tensor", "torch._C._nn.gelu" -> "gelu", "<built-in function mul>"
 /// -> "mul", "<method 'sum' of ...>" -> "sum"; anything else unchanged.

@@ -125,7 +125,7 @@ void registerShapeDerivatives(DerivativeTable& table) {
         return recordRearrange(call, "PermuteBackward0", [reversed](const Tensor& g) { return permute(g, reversed); });
     });
     table.def({"movedim", "moveaxis"}, [](const DerivativeCall& call) {
-        const int64_t source = call.args.integer(1), destination = call.args.integer(2);
+        const std::vector<int64_t> source = call.args.intList(1), destination = call.args.intList(2);
         return recordRearrange(call, "MovedimBackward0", [source, destination](const Tensor& g) { return movedim(g, destination, source); });
     });
     table.def({"expand", "expand_as", "broadcast_to"}, [](const DerivativeCall& call) {
@@ -161,6 +161,10 @@ void registerShapeDerivatives(DerivativeTable& table) {
                                    [upper, diagonal](const Tensor& g) { return upper ? triu(g, diagonal) : tril(g, diagonal); });
         });
     }
+    table.def({"diagonal"}, [](const DerivativeCall& call) {
+        const int64_t offset = call.args.integer(1), dim1 = call.args.integer(2), dim2 = call.args.integer(3);
+        return recordEmbed(call, "DiagonalBackward0", [=](const Tensor& whole) { return diagonal(whole, offset, dim1, dim2); });
+    });
     table.def({"narrow"}, [](const DerivativeCall& call) {
         const int64_t dim = call.args.integer(1), start = call.args.integer(2), length = call.args.integer(3);
         return recordEmbed(call, "NarrowBackward0", [=](const Tensor& whole) { return narrow(whole, dim, start, length); });

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "importers/import_path.h"
+#include "importers/torch_trace/log_records.h"
 #include "test_support.h"
 
 using namespace traces;
@@ -154,4 +155,24 @@ TEST(MalformedInput, FileCutMidRecordKeepsEverythingBeforeIt) {
     const ImportIssue& issue = onlyIssue(imported);
     EXPECT_EQ(issue.kind, "bad_json");
     EXPECT_NE(issue.message.find("ends in the middle"), std::string::npos) << issue.message;
+}
+
+TEST(MalformedInput, LineLongerThanTheLimitIsSkippedInFlatMemory) {
+    auto b = validPrefix();
+    b.raw(std::string(kMaxLineBytes + (1u << 20), 'x') + "\n");
+    addValidSuffix(b);
+    auto imported = importText(b.text());
+    expectAllValidRecordsKept(imported);
+    const ImportIssue& issue = onlyIssue(imported);
+    EXPECT_EQ(issue.kind, "line_too_long");
+    EXPECT_EQ(issue.line, 10);
+    EXPECT_NE(issue.message.find(std::to_string(kMaxLineBytes + (1u << 20)) + " bytes"), std::string::npos) << issue.message;
+}
+
+TEST(MalformedInput, OverlongLastLineWithoutNewlineIsReported) {
+    auto b = validPrefix();
+    addValidSuffix(b);
+    auto imported = importText(b.text() + std::string(kMaxLineBytes + 1, 'y'));
+    expectAllValidRecordsKept(imported);
+    EXPECT_EQ(onlyIssue(imported).kind, "line_too_long");
 }

@@ -154,13 +154,16 @@ std::set<std::string> keysOf(const nlohmann::json& object) {
 TEST(JsonReportTest, ObjectsHaveExactlyTheDocumentedFields) {
     nlohmann::json report = jsonReport(makeReportTrace());
     using Keys = std::set<std::string>;
-    EXPECT_EQ(keysOf(report), (Keys{"format", "version", "trace", "schema_version", "sessions"}));
+    EXPECT_EQ(keysOf(report), (Keys{"format", "version", "trace", "schema_version", "divergence", "sessions"}));
     const auto& session = report["sessions"][0];
     EXPECT_EQ(keysOf(session),
               (Keys{"id", "source_file", "source_path", "rank", "kind", "torch_version", "process_id", "started_at",
                     "bytes", "records", "malformed_records", "summary", "unique_graphs", "ops", "break_reasons_source",
                     "break_reasons",
-                    "recompiles", "phase_times", "compile_sites", "import_issues"}));
+                    "recompiles", "phase_times", "failures", "compile_sites", "import_issues"}));
+    ASSERT_FALSE(session["failures"].empty());
+    EXPECT_EQ(keysOf(session["failures"][0]),
+              (Keys{"compile", "key", "kind", "type", "reason", "user_file", "user_line"}));
     EXPECT_EQ(keysOf(session["ops"]), (Keys{"total", "graphs_from_metrics", "graphs_from_nodes"}));
     EXPECT_EQ(keysOf(session["break_reasons"][0]),
               (Keys{"count", "origin", "break_type", "reason", "user_file", "user_line", "user_source", "user_stack",
@@ -174,8 +177,9 @@ TEST(JsonReportTest, ObjectsHaveExactlyTheDocumentedFields) {
     EXPECT_EQ(keysOf(compile),
               (Keys{"id", "key", "compile_id", "autograd_id", "frame_id", "frame_compile_id", "attempt", "status",
                     "started", "line", "function", "file", "first_line", "fail_type", "fail_reason", "fail_user_file",
-                    "fail_user_line", "restart_reasons", "recompile_reasons", "metrics", "phases", "guard_failures",
-                    "graph_breaks", "guards", "graphs", "output_code"}));
+                    "fail_user_line", "restart_reasons", "recompile_reasons", "metrics", "phases", "caches", "symbols",
+                    "specializations", "guards_added_fast", "guard_failures", "graph_breaks", "guards", "graphs",
+                    "output_code"}));
     EXPECT_EQ(keysOf(compile["metrics"]), (Keys{"cache_size", "accumulated_cache_size", "guard_count",
                                                 "shape_env_guard_count", "op_count", "node_count", "input_count",
                                                 "start_time"}));

@@ -57,6 +57,11 @@ bool LogRecordReader::readLine(std::string_view& line) {
     bool spilled = false;
     for (;;) {
         if (begin_ == end_ && !fillBuffer()) {
+            if (overlongBytes_ > 0) {
+                ++lineNumber_;
+                reportOverlongLine();
+                return false;
+            }
             if (!spilled) return false;
             lastLineCut_ = true;  // the file's last line had no newline: it may have been cut mid-write
             ++lineNumber_;
@@ -71,6 +76,13 @@ bool LogRecordReader::readLine(std::string_view& line) {
             bytesConsumed_ += len + 1;
             ++lineNumber_;
             lastLineCut_ = false;
+            if (overlongBytes_ == 0 && spill_.size() + len > kMaxLineBytes) overlongBytes_ = spill_.size();
+            if (overlongBytes_ > 0) {
+                overlongBytes_ += len;
+                reportOverlongLine();
+                spilled = false;
+                continue;
+            }
             if (spilled) {
                 spill_.append(start, len);
                 line = spill_;
@@ -80,11 +92,24 @@ bool LogRecordReader::readLine(std::string_view& line) {
             if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
             return true;
         }
-        spill_.append(start, end_ - begin_);
+        if (overlongBytes_ == 0 && spill_.size() + (end_ - begin_) > kMaxLineBytes) {
+            overlongBytes_ = spill_.size();
+            spill_.clear();
+            spill_.shrink_to_fit();
+        }
+        if (overlongBytes_ > 0) overlongBytes_ += end_ - begin_;
+        else spill_.append(start, end_ - begin_);
         bytesConsumed_ += end_ - begin_;
         begin_ = end_;
         spilled = true;
     }
+}
+
+void LogRecordReader::reportOverlongLine() {
+    onProblem_(LogProblem{lineNumber_, 1, "line_too_long",
+                          "line of " + std::to_string(overlongBytes_) + " bytes is longer than the " +
+                              std::to_string(kMaxLineBytes >> 20) + " MiB a trace line may have; skipped"});
+    overlongBytes_ = 0;
 }
 
 void LogRecordReader::reportBadLine(std::string_view line, int column, const char* expected) {

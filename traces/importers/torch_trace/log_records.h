@@ -22,6 +22,10 @@ struct LogRecord {
 };
 
 /// A problem in the input: where it is (1-based line and column) and what is wrong.
+/// A line longer than this is skipped with a `line_too_long` problem: holding it (and the copies that parsing
+/// and storing a payload make) could exhaust memory, and no real record has one.
+inline constexpr size_t kMaxLineBytes = 64u << 20;
+
 struct LogProblem {
     int64_t line = 0;
     int column = 0;
@@ -49,6 +53,7 @@ private:
     bool readLine(std::string_view& line);
     bool fillBuffer();
     void reportBadLine(std::string_view line, int column, const char* expected);
+    void reportOverlongLine();
 
     std::FILE* file_ = nullptr;
     ProblemSink onProblem_;
@@ -57,6 +62,7 @@ private:
     size_t end_ = 0;
     bool eof_ = false;
     std::string spill_;          // a line that crosses a buffer boundary
+    uint64_t overlongBytes_ = 0;  // the length so far of a line past kMaxLineBytes (its text is not kept)
     bool lastLineCut_ = false;   // the line just read had no terminating newline
     int64_t lineNumber_ = 0;
     uint64_t bytesConsumed_ = 0;

@@ -1,12 +1,15 @@
 // Views and layouts: storage sharing, strides after permute/transpose/expand/unsqueeze, reshape as a view or
-// a copy, contiguous(), in-place writes through views and setitem.
+// a copy, contiguous(), in-place writes through views and setitem; diagonal, as_strided, unfold and movedim with
+// lists as PyTorch computes them; every op of view_ops.def exists in the registry.
 #include <gtest/gtest.h>
 
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/indexing.h"
 #include "tensor/pointwise.h"
+#include "tensor/registry.h"
 #include "tensor/shape.h"
+#include "tensor/view_ops.h"
 
 namespace eng::tensor {
 namespace {
@@ -67,6 +70,58 @@ TEST(Views, SetItemWithMaskSliceAndTensorIndex) {
     const Tensor gathered = getItem(x, {TensorIndex::fromTensor(fromInts({2, 0}, {2}))});
     EXPECT_FALSE(gathered.sharesStorageWith(x));
     EXPECT_EQ(gathered.sizes(), (Shape{2, 4}));
+}
+
+TEST(Views, DiagonalIsAStridedViewOfTheTwoDims) {
+    const Tensor x = grid();  // [2, 3, 4]
+    const Tensor d = diagonal(x, 0, 1, 2);
+    EXPECT_EQ(d.sizes(), (Shape{2, 3}));
+    EXPECT_EQ(d.strides(), (Shape{12, 5}));
+    EXPECT_TRUE(d.sharesStorageWith(x));
+    EXPECT_EQ(toDoubles(d), (std::vector<double>{0, 5, 10, 12, 17, 22}));
+    const Tensor above = diagonal(x, 2, 1, 2);  // x[:, i, i + 2]
+    EXPECT_EQ(above.sizes(), (Shape{2, 2}));
+    EXPECT_EQ(toDoubles(above), (std::vector<double>{2, 7, 14, 19}));
+    const Tensor below = diagonal(x, -1, 1, 2);  // x[:, i + 1, i]
+    EXPECT_EQ(toDoubles(below), (std::vector<double>{4, 9, 16, 21}));
+    EXPECT_EQ(diagonal(x, 9, 1, 2).sizes(), (Shape{2, 0}));
+    EXPECT_THROW(diagonal(x, 0, 1, -2), TensorError);
+}
+
+TEST(Views, AsStridedAndUnfold) {
+    const Tensor x = grid();
+    const Tensor s = asStrided(x, {2, 2}, {1, 4}, 1);
+    EXPECT_TRUE(s.sharesStorageWith(x));
+    EXPECT_EQ(toDoubles(s), (std::vector<double>{1, 5, 2, 6}));
+    EXPECT_THROW(asStrided(x, {5, 5}, {5, 1}, 0), TensorError);  // past the storage's 24 elements
+    const Tensor row = reshape(arange(Scalar(int64_t{7}), TensorOptions{DType::Float32}), {7});
+    const Tensor windows = unfold(row, 0, 3, 2);  // [0 1 2] [2 3 4] [4 5 6]
+    EXPECT_EQ(windows.sizes(), (Shape{3, 3}));
+    EXPECT_EQ(windows.strides(), (Shape{2, 1}));
+    EXPECT_EQ(toDoubles(windows), (std::vector<double>{0, 1, 2, 2, 3, 4, 4, 5, 6}));
+    EXPECT_THROW(unfold(row, 0, 8, 1), TensorError);
+    EXPECT_THROW(unfold(row, 0, 2, 0), TensorError);
+}
+
+TEST(Views, MovedimWithLists) {
+    const Tensor x = grid();  // [2, 3, 4]
+    EXPECT_EQ(movedim(x, std::vector<int64_t>{0, 1}, std::vector<int64_t>{2, 0}).sizes(), (Shape{3, 4, 2}));
+    EXPECT_EQ(movedim(x, 0, -1).sizes(), (Shape{3, 4, 2}));
+    EXPECT_EQ(movedim(x, std::vector<int64_t>{2}, std::vector<int64_t>{0}).strides(), (Shape{1, 12, 4}));
+    EXPECT_THROW(movedim(x, std::vector<int64_t>{0, 0}, std::vector<int64_t>{1, 2}), TensorError);
+    EXPECT_THROW(movedim(x, std::vector<int64_t>{0, 1}, std::vector<int64_t>{1}), TensorError);
+}
+
+TEST(Views, EveryViewOpOfTheTableIsInTheRegistry) {
+    const OpRegistry& ops = OpRegistry::instance();  // refuses to build otherwise; here is what it checks
+    for (const ViewOp& op : viewOps()) {
+        const std::string method = op.name == "getitem" ? "Tensor.__getitem__" : "Tensor." + std::string(op.name);
+        EXPECT_TRUE(ops.contains(method) || ops.contains("torch." + std::string(op.name))) << op.name;
+    }
+    ASSERT_NE(findViewOp("swapdims"), nullptr);
+    EXPECT_EQ(findViewOp("swapdims")->aliasing, ViewAliasing::View);
+    EXPECT_EQ(findViewOp("contiguous")->aliasing, ViewAliasing::SelfWhenUnchanged);
+    EXPECT_EQ(findViewOp("clone"), nullptr);
 }
 
 }  // namespace

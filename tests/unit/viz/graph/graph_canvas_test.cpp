@@ -64,15 +64,28 @@ protected:
     }
 };
 
-TEST_F(HeadlessImGui, FitShowsEverythingWithoutText) {
+TEST_F(HeadlessImGui, OpensLegibleAtTheStartAndFitShowsEverythingWithoutText) {
     GraphCanvas canvas;
     canvas.setScene(gridScene());
+    frame(canvas);
+    // Fitted, 2,000 boxes would be specks: the first view is the graph's top at a legible zoom, with a minimap.
+    EXPECT_GE(canvas.zoom() * 13.0f, kLegiblePixels);
+    const CanvasFrameStats& first = canvas.lastFrame();
+    EXPECT_TRUE(first.labelsDrawn);
+    EXPECT_GT(first.legibleLabels, 20);
+    EXPECT_LT(first.nodesDrawn, 400);
+    EXPECT_TRUE(first.minimapDrawn);
+    EXPECT_LT(canvas.screenOf(canvas.scene().layout->nodes[25].centre()).y, 60.0f);  // the top row, on top
+
+    canvas.fit();
     frame(canvas);
     EXPECT_LT(canvas.zoom(), 0.5f);
     EXPECT_EQ(canvas.lastFrame().nodesDrawn, 2000);
     EXPECT_EQ(canvas.lastFrame().edgesDrawn, 1950);
     EXPECT_FALSE(canvas.lastFrame().labelsDrawn);
+    EXPECT_EQ(canvas.lastFrame().legibleLabels, 0);
     EXPECT_FALSE(canvas.lastFrame().curvesDrawn);
+    EXPECT_FALSE(canvas.lastFrame().minimapDrawn);  // all of it is in view
 }
 
 TEST_F(HeadlessImGui, CloseUpDrawsOnlyWhatIsInViewWithText) {
@@ -159,6 +172,7 @@ TEST_F(HeadlessImGui, ClickSelectsTheNodeUnderTheMouse) {
 TEST_F(HeadlessImGui, WheelZoomsAroundTheCursor) {
     GraphCanvas canvas;
     canvas.setScene(gridScene());
+    canvas.fit();
     frame(canvas);
     ImGuiIO& io = ImGui::GetIO();
     Point target = canvas.scene().layout->nodes[300].centre();

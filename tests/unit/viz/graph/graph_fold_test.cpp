@@ -54,15 +54,39 @@ TEST(GraphFold, ParametersFoldWithTheLayerThatReadsThem) {
     // 0 l_x_, 1-4 the parameters of layers 0 and 1, 5-7 layer 0's ops, 8-10 layer 1's ops, 11 output.
     GraphModel model = buildGraphModel(stackedLayers(2));
     Folding folding = foldGraph(model, 100);
-    ASSERT_EQ(folding.groups.size(), 2u);
-    EXPECT_EQ(folding.groups[0].key, "layers.0.fc");
-    EXPECT_EQ(folding.groups[0].label, "layers.0.fc  (5 nodes)");
-    EXPECT_THAT(folding.groups[0].nodes, ElementsAre(1, 2, 5, 6, 7));
-    EXPECT_THAT(folding.groups[1].nodes, ElementsAre(3, 4, 8, 9, 10));
+    // "layers" holds both layers; each layer is named by the whole path its nodes share.
+    ASSERT_EQ(folding.groups.size(), 3u);
+    EXPECT_EQ(folding.groups[0].key, "layers");
     EXPECT_EQ(folding.groups[0].parent, -1);
+    EXPECT_THAT(folding.groups[0].children, ElementsAre(1, 2));
+    EXPECT_EQ(folding.groups[1].key, "layers.0.fc");
+    EXPECT_EQ(folding.groups[1].label, "layers.0.fc  (5 nodes)");
+    EXPECT_EQ(folding.groups[1].parent, 0);
+    EXPECT_THAT(folding.groups[1].nodes, ElementsAre(1, 2, 5, 6, 7));
+    EXPECT_THAT(folding.groups[2].nodes, ElementsAre(3, 4, 8, 9, 10));
     EXPECT_EQ(folding.groupOfNode[0], -1);  // l_x_ and output belong to no module
-    EXPECT_EQ(folding.groupOfNode[9], 1);
+    EXPECT_EQ(folding.groupOfNode[9], 2);
     EXPECT_EQ(folding.groupOfNode[11], -1);
+}
+
+TEST(GraphFold, OverviewOpensLevelsWhileTheyFitAndRepeatedBlocksTogether) {
+    GraphModel model = buildGraphModel(stackedLayers(30));  // 152 nodes: l_x_, layers (30 x 5), output
+    Folding folding = foldGraph(model);
+    // Opening "layers" shows 30 folded layers (32 units); opening those too would show 152.
+    std::vector<bool> expanded = overviewExpansion(folding, model.nodes.size(), 40);
+    int layers = groupNamed(folding, "layers");
+    ASSERT_GE(layers, 0);
+    EXPECT_TRUE(expanded[static_cast<size_t>(layers)]);
+    for (size_t g = 0; g < folding.groups.size(); ++g) {
+        EXPECT_EQ(expanded[g], static_cast<int>(g) == layers) << folding.groups[g].key;
+    }
+    // With room for fewer, the layers stay folded in one group: never some layers open and others not.
+    expanded = overviewExpansion(folding, model.nodes.size(), 20);
+    EXPECT_THAT(std::count(expanded.begin(), expanded.end(), true), 0);
+    GraphModel small = buildGraphModel(stackedLayers(2));
+    Folding smallFolding = foldGraph(small);
+    expanded = overviewExpansion(smallFolding, small.nodes.size(), 40);
+    EXPECT_THAT(expanded, ElementsAre(true, true, true));  // 12 nodes fit: everything opens
 }
 
 TEST(GraphFold, EveryLevelStaysWithinTheTarget) {
@@ -108,24 +132,28 @@ TEST(GraphFold, EveryLevelStaysWithinTheTarget) {
             }
         }
     }
-    // With room for 8 units, the 32 runs of depth 2 (l_x_, layers.0 .. layers.29, output) come in bundles of four.
+    // With room for 8 units, the 30 layers inside "layers" come in bundles of four.
     Folding bundled = foldGraph(model, 8);
-    int first = groupNamed(bundled, "l_x_ .. layers.2");
+    int layers = groupNamed(bundled, "layers");
+    int first = groupNamed(bundled, "layers.0 .. layers.3");
     ASSERT_GE(first, 0);
-    EXPECT_EQ(bundled.groups[static_cast<size_t>(first)].nodes.size(), 16u);
-    int layer1 = groupNamed(bundled, "layers.1");
+    EXPECT_EQ(bundled.groups[static_cast<size_t>(first)].nodes.size(), 20u);
+    EXPECT_EQ(bundled.groups[static_cast<size_t>(first)].parent, layers);
+    int layer1 = groupNamed(bundled, "layers.1.fc");
     ASSERT_GE(layer1, 0);
     EXPECT_EQ(bundled.groups[static_cast<size_t>(layer1)].parent, first);
 
     std::vector<bool> expanded(bundled.groups.size(), false);
     int weight = model.findNode("l_self_modules_layers_modules_1_modules_fc_parameters_weight_");
+    EXPECT_EQ(shownGroupOf(bundled, expanded, weight), layers);
+    expanded[static_cast<size_t>(layers)] = true;
     EXPECT_EQ(shownGroupOf(bundled, expanded, weight), first);
     expanded[static_cast<size_t>(first)] = true;
     EXPECT_EQ(shownGroupOf(bundled, expanded, weight), layer1);
     for (int g = bundled.groupOfNode[static_cast<size_t>(weight)]; g >= 0; g = bundled.groups[static_cast<size_t>(g)].parent)
         expanded[static_cast<size_t>(g)] = true;
     EXPECT_EQ(shownGroupOf(bundled, expanded, weight), -1);
-    EXPECT_EQ(shownGroupOf(bundled, expanded, 0), -1);  // l_x_ shows itself once its bundle is open
+    EXPECT_EQ(shownGroupOf(bundled, expanded, 0), -1);  // l_x_ is in no module: always itself
 }
 
 TEST(GraphFold, LongRunsOfOneKeyAreCutIntoChunks) {
@@ -164,65 +192,80 @@ TEST(GraphFold, BundlesRunsWhenEvenTheCoarsestKeysAreTooMany) {
 
 TEST(DisplayGraph, CollapsedGroupsMergeEdgesAndExpandedOnesBecomeClusters) {
     GraphModel model = buildGraphModel(stackedLayers(2));
-    Folding folding = foldGraph(model, 100);  // layers.0.fc, layers.1.fc
+    Folding folding = foldGraph(model, 100);  // layers > layers.0.fc, layers.1.fc
     DisplayOptions options;
     options.folding = &folding;
     DisplayGraph collapsed = buildDisplayGraph(model, options);
-    // l_x_, [layers.0.fc], [layers.1.fc], output
-    ASSERT_EQ(collapsed.layout.nodes.size(), 4u);
+    // l_x_, [layers], output
+    ASSERT_EQ(collapsed.layout.nodes.size(), 3u);
     EXPECT_TRUE(collapsed.layout.nodes[1].folded);
     EXPECT_EQ(collapsed.nodes[1].group, 0);
-    EXPECT_THAT(collapsed.layout.nodes[1].lines, ElementsAre("layers.0.fc", "5 nodes", "linear mul relu"));
-    EXPECT_EQ(collapsed.displayNodeOf(model.findNode("relu_1")), 2);
-    std::vector<std::tuple<int, int, int>> edges;
-    for (const LayoutEdge& e : collapsed.layout.edges) edges.emplace_back(e.from, e.to, e.weight);
-    EXPECT_THAT(edges, ElementsAre(std::tuple(0, 1, 1), std::tuple(1, 2, 1), std::tuple(2, 3, 1)));
+    EXPECT_THAT(collapsed.layout.nodes[1].lines, ElementsAre("layers", "10 nodes", "linear mul relu"));
     EXPECT_THAT(collapsed.layout.clusters, IsEmpty());
 
-    std::vector<bool> expanded{false, true};
+    std::vector<bool> expanded{true, false, false};
     DisplayGraph unset = buildDisplayGraph(model, options);
-    EXPECT_EQ(unset.layout.nodes.size(), 4u);  // options.expanded is still unset
+    EXPECT_EQ(unset.layout.nodes.size(), 3u);  // options.expanded is still unset
     options.expanded = &expanded;
+    DisplayGraph layers = buildDisplayGraph(model, options);
+    // l_x_, [layers.0.fc], [layers.1.fc], output; the two layers inside the cluster of "layers"
+    ASSERT_EQ(layers.layout.nodes.size(), 4u);
+    EXPECT_EQ(layers.nodes[1].group, 1);
+    EXPECT_THAT(layers.layout.nodes[1].lines, ElementsAre("layers.0.fc", "5 nodes", "linear mul relu"));
+    EXPECT_EQ(layers.displayNodeOf(model.findNode("relu_1")), 2);
+    std::vector<std::tuple<int, int, int>> edges;
+    for (const LayoutEdge& e : layers.layout.edges) edges.emplace_back(e.from, e.to, e.weight);
+    EXPECT_THAT(edges, ElementsAre(std::tuple(0, 1, 1), std::tuple(1, 2, 1), std::tuple(2, 3, 1)));
+    ASSERT_EQ(layers.layout.clusters.size(), 1u);
+    EXPECT_EQ(layers.clusters[0].group, 0);
+    EXPECT_EQ(layers.layout.nodes[1].cluster, 0);
+    EXPECT_EQ(layers.layout.nodes[0].cluster, -1);
+
+    expanded[2] = true;
     DisplayGraph open = buildDisplayGraph(model, options);
     EXPECT_EQ(open.layout.nodes.size(), 3u + 5u);
-    ASSERT_EQ(open.layout.clusters.size(), 1u);
-    EXPECT_EQ(open.clusters[0].group, 1);
-    EXPECT_EQ(open.layout.clusters[0].parent, -1);
+    ASSERT_EQ(open.layout.clusters.size(), 2u);
+    EXPECT_EQ(open.clusters[1].group, 2);
+    EXPECT_EQ(open.layout.clusters[1].parent, 0);
     int relu = open.displayNodeOf(model.findNode("relu_1"));
     EXPECT_EQ(open.nodes[static_cast<size_t>(relu)].modelNode, model.findNode("relu_1"));
-    EXPECT_EQ(open.layout.nodes[static_cast<size_t>(relu)].cluster, 0);
-    EXPECT_NE(layoutHash(open.layout), layoutHash(collapsed.layout));
+    EXPECT_EQ(open.layout.nodes[static_cast<size_t>(relu)].cluster, 1);
+    EXPECT_NE(layoutHash(open.layout), layoutHash(layers.layout));
 }
 
 TEST(DisplayGraph, ExpandedGroupsNestTheirClusters) {
     GraphModel model = buildGraphModel(stackedLayers(30));
     Folding folding = foldGraph(model, 8);
-    int bundle = groupNamed(folding, "l_x_ .. layers.2");
-    int layer1 = groupNamed(folding, "layers.1");
+    int layers = groupNamed(folding, "layers");
+    int bundle = groupNamed(folding, "layers.0 .. layers.3");
+    int layer1 = groupNamed(folding, "layers.1.fc");
     ASSERT_GE(bundle, 0);
     ASSERT_GE(layer1, 0);
     std::vector<bool> expanded(folding.groups.size(), false);
+    expanded[static_cast<size_t>(layers)] = true;
     expanded[static_cast<size_t>(bundle)] = true;
     DisplayOptions options;
     options.folding = &folding;
     options.expanded = &expanded;
     DisplayGraph display = buildDisplayGraph(model, options);
-    // Inside the open bundle: l_x_ and three folded layers, all in the bundle's cluster.
-    ASSERT_EQ(display.layout.clusters.size(), 1u);
+    // Inside the open bundle: four folded layers, in the bundle's cluster inside the cluster of "layers".
+    ASSERT_EQ(display.layout.clusters.size(), 2u);
+    EXPECT_EQ(display.clusters[0].group, layers);
+    EXPECT_EQ(display.clusters[1].group, bundle);
+    EXPECT_EQ(display.layout.clusters[1].parent, 0);
     int shownLayer1 = display.displayNodeOf(model.findNode("relu_1"));
     EXPECT_EQ(display.nodes[static_cast<size_t>(shownLayer1)].group, layer1);
     EXPECT_TRUE(display.layout.nodes[static_cast<size_t>(shownLayer1)].folded);
-    EXPECT_EQ(display.layout.nodes[static_cast<size_t>(shownLayer1)].cluster, 0);
-    EXPECT_EQ(display.layout.nodes[0].cluster, 0);  // l_x_
+    EXPECT_EQ(display.layout.nodes[static_cast<size_t>(shownLayer1)].cluster, 1);
+    EXPECT_EQ(display.layout.nodes[0].cluster, -1);  // l_x_
 
     expanded[static_cast<size_t>(layer1)] = true;
     display = buildDisplayGraph(model, options);
-    ASSERT_EQ(display.layout.clusters.size(), 2u);
-    EXPECT_EQ(display.clusters[0].group, bundle);
-    EXPECT_EQ(display.clusters[1].group, layer1);
-    EXPECT_EQ(display.layout.clusters[1].parent, 0);
+    ASSERT_EQ(display.layout.clusters.size(), 3u);
+    EXPECT_EQ(display.clusters[2].group, layer1);
+    EXPECT_EQ(display.layout.clusters[2].parent, 1);
     int relu = display.displayNodeOf(model.findNode("relu_1"));
-    EXPECT_EQ(display.layout.nodes[static_cast<size_t>(relu)].cluster, 1);
+    EXPECT_EQ(display.layout.nodes[static_cast<size_t>(relu)].cluster, 2);
     EXPECT_FALSE(display.layout.nodes[static_cast<size_t>(relu)].folded);
 }
 
@@ -245,6 +288,54 @@ TEST(DisplayGraph, KernelClustersAndFusionColours) {
     EXPECT_EQ(display.layout.nodes[0].fill, nodeKindFill(NodeKind::Input));
     EXPECT_THAT(display.layout.nodes[5].lines, ElementsAre("mul", "aten.mul.Tensor", "f32[16, 64]"));
     EXPECT_THAT(display.layout.nodes[0].lines, ElementsAre("primals_1", "f32[16, 64]"));
+}
+
+TEST(DisplayGraph, FusionDiagramFoldsEachKernelIntoOneBoxInItsColour) {
+    GraphModel model = buildGraphModel(testing::postGradForward());
+    for (GraphModelNode& node : model.nodes) {  // as if every call ran in module "fc"
+        if (node.kind != NodeKind::Function) continue;
+        node.foldPath = {"fc"};
+        node.foldSource = FoldSource::Module;
+    }
+    std::vector<traces::OutputCode> codes = testing::mlpModules();
+    FusionMap fusion = mapNodesToKernels(model, testing::pointers(codes));
+    Folding folding = foldGraph(model, kFoldTargetUnits, &fusion);
+    int fc = groupNamed(folding, "fc");
+    int gelu = groupNamed(folding, "fc.triton_poi_fused_gelu_0");
+    ASSERT_GE(fc, 0);
+    ASSERT_GE(gelu, 0);
+    EXPECT_EQ(folding.groups[static_cast<size_t>(gelu)].parent, fc);
+    EXPECT_EQ(folding.groups[static_cast<size_t>(gelu)].kernel, 0);
+    EXPECT_EQ(folding.groups[static_cast<size_t>(fc)].kernel, -1);  // addmm is an extern call, in no kernel
+    EXPECT_EQ(folding.groups[static_cast<size_t>(gelu)].nodes.size(), 5u);
+
+    // The overview opens the module but leaves the kernel one box, in the kernel's colour.
+    std::vector<bool> expanded = overviewExpansion(folding, model.nodes.size());
+    EXPECT_TRUE(expanded[static_cast<size_t>(fc)]);
+    EXPECT_FALSE(expanded[static_cast<size_t>(gelu)]);
+    DisplayOptions options;
+    options.clusters = ClusterMode::Kernels;
+    options.fusion = &fusion;
+    options.folding = &folding;
+    options.expanded = &expanded;
+    DisplayGraph display = buildDisplayGraph(model, options);
+    int box = display.displayNodeOf(model.findNode("erf"));
+    EXPECT_EQ(display.nodes[static_cast<size_t>(box)].group, gelu);
+    EXPECT_EQ(display.layout.nodes[static_cast<size_t>(box)].fill, kernelFill(0));
+    EXPECT_THAT(display.layout.nodes[static_cast<size_t>(box)].lines, ElementsAre("triton_poi_fused_gelu_0", "fc", "5 nodes"));
+
+    // Expanded, the kernel is a cluster of its nodes inside the module's cluster, and says which kernel it is.
+    expanded[static_cast<size_t>(gelu)] = true;
+    display = buildDisplayGraph(model, options);
+    int erf = display.displayNodeOf(model.findNode("erf"));
+    EXPECT_EQ(display.nodes[static_cast<size_t>(erf)].modelNode, model.findNode("erf"));
+    int cluster = display.layout.nodes[static_cast<size_t>(erf)].cluster;
+    ASSERT_GE(cluster, 0);
+    EXPECT_EQ(display.clusters[static_cast<size_t>(cluster)].kernel, 0);
+    EXPECT_EQ(display.layout.clusters[static_cast<size_t>(cluster)].fill, kernelClusterFill(0));
+    int parent = display.layout.clusters[static_cast<size_t>(cluster)].parent;
+    ASSERT_GE(parent, 0);
+    EXPECT_EQ(display.clusters[static_cast<size_t>(parent)].group, fc);
 }
 
 TEST(LayoutGraph, HashFollowsGeometryNotColours) {

@@ -1,0 +1,24 @@
+# expect: differs inductor -- (inductor lowering: an in-place store into a clone of a view writes through to the source)
+# Found by cwb_difffuzz (seed 25): v3 = v0.clone(); v3[0] = 7.0 changes v0 too under the inductor.
+import torch
+
+
+def f(b):
+    v0 = b.flatten()
+    v3 = v0.clone()
+    v3[0] = 7.0
+    return [v0, v3]
+
+
+def run(device, backend, mode):
+    fn = f if backend == "none" else torch.compile(f, backend=backend, mode=mode)
+    outs = []
+    for n in [5]:
+        b = (torch.sin(torch.arange(1*3, dtype=torch.float32, device=device) * 0.37 + 6)).reshape(3, )
+        outs.extend(fn(b))
+        outs.extend([b])
+    return outs
+
+
+def main(device):
+    return run(device, "inductor", "default")

@@ -1,0 +1,186 @@
+// The module hierarchy on a real model: the 12-layer GPT-2 training log (HuggingFace GPT-2 from its config,
+// torch 2.11 on an H100) folds by module in its Dynamo, AOT forward and AOT backward graphs. The log lives
+// outside the repository (CWB_REAL_LOGS_DIR); the tests skip when it is absent.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "graph/display_graph.h"
+#include "graph/fusion_map.h"
+#include "graph/graph_fold.h"
+#include "graph/graph_model.h"
+#include "importers/import_path.h"
+
+namespace viz {
+namespace {
+
+/// The graphs of the log's biggest compile (the model's forward and backward), in capture order.
+struct Gpt2 {
+    traces::TraceData data;
+    std::vector<const traces::Graph*> graphs;
+
+    const traces::Graph* first(traces::GraphKind kind) const {
+        for (const traces::Graph* graph : graphs)
+            if (graph->kind == kind) return graph;
+        return nullptr;
+    }
+};
+
+const Gpt2* gpt2() {
+    static std::unique_ptr<Gpt2> loaded = [] {
+        std::string dir = std::string(CWB_REAL_LOGS_DIR) + "/gpt2_train_cuda/log";
+        if (!std::filesystem::exists(dir)) return std::unique_ptr<Gpt2>();
+        auto gpt2 = std::make_unique<Gpt2>();
+        gpt2->data = traces::openAsTrace(dir);
+        const traces::Graph* biggest = nullptr;
+        for (const traces::Graph& graph : gpt2->data.graphs)
+            if (graph.kind == traces::GraphKind::Dynamo && (!biggest || graph.nodes.size() > biggest->nodes.size()))
+                biggest = &graph;
+        for (const traces::Graph& graph : gpt2->data.graphs)
+            if (biggest && graph.compileId == biggest->compileId) gpt2->graphs.push_back(&graph);
+        return gpt2;
+    }();
+    return loaded.get();
+}
+
+#define REQUIRE_GPT2()                                                                          \
+    const Gpt2* model = gpt2();                                                                 \
+    if (!model) GTEST_SKIP() << "no real logs at " CWB_REAL_LOGS_DIR " (set CWB_REAL_LOGS_DIR)"; \
+    ASSERT_NE(model->first(traces::GraphKind::Dynamo), nullptr)
+
+int groupKeyed(const Folding& folding, const std::string& key) {
+    for (size_t g = 0; g < folding.groups.size(); ++g)
+        if (folding.groups[g].key == key) return static_cast<int>(g);
+    return -1;
+}
+
+std::string parentKey(const Folding& folding, int group) {
+    int parent = folding.groups[static_cast<size_t>(group)].parent;
+    return parent < 0 ? "" : folding.groups[static_cast<size_t>(parent)].key;
+}
+
+/// Share of the graph's computing nodes that fold by a module path (not by source line or name).
+double moduleShare(const GraphModel& graph) {
+    int computing = 0;
+    int byModule = 0;
+    for (const GraphModelNode& node : graph.nodes) {
+        if (node.kind != NodeKind::Function && node.kind != NodeKind::Method) continue;
+        ++computing;
+        if (node.foldSource == FoldSource::Module) ++byModule;
+    }
+    return computing ? static_cast<double>(byModule) / computing : 0;
+}
+
+TEST(RealModelFold, DynamoGraphNestsTransformerBlocksByModule) {
+    REQUIRE_GPT2();
+    GraphModel graph = buildGraphModel(*model->first(traces::GraphKind::Dynamo));
+    EXPECT_GT(graph.nodes.size(), 650u);
+    Folding folding = foldGraph(graph);
+    for (int layer = 0; layer < 12; ++layer) {
+        std::string block = "transformer.h." + std::to_string(layer);
+        int group = groupKeyed(folding, block);
+        ASSERT_GE(group, 0) << block;
+        EXPECT_EQ(parentKey(folding, group), "transformer.h") << block;
+        int attention = groupKeyed(folding, block + ".attn");
+        ASSERT_GE(attention, 0) << block;
+        EXPECT_EQ(parentKey(folding, attention), block);
+    }
+    EXPECT_EQ(parentKey(folding, groupKeyed(folding, "transformer.h")), "transformer");
+    EXPECT_GT(moduleShare(graph), 0.9);
+}
+
+TEST(RealModelFold, OverviewShowsOneCollapsedRowPerBlock) {
+    REQUIRE_GPT2();
+    GraphModel graph = buildGraphModel(*model->first(traces::GraphKind::Dynamo));
+    Folding folding = foldGraph(graph);
+    std::vector<bool> expanded = overviewExpansion(folding, graph.nodes.size());
+    DisplayOptions options;
+    options.folding = &folding;
+    options.expanded = &expanded;
+    DisplayGraph display = buildDisplayGraph(graph, options);
+    EXPECT_LE(display.nodes.size(), static_cast<size_t>(kOverviewUnits));
+    EXPECT_TRUE(expanded[static_cast<size_t>(groupKeyed(folding, "transformer"))]);
+    EXPECT_TRUE(expanded[static_cast<size_t>(groupKeyed(folding, "transformer.h"))]);
+    // Every block is one box, and the boxes say which block they are.
+    std::vector<std::string> shownBlocks;
+    for (size_t n = 0; n < display.nodes.size(); ++n) {
+        int group = display.nodes[n].group;
+        if (group < 0) continue;
+        const std::string& key = folding.groups[static_cast<size_t>(group)].key;
+        if (key.starts_with("transformer.h.")) shownBlocks.push_back(display.layout.nodes[n].lines.front());
+    }
+    EXPECT_EQ(shownBlocks.size(), 12u);
+    EXPECT_THAT(shownBlocks, ::testing::Contains("transformer.h.11"));
+    // The blocks sit in the cluster of transformer.h, inside the cluster of transformer.
+    ASSERT_FALSE(display.layout.clusters.empty());
+    bool nested = false;
+    for (const LayoutCluster& cluster : display.layout.clusters)
+        if (cluster.label.starts_with("transformer.h ") && cluster.parent >= 0)
+            nested = nested || display.layout.clusters[static_cast<size_t>(cluster.parent)].label.starts_with("transformer ");
+    EXPECT_TRUE(nested);
+}
+
+TEST(RealModelFold, AotGraphsBorrowModulePathsFromDynamoAndTheForward) {
+    REQUIRE_GPT2();
+    const traces::Graph* forwardGraph = model->first(traces::GraphKind::AotForward);
+    const traces::Graph* backwardGraph = model->first(traces::GraphKind::AotBackward);
+    ASSERT_NE(forwardGraph, nullptr);
+    ASSERT_NE(backwardGraph, nullptr);
+    // Alone, AOT graphs name no module (primals_1, mm_3): they fold by source line.
+    EXPECT_LT(moduleShare(buildGraphModel(*forwardGraph)), 0.1);
+    ModuleDonors donors = moduleDonorsOf(model->graphs);
+    GraphModel forward = buildGraphModel(*forwardGraph, &donors);
+    GraphModel backward = buildGraphModel(*backwardGraph, &donors);
+    EXPECT_GT(forward.nodes.size(), 1200u);
+    EXPECT_GT(backward.nodes.size(), 1600u);
+    EXPECT_GT(moduleShare(forward), 0.9);
+    EXPECT_GT(moduleShare(backward), 0.9);
+    // primals_7 is Dynamo's 7th placeholder: block 0's c_attn weight.
+    int weight = forward.findNode("primals_7");
+    ASSERT_GE(weight, 0);
+    EXPECT_THAT(forward.nodes[static_cast<size_t>(weight)].foldPath,
+                ::testing::ElementsAre("transformer", "h", "0", "attn", "c_attn"));
+    for (const GraphModel* graph : {&forward, &backward}) {
+        Folding folding = foldGraph(*graph);
+        for (int layer = 0; layer < 12; ++layer)
+            EXPECT_GE(groupKeyed(folding, "transformer.h." + std::to_string(layer)), 0) << graph->title << " " << layer;
+    }
+}
+
+TEST(RealModelFold, FusionDiagramFoldsKernelsInsideTheirBlocks) {
+    REQUIRE_GPT2();
+    const traces::Graph* postGrad = nullptr;  // the forward's graph after Inductor's passes: what it fused
+    for (const traces::Graph* graph : model->graphs)
+        if (graph->kind == traces::GraphKind::PostGrad && graph->name == "inductor_post_grad_graph" && !postGrad) postGrad = graph;
+    ASSERT_NE(postGrad, nullptr);
+    std::vector<const traces::OutputCode*> codes;
+    for (const traces::OutputCode& code : model->data.outputCode)
+        if (code.compileId == postGrad->compileId) codes.push_back(&code);
+    ModuleDonors donors = moduleDonorsOf(model->graphs);
+    GraphModel graph = buildGraphModel(*postGrad, &donors);
+    FusionMap fusion = mapNodesToKernels(graph, codes);
+    ASSERT_GE(fusion.kernels.size(), 10u);
+    Folding folding = foldGraph(graph, kFoldTargetUnits, &fusion);
+    // Block 0's kernels are boxes inside block 0, each one kernel. (The kernels' fusion comments name the nodes
+    // of their first call only: the later blocks, which call the same kernels, show their nodes unfused.)
+    int block = groupKeyed(folding, "transformer.h.0");
+    ASSERT_GE(block, 0);
+    int kernelsInBlock = 0;
+    for (size_t g = 0; g < folding.groups.size(); ++g) {
+        if (folding.groups[g].kernel < 0) continue;
+        for (int outer = folding.groups[g].parent; outer >= 0; outer = folding.groups[static_cast<size_t>(outer)].parent)
+            if (outer == block) {
+                ++kernelsInBlock;
+                EXPECT_THAT(folding.groups[g].key, ::testing::HasSubstr(fusion.kernels[static_cast<size_t>(folding.groups[g].kernel)].name));
+                break;
+            }
+    }
+    EXPECT_GE(kernelsInBlock, 3);
+}
+
+}  // namespace
+}  // namespace viz
