@@ -78,17 +78,21 @@ RunResult Interpreter::runScript(const std::string& filename, const std::string&
     mainGlobals_ = std::make_shared<Namespace>();
     (*mainGlobals_)["__name__"] = makeStr("__main__");
     (*mainGlobals_)["__file__"] = makeStr(filename);
-    Frame frame;
-    frame.code = *compiled;
-    frame.globals = mainGlobals_;
-    frame.locals = mainGlobals_.get();
-    frame.fast.assign(frame.code->varNames.size(), Value::null());
     try {
-        runFrame(frame);
+        runModuleCode(*compiled, mainGlobals_);
     } catch (...) {
         return RunResult{false, formatUncaught(std::current_exception())};
     }
     return RunResult{};
+}
+
+void Interpreter::runModuleCode(const std::shared_ptr<const CodeObject>& code, const std::shared_ptr<Namespace>& globals) {
+    Frame frame;
+    frame.code = code;
+    frame.globals = globals;
+    frame.locals = globals.get();
+    frame.fast.assign(code->varNames.size(), Value::null());
+    runFrame(frame);
 }
 
 std::optional<Value> Interpreter::global(const std::string& name) const {
@@ -577,12 +581,7 @@ Value Interpreter::loadPythonModule(const std::string& name, const char* source)
     if (!compiled) throw std::runtime_error("polyfill " + name + ": " + compiled.error().render());
     auto globals = std::make_shared<Namespace>();
     (*globals)["__name__"] = makeStr(name);
-    Frame frame;
-    frame.code = *compiled;
-    frame.globals = globals;
-    frame.locals = globals.get();
-    frame.fast.assign(frame.code->varNames.size(), Value::null());
-    runFrame(frame);
+    runModuleCode(*compiled, globals);
     auto module = std::make_shared<ModuleObject>(name);
     module->attributes = *globals;
     modules_[name] = Value(module);

@@ -130,6 +130,8 @@ public:
 private:
     friend struct InterpreterAccess;
     Value runFrame(Frame& frame);
+    /// Runs a module's code with `globals` as its namespace.
+    void runModuleCode(const std::shared_ptr<const frontend::CodeObject>& code, const std::shared_ptr<Namespace>& globals);
     Value callFunction(const std::shared_ptr<FunctionObject>& function, CallArgs& args, const CompileOptions* compiled);
     Value buildClass(CallArgs& args);
     Value makeFunction(Frame& frame, uint32_t flags);

@@ -10,6 +10,18 @@ namespace eng::vm {
 namespace {
 
 const char* kFunctools = R"PY(
+class partial:
+    def __init__(self, func, *args, **keywords):
+        self.func = func
+        self.args = args
+        self.keywords = keywords
+
+    def __call__(self, *args, **keywords):
+        merged = dict(self.keywords)
+        merged.update(keywords)
+        return self.func(*self.args, *args, **merged)
+
+
 def reduce(function, iterable, *initial):
     items = list(iterable)
     if len(initial) > 1:
@@ -195,7 +207,7 @@ def getitem(a, b):
 
 
 def index(a):
-    return a.__index__()
+    return int(a)
 
 
 def iadd(a, b):
