@@ -109,7 +109,12 @@ std::optional<std::string> failure(const GuardSpec& g, const std::optional<vm::V
                 return std::nullopt;
             return stripLocalScope(g.verboseCode());
         case GuardKind::ScalarCompare: {
-            if (value && value->isNumber() && compareHolds(g.compareOp, value->asFloat(), g.expected.asFloat()) == g.outcome)
+            std::optional<vm::Value> compared = value;
+            if (g.dimension >= 0)
+                compared = value && value->is(vm::Kind::Tensor) && value->tensor().dim() > g.dimension
+                               ? std::optional<vm::Value>(vm::Value(value->tensor().size(g.dimension)))
+                               : std::nullopt;
+            if (compared && compared->isNumber() && compareHolds(g.compareOp, compared->asFloat(), g.expected.asFloat()) == g.outcome)
                 return std::nullopt;
             return stripLocalScope(g.verboseCode());
         }
@@ -150,6 +155,7 @@ std::string GuardSpec::code() const {
             static const char* symbols[] = {"<", "<=", "==", "!=", ">", ">="};
             static const uint32_t negated[] = {5, 4, 3, 2, 1, 0};
             uint32_t op = outcome ? compareOp : negated[compareOp % 6];
+            if (dimension >= 0) return fmt::format("{}.size()[{}] {} {}", s, dimension, symbols[op % 6], constantText(expected));
             return fmt::format("___as_tensor({}).item() {} {}", s, symbols[op % 6], constantText(expected));
         }
     }

@@ -32,6 +32,7 @@ struct GuardSpec {
     vm::Kind valueKind = vm::Kind::None;  // TypeMatch: the VM kind it must have
     int64_t length = 0;                 // LengthCheck
     uint32_t compareOp = 0;             // ScalarCompare: `source <op> expected` must be `outcome`
+    int dimension = -1;                 // ScalarCompare on a dynamic size: `source.size()[dimension] <op> expected`
     bool outcome = true;
     bool codeOnly = false;              // IdMatch of a function whose cells are the frame's own: its code, not its identity
     // TensorMatch

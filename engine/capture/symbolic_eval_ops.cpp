@@ -82,6 +82,26 @@ VarRef Tracer::compareOp(uint32_t op, const VarRef& a, const VarRef& b) {
                                   expression, expression, here.code, here.file, here.line, here.function, here.file, here.line,
                                   here.function, here.code));
         }
+    // A dynamic size compared with a constant (`assert n <= block_size`): the outcome becomes a shape guard on the
+    // size, as Dynamo's ShapeEnv guards it, and the size stays symbolic.
+    for (bool sizeFirst : {true, false}) {
+        const VarRef& size = sizeFirst ? a : b;
+        const VarRef& bound = sizeFirst ? b : a;
+        auto binding = size->node ? symbolSizes_.find(size->node) : symbolSizes_.end();
+        if (binding == symbolSizes_.end() || bound->kind != Variable::Kind::Python || !bound->value.isNumber()) continue;
+        static const uint32_t reflected[] = {4, 5, 2, 3, 0, 1};
+        vm::Value result = vm_.compare(op, exampleOf(a), exampleOf(b));
+        GuardSpec g;
+        g.kind = GuardKind::ScalarCompare;
+        g.source = binding->second.source;
+        g.dimension = binding->second.dimension;
+        g.origin = originHere();
+        g.compareOp = sizeFirst ? op : reflected[op % 6];
+        g.expected = bound->value;
+        g.outcome = vm_.truthy(result);
+        guards_.push_back(std::move(g));
+        return constant(result);
+    }
     if (isTensorLike(a) || isTensorLike(b)) {
         // Other comparisons of symbolic scalars specialize them to this call's values.
         for (const VarRef& v : {a, b})

@@ -78,17 +78,21 @@ RunResult Interpreter::runScript(const std::string& filename, const std::string&
     mainGlobals_ = std::make_shared<Namespace>();
     (*mainGlobals_)["__name__"] = makeStr("__main__");
     (*mainGlobals_)["__file__"] = makeStr(filename);
-    Frame frame;
-    frame.code = *compiled;
-    frame.globals = mainGlobals_;
-    frame.locals = mainGlobals_.get();
-    frame.fast.assign(frame.code->varNames.size(), Value::null());
     try {
-        runFrame(frame);
+        runModuleCode(*compiled, mainGlobals_);
     } catch (...) {
         return RunResult{false, formatUncaught(std::current_exception())};
     }
     return RunResult{};
+}
+
+void Interpreter::runModuleCode(const std::shared_ptr<const CodeObject>& code, const std::shared_ptr<Namespace>& globals) {
+    Frame frame;
+    frame.code = code;
+    frame.globals = globals;
+    frame.locals = globals.get();
+    frame.fast.assign(code->varNames.size(), Value::null());
+    runFrame(frame);
 }
 
 std::optional<Value> Interpreter::global(const std::string& name) const {
@@ -568,8 +572,29 @@ Value Interpreter::makeFunction(Frame& frame, uint32_t flags) {
     return Value(function);
 }
 
+Value Interpreter::loadPythonModule(const std::string& name, const char* source) {
+    // Named like the CPython module it stands for, so tracebacks and graph-node stacks read naturally.
+    std::string filename = name + ".py";
+    auto file = std::make_shared<frontend::SourceFile>(filename, source);
+    sources_[filename] = file;
+    auto compiled = frontend::compileSource(*file);
+    if (!compiled) throw std::runtime_error("polyfill " + name + ": " + compiled.error().render());
+    auto globals = std::make_shared<Namespace>();
+    (*globals)["__name__"] = makeStr(name);
+    runModuleCode(*compiled, globals);
+    auto module = std::make_shared<ModuleObject>(name);
+    module->attributes = *globals;
+    modules_[name] = Value(module);
+    return modules_[name];
+}
+
 Value Interpreter::importName(const std::string& name, const Value& fromList) {
     auto it = modules_.find(name);
+    if (it == modules_.end())
+        if (const char* source = polyfillSource(name)) {
+            loadPythonModule(name, source);
+            it = modules_.find(name);
+        }
     if (it == modules_.end()) raise("ModuleNotFoundError", fmt::format("No module named '{}'", name));
     if (!fromList.isNone()) return it->second;
     return modules_.at(name.substr(0, name.find('.')));

@@ -130,10 +130,14 @@ public:
 private:
     friend struct InterpreterAccess;
     Value runFrame(Frame& frame);
+    /// Runs a module's code with `globals` as its namespace.
+    void runModuleCode(const std::shared_ptr<const frontend::CodeObject>& code, const std::shared_ptr<Namespace>& globals);
     Value callFunction(const std::shared_ptr<FunctionObject>& function, CallArgs& args, const CompileOptions* compiled);
     Value buildClass(CallArgs& args);
     Value makeFunction(Frame& frame, uint32_t flags);
     Value importName(const std::string& name, const Value& fromList);
+    /// Runs a module written in the subset (a polyfill) and registers it under `name`.
+    Value loadPythonModule(const std::string& name, const char* source);
     [[noreturn]] void raiseValue(Value exception, const Value& cause);
     std::string formatException(const Value& exception, int depth);
 
@@ -158,6 +162,8 @@ void installBuiltins(Interpreter& vm, Namespace& builtins);
 void installExceptions(Interpreter& vm, Namespace& builtins);
 void installTorch(Interpreter& vm);
 void installStdlib(Interpreter& vm);
+/// The source of a standard-library module written in the subset (python_polyfills.cpp), or null.
+const char* polyfillSource(const std::string& module);
 void installNn(Interpreter& vm, ModuleObject& nn);
 /// Attributes of builtin values (str/list/dict/... methods, tensor methods and properties).
 std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, const std::string& name);

@@ -1,0 +1,243 @@
+// Standard-library modules written in our Python subset (functools, itertools, operator), loaded on first
+// import. Being Python, the capture engine inlines them like user code, as Dynamo inlines its polyfills, so
+// their calls leave the same graphs. Iterator results are lists (the subset has no generators).
+#include <map>
+
+#include "vm/interpreter.h"
+
+namespace eng::vm {
+
+namespace {
+
+const char* kFunctools = R"PY(
+class partial:
+    def __init__(self, func, *args, **keywords):
+        self.func = func
+        self.args = args
+        self.keywords = keywords
+
+    def __call__(self, *args, **keywords):
+        merged = dict(self.keywords)
+        merged.update(keywords)
+        return self.func(*self.args, *args, **merged)
+
+
+def reduce(function, iterable, *initial):
+    items = list(iterable)
+    if len(initial) > 1:
+        raise TypeError("reduce expected at most 3 arguments, got " + str(2 + len(initial)))
+    if len(initial) == 1:
+        value = initial[0]
+        start = 0
+    else:
+        if len(items) == 0:
+            raise TypeError("reduce() of empty iterable with no initial value")
+        value = items[0]
+        start = 1
+    for element in items[start:]:
+        value = function(value, element)
+    return value
+)PY";
+
+const char* kItertools = R"PY(
+def product(*iterables, repeat=1):
+    pools = [list(pool) for pool in iterables] * repeat
+    result = [()]
+    for pool in pools:
+        result = [combination + (item,) for combination in result for item in pool]
+    return result
+
+
+def chain(*iterables):
+    out = []
+    for iterable in iterables:
+        out.extend(iterable)
+    return out
+
+
+def from_iterable(iterables):
+    out = []
+    for iterable in iterables:
+        out.extend(iterable)
+    return out
+
+
+chain.from_iterable = from_iterable
+
+
+def islice(iterable, *bounds):
+    if len(bounds) == 1:
+        start, stop, step = 0, bounds[0], 1
+    else:
+        start = bounds[0] if bounds[0] is not None else 0
+        stop = bounds[1]
+        step = bounds[2] if len(bounds) > 2 and bounds[2] is not None else 1
+    items = list(iterable)
+    if stop is None or stop > len(items):
+        stop = len(items)
+    return items[start:stop:step]
+
+
+def zip_longest(*iterables, fillvalue=None):
+    lists = [list(iterable) for iterable in iterables]
+    longest = max([len(items) for items in lists]) if lists else 0
+    return [tuple(items[i] if i < len(items) else fillvalue for items in lists) for i in range(longest)]
+
+
+def accumulate(iterable, func=None, *, initial=None):
+    items = list(iterable)
+    out = []
+    total = initial
+    if initial is not None:
+        out.append(initial)
+    for i, item in enumerate(items):
+        if i == 0 and initial is None:
+            total = item
+        elif func is None:
+            total = total + item
+        else:
+            total = func(total, item)
+        out.append(total)
+    return out
+
+
+def repeat(obj, times):
+    return [obj for _ in range(times)]
+)PY";
+
+const char* kOperator = R"PY(
+def add(a, b):
+    return a + b
+
+
+def sub(a, b):
+    return a - b
+
+
+def mul(a, b):
+    return a * b
+
+
+def truediv(a, b):
+    return a / b
+
+
+def floordiv(a, b):
+    return a // b
+
+
+def mod(a, b):
+    return a % b
+
+
+def pow(a, b):
+    return a ** b
+
+
+def matmul(a, b):
+    return a @ b
+
+
+def neg(a):
+    return -a
+
+
+def pos(a):
+    return +a
+
+
+def and_(a, b):
+    return a & b
+
+
+def or_(a, b):
+    return a | b
+
+
+def xor(a, b):
+    return a ^ b
+
+
+def eq(a, b):
+    return a == b
+
+
+def ne(a, b):
+    return a != b
+
+
+def lt(a, b):
+    return a < b
+
+
+def le(a, b):
+    return a <= b
+
+
+def gt(a, b):
+    return a > b
+
+
+def ge(a, b):
+    return a >= b
+
+
+def not_(a):
+    return not a
+
+
+def truth(a):
+    return bool(a)
+
+
+def is_(a, b):
+    return a is b
+
+
+def is_not(a, b):
+    return a is not b
+
+
+def contains(a, b):
+    return b in a
+
+
+def getitem(a, b):
+    return a[b]
+
+
+def index(a):
+    return int(a)
+
+
+def iadd(a, b):
+    a += b
+    return a
+
+
+def imul(a, b):
+    a *= b
+    return a
+
+
+def itemgetter(*items):
+    if len(items) == 1:
+        item = items[0]
+        return lambda obj: obj[item]
+    return lambda obj: tuple(obj[i] for i in items)
+
+
+def attrgetter(name):
+    return lambda obj: getattr(obj, name)
+)PY";
+
+}  // namespace
+
+const char* polyfillSource(const std::string& module) {
+    static const std::map<std::string, const char*> kSources = {
+        {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator}};
+    auto it = kSources.find(module);
+    return it == kSources.end() ? nullptr : it->second;
+}
+
+}  // namespace eng::vm
