@@ -1,11 +1,10 @@
 // `cwb diff A B [--format md|html|json] [-o FILE]`: what changed between two traces, logs or log directories.
 #include <fmt/core.h>
 
-#include <fstream>
 #include <iostream>
 
+#include "commands/command_io.h"
 #include "commands/commands.h"
-#include "commands/progress_line.h"
 #include "importers/import_path.h"
 #include "report/trace_diff.h"
 
@@ -18,11 +17,8 @@ struct DiffOptions {
     std::string output;
 };
 
-traces::TraceData openSide(const std::string& path, ProgressLine& progress) {
-    traces::TraceData trace = traces::openAsTrace(path, nullptr, [&](const std::string&, uint64_t done, uint64_t total) {
-        progress.update("importing " + path, done, total);
-    });
-    progress.finish();
+traces::TraceData openSide(const std::string& path) {
+    traces::TraceData trace = openTraceWithProgress(path, "importing " + path);
     trace.path = path;  // a log imported into a temporary trace is named by what the user passed
     return trace;
 }
@@ -32,22 +28,14 @@ int runDiff(const DiffOptions& options) {
     auto format = traces::reportFormatFromString(options.format);
     if (!format || *format == traces::ReportFormat::Perfetto)
         throw CLI::ValidationError("--format", "expected md, html or json, got '" + options.format + "'");
-    ProgressLine progress;
-    traces::TraceData a = openSide(options.a, progress);
-    traces::TraceData b = openSide(options.b, progress);
+    traces::TraceData a = openSide(options.a);
+    traces::TraceData b = openSide(options.b);
     traces::TraceDiff diff = traces::diffTraces(a, b);
     std::string producedBy = fmt::format("cwb {} diff {} {} --format {}", CWB_VERSION, options.a, options.b,
                                          options.format);
-    if (options.output.empty() || options.output == "-") {
-        traces::writeDiff(diff, *format, producedBy, std::cout);
-        std::cout.flush();
+    if (!writeCommandOutput(options.output, "diff",
+                            [&](std::ostream& out) { traces::writeDiff(diff, *format, producedBy, out); }))
         return 0;
-    }
-    std::ofstream out(options.output, std::ios::binary);
-    if (!out) throw std::runtime_error(options.output + ": cannot write the diff");
-    traces::writeDiff(diff, *format, producedBy, out);
-    out.close();
-    if (!out) throw std::runtime_error(options.output + ": writing the diff failed");
     fmt::print(stderr, "wrote {} diff of {} session pair(s) to {}\n", options.format, diff.sessions.size(),
                options.output);
     return 0;

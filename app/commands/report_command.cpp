@@ -2,11 +2,10 @@
 // (perfetto: its compile-time events as a chrome trace, for Perfetto or chrome://tracing).
 #include <fmt/core.h>
 
-#include <fstream>
 #include <iostream>
 
+#include "commands/command_io.h"
 #include "commands/commands.h"
-#include "commands/progress_line.h"
 #include "importers/import_path.h"
 #include "report/report.h"
 
@@ -24,23 +23,11 @@ int runReport(const ReportOptions& options) {
     auto format = traces::reportFormatFromString(options.format);
     if (!format)
         throw CLI::ValidationError("--format", "expected md, html, json or perfetto, got '" + options.format + "'");
-    ProgressLine progress;
-    traces::TraceData trace = traces::openAsTrace(options.input, nullptr,
-                                                  [&](const std::string&, uint64_t done, uint64_t total) {
-                                                      progress.update("importing", done, total);
-                                                  });
-    progress.finish();
+    traces::TraceData trace = openTraceWithProgress(options.input);
     std::string producedBy = fmt::format("cwb {} report {} --format {}", CWB_VERSION, options.input, options.format);
-    if (options.output.empty() || options.output == "-") {
-        traces::writeReport(trace, *format, std::cout, producedBy);
-        std::cout.flush();
+    if (!writeCommandOutput(options.output, "report",
+                            [&](std::ostream& out) { traces::writeReport(trace, *format, out, producedBy); }))
         return 0;
-    }
-    std::ofstream out(options.output, std::ios::binary);
-    if (!out) throw std::runtime_error(options.output + ": cannot write the report");
-    traces::writeReport(trace, *format, out, producedBy);
-    out.close();
-    if (!out) throw std::runtime_error(options.output + ": writing the report failed");
     fmt::print(stderr, "wrote {} report of {} session(s) to {}\n", options.format, trace.sessions.size(),
                options.output);
     return 0;

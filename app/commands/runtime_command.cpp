@@ -3,11 +3,10 @@
 #include <fmt/core.h>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
+#include "commands/command_io.h"
 #include "commands/commands.h"
-#include "commands/progress_line.h"
 #include "importers/import_path.h"
 #include "report/runtime_join.h"
 
@@ -37,22 +36,13 @@ int runRuntime(const RuntimeOptions& options) {
     if (!format || (*format != traces::ReportFormat::Markdown && *format != traces::ReportFormat::Json))
         throw CLI::ValidationError("--format", "expected md or json, got '" + options.format + "'");
     std::string profile = options.profile.empty() ? profileBeside(options.input) : options.profile;
-    ProgressLine progress;
-    traces::TraceData trace = traces::openAsTrace(options.input, nullptr,
-                                                  [&](const std::string&, uint64_t done, uint64_t total) {
-                                                      progress.update("importing", done, total);
-                                                  });
-    progress.finish();
+    traces::TraceData trace = openTraceWithProgress(options.input);
     traces::RuntimeJoin join = traces::joinRuntime(trace, profile);
     std::string producedBy = fmt::format("cwb {} runtime {}{} --format {}", CWB_VERSION, options.input,
                                          profile.empty() ? "" : " --profile " + profile, options.format);
-    if (options.output.empty() || options.output == "-") {
-        traces::writeRuntimeJoin(join, *format, producedBy, std::cout);
+    if (!writeCommandOutput(options.output, "runtime report",
+                            [&](std::ostream& out) { traces::writeRuntimeJoin(join, *format, producedBy, out); }))
         return 0;
-    }
-    std::ofstream out(options.output, std::ios::binary);
-    if (!out) throw std::runtime_error(options.output + ": cannot write");
-    traces::writeRuntimeJoin(join, *format, producedBy, out);
     fmt::print(stderr, "wrote {} runtime report to {}\n", options.format, options.output);
     return 0;
 }

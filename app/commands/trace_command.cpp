@@ -13,6 +13,7 @@
 #include <iostream>
 #include <thread>
 
+#include "commands/command_io.h"
 #include "commands/commands.h"
 #include "commands/progress_line.h"
 #include "importers/import_path.h"
@@ -95,11 +96,10 @@ int runTrace(const TraceOptions& options) {
     fmt::print(stderr, "cwb trace: imported the logs of {} into {}\n", dir, db);
     if (format) {
         traces::TraceData trace = traces::openAsTrace(db);
-        std::ofstream out(options.report, std::ios::binary);
-        if (!out) throw std::runtime_error(options.report + ": cannot write the report");
         std::string producedBy = "cwb " CWB_VERSION " trace";
         for (const std::string& arg : options.command) producedBy += " " + arg;
-        traces::writeReport(trace, *format, out, producedBy);
+        writeCommandOutput(options.report, "report",
+                           [&](std::ostream& out) { traces::writeReport(trace, *format, out, producedBy); });
         fmt::print(stderr, "cwb trace: wrote {} report to {}\n", options.format, options.report);
         return exitCode;
     }
