@@ -7,6 +7,7 @@
 
 #include "capture/graph_runner.h"
 #include "inductor/lowering_registry.h"
+#include "ops/operators.h"
 #include "tensor/pointwise.h"
 
 namespace eng::inductor {
@@ -63,10 +64,10 @@ namespace {
 
 /// Python's in-place operator functions (operator.iadd, operator.iand, ...): the operator they update with.
 std::optional<std::string> inPlaceOperator(const capture::Node& node) {
-    if (node.callKind != capture::CallKind::Binary || !node.target.starts_with("operator.i")) return std::nullopt;
-    std::string name = node.target.substr(std::string_view("operator.i").size());
-    // operator.and_ / or_ carry an underscore (Python keywords); their in-place forms iand / ior do not.
-    return name == "and" || name == "or" ? name + "_" : name;
+    if (node.callKind != capture::CallKind::Binary || !node.target.starts_with("operator.")) return std::nullopt;
+    const auto operand = ops::binaryOperatorByFunction(std::string_view(node.target).substr(std::string_view("operator.").size()));
+    if (!operand || !operand->inplace) return std::nullopt;
+    return std::string(ops::info(operand->op).function);
 }
 
 /// The op name a node is lowered by, from its FX target: torch.sin -> sin, operator.mul -> mul, operator.imul ->
