@@ -86,6 +86,8 @@ void sumRule(GradContext& ctx) {
 void meanRule(GradContext& ctx) {
     Node* x = ctx.differentiable(0, "input");
     if (!x) return;
+    if (const Arg* dtype = ctx.arg(3, "dtype"); dtype && !(dtype->kind == Arg::Kind::Constant && dtype->constant.isNone()))
+        ctx.unsupported("mean with a dtype");
     const auto dims = reductionDims(ctx, x);
     Node* expanded = expandReduced(ctx, x, dims, ctx.number(2, "keepdim", 0.0) != 0.0);
     ctx.send(x, ctx.b.method("div", expanded, {reducedCount(ctx, *x, dims)}));
@@ -257,6 +259,9 @@ void crossEntropyRule(GradContext& ctx) {
     if (!target || exampleTensor(*x)->dim() != 2 || exampleTensor(*target)->dim() != 1 || tensor::isFloating(exampleTensor(*target)->dtype()))
         ctx.unsupported("cross_entropy other than [N, C] logits with class indices");
     if (ctx.nodeArg(2, "weight") || (ctx.arg(2, "weight") && !ctx.arg(2, "weight")->constant.isNone())) ctx.unsupported("cross_entropy with class weights");
+    for (const auto& [position, legacy] : {std::pair<size_t, const char*>{3, "size_average"}, {5, "reduce"}})
+        if (const Arg* a = ctx.arg(position, legacy); a && !(a->kind == Arg::Kind::Constant && a->constant.isNone()))
+            ctx.unsupported(std::string("cross_entropy with ") + legacy);
     if (ctx.number(7, "label_smoothing", 0.0) != 0.0) ctx.unsupported("cross_entropy with label smoothing");
     const double ignore = ctx.number(4, "ignore_index", -100.0);
     const std::string reduction = ctx.text(6, "reduction", "mean");
@@ -276,6 +281,8 @@ void crossEntropyRule(GradContext& ctx) {
 }
 
 void reshapeRule(GradContext& ctx) {
+    if (const Arg* a = ctx.arg(1, "dtype"); a && a->kind == Arg::Kind::Constant && a->constant.is(vm::Kind::DType))
+        ctx.unsupported("a view as another dtype");
     if (Node* x = ctx.differentiable(0, "input")) ctx.send(x, ctx.b.method("reshape", ctx.grad, {ctx.b.sizesOf(*x)}));
 }
 

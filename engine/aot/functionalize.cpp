@@ -85,7 +85,8 @@ FunctionalForward functionalize(GraphBuilder& builder, const capture::Graph& gra
             throw AotUnsupported(fmt::format("in-place {} on {}, which is a view or has views (functionalisation of views is not implemented)",
                                              node.target, target->name));
         auto input = inputIndex.find(target);
-        if (input != inputIndex.end() && inputRequiresGrad[static_cast<size_t>(input->second)] && gradEnabled)
+        // Also under no_grad: the backward would read the input after the write (eager's version check raises).
+        if (input != inputIndex.end() && inputRequiresGrad[static_cast<size_t>(input->second)])
             throw AotUnsupported(fmt::format("in-place {} on the input {}, which requires grad", node.target, target->name));
         if (node.op == capture::NodeOp::CallFunction && node.callKind != capture::CallKind::Binary)
             throw AotUnsupported(fmt::format("in-place function {}", node.target));

@@ -64,9 +64,12 @@ JointGraph traceJointGraph(vm::Interpreter& vm, const capture::Graph& graph, con
     joint.inputMutations = forward.inputMutations;
     for (Node* node : forward.nodes) {
         const std::string op = inductor::lowering::nodeOpName(*node);
-        if (forward.gradEnabled.at(node) && isFloatTensor(*node) && !passesNoGradient(op) &&
-            anyNodeArg(*node, [&](const Node* n) { return requiresGrad.contains(n); }))
-            requiresGrad.insert(node);
+        if (!forward.gradEnabled.at(node) || passesNoGradient(op) || !anyNodeArg(*node, [&](const Node* n) { return requiresGrad.contains(n); }))
+            continue;
+        // Several results (max with dim, split, unbind): their items would carry gradients no rule traces.
+        if (node->example.is(vm::Kind::Tuple) || node->example.is(vm::Kind::List))
+            throw AotUnsupported(fmt::format("{} ({}) returns several values from inputs that require grad", node->name, node->target));
+        if (isFloatTensor(*node)) requiresGrad.insert(node);
     }
 
     // Gradients, accumulated per forward value.

@@ -119,6 +119,9 @@ Partition partitionJointGraph(vm::Interpreter& vm, const JointGraph& joint) {
         if (bytesOf(node) >= FlowNetwork::kInfinite) throw AotUnsupported(fmt::format("the backward needs {}, which cannot be saved", node.name));
         saved.insert(&node);
     }
+    for (const auto& [index, value] : joint.inputMutations)
+        if (saved.contains(joint.primals[static_cast<size_t>(index)]))
+            throw AotUnsupported(fmt::format("the input {} is mutated by the graph and read by the backward", joint.primals[static_cast<size_t>(index)]->name));
     // Recomputed: forward values between the saved ones and the backward's reads.
     std::set<const Node*> recompute;
     for (const auto& [value, users] : readers) stack.push_back(value);

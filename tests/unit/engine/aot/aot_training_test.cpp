@@ -336,3 +336,57 @@ def main():
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AotTraining, GradFreeInputMutationIsWrittenBack) {
+    CapturedRun run = runTraining(R"(
+import torch
+
+def f(x, w, running):
+    h = x @ w
+    running.mul_(0.9).add_(h.detach().mean(0) * 0.1)
+    return torch.relu(h).sum()
+
+def run(fn):
+    torch.manual_seed(8)
+    x = torch.randn(6, 3)
+    w = torch.randn(3, 4, requires_grad=True)
+    running = torch.zeros(4)
+    out = []
+    for i in range(3):
+        loss = fn(x, w, running)
+        loss.backward()
+        out += [loss.detach(), w.grad.clone(), running.clone()]
+    return out
+
+def main():
+    return [run(f), run(torch.compile(f, backend="inductor"))]
+)");
+    expectSameAsEager(run);
+    EXPECT_EQ(aotCode(run).size(), 1u);
+}
+
+TEST(AotTraining, SeveralResultsFromGradInputsFallBack) {
+    CapturedRun run = runTraining(R"(
+import torch
+
+def f(x):
+    return x.max(dim=1).values.sum() * 2.0
+
+def run(fn):
+    x = torch.tensor([[1.0, 3.0], [4.0, 2.0]], requires_grad=True)
+    loss = fn(x)
+    loss.backward()
+    return [loss.detach(), x.grad.clone()]
+
+def main():
+    return [run(f), run(torch.compile(f, backend="aot_eager"))]
+)");
+    expectSameAsEager(run);
+    ASSERT_EQ(run.events.code.size(), 1u);
+    EXPECT_NE(run.events.code[0].source.find("returns several values from inputs that require grad"), std::string::npos)
+        << run.events.code[0].source;
+}
+
+}  // namespace
