@@ -108,6 +108,8 @@ capture::CompiledFn AotBackend::compilePass(vm::Interpreter& vm, std::shared_ptr
 
 capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs) {
     code_.reset();
+    codes_.clear();
+    stages_.clear();
     phases_.clear();
     fallbackReason_.clear();
     if (!tensor::autograd::isGradEnabled() || !anyRequiresGrad(exampleInputs)) return compilePass(vm, graph, exampleInputs, code_, phases_);
@@ -151,28 +153,31 @@ capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
         compiled->backward = compilePass(vm, partition.backward, backwardExamples, backwardCode, backwardPhases);
     }
 
-    traces::OutputCode code;
-    code.event = "engine";
-    code.filename = passes_ == PassCompiler::Eager ? "cwb_aot_eager" : "cwb_inductor_output_code";
-    code.language = "python";
-    code.source = fmt::format("# AOT Autograd: joint graph of {} nodes traced and partitioned in {:.1f} ms\n", joint.graph->nodes().size(),
-                              traceSeconds * 1e3);
-    code.source += partition.report();
-    auto addPass = [&](const char* pass, const capture::Graph& g, const std::optional<traces::OutputCode>& passCode) {
-        code.source += fmt::format("\n# ---- {} ----\n", pass);
-        if (!passCode) {
-            code.source += capture::graphCode(g);
-            return;
+    const std::string summary = fmt::format("# AOT Autograd: joint graph of {} nodes traced and partitioned in {:.1f} ms\n",
+                                            joint.graph->nodes().size(), traceSeconds * 1e3) + partition.report();
+    stages_ = {{traces::GraphKind::AotJoint, "aot_joint_graph", joint.graph, ""},
+               {traces::GraphKind::AotForward, "aot_forward_graph", partition.forward, partition.report()},
+               {traces::GraphKind::AotBackward, "aot_backward_graph", partition.backward, ""}};
+    if (forwardCode && backwardCode) {
+        // The inductor lowers the partitioned graphs as they are (no post-grad passes rewrite them): they are the
+        // post-grad graphs its kernels' nodes refer to.
+        stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", partition.forward, ""});
+        stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", partition.backward, ""});
+        for (auto* passCode : {&*forwardCode, &*backwardCode}) {
+            for (traces::Kernel& kernel : passCode->kernels) kernel.postGradNodes = kernel.sourceNodes;
+            codes_.push_back(*passCode);
         }
-        code.source += passCode->source;
-        for (traces::Kernel kernel : passCode->kernels) {
-            kernel.index = static_cast<int>(code.kernels.size());
-            code.kernels.push_back(std::move(kernel));
-        }
-    };
-    addPass("forward", *partition.forward, forwardCode);
-    addPass("backward", *partition.backward, backwardCode);
-    code_ = std::move(code);
+        codes_[0].source = summary + "# forward graph\n" + codes_[0].source;
+        codes_[1].source = "# AOT Autograd: backward graph\n" + codes_[1].source;
+    } else {
+        traces::OutputCode code;
+        code.event = "engine";
+        code.filename = "cwb_aot_eager";
+        code.language = "python";
+        code.source = summary + "\n# forward graph, run on the eager runtime\n" + capture::graphCode(*partition.forward) +
+                      "\n# backward graph, run on the eager runtime\n" + capture::graphCode(*partition.backward);
+        codes_.push_back(std::move(code));
+    }
     phases_ = {{"aot_trace_joint_graph", traceSeconds}};
     for (const auto* list : {&forwardPhases, &backwardPhases})
         for (const traces::PhaseTime& phase : *list) {

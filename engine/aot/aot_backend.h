@@ -20,7 +20,12 @@ class AotBackend : public capture::Backend {
 public:
     AotBackend(vm::CompileOptions options, PassCompiler passes);
     capture::CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs) override;
+    /// Graphs that stay on the eager path or have no autograd: the pass compiler's code (or the fallback's reason).
     std::optional<traces::OutputCode> generatedCode() const override { return code_; }
+    /// Training graphs: the forward's and the backward's code (one row for aot_eager).
+    std::vector<traces::OutputCode> generatedCodes() const override { return codes_.empty() ? Backend::generatedCodes() : codes_; }
+    /// The joint, forward and backward graphs, and the post-grad graphs the inductor compiled.
+    std::vector<StageGraph> stageGraphs() const override { return stages_; }
     std::vector<traces::PhaseTime> phaseTimes() const override { return phases_; }
     void setRunNote(RunNote note) override { runNote_ = std::move(note); }
     /// Why the last graph kept the eager runtime's autograd (empty when AOT Autograd compiled it).
@@ -35,6 +40,8 @@ private:
     PassCompiler passes_;
     RunNote runNote_;
     std::optional<traces::OutputCode> code_;
+    std::vector<traces::OutputCode> codes_;
+    std::vector<StageGraph> stages_;
     std::vector<traces::PhaseTime> phases_;
     std::string fallbackReason_;
 };

@@ -101,10 +101,18 @@ TEST(AotTraining, MlpSgdInductorMatchesEager) {
     CapturedRun run = runTraining(mlpScript("inductor", "sgd"));
     expectSameAsEager(run);
     ASSERT_EQ(aotCode(run).size(), 1u) << run.events.code.size();
-    const traces::OutputCode& code = *aotCode(run).front();
-    EXPECT_NE(code.source.find("# ---- forward ----"), std::string::npos);
-    EXPECT_NE(code.source.find("# ---- backward ----"), std::string::npos);
-    EXPECT_GE(code.kernels.size(), 2u) << code.source;
+    // Two output code rows, forward then backward, each with generated kernels, as TORCH_TRACE records them.
+    ASSERT_EQ(run.events.code.size(), 2u);
+    EXPECT_NE(run.events.code[0].source.find("# forward graph"), std::string::npos);
+    EXPECT_NE(run.events.code[1].source.find("# AOT Autograd: backward graph"), std::string::npos);
+    for (const auto& code : run.events.code) {
+        EXPECT_EQ(code.filename, "cwb_inductor_output_code");
+        EXPECT_GE(code.kernels.size(), 1u) << code.source;
+    }
+    std::vector<std::string> graphs;
+    for (const auto& [key, graph] : run.events.graphs) graphs.push_back(graph.name);
+    EXPECT_EQ(graphs, (std::vector<std::string>{"dynamo_output_graph", "aot_joint_graph", "aot_forward_graph", "aot_backward_graph",
+                                                "inductor_post_grad_graph", "inductor_post_grad_graph"}));
 }
 
 TEST(AotTraining, MlpAdamAotEagerMatchesEager) {
