@@ -110,8 +110,7 @@ void divRule(GradContext& ctx) {
     if (Node* a = ctx.differentiable(0, "input")) ctx.send(a, ctx.b.method("div", ctx.grad, {denominator}));
     if (Node* o = ctx.differentiable(1, "other")) {
         // d(a / b)/db = -a / b^2 = -(a / b) / b
-        Node* quotient = ctx.b.method("div", ctx.grad, {denominator});
-        Node* scaled = ctx.b.method("mul", quotient, {ref(&ctx.node)});
+        Node* scaled = ctx.b.method("mul", ctx.grad, {ref(&ctx.node)});
         ctx.send(o, ctx.b.method("neg", ctx.b.method("div", scaled, {denominator})));
     }
 }
@@ -365,6 +364,10 @@ const std::map<std::string, GradRule, std::less<>>& rules() {
                 if (Node* x = ctx.differentiable(0, "input")) ctx.send(x, formula(ctx.b, ctx.grad, x, &ctx.node));
             };
         }
+        // Piecewise-constant ops: results that require grad, gradients of zeros (as SignBackward0 and friends).
+        for (const char* name : {"sign", "floor", "ceil", "round", "trunc"}) t[name] = [](GradContext& ctx) {
+            if (Node* x = ctx.differentiable(0, "input")) ctx.send(x, ctx.b.torchFunction("zeros_like", {GraphBuilder::ref(ctx.grad)}));
+        };
         t["__neg__"] = t["neg"];
         t["negative"] = t["neg"];
         t["absolute"] = t["abs"];
@@ -459,7 +462,7 @@ const GradRule* findGradRule(std::string_view op) {
 bool passesNoGradient(std::string_view op) {
     static const std::set<std::string, std::less<>> none = {
         "detach", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "new_zeros", "new_ones",
-        "new_full", "new_empty", "argmax", "argmin", "sign", "floor", "ceil", "round", "trunc", "size", "dim", "numel",
+        "new_full", "new_empty", "argmax", "argmin", "size", "dim", "numel",
         "_set_grad_enabled", "requires_grad_", "detach_"};
     return none.contains(op);
 }

@@ -51,7 +51,7 @@ using GradRule = std::function<void(GradContext&)>;
 
 /// The rule for `op`, or null.
 const GradRule* findGradRule(std::string_view op);
-/// Ops whose results carry no gradient (detach, *_like, comparisons, argmax, rounding: zero derivative).
+/// Ops whose results carry no gradient (detach, *_like, argmax; comparisons give bool results, which never do).
 bool passesNoGradient(std::string_view op);
 
 }  // namespace eng::aot

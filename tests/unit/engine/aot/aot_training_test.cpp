@@ -398,3 +398,32 @@ def main():
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AotTraining, DivisionPowersAndPiecewiseConstantOps) {
+    CapturedRun run = runTraining(R"(
+import torch
+
+def f(x, w):
+    h = x @ w
+    r = torch.floor(h * 3.0)
+    q = (h ** 3 - 2.0 / (h * h + 1.0)) / (w.sum() + 4.0)
+    return r, (q * torch.sigmoid(h)).mean() + torch.sign(h).sum() * h.abs().mean()
+
+def run(fn):
+    torch.manual_seed(9)
+    x = torch.randn(5, 4)
+    w = torch.randn(4, 3, requires_grad=True)
+    r, loss = fn(x, w)
+    (loss + r.sum()).backward()
+    return [loss.detach(), r.detach(), w.grad.clone(), torch.tensor(float(r.requires_grad))]
+
+def main():
+    return [run(f), run(torch.compile(f, backend="inductor"))]
+)");
+    expectSameAsEager(run);
+    EXPECT_EQ(aotCode(run).size(), 1u);
+}
+
+}  // namespace
