@@ -3,11 +3,7 @@
 // aot_eager (the rules alone) and the inductor (the rules and the lowering of the backward graph).
 #include <gtest/gtest.h>
 
-#include <cmath>
-
-#include "../capture/capture_support.h"
-#include "aot/aot_backend.h"
-#include "inductor/inductor_backend.h"
+#include "aot_test_support.h"
 
 namespace {
 
@@ -70,26 +66,14 @@ class DerivativeRule : public ::testing::TestWithParam<std::tuple<const char*, c
 
 TEST_P(DerivativeRule, GradientsEqualEager) {
     const auto [function, backend] = GetParam();
-    eng::inductor::installInductorBackend();
-    eng::aot::installAotAutograd();
-    capturetest::CapturedRun run = capturetest::runCaptured(kScript, "rules.py", "main",
-                                                            {eng::vm::makeStr(function), eng::vm::makeStr(backend)});
+    capturetest::CapturedRun run = aottest::runWithAot(kScript, "rules.py", {eng::vm::makeStr(function), eng::vm::makeStr(backend)});
     ASSERT_TRUE(run.ok) << run.error << run.out;
     bool compiled = false;
     for (const auto& code : run.events.code) compiled = compiled || code.source.find("# AOT Autograd: joint graph") != std::string::npos;
     std::string reasons;
     for (const auto& code : run.events.code) reasons += code.source.substr(0, 400);
     EXPECT_TRUE(compiled) << reasons;
-    const auto& pair = run.returned.as<eng::vm::ListObject>().items;
-    const auto& eager = pair.at(0).as<eng::vm::ListObject>().items;
-    const auto& aot = pair.at(1).as<eng::vm::ListObject>().items;
-    ASSERT_EQ(eager.size(), aot.size());
-    for (size_t i = 0; i < eager.size(); ++i) {
-        const auto x = capturetest::tensorValues(eager[i]);
-        const auto y = capturetest::tensorValues(aot[i]);
-        ASSERT_EQ(x.size(), y.size()) << "value " << i;
-        for (size_t k = 0; k < x.size(); ++k) ASSERT_NEAR(x[k], y[k], 1e-4 * (1.0 + std::abs(x[k]))) << "value " << i << " element " << k;
-    }
+    aottest::expectSameAsEager(run);
 }
 
 INSTANTIATE_TEST_SUITE_P(AotAutograd, DerivativeRule,

@@ -4,37 +4,15 @@
 // calls, a dynamic-shape recompile, the partition's recompute choices, and the eager fallback with its reason.
 #include <gtest/gtest.h>
 
-#include <cmath>
-
-#include "../capture/capture_support.h"
-#include "aot/aot_backend.h"
-#include "inductor/inductor_backend.h"
+#include "aot_test_support.h"
 
 namespace {
 
 using capturetest::CapturedRun;
 
-CapturedRun runTraining(const std::string& source) {
-    eng::inductor::installInductorBackend();
-    eng::aot::installAotAutograd();
-    return capturetest::runCaptured(source, "train.py", "main");
-}
+using aottest::expectSameAsEager;
 
-/// main() returns [eager values, compiled values]: every tensor must agree within float tolerance.
-void expectSameAsEager(const CapturedRun& run, double tolerance = 1e-4) {
-    ASSERT_TRUE(run.ok) << run.error << run.out;
-    const auto& pair = run.returned.as<eng::vm::ListObject>().items;
-    const auto& eager = pair.at(0).as<eng::vm::ListObject>().items;
-    const auto& compiled = pair.at(1).as<eng::vm::ListObject>().items;
-    ASSERT_EQ(eager.size(), compiled.size());
-    for (size_t i = 0; i < eager.size(); ++i) {
-        const auto a = capturetest::tensorValues(eager[i]);
-        const auto b = capturetest::tensorValues(compiled[i]);
-        ASSERT_EQ(a.size(), b.size()) << "value " << i;
-        for (size_t k = 0; k < a.size(); ++k)
-            ASSERT_NEAR(a[k], b[k], tolerance * (1.0 + std::abs(a[k]))) << "value " << i << " element " << k;
-    }
-}
+CapturedRun runTraining(const std::string& source) { return aottest::runWithAot(source); }
 
 /// The output code of the AOT-compiled graphs (forward and backward in one row).
 std::vector<const traces::OutputCode*> aotCode(const CapturedRun& run) {
@@ -213,7 +191,7 @@ TEST(AotTraining, CausalAttentionBlockInductor) {
 }
 
 TEST(AotTraining, NoGradRegionsAndInferenceCalls) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x, w):
@@ -232,16 +210,14 @@ def run(fn):
         _, h2 = fn(x, w)
     return [loss.detach(), w.grad.clone(), h.detach(), h2, torch.tensor(float(h2.requires_grad))]
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     // The inference call under no_grad compiles its own graph (grad mode is part of the cache key), without AOT.
     EXPECT_EQ(aotCode(run).size(), 1u);
 }
 
 TEST(AotTraining, DynamicShapeRecompileCompilesBothGraphs) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x, w, b):
@@ -261,9 +237,7 @@ def run(fn):
         b.grad = None
     return out
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     const auto code = aotCode(run);
     ASSERT_EQ(code.size(), 2u);  // the static first compile, then one dynamic graph for 12 and 5
@@ -271,7 +245,7 @@ def main():
 }
 
 TEST(AotTraining, PartitionRecomputesPointwiseAndSavesMatmul) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x, w):
@@ -285,9 +259,7 @@ def run(fn):
     loss.backward()
     return [loss.detach(), w.grad.clone()]
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     ASSERT_EQ(aotCode(run).size(), 1u);
     const std::string& source = aotCode(run).front()->source;
@@ -297,7 +269,7 @@ def main():
 }
 
 TEST(AotTraining, UnsupportedDerivativeFallsBackWithReason) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x):
@@ -309,9 +281,7 @@ def run(fn):
     loss.backward()
     return [loss.detach(), x.grad.clone()]
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     ASSERT_EQ(run.events.code.size(), 1u);
     EXPECT_EQ(run.events.code[0].filename, "cwb_inductor_eager_fallback");
@@ -319,7 +289,7 @@ def main():
 }
 
 TEST(AotTraining, InPlaceOpOnIntermediateIsFunctionalised) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x, w):
@@ -336,9 +306,7 @@ def run(fn):
     loss.backward()
     return [loss.detach(), w.grad.clone()]
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     EXPECT_EQ(aotCode(run).size(), 1u);
 }
@@ -348,7 +316,7 @@ def main():
 namespace {
 
 TEST(AotTraining, GradFreeInputMutationIsWrittenBack) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x, w, running):
@@ -368,15 +336,13 @@ def run(fn):
         out += [loss.detach(), w.grad.clone(), running.clone()]
     return out
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     EXPECT_EQ(aotCode(run).size(), 1u);
 }
 
 TEST(AotTraining, SeveralResultsFromGradInputsFallBack) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x):
@@ -388,9 +354,7 @@ def run(fn):
     loss.backward()
     return [loss.detach(), x.grad.clone()]
 
-def main():
-    return [run(f), run(torch.compile(f, backend="aot_eager"))]
-)");
+)", "aot_eager"));
     expectSameAsEager(run);
     ASSERT_EQ(run.events.code.size(), 1u);
     EXPECT_NE(run.events.code[0].source.find("returns several values from inputs that require grad"), std::string::npos)
@@ -402,7 +366,7 @@ def main():
 namespace {
 
 TEST(AotTraining, DivisionPowersAndPiecewiseConstantOps) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x, w):
@@ -419,9 +383,7 @@ def run(fn):
     (loss + r.sum()).backward()
     return [loss.detach(), r.detach(), w.grad.clone(), torch.tensor(float(r.requires_grad))]
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     EXPECT_EQ(aotCode(run).size(), 1u);
 }
