@@ -331,6 +331,43 @@ void dropoutRule(GradContext& ctx) {
     identityRule(ctx);
 }
 
+/// x[i] of an op with several results: the gradient goes to item i.
+void getitemRule(GradContext& ctx) {
+    Node* several = ctx.nodeArg(0, "input");
+    const Arg* index = ctx.arg(1, "index");
+    if (!several || !(several->example.is(vm::Kind::Tuple) || several->example.is(vm::Kind::List)) || !index ||
+        index->kind != Arg::Kind::Constant || !index->constant.is(vm::Kind::Int))
+        ctx.unsupported("indexing a tensor (only items of split/chunk/unbind results are differentiated)");
+    const int64_t count = static_cast<int64_t>(several->example.is(vm::Kind::Tuple) ? several->example.as<vm::TupleObject>().items.size()
+                                                                                   : several->example.as<vm::ListObject>().items.size());
+    const int64_t i = index->constant.asInt();
+    ctx.sendItem(several, i < 0 ? i + count : i, ctx.grad);
+}
+
+/// split/chunk (cat of the items' gradients) and unbind (stack): items nobody read get zeros.
+void severalResultsRule(GradContext& ctx, bool stacked, size_t dimPosition) {
+    Node* x = ctx.differentiable(0, "input");
+    if (!x) return;
+    const vm::ValueList& items = ctx.node.example.is(vm::Kind::Tuple) ? ctx.node.example.as<vm::TupleObject>().items
+                                                                       : ctx.node.example.as<vm::ListObject>().items;
+    std::vector<Arg> parts;
+    for (size_t i = 0; i < items.size(); ++i) {
+        auto found = ctx.itemGrads.find(static_cast<int64_t>(i));
+        if (found != ctx.itemGrads.end()) {
+            parts.push_back(ref(found->second));
+            continue;
+        }
+        const tensor::Tensor& item = items[i].as<vm::TensorObject>().value;
+        for (const std::string& symbol : x->dimSymbols)
+            if (!symbol.empty()) ctx.unsupported("an unread item of a dynamic-shape " + ctx.node.target);
+        std::vector<int64_t> sizes(item.sizes().begin(), item.sizes().end());
+        parts.push_back(ref(ctx.b.method("new_zeros", ctx.grad ? ctx.grad : ctx.itemGrads.begin()->second, {GraphBuilder::ints(sizes)})));
+    }
+    const double dim = ctx.number(dimPosition, "dim", 0.0);
+    ctx.send(x, ctx.b.torchFunction(stacked ? "stack" : "cat", {Arg::ofItems(Arg::Kind::List, std::move(parts)),
+                                                                 GraphBuilder::constant(vm::Value(static_cast<int64_t>(dim)))}));
+}
+
 const std::map<std::string, GradRule, std::less<>>& rules() {
     static const std::map<std::string, GradRule, std::less<>> table = [] {
         std::map<std::string, GradRule, std::less<>> t;
@@ -358,6 +395,10 @@ const std::map<std::string, GradRule, std::less<>>& rules() {
         for (const char* name : {"expand", "expand_as", "broadcast_to", "contiguous", "clone", "positive", "__pos__"}) t[name] = identityRule;
         t["masked_fill"] = maskedFillRule;
         t["dropout"] = dropoutRule;
+        t["getitem"] = getitemRule;
+        t["split"] = [](GradContext& ctx) { severalResultsRule(ctx, false, 2); };
+        t["chunk"] = [](GradContext& ctx) { severalResultsRule(ctx, false, 2); };
+        t["unbind"] = [](GradContext& ctx) { severalResultsRule(ctx, true, 1); };
         for (const auto& [name, unary] : unaryRules()) {
             const UnaryRule formula = unary;
             t[name] = [formula](GradContext& ctx) {
@@ -458,6 +499,8 @@ const GradRule* findGradRule(std::string_view op) {
     auto found = rules().find(op);
     return found == rules().end() ? nullptr : &found->second;
 }
+
+bool hasSeveralDifferentiableResults(std::string_view op) { return op == "split" || op == "chunk" || op == "unbind"; }
 
 bool passesNoGradient(std::string_view op) {
     static const std::set<std::string, std::less<>> none = {

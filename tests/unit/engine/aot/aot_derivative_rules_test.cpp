@@ -30,6 +30,10 @@ def f_views(a, b, c): return (a.reshape(4, 6).t().flatten() * b.permute(1, 0).co
 def f_broadcast(a, b, c): return (a * c + b.expand(2, 6, 4)).sum()
 def f_masked(a, b, c): return a.masked_fill(b > 0, 0.0).sum() + F.dropout(c, p=0.0).sum() + (a * (b > 0.5)).sum()
 
+def f_split(a, b, c):
+    q, k, v = a.split(4, dim=1)
+    return (q * k).sum() + v.chunk(2, 0)[1].sum() * 2.0 + a.unbind(0)[2].sum() + (b * c).sum()
+
 FUNCTIONS = {
     "f_add": (f_add, [6, 4], [6, 4], [6, 4]),
     "f_mul_div": (f_mul_div, [6, 4], [6, 4], [6, 4]),
@@ -46,6 +50,7 @@ FUNCTIONS = {
     "f_views": (f_views, [2, 12], [4, 6], [3]),
     "f_broadcast": (f_broadcast, [6, 4], [4], [6, 1]),
     "f_masked": (f_masked, [6, 4], [6, 4], [6, 4]),
+    "f_split": (f_split, [6, 12], [3], [3]),
 }
 
 def grads(fn, wrapped, shapes):
@@ -79,7 +84,7 @@ TEST_P(DerivativeRule, GradientsEqualEager) {
 INSTANTIATE_TEST_SUITE_P(AotAutograd, DerivativeRule,
                          ::testing::Combine(::testing::Values("f_add", "f_mul_div", "f_pow", "f_matmul", "f_mm_bmm", "f_linear",
                                                               "f_activations", "f_math", "f_reductions", "f_softmaxes",
-                                                              "f_layer_norm", "f_cross_entropy", "f_views", "f_broadcast", "f_masked"),
+                                                              "f_layer_norm", "f_cross_entropy", "f_views", "f_broadcast", "f_masked", "f_split"),
                                             ::testing::Values("aot_eager", "inductor")),
                          [](const auto& param) { return std::string(std::get<0>(param.param)) + "_" + std::get<1>(param.param); });
 
