@@ -251,6 +251,34 @@ void layerNormRule(GradContext& ctx) {
     if (Node* bias = ctx.differentiable(3, "bias")) ctx.send(bias, overBatch(ctx.grad));
 }
 
+/// [N, count] rows of `indices` (1-D, integral) one-hot encoded in `like`'s dtype and device: the class numbers are made
+/// from `like` (no device constant in the graph).
+Node* oneHotRows(GraphBuilder& b, Node* like, Node* indices, int64_t count) {
+    const Arg zero = GraphBuilder::constant(vm::Value(int64_t{0}));
+    Node* classIds = b.method("sub", b.method("cumsum", b.method("new_ones", like, {GraphBuilder::ints({count})}), {zero}), {c(1.0)});
+    Node* matches = b.method("eq", b.method("unsqueeze", indices, {GraphBuilder::constant(vm::Value(int64_t{1}))}), {ref(classIds)});
+    return b.method("to", matches, {GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(exampleTensor(*like)->dtype())))});
+}
+
+/// embedding: the weight's gradient sums the rows of g by index, as a one-hot matmul (dense, like
+/// embedding_dense_backward's result).
+void embeddingRule(GradContext& ctx) {
+    Node* indices = ctx.nodeArg(0, "input");
+    Node* weight = ctx.differentiable(1, "weight");
+    if (!weight) return;
+    if (!indices || exampleTensor(*indices)->dim() < 1 || exampleTensor(*weight)->dim() != 2) ctx.unsupported("embedding of a 0-dim index");
+    for (const auto& [position, name] : {std::pair<size_t, const char*>{2, "padding_idx"}, {3, "max_norm"}})
+        if (const Arg* a = ctx.arg(position, name); a && !(a->kind == Arg::Kind::Constant && a->constant.isNone()))
+            ctx.unsupported(std::string("embedding with ") + name);
+    if (ctx.number(5, "scale_grad_by_freq", 0.0) != 0.0 || ctx.number(6, "sparse", 0.0) != 0.0) ctx.unsupported("embedding with scale_grad_by_freq or sparse");
+    GraphBuilder& b = ctx.b;
+    const int64_t rows = exampleTensor(*weight)->sizes()[0];
+    Node* flat = exampleTensor(*indices)->dim() == 1 ? indices : b.method("flatten", indices);
+    Node* oneHot = oneHotRows(b, weight, flat, rows);
+    Node* grads = b.method("flatten", ctx.grad, {GraphBuilder::constant(vm::Value(int64_t{0})), GraphBuilder::constant(vm::Value(int64_t{-2}))});
+    ctx.send(weight, b.method("matmul", b.method("t", oneHot), {ref(grads)}));
+}
+
 void crossEntropyRule(GradContext& ctx) {
     Node* x = ctx.differentiable(0, "input");
     Node* target = ctx.nodeArg(1, "target");
@@ -267,10 +295,7 @@ void crossEntropyRule(GradContext& ctx) {
     GraphBuilder& b = ctx.b;
     const int64_t classes = exampleTensor(*x)->sizes()[1];
     Node* probabilities = b.method("softmax", x, {GraphBuilder::constant(vm::Value(int64_t{1}))});
-    // Class numbers 0..C-1 on the logits' device, without a device constant in the graph.
-    Node* classIds = b.method("sub", b.method("cumsum", b.method("new_ones", x, {GraphBuilder::ints({classes})}), {GraphBuilder::constant(vm::Value(int64_t{0}))}), {c(1.0)});
-    Node* oneHot = b.method("to", b.method("eq", b.method("unsqueeze", target, {GraphBuilder::constant(vm::Value(int64_t{1}))}), {ref(classIds)}),
-                            {GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(exampleTensor(*x)->dtype())))});
+    Node* oneHot = oneHotRows(b, x, target, classes);
     Node* valid = b.method("ne", target, {c(ignore)});
     Node* perRow = b.method("mul", b.method("sub", probabilities, {ref(oneHot)}), {ref(b.method("unsqueeze", valid, {GraphBuilder::constant(vm::Value(int64_t{1}))}))});
     if (reduction == "mean") ctx.send(x, b.method("div", b.method("mul", perRow, {ref(ctx.grad)}), {ref(b.method("sum", valid))}));
@@ -385,6 +410,7 @@ const std::map<std::string, GradRule, std::less<>>& rules() {
         t["log_softmax"] = [](GradContext& ctx) { softmaxRule(ctx, true); };
         t["layer_norm"] = layerNormRule;
         t["cross_entropy"] = crossEntropyRule;
+        t["embedding"] = embeddingRule;
         for (const char* name : {"view", "reshape", "flatten", "view_as", "reshape_as", "unflatten", "squeeze", "unsqueeze", "ravel"})
             t[name] = reshapeRule;
         for (const char* name : {"transpose", "swapaxes", "swapdims"}) t[name] = transposeRule;

@@ -34,6 +34,10 @@ def f_split(a, b, c):
     q, k, v = a.split(4, dim=1)
     return (q * k).sum() + v.chunk(2, 0)[1].sum() * 2.0 + a.unbind(0)[2].sum() + (b * c).sum()
 
+def f_embedding(a, b, c):
+    idx = torch.tensor([[0, 3, 3], [5, 1, 0]])
+    return (F.embedding(idx, a) * F.embedding(idx[0], b).sum(0)).sum() + c.sum()
+
 FUNCTIONS = {
     "f_add": (f_add, [6, 4], [6, 4], [6, 4]),
     "f_mul_div": (f_mul_div, [6, 4], [6, 4], [6, 4]),
@@ -51,6 +55,7 @@ FUNCTIONS = {
     "f_broadcast": (f_broadcast, [6, 4], [4], [6, 1]),
     "f_masked": (f_masked, [6, 4], [6, 4], [6, 4]),
     "f_split": (f_split, [6, 12], [3], [3]),
+    "f_embedding": (f_embedding, [6, 4], [6, 4], [2]),
 }
 
 def grads(fn, wrapped, shapes):
@@ -84,7 +89,7 @@ TEST_P(DerivativeRule, GradientsEqualEager) {
 INSTANTIATE_TEST_SUITE_P(AotAutograd, DerivativeRule,
                          ::testing::Combine(::testing::Values("f_add", "f_mul_div", "f_pow", "f_matmul", "f_mm_bmm", "f_linear",
                                                               "f_activations", "f_math", "f_reductions", "f_softmaxes",
-                                                              "f_layer_norm", "f_cross_entropy", "f_views", "f_broadcast", "f_masked", "f_split"),
+                                                              "f_layer_norm", "f_cross_entropy", "f_views", "f_broadcast", "f_masked", "f_split", "f_embedding"),
                                             ::testing::Values("aot_eager", "inductor")),
                          [](const auto& param) { return std::string(std::get<0>(param.param)) + "_" + std::get<1>(param.param); });
 
