@@ -213,7 +213,17 @@ capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_pt
                {"inductor_lowering", loweringSeconds},
                {"inductor_scheduling", schedulingSeconds},
                {"code_gen", generateSeconds}};
-    return [compiled](vm::Interpreter& machine, const vm::ValueList& inputs) { return compiled->run(machine, inputs); };
+    return [compiled, graph](vm::Interpreter& machine, const vm::ValueList& inputs) {
+        if (compiled->eagerFallback().empty()) {
+            try {
+                return compiled->run(machine, inputs);
+            } catch (const ExternSizeMismatch& mismatch) {
+                // Nothing was written back yet: the eager runtime computes this call from the same inputs.
+                compiled->fallBackToEager(mismatch.what());
+            }
+        }
+        return capture::runGraph(machine, *graph, inputs);
+    };
 }
 
 InductorConfig InductorConfig::from(const vm::CompileOptions& options) {

@@ -283,9 +283,22 @@ LValue Lowering::externFallback(const capture::Node& node) {
     b.kind = BufferKind::Extern;
     const tensor::Tensor& example = node.example.as<vm::TensorObject>().value;
     b.dtype = example.dtype();
-    for (int64_t d = 0; d < example.dim(); ++d) {
-        const std::string symbol = static_cast<size_t>(d) < node.dimSymbols.size() ? node.dimSymbols[static_cast<size_t>(d)] : "";
-        b.sizes.push_back(symbol.empty() ? indexConstant(example.sizes()[static_cast<size_t>(d)]) : indexSymbol(symbol));
+    std::optional<std::vector<Index>> derived;
+    try {
+        derived = externOutputSizes(*this, node);
+    } catch (const LoweringError&) {
+        derived.reset();  // operands whose sizes cannot be combined here: the traced sizes below
+    }
+    if (derived && hints(*derived) == example.sizes()) {
+        b.sizes = std::move(*derived);
+    } else {
+        // The traced node's symbols are carried from its inputs by size, which can be wrong for ops without a
+        // shape rule above: CompiledGraph checks each extern result against these sizes and runs the graph
+        // eagerly when they disagree.
+        for (int64_t d = 0; d < example.dim(); ++d) {
+            const std::string symbol = static_cast<size_t>(d) < node.dimSymbols.size() ? node.dimSymbols[static_cast<size_t>(d)] : "";
+            b.sizes.push_back(symbol.empty() ? indexConstant(example.sizes()[static_cast<size_t>(d)]) : indexSymbol(symbol));
+        }
     }
     b.strides = contiguousStrides(b.sizes);
     b.originNodes = {node.name};

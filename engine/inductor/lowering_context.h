@@ -150,6 +150,10 @@ std::optional<LValue> lowerLinearLt(Lowering& lowering, const capture::Node& nod
 cuda::Epilogue chooseLinearEpilogue(const capture::Node& linear, bool hasBias, const capture::Node* soleUser,
                                     const capture::Node** absorbed);
 
+/// The output sizes of an extern kernel for `node` derived from its operands' sizes (mm, bmm, matmul, cat, stack;
+/// lowering_extern_shapes.cpp); nullopt for other ops.
+std::optional<std::vector<Index>> externOutputSizes(Lowering& lowering, const capture::Node& node);
+
 // Pointwise building blocks shared by the families (lowering_pointwise.cpp).
 DType promote(const std::vector<const LValue*>& operands);
 std::vector<Index> broadcastSizes(const std::vector<Index>& a, const std::vector<Index>& b);
