@@ -83,8 +83,12 @@ vm::ValueList CompiledGraph::outputsOf(const std::vector<tensor::Tensor>& tensor
         switch (out.kind) {
             case GraphOutput::Kind::Buffer: {
                 const GraphBuffer& b = graph_.buffers[static_cast<size_t>(out.buffer)];
-                if (b.kind == BufferKind::Input) outputs.push_back(inputs.at(static_cast<size_t>(b.inputIndex)));
-                else outputs.push_back(vm::makeTensor(tensors[static_cast<size_t>(out.buffer)]));
+                if (b.kind == BufferKind::Input) {
+                    outputs.push_back(inputs.at(static_cast<size_t>(b.inputIndex)));
+                } else {
+                    const tensor::Tensor& t = tensors[static_cast<size_t>(out.buffer)];
+                    outputs.push_back(vm::makeTensor(out.view ? t.asStrided(out.view->sizes, out.view->strides, t.storageOffset() + out.view->offset) : t));
+                }
                 break;
             }
             case GraphOutput::Kind::Number: outputs.push_back(out.number); break;

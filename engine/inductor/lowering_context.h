@@ -117,6 +117,10 @@ private:
     LValue lowerCall(const capture::Node& node);
     void lowerOutput(const capture::Node& node);
     void checkAgainstExample(const capture::Node& node, const LValue& value) const;
+    /// `output` as its buffer or a strided view of the buffer of `root`, the tensor whose storage it and the
+    /// other outputs in `sharing` are eagerly; throws when it cannot be one.
+    std::pair<int, std::optional<ExternView>> viewOfStorage(const capture::Node& output, const capture::Node& root,
+                                                            const std::vector<const capture::Node*>& sharing) const;
     /// The tensor whose storage `node`'s value is, following views and in-place results to their first argument.
     const capture::Node* storageRoot(const capture::Node* node) const;
     /// Whether `node` is (an in-place result of) a view op's result.
