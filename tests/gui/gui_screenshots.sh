@@ -133,6 +133,16 @@ if grep -q "^views: .*graph" "$work/metrics.txt"; then
   }
   expect_graph_tab_error "no compile in the opened trace has a graph of kind compiled_autograd" --graph-tab compiled_autograd
   expect_graph_tab_error "compile [0/0] has no graph of kind aot_backward" --select 0/0 --graph-tab aot_backward
+  # Stepping to a recompile shows what changed in its graph since the previous compile, and the guard that failed.
+  shot recompiles_graph_diff "$recompiles" recompiles "--select 0/1" "" \
+    "graph-diff: since [0/0]: 1 added, 0 removed, 2 changed (2 became symbolic)"
+  shot graph_diff_shape "$recompiles" graph "--select 0/1" "" \
+    "graph-diff: since [0/0]: 1 added, 0 removed, 2 changed (2 became symbolic)" "graph-change: added s27" \
+    "graph-change: changed l_x_ f32[8, 16] -> f32[8, s27]" \
+    "recompiled-because: tensor 'x' size mismatch at index 1. expected 16, actual 32"
+  shot graph_diff_constant "$recompiles" graph "--select 4/3" "" \
+    "graph-diff: since [4/2]: 0 added, 0 removed, 2 changed" "graph-change: changed mul args: l_x_, 4 -> l_x_, 5" \
+    "recompiled-because: k == 4 # return x * k + k # programs/recompiles_cpu.py:35 in by_const"
   # With nothing selected, the graph view shows the first compile that has graphs, not an empty view.
   shot graph_first_compile "$training" graph "" "" "tab: Dynamo" "graph: Dynamo: " "; labels"
 

@@ -65,6 +65,8 @@ void GraphCanvas::setScene(GraphScene scene) {
     scene_ = std::move(scene);
     if (sameLayout) return;
     highlighted_.assign(scene_.nodes.size(), false);
+    marks_.clear();
+    markedNodes_.clear();
     if (!scene_.layout) return;
     const GraphLayout& layout = *scene_.layout;
     nodeGrid_.build(layout.nodes, suggestedCellSize(layout.bounds, layout.nodes.size()));
@@ -100,6 +102,13 @@ void GraphCanvas::setHighlighted(std::vector<int> nodes) {
     highlighted_.assign(scene_.nodes.size(), false);
     for (int node : nodes)
         if (node >= 0 && static_cast<size_t>(node) < highlighted_.size()) highlighted_[static_cast<size_t>(node)] = true;
+}
+
+void GraphCanvas::setMarks(std::vector<uint32_t> marks) {
+    marks_ = std::move(marks);
+    markedNodes_.clear();
+    for (size_t i = 0; i < marks_.size(); ++i)
+        if (marks_[i] != 0) markedNodes_.push_back(static_cast<int>(i));
 }
 
 ImVec2 GraphCanvas::toScreen(Point p) const {
@@ -349,10 +358,15 @@ void GraphCanvas::drawNodes(ImDrawList& list, const Rect& visible) {
         list.AddRectFilled(min, max, colourOf(fill), rounding);
         bool selected = index == selectedNode_;
         bool matched = i < highlighted_.size() && highlighted_[i];
+        uint32_t mark = i < marks_.size() ? marks_[i] : 0;
         if (selected || matched) {
             float grow = 2.0f;
             list.AddRect(ImVec2(min.x - grow, min.y - grow), ImVec2(max.x + grow, max.y + grow),
                          selected ? kSelectedBorder : kMatchBorder, rounding, 0, 3.0f);
+        } else if (mark != 0) {
+            float grow = std::max(3.0f * zoom_, 1.5f);
+            list.AddRect(ImVec2(min.x - grow, min.y - grow), ImVec2(max.x + grow, max.y + grow), colourOf(mark), rounding,
+                         0, std::max(3.0f * zoom_, 2.0f));
         } else if (borders) {
             list.AddRect(min, max, kNodeBorder, rounding);
         }
@@ -452,6 +466,12 @@ void GraphCanvas::drawMinimap(ImDrawList& list, const Rect& visible) {
     list.AddRectFilled(ImVec2(map.minX - pad, map.minY - pad), ImVec2(map.maxX + pad, map.maxY + pad), kMinimapBackground, 3.0f);
     for (const Rect& cell : minimapCells_)
         list.AddRectFilled(toMap(cell.minX, cell.minY), toMap(cell.maxX, cell.maxY), kMinimapContent);
+    for (int node : markedNodes_) {
+        if (static_cast<size_t>(node) >= scene_.layout->nodes.size()) continue;
+        Point centre = scene_.layout->nodes[static_cast<size_t>(node)].centre();
+        ImVec2 at = toMap(centre.x, centre.y);
+        list.AddRectFilled(ImVec2(at.x - 2, at.y - 2), ImVec2(at.x + 2, at.y + 2), colourOf(marks_[static_cast<size_t>(node)]));
+    }
     ImVec2 viewMin = toMap(std::max(visible.minX, bounds.minX), std::max(visible.minY, bounds.minY));
     ImVec2 viewMax = toMap(std::min(visible.maxX, bounds.maxX), std::min(visible.maxY, bounds.maxY));
     list.AddRect(viewMin, ImVec2(std::max(viewMax.x, viewMin.x + 2), std::max(viewMax.y, viewMin.y + 2)), kMinimapView, 0, 0, 1.5f);

@@ -81,6 +81,9 @@ public:
     void setSelectedNode(int node) { selectedNode_ = node; }
     void setSelectedCluster(int cluster) { selectedCluster_ = cluster; }
     void setHighlighted(std::vector<int> nodes);
+    /// Per node an outline colour (0xRRGGBB) that marks it, e.g. what changed since the previous compile; 0 or
+    /// missing entries leave a node unmarked. Marked nodes also show on the minimap, so they can be found.
+    void setMarks(std::vector<uint32_t> marks);
 
     /// Screen pixels per logical pixel (2 on a 192 dpi screen): the fitted, readable and largest zooms and the
     /// zoom below which text is left out scale with it, so a graph looks the same size next to the scaled UI.
@@ -114,6 +117,8 @@ private:
     SpatialGrid nodeGrid_;
     SpatialGrid edgeGrid_;
     std::vector<bool> highlighted_;
+    std::vector<uint32_t> marks_;
+    std::vector<int> markedNodes_;  ///< the nodes with a mark, for the minimap
     std::vector<int> visibleScratch_;
     int selectedNode_ = -1;
     int selectedCluster_ = -1;
