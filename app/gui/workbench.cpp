@@ -177,8 +177,12 @@ bool Workbench::selectKernel(const std::string& name, std::string& error) {
         return false;
     }
     const std::optional<traces::RowId> compileId = pane.selection.compileId;
+    // The selected compile's code may belong to a later attempt of it ([1/0_1] after a restart).
+    std::vector<const traces::OutputCode*> compileCode;
+    const traces::Compile* compile = compileId ? context.currentAnalysis()->compile(*compileId) : nullptr;
+    if (compile) compileCode = viz::linksOfCompile(context.currentAnalysis()->index(), *compile).outputCode;
     for (const traces::OutputCode& code : trace->outputCode) {
-        if (compileId && code.compileId != compileId) continue;
+        if (compileId && std::find(compileCode.begin(), compileCode.end(), &code) == compileCode.end()) continue;
         for (const traces::Kernel& kernel : code.kernels) {
             if (kernel.name != name) continue;
             if (!compileId && code.compileId) app::selectCompile(context, *code.compileId);
