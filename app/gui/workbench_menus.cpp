@@ -31,6 +31,7 @@ constexpr Shortcut kShortcuts[] = {
     {"Ctrl+F", "Focus the current view's filter or search box (Esc clears it)"},
     {"Left / Right", "Recompiles view: previous / next compile of the function"},
     {"Enter / Shift+Enter", "Code view search: next / previous match"},
+    {"Arrows, Enter, Esc, /", "Graph view: move between nodes, open a group, close it, search"},
     {"Double-click a compile id", "Compile sites: step through that function's compiles"},
     {"Drop files on the window", "Open traces and logs; side by side, in the pane they are dropped on"},
     {"F1", "This help"},

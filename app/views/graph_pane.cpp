@@ -333,9 +333,28 @@ viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
     }
     canvas_.setPixelScale(theme::uiScale());
     viz::CanvasEvents events = canvas_.draw("canvas", size);
+    if (events.searchRequested) search_.focus();
     if (events.doubleClickedNode >= 0) {
         const viz::DisplayNode& node = display_.nodes[static_cast<size_t>(events.doubleClickedNode)];
-        if (node.group >= 0) toggleGroup(node.group);
+        if (node.group >= 0) {
+            // Opened (double-click or Enter): its first node is selected, so the arrows go on from inside it.
+            int first = folding_->groups[static_cast<size_t>(node.group)].nodes.front();
+            toggleGroup(node.group);
+            selectedModelNode_ = first;
+            events.clickedNode = display_.displayNodeOf(first);
+        }
+    }
+    if (events.collapseRequested >= 0 && folding_) {
+        // Esc or Backspace closes the innermost open group around the selection, which stays selected as its box.
+        const viz::DisplayNode& node = display_.nodes[static_cast<size_t>(events.collapseRequested)];
+        int group = node.modelNode >= 0 ? folding_->groupOfNode[static_cast<size_t>(node.modelNode)]
+                                        : folding_->groups[static_cast<size_t>(node.group)].parent;
+        if (group >= 0 && expanded_[static_cast<size_t>(group)]) {
+            int first = folding_->groups[static_cast<size_t>(group)].nodes.front();
+            toggleGroup(group);
+            selectedModelNode_ = first;
+            events.clickedNode = display_.displayNodeOf(first);
+        }
     }
     // Double-clicking an expanded group's box (not one of its nodes) folds it again.
     if (events.doubleClickedCluster >= 0) {

@@ -41,7 +41,7 @@ private:
     void selectNode(GraphPane& pane, int modelNode, ViewContext& context);
     void drawSidePanel(GraphPane& pane, ViewContext& context);
     void drawNodeDetails(GraphPane& pane, int modelNode, ViewContext& context);
-    void drawGroupDetails(GraphPane& pane, int group);
+    void drawGroupDetails(GraphPane& pane, int group, UiDump* dump);
     void nodeLinks(GraphPane& pane, const char* label, const std::vector<int>& nodes, ViewContext& context);
 
     const viz::TraceAnalysis* analysis_ = nullptr;
@@ -199,7 +199,7 @@ void GraphView::handleEvents(GraphPane& pane, const viz::CanvasEvents& events, V
 
 void GraphView::drawSidePanel(GraphPane& pane, ViewContext& context) {
     if (shownGroup_ >= 0 && pane.folding() && static_cast<size_t>(shownGroup_) < pane.folding()->groups.size()) {
-        drawGroupDetails(pane, shownGroup_);
+        drawGroupDetails(pane, shownGroup_, context.uiDump);
         return;
     }
     if (shownNode_ < 0 || static_cast<size_t>(shownNode_) >= pane.model().nodes.size()) {
@@ -211,7 +211,9 @@ void GraphView::drawSidePanel(GraphPane& pane, ViewContext& context) {
         ImGui::TextDisabled("user source line and kernel.");
         ImGui::Spacing();
         ImGui::TextDisabled("Drag to pan, wheel to zoom, F to fit,");
-        ImGui::TextDisabled("Ctrl+F to search.");
+        ImGui::TextDisabled("/ or Ctrl+F to search. Arrows move");
+        ImGui::TextDisabled("between nodes, Enter opens a group,");
+        ImGui::TextDisabled("Esc or Backspace closes it.");
         const viz::FusionMap& fusion = pane.fusion();
         if (fusion.match == viz::KernelMatch::None) ImGui::TextDisabled("No kernel information for this graph.");
         else ImGui::TextDisabled("Colours: one per generated kernel.");
@@ -362,8 +364,9 @@ void GraphView::nodeLinks(GraphPane& pane, const char* label, const std::vector<
     ImGui::PopID();
 }
 
-void GraphView::drawGroupDetails(GraphPane& pane, int group) {
+void GraphView::drawGroupDetails(GraphPane& pane, int group, UiDump* dump) {
     const viz::FoldGroup& fold = pane.folding()->groups[static_cast<size_t>(group)];
+    if (dump) dump->add("group", fold.label);
     ImGui::TextWrapped("%s", fold.key.c_str());
     ImGui::Separator();
     ImGui::Text("%zu nodes, folded", fold.nodes.size());

@@ -44,6 +44,10 @@ struct CanvasEvents {
     int clickedCluster = -1;  ///< a click inside a cluster, on none of its nodes
     int doubleClickedCluster = -1;
     int hoveredNode = -1;
+    /// Keyboard: Enter on a node asks to open it (reported as doubleClickedNode), arrows move the selection
+    /// (reported as clickedNode), Esc/Backspace ask to close the group around this node, / to search.
+    int collapseRequested = -1;
+    bool searchRequested = false;
 };
 
 /// What the last frame drew, for tests and the status line.
@@ -99,6 +103,10 @@ private:
     Point toGraph(ImVec2 p) const;
     void applyPendingView();
     void handleInput(CanvasEvents& events, bool hovered);
+    void handleKeys(CanvasEvents& events);
+    /// The node an arrow key moves to from `node`: along edges for up and down, within the row for left and
+    /// right, else the nearest node that way; -1 when there is none.
+    int neighbour(int node, int dx, int dy) const;
     int nodeAt(Point p) const;
     int clusterAt(Point p) const;
     void drawClusters(ImDrawList& list, const Rect& visible);
