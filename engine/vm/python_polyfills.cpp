@@ -179,7 +179,7 @@ const char* polyfillSource(const std::string& module) {
     static const std::map<std::string, const char*> kSources = {
         {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator.c_str()}};
     auto it = kSources.find(module);
-    return it == kSources.end() ? nullptr : it->second;
+    return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
 }
 
 }  // namespace eng::vm
