@@ -135,8 +135,7 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
             if (r.kind == Rebuild::Kind::Iterator) return vm_.iterate(vm::makeList(std::move(items)));
             vm::Value tuple = vm::makeTuple(std::move(items));
             if (r.constant.is(vm::Kind::Tuple)) {
-                tuple.as<vm::TupleObject>().typeName = r.constant.as<vm::TupleObject>().typeName;
-                tuple.as<vm::TupleObject>().fieldNames = r.constant.as<vm::TupleObject>().fieldNames;
+                tuple.as<vm::TupleObject>().copyTypeFrom(r.constant.as<vm::TupleObject>());
             }
             return tuple;
         }

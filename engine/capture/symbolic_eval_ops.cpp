@@ -159,6 +159,11 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
                 return *stored;
             }
             guardValue(container);
+            // A missing key of a defaultdict or Counter runs __missing__, which may store into the real dict.
+            if (container->value.is(vm::Kind::Dict) && container->value.as<vm::DictObject>().cls &&
+                !container->value.as<vm::DictObject>().find(index))
+                unsupported("Unsupported subscript", "Dynamo does not trace `__missing__` of a dict subclass from outside the compiled frame.",
+                            {}, "operator.getitem");
             vm::Value item = vm_.getItem(container->value, index);
             // A dict item keeps its key in its source (L['d']['w']), so a tensor in it is a graph input.
             if (container->source && container->value.is(vm::Kind::Dict)) {

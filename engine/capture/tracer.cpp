@@ -304,8 +304,7 @@ vm::Value Tracer::exampleOf(const VarRef& v) {
             if (v->kind == Variable::Kind::List) return vm::makeList(std::move(items));
             vm::Value tuple = vm::makeTuple(std::move(items));
             if (v->value.is(vm::Kind::Tuple)) {
-                tuple.as<vm::TupleObject>().typeName = v->value.as<vm::TupleObject>().typeName;
-                tuple.as<vm::TupleObject>().fieldNames = v->value.as<vm::TupleObject>().fieldNames;
+                tuple.as<vm::TupleObject>().copyTypeFrom(v->value.as<vm::TupleObject>());
             }
             return tuple;
         }

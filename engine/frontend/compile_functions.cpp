@@ -3,6 +3,7 @@
 // function over the first iterable, called at once).
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "frontend/compiler_internal.h"
@@ -109,6 +110,17 @@ void Compiler::compileClassDef(const ClassDefStmt& node, const Stmt& statement) 
             emitConstant(Constant{*doc});
             compileNamespaceName("__doc__", NameAccess::Store);
         }
+    }
+    // SETUP_ANNOTATIONS: a body that annotates names gets its own __annotations__ dict (dataclasses and
+    // typing.NamedTuple read their fields from it).
+    bool annotates = std::any_of(node.body.begin(), node.body.end(), [](const StmtPtr& s) {
+        const auto* ann = std::get_if<AnnAssignStmt>(&s->node);
+        return ann && ann->target->is<NameExpr>();
+    });
+    if (annotates) {
+        LocationScope at(code(), statement.range);
+        emit(Opcode::BuildMap, 0);
+        compileNamespaceName("__annotations__", NameAccess::Store);
     }
     compileBody(node.body, true);
     if (code().reachable()) {

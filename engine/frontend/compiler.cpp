@@ -84,6 +84,31 @@ void Compiler::compileName(const std::string& name, NameAccess access) {
 
 // ---- statements -------------------------------------------------------------------------------------------
 
+void Compiler::compileAnnotatedAssign(const AnnAssignStmt& n) {
+    if (n.value) {
+        compileExpr(*n.value);
+        compileStore(*n.target);
+    }
+    if (const auto* name = n.target->as<NameExpr>(); name && scope().kind == ScopeKind::Class) {
+        // __annotations__[name] = annotation (the class body made the dict first: compileClassDef).
+        compileExpr(*n.annotation);
+        compileNamespaceName("__annotations__", NameAccess::Load);
+        emitConstant(Constant{name->id});
+        emit(Opcode::StoreSubscr);
+        return;
+    }
+    if (n.value) return;
+    if (const auto* attribute = n.target->as<AttributeExpr>()) {
+        compileExpr(*attribute->value);  // Python evaluates the object even without a value
+        emit(Opcode::PopTop);
+    } else if (const auto* subscript = n.target->as<SubscriptExpr>()) {
+        compileExpr(*subscript->value);
+        compileExpr(*subscript->index);
+        emit(Opcode::PopTop);
+        emit(Opcode::PopTop);
+    }
+}
+
 void Compiler::compileBody(const StmtList& body, bool skipDocstring) {
     size_t first = skipDocstring && docstringOf(body) ? 1 : 0;
     for (size_t i = first; i < body.size(); ++i) compileStatement(*body[i]);
@@ -106,20 +131,7 @@ void Compiler::compileStatement(const Stmt& statement) {
                        }
                    },
                    [&](const AugAssignStmt& n) { compileAugAssign(n); },
-                   [&](const AnnAssignStmt& n) {
-                       if (n.value) {
-                           compileExpr(*n.value);
-                           compileStore(*n.target);
-                       } else if (const auto* attribute = n.target->as<AttributeExpr>()) {
-                           compileExpr(*attribute->value);  // Python evaluates the object even without a value
-                           emit(Opcode::PopTop);
-                       } else if (const auto* subscript = n.target->as<SubscriptExpr>()) {
-                           compileExpr(*subscript->value);
-                           compileExpr(*subscript->index);
-                           emit(Opcode::PopTop);
-                           emit(Opcode::PopTop);
-                       }
-                   },
+                   [&](const AnnAssignStmt& n) { compileAnnotatedAssign(n); },
                    [&](const ForStmt& n) { compileFor(n, statement); },
                    [&](const WhileStmt& n) { compileWhile(n); },
                    [&](const IfStmt& n) { compileIf(n); },

@@ -78,6 +78,8 @@ private:
     void compileNamespaceName(const std::string& name, NameAccess access);
     /// Body statements, skipping a leading docstring when asked (functions keep it on the code object).
     void compileBody(const StmtList& body, bool skipDocstring = false);
+    /// `x: T [= v]`; in a class body the annotation of a name is evaluated into __annotations__.
+    void compileAnnotatedAssign(const AnnAssignStmt& node);
     void compileStatement(const Stmt& statement);
     void compileImport(const ImportStmt& node);
     void compileImportFrom(const ImportFromStmt& node);

@@ -202,6 +202,8 @@ void ScopeBuilder::visitStmt(const Stmt& s) {
                    [&](const AnnAssignStmt& a) {
                        visitOptional(a.value);
                        bindTarget(*a.target);
+                       // A class body evaluates the annotations of its names into __annotations__, as Python does.
+                       if (current().scope->kind == ScopeKind::Class && a.target->is<NameExpr>()) visitExpr(*a.annotation);
                    },
                    [&](const ForStmt& f) {
                        visitExpr(*f.iter);

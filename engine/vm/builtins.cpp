@@ -227,17 +227,8 @@ void defineConstructors(Interpreter& vm) {
     });
     constructor("dict", [](Interpreter& m, CallArgs& a) {
         auto dict = std::make_shared<DictObject>();
-        if (!a.positional.empty()) {
-            if (a.positional[0].is(Kind::Dict)) {
-                dict->entries = a.positional[0].as<DictObject>().entries;
-            } else {
-                for (const Value& pair : m.toList(a.positional[0])) {
-                    ValueList kv = m.toList(pair);
-                    if (kv.size() != 2) raise("ValueError", "dictionary update sequence element has wrong length");
-                    dict->set(kv[0], kv[1]);
-                }
-            }
-        }
+        if (a.positional.size() > 1) typeError(fmt::format("dict expected at most 1 argument, got {}", a.positional.size()));
+        if (!a.positional.empty()) updateDict(m, *dict, a.positional[0]);
         for (auto& [key, value] : a.keywords) dict->set(makeStr(key), value);
         return Value(dict);
     });
@@ -342,6 +333,11 @@ void installBuiltinFunctions(Namespace& builtins) {
         ValueList options = types.is(Kind::Tuple) ? types.as<TupleObject>().items : ValueList{types};
         for (const Value& t : options) {
             if (!t.is(Kind::Class)) typeError("isinstance() arg 2 must be a type, a tuple of types, or a union");
+            // The abstract base classes of collections.abc decide for themselves (their metaclass's hook in Python).
+            if (auto hook = t.as<ClassObject>().dict.find("__instancecheck__"); hook != t.as<ClassObject>().dict.end()) {
+                if (m.truthy(m.call(hook->second, {t, a.positional[0]}))) return Value(true);
+                continue;
+            }
             if (m.isInstance(a.positional[0], t.as<ClassObject>())) return Value(true);
         }
         return Value(false);

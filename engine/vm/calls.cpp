@@ -175,6 +175,17 @@ std::string decoratorKind(const Value& v) {
 
 }  // namespace
 
+/// A class attribute read through an instance: functions bind to it, the method decorators apply.
+Value Interpreter::bindClassAttribute(const Value& object, const std::shared_ptr<ClassObject>& cls, const Value& value) {
+    if (isMethodLike(value)) return Value(std::make_shared<BoundMethodObject>(object, value));
+    std::string decorator = decoratorKind(value);
+    const Value& function = decorator.empty() ? value : value.as<InstanceObject>().attributes.at("__func__");
+    if (decorator == "staticmethod") return function;
+    if (decorator == "classmethod") return Value(std::make_shared<BoundMethodObject>(Value(cls), function));
+    if (decorator == "property") return call(function, {object});
+    return value;
+}
+
 std::optional<Value> Interpreter::findAttr(const Value& object, const std::string& name) {
     switch (object.kind()) {
         case Kind::Instance: {
@@ -182,17 +193,17 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
             auto it = instance.attributes.find(name);
             if (it != instance.attributes.end()) return it->second;
             if (name == "__class__") return Value(instance.cls);
-            if (auto value = instance.cls->lookup(name)) {
-                if (isMethodLike(*value)) return Value(std::make_shared<BoundMethodObject>(object, *value));
-                std::string decorator = decoratorKind(*value);
-                const Value& function = decorator.empty() ? *value : value->as<InstanceObject>().attributes.at("__func__");
-                if (decorator == "staticmethod") return function;
-                if (decorator == "classmethod") return Value(std::make_shared<BoundMethodObject>(Value(instance.cls), function));
-                if (decorator == "property") return call(function, {object});
-                return value;
-            }
+            if (auto value = instance.cls->lookup(name)) return bindClassAttribute(object, instance.cls, *value);
             if (auto hook = instance.cls->lookup("__getattr__")) return call(*hook, {object, makeStr(name)});
             return std::nullopt;
+        }
+        case Kind::Dict:
+        case Kind::Tuple: {
+            // The collections module's subclasses of dict and tuple: their own attributes first, then the builtin's.
+            const auto& cls = object.is(Kind::Dict) ? object.as<DictObject>().cls : object.as<TupleObject>().cls;
+            if (cls && name != "__new__")
+                if (auto value = cls->lookup(name)) return bindClassAttribute(object, cls, *value);
+            return builtinAttribute(*this, object, name);
         }
         case Kind::Class: {
             auto& cls = object.as<ClassObject>();
@@ -299,7 +310,10 @@ std::shared_ptr<ClassObject> Interpreter::classOf(const Value& v) {
     switch (v.kind()) {
         case Kind::Instance: return v.as<InstanceObject>().cls;
         case Kind::Tensor: return classes_.at(v.as<TensorObject>().parameter ? "Parameter" : "Tensor");
-        case Kind::Tuple: return classes_.at(v.as<TupleObject>().typeName == "torch.Size" ? "Size" : "tuple");
+        case Kind::Tuple:
+            if (v.as<TupleObject>().cls) return v.as<TupleObject>().cls;
+            return classes_.at(v.as<TupleObject>().typeName == "torch.Size" ? "Size" : "tuple");
+        case Kind::Dict: return v.as<DictObject>().cls ? v.as<DictObject>().cls : classes_.at("dict");
         default: return classes_.at(kNames[static_cast<size_t>(v.kind())]);
     }
 }

@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <ostream>
 
 #include "frontend/compiler.h"
@@ -66,6 +67,7 @@ Interpreter::Interpreter(std::ostream& out) : out_(out) {
     installBuiltins(*this, builtins_);
     installTorch(*this);
     installStdlib(*this);
+    installCollections(*this);
 }
 
 Interpreter::~Interpreter() = default;
@@ -231,6 +233,8 @@ Value Interpreter::runFrame(Frame& f) {
                             if (i < 0 || i >= static_cast<int64_t>(items.size()))
                                 raise("IndexError", "list assignment index out of range");
                             items.erase(items.begin() + i);
+                        } else if (auto method = container.is(Kind::Instance) ? findAttr(container, "__delitem__") : std::nullopt) {
+                            call(*method, {key});
                         } else {
                             typeError(fmt::format("'{}' object doesn't support item deletion", classOf(container)->name));
                         }
@@ -592,12 +596,37 @@ Value Interpreter::importName(const std::string& name, const Value& fromList) {
     auto it = modules_.find(name);
     if (it == modules_.end())
         if (const char* source = polyfillSource(name)) {
-            loadPythonModule(name, source);
+            // A submodule (collections.abc) is imported after its package and becomes its attribute.
+            size_t dot = name.rfind('.');
+            if (dot != std::string::npos) importName(name.substr(0, dot), makeStr("*"));
+            Value module = loadPythonModule(name, source);
+            if (dot != std::string::npos)
+                if (auto parent = modules_.find(name.substr(0, dot)); parent != modules_.end() && parent->second.is(Kind::Module))
+                    parent->second.as<ModuleObject>().attributes[name.substr(dot + 1)] = module;
             it = modules_.find(name);
         }
     if (it == modules_.end()) raise("ModuleNotFoundError", fmt::format("No module named '{}'", name));
     if (!fromList.isNone()) return it->second;
     return modules_.at(name.substr(0, name.find('.')));
+}
+
+/// `class P(typing.NamedTuple)`: a namedtuple class of the annotated fields (defaults from the body), with the
+/// body's methods.
+std::shared_ptr<ClassObject> Interpreter::namedTupleFromClass(const ClassObject& body) {
+    std::vector<std::string> fields;
+    ValueList defaults;
+    if (auto annotations = body.dict.find("__annotations__"); annotations != body.dict.end() && annotations->second.is(Kind::Dict))
+        for (const auto& [key, annotation] : annotations->second.as<DictObject>().entries) {
+            fields.push_back(key.str());
+            auto value = body.dict.find(key.str());
+            if (value != body.dict.end()) defaults.push_back(value->second);
+            else if (!defaults.empty())
+                typeError(fmt::format("Non-default namedtuple field {} cannot follow default field", key.str()));
+        }
+    auto cls = makeNamedTupleClass(*this, body.name, fields, defaults, body.module).ref<ClassObject>();
+    for (const auto& [name, value] : body.dict)
+        if (std::find(fields.begin(), fields.end(), name) == fields.end()) cls->dict[name] = value;
+    return cls;
 }
 
 Value Interpreter::buildClass(CallArgs& args) {
@@ -611,7 +640,8 @@ Value Interpreter::buildClass(CallArgs& args) {
         base = builtinClass("object");
     }
     auto cls = std::make_shared<ClassObject>(args.positional[1].str(), base);
-    cls->module = "__main__";
+    auto moduleName = body.globals->find("__name__");
+    cls->module = moduleName != body.globals->end() && moduleName->second.is(Kind::Str) ? moduleName->second.str() : "__main__";
     Frame frame;
     frame.code = body.code;
     frame.globals = body.globals;
@@ -620,8 +650,9 @@ Value Interpreter::buildClass(CallArgs& args) {
     for (size_t i = 0; i < body.code->cellVars.size(); ++i) frame.cells.push_back(std::make_shared<CellObject>());
     for (const auto& cell : body.closure) frame.cells.push_back(cell);
     Value result = runFrame(frame);
-    if (result.is(Kind::Cell)) result.as<CellObject>().value = Value(cls);
     cls->dict.erase("__classcell__");
+    if (base->name == "NamedTuple" && base->module == "typing") cls = namedTupleFromClass(*cls);
+    if (result.is(Kind::Cell)) result.as<CellObject>().value = Value(cls);
     return Value(cls);
 }
 

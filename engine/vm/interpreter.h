@@ -86,6 +86,8 @@ public:
     // ---- the object protocol, used by builtins and the torch/nn modules
     Value getAttr(const Value& object, const std::string& name);
     std::optional<Value> findAttr(const Value& object, const std::string& name);
+    /// A class attribute read through `object`: functions bind to it; staticmethod/classmethod/property apply.
+    Value bindClassAttribute(const Value& object, const std::shared_ptr<ClassObject>& cls, const Value& value);
     void setAttr(const Value& object, const std::string& name, Value value);
     Value callArgs(const Value& callable, CallArgs& args);
     Value binaryOp(uint32_t op, const Value& a, const Value& b);
@@ -134,6 +136,7 @@ private:
     void runModuleCode(const std::shared_ptr<const frontend::CodeObject>& code, const std::shared_ptr<Namespace>& globals);
     Value callFunction(const std::shared_ptr<FunctionObject>& function, CallArgs& args, const CompileOptions* compiled);
     Value buildClass(CallArgs& args);
+    std::shared_ptr<ClassObject> namedTupleFromClass(const ClassObject& body);
     Value makeFunction(Frame& frame, uint32_t flags);
     Value importName(const std::string& name, const Value& fromList);
     /// Runs a module written in the subset (a polyfill) and registers it under `name`.
@@ -162,8 +165,17 @@ void installBuiltins(Interpreter& vm, Namespace& builtins);
 void installExceptions(Interpreter& vm, Namespace& builtins);
 void installTorch(Interpreter& vm);
 void installStdlib(Interpreter& vm);
+/// The native half of collections (`_collections`) and dict.fromkeys (collections_module.cpp).
+void installCollections(Interpreter& vm);
+/// dict.update(source): a dict, an object with keys(), or an iterable of key/value pairs (Python's errors).
+void updateDict(Interpreter& vm, DictObject& dict, const Value& source);
+/// A collections.namedtuple class: its instances are tuples that carry it.
+Value makeNamedTupleClass(Interpreter& vm, const std::string& name, const std::vector<std::string>& fields,
+                          const ValueList& defaultValues, const std::string& moduleName);
 /// The source of a standard-library module written in the subset (python_polyfills.cpp), or null.
 const char* polyfillSource(const std::string& module);
+/// collections, collections.abc, typing and dataclasses (python_polyfills_data.cpp), or null.
+const char* dataTypesPolyfillSource(const std::string& module);
 void installNn(Interpreter& vm, ModuleObject& nn);
 /// Attributes of builtin values (str/list/dict/... methods, tensor methods and properties).
 std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, const std::string& name);

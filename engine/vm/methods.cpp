@@ -381,15 +381,14 @@ std::optional<Value> dictAttribute(const Value& self, const std::string& name) {
              dict.set(a.positional[0], v);
              return v;
          }},
-        {"update", [](Interpreter&, const Value& s, CallArgs& a) {
-             if (!a.positional.empty())
-                 for (auto& [k, v] : a.positional[0].as<DictObject>().entries) s.as<DictObject>().set(k, v);
+        {"update", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             if (a.positional.size() > 1) typeError(fmt::format("update expected at most 1 argument, got {}", a.positional.size()));
+             if (!a.positional.empty()) updateDict(vm, s.as<DictObject>(), a.positional[0]);
              for (auto& [k, v] : a.keywords) s.as<DictObject>().set(makeStr(k), v);
              return Value();
          }},
         {"copy", [](Interpreter&, const Value& s, CallArgs&) {
-             auto copy = std::make_shared<DictObject>();
-             copy->entries = s.as<DictObject>().entries;
+             auto copy = std::make_shared<DictObject>(s.as<DictObject>());  // a subclass's copy keeps its class
              return Value(copy);
          }},
         {"clear", [](Interpreter&, const Value& s, CallArgs&) { s.as<DictObject>().entries.clear(); return Value(); }},

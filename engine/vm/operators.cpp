@@ -326,6 +326,9 @@ Value Interpreter::getItem(const Value& container, const Value& key) {
         }
         case Kind::Dict: {
             if (Value* found = container.as<DictObject>().find(key)) return *found;
+            // dict subclasses answer a missing key with __missing__ (defaultdict, Counter), as dict.__getitem__ does.
+            if (const auto& cls = container.as<DictObject>().cls)
+                if (auto missing = cls->lookup("__missing__")) return call(*missing, {container, key});
             raiseKeyError(key);
         }
         case Kind::Tensor: return callOp("Tensor.__getitem__", {container, key});

@@ -237,7 +237,7 @@ const char* polyfillSource(const std::string& module) {
     static const std::map<std::string, const char*> kSources = {
         {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator}};
     auto it = kSources.find(module);
-    return it == kSources.end() ? nullptr : it->second;
+    return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
 }
 
 }  // namespace eng::vm

@@ -31,6 +31,8 @@ Value deepCopy(const Value& v) {
         }
         case Kind::Dict: {
             auto dict = std::make_shared<DictObject>();
+            dict->cls = v.as<DictObject>().cls;
+            dict->defaultFactory = v.as<DictObject>().defaultFactory;
             for (auto& [key, value] : v.as<DictObject>().entries) dict->entries.emplace_back(key, deepCopy(value));
             return Value(dict);
         }
@@ -71,11 +73,7 @@ void installStdlib(Interpreter& vm) {
     copy->attributes["copy"] = makeNative("copy", [](Interpreter&, CallArgs& a) {
         const Value& v = a.positional.at(0);
         if (v.is(Kind::List)) return makeList(v.as<ListObject>().items);
-        if (v.is(Kind::Dict)) {
-            auto dict = std::make_shared<DictObject>();
-            dict->entries = v.as<DictObject>().entries;
-            return Value(dict);
-        }
+        if (v.is(Kind::Dict)) return Value(std::make_shared<DictObject>(v.as<DictObject>()));
         return v;
     });
 

@@ -166,10 +166,14 @@ std::string Interpreter::repr(const Value& v) {
         case Kind::List: return "[" + joinRepr(*this, v.as<ListObject>().items) + "]";
         case Kind::Tuple: {
             auto& tuple = v.as<TupleObject>();
+            if (tuple.cls)
+                if (auto method = tuple.cls->lookup("__repr__")) return str(call(*method, {v}));
             if (tuple.typeName != "tuple") return toTensorValue(v).repr();
             return "(" + joinRepr(*this, tuple.items) + (tuple.items.size() == 1 ? ",)" : ")");
         }
         case Kind::Dict: {
+            if (const auto& cls = v.as<DictObject>().cls)
+                if (auto method = cls->lookup("__repr__")) return str(call(*method, {v}));
             std::string text = "{";
             bool first = true;
             for (auto& [key, value] : v.as<DictObject>().entries) {

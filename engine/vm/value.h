@@ -98,6 +98,8 @@ using ValueList = std::vector<Value>;
 using KwArgs = std::vector<std::pair<std::string, Value>>;
 using Namespace = std::unordered_map<std::string, Value>;
 
+struct ClassObject;
+
 struct StrObject : Object {
     explicit StrObject(std::string v) : Object(Kind::Str), value(std::move(v)) {}
     std::string value;
@@ -125,11 +127,21 @@ struct TupleObject : Object {
     ValueList items;
     std::string typeName = "tuple";       // torch.Size, torch.return_types.max, ...
     std::vector<std::string> fieldNames;  // named tuples: their attributes
+    std::shared_ptr<ClassObject> cls;     // a collections.namedtuple class; null for tuple and the runtime's named tuples
+    /// Takes the other tuple's type (name, fields, class): a rebuilt tuple is of the same type.
+    void copyTypeFrom(const TupleObject& other) {
+        typeName = other.typeName;
+        fieldNames = other.fieldNames;
+        cls = other.cls;
+    }
 };
 /// Insertion-ordered; keys compared with Python's == (dicts here are small).
 struct DictObject : Object {
     DictObject() : Object(Kind::Dict) {}
     std::vector<std::pair<Value, Value>> entries;
+    /// A dict subclass of the collections module (OrderedDict, defaultdict, Counter); null for dict.
+    std::shared_ptr<ClassObject> cls;
+    Value defaultFactory;  // defaultdict's default_factory
     Value* find(const Value& key);
     void set(const Value& key, Value value);
     bool erase(const Value& key);
