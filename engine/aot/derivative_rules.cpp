@@ -251,6 +251,34 @@ void layerNormRule(GradContext& ctx) {
     if (Node* bias = ctx.differentiable(3, "bias")) ctx.send(bias, overBatch(ctx.grad));
 }
 
+/// [N, count] rows of `indices` (1-D, integral) one-hot encoded in `like`'s dtype and device: the class numbers are made
+/// from `like` (no device constant in the graph).
+Node* oneHotRows(GraphBuilder& b, Node* like, Node* indices, int64_t count) {
+    const Arg zero = GraphBuilder::constant(vm::Value(int64_t{0}));
+    Node* classIds = b.method("sub", b.method("cumsum", b.method("new_ones", like, {GraphBuilder::ints({count})}), {zero}), {c(1.0)});
+    Node* matches = b.method("eq", b.method("unsqueeze", indices, {GraphBuilder::constant(vm::Value(int64_t{1}))}), {ref(classIds)});
+    return b.method("to", matches, {GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(exampleTensor(*like)->dtype())))});
+}
+
+/// embedding: the weight's gradient sums the rows of g by index, as a one-hot matmul (dense, like
+/// embedding_dense_backward's result).
+void embeddingRule(GradContext& ctx) {
+    Node* indices = ctx.nodeArg(0, "input");
+    Node* weight = ctx.differentiable(1, "weight");
+    if (!weight) return;
+    if (!indices || exampleTensor(*indices)->dim() < 1 || exampleTensor(*weight)->dim() != 2) ctx.unsupported("embedding of a 0-dim index");
+    for (const auto& [position, name] : {std::pair<size_t, const char*>{2, "padding_idx"}, {3, "max_norm"}})
+        if (const Arg* a = ctx.arg(position, name); a && !(a->kind == Arg::Kind::Constant && a->constant.isNone()))
+            ctx.unsupported(std::string("embedding with ") + name);
+    if (ctx.number(5, "scale_grad_by_freq", 0.0) != 0.0 || ctx.number(6, "sparse", 0.0) != 0.0) ctx.unsupported("embedding with scale_grad_by_freq or sparse");
+    GraphBuilder& b = ctx.b;
+    const int64_t rows = exampleTensor(*weight)->sizes()[0];
+    Node* flat = exampleTensor(*indices)->dim() == 1 ? indices : b.method("flatten", indices);
+    Node* oneHot = oneHotRows(b, weight, flat, rows);
+    Node* grads = b.method("flatten", ctx.grad, {GraphBuilder::constant(vm::Value(int64_t{0})), GraphBuilder::constant(vm::Value(int64_t{-2}))});
+    ctx.send(weight, b.method("matmul", b.method("t", oneHot), {ref(grads)}));
+}
+
 void crossEntropyRule(GradContext& ctx) {
     Node* x = ctx.differentiable(0, "input");
     Node* target = ctx.nodeArg(1, "target");
@@ -267,10 +295,7 @@ void crossEntropyRule(GradContext& ctx) {
     GraphBuilder& b = ctx.b;
     const int64_t classes = exampleTensor(*x)->sizes()[1];
     Node* probabilities = b.method("softmax", x, {GraphBuilder::constant(vm::Value(int64_t{1}))});
-    // Class numbers 0..C-1 on the logits' device, without a device constant in the graph.
-    Node* classIds = b.method("sub", b.method("cumsum", b.method("new_ones", x, {GraphBuilder::ints({classes})}), {GraphBuilder::constant(vm::Value(int64_t{0}))}), {c(1.0)});
-    Node* oneHot = b.method("to", b.method("eq", b.method("unsqueeze", target, {GraphBuilder::constant(vm::Value(int64_t{1}))}), {ref(classIds)}),
-                            {GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(exampleTensor(*x)->dtype())))});
+    Node* oneHot = oneHotRows(b, x, target, classes);
     Node* valid = b.method("ne", target, {c(ignore)});
     Node* perRow = b.method("mul", b.method("sub", probabilities, {ref(oneHot)}), {ref(b.method("unsqueeze", valid, {GraphBuilder::constant(vm::Value(int64_t{1}))}))});
     if (reduction == "mean") ctx.send(x, b.method("div", b.method("mul", perRow, {ref(ctx.grad)}), {ref(b.method("sum", valid))}));
@@ -331,6 +356,43 @@ void dropoutRule(GradContext& ctx) {
     identityRule(ctx);
 }
 
+/// x[i] of an op with several results: the gradient goes to item i.
+void getitemRule(GradContext& ctx) {
+    Node* several = ctx.nodeArg(0, "input");
+    const Arg* index = ctx.arg(1, "index");
+    if (!several || !(several->example.is(vm::Kind::Tuple) || several->example.is(vm::Kind::List)) || !index ||
+        index->kind != Arg::Kind::Constant || !index->constant.is(vm::Kind::Int))
+        ctx.unsupported("indexing a tensor (only items of split/chunk/unbind results are differentiated)");
+    const int64_t count = static_cast<int64_t>(several->example.is(vm::Kind::Tuple) ? several->example.as<vm::TupleObject>().items.size()
+                                                                                   : several->example.as<vm::ListObject>().items.size());
+    const int64_t i = index->constant.asInt();
+    ctx.sendItem(several, i < 0 ? i + count : i, ctx.grad);
+}
+
+/// split/chunk (cat of the items' gradients) and unbind (stack): items nobody read get zeros.
+void severalResultsRule(GradContext& ctx, bool stacked, size_t dimPosition) {
+    Node* x = ctx.differentiable(0, "input");
+    if (!x) return;
+    const vm::ValueList& items = ctx.node.example.is(vm::Kind::Tuple) ? ctx.node.example.as<vm::TupleObject>().items
+                                                                       : ctx.node.example.as<vm::ListObject>().items;
+    std::vector<Arg> parts;
+    for (size_t i = 0; i < items.size(); ++i) {
+        auto found = ctx.itemGrads.find(static_cast<int64_t>(i));
+        if (found != ctx.itemGrads.end()) {
+            parts.push_back(ref(found->second));
+            continue;
+        }
+        const tensor::Tensor& item = items[i].as<vm::TensorObject>().value;
+        for (const std::string& symbol : x->dimSymbols)
+            if (!symbol.empty()) ctx.unsupported("an unread item of a dynamic-shape " + ctx.node.target);
+        std::vector<int64_t> sizes(item.sizes().begin(), item.sizes().end());
+        parts.push_back(ref(ctx.b.method("new_zeros", ctx.grad ? ctx.grad : ctx.itemGrads.begin()->second, {GraphBuilder::ints(sizes)})));
+    }
+    const double dim = ctx.number(dimPosition, "dim", 0.0);
+    ctx.send(x, ctx.b.torchFunction(stacked ? "stack" : "cat", {Arg::ofItems(Arg::Kind::List, std::move(parts)),
+                                                                 GraphBuilder::constant(vm::Value(static_cast<int64_t>(dim)))}));
+}
+
 const std::map<std::string, GradRule, std::less<>>& rules() {
     static const std::map<std::string, GradRule, std::less<>> table = [] {
         std::map<std::string, GradRule, std::less<>> t;
@@ -348,6 +410,7 @@ const std::map<std::string, GradRule, std::less<>>& rules() {
         t["log_softmax"] = [](GradContext& ctx) { softmaxRule(ctx, true); };
         t["layer_norm"] = layerNormRule;
         t["cross_entropy"] = crossEntropyRule;
+        t["embedding"] = embeddingRule;
         for (const char* name : {"view", "reshape", "flatten", "view_as", "reshape_as", "unflatten", "squeeze", "unsqueeze", "ravel"})
             t[name] = reshapeRule;
         for (const char* name : {"transpose", "swapaxes", "swapdims"}) t[name] = transposeRule;
@@ -358,6 +421,10 @@ const std::map<std::string, GradRule, std::less<>>& rules() {
         for (const char* name : {"expand", "expand_as", "broadcast_to", "contiguous", "clone", "positive", "__pos__"}) t[name] = identityRule;
         t["masked_fill"] = maskedFillRule;
         t["dropout"] = dropoutRule;
+        t["getitem"] = getitemRule;
+        t["split"] = [](GradContext& ctx) { severalResultsRule(ctx, false, 2); };
+        t["chunk"] = [](GradContext& ctx) { severalResultsRule(ctx, false, 2); };
+        t["unbind"] = [](GradContext& ctx) { severalResultsRule(ctx, true, 1); };
         for (const auto& [name, unary] : unaryRules()) {
             const UnaryRule formula = unary;
             t[name] = [formula](GradContext& ctx) {
@@ -458,6 +525,8 @@ const GradRule* findGradRule(std::string_view op) {
     auto found = rules().find(op);
     return found == rules().end() ? nullptr : &found->second;
 }
+
+bool hasSeveralDifferentiableResults(std::string_view op) { return op == "split" || op == "chunk" || op == "unbind"; }
 
 bool passesNoGradient(std::string_view op) {
     static const std::set<std::string, std::less<>> none = {

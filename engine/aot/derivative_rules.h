@@ -18,13 +18,17 @@ namespace eng::aot {
 class GradContext {
 public:
     using Accumulate = std::function<void(capture::Node* input, capture::Node* gradient)>;
+    using AccumulateItem = std::function<void(capture::Node* several, int64_t index, capture::Node* gradient)>;
     using RequiresGrad = std::function<bool(const capture::Node*)>;
-    GradContext(GraphBuilder& builder, capture::Node& forwardNode, capture::Node* resultGrad, Accumulate accumulate, RequiresGrad requiresGrad)
-        : b(builder), node(forwardNode), grad(resultGrad), accumulate_(std::move(accumulate)), requiresGrad_(std::move(requiresGrad)) {}
+    GradContext(GraphBuilder& builder, capture::Node& forwardNode, capture::Node* resultGrad, std::map<int64_t, capture::Node*> resultItemGrads,
+                Accumulate accumulate, AccumulateItem accumulateItem, RequiresGrad requiresGrad)
+        : b(builder), node(forwardNode), grad(resultGrad), itemGrads(std::move(resultItemGrads)), accumulate_(std::move(accumulate)),
+          accumulateItem_(std::move(accumulateItem)), requiresGrad_(std::move(requiresGrad)) {}
 
     GraphBuilder& b;
     capture::Node& node;   // the forward node (its example is the result)
-    capture::Node* grad;   // the gradient of its result
+    capture::Node* grad;   // the gradient of its result (null for ops with several results)
+    std::map<int64_t, capture::Node*> itemGrads;  // ops with several results (split, chunk, unbind): by item
 
     /// The argument bound to `position` / keyword `name` (null when absent).
     const capture::Arg* arg(size_t position, const std::string& name) const;
@@ -40,10 +44,13 @@ public:
     int64_t rank() const;
     /// Sends `gradient` to `input`, summed over broadcast dimensions down to the input's shape.
     void send(capture::Node* input, capture::Node* gradient);
+    /// Sends the gradient of item `index` of `several` (a getitem of a split's result).
+    void sendItem(capture::Node* several, int64_t index, capture::Node* gradient) { accumulateItem_(several, index, gradient); }
     [[noreturn]] void unsupported(const std::string& why) const;
 
 private:
     Accumulate accumulate_;
+    AccumulateItem accumulateItem_;
     RequiresGrad requiresGrad_;
 };
 
@@ -51,6 +58,8 @@ using GradRule = std::function<void(GradContext&)>;
 
 /// The rule for `op`, or null.
 const GradRule* findGradRule(std::string_view op);
+/// Ops whose several results (a tuple of tensors) get gradients item by item: split, chunk, unbind.
+bool hasSeveralDifferentiableResults(std::string_view op);
 /// Ops whose results carry no gradient (detach, *_like, argmax; comparisons give bool results, which never do).
 bool passesNoGradient(std::string_view op);
 

@@ -66,9 +66,12 @@ JointGraph traceJointGraph(vm::Interpreter& vm, const capture::Graph& graph, con
         const std::string op = inductor::lowering::nodeOpName(*node);
         if (!forward.gradEnabled.at(node) || passesNoGradient(op) || !anyNodeArg(*node, [&](const Node* n) { return requiresGrad.contains(n); }))
             continue;
-        // Several results (max with dim, split, unbind): their items would carry gradients no rule traces.
-        if (node->example.is(vm::Kind::Tuple) || node->example.is(vm::Kind::List))
-            throw AotUnsupported(fmt::format("{} ({}) returns several values from inputs that require grad", node->name, node->target));
+        // Several results: split/chunk/unbind get gradients item by item; others (max with dim) no rule traces.
+        if (node->example.is(vm::Kind::Tuple) || node->example.is(vm::Kind::List)) {
+            if (!hasSeveralDifferentiableResults(op))
+                throw AotUnsupported(fmt::format("{} ({}) returns several values from inputs that require grad", node->name, node->target));
+            requiresGrad.insert(node);
+        }
         if (isFloatTensor(*node)) requiresGrad.insert(node);
     }
 
@@ -89,15 +92,22 @@ JointGraph traceJointGraph(vm::Interpreter& vm, const capture::Graph& graph, con
         joint.tangentOutput.push_back(static_cast<int>(i));
         accumulate(out.node, tangent);
     }
+    std::map<const Node*, std::map<int64_t, Node*>> itemGrads;  // ops with several results, by item
+    auto accumulateItem = [&](Node* several, int64_t index, Node* gradient) {
+        auto [slot, added] = itemGrads[several].emplace(index, gradient);
+        if (!added) slot->second = b.method("add", slot->second, {GraphBuilder::ref(gradient)});
+    };
     auto isDifferentiable = [&](const Node* n) { return requiresGrad.contains(n); };
     for (auto it = forward.nodes.rbegin(); it != forward.nodes.rend(); ++it) {
         Node* node = *it;
         auto grad = grads.find(node);
-        if (grad == grads.end() || !requiresGrad.contains(node)) continue;
+        auto items = itemGrads.find(node);
+        if ((grad == grads.end() && items == itemGrads.end()) || !requiresGrad.contains(node)) continue;
         const std::string op = inductor::lowering::nodeOpName(*node);
         const GradRule* rule = findGradRule(op);
         if (!rule) throw AotUnsupported(fmt::format("{} ({}): no derivative of {} is traced into the joint graph", node->name, node->target, op));
-        GradContext ctx(b, *node, grad->second, accumulate, isDifferentiable);
+        GradContext ctx(b, *node, grad == grads.end() ? nullptr : grad->second, items == itemGrads.end() ? std::map<int64_t, Node*>{} : items->second,
+                        accumulate, accumulateItem, isDifferentiable);
         (*rule)(ctx);
     }
     std::vector<Arg> outputs = joint.forwardOutputs;

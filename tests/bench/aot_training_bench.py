@@ -1,6 +1,7 @@
 # Training-step benchmark for AOT Autograd: forward + backward + optimizer step of two models, eager and compiled
 # (aot_eager and the inductor), median step time and the first compiled step (compile included). One script for
-# both engines: `python3 aot_training_bench.py [SPEC]` (PyTorch) and `cwb run aot_training_bench.py --device SPEC`.
+# both engines: `python3 -c 'import aot_training_bench as b; b.main("SPEC")'` (PyTorch) and
+# `cwb run aot_training_bench.py --device SPEC` (cwb calls main(SPEC)).
 # SPEC: comma-separated tokens: cpu | cuda, iters=N (default 20), warmup=N (default 3).
 # Output: RESULT <impl> <model> <mode> median_ms=<x> first_s=<y> loss=<z>
 import time
@@ -57,6 +58,7 @@ def median(values):
 
 
 def bench(make, inputs, mode, cfg):
+    torch._dynamo.reset()  # each mode compiles afresh (the cache is per code object, whatever the backend)
     torch.manual_seed(0)
     model = make()
     step_fn = model if mode == "eager" else torch.compile(model, backend=mode)
@@ -88,9 +90,5 @@ def main(spec="cpu"):
     for name, make, inputs in workloads:
         for mode in ["eager", "aot_eager", "inductor"]:
             ms, first, loss = bench(make, inputs, mode, cfg)
-            print(f"RESULT {IMPL} {name} {mode} median_ms={ms:.3f} first_s={first:.3f} loss={loss:.6f}")
+            print(f"RESULT {IMPL} {name} {mode} median_ms={ms:.3f} first_s={first:.3f} loss={loss:.4f}")
 
-
-if __name__ == "__main__":
-    import sys
-    main(sys.argv[1] if len(sys.argv) > 1 else "cpu")

@@ -3,11 +3,7 @@
 // aot_eager (the rules alone) and the inductor (the rules and the lowering of the backward graph).
 #include <gtest/gtest.h>
 
-#include <cmath>
-
-#include "../capture/capture_support.h"
-#include "aot/aot_backend.h"
-#include "inductor/inductor_backend.h"
+#include "aot_test_support.h"
 
 namespace {
 
@@ -34,6 +30,14 @@ def f_views(a, b, c): return (a.reshape(4, 6).t().flatten() * b.permute(1, 0).co
 def f_broadcast(a, b, c): return (a * c + b.expand(2, 6, 4)).sum()
 def f_masked(a, b, c): return a.masked_fill(b > 0, 0.0).sum() + F.dropout(c, p=0.0).sum() + (a * (b > 0.5)).sum()
 
+def f_split(a, b, c):
+    q, k, v = a.split(4, dim=1)
+    return (q * k).sum() + v.chunk(2, 0)[1].sum() * 2.0 + a.unbind(0)[2].sum() + (b * c).sum()
+
+def f_embedding(a, b, c):
+    idx = torch.tensor([[0, 3, 3], [5, 1, 0]])
+    return (F.embedding(idx, a) * F.embedding(idx[0], b).sum(0)).sum() + c.sum()
+
 FUNCTIONS = {
     "f_add": (f_add, [6, 4], [6, 4], [6, 4]),
     "f_mul_div": (f_mul_div, [6, 4], [6, 4], [6, 4]),
@@ -50,6 +54,8 @@ FUNCTIONS = {
     "f_views": (f_views, [2, 12], [4, 6], [3]),
     "f_broadcast": (f_broadcast, [6, 4], [4], [6, 1]),
     "f_masked": (f_masked, [6, 4], [6, 4], [6, 4]),
+    "f_split": (f_split, [6, 12], [3], [3]),
+    "f_embedding": (f_embedding, [6, 4], [6, 4], [2]),
 }
 
 def grads(fn, wrapped, shapes):
@@ -70,32 +76,20 @@ class DerivativeRule : public ::testing::TestWithParam<std::tuple<const char*, c
 
 TEST_P(DerivativeRule, GradientsEqualEager) {
     const auto [function, backend] = GetParam();
-    eng::inductor::installInductorBackend();
-    eng::aot::installAotAutograd();
-    capturetest::CapturedRun run = capturetest::runCaptured(kScript, "rules.py", "main",
-                                                            {eng::vm::makeStr(function), eng::vm::makeStr(backend)});
+    capturetest::CapturedRun run = aottest::runWithAot(kScript, "rules.py", {eng::vm::makeStr(function), eng::vm::makeStr(backend)});
     ASSERT_TRUE(run.ok) << run.error << run.out;
     bool compiled = false;
     for (const auto& code : run.events.code) compiled = compiled || code.source.find("# AOT Autograd: joint graph") != std::string::npos;
     std::string reasons;
     for (const auto& code : run.events.code) reasons += code.source.substr(0, 400);
     EXPECT_TRUE(compiled) << reasons;
-    const auto& pair = run.returned.as<eng::vm::ListObject>().items;
-    const auto& eager = pair.at(0).as<eng::vm::ListObject>().items;
-    const auto& aot = pair.at(1).as<eng::vm::ListObject>().items;
-    ASSERT_EQ(eager.size(), aot.size());
-    for (size_t i = 0; i < eager.size(); ++i) {
-        const auto x = capturetest::tensorValues(eager[i]);
-        const auto y = capturetest::tensorValues(aot[i]);
-        ASSERT_EQ(x.size(), y.size()) << "value " << i;
-        for (size_t k = 0; k < x.size(); ++k) ASSERT_NEAR(x[k], y[k], 1e-4 * (1.0 + std::abs(x[k]))) << "value " << i << " element " << k;
-    }
+    aottest::expectSameAsEager(run);
 }
 
 INSTANTIATE_TEST_SUITE_P(AotAutograd, DerivativeRule,
                          ::testing::Combine(::testing::Values("f_add", "f_mul_div", "f_pow", "f_matmul", "f_mm_bmm", "f_linear",
                                                               "f_activations", "f_math", "f_reductions", "f_softmaxes",
-                                                              "f_layer_norm", "f_cross_entropy", "f_views", "f_broadcast", "f_masked"),
+                                                              "f_layer_norm", "f_cross_entropy", "f_views", "f_broadcast", "f_masked", "f_split", "f_embedding"),
                                             ::testing::Values("aot_eager", "inductor")),
                          [](const auto& param) { return std::string(std::get<0>(param.param)) + "_" + std::get<1>(param.param); });
 

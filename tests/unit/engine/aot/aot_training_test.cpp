@@ -4,37 +4,15 @@
 // calls, a dynamic-shape recompile, the partition's recompute choices, and the eager fallback with its reason.
 #include <gtest/gtest.h>
 
-#include <cmath>
-
-#include "../capture/capture_support.h"
-#include "aot/aot_backend.h"
-#include "inductor/inductor_backend.h"
+#include "aot_test_support.h"
 
 namespace {
 
 using capturetest::CapturedRun;
 
-CapturedRun runTraining(const std::string& source) {
-    eng::inductor::installInductorBackend();
-    eng::aot::installAotAutograd();
-    return capturetest::runCaptured(source, "train.py", "main");
-}
+using aottest::expectSameAsEager;
 
-/// main() returns [eager values, compiled values]: every tensor must agree within float tolerance.
-void expectSameAsEager(const CapturedRun& run, double tolerance = 1e-4) {
-    ASSERT_TRUE(run.ok) << run.error << run.out;
-    const auto& pair = run.returned.as<eng::vm::ListObject>().items;
-    const auto& eager = pair.at(0).as<eng::vm::ListObject>().items;
-    const auto& compiled = pair.at(1).as<eng::vm::ListObject>().items;
-    ASSERT_EQ(eager.size(), compiled.size());
-    for (size_t i = 0; i < eager.size(); ++i) {
-        const auto a = capturetest::tensorValues(eager[i]);
-        const auto b = capturetest::tensorValues(compiled[i]);
-        ASSERT_EQ(a.size(), b.size()) << "value " << i;
-        for (size_t k = 0; k < a.size(); ++k)
-            ASSERT_NEAR(a[k], b[k], tolerance * (1.0 + std::abs(a[k]))) << "value " << i << " element " << k;
-    }
-}
+CapturedRun runTraining(const std::string& source) { return aottest::runWithAot(source); }
 
 /// The output code of the AOT-compiled graphs (forward and backward in one row).
 std::vector<const traces::OutputCode*> aotCode(const CapturedRun& run) {
@@ -213,7 +191,7 @@ TEST(AotTraining, CausalAttentionBlockInductor) {
 }
 
 TEST(AotTraining, NoGradRegionsAndInferenceCalls) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x, w):
@@ -232,16 +210,14 @@ def run(fn):
         _, h2 = fn(x, w)
     return [loss.detach(), w.grad.clone(), h.detach(), h2, torch.tensor(float(h2.requires_grad))]
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     // The inference call under no_grad compiles its own graph (grad mode is part of the cache key), without AOT.
     EXPECT_EQ(aotCode(run).size(), 1u);
 }
 
 TEST(AotTraining, DynamicShapeRecompileCompilesBothGraphs) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x, w, b):
@@ -261,9 +237,7 @@ def run(fn):
         b.grad = None
     return out
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     const auto code = aotCode(run);
     ASSERT_EQ(code.size(), 2u);  // the static first compile, then one dynamic graph for 12 and 5
@@ -271,7 +245,7 @@ def main():
 }
 
 TEST(AotTraining, PartitionRecomputesPointwiseAndSavesMatmul) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x, w):
@@ -285,9 +259,7 @@ def run(fn):
     loss.backward()
     return [loss.detach(), w.grad.clone()]
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     ASSERT_EQ(aotCode(run).size(), 1u);
     const std::string& source = aotCode(run).front()->source;
@@ -297,7 +269,7 @@ def main():
 }
 
 TEST(AotTraining, UnsupportedDerivativeFallsBackWithReason) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x):
@@ -309,9 +281,7 @@ def run(fn):
     loss.backward()
     return [loss.detach(), x.grad.clone()]
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     ASSERT_EQ(run.events.code.size(), 1u);
     EXPECT_EQ(run.events.code[0].filename, "cwb_inductor_eager_fallback");
@@ -319,7 +289,7 @@ def main():
 }
 
 TEST(AotTraining, InPlaceOpOnIntermediateIsFunctionalised) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x, w):
@@ -336,9 +306,7 @@ def run(fn):
     loss.backward()
     return [loss.detach(), w.grad.clone()]
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     EXPECT_EQ(aotCode(run).size(), 1u);
 }
@@ -348,7 +316,7 @@ def main():
 namespace {
 
 TEST(AotTraining, GradFreeInputMutationIsWrittenBack) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x, w, running):
@@ -368,15 +336,13 @@ def run(fn):
         out += [loss.detach(), w.grad.clone(), running.clone()]
     return out
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     EXPECT_EQ(aotCode(run).size(), 1u);
 }
 
 TEST(AotTraining, SeveralResultsFromGradInputsFallBack) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x):
@@ -388,9 +354,7 @@ def run(fn):
     loss.backward()
     return [loss.detach(), x.grad.clone()]
 
-def main():
-    return [run(f), run(torch.compile(f, backend="aot_eager"))]
-)");
+)", "aot_eager"));
     expectSameAsEager(run);
     ASSERT_EQ(run.events.code.size(), 1u);
     EXPECT_NE(run.events.code[0].source.find("returns several values from inputs that require grad"), std::string::npos)
@@ -402,7 +366,7 @@ def main():
 namespace {
 
 TEST(AotTraining, DivisionPowersAndPiecewiseConstantOps) {
-    CapturedRun run = runTraining(R"(
+    CapturedRun run = runTraining(aottest::eagerAndCompiled(R"(
 import torch
 
 def f(x, w):
@@ -419,11 +383,93 @@ def run(fn):
     (loss + r.sum()).backward()
     return [loss.detach(), r.detach(), w.grad.clone(), torch.tensor(float(r.requires_grad))]
 
-def main():
-    return [run(f), run(torch.compile(f, backend="inductor"))]
-)");
+)"));
     expectSameAsEager(run);
     EXPECT_EQ(aotCode(run).size(), 1u);
+}
+
+}  // namespace
+
+namespace {
+
+// A GPT-2-style model: token and position embeddings with the token embedding tied to the output head, fused qkv
+// split into heads, causal attention, LayerNorm, tanh-GELU MLP, cross_entropy over the flattened logits.
+const char* const kTinyGpt = R"(import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Block(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads = heads
+        self.ln_1 = nn.LayerNorm(d)
+        self.c_attn = nn.Linear(d, 3 * d)
+        self.c_proj = nn.Linear(d, d)
+        self.ln_2 = nn.LayerNorm(d)
+        self.c_fc = nn.Linear(d, 4 * d)
+        self.mlp_proj = nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        b, t, c = x.size()
+        q, k, v = self.c_attn(self.ln_1(x)).split(c, dim=2)
+        q = q.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        k = k.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        v = v.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / (c // self.heads) ** 0.5)
+        att = att.masked_fill(torch.ones(t, t).tril() == 0, -1e9)
+        att = F.softmax(att, dim=-1)
+        y = (att @ v).transpose(1, 2).contiguous().view(b, t, c)
+        x = x + self.c_proj(y)
+        return x + self.mlp_proj(F.gelu(self.c_fc(self.ln_2(x)), approximate="tanh"))
+
+class GPT(nn.Module):
+    def __init__(self, vocab=50, d=32, layers=2, heads=4, block=16):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, d)
+        self.wpe = nn.Embedding(block, d)
+        self.h = nn.ModuleList([Block(d, heads) for _ in range(layers)])
+        self.ln_f = nn.LayerNorm(d)
+        self.lm_head = nn.Linear(d, vocab, bias=False)
+        self.lm_head.weight = self.wte.weight
+
+    def forward(self, idx, targets):
+        b, t = idx.size()
+        pos = torch.arange(0, t)
+        x = self.wte(idx) + self.wpe(pos)
+        for block in self.h:
+            x = block(x)
+        logits = self.lm_head(self.ln_f(x))
+        return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+
+def train(backend):
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    model = GPT()
+    step = torch.compile(model, backend=backend) if backend else model
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    torch.manual_seed(1)
+    idx = torch.randint(0, 50, (2, 16))
+    targets = torch.randint(0, 50, (2, 16))
+    out = []
+    for i in range(3):
+        opt.zero_grad()
+        loss = step(idx, targets)
+        loss.backward()
+        opt.step()
+        out.append(loss.detach())
+    out.append(model.wte.weight.detach().clone())
+    out.append(model.h[0].c_attn.weight.detach().clone())
+    return out
+
+def main():
+    return [train(None), train("inductor")]
+)";
+
+TEST(AotTraining, TinyGptWithTiedEmbeddingsAndAdamW) {
+    CapturedRun run = runTraining(kTinyGpt);
+    expectSameAsEager(run, 1e-4);
+    ASSERT_EQ(aotCode(run).size(), 1u);
+    for (const auto& code : run.events.code) EXPECT_EQ(code.filename, "cwb_inductor_output_code") << code.source.substr(0, 300);
 }
 
 }  // namespace

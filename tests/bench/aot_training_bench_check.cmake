@@ -1,0 +1,23 @@
+# Smoke test of the training-step benchmark: `cwb run tests/bench/aot_training_bench.py` (few steps) must print a
+# RESULT line with a time for every model and mode, and each model's loss (4 decimals) must be the same in every mode.
+cmake_minimum_required(VERSION 3.25)
+execute_process(COMMAND "${CWB}" run "${SCRIPT}" --device "cpu,iters=2,warmup=1"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cwb run exited ${rc}\n${out}\n${err}")
+endif()
+foreach(model mlp block)
+  set(losses "")
+  foreach(mode eager aot_eager inductor)
+    string(REGEX MATCH "RESULT cwb ${model} ${mode} median_ms=[0-9.]+ first_s=[0-9.]+ loss=([-0-9.]+)" found "${out}")
+    if(NOT found)
+      message(FATAL_ERROR "no RESULT line for '${model} ${mode}':\n${out}")
+    endif()
+    list(APPEND losses "${CMAKE_MATCH_1}")
+  endforeach()
+  list(REMOVE_DUPLICATES losses)
+  list(LENGTH losses distinct)
+  if(NOT distinct EQUAL 1)
+    message(FATAL_ERROR "${model}: the modes' losses differ (${losses}):\n${out}")
+  endif()
+endforeach()
