@@ -145,7 +145,7 @@ void ProvenanceView::draw(ViewContext& context) {
     if (!compile) return;
     bind(*context.currentAnalysis(), *compile);
     if (modules_.empty()) {
-        drawEmptyState("This compile generated no code: Inductor did not run for it (a graph break, a failure, or another backend)");
+        drawEmptyState("This compile generated no code (eager backend, failure, or a cache hit without code)");
         if (context.uiDump) context.uiDump->add("provenance", "none");
         return;
     }

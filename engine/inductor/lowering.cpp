@@ -516,7 +516,12 @@ void Lowering::lowerOutput(const capture::Node& node) {
             if (v.isTensor() && isViewNode(item.node) && root->op == capture::NodeOp::Placeholder)
                 throw LoweringError(fmt::format("output {} is a view of input {}", item.node->name, root->name));
             const std::vector<const capture::Node*>& sharing = v.isTensor() ? outputsOfStorage.at(root) : std::vector<const capture::Node*>{};
-            if (sharing.size() > 1 && root->op != capture::NodeOp::Placeholder) {
+            if (auto input = aliasOf_.find(item.node); input != aliasOf_.end()) {
+                // An in-place op on an input returns the input itself (`x += 2` rebinds x to it): the caller, and
+                // the code after a graph break, get that tensor, which holds the written-back value.
+                out.kind = GraphOutput::Kind::Buffer;
+                out.buffer = placeholderBuffer_.at(input->second);
+            } else if (sharing.size() > 1 && root->op != capture::NodeOp::Placeholder) {
                 out.kind = GraphOutput::Kind::Buffer;
                 std::tie(out.buffer, out.view) = viewOfStorage(*item.node, *root, sharing);
                 if (auto owner = storageOf.find(out.buffer); owner != storageOf.end() && owner->second != root)

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <tuple>
 
 #include "graph/graph_palette.h"
 
@@ -10,6 +12,8 @@ namespace viz {
 namespace {
 
 constexpr size_t kMaxLabelChars = 36;
+/// In a folded graph, a single node with this many users among the boxes fans out across the graph (see below).
+constexpr size_t kFanOutUsers = 8;
 
 /// Long names differ at their end ("..._modules_17_modules_fc1_parameters_weight_"): keep both ends.
 std::string clipped(std::string text) {
@@ -138,11 +142,31 @@ DisplayGraph buildDisplayGraph(const GraphModel& model, const DisplayOptions& op
             addNode(nodeLabelLines(node), {node.index, -1}, fillOf(node, options.fusion), cluster, false);
     }
 
+    // In a folded graph, a single node that feeds boxes all over it (Inductor's RNG seeds, an attention mask, a
+    // constant) would draw a fan of edges across the screen and pull the layout apart: its edges are left out
+    // and its label says how many users it has (the side panel lists them).
+    std::vector<std::set<int>> targetsOf(folding ? display.nodes.size() : 0);
+    for (const GraphModelEdge& edge : model.edges) {
+        if (!folding) break;
+        int from = display.displayOfModelNode[static_cast<size_t>(edge.from)];
+        int to = display.displayOfModelNode[static_cast<size_t>(edge.to)];
+        if (from != to && display.nodes[static_cast<size_t>(from)].modelNode >= 0) targetsOf[static_cast<size_t>(from)].insert(to);
+    }
+    std::vector<bool> fansOut(display.nodes.size(), false);
+    for (size_t node = 0; node < targetsOf.size(); ++node) {
+        if (targetsOf[node].size() < kFanOutUsers) continue;
+        fansOut[node] = true;
+        LayoutNode& box = display.layout.nodes[node];
+        box.lines.push_back("-> " + std::to_string(targetsOf[node].size()) + " users, edges hidden");
+        std::tie(box.width, box.height) = labelBoxSize(box.lines);
+    }
+
     std::map<std::pair<int, int>, size_t> edgeIndex;
     for (const GraphModelEdge& edge : model.edges) {
         int from = display.displayOfModelNode[static_cast<size_t>(edge.from)];
         int to = display.displayOfModelNode[static_cast<size_t>(edge.to)];
         if (from == to) continue;  // inside one collapsed group
+        if (fansOut[static_cast<size_t>(from)]) continue;
         auto [it, added] = edgeIndex.try_emplace({from, to}, display.layout.edges.size());
         if (added) display.layout.edges.push_back({from, to, 1});
         else ++display.layout.edges[it->second].weight;
