@@ -33,7 +33,7 @@ int runOpen(const OpenOptions& options, bool framesGiven, bool scaleGiven) {
     if (!options.view.empty()) {
         workbench.view = app::viewFromName(options.view);
         if (!workbench.view)
-            throw CLI::ValidationError("--view", "expected sites, recompiles, graph, fusion, code, breaks, metrics, timeline, shapes or diff, got '" +
+            throw CLI::ValidationError("--view", "expected " + app::viewNameList() + ", got '" +
                                                      options.view + "'");
     }
     workbench.selectCompile = options.select;
@@ -62,7 +62,7 @@ void registerOpenCommand(CLI::App& app) {
     auto options = std::make_shared<OpenOptions>();
     CLI::App* cmd = app.add_subcommand("open", "Open traces, logs or directories in the desktop workbench");
     cmd->add_option("PATH", options->paths, "Trace files (.db), TORCH_TRACE logs or directories of logs");
-    cmd->add_option("--view", options->view, "View to show: sites, recompiles, graph, fusion, code, breaks, metrics, timeline, shapes, diff");
+    cmd->add_option("--view", options->view, "View to show: " + app::viewNameList());
     cmd->add_option("--select", options->select, "Compile id to select, e.g. 0/1 or [0/1]");
     cmd->add_option("--kernel", options->kernel,
                     "Kernel to open by name, in the selected compile's generated code (implies --view code)");

@@ -10,6 +10,7 @@
 #include "commands/commands.h"
 #include "capture/capture_engine.h"
 #include "inductor/inductor_backend.h"
+#include "aot/aot_backend.h"
 #include "commands/run_recording.h"
 #include "commands/script_entry.h"
 #include "vm/outputs.h"
@@ -45,6 +46,7 @@ int runScript(const RunOptions& options) {
     eng::capture::CaptureEngine engine(vm);
     engine.install();
     eng::inductor::installInductorBackend();
+    eng::aot::installAotAutograd();
     engine.setEventSink(recording.sink());
     EntryResult result = runModuleAndEntry(vm, options.entry, text);
     int status = result.exitCode == 0 && result.returned ? printOutputs(vm, options, *result.returned) : result.exitCode;

@@ -184,7 +184,10 @@ void renderFrame(GLFWwindow* window) {
     int height = 0;
     glfwGetFramebufferSize(window, &width, &height);
     glViewport(0, 0, width, height);
-    glClearColor(0.08f, 0.09f, 0.10f, 1.0f);
+    // The main window and its layout children draw no background of their own (on llvmpipe each full-window
+    // layer of pixels costs milliseconds a frame): the frame is cleared to the colour the panels have.
+    const ImVec4& background = ImGui::GetStyle().Colors[ImGuiCol_ChildBg];
+    glClearColor(background.x, background.y, background.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }

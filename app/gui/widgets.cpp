@@ -94,6 +94,13 @@ void helpMarker(const char* text) {
     ImGui::EndTooltip();
 }
 
+bool beginLayoutChild(const char* id, ImVec2 size) {
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(0, 0, 0, 0));
+    bool shown = ImGui::BeginChild(id, size, false);
+    ImGui::PopStyleColor();
+    return shown;
+}
+
 std::string formatSeconds(double seconds) {
     char text[32];
     if (seconds >= 10) std::snprintf(text, sizeof text, "%.1f s", seconds);

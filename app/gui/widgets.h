@@ -31,6 +31,10 @@ bool linkButton(const char* label);
 /// "(?)" that shows `text` on hover.
 void helpMarker(const char* text);
 
+/// A child window that only lays out (no border, no background of its own): the area behind it is already
+/// painted, and on a software renderer each extra layer of pixels costs milliseconds a frame. End with EndChild.
+bool beginLayoutChild(const char* id, ImVec2 size);
+
 /// Seconds as "74.9 s", "1.48 s", "55 ms", "0.4 ms".
 std::string formatSeconds(double seconds);
 

@@ -177,8 +177,12 @@ bool Workbench::selectKernel(const std::string& name, std::string& error) {
         return false;
     }
     const std::optional<traces::RowId> compileId = pane.selection.compileId;
+    // The selected compile's code may belong to a later attempt of it ([1/0_1] after a restart).
+    std::vector<const traces::OutputCode*> compileCode;
+    const traces::Compile* compile = compileId ? context.currentAnalysis()->compile(*compileId) : nullptr;
+    if (compile) compileCode = viz::linksOfCompile(context.currentAnalysis()->index(), *compile).outputCode;
     for (const traces::OutputCode& code : trace->outputCode) {
-        if (compileId && code.compileId != compileId) continue;
+        if (compileId && std::find(compileCode.begin(), compileCode.end(), &code) == compileCode.end()) continue;
         for (const traces::Kernel& kernel : code.kernels) {
             if (kernel.name != name) continue;
             if (!compileId && code.compileId) app::selectCompile(context, *code.compileId);
@@ -258,8 +262,10 @@ void Workbench::drawFrame(UiDump* dump) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
     ImGui::SetNextWindowSize(viewport->WorkSize);
+    // No background: the frame is cleared to the panels' colour (see renderFrame). On llvmpipe every layer of
+    // pixels costs several milliseconds a frame, so full-window layers are drawn once.
     ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                             ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus;
+                             ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground;
     ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
     ImGui::Begin("cwb", nullptr, flags);
     ImGui::PopStyleVar();
@@ -268,7 +274,9 @@ void Workbench::drawFrame(UiDump* dump) {
     float statusHeight = ImGui::GetFrameHeightWithSpacing();
     // The config keeps the width in logical pixels, so that it suits both a normal and a HiDPI screen.
     float scale = theme::uiScale();
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(0, 0, 0, 0));  // the cleared frame is its colour already
     ImGui::BeginChild("Traces", ImVec2(config_.sidebarWidth * scale, -statusHeight), true);
+    ImGui::PopStyleColor();
     drawSidebar(dump);
     ImGui::EndChild();
     ImGui::SameLine(0, 0);
@@ -280,22 +288,22 @@ void Workbench::drawFrame(UiDump* dump) {
         if (persistent_) markConfigDirty();
     }
     ImGui::SameLine(0, 0);
-    ImGui::BeginChild("##panes", ImVec2(0, -statusHeight), false);
+    widgets::beginLayoutChild("##panes", ImVec2(0, -statusHeight));
     if (traces_.empty()) {
         drawWelcome();
     } else if (config_.splitView) {
         float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
-        ImGui::BeginChild("##pane0", ImVec2(half, 0), false);
+        widgets::beginLayoutChild("##pane0", ImVec2(half, 0));
         drawPane(0, dump);
         ImGui::EndChild();
         ImGui::SameLine();
-        ImGui::BeginChild("##pane1", ImVec2(0, 0), false);
+        widgets::beginLayoutChild("##pane1", ImVec2(0, 0));
         drawPane(1, dump);
         ImGui::EndChild();
     } else {
         // The same child name as in split mode keeps the pane's tab bar (and its open tab) when toggling.
         focusedPane_ = 0;
-        ImGui::BeginChild("##pane0", ImVec2(0, 0), false);
+        widgets::beginLayoutChild("##pane0", ImVec2(0, 0));
         drawPane(0, dump);
         ImGui::EndChild();
     }
@@ -474,7 +482,7 @@ void Workbench::drawPane(size_t paneIndex, UiDump* dump) {
             ViewContext context{traces_, pane.selection, std::nullopt, nullptr};
             context.uiDump = paneIndex == focusedPane_ ? dump : nullptr;
             if (context.uiDump) context.uiDump->add("view", std::string(viewName(view->id())) + " (" + view->title() + ")");
-            ImGui::BeginChild("##view", ImVec2(0, 0), false);
+            widgets::beginLayoutChild("##view", ImVec2(0, 0));
             view->draw(context);
             ImGui::EndChild();
             ImGui::EndTabItem();

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
@@ -30,13 +31,17 @@ constexpr Shortcut kShortcuts[] = {
     {"Ctrl+F", "Focus the current view's filter or search box (Esc clears it)"},
     {"Left / Right", "Recompiles view: previous / next compile of the function"},
     {"Enter / Shift+Enter", "Code view search: next / previous match"},
+    {"Arrows, Enter, Esc, /", "Graph view: move between nodes, open a group, close it, search"},
     {"Double-click a compile id", "Compile sites: step through that function's compiles"},
     {"Drop files on the window", "Open traces and logs; side by side, in the pane they are dropped on"},
     {"F1", "This help"},
 };
 
 constexpr ViewId kViewOrder[] = {ViewId::Sites, ViewId::Recompiles, ViewId::Graph, ViewId::Fusion,
-                                 ViewId::Code,  ViewId::Breaks,     ViewId::Metrics, ViewId::Timeline, ViewId::Shapes, ViewId::Diff};
+                                 ViewId::Code,  ViewId::Breaks,     ViewId::Metrics, ViewId::Timeline, ViewId::Shapes, ViewId::Diff,
+                                 ViewId::Provenance};
+/// Ctrl+1 .. Ctrl+9 and Ctrl+0 show the first ten views.
+constexpr int kViewShortcuts = 10;
 
 }  // namespace
 
@@ -51,7 +56,7 @@ void Workbench::handleShortcuts() {
         if (shown >= 0 && shown < static_cast<int>(traces_.size())) closeTrace(static_cast<size_t>(shown));
     }
     if (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_F1, false)) showHelp_ = !showHelp_;
-    for (int n = 0; n < static_cast<int>(std::size(kViewOrder)); ++n)
+    for (int n = 0; n < std::min(kViewShortcuts, static_cast<int>(std::size(kViewOrder))); ++n)
         if (widgets::ctrlPressed(static_cast<char>(n == 9 ? '0' : '1' + n))) showView(kViewOrder[n]);
 }
 
@@ -90,8 +95,9 @@ void Workbench::drawMenuBar(UiDump* dump) {
     if (ImGui::BeginMenu("View")) {
         for (const auto& view : panes_[0].views) {
             int position = static_cast<int>(std::find(std::begin(kViewOrder), std::end(kViewOrder), view->id()) - std::begin(kViewOrder));
-            std::string shortcut = "Ctrl+" + std::to_string(position + 1);
-            if (ImGui::MenuItem(view->title(), shortcut.c_str(), focusedPane().active == view->id())) showView(view->id());
+            std::string shortcut = position < kViewShortcuts ? "Ctrl+" + std::to_string((position + 1) % 10) : "";
+            if (ImGui::MenuItem(view->title(), shortcut.empty() ? nullptr : shortcut.c_str(), focusedPane().active == view->id()))
+                showView(view->id());
         }
         ImGui::Separator();
         ImGui::MenuItem("Side by side", "Ctrl+D", &config_.splitView);

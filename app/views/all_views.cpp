@@ -16,6 +16,7 @@ std::vector<std::unique_ptr<View>> makeAllViews() {
     views.push_back(makeTimelineView());
     views.push_back(makeShapesView());
     views.push_back(makeDiffView());
+    views.push_back(makeProvenanceView());
     return views;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "gui/code_lines.h"
 #include "gui/theme.h"
 #include "gui/ui_dump.h"
 #include "gui/widgets.h"
@@ -32,7 +33,6 @@ private:
     void drawNodeKernels(const viz::TraceAnalysis& analysis, ViewContext& context);
     void drawToolbar(const viz::TraceAnalysis& analysis, ViewContext& context);
     void drawCode(ViewContext& context);
-    void drawLine(size_t lineIndex, float gutterWidth);
     void load(const viz::TraceAnalysis& analysis, const CodeItem& item);
     void findAll();
 
@@ -269,8 +269,7 @@ void CodeView::drawCode(ViewContext& context) {
     ImGui::PushFont(theme::codeFont());
     ImGui::BeginChild("code text", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     float lineHeight = ImGui::GetTextLineHeightWithSpacing();
-    std::string digits = std::to_string(std::max<size_t>(code_.lineCount(), 1));
-    float gutterWidth = ImGui::CalcTextSize(digits.c_str()).x + ImGui::GetFontSize();
+    float gutterWidth = codeGutterWidth(code_.lineCount());
     if (scrollToTop_) {
         ImGui::SetScrollX(0);
         ImGui::SetScrollY(0);
@@ -289,7 +288,7 @@ void CodeView::drawCode(ViewContext& context) {
         for (int l = clipper.DisplayStart; l < clipper.DisplayEnd; ++l) {
             if (firstShown < 0) firstShown = l;
             lastShown = l;
-            drawLine(static_cast<size_t>(l), gutterWidth);
+            drawCodeLine(code_, static_cast<size_t>(l), gutterWidth, {0, &matches_, currentMatch_, search_.size()});
         }
     }
     if (ImGui::BeginPopupContextWindow("code menu")) {
@@ -304,46 +303,6 @@ void CodeView::drawCode(ViewContext& context) {
     ImGui::PopFont();
 }
 
-void CodeView::drawLine(size_t lineIndex, float gutterWidth) {
-    std::string_view line = code_.line(lineIndex);
-    ImVec2 origin = ImGui::GetCursorScreenPos();
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    ImFont* font = ImGui::GetFont();
-    float fontSize = ImGui::GetFontSize();
-    char number[16];
-    int numberLength = std::snprintf(number, sizeof number, "%zu", lineIndex + 1);
-    float numberWidth = ImGui::CalcTextSize(number, number + numberLength).x;
-    draw->AddText(ImVec2(origin.x + gutterWidth - numberWidth - fontSize * 0.6f, origin.y), IM_COL32(110, 115, 125, 255),
-                  number, number + numberLength);
-    float textX = origin.x + gutterWidth;
-    auto widthOf = [&](size_t from, size_t to) {
-        return font->CalcTextSizeA(fontSize, FLT_MAX, 0.0f, line.data() + from, line.data() + to).x;
-    };
-    // Search hits behind the text, the current one stronger.
-    auto first = std::lower_bound(matches_.begin(), matches_.end(), lineIndex,
-                                  [](const viz::TextMatch& match, size_t l) { return match.line < l; });
-    for (auto it = first; it != matches_.end() && it->line == lineIndex; ++it) {
-        float x0 = textX + widthOf(0, it->column);
-        float x1 = x0 + widthOf(it->column, it->column + search_.size());
-        bool current = static_cast<size_t>(it - matches_.begin()) == currentMatch_;
-        draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x1, origin.y + fontSize), current ? theme::kCurrentMatch : theme::kSearchMatch);
-    }
-    size_t at = 0;
-    float x = textX;
-    auto drawRun = [&](size_t from, size_t to, ImU32 color) {
-        if (to <= from) return;
-        draw->AddText(font, fontSize, ImVec2(x, origin.y), color, line.data() + from, line.data() + to);
-        x += widthOf(from, to);
-    };
-    for (const viz::Token& token : code_.tokens(lineIndex)) {
-        drawRun(at, token.begin, theme::tokenColor(viz::TokenKind::Plain));
-        drawRun(token.begin, token.begin + token.length, theme::tokenColor(token.kind));
-        at = token.begin + token.length;
-    }
-    drawRun(at, line.size(), theme::tokenColor(viz::TokenKind::Plain));
-    // Reserve the line's width so the child scrolls horizontally for long lines.
-    ImGui::Dummy(ImVec2(x - origin.x + fontSize, ImGui::GetTextLineHeight()));
-}
 
 }  // namespace
 

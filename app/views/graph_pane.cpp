@@ -135,10 +135,36 @@ void GraphPane::pollLayout() {
     shownLayout_ = layout;
     canvas_.setScene(viz::sceneOf(display_.layout, layout));
     canvas_.setHighlighted(matches_);
+    applyMarks();
     canvas_.setSelectedNode(display_.displayNodeOf(selectedModelNode_));
     if (pendingFocus_ >= 0) canvas_.centerOn(display_.displayNodeOf(pendingFocus_));
     pendingFocus_ = -1;
     if (selectedKernel_ >= 0) selectKernel(selectedKernel_);
+}
+
+void GraphPane::setComparison(const traces::Graph& previous, std::string since) {
+    Comparison comparison{viz::buildGraphModel(previous), {}, std::move(since)};
+    comparison.diff = viz::diffGraphModels(comparison.before, model_);
+    comparison_ = std::move(comparison);
+    applyMarks();
+}
+
+void GraphPane::applyMarks() {
+    if (!shownLayout_) return;
+    std::vector<uint32_t> marks;
+    if (const viz::GraphDiff* diff = shownDiff()) {
+        // A folded group takes the mark of what it hides; an added node outweighs a changed one.
+        marks.assign(display_.nodes.size(), 0);
+        for (size_t node = 0; node < diff->changeOfAfter.size(); ++node) {
+            int change = diff->changeOfAfter[node];
+            int shown = display_.displayNodeOf(static_cast<int>(node));
+            if (change < 0 || shown < 0) continue;
+            bool added = diff->changes[static_cast<size_t>(change)].kind == viz::GraphChangeKind::Added;
+            uint32_t& mark = marks[static_cast<size_t>(shown)];
+            if (added || mark == 0) mark = added ? theme::kAddedMark : theme::kChangedMark;
+        }
+    }
+    canvas_.setMarks(std::move(marks));
 }
 
 void GraphPane::updateSearch() {
@@ -241,6 +267,18 @@ void GraphPane::drawToolbar(UiDump* dump) {
     }
     ImGui::SameLine();
     if (ImGui::Button("Export...")) ImGui::OpenPopup("export-graph");
+    if (comparison_) {
+        ImGui::SameLine();
+        std::string label = "Changes since " + comparison_->since;
+        if (ImGui::Checkbox(label.c_str(), &showChanges_)) applyMarks();
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Mark the nodes added (green) and changed (amber) since this function's previous compile;\n"
+                              "the side panel lists them, with the removed ones");
+        ImGui::SameLine();
+        const viz::GraphDiff& diff = comparison_->diff;
+        ImGui::TextColored(diff.empty() ? theme::kDimText : theme::kWarningText, "%s", diff.summary().c_str());
+        if (dump) dump->add("graph-diff", "since " + comparison_->since + ": " + diff.summary());
+    }
     if (dump) dump->addItem("Export...");
     drawExportPopup(dump);
 
@@ -295,9 +333,28 @@ viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
     }
     canvas_.setPixelScale(theme::uiScale());
     viz::CanvasEvents events = canvas_.draw("canvas", size);
+    if (events.searchRequested) search_.focus();
     if (events.doubleClickedNode >= 0) {
         const viz::DisplayNode& node = display_.nodes[static_cast<size_t>(events.doubleClickedNode)];
-        if (node.group >= 0) toggleGroup(node.group);
+        if (node.group >= 0) {
+            // Opened (double-click or Enter): its first node is selected, so the arrows go on from inside it.
+            int first = folding_->groups[static_cast<size_t>(node.group)].nodes.front();
+            toggleGroup(node.group);
+            selectedModelNode_ = first;
+            events.clickedNode = display_.displayNodeOf(first);
+        }
+    }
+    if (events.collapseRequested >= 0 && folding_) {
+        // Esc or Backspace closes the innermost open group around the selection, which stays selected as its box.
+        const viz::DisplayNode& node = display_.nodes[static_cast<size_t>(events.collapseRequested)];
+        int group = node.modelNode >= 0 ? folding_->groupOfNode[static_cast<size_t>(node.modelNode)]
+                                        : folding_->groups[static_cast<size_t>(node.group)].parent;
+        if (group >= 0 && expanded_[static_cast<size_t>(group)]) {
+            int first = folding_->groups[static_cast<size_t>(group)].nodes.front();
+            toggleGroup(group);
+            selectedModelNode_ = first;
+            events.clickedNode = display_.displayNodeOf(first);
+        }
     }
     // Double-clicking an expanded group's box (not one of its nodes) folds it again.
     if (events.doubleClickedCluster >= 0) {

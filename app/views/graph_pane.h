@@ -12,6 +12,7 @@
 #include "draw/graph_canvas.h"
 #include "draw/graph_search_bar.h"
 #include "graph/display_graph.h"
+#include "graph/graph_diff.h"
 #include "graph/fusion_map.h"
 #include "graph/graph_fold.h"
 #include "graph/graph_model.h"
@@ -66,6 +67,14 @@ public:
     /// Toggles a folded group (double click on it, or the side panel's button).
     void toggleGroup(int group);
     bool folded() const { return folding_.has_value(); }
+
+    /// Compares this graph with the same graph of the function's previous compile (`since`: "[0/0]"): the
+    /// toolbar says what changed and the canvas marks added and changed nodes until the user turns it off.
+    void setComparison(const traces::Graph& previous, std::string since);
+    /// The diff while it is shown, else null.
+    const viz::GraphDiff* shownDiff() const { return comparison_ && showChanges_ ? &comparison_->diff : nullptr; }
+    const viz::GraphModel* previousModel() const { return comparison_ ? &comparison_->before : nullptr; }
+    const std::string& comparedWith() const { return comparison_->since; }
     const viz::Folding* folding() const { return folding_ ? &*folding_ : nullptr; }
 
 private:
@@ -73,6 +82,7 @@ private:
     void setFolded(bool folded);
     void rebuildDisplay();
     void pollLayout();
+    void applyMarks();
     void updateSearch();
     void drawExportPopup(UiDump* dump);
     void startExport(const std::string& format);
@@ -90,6 +100,14 @@ private:
     bool requested_ = false;  ///< layoutGraph_ went to the worker
     bool bumped_ = false;     ///< re-submitted once while shown, to move it to the front of the queue
     std::shared_ptr<const viz::GraphLayout> shownLayout_;
+
+    struct Comparison {
+        viz::GraphModel before;
+        viz::GraphDiff diff;
+        std::string since;
+    };
+    std::optional<Comparison> comparison_;
+    bool showChanges_ = true;
 
     viz::GraphCanvas canvas_;
     viz::GraphSearchBar search_;

@@ -31,14 +31,17 @@ public:
     void draw(ViewContext& context) override;
 
 private:
-    void bind(const viz::TraceAnalysis& analysis, const traces::Compile& compile);
+    void bind(const viz::TraceAnalysis& analysis, const traces::Compile& compile, const viz::SessionAnalysis* session);
+    void compareWithPreviousCompile(const viz::TraceAnalysis& analysis, const traces::Compile& compile,
+                                    const viz::SessionAnalysis& session);
+    void drawChanges(GraphPane& pane, ViewContext& context);
     void followSelection(const ViewContext& context);
     void drawPane(int index, ViewContext& context);
     void handleEvents(GraphPane& pane, const viz::CanvasEvents& events, ViewContext& context);
     void selectNode(GraphPane& pane, int modelNode, ViewContext& context);
     void drawSidePanel(GraphPane& pane, ViewContext& context);
     void drawNodeDetails(GraphPane& pane, int modelNode, ViewContext& context);
-    void drawGroupDetails(GraphPane& pane, int group);
+    void drawGroupDetails(GraphPane& pane, int group, UiDump* dump);
     void nodeLinks(GraphPane& pane, const char* label, const std::vector<int>& nodes, ViewContext& context);
 
     const viz::TraceAnalysis* analysis_ = nullptr;
@@ -50,9 +53,11 @@ private:
     std::string followedNode_;
     int shownNode_ = -1;   ///< model node in the side panel
     int shownGroup_ = -1;  ///< or a folded group
+    std::string recompileReason_;  ///< the guard that failed, when this compile is a recompile
 };
 
-void GraphView::bind(const viz::TraceAnalysis& analysis, const traces::Compile& compile) {
+void GraphView::bind(const viz::TraceAnalysis& analysis, const traces::Compile& compile,
+                     const viz::SessionAnalysis* session) {
     if (analysis_ == &analysis && compileId_ == compile.id) return;
     analysis_ = &analysis;
     compileId_ = compile.id;
@@ -71,6 +76,37 @@ void GraphView::bind(const viz::TraceAnalysis& analysis, const traces::Compile& 
     for (const traces::Graph* graph : links.graphs)
         panes_.push_back(std::make_unique<GraphPane>(*graph, links.outputCode, viz::ClusterMode::ExpandedFolds, &donors,
                                                      kernelCalls));
+    recompileReason_.clear();
+    if (session) compareWithPreviousCompile(analysis, compile, *session);
+}
+
+void GraphView::compareWithPreviousCompile(const viz::TraceAnalysis& analysis, const traces::Compile& compile,
+                                           const viz::SessionAnalysis& session) {
+    viz::RecompileStepper stepper(&session.functions);
+    if (!stepper.selectCompile(compile.id) || !stepper.hasPrevious()) return;
+    const viz::RecompileStep& step = *stepper.step();
+    const viz::RecompileStep& previous = stepper.function()->steps[stepper.stepIndex() - 1];
+    if (!step.guardFailures.empty()) {
+        const std::string& reason = step.guardFailures.front().reason;
+        // Dynamo pads the guard to a column before its source comment: one space reads better in a side panel.
+        for (char c : reason.substr(0, reason.find('\n')))
+            if (c != ' ' || recompileReason_.empty() || recompileReason_.back() != ' ') recompileReason_ += c;
+    }
+    // Each graph is compared with the previous compile's graph of the same kind and name, the n-th with the n-th.
+    for (auto& pane : panes_) {
+        const traces::Graph& graph = pane->graph();
+        int ordinal = 0;
+        for (auto& other : panes_) {
+            if (other == pane) break;
+            ordinal += other->graph().kind == graph.kind && other->graph().name == graph.name;
+        }
+        for (traces::RowId id : previous.graphIds) {
+            const traces::Graph* candidate = analysis.graph(id);
+            if (!candidate || candidate->kind != graph.kind || candidate->name != graph.name || ordinal-- > 0) continue;
+            pane->setComparison(*candidate, previous.display);
+            break;
+        }
+    }
 }
 
 void GraphView::followSelection(const ViewContext& context) {
@@ -91,7 +127,7 @@ void GraphView::followSelection(const ViewContext& context) {
 void GraphView::draw(ViewContext& context) {
     const traces::Compile* compile = selectedCompileOrHint(context, "Select a compile in the Sites or Recompiles view to see its graphs");
     if (!compile) return;
-    bind(*context.currentAnalysis(), *compile);
+    bind(*context.currentAnalysis(), *compile, currentSession(context));
     if (panes_.empty()) {
         drawEmptyState("This compile captured no graph (it failed or broke before Dynamo produced one)");
         if (context.uiDump) context.uiDump->add("graph", "none");
@@ -163,15 +199,21 @@ void GraphView::handleEvents(GraphPane& pane, const viz::CanvasEvents& events, V
 
 void GraphView::drawSidePanel(GraphPane& pane, ViewContext& context) {
     if (shownGroup_ >= 0 && pane.folding() && static_cast<size_t>(shownGroup_) < pane.folding()->groups.size()) {
-        drawGroupDetails(pane, shownGroup_);
+        drawGroupDetails(pane, shownGroup_, context.uiDump);
         return;
     }
     if (shownNode_ < 0 || static_cast<size_t>(shownNode_) >= pane.model().nodes.size()) {
+        if (pane.shownDiff()) {
+            drawChanges(pane, context);
+            return;
+        }
         ImGui::TextDisabled("Click a node for its op, target, tensor,");
         ImGui::TextDisabled("user source line and kernel.");
         ImGui::Spacing();
         ImGui::TextDisabled("Drag to pan, wheel to zoom, F to fit,");
-        ImGui::TextDisabled("Ctrl+F to search.");
+        ImGui::TextDisabled("/ or Ctrl+F to search. Arrows move");
+        ImGui::TextDisabled("between nodes, Enter opens a group,");
+        ImGui::TextDisabled("Esc or Backspace closes it.");
         const viz::FusionMap& fusion = pane.fusion();
         if (fusion.match == viz::KernelMatch::None) ImGui::TextDisabled("No kernel information for this graph.");
         else ImGui::TextDisabled("Colours: one per generated kernel.");
@@ -192,6 +234,15 @@ void GraphView::drawNodeDetails(GraphPane& pane, int modelNode, ViewContext& con
     field("stride", node.stride);
     field("device", node.device);
     if (context.uiDump) context.uiDump->add("node", node.name + " " + node.op + " " + node.target);
+    if (const viz::GraphDiff* diff = pane.shownDiff()) {
+        int change = diff->changeOfAfter[static_cast<size_t>(modelNode)];
+        if (change >= 0) {
+            const viz::GraphNodeChange& what = diff->changes[static_cast<size_t>(change)];
+            std::string text = what.kind == viz::GraphChangeKind::Added ? "added since " + pane.comparedWith()
+                                                                         : "changed since " + pane.comparedWith() + ": " + what.what;
+            ImGui::TextColored(theme::kWarningText, "%s", text.c_str());
+        }
+    }
 
     ImGui::Spacing();
     ImGui::TextDisabled("user source");
@@ -247,6 +298,55 @@ void GraphView::drawNodeDetails(GraphPane& pane, int modelNode, ViewContext& con
     nodeLinks(pane, "users", users, context);
 }
 
+/// With nothing selected on a recompile's graph: the guard that failed and every change, each a link to its node.
+void GraphView::drawChanges(GraphPane& pane, ViewContext& context) {
+    const viz::GraphDiff& diff = *pane.shownDiff();
+    ImGui::Text("Since %s: %s", pane.comparedWith().c_str(), diff.summary().c_str());
+    if (!recompileReason_.empty()) {
+        ImGui::TextDisabled("recompiled because");
+        ImGui::PushFont(theme::codeFont());
+        ImGui::TextWrapped("%s", recompileReason_.c_str());
+        ImGui::PopFont();
+        if (context.uiDump) context.uiDump->add("recompiled-because", recompileReason_);
+    }
+    ImGui::Separator();
+    const viz::GraphModel& before = *pane.previousModel();
+    auto nodeOf = [&](const viz::GraphNodeChange& change) -> const viz::GraphModelNode& {
+        return change.kind == viz::GraphChangeKind::Removed ? before.nodes[static_cast<size_t>(change.before)]
+                                                            : pane.model().nodes[static_cast<size_t>(change.after)];
+    };
+    // A recompile with dynamic shapes changes most of a big graph: draw only the rows in view.
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(diff.changes.size()));
+    while (clipper.Step()) {
+        for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+            const viz::GraphNodeChange& change = diff.changes[static_cast<size_t>(row)];
+            const viz::GraphModelNode& node = nodeOf(change);
+            bool removed = change.kind == viz::GraphChangeKind::Removed;
+            bool added = change.kind == viz::GraphChangeKind::Added;
+            ImVec4 colour = removed ? theme::kErrorText : added ? theme::kAddedText : theme::kWarningText;
+            ImGui::PushID(row);
+            ImGui::TextColored(colour, "%s", removed ? "-" : added ? "+" : "~");
+            ImGui::SameLine();
+            if (removed) {
+                ImGui::TextDisabled("%s  %s  (removed)", node.name.c_str(), node.shortTarget.c_str());
+            } else {
+                if (widgets::linkButton(node.name.c_str())) {
+                    selectNode(pane, change.after, context);
+                    pane.focusNode(change.after);
+                }
+                ImGui::SameLine();
+                ImGui::TextDisabled("%s", change.what.empty() ? node.shortTarget.c_str() : change.what.c_str());
+            }
+            ImGui::PopID();
+        }
+    }
+    if (context.uiDump)
+        for (const viz::GraphNodeChange& change : diff.changes)
+            context.uiDump->add("graph-change", std::string(viz::graphChangeName(change.kind)) + " " + nodeOf(change).name +
+                                                     (change.what.empty() ? "" : " " + change.what));
+}
+
 void GraphView::nodeLinks(GraphPane& pane, const char* label, const std::vector<int>& nodes, ViewContext& context) {
     ImGui::TextDisabled("%s", label);
     if (nodes.empty()) ImGui::TextDisabled("  none");
@@ -264,8 +364,9 @@ void GraphView::nodeLinks(GraphPane& pane, const char* label, const std::vector<
     ImGui::PopID();
 }
 
-void GraphView::drawGroupDetails(GraphPane& pane, int group) {
+void GraphView::drawGroupDetails(GraphPane& pane, int group, UiDump* dump) {
     const viz::FoldGroup& fold = pane.folding()->groups[static_cast<size_t>(group)];
+    if (dump) dump->add("group", fold.label);
     ImGui::TextWrapped("%s", fold.key.c_str());
     ImGui::Separator();
     ImGui::Text("%zu nodes, folded", fold.nodes.size());

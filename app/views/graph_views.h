@@ -11,6 +11,8 @@ namespace app {
 
 std::unique_ptr<View> makeGraphView();
 std::unique_ptr<View> makeFusionView();
+/// Pre-grad graph, post-grad graph and output code side by side, linked line to line by Inductor's provenance.
+std::unique_ptr<View> makeProvenanceView();
 
 /// True while a graph layout or export is queued or running on the Graphviz worker.
 bool graphLayoutsPending();

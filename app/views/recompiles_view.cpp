@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "graph/graph_diff.h"
 #include "gui/theme.h"
 #include "gui/ui_dump.h"
 #include "gui/widgets.h"
@@ -29,12 +30,15 @@ private:
     void drawStepBar(ViewContext& context);
     void drawReason(const viz::RecompileStep& step, ViewContext& context);
     void drawGuards(const viz::RecompileStep& step, ViewContext& context);
+    void drawGraphChange(const viz::RecompileStep& step, ViewContext& context);
 
     const viz::SessionAnalysis* bound_ = nullptr;
     viz::RecompileStepper stepper_;
     std::optional<traces::RowId> followed_;
     bool onlyRecompiled_ = true;
     bool onlyChanges_ = false;
+    traces::RowId diffedStep_ = 0;  ///< the step graphSummary_ is of
+    std::string graphSummary_;      ///< what changed in its Dynamo graph since the previous step
 };
 
 void RecompilesView::bind(const viz::SessionAnalysis& session) {
@@ -98,6 +102,7 @@ void RecompilesView::draw(ViewContext& context) {
         if (context.uiDump) context.uiDump->add("function", function->label());
         drawStepBar(context);
         drawReason(*step, context);
+        drawGraphChange(*step, context);
         drawGuards(*step, context);
     }
     ImGui::EndChild();
@@ -214,6 +219,30 @@ void RecompilesView::drawReason(const viz::RecompileStep& step, ViewContext& con
     if (widgets::linkButton("Generated code")) context.focusRequest = ViewId::Code;
     ImGui::SameLine();
     if (widgets::linkButton("Compile site")) context.focusRequest = ViewId::Sites;
+}
+
+/// One line on what the recompile changed in the captured graph; the graph view marks and lists the nodes.
+void RecompilesView::drawGraphChange(const viz::RecompileStep& step, ViewContext& context) {
+    if (stepper_.stepIndex() == 0 || !step.dynamoGraphId) return;
+    const viz::RecompileStep& previous = stepper_.function()->steps[stepper_.stepIndex() - 1];
+    const viz::TraceAnalysis* analysis = context.currentAnalysis();
+    const traces::Graph* before = previous.dynamoGraphId && analysis ? analysis->graph(*previous.dynamoGraphId) : nullptr;
+    const traces::Graph* after = analysis ? analysis->graph(*step.dynamoGraphId) : nullptr;
+    if (!before || !after) return;
+    if (diffedStep_ != step.compileId) {
+        diffedStep_ = step.compileId;
+        graphSummary_ = viz::diffGraphModels(viz::buildGraphModel(*before), viz::buildGraphModel(*after)).summary();
+    }
+    ImGui::TextDisabled("Dynamo graph since %s:", previous.display.c_str());
+    ImGui::SameLine();
+    ImGui::TextColored(graphSummary_ == "no change" ? theme::kDimText : theme::kWarningText, "%s", graphSummary_.c_str());
+    ImGui::SameLine();
+    if (widgets::linkButton("Show the changes on the graph")) {
+        context.selection.graphId = step.dynamoGraphId;
+        context.selection.nodeName.clear();
+        context.focusRequest = ViewId::Graph;
+    }
+    if (context.uiDump) context.uiDump->add("graph-diff", "since " + previous.display + ": " + graphSummary_);
 }
 
 const char* changeMark(viz::GuardChangeKind kind) {

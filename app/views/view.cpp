@@ -7,7 +7,7 @@
 namespace app {
 namespace {
 
-constexpr std::array<std::pair<ViewId, const char*>, 10> kViewNames = {{
+constexpr std::array<std::pair<ViewId, const char*>, 11> kViewNames = {{
     {ViewId::Sites, "sites"},
     {ViewId::Recompiles, "recompiles"},
     {ViewId::Graph, "graph"},
@@ -18,6 +18,7 @@ constexpr std::array<std::pair<ViewId, const char*>, 10> kViewNames = {{
     {ViewId::Timeline, "timeline"},
     {ViewId::Shapes, "shapes"},
     {ViewId::Diff, "diff"},
+    {ViewId::Provenance, "provenance"},
 }};
 
 }  // namespace
@@ -26,6 +27,13 @@ const char* viewName(ViewId id) {
     for (const auto& [view, name] : kViewNames)
         if (view == id) return name;
     return "sites";
+}
+
+std::string viewNameList() {
+    std::string list;
+    for (size_t i = 0; i < kViewNames.size(); ++i)
+        list += std::string(i == 0 ? "" : i + 1 == kViewNames.size() ? " or " : ", ") + kViewNames[i].second;
+    return list;
 }
 
 std::optional<ViewId> viewFromName(std::string_view name) {

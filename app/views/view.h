@@ -37,11 +37,13 @@ struct Selection {
     std::optional<traces::RowId> graphBreakId;
 };
 
-enum class ViewId { Sites, Recompiles, Graph, Fusion, Code, Breaks, Metrics, Timeline, Shapes, Diff };
+enum class ViewId { Sites, Recompiles, Graph, Fusion, Code, Breaks, Metrics, Timeline, Shapes, Diff, Provenance };
 
 /// The view names used on the command line (`cwb open --view NAME`) and in the config file.
 const char* viewName(ViewId id);
 std::optional<ViewId> viewFromName(std::string_view name);
+/// "sites, recompiles, ... or provenance", for help and error texts.
+std::string viewNameList();
 
 struct ViewContext {
     const std::vector<OpenTrace>& traces;

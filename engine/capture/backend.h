@@ -23,6 +23,20 @@ public:
     virtual CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const Graph> graph, const vm::ValueList& exampleInputs) = 0;
     /// The code the last compile() generated (kernels with the graph nodes fused into each), for the trace.
     virtual std::optional<traces::OutputCode> generatedCode() const { return std::nullopt; }
+    /// Every output code of the last compile(), one per compiled graph (AOT Autograd: the forward's, then the
+    /// backward's, as TORCH_TRACE logs two inductor_output_code records); by default generatedCode().
+    virtual std::vector<traces::OutputCode> generatedCodes() const {
+        std::optional<traces::OutputCode> code = generatedCode();
+        return code ? std::vector<traces::OutputCode>{*code} : std::vector<traces::OutputCode>{};
+    }
+    /// A graph of one of the backend's own stages, recorded after the Dynamo graph under its TORCH_TRACE name.
+    struct StageGraph {
+        traces::GraphKind kind = traces::GraphKind::Other;
+        std::string name;  // aot_joint_graph, aot_forward_graph, aot_backward_graph, inductor_post_grad_graph
+        std::shared_ptr<const Graph> graph;
+        std::string header;  // comment lines shown above the graph's text (the partition's saved values)
+    };
+    virtual std::vector<StageGraph> stageGraphs() const { return {}; }
     /// Where the last compile() spent its time, phase by phase ("inductor_compile", "code_gen", ...), recorded
     /// with the compile after Dynamo's own "entire_frame_compile" and "backend_compile".
     virtual std::vector<traces::PhaseTime> phaseTimes() const { return {}; }

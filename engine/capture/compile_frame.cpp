@@ -263,8 +263,17 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         ++uniqueGraphs_;
         countCounter("stats", "unique_graphs", 1);
         countCounter("stats", "calls_captured", callNodeCount(*graph));
-        if (sink_) sink_->graphCaptured(key, graphRow(*graph));
-        if (auto code = backend->generatedCode(); code && sink_) sink_->outputCode(key, *code);
+        if (sink_) {
+            sink_->graphCaptured(key, graphRow(*graph));
+            for (const Backend::StageGraph& stage : backend->stageGraphs()) {
+                traces::Graph row = graphRow(*stage.graph);
+                row.kind = stage.kind;
+                row.name = stage.name;
+                row.text = stage.header + row.text;
+                sink_->graphCaptured(key, row);
+            }
+            for (const traces::OutputCode& code : backend->generatedCodes()) sink_->outputCode(key, code);
+        }
         if (logs_.graphCode)
             logLines(log(), prefix + "[__graph_code] ", fmt::format("TRACED GRAPH\n ===== __compiled_fn_{} =====\n {}", uniqueGraphs_, readableGraph(*graph)));
         if (explain_) explain_->graphs.push_back(graph);

@@ -83,8 +83,12 @@ vm::ValueList CompiledGraph::outputsOf(const std::vector<tensor::Tensor>& tensor
         switch (out.kind) {
             case GraphOutput::Kind::Buffer: {
                 const GraphBuffer& b = graph_.buffers[static_cast<size_t>(out.buffer)];
-                if (b.kind == BufferKind::Input) outputs.push_back(inputs.at(static_cast<size_t>(b.inputIndex)));
-                else outputs.push_back(vm::makeTensor(tensors[static_cast<size_t>(out.buffer)]));
+                if (b.kind == BufferKind::Input) {
+                    outputs.push_back(inputs.at(static_cast<size_t>(b.inputIndex)));
+                } else {
+                    const tensor::Tensor& t = tensors[static_cast<size_t>(out.buffer)];
+                    outputs.push_back(vm::makeTensor(out.view ? t.asStrided(out.view->sizes, out.view->strides, t.storageOffset() + out.view->offset) : t));
+                }
                 break;
             }
             case GraphOutput::Kind::Number: outputs.push_back(out.number); break;
@@ -114,7 +118,11 @@ tensor::Tensor CompiledGraph::runExtern(vm::Interpreter& vm, int buffer, const s
     }
     vm::Value result = b.extern_.call(vm, args, symbols);
     tensor::Tensor t = tensorOf(result, b.name);
-    if (t.sizes() != evaluateAll(b.sizes, symbols) || t.dtype() != b.dtype)
+    const std::vector<int64_t> expected = evaluateAll(b.sizes, symbols);
+    if (t.sizes() != expected)
+        throw ExternSizeMismatch(fmt::format("extern kernel {} ({}) returned sizes [{}] where the compiled graph expects [{}]", b.extern_.op,
+                                             b.name, fmt::join(t.sizes(), ", "), fmt::join(expected, ", ")));
+    if (t.dtype() != b.dtype)
         throw std::runtime_error(fmt::format("extern kernel {} returned an unexpected tensor", b.extern_.op));
     // A result that aliases an input (a fallback view op) gets memory of its own: the input's buffer may be
     // reused once its last reader ran.
@@ -171,6 +179,11 @@ std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm
             vm::callOp("Tensor.copy_", {vm::makeTensor(recording->tensors[static_cast<size_t>(b.id)]), vm::makeTensor(bound[static_cast<size_t>(b.id)])});
     recording->graph->replay();
     return outputsOf(recording->tensors, inputs, symbols);
+}
+
+void CompiledGraph::fallBackToEager(const std::string& reason) {
+    eagerFallback_ = reason;
+    if (runNote_) runNote_("cwb inductor: this graph runs on the eager runtime from now on: " + reason);
 }
 
 vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& inputs) {

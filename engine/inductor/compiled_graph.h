@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,12 @@
 #include "inductor/scheduler.h"
 
 namespace eng::inductor {
+
+/// An extern kernel returned a tensor of other sizes than the graph was compiled for (its sizes were taken from
+/// the trace, which names at most one symbol per dimension): the compiled code cannot run this call.
+struct ExternSizeMismatch : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 class CompiledGraph {
 public:
@@ -41,6 +48,10 @@ public:
         runNote_ = std::move(note);
         reportAutotune_ = autotuned;
     }
+    /// After an ExternSizeMismatch: the graph runs on the eager runtime from now on, and the run note says why.
+    void fallBackToEager(const std::string& reason);
+    /// Why the graph runs eagerly; empty while the compiled code runs.
+    const std::string& eagerFallback() const { return eagerFallback_; }
 
 private:
     struct Recording;
@@ -63,6 +74,7 @@ private:
     std::string cudaGraphFailure_;
     std::function<void(const std::string&)> runNote_;
     bool reportAutotune_ = false;
+    std::string eagerFallback_;
 };
 
 }  // namespace eng::inductor

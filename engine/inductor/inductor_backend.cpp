@@ -31,6 +31,11 @@ std::string sizesText(const std::vector<Index>& sizes) {
 }
 
 /// Inductor's output_code.py in spirit: what runs, in order, with the buffers it allocates.
+/// Inductor's spelling of a view of a buffer taken without a copy.
+std::string reinterpretText(const std::string& buffer, const ExternView& view) {
+    return fmt::format("reinterpret_tensor({}, ({}), ({}), {})", buffer, fmt::join(view.sizes, ", "), fmt::join(view.strides, ", "), view.offset);
+}
+
 std::string wrapperSource(const CompiledGraph& compiled, const std::string& device) {
     const LoweredGraph& g = compiled.graph();
     const Schedule& s = compiled.schedule();
@@ -51,10 +56,7 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
             for (size_t i = 0; i < b.extern_.inputBuffers.size(); ++i) {
                 const std::string& name = g.buffers[static_cast<size_t>(b.extern_.inputBuffers[i])].name;
                 const std::optional<ExternView>& view = b.extern_.inputViews[i];
-                // Inductor's spelling of a view passed without a copy.
-                args.push_back(view ? fmt::format("reinterpret_tensor({}, ({}), ({}), {})", name, fmt::join(view->sizes, ", "),
-                                                  fmt::join(view->strides, ", "), view->offset)
-                                    : name);
+                args.push_back(view ? reinterpretText(name, *view) : name);
             }
             text += fmt::format("    {} = extern_kernels.{}({})  # {}{}\n", b.name, b.extern_.op, fmt::join(args, ", "), fmt::join(b.originNodes, ", "),
                                 b.extern_.epilogue.empty() ? "" : "; cublasLt matmul, " + b.extern_.epilogue);
@@ -79,7 +81,10 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
         if (b.mutatesInput >= 0) text += fmt::format("    {}.copy_({})\n", g.buffers[static_cast<size_t>(b.mutatesInput)].name, b.name);
     std::vector<std::string> outs;
     for (const GraphOutput& out : g.outputs) {
-        if (out.kind == GraphOutput::Kind::Buffer) outs.push_back(g.buffers[static_cast<size_t>(out.buffer)].name);
+        if (out.kind == GraphOutput::Kind::Buffer) {
+            const std::string& name = g.buffers[static_cast<size_t>(out.buffer)].name;
+            outs.push_back(out.view ? reinterpretText(name, *out.view) : name);
+        }
         else if (out.kind == GraphOutput::Kind::Symbol) outs.push_back(toString(out.symbolic));
         else if (out.kind == GraphOutput::Kind::None) outs.push_back("None");
         else outs.push_back(out.number.is(vm::Kind::Float) ? fmt::format("{}", out.number.asFloat()) : fmt::format("{}", out.number.asInt()));
@@ -213,7 +218,17 @@ capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_pt
                {"inductor_lowering", loweringSeconds},
                {"inductor_scheduling", schedulingSeconds},
                {"code_gen", generateSeconds}};
-    return [compiled](vm::Interpreter& machine, const vm::ValueList& inputs) { return compiled->run(machine, inputs); };
+    return [compiled, graph](vm::Interpreter& machine, const vm::ValueList& inputs) {
+        if (compiled->eagerFallback().empty()) {
+            try {
+                return compiled->run(machine, inputs);
+            } catch (const ExternSizeMismatch& mismatch) {
+                // Nothing was written back yet: the eager runtime computes this call from the same inputs.
+                compiled->fallBackToEager(mismatch.what());
+            }
+        }
+        return capture::runGraph(machine, *graph, inputs);
+    };
 }
 
 InductorConfig InductorConfig::from(const vm::CompileOptions& options) {

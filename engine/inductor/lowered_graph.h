@@ -79,6 +79,7 @@ struct GraphOutput {
     enum class Kind { Buffer, Number, Symbol, None };
     Kind kind = Kind::Buffer;
     int buffer = -1;
+    std::optional<ExternView> view;  // Buffer: a strided view of it (outputs that are views of one tensor eagerly)
     vm::Value number;
     Index symbolic;  // Symbol: a size expression (x.size(0) returned)
 };

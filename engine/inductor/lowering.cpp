@@ -182,6 +182,10 @@ void Lowering::lowerPlaceholder(const capture::Node& node, size_t inputIndex) {
         values_[&node] = sizeValue(indexSymbol(symbol));
         return;
     }
+    // A float that changes between calls (Dynamo's SymFloat input, zf0): kernels take int sizes only, and a number
+    // operand here is a constant of the graph, which would keep the first call's value.
+    if (node.typeName == "torch.SymFloat")
+        throw LoweringError(fmt::format("input {} is a float that changes between calls (SymFloat); kernels take only int sizes", node.name));
     if (example.isNumber()) {
         values_[&node] = numberValue(example);
         return;
@@ -283,9 +287,22 @@ LValue Lowering::externFallback(const capture::Node& node) {
     b.kind = BufferKind::Extern;
     const tensor::Tensor& example = node.example.as<vm::TensorObject>().value;
     b.dtype = example.dtype();
-    for (int64_t d = 0; d < example.dim(); ++d) {
-        const std::string symbol = static_cast<size_t>(d) < node.dimSymbols.size() ? node.dimSymbols[static_cast<size_t>(d)] : "";
-        b.sizes.push_back(symbol.empty() ? indexConstant(example.sizes()[static_cast<size_t>(d)]) : indexSymbol(symbol));
+    std::optional<std::vector<Index>> derived;
+    try {
+        derived = externOutputSizes(*this, node);
+    } catch (const LoweringError&) {
+        derived.reset();  // operands whose sizes cannot be combined here: the traced sizes below
+    }
+    if (derived && hints(*derived) == example.sizes()) {
+        b.sizes = std::move(*derived);
+    } else {
+        // The traced node's symbols are carried from its inputs by size, which can be wrong for ops without a
+        // shape rule above: CompiledGraph checks each extern result against these sizes and runs the graph
+        // eagerly when they disagree.
+        for (int64_t d = 0; d < example.dim(); ++d) {
+            const std::string symbol = static_cast<size_t>(d) < node.dimSymbols.size() ? node.dimSymbols[static_cast<size_t>(d)] : "";
+            b.sizes.push_back(symbol.empty() ? indexConstant(example.sizes()[static_cast<size_t>(d)]) : indexSymbol(symbol));
+        }
     }
     b.strides = contiguousStrides(b.sizes);
     b.originNodes = {node.name};
@@ -459,7 +476,35 @@ void Lowering::checkAgainstExample(const capture::Node& node, const LValue& valu
                                         fmt::join(t.sizes(), "x"), tensor::dtypeName(t.dtype())));
 }
 
+std::pair<int, std::optional<ExternView>> Lowering::viewOfStorage(const capture::Node& output, const capture::Node& root,
+                                                                   const std::vector<const capture::Node*>& sharing) const {
+    // The root's buffer, unless that is an input's (x.clone() lowers to x's buffer): then nothing is root's own.
+    const int base = values_.count(&root) ? values_.at(&root).buffer : -1;
+    if (base >= 0 && graph_.buffers.at(static_cast<size_t>(base)).kind != BufferKind::Input) {
+        const LValue& v = values_.at(&output);
+        if (v.buffer == base) return {base, std::nullopt};
+        if (auto view = stridedView(v); view && view->first == base) return {base, view->second};
+    }
+    std::vector<std::string> names;
+    for (const capture::Node* n : sharing) names.push_back(n->name);
+    throw LoweringError(fmt::format("outputs {} are views of one tensor, {}, and {} is not a view of its buffer at constant strides",
+                                    fmt::join(names, ", "), root.name, output.name));
+}
+
 void Lowering::lowerOutput(const capture::Node& node) {
+    // The tensor whose storage each buffer is to the caller: an input buffer is its placeholder's. A value that is
+    // exactly a buffer of another tensor (x.clone() lowers to x's loader) is copied into a buffer of its own, or
+    // a write to one output after the graph would show in the other.
+    std::map<int, const capture::Node*> storageOf;
+    for (const auto& [placeholder, id] : placeholderBuffer_) storageOf[id] = placeholder;
+    // Outputs that are one tensor eagerly (a computed tensor and views of it): a later write to one shows in the
+    // others, so they must be views of one buffer.
+    std::map<const capture::Node*, std::vector<const capture::Node*>> outputsOfStorage;
+    for (const capture::Arg& item : node.args.at(0).items)
+        if (item.kind == capture::Arg::Kind::NodeRef && values_.at(item.node).isTensor()) {
+            auto& nodes = outputsOfStorage[storageRoot(item.node)];
+            if (std::find(nodes.begin(), nodes.end(), item.node) == nodes.end()) nodes.push_back(item.node);
+        }
     for (const capture::Arg& item : node.args.at(0).items) {
         GraphOutput out;
         if (item.kind == capture::Arg::Kind::NodeRef) {
@@ -469,9 +514,23 @@ void Lowering::lowerOutput(const capture::Node& node) {
             const capture::Node* root = storageRoot(item.node);
             if (v.isTensor() && isViewNode(item.node) && root->op == capture::NodeOp::Placeholder)
                 throw LoweringError(fmt::format("output {} is a view of input {}", item.node->name, root->name));
-            if (v.isTensor()) {
+            const std::vector<const capture::Node*>& sharing = v.isTensor() ? outputsOfStorage.at(root) : std::vector<const capture::Node*>{};
+            if (sharing.size() > 1 && root->op != capture::NodeOp::Placeholder) {
+                out.kind = GraphOutput::Kind::Buffer;
+                std::tie(out.buffer, out.view) = viewOfStorage(*item.node, *root, sharing);
+                if (auto owner = storageOf.find(out.buffer); owner != storageOf.end() && owner->second != root)
+                    throw LoweringError(fmt::format("outputs {} and {} share a buffer, and views of {} are outputs too", owner->second->name,
+                                                    root->name, root->name));
+                storageOf.emplace(out.buffer, root);
+            } else if (v.isTensor()) {
                 out.kind = GraphOutput::Kind::Buffer;
                 out.buffer = realize(v, item.node->name);
+                if (auto owner = storageOf.find(out.buffer); owner != storageOf.end() && owner->second != root) {
+                    LValue copy = bufferValue(out.buffer);
+                    copy.buffer = -1;
+                    out.buffer = realize(copy, item.node->name);
+                }
+                storageOf.emplace(out.buffer, root);
             } else if (v.kind == LValue::Kind::Size) {
                 out.kind = GraphOutput::Kind::Symbol;
                 out.symbolic = v.size;

@@ -117,6 +117,10 @@ private:
     LValue lowerCall(const capture::Node& node);
     void lowerOutput(const capture::Node& node);
     void checkAgainstExample(const capture::Node& node, const LValue& value) const;
+    /// `output` as its buffer or a strided view of the buffer of `root`, the tensor whose storage it and the
+    /// other outputs in `sharing` are eagerly; throws when it cannot be one.
+    std::pair<int, std::optional<ExternView>> viewOfStorage(const capture::Node& output, const capture::Node& root,
+                                                            const std::vector<const capture::Node*>& sharing) const;
     /// The tensor whose storage `node`'s value is, following views and in-place results to their first argument.
     const capture::Node* storageRoot(const capture::Node* node) const;
     /// Whether `node` is (an in-place result of) a view op's result.
@@ -149,6 +153,10 @@ std::optional<LValue> lowerLinearLt(Lowering& lowering, const capture::Node& nod
 /// relu or gelu(approximate='tanh') of it; *absorbed is then that reader, computed by the call.
 cuda::Epilogue chooseLinearEpilogue(const capture::Node& linear, bool hasBias, const capture::Node* soleUser,
                                     const capture::Node** absorbed);
+
+/// The output sizes of an extern kernel for `node` derived from its operands' sizes (mm, bmm, matmul, cat, stack;
+/// lowering_extern_shapes.cpp); nullopt for other ops.
+std::optional<std::vector<Index>> externOutputSizes(Lowering& lowering, const capture::Node& node);
 
 // Pointwise building blocks shared by the families (lowering_pointwise.cpp).
 DType promote(const std::vector<const LValue*>& operands);

@@ -133,6 +133,22 @@ if grep -q "^views: .*graph" "$work/metrics.txt"; then
   }
   expect_graph_tab_error "no compile in the opened trace has a graph of kind compiled_autograd" --graph-tab compiled_autograd
   expect_graph_tab_error "compile [0/0] has no graph of kind aot_backward" --select 0/0 --graph-tab aot_backward
+  # Stepping to a recompile shows what changed in its graph since the previous compile, and the guard that failed.
+  shot recompiles_graph_diff "$recompiles" recompiles "--select 0/1" "" \
+    "graph-diff: since [0/0]: 1 added, 0 removed, 2 changed (2 became symbolic)"
+  shot graph_diff_shape "$recompiles" graph "--select 0/1" "" \
+    "graph-diff: since [0/0]: 1 added, 0 removed, 2 changed (2 became symbolic)" "graph-change: added s27" \
+    "graph-change: changed l_x_ f32[8, 16] -> f32[8, s27]" \
+    "recompiled-because: tensor 'x' size mismatch at index 1. expected 16, actual 32"
+  shot graph_diff_constant "$recompiles" graph "--select 4/3" "" \
+    "graph-diff: since [4/2]: 0 added, 0 removed, 2 changed" "graph-change: changed mul args: l_x_, 4 -> l_x_, 5" \
+    "recompiled-because: k == 4 # return x * k + k # programs/recompiles_cpu.py:35 in by_const"
+  # Provenance: a kernel picked by name lights up the pre-grad and post-grad nodes it computes (here from the
+  # kernel's fusion comments: the log has no provenance mappings).
+  shot provenance_inferred "$training" provenance "--select 0/0 --kernel triton_poi_fused_gelu_0" "" \
+    "provenance: forward: links inferred from the kernels' fusion comments" \
+    "selected: code triton_poi_fused_gelu_0: pre h; post add, erf, mul, mul_1, mul_2; code triton_poi_fused_gelu_0" \
+    "pane: pre-grad graph: 13 lines, 1 linked" "pane: post-grad graph (forward): 11 lines, 5 linked"
   # With nothing selected, the graph view shows the first compile that has graphs, not an empty view.
   shot graph_first_compile "$training" graph "" "" "tab: Dynamo" "graph: Dynamo: " "; labels"
 
@@ -153,6 +169,11 @@ if grep -q "^views: .*graph" "$work/metrics.txt"; then
     expect_legible gpt2_aot_forward 10
     shot gpt2_aot_backward "$gpt2" graph "--graph-tab aot_backward" "" "graph: AOT backward: 1730 nodes" "; minimap"
     expect_legible gpt2_aot_backward 15
+    # Inductor's provenance node mappings link the pre-grad graph, the post-grad graph and the code line to line.
+    shot gpt2_provenance "$gpt2" provenance "--select 1/0 --kernel triton_poi_fused_add_arange_0" "" \
+      "provenance: forward: links: Inductor's provenance node mappings" \
+      "selected: code triton_poi_fused_add_arange_0: pre arange, position_ids; post add, iota" \
+      "pane: pre-grad graph: 1378 lines, 2 linked"
     # The fusion diagram folds by module too, and each kernel is one box in its colour.
     shot gpt2_fusion "$gpt2" fusion "--select 1/0" "" "graph: post-grad forward: 1293 nodes" "tab: backward kernels (22)"
     expect_legible gpt2_fusion 10

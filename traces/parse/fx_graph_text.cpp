@@ -128,8 +128,12 @@ void applyValueType(std::string_view annotation, GraphNode& node) {
     node.device = std::move(type.device);
 }
 
+/// Thrown by addNode past the node limit; parseFxGraphText turns it into an empty result.
+struct TooManyNodes {};
+
 class FxGraphParser {
 public:
+    explicit FxGraphParser(size_t maxNodes) : maxNodes_(maxNodes) {}
     std::vector<GraphNode> parse(std::string_view text);
 
 private:
@@ -146,6 +150,7 @@ private:
     size_t addNode(GraphNode node);
     void dropSignaturePlaceholders();
 
+    size_t maxNodes_;
     std::vector<GraphNode> nodes_;
     NameTable byName_;
     std::vector<size_t> seenStamp_;  // per node: the last statement that listed it as an input
@@ -462,6 +467,7 @@ std::vector<std::string> FxGraphParser::referencedNodes(std::string_view expr) {
 
 size_t FxGraphParser::addNode(GraphNode node) {
     size_t index = nodes_.size();
+    if (index >= maxNodes_) throw TooManyNodes{};
     byName_.insert_or_assign(node.name, index);
     nodes_.push_back(std::move(node));
     seenStamp_.push_back(0);
@@ -511,6 +517,14 @@ FxValueType parseFxValueType(std::string_view annotation) {
     return out;
 }
 
-std::vector<GraphNode> parseFxGraphText(std::string_view text) { return FxGraphParser().parse(text); }
+std::vector<GraphNode> parseFxGraphText(std::string_view text, size_t maxNodes, bool* tooLarge) {
+    if (tooLarge) *tooLarge = false;
+    try {
+        return FxGraphParser(maxNodes).parse(text);
+    } catch (const TooManyNodes&) {
+        if (tooLarge) *tooLarge = true;
+        return {};
+    }
+}
 
 }  // namespace traces

@@ -18,6 +18,10 @@ struct FxValueType {
     std::string device;  ///< "cpu", "cuda:0"
 };
 
+/// The most nodes of a graph that are parsed into rows (real training graphs of large models have tens of
+/// thousands); a larger graph keeps its text only.
+inline constexpr size_t kMaxGraphNodes = 250000;
+
 /// Splits one annotation (without its quotes). Tuples, lists and unknown forms come back whole in `shape`.
 FxValueType parseFxValueType(std::string_view annotation);
 
@@ -34,6 +38,8 @@ FxValueType parseFxValueType(std::string_view annotation);
 /// Nested submodule classes (higher-order-op bodies) and the pytree flatten line of joint graphs are skipped.
 /// Source fields come from the nearest preceding `# File: path:line in fn, code: src` comment, which holds until
 /// the next such comment, a `# No stacktrace found` comment or a blank line. Never throws.
-std::vector<GraphNode> parseFxGraphText(std::string_view text);
+/// A graph of more than `maxNodes` nodes gives no nodes (and *tooLarge = true): as rows, a million nodes take
+/// gigabytes of memory.
+std::vector<GraphNode> parseFxGraphText(std::string_view text, size_t maxNodes = kMaxGraphNodes, bool* tooLarge = nullptr);
 
 }  // namespace traces

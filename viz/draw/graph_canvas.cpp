@@ -65,6 +65,8 @@ void GraphCanvas::setScene(GraphScene scene) {
     scene_ = std::move(scene);
     if (sameLayout) return;
     highlighted_.assign(scene_.nodes.size(), false);
+    marks_.clear();
+    markedNodes_.clear();
     if (!scene_.layout) return;
     const GraphLayout& layout = *scene_.layout;
     nodeGrid_.build(layout.nodes, suggestedCellSize(layout.bounds, layout.nodes.size()));
@@ -100,6 +102,13 @@ void GraphCanvas::setHighlighted(std::vector<int> nodes) {
     highlighted_.assign(scene_.nodes.size(), false);
     for (int node : nodes)
         if (node >= 0 && static_cast<size_t>(node) < highlighted_.size()) highlighted_[static_cast<size_t>(node)] = true;
+}
+
+void GraphCanvas::setMarks(std::vector<uint32_t> marks) {
+    marks_ = std::move(marks);
+    markedNodes_.clear();
+    for (size_t i = 0; i < marks_.size(); ++i)
+        if (marks_[i] != 0) markedNodes_.push_back(static_cast<int>(i));
 }
 
 ImVec2 GraphCanvas::toScreen(Point p) const {
@@ -219,6 +228,76 @@ void GraphCanvas::handleInput(CanvasEvents& events, bool hovered) {
     if (!io.WantTextInput && ImGui::IsKeyPressed('F', false)) fitPending_ = Fit::Whole;
 }
 
+void GraphCanvas::handleKeys(CanvasEvents& events) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || !ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows)) return;
+    auto pressed = [](ImGuiKey key) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), true); };
+    // Dear ImGui 1.86 indexes keys by GLFW's codes, and GLFW's code for '/' is its ASCII.
+    if (ImGui::IsKeyPressed('/', false)) events.searchRequested = true;
+    int dx = pressed(ImGuiKey_RightArrow) - pressed(ImGuiKey_LeftArrow);
+    int dy = pressed(ImGuiKey_DownArrow) - pressed(ImGuiKey_UpArrow);
+    if (dx != 0 || dy != 0) {
+        int target = neighbour(selectedNode_, dx, dy);
+        if (target >= 0) {
+            events.clickedNode = target;
+            selectedNode_ = target;
+            // Follow the selection without jumping the zoom: centre only when it leaves the view.
+            const Rect& box = scene_.layout->nodes[static_cast<size_t>(target)];
+            Point min = toGraph(origin_);
+            Point max = toGraph(ImVec2(origin_.x + size_.x, origin_.y + size_.y));
+            if (box.minX < min.x || box.maxX > max.x || box.minY < min.y || box.maxY > max.y) centre_ = box.centre();
+        }
+    }
+    if (selectedNode_ < 0) return;
+    if (pressed(ImGuiKey_Enter) || pressed(ImGuiKey_KeyPadEnter)) events.doubleClickedNode = selectedNode_;
+    if (pressed(ImGuiKey_Escape) || pressed(ImGuiKey_Backspace)) events.collapseRequested = selectedNode_;
+}
+
+int GraphCanvas::neighbour(int node, int dx, int dy) const {
+    const std::vector<Rect>& nodes = scene_.layout->nodes;
+    if (nodes.empty()) return -1;
+    if (node < 0 || static_cast<size_t>(node) >= nodes.size()) {
+        // Nothing selected yet: start from the node nearest the middle of the view.
+        int best = -1;
+        float bestDistance = FLT_MAX;
+        for (size_t i = 0; i < nodes.size(); ++i) {
+            Point c = nodes[i].centre();
+            float distance = std::fabs(c.x - centre_.x) + std::fabs(c.y - centre_.y);
+            if (distance < bestDistance) {
+                bestDistance = distance;
+                best = static_cast<int>(i);
+            }
+        }
+        return best;
+    }
+    Point from = nodes[static_cast<size_t>(node)].centre();
+    int best = -1;
+    float bestScore = FLT_MAX;
+    auto consider = [&](int candidate, float weightAcross) {
+        if (candidate == node || candidate < 0 || static_cast<size_t>(candidate) >= nodes.size()) return;
+        Point to = nodes[static_cast<size_t>(candidate)].centre();
+        float along = dy != 0 ? (to.y - from.y) * static_cast<float>(dy) : (to.x - from.x) * static_cast<float>(dx);
+        float across = dy != 0 ? std::fabs(to.x - from.x) : std::fabs(to.y - from.y);
+        if (along <= 0.5f) return;
+        float score = along + weightAcross * across;
+        if (score < bestScore) {
+            bestScore = score;
+            best = candidate;
+        }
+    };
+    if (dy != 0) {
+        // Down follows the node's users, up its inputs: the one most nearly straight that way.
+        for (const LayoutEdge& edge : scene_.edges) {
+            if (dy > 0 && edge.from == node) consider(edge.to, 2.0f);
+            if (dy < 0 && edge.to == node) consider(edge.from, 2.0f);
+        }
+        if (best >= 0) return best;
+    }
+    // Left and right stay in the row; without an edge that way, the nearest node in that direction.
+    for (size_t i = 0; i < nodes.size(); ++i) consider(static_cast<int>(i), 4.0f);
+    return best;
+}
+
 CanvasEvents GraphCanvas::draw(const char* id, ImVec2 size) {
     auto started = std::chrono::steady_clock::now();
     CanvasEvents events;
@@ -230,7 +309,10 @@ CanvasEvents GraphCanvas::draw(const char* id, ImVec2 size) {
                                           ImGuiButtonFlags_MouseButtonMiddle);
     bool hovered = ImGui::IsItemHovered();
     applyPendingView();
-    if (scene_.layout) handleInput(events, hovered);
+    if (scene_.layout) {
+        handleInput(events, hovered);
+        handleKeys(events);
+    }
 
     ImDrawList& list = *ImGui::GetWindowDrawList();
     ImVec2 end(origin_.x + size_.x, origin_.y + size_.y);
@@ -349,10 +431,15 @@ void GraphCanvas::drawNodes(ImDrawList& list, const Rect& visible) {
         list.AddRectFilled(min, max, colourOf(fill), rounding);
         bool selected = index == selectedNode_;
         bool matched = i < highlighted_.size() && highlighted_[i];
+        uint32_t mark = i < marks_.size() ? marks_[i] : 0;
         if (selected || matched) {
             float grow = 2.0f;
             list.AddRect(ImVec2(min.x - grow, min.y - grow), ImVec2(max.x + grow, max.y + grow),
                          selected ? kSelectedBorder : kMatchBorder, rounding, 0, 3.0f);
+        } else if (mark != 0) {
+            float grow = std::max(3.0f * zoom_, 1.5f);
+            list.AddRect(ImVec2(min.x - grow, min.y - grow), ImVec2(max.x + grow, max.y + grow), colourOf(mark), rounding,
+                         0, std::max(3.0f * zoom_, 2.0f));
         } else if (borders) {
             list.AddRect(min, max, kNodeBorder, rounding);
         }
@@ -452,6 +539,12 @@ void GraphCanvas::drawMinimap(ImDrawList& list, const Rect& visible) {
     list.AddRectFilled(ImVec2(map.minX - pad, map.minY - pad), ImVec2(map.maxX + pad, map.maxY + pad), kMinimapBackground, 3.0f);
     for (const Rect& cell : minimapCells_)
         list.AddRectFilled(toMap(cell.minX, cell.minY), toMap(cell.maxX, cell.maxY), kMinimapContent);
+    for (int node : markedNodes_) {
+        if (static_cast<size_t>(node) >= scene_.layout->nodes.size()) continue;
+        Point centre = scene_.layout->nodes[static_cast<size_t>(node)].centre();
+        ImVec2 at = toMap(centre.x, centre.y);
+        list.AddRectFilled(ImVec2(at.x - 2, at.y - 2), ImVec2(at.x + 2, at.y + 2), colourOf(marks_[static_cast<size_t>(node)]));
+    }
     ImVec2 viewMin = toMap(std::max(visible.minX, bounds.minX), std::max(visible.minY, bounds.minY));
     ImVec2 viewMax = toMap(std::min(visible.maxX, bounds.maxX), std::min(visible.maxY, bounds.maxY));
     list.AddRect(viewMin, ImVec2(std::max(viewMax.x, viewMin.x + 2), std::max(viewMax.y, viewMin.y + 2)), kMinimapView, 0, 0, 1.5f);

@@ -44,6 +44,10 @@ struct CanvasEvents {
     int clickedCluster = -1;  ///< a click inside a cluster, on none of its nodes
     int doubleClickedCluster = -1;
     int hoveredNode = -1;
+    /// Keyboard: Enter on a node asks to open it (reported as doubleClickedNode), arrows move the selection
+    /// (reported as clickedNode), Esc/Backspace ask to close the group around this node, / to search.
+    int collapseRequested = -1;
+    bool searchRequested = false;
 };
 
 /// What the last frame drew, for tests and the status line.
@@ -81,6 +85,9 @@ public:
     void setSelectedNode(int node) { selectedNode_ = node; }
     void setSelectedCluster(int cluster) { selectedCluster_ = cluster; }
     void setHighlighted(std::vector<int> nodes);
+    /// Per node an outline colour (0xRRGGBB) that marks it, e.g. what changed since the previous compile; 0 or
+    /// missing entries leave a node unmarked. Marked nodes also show on the minimap, so they can be found.
+    void setMarks(std::vector<uint32_t> marks);
 
     /// Screen pixels per logical pixel (2 on a 192 dpi screen): the fitted, readable and largest zooms and the
     /// zoom below which text is left out scale with it, so a graph looks the same size next to the scaled UI.
@@ -96,6 +103,10 @@ private:
     Point toGraph(ImVec2 p) const;
     void applyPendingView();
     void handleInput(CanvasEvents& events, bool hovered);
+    void handleKeys(CanvasEvents& events);
+    /// The node an arrow key moves to from `node`: along edges for up and down, within the row for left and
+    /// right, else the nearest node that way; -1 when there is none.
+    int neighbour(int node, int dx, int dy) const;
     int nodeAt(Point p) const;
     int clusterAt(Point p) const;
     void drawClusters(ImDrawList& list, const Rect& visible);
@@ -114,6 +125,8 @@ private:
     SpatialGrid nodeGrid_;
     SpatialGrid edgeGrid_;
     std::vector<bool> highlighted_;
+    std::vector<uint32_t> marks_;
+    std::vector<int> markedNodes_;  ///< the nodes with a mark, for the minimap
     std::vector<int> visibleScratch_;
     int selectedNode_ = -1;
     int selectedCluster_ = -1;

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include <nlohmann/json.hpp>
+#include "graph/provenance.h"
 
 namespace viz {
 namespace {
@@ -192,15 +192,9 @@ int FusionMap::findKernel(traces::RowId kernelId) const {
 
 KernelCallNodes kernelCallNodesOf(std::string_view provenanceJson) {
     KernelCallNodes calls;
-    nlohmann::json json = nlohmann::json::parse(provenanceJson, nullptr, false);
-    if (json.is_discarded() || !json.is_object() || !json.contains("cppCodeToPost") || !json["cppCodeToPost"].is_object())
-        return calls;
-    for (const auto& [call, nodes] : json["cppCodeToPost"].items()) {
-        std::string kernel = call.substr(0, call.rfind(':'));  // "triton_poi_fused_add_0:3" -> its kernel
-        if (!nodes.is_array()) continue;
-        std::vector<std::string>& names = calls[kernel];
-        for (const nlohmann::json& node : nodes)
-            if (node.is_string()) names.push_back(node.get<std::string>());
+    for (auto& [call, nodes] : parseProvenanceMappings(provenanceJson).codeToPost) {
+        std::vector<std::string>& names = calls[std::string(kernelOfCodeKey(call))];
+        names.insert(names.end(), nodes.begin(), nodes.end());
     }
     return calls;
 }
@@ -209,7 +203,7 @@ std::vector<KernelCallNodes> kernelCallNodesOfCompile(const std::vector<traces::
                                                       traces::RowId compileId) {
     std::vector<KernelCallNodes> records;
     for (const traces::Artifact& artifact : artifacts)
-        if (artifact.compileId == compileId && artifact.name == "inductor_provenance_tracking_node_mappings" &&
+        if (artifact.compileId == compileId && artifact.name == kProvenanceMappingsArtifact &&
             !artifact.payload.empty())
             if (KernelCallNodes calls = kernelCallNodesOf(artifact.payload); !calls.empty()) records.push_back(std::move(calls));
     return records;

@@ -239,6 +239,7 @@ GraphModel buildGraphModel(const traces::Graph& graph, const ModuleDonors* donor
         node.shortTarget = shortTargetOf(source.target);
         node.opName = opNameOf(source.op, source.target);
         node.tensorText = tensorTextOf(source);
+        node.args = source.args;
         if (!source.sourceFile.empty())
             node.sourceText = fileNameOf(source.sourceFile) + ":" + std::to_string(source.sourceLine);
         node.foldPath = modulePathOf(source.name, source.op, source.target);

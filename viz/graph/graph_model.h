@@ -28,6 +28,7 @@ struct GraphModelNode {
     std::string opName;       ///< the bare operator: "mul", "gelu", "native_layer_norm" ("" for inputs/outputs)
     std::string tensorText;   ///< "f32[16, 64]", "" when unknown
     std::string sourceText;   ///< "training.py:17", "" when unknown
+    std::string args;         ///< the arguments as FX printed them: "(l_x_, 4)"
     /// Where the node folds, outermost first: module path segments ("layers", "0", "fc1") when the name or
     /// target says so (calls inherit the module of the parameters they read, else of their latest input),
     /// else the user function and line, else the name without its numeric suffix.

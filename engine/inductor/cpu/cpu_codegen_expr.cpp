@@ -40,9 +40,22 @@ llvm::Type* KernelEmitter::memType(DType d) {
     return regType(d);
 }
 
+namespace {
+// Whether an index expression is non-negative by construction (no negative constant in it). Only then may an add or
+// multiply carry nuw: `s0 + -1` adds 2^64-1 as an unsigned number, which LLVM folds to poison for every s0 > 0.
+bool nonNegativeByConstruction(const Index& ix) {
+    switch (ix->op) {
+        case IndexNode::Op::Constant: return ix->value >= 0;
+        case IndexNode::Op::Var:
+        case IndexNode::Op::Symbol: return true;
+        default: return nonNegativeByConstruction(ix->lhs) && nonNegativeByConstruction(ix->rhs);
+    }
+}
+}  // namespace
+
 Value* KernelEmitter::index(const Index& ix) {
-    // Operands are non-negative wherever kernels use indices, so nsw/nuw and unsigned division are exact and let
-    // SCEV see affine addresses.
+    // Values are non-negative wherever kernels use indices, so nsw and unsigned division are exact and let SCEV see
+    // affine addresses; nuw only where no operand is a negative constant.
     switch (ix->op) {
         case IndexNode::Op::Constant: return b.getInt64(static_cast<uint64_t>(ix->value));
         case IndexNode::Op::Var:
@@ -54,8 +67,8 @@ Value* KernelEmitter::index(const Index& ix) {
             if (it == symbols.end()) throw std::runtime_error("index uses undeclared symbol " + ix->symbol);
             return it->second;
         }
-        case IndexNode::Op::Add: return b.CreateAdd(index(ix->lhs), index(ix->rhs), "", true, true);
-        case IndexNode::Op::Mul: return b.CreateMul(index(ix->lhs), index(ix->rhs), "", true, true);
+        case IndexNode::Op::Add: return b.CreateAdd(index(ix->lhs), index(ix->rhs), "", nonNegativeByConstruction(ix), true);
+        case IndexNode::Op::Mul: return b.CreateMul(index(ix->lhs), index(ix->rhs), "", nonNegativeByConstruction(ix), true);
         case IndexNode::Op::FloorDiv: return b.CreateUDiv(index(ix->lhs), index(ix->rhs));
         case IndexNode::Op::Mod: return b.CreateURem(index(ix->lhs), index(ix->rhs));
     }

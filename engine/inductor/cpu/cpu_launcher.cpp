@@ -1,10 +1,10 @@
 // The CPU KernelLauncher: all kernels of a graph JIT-compiled in one LLVM JIT session, each launch splitting its outer
-// range over worker threads when there is enough work to pay for them.
+// range over the worker pool's threads when there is enough work to pay for them.
 #include <algorithm>
-#include <thread>
 #include <vector>
 
 #include "inductor/cpu/cpu_codegen.h"
+#include "tensor/worker_pool.h"
 #include "inductor/ir/kernel_launcher.h"
 
 namespace eng::inductor {
@@ -37,21 +37,18 @@ public:
             entry(buffers.data(), values.data(), 0, points);
             return;
         }
-        std::vector<std::thread> workers;
         const int64_t chunk = (points + threads - 1) / threads;
-        for (int t = 1; t < threads; ++t) {
-            int64_t begin = t * chunk, end = std::min(points, begin + chunk);
-            if (begin < end) workers.emplace_back([=] { entry(buffers.data(), values.data(), begin, end); });
-        }
-        entry(buffers.data(), values.data(), 0, std::min(points, chunk));
-        for (std::thread& w : workers) w.join();
+        tensor::runOnWorkers((points + chunk - 1) / chunk, [&](int64_t task) {
+            const int64_t begin = task * chunk;
+            entry(buffers.data(), values.data(), begin, std::min(points, begin + chunk));
+        });
     }
 
     double compileSeconds() const override { return module_->compileSeconds(); }
     KernelCompileInfo compileInfo(size_t index) const override { return {module_->kernelSeconds(index), "LLVM"}; }
 
 private:
-    static int threadCount() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+    static int threadCount() { return tensor::workerThreadCount(); }
 
     std::vector<Kernel> kernels_;
     std::shared_ptr<cpu::CpuKernelModule> module_;

@@ -1,5 +1,4 @@
-# expect: differs inductor -- (inductor: values like -8.6e16, an uninitialised buffer read, after two data-dependent branches and a slice)
-# Found by cwb_difffuzz (seed 112): gelu of a branch result with a slice of it, across two graph breaks, reads garbage under the inductor.
+# Found by cwb_difffuzz (seed 112): gelu of a branch result with a slice of it, across two graph breaks, reads garbage under the inductor. Fixed with the nuw flag of `s0 + -1` (the slice v0[1:] read garbage).
 import torch
 
 

@@ -1,5 +1,4 @@
-# expect: differs inductor -- (inductor: the Python float from .item() feeding the next graph keeps an earlier call's value)
-# Found by cwb_difffuzz (seed 186): s = b.sum().item(); b * s gives the wrong result on the later calls under the inductor.
+# Found by cwb_difffuzz (seed 186): s = b.sum().item(); b * s gives the wrong result on the later calls under the inductor. Fixed: the inductor lowered the float input (SymFloat zf1) as a constant of its first call; such graphs now run eagerly.
 import torch
 
 

@@ -1,5 +1,4 @@
-# expect: differs inductor -- (inductor lowering: v3 = torch.maximum(b, b).clone(); v3[0] = 7.0 writes through to the maximum's buffer)
-# Found by cwb_difffuzz (seed 25, families print/shape-branch/inplace-view back on): a store into a clone of a computed buffer shows in the buffer under the inductor.
+# Found by cwb_difffuzz (seed 25, families print/shape-branch/inplace-view back on): a store into a clone of a computed buffer shows in the buffer under the inductor. Fixed: an output whose value is the buffer of another tensor (clone lowers to its operand's loader) gets a copy of its own.
 import torch
 
 

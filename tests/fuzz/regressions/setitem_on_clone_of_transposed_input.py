@@ -1,5 +1,4 @@
-# expect: differs inductor -- (inductor lowering: v4 = b.clone(); v4[0] = 7.0 on a transposed input stores into the wrong elements)
-# Found by cwb_difffuzz (seed 88, families print/shape-branch/inplace-view back on): setitem on a clone of a non-contiguous input under the inductor.
+# Found by cwb_difffuzz (seed 88, families print/shape-branch/inplace-view back on): setitem on a clone of a non-contiguous input under the inductor. Fixed: an output whose value is the buffer of another tensor (clone lowers to its operand's loader) gets a copy of its own.
 import torch
 
 

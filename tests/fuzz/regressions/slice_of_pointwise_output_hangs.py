@@ -1,5 +1,4 @@
-# expect: hang inductor -- (inductor: sigmoid then a slice of it as a second output, with dynamic sizes: the LLVM kernel's row loop never ends)
-# Found by cwb_difffuzz (seed 1764): v8 = sigmoid(b)[1:] hangs under the inductor's LLVM code on the dynamic recompile (the interpreter agrees).
+# Found by cwb_difffuzz (seed 1764): v8 = sigmoid(b)[1:] hangs under the inductor's LLVM code on the dynamic recompile (the interpreter agrees). Fixed: the LLVM code gave `s0 + -1` an unsigned-wrap flag, which made it poison.
 import torch
 
 

@@ -1,5 +1,4 @@
-# expect: hang inductor -- (inductor: a + a.shape[0] then a slice, with dynamic sizes, never finishes)
-# Found by cwb_difffuzz (seed 194): v0 = a + a.shape[0]; v0[1:] hangs under the inductor on the dynamic recompile.
+# Found by cwb_difffuzz (seed 194): v0 = a + a.shape[0]; v0[1:] hangs under the inductor on the dynamic recompile. Fixed: the LLVM code gave `s0 + -1` an unsigned-wrap flag, which made it poison.
 import torch
 
 

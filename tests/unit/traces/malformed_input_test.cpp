@@ -3,6 +3,7 @@
 
 #include "importers/import_path.h"
 #include "importers/torch_trace/log_records.h"
+#include "parse/fx_graph_text.h"
 #include "test_support.h"
 
 using namespace traces;
@@ -175,4 +176,30 @@ TEST(MalformedInput, OverlongLastLineWithoutNewlineIsReported) {
     auto imported = importText(b.text() + std::string(kMaxLineBytes + 1, 'y'));
     expectAllValidRecordsKept(imported);
     EXPECT_EQ(onlyIssue(imported).kind, "line_too_long");
+}
+
+TEST(MalformedInput, GraphOfMoreNodesThanTheLimitKeepsItsTextOnly) {
+    // A chain of sin nodes one past the limit: its text is stored, its nodes are not (as rows, a million nodes took
+    // two gigabytes), and the import says so on the graph's line.
+    std::string graph = "class GraphModule(torch.nn.Module):\n    def forward(self, L_x_: \"f32[4][1]cpu\"):\n        l_x_ = L_x_\n";
+    std::string previous = "l_x_";
+    for (size_t i = 0; i < kMaxGraphNodes; ++i) {
+        const std::string name = "v" + std::to_string(i);
+        graph += "        " + name + ": \"f32[4][1]cpu\" = torch.sin(" + previous + ");  " + previous + " = None\n";
+        previous = name;
+    }
+    graph += "        return (" + previous + ",)\n";
+    testsupport::LogBuilder b;
+    b.record("{\"str\": [\"prog.py\", 0]}");
+    b.record("{\"dynamo_start\": {\"stack\": [{\"line\": 3, \"name\": \"f\", \"filename\": 0}]}, " + ctx(0, 0) + "}");
+    b.record("{\"dynamo_output_graph\": {\"sizes\": {}}, " + ctx(0, 0) + "}", graph);
+    addValidSuffix(b);
+    auto imported = importText(b.text());
+    expectAllValidRecordsKept(imported);
+    EXPECT_TRUE(imported.trace.graphs[0].nodes.empty());
+    EXPECT_EQ(imported.trace.graphs[0].text, graph);
+    const ImportIssue& issue = onlyIssue(imported);
+    EXPECT_EQ(issue.kind, "graph_too_large");
+    EXPECT_EQ(issue.line, 3);
+    EXPECT_EQ(issue.message, "graph dynamo_output_graph has more than 250000 nodes: its text is kept, its nodes are not listed");
 }

@@ -458,7 +458,11 @@ private:
         g.kind = kind;
         g.name = std::move(name);
         g.text = record.payload;
-        g.nodes = parseFxGraphText(g.text);
+        bool tooLarge = false;
+        g.nodes = parseFxGraphText(g.text, kMaxGraphNodes, &tooLarge);
+        if (tooLarge)
+            problem(record.line, 0, "graph_too_large",
+                    "graph " + g.name + " has more than " + std::to_string(kMaxGraphNodes) + " nodes: its text is kept, its nodes are not listed");
         writer_.addGraph(g);
     }
 

@@ -123,9 +123,21 @@ inline Kernel integerWhereAndAny(int64_t rows, int64_t cols) {
     return k;
 }
 
+/// out = in[1:] of a dynamic-size vector: the range s0 - 1 holds a negative constant (as x[1:] lowers), which
+/// the code generator must not treat as an unsigned add.
+inline Kernel sliceOfDynamicSize() {
+    Kernel k;
+    k.name = "cwb_poi_fused_slice_0";
+    k.buffers = {buffer("arg0_1", DType::Float32, true, false), buffer("buf0", DType::Float32, false, true)};
+    k.symbols = {"s0"};
+    k.outerRanges = {indexSymbol("s0") + c(-1)};
+    k.passes = {KernelPass{false, {}, {Store{1, x(0), load(0, x(0) + c(1), DType::Float32)}}}};
+    return k;
+}
+
 inline std::vector<Kernel> all() {
     return {pointwiseChain(1000), broadcastAddTransposed(7, 13), softmaxRows(5), layerNormBf16(3, 64),
-            columnSumAndArgmax(9, 6), integerWhereAndAny(4, 11)};
+            columnSumAndArgmax(9, 6), integerWhereAndAny(4, 11), sliceOfDynamicSize()};
 }
 
 }  // namespace eng::inductor::samples

@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <functional>
+
 namespace viz {
 namespace {
 
@@ -185,6 +187,38 @@ TEST_F(HeadlessImGui, WheelZoomsAroundTheCursor) {
     ImVec2 after = canvas.screenOf(target);
     EXPECT_NEAR(after.x, io.MousePos.x, 1.0f);
     EXPECT_NEAR(after.y, io.MousePos.y, 1.0f);
+}
+
+/// Holds `imguiKey` down (mapped to the backend's code `code`, as the GLFW backend maps it) for one frame.
+CanvasEvents pressKey(GraphCanvas& canvas, int code, const std::function<CanvasEvents(GraphCanvas&)>& frame,
+                      int imguiKey = -1) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (imguiKey >= 0) io.KeyMap[imguiKey] = code;
+    io.KeysDown[code] = true;
+    CanvasEvents events = frame(canvas);
+    io.KeysDown[code] = false;
+    frame(canvas);
+    return events;
+}
+
+TEST_F(HeadlessImGui, ArrowsMoveAlongEdgesAndRowsEnterOpensEscClosesSlashSearches) {
+    GraphCanvas canvas;
+    canvas.setScene(gridScene());
+    auto draw = [this](GraphCanvas& c) { return frame(c); };
+    frame(canvas);
+    canvas.setSelectedNode(1025);
+    // GLFW's codes: Down 264, Right 262, Enter 257, Escape 256, '/' 47.
+    EXPECT_EQ(pressKey(canvas, 264, draw, ImGuiKey_DownArrow).clickedNode, 1075);  // the box below, along its edge
+    EXPECT_EQ(pressKey(canvas, 262, draw, ImGuiKey_RightArrow).clickedNode, 1076);  // the next one in the row
+    EXPECT_EQ(pressKey(canvas, 257, draw, ImGuiKey_Enter).doubleClickedNode, 1076);
+    EXPECT_EQ(pressKey(canvas, 256, draw, ImGuiKey_Escape).collapseRequested, 1076);
+    EXPECT_TRUE(pressKey(canvas, '/', draw).searchRequested);
+    // The selection moved into view.
+    ImVec2 selected = canvas.screenOf(canvas.scene().layout->nodes[1076].centre());
+    EXPECT_GT(selected.x, 0.0f);
+    EXPECT_LT(selected.x, 1000.0f);
+    EXPECT_GT(selected.y, 0.0f);
+    EXPECT_LT(selected.y, 700.0f);
 }
 
 }  // namespace

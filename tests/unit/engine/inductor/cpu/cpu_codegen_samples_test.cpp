@@ -39,6 +39,7 @@ TEST(CpuCodegenSamples, OddSizesAndSymbolicRowLengths) {
     kernels.push_back(s::layerNormBf16(5, 67));
     kernels.push_back(s::columnSumAndArgmax(33, 19));
     kernels.push_back(s::integerWhereAndAny(9, 31));
+    kernels.push_back(s::sliceOfDynamicSize());
     auto module = compileCpuKernels(kernels);
     for (size_t i = 0; i < kernels.size(); ++i) {
         for (int64_t s0 : {1, 5, 16, 33, 130}) {

@@ -1,0 +1,202 @@
+// The AOT Autograd backends: compile time (joint graph, partition, both passes through the pass compiler) and
+// run time (the forward with grad mode off, its outputs made the results of one autograd node whose backward runs
+// the compiled backward graph on the saved values and the incoming gradients, as PyTorch's CompiledFunction).
+#include "aot/aot_backend.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "capture/fx_printer.h"
+#include "capture/graph_runner.h"
+#include "inductor/inductor_backend.h"
+#include "tensor/autograd/grad_mode.h"
+#include "tensor/autograd/node.h"
+#include "tensor/conversion.h"
+#include "tensor/registry.h"
+
+namespace eng::aot {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+bool anyRequiresGrad(const vm::ValueList& inputs) {
+    for (const vm::Value& v : inputs)
+        if (v.is(vm::Kind::Tensor) && v.as<vm::TensorObject>().value.requiresGrad()) return true;
+    return false;
+}
+
+const tensor::Tensor* tensorOf(const vm::Value& v) { return v.is(vm::Kind::Tensor) ? &v.as<vm::TensorObject>().value : nullptr; }
+
+/// What one compiled training graph needs at run time.
+struct CompiledTraining {
+    // The compiled passes point into their graphs (extern kernels run graph nodes): they live as long as this.
+    std::shared_ptr<const capture::Graph> forwardGraph, backwardGraph;
+    capture::CompiledFn forward, backward;
+    size_t userOutputs = 0;
+    std::vector<std::pair<int, size_t>> mutations;  // (input, forward output) written back after each call
+    std::vector<int> gradInputs;
+    std::vector<int> tangentOutputs;
+    size_t savedCount = 0;
+};
+
+vm::ValueList runTraining(const std::shared_ptr<const CompiledTraining>& c, vm::Interpreter& vm, const vm::ValueList& inputs) {
+    vm::ValueList results;
+    {
+        tensor::autograd::GradModeGuard noGrad(false);
+        results = c->forward(vm, inputs);
+        for (const auto& [input, output] : c->mutations) vm::callOp("Tensor.copy_", {inputs.at(static_cast<size_t>(input)), results.at(output)});
+    }
+    vm::ValueList user(results.begin(), results.begin() + static_cast<long>(c->userOutputs));
+    std::vector<tensor::Tensor> differentiableInputs;
+    for (int i : c->gradInputs)
+        if (const tensor::Tensor* t = tensorOf(inputs.at(static_cast<size_t>(i)))) differentiableInputs.push_back(*t);
+    if (!tensor::autograd::isGradEnabled() || differentiableInputs.empty()) return user;
+    const size_t savedStart = c->userOutputs + c->mutations.size();
+    // Saved tensors go through the autograd node (detached, version-checked); SymInts stay with the formula.
+    std::vector<tensor::Tensor> savedTensors;
+    std::vector<std::optional<vm::Value>> savedNumbers;
+    for (size_t i = savedStart; i < results.size(); ++i) {
+        if (const tensor::Tensor* t = tensorOf(results[i])) {
+            savedTensors.push_back(*t);
+            savedNumbers.emplace_back(std::nullopt);
+        } else {
+            savedNumbers.emplace_back(results[i]);
+        }
+    }
+    std::vector<tensor::Tensor> outputs;
+    for (int i : c->tangentOutputs) outputs.push_back(*tensorOf(user.at(static_cast<size_t>(i))));
+    vm::Interpreter* machine = &vm;
+    auto formula = [c, savedNumbers, machine](const tensor::autograd::BackwardContext& ctx) {
+        vm::ValueList args;
+        size_t nextTensor = 0;
+        for (const auto& number : savedNumbers) args.push_back(number ? *number : vm::makeTensor(tensor::contiguous(ctx.saved.at(nextTensor++))));
+        // The backward graph was compiled for contiguous saved values and tangents, as AOT Autograd makes tangents.
+        for (const tensor::Tensor& g : ctx.grads) args.push_back(vm::makeTensor(tensor::contiguous(g)));
+        vm::ValueList grads;
+        {
+            tensor::autograd::GradModeGuard noGrad(false);
+            grads = c->backward(*machine, args);
+        }
+        std::vector<tensor::Tensor> out;
+        for (const vm::Value& g : grads) out.push_back(tensorOf(g) ? *tensorOf(g) : tensor::Tensor());
+        return out;
+    };
+    tensor::autograd::recordOp("CompiledFunctionBackward", differentiableInputs, outputs, savedTensors, formula);
+    return user;
+}
+
+}  // namespace
+
+AotBackend::AotBackend(vm::CompileOptions options, PassCompiler passes) : options_(std::move(options)), passes_(passes) {}
+
+capture::CompiledFn AotBackend::compilePass(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& examples,
+                                            std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases) {
+    if (passes_ == PassCompiler::Eager)
+        return [graph](vm::Interpreter& machine, const vm::ValueList& inputs) { return capture::runGraph(machine, *graph, inputs); };
+    inductor::InductorBackend backend(inductor::InductorConfig::from(options_));
+    backend.setRunNote(runNote_);
+    capture::CompiledFn fn = backend.compile(vm, std::move(graph), examples);
+    code = backend.generatedCode();
+    phases = backend.phaseTimes();
+    return fn;
+}
+
+capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs) {
+    code_.reset();
+    codes_.clear();
+    stages_.clear();
+    phases_.clear();
+    fallbackReason_.clear();
+    if (!tensor::autograd::isGradEnabled() || !anyRequiresGrad(exampleInputs)) return compilePass(vm, graph, exampleInputs, code_, phases_);
+    const auto start = std::chrono::steady_clock::now();
+    JointGraph joint;
+    Partition partition;
+    double traceSeconds = 0;
+    try {
+        joint = traceJointGraph(vm, *graph, exampleInputs);
+        traceSeconds = secondsSince(start);
+        partition = partitionJointGraph(vm, joint);
+    } catch (const std::exception& e) {
+        // AotUnsupported, or an op that raised on the example values while the backward was traced.
+        fallbackReason_ = dynamic_cast<const AotUnsupported*>(&e) ? e.what() : std::string("tracing the joint graph raised: ") + e.what();
+        traces::OutputCode code;
+        code.event = "engine";
+        code.filename = "cwb_inductor_eager_fallback";
+        code.language = "python";
+        code.source = fmt::format("# cwb {}: this graph runs on the eager runtime, which records autograd\n# Reason: AOT Autograd: {}\n",
+                                  passes_ == PassCompiler::Eager ? "aot_eager" : "inductor", fallbackReason_);
+        code_ = std::move(code);
+        return [graph](vm::Interpreter& machine, const vm::ValueList& inputs) { return capture::runGraph(machine, *graph, inputs); };
+    }
+    const double partitionSeconds = secondsSince(start) - traceSeconds;
+
+    auto compiled = std::make_shared<CompiledTraining>();
+    compiled->forwardGraph = partition.forward;
+    compiled->backwardGraph = partition.backward;
+    compiled->userOutputs = partition.userOutputs;
+    for (size_t k = 0; k < joint.inputMutations.size(); ++k) compiled->mutations.emplace_back(joint.inputMutations[k].first, partition.userOutputs + k);
+    compiled->gradInputs = joint.gradInputs;
+    compiled->tangentOutputs = joint.tangentOutput;
+    compiled->savedCount = partition.saved.size();
+
+    vm::ValueList forwardExamples, backwardExamples;
+    for (const auto& node : partition.forward->placeholders()) forwardExamples.push_back(node->example);
+    for (const auto& node : partition.backward->placeholders()) backwardExamples.push_back(node->example);
+    std::optional<traces::OutputCode> forwardCode, backwardCode;
+    std::vector<traces::PhaseTime> forwardPhases, backwardPhases;
+    {
+        tensor::autograd::GradModeGuard noGrad(false);
+        compiled->forward = compilePass(vm, partition.forward, forwardExamples, forwardCode, forwardPhases);
+        compiled->backward = compilePass(vm, partition.backward, backwardExamples, backwardCode, backwardPhases);
+    }
+
+    const std::string summary = fmt::format("# AOT Autograd: joint graph of {} nodes traced in {:.1f} ms, partitioned in {:.1f} ms\n",
+                                            joint.graph->nodes().size(), traceSeconds * 1e3, partitionSeconds * 1e3) + partition.report();
+    stages_ = {{traces::GraphKind::AotJoint, "aot_joint_graph", joint.graph, ""},
+               {traces::GraphKind::AotForward, "aot_forward_graph", partition.forward, partition.report()},
+               {traces::GraphKind::AotBackward, "aot_backward_graph", partition.backward, ""}};
+    if (forwardCode && backwardCode) {
+        // The inductor lowers the partitioned graphs as they are (no post-grad passes rewrite them): they are the
+        // post-grad graphs its kernels' nodes refer to.
+        stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", partition.forward, ""});
+        stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", partition.backward, ""});
+        for (auto* passCode : {&*forwardCode, &*backwardCode}) {
+            for (traces::Kernel& kernel : passCode->kernels) kernel.postGradNodes = kernel.sourceNodes;
+            codes_.push_back(*passCode);
+        }
+        codes_[0].source = summary + "# forward graph\n" + codes_[0].source;
+        codes_[1].source = "# AOT Autograd: backward graph\n" + codes_[1].source;
+    } else {
+        traces::OutputCode code;
+        code.event = "engine";
+        code.filename = "cwb_aot_eager";
+        code.language = "python";
+        code.source = summary + "\n# forward graph, run on the eager runtime\n" + capture::graphCode(*partition.forward) +
+                      "\n# backward graph, run on the eager runtime\n" + capture::graphCode(*partition.backward);
+        codes_.push_back(std::move(code));
+    }
+    // PyTorch's names for these phases (its chromium events).
+    phases_ = {{"aot_trace_joint_graph", traceSeconds}, {"min_cut_rematerialization_partition", partitionSeconds}};
+    for (const auto* list : {&forwardPhases, &backwardPhases})
+        for (const traces::PhaseTime& phase : *list) {
+            auto same = std::find_if(phases_.begin(), phases_.end(), [&](const traces::PhaseTime& p) { return p.phase == phase.phase; });
+            if (same == phases_.end()) phases_.push_back(phase);
+            else same->seconds += phase.seconds;
+        }
+    return [compiled](vm::Interpreter& machine, const vm::ValueList& inputs) {
+        std::shared_ptr<const CompiledTraining> c = compiled;
+        return runTraining(c, machine, inputs);
+    };
+}
+
+void installAotAutograd() {
+    capture::registerBackend("inductor", [](const vm::CompileOptions& options) { return std::make_unique<AotBackend>(options, PassCompiler::Inductor); });
+    capture::registerBackend("aot_eager", [](const vm::CompileOptions& options) { return std::make_unique<AotBackend>(options, PassCompiler::Eager); });
+}
+
+}  // namespace eng::aot

@@ -1,0 +1,53 @@
+// AOT Autograd as torch.compile backends: "inductor" and "aot_eager" compile a captured graph whose inputs require
+// grad (under grad mode) into a forward and a backward graph (joint trace, functionalisation, min-cut partition),
+// compile both passes (inductor) or run them on the eager runtime (aot_eager), and connect them to the eager
+// autograd graph as one CompiledFunctionBackward node. Graphs without autograd go to the plain backends.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aot/partition.h"
+#include "capture/backend.h"
+
+namespace eng::aot {
+
+enum class PassCompiler { Inductor, Eager };
+
+class AotBackend : public capture::Backend {
+public:
+    AotBackend(vm::CompileOptions options, PassCompiler passes);
+    capture::CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs) override;
+    /// Graphs that stay on the eager path or have no autograd: the pass compiler's code (or the fallback's reason).
+    std::optional<traces::OutputCode> generatedCode() const override { return code_; }
+    /// Training graphs: the forward's and the backward's code (one row for aot_eager).
+    std::vector<traces::OutputCode> generatedCodes() const override { return codes_.empty() ? Backend::generatedCodes() : codes_; }
+    /// The joint, forward and backward graphs, and the post-grad graphs the inductor compiled.
+    std::vector<StageGraph> stageGraphs() const override { return stages_; }
+    std::vector<traces::PhaseTime> phaseTimes() const override { return phases_; }
+    void setRunNote(RunNote note) override { runNote_ = std::move(note); }
+    /// Why the last graph kept the eager runtime's autograd (empty when AOT Autograd compiled it).
+    const std::string& fallbackReason() const { return fallbackReason_; }
+
+private:
+    /// The pass compiler on one graph (forward, backward, or an inference graph): its callable and code.
+    capture::CompiledFn compilePass(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& examples,
+                                    std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases);
+
+    vm::CompileOptions options_;
+    PassCompiler passes_;
+    RunNote runNote_;
+    std::optional<traces::OutputCode> code_;
+    std::vector<traces::OutputCode> codes_;
+    std::vector<StageGraph> stages_;
+    std::vector<traces::PhaseTime> phases_;
+    std::string fallbackReason_;
+};
+
+/// Registers "inductor" and "aot_eager" with AOT Autograd in front (cwb run / explain call this after
+/// installInductorBackend).
+void installAotAutograd();
+
+}  // namespace eng::aot

@@ -1,0 +1,470 @@
+// Derivative rules of the joint graph, one per differentiable op family: arithmetic with broadcasting, matmul and
+// linear, activations, reductions, softmax/log_softmax, layer_norm, cross_entropy, and the views. Each writes the
+// formula of the eager runtime's derivative (engine/tensor/autograd/derivatives_*.cpp) as graph nodes, so the
+// backward graph goes through the same lowering as any captured graph.
+#include "aot/derivative_rules.h"
+
+#include <cmath>
+#include <numbers>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "inductor/lowering_context.h"
+
+namespace eng::aot {
+
+using capture::Arg;
+using capture::Node;
+
+namespace {
+
+Arg c(double v) { return GraphBuilder::constant(vm::Value(v)); }
+Arg ref(Node* n) { return GraphBuilder::ref(n); }
+Arg dimsArg(const std::vector<int64_t>& dims) { return GraphBuilder::ints(dims); }
+
+/// `operand` as an argument: its node, or the constant it was captured as.
+Arg operandOf(const GradContext& ctx, size_t position, const std::string& name) {
+    const Arg* a = ctx.arg(position, name);
+    if (!a) ctx.unsupported("missing argument " + name);
+    return *a;
+}
+
+std::vector<int64_t> normalizedDims(std::vector<int64_t> dims, int64_t rank) {
+    for (int64_t& d : dims) d = d < 0 ? d + rank : d;
+    std::sort(dims.begin(), dims.end());
+    return dims;
+}
+
+std::vector<int64_t> range(int64_t from, int64_t to) {
+    std::vector<int64_t> out;
+    for (int64_t d = from; d < to; ++d) out.push_back(d);
+    return out;
+}
+
+/// Number of elements a reduction over `dims` of `input` combines: a constant, or a SymInt product node.
+Arg reducedCount(GradContext& ctx, const Node& input, const std::vector<int64_t>& dims) {
+    const tensor::Tensor& t = *exampleTensor(input);
+    int64_t constant = 1;
+    std::optional<Arg> symbolic;
+    Arg sizes = ctx.b.sizesOf(input);
+    for (int64_t d : dims) {
+        const Arg& size = sizes.items[static_cast<size_t>(d)];
+        if (size.kind == Arg::Kind::Constant) {
+            constant *= t.sizes()[static_cast<size_t>(d)];
+            continue;
+        }
+        symbolic = symbolic ? ref(ctx.b.binaryOperator("mul", 5, *symbolic, size)) : size;
+    }
+    if (!symbolic) return c(static_cast<double>(constant));
+    return constant == 1 ? *symbolic : ref(ctx.b.binaryOperator("mul", 5, *symbolic, GraphBuilder::constant(vm::Value(constant))));
+}
+
+/// g of a reduction's result, with the reduced dims put back and expanded to the input's sizes.
+Node* expandReduced(GradContext& ctx, Node* input, const std::vector<int64_t>& dims, bool keepdim) {
+    Node* g = ctx.grad;
+    if (!keepdim)
+        for (int64_t d : dims) g = ctx.b.method("unsqueeze", g, {GraphBuilder::constant(vm::Value(d))});
+    return ctx.b.method("expand", g, {ctx.b.sizesOf(*input)});
+}
+
+std::vector<int64_t> reductionDims(GradContext& ctx, Node* input) {
+    const int64_t rank = exampleTensor(*input)->dim();
+    auto dims = ctx.dims(1, "dim");
+    return dims ? normalizedDims(*dims, rank) : range(0, rank);
+}
+
+void sumRule(GradContext& ctx) {
+    Node* x = ctx.differentiable(0, "input");
+    if (!x) return;
+    if (const Arg* dtype = ctx.arg(99, "dtype"); dtype && !(dtype->kind == Arg::Kind::Constant && dtype->constant.isNone()))
+        ctx.unsupported("sum with a dtype");
+    const auto dims = reductionDims(ctx, x);
+    ctx.send(x, expandReduced(ctx, x, dims, ctx.number(2, "keepdim", 0.0) != 0.0));
+}
+
+void meanRule(GradContext& ctx) {
+    Node* x = ctx.differentiable(0, "input");
+    if (!x) return;
+    if (const Arg* dtype = ctx.arg(3, "dtype"); dtype && !(dtype->kind == Arg::Kind::Constant && dtype->constant.isNone()))
+        ctx.unsupported("mean with a dtype");
+    const auto dims = reductionDims(ctx, x);
+    Node* expanded = expandReduced(ctx, x, dims, ctx.number(2, "keepdim", 0.0) != 0.0);
+    ctx.send(x, ctx.b.method("div", expanded, {reducedCount(ctx, *x, dims)}));
+}
+
+void addSubRule(GradContext& ctx, double sign) {
+    const double alpha = ctx.number(2, "alpha", 1.0);
+    if (Node* a = ctx.differentiable(0, "input")) ctx.send(a, ctx.grad);
+    if (Node* o = ctx.differentiable(1, "other")) ctx.send(o, sign * alpha == 1.0 ? ctx.grad : ctx.b.method("mul", ctx.grad, {c(sign * alpha)}));
+}
+
+void mulRule(GradContext& ctx) {
+    if (Node* a = ctx.differentiable(0, "input")) ctx.send(a, ctx.b.method("mul", ctx.grad, {operandOf(ctx, 1, "other")}));
+    if (Node* o = ctx.differentiable(1, "other")) ctx.send(o, ctx.b.method("mul", ctx.grad, {operandOf(ctx, 0, "input")}));
+}
+
+void divRule(GradContext& ctx) {
+    if (ctx.text(2, "rounding_mode", "") != "") ctx.unsupported("div with a rounding mode");
+    const Arg denominator = operandOf(ctx, 1, "other");
+    if (Node* a = ctx.differentiable(0, "input")) ctx.send(a, ctx.b.method("div", ctx.grad, {denominator}));
+    if (Node* o = ctx.differentiable(1, "other")) {
+        // d(a / b)/db = -a / b^2 = -(a / b) / b
+        Node* scaled = ctx.b.method("mul", ctx.grad, {ref(&ctx.node)});
+        ctx.send(o, ctx.b.method("neg", ctx.b.method("div", scaled, {denominator})));
+    }
+}
+
+void powRule(GradContext& ctx) {
+    Node* x = ctx.differentiable(0, "input");
+    if (ctx.differentiable(1, "exponent")) ctx.unsupported("pow with a tensor exponent");
+    if (!x) return;
+    const double e = ctx.number(1, "exponent", std::nullopt);
+    Node* power = e == 2.0 ? x : ctx.b.method("pow", x, {c(e - 1.0)});
+    ctx.send(x, ctx.b.method("mul", ctx.b.method("mul", ctx.grad, {ref(power)}), {c(e)}));
+}
+
+void matmulRule(GradContext& ctx) {
+    Node* a = ctx.nodeArg(0, "input");
+    Node* b = ctx.nodeArg(1, "other");
+    if (!a || !b || exampleTensor(*a)->dim() < 2 || exampleTensor(*b)->dim() < 2) ctx.unsupported("matmul of a 1-D operand");
+    if (ctx.differentiable(0, "input"))
+        ctx.send(a, ctx.b.method("matmul", ctx.grad, {ref(ctx.b.method("transpose", b, {GraphBuilder::constant(vm::Value(int64_t{-2})), GraphBuilder::constant(vm::Value(int64_t{-1}))}))}));
+    if (ctx.differentiable(1, "other"))
+        ctx.send(b, ctx.b.method("matmul", ctx.b.method("transpose", a, {GraphBuilder::constant(vm::Value(int64_t{-2})), GraphBuilder::constant(vm::Value(int64_t{-1}))}), {ref(ctx.grad)}));
+}
+
+void linearRule(GradContext& ctx) {
+    Node* x = ctx.nodeArg(0, "input");
+    Node* w = ctx.nodeArg(1, "weight");
+    if (!x || !w || exampleTensor(*x)->dim() < 2) ctx.unsupported("linear of a 1-D input");
+    const Arg first = GraphBuilder::constant(vm::Value(int64_t{0}));
+    const Arg last = GraphBuilder::constant(vm::Value(int64_t{-2}));
+    if (ctx.differentiable(0, "input")) ctx.send(x, ctx.b.method("matmul", ctx.grad, {ref(w)}));
+    Node* rows = nullptr;
+    auto flatGrad = [&] { return rows ? rows : rows = ctx.b.method("flatten", ctx.grad, {first, last}); };
+    if (ctx.differentiable(1, "weight"))
+        ctx.send(w, ctx.b.method("matmul", ctx.b.method("t", flatGrad()), {ref(ctx.b.method("flatten", x, {first, last}))}));
+    if (Node* bias = ctx.differentiable(2, "bias")) ctx.send(bias, ctx.b.method("sum", flatGrad(), {first}));
+}
+
+/// Unary ops: the gradient from (g, x, y), as the eager formulas.
+using UnaryRule = Node* (*)(GraphBuilder& b, Node* g, Node* x, Node* y);
+
+const std::map<std::string, UnaryRule, std::less<>>& unaryRules() {
+    static const std::map<std::string, UnaryRule, std::less<>> rules = {
+        {"neg", [](GraphBuilder& b, Node* g, Node*, Node*) { return b.method("neg", g); }},
+        {"exp", [](GraphBuilder& b, Node* g, Node*, Node* y) { return b.method("mul", g, {ref(y)}); }},
+        {"log", [](GraphBuilder& b, Node* g, Node* x, Node*) { return b.method("div", g, {ref(x)}); }},
+        {"sin", [](GraphBuilder& b, Node* g, Node* x, Node*) { return b.method("mul", g, {ref(b.method("cos", x))}); }},
+        {"cos", [](GraphBuilder& b, Node* g, Node* x, Node*) { return b.method("neg", b.method("mul", g, {ref(b.method("sin", x))})); }},
+        {"tanh", [](GraphBuilder& b, Node* g, Node*, Node* y) {
+             return b.method("mul", g, {ref(b.method("add", b.method("neg", b.method("mul", y, {ref(y)})), {c(1.0)}))}); }},
+        {"sigmoid", [](GraphBuilder& b, Node* g, Node*, Node* y) {
+             return b.method("mul", g, {ref(b.method("mul", y, {ref(b.method("add", b.method("neg", y), {c(1.0)}))}))}); }},
+        {"sqrt", [](GraphBuilder& b, Node* g, Node*, Node* y) { return b.method("div", g, {ref(b.method("mul", y, {c(2.0)}))}); }},
+        {"rsqrt", [](GraphBuilder& b, Node* g, Node*, Node* y) {
+             return b.method("mul", b.method("mul", g, {ref(b.method("pow", y, {c(3.0)}))}), {c(-0.5)}); }},
+        {"relu", [](GraphBuilder& b, Node* g, Node*, Node* y) { return b.method("masked_fill", g, {ref(b.method("le", y, {c(0.0)})), c(0.0)}); }},
+        {"silu", [](GraphBuilder& b, Node* g, Node* x, Node*) {
+             Node* s = b.method("sigmoid", x);
+             Node* inner = b.method("add", b.method("mul", x, {ref(b.method("add", b.method("neg", s), {c(1.0)}))}), {c(1.0)});
+             return b.method("mul", g, {ref(b.method("mul", s, {ref(inner)}))}); }},
+        {"abs", [](GraphBuilder& b, Node* g, Node* x, Node*) { return b.method("mul", g, {ref(b.method("sign", x))}); }},
+    };
+    return rules;
+}
+
+void geluRule(GradContext& ctx) {
+    Node* x = ctx.differentiable(0, "input");
+    if (!x) return;
+    GraphBuilder& b = ctx.b;
+    Node* derivative = nullptr;
+    if (ctx.text(1, "approximate", "none") == "tanh") {
+        constexpr double kAlpha = 0.044715;
+        const double k = std::sqrt(2.0 / std::numbers::pi);
+        Node* x2 = b.method("mul", x, {ref(x)});
+        Node* inner = b.method("mul", b.method("add", x, {ref(b.method("mul", b.method("mul", x2, {ref(x)}), {c(kAlpha)}))}), {c(k)});
+        Node* t = b.method("tanh", inner);
+        Node* left = b.method("mul", b.method("add", t, {c(1.0)}), {c(0.5)});
+        Node* dInner = b.method("mul", b.method("add", b.method("mul", x2, {c(3 * kAlpha)}), {c(1.0)}), {c(k)});
+        Node* oneMinusT2 = b.method("add", b.method("neg", b.method("mul", t, {ref(t)})), {c(1.0)});
+        Node* right = b.method("mul", b.method("mul", b.method("mul", x, {c(0.5)}), {ref(oneMinusT2)}), {ref(dInner)});
+        derivative = b.method("add", left, {ref(right)});
+    } else {
+        Node* cdf = b.method("mul", b.method("add", b.method("erf", b.method("mul", x, {c(std::numbers::sqrt2 / 2)})), {c(1.0)}), {c(0.5)});
+        Node* pdf = b.method("mul", b.method("exp", b.method("mul", b.method("mul", x, {ref(x)}), {c(-0.5)})), {c(1.0 / std::sqrt(2 * std::numbers::pi))});
+        derivative = b.method("add", cdf, {ref(b.method("mul", x, {ref(pdf)}))});
+    }
+    ctx.send(x, b.method("mul", ctx.grad, {ref(derivative)}));
+}
+
+bool functionalForm(const GradContext& ctx) { return ctx.node.target.find("functional") != std::string::npos; }
+
+void softmaxRule(GradContext& ctx, bool logarithmic) {
+    Node* x = ctx.differentiable(0, "input");
+    if (!x) return;
+    if (const Arg* dtype = ctx.arg(functionalForm(ctx) ? 3 : 2, "dtype"); dtype && !(dtype->kind == Arg::Kind::Constant && dtype->constant.isNone()))
+        ctx.unsupported("softmax with a dtype");
+    const Arg* dimArg = ctx.arg(1, "dim");
+    if (!dimArg || dimArg->kind != Arg::Kind::Constant || !dimArg->constant.is(vm::Kind::Int)) ctx.unsupported("softmax without a constant dim");
+    const Arg dim = *dimArg;
+    GraphBuilder& b = ctx.b;
+    Node* y = &ctx.node;
+    if (logarithmic) {
+        Node* total = b.method("sum", ctx.grad, {dim}, {{"keepdim", GraphBuilder::constant(vm::Value(true))}});
+        ctx.send(x, b.method("sub", ctx.grad, {ref(b.method("mul", b.method("exp", y), {ref(total)}))}));
+        return;
+    }
+    Node* gy = b.method("mul", ctx.grad, {ref(y)});
+    Node* total = b.method("sum", gy, {dim}, {{"keepdim", GraphBuilder::constant(vm::Value(true))}});
+    ctx.send(x, b.method("sub", gy, {ref(b.method("mul", y, {ref(total)}))}));
+}
+
+void layerNormRule(GradContext& ctx) {
+    Node* x = ctx.nodeArg(0, "input");
+    auto normalized = ctx.dims(1, "normalized_shape");
+    if (!x || !normalized) ctx.unsupported("layer_norm without a constant normalized_shape");
+    Node* weight = ctx.nodeArg(2, "weight");
+    const double eps = ctx.number(4, "eps", 1e-5);
+    GraphBuilder& b = ctx.b;
+    const int64_t rank = exampleTensor(*x)->dim();
+    const int64_t k = static_cast<int64_t>(normalized->size());
+    const std::vector<int64_t> axes = range(rank - k, rank), batch = range(0, rank - k);
+    const Arg keep = GraphBuilder::constant(vm::Value(true));
+    // The statistics are recomputed from x (cheap row reductions), as a recompute policy would.
+    Node* mu = b.method("mean", x, {dimsArg(axes)}, {{"keepdim", keep}});
+    Node* centred = b.method("sub", x, {ref(mu)});
+    Node* var = b.method("mean", b.method("mul", centred, {ref(centred)}), {dimsArg(axes)}, {{"keepdim", keep}});
+    Node* rstd = b.method("rsqrt", b.method("add", var, {c(eps)}));
+    Node* xhat = b.method("mul", centred, {ref(rstd)});
+    if (ctx.differentiable(0, "input")) {
+        Node* gxhat = weight ? b.method("mul", ctx.grad, {ref(weight)}) : ctx.grad;
+        const Arg n = reducedCount(ctx, *x, axes);
+        Node* a = b.method("sum", gxhat, {dimsArg(axes)}, {{"keepdim", keep}});
+        Node* cc = b.method("sum", b.method("mul", gxhat, {ref(xhat)}), {dimsArg(axes)}, {{"keepdim", keep}});
+        Node* inner = b.method("sub", b.method("sub", gxhat, {ref(b.method("div", a, {n}))}), {ref(b.method("div", b.method("mul", xhat, {ref(cc)}), {n}))});
+        ctx.send(x, b.method("mul", inner, {ref(rstd)}));
+    }
+    auto overBatch = [&](Node* v) { return batch.empty() ? v : b.method("sum", v, {dimsArg(batch)}); };
+    if (Node* w = ctx.differentiable(2, "weight")) ctx.send(w, overBatch(b.method("mul", ctx.grad, {ref(xhat)})));
+    if (Node* bias = ctx.differentiable(3, "bias")) ctx.send(bias, overBatch(ctx.grad));
+}
+
+void crossEntropyRule(GradContext& ctx) {
+    Node* x = ctx.differentiable(0, "input");
+    Node* target = ctx.nodeArg(1, "target");
+    if (!x) return;
+    if (!target || exampleTensor(*x)->dim() != 2 || exampleTensor(*target)->dim() != 1 || tensor::isFloating(exampleTensor(*target)->dtype()))
+        ctx.unsupported("cross_entropy other than [N, C] logits with class indices");
+    if (ctx.nodeArg(2, "weight") || (ctx.arg(2, "weight") && !ctx.arg(2, "weight")->constant.isNone())) ctx.unsupported("cross_entropy with class weights");
+    for (const auto& [position, legacy] : {std::pair<size_t, const char*>{3, "size_average"}, {5, "reduce"}})
+        if (const Arg* a = ctx.arg(position, legacy); a && !(a->kind == Arg::Kind::Constant && a->constant.isNone()))
+            ctx.unsupported(std::string("cross_entropy with ") + legacy);
+    if (ctx.number(7, "label_smoothing", 0.0) != 0.0) ctx.unsupported("cross_entropy with label smoothing");
+    const double ignore = ctx.number(4, "ignore_index", -100.0);
+    const std::string reduction = ctx.text(6, "reduction", "mean");
+    GraphBuilder& b = ctx.b;
+    const int64_t classes = exampleTensor(*x)->sizes()[1];
+    Node* probabilities = b.method("softmax", x, {GraphBuilder::constant(vm::Value(int64_t{1}))});
+    // Class numbers 0..C-1 on the logits' device, without a device constant in the graph.
+    Node* classIds = b.method("sub", b.method("cumsum", b.method("new_ones", x, {GraphBuilder::ints({classes})}), {GraphBuilder::constant(vm::Value(int64_t{0}))}), {c(1.0)});
+    Node* oneHot = b.method("to", b.method("eq", b.method("unsqueeze", target, {GraphBuilder::constant(vm::Value(int64_t{1}))}), {ref(classIds)}),
+                            {GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(exampleTensor(*x)->dtype())))});
+    Node* valid = b.method("ne", target, {c(ignore)});
+    Node* perRow = b.method("mul", b.method("sub", probabilities, {ref(oneHot)}), {ref(b.method("unsqueeze", valid, {GraphBuilder::constant(vm::Value(int64_t{1}))}))});
+    if (reduction == "mean") ctx.send(x, b.method("div", b.method("mul", perRow, {ref(ctx.grad)}), {ref(b.method("sum", valid))}));
+    else if (reduction == "sum") ctx.send(x, b.method("mul", perRow, {ref(ctx.grad)}));
+    else if (reduction == "none") ctx.send(x, b.method("mul", perRow, {ref(b.method("unsqueeze", ctx.grad, {GraphBuilder::constant(vm::Value(int64_t{1}))}))}));
+    else ctx.unsupported("cross_entropy reduction " + reduction);
+}
+
+void reshapeRule(GradContext& ctx) {
+    if (const Arg* a = ctx.arg(1, "dtype"); a && a->kind == Arg::Kind::Constant && a->constant.is(vm::Kind::DType))
+        ctx.unsupported("a view as another dtype");
+    if (Node* x = ctx.differentiable(0, "input")) ctx.send(x, ctx.b.method("reshape", ctx.grad, {ctx.b.sizesOf(*x)}));
+}
+
+void transposeRule(GradContext& ctx) {
+    Node* x = ctx.differentiable(0, "input");
+    if (!x) return;
+    const Arg* d0 = ctx.arg(1, "dim0");
+    const Arg* d1 = ctx.arg(2, "dim1");
+    if (!d0 || !d1) ctx.unsupported("transpose without constant dims");
+    ctx.send(x, ctx.b.method("transpose", ctx.grad, {*d0, *d1}));
+}
+
+void permuteRule(GradContext& ctx) {
+    Node* x = ctx.differentiable(0, "input");
+    if (!x) return;
+    std::vector<int64_t> dims;
+    if (ctx.node.args.size() > 2) {
+        for (size_t i = 1; i < ctx.node.args.size(); ++i) dims.push_back(static_cast<int64_t>(ctx.number(i, "", std::nullopt)));
+    } else if (auto list = ctx.dims(1, "dims")) {
+        dims = *list;
+    } else {
+        ctx.unsupported("permute without constant dims");
+    }
+    dims = [&] {
+        std::vector<int64_t> inverse(dims.size());
+        const int64_t rank = static_cast<int64_t>(dims.size());
+        for (size_t i = 0; i < dims.size(); ++i) inverse[static_cast<size_t>(dims[i] < 0 ? dims[i] + rank : dims[i])] = static_cast<int64_t>(i);
+        return inverse;
+    }();
+    ctx.send(x, ctx.b.method("permute", ctx.grad, {GraphBuilder::ints(dims)}));
+}
+
+void identityRule(GradContext& ctx) {
+    if (Node* x = ctx.differentiable(0, "input")) ctx.send(x, ctx.grad);
+}
+
+void maskedFillRule(GradContext& ctx) {
+    Node* x = ctx.differentiable(0, "input");
+    if (ctx.differentiable(2, "value")) ctx.unsupported("masked_fill with a tensor value that requires grad");
+    if (x) ctx.send(x, ctx.b.method("masked_fill", ctx.grad, {operandOf(ctx, 1, "mask"), c(0.0)}));
+}
+
+void dropoutRule(GradContext& ctx) {
+    const double p = ctx.number(1, "p", 0.5);
+    const bool training = ctx.number(2, "training", 1.0) != 0.0;
+    if (p != 0.0 && training) ctx.unsupported("dropout in training mode (random ops are not traced into the joint graph)");
+    identityRule(ctx);
+}
+
+const std::map<std::string, GradRule, std::less<>>& rules() {
+    static const std::map<std::string, GradRule, std::less<>> table = [] {
+        std::map<std::string, GradRule, std::less<>> t;
+        for (const char* name : {"add", "__add__", "__radd__"}) t[name] = [](GradContext& ctx) { addSubRule(ctx, 1.0); };
+        for (const char* name : {"sub", "__sub__", "subtract"}) t[name] = [](GradContext& ctx) { addSubRule(ctx, -1.0); };
+        for (const char* name : {"mul", "__mul__", "multiply"}) t[name] = mulRule;
+        for (const char* name : {"truediv", "div", "divide", "true_divide", "__truediv__"}) t[name] = divRule;
+        for (const char* name : {"pow", "__pow__"}) t[name] = powRule;
+        for (const char* name : {"matmul", "mm", "bmm", "__matmul__"}) t[name] = matmulRule;
+        t["linear"] = linearRule;
+        t["gelu"] = geluRule;
+        t["sum"] = sumRule;
+        t["mean"] = meanRule;
+        t["softmax"] = [](GradContext& ctx) { softmaxRule(ctx, false); };
+        t["log_softmax"] = [](GradContext& ctx) { softmaxRule(ctx, true); };
+        t["layer_norm"] = layerNormRule;
+        t["cross_entropy"] = crossEntropyRule;
+        for (const char* name : {"view", "reshape", "flatten", "view_as", "reshape_as", "unflatten", "squeeze", "unsqueeze", "ravel"})
+            t[name] = reshapeRule;
+        for (const char* name : {"transpose", "swapaxes", "swapdims"}) t[name] = transposeRule;
+        for (const char* name : {"t", "T", "mT"}) t[name] = [](GradContext& ctx) {
+            if (Node* x = ctx.differentiable(0, "input")) ctx.send(x, ctx.b.method("transpose", ctx.grad, {GraphBuilder::constant(vm::Value(int64_t{-2})), GraphBuilder::constant(vm::Value(int64_t{-1}))}));
+        };
+        t["permute"] = permuteRule;
+        for (const char* name : {"expand", "expand_as", "broadcast_to", "contiguous", "clone", "positive", "__pos__"}) t[name] = identityRule;
+        t["masked_fill"] = maskedFillRule;
+        t["dropout"] = dropoutRule;
+        for (const auto& [name, unary] : unaryRules()) {
+            const UnaryRule formula = unary;
+            t[name] = [formula](GradContext& ctx) {
+                if (Node* x = ctx.differentiable(0, "input")) ctx.send(x, formula(ctx.b, ctx.grad, x, &ctx.node));
+            };
+        }
+        // Piecewise-constant ops: results that require grad, gradients of zeros (as SignBackward0 and friends).
+        for (const char* name : {"sign", "floor", "ceil", "round", "trunc"}) t[name] = [](GradContext& ctx) {
+            if (Node* x = ctx.differentiable(0, "input")) ctx.send(x, ctx.b.torchFunction("zeros_like", {GraphBuilder::ref(ctx.grad)}));
+        };
+        t["__neg__"] = t["neg"];
+        t["negative"] = t["neg"];
+        t["absolute"] = t["abs"];
+        return t;
+    }();
+    return table;
+}
+
+}  // namespace
+
+const capture::Arg* GradContext::arg(size_t position, const std::string& name) const {
+    return inductor::lowering::findArg(node, position, name);
+}
+
+Node* GradContext::nodeArg(size_t position, const std::string& name) const {
+    const Arg* a = arg(position, name);
+    return a && a->kind == Arg::Kind::NodeRef ? a->node : nullptr;
+}
+
+Node* GradContext::differentiable(size_t position, const std::string& name) const {
+    Node* n = nodeArg(position, name);
+    return n && exampleTensor(*n) && requiresGrad_(n) ? n : nullptr;
+}
+
+double GradContext::number(size_t position, const std::string& name, std::optional<double> fallback) const {
+    const Arg* a = arg(position, name);
+    if (!a || (a->kind == Arg::Kind::Constant && a->constant.isNone())) {
+        if (!fallback) unsupported("missing argument " + name);
+        return *fallback;
+    }
+    if (a->kind != Arg::Kind::Constant || !(a->constant.isNumber() || a->constant.is(vm::Kind::Bool)))
+        unsupported(fmt::format("argument {} of {} is not a constant number", name.empty() ? std::to_string(position) : name, node.name));
+    if (a->constant.is(vm::Kind::Bool)) return a->constant.asBool() ? 1.0 : 0.0;
+    return a->constant.is(vm::Kind::Float) ? a->constant.asFloat() : static_cast<double>(a->constant.asInt());
+}
+
+std::optional<std::vector<int64_t>> GradContext::dims(size_t position, const std::string& name) const {
+    const Arg* a = arg(position, name);
+    if (!a || (a->kind == Arg::Kind::Constant && a->constant.isNone())) return std::nullopt;
+    if (a->kind == Arg::Kind::Constant && a->constant.is(vm::Kind::Int)) return std::vector<int64_t>{a->constant.asInt()};
+    std::vector<int64_t> out;
+    auto take = [&](const Arg& item) {
+        if (item.kind != Arg::Kind::Constant || !item.constant.is(vm::Kind::Int)) unsupported("a dim list of " + node.name + " is not constant");
+        out.push_back(item.constant.asInt());
+    };
+    if (a->kind == Arg::Kind::List || a->kind == Arg::Kind::Tuple) {
+        for (const Arg& item : a->items) take(item);
+        return out;
+    }
+    if (a->kind == Arg::Kind::Constant && (a->constant.is(vm::Kind::Tuple) || a->constant.is(vm::Kind::List))) {
+        for (const vm::Value& v : a->constant.is(vm::Kind::Tuple) ? a->constant.as<vm::TupleObject>().items : a->constant.as<vm::ListObject>().items)
+            take(GraphBuilder::constant(v));
+        return out;
+    }
+    unsupported("a dim argument of " + node.name + " is not constant");
+}
+
+std::string GradContext::text(size_t position, const std::string& name, const std::string& fallback) const {
+    const Arg* a = arg(position, name);
+    if (!a || (a->kind == Arg::Kind::Constant && a->constant.isNone())) return fallback;
+    if (a->kind != Arg::Kind::Constant || !a->constant.is(vm::Kind::Str)) unsupported("argument " + name + " of " + node.name + " is not a constant string");
+    return a->constant.str();
+}
+
+int64_t GradContext::rank() const { return exampleTensor(node) ? exampleTensor(node)->dim() : 0; }
+
+void GradContext::send(Node* input, Node* gradient) {
+    const tensor::Tensor* in = exampleTensor(*input);
+    const tensor::Tensor* g = exampleTensor(*gradient);
+    if (!in || !g) unsupported("a gradient of " + node.name + " is not a tensor");
+    const int64_t lead = g->dim() - in->dim();
+    if (lead < 0) unsupported("the gradient of " + input->name + " has fewer dimensions than it");
+    if (lead > 0) gradient = b.method("sum", gradient, {GraphBuilder::ints(range(0, lead))});
+    std::vector<int64_t> broadcast;
+    for (int64_t d = 0; d < in->dim(); ++d)
+        if (in->sizes()[static_cast<size_t>(d)] == 1 && g->sizes()[static_cast<size_t>(d + lead)] != 1) broadcast.push_back(d);
+    if (!broadcast.empty()) gradient = b.method("sum", gradient, {GraphBuilder::ints(broadcast)}, {{"keepdim", GraphBuilder::constant(vm::Value(true))}});
+    if (exampleTensor(*gradient)->dtype() != in->dtype())
+        gradient = b.method("to", gradient, {GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(in->dtype())))});
+    accumulate_(input, gradient);
+}
+
+void GradContext::unsupported(const std::string& why) const {
+    throw AotUnsupported(fmt::format("{} ({}): {}", node.name, node.target, why));
+}
+
+const GradRule* findGradRule(std::string_view op) {
+    auto found = rules().find(op);
+    return found == rules().end() ? nullptr : &found->second;
+}
+
+bool passesNoGradient(std::string_view op) {
+    static const std::set<std::string, std::less<>> none = {
+        "detach", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "new_zeros", "new_ones",
+        "new_full", "new_empty", "argmax", "argmin", "size", "dim", "numel",
+        "_set_grad_enabled", "requires_grad_", "detach_"};
+    return none.contains(op);
+}
+
+}  // namespace eng::aot

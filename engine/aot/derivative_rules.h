@@ -1,0 +1,57 @@
+// The derivatives AOT Autograd traces into the joint graph, by the op name a graph node calls (`mul`, `linear`,
+// `layer_norm`): each rule adds the backward nodes of one forward node, from its output's gradient, as the
+// eager runtime's derivative formulas (engine/tensor/autograd) compute them.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "aot/graph_builder.h"
+
+namespace eng::aot {
+
+/// One forward node being differentiated: its arguments, the gradient of its result, and where the gradients
+/// of its inputs go.
+class GradContext {
+public:
+    using Accumulate = std::function<void(capture::Node* input, capture::Node* gradient)>;
+    using RequiresGrad = std::function<bool(const capture::Node*)>;
+    GradContext(GraphBuilder& builder, capture::Node& forwardNode, capture::Node* resultGrad, Accumulate accumulate, RequiresGrad requiresGrad)
+        : b(builder), node(forwardNode), grad(resultGrad), accumulate_(std::move(accumulate)), requiresGrad_(std::move(requiresGrad)) {}
+
+    GraphBuilder& b;
+    capture::Node& node;   // the forward node (its example is the result)
+    capture::Node* grad;   // the gradient of its result
+
+    /// The argument bound to `position` / keyword `name` (null when absent).
+    const capture::Arg* arg(size_t position, const std::string& name) const;
+    /// The tensor node bound there when it requires grad (else null: nothing to send a gradient to).
+    capture::Node* differentiable(size_t position, const std::string& name) const;
+    /// The node bound there (any value), or null when it is a constant or absent.
+    capture::Node* nodeArg(size_t position, const std::string& name) const;
+    /// A constant number argument; `fallback` when absent; throws AotUnsupported when it is a graph value.
+    double number(size_t position, const std::string& name, std::optional<double> fallback) const;
+    /// A constant dim list (an int or a list of ints); nullopt when absent or None.
+    std::optional<std::vector<int64_t>> dims(size_t position, const std::string& name) const;
+    std::string text(size_t position, const std::string& name, const std::string& fallback) const;
+    int64_t rank() const;
+    /// Sends `gradient` to `input`, summed over broadcast dimensions down to the input's shape.
+    void send(capture::Node* input, capture::Node* gradient);
+    [[noreturn]] void unsupported(const std::string& why) const;
+
+private:
+    Accumulate accumulate_;
+    RequiresGrad requiresGrad_;
+};
+
+using GradRule = std::function<void(GradContext&)>;
+
+/// The rule for `op`, or null.
+const GradRule* findGradRule(std::string_view op);
+/// Ops whose results carry no gradient (detach, *_like, argmax; comparisons give bool results, which never do).
+bool passesNoGradient(std::string_view op);
+
+}  // namespace eng::aot

@@ -1,0 +1,129 @@
+// Functionalisation (AOT Autograd's FunctionalTensorMode, for captured graphs): `y.add_(x)` on an intermediate
+// becomes `add = y.add(x)` and later reads of y read `add`; on a graph input that does not require grad the final
+// value is also written back by the epilogue. Aliasing the new graph cannot express falls back with the reason.
+#include "aot/functionalize.h"
+
+#include <fmt/format.h>
+#include <set>
+
+#include "frontend/opcodes.h"
+#include "inductor/lowering_context.h"
+#include "tensor/view_ops.h"
+
+namespace eng::aot {
+
+using capture::Arg;
+using capture::Node;
+
+namespace {
+
+bool isInPlaceMethodName(const std::string& name) {
+    return name.size() > 1 && name.back() == '_' && name[name.size() - 2] != '_' && name != "requires_grad_";
+}
+
+/// The node's in-place form, if it is one: an in-place method, `x += y` (operator.iadd) or a torch.X_ function.
+bool updatesInPlace(const Node& node) {
+    if (node.callKind == capture::CallKind::Binary && node.target.starts_with("operator.i")) return true;
+    if (node.op == capture::NodeOp::CallMethod) return isInPlaceMethodName(node.target);
+    const auto dot = node.target.rfind('.');
+    return node.op == capture::NodeOp::CallFunction && isInPlaceMethodName(dot == std::string::npos ? node.target : node.target.substr(dot + 1));
+}
+
+bool hasInPlaceFlag(const Node& node) {
+    for (const auto& [key, a] : node.kwargs)
+        if (key == "inplace" && a.kind == Arg::Kind::Constant && a.constant.is(vm::Kind::Bool) && a.constant.asBool()) return true;
+    return false;
+}
+
+const Node* firstNodeArg(const Node& node) {
+    return !node.args.empty() && node.args[0].kind == Arg::Kind::NodeRef ? node.args[0].node : nullptr;
+}
+
+}  // namespace
+
+FunctionalForward functionalize(GraphBuilder& builder, const capture::Graph& graph, const std::vector<Node*>& inputs,
+                                const std::vector<bool>& inputRequiresGrad, bool gradEnabled) {
+    FunctionalForward out;
+    std::map<const Node*, int> inputIndex;
+    const std::vector<Node*> placeholders = graph.placeholders();
+    for (size_t i = 0; i < placeholders.size(); ++i) {
+        out.remap[placeholders[i]] = inputs[i];
+        inputIndex[placeholders[i]] = static_cast<int>(i);
+    }
+    // Views and the tensors they were taken of: an in-place op on either would have to reach the other.
+    std::set<const Node*> aliased;
+    std::map<const Node*, const Node*> viewBase;
+    for (const auto& owned : graph.nodes()) {
+        if (owned->op != capture::NodeOp::CallFunction && owned->op != capture::NodeOp::CallMethod) continue;
+        const Node* base = firstNodeArg(*owned);
+        if (base && tensor::findViewOp(inductor::lowering::nodeOpName(*owned))) {
+            aliased.insert(owned.get());
+            aliased.insert(base);
+            viewBase[owned.get()] = viewBase.contains(base) ? viewBase[base] : base;
+        }
+    }
+    std::map<const Node*, int> mutatedInputs;  // captured placeholder -> position in out.inputMutations
+    for (const auto& owned : graph.nodes()) {
+        const Node& node = *owned;
+        if (node.op == capture::NodeOp::Placeholder || node.op == capture::NodeOp::Output) continue;
+        if (node.target == "torch._C._set_grad_enabled") {
+            if (node.args.empty() || node.args[0].kind != Arg::Kind::Constant) throw AotUnsupported("torch._C._set_grad_enabled with a graph value");
+            gradEnabled = node.args[0].constant.asBool();
+            continue;
+        }
+        if (hasInPlaceFlag(node)) throw AotUnsupported(fmt::format("{} ({}) with inplace=True", node.name, node.target));
+        if (!updatesInPlace(node)) {
+            Node* copy = builder.copy(node, out.remap);
+            out.remap[&node] = copy;
+            out.nodes.push_back(copy);
+            out.gradEnabled[copy] = gradEnabled;
+            continue;
+        }
+        const Node* target = firstNodeArg(node);
+        if (!target) throw AotUnsupported(fmt::format("{} ({}) updates a value that is not a tensor of the graph", node.name, node.target));
+        if (aliased.contains(target))
+            throw AotUnsupported(fmt::format("in-place {} on {}, which is a view or has views (functionalisation of views is not implemented)",
+                                             node.target, target->name));
+        auto input = inputIndex.find(target);
+        // Also under no_grad: the backward would read the input after the write (eager's version check raises).
+        if (input != inputIndex.end() && inputRequiresGrad[static_cast<size_t>(input->second)])
+            throw AotUnsupported(fmt::format("in-place {} on the input {}, which requires grad", node.target, target->name));
+        if (node.op == capture::NodeOp::CallFunction && node.callKind != capture::CallKind::Binary)
+            throw AotUnsupported(fmt::format("in-place function {}", node.target));
+        Node* functional = builder.copy(node, out.remap);
+        if (functional->callKind == capture::CallKind::Binary) {
+            functional->target = "operator." + node.target.substr(std::string_view("operator.i").size());
+            functional->operatorCode = node.operatorCode - frontend::kBinaryOpInplaceOffset;
+        } else {
+            functional->target = node.target.substr(0, node.target.size() - 1);
+        }
+        out.nodes.push_back(functional);
+        out.gradEnabled[functional] = gradEnabled;
+        out.remap[target] = functional;
+        out.remap[&node] = functional;
+        if (input != inputIndex.end()) {
+            auto [slot, added] = mutatedInputs.emplace(target, static_cast<int>(out.inputMutations.size()));
+            if (added) out.inputMutations.emplace_back(input->second, functional);
+            else out.inputMutations[static_cast<size_t>(slot->second)].second = functional;
+        }
+    }
+    std::set<const Node*> returned;
+    for (const Arg& a : graph.output()->args.at(0).items) {
+        if (a.kind == Arg::Kind::NodeRef && exampleTensor(*a.node)) {
+            const Node* root = viewBase.contains(a.node) ? viewBase[a.node] : a.node;
+            if (inputIndex.contains(root) || inputIndex.contains(a.node))
+                throw AotUnsupported(fmt::format("the output {} aliases the graph input {} (output aliasing is not compiled)", a.node->name, root->name));
+            if (!returned.insert(a.node).second) throw AotUnsupported(fmt::format("the output {} is returned twice", a.node->name));
+        }
+        std::function<Arg(const Arg&)> mapArg = [&](const Arg& arg) {
+            Arg mapped = arg;
+            if (arg.kind == Arg::Kind::NodeRef) mapped.node = out.remap.at(arg.node);
+            for (Arg& item : mapped.items) item = mapArg(item);
+            return mapped;
+        };
+        out.outputs.push_back(mapArg(a));
+    }
+    return out;
+}
+
+}  // namespace eng::aot

@@ -1,0 +1,122 @@
+// GraphBuilder: new nodes run on their arguments' example values when they are added (grad mode off, so the
+// examples record no autograd), and take their dimension symbols from their inputs as captured nodes do.
+#include "aot/graph_builder.h"
+
+#include <fmt/format.h>
+
+#include "capture/graph_runner.h"
+#include "tensor/autograd/grad_mode.h"
+
+namespace eng::aot {
+
+using capture::Arg;
+using capture::Node;
+
+const tensor::Tensor* exampleTensor(const Node& node) {
+    return node.example.is(vm::Kind::Tensor) ? &node.example.as<vm::TensorObject>().value : nullptr;
+}
+
+Arg GraphBuilder::ints(const std::vector<int64_t>& values) {
+    std::vector<Arg> items;
+    for (int64_t v : values) items.push_back(constant(vm::Value(v)));
+    return Arg::ofItems(Arg::Kind::List, std::move(items));
+}
+
+Node* GraphBuilder::placeholder(const std::string& name, const Node& like, vm::Value example) {
+    Node* node = graph_.addPlaceholder(name, std::move(example), like.typeName);
+    node->dimSymbols = like.dimSymbols;
+    for (const auto& [symbol, carrier] : graph_.symbols)
+        if (carrier == &like) graph_.symbols[symbol] = node;
+    return node;
+}
+
+Node* GraphBuilder::copy(const Node& node, const std::map<const Node*, Node*>& remap) {
+    std::function<Arg(const Arg&)> mapArg = [&](const Arg& a) {
+        Arg out = a;
+        if (a.kind == Arg::Kind::NodeRef) {
+            auto found = remap.find(a.node);
+            if (found == remap.end()) throw std::logic_error("GraphBuilder::copy: unmapped argument " + a.node->name);
+            out.node = found->second;
+        }
+        for (Arg& item : out.items) item = mapArg(item);
+        return out;
+    };
+    std::vector<Arg> args;
+    for (const Arg& a : node.args) args.push_back(mapArg(a));
+    std::vector<capture::KwArg> kwargs;
+    for (const auto& [key, a] : node.kwargs) kwargs.emplace_back(key, mapArg(a));
+    Node* out = graph_.addCall(node.op, node.target, node.name, std::move(args), std::move(kwargs));
+    out->callKind = node.callKind;
+    out->operatorCode = node.operatorCode;
+    out->callee = node.callee;
+    out->example = node.example;
+    out->typeName = node.typeName;
+    out->file = node.file;
+    out->line = node.line;
+    out->function = node.function;
+    out->code = node.code;
+    out->dimSymbols = node.dimSymbols;
+    return out;
+}
+
+vm::Value GraphBuilder::exampleOf(const Arg& arg) const {
+    switch (arg.kind) {
+        case Arg::Kind::NodeRef: return arg.node->example;
+        case Arg::Kind::Constant: return arg.constant;
+        case Arg::Kind::List:
+        case Arg::Kind::Tuple: {
+            vm::ValueList items;
+            for (const Arg& item : arg.items) items.push_back(exampleOf(item));
+            return arg.kind == Arg::Kind::List ? vm::makeList(std::move(items)) : vm::makeTuple(std::move(items));
+        }
+        case Arg::Kind::Slice: break;
+    }
+    throw std::logic_error("GraphBuilder: slices are not built");
+}
+
+Node* GraphBuilder::finish(Node* node) {
+    vm::ValueList args;
+    for (const Arg& a : node->args) args.push_back(exampleOf(a));
+    vm::KwArgs kwargs;
+    for (const auto& [key, a] : node->kwargs) kwargs.emplace_back(key, exampleOf(a));
+    tensor::autograd::GradModeGuard noGrad(false);
+    node->example = capture::callNode(vm_, *node, std::move(args), std::move(kwargs));
+    capture::inferDimSymbols(*node);
+    return node;
+}
+
+Node* GraphBuilder::method(const std::string& name, Node* self, std::vector<Arg> args, std::vector<capture::KwArg> kwargs) {
+    args.insert(args.begin(), ref(self));
+    return finish(graph_.addCall(capture::NodeOp::CallMethod, name, name, std::move(args), std::move(kwargs)));
+}
+
+Node* GraphBuilder::torchFunction(const std::string& name, std::vector<Arg> args, std::vector<capture::KwArg> kwargs) {
+    Node* node = graph_.addCall(capture::NodeOp::CallFunction, "torch." + name, name, std::move(args), std::move(kwargs));
+    node->callKind = capture::CallKind::Callable;
+    node->callee = vm_.getAttr(vm_.modules().at("torch"), name);
+    return finish(node);
+}
+
+Node* GraphBuilder::binaryOperator(const std::string& name, uint32_t opArg, Arg a, Arg b) {
+    Node* node = graph_.addCall(capture::NodeOp::CallFunction, "operator." + name, name, {std::move(a), std::move(b)}, {});
+    node->callKind = capture::CallKind::Binary;
+    node->operatorCode = opArg;
+    node->typeName = "torch.SymInt";
+    return finish(node);
+}
+
+Arg GraphBuilder::sizesOf(const Node& node) const {
+    const tensor::Tensor* t = exampleTensor(node);
+    if (!t) throw std::logic_error("GraphBuilder::sizesOf: " + node.name + " is not a tensor");
+    std::vector<Arg> items;
+    for (int64_t d = 0; d < t->dim(); ++d) {
+        const std::string symbol = static_cast<size_t>(d) < node.dimSymbols.size() ? node.dimSymbols[static_cast<size_t>(d)] : "";
+        auto carrier = symbol.empty() ? graph_.symbols.end() : graph_.symbols.find(symbol);
+        if (carrier != graph_.symbols.end()) items.push_back(ref(carrier->second));
+        else if (!symbol.empty()) throw AotUnsupported(fmt::format("the size symbol {} of {} has no SymInt input", symbol, node.name));
+        else items.push_back(constant(vm::Value(t->sizes()[static_cast<size_t>(d)])));
+    }
+    return Arg::ofItems(Arg::Kind::List, std::move(items));
+}
+
+}  // namespace eng::aot

@@ -1,0 +1,102 @@
+// Every derivative rule of the joint graph against the eager runtime's autograd: one small function per op form
+// (operators and torch functions, broadcasting, keyword arguments), gradients of all inputs compared, through
+// aot_eager (the rules alone) and the inductor (the rules and the lowering of the backward graph).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "../capture/capture_support.h"
+#include "aot/aot_backend.h"
+#include "inductor/inductor_backend.h"
+
+namespace {
+
+const char* const kScript = R"(
+import torch
+import torch.nn.functional as F
+
+def f_add(a, b, c): return (torch.add(a, b, alpha=2.0) - torch.sub(a, c, alpha=0.5) + (a - b)).sum()
+def f_mul_div(a, b, c): return (a * b / (c.abs() + 1.0) + 3.0 / (b * b + 1.0) - a / 4.0).sum()
+def f_pow(a, b, c): return (a ** 2 + (b.abs() + 1.0) ** 1.5 + torch.pow(c, 3)).mean()
+def f_matmul(a, b, c): return (torch.matmul(a.view(2, 3, 4), b.t()) @ c).sum()
+def f_mm_bmm(a, b, c): return (torch.mm(a.t(), b) * 0.5).sum() + torch.bmm(a.view(3, 2, 4), c.view(3, 4, 2)).sum()
+def f_linear(a, b, c): return F.linear(a.view(2, 3, 4), b, c).sum() + F.linear(a, b).mean()
+def f_activations(a, b, c): return (F.relu(a) * F.gelu(b) + F.silu(c) + torch.tanh(a) * torch.sigmoid(b) + F.gelu(c, approximate="tanh")).sum()
+def f_math(a, b, c): return (torch.exp(a * 0.1) + torch.log(b.abs() + 1.0) + torch.sin(c) * torch.cos(a) + torch.sqrt(b * b + 1.0) + torch.rsqrt(c * c + 1.0) - torch.abs(a) + (-b)).sum()
+def f_reductions(a, b, c): return (a.sum(dim=1, keepdim=True) * b.mean(0) + c.sum(1).unsqueeze(1)).sum() + a.mean()
+def f_softmaxes(a, b, c): return (torch.softmax(a, dim=1) * b).sum() + (F.log_softmax(c, dim=-1) * a).sum()
+def f_layer_norm(a, b, c): return (F.layer_norm(a, (4,), b, c) * a).sum() + F.layer_norm(a.view(2, 3, 4), (3, 4)).pow(2).sum()
+def f_cross_entropy(a, b, c):
+    y = torch.tensor([1, 3, 0, 2, 1, 3])
+    z = torch.tensor([1, -100, 0, 2, 3, 3])
+    return F.cross_entropy(a, y) + F.cross_entropy(b, z, reduction="sum") + (F.cross_entropy(c, y, reduction="none") * 2.0).sum()
+def f_views(a, b, c): return (a.reshape(4, 6).t().flatten() * b.permute(1, 0).contiguous().view(-1)).sum() + a.unsqueeze(0).squeeze(0).transpose(0, 1).clone().sum() + c.sum()
+def f_broadcast(a, b, c): return (a * c + b.expand(2, 6, 4)).sum()
+def f_masked(a, b, c): return a.masked_fill(b > 0, 0.0).sum() + F.dropout(c, p=0.0).sum() + (a * (b > 0.5)).sum()
+
+FUNCTIONS = {
+    "f_add": (f_add, [6, 4], [6, 4], [6, 4]),
+    "f_mul_div": (f_mul_div, [6, 4], [6, 4], [6, 4]),
+    "f_pow": (f_pow, [6, 4], [6, 4], [6, 4]),
+    "f_matmul": (f_matmul, [6, 4], [5, 4], [5, 2]),
+    "f_mm_bmm": (f_mm_bmm, [6, 4], [6, 3], [6, 4]),
+    "f_linear": (f_linear, [6, 4], [5, 4], [5]),
+    "f_activations": (f_activations, [6, 4], [6, 4], [6, 4]),
+    "f_math": (f_math, [6, 4], [6, 4], [6, 4]),
+    "f_reductions": (f_reductions, [6, 4], [6, 4], [6, 4]),
+    "f_softmaxes": (f_softmaxes, [6, 4], [6, 4], [6, 4]),
+    "f_layer_norm": (f_layer_norm, [6, 4], [4], [4]),
+    "f_cross_entropy": (f_cross_entropy, [6, 4], [6, 4], [6, 4]),
+    "f_views": (f_views, [2, 12], [4, 6], [3]),
+    "f_broadcast": (f_broadcast, [6, 4], [4], [6, 1]),
+    "f_masked": (f_masked, [6, 4], [6, 4], [6, 4]),
+}
+
+def grads(fn, wrapped, shapes):
+    torch.manual_seed(11)
+    inputs = [torch.randn(*shape, requires_grad=True) for shape in shapes]
+    loss = wrapped(*inputs)
+    loss.backward()
+    return [loss.detach()] + [x.grad if x.grad is not None else torch.zeros(1) for x in inputs]
+
+def main(fn_name, backend):
+    entry = FUNCTIONS[fn_name]
+    fn = entry[0]
+    shapes = [entry[1], entry[2], entry[3]]
+    return [grads(fn, fn, shapes), grads(fn, torch.compile(fn, backend=backend), shapes)]
+)";
+
+class DerivativeRule : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
+
+TEST_P(DerivativeRule, GradientsEqualEager) {
+    const auto [function, backend] = GetParam();
+    eng::inductor::installInductorBackend();
+    eng::aot::installAotAutograd();
+    capturetest::CapturedRun run = capturetest::runCaptured(kScript, "rules.py", "main",
+                                                            {eng::vm::makeStr(function), eng::vm::makeStr(backend)});
+    ASSERT_TRUE(run.ok) << run.error << run.out;
+    bool compiled = false;
+    for (const auto& code : run.events.code) compiled = compiled || code.source.find("# AOT Autograd: joint graph") != std::string::npos;
+    std::string reasons;
+    for (const auto& code : run.events.code) reasons += code.source.substr(0, 400);
+    EXPECT_TRUE(compiled) << reasons;
+    const auto& pair = run.returned.as<eng::vm::ListObject>().items;
+    const auto& eager = pair.at(0).as<eng::vm::ListObject>().items;
+    const auto& aot = pair.at(1).as<eng::vm::ListObject>().items;
+    ASSERT_EQ(eager.size(), aot.size());
+    for (size_t i = 0; i < eager.size(); ++i) {
+        const auto x = capturetest::tensorValues(eager[i]);
+        const auto y = capturetest::tensorValues(aot[i]);
+        ASSERT_EQ(x.size(), y.size()) << "value " << i;
+        for (size_t k = 0; k < x.size(); ++k) ASSERT_NEAR(x[k], y[k], 1e-4 * (1.0 + std::abs(x[k]))) << "value " << i << " element " << k;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AotAutograd, DerivativeRule,
+                         ::testing::Combine(::testing::Values("f_add", "f_mul_div", "f_pow", "f_matmul", "f_mm_bmm", "f_linear",
+                                                              "f_activations", "f_math", "f_reductions", "f_softmaxes",
+                                                              "f_layer_norm", "f_cross_entropy", "f_views", "f_broadcast", "f_masked"),
+                                            ::testing::Values("aot_eager", "inductor")),
+                         [](const auto& param) { return std::string(std::get<0>(param.param)) + "_" + std::get<1>(param.param); });
+
+}  // namespace

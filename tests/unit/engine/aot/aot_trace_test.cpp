@@ -1,0 +1,98 @@
+// A compiled training step recorded as `cwb run --trace` records it, read back with the trace reader and analysed
+// as the workbench does: the Dynamo graph, AOT Autograd's joint/forward/backward graphs, two post-grad graphs and
+// two output codes per compile (TORCH_TRACE's aot_* and inductor_* records), kernels linked to post-grad nodes.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <sstream>
+
+#include "../../traces/test_support.h"
+#include "aot/aot_backend.h"
+#include "capture/capture_engine.h"
+#include "core/selection_links.h"
+#include "core/trace_analysis.h"
+#include "inductor/inductor_backend.h"
+#include "record/trace_recorder.h"
+#include "store/trace_reader.h"
+
+namespace {
+
+const char* const kTrainingStep = R"(
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(12, 24)
+        self.norm = nn.LayerNorm(24)
+        self.fc2 = nn.Linear(24, 5)
+
+    def forward(self, x, y):
+        return F.cross_entropy(self.fc2(F.gelu(self.norm(self.fc1(x)))), y)
+
+def main():
+    torch.manual_seed(0)
+    model = Net()
+    step = torch.compile(model)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    x = torch.randn(4, 12)
+    y = torch.tensor([0, 4, 2, 1])
+    for i in range(2):
+        opt.zero_grad()
+        loss = step(x, y)
+        loss.backward()
+        opt.step()
+    return loss.detach()
+)";
+
+TEST(AotTrace, TrainingStepRecordsAotGraphsAndBothPassesKernels) {
+    testsupport::TempDir dir;
+    const std::string path = dir.file("run.db");
+    {
+        std::ostringstream out;
+        eng::vm::Interpreter vm(out);
+        eng::capture::CaptureEngine engine(vm);
+        engine.install();
+        eng::inductor::installInductorBackend();
+        eng::aot::installAotAutograd();
+        eng::record::TraceRecorder recorder(path, {"train.py", "cwb test"});
+        engine.setEventSink(&recorder);
+        eng::vm::RunResult result = vm.runScript("train.py", kTrainingStep);
+        ASSERT_TRUE(result.ok) << result.error;
+        vm.call(*vm.global("main"), {});
+        recorder.close();
+    }
+    auto trace = std::make_shared<const traces::TraceData>(traces::loadTrace(path));
+    viz::TraceAnalysis analysis(trace);
+    ASSERT_EQ(trace->compiles.size(), 1u);
+    const viz::CompileLinks links = viz::linksOfCompile(analysis.index(), trace->compiles.front());
+
+    std::vector<std::string> names;
+    for (const traces::Graph* graph : links.graphs) names.push_back(graph->name);
+    EXPECT_EQ(names, (std::vector<std::string>{"dynamo_output_graph", "aot_joint_graph", "aot_forward_graph", "aot_backward_graph",
+                                               "inductor_post_grad_graph", "inductor_post_grad_graph"}));
+    const traces::Graph* forward = links.graphs.at(2);
+    const traces::Graph* backward = links.graphs.at(3);
+    EXPECT_EQ(forward->kind, traces::GraphKind::AotForward);
+    EXPECT_EQ(backward->kind, traces::GraphKind::AotBackward);
+    EXPECT_NE(forward->text.find("# AOT partition:"), std::string::npos) << forward->text;
+    EXPECT_NE(forward->text.find("primals_1"), std::string::npos);
+    bool tangentInput = false;
+    for (const traces::GraphNode& node : backward->nodes) tangentInput = tangentInput || (node.op == "placeholder" && node.name == "tangents_1");
+    EXPECT_TRUE(tangentInput);
+
+    ASSERT_EQ(links.outputCode.size(), 2u);  // the forward's code, then the backward's
+    EXPECT_NE(links.outputCode[1]->source.find("backward graph"), std::string::npos);
+    for (const traces::OutputCode* code : links.outputCode) {
+        ASSERT_FALSE(code->kernels.empty()) << code->source;
+        for (const traces::Kernel& kernel : code->kernels) {
+            // The Fusion and Code views link each kernel to the post-grad nodes it computes.
+            const std::vector<viz::NodeRef> nodes = viz::nodesOfKernel(analysis.index(), *code, kernel);
+            EXPECT_FALSE(nodes.empty()) << kernel.name;
+        }
+    }
+}
+
+}  // namespace
