@@ -180,6 +180,8 @@ Value makeNamedTupleClass(Interpreter& vm, const std::string& name, const std::v
 const char* polyfillSource(const std::string& module);
 /// collections, collections.abc, typing and dataclasses (python_polyfills_data.cpp), or null.
 const char* dataTypesPolyfillSource(const std::string& module);
+/// The dataclasses module's source (python_polyfills_dataclasses.cpp).
+const char* dataclassesPolyfillSource();
 void installNn(Interpreter& vm, ModuleObject& nn);
 /// Attributes of builtin values (str/list/dict/... methods, tensor methods and properties).
 std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, const std::string& name);
