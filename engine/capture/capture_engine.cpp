@@ -108,6 +108,10 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
     switch (r.kind) {
         case Rebuild::Kind::GraphOutput: return outputs.at(r.index);
         case Rebuild::Kind::Constant: return r.constant;
+        case Rebuild::Kind::CopyOfConstant:
+            if (r.constant.is(vm::Kind::Set)) return vm::Value(std::make_shared<vm::SetObject>(r.constant.as<vm::SetObject>()));
+            if (r.constant.is(vm::Kind::Dict)) return vm::Value(std::make_shared<vm::DictObject>(r.constant.as<vm::DictObject>()));
+            return vm::makeList(r.constant.as<vm::ListObject>().items);
         case Rebuild::Kind::FromSource: {
             std::optional<vm::Value> v = readSource(vm_, *r.source, view, globals);
             if (!v) vm::raise("RuntimeError", "torch.compile: " + r.source->str() + " disappeared while the frame ran");

@@ -185,28 +185,33 @@ VarRef Tracer::callContainerMethod(const VarRef& method, std::vector<VarRef> arg
     // dict.update(other, **kwargs): item stores, in order.
     if (args.size() > 1) unsupported("Unsupported method call", "dict.update() takes at most 1 positional argument.", {}, "update");
     std::vector<std::pair<VarRef, VarRef>> pairs;
-    if (!args.empty()) {
-        const VarRef& other = args[0];
-        if (other->kind == Variable::Kind::Dict) {
-            for (size_t i = 0; i < other->keys.size(); ++i) pairs.emplace_back(constant(other->keys[i]), other->items[i]);
-        } else if (other->kind == Variable::Kind::Python && other->value.is(vm::Kind::Dict)) {
-            requireNoPendingItems(other->value, "update");
-            guardValue(other);
-            for (const auto& [key, item] : other->value.as<vm::DictObject>().entries)
-                pairs.emplace_back(constant(key), other->source && (key.is(vm::Kind::Str) || key.is(vm::Kind::Int))
-                                                      ? wrapSource(item, Source::dictItem(other->source, key))
-                                                      : constant(item));
-        } else {
-            for (const VarRef& pair : unpack(other)) {
-                std::vector<VarRef> kv = unpack(pair);
-                if (kv.size() != 2) vm::raise("ValueError", "dictionary update sequence element has wrong length");
-                pairs.emplace_back(kv[0], kv[1]);
-            }
-        }
-    }
+    if (!args.empty()) pairs = dictPairs(args[0], false);
     for (auto& [name, value] : kwargs) pairs.emplace_back(constant(vm::makeStr(name)), value);
     for (auto& [key, value] : pairs) storeItem(self, key, value);
     return constant(vm::Value());
+}
+
+std::vector<std::pair<VarRef, VarRef>> Tracer::dictPairs(const VarRef& other, bool mappingOnly) {
+    std::vector<std::pair<VarRef, VarRef>> pairs;
+    if (other->kind == Variable::Kind::Dict) {
+        for (size_t i = 0; i < other->keys.size(); ++i) pairs.emplace_back(constant(other->keys[i]), other->items[i]);
+    } else if (other->kind == Variable::Kind::Python && other->value.is(vm::Kind::Dict) && !other->value.as<vm::DictObject>().cls) {
+        requireNoPendingItems(other->value, "update");
+        guardValue(other);
+        for (const auto& [key, item] : other->value.as<vm::DictObject>().entries)
+            pairs.emplace_back(constant(key), other->source && (key.is(vm::Kind::Str) || key.is(vm::Kind::Int))
+                                                  ? wrapSource(item, Source::dictItem(other->source, key))
+                                                  : constant(item));
+    } else if (mappingOnly) {
+        unsupported("Unsupported dict operation", "Dynamo does not trace unpacking this value as a mapping.", {}, "DICT_UPDATE");
+    } else {
+        for (const VarRef& pair : unpack(other)) {
+            std::vector<VarRef> kv = unpack(pair);
+            if (kv.size() != 2) vm::raise("ValueError", "dictionary update sequence element has wrong length");
+            pairs.emplace_back(kv[0], kv[1]);
+        }
+    }
+    return pairs;
 }
 
 void Tracer::recordSideEffects(TraceResult& result, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex) {

@@ -2,6 +2,8 @@
 // values are resolved at trace time (Python values are guarded first); a jump on a tensor breaks the graph.
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "capture/symbolic_eval.h"
 
 namespace eng::capture {
@@ -168,6 +170,57 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
             if (!tracer.isConstant(key)) unsupportedInstruction(tracer, in);
             dict->keys.push_back(tracer.exampleOf(key));
             dict->items.push_back(value);
+            break;
+        }
+        case Opcode::DictUpdate:
+        case Opcode::DictMerge: {
+            VarRef source = popVar(frame);
+            VarRef& dict = stack[stack.size() - in.arg];
+            if (dict->kind != Variable::Kind::Dict || !dict->fresh) unsupportedInstruction(tracer, in);
+            for (auto& [key, value] : tracer.dictPairs(source, true)) {
+                // A repeated keyword is the VM's TypeError, raised where the instruction runs.
+                if (in.opcode == Opcode::DictMerge &&
+                    std::any_of(dict->keys.begin(), dict->keys.end(), [&](const vm::Value& k) { return vm::valuesEqual(k, key->value); }))
+                    unsupportedInstruction(tracer, in);
+                tracer.storeItem(dict, key, value);
+            }
+            break;
+        }
+        case Opcode::BuildSet: {
+            // Sets hold Python constants only: one made of them is a constant the trace owns.
+            auto items = popN(frame, in.arg);
+            auto set = std::make_shared<vm::SetObject>();
+            for (const VarRef& item : items) {
+                if (!tracer.isConstant(item)) unsupportedInstruction(tracer, in);
+                tracer.argOf(item);
+                set->add(tracer.exampleOf(item));
+            }
+            VarRef v = tracer.constant(vm::Value(set));
+            v->fresh = true;
+            stack.push_back(v);
+            break;
+        }
+        case Opcode::SetUpdate: {
+            VarRef source = popVar(frame);
+            VarRef& set = stack[stack.size() - in.arg];
+            if (!set->fresh || !set->value.is(vm::Kind::Set)) unsupportedInstruction(tracer, in);
+            for (const VarRef& item : tracer.unpack(source)) {
+                if (!tracer.isConstant(item)) unsupportedInstruction(tracer, in);
+                tracer.argOf(item);
+                set->value.as<vm::SetObject>().add(tracer.exampleOf(item));
+            }
+            break;
+        }
+        case Opcode::UnpackEx: {
+            VarRef v = popVar(frame);
+            std::vector<VarRef> items = tracer.unpack(v);
+            size_t before = in.arg & 0xFF;
+            size_t after = in.arg >> 8;
+            if (items.size() < before + after) unsupportedInstruction(tracer, in);  // the VM raises the ValueError
+            for (size_t i = items.size(); i-- > items.size() - after;) stack.push_back(items[i]);
+            stack.push_back(container(Variable::Kind::List, std::vector<VarRef>(items.begin() + static_cast<long>(before),
+                                                                                items.end() - static_cast<long>(after))));
+            for (size_t i = before; i-- > 0;) stack.push_back(items[i]);
             break;
         }
         case Opcode::ListToTuple: {

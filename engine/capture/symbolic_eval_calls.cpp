@@ -117,6 +117,49 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         return tracer.constant(tracer.vm().call(callee, {tracer.exampleOf(args[0]), tracer.exampleOf(args[1])}));
     }
     if (name == "getattr" && args.size() >= 2 && tracer.isConstant(args[1])) return tracer.getAttr(frame, args[0], args[1]->value.str());
+    if (name == "dict" && args.size() <= 1) {
+        // dict(mapping or pairs, **kwargs): a dict the trace owns, its values traced.
+        auto out = std::make_shared<Variable>();
+        out->kind = Variable::Kind::Dict;
+        out->fresh = true;
+        std::vector<std::pair<VarRef, VarRef>> pairs;
+        if (!args.empty()) pairs = tracer.dictPairs(args[0], false);
+        for (auto& [keyword, value] : kwargs) pairs.emplace_back(tracer.constant(vm::makeStr(keyword)), value);
+        for (auto& [key, value] : pairs) tracer.storeItem(out, key, value);
+        return out;
+    }
+    if (name == "sum" && !args.empty() && args.size() <= 2 && !tracer.isConstant(args[0])) {
+        // Python's sum: start + items[0] + items[1] + ..., each addition traced.
+        VarRef total = args.size() > 1 ? args[1] : tracer.constant(vm::Value(0));
+        for (const auto& [keyword, value] : kwargs) {
+            if (keyword != "start") tracer.unsupported("Failed to trace builtin operator", "sum() got an unexpected keyword argument.", {}, "builtin sum");
+            total = value;
+        }
+        for (const VarRef& item : tracer.unpack(args[0])) total = tracer.binaryOp(0, total, item);
+        return total;
+    }
+    if ((name == "map" || name == "filter") && args.size() >= 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Python &&
+        (name == "map" || args.size() == 2)) {
+        // Lazy in Python; the subset's iterables here are finite and the function is traced per item, in order.
+        std::vector<std::vector<VarRef>> sources;
+        for (size_t i = 1; i < args.size(); ++i) sources.push_back(tracer.unpack(args[i]));
+        size_t n = sources[0].size();
+        for (const auto& source : sources) n = std::min(n, source.size());
+        auto out = std::make_shared<Variable>();
+        out->kind = Variable::Kind::Iterator;
+        out->fresh = true;
+        for (size_t i = 0; i < n; ++i) {
+            std::vector<VarRef> callArgs;
+            for (const auto& source : sources) callArgs.push_back(source[i]);
+            if (name == "map") {
+                out->items.push_back(tracer.callFunction(frame, args[0], callArgs, {}));
+            } else {
+                VarRef keep = args[0]->value.isNone() ? callArgs[0] : tracer.callFunction(frame, args[0], callArgs, {});
+                if (tracer.truthOf(frame, keep)) out->items.push_back(callArgs[0]);
+            }
+        }
+        return out;
+    }
     if ((name == "enumerate" || name == "zip" || name == "reversed" || name == "list" || name == "tuple") && kwargs.empty()) {
         std::vector<std::vector<VarRef>> sources;
         for (const VarRef& a : args) sources.push_back(tracer.unpack(a));
@@ -192,7 +235,10 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         }
         vm::KwArgs kw;
         for (const auto& [key, a] : kwargs) kw.emplace_back(key, tracer.exampleOf(a));
-        return tracer.constant(tracer.vm().call(callee, std::move(values), std::move(kw)));
+        VarRef result = tracer.constant(tracer.vm().call(callee, std::move(values), std::move(kw)));
+        // A new set or dict belongs to this call: rebuilt as a new object by every call (tracer_run.cpp).
+        result->fresh = result->value.is(vm::Kind::Set) || result->value.is(vm::Kind::Dict) || result->value.is(vm::Kind::List);
+        return result;
     }
     std::string types = "[";
     std::string classes = "[";
@@ -389,6 +435,12 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
             }
             return constant(vm_.call(value, std::move(bounds)));
         }
+    }
+    if (value.is(vm::Kind::Class) && value.as<vm::ClassObject>().module == "builtins") {
+        // list(...), dict(...), float("-inf"), ...: Dynamo's BuiltinVariable for the builtin types.
+        static const std::set<std::string> types = {"list", "tuple", "dict", "set", "int", "float", "bool", "str"};
+        const std::string& name = value.as<vm::ClassObject>().name;
+        if (types.contains(name)) return callBuiltin(*this, frame, name, value, args, kwargs);
     }
     if (value.is(vm::Kind::Native)) {
         const std::string& name = value.as<vm::NativeObject>().name;

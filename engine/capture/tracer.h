@@ -72,9 +72,9 @@ struct GraphBreakInfo {
 
 /// How to rebuild a frame value from the compiled graph's outputs after the graph ran.
 struct Rebuild {
-    enum class Kind { GraphOutput, Constant, FromSource, TensorSize, List, Tuple, Dict, Null, TensorMethod, Iterator, Cell };
+    enum class Kind { GraphOutput, Constant, CopyOfConstant, FromSource, TensorSize, List, Tuple, Dict, Null, TensorMethod, Iterator, Cell };
     Kind kind = Kind::Constant;
-    /// GraphOutput: the output; TensorSize: the dimension of the tensor at `source`; Cell: the frame's cell (a closure tuple left on the stack); List/Dict made by the
+    /// CopyOfConstant: a shallow copy of `constant` (a set or dict the trace made). GraphOutput: the output; TensorSize: the dimension of the tensor at `source`; Cell: the frame's cell (a closure tuple left on the stack); List/Dict made by the
     /// trace: an alias id (> 0), so that every place holding one container gets the same rebuilt object.
     size_t index = 0;
     vm::Value constant;
@@ -192,6 +192,9 @@ public:
     /// list.append / list.extend and dict.update: the traced container changes now; an outside one's change is
     /// replayed on the real container after the graph runs (side_effects.cpp).
     VarRef callContainerMethod(const VarRef& method, std::vector<VarRef> args, std::vector<std::pair<std::string, VarRef>> kwargs);
+    /// The key/value pairs of a dict (traced or from outside; an outside one's items keep their sources), or, unless
+    /// `mappingOnly`, of an iterable of pairs: what dict(), dict.update and `**` read.
+    std::vector<std::pair<VarRef, VarRef>> dictPairs(const VarRef& other, bool mappingOnly);
     // ---- side effects on values from outside the frame (side_effects.cpp)
     void storeAttr(const VarRef& object, const std::string& name, const VarRef& value);
     void storeGlobal(TraceFrame& frame, const std::string& name, const VarRef& value);

@@ -134,6 +134,9 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
         } else {
             r.kind = Rebuild::Kind::Constant;
             r.constant = v->value;
+            // A set, dict or list the trace made as a constant: every call gets its own object.
+            if (v->fresh && (v->value.is(vm::Kind::Set) || v->value.is(vm::Kind::Dict) || v->value.is(vm::Kind::List)))
+                r.kind = Rebuild::Kind::CopyOfConstant;
         }
     };
     switch (v->kind) {

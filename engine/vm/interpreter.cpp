@@ -5,7 +5,10 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <ostream>
+#include <sstream>
 
 #include "frontend/compiler.h"
 #include "frontend/opcodes.h"
@@ -77,6 +80,7 @@ RunResult Interpreter::runScript(const std::string& filename, const std::string&
     sources_[filename] = file;
     auto compiled = frontend::compileSource(*file);
     if (!compiled) return RunResult{false, compiled.error().render()};
+    scriptDirectory_ = std::filesystem::path(filename).parent_path();
     mainGlobals_ = std::make_shared<Namespace>();
     (*mainGlobals_)["__name__"] = makeStr("__main__");
     (*mainGlobals_)["__file__"] = makeStr(filename);
@@ -592,6 +596,44 @@ Value Interpreter::loadPythonModule(const std::string& name, const char* source)
     return modules_[name];
 }
 
+bool Interpreter::importFromScriptDirectory(const std::string& name) {
+    // As Python puts the script's directory first on sys.path: NAME.py or the package NAME/__init__.py there;
+    // a dotted name is looked up inside its (imported first) parent package's directory.
+    namespace fs = std::filesystem;
+    size_t dot = name.rfind('.');
+    fs::path directory = scriptDirectory_.empty() ? fs::path(".") : scriptDirectory_;
+    if (dot != std::string::npos) {
+        importName(name.substr(0, dot), makeStr("*"));
+        std::string parent = name.substr(0, dot);
+        std::replace(parent.begin(), parent.end(), '.', '/');
+        directory /= parent;
+    }
+    const std::string leaf = name.substr(dot == std::string::npos ? 0 : dot + 1);
+    fs::path path = directory / (leaf + ".py");
+    std::error_code error;
+    if (!fs::is_regular_file(path, error)) path = directory / leaf / "__init__.py";
+    if (!fs::is_regular_file(path, error)) return false;
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string filename = path.lexically_normal().string();
+    auto file = std::make_shared<frontend::SourceFile>(filename, text.str());
+    sources_[filename] = file;
+    auto compiled = frontend::compileSource(*file);
+    if (!compiled) raise("SyntaxError", compiled.error().render());
+    auto globals = std::make_shared<Namespace>();
+    (*globals)["__name__"] = makeStr(name);
+    (*globals)["__file__"] = makeStr(filename);
+    runModuleCode(*compiled, globals);
+    auto module = std::make_shared<ModuleObject>(name);
+    module->attributes = *globals;
+    modules_[name] = Value(module);
+    if (dot != std::string::npos)
+        if (auto parent = modules_.find(name.substr(0, dot)); parent != modules_.end() && parent->second.is(Kind::Module))
+            parent->second.as<ModuleObject>().attributes[leaf] = modules_[name];
+    return true;
+}
+
 Value Interpreter::importName(const std::string& name, const Value& fromList) {
     auto it = modules_.find(name);
     if (it == modules_.end())
@@ -605,6 +647,7 @@ Value Interpreter::importName(const std::string& name, const Value& fromList) {
                     parent->second.as<ModuleObject>().attributes[name.substr(dot + 1)] = module;
             it = modules_.find(name);
         }
+    if (it == modules_.end() && importFromScriptDirectory(name)) it = modules_.find(name);
     if (it == modules_.end()) raise("ModuleNotFoundError", fmt::format("No module named '{}'", name));
     if (!fromList.isNone()) return it->second;
     return modules_.at(name.substr(0, name.find('.')));

@@ -2,6 +2,7 @@
 // frame of a torch.compile'd function to an installed FrameHook (the capture engine's plug-in point).
 #pragma once
 
+#include <filesystem>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -139,6 +140,8 @@ private:
     std::shared_ptr<ClassObject> namedTupleFromClass(const ClassObject& body);
     Value makeFunction(Frame& frame, uint32_t flags);
     Value importName(const std::string& name, const Value& fromList);
+    /// Loads the program's own module or package `name` from beside the script; false when there is none.
+    bool importFromScriptDirectory(const std::string& name);
     /// Runs a module written in the subset (a polyfill) and registers it under `name`.
     Value loadPythonModule(const std::string& name, const char* source);
     [[noreturn]] void raiseValue(Value exception, const Value& cause);
@@ -150,6 +153,7 @@ private:
     std::unordered_map<std::string, std::shared_ptr<ClassObject>> classes_;
     std::unordered_map<std::string, std::shared_ptr<frontend::SourceFile>> sources_;
     std::shared_ptr<Namespace> mainGlobals_;
+    std::filesystem::path scriptDirectory_;  // where the program's own modules are imported from
     /// Each code object's constants as values, converted once.
     std::unordered_map<const frontend::CodeObject*, std::pair<std::shared_ptr<const frontend::CodeObject>, ValueList>>
         constantCache_;
@@ -176,6 +180,8 @@ Value makeNamedTupleClass(Interpreter& vm, const std::string& name, const std::v
 const char* polyfillSource(const std::string& module);
 /// collections, collections.abc, typing and dataclasses (python_polyfills_data.cpp), or null.
 const char* dataTypesPolyfillSource(const std::string& module);
+/// The dataclasses module's source (python_polyfills_dataclasses.cpp).
+const char* dataclassesPolyfillSource();
 void installNn(Interpreter& vm, ModuleObject& nn);
 /// Attributes of builtin values (str/list/dict/... methods, tensor methods and properties).
 std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, const std::string& name);

@@ -4,17 +4,8 @@
 
 #include "script_support.h"
 
+using vmtest::expectOutput;
 using vmtest::runScript;
-
-namespace {
-
-void expectOutput(const std::string& source, const std::string& expected) {
-    auto run = runScript(source);
-    EXPECT_TRUE(run.ok) << run.error;
-    EXPECT_EQ(run.out, expected) << source;
-}
-
-}  // namespace
 
 TEST(VmLanguage, ArithmeticAndPrinting) {
     expectOutput("print(1 + 2, 7 // 2, -7 // 2, 7 % -3, 2 ** 10, 7 / 2, 1.0, 1e-05, 3 * 'ab')\n",

@@ -4,23 +4,8 @@
 
 #include "script_support.h"
 
-using vmtest::runScript;
-
-namespace {
-
-void expectOutput(const std::string& source, const std::string& expected) {
-    auto run = runScript(source);
-    EXPECT_TRUE(run.ok) << run.error;
-    EXPECT_EQ(run.out, expected) << source;
-}
-
-void expectError(const std::string& source, const std::string& expected) {
-    auto run = runScript(source);
-    EXPECT_FALSE(run.ok);
-    EXPECT_NE(run.error.find(expected), std::string::npos) << run.error;
-}
-
-}  // namespace
+using vmtest::expectError;
+using vmtest::expectOutput;
 
 TEST(VmStdlibData, OrderedDictIsADictWithItsOwnMethods) {
     expectOutput(

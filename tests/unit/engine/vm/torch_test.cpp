@@ -6,15 +6,10 @@
 
 #include "script_support.h"
 
+using vmtest::expectOutput;
 using vmtest::runScript;
 
 namespace {
-
-void expectOutput(const std::string& source, const std::string& expected) {
-    auto run = runScript(source);
-    EXPECT_TRUE(run.ok) << run.error;
-    EXPECT_EQ(run.out, expected) << source;
-}
 
 /// Records every compiled frame it sees; answers with `replacement` when set.
 class RecordingHook : public eng::vm::FrameHook {

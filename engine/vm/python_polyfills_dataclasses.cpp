@@ -1,0 +1,239 @@
+// The dataclasses module written in our Python subset (dataclass, field, fields, asdict, astuple, replace):
+// `@dataclass` reads the class body's __annotations__ and installs generic __init__/__repr__/__eq__ functions,
+// which the capture engine inlines like user code.
+#include "vm/interpreter.h"
+
+namespace eng::vm {
+
+namespace {
+
+const char* kDataclasses = R"PY(
+class _MISSING_TYPE:
+    def __repr__(self):
+        return "MISSING"
+
+
+MISSING = _MISSING_TYPE()
+
+
+class FrozenInstanceError(AttributeError):
+    pass
+
+
+class Field:
+    def __init__(self, default, default_factory, init, repr, hash, compare, metadata, kw_only):
+        self.name = None
+        self.type = None
+        self.default = default
+        self.default_factory = default_factory
+        self.init = init
+        self.repr = repr
+        self.hash = hash
+        self.compare = compare
+        self.metadata = metadata
+        self.kw_only = kw_only
+
+    def __repr__(self):
+        return ("Field(name=" + repr(self.name) + ",type=" + repr(self.type) + ",default=" + repr(self.default) +
+                ",default_factory=" + repr(self.default_factory) + ",init=" + repr(self.init) + ",repr=" +
+                repr(self.repr) + ",hash=" + repr(self.hash) + ",compare=" + repr(self.compare) + ",metadata=" +
+                repr(self.metadata) + ",kw_only=" + repr(self.kw_only) + ")")
+
+
+def field(*, default=MISSING, default_factory=MISSING, init=True, repr=True, hash=None, compare=True, metadata=None,
+          kw_only=MISSING):
+    if default is not MISSING and default_factory is not MISSING:
+        raise ValueError("cannot specify both default and default_factory")
+    return Field(default, default_factory, init, repr, hash, compare, metadata, kw_only)
+
+
+def _own_annotations(cls):
+    annotations = getattr(cls, "__annotations__", {})
+    base = cls.__base__
+    if base is not None and getattr(base, "__annotations__", None) is annotations:
+        return {}
+    return annotations
+
+
+def _is_classvar(annotation):
+    if isinstance(annotation, str):
+        return annotation.startswith("ClassVar") or annotation.startswith("typing.ClassVar")
+    return annotation.__name__ == "ClassVar" if isinstance(annotation, type) else False
+
+
+def _init_fields(cls):
+    return [f for f in cls.__dataclass_fields__.values() if f.init]
+
+
+def _dataclass_init(self, *args, **kwargs):
+    cls = type(self)
+    fields = _init_fields(cls)
+    qualname = cls.__qualname__ + ".__init__()"
+    positional = [f for f in fields if f.kw_only is not True]
+    if len(args) > len(positional):
+        raise TypeError(qualname + " takes " + str(len(positional) + 1) + " positional arguments but " +
+                        str(len(args) + 1) + " were given")
+    values = {}
+    for i in range(len(args)):
+        values[positional[i].name] = args[i]
+    names = [f.name for f in fields]
+    for name, value in kwargs.items():
+        if name not in names:
+            raise TypeError(qualname + " got an unexpected keyword argument '" + name + "'")
+        if name in values:
+            raise TypeError(qualname + " got multiple values for argument '" + name + "'")
+        values[name] = value
+    missing = []
+    for f in fields:
+        if f.name in values:
+            continue
+        if f.default is not MISSING:
+            values[f.name] = f.default
+        elif f.default_factory is not MISSING:
+            values[f.name] = f.default_factory()
+        else:
+            missing.append("'" + f.name + "'")
+    if len(missing) > 0:
+        if len(missing) == 1:
+            listed = missing[0]
+        elif len(missing) == 2:
+            listed = missing[0] + " and " + missing[1]
+        else:
+            listed = ", ".join(missing[:-1]) + ", and " + missing[-1]
+        raise TypeError(qualname + " missing " + str(len(missing)) + " required positional argument" +
+                        ("" if len(missing) == 1 else "s") + ": " + listed)
+    for f in cls.__dataclass_fields__.values():
+        if f.init:
+            setattr(self, f.name, values[f.name])
+        elif f.default is not MISSING:
+            setattr(self, f.name, f.default)
+        elif f.default_factory is not MISSING:
+            setattr(self, f.name, f.default_factory())
+    if hasattr(self, "__post_init__"):
+        self.__post_init__()
+
+
+def _dataclass_repr(self):
+    cls = type(self)
+    parts = [f.name + "=" + repr(getattr(self, f.name)) for f in cls.__dataclass_fields__.values() if f.repr]
+    return cls.__qualname__ + "(" + ", ".join(parts) + ")"
+
+
+def _compared(obj):
+    return tuple(getattr(obj, f.name) for f in type(obj).__dataclass_fields__.values() if f.compare)
+
+
+def _dataclass_eq(self, other):
+    if type(other) is not type(self):
+        return False
+    return _compared(self) == _compared(other)
+
+
+def _process_class(cls, init, make_repr, eq, frozen, kw_only):
+    fields = {}
+    base = cls.__base__
+    if base is not None and hasattr(base, "__dataclass_fields__"):
+        for name, f in base.__dataclass_fields__.items():
+            fields[name] = f
+    for name, annotation in _own_annotations(cls).items():
+        if _is_classvar(annotation):
+            continue
+        default = getattr(cls, name, MISSING)
+        if isinstance(default, Field):
+            f = default
+        else:
+            if isinstance(default, (list, dict, set)):
+                raise ValueError("mutable default " + repr(type(default)) + " for field " + name +
+                                 " is not allowed: use default_factory")
+            f = field(default=default)
+        f.name = name
+        f.type = annotation
+        if f.kw_only is MISSING:
+            f.kw_only = kw_only
+        if isinstance(default, Field) and f.default is not MISSING:
+            setattr(cls, name, f.default)
+        fields[name] = f
+    seen_default = None
+    for f in fields.values():
+        if not f.init or f.kw_only is True:
+            continue
+        if f.default is not MISSING or f.default_factory is not MISSING:
+            seen_default = f.name
+        elif seen_default is not None:
+            raise TypeError("non-default argument '" + f.name + "' follows default argument '" + seen_default + "'")
+    cls.__dataclass_fields__ = fields
+    if init:
+        cls.__init__ = _dataclass_init
+    if make_repr:
+        cls.__repr__ = _dataclass_repr
+    if eq:
+        cls.__eq__ = _dataclass_eq
+    cls.__match_args__ = tuple(f.name for f in fields.values() if f.init)
+    return cls
+
+
+def dataclass(cls=None, *, init=True, repr=True, eq=True, order=False, unsafe_hash=False, frozen=False,
+              match_args=True, kw_only=False, slots=False, weakref_slot=False):
+    if frozen:
+        raise NotImplementedError("dataclass(frozen=True) is not supported by cwb yet")
+
+    def wrap(cls):
+        return _process_class(cls, init, repr, eq, frozen, kw_only)
+
+    if cls is None:
+        return wrap
+    return wrap(cls)
+
+
+def fields(class_or_instance):
+    cls = class_or_instance if isinstance(class_or_instance, type) else type(class_or_instance)
+    if not hasattr(cls, "__dataclass_fields__"):
+        raise TypeError("must be called with a dataclass type or instance")
+    return tuple(cls.__dataclass_fields__.values())
+
+
+def is_dataclass(obj):
+    cls = obj if isinstance(obj, type) else type(obj)
+    return hasattr(cls, "__dataclass_fields__")
+
+
+def _as_value(value, factory):
+    if is_dataclass(value) and not isinstance(value, type):
+        return factory([(f.name, _as_value(getattr(value, f.name), factory)) for f in fields(value)])
+    if isinstance(value, list):
+        return [_as_value(item, factory) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_as_value(item, factory) for item in value)
+    if isinstance(value, dict):
+        return {_as_value(k, factory): _as_value(v, factory) for k, v in value.items()}
+    return value
+
+
+def asdict(obj, *, dict_factory=dict):
+    if not is_dataclass(obj) or isinstance(obj, type):
+        raise TypeError("asdict() should be called on dataclass instances")
+    return _as_value(obj, dict_factory)
+
+
+def astuple(obj, *, tuple_factory=tuple):
+    if not is_dataclass(obj) or isinstance(obj, type):
+        raise TypeError("astuple() should be called on dataclass instances")
+    return tuple_factory([_as_value(getattr(obj, f.name), dict) for f in fields(obj)])
+
+
+def replace(obj, **changes):
+    values = {}
+    for f in fields(obj):
+        if f.init:
+            values[f.name] = changes[f.name] if f.name in changes else getattr(obj, f.name)
+    for name in changes:
+        if name not in values:
+            raise TypeError("__init__() got an unexpected keyword argument '" + name + "'")
+    return type(obj)(**values)
+)PY";
+
+}  // namespace
+
+const char* dataclassesPolyfillSource() { return kDataclasses; }
+
+}  // namespace eng::vm
