@@ -35,9 +35,11 @@ for log in "${logs[@]}"; do
       else if ($0 ~ /recompile/) sel = "M" }
     END { flush() }' "$log"
 done
-# frontend: every program of ours (and the shared examples when present).
+# frontend: every program of ours (and the shared examples and conformance programs when present).
 mkdir -p "$corpus/frontend"
-find tests/data tests/fuzz/regressions tests/bench ../shared/examples -name '*.py' -size -64k 2>/dev/null |
+program_dirs=(tests/data tests/fuzz/regressions tests/bench)
+for shared in ../shared/examples ../shared/conformance; do [ -d "$shared" ] && program_dirs+=("$shared"); done
+find "${program_dirs[@]}" -name '*.py' -size -64k |
   while read -r f; do cp "$f" "$corpus/frontend/$(echo "$f" | tr / _)"; done
 # log_importer: the logs cut into pieces of 40 lines (libFuzzer mutates small inputs best).
 mkdir -p "$corpus/log_importer"

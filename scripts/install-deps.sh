@@ -11,6 +11,7 @@ packages=(
   libgraphviz-dev graphviz fonts-jetbrains-mono fonts-dejavu-core
   llvm-19-dev libzstd-dev libedit-dev libffi-dev libxml2-dev libz3-dev zlib1g-dev
   libopenblas-dev
+  clang libclang-rt-14-dev
   xvfb xauth libx11-dev xdotool x11-xserver-utils libxml2-utils
 )
 

@@ -54,10 +54,10 @@ Arg reducedCount(GradContext& ctx, const Node& input, const std::vector<int64_t>
             constant *= t.sizes()[static_cast<size_t>(d)];
             continue;
         }
-        symbolic = symbolic ? ref(ctx.b.binaryOperator("mul", 5, *symbolic, size)) : size;
+        symbolic = symbolic ? ref(ctx.b.binaryOperator(ops::BinaryOperator::Multiply, *symbolic, size)) : size;
     }
     if (!symbolic) return c(static_cast<double>(constant));
-    return constant == 1 ? *symbolic : ref(ctx.b.binaryOperator("mul", 5, *symbolic, GraphBuilder::constant(vm::Value(constant))));
+    return constant == 1 ? *symbolic : ref(ctx.b.binaryOperator(ops::BinaryOperator::Multiply, *symbolic, GraphBuilder::constant(vm::Value(constant))));
 }
 
 /// g of a reduction's result, with the reduced dims put back and expanded to the input's sizes.

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 #include <set>
 
-#include "frontend/opcodes.h"
 #include "inductor/lowering_context.h"
+#include "ops/operators.h"
 #include "tensor/view_ops.h"
 
 namespace eng::aot {
@@ -92,8 +92,10 @@ FunctionalForward functionalize(GraphBuilder& builder, const capture::Graph& gra
             throw AotUnsupported(fmt::format("in-place function {}", node.target));
         Node* functional = builder.copy(node, out.remap);
         if (functional->callKind == capture::CallKind::Binary) {
-            functional->target = "operator." + node.target.substr(std::string_view("operator.i").size());
-            functional->operatorCode = node.operatorCode - frontend::kBinaryOpInplaceOffset;
+            // operator.iand updates with operator.and_: the out-of-place function of the same operator.
+            const auto operand = ops::binaryOperatorByFunction(std::string_view(node.target).substr(std::string_view("operator.").size()));
+            if (!operand) throw AotUnsupported(fmt::format("in-place operator {}", node.target));
+            functional->target = "operator." + ops::operatorFunction(operand->op, false);
         } else {
             functional->target = node.target.substr(0, node.target.size() - 1);
         }

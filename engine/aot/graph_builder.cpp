@@ -47,7 +47,6 @@ Node* GraphBuilder::copy(const Node& node, const std::map<const Node*, Node*>& r
     for (const auto& [key, a] : node.kwargs) kwargs.emplace_back(key, mapArg(a));
     Node* out = graph_.addCall(node.op, node.target, node.name, std::move(args), std::move(kwargs));
     out->callKind = node.callKind;
-    out->operatorCode = node.operatorCode;
     out->callee = node.callee;
     out->example = node.example;
     out->typeName = node.typeName;
@@ -97,10 +96,10 @@ Node* GraphBuilder::torchFunction(const std::string& name, std::vector<Arg> args
     return finish(node);
 }
 
-Node* GraphBuilder::binaryOperator(const std::string& name, uint32_t opArg, Arg a, Arg b) {
+Node* GraphBuilder::binaryOperator(ops::BinaryOperator op, Arg a, Arg b) {
+    const std::string name(ops::info(op).function);
     Node* node = graph_.addCall(capture::NodeOp::CallFunction, "operator." + name, name, {std::move(a), std::move(b)}, {});
     node->callKind = capture::CallKind::Binary;
-    node->operatorCode = opArg;
     node->typeName = "torch.SymInt";
     return finish(node);
 }

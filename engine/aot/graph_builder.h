@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "capture/graph_ir.h"
+#include "ops/operators.h"
 #include "vm/interpreter.h"
 
 namespace eng::aot {
@@ -35,8 +36,8 @@ public:
                           std::vector<capture::KwArg> kwargs = {});
     /// torch.<name>(*args, **kwargs), run on the examples now.
     capture::Node* torchFunction(const std::string& name, std::vector<capture::Arg> args, std::vector<capture::KwArg> kwargs = {});
-    /// a <op> b on SymInts or numbers (operator.mul / operator.floordiv ...) with the BINARY_OP operand `opArg`.
-    capture::Node* binaryOperator(const std::string& name, uint32_t opArg, capture::Arg a, capture::Arg b);
+    /// a <op> b on SymInts or numbers: an operator.mul / operator.floordiv ... node.
+    capture::Node* binaryOperator(ops::BinaryOperator op, capture::Arg a, capture::Arg b);
     void output(std::vector<capture::Arg> outputs) { graph_.setOutput(std::move(outputs)); }
 
     /// The sizes of `node`'s tensor as an argument list: symbolic dimensions are their SymInt placeholders.

@@ -8,19 +8,29 @@
 #include <set>
 
 #include "frontend/python_repr.h"
+#include "ops/operators.h"
 
 namespace eng::capture {
 
 namespace {
 
-const char* binarySymbol(uint32_t op) {
-    static const char* symbols[] = {"+", "&", "//", "<<", "@", "*", "%", "|", "**", ">>", "-", "/", "^"};
-    return op < 13 ? symbols[op] : (op < 26 ? symbols[op - 13] : "?");
-}
-
-const char* compareSymbol(uint32_t op) {
-    static const char* symbols[] = {"<", "<=", "==", "!=", ">", ">="};
-    return op < 6 ? symbols[op] : "?";
+/// The symbol of an operator node from its FX target (operator.add: "+"); FX prints an in-place operator as its
+/// plain expression (operator.iadd(a, b) is `a + b`).
+std::string_view operatorSymbol(const Node& node) {
+    const std::string_view function = std::string_view(node.target).substr(node.target.rfind('.') + 1);
+    switch (node.callKind) {
+        case CallKind::Binary:
+            if (auto operand = ops::binaryOperatorByFunction(function)) return ops::info(operand->op).symbol;
+            break;
+        case CallKind::Compare:
+            if (auto op = ops::compareOperatorByFunction(function)) return ops::info(*op).symbol;
+            break;
+        case CallKind::Unary:
+            if (auto op = ops::unaryOperatorByFunction(function)) return ops::info(*op).symbol;
+            break;
+        default: break;
+    }
+    return "?";
 }
 
 std::string shortDtype(tensor::DType dtype) {
@@ -75,9 +85,9 @@ std::string callText(const Node& node) {
         default: break;
     }
     switch (node.callKind) {
-        case CallKind::Binary: return fmt::format("{} {} {}", parts.at(0), binarySymbol(node.operatorCode), parts.at(1));
-        case CallKind::Compare: return fmt::format("{} {} {}", parts.at(0), compareSymbol(node.operatorCode), parts.at(1));
-        case CallKind::Unary: return (node.target == "operator.neg" ? "-" : node.target == "operator.pos" ? "+" : "~") + parts.at(0);
+        case CallKind::Binary:
+        case CallKind::Compare: return fmt::format("{} {} {}", parts.at(0), operatorSymbol(node), parts.at(1));
+        case CallKind::Unary: return std::string(operatorSymbol(node)) + parts.at(0);
         case CallKind::GetItem: return fmt::format("{}[{}]", parts.at(0), parts.at(1));
         default: return fmt::format("{}({})", node.target, joined(0));
     }

@@ -55,8 +55,7 @@ struct Node {
     std::string target;  // placeholder: L_x_; call_function: torch.sin / operator.mul; call_method: sum
     std::vector<Arg> args;
     std::vector<KwArg> kwargs;
-    CallKind callKind = CallKind::Callable;
-    uint32_t operatorCode = 0;  // BINARY_OP / COMPARE_OP number, or the unary opcode
+    CallKind callKind = CallKind::Callable;  // Binary/Compare/Unary: the operator is the target (operator.add)
     vm::Value callee;           // call_function with CallKind::Callable: what to call
     vm::Value example;          // the value this node produced while tracing
     std::string typeName;       // placeholder annotation: torch.Tensor, torch.nn.parameter.Parameter, torch.SymInt

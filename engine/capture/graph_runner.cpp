@@ -2,23 +2,37 @@
 // their last use so that memory behaves like the generated code's `x = None`.
 #include "capture/graph_runner.h"
 
-#include <unordered_map>
+#include <fmt/format.h>
 
-#include "frontend/opcodes.h"
+#include <stdexcept>
+#include <unordered_map>
 
 namespace eng::capture {
 
-vm::Value applyUnary(uint32_t opcode, const vm::Value& operand) {
-    auto op = static_cast<frontend::Opcode>(opcode);
-    if (operand.is(vm::Kind::Tensor)) {
-        const char* name = op == frontend::Opcode::UnaryNegative   ? "Tensor.__neg__"
-                           : op == frontend::Opcode::UnaryPositive ? "Tensor.__pos__"
-                                                                   : "Tensor.__invert__";
-        return vm::callOp(name, {operand});
-    }
-    if (op == frontend::Opcode::UnaryNegative) return operand.is(vm::Kind::Float) ? vm::Value(-operand.asFloat()) : vm::Value(-operand.asInt());
-    if (op == frontend::Opcode::UnaryInvert) return vm::Value(~operand.asInt());
+vm::Value applyUnary(ops::UnaryOperator op, const vm::Value& operand) {
+    if (operand.is(vm::Kind::Tensor)) return vm::callOp(fmt::format("Tensor.__{}__", ops::info(op).function), {operand});
+    if (op == ops::UnaryOperator::Negative) return operand.is(vm::Kind::Float) ? vm::Value(-operand.asFloat()) : vm::Value(-operand.asInt());
+    if (op == ops::UnaryOperator::Invert) return vm::Value(~operand.asInt());
     return operand;
+}
+
+vm::Value applyOperator(vm::Interpreter& vm, CallKind kind, std::string_view target, const vm::ValueList& args) {
+    const std::string_view function = target.substr(target.rfind('.') + 1);  // operator.add -> add
+    switch (kind) {
+        case CallKind::Binary:
+            if (auto operand = ops::binaryOperatorByFunction(function))
+                return vm.binaryOp(ops::binaryOpArg(operand->op, operand->inplace), args.at(0), args.at(1));
+            break;
+        case CallKind::Compare:
+            if (auto op = ops::compareOperatorByFunction(function)) return vm.compare(static_cast<uint32_t>(*op), args.at(0), args.at(1));
+            break;
+        case CallKind::Unary:
+            if (auto op = ops::unaryOperatorByFunction(function)) return applyUnary(*op, args.at(0));
+            break;
+        case CallKind::GetItem: return vm.getItem(args.at(0), args.at(1));
+        case CallKind::Callable: break;
+    }
+    throw std::logic_error(fmt::format("{} is not an operator node's target", target));
 }
 
 namespace {
@@ -49,10 +63,10 @@ vm::Value callNode(vm::Interpreter& vm, const Node& node, vm::ValueList args, vm
         return vm.call(vm.getAttr(self, node.target), std::move(args), std::move(kwargs));
     }
     switch (node.callKind) {
-        case CallKind::Binary: return vm.binaryOp(node.operatorCode, args.at(0), args.at(1));
-        case CallKind::Compare: return vm.compare(node.operatorCode, args.at(0), args.at(1));
-        case CallKind::Unary: return applyUnary(node.operatorCode, args.at(0));
-        case CallKind::GetItem: return vm.getItem(args.at(0), args.at(1));
+        case CallKind::Binary:
+        case CallKind::Compare:
+        case CallKind::Unary:
+        case CallKind::GetItem: return applyOperator(vm, node.callKind, node.target, args);
         case CallKind::Callable: break;
     }
     return vm.call(node.callee, std::move(args), std::move(kwargs));

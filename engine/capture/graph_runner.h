@@ -3,12 +3,17 @@
 #pragma once
 
 #include "capture/graph_ir.h"
+#include "ops/operators.h"
 #include "vm/interpreter.h"
 
 namespace eng::capture {
 
-/// -x, +x, ~x of a tensor or number, as the interpreter computes them (opcode is the UNARY_* opcode).
-vm::Value applyUnary(uint32_t opcode, const vm::Value& operand);
+/// -x, +x, ~x of a tensor or number, as the interpreter computes them.
+vm::Value applyUnary(ops::UnaryOperator op, const vm::Value& operand);
+
+/// Python's operator that a Binary/Compare/Unary/GetItem node applies, named by its FX target as torch.fx
+/// names it (operator.add, operator.iadd, operator.lt, operator.neg, operator.getitem), on argument values.
+vm::Value applyOperator(vm::Interpreter& vm, CallKind kind, std::string_view target, const vm::ValueList& args);
 
 /// Runs one call node on argument values (self first for call_method), as runGraph does: the operator, method,
 /// getitem or callable it was traced from.

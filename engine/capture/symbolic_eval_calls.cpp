@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "capture/symbolic_eval.h"
+#include "ops/operators.h"
 
 namespace eng::capture {
 
@@ -169,7 +170,8 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         std::vector<size_t> order(items.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = i;
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-            return tracer.vm().truthy(tracer.vm().compare(0, reverse ? keys[b] : keys[a], reverse ? keys[a] : keys[b]));
+            constexpr uint32_t kLess = static_cast<uint32_t>(ops::CompareOperator::Less);
+            return tracer.vm().truthy(tracer.vm().compare(kLess, reverse ? keys[b] : keys[a], reverse ? keys[a] : keys[b]));
         });
         auto out = std::make_shared<Variable>();
         out->kind = Variable::Kind::List;

@@ -4,6 +4,7 @@
 
 #include "capture/graph_runner.h"
 #include "capture/symbolic_eval.h"
+#include "ops/operators.h"
 
 namespace eng::capture {
 
@@ -11,16 +12,14 @@ using frontend::Opcode;
 
 namespace {
 
-const char* binaryName(uint32_t op) {
-    static const char* names[] = {"add",  "and_", "floordiv", "lshift",  "matmul", "mul",  "mod",  "or_",  "pow",
-                                  "rshift", "sub", "truediv",  "xor",     "iadd",   "iand", "ifloordiv", "ilshift",
-                                  "imatmul", "imul", "imod", "ior", "ipow", "irshift", "isub", "itruediv", "ixor"};
-    return op < 26 ? names[op] : "?";
+/// The `operator` module function of a BINARY_OP / COMPARE_OP operand: "add", "iadd", "lt".
+std::string binaryName(uint32_t op) {
+    const auto operand = ops::decodeBinaryOpArg(op);
+    return operand ? ops::operatorFunction(operand->op, operand->inplace) : "?";
 }
 
-const char* compareName(uint32_t op) {
-    static const char* names[] = {"lt", "le", "eq", "ne", "gt", "ge"};
-    return op < 6 ? names[op] : "?";
+std::string compareName(uint32_t op) {
+    return op < ops::kCompareOpArgCount ? std::string(ops::info(static_cast<ops::CompareOperator>(op)).function) : "?";
 }
 
 bool isTensorLike(const VarRef& v) { return v->kind == Variable::Kind::Tensor || v->kind == Variable::Kind::SymScalar; }
@@ -29,10 +28,10 @@ bool isTensorLike(const VarRef& v) { return v->kind == Variable::Kind::Tensor ||
 
 VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
     if (isTensorLike(a) || isTensorLike(b)) {
-        return callTensorOp(NodeOp::CallFunction, std::string("operator.") + binaryName(op), {a, b}, {}, vm::Value(), CallKind::Binary, op);
+        return callTensorOp(NodeOp::CallFunction, "operator." + binaryName(op), {a, b}, {}, vm::Value(), CallKind::Binary);
     }
     if ((a->kind == Variable::Kind::List || a->kind == Variable::Kind::Tuple) &&
-        (b->kind == Variable::Kind::List || b->kind == Variable::Kind::Tuple) && op == 0) {
+        (b->kind == Variable::Kind::List || b->kind == Variable::Kind::Tuple) && op == ops::binaryOpArg(ops::BinaryOperator::Add, false)) {
         auto v = std::make_shared<Variable>(*a);
         v->items.insert(v->items.end(), b->items.begin(), b->items.end());
         v->source.reset();
@@ -50,7 +49,7 @@ VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
 
 VarRef Tracer::compareOp(uint32_t op, const VarRef& a, const VarRef& b) {
     if (a->kind == Variable::Kind::Tensor || b->kind == Variable::Kind::Tensor)
-        return callTensorOp(NodeOp::CallFunction, std::string("operator.") + compareName(op), {a, b}, {}, vm::Value(), CallKind::Compare, op);
+        return callTensorOp(NodeOp::CallFunction, "operator." + compareName(op), {a, b}, {}, vm::Value(), CallKind::Compare);
     // A symbolic scalar from the frame compared with a constant: the outcome is guarded, not the value.
     if (a->kind == Variable::Kind::SymScalar && !a->node && a->source && b->kind == Variable::Kind::Python && b->value.isNumber()) {
         guardValue(a);
@@ -408,13 +407,15 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
         case Opcode::UnaryPositive:
         case Opcode::UnaryInvert: {
             VarRef v = popVar(frame);
+            const ops::UnaryOperator op = in.opcode == Opcode::UnaryNegative   ? ops::UnaryOperator::Negative
+                                          : in.opcode == Opcode::UnaryPositive ? ops::UnaryOperator::Positive
+                                                                               : ops::UnaryOperator::Invert;
             if (v->kind == Variable::Kind::Tensor || v->kind == Variable::Kind::SymScalar) {
-                const char* target = in.opcode == Opcode::UnaryNegative ? "operator.neg" : in.opcode == Opcode::UnaryPositive ? "operator.pos" : "operator.invert";
-                stack.push_back(tracer.callTensorOp(NodeOp::CallFunction, target, {v}, {}, vm::Value(), CallKind::Unary,
-                                                    static_cast<uint32_t>(in.opcode)));
+                const std::string target = "operator." + std::string(ops::info(op).function);
+                stack.push_back(tracer.callTensorOp(NodeOp::CallFunction, target, {v}, {}, vm::Value(), CallKind::Unary));
             } else {
                 tracer.argOf(v);
-                stack.push_back(tracer.constant(applyUnary(static_cast<uint32_t>(in.opcode), tracer.exampleOf(v))));
+                stack.push_back(tracer.constant(applyUnary(op, tracer.exampleOf(v))));
             }
             return true;
         }

@@ -333,8 +333,7 @@ Node* Tracer::recordCall(NodeOp op, const std::string& target, std::vector<Arg> 
 }
 
 VarRef Tracer::callTensorOp(NodeOp op, const std::string& target, const std::vector<VarRef>& args,
-                            const std::vector<std::pair<std::string, VarRef>>& kwargs, const vm::Value& callee, CallKind kind,
-                            uint32_t operatorCode) {
+                            const std::vector<std::pair<std::string, VarRef>>& kwargs, const vm::Value& callee, CallKind kind) {
     std::vector<Arg> graphArgs;
     vm::ValueList exampleArgs;
     for (const VarRef& a : args) {
@@ -350,11 +349,11 @@ VarRef Tracer::callTensorOp(NodeOp op, const std::string& target, const std::vec
     // The example value: the op run eagerly on the example inputs (clones, so in-place ops stay local).
     vm::Value example;
     switch (kind) {
-        case CallKind::Binary: example = vm_.binaryOp(operatorCode, exampleArgs[0], exampleArgs[1]); break;
-        case CallKind::Compare: example = vm_.compare(operatorCode, exampleArgs[0], exampleArgs[1]); break;
-        case CallKind::GetItem: example = vm_.getItem(exampleArgs[0], exampleArgs[1]); break;
-        case CallKind::Unary: example = applyUnary(operatorCode, exampleArgs[0]); break;
-        default: {
+        case CallKind::Binary:
+        case CallKind::Compare:
+        case CallKind::GetItem:
+        case CallKind::Unary: example = applyOperator(vm_, kind, target, exampleArgs); break;
+        case CallKind::Callable: {
             vm::Value function = op == NodeOp::CallMethod ? vm_.getAttr(exampleArgs[0], target) : callee;
             vm::ValueList rest(op == NodeOp::CallMethod ? exampleArgs.begin() + 1 : exampleArgs.begin(), exampleArgs.end());
             example = vm_.call(function, std::move(rest), exampleKwargs);
@@ -362,7 +361,6 @@ VarRef Tracer::callTensorOp(NodeOp op, const std::string& target, const std::vec
     }
     Node* node = recordCall(op, target, std::move(graphArgs), std::move(graphKwargs));
     node->callKind = kind;
-    node->operatorCode = operatorCode;
     node->callee = callee;
     node->example = example;
     inferDimSymbols(*node);

@@ -186,8 +186,7 @@ public:
     void guardValue(const VarRef& v);
     Node* recordCall(NodeOp op, const std::string& target, std::vector<Arg> args, std::vector<KwArg> kwargs);
     VarRef callTensorOp(NodeOp op, const std::string& target, const std::vector<VarRef>& args,
-                        const std::vector<std::pair<std::string, VarRef>>& kwargs, const vm::Value& callee, CallKind kind,
-                        uint32_t operatorCode = 0);
+                        const std::vector<std::pair<std::string, VarRef>>& kwargs, const vm::Value& callee, CallKind kind);
     VarRef callFunction(TraceFrame& frame, const VarRef& callable, std::vector<VarRef> args,
                         std::vector<std::pair<std::string, VarRef>> kwargs);
     /// list.append / list.extend and dict.update: the traced container changes now; an outside one's change is

@@ -4,32 +4,11 @@
 namespace eng::frontend {
 
 std::string_view operatorSymbol(BinaryOperator op) {
-    switch (op) {
-        case BinaryOperator::Add: return "+";
-        case BinaryOperator::Subtract: return "-";
-        case BinaryOperator::Multiply: return "*";
-        case BinaryOperator::MatrixMultiply: return "@";
-        case BinaryOperator::TrueDivide: return "/";
-        case BinaryOperator::FloorDivide: return "//";
-        case BinaryOperator::Remainder: return "%";
-        case BinaryOperator::Power: return "**";
-        case BinaryOperator::LeftShift: return "<<";
-        case BinaryOperator::RightShift: return ">>";
-        case BinaryOperator::BitOr: return "|";
-        case BinaryOperator::BitXor: return "^";
-        case BinaryOperator::BitAnd: return "&";
-    }
-    return "?";
+    return ops::info(op).symbol;
 }
 
 std::string_view operatorSymbol(UnaryOperator op) {
-    switch (op) {
-        case UnaryOperator::Negative: return "-";
-        case UnaryOperator::Positive: return "+";
-        case UnaryOperator::Invert: return "~";
-        case UnaryOperator::Not: return "not";
-    }
-    return "?";
+    return ops::info(op).symbol;
 }
 
 std::string_view operatorSymbol(BoolOperator op) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "frontend/source.h"
+#include "ops/operators.h"
 
 namespace eng::frontend {
 
@@ -22,22 +23,9 @@ using StmtPtr = std::unique_ptr<Stmt>;
 using ExprList = std::vector<ExprPtr>;
 using StmtList = std::vector<StmtPtr>;
 
-enum class BinaryOperator : uint8_t {
-    Add,
-    Subtract,
-    Multiply,
-    MatrixMultiply,
-    TrueDivide,
-    FloorDivide,
-    Remainder,
-    Power,
-    LeftShift,
-    RightShift,
-    BitOr,
-    BitXor,
-    BitAnd,
-};
-enum class UnaryOperator : uint8_t { Negative, Positive, Invert, Not };
+/// Python's binary and unary operators, one table for every layer: ops/operators.def.
+using BinaryOperator = ops::BinaryOperator;
+using UnaryOperator = ops::UnaryOperator;
 enum class BoolOperator : uint8_t { And, Or };
 enum class CompareOperator : uint8_t { Less, LessEqual, Equal, NotEqual, Greater, GreaterEqual, In, NotIn, Is, IsNot };
 enum class ComprehensionKind : uint8_t { List, Set, Dict, Generator };

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "frontend/ast.h"
+#include "ops/operators.h"
 
 namespace eng::frontend {
 
@@ -73,32 +74,14 @@ int stackPushesOnJump(Opcode opcode, uint32_t arg);
 /// Net change of the stack depth along the fall-through or the jump edge.
 int stackEffect(Opcode opcode, uint32_t arg, bool jumping);
 
-/// BINARY_OP operands, numbered as CPython's NB_* constants (the in-place forms follow at +13).
-enum class BinaryOpArg : uint8_t {
-    Add,
-    And,
-    FloorDivide,
-    LeftShift,
-    MatrixMultiply,
-    Multiply,
-    Remainder,
-    Or,
-    Power,
-    RightShift,
-    Subtract,
-    TrueDivide,
-    Xor,
-};
-inline constexpr uint32_t kBinaryOpInplaceOffset = 13;
-inline constexpr uint32_t kBinaryOpArgCount = 26;
-uint32_t binaryOpArg(BinaryOperator op, bool inplace);
-/// "+", "//", "@=", ...; "?" for an out-of-range operand.
-std::string_view binaryOpArgSymbol(uint32_t arg);
-
-/// COMPARE_OP operands, numbered as CPython's Py_LT..Py_GE.
-enum class CompareOpArg : uint8_t { Less, LessEqual, Equal, NotEqual, Greater, GreaterEqual };
-inline constexpr uint32_t kCompareOpArgCount = 6;
-std::string_view compareOpArgSymbol(uint32_t arg);
+/// BINARY_OP's and COMPARE_OP's operands: numbered by the one operator table, ops/operators.def.
+using ops::binaryOpArg;
+using ops::binaryOpArgSymbol;
+using ops::compareOpArgSymbol;
+using ops::kBinaryOpArgCount;
+using ops::kBinaryOpInplaceOffset;
+using ops::kCompareOpArgCount;
+using CompareOpArg = ops::CompareOperator;
 
 /// MAKE_FUNCTION flags: which extra values sit below the code object, in this order from the bottom:
 /// defaults tuple, keyword-only defaults dict, closure tuple of cells.

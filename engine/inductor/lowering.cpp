@@ -7,6 +7,7 @@
 
 #include "capture/graph_runner.h"
 #include "inductor/lowering_registry.h"
+#include "ops/operators.h"
 #include "tensor/pointwise.h"
 
 namespace eng::inductor {
@@ -63,10 +64,10 @@ namespace {
 
 /// Python's in-place operator functions (operator.iadd, operator.iand, ...): the operator they update with.
 std::optional<std::string> inPlaceOperator(const capture::Node& node) {
-    if (node.callKind != capture::CallKind::Binary || !node.target.starts_with("operator.i")) return std::nullopt;
-    std::string name = node.target.substr(std::string_view("operator.i").size());
-    // operator.and_ / or_ carry an underscore (Python keywords); their in-place forms iand / ior do not.
-    return name == "and" || name == "or" ? name + "_" : name;
+    if (node.callKind != capture::CallKind::Binary || !node.target.starts_with("operator.")) return std::nullopt;
+    const auto operand = ops::binaryOperatorByFunction(std::string_view(node.target).substr(std::string_view("operator.").size()));
+    if (!operand || !operand->inplace) return std::nullopt;
+    return std::string(ops::info(operand->op).function);
 }
 
 /// The op name a node is lowered by, from its FX target: torch.sin -> sin, operator.mul -> mul, operator.imul ->
@@ -515,7 +516,12 @@ void Lowering::lowerOutput(const capture::Node& node) {
             if (v.isTensor() && isViewNode(item.node) && root->op == capture::NodeOp::Placeholder)
                 throw LoweringError(fmt::format("output {} is a view of input {}", item.node->name, root->name));
             const std::vector<const capture::Node*>& sharing = v.isTensor() ? outputsOfStorage.at(root) : std::vector<const capture::Node*>{};
-            if (sharing.size() > 1 && root->op != capture::NodeOp::Placeholder) {
+            if (auto input = aliasOf_.find(item.node); input != aliasOf_.end()) {
+                // An in-place op on an input returns the input itself (`x += 2` rebinds x to it): the caller, and
+                // the code after a graph break, get that tensor, which holds the written-back value.
+                out.kind = GraphOutput::Kind::Buffer;
+                out.buffer = placeholderBuffer_.at(input->second);
+            } else if (sharing.size() > 1 && root->op != capture::NodeOp::Placeholder) {
                 out.kind = GraphOutput::Kind::Buffer;
                 std::tie(out.buffer, out.view) = viewOfStorage(*item.node, *root, sharing);
                 if (auto owner = storageOf.find(out.buffer); owner != storageOf.end() && owner->second != root)

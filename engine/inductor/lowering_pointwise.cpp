@@ -76,18 +76,19 @@ namespace {
 
 ExprPtr c(double v, DType dtype) { return constantFloat(v, dtype); }
 
-/// Unary ops that compute in floating point (integers become float32).
+/// The math functions of ops/unary_math.def by torch name, with whether integral inputs become float32.
+const std::map<std::string, std::pair<ElementOp, bool>, std::less<>> kMathUnaries = {
+#define CWB_UNARY_MATH(Name, function, integers, llvm) {#function, {ElementOp::Name, #integers == std::string_view("Promote")}},
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
+};
+/// The other unary ops that compute in floating point (integers become float32).
 const std::map<std::string, ElementOp, std::less<>> kFloatUnaries = {
-    {"sin", ElementOp::Sin}, {"cos", ElementOp::Cos}, {"tan", ElementOp::Tan}, {"asin", ElementOp::Asin},
-    {"acos", ElementOp::Acos}, {"atan", ElementOp::Atan}, {"sinh", ElementOp::Sinh}, {"cosh", ElementOp::Cosh},
-    {"tanh", ElementOp::Tanh}, {"asinh", ElementOp::Asinh}, {"acosh", ElementOp::Acosh}, {"atanh", ElementOp::Atanh},
-    {"exp", ElementOp::Exp}, {"exp2", ElementOp::Exp2}, {"expm1", ElementOp::Expm1}, {"log", ElementOp::Log},
-    {"log2", ElementOp::Log2}, {"log1p", ElementOp::Log1p}, {"sqrt", ElementOp::Sqrt}, {"rsqrt", ElementOp::Rsqrt},
-    {"sigmoid", ElementOp::Sigmoid}, {"erf", ElementOp::Erf}, {"reciprocal", ElementOp::Reciprocal}};
-/// Unary ops that keep their operand's dtype.
+    {"rsqrt", ElementOp::Rsqrt}, {"sigmoid", ElementOp::Sigmoid}, {"reciprocal", ElementOp::Reciprocal}};
+/// The other unary ops that keep their operand's dtype.
 const std::map<std::string, ElementOp, std::less<>> kSameTypeUnaries = {
-    {"neg", ElementOp::Neg}, {"negative", ElementOp::Neg}, {"abs", ElementOp::Abs}, {"floor", ElementOp::Floor},
-    {"ceil", ElementOp::Ceil}, {"round", ElementOp::Round}, {"trunc", ElementOp::Trunc}, {"sign", ElementOp::Sign}};
+    {"neg", ElementOp::Neg}, {"negative", ElementOp::Neg}, {"abs", ElementOp::Abs}, {"round", ElementOp::Round},
+    {"sign", ElementOp::Sign}};
 /// Binary ops with PyTorch's type promotion (comparisons give bool).
 const std::map<std::string, ElementOp, std::less<>> kBinaries = {
     {"mul", ElementOp::Mul}, {"multiply", ElementOp::Mul}, {"truediv", ElementOp::Div},
@@ -139,6 +140,12 @@ struct PointwiseLowering {
         return finish(mapElements(operands, compute, result, [op](const std::vector<ExprPtr>& e) { return binary(op, e[0], e[1]); }),
                       operands);
     }
+    std::optional<LValue> mathUnaryOp(const std::string& op) {
+        const auto [e, promotesIntegers] = kMathUnaries.at(op);
+        const auto apply = [e](ExprPtr x, DType) { return unary(e, x); };
+        return promotesIntegers ? floatUnary(apply) : sameTypeUnary(apply);
+    }
+
     std::optional<LValue> floatUnaryOp(const std::string& op) {
         const ElementOp e = kFloatUnaries.at(op);
         return floatUnary([e](ExprPtr x, DType) { return unary(e, x); });
@@ -148,10 +155,6 @@ struct PointwiseLowering {
         if (op == "round" && args.has(1, "decimals")) return std::nullopt;
         const ElementOp e = kSameTypeUnaries.at(op);
         return sameTypeUnary([e](ExprPtr x, DType) { return unary(e, x); });
-    }
-
-    std::optional<LValue> log10Op(const std::string&) {
-        return floatUnary([](ExprPtr x, DType d) { return binary(ElementOp::Div, unary(ElementOp::Log, x), c(std::log(10.0), d)); });
     }
 
     std::optional<LValue> identity(const std::string&) {
@@ -356,13 +359,13 @@ struct PointwiseLowering {
 
 void registerPointwiseLowerings(LoweringRegistry& r) {
     using P = PointwiseLowering;
+    for (const auto& [name, op] : kMathUnaries) r.def(name, OpFamily::Pointwise, member(&P::mathUnaryOp));
     for (const auto& [name, op] : kFloatUnaries) r.def(name, OpFamily::Pointwise, member(&P::floatUnaryOp));
     for (const auto& [name, op] : kSameTypeUnaries) r.def(name, OpFamily::Pointwise, member(&P::sameTypeUnaryOp));
     for (const auto& [name, op] : kBinaries) r.def(name, OpFamily::Pointwise, member(&P::binaryElementwise));
     for (const tensor::ConversionMethod& conversion : tensor::conversionMethods())
         r.def(conversion.name, OpFamily::Pointwise, member(&P::convert));
     r.def({"to", "type"}, OpFamily::Pointwise, member(&P::convert));
-    r.def({"log10"}, OpFamily::Pointwise, member(&P::log10Op));
     r.def({"pos", "contiguous", "clone", "detach", "alias"}, OpFamily::Pointwise, member(&P::identity));
     r.def({"invert", "bitwise_not"}, OpFamily::Pointwise, member(&P::invert));
     r.def({"logical_not"}, OpFamily::Pointwise, member(&P::logicalNot));

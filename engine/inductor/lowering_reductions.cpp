@@ -38,9 +38,7 @@ LValue reduce(Lowering& lowering, const LValue& input, const std::vector<int64_t
     b.name = lowering.newBufferName();
     b.kind = BufferKind::Reduction;
     b.reductionOp = op;
-    b.dtype = op == ReductionOp::ArgMax || op == ReductionOp::ArgMin ? DType::Int64
-              : op == ReductionOp::Any || op == ReductionOp::All   ? DType::Bool
-                                                                   : accumulate;
+    b.dtype = reductionResultDtype(op, accumulate);
     b.fullSizes = input.sizes;
     b.reducedDims = reduced;
     for (size_t d = 0; d < rank; ++d) {
@@ -53,7 +51,8 @@ LValue reduce(Lowering& lowering, const LValue& input, const std::vector<int64_t
     }
     b.strides = contiguousStrides(b.sizes);
     Loader inputLoader = input.loader;
-    const bool toBool = op == ReductionOp::Any || op == ReductionOp::All;
+    // Any/All reduce truth values: Bool whatever they would accumulate in.
+    const bool toBool = reductionResultDtype(op, DType::Float32) == DType::Bool;
     b.reductionBody = [inputLoader, reduced, accumulate, element, toBool](const std::vector<Index>& outer, const std::vector<Index>& red) {
         std::vector<Index> full;
         size_t k = 0, j = 0;

@@ -187,25 +187,14 @@ OpExpression unaryExpression(UnaryOp op, DType t) {
         }
     }
     switch (op) {
+#define CWB_UNARY_MATH(Name, function, integers, llvm) \
+    case UnaryOp::Name:                                \
+        return {#function "(a)", t};
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
         case UnaryOp::Neg: return {"-a", t};
         case UnaryOp::Abs: return {"fabs(a)", t};
         case UnaryOp::Sign: return {"(a != a ? a : T((T(0) < a) - (a < T(0))))", t};
-        case UnaryOp::Exp: return {"exp(a)", t};
-        case UnaryOp::Exp2: return {"exp2(a)", t};
-        case UnaryOp::Expm1: return {"expm1(a)", t};
-        case UnaryOp::Log: return {"log(a)", t};
-        case UnaryOp::Log2: return {"log2(a)", t};
-        case UnaryOp::Log10: return {"log10(a)", t};
-        case UnaryOp::Log1p: return {"log1p(a)", t};
-        case UnaryOp::Sin: return {"sin(a)", t};
-        case UnaryOp::Cos: return {"cos(a)", t};
-        case UnaryOp::Tan: return {"tan(a)", t};
-        case UnaryOp::Asin: return {"asin(a)", t};
-        case UnaryOp::Acos: return {"acos(a)", t};
-        case UnaryOp::Atan: return {"atan(a)", t};
-        case UnaryOp::Sinh: return {"sinh(a)", t};
-        case UnaryOp::Cosh: return {"cosh(a)", t};
-        case UnaryOp::Tanh: return {"tanh(a)", t};
         case UnaryOp::Sigmoid: return {"(T(1) / (T(1) + exp(-a)))", t};
         case UnaryOp::Relu: return {"((a > T(0) || a != a) ? a : T(0))", t};
         case UnaryOp::Silu: return {"(a / (T(1) + exp(-a)))", t};
@@ -214,15 +203,10 @@ OpExpression unaryExpression(UnaryOp op, DType t) {
             return {"(T(0.5) * a * (T(1) + tanh(T(0.79788456080286535588) * (a + T(0.044715) * a * a * a))))", t};
         case UnaryOp::Mish: return {"(a * tanh(cwb_softplus(a)))", t};
         case UnaryOp::Softplus: return {"cwb_softplus(a)", t};
-        case UnaryOp::Sqrt: return {"sqrt(a)", t};
         case UnaryOp::Rsqrt: return {"(T(1) / sqrt(a))", t};
         case UnaryOp::Reciprocal: return {"(T(1) / a)", t};
         case UnaryOp::Square: return {"(a * a)", t};
-        case UnaryOp::Erf: return {"erf(a)", t};
-        case UnaryOp::Floor: return {"floor(a)", t};
-        case UnaryOp::Ceil: return {"ceil(a)", t};
         case UnaryOp::Round: return {"rint(a)", t};
-        case UnaryOp::Trunc: return {"trunc(a)", t};
         case UnaryOp::Frac: return {"(a - trunc(a))", t};
         case UnaryOp::IsNan: return {"(a != a)", b};
         case UnaryOp::IsInf: return {"(bool)isinf(a)", b};

@@ -70,11 +70,15 @@ const Tensor& subInPlace(const Tensor& self, const Operand& other, Scalar alpha 
 const Tensor& binaryInPlace(BinaryOp op, const Tensor& self, const Operand& other);
 
 enum class UnaryOp {
-    Neg, Abs, Sign, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh,
-    Tanh, Sigmoid, Relu, Silu, GeluErf, GeluTanh, Mish, Softplus, Sqrt, Rsqrt, Reciprocal, Square, Erf,
-    Floor, Ceil, Round, Trunc, Frac, LogicalNot, BitwiseNot, IsNan, IsInf, IsFinite
+    Neg, Abs, Sign,
+#define CWB_UNARY_MATH(Name, function, integers, llvm) Name,
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
+    Sigmoid, Relu, Silu, GeluErf, GeluTanh, Mish, Softplus, Rsqrt, Reciprocal, Square,
+    Round, Frac, LogicalNot, BitwiseNot, IsNan, IsInf, IsFinite
 };
-// y = op(x); ops from Exp to Erf compute in the default float type for integral inputs, as PyTorch does.
+// y = op(x); the math functions (ops/unary_math.def) compute in the default float type for integral inputs, as
+// PyTorch does, except floor/ceil/trunc, which return integral inputs unchanged.
 Tensor unary(UnaryOp op, const Tensor& x);
 const Tensor& unaryInPlace(UnaryOp op, const Tensor& self);
 // approximate: "none" (erf form) or "tanh".

@@ -17,7 +17,9 @@ namespace eng::tensor {
 
 namespace {
 
-enum class UnaryTyping { KeepDType, PromoteToFloat, FloatOnly, BoolResult };
+// Keep: integral inputs keep their dtype; Promote: they compute in the default float type (the names of
+// ops/unary_math.def's `integers` column).
+enum class UnaryTyping { Keep, Promote, FloatOnly, BoolResult };
 
 UnaryTyping typingOf(UnaryOp op) {
     switch (op) {
@@ -26,11 +28,13 @@ UnaryTyping typingOf(UnaryOp op) {
         case UnaryOp::Sign:
         case UnaryOp::Relu:
         case UnaryOp::Square:
-        case UnaryOp::Floor:
-        case UnaryOp::Ceil:
         case UnaryOp::Round:
-        case UnaryOp::Trunc:
-        case UnaryOp::BitwiseNot: return UnaryTyping::KeepDType;
+        case UnaryOp::BitwiseNot: return UnaryTyping::Keep;
+#define CWB_UNARY_MATH(Name, function, integers, llvm) \
+    case UnaryOp::Name:                                \
+        return UnaryTyping::integers;
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
         case UnaryOp::Silu:
         case UnaryOp::GeluErf:
         case UnaryOp::GeluTanh:
@@ -41,7 +45,7 @@ UnaryTyping typingOf(UnaryOp op) {
         case UnaryOp::IsNan:
         case UnaryOp::IsInf:
         case UnaryOp::IsFinite: return UnaryTyping::BoolResult;
-        default: return UnaryTyping::PromoteToFloat;
+        default: return UnaryTyping::Promote;
     }
 }
 
@@ -85,27 +89,19 @@ F softplusValue(F x) {
 template <typename T>
 void floatMath(UnaryOp op, const Tensor& out, const Tensor& x) {
     using F = OpMath<T>;
+    // float32 tanh and erf take the vectorisable versions (vector_math.h); the other math functions are libm's
+    // (glibc's expf is correctly rounded, and exp's own values are the ones printed and compared most).
+    if (op == UnaryOp::Tanh) return mapUnary<T, T>(out, x, [](F v) { return tanhOf(v); });
+    if (op == UnaryOp::Erf) return mapUnary<T, T>(out, x, [](F v) { return erfOf(v); });
     switch (op) {
+#define CWB_UNARY_MATH(Name, function, integers, llvm) \
+    case UnaryOp::Name:                                \
+        return mapUnary<T, T>(out, x, [](F v) { return std::function(v); });
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
         case UnaryOp::Neg: return mapUnary<T, T>(out, x, [](F v) { return -v; });
         case UnaryOp::Abs: return mapUnary<T, T>(out, x, [](F v) { return std::abs(v); });
         case UnaryOp::Sign: return mapUnary<T, T>(out, x, [](F v) { return v != v ? v : F((F(0) < v) - (v < F(0))); });
-        // glibc's expf is correctly rounded, and exp's own values are the ones printed and compared most: keep it.
-        case UnaryOp::Exp: return mapUnary<T, T>(out, x, [](F v) { return std::exp(v); });
-        case UnaryOp::Exp2: return mapUnary<T, T>(out, x, [](F v) { return std::exp2(v); });
-        case UnaryOp::Expm1: return mapUnary<T, T>(out, x, [](F v) { return std::expm1(v); });
-        case UnaryOp::Log: return mapUnary<T, T>(out, x, [](F v) { return std::log(v); });
-        case UnaryOp::Log2: return mapUnary<T, T>(out, x, [](F v) { return std::log2(v); });
-        case UnaryOp::Log10: return mapUnary<T, T>(out, x, [](F v) { return std::log10(v); });
-        case UnaryOp::Log1p: return mapUnary<T, T>(out, x, [](F v) { return std::log1p(v); });
-        case UnaryOp::Sin: return mapUnary<T, T>(out, x, [](F v) { return std::sin(v); });
-        case UnaryOp::Cos: return mapUnary<T, T>(out, x, [](F v) { return std::cos(v); });
-        case UnaryOp::Tan: return mapUnary<T, T>(out, x, [](F v) { return std::tan(v); });
-        case UnaryOp::Asin: return mapUnary<T, T>(out, x, [](F v) { return std::asin(v); });
-        case UnaryOp::Acos: return mapUnary<T, T>(out, x, [](F v) { return std::acos(v); });
-        case UnaryOp::Atan: return mapUnary<T, T>(out, x, [](F v) { return std::atan(v); });
-        case UnaryOp::Sinh: return mapUnary<T, T>(out, x, [](F v) { return std::sinh(v); });
-        case UnaryOp::Cosh: return mapUnary<T, T>(out, x, [](F v) { return std::cosh(v); });
-        case UnaryOp::Tanh: return mapUnary<T, T>(out, x, [](F v) { return tanhOf(v); });
         case UnaryOp::Sigmoid: return mapUnary<T, T>(out, x, [](F v) { return F(1) / (F(1) + expOf(-v)); });
         case UnaryOp::Relu: return mapUnary<T, T>(out, x, [](F v) { return v > F(0) || v != v ? v : F(0); });
         case UnaryOp::Silu: return mapUnary<T, T>(out, x, [](F v) { return v / (F(1) + expOf(-v)); });
@@ -120,15 +116,10 @@ void floatMath(UnaryOp op, const Tensor& out, const Tensor& x) {
             });
         case UnaryOp::Mish: return mapUnary<T, T>(out, x, [](F v) { return v * std::tanh(softplusValue(v)); });
         case UnaryOp::Softplus: return mapUnary<T, T>(out, x, [](F v) { return softplusValue(v); });
-        case UnaryOp::Sqrt: return mapUnary<T, T>(out, x, [](F v) { return std::sqrt(v); });
         case UnaryOp::Rsqrt: return mapUnary<T, T>(out, x, [](F v) { return F(1) / std::sqrt(v); });
         case UnaryOp::Reciprocal: return mapUnary<T, T>(out, x, [](F v) { return F(1) / v; });
         case UnaryOp::Square: return mapUnary<T, T>(out, x, [](F v) { return v * v; });
-        case UnaryOp::Erf: return mapUnary<T, T>(out, x, [](F v) { return erfOf(v); });
-        case UnaryOp::Floor: return mapUnary<T, T>(out, x, [](F v) { return std::floor(v); });
-        case UnaryOp::Ceil: return mapUnary<T, T>(out, x, [](F v) { return std::ceil(v); });
         case UnaryOp::Round: return mapUnary<T, T>(out, x, [](F v) { return std::nearbyint(v); });
-        case UnaryOp::Trunc: return mapUnary<T, T>(out, x, [](F v) { return std::trunc(v); });
         case UnaryOp::Frac: return mapUnary<T, T>(out, x, [](F v) { return v - std::trunc(v); });
         case UnaryOp::IsNan: return mapUnary<bool, T>(out, x, [](F v) { return v != v; });
         case UnaryOp::IsInf: return mapUnary<bool, T>(out, x, [](F v) { return std::isinf(v); });
@@ -184,12 +175,12 @@ void boolMath(UnaryOp op, const Tensor& out, const Tensor& x) {
 DType unaryResultType(UnaryOp op, DType input) {
     switch (typingOf(op)) {
         case UnaryTyping::BoolResult: return DType::Bool;
-        case UnaryTyping::PromoteToFloat: return isFloating(input) ? input : kDefaultFloat;
+        case UnaryTyping::Promote: return isFloating(input) ? input : kDefaultFloat;
         case UnaryTyping::FloatOnly:
             if (!isFloating(input))
                 fail(ErrorKind::NotImplemented, fmt::format("\"{}\" not implemented for '{}'", kernelName(op), dtypeKernelName(input)));
             return input;
-        case UnaryTyping::KeepDType: return op == UnaryOp::Square && input == DType::Bool ? DType::Int64 : input;
+        case UnaryTyping::Keep: return op == UnaryOp::Square && input == DType::Bool ? DType::Int64 : input;
     }
     return input;
 }

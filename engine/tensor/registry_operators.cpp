@@ -3,6 +3,7 @@
 // numbers (__bool__, __float__, __int__, __index__, __len__).
 #include <fmt/format.h>
 
+#include "ops/operators.h"
 #include "tensor/conversion.h"
 #include "tensor/indexing.h"
 #include "tensor/linalg.h"
@@ -16,29 +17,43 @@ namespace eng::tensor {
 namespace {
 
 // Numbers and tensors take part; anything else is Python's "unsupported operand" TypeError.
-Operand operandFor(const Value& v, const char* symbol, const Tensor& self) {
+Operand operandFor(const Value& v, std::string_view symbol, const Tensor& self) {
     if (v.isTensor()) return v.toTensor();
     if (v.isNumber()) return v.toScalar();
     (void)self;
     fail(ErrorKind::Type, fmt::format("unsupported operand type(s) for {}: 'Tensor' and '{}'", symbol, v.typeName()));
 }
 
+// The pointwise kernel each Python operator runs on tensors; names and symbols come from the operator table
+// (ops/operators.def). Power and matmul have their own entries below.
 struct Arithmetic {
-    const char* name;
-    const char* symbol;
-    BinaryOp op;
+    ops::BinaryOperator op;
+    BinaryOp kernel;
 };
 
 constexpr Arithmetic kArithmetic[] = {
-    {"add", "+", BinaryOp::Add},        {"sub", "-", BinaryOp::Sub},         {"mul", "*", BinaryOp::Mul},
-    {"truediv", "/", BinaryOp::TrueDiv}, {"floordiv", "//", BinaryOp::FloorDiv}, {"mod", "%", BinaryOp::Remainder},
-    {"and", "&", BinaryOp::BitwiseAnd}, {"or", "|", BinaryOp::BitwiseOr},    {"xor", "^", BinaryOp::BitwiseXor},
-    {"lshift", "<<", BinaryOp::ShiftLeft}, {"rshift", ">>", BinaryOp::ShiftRight},
+    {ops::BinaryOperator::Add, BinaryOp::Add},
+    {ops::BinaryOperator::Subtract, BinaryOp::Sub},
+    {ops::BinaryOperator::Multiply, BinaryOp::Mul},
+    {ops::BinaryOperator::TrueDivide, BinaryOp::TrueDiv},
+    {ops::BinaryOperator::FloorDivide, BinaryOp::FloorDiv},
+    {ops::BinaryOperator::Remainder, BinaryOp::Remainder},
+    {ops::BinaryOperator::BitAnd, BinaryOp::BitwiseAnd},
+    {ops::BinaryOperator::BitOr, BinaryOp::BitwiseOr},
+    {ops::BinaryOperator::BitXor, BinaryOp::BitwiseXor},
+    {ops::BinaryOperator::LeftShift, BinaryOp::ShiftLeft},
+    {ops::BinaryOperator::RightShift, BinaryOp::ShiftRight},
 };
 
-constexpr Arithmetic kComparisons[] = {
-    {"eq", "==", BinaryOp::Eq}, {"ne", "!=", BinaryOp::Ne}, {"lt", "<", BinaryOp::Lt},
-    {"le", "<=", BinaryOp::Le}, {"gt", ">", BinaryOp::Gt},  {"ge", ">=", BinaryOp::Ge},
+struct Comparison {
+    ops::CompareOperator op;
+    BinaryOp kernel;
+};
+
+constexpr Comparison kComparisons[] = {
+    {ops::CompareOperator::Equal, BinaryOp::Eq},     {ops::CompareOperator::NotEqual, BinaryOp::Ne},
+    {ops::CompareOperator::Less, BinaryOp::Lt},      {ops::CompareOperator::LessEqual, BinaryOp::Le},
+    {ops::CompareOperator::Greater, BinaryOp::Gt},   {ops::CompareOperator::GreaterEqual, BinaryOp::Ge},
 };
 
 Scalar singleValue(const Tensor& t, const char* what) {
@@ -52,37 +67,39 @@ Scalar singleValue(const Tensor& t, const char* what) {
 
 }  // namespace
 
+constexpr std::string_view kPowSymbol = ops::info(ops::BinaryOperator::Power).symbol;
+
 void registerOperatorOps(OpRegistry& r) {
     for (const Arithmetic& a : kArithmetic) {
-        const BinaryOp op = a.op;
-        const char* symbol = a.symbol;
-        r.def({fmt::format("Tensor.__{}__", a.name)}, fmt::format("__{}__(Tensor self, Any other)", a.name), [op, symbol](const Args& args) {
+        const BinaryOp op = a.kernel;
+        const std::string_view symbol = ops::info(a.op).symbol, name = ops::info(a.op).dunder;
+        r.def({fmt::format("Tensor.__{}__", name)}, fmt::format("__{}__(Tensor self, Any other)", name), [op, symbol](const Args& args) {
             return Value(binary(op, args.tensor(0), operandFor(args[1], symbol, args.tensor(0))));
         });
-        r.def({fmt::format("Tensor.__r{}__", a.name)}, fmt::format("__r{}__(Tensor self, Any other)", a.name), [op, symbol](const Args& args) {
+        r.def({fmt::format("Tensor.__r{}__", name)}, fmt::format("__r{}__(Tensor self, Any other)", name), [op, symbol](const Args& args) {
             return Value(binary(op, operandFor(args[1], symbol, args.tensor(0)), args.tensor(0)));
         });
-        r.def({fmt::format("Tensor.__i{}__", a.name)}, fmt::format("__i{}__(Tensor self, Any other)", a.name), [op, symbol](const Args& args) {
+        r.def({fmt::format("Tensor.__i{}__", name)}, fmt::format("__i{}__(Tensor self, Any other)", name), [op, symbol](const Args& args) {
             return Value(binaryInPlace(op, args.tensor(0), operandFor(args[1], symbol, args.tensor(0))));
         });
     }
     r.def({"Tensor.__pow__"}, "__pow__(Tensor self, Any other)",
-          [](const Args& a) { return Value(pow(a.tensor(0), operandFor(a[1], "**", a.tensor(0)))); });
+          [](const Args& a) { return Value(pow(a.tensor(0), operandFor(a[1], kPowSymbol, a.tensor(0)))); });
     r.def({"Tensor.__rpow__"}, "__rpow__(Tensor self, Any other)",
-          [](const Args& a) { return Value(pow(operandFor(a[1], "**", a.tensor(0)), a.tensor(0))); });
+          [](const Args& a) { return Value(pow(operandFor(a[1], kPowSymbol, a.tensor(0)), a.tensor(0))); });
     r.def({"Tensor.__ipow__"}, "__ipow__(Tensor self, Any other)", [](const Args& a) {
-        return Value(copyInto(a.tensor(0), pow(a.tensor(0), operandFor(a[1], "**", a.tensor(0)))));
+        return Value(copyInto(a.tensor(0), pow(a.tensor(0), operandFor(a[1], kPowSymbol, a.tensor(0)))));
     });
     r.def({"Tensor.__matmul__"}, "__matmul__(Tensor self, Tensor other)", [](const Args& a) { return Value(matmul(a.tensor(0), a.tensor(1))); });
     r.def({"Tensor.__rmatmul__"}, "__rmatmul__(Tensor self, Tensor other)", [](const Args& a) { return Value(matmul(a.tensor(1), a.tensor(0))); });
     r.def({"Tensor.__imatmul__"}, "__imatmul__(Tensor self, Tensor other)",
           [](const Args& a) { return Value(copyInto(a.tensor(0), matmul(a.tensor(0), a.tensor(1)))); });
 
-    for (const Arithmetic& c : kComparisons) {
-        const BinaryOp op = c.op;
+    for (const Comparison& c : kComparisons) {
+        const BinaryOp op = c.kernel;
         const bool isEq = op == BinaryOp::Eq, isNe = op == BinaryOp::Ne;
-        const char* symbol = c.symbol;
-        r.def({fmt::format("Tensor.__{}__", c.name)}, fmt::format("__{}__(Tensor self, Any other)", c.name),
+        const std::string_view symbol = ops::info(c.op).symbol, name = ops::info(c.op).function;
+        r.def({fmt::format("Tensor.__{}__", name)}, fmt::format("__{}__(Tensor self, Any other)", name),
               [op, isEq, isNe, symbol](const Args& a) {
                   // Python falls back to identity for == / != with non-numbers (x == None is False).
                   if ((isEq || isNe) && !a[1].isTensor() && !a[1].isNumber()) return Value(isNe);

@@ -1,5 +1,6 @@
 // Registry entries for pointwise ops: unary math and activations (torch.x, Tensor.x, Tensor.x_, F.x), binary
 // arithmetic/comparison/logical ops with their Tensor and Scalar overloads, where, clamp, masked_fill, fill_.
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -19,25 +20,24 @@ Operand operandOf(const Value& v) { return v.isTensor() ? Operand(v.toTensor()) 
 struct UnaryName {
     const char* name;
     UnaryOp op;
-    bool functional;  // also torch.nn.functional.<name>
 };
 
+// The math functions of ops/unary_math.def, then the other unary ops and the aliases torch has.
 constexpr UnaryName kUnary[] = {
-    {"abs", UnaryOp::Abs, false},         {"absolute", UnaryOp::Abs, false},    {"neg", UnaryOp::Neg, false},
-    {"negative", UnaryOp::Neg, false},    {"sign", UnaryOp::Sign, false},       {"exp", UnaryOp::Exp, false},
-    {"exp2", UnaryOp::Exp2, false},       {"expm1", UnaryOp::Expm1, false},     {"log", UnaryOp::Log, false},
-    {"log2", UnaryOp::Log2, false},       {"log10", UnaryOp::Log10, false},     {"log1p", UnaryOp::Log1p, false},
-    {"sin", UnaryOp::Sin, false},         {"cos", UnaryOp::Cos, false},         {"tan", UnaryOp::Tan, false},
-    {"asin", UnaryOp::Asin, false},       {"arcsin", UnaryOp::Asin, false},     {"acos", UnaryOp::Acos, false},
-    {"arccos", UnaryOp::Acos, false},     {"atan", UnaryOp::Atan, false},       {"arctan", UnaryOp::Atan, false},
-    {"sinh", UnaryOp::Sinh, false},       {"cosh", UnaryOp::Cosh, false},       {"tanh", UnaryOp::Tanh, true},
-    {"sigmoid", UnaryOp::Sigmoid, true},  {"sqrt", UnaryOp::Sqrt, false},       {"rsqrt", UnaryOp::Rsqrt, false},
-    {"reciprocal", UnaryOp::Reciprocal, false}, {"square", UnaryOp::Square, false}, {"erf", UnaryOp::Erf, false},
-    {"floor", UnaryOp::Floor, false},     {"ceil", UnaryOp::Ceil, false},       {"trunc", UnaryOp::Trunc, false},
-    {"fix", UnaryOp::Trunc, false},       {"frac", UnaryOp::Frac, false},       {"isnan", UnaryOp::IsNan, false},
-    {"isinf", UnaryOp::IsInf, false},     {"isfinite", UnaryOp::IsFinite, false}, {"logical_not", UnaryOp::LogicalNot, false},
-    {"bitwise_not", UnaryOp::BitwiseNot, false}, {"mish", UnaryOp::Mish, true},
+#define CWB_UNARY_MATH(Name, function, integers, llvm) {#function, UnaryOp::Name},
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
+    {"abs", UnaryOp::Abs}, {"absolute", UnaryOp::Abs}, {"neg", UnaryOp::Neg}, {"negative", UnaryOp::Neg},
+    {"sign", UnaryOp::Sign}, {"arcsin", UnaryOp::Asin}, {"arccos", UnaryOp::Acos}, {"arctan", UnaryOp::Atan},
+    {"arcsinh", UnaryOp::Asinh}, {"arccosh", UnaryOp::Acosh}, {"arctanh", UnaryOp::Atanh},
+    {"sigmoid", UnaryOp::Sigmoid}, {"rsqrt", UnaryOp::Rsqrt}, {"reciprocal", UnaryOp::Reciprocal},
+    {"square", UnaryOp::Square}, {"fix", UnaryOp::Trunc}, {"frac", UnaryOp::Frac}, {"isnan", UnaryOp::IsNan},
+    {"isinf", UnaryOp::IsInf}, {"isfinite", UnaryOp::IsFinite}, {"logical_not", UnaryOp::LogicalNot},
+    {"bitwise_not", UnaryOp::BitwiseNot}, {"mish", UnaryOp::Mish},
 };
+
+// Unary ops that torch.nn.functional has too.
+constexpr std::string_view kAlsoFunctional[] = {"tanh", "sigmoid", "mish"};
 
 struct BinaryName {
     const char* name;
@@ -74,7 +74,8 @@ void registerPointwiseOps(OpRegistry& r) {
     for (const UnaryName& u : kUnary) {
         const UnaryOp op = u.op;
         std::vector<std::string> names = {fmt::format("torch.{}", u.name), fmt::format("Tensor.{}", u.name)};
-        if (u.functional) names.push_back(fmt::format("F.{}", u.name));
+        if (std::ranges::find(kAlsoFunctional, std::string_view(u.name)) != std::end(kAlsoFunctional))
+            names.push_back(fmt::format("F.{}", u.name));
         r.def(names, fmt::format("{}(Tensor self)", u.name), [op](const Args& a) { return Value(unary(op, a.tensor(0))); });
         r.def({fmt::format("Tensor.{}_", u.name), fmt::format("torch.{}_", u.name)}, fmt::format("{}_(Tensor self)", u.name),
               [op](const Args& a) { return Value(unaryInPlace(op, a.tensor(0))); });

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <ostream>
 
+#include "ops/operators.h"
 #include "tensor/registry.h"
 #include "vm/interpreter.h"
 
@@ -325,7 +326,8 @@ void installBuiltinFunctions(Namespace& builtins) {
     def("sum", [](Interpreter& m, CallArgs& a) {
         std::optional<Value> start = a.take("start");
         Value total = a.positional.size() > 1 ? a.positional[1] : start.value_or(Value(0));
-        for (const Value& v : m.toList(arg(a, 0, "sum"))) total = m.binaryOp(0, total, v);
+        constexpr uint32_t kAdd = ops::binaryOpArg(ops::BinaryOperator::Add, false);
+        for (const Value& v : m.toList(arg(a, 0, "sum"))) total = m.binaryOp(kAdd, total, v);
         return total;
     });
     def("isinstance", [](Interpreter& m, CallArgs& a) {
@@ -397,7 +399,8 @@ void installBuiltinFunctions(Namespace& builtins) {
         for (size_t i = 0; i < order.size(); ++i) order[i] = i;
         bool descending = reverse && m.truthy(*reverse);
         std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-            return descending ? m.truthy(m.compare(0, keys[y], keys[x])) : m.truthy(m.compare(0, keys[x], keys[y]));
+            constexpr uint32_t kLess = static_cast<uint32_t>(ops::CompareOperator::Less);
+            return m.truthy(descending ? m.compare(kLess, keys[y], keys[x]) : m.compare(kLess, keys[x], keys[y]));
         });
         ValueList sortedItems;
         for (size_t i : order) sortedItems.push_back(items[i]);

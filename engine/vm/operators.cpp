@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ops/operators.h"
 #include "tensor/registry.h"
 #include "vm/interpreter.h"
 
@@ -12,12 +13,8 @@ namespace eng::vm {
 
 namespace {
 
-constexpr const char* kBinaryNames[] = {"add", "and", "floordiv", "lshift", "matmul", "mul", "mod",
-                                        "or",  "pow", "rshift",   "sub",    "truediv", "xor"};
-constexpr const char* kCompareNames[] = {"lt", "le", "eq", "ne", "gt", "ge"};
-constexpr const char* kCompareSymbols[] = {"<", "<=", "==", "!=", ">", ">="};
-// a < b is b > a: the reflected comparison for a tensor on the right.
-constexpr uint32_t kReflectedCompare[] = {4, 5, 2, 3, 0, 1};
+using ops::BinaryOperator;
+using ops::CompareOperator;
 
 int64_t floorDiv(int64_t a, int64_t b) {
     int64_t q = a / b;
@@ -50,29 +47,29 @@ int64_t checkedMul(int64_t x, int64_t y) {
     return r;
 }
 
-std::optional<Value> numberOp(uint32_t op, const Value& a, const Value& b) {
+std::optional<Value> numberOp(BinaryOperator op, const Value& a, const Value& b) {
     bool floats = a.is(Kind::Float) || b.is(Kind::Float);
     if (!floats) {
         int64_t x = a.asInt();
         int64_t y = b.asInt();
         bool bools = a.is(Kind::Bool) && b.is(Kind::Bool);
         switch (op) {
-            case 0: return Value(checkedAdd(x, y));
-            case 1: return bools ? Value(static_cast<bool>(x & y)) : Value(x & y);
-            case 2:
+            case BinaryOperator::Add: return Value(checkedAdd(x, y));
+            case BinaryOperator::BitAnd: return bools ? Value(static_cast<bool>(x & y)) : Value(x & y);
+            case BinaryOperator::FloorDivide:
                 if (y == 0) raise("ZeroDivisionError", "integer division or modulo by zero");
                 return Value(floorDiv(x, y));
-            case 3:
+            case BinaryOperator::LeftShift:
                 if (y < 0) raise("ValueError", "negative shift count");
                 if (x == 0) return Value(int64_t{0});
                 if (y >= 63 || x > (INT64_MAX >> y) || x < (INT64_MIN >> y)) overflow();
                 return Value(x * (int64_t{1} << y));
-            case 5: return Value(checkedMul(x, y));
-            case 6:
+            case BinaryOperator::Multiply: return Value(checkedMul(x, y));
+            case BinaryOperator::Remainder:
                 if (y == 0) raise("ZeroDivisionError", "integer modulo by zero");
                 return Value(floorMod(x, y));
-            case 7: return bools ? Value(static_cast<bool>(x | y)) : Value(x | y);
-            case 8: {
+            case BinaryOperator::BitOr: return bools ? Value(static_cast<bool>(x | y)) : Value(x | y);
+            case BinaryOperator::Power: {
                 if (y < 0) return Value(std::pow(static_cast<double>(x), static_cast<double>(y)));
                 int64_t result = 1;
                 // Square-and-multiply: huge exponents of 0, 1 and -1 stay cheap.
@@ -82,34 +79,34 @@ std::optional<Value> numberOp(uint32_t op, const Value& a, const Value& b) {
                 }
                 return Value(result);
             }
-            case 9:
+            case BinaryOperator::RightShift:
                 if (y < 0) raise("ValueError", "negative shift count");
                 return Value(y >= 63 ? (x < 0 ? int64_t{-1} : int64_t{0}) : x >> y);
-            case 10: return Value(checkedSub(x, y));
-            case 11:
+            case BinaryOperator::Subtract: return Value(checkedSub(x, y));
+            case BinaryOperator::TrueDivide:
                 if (y == 0) raise("ZeroDivisionError", "division by zero");
                 return Value(static_cast<double>(x) / static_cast<double>(y));
-            case 12: return bools ? Value(static_cast<bool>(x ^ y)) : Value(x ^ y);
+            case BinaryOperator::BitXor: return bools ? Value(static_cast<bool>(x ^ y)) : Value(x ^ y);
             default: return std::nullopt;
         }
     }
     double x = a.asFloat();
     double y = b.asFloat();
     switch (op) {
-        case 0: return Value(x + y);
-        case 2:
+        case BinaryOperator::Add: return Value(x + y);
+        case BinaryOperator::FloorDivide:
             if (y == 0) raise("ZeroDivisionError", "float floor division by zero");
             return Value(std::floor(x / y));
-        case 5: return Value(x * y);
-        case 6: {
+        case BinaryOperator::Multiply: return Value(x * y);
+        case BinaryOperator::Remainder: {
             if (y == 0) raise("ZeroDivisionError", "float modulo by zero");
             double r = std::fmod(x, y);
             if (r != 0 && ((r < 0) != (y < 0))) r += y;
             return Value(r);
         }
-        case 8: return Value(std::pow(x, y));
-        case 10: return Value(x - y);
-        case 11:
+        case BinaryOperator::Power: return Value(std::pow(x, y));
+        case BinaryOperator::Subtract: return Value(x - y);
+        case BinaryOperator::TrueDivide:
             if (y == 0) raise("ZeroDivisionError", "float division by zero");
             return Value(x / y);
         default: return std::nullopt;
@@ -158,9 +155,11 @@ int64_t indexValue(const Value& key, const char* what) {
 }  // namespace
 
 Value Interpreter::binaryOp(uint32_t op, const Value& a, const Value& b) {
-    bool inplace = op >= frontend::kBinaryOpInplaceOffset;
-    uint32_t base = inplace ? op - frontend::kBinaryOpInplaceOffset : op;
-    std::string name = kBinaryNames[base];
+    const auto operand = ops::decodeBinaryOpArg(op);
+    if (!operand) typeError(fmt::format("bad BINARY_OP operand {}", op));
+    const bool inplace = operand->inplace;
+    const BinaryOperator base = operand->op;
+    const std::string_view name = ops::info(base).dunder;
     if (a.is(Kind::Tensor)) {
         std::string method = fmt::format("Tensor.__{}{}__", inplace ? "i" : "", name);
         if (inplace && !tensor::OpRegistry::instance().contains(method)) method = fmt::format("Tensor.__{}__", name);
@@ -176,7 +175,7 @@ Value Interpreter::binaryOp(uint32_t op, const Value& a, const Value& b) {
         if (b.is(Kind::Instance))
             if (auto method = findAttr(b, fmt::format("__r{}__", name))) return call(*method, {a});
     }
-    if (base == 0) {
+    if (base == BinaryOperator::Add) {
         if (a.is(Kind::Str) && b.is(Kind::Str)) return makeStr(a.str() + b.str());
         if (a.is(Kind::List) && b.is(Kind::List)) {
             if (inplace) {
@@ -201,7 +200,7 @@ Value Interpreter::binaryOp(uint32_t op, const Value& a, const Value& b) {
             return makeTuple(std::move(items));
         }
     }
-    if (base == 5) {
+    if (base == BinaryOperator::Multiply) {
         const Value& sequence = a.is(Kind::Int) ? b : a;
         const Value& count = a.is(Kind::Int) ? a : b;
         if (count.is(Kind::Int)) {
@@ -215,13 +214,13 @@ Value Interpreter::binaryOp(uint32_t op, const Value& a, const Value& b) {
             if (sequence.is(Kind::Tuple)) return makeTuple(repeat(sequence.as<TupleObject>().items, times));
         }
     }
-    if (base == 6 && a.is(Kind::Str)) return makeStr(percentFormat(a.str(), b));
-    if (base == 7 && a.is(Kind::Set) && b.is(Kind::Set)) {
+    if (base == BinaryOperator::Remainder && a.is(Kind::Str)) return makeStr(percentFormat(a.str(), b));
+    if (base == BinaryOperator::BitOr && a.is(Kind::Set) && b.is(Kind::Set)) {
         auto set = std::make_shared<SetObject>(a.as<SetObject>());
         for (const Value& v : b.as<SetObject>().items) set->add(v);
         return Value(set);
     }
-    typeError(fmt::format("unsupported operand type(s) for {}: '{}' and '{}'", frontend::binaryOpArgSymbol(op),
+    typeError(fmt::format("unsupported operand type(s) for {}: '{}' and '{}'", ops::binaryOpArgSymbol(op),
                           classOf(a)->name, classOf(b)->name));
 }
 
@@ -250,33 +249,36 @@ std::optional<int> order(Interpreter& vm, const Value& a, const Value& b) {
 }  // namespace
 
 Value Interpreter::compare(uint32_t op, const Value& a, const Value& b) {
-    if (a.is(Kind::Tensor)) return callOp(fmt::format("Tensor.__{}__", kCompareNames[op]), {a, b});
-    if (b.is(Kind::Tensor)) return callOp(fmt::format("Tensor.__{}__", kCompareNames[kReflectedCompare[op]]), {b, a});
-    if (op == 2 || op == 3) {
+    if (op >= ops::kCompareOpArgCount) typeError(fmt::format("bad COMPARE_OP operand {}", op));
+    const auto comparison = static_cast<CompareOperator>(op);
+    const ops::CompareOperatorInfo& info = ops::info(comparison);
+    if (a.is(Kind::Tensor)) return callOp(fmt::format("Tensor.__{}__", info.function), {a, b});
+    if (b.is(Kind::Tensor)) return callOp(fmt::format("Tensor.__{}__", ops::info(info.reflected).function), {b, a});
+    if (comparison == CompareOperator::Equal || comparison == CompareOperator::NotEqual) {
         // A class's own __eq__ (user classes, dict views) decides; __ne__ is its negation unless defined.
         for (const Value* side : {&a, &b}) {
             if (!side->is(Kind::Instance)) continue;
             const Value& other = side == &a ? b : a;
             auto& cls = *side->as<InstanceObject>().cls;
-            if (op == 3)
+            if (comparison == CompareOperator::NotEqual)
                 if (auto ne = cls.lookup("__ne__"))
                     return Value(truthy(call(*ne, {*side, other})));
             if (auto eq = cls.lookup("__eq__")) {
                 bool equal = truthy(call(*eq, {*side, other}));
-                return Value(op == 2 ? equal : !equal);
+                return Value(comparison == CompareOperator::Equal ? equal : !equal);
             }
         }
         bool equal = valuesEqual(a, b);
-        return Value(op == 2 ? equal : !equal);
+        return Value(comparison == CompareOperator::Equal ? equal : !equal);
     }
     std::optional<int> sign = order(*this, a, b);
     if (!sign)
-        typeError(fmt::format("'{}' not supported between instances of '{}' and '{}'", kCompareSymbols[op],
+        typeError(fmt::format("'{}' not supported between instances of '{}' and '{}'", info.symbol,
                               classOf(a)->name, classOf(b)->name));
-    switch (op) {
-        case 0: return Value(*sign < 0);
-        case 1: return Value(*sign <= 0);
-        case 4: return Value(*sign > 0);
+    switch (comparison) {
+        case CompareOperator::Less: return Value(*sign < 0);
+        case CompareOperator::LessEqual: return Value(*sign <= 0);
+        case CompareOperator::Greater: return Value(*sign > 0);
         default: return Value(*sign >= 0);
     }
 }

@@ -1,8 +1,11 @@
 // Standard-library modules written in our Python subset (functools, itertools, operator), loaded on first
 // import. Being Python, the capture engine inlines them like user code, as Dynamo inlines its polyfills, so
 // their calls leave the same graphs. Iterator results are lists (the subset has no generators).
+#include <fmt/core.h>
+
 #include <map>
 
+#include "ops/operators.h"
 #include "vm/interpreter.h"
 
 namespace eng::vm {
@@ -105,81 +108,14 @@ def repeat(obj, times):
     return [obj for _ in range(times)]
 )PY";
 
-const char* kOperator = R"PY(
-def add(a, b):
-    return a + b
-
-
-def sub(a, b):
-    return a - b
-
-
-def mul(a, b):
-    return a * b
-
-
-def truediv(a, b):
-    return a / b
-
-
-def floordiv(a, b):
-    return a // b
-
-
-def mod(a, b):
-    return a % b
-
-
-def pow(a, b):
-    return a ** b
-
-
-def matmul(a, b):
-    return a @ b
-
-
+// The rest of `operator`; its operator functions are generated from ops/operators.def.
+const char* kOperatorRest = R"PY(
 def neg(a):
     return -a
 
 
 def pos(a):
     return +a
-
-
-def and_(a, b):
-    return a & b
-
-
-def or_(a, b):
-    return a | b
-
-
-def xor(a, b):
-    return a ^ b
-
-
-def eq(a, b):
-    return a == b
-
-
-def ne(a, b):
-    return a != b
-
-
-def lt(a, b):
-    return a < b
-
-
-def le(a, b):
-    return a <= b
-
-
-def gt(a, b):
-    return a > b
-
-
-def ge(a, b):
-    return a >= b
 
 
 def not_(a):
@@ -210,16 +146,6 @@ def index(a):
     return int(a)
 
 
-def iadd(a, b):
-    a += b
-    return a
-
-
-def imul(a, b):
-    a *= b
-    return a
-
-
 def itemgetter(*items):
     if len(items) == 1:
         item = items[0]
@@ -231,11 +157,27 @@ def attrgetter(name):
     return lambda obj: getattr(obj, name)
 )PY";
 
+/// `operator`: a function per binary operator (add, iadd, ...) and comparison (lt, ...), then the rest.
+std::string operatorModuleSource() {
+    std::string source;
+    for (size_t i = 0; i < ops::kBinaryOperators.size(); ++i) {
+        const auto op = static_cast<ops::BinaryOperator>(i);
+        const ops::BinaryOperatorInfo& info = ops::info(op);
+        source += fmt::format("def {}(a, b):\n    return a {} b\n\n\n", info.function, info.symbol);
+        source += fmt::format("def {}(a, b):\n    a {} b\n    return a\n\n\n", ops::operatorFunction(op, true),
+                              info.inplaceSymbol);
+    }
+    for (const ops::CompareOperatorInfo& info : ops::kCompareOperators)
+        source += fmt::format("def {}(a, b):\n    return a {} b\n\n\n", info.function, info.symbol);
+    return source + kOperatorRest;
+}
+
 }  // namespace
 
 const char* polyfillSource(const std::string& module) {
+    static const std::string kOperator = operatorModuleSource();
     static const std::map<std::string, const char*> kSources = {
-        {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator}};
+        {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator.c_str()}};
     auto it = kSources.find(module);
     return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
 }

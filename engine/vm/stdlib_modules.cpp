@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "ops/operators.h"
 #include "vm/interpreter.h"
 
 namespace eng::vm {
@@ -63,7 +64,8 @@ void installStdlib(Interpreter& vm) {
     math->attributes["isinf"] = makeNative("isinf", [](Interpreter& m, CallArgs& a) { return Value(std::isinf(number(m, a, 0))); });
     math->attributes["prod"] = makeNative("prod", [](Interpreter& m, CallArgs& a) {
         Value total(1);
-        for (const Value& v : m.toList(a.positional.at(0))) total = m.binaryOp(5, total, v);
+        constexpr uint32_t kMultiply = ops::binaryOpArg(ops::BinaryOperator::Multiply, false);
+        for (const Value& v : m.toList(a.positional.at(0))) total = m.binaryOp(kMultiply, total, v);
         return total;
     });
 

@@ -156,37 +156,24 @@ Value* KernelEmitter::unaryOp(ElementOp op, Value* a, DType from, DType to) {
         Value* one = llvm::ConstantFP::get(t, 1.0);
         Value* r = nullptr;
         switch (op) {
+#define CWB_LLVM_MATH_Intrinsic(function) intrinsic(llvm::Intrinsic::function, a)
+#define CWB_LLVM_MATH_Call(function) callMath(#function "f", #function, a)
+#define CWB_UNARY_MATH(Name, function, integers, llvm) \
+    case ElementOp::Name:                              \
+        r = CWB_LLVM_MATH_##llvm(function);            \
+        break;
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
+#undef CWB_LLVM_MATH_Call
+#undef CWB_LLVM_MATH_Intrinsic
             case ElementOp::Neg: r = b.CreateFNeg(a); break;
             case ElementOp::Abs: r = intrinsic(llvm::Intrinsic::fabs, a); break;
-            case ElementOp::Exp: r = intrinsic(llvm::Intrinsic::exp, a); break;
-            case ElementOp::Exp2: r = callMath("exp2f", "exp2", a); break;
-            case ElementOp::Expm1: r = callMath("expm1f", "expm1", a); break;
-            case ElementOp::Log: r = intrinsic(llvm::Intrinsic::log, a); break;
-            case ElementOp::Log2: r = callMath("log2f", "log2", a); break;
-            case ElementOp::Log1p: r = callMath("log1pf", "log1p", a); break;
-            case ElementOp::Sqrt: r = intrinsic(llvm::Intrinsic::sqrt, a); break;
             case ElementOp::Rsqrt: r = b.CreateFDiv(one, intrinsic(llvm::Intrinsic::sqrt, a)); break;
             case ElementOp::Reciprocal: r = b.CreateFDiv(one, a); break;
-            case ElementOp::Sin: r = intrinsic(llvm::Intrinsic::sin, a); break;
-            case ElementOp::Cos: r = intrinsic(llvm::Intrinsic::cos, a); break;
-            case ElementOp::Tan: r = callMath("tanf", "tan", a); break;
-            case ElementOp::Asin: r = callMath("asinf", "asin", a); break;
-            case ElementOp::Acos: r = callMath("acosf", "acos", a); break;
-            case ElementOp::Atan: r = callMath("atanf", "atan", a); break;
-            case ElementOp::Sinh: r = callMath("sinhf", "sinh", a); break;
-            case ElementOp::Cosh: r = callMath("coshf", "cosh", a); break;
-            case ElementOp::Tanh: r = callMath("tanhf", "tanh", a); break;
-            case ElementOp::Asinh: r = callMath("asinhf", "asinh", a); break;
-            case ElementOp::Acosh: r = callMath("acoshf", "acosh", a); break;
-            case ElementOp::Atanh: r = callMath("atanhf", "atanh", a); break;
             case ElementOp::Sigmoid:
                 r = b.CreateFDiv(one, b.CreateFAdd(one, intrinsic(llvm::Intrinsic::exp, b.CreateFNeg(a))));
                 break;
-            case ElementOp::Erf: r = callMath("erff", "erf", a); break;
-            case ElementOp::Floor: r = intrinsic(llvm::Intrinsic::floor, a); break;
-            case ElementOp::Ceil: r = intrinsic(llvm::Intrinsic::ceil, a); break;
             case ElementOp::Round: r = intrinsic(llvm::Intrinsic::roundeven, a); break;
-            case ElementOp::Trunc: r = intrinsic(llvm::Intrinsic::trunc, a); break;
             case ElementOp::Sign: {
                 Value* zero = llvm::ConstantFP::get(t, 0.0);
                 Value* s = b.CreateSelect(b.CreateFCmpOGT(a, zero), one,

@@ -92,35 +92,18 @@ std::string ExprEmitter::unaryText(const Expr& e, const std::string& a) {
     auto call = [&](const char* name) { return fmt::format("{}{}({})", name, f, a); };
     std::string text;
     switch (e.op) {
+#define CWB_UNARY_MATH(Name, function, integers, llvm) \
+    case ElementOp::Name:                              \
+        text = call(#function);                        \
+        break;
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
         case ElementOp::Neg: text = "-(" + a + ")"; break;
         case ElementOp::Abs: text = call("fabs"); break;
-        case ElementOp::Exp: text = call("exp"); break;
-        case ElementOp::Exp2: text = call("exp2"); break;
-        case ElementOp::Expm1: text = call("expm1"); break;
-        case ElementOp::Log: text = call("log"); break;
-        case ElementOp::Log2: text = call("log2"); break;
-        case ElementOp::Log1p: text = call("log1p"); break;
-        case ElementOp::Sqrt: text = call("sqrt"); break;
         case ElementOp::Rsqrt: text = fmt::format("{} / {}", one, call("sqrt")); break;  // rsqrtf is 2 ulp
         case ElementOp::Reciprocal: text = fmt::format("{} / {}", one, a); break;
-        case ElementOp::Sin: text = call("sin"); break;
-        case ElementOp::Cos: text = call("cos"); break;
-        case ElementOp::Tan: text = call("tan"); break;
-        case ElementOp::Asin: text = call("asin"); break;
-        case ElementOp::Acos: text = call("acos"); break;
-        case ElementOp::Atan: text = call("atan"); break;
-        case ElementOp::Sinh: text = call("sinh"); break;
-        case ElementOp::Cosh: text = call("cosh"); break;
-        case ElementOp::Tanh: text = call("tanh"); break;
-        case ElementOp::Asinh: text = call("asinh"); break;
-        case ElementOp::Acosh: text = call("acosh"); break;
-        case ElementOp::Atanh: text = call("atanh"); break;
         case ElementOp::Sigmoid: text = fmt::format("{0} / ({0} + exp{1}(-({2})))", one, f, a); break;
-        case ElementOp::Erf: text = call("erf"); break;
-        case ElementOp::Floor: text = call("floor"); break;
-        case ElementOp::Ceil: text = call("ceil"); break;
         case ElementOp::Round: text = call("rint"); break;  // half to even, as torch.round
-        case ElementOp::Trunc: text = call("trunc"); break;
         case ElementOp::Sign: text = "cwb_sign(" + a + ")"; break;
         default: throw std::logic_error(std::string("CUDA codegen: no float form of ") + elementOpName(e.op));
     }

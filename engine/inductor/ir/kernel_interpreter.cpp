@@ -62,35 +62,17 @@ void writeElement(void* base, DType dtype, int64_t offset, Element e) {
 
 double unaryFloat(ElementOp op, double x) {
     switch (op) {
+#define CWB_UNARY_MATH(Name, function, integers, llvm) \
+    case ElementOp::Name:                              \
+        return std::function(x);
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
         case ElementOp::Neg: return -x;
         case ElementOp::Abs: return std::fabs(x);
-        case ElementOp::Exp: return std::exp(x);
-        case ElementOp::Exp2: return std::exp2(x);
-        case ElementOp::Expm1: return std::expm1(x);
-        case ElementOp::Log: return std::log(x);
-        case ElementOp::Log2: return std::log2(x);
-        case ElementOp::Log1p: return std::log1p(x);
-        case ElementOp::Sqrt: return std::sqrt(x);
         case ElementOp::Rsqrt: return 1.0 / std::sqrt(x);
         case ElementOp::Reciprocal: return 1.0 / x;
-        case ElementOp::Sin: return std::sin(x);
-        case ElementOp::Cos: return std::cos(x);
-        case ElementOp::Tan: return std::tan(x);
-        case ElementOp::Asin: return std::asin(x);
-        case ElementOp::Acos: return std::acos(x);
-        case ElementOp::Atan: return std::atan(x);
-        case ElementOp::Sinh: return std::sinh(x);
-        case ElementOp::Cosh: return std::cosh(x);
-        case ElementOp::Tanh: return std::tanh(x);
-        case ElementOp::Asinh: return std::asinh(x);
-        case ElementOp::Acosh: return std::acosh(x);
-        case ElementOp::Atanh: return std::atanh(x);
         case ElementOp::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
-        case ElementOp::Erf: return std::erf(x);
-        case ElementOp::Floor: return std::floor(x);
-        case ElementOp::Ceil: return std::ceil(x);
         case ElementOp::Round: return std::nearbyint(x);  // half to even, as torch.round
-        case ElementOp::Trunc: return std::trunc(x);
         case ElementOp::Sign: return std::isnan(x) ? x : static_cast<double>((x > 0) - (x < 0));
         default: throw std::logic_error(std::string("no float form of ") + elementOpName(op));
     }

@@ -219,13 +219,45 @@ bool isComparison(ElementOp op) {
 }
 
 const char* elementOpName(ElementOp op) {
-    static const char* const names[] = {
-        "neg", "abs", "exp", "exp2", "expm1", "log", "log2", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan",
-        "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "erf", "floor", "ceil",
-        "round", "trunc", "sign", "logical_not", "bitwise_not", "isnan",
-        "add", "sub", "mul", "div", "floordiv", "mod", "pow", "maximum", "minimum", "atan2", "eq", "ne", "lt", "le",
-        "gt", "ge", "logical_and", "logical_or", "bitwise_and", "bitwise_or", "bitwise_xor"};
-    return names[static_cast<int>(op)];
+    switch (op) {
+#define CWB_UNARY_MATH(Name, function, integers, llvm) \
+    case ElementOp::Name:                              \
+        return #function;
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
+        case ElementOp::Neg: return "neg";
+        case ElementOp::Abs: return "abs";
+        case ElementOp::Rsqrt: return "rsqrt";
+        case ElementOp::Reciprocal: return "reciprocal";
+        case ElementOp::Sigmoid: return "sigmoid";
+        case ElementOp::Round: return "round";
+        case ElementOp::Sign: return "sign";
+        case ElementOp::LogicalNot: return "logical_not";
+        case ElementOp::BitNot: return "bitwise_not";
+        case ElementOp::IsNan: return "isnan";
+        case ElementOp::Add: return "add";
+        case ElementOp::Sub: return "sub";
+        case ElementOp::Mul: return "mul";
+        case ElementOp::Div: return "div";
+        case ElementOp::FloorDiv: return "floordiv";
+        case ElementOp::Mod: return "mod";
+        case ElementOp::Pow: return "pow";
+        case ElementOp::Maximum: return "maximum";
+        case ElementOp::Minimum: return "minimum";
+        case ElementOp::Atan2: return "atan2";
+        case ElementOp::Eq: return "eq";
+        case ElementOp::Ne: return "ne";
+        case ElementOp::Lt: return "lt";
+        case ElementOp::Le: return "le";
+        case ElementOp::Gt: return "gt";
+        case ElementOp::Ge: return "ge";
+        case ElementOp::LogicalAnd: return "logical_and";
+        case ElementOp::LogicalOr: return "logical_or";
+        case ElementOp::BitAnd: return "bitwise_and";
+        case ElementOp::BitOr: return "bitwise_or";
+        case ElementOp::BitXor: return "bitwise_xor";
+    }
+    return "?";
 }
 
 namespace {
@@ -310,15 +342,36 @@ ExprPtr reductionValue(int reduction, DType dtype) {
 }
 
 const char* reductionOpName(ReductionOp op) {
-    static const char* const names[] = {"sum", "prod", "max", "min", "argmax", "argmin", "any", "all"};
-    return names[static_cast<int>(op)];
+    switch (op) {
+#define CWB_REDUCTION(Name, function, Result) \
+    case ReductionOp::Name:                   \
+        return #function;
+#include "ops/reductions.def"
+#undef CWB_REDUCTION
+    }
+    return "?";
 }
 
-DType Reduction::resultDtype() const {
-    if (op == ReductionOp::ArgMax || op == ReductionOp::ArgMin) return DType::Int64;
-    if (op == ReductionOp::Any || op == ReductionOp::All) return DType::Bool;
-    return value->dtype;
+DType reductionResultDtype(ReductionOp op, DType accumulator) {
+    enum class Result { Value, Position, Truth };
+    Result result = Result::Value;
+    switch (op) {
+#define CWB_REDUCTION(Name, function, Result_) \
+    case ReductionOp::Name:                    \
+        result = Result::Result_;              \
+        break;
+#include "ops/reductions.def"
+#undef CWB_REDUCTION
+    }
+    switch (result) {
+        case Result::Position: return DType::Int64;
+        case Result::Truth: return DType::Bool;
+        case Result::Value: break;
+    }
+    return accumulator;
 }
+
+DType Reduction::resultDtype() const { return reductionResultDtype(op, value->dtype); }
 
 std::string Kernel::varName(int number) const {
     return number < outerVarCount() ? fmt::format("x{}", number) : fmt::format("r{}", number - outerVarCount());

@@ -63,10 +63,11 @@ std::string toString(const Index& index);
 // its buffer's dtype, so half/bfloat16 math appears as Cast(Float32) after loads and Cast(half) before stores.
 
 enum class ElementOp {
-    // unary
-    Neg, Abs, Exp, Exp2, Expm1, Log, Log2, Log1p, Sqrt, Rsqrt, Reciprocal, Sin, Cos, Tan, Asin, Acos, Atan,
-    Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Sigmoid, Erf, Floor, Ceil, Round, Trunc, Sign, LogicalNot, BitNot,
-    IsNan,
+    // unary: the math functions of ops/unary_math.def, then the rest (IsNan last)
+#define CWB_UNARY_MATH(Name, function, integers, llvm) Name,
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
+    Neg, Abs, Rsqrt, Reciprocal, Sigmoid, Round, Sign, LogicalNot, BitNot, IsNan,
     // binary
     Add, Sub, Mul, Div,  // Div is true division for floats and truncation toward zero for integers
     FloorDiv,            // Python's //: floor for floats and integers
@@ -117,11 +118,13 @@ ExprPtr reductionValue(int reduction, DType dtype);
 // Kernels.
 
 enum class ReductionOp {
-    Sum, Prod, Max, Min,  // Max/Min propagate NaN
-    ArgMax, ArgMin,       // int64 position in the flattened reduction range of the first max/min (NaN is max)
-    Any, All,             // of a Bool value; result Bool
+#define CWB_REDUCTION(Name, function, Result) Name,
+#include "ops/reductions.def"
+#undef CWB_REDUCTION
 };
 const char* reductionOpName(ReductionOp op);
+/// The dtype a reduction gives when it accumulates in `accumulator`: Int64 for ArgMax/ArgMin, Bool for Any/All.
+DType reductionResultDtype(ReductionOp op, DType accumulator);
 
 struct Reduction {
     int id = 0;               // unique within the kernel; ReductionValue refers to it

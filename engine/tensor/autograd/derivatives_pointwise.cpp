@@ -78,6 +78,13 @@ const UnaryFormula kUnaryFormulas[] = {
     {"arctan", "AtanBackward0", [](const Tensor& g, const Tensor& x, const Tensor&) { return div(g, add(mul(x, x), 1.0)); }},
     {"sinh", "SinhBackward0", [](const Tensor& g, const Tensor& x, const Tensor&) { return mul(g, u(UnaryOp::Cosh, x)); }},
     {"cosh", "CoshBackward0", [](const Tensor& g, const Tensor& x, const Tensor&) { return mul(g, u(UnaryOp::Sinh, x)); }},
+    // d asinh(x) = 1 / sqrt(x^2 + 1), d acosh(x) = 1 / sqrt(x^2 - 1), d atanh(x) = 1 / (1 - x^2).
+    {"asinh", "AsinhBackward0", [](const Tensor& g, const Tensor& x, const Tensor&) { return mul(g, u(UnaryOp::Rsqrt, add(mul(x, x), 1.0))); }},
+    {"arcsinh", "AsinhBackward0", [](const Tensor& g, const Tensor& x, const Tensor&) { return mul(g, u(UnaryOp::Rsqrt, add(mul(x, x), 1.0))); }},
+    {"acosh", "AcoshBackward0", [](const Tensor& g, const Tensor& x, const Tensor&) { return mul(g, u(UnaryOp::Rsqrt, sub(mul(x, x), 1.0))); }},
+    {"arccosh", "AcoshBackward0", [](const Tensor& g, const Tensor& x, const Tensor&) { return mul(g, u(UnaryOp::Rsqrt, sub(mul(x, x), 1.0))); }},
+    {"atanh", "AtanhBackward0", [](const Tensor& g, const Tensor& x, const Tensor&) { return div(g, sub(1.0, mul(x, x))); }},
+    {"arctanh", "AtanhBackward0", [](const Tensor& g, const Tensor& x, const Tensor&) { return div(g, sub(1.0, mul(x, x))); }},
     {"tanh", "TanhBackward0", [](const Tensor& g, const Tensor&, const Tensor& y) { return mul(g, sub(1.0, mul(y, y))); }},
     {"sigmoid", "SigmoidBackward0", [](const Tensor& g, const Tensor&, const Tensor& y) { return mul(g, mul(y, sub(1.0, y))); }},
     {"relu", "ReluBackward0", [](const Tensor& g, const Tensor&, const Tensor& y) { return mul(g, gt(y, 0.0)); }},

@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "ops/operators.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/conversion.h"
@@ -22,13 +23,15 @@ const std::set<std::string, std::less<>> kNonDifferentiable = {
     "bernoulli", "multinomial", "requires_grad_", "detach_", "retain_grad", "backward", "__setattr__",
 };
 
-// Python's augmented assignments on tensors, and the out-of-place op each one updates self with.
-const std::unordered_map<std::string, std::string> kAugmented = {
-    {"__iadd__", "__add__"}, {"__isub__", "__sub__"}, {"__imul__", "__mul__"}, {"__itruediv__", "__truediv__"},
-    {"__ifloordiv__", "__floordiv__"}, {"__imod__", "__mod__"}, {"__ipow__", "__pow__"}, {"__imatmul__", "__matmul__"},
-    {"__iand__", "__and__"}, {"__ior__", "__or__"}, {"__ixor__", "__xor__"}, {"__ilshift__", "__lshift__"},
-    {"__irshift__", "__rshift__"},
-};
+// Python's augmented assignments on tensors (__iadd__), and the out-of-place op each one updates self with.
+const std::unordered_map<std::string, std::string> kAugmented = [] {
+    std::unordered_map<std::string, std::string> augmented;
+    for (size_t i = 0; i < ops::kBinaryOperators.size(); ++i) {
+        const auto op = static_cast<ops::BinaryOperator>(i);
+        augmented.emplace(ops::inplaceDunder(op), ops::dunder(op));
+    }
+    return augmented;
+}();
 
 bool valueRequiresGrad(const Value& v) {
     if (v.isTensor()) return v.toTensor().requiresGrad();

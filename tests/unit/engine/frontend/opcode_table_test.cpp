@@ -7,6 +7,7 @@
 #include "frontend/opcodes.h"
 
 using namespace eng::frontend;
+namespace ops = eng::ops;
 
 TEST(OpcodeTable, NamesAreUniqueCPythonStyleAndFindable) {
     std::set<std::string_view> names;
@@ -77,4 +78,24 @@ TEST(OpcodeTable, OperatorOperandsUseCPythonNumbers) {
     EXPECT_EQ(binaryOpArgSymbol(23), "-=");
     EXPECT_EQ(binaryOpArgSymbol(99), "?");
     EXPECT_EQ(compareOpArgSymbol(static_cast<uint32_t>(CompareOpArg::GreaterEqual)), ">=");
+}
+
+TEST(OpcodeTable, OperatorFunctionsAreTheOperatorModules) {
+    EXPECT_EQ(ops::operatorFunction(BinaryOperator::BitAnd, false), "and_");
+    EXPECT_EQ(ops::operatorFunction(BinaryOperator::BitAnd, true), "iand");
+    EXPECT_EQ(ops::operatorFunction(BinaryOperator::TrueDivide, true), "itruediv");
+    EXPECT_EQ(ops::inplaceDunder(BinaryOperator::FloorDivide), "__ifloordiv__");
+    EXPECT_EQ(ops::reflectedDunder(BinaryOperator::BitXor), "__rxor__");
+    EXPECT_FALSE(ops::binaryOperatorByFunction("or"));  // a keyword: operator.or_
+    EXPECT_FALSE(ops::binaryOperatorByFunction("lt"));
+    EXPECT_EQ(ops::compareOperatorByFunction("ge"), ops::CompareOperator::GreaterEqual);
+    for (uint32_t arg = 0; arg < kBinaryOpArgCount; ++arg) {
+        const auto operand = ops::decodeBinaryOpArg(arg);
+        ASSERT_TRUE(operand);
+        const auto back = ops::binaryOperatorByFunction(ops::operatorFunction(operand->op, operand->inplace));
+        ASSERT_TRUE(back) << arg;
+        EXPECT_EQ(binaryOpArg(back->op, back->inplace), arg);
+    }
+    for (const ops::CompareOperatorInfo& info : ops::kCompareOperators)
+        EXPECT_EQ(ops::info(ops::info(info.reflected).reflected).function, info.function);
 }

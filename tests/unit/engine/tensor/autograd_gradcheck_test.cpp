@@ -20,8 +20,9 @@ Value list(std::vector<Value> items) { return Value::list(std::move(items)); }
 Value longs(std::vector<int64_t> values) { return Value(fromInts(values, {static_cast<int64_t>(values.size())})); }
 
 // How input values are drawn: anywhere in (-1, 1) away from 0 (so |x|, relu and friends have no kink within
-// the finite-difference step), positive (log, sqrt, ...), or inside (-0.9, 0.9) for asin/acos.
-enum class Domain { Signed, Positive, Unit };
+// the finite-difference step), positive (log, sqrt, ...), inside (-0.9, 0.9) for asin/acos/atanh, or above 1
+// for acosh.
+enum class Domain { Signed, Positive, Unit, AboveOne };
 
 Tensor makeInput(const Shape& shape, Domain domain, int seed) {
     std::vector<double> values;
@@ -30,6 +31,7 @@ Tensor makeInput(const Shape& shape, Domain domain, int seed) {
         if (domain == Domain::Positive) v = 0.4 + std::abs(v);
         if (domain == Domain::Signed) v = (v < 0 ? -0.15 : 0.15) + 0.85 * v;
         if (domain == Domain::Unit) v *= 0.85;
+        if (domain == Domain::AboveOne) v = 1.2 + std::abs(v);
         values.push_back(v);
     }
     return fromDoubles(values, shape, DType::Float64);
@@ -117,11 +119,12 @@ TEST(AutogradGradcheck, PointwiseUnary) {
     for (const char* op : {"torch.abs", "torch.neg", "torch.exp", "torch.sin", "torch.cos", "torch.tanh", "torch.sigmoid", "torch.relu",
                            "F.silu", "F.gelu", "torch.exp2", "torch.expm1", "torch.tan", "torch.atan", "torch.sinh", "torch.cosh",
                            "torch.square", "torch.erf", "F.mish", "F.leaky_relu", "F.softplus", "torch.floor", "torch.frac",
-                           "Tensor.__neg__", "Tensor.__abs__", "torch.sign", "torch.round"})
+                           "Tensor.__neg__", "Tensor.__abs__", "torch.sign", "torch.round", "torch.asinh", "torch.arcsinh"})
         gradcheck(unaryCase(op));
     for (const char* op : {"torch.log", "torch.sqrt", "torch.rsqrt", "torch.log2", "torch.log10", "torch.log1p", "torch.reciprocal"})
         gradcheck(unaryCase(op, Domain::Positive));
-    for (const char* op : {"torch.asin", "torch.acos"}) gradcheck(unaryCase(op, Domain::Unit));
+    for (const char* op : {"torch.asin", "torch.acos", "torch.atanh", "torch.arctanh"}) gradcheck(unaryCase(op, Domain::Unit));
+    for (const char* op : {"torch.acosh", "torch.arccosh"}) gradcheck(unaryCase(op, Domain::AboveOne));
     gradcheck(unaryCase("F.gelu", Domain::Signed, {{"approximate", Value("tanh")}}));
     gradcheck(unaryCase("F.softplus", Domain::Signed, {{"beta", Value(2.0)}, {"threshold", Value(1.0)}}));
 }

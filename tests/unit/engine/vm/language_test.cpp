@@ -26,6 +26,17 @@ TEST(VmLanguage, ArithmeticAndPrinting) {
     expectOutput("x = 5\nx += 2\nx *= 3\nprint(x, -x, abs(-2.5), round(2.5), round(3.14159, 2))\n", "21 -21 2.5 2 3.14\n");
 }
 
+TEST(VmLanguage, OperatorModuleHasEveryOperator) {
+    expectOutput("import operator\n"
+                 "print(operator.lshift(1, 3), operator.rshift(16, 2), operator.and_(6, 3), operator.or_(4, 1),\n"
+                 "      operator.xor(5, 1), operator.isub(5, 2), operator.ifloordiv(7, 2), operator.ipow(2, 5),\n"
+                 "      operator.imod(7, 4), operator.le(2, 2), operator.ne(1, 1))\n"
+                 "xs = [1]\n"
+                 "ys = operator.iadd(xs, [2])\n"
+                 "print(xs, ys is xs)\n",
+                 "8 4 2 5 4 3 3 32 3 True False\n[1, 2] True\n");
+}
+
 TEST(VmLanguage, FunctionsDefaultsAndKeywords) {
     expectOutput(
         "def f(a, b=2, *args, c, d=4, **kw):\n"
