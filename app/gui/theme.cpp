@@ -12,6 +12,7 @@ ImU32 stateColor(viz::CompileState state) {
         case viz::CompileState::Failed: return IM_COL32(215, 58, 58, 255);
         case viz::CompileState::Recompiled: return IM_COL32(240, 150, 30, 255);
         case viz::CompileState::Unknown: return IM_COL32(150, 90, 200, 255);
+        case viz::CompileState::Empty: return IM_COL32(225, 228, 232, 255);
     }
     return IM_COL32(128, 128, 128, 255);
 }
@@ -19,6 +20,7 @@ ImU32 stateColor(viz::CompileState state) {
 ImU32 stateTextColor(viz::CompileState state) {
     switch (state) {
         case viz::CompileState::GraphBreak:
+        case viz::CompileState::Empty:
         case viz::CompileState::Recompiled: return IM_COL32(20, 20, 20, 255);
         case viz::CompileState::Ok:
         case viz::CompileState::Failed:

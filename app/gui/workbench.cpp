@@ -391,8 +391,7 @@ void Workbench::drawSidebar(UiDump* dump) {
     ImGui::Spacing();
     ImGui::Separator();
     ImGui::TextDisabled("STATUS COLOURS");
-    for (viz::CompileState state : {viz::CompileState::Ok, viz::CompileState::GraphBreak, viz::CompileState::Failed,
-                                    viz::CompileState::Recompiled, viz::CompileState::Unknown}) {
+    for (viz::CompileState state : viz::kCompileStates) {
         widgets::compileChip(viz::compileStateName(state), state, false);
     }
 }

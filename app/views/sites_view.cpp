@@ -16,10 +16,6 @@
 namespace app {
 namespace {
 
-constexpr viz::CompileState kStates[] = {viz::CompileState::Ok, viz::CompileState::GraphBreak,
-                                         viz::CompileState::Failed, viz::CompileState::Recompiled,
-                                         viz::CompileState::Unknown};
-
 /// Every cache lookup of a compile's attempts in a few words: "cache hit" when all hit, "cache miss" or
 /// "cache bypass" likewise, else "cache mixed"; "" when the compile logged none.
 std::string cacheBadge(const traces::InsightIndex& insights, const traces::TraceIndex& index, traces::RowId compileId) {
@@ -102,7 +98,7 @@ void SitesView::drawToolbar(const viz::SessionAnalysis& session, ViewContext& co
     if (widgets::filterBox("##site-filter", filter_.text, "Filter frames, functions, compile ids (Ctrl+F)", 330.0f))
         dirty_ = true;
     const viz::StateCounts& counts = session.sites.root().counts;
-    for (viz::CompileState state : kStates) {
+    for (viz::CompileState state : viz::kCompileStates) {
         ImGui::SameLine();
         if (widgets::stateToggle(state, counts.count(state), filter_.states[static_cast<size_t>(state)])) dirty_ = true;
     }
@@ -130,7 +126,7 @@ void SitesView::drawToolbar(const viz::SessionAnalysis& session, ViewContext& co
     }
     if (context.uiDump) {
         std::string line;
-        for (viz::CompileState state : kStates)
+        for (viz::CompileState state : viz::kCompileStates)
             line += std::string(viz::compileStateName(state)) + " " + std::to_string(counts.count(state)) + ", ";
         context.uiDump->add("counts", line.substr(0, line.size() - 2));
     }

@@ -60,7 +60,7 @@ start empty
 "$xdnd_drop" "$title" "$dropped" --timeout 60 || { echo "FAIL: the window did not take the drop"; exit 1; }
 snapshot_until empty "trace: run #1.log loaded"
 expect empty "view: sites" "status: Loaded $dropped" "pane: 0 run #1.log" \
-  "counts: ok 5, graph break 0, failed 1, recompiled 11, unknown 0" "row: programs/recompiles_cpu.py:33 in by_const"
+  "counts: ok 5, graph break 0, failed 1, recompiled 11, empty graph 0, unknown 0" "row: programs/recompiles_cpu.py:33 in by_const"
 # ok green and recompiled amber chips of the dropped trace's compile sites.
 if ! "$png_check" "$work/empty/snapshot.png" --min-size 1000 700 --min-lit 0.05 --min-colours 1000 \
   --expect-colour 46 160 67 150 --expect-colour 240 150 30 150; then

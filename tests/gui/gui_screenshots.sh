@@ -44,11 +44,11 @@ shot() {
 }
 
 shot sites_recompiles "$recompiles" sites "--select 4/8" "${ok_green[*]} ${recompiled_amber[*]} ${failed_red[*]}" \
-  "counts: ok 5, graph break 0, failed 1, recompiled 11, unknown 0" \
+  "counts: ok 5, graph break 0, failed 1, recompiled 11, empty graph 0, unknown 0" \
   "row: programs/recompiles_cpu.py:33 in by_const" "compile: [0/1] recompiled" "compile: [4/8] failed" \
   "panel: Compile details"
 shot sites_breaks "$breaks" sites "" "${ok_green[*]} ${break_lime[*]}" \
-  "counts: ok 5, graph break 5, failed 0, recompiled 0, unknown 0" \
+  "counts: ok 5, graph break 5, failed 0, recompiled 0, empty graph 0, unknown 0" \
   "row: programs/breaks_cpu.py:6 in with_print" "row: programs/breaks_cpu.py:46 in main" "compile: [0/0] graph break"
 shot recompiles "$recompiles" recompiles "--select 4/3" "${recompiled_amber[*]}" \
   "function: by_const  programs/recompiles_cpu.py:33" "step: [4/3] 4 of 9" \

@@ -7,11 +7,12 @@
 namespace traces {
 namespace {
 
-constexpr std::array<std::pair<CompileStatus, const char*>, 4> kStatusNames = {{
+constexpr std::array<std::pair<CompileStatus, const char*>, 5> kStatusNames = {{
     {CompileStatus::Ok, "ok"},
     {CompileStatus::Failed, "failed"},
     {CompileStatus::Restarted, "restarted"},
     {CompileStatus::Unknown, "unknown"},
+    {CompileStatus::Empty, "empty"},
 }};
 
 constexpr std::array<std::pair<GraphKind, const char*>, 11> kGraphKindNames = {{

@@ -81,6 +81,7 @@ enum class CompileStatus {
     Failed,     ///< compilation_metrics carried a fail_type
     Restarted,  ///< this attempt was thrown away and analysis restarted (a later attempt exists)
     Unknown,    ///< no compilation_metrics was recorded (crash, or still running)
+    Empty,      ///< finished without a graph: graph_op_count 0 or missing (frame skipped, or no ops captured)
 };
 const char* toString(CompileStatus status);
 std::optional<CompileStatus> compileStatusFromString(std::string_view text);

@@ -30,7 +30,7 @@ using report_detail::statusName;
 
 constexpr std::string_view kStyle = R"css(
 :root { --ok: #1a7f37; --failed: #cf222e; --restarted: #b7791f; --break: #65a30d; --unknown: #8250df;
-        --border: #d0d7de; --muted: #57606a; --code-bg: #f6f8fa; }
+        --empty: #d0d7de; --border: #d0d7de; --muted: #57606a; --code-bg: #f6f8fa; }
 * { box-sizing: border-box; }
 body { font: 15px/1.5 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #1f2328; margin: 0;
        display: flex; align-items: flex-start; }
@@ -55,6 +55,7 @@ th { background: var(--code-bg); } td.num { text-align: right; }
          vertical-align: middle; }
 .status-ok { background: var(--ok); } .status-failed { background: var(--failed); }
 .status-restarted { background: var(--restarted); } .status-unknown { background: var(--unknown); }
+.status-empty { background: var(--empty); color: #1f2328; }
 .status-break { background: var(--break); } .badge.muted { background: var(--muted); }
 .compile { border-left: 4px solid var(--border); padding: 2px 0 2px 12px; margin: 12px 0; }
 .compile.ok { border-color: var(--ok); } .compile.failed { border-color: var(--failed); }

@@ -230,8 +230,49 @@ CREATE TABLE spans (
 CREATE INDEX spans_by_time ON spans(session_id, start_us);
 )sql";
 
+// Migration 2: compiles may be "empty" (tlparse's status-empty: finished without a graph). SQLite cannot alter a
+// CHECK constraint, so the table is rebuilt (foreign keys are off while writing; references follow the name).
+constexpr const char* kMigration2 = R"sql(
+CREATE TABLE compiles_v2 (
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  site_id INTEGER REFERENCES compile_sites(id),
+  autograd_id INTEGER,
+  frame_id INTEGER,
+  frame_compile_id INTEGER,
+  attempt INTEGER NOT NULL DEFAULT 0,
+  compile_key TEXT NOT NULL,          -- PyTorch's form: 0/1, 0/1_2, !0/3/0
+  seq INTEGER NOT NULL,
+  line INTEGER NOT NULL,
+  started INTEGER NOT NULL DEFAULT 0, -- opened by a dynamo_start record
+  status TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'restarted', 'unknown', 'empty')),
+  function TEXT NOT NULL DEFAULT '',
+  file TEXT NOT NULL DEFAULT '',
+  first_line INTEGER NOT NULL DEFAULT 0,
+  fail_type TEXT NOT NULL DEFAULT '',
+  fail_reason TEXT NOT NULL DEFAULT '',
+  fail_user_file TEXT NOT NULL DEFAULT '',
+  fail_user_line INTEGER NOT NULL DEFAULT 0,
+  restart_reasons TEXT NOT NULL DEFAULT '[]',    -- JSON array of strings
+  recompile_reasons TEXT NOT NULL DEFAULT '[]',  -- JSON array of strings
+  cache_size INTEGER,
+  accumulated_cache_size INTEGER,
+  guard_count INTEGER,
+  shape_env_guard_count INTEGER,
+  op_count INTEGER,
+  node_count INTEGER,
+  input_count INTEGER,
+  start_time REAL,
+  metrics_json TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO compiles_v2 SELECT * FROM compiles;
+DROP TABLE compiles;
+ALTER TABLE compiles_v2 RENAME TO compiles;
+CREATE INDEX compiles_by_session ON compiles(session_id, seq);
+)sql";
+
 // Append new migrations here; index i upgrades a file from version i to i + 1.
-constexpr std::array<const char*, kSchemaVersion> kMigrations = {kMigration1};
+constexpr std::array<const char*, kSchemaVersion> kMigrations = {kMigration1, kMigration2};
 
 void applyMigrations(Database& db, int from) {
     for (int version = from; version < kSchemaVersion; ++version) {

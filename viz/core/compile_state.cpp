@@ -12,6 +12,7 @@ const char* compileStateName(CompileState state) {
         case CompileState::Failed: return "failed";
         case CompileState::Recompiled: return "recompiled";
         case CompileState::Unknown: return "unknown";
+        case CompileState::Empty: return "empty graph";
     }
     return "unknown";
 }
@@ -26,8 +27,9 @@ CompileState compileStateOf(const traces::TraceIndex& index, const traces::Compi
                 !index.compile(attempt->id).graphBreaks.empty();
     }
     if (failed) return CompileState::Failed;
-    if (broke) return CompileState::GraphBreak;
     const traces::Compile& last = attempts.empty() ? head : *attempts.back();
+    if (last.status == traces::CompileStatus::Empty) return CompileState::Empty;
+    if (broke) return CompileState::GraphBreak;
     if (last.status == traces::CompileStatus::Unknown) return CompileState::Unknown;
     if (head.key.frameCompileId.value_or(0) > 0) return CompileState::Recompiled;
     return CompileState::Ok;

@@ -67,7 +67,7 @@ SiteTrie buildSiteTrie(const traces::TraceIndex& index, traces::RowId sessionId)
 /// function or source, or a compile id's display ("[4/1]", "4/1") or function.
 struct SiteFilter {
     std::string text;
-    std::array<bool, kCompileStateCount> states{true, true, true, true, true};
+    std::array<bool, kCompileStateCount> states{true, true, true, true, true, true};
 };
 
 struct SiteFilterResult {

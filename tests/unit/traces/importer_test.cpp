@@ -33,7 +33,8 @@ const Compile& compileNamed(const TraceData& t, const std::string& key, int occu
 
 std::string metrics(const std::string& extra = "") {
     return "{\"compilation_metrics\": {\"co_name\": \"f\", \"co_filename\": \"prog.py\", \"co_firstlineno\": 3, "
-           "\"entire_frame_compile_time_s\": 0.5, \"inductor_cumulative_compile_time_us\": 250000" + extra + "}, ";
+           "\"entire_frame_compile_time_s\": 0.5, \"inductor_cumulative_compile_time_us\": 250000, "
+           "\"graph_op_count\": 2" + extra + "}, ";
 }
 
 }  // namespace

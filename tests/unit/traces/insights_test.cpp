@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -55,6 +56,10 @@ TEST_P(Insights, PerCompileFactsEqualTheFullLogsCounts) {
         EXPECT_EQ(session.malformedRecords, 0);
         const json& expected = logs.at(session.sourceFile);
         std::set<std::string> seen;
+        std::vector<std::string> empty;
+        for (const Compile* compile : l.index->session(session.id).compiles)
+            if (compile->status == CompileStatus::Empty) empty.push_back(compile->key.str());
+        EXPECT_EQ(empty, expected.at("empty_graphs").get<std::vector<std::string>>());
         for (const Compile* compile : l.index->session(session.id).compiles) {
             const CompileInsights& facts = l.insights->compile(compile->id);
             std::string key = compile->key.str();
@@ -100,6 +105,26 @@ TEST_P(Insights, PerCompileFactsEqualTheFullLogsCounts) {
 INSTANTIATE_TEST_SUITE_P(RealLogs, Insights,
                          ::testing::Values("mlp_cache_cold", "mlp_cache_warm", "gpt2_dynamic", "ddp_gloo_2ranks",
                                            "breaks_profile"));
+
+TEST(Insights, ReportsShowACompileWithoutAGraphAsEmpty) {
+    // breaks_profile's [3/0] restarted, and its second attempt finished with graph_op_count 0 and logged no
+    // dynamo_output_graph: tlparse colours it status-empty.
+    Loaded l = load("breaks_profile");
+    std::ostringstream js, md, html;
+    writeJsonReport(l.trace, js);
+    writeMarkdownReport(l.trace, md);
+    writeHtmlReport(l.trace, html);
+    json report = json::parse(js.str());
+    std::map<std::string, std::string> statusByKey;
+    for (const json& site : report.at("sessions")[0].at("compile_sites"))
+        for (const json& compile : site.at("compiles"))
+            statusByKey[compile.at("compile_id").get<std::string>()] = compile.at("status").get<std::string>();
+    EXPECT_EQ(statusByKey.at("3/0"), "restarted");
+    EXPECT_EQ(statusByKey.at("3/0_1"), "empty");
+    EXPECT_EQ(statusByKey.at("0/1"), "ok");
+    EXPECT_NE(md.str().find("- Status: **empty**"), std::string::npos);
+    EXPECT_NE(html.str().find("<span class=\"badge status-empty\">empty</span>"), std::string::npos);
+}
 
 TEST(Insights, WarmCacheRunHitsTheFxGraphCacheWhereTheColdRunMissed) {
     for (auto [name, result] : {std::pair("mlp_cache_cold", "miss"), std::pair("mlp_cache_warm", "hit")}) {

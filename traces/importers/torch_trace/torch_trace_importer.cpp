@@ -406,7 +406,6 @@ private:
         c.failReason = stringOr(m, "fail_reason");
         c.failUserFile = stringOr(m, "fail_user_frame_filename");
         c.failUserLine = static_cast<int>(intField(m, "fail_user_frame_lineno").value_or(0));
-        c.status = c.failType.empty() ? CompileStatus::Ok : CompileStatus::Failed;
         c.cacheSize = intField(m, "cache_size");
         c.accumulatedCacheSize = intField(m, "accumulated_cache_size");
         c.guardCount = intField(m, "guard_count");
@@ -415,6 +414,10 @@ private:
         c.nodeCount = intField(m, "graph_node_count");
         c.inputCount = intField(m, "graph_input_count");
         c.startTime = realField(m, "start_time");
+        // tlparse's precedence: a failure wins over an empty graph (a failed frame logs no op count either).
+        if (!c.failType.empty()) c.status = CompileStatus::Failed;
+        else if (c.opCount.value_or(0) == 0) c.status = CompileStatus::Empty;
+        else c.status = CompileStatus::Ok;
         c.restartReasons.clear();
         simdjson::dom::array restarts;
         if (m["restart_reasons"].get_array().get(restarts) == simdjson::SUCCESS) {

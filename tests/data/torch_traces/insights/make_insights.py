@@ -76,6 +76,7 @@ def count(path, with_caches):
     failures = []
     attempts = {}
     breaks = 0
+    finished, with_graph = [], set()  # tlparse's "empty graph": finished without fail_type, no dynamo graph
 
     def at(envelope):
         return compiles.setdefault(compile_id(envelope) or "-", {
@@ -88,6 +89,10 @@ def count(path, with_caches):
             attempts.setdefault(base, set()).add(envelope.get("attempt") or 0)
         if kind == "compilation_metrics" and envelope["compilation_metrics"].get("fail_type"):
             failures.append({"compile_id": cid, "kind": "failed"})
+        if kind == "compilation_metrics" and not envelope["compilation_metrics"].get("fail_type"):
+            finished.append(cid)
+        if kind == "dynamo_output_graph":
+            with_graph.add(cid)
         if kind == "artifact:dynamo_graph_break_reason":
             breaks += 1
         m = CACHE_ARTIFACT.match(kind.removeprefix("artifact:")) if kind.startswith("artifact:") else None
@@ -112,6 +117,7 @@ def count(path, with_caches):
         for facts in compiles.values():
             del facts["caches"]
     return {"compiles": compiles, "failures": failures, "graph_breaks": breaks,
+            "empty_graphs": [cid for cid in finished if cid not in with_graph],
             "compile_ids": sorted({k.split("_")[0] for k in compiles if k != "-"} | set(attempts))}
 
 

@@ -57,6 +57,17 @@ TEST(SiteTrie, BreaksLogStripsTheSharedBootFrameAndHangsResumeFunctionsUnderMain
               CompileState::Ok);
 }
 
+TEST(SiteTrie, ACompileIdWhoseLastAttemptProducedNoGraphIsAnEmptyGraph) {
+    // [3/0] restarted, then finished with graph_op_count 0: tlparse's white status-empty, over the restart.
+    const SiteTrie& trie = onlySession(realTrace("insights/breaks_profile")).sites;
+    std::vector<std::string> empty;
+    for (const SiteCompile& compile : trie.compiles())
+        if (compile.state == CompileState::Empty) empty.push_back(compile.display);
+    EXPECT_EQ(empty, std::vector<std::string>{"[3/0]"});
+    EXPECT_EQ(trie.root().counts.count(CompileState::Empty), 1);
+    EXPECT_STREQ(compileStateName(CompileState::Empty), "empty graph");
+}
+
 TEST(SiteTrie, BreaksLogCountsEveryCompileIdOnceByStatus) {
     const SiteTrie& trie = onlySession(realTrace("breaks_cpu")).sites;
     const StateCounts& counts = trie.root().counts;
