@@ -1,4 +1,5 @@
-// Small string_view scanning helpers shared by the payload parsers in traces/parse (header-only, internal).
+// Small string_view scanning helpers shared by the payload parsers in traces/parse and the workbench's text views
+// (header-only).
 // They are hand-written rather than regex based because they run over every payload of logs of hundreds of MB.
 #pragma once
 

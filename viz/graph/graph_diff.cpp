@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include "parse/text_scan.h"
+
 namespace viz {
 namespace {
 
@@ -87,10 +89,6 @@ std::string namesOf(const GraphModel& model, const std::vector<int>& nodes) {
     return text.empty() ? "none" : text;
 }
 
-bool identifierChar(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 /// The later node's arguments with every node it names replaced by that node's match in the earlier graph, so
 /// that renumbering is not a change and a different constant or a rewired input is.
 std::string argsInEarlierNames(const GraphModelNode& node, const GraphModel& before, const GraphModel& after,
@@ -98,12 +96,12 @@ std::string argsInEarlierNames(const GraphModelNode& node, const GraphModel& bef
     std::string out;
     const std::string& args = node.args;
     for (size_t i = 0; i < args.size();) {
-        if (!identifierChar(args[i]) || (args[i] >= '0' && args[i] <= '9')) {
+        if (!traces::scan::isIdentStart(args[i])) {
             out += args[i++];
             continue;
         }
         size_t end = i;
-        while (end < args.size() && identifierChar(args[end])) ++end;
+        while (end < args.size() && traces::scan::isIdentChar(args[end])) ++end;
         std::string_view word(args.data() + i, end - i);
         int input = after.findNode(word);
         int matched = input >= 0 ? beforeOfAfter[static_cast<size_t>(input)] : -1;

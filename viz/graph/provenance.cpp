@@ -6,12 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "graph/fusion_map.h"
+#include "parse/text_scan.h"
 
 namespace viz {
 namespace {
 
-bool identifierStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool identifierChar(char c) { return identifierStart(c) || (c >= '0' && c <= '9'); }
+using traces::scan::isIdentChar;
+using traces::scan::isIdentStart;
 
 std::string_view trimmedLeft(std::string_view line) {
     size_t start = line.find_first_not_of(" \t");
@@ -32,9 +33,9 @@ void forEachLine(std::string_view text, Visit visit) {
 
 /// The identifier a line starts with, "" when it starts with none.
 std::string_view leadingIdentifier(std::string_view line) {
-    if (line.empty() || !identifierStart(line[0])) return {};
+    if (line.empty() || !isIdentStart(line[0])) return {};
     size_t end = 1;
-    while (end < line.size() && identifierChar(line[end])) ++end;
+    while (end < line.size() && isIdentChar(line[end])) ++end;
     return line.substr(0, end);
 }
 
