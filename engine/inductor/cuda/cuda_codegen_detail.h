@@ -94,6 +94,10 @@ bool needsIndex64(const Kernel& kernel);
 std::string decodeVars(const Kernel& kernel, const std::vector<Index>& ranges, int first, const std::string& flat,
                        const std::string& indexType, const std::string& indent, const ExprEmitter& emitter);
 
+// Per pass of a row kernel, the index of the next pass when the two are max(v) then sum(exp(v - max)), which the
+// reduction generator computes in one read of the row (online softmax); -1 otherwise.
+std::vector<int> onlineSoftmaxPairs(const Kernel& kernel);
+
 CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning);
 CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning);
 

@@ -89,6 +89,37 @@ template <class V> __device__ __forceinline__ cwb_arg<V> cwb_shfl_xor(cwb_arg<V>
   a.index = cwb_shfl_xor(a.index, o);
   return a;
 }
+// Online softmax (Milakov & Gimelshein): the running max of a row and the sum of exp(x - max) so far, rescaled
+// when the max grows, so one read of the row gives both. -inf elements add nothing (a row of -inf only is fixed
+// up by cwb_online_sum); NaN and +inf make the sum NaN, as exp(x - max) summed after the max does.
+template <class F> struct cwb_online { F max, sum; };
+__device__ __forceinline__ float cwb_exp(float v) { return expf(v); }
+__device__ __forceinline__ double cwb_exp(double v) { return exp(v); }
+template <class F> __device__ __forceinline__ cwb_online<F> cwb_online_add(cwb_online<F> a, F x) {
+  if (x > a.max) {
+    a.sum = a.sum * cwb_exp(a.max - x) + cwb_exp(x - x);
+    a.max = x;
+  } else if (x != -(F)cwb_inf_d()) {
+    a.sum += cwb_exp(x - a.max);
+    a.max = cwb_maximum(a.max, x);  // NaN
+  }
+  return a;
+}
+struct cwb_online_combine {
+  template <class F> __device__ __forceinline__ cwb_online<F> operator()(cwb_online<F> a, cwb_online<F> b) const {
+    const F m = cwb_maximum(a.max, b.max), none = -(F)cwb_inf_d();
+    return {m, (a.max == none ? F(0) : a.sum * cwb_exp(a.max - m)) + (b.max == none ? F(0) : b.sum * cwb_exp(b.max - m))};
+  }
+};
+// The sum of exp(x - max) over the row; a non-empty row of -inf only gives NaN, as exp(-inf - -inf) does.
+template <class F, class I> __device__ __forceinline__ F cwb_online_sum(cwb_online<F> a, I count) {
+  return (a.max == -(F)cwb_inf_d() && count > 0) ? (F)cwb_nan_d() : a.sum;
+}
+template <class F> __device__ __forceinline__ cwb_online<F> cwb_shfl_xor(cwb_online<F> a, int o) {
+  a.max = cwb_shfl_xor(a.max, o);
+  a.sum = cwb_shfl_xor(a.sum, o);
+  return a;
+}
 // Combines v over the BX threads (a power of two, at least 32) along x of each row group (threadIdx.y); every
 // thread of the group gets the same result. scratch: 32 slots per row group. Every thread of the block must
 // call it. No barrier at the end: the caller alternates between two scratch areas, so the next reduction never
