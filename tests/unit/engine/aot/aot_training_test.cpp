@@ -105,7 +105,7 @@ TEST(AotTraining, LayerNormGeluSoftmaxCrossEntropyBlockWithAdam) {
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-)") + aottest::kLayerNormBlock + R"(
+)") + aottest::kLayerNormBlock + std::string(R"(
 def make():
     torch.manual_seed(0)
     return Block()
