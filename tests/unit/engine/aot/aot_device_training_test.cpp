@@ -9,7 +9,7 @@
 
 namespace {
 
-const char* const kScript = R"(
+const std::string kScript = std::string(R"(
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -24,20 +24,7 @@ class MLP(nn.Module):
         h = self.fc1(x)
         return ((self.fc2(torch.relu(h) * 2.0 - torch.tanh(h)) - y) ** 2).mean()
 
-class Block(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.norm = nn.LayerNorm(24)
-        self.up = nn.Linear(24, 48)
-        self.down = nn.Linear(48, 10)
-
-    def forward(self, x, y):
-        h = F.gelu(self.up(self.norm(x)))
-        h = h + F.gelu(h, approximate="tanh") * 0.5
-        logits = self.down(h)
-        p = torch.softmax(logits, dim=-1)
-        return F.cross_entropy(logits, y) + (p * p).sum() * 0.01 - F.log_softmax(logits, dim=1).mean() * 0.1
-
+)") + aottest::kLayerNormBlock + R"(
 class Attention(nn.Module):
     def __init__(self):
         super().__init__()
