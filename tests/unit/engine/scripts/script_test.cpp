@@ -4,6 +4,7 @@
 //   # expect error: TEXT        the program raises, and its traceback contains TEXT
 //   # expect graph_breaks: N    torch._dynamo.utils.counters["graph_break"] adds up to N
 //   # expect unique_graphs: N   N distinct graphs were compiled
+//   # expect recompiles: N      N recompiles (guard failures) happened
 //   # expect log: TEXT          the TORCH_LOGS=graph_breaks,recompiles output contains TEXT
 // One test per file (ScriptTest.Runs/capture_stdlib_defaultdict_factory), discovered when ctest runs, so a new
 // file is a new test without touching C++.
@@ -28,6 +29,7 @@ struct Expectations {
     std::optional<std::string> error;
     std::optional<int64_t> graphBreaks;
     std::optional<int> uniqueGraphs;
+    std::optional<size_t> recompiles;
     std::vector<std::string> logLines;
 };
 
@@ -59,6 +61,7 @@ Expectations expectationsOf(const std::string& source, const fs::path& path) {
             else if (auto error = value(" error:")) e.error = *error;
             else if (auto breaks = value(" graph_breaks:")) e.graphBreaks = std::stoll(*breaks);
             else if (auto graphs = value(" unique_graphs:")) e.uniqueGraphs = std::stoi(*graphs);
+            else if (auto recompiles = value(" recompiles:")) e.recompiles = std::stoul(*recompiles);
             else if (auto log = value(" log:")) e.logLines.push_back(*log);
             else throw std::invalid_argument("unknown expectation");
         } catch (const std::exception& error) {
@@ -98,6 +101,9 @@ TEST_P(ScriptTest, Runs) {
     }
     if (expected.uniqueGraphs) {
         EXPECT_EQ(run.uniqueGraphs, *expected.uniqueGraphs) << run.logs;
+    }
+    if (expected.recompiles) {
+        EXPECT_EQ(run.events.recompiles.size(), *expected.recompiles) << run.logs;
     }
     for (const std::string& text : expected.logLines) EXPECT_NE(run.logs.find(text), std::string::npos) << "logs:\n" << run.logs;
 }
