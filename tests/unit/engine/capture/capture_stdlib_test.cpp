@@ -125,3 +125,32 @@ def main():
 }
 
 }  // namespace
+
+// Methods of dicts and lists the frame made are traced (they change only the trace's own containers).
+TEST(CaptureStdlib, MethodsOfContainersMadeInTheFrameAreTraced) {
+    const char* source = R"(import torch
+
+@torch.compile(backend="eager")
+def f(a, b):
+    tmp = {"a": a + 1, "b": b + 2}
+    v = tmp.pop("b") + tmp.get("a") + tmp.get("missing", 3) + tmp.pop("missing", 4)
+    tmp.setdefault("c", v)
+    consts = {"k": 1}
+    consts.setdefault("k", 10)
+    xs = [a, b]
+    xs.clear()
+    xs.append(v)
+    if "c" in tmp and "missing" not in tmp and consts["k"] == 1:
+        return tmp["c"] + len(tmp) + len(xs)
+    return a
+
+def main():
+    return f(torch.ones(2), torch.ones(2))
+)";
+    capturetest::CapturedRun run = capturetest::runCaptured(source, "t.py", "main");
+    ASSERT_TRUE(run.ok) << run.error;
+    // v = 3 + 2 + 3 + 4 = 12; tmp holds a and c; xs holds v.
+    EXPECT_DOUBLE_EQ(eng::tensor::elementAt(run.returned.tensor(), 0).toDouble(), 15.0);
+    EXPECT_TRUE(run.events.breaks.empty());
+    EXPECT_EQ(run.uniqueGraphs, 1);
+}
