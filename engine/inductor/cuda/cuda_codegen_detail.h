@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <initializer_list>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -67,6 +68,7 @@ private:
     std::string emit(const Expr& e);
     std::string unaryText(const Expr& e, const std::string& a);
     std::string binaryText(const Expr& e, const std::string& a, const std::string& b);
+    std::string formText(const Expr& e, std::initializer_list<std::string> operands);
     std::string castText(const Expr& e, const std::string& a);
 
     const Kernel& kernel_;
@@ -91,6 +93,10 @@ bool needsIndex64(const Kernel& kernel);
 // `const IDX x0 = flat % 13; ...` decoding a flat index into the variables of `ranges`, starting at `first`.
 std::string decodeVars(const Kernel& kernel, const std::vector<Index>& ranges, int first, const std::string& flat,
                        const std::string& indexType, const std::string& indent, const ExprEmitter& emitter);
+
+// Per pass of a row kernel, the index of the next pass when the two are max(v) then sum(exp(v - max)), which the
+// reduction generator computes in one read of the row (online softmax); -1 otherwise.
+std::vector<int> onlineSoftmaxPairs(const Kernel& kernel);
 
 CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning);
 CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning);

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -17,14 +19,35 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// CWB_CUDA_TUNING="block=512,elements=8,persistent=1": other defaults than the heuristics' for every kernel, for
+// measuring a variant without rebuilding (CudaTuning's fields; part of the source, so of the cache key too).
+cuda::CudaTuning tuningFromEnvironment() {
+    cuda::CudaTuning tuning;
+    const char* text = std::getenv("CWB_CUDA_TUNING");
+    if (!text) return tuning;
+    std::string spec(text);
+    for (size_t start = 0; start < spec.size();) {
+        const size_t end = std::min(spec.find(',', start), spec.size());
+        const std::string item = spec.substr(start, end - start);
+        start = end + 1;
+        const size_t eq = item.find('=');
+        const std::string key = item.substr(0, eq);
+        const int value = eq == std::string::npos ? 1 : std::atoi(item.c_str() + eq + 1);
+        if (key == "block") tuning.blockSize = value;
+        else if (key == "elements") tuning.elementsPerThread = value;
+        else if (key == "persistent") tuning.persistentRows = value != 0;
+        else if (key == "vectors") tuning.allowVectorized = value != 0;
+        else throw std::invalid_argument(fmt::format("CWB_CUDA_TUNING: unknown key '{}' (block, elements, persistent, vectors)", key));
+    }
+    return tuning;
+}
+
 class CudaLauncher : public KernelLauncher {
 public:
     CudaLauncher(const std::vector<Kernel>& kernels, int deviceIndex, bool autotune)
         : device_(eng::cuda::DeviceContext::get(deviceIndex)), kernels_(kernels), autotune_(autotune) {
         auto start = Clock::now();
-        // CWB_PERSISTENT_ROWS=1: row reductions keep rows in registers (CudaTuning::persistentRows), for measuring.
-        cuda::CudaTuning defaults;
-        if (const char* persistent = std::getenv("CWB_PERSISTENT_ROWS")) defaults.persistentRows = std::string(persistent) == "1";
+        const cuda::CudaTuning defaults = tuningFromEnvironment();
         std::vector<eng::cuda::KernelSource> sources;
         for (const Kernel& k : kernels) {
             codes_.push_back(cuda::generateCudaKernel(k, defaults));

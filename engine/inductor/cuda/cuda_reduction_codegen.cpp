@@ -108,6 +108,13 @@ Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std
     return {};
 }
 
+// A max(v) pass merged with the sum(exp(v - max)) pass after it: one (max, sum) accumulator fed v.
+Accumulator onlineAccumulator(const Reduction& max, const std::string& acc, const std::string& v) {
+    const std::string f = computeType(max.value->dtype);
+    return {fmt::format("cwb_online<{}>", f), fmt::format("cwb_online<{}>{{{}, {}}}", f, extremeLiteral(max.value->dtype, false), floatLiteral(0, max.value->dtype)),
+            "cwb_online_combine()", fmt::format("{0} = cwb_online_add({0}, {1});", acc, v), acc + ".max"};
+}
+
 /// Whether `index` is a multiple of `width` for every value of its variables and symbols.
 bool dividesEveryTerm(int width, const Index& index) {
     const std::optional<Polynomial> terms = polynomialOf(index);
@@ -333,17 +340,25 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
     // Every pass of one row group, as statements of the group loop; persistent: rows read once into registers.
     // Row reductions through scratch alternate between its two areas (cwb_reduce_x has no closing barrier).
     const int areaBytes = slots * 16;
+    const std::vector<int> online = onlineSoftmaxPairs(kernel);
     auto emitPasses = [&](bool persistent) {
     std::string out;
     std::vector<int> written;
     int rowReductions = 0;
     for (size_t p = 0; p < kernel.passes.size(); ++p) {
         const KernelPass& pass = kernel.passes[p];
+        if (p > 0 && online[p - 1] == static_cast<int>(p)) continue;  // computed with the pass before it
+        const Reduction* onlineSum = online[p] >= 0 ? &kernel.passes[static_cast<size_t>(online[p])].reductions[0] : nullptr;
+        auto accumulator = [&](const Reduction& r, const std::string& v, const std::string& position) {
+            const std::string acc = fmt::format("acc{}", r.id);
+            return onlineSum ? onlineAccumulator(r, acc, v) : accumulatorFor(r, acc, v, position);
+        };
         if (p > 0 && passLoadsWritten(pass, written)) out += "    __syncthreads();  // a later pass reads what other threads stored\n";
         for (const Store& s : pass.stores) written.push_back(s.buffer);
         std::string what;
         for (const Reduction& r : pass.reductions) what += fmt::format("{}red{} = {}", what.empty() ? "" : ", ", r.id, reductionOpName(r.op));
         for (const Store& s : pass.stores) what += fmt::format("{}store {}", what.empty() ? "" : ", ", kernel.buffers[static_cast<size_t>(s.buffer)].name);
+        if (onlineSum) what += fmt::format(", red{} = sum of exp(x - red{}) in the same read (online softmax)", onlineSum->id, pass.reductions[0].id);
         if (!pass.overReductionRange) {
             out += fmt::format("    // pass {}, once per outer index: {}\n", p, what);
             out += fmt::format("    if (active && {} == 0) {{\n", splitter);
@@ -358,7 +373,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
         out += fmt::format("    // pass {} over the reduction range: {}\n", p, what);
         std::vector<Accumulator> accs;
         for (const Reduction& r : pass.reductions) {
-            accs.push_back(accumulatorFor(r, fmt::format("acc{}", r.id), "", ""));
+            accs.push_back(accumulator(r, "", ""));
             out += fmt::format("    {} acc{} = {};\n", accs.back().type, r.id, accs.back().identity);
         }
         // The interpreter runs a point's stores before evaluating its reductions.
@@ -369,7 +384,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
             }
             for (const Reduction& r : pass.reductions) {
                 const std::string v = emitter.value(r.value);
-                emitter.line(accumulatorFor(r, fmt::format("acc{}", r.id), v, "rindex").update);
+                emitter.line(accumulator(r, v, "rindex").update);
             }
         };
         const int rvar = kernel.outerVarCount();
@@ -435,6 +450,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
             if (needsScratch) out += fmt::format("    acc{} = {};\n", r.id, combined);
             else if (!columns) out += fmt::format("    acc{} = cwb_reduce_x<{}>(acc{}, {}, ({}*)nullptr);\n", r.id, bx, r.id, a.combine, a.type);
             out += fmt::format("    const {} red{} = {};\n", computeType(r.resultDtype()), r.id, a.finish);
+            if (onlineSum) out += fmt::format("    const {} red{} = cwb_online_sum(acc{}, reduce_count);\n", computeType(onlineSum->resultDtype()), onlineSum->id, r.id);
         }
     }
     // An odd count would start the next row group in the area the last reduction of this one used.

@@ -64,7 +64,7 @@ TEST_F(CudaCodegenCompile, EveryTestKernelCompilesForSm90) {
         allIntegerOps(100, DType::Int8), allIntegerOps(100, DType::Int32), allIntegerOps(100, DType::Int64),
         allIntegerOps(100, DType::UInt8), boolOps(100), casts(100), halfMath(100), indexValues3d(3, 5, 7), inPlaceSymbolic(),
         everyReduction(10, true, true), everyReduction(10, false, true), integerReductions(5, 9), multiDimReduction(3, 4, 5),
-        columnSoftmax(9, 40), storeThenReload(4, 70), softmaxConstant(3, 64), fullSum(100), fillScalar()};
+        columnSoftmax(9, 40), maskedSoftmax(16, 100), storeThenReload(4, 70), softmaxConstant(3, 64), fullSum(100), fillScalar()};
     for (const Kernel& kernel : kernels) {
         SCOPED_TRACE(kernel.name);
         compiles(kernel);
@@ -85,7 +85,8 @@ TEST_F(CudaCodegenCompile, PointwiseChainIsVectorisedWithNamedTemporariesAndCse)
     EXPECT_EQ(code.source.find("scalar tail"), std::string::npos);
     EXPECT_EQ(code.source.find("reinterpret_cast<unsigned long long>"), std::string::npos);
     EXPECT_NE(code.source.find("sinf("), std::string::npos);
-    EXPECT_NE(code.source.find("expf("), std::string::npos);
+    // sigmoid is its ops/elementwise.def row's device function, in float
+    EXPECT_NE(code.source.find("cwb_forms::cwb_f_sigmoid<float>("), std::string::npos);
     EXPECT_EQ(code.source.find("__expf"), std::string::npos) << "no fast-math intrinsics";
     // x is read twice in the IR (relu chain and sigmoid) through one shared node: one load per code path.
     EXPECT_EQ(count(code.source, "cwb_load(arg0_1_v.v[k])"), 1);
@@ -193,7 +194,8 @@ TEST_F(CudaCodegenCompile, RowReductionsMoveVectorsAlongAlignedRows) {
     EXPECT_EQ(softmax.vectorWidth, 4);
     EXPECT_NE(softmax.source.find("const bool row_vectors = "), std::string::npos);
     EXPECT_NE(softmax.source.find("((x0 * s0) % 4)"), std::string::npos) << "rows of odd length are not aligned";
-    EXPECT_EQ(count(softmax.source, "*reinterpret_cast<const cwb_vec<float, 4>*>(arg0_1 + x0 * s0 + rbase)"), 3) << "one per pass";
+    EXPECT_EQ(count(softmax.source, "*reinterpret_cast<const cwb_vec<float, 4>*>(arg0_1 + x0 * s0 + rbase)"), 2)
+        << "one for the max and the sum (online), one for the write";
     EXPECT_EQ(count(softmax.source, "*reinterpret_cast<cwb_vec<float, 4>*>(buf0 + x0 * s0 + rbase) = buf0_out"), 1);
     // bfloat16 rows with float32 weights: vectors of 4 (16 bytes of float, 8 of bfloat16).
     EXPECT_EQ(compiles(layerNormBf16(10, 1024)).vectorWidth, 4);
@@ -230,9 +232,31 @@ TEST_F(CudaCodegenCompile, PersistentRowsKeepTheRowInRegistersAcrossPasses) {
     EXPECT_FALSE(compiles(cudatest::softmaxConstant(8192, 8192)).persistent) << "off by default (measured slower)";
 }
 
+TEST_F(CudaCodegenCompile, SoftmaxReadsItsRowOnceForMaxAndSum) {
+    const CudaKernelCode code = compiles(cudatest::softmaxConstant(64, 8192));
+    EXPECT_NE(code.source.find("red1 = sum of exp(x - red0) in the same read (online softmax)"), std::string::npos) << code.source;
+    EXPECT_NE(code.source.find("cwb_online<float> acc0 = cwb_online<float>{"), std::string::npos);
+    EXPECT_NE(code.source.find("cwb_reduce_x<512>(acc0, cwb_online_combine(), reinterpret_cast<cwb_online<float>*>(scratch))"), std::string::npos);
+    EXPECT_NE(code.source.find("const float red1 = cwb_online_sum(acc0, reduce_count);"), std::string::npos);
+    EXPECT_EQ(code.source.find("cwb_sum()"), std::string::npos);
+    // Masked rows (where(..., -inf)) and column softmax take the same path; a sum of exp of anything but the
+    // max's own value minus the max stays a pass of its own.
+    EXPECT_NE(compiles(cudatest::maskedSoftmax(16, 100)).source.find("cwb_online_add(acc0, "), std::string::npos);
+    {
+        const std::string column = compiles(cudatest::columnSoftmax(300, 40)).source;
+        EXPECT_NE(column.find("cwb_reduce_y<32, 32>(acc0, cwb_online_combine()"), std::string::npos) << column;
+    }
+    Kernel unshifted = cudatest::softmaxConstant(64, 8192);
+    unshifted.passes[1].reductions[0].value = unary(ElementOp::Exp, load(0, x(0) * c(8192) + x(1), DType::Float32));
+    EXPECT_EQ(compiles(unshifted).source.find("= cwb_online_add(acc"), std::string::npos);
+}
+
 TEST_F(CudaCodegenCompile, BlockReductionsAlternateScratchAreasInsteadOfAClosingBarrier) {
-    // softmax: max then sum, each combined across 16 warps; the second uses the other half of scratch.
-    const CudaKernelCode softmax = compiles(cudatest::softmaxConstant(64, 8192));
+    // max then a sum (not of exp(x - max): no online pair), each combined across 16 warps; the second uses the
+    // other half of scratch.
+    Kernel twoReductions = cudatest::softmaxConstant(64, 8192);
+    twoReductions.passes[1].reductions[0].value = unary(ElementOp::Exp, load(0, x(0) * c(8192) + x(1), DType::Float32));
+    const CudaKernelCode softmax = compiles(twoReductions);
     EXPECT_NE(softmax.source.find("__shared__ unsigned char scratch[1024]"), std::string::npos) << softmax.source;
     EXPECT_NE(softmax.source.find("cwb_reduce_x<512>(acc0, cwb_max(), reinterpret_cast<float*>(scratch))"), std::string::npos);
     EXPECT_NE(softmax.source.find("cwb_reduce_x<512>(acc1, cwb_sum(), reinterpret_cast<float*>(scratch + 512))"), std::string::npos);

@@ -106,6 +106,20 @@ TEST_F(CudaCodegenRun, SoftmaxRows) {
     runAndCompare(softmaxRows(37), {{"s0", 3000}}, wide);
 }
 
+// Online softmax with -inf among the values: masked-out tails, a row with one finite element, a row of -inf only
+// (NaN, as eagerly), in float32 and float64, on rows of one warp and of a block, and columns.
+TEST_F(CudaCodegenRun, MaskedSoftmaxKeepsEagerInfinities) {
+    for (DType dtype : {DType::Float32, DType::Float64}) {
+        for (auto [rows, cols] : {std::pair{40, 33}, std::pair{9, 5000}, std::pair{70, 64}}) {
+            SCOPED_TRACE(fmt::format("{} {}x{}", tensor::dtypeName(dtype), rows, cols));
+            RunOptions options = reductionOptions(cols);
+            options.fill.specials = false;
+            runAndCompare(maskedSoftmax(rows, cols, dtype), {}, options);
+        }
+    }
+    runAndCompare(columnSoftmax(300, 40), {}, reductionOptions(300));
+}
+
 TEST_F(CudaCodegenRun, RowReductionsOnUnalignedOrScalarPaths) {
     RunOptions unaligned = reductionOptions(1000);
     unaligned.offsetElements = 1;  // every row misaligned: the scalar loop does all

@@ -247,6 +247,24 @@ inline Kernel columnSoftmax(int64_t rows, int64_t cols) {
     return k;
 }
 
+// Softmax over a causal mask that hides column c >= row r (where(c < r, x, -inf)): row 0 is all -inf (NaN, as
+// eagerly), row 1 has one finite element, later rows start finite and end in -inf.
+inline Kernel maskedSoftmax(int64_t rows, int64_t cols, DType dtype = DType::Float32) {
+    Kernel k;
+    k.name = "cwb_red_fused__softmax_masked_0";
+    k.buffers = {buffer("in0", dtype, true, false), buffer("out0", dtype, false, true)};
+    k.outerRanges = {c(rows)};
+    k.reductionRanges = {c(cols)};
+    Index at = x(0) * c(cols) + x(1);
+    auto visible = binary(ElementOp::Lt, indexValue(x(1), DType::Int64), indexValue(x(0), DType::Int64));
+    auto in = where(visible, load(0, at, dtype), constantFloat(-INFINITY, dtype));
+    auto shifted = binary(ElementOp::Sub, in, reductionValue(0, dtype));
+    k.passes = {KernelPass{true, {Reduction{0, ReductionOp::Max, in}}, {}},
+                KernelPass{true, {Reduction{1, ReductionOp::Sum, unary(ElementOp::Exp, shifted)}}, {}},
+                KernelPass{true, {}, {Store{1, at, binary(ElementOp::Div, unary(ElementOp::Exp, shifted), reductionValue(1, dtype))}}}};
+    return k;
+}
+
 // Pass 0 stores tmp = in * 2 (and sums in); pass 1 reads tmp reversed along the row, so other threads'
 // stores must be visible; the outer pass writes both results.
 inline Kernel storeThenReload(int64_t rows, int64_t cols) {
