@@ -167,8 +167,16 @@ void Tracer::storeItem(const VarRef& container, const VarRef& key, const VarRef&
 
 VarRef Tracer::callContainerMethod(const VarRef& method, std::vector<VarRef> args, std::vector<std::pair<std::string, VarRef>> kwargs) {
     const VarRef& self = method->self;
+    if (method->name != "update" && self->kind != Variable::Kind::List) return callFreshDictMethod(method, args, kwargs);
     if (self->kind == Variable::Kind::List) {
         if (!kwargs.empty()) unsupported("Unsupported method call", "list methods take no keyword arguments.", {}, method->name);
+        if (method->name == "clear" && args.empty()) {
+            guardValue(self);
+            self->items.clear();
+            if (self->source && !self->fresh)
+                addEffect(PendingEffect{SideEffect::Kind::ListContents, self.get(), self->source, "", vm::Value(), self});
+            return constant(vm::Value());
+        }
         if (args.size() != 1)
             unsupported("Unsupported method call", fmt::format("list.{}() takes exactly one argument ({} given).", method->name, args.size()), {},
                         method->name);
@@ -189,6 +197,49 @@ VarRef Tracer::callContainerMethod(const VarRef& method, std::vector<VarRef> arg
     for (auto& [name, value] : kwargs) pairs.emplace_back(constant(vm::makeStr(name)), value);
     for (auto& [key, value] : pairs) storeItem(self, key, value);
     return constant(vm::Value());
+}
+
+VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs) {
+    const VarRef& self = method->self;
+    const std::string& name = method->name;
+    const size_t most = name == "clear" ? 0 : name == "get" || name == "pop" || name == "setdefault" ? 2 : 0;
+    if (!kwargs.empty() || args.size() > most || (name != "clear" && args.empty()))
+        unsupported("Unsupported method call", fmt::format("dict.{}() with these arguments.", name), {}, name);
+    if (self->kind == Variable::Kind::Python) {
+        // All constants: the real method on the trace's own dict.
+        for (const VarRef& a : args)
+            if (!isConstant(a)) unsupported("Unsupported method call", fmt::format("dict.{}() of a constant dict with a traced value.", name), {}, name);
+        vm::ValueList values;
+        for (const VarRef& a : args) {
+            argOf(a);
+            values.push_back(exampleOf(a));
+        }
+        return constant(vm_.call(vm_.getAttr(self->value, name), std::move(values)));
+    }
+    if (name == "clear") {
+        self->keys.clear();
+        self->items.clear();
+        return constant(vm::Value());
+    }
+    if (!isConstant(args[0])) unsupported("Unsupported method call", fmt::format("dict.{}() with a traced key.", name), {}, name);
+    vm::Value key = exampleOf(args[0]);
+    argOf(args[0]);
+    VarRef fallback = args.size() > 1 ? args[1] : constant(vm::Value());
+    for (size_t i = 0; i < self->keys.size(); ++i) {
+        if (!vm::valuesEqual(self->keys[i], key)) continue;
+        VarRef item = self->items[i];
+        if (name == "pop") {
+            self->keys.erase(self->keys.begin() + static_cast<long>(i));
+            self->items.erase(self->items.begin() + static_cast<long>(i));
+        }
+        return item;
+    }
+    if (name == "pop" && args.size() < 2) vm_.raiseKeyError(key);
+    if (name == "setdefault") {
+        self->keys.push_back(key);
+        self->items.push_back(fallback);
+    }
+    return fallback;
 }
 
 std::vector<std::pair<VarRef, VarRef>> Tracer::dictPairs(const VarRef& other, bool mappingOnly) {

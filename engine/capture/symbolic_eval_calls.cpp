@@ -291,6 +291,9 @@ VarRef callTensorMethod(Tracer& tracer, const VarRef& method, std::vector<VarRef
                            fmt::format("call_method TensorVariable() {} () {{}}", name));
     const tensor::Tensor& t = self->value.tensor();
     if (name == "dim" || name == "ndimension") return tracer.constant(vm::Value(t.dim()));
+    // Predicates of the dtype fold: TENSOR_MATCH guards it.
+    if ((name == "is_floating_point" || name == "is_complex") && args.empty() && kwargs.empty())
+        return tracer.constant(tracer.vm().call(tracer.vm().getAttr(self->value, name), {}));
     if (name == "size") {
         VarRef shape = tracer.getAttr(*tracer.currentFrame(), self, "shape");
         if (args.empty()) return shape;

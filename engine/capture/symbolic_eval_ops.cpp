@@ -2,6 +2,8 @@
 // tensors and symbolic sizes become operator.* / getitem nodes, module attributes keep their sources.
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "capture/graph_runner.h"
 #include "capture/symbolic_eval.h"
 #include "ops/operators.h"
@@ -315,10 +317,15 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
             if (fields[i] == name) return getItem(object, constant(vm::Value(static_cast<int64_t>(i))));
     }
     // Lists the trace made (no value yet) and lists from outside; not the list result of one op.
-    bool listMethod = object->kind == Variable::Kind::List && !object->node && (name == "append" || name == "extend");
+    bool listMethod = object->kind == Variable::Kind::List && !object->node && (name == "append" || name == "extend" || name == "clear");
     bool dictUpdate = name == "update" && (object->kind == Variable::Kind::Dict ||
                                            (object->kind == Variable::Kind::Python && object->value.is(vm::Kind::Dict) && object->source));
-    if (listMethod || dictUpdate) {
+    // Methods of a dict the trace made (its items may be traced values, or all constants): they change only the
+    // trace's own dict, which every call rebuilds.
+    bool freshDict = object->fresh && !object->source && !object->node &&
+                     (object->kind == Variable::Kind::Dict || (object->kind == Variable::Kind::Python && object->value.is(vm::Kind::Dict)));
+    bool dictMethod = freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear");
+    if (listMethod || dictUpdate || dictMethod) {
         auto method = std::make_shared<Variable>();
         method->kind = Variable::Kind::ContainerMethod;
         method->self = object;
@@ -473,6 +480,14 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
         case Opcode::ContainsOp: {
             VarRef container = popVar(frame);
             VarRef item = popVar(frame);
+            // A constant key in a dict the trace holds (its keys are constants, its values may be traced).
+            if (container->kind == Variable::Kind::Dict && !container->node && !container->source && tracer.isConstant(item)) {
+                tracer.argOf(item);
+                vm::Value key = tracer.exampleOf(item);
+                bool found = std::any_of(container->keys.begin(), container->keys.end(), [&](const vm::Value& k) { return vm::valuesEqual(k, key); });
+                stack.push_back(tracer.constant(vm::Value(in.arg ? !found : found)));
+                return true;
+            }
             if (!tracer.isConstant(container) || !tracer.isConstant(item))
                 tracer.unsupported("Unsupported `in`", "Dynamo cannot evaluate `in` on traced values.", {}, "CONTAINS_OP");
             tracer.requireNoPendingItems(container->value, "__contains__");

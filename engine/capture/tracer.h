@@ -200,6 +200,8 @@ public:
     void storeGlobal(TraceFrame& frame, const std::string& name, const VarRef& value);
     /// `container[key] = value` (value null: `del container[key]`) on a list or dict.
     void storeItem(const VarRef& container, const VarRef& key, const VarRef& value);
+    /// get / pop / setdefault / clear of a dict the trace made.
+    VarRef callFreshDictMethod(const VarRef& method, const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs);
     /// A pending store the trace must read back instead of the real value (nullopt: none; a null VarRef: deleted).
     std::optional<VarRef> pendingAttr(const vm::Value& object, const std::string& name) const;
     std::optional<VarRef> pendingGlobal(const vm::Namespace& globals, const std::string& name) const;

@@ -197,6 +197,22 @@ void registerPointwiseOps(OpRegistry& r) {
           [](const Args& a) { return Value(fillInPlace(a.tensor(0), Scalar(int64_t{0}))); });
     r.def({"torch.lerp", "Tensor.lerp"}, "lerp(Tensor self, Tensor end, Any weight)",
           [](const Args& a) { return Value(lerp(a.tensor(0), a.tensor(1), operandOf(a[2]))); });
+    // addcmul / addcdiv: self + value * tensor1 (* or /) tensor2, as PyTorch composes them.
+    r.def({"torch.addcmul", "Tensor.addcmul"}, "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Any value=1)", [](const Args& a) {
+        Tensor product = binary(BinaryOp::Mul, a.tensor(1), a.tensor(2));
+        return Value(binary(BinaryOp::Add, a.tensor(0), binary(BinaryOp::Mul, product, operandOf(a[3]))));
+    });
+    r.def({"torch.addcdiv", "Tensor.addcdiv"}, "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Any value=1)", [](const Args& a) {
+        check(isFloating(a.tensor(1).dtype()) || isFloating(a.tensor(2).dtype()), ErrorKind::Runtime,
+              "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a true division of "
+              "tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))"
+              ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
+              "behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.");
+        Tensor quotient = binary(BinaryOp::TrueDiv, a.tensor(1), a.tensor(2));
+        return Value(binary(BinaryOp::Add, a.tensor(0), binary(BinaryOp::Mul, quotient, operandOf(a[3]))));
+    });
+    // cwb has no complex dtypes: no tensor is complex.
+    r.def({"torch.is_complex", "Tensor.is_complex"}, "is_complex(Tensor self)", [](const Args&) { return Value(false); });
     r.def({"torch.isclose", "Tensor.isclose"}, "isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)",
           [](const Args& a) { return Value(isclose(a.tensor(0), a.tensor(1), a.real(2), a.real(3), a.boolean(4))); });
     r.def({"torch.allclose", "Tensor.allclose"}, "allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)",

@@ -94,6 +94,15 @@ TEST(VmTorch, ModuleDictAndApply) {
         "True ['Linear', 'ReLU', 'Linear', 'ModuleDict', 'Net'] 0.0\n");
 }
 
+TEST(VmTorch, AddcdivAddcmulAndIsComplex) {
+    expectOutput(
+        "import torch\n"
+        "a = torch.tensor([1.0, 2.0])\nb = torch.tensor([3.0, 4.0])\nc = torch.tensor([2.0, 8.0])\n"
+        "print(torch.addcdiv(a, b, c, value=5.0), a.addcmul(b, c), a.is_complex(), torch.is_complex(a))\n",
+        "tensor([8.5000, 4.5000]) tensor([ 7., 34.]) False False\n");
+    vmtest::expectError("import torch\nx = torch.tensor([1, 2])\ntorch.addcdiv(x, x, x)\n", "RuntimeError: Integer division with addcdiv is no longer supported");
+}
+
 TEST(VmTorch, BuffersAndStateDict) {
     expectOutput(
         "import torch\nimport torch.nn as nn\n"
