@@ -80,6 +80,8 @@ private:
     void takeRefresh(size_t index);
     /// Every view of every pane drops what it built from a trace that is about to go away.
     void forgetTraces();
+    /// Bytes of the logs a path stands for, 0 while there are none (a TORCH_TRACE folder before the first compile).
+    static uint64_t logBytesOf(const std::string& path);
     void closeTrace(size_t index);
     void drawMenuBar(UiDump* dump);
     void drawSidebar(UiDump* dump);

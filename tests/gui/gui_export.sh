@@ -7,6 +7,7 @@
 # Run by ctest inside xvfb-run; exits 77 (skip) without an X display or xdotool.
 # Usage: gui_export.sh CWB PNG_CHECK DATA_DIR WORK_DIR
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 
 cwb=$1 png_check=$2 data=$3 work=$4
 if [ -z "${DISPLAY:-}" ] || ! command -v xdotool >/dev/null; then
@@ -29,38 +30,7 @@ cwb_pid=$!
 trap 'kill "$cwb_pid" 2>/dev/null || true' EXIT
 # Its SIGUSR1 handler is in place once the window is up; a signal before that would end the process.
 window=$(timeout 60 xdotool search --sync --pid "$cwb_pid" --name "cwb - Compile Workbench" | head -1)
-snapshot_count=0
-
-fail() {
-  echo "FAIL: $*"
-  [ -f "$work/snapshot.txt" ] && { echo "--- the window's last snapshot:"; cat "$work/snapshot.txt"; }
-  echo "--- cwb stderr:"; cat "$work/cwb.err"
-  exit 1
-}
-
-# snapshot NAME: asks the window for a snapshot and keeps a copy of it under snapshots/NAME.{png,txt}.
-snapshot() {
-  rm -f "$work/snapshot.txt"
-  kill -USR1 "$cwb_pid"
-  for _ in $(seq 1 100); do [ -f "$work/snapshot.txt" ] && break; sleep 0.05; done
-  [ -f "$work/snapshot.txt" ] || fail "the window wrote no snapshot"
-  snapshot_count=$((snapshot_count + 1))
-  local name
-  name=$(printf '%02d_%s' "$snapshot_count" "$1")
-  cp "$work/snapshot.png" "$work/snapshots/$name.png"
-  cp "$work/snapshot.txt" "$work/snapshots/$name.txt"
-}
-
-# wait_for LINE NAME [GREP_MODE]: snapshots until the window shows LINE (a fixed string; -E: a regular
-# expression), for up to a minute.
-wait_for() {
-  for _ in $(seq 1 120); do
-    snapshot "$2"
-    grep -q "${3:--F}" -- "$1" "$work/snapshot.txt" && return 0
-    sleep 0.5
-  done
-  fail "the window never showed: $1"
-}
+source "$here/live_window.sh"
 
 # click LABEL: clicks the item the last snapshot placed at "item: LABEL at X Y".
 click() {

@@ -6,6 +6,7 @@
 # Run by ctest inside xvfb-run; exits 77 (skip) without an X display or xdotool.
 # Usage: gui_follow.sh CWB DATA_DIR WORK_DIR
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 
 cwb=$1 data=$2 work=$3
 if [ -z "${DISPLAY:-}" ] || ! command -v xdotool >/dev/null; then
@@ -27,32 +28,7 @@ cwb_pid=$!
 trap 'kill "$cwb_pid" 2>/dev/null || true' EXIT
 timeout 60 xdotool search --sync --pid "$cwb_pid" --name "cwb - Compile Workbench" >/dev/null
 
-fail() {
-  echo "FAIL: $*"
-  [ -f "$work/snapshot.txt" ] && { echo "--- the window's last snapshot:"; cat "$work/snapshot.txt"; }
-  echo "--- cwb stderr:"; cat "$work/cwb.err"
-  exit 1
-}
-snapshot_count=0
-snapshot() {
-  rm -f "$work/snapshot.txt"
-  kill -USR1 "$cwb_pid"
-  for _ in $(seq 1 100); do [ -f "$work/snapshot.txt" ] && break; sleep 0.05; done
-  [ -f "$work/snapshot.txt" ] || fail "the window wrote no snapshot"
-  snapshot_count=$((snapshot_count + 1))
-  local name
-  name=$(printf '%02d_%s' "$snapshot_count" "$1")
-  cp "$work/snapshot.png" "$work/snapshots/$name.png"
-  cp "$work/snapshot.txt" "$work/snapshots/$name.txt"
-}
-wait_for() {
-  for _ in $(seq 1 60); do
-    snapshot "$2"
-    grep -qE -- "$1" "$work/snapshot.txt" && return 0
-    sleep 0.5
-  done
-  fail "the window never showed: $1"
-}
+source "$here/live_window.sh"
 
 # append_until LINE: appends the log's lines up to (not including) input line LINE, a record's first line.
 written=0
@@ -63,13 +39,13 @@ append_until() {
 starts=($(grep -n '"dynamo_start"' "$log" | cut -d: -f1))
 [ "${#starts[@]}" -eq "$all_compiles" ] || fail "expected $all_compiles dynamo_start records, found ${#starts[@]}"
 
-wait_for "^trace: run " empty_folder
+wait_for "^trace: run " empty_folder -E
 append_until "${starts[1]}"
-wait_for "session: .*: compiles 1, " first_compile
+wait_for "session: .*: compiles 1, " first_compile -E
 append_until "${starts[5]}"
-wait_for "session: .*: compiles 5, " five_compiles
+wait_for "session: .*: compiles 5, " five_compiles -E
 append_until $(($(wc -l <"$log") + 1))
-wait_for "session: .*: compiles $all_compiles, recompiles $all_recompiles," whole_log
+wait_for "session: .*: compiles $all_compiles, recompiles $all_recompiles," whole_log -E
 grep -q "^trace: run loaded" "$work/snapshot.txt" || fail "the trace is not shown as loaded"
 grep -q "^no compile id: " "$work/snapshot.txt" || fail "the Metrics view lists no records without a compile id"
 kill -0 "$cwb_pid" || fail "the window ended"

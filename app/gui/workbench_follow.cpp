@@ -1,0 +1,92 @@
+// Follow mode of the workbench (`cwb open --follow`, `cwb trace --follow`): logs that grow are imported again in
+// the background, and the new import replaces the old one in place, each pane keeping what it selected.
+#include <chrono>
+#include <filesystem>
+
+#include "gui/workbench.h"
+#include "importers/import_path.h"
+
+namespace app {
+namespace {
+
+constexpr auto kFollowInterval = std::chrono::seconds(1);
+
+}  // namespace
+
+uint64_t Workbench::logBytesOf(const std::string& path) {
+    uint64_t bytes = 0;
+    try {
+        for (const std::string& log : traces::listTraceLogs(path)) {
+            std::error_code error;
+            uint64_t size = std::filesystem::file_size(log, error);
+            if (!error) bytes += size;
+        }
+    } catch (const std::exception&) {
+        return 0;
+    }
+    return bytes;
+}
+
+void Workbench::followLogs() {
+    auto now = std::chrono::steady_clock::now();
+    if (now < nextFollowCheck_) return;
+    nextFollowCheck_ = now + kFollowInterval;
+    for (size_t i = 0; i < slots_.size(); ++i) {
+        TraceSlot& slot = slots_[i];
+        if (slot.load || slot.refresh || traces::isTraceDatabase(traces_[i].path)) continue;
+        uint64_t bytes = logBytesOf(traces_[i].path);
+        if (bytes == slot.followedBytes) continue;
+        slot.followedBytes = bytes;
+        slot.refresh = std::make_unique<TraceLoad>(traces_[i].path);
+    }
+}
+
+void Workbench::takeRefresh(size_t index) {
+    TraceSlot& slot = slots_[index];
+    LoadedTrace loaded;
+    try {
+        loaded = slot.refresh->take();
+    } catch (const std::exception& e) {
+        // A log cut mid-record still imports; anything else (no log yet) waits for the logs to grow again.
+        if (!traces_[index].data) slot.error = e.what();
+        slot.refresh.reset();
+        return;
+    }
+    slot.refresh.reset();
+    std::shared_ptr<const traces::TraceData> old = traces_[index].data;
+    forgetTraces();
+    traces_[index].data = loaded.data;
+    traces_[index].analysis = loaded.analysis;
+    slot.note = loaded.importNote;
+    slot.error.clear();
+    status_ = "Updated " + traces_[index].path + " (" + slot.note + ")";
+    // Row ids follow input order, so a session's ids move when an earlier log of the folder grows: selections are
+    // carried over by the session's source path and the compile's key.
+    for (Pane& pane : panes_) {
+        Selection& selection = pane.selection;
+        if (selection.traceIndex != static_cast<int>(index) || !old) continue;
+        std::string sourcePath, key;
+        for (const traces::Session& s : old->sessions)
+            if (s.id == selection.sessionId) sourcePath = s.sourcePath;
+        for (const traces::Compile& c : old->compiles)
+            if (selection.compileId && c.id == *selection.compileId) key = c.key.str();
+        std::optional<traces::RowId> sessionId, compileId;
+        for (const traces::Session& s : loaded.data->sessions)
+            if (s.sourcePath == sourcePath) sessionId = s.id;
+        for (const traces::Compile& c : loaded.data->compiles)
+            if (sessionId && c.sessionId == *sessionId && !key.empty() && c.key.str() == key && !compileId) compileId = c.id;
+        if (sessionId == selection.sessionId && compileId == selection.compileId) continue;  // graph, node, kernel too
+        Selection carried;
+        carried.traceIndex = selection.traceIndex;
+        if (sessionId) carried.sessionId = *sessionId;
+        carried.compileId = compileId;
+        selection = carried;  // a session that went away is replaced by ensureSession
+    }
+}
+
+void Workbench::forgetTraces() {
+    for (Pane& pane : panes_)
+        for (auto& view : pane.views) view->forgetTrace();
+}
+
+}  // namespace app
