@@ -15,7 +15,9 @@ read -r -a binaries <<<"${CWB_GPU_BINARIES:-engine_cuda_tests engine_vm_tests en
 package() {
     local build_dir=${1:?usage: run_gpu_tests.sh package BUILD_DIR}
     build_dir=$(cd "$build_dir" && pwd)
-    grep -qx '/.devbin*/' "$repo_root/.git/info/exclude" 2>/dev/null || echo '/.devbin*/' >>"$repo_root/.git/info/exclude"
+    local exclude  # .git is a file in a worktree: ask git where the exclude file is
+    exclude=$(cd "$repo_root" && git rev-parse --path-format=absolute --git-path info/exclude)
+    grep -qx '/.devbin*/' "$exclude" 2>/dev/null || echo '/.devbin*/' >>"$exclude"
     local staging
     staging=$(mktemp -d)
     # Binaries and their non-system libraries (not libcuda, NVRTC or cuBLAS, which the GPU machine has).
