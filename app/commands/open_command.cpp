@@ -1,6 +1,6 @@
 // `cwb open PATH... [--view NAME] [--select COMPILE_ID] [--graph-tab KIND] [--scale S] [--frames N]
-// [--screenshot FILE.png] [--dump-ui] [--snapshot-on-sigusr1 PREFIX]`: the desktop workbench; with --screenshot
-// (or --frames) it renders a few frames, writes the PNG and exits.
+// [--screenshot FILE.png] [--dump-ui] [--snapshot-on-sigusr1 PREFIX] [--follow]`: the desktop workbench; with
+// --screenshot (or --frames) it renders a few frames, writes the PNG and exits.
 #include <fmt/core.h>
 
 #include "commands/commands.h"
@@ -20,6 +20,7 @@ struct OpenOptions {
     std::string graphTab;
     float scale = 0.0f;
     std::string snapshotPrefix;
+    bool follow = false;
 };
 
 constexpr const char* kGraphTabNames =
@@ -49,6 +50,7 @@ int runOpen(const OpenOptions& options, bool framesGiven, bool scaleGiven) {
     }
     if (scaleGiven) workbench.scale = options.scale;
     workbench.snapshotOnSignalPrefix = options.snapshotPrefix;
+    workbench.follow = options.follow;
     if (framesGiven) workbench.frames = options.frames;
     workbench.screenshotPath = options.screenshot;
     workbench.dumpUi = options.dumpUi;
@@ -78,6 +80,8 @@ void registerOpenCommand(CLI::App& app) {
                              ->check(CLI::Range(0.5, 4.0));
     cmd->add_option("--snapshot-on-sigusr1", options->snapshotPrefix,
                     "Live window: on each SIGUSR1 write the frame to PREFIX.png and what it shows to PREFIX.txt");
+    cmd->add_flag("--follow", options->follow,
+                  "Import logs and directories again whenever they grow: watch a job that is still running");
     cmd->callback([options, frames, scale] {
         throw CLI::RuntimeError(runOpen(*options, frames->count() > 0, scale->count() > 0));
     });

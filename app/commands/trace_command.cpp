@@ -1,6 +1,7 @@
-// `cwb trace [-o DIR] [--report FILE [--format md|html|json]] -- CMD ARGS...`: runs CMD with TORCH_TRACE=DIR,
-// shows how far its logs have grown while it runs, imports them into DIR/trace.db when it ends (a run that
-// crashed included), then writes the report or opens the workbench on it.
+// `cwb trace [-o DIR] [--report FILE [--format md|html|json] | --follow] -- CMD ARGS...`: runs CMD with
+// TORCH_TRACE=DIR, shows how far its logs have grown while it runs, imports them into DIR/trace.db when it ends (a
+// run that crashed included), then writes the report or opens the workbench on it; with --follow the workbench
+// opens at once and shows the logs as they grow.
 #include <fmt/core.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@ struct TraceOptions {
     std::string dir;
     std::string report;
     std::string format = "html";
+    bool follow = false;
     std::vector<std::string> command;
 };
 
@@ -72,6 +74,19 @@ int runTraced(const TraceOptions& options, const std::string& dir) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/// The workbench in follow mode on the logs' folder, as a process of its own beside the command.
+pid_t startFollowingWorkbench(const std::string& dir) {
+    std::string self = fs::read_symlink("/proc/self/exe").string();
+    pid_t child = fork();
+    if (child < 0) throw std::runtime_error("cannot open the workbench: fork failed");
+    if (child == 0) {
+        execl(self.c_str(), "cwb", "open", dir.c_str(), "--follow", static_cast<char*>(nullptr));
+        fmt::print(stderr, "cwb trace: cannot open the workbench: {}\n", std::strerror(errno));
+        _exit(127);
+    }
+    return child;
+}
+
 int runTrace(const TraceOptions& options) {
     keepImportMemoryFlat();
     std::string dir = options.dir.empty() ? defaultDir() : options.dir;
@@ -81,6 +96,9 @@ int runTrace(const TraceOptions& options) {
         format = traces::reportFormatFromString(options.format);
         if (!format) throw CLI::ValidationError("--format", "expected md, html, json or perfetto, got '" + options.format + "'");
     }
+    if (options.follow && format) throw CLI::ValidationError("--follow", "opens the workbench; it cannot go with --report");
+    std::optional<pid_t> workbench;
+    if (options.follow) workbench = startFollowingWorkbench(dir);
     int exitCode = runTraced(options, dir);
     if (exitCode != 0) fmt::print(stderr, "cwb trace: {} exited with status {}\n", options.command[0], exitCode);
     if (logBytes(dir) == 0) {
@@ -94,6 +112,12 @@ int runTrace(const TraceOptions& options) {
     });
     progress.finish();
     fmt::print(stderr, "cwb trace: imported the logs of {} into {}\n", dir, db);
+    if (workbench) {
+        fmt::print(stderr, "cwb trace: the workbench shows the final logs; close it to finish\n");
+        int status = 0;
+        waitpid(*workbench, &status, 0);
+        return exitCode;
+    }
     if (format) {
         traces::TraceData trace = traces::openAsTrace(db);
         std::string producedBy = "cwb " CWB_VERSION " trace";
@@ -117,6 +141,8 @@ void registerTraceCommand(CLI::App& app) {
     cmd->add_option("-o,--dir", options->dir, "Folder for the logs and trace.db (default: cwb-trace-DATE-TIME)");
     cmd->add_option("--report", options->report, "Write the report to this file instead of opening the workbench");
     cmd->add_option("-f,--format", options->format, "Report format: md, html, json or perfetto")->capture_default_str();
+    cmd->add_flag("--follow", options->follow,
+                  "Open the workbench at once and update it live as the logs grow (for long jobs)");
     cmd->add_option("command", options->command, "The command to run, after --: cwb trace -- python train.py")
         ->required()
         ->expected(-1);

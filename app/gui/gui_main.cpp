@@ -237,6 +237,7 @@ int runWorkbench(const WorkbenchOptions& options) {
     }
 
     Workbench workbench(config, persistent);
+    workbench.setFollow(options.follow);
     glfwSetWindowUserPointer(session.window(), &workbench);
     glfwSetDropCallback(session.window(), onDrop);
     for (size_t i = 0; i < options.paths.size(); ++i)

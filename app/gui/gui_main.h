@@ -22,6 +22,8 @@ struct WorkbenchOptions {
     /// On each SIGUSR1, write what the next frame shows to PREFIX.png and PREFIX.txt (the --dump-ui text): lets
     /// tests that drive a live window with real input events see it. Empty for off.
     std::string snapshotOnSignalPrefix;
+    /// Import logs and directories again whenever they grow (a job still writing them), keeping the selection.
+    bool follow = false;
 };
 
 /// Opens the window and runs until the user quits (or the scripted frames are done). Returns the exit status.

@@ -10,6 +10,7 @@
 
 #include "core/selection_links.h"
 #include "core/trace_analysis.h"
+#include "importers/import_path.h"
 #include "gui/theme.h"
 #include "gui/ui_dump.h"
 #include "gui/widgets.h"
@@ -18,6 +19,23 @@
 
 namespace app {
 namespace {
+
+constexpr auto kFollowInterval = std::chrono::seconds(1);
+
+/// Bytes of the logs a path stands for, 0 while there are none (a TORCH_TRACE folder before the first compile).
+uint64_t logBytesOf(const std::string& path) {
+    uint64_t bytes = 0;
+    try {
+        for (const std::string& log : traces::listTraceLogs(path)) {
+            std::error_code error;
+            uint64_t size = std::filesystem::file_size(log, error);
+            if (!error) bytes += size;
+        }
+    } catch (const std::exception&) {
+        return 0;
+    }
+    return bytes;
+}
 
 std::string displayName(const std::string& path) {
     std::filesystem::path p(path);
@@ -55,6 +73,7 @@ void Workbench::openInPane(const std::string& path, size_t pane) {
     TraceSlot slot;
     slot.load = std::make_unique<TraceLoad>(path);
     slot.targetPane = std::min<size_t>(pane, panes_.size() - 1);
+    if (follow_) slot.followedBytes = logBytesOf(path);
     slots_.push_back(std::move(slot));
     if (pane == 1) config_.splitView = true;
     if (persistent_) {
@@ -112,9 +131,76 @@ void Workbench::pollLoads() {
         }
         slot.load.reset();
     }
+    if (!follow_) return;
+    for (size_t i = 0; i < slots_.size(); ++i)
+        if (slots_[i].refresh && slots_[i].refresh->ready()) takeRefresh(i);
+    followLogs();
+}
+
+void Workbench::followLogs() {
+    auto now = std::chrono::steady_clock::now();
+    if (now < nextFollowCheck_) return;
+    nextFollowCheck_ = now + kFollowInterval;
+    for (size_t i = 0; i < slots_.size(); ++i) {
+        TraceSlot& slot = slots_[i];
+        if (slot.load || slot.refresh || traces::isTraceDatabase(traces_[i].path)) continue;
+        uint64_t bytes = logBytesOf(traces_[i].path);
+        if (bytes == slot.followedBytes) continue;
+        slot.followedBytes = bytes;
+        slot.refresh = std::make_unique<TraceLoad>(traces_[i].path);
+    }
+}
+
+void Workbench::takeRefresh(size_t index) {
+    TraceSlot& slot = slots_[index];
+    LoadedTrace loaded;
+    try {
+        loaded = slot.refresh->take();
+    } catch (const std::exception& e) {
+        // A log cut mid-record still imports; anything else (no log yet) waits for the logs to grow again.
+        if (!traces_[index].data) slot.error = e.what();
+        slot.refresh.reset();
+        return;
+    }
+    slot.refresh.reset();
+    std::shared_ptr<const traces::TraceData> old = traces_[index].data;
+    forgetTraces();
+    traces_[index].data = loaded.data;
+    traces_[index].analysis = loaded.analysis;
+    slot.note = loaded.importNote;
+    slot.error.clear();
+    status_ = "Updated " + traces_[index].path + " (" + slot.note + ")";
+    // Row ids follow input order, so a session's ids move when an earlier log of the folder grows: selections are
+    // carried over by the session's source path and the compile's key.
+    for (Pane& pane : panes_) {
+        Selection& selection = pane.selection;
+        if (selection.traceIndex != static_cast<int>(index) || !old) continue;
+        std::string sourcePath, key;
+        for (const traces::Session& s : old->sessions)
+            if (s.id == selection.sessionId) sourcePath = s.sourcePath;
+        for (const traces::Compile& c : old->compiles)
+            if (selection.compileId && c.id == *selection.compileId) key = c.key.str();
+        std::optional<traces::RowId> sessionId, compileId;
+        for (const traces::Session& s : loaded.data->sessions)
+            if (s.sourcePath == sourcePath) sessionId = s.id;
+        for (const traces::Compile& c : loaded.data->compiles)
+            if (sessionId && c.sessionId == *sessionId && !key.empty() && c.key.str() == key && !compileId) compileId = c.id;
+        if (sessionId == selection.sessionId && compileId == selection.compileId) continue;  // graph, node, kernel too
+        Selection carried;
+        carried.traceIndex = selection.traceIndex;
+        if (sessionId) carried.sessionId = *sessionId;
+        carried.compileId = compileId;
+        selection = carried;  // a session that went away is replaced by ensureSession
+    }
+}
+
+void Workbench::forgetTraces() {
+    for (Pane& pane : panes_)
+        for (auto& view : pane.views) view->forgetTrace();
 }
 
 void Workbench::closeTrace(size_t index) {
+    forgetTraces();
     traces_.erase(traces_.begin() + static_cast<std::ptrdiff_t>(index));
     slots_.erase(slots_.begin() + static_cast<std::ptrdiff_t>(index));
     for (Pane& pane : panes_) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <future>
 #include <memory>
 #include <optional>
@@ -28,6 +29,9 @@ public:
     void open(const std::string& path);
     /// Like open(), but shown in pane `pane` once loaded (pane 1 turns side-by-side on).
     void openInPane(const std::string& path, size_t pane);
+    /// Follow mode (`--follow`): logs and directories opened from now on are imported again whenever they grow,
+    /// and the views switch to the new import keeping their selection; the old one stays shown meanwhile.
+    void setFollow(bool follow) { follow_ = follow; }
     /// True while any trace is still loading.
     bool loading() const;
     /// Paths dropped on the window at (`x`, `y`) in window pixels (GLFW callback); opened on the next frame, in
@@ -59,6 +63,8 @@ private:
         std::string error;
         std::string note;
         std::optional<size_t> targetPane;  ///< the pane that shows this trace once it has loaded
+        std::unique_ptr<TraceLoad> refresh;  ///< follow mode: a newer import of the grown logs, in flight
+        uint64_t followedBytes = 0;          ///< follow mode: the logs' size when the last import started
     };
     struct Pane {
         Selection selection;
@@ -68,6 +74,12 @@ private:
     };
 
     void pollLoads();
+    /// Follow mode: starts a new import of every log that grew since its last one, at most once a second.
+    void followLogs();
+    /// Follow mode: shows the finished import of slot `index`, keeping what each pane selected.
+    void takeRefresh(size_t index);
+    /// Every view of every pane drops what it built from a trace that is about to go away.
+    void forgetTraces();
     void closeTrace(size_t index);
     void drawMenuBar(UiDump* dump);
     void drawSidebar(UiDump* dump);
@@ -104,6 +116,8 @@ private:
     FileBrowser openDialog_;
     FileBrowser exportDialog_;
     std::optional<std::future<std::string>> exportJob_;
+    bool follow_ = false;
+    std::chrono::steady_clock::time_point nextFollowCheck_{};
     bool showHelp_ = false;
     bool quit_ = false;
     std::string status_;

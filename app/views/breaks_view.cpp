@@ -20,6 +20,7 @@ public:
     ViewId id() const override { return ViewId::Breaks; }
     const char* title() const override { return "Graph breaks"; }
     void draw(ViewContext& context) override;
+    void forgetTrace() override { bound_ = nullptr; }
 
 private:
     void refresh(const viz::SessionAnalysis& session);

@@ -27,6 +27,7 @@ public:
     ViewId id() const override { return ViewId::Code; }
     const char* title() const override { return "Code"; }
     void draw(ViewContext& context) override;
+    void forgetTrace() override { loadedTrace_ = nullptr; }
 
 private:
     void drawList(const viz::TraceAnalysis& analysis, ViewContext& context);

@@ -26,6 +26,7 @@ public:
     ViewId id() const override { return ViewId::Diff; }
     const char* title() const override { return "Diff"; }
     void draw(ViewContext& context) override;
+    void forgetTrace() override { diffedA_ = diffedB_ = nullptr; }
 
 private:
     void drawSession(const traces::SessionDiff& s, ViewContext& context);

@@ -62,6 +62,7 @@ public:
     ViewId id() const override { return ViewId::Fusion; }
     const char* title() const override { return "Fusion"; }
     void draw(ViewContext& context) override;
+    void forgetTrace() override { analysis_ = nullptr; }
 
 private:
     void bind(const viz::TraceAnalysis& analysis, const traces::Compile& compile);

@@ -87,14 +87,7 @@ void GraphPane::setFolded(bool folded) {
     expanded_ = viz::overviewExpansion(*folding_, model_.nodes.size());
 }
 
-std::string GraphPane::title() const {
-    std::string title = viz::graphKindTitle(graph_->kind);
-    if (graph_->kind == traces::GraphKind::PostGrad && !fusion_.kernels.empty() &&
-        fusion_.kernels.front().role != viz::CodeRole::Unknown)
-        title += std::string(" ") + viz::toString(fusion_.kernels.front().role);
-    if (graph_->name.starts_with("before_")) title += " (before passes)";
-    return title;
-}
+std::string GraphPane::title() const { return viz::graphTitle(*graph_, fusion_); }
 
 void GraphPane::rebuildDisplay() {
     viz::DisplayOptions options;

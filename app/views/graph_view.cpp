@@ -29,6 +29,7 @@ public:
     ViewId id() const override { return ViewId::Graph; }
     const char* title() const override { return "Graph"; }
     void draw(ViewContext& context) override;
+    void forgetTrace() override { analysis_ = nullptr; }
 
 private:
     void bind(const viz::TraceAnalysis& analysis, const traces::Compile& compile, const viz::SessionAnalysis* session);

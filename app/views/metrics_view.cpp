@@ -1,16 +1,19 @@
-// Metrics: the counts of every session of the trace side by side, compile time per phase for the session, and
-// one bar per compile with its nested phases (entire frame > backend > inductor > code generation).
+// Metrics: the counts of every session of the trace side by side, compile time per phase for the session, one bar
+// per compile with its nested phases (entire frame > backend > inductor > code generation), and the records that
+// named no compile id.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <map>
 #include <string>
 
 #include "core/compile_metrics.h"
 #include "gui/theme.h"
 #include "gui/ui_dump.h"
 #include "gui/widgets.h"
+#include "report/compile_insights.h"
 #include "views/view_support.h"
 #include "views/workbench_views.h"
 
@@ -22,11 +25,20 @@ public:
     ViewId id() const override { return ViewId::Metrics; }
     const char* title() const override { return "Metrics"; }
     void draw(ViewContext& context) override;
+    void forgetTrace() override {
+        recordsFor_ = nullptr;
+        sortedFor_ = nullptr;
+    }
 
 private:
     void drawSessions(const viz::TraceAnalysis& analysis, ViewContext& context);
     void drawPhaseTotals(const viz::SessionMetrics& metrics, ViewContext& context);
     void drawCompileBars(const viz::SessionAnalysis& session, ViewContext& context);
+    void drawRecordsWithoutCompileId(const viz::SessionAnalysis& session, ViewContext& context);
+    const traces::RecordsWithoutCompileId& recordsOf(const traces::TraceData& trace, traces::RowId sessionId);
+
+    const traces::TraceData* recordsFor_ = nullptr;
+    std::map<traces::RowId, traces::RecordsWithoutCompileId> records_;
     float barWidth(double seconds, double maxSeconds, float fullWidth) const;
 
     bool logScale_ = true;
@@ -58,13 +70,15 @@ void MetricsView::draw(ViewContext& context) {
     ImGui::Spacing();
     drawPhaseTotals(session->metrics, context);
     ImGui::Spacing();
+    drawRecordsWithoutCompileId(*session, context);
+    ImGui::Spacing();
     drawCompileBars(*session, context);
     ImGui::EndChild();
 }
 
 void MetricsView::drawSessions(const viz::TraceAnalysis& analysis, ViewContext& context) {
     ImGui::Text("Counts per session");
-    constexpr int kColumns = 11;
+    constexpr int kColumns = 12;
     // Scrolls sideways in a narrow pane instead of squeezing the numbers into unreadable columns.
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit |
                             ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
@@ -74,7 +88,7 @@ void MetricsView::drawSessions(const viz::TraceAnalysis& analysis, ViewContext& 
     if (!ImGui::BeginTable("sessions", kColumns, flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     for (const char* name : {"Session", "Compiles", "Graphs", "Graph breaks", "Recompiles", "Failed", "Output code",
-                             "Kernels", "Ops", "Functions", "Compile time"})
+                             "Kernels", "Ops", "Functions", "No compile id", "Compile time"})
         ImGui::TableSetupColumn(name);
     ImGui::TableHeadersRow();
     for (const auto& session : analysis.sessions()) {
@@ -91,7 +105,8 @@ void MetricsView::drawSessions(const viz::TraceAnalysis& analysis, ViewContext& 
         const traces::SummaryCounts& counts = metrics.counts;
         for (int64_t value : {counts.compiles, counts.graphs, counts.graphBreaks, counts.recompiles, counts.failedCompiles,
                               counts.outputCode, static_cast<int64_t>(metrics.kernels), metrics.ops,
-                              static_cast<int64_t>(metrics.functions)}) {
+                              static_cast<int64_t>(metrics.functions),
+                              static_cast<int64_t>(recordsOf(*context.currentTrace(), session->session->id).records.size())}) {
             ImGui::TableNextColumn();
             ImGui::Text("%lld", static_cast<long long>(value));
         }
@@ -129,6 +144,72 @@ void MetricsView::drawPhaseTotals(const viz::SessionMetrics& metrics, ViewContex
         ImGui::TextUnformatted(widgets::formatSeconds(phase.seconds).c_str());
         if (context.uiDump) context.uiDump->add("phase", phase.phase + " " + widgets::formatSeconds(phase.seconds));
     }
+}
+
+const traces::RecordsWithoutCompileId& MetricsView::recordsOf(const traces::TraceData& trace,
+                                                              traces::RowId sessionId) {
+    if (recordsFor_ != &trace) {
+        recordsFor_ = &trace;
+        records_.clear();
+    }
+    auto it = records_.find(sessionId);
+    if (it == records_.end()) it = records_.emplace(sessionId, traces::recordsWithoutCompileId(trace, sessionId)).first;
+    return it->second;
+}
+
+// tlparse files these under [-/-]; here each says what it was, and where the payload named a compile, which one.
+void MetricsView::drawRecordsWithoutCompileId(const viz::SessionAnalysis& session, ViewContext& context) {
+    const traces::RecordsWithoutCompileId& found = recordsOf(*context.currentTrace(), session.session->id);
+    std::string header = "Records without a compile id (" + std::to_string(found.records.size()) + ")###no compile id";
+    if (context.uiDump) {
+        std::string counts;
+        for (const auto& [name, count] : found.countsByName) counts += name + " " + std::to_string(count) + ", ";
+        context.uiDump->add("no compile id", std::to_string(found.records.size()) + " records, " +
+                                                 std::to_string(found.joinedByPayload) + " joined by payload" +
+                                                 (counts.empty() ? "" : ": " + counts.substr(0, counts.size() - 2)));
+    }
+    if (found.records.empty()) {
+        ImGui::TextDisabled("Records without a compile id: none");
+        return;
+    }
+    if (!ImGui::CollapsingHeader(header.c_str())) return;
+    ImGui::TextWrapped("%zu record(s) named no compile id in their envelope; %lld named one in their payload "
+                       "(a chromium event's args) and were attached to that compile.",
+                       found.records.size(), static_cast<long long>(found.joinedByPayload));
+    ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY;
+    float height = std::min(12.0f, static_cast<float>(found.records.size()) + 1.5f) * ImGui::GetFrameHeightWithSpacing();
+    if (!ImGui::BeginTable("no compile id", 4, flags, ImVec2(0, height))) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("Line", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 5.0f);
+    ImGui::TableSetupColumn("Record", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("Compile", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 6.0f);
+    ImGui::TableSetupColumn("Logged from", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    const traces::TraceIndex& index = context.currentAnalysis()->index();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(found.records.size()));
+    while (clipper.Step()) {
+        for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+            const traces::RecordWithoutCompileId& record = *found.records[static_cast<size_t>(r)];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%lld", static_cast<long long>(record.line));
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(record.event == record.name ? record.event.c_str()
+                                                               : (record.event + ": " + record.name).c_str());
+            ImGui::TableNextColumn();
+            if (const traces::Compile* joined = record.compileId ? index.compileById(*record.compileId) : nullptr) {
+                ImGui::PushID(r);
+                if (widgets::linkButton(joined->key.display().c_str())) selectCompile(context, joined->id);
+                ImGui::PopID();
+            }
+            ImGui::TableNextColumn();
+            if (!record.stack.empty())
+                ImGui::TextUnformatted((record.stack.back().file + ":" + std::to_string(record.stack.back().line) +
+                                        " in " + record.stack.back().function).c_str());
+        }
+    }
+    ImGui::EndTable();
 }
 
 void MetricsView::drawCompileBars(const viz::SessionAnalysis& session, ViewContext& context) {

@@ -39,6 +39,7 @@ public:
     ViewId id() const override { return ViewId::Provenance; }
     const char* title() const override { return "Provenance"; }
     void draw(ViewContext& context) override;
+    void forgetTrace() override { analysis_ = nullptr; }
 
 private:
     struct PaneState {

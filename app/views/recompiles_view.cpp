@@ -20,6 +20,7 @@ public:
     ViewId id() const override { return ViewId::Recompiles; }
     const char* title() const override { return "Recompiles"; }
     void draw(ViewContext& context) override;
+    void forgetTrace() override { bound_ = nullptr; }
 
 private:
     void bind(const viz::SessionAnalysis& session);

@@ -44,6 +44,7 @@ public:
     ViewId id() const override { return ViewId::Shapes; }
     const char* title() const override { return "Shapes"; }
     void draw(ViewContext& context) override;
+    void forgetTrace() override { builtFor_ = nullptr; }
 
 private:
     void drawDetails(const SymbolRow& row, ViewContext& context);

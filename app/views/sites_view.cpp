@@ -35,6 +35,10 @@ public:
     ViewId id() const override { return ViewId::Sites; }
     const char* title() const override { return "Compile sites"; }
     void draw(ViewContext& context) override;
+    void forgetTrace() override {
+        bound_ = nullptr;
+        insightsFor_ = nullptr;
+    }
 
 private:
     void rebuildIfNeeded(const viz::SessionAnalysis& session);
@@ -310,6 +314,14 @@ void SitesView::drawDetails(ViewContext& context) {
     for (const traces::Compile* attempt : links.attempts)
         if (std::string caches = traces::cacheSummaryText(insights_->compile(attempt->id)); !caches.empty())
             ImGui::TextWrapped("Caches %s: %s", attempt->key.display().c_str(), caches.c_str());
+    for (const traces::Compile* attempt : links.attempts) {
+        const traces::CustomOps& ops = insights_->compile(attempt->id).customOps;
+        if (ops.empty()) continue;
+        std::string text = "Custom ops " + attempt->key.display() + ": " + traces::customOpsText(ops);
+        if (ops.nonCompliant.empty()) ImGui::TextWrapped("%s", text.c_str());
+        else ImGui::TextColored(theme::kWarningText, "%s", text.c_str());
+        if (context.uiDump) context.uiDump->add("custom ops", text);
+    }
     ImGui::Text("Guards %zu", links.guards.size());
     if (head->opCount) {
         ImGui::SameLine();

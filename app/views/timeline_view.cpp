@@ -26,6 +26,7 @@ public:
     ViewId id() const override { return ViewId::Timeline; }
     const char* title() const override { return "Timeline"; }
     void draw(ViewContext& context) override;
+    void forgetTrace() override { builtFor_ = nullptr; }
 
 private:
     void rebuildIfNeeded(const traces::TraceData& trace);

@@ -71,6 +71,9 @@ public:
     virtual const char* title() const = 0;
     /// Draws the view's content into the current ImGui window region.
     virtual void draw(ViewContext& context) = 0;
+    /// A trace was replaced by a newer import of its logs (`--follow`) or closed: drop everything built from it,
+    /// even while hidden, since a new trace may reuse the address of the old one.
+    virtual void forgetTrace() {}
 };
 
 }  // namespace app

@@ -4,6 +4,7 @@
 #include "aot/aot_backend.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -29,6 +30,15 @@ bool anyRequiresGrad(const vm::ValueList& inputs) {
         if (v.is(vm::Kind::Tensor) && v.as<vm::TensorObject>().value.requiresGrad()) return true;
     return false;
 }
+
+/// PyTorch's first line of every output code module, `# AOT ID: ['0_forward']`: AOT Autograd numbers the graphs it
+/// compiles from 0 per process, and the module's role follows (forward, backward or inference). The workbench reads
+/// a module's role from it.
+int64_t nextAotId() {
+    static std::atomic<int64_t> counter{0};
+    return counter++;
+}
+std::string aotIdLine(int64_t aotId, std::string_view role) { return fmt::format("# AOT ID: ['{}_{}']\n", aotId, role); }
 
 const tensor::Tensor* tensorOf(const vm::Value& v) { return v.is(vm::Kind::Tensor) ? &v.as<vm::TensorObject>().value : nullptr; }
 
@@ -112,7 +122,11 @@ capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     stages_.clear();
     phases_.clear();
     fallbackReason_.clear();
-    if (!tensor::autograd::isGradEnabled() || !anyRequiresGrad(exampleInputs)) return compilePass(vm, graph, exampleInputs, code_, phases_);
+    if (!tensor::autograd::isGradEnabled() || !anyRequiresGrad(exampleInputs)) {
+        capture::CompiledFn fn = compilePass(vm, graph, exampleInputs, code_, phases_);
+        if (code_) code_->source = aotIdLine(nextAotId(), "inference") + code_->source;
+        return fn;
+    }
     const auto start = std::chrono::steady_clock::now();
     JointGraph joint;
     Partition partition;
@@ -169,8 +183,9 @@ capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
             for (traces::Kernel& kernel : passCode->kernels) kernel.postGradNodes = kernel.sourceNodes;
             codes_.push_back(*passCode);
         }
-        codes_[0].source = summary + "# forward graph\n" + codes_[0].source;
-        codes_[1].source = "# AOT Autograd: backward graph\n" + codes_[1].source;
+        const int64_t aotId = nextAotId();
+        codes_[0].source = aotIdLine(aotId, "forward") + summary + "# forward graph\n" + codes_[0].source;
+        codes_[1].source = aotIdLine(aotId, "backward") + "# AOT Autograd: backward graph\n" + codes_[1].source;
     } else {
         traces::OutputCode code;
         code.event = "engine";

@@ -1,7 +1,10 @@
-// Derivative rules of the joint graph, one per differentiable op family: arithmetic with broadcasting, matmul and
-// linear, activations, reductions, softmax/log_softmax, layer_norm, cross_entropy, and the views. Each writes the
-// formula of the eager runtime's derivative (engine/tensor/autograd/derivatives_*.cpp) as graph nodes, so the
-// backward graph goes through the same lowering as any captured graph.
+// Derivative rules written as graph nodes, for the ops whose eager derivative is not recorded (every other op's
+// derivative is the eager runtime's own formula, recorded by recorded_derivative.cpp): matmul and linear, the
+// reductions, softmax/log_softmax, layer_norm, cross_entropy, embedding, the views and split/chunk/unbind. Why
+// these: their eager formulas (engine/tensor/autograd/derivatives_*.cpp) take sizes and dims as integers, which a
+// recording would make constants of a dynamic-shape graph (these rules use its SymInt inputs), call runtime ops
+// without a recording hook (matmul, sum, expand, the views), save values the forward computes besides its result
+// (layer_norm's statistics), or have several results. Each mirrors the eager formula.
 #include "aot/derivative_rules.h"
 
 #include <cmath>
@@ -22,13 +25,6 @@ namespace {
 Arg c(double v) { return GraphBuilder::constant(vm::Value(v)); }
 Arg ref(Node* n) { return GraphBuilder::ref(n); }
 Arg dimsArg(const std::vector<int64_t>& dims) { return GraphBuilder::ints(dims); }
-
-/// `operand` as an argument: its node, or the constant it was captured as.
-Arg operandOf(const GradContext& ctx, size_t position, const std::string& name) {
-    const Arg* a = ctx.arg(position, name);
-    if (!a) ctx.unsupported("missing argument " + name);
-    return *a;
-}
 
 std::vector<int64_t> normalizedDims(std::vector<int64_t> dims, int64_t rank) {
     for (int64_t& d : dims) d = d < 0 ? d + rank : d;
@@ -93,37 +89,6 @@ void meanRule(GradContext& ctx) {
     ctx.send(x, ctx.b.method("div", expanded, {reducedCount(ctx, *x, dims)}));
 }
 
-void addSubRule(GradContext& ctx, double sign) {
-    const double alpha = ctx.number(2, "alpha", 1.0);
-    if (Node* a = ctx.differentiable(0, "input")) ctx.send(a, ctx.grad);
-    if (Node* o = ctx.differentiable(1, "other")) ctx.send(o, sign * alpha == 1.0 ? ctx.grad : ctx.b.method("mul", ctx.grad, {c(sign * alpha)}));
-}
-
-void mulRule(GradContext& ctx) {
-    if (Node* a = ctx.differentiable(0, "input")) ctx.send(a, ctx.b.method("mul", ctx.grad, {operandOf(ctx, 1, "other")}));
-    if (Node* o = ctx.differentiable(1, "other")) ctx.send(o, ctx.b.method("mul", ctx.grad, {operandOf(ctx, 0, "input")}));
-}
-
-void divRule(GradContext& ctx) {
-    if (ctx.text(2, "rounding_mode", "") != "") ctx.unsupported("div with a rounding mode");
-    const Arg denominator = operandOf(ctx, 1, "other");
-    if (Node* a = ctx.differentiable(0, "input")) ctx.send(a, ctx.b.method("div", ctx.grad, {denominator}));
-    if (Node* o = ctx.differentiable(1, "other")) {
-        // d(a / b)/db = -a / b^2 = -(a / b) / b
-        Node* scaled = ctx.b.method("mul", ctx.grad, {ref(&ctx.node)});
-        ctx.send(o, ctx.b.method("neg", ctx.b.method("div", scaled, {denominator})));
-    }
-}
-
-void powRule(GradContext& ctx) {
-    Node* x = ctx.differentiable(0, "input");
-    if (ctx.differentiable(1, "exponent")) ctx.unsupported("pow with a tensor exponent");
-    if (!x) return;
-    const double e = ctx.number(1, "exponent", std::nullopt);
-    Node* power = e == 2.0 ? x : ctx.b.method("pow", x, {c(e - 1.0)});
-    ctx.send(x, ctx.b.method("mul", ctx.b.method("mul", ctx.grad, {ref(power)}), {c(e)}));
-}
-
 void matmulRule(GradContext& ctx) {
     Node* a = ctx.nodeArg(0, "input");
     Node* b = ctx.nodeArg(1, "other");
@@ -146,57 +111,6 @@ void linearRule(GradContext& ctx) {
     if (ctx.differentiable(1, "weight"))
         ctx.send(w, ctx.b.method("matmul", ctx.b.method("t", flatGrad()), {ref(ctx.b.method("flatten", x, {first, last}))}));
     if (Node* bias = ctx.differentiable(2, "bias")) ctx.send(bias, ctx.b.method("sum", flatGrad(), {first}));
-}
-
-/// Unary ops: the gradient from (g, x, y), as the eager formulas.
-using UnaryRule = Node* (*)(GraphBuilder& b, Node* g, Node* x, Node* y);
-
-const std::map<std::string, UnaryRule, std::less<>>& unaryRules() {
-    static const std::map<std::string, UnaryRule, std::less<>> rules = {
-        {"neg", [](GraphBuilder& b, Node* g, Node*, Node*) { return b.method("neg", g); }},
-        {"exp", [](GraphBuilder& b, Node* g, Node*, Node* y) { return b.method("mul", g, {ref(y)}); }},
-        {"log", [](GraphBuilder& b, Node* g, Node* x, Node*) { return b.method("div", g, {ref(x)}); }},
-        {"sin", [](GraphBuilder& b, Node* g, Node* x, Node*) { return b.method("mul", g, {ref(b.method("cos", x))}); }},
-        {"cos", [](GraphBuilder& b, Node* g, Node* x, Node*) { return b.method("neg", b.method("mul", g, {ref(b.method("sin", x))})); }},
-        {"tanh", [](GraphBuilder& b, Node* g, Node*, Node* y) {
-             return b.method("mul", g, {ref(b.method("add", b.method("neg", b.method("mul", y, {ref(y)})), {c(1.0)}))}); }},
-        {"sigmoid", [](GraphBuilder& b, Node* g, Node*, Node* y) {
-             return b.method("mul", g, {ref(b.method("mul", y, {ref(b.method("add", b.method("neg", y), {c(1.0)}))}))}); }},
-        {"sqrt", [](GraphBuilder& b, Node* g, Node*, Node* y) { return b.method("div", g, {ref(b.method("mul", y, {c(2.0)}))}); }},
-        {"rsqrt", [](GraphBuilder& b, Node* g, Node*, Node* y) {
-             return b.method("mul", b.method("mul", g, {ref(b.method("pow", y, {c(3.0)}))}), {c(-0.5)}); }},
-        {"relu", [](GraphBuilder& b, Node* g, Node*, Node* y) { return b.method("masked_fill", g, {ref(b.method("le", y, {c(0.0)})), c(0.0)}); }},
-        {"silu", [](GraphBuilder& b, Node* g, Node* x, Node*) {
-             Node* s = b.method("sigmoid", x);
-             Node* inner = b.method("add", b.method("mul", x, {ref(b.method("add", b.method("neg", s), {c(1.0)}))}), {c(1.0)});
-             return b.method("mul", g, {ref(b.method("mul", s, {ref(inner)}))}); }},
-        {"abs", [](GraphBuilder& b, Node* g, Node* x, Node*) { return b.method("mul", g, {ref(b.method("sign", x))}); }},
-    };
-    return rules;
-}
-
-void geluRule(GradContext& ctx) {
-    Node* x = ctx.differentiable(0, "input");
-    if (!x) return;
-    GraphBuilder& b = ctx.b;
-    Node* derivative = nullptr;
-    if (ctx.text(1, "approximate", "none") == "tanh") {
-        constexpr double kAlpha = 0.044715;
-        const double k = std::sqrt(2.0 / std::numbers::pi);
-        Node* x2 = b.method("mul", x, {ref(x)});
-        Node* inner = b.method("mul", b.method("add", x, {ref(b.method("mul", b.method("mul", x2, {ref(x)}), {c(kAlpha)}))}), {c(k)});
-        Node* t = b.method("tanh", inner);
-        Node* left = b.method("mul", b.method("add", t, {c(1.0)}), {c(0.5)});
-        Node* dInner = b.method("mul", b.method("add", b.method("mul", x2, {c(3 * kAlpha)}), {c(1.0)}), {c(k)});
-        Node* oneMinusT2 = b.method("add", b.method("neg", b.method("mul", t, {ref(t)})), {c(1.0)});
-        Node* right = b.method("mul", b.method("mul", b.method("mul", x, {c(0.5)}), {ref(oneMinusT2)}), {ref(dInner)});
-        derivative = b.method("add", left, {ref(right)});
-    } else {
-        Node* cdf = b.method("mul", b.method("add", b.method("erf", b.method("mul", x, {c(std::numbers::sqrt2 / 2)})), {c(1.0)}), {c(0.5)});
-        Node* pdf = b.method("mul", b.method("exp", b.method("mul", b.method("mul", x, {ref(x)}), {c(-0.5)})), {c(1.0 / std::sqrt(2 * std::numbers::pi))});
-        derivative = b.method("add", cdf, {ref(b.method("mul", x, {ref(pdf)}))});
-    }
-    ctx.send(x, b.method("mul", ctx.grad, {ref(derivative)}));
 }
 
 bool functionalForm(const GradContext& ctx) { return ctx.node.target.find("functional") != std::string::npos; }
@@ -343,12 +257,6 @@ void identityRule(GradContext& ctx) {
     if (Node* x = ctx.differentiable(0, "input")) ctx.send(x, ctx.grad);
 }
 
-void maskedFillRule(GradContext& ctx) {
-    Node* x = ctx.differentiable(0, "input");
-    if (ctx.differentiable(2, "value")) ctx.unsupported("masked_fill with a tensor value that requires grad");
-    if (x) ctx.send(x, ctx.b.method("masked_fill", ctx.grad, {operandOf(ctx, 1, "mask"), c(0.0)}));
-}
-
 void dropoutRule(GradContext& ctx) {
     const double p = ctx.number(1, "p", 0.5);
     const bool training = ctx.number(2, "training", 1.0) != 0.0;
@@ -396,14 +304,8 @@ void severalResultsRule(GradContext& ctx, bool stacked, size_t dimPosition) {
 const std::map<std::string, GradRule, std::less<>>& rules() {
     static const std::map<std::string, GradRule, std::less<>> table = [] {
         std::map<std::string, GradRule, std::less<>> t;
-        for (const char* name : {"add", "__add__", "__radd__"}) t[name] = [](GradContext& ctx) { addSubRule(ctx, 1.0); };
-        for (const char* name : {"sub", "__sub__", "subtract"}) t[name] = [](GradContext& ctx) { addSubRule(ctx, -1.0); };
-        for (const char* name : {"mul", "__mul__", "multiply"}) t[name] = mulRule;
-        for (const char* name : {"truediv", "div", "divide", "true_divide", "__truediv__"}) t[name] = divRule;
-        for (const char* name : {"pow", "__pow__"}) t[name] = powRule;
         for (const char* name : {"matmul", "mm", "bmm", "__matmul__"}) t[name] = matmulRule;
         t["linear"] = linearRule;
-        t["gelu"] = geluRule;
         t["sum"] = sumRule;
         t["mean"] = meanRule;
         t["softmax"] = [](GradContext& ctx) { softmaxRule(ctx, false); };
@@ -419,25 +321,11 @@ const std::map<std::string, GradRule, std::less<>>& rules() {
         };
         t["permute"] = permuteRule;
         for (const char* name : {"expand", "expand_as", "broadcast_to", "contiguous", "clone", "positive", "__pos__"}) t[name] = identityRule;
-        t["masked_fill"] = maskedFillRule;
         t["dropout"] = dropoutRule;
         t["getitem"] = getitemRule;
         t["split"] = [](GradContext& ctx) { severalResultsRule(ctx, false, 2); };
         t["chunk"] = [](GradContext& ctx) { severalResultsRule(ctx, false, 2); };
         t["unbind"] = [](GradContext& ctx) { severalResultsRule(ctx, true, 1); };
-        for (const auto& [name, unary] : unaryRules()) {
-            const UnaryRule formula = unary;
-            t[name] = [formula](GradContext& ctx) {
-                if (Node* x = ctx.differentiable(0, "input")) ctx.send(x, formula(ctx.b, ctx.grad, x, &ctx.node));
-            };
-        }
-        // Piecewise-constant ops: results that require grad, gradients of zeros (as SignBackward0 and friends).
-        for (const char* name : {"sign", "floor", "ceil", "round", "trunc"}) t[name] = [](GradContext& ctx) {
-            if (Node* x = ctx.differentiable(0, "input")) ctx.send(x, ctx.b.torchFunction("zeros_like", {GraphBuilder::ref(ctx.grad)}));
-        };
-        t["__neg__"] = t["neg"];
-        t["negative"] = t["neg"];
-        t["absolute"] = t["abs"];
         return t;
     }();
     return table;

@@ -42,6 +42,8 @@ public:
     std::optional<std::vector<int64_t>> dims(size_t position, const std::string& name) const;
     std::string text(size_t position, const std::string& name, const std::string& fallback) const;
     int64_t rank() const;
+    /// Whether `value` carries a gradient (an input that requires grad, or a value computed from one).
+    bool requiresGrad(const capture::Node* value) const { return requiresGrad_(value); }
     /// Sends `gradient` to `input`, summed over broadcast dimensions down to the input's shape.
     void send(capture::Node* input, capture::Node* gradient);
     /// Sends the gradient of item `index` of `several` (a getitem of a split's result).

@@ -2,6 +2,8 @@
 // examples record no autograd), and take their dimension symbols from their inputs as captured nodes do.
 #include "aot/graph_builder.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "capture/graph_runner.h"
@@ -92,7 +94,13 @@ Node* GraphBuilder::method(const std::string& name, Node* self, std::vector<Arg>
 Node* GraphBuilder::torchFunction(const std::string& name, std::vector<Arg> args, std::vector<capture::KwArg> kwargs) {
     Node* node = graph_.addCall(capture::NodeOp::CallFunction, "torch." + name, name, std::move(args), std::move(kwargs));
     node->callKind = capture::CallKind::Callable;
-    node->callee = vm_.getAttr(vm_.modules().at("torch"), name);
+    vm::Value callee = vm_.modules().at("torch");
+    for (size_t start = 0; start <= name.size();) {
+        const size_t dot = std::min(name.find('.', start), name.size());
+        callee = vm_.getAttr(callee, name.substr(start, dot - start));
+        start = dot + 1;
+    }
+    node->callee = callee;
     return finish(node);
 }
 
@@ -100,8 +108,9 @@ Node* GraphBuilder::binaryOperator(ops::BinaryOperator op, Arg a, Arg b) {
     const std::string name(ops::info(op).function);
     Node* node = graph_.addCall(capture::NodeOp::CallFunction, "operator." + name, name, {std::move(a), std::move(b)}, {});
     node->callKind = capture::CallKind::Binary;
-    node->typeName = "torch.SymInt";
-    return finish(node);
+    finish(node);
+    node->typeName = node->example.is(vm::Kind::Tensor) ? "torch.Tensor" : "torch.SymInt";
+    return node;
 }
 
 Arg GraphBuilder::sizesOf(const Node& node) const {

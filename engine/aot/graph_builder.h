@@ -34,9 +34,10 @@ public:
     /// self.method(*args, **kwargs), run on the examples now.
     capture::Node* method(const std::string& name, capture::Node* self, std::vector<capture::Arg> args = {},
                           std::vector<capture::KwArg> kwargs = {});
-    /// torch.<name>(*args, **kwargs), run on the examples now.
+    /// torch.<name>(*args, **kwargs), run on the examples now; `name` may be dotted ("nn.functional.gelu").
     capture::Node* torchFunction(const std::string& name, std::vector<capture::Arg> args, std::vector<capture::KwArg> kwargs = {});
-    /// a <op> b on SymInts or numbers: an operator.mul / operator.floordiv ... node.
+    /// a <op> b: an operator.mul / operator.floordiv ... node (SymInts, numbers, or a number and a tensor, as
+    /// Dynamo captures `1.0 - x`).
     capture::Node* binaryOperator(ops::BinaryOperator op, capture::Arg a, capture::Arg b);
     void output(std::vector<capture::Arg> outputs) { graph_.setOutput(std::move(outputs)); }
 

@@ -7,6 +7,7 @@
 
 #include "aot/derivative_rules.h"
 #include "aot/functionalize.h"
+#include "aot/recorded_derivative.h"
 #include "inductor/lowering_context.h"
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/conversion.h"
@@ -104,11 +105,11 @@ JointGraph traceJointGraph(vm::Interpreter& vm, const capture::Graph& graph, con
         auto items = itemGrads.find(node);
         if ((grad == grads.end() && items == itemGrads.end()) || !requiresGrad.contains(node)) continue;
         const std::string op = inductor::lowering::nodeOpName(*node);
-        const GradRule* rule = findGradRule(op);
-        if (!rule) throw AotUnsupported(fmt::format("{} ({}): no derivative of {} is traced into the joint graph", node->name, node->target, op));
         GradContext ctx(b, *node, grad == grads.end() ? nullptr : grad->second, items == itemGrads.end() ? std::map<int64_t, Node*>{} : items->second,
                         accumulate, accumulateItem, isDifferentiable);
-        (*rule)(ctx);
+        // The eager autograd's own formula, recorded, unless the op is one of the few written as graph rules.
+        if (const GradRule* rule = findGradRule(op)) (*rule)(ctx);
+        else recordEagerDerivative(ctx, vm);
     }
     std::vector<Arg> outputs = joint.forwardOutputs;
     for (size_t i = 0; i < joint.primals.size(); ++i) {

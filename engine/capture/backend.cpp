@@ -63,6 +63,12 @@ std::unique_ptr<Backend> makeBackend(const vm::CompileOptions& options) {
     return std::make_unique<EagerBackend>();
 }
 
+bool sameBackend(const vm::CompileOptions& compiledWith, const vm::CompileOptions& current) {
+    if (compiledWith.backend != current.backend || compiledWith.mode != current.mode || compiledWith.dynamic != current.dynamic) return false;
+    if (compiledWith.backend == "<callable>" && !compiledWith.backendCallable.identical(current.backendCallable)) return false;
+    return vm::valuesEqual(compiledWith.inductorOptions, current.inductorOptions);
+}
+
 std::vector<std::string> listBackends() { return {"cudagraphs", "inductor", "onnxrt", "openxla", "tvm"}; }
 
 vm::Value makeGraphModule(vm::Interpreter& vm, std::shared_ptr<const Graph> graph) {

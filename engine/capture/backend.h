@@ -54,6 +54,10 @@ void registerBackend(const std::string& name, BackendFactory factory);
 
 /// The backend for torch.compile's `backend` option (a registered name, or the user's callable).
 std::unique_ptr<Backend> makeBackend(const vm::CompileOptions& options);
+/// Whether a cache entry compiled under `compiledWith` may serve a call under `current`: PyTorch keeps the backend
+/// per cache entry and skips entries of another backend (eval_frame's backend_match: the same compiler function,
+/// mode and options, and dynamic setting, as `_TorchCompileWrapper.__eq__` compares them).
+bool sameBackend(const vm::CompileOptions& compiledWith, const vm::CompileOptions& current);
 /// torch._dynamo.list_backends(): the registered names PyTorch lists (eager debugging ones excluded).
 std::vector<std::string> listBackends();
 

@@ -21,6 +21,7 @@ namespace eng::capture {
 /// One compiled version of a frame (Dynamo's cache entry).
 struct CacheEntry {
     int compileNumber = 0;
+    vm::CompileOptions compiledWith;  // the backend and its settings: a call under another backend skips the entry
     GuardTree guards{{}};
     std::shared_ptr<const Graph> graph;  // null when the trace recorded no operation
     CompiledFn compiled;

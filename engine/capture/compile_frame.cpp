@@ -220,6 +220,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
 
     CacheEntry entry;
     entry.compileNumber = static_cast<int>(cache.entries.size());
+    entry.compiledWith = options;
     entry.inputs = result.inputs;
     entry.returned = result.returned;
     entry.returnValue = result.returnValue;

@@ -67,12 +67,19 @@ struct Node {
     /// The symbol of each dimension of a tensor example ("" where static), carried from the inputs' dimensions
     /// rather than guessed from sizes, so a static dimension that happens to equal a symbol's hint stays static.
     std::vector<std::string> dimSymbols;
+    /// Per dimension of a call's tensor result: its dimSymbols entry is exact (shape_facts.cpp), not inferred
+    /// from sizes alone. Placeholders and get_attr tensors are exact without it.
+    std::vector<bool> dimsExact;
 };
 
 /// Sets a call node's dimSymbols from its tensor arguments': an output dimension takes the label of the input
 /// dimension it lines up with (right-aligned, as broadcasting lines them up) when the sizes agree; otherwise a
 /// symbolic input dimension of the same size (reductions, views), else it is static.
 void inferDimSymbols(Node& node);
+
+/// Sets a call node's dimsExact (and the exact symbols in dimSymbols) from what the op passes through from its
+/// arguments: a size the code reads from a dimension that is not exact is read in the graph.
+void inferExactDims(Node& node);
 
 /// A graph under construction or compiled. Nodes are owned here; placeholders stay in front of the calls.
 class Graph {

@@ -106,7 +106,8 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
     };
     if (name == "len" && args.size() == 1) {
         const VarRef& a = args[0];
-        if (a->kind == Variable::Kind::Tensor) return tracer.constant(vm::Value(a->value.tensor().size(0)));
+        // len(x) is x.shape[0]: a symbol or a size read in the graph where it may change between calls.
+        if (a->kind == Variable::Kind::Tensor && a->value.tensor().dim() > 0) return tracer.getAttr(frame, a, "shape")->items.at(0);
         if (a->kind == Variable::Kind::List || a->kind == Variable::Kind::Tuple || a->kind == Variable::Kind::Dict) {
             if (a->source) tracer.guardValue(a);
             if (!a->node) return tracer.constant(vm::Value(static_cast<int64_t>(a->items.size())));
@@ -476,6 +477,15 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
                 }
             }
             return callTensorOp(NodeOp::CallFunction, torchTarget(module, name), args, kwargs, value, CallKind::Callable);
+        }
+        // math functions of constants fold, as Dynamo folds them (math.sqrt(k.size(-1)) of a static size).
+        if (module == "math" && kwargs.empty() && std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); })) {
+            vm::ValueList values;
+            for (const VarRef& a : args) {
+                argOf(a);
+                values.push_back(exampleOf(a));
+            }
+            return constant(vm_.call(value, std::move(values)));
         }
         return callBuiltin(*this, frame, name, value, args, kwargs);
     }

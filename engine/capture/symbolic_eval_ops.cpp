@@ -267,12 +267,23 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
             shape->value = vm_.getAttr(object->value, "shape");
             shape->fresh = true;
             argOf(object);  // the input's symbols exist once it is a graph input
+            // A tensor computed in a graph with symbolic sizes may have sizes that are expressions of them (a slice
+            // is s0 - 1, a cat 2*s0): a dimension the op passes through exactly is its symbol or static size
+            // (shape_facts.cpp); any other is read in the graph (`v.size(d)`), so it is this call's value.
+            const Node* node = object->node;
+            bool computed = !object->source && node && node->op != NodeOp::GetAttr && node->op != NodeOp::Placeholder && !graph_->symbols.empty();
             for (int64_t d = 0; d < t.dim(); ++d) {
                 VarRef size;
                 if (object->source) {
                     auto it = sourceCache_.find(object->source->str() + ".size()[" + std::to_string(d) + "]");
                     if (it != sourceCache_.end()) size = it->second;
                 }
+                const auto index = static_cast<size_t>(d);
+                bool exact = computed && index < node->dimsExact.size() && node->dimsExact[index];
+                if (exact && !node->dimSymbols[index].empty())
+                    if (auto symbol = symbolVars_.find(node->dimSymbols[index]); symbol != symbolVars_.end()) size = symbol->second;
+                if (!size && computed && (!exact || !node->dimSymbols[index].empty()))
+                    size = callTensorOp(NodeOp::CallMethod, "size", {object, constant(vm::Value(d))}, {}, vm::Value(), CallKind::Callable);
                 shape->items.push_back(size ? size : constant(vm::Value(t.size(d))));
             }
             return shape;

@@ -256,6 +256,7 @@ Arg Tracer::argOf(const VarRef& v) {
                     symbolSizes_[s] = inputs_.back();
                     auto sym = wrapResult(vm::Value(g.sizes[d]), s);
                     sourceCache_[v->source->str() + ".size()[" + std::to_string(d) + "]"] = sym;
+                    symbolVars_[symbol] = sym;
                 }
             }
             bool parameter = v->value.as<vm::TensorObject>().parameter;
@@ -273,6 +274,7 @@ Arg Tracer::argOf(const VarRef& v) {
             std::string symbol = (v->value.is(vm::Kind::Float) ? "zf" : "s") + std::to_string(symbolCount_++);
             v->node = graph_->addPlaceholder(symbol, v->value, v->value.is(vm::Kind::Int) ? "torch.SymInt" : "torch.SymFloat");
             graph_->symbols[symbol] = v->node;
+            symbolVars_[symbol] = v;
             inputs_.push_back(InputBinding{v->source, -1});
             return Arg::ofNode(v->node);
         }
@@ -364,6 +366,7 @@ VarRef Tracer::callTensorOp(NodeOp op, const std::string& target, const std::vec
     node->callee = callee;
     node->example = example;
     inferDimSymbols(*node);
+    inferExactDims(*node);
     // An in-place method (x.add_(1)) returns its receiver: the same variable, so `x.add_(1) is x` holds and
     // later reads of x follow the graph's order, as in Dynamo's FX graphs.
     bool inPlaceMethod = op == NodeOp::CallMethod && target.size() > 1 && target.back() == '_' && target[target.size() - 2] != '_';

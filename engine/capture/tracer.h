@@ -257,6 +257,7 @@ private:
     std::vector<InputBinding> inputs_;
     std::vector<GuardSpec> guards_;
     std::map<std::string, VarRef> sourceCache_;
+    std::map<std::string, VarRef> symbolVars_;  // a symbol's variable (s0: an input's size or an int argument)
     std::map<const Node*, InputBinding> symbolSizes_;  // a size symbol's placeholder: the tensor dimension it reads  // one variable per source, so guards and placeholders are shared
     /// A pending side effect; `identity` is the object it changes (list variable, instance, dict, globals).
     struct PendingEffect {

@@ -76,30 +76,6 @@ namespace {
 
 ExprPtr c(double v, DType dtype) { return constantFloat(v, dtype); }
 
-/// The math functions of ops/unary_math.def by torch name, with whether integral inputs become float32.
-const std::map<std::string, std::pair<ElementOp, bool>, std::less<>> kMathUnaries = {
-#define CWB_UNARY_MATH(Name, function, integers, llvm) {#function, {ElementOp::Name, #integers == std::string_view("Promote")}},
-#include "ops/unary_math.def"
-#undef CWB_UNARY_MATH
-};
-/// The other unary ops that compute in floating point (integers become float32).
-const std::map<std::string, ElementOp, std::less<>> kFloatUnaries = {
-    {"rsqrt", ElementOp::Rsqrt}, {"sigmoid", ElementOp::Sigmoid}, {"reciprocal", ElementOp::Reciprocal}};
-/// The other unary ops that keep their operand's dtype.
-const std::map<std::string, ElementOp, std::less<>> kSameTypeUnaries = {
-    {"neg", ElementOp::Neg}, {"negative", ElementOp::Neg}, {"abs", ElementOp::Abs}, {"round", ElementOp::Round},
-    {"sign", ElementOp::Sign}};
-/// Binary ops with PyTorch's type promotion (comparisons give bool).
-const std::map<std::string, ElementOp, std::less<>> kBinaries = {
-    {"mul", ElementOp::Mul}, {"multiply", ElementOp::Mul}, {"truediv", ElementOp::Div},
-    {"true_divide", ElementOp::Div}, {"floordiv", ElementOp::FloorDiv}, {"floor_divide", ElementOp::FloorDiv},
-    {"mod", ElementOp::Mod}, {"remainder", ElementOp::Mod}, {"maximum", ElementOp::Maximum},
-    {"minimum", ElementOp::Minimum}, {"atan2", ElementOp::Atan2}, {"eq", ElementOp::Eq}, {"ne", ElementOp::Ne},
-    {"lt", ElementOp::Lt}, {"le", ElementOp::Le}, {"gt", ElementOp::Gt}, {"ge", ElementOp::Ge},
-    {"logical_and", ElementOp::LogicalAnd}, {"logical_or", ElementOp::LogicalOr}, {"and_", ElementOp::BitAnd},
-    {"bitwise_and", ElementOp::BitAnd}, {"or_", ElementOp::BitOr}, {"bitwise_or", ElementOp::BitOr},
-    {"xor", ElementOp::BitXor}, {"bitwise_xor", ElementOp::BitXor}};
-
 struct PointwiseLowering {
     Lowering& lowering;
     const capture::Node& node;
@@ -133,49 +109,40 @@ struct PointwiseLowering {
     /// a op b with PyTorch's promotion; comparisons give bool.
     LValue binaryOp(ElementOp op, const LValue& a, const LValue& b, std::optional<DType> forcedResult = std::nullopt) {
         DType promoted = promote({&a, &b});
-        if (op == ElementOp::Div && !tensor::isFloating(promoted)) promoted = tensor::kDefaultFloat;
+        // true division and the Promote ops (atan2) of integers compute in the default float type
+        if ((op == ElementOp::Div || elementTyping(op) == ElementTyping::Promote) && !tensor::isFloating(promoted))
+            promoted = tensor::kDefaultFloat;
         DType compute = computeTypeFor(promoted);
         DType result = isComparison(op) ? DType::Bool : forcedResult.value_or(promoted);
         auto operands = tensorsOf({a, b}, compute);
         return finish(mapElements(operands, compute, result, [op](const std::vector<ExprPtr>& e) { return binary(op, e[0], e[1]); }),
                       operands);
     }
-    std::optional<LValue> mathUnaryOp(const std::string& op) {
-        const auto [e, promotesIntegers] = kMathUnaries.at(op);
-        const auto apply = [e](ExprPtr x, DType) { return unary(e, x); };
-        return promotesIntegers ? floatUnary(apply) : sameTypeUnary(apply);
-    }
-
-    std::optional<LValue> floatUnaryOp(const std::string& op) {
-        const ElementOp e = kFloatUnaries.at(op);
-        return floatUnary([e](ExprPtr x, DType) { return unary(e, x); });
-    }
-
-    std::optional<LValue> sameTypeUnaryOp(const std::string& op) {
-        if (op == "round" && args.has(1, "decimals")) return std::nullopt;
-        const ElementOp e = kSameTypeUnaries.at(op);
-        return sameTypeUnary([e](ExprPtr x, DType) { return unary(e, x); });
+    /// An op of the elementwise tables, typed as its row says (ElementTyping). A call with more arguments than
+    /// the op takes (torch.round's decimals, an out= tensor) runs as an extern kernel.
+    std::optional<LValue> elementwiseOp(const std::string& op) {
+        const ElementOp e = elementOpsByName().at(op);
+        const size_t arity = isUnary(e) ? 1 : 2;
+        if (args.positionalCount() + node.kwargs.size() != arity) return std::nullopt;
+        if (isUnary(e)) {
+            const auto apply = [e](ExprPtr x, DType) { return unary(e, x); };
+            switch (elementTyping(e)) {
+                case ElementTyping::Promote: return floatUnary(apply);
+                case ElementTyping::Bool: {
+                    LValue x = args.tensor(0, "input");
+                    return finish(mapElements({x}, x.dtype, DType::Bool, [e](const std::vector<ExprPtr>& v) { return unary(e, v[0]); }), {x});
+                }
+                default: return sameTypeUnary(apply);
+            }
+        }
+        LValue a = args.get(0, "input"), b = args.get(1, "other");
+        if (!a.isTensor() && !b.isTensor()) return std::nullopt;
+        return binaryOp(e, a, b);
     }
 
     std::optional<LValue> identity(const std::string&) {
         LValue x = args.tensor(0, "input");
         return x;
-    }
-
-    std::optional<LValue> invert(const std::string&) {
-        LValue x = args.tensor(0, "input");
-        if (x.dtype == DType::Bool) return finish(mapElements({x}, DType::Bool, DType::Bool, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::LogicalNot, e[0]); }), {x});
-        return sameTypeUnary([](ExprPtr v, DType) { return unary(ElementOp::BitNot, v); });
-    }
-
-    std::optional<LValue> logicalNot(const std::string&) {
-        LValue x = args.tensor(0, "input");
-        return finish(mapElements({x}, x.dtype, DType::Bool, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::LogicalNot, e[0]); }), {x});
-    }
-
-    std::optional<LValue> isNan(const std::string&) {
-        LValue x = args.tensor(0, "input");
-        return finish(mapElements({x}, x.dtype, DType::Bool, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::IsNan, e[0]); }), {x});
     }
 
     std::optional<LValue> relu(const std::string&) {
@@ -236,19 +203,6 @@ struct PointwiseLowering {
             auto sig = binary(ElementOp::Div, clipped, c(6, d));
             return swish ? binary(ElementOp::Mul, x, sig) : sig;
         });
-    }
-
-    std::optional<LValue> binaryElementwise(const std::string& op) {
-        if (args.positionalCount() + node.kwargs.size() < 2) return std::nullopt;
-        LValue a = args.get(0, "input"), b = args.get(1, "other");
-        if (!a.isTensor() && !b.isTensor()) return std::nullopt;
-        ElementOp e = kBinaries.at(op);
-        if (op == "atan2") {  // floating result
-            DType d = promote({&a, &b});
-            if (!tensor::isFloating(d)) d = tensor::kDefaultFloat;
-            return binaryOp(e, a, b, d);
-        }
-        return binaryOp(e, a, b);
     }
 
     std::optional<LValue> divOp(const std::string&) {
@@ -359,17 +313,10 @@ struct PointwiseLowering {
 
 void registerPointwiseLowerings(LoweringRegistry& r) {
     using P = PointwiseLowering;
-    for (const auto& [name, op] : kMathUnaries) r.def(name, OpFamily::Pointwise, member(&P::mathUnaryOp));
-    for (const auto& [name, op] : kFloatUnaries) r.def(name, OpFamily::Pointwise, member(&P::floatUnaryOp));
-    for (const auto& [name, op] : kSameTypeUnaries) r.def(name, OpFamily::Pointwise, member(&P::sameTypeUnaryOp));
-    for (const auto& [name, op] : kBinaries) r.def(name, OpFamily::Pointwise, member(&P::binaryElementwise));
     for (const tensor::ConversionMethod& conversion : tensor::conversionMethods())
         r.def(conversion.name, OpFamily::Pointwise, member(&P::convert));
     r.def({"to", "type"}, OpFamily::Pointwise, member(&P::convert));
     r.def({"pos", "contiguous", "clone", "detach", "alias"}, OpFamily::Pointwise, member(&P::identity));
-    r.def({"invert", "bitwise_not"}, OpFamily::Pointwise, member(&P::invert));
-    r.def({"logical_not"}, OpFamily::Pointwise, member(&P::logicalNot));
-    r.def({"isnan"}, OpFamily::Pointwise, member(&P::isNan));
     r.def({"relu"}, OpFamily::Pointwise, member(&P::relu));
     r.def({"relu6", "hardtanh"}, OpFamily::Pointwise, member(&P::clampedRelu));
     r.def("silu", OpFamily::Pointwise, member(&P::silu));
@@ -385,6 +332,9 @@ void registerPointwiseLowerings(LoweringRegistry& r) {
     r.def({"masked_fill"}, OpFamily::Pointwise, member(&P::maskedFill));
     r.def({"clamp", "clip"}, OpFamily::Pointwise, member(&P::clampOp));
     r.def({"zeros_like", "ones_like", "full_like"}, OpFamily::Pointwise, member(&P::fullLike));
+    // Every other op of the elementwise tables, as its row says (add, sub, div and pow above take more arguments).
+    for (const auto& [name, op] : elementOpsByName())
+        if (!r.find(name)) r.def(name, OpFamily::Pointwise, member(&P::elementwiseOp));
 }
 
 }  // namespace eng::inductor::lowering

@@ -7,6 +7,7 @@
 
 #include "tensor/conversion.h"
 #include "tensor/cuda_kernels.h"
+#include "tensor/op_recorder.h"
 
 namespace eng::tensor {
 
@@ -175,6 +176,15 @@ Tensor emptyLike(const Tensor& t, const TensorOptions& options) {
 }
 
 Tensor fullLike(const Tensor& t, Scalar fill, const TensorOptions& options) {
+    if (activeOpRecorder()) {
+        auto call = [&] {
+            RecordedCall c{{Value(t), Value(fill)}, {}};
+            if (options.dtype) c.kwargs.emplace_back("dtype", Value(*options.dtype));
+            if (options.device) c.kwargs.emplace_back("device", Value(*options.device));
+            return c;
+        };
+        return recordedOp("full_like", call, [&] { return fullLike(t, fill, options); });
+    }
     TensorOptions cpuOptions = options;
     cpuOptions.device = kCpu;
     Tensor out = emptyLike(t, cpuOptions);

@@ -9,6 +9,7 @@
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/iteration.h"
+#include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
 
 namespace eng::tensor {
@@ -243,7 +244,50 @@ bool canCast(DType from, DType to) {
     return true;
 }
 
+namespace {
+
+/// torch's call of a binary op, as the op recorder writes it.
+RecordedCall torchCallOf(BinaryOp op, const Operand& a, const Operand& b, std::string_view& function) {
+    RecordedCall call{{recordedValue(a), recordedValue(b)}, {}};
+    switch (op) {
+        case BinaryOp::Add: function = "add"; break;
+        case BinaryOp::Sub: function = "sub"; break;
+        case BinaryOp::Mul: function = "mul"; break;
+        case BinaryOp::TrueDiv: function = "div"; break;
+        case BinaryOp::TruncDiv: function = "div"; call.kwargs.emplace_back("rounding_mode", Value("trunc")); break;
+        case BinaryOp::FloorDiv: function = "floor_divide"; break;
+        case BinaryOp::Remainder: function = "remainder"; break;
+        case BinaryOp::Fmod: function = "fmod"; break;
+        case BinaryOp::Pow: function = "pow"; break;
+        case BinaryOp::Maximum: function = "maximum"; break;
+        case BinaryOp::Minimum: function = "minimum"; break;
+        case BinaryOp::Atan2: function = "atan2"; break;
+        case BinaryOp::Eq: function = "eq"; break;
+        case BinaryOp::Ne: function = "ne"; break;
+        case BinaryOp::Lt: function = "lt"; break;
+        case BinaryOp::Le: function = "le"; break;
+        case BinaryOp::Gt: function = "gt"; break;
+        case BinaryOp::Ge: function = "ge"; break;
+        case BinaryOp::LogicalAnd: function = "logical_and"; break;
+        case BinaryOp::LogicalOr: function = "logical_or"; break;
+        case BinaryOp::LogicalXor: function = "logical_xor"; break;
+        case BinaryOp::BitwiseAnd: function = "bitwise_and"; break;
+        case BinaryOp::BitwiseOr: function = "bitwise_or"; break;
+        case BinaryOp::BitwiseXor: function = "bitwise_xor"; break;
+        case BinaryOp::ShiftLeft: function = "bitwise_left_shift"; break;
+        case BinaryOp::ShiftRight: function = "bitwise_right_shift"; break;
+    }
+    return call;
+}
+
+}  // namespace
+
 Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Tensor* into) {
+    if (!into && activeOpRecorder()) {
+        std::string_view function;
+        RecordedCall call = torchCallOf(op, a, b, function);
+        return recordedOp(function, [&] { return std::move(call); }, [&] { return binary(op, a, b); });
+    }
     checkOperands(op, a, b);
     const Device device = cudaops::commonDevice({tensorOrUndefined(a), tensorOrUndefined(b)});
     const DType compute = computeTypeFor(op, a, b);

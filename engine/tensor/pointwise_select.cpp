@@ -10,6 +10,7 @@
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/iteration.h"
+#include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
 #include "tensor/reduction.h"
 
@@ -53,6 +54,8 @@ void powScalarExponent(const Tensor& out, const Tensor& base, double exponent) {
 }  // namespace
 
 Tensor pow(const Operand& base, const Operand& exponent) {
+    if (activeOpRecorder())
+        return recordedOp("pow", [&] { return RecordedCall{{recordedValue(base), recordedValue(exponent)}, {}}; }, [&] { return pow(base, exponent); });
     if (base.isTensor() && !exponent.isTensor()) {
         const Tensor& x = base.tensor();
         const Scalar e = exponent.scalar();
@@ -78,6 +81,9 @@ Tensor pow(const Operand& base, const Operand& exponent) {
 
 Tensor clamp(const Tensor& x, const std::optional<Operand>& lo, const std::optional<Operand>& hi) {
     if (!lo && !hi) fail(ErrorKind::Runtime, "torch.clamp: At least one of 'min' or 'max' must not be None");
+    if (activeOpRecorder())
+        return recordedOp("clamp", [&] { return RecordedCall{{Value(x), lo ? recordedValue(*lo) : Value(), hi ? recordedValue(*hi) : Value()}, {}}; },
+                          [&] { return clamp(x, lo, hi); });
     ResultTypeBuilder types;
     types.addTensor(x.dtype(), x.dim());
     for (const std::optional<Operand>* bound : {&lo, &hi}) {
@@ -145,6 +151,8 @@ const Tensor& clampInPlace(const Tensor& self, const std::optional<Operand>& lo,
 }
 
 Tensor where(const Tensor& condition, const Operand& a, const Operand& b) {
+    if (activeOpRecorder())
+        return recordedOp("where", [&] { return RecordedCall{{Value(condition), recordedValue(a), recordedValue(b)}, {}}; }, [&] { return where(condition, a, b); });
     if (condition.dtype() != DType::Bool)
         fail(ErrorKind::Runtime, fmt::format("where expected condition to be a boolean tensor, but got a tensor with dtype {}",
                                              dtypeKernelName(condition.dtype())));
@@ -203,6 +211,8 @@ const Tensor& maskedFillInPlace(const Tensor& self, const Tensor& mask, const Op
 }
 
 Tensor maskedFill(const Tensor& x, const Tensor& mask, const Operand& value) {
+    if (activeOpRecorder())
+        return recordedOp("masked_fill", [&] { return RecordedCall{{Value(x), Value(mask), recordedValue(value)}, {}}; }, [&] { return maskedFill(x, mask, value); });
     // The result takes the broadcast shape of x and mask, as torch.masked_fill does.
     const Shape shape = broadcastShapes(x.sizes(), mask.sizes());
     Tensor out = clone(expandTo(x, shape));

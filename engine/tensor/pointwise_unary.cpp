@@ -10,6 +10,7 @@
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/iteration.h"
+#include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
 #include "tensor/vector_math.h"
 
@@ -195,7 +196,48 @@ void runUnary(UnaryOp op, const Tensor& out, const Tensor& x) {
 
 }  // namespace
 
+namespace {
+
+/// torch's call of a unary op, as the op recorder writes it.
+RecordedCall torchCallOf(UnaryOp op, const Tensor& x, std::string_view& function) {
+    RecordedCall call{{Value(x)}, {}};
+    switch (op) {
+#define CWB_UNARY_MATH(Name, fn, integers, llvm) \
+    case UnaryOp::Name: function = #fn; break;
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
+        case UnaryOp::Neg: function = "neg"; break;
+        case UnaryOp::Abs: function = "abs"; break;
+        case UnaryOp::Sign: function = "sign"; break;
+        case UnaryOp::Sigmoid: function = "sigmoid"; break;
+        case UnaryOp::Relu: function = "relu"; break;
+        case UnaryOp::Silu: function = "nn.functional.silu"; break;
+        case UnaryOp::GeluErf: function = "nn.functional.gelu"; break;
+        case UnaryOp::GeluTanh: function = "nn.functional.gelu"; call.kwargs.emplace_back("approximate", Value("tanh")); break;
+        case UnaryOp::Mish: function = "nn.functional.mish"; break;
+        case UnaryOp::Softplus: function = "nn.functional.softplus"; break;
+        case UnaryOp::Rsqrt: function = "rsqrt"; break;
+        case UnaryOp::Reciprocal: function = "reciprocal"; break;
+        case UnaryOp::Square: function = "square"; break;
+        case UnaryOp::Round: function = "round"; break;
+        case UnaryOp::Frac: function = "frac"; break;
+        case UnaryOp::LogicalNot: function = "logical_not"; break;
+        case UnaryOp::BitwiseNot: function = "bitwise_not"; break;
+        case UnaryOp::IsNan: function = "isnan"; break;
+        case UnaryOp::IsInf: function = "isinf"; break;
+        case UnaryOp::IsFinite: function = "isfinite"; break;
+    }
+    return call;
+}
+
+}  // namespace
+
 Tensor unary(UnaryOp op, const Tensor& x) {
+    if (activeOpRecorder()) {
+        std::string_view function;
+        RecordedCall call = torchCallOf(op, x, function);
+        return recordedOp(function, [&] { return std::move(call); }, [&] { return unary(op, x); });
+    }
     if (op == UnaryOp::BitwiseNot && isFloating(x.dtype()))
         fail(ErrorKind::Type, "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
     const DType outType = unaryResultType(op, x.dtype());
@@ -229,6 +271,8 @@ Tensor gelu(const Tensor& x, std::string_view approximate) {
 }
 
 Tensor leakyRelu(const Tensor& x, double negativeSlope) {
+    if (activeOpRecorder())
+        return recordedOp("nn.functional.leaky_relu", [&] { return RecordedCall{{Value(x), Value(negativeSlope)}, {}}; }, [&] { return leakyRelu(x, negativeSlope); });
     if (!isFloating(x.dtype()))
         fail(ErrorKind::NotImplemented, fmt::format("\"leaky_relu_cpu\" not implemented for '{}'", dtypeKernelName(x.dtype())));
     const Tensor inputs[] = {x};

@@ -71,6 +71,7 @@ Interpreter::Interpreter(std::ostream& out) : out_(out) {
     installTorch(*this);
     installStdlib(*this);
     installCollections(*this);
+    installInspect(*this);
 }
 
 Interpreter::~Interpreter() = default;
@@ -594,6 +595,16 @@ Value Interpreter::loadPythonModule(const std::string& name, const char* source)
     module->attributes = *globals;
     modules_[name] = Value(module);
     return modules_[name];
+}
+
+std::shared_ptr<Namespace> Interpreter::runDefinitions(const std::string& filename, const std::string& source) {
+    auto file = std::make_shared<frontend::SourceFile>(filename, source);
+    auto compiled = frontend::compileSource(*file);
+    if (!compiled) return nullptr;
+    auto globals = std::make_shared<Namespace>();
+    (*globals)["__name__"] = makeStr(filename);
+    runModuleCode(*compiled, globals);
+    return globals;
 }
 
 bool Interpreter::importFromScriptDirectory(const std::string& name) {

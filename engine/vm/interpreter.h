@@ -127,6 +127,9 @@ public:
         return out;
     }
     const Namespace& builtins() const { return builtins_; }
+    /// Runs `source` (definitions) in a fresh namespace and returns it; null when it does not compile (inspect
+    /// parses a builtin's __text_signature__ this way, as CPython's inspect does).
+    std::shared_ptr<Namespace> runDefinitions(const std::string& filename, const std::string& source);
     /// Registered by the module files below: import torch, torch.nn, ...
     std::unordered_map<std::string, Value>& modules() { return modules_; }
 
@@ -171,6 +174,8 @@ void installTorch(Interpreter& vm);
 void installStdlib(Interpreter& vm);
 /// The native half of collections (`_collections`) and dict.fromkeys (collections_module.cpp).
 void installCollections(Interpreter& vm);
+/// `_inspect` (inspect_module.cpp): parameters of callables for the `inspect` polyfill.
+void installInspect(Interpreter& vm);
 /// dict.update(source): a dict, an object with keys(), or an iterable of key/value pairs (Python's errors).
 void updateDict(Interpreter& vm, DictObject& dict, const Value& source);
 /// A collections.namedtuple class: its instances are tuples that carry it.

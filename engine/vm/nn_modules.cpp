@@ -1,8 +1,9 @@
 // torch.nn for the VM: the Module base class in C++ (registration of parameters and submodules on attribute
 // assignment, parameters()/named_parameters()/children()/modules(), train()/eval(), to(), __call__ -> forward,
-// PyTorch's repr) and the leaf modules Linear, LayerNorm, Embedding, activations, Dropout, Sequential, ModuleList.
+// PyTorch's repr) and the leaf modules Linear, LayerNorm, Embedding, activations, Dropout, Sequential, ModuleList, ModuleDict.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tensor/autograd/grad_mode.h"
@@ -164,6 +165,16 @@ void defineModuleBase(Interpreter& interpreter, ModuleObject& nn) {
         ValueList out;
         for (const std::string& name : self(a).moduleOrder) out.push_back(makeTuple({makeStr(name), attribute(self(a), name)}));
         return iteratorOver(vm, std::move(out));
+    });
+    // Module.apply(fn): fn on every submodule, children first, then on self (PyTorch's order); returns self.
+    def("apply", [](Interpreter& vm, CallArgs& a) {
+        Value fn = a.positional.size() > 1 ? a.positional[1] : a.take("fn").value_or(Value());
+        ValueList children;
+        for (const std::string& name : self(a).moduleOrder) children.push_back(attribute(self(a), name));
+        for (const Value& child : children)
+            if (!child.isNone()) vm.call(vm.getAttr(child, "apply"), {fn});
+        vm.call(fn, {a.positional.at(0)});
+        return a.positional.at(0);
     });
     def("children", [](Interpreter& vm, CallArgs& a) {
         ValueList out;
@@ -475,6 +486,60 @@ void defineContainers(Interpreter& vm, ModuleObject& nn) {
                 return x;
             });
     }
+    // ModuleDict: submodules by name, in insertion order (the module's own child order), with dict's methods.
+    auto moduleDict = leaf(vm, nn, "ModuleDict");
+    moduleDict->dict["__init__"] = makeNative("__init__", [](Interpreter& m, CallArgs& a) {
+        init(m, a);
+        Value modules = a.positional.size() > 1 ? a.positional[1] : a.take("modules").value_or(Value());
+        if (!modules.isNone()) m.call(m.getAttr(a.positional.at(0), "update"), {modules});
+        return Value();
+    });
+    moduleDict->dict["update"] = makeNative("update", [](Interpreter& m, CallArgs& a) {
+        const Value& modules = a.positional.at(1);
+        ValueList pairs = modules.is(Kind::Dict) || modules.is(Kind::Instance) ? m.toList(m.call(m.getAttr(modules, "items"), {}))
+                                                                                : m.toList(modules);
+        for (const Value& pair : pairs) {
+            ValueList kv = m.toList(pair);
+            if (kv.size() != 2) raise("ValueError", "ModuleDict update sequence element has length " + std::to_string(kv.size()) + "; 2 is required");
+            m.setAttr(a.positional.at(0), m.str(kv[0]), kv[1]);
+        }
+        return Value();
+    });
+    moduleDict->dict["__getitem__"] = makeNative("__getitem__", [](Interpreter& m, CallArgs& a) {
+        auto& s = self(a);
+        const std::string key = m.str(a.positional.at(1));
+        if (std::find(s.moduleOrder.begin(), s.moduleOrder.end(), key) == s.moduleOrder.end()) raise("KeyError", m.repr(a.positional.at(1)));
+        return attribute(s, key);
+    });
+    moduleDict->dict["__setitem__"] = makeNative("__setitem__", [](Interpreter& m, CallArgs& a) {
+        m.setAttr(a.positional.at(0), m.str(a.positional.at(1)), a.positional.at(2));
+        return Value();
+    });
+    moduleDict->dict["__contains__"] = makeNative("__contains__", [](Interpreter& m, CallArgs& a) {
+        auto& order = self(a).moduleOrder;
+        return Value(a.positional.at(1).is(Kind::Str) && std::find(order.begin(), order.end(), m.str(a.positional.at(1))) != order.end());
+    });
+    moduleDict->dict["__len__"] = makeNative("__len__", [](Interpreter&, CallArgs& a) { return Value(static_cast<int64_t>(self(a).moduleOrder.size())); });
+    auto listing = [](int what) {
+        return [what](Interpreter& m, CallArgs& a) {
+            ValueList out;
+            for (const std::string& n : self(a).moduleOrder) {
+                if (what == 0) out.push_back(makeStr(n));
+                else if (what == 1) out.push_back(attribute(self(a), n));
+                else out.push_back(makeTuple({makeStr(n), attribute(self(a), n)}));
+            }
+            (void)m;
+            return makeList(std::move(out));
+        };
+    };
+    moduleDict->dict["keys"] = makeNative("keys", listing(0));
+    moduleDict->dict["values"] = makeNative("values", listing(1));
+    moduleDict->dict["items"] = makeNative("items", listing(2));
+    moduleDict->dict["__iter__"] = makeNative("__iter__", [](Interpreter& m, CallArgs& a) {
+        ValueList out;
+        for (const std::string& n : self(a).moduleOrder) out.push_back(makeStr(n));
+        return iteratorOver(m, std::move(out));
+    });
 }
 
 }  // namespace

@@ -53,6 +53,14 @@ std::shared_ptr<DictObject> bindDefaults(Interpreter& vm, CallArgs& a, const cha
     return defaults;
 }
 
+// The constructor's signature for inspect.signature, as CPython's __text_signature__ of a builtin: params, the
+// hyperparameters with their defaults, and the implementation keywords bindDefaults accepts.
+Value textSignature(Interpreter& vm, const std::vector<Hyper>& hypers) {
+    std::string text = "(params";
+    for (const Hyper& h : hypers) text += fmt::format(", {}={}", h.name, vm.repr(h.defaultValue));
+    return makeStr(text + ", *, foreach=None, capturable=False, differentiable=False, fused=None)");
+}
+
 // params: an iterable of tensors (one group) or of dicts (groups with their own options); groups get the
 // defaults for what they leave out.
 void setParamGroups(Interpreter& vm, InstanceObject& self, const Value& params, const std::shared_ptr<DictObject>& defaults) {
@@ -231,11 +239,12 @@ void installOptim(Interpreter& vm, ModuleObject& torch) {
     auto sgd = vm.defineClass("SGD", "Optimizer");
     sgd->module = "torch.optim.sgd";
     optim->attributes["SGD"] = Value(sgd);
-    sgd->dict["__init__"] = makeNative("__init__", [](Interpreter& m, CallArgs& a) {
+    const std::vector<Hyper> sgdHypers = {{"lr", Value(0.001)},         {"momentum", Value(0)},   {"dampening", Value(0)},
+                                          {"weight_decay", Value(0)},   {"nesterov", Value(false)}, {"maximize", Value(false)}};
+    sgd->dict["__text_signature__"] = textSignature(vm, sgdHypers);
+    sgd->dict["__init__"] = makeNative("__init__", [sgdHypers](Interpreter& m, CallArgs& a) {
         const Value params = a.positional.size() > 1 ? a.positional[1] : a.take("params").value_or(Value());
-        auto defaults = bindDefaults(m, a, "SGD",
-                                     {{"lr", Value(0.001)}, {"momentum", Value(0)}, {"dampening", Value(0)}, {"weight_decay", Value(0)},
-                                      {"nesterov", Value(false)}, {"maximize", Value(false)}});
+        auto defaults = bindDefaults(m, a, "SGD", sgdHypers);
         checkNonNegative(m, *defaults, "lr", "learning rate");
         checkNonNegative(m, *defaults, "momentum", "momentum value");
         checkNonNegative(m, *defaults, "weight_decay", "weight_decay value");
@@ -252,12 +261,16 @@ void installOptim(Interpreter& vm, ModuleObject& torch) {
         auto cls = vm.defineClass(name, "Optimizer");
         cls->module = decoupled ? "torch.optim.adamw" : "torch.optim.adam";
         optim->attributes[name] = Value(cls);
-        cls->dict["__init__"] = makeNative("__init__", [decoupled, name](Interpreter& m, CallArgs& a) {
+        const std::vector<Hyper> hypers = {{"lr", Value(0.001)},
+                                           {"betas", makeTuple({Value(0.9), Value(0.999)})},
+                                           {"eps", Value(1e-8)},
+                                           {"weight_decay", decoupled ? Value(0.01) : Value(0)},
+                                           {"amsgrad", Value(false)},
+                                           {"maximize", Value(false)}};
+        cls->dict["__text_signature__"] = textSignature(vm, hypers);
+        cls->dict["__init__"] = makeNative("__init__", [hypers, name](Interpreter& m, CallArgs& a) {
             const Value params = a.positional.size() > 1 ? a.positional[1] : a.take("params").value_or(Value());
-            auto defaults = bindDefaults(m, a, name,
-                                         {{"lr", Value(0.001)}, {"betas", makeTuple({Value(0.9), Value(0.999)})}, {"eps", Value(1e-8)},
-                                          {"weight_decay", decoupled ? Value(0.01) : Value(0)}, {"amsgrad", Value(false)},
-                                          {"maximize", Value(false)}});
+            auto defaults = bindDefaults(m, a, name, hypers);
             checkAdam(m, *defaults);
             setParamGroups(m, selfOf(a), params, defaults);
             return Value();

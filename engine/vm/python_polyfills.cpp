@@ -110,18 +110,6 @@ def repeat(obj, times):
 
 // The rest of `operator`; its operator functions are generated from ops/operators.def.
 const char* kOperatorRest = R"PY(
-def neg(a):
-    return -a
-
-
-def pos(a):
-    return +a
-
-
-def not_(a):
-    return not a
-
-
 def truth(a):
     return bool(a)
 
@@ -157,7 +145,8 @@ def attrgetter(name):
     return lambda obj: getattr(obj, name)
 )PY";
 
-/// `operator`: a function per binary operator (add, iadd, ...) and comparison (lt, ...), then the rest.
+/// `operator`: a function per binary operator (add, iadd, ...), comparison (lt, ...) and unary operator (neg,
+/// invert, not_), then the rest.
 std::string operatorModuleSource() {
     std::string source;
     for (size_t i = 0; i < ops::kBinaryOperators.size(); ++i) {
@@ -169,6 +158,8 @@ std::string operatorModuleSource() {
     }
     for (const ops::CompareOperatorInfo& info : ops::kCompareOperators)
         source += fmt::format("def {}(a, b):\n    return a {} b\n\n\n", info.function, info.symbol);
+    for (const ops::UnaryOperatorInfo& info : ops::kUnaryOperators)
+        source += fmt::format("def {}(a):\n    return {} a\n\n\n", info.function, info.symbol);
     return source + kOperatorRest;
 }
 

@@ -1,5 +1,6 @@
 // Standard-library modules about data types, written in our Python subset and loaded on first import:
-// collections (over the native _collections), collections.abc and typing (dataclasses has its own file). Like the
+// collections (over the native _collections), collections.abc, typing and inspect (over the native _inspect;
+// dataclasses has its own file). Like the
 // other polyfills, the capture engine inlines them as user code, as Dynamo inlines its polyfills.
 #include <map>
 #include <string>
@@ -390,11 +391,122 @@ def NewType(name, tp):
     return lambda x: x
 )PY";
 
+const char* kInspect = R"PY(
+from _inspect import _parameters, _kind
+
+
+class _empty:
+    pass
+
+
+class _ParameterKind:
+    def __init__(self, value, name, description):
+        self.value = value
+        self.name = name
+        self.description = description
+
+    def __repr__(self):
+        return "<_ParameterKind." + self.name + ": " + str(self.value) + ">"
+
+    def __str__(self):
+        return self.name
+
+
+_POSITIONAL_ONLY = _ParameterKind(0, "POSITIONAL_ONLY", "positional-only")
+_POSITIONAL_OR_KEYWORD = _ParameterKind(1, "POSITIONAL_OR_KEYWORD", "positional or keyword")
+_VAR_POSITIONAL = _ParameterKind(2, "VAR_POSITIONAL", "variadic positional")
+_KEYWORD_ONLY = _ParameterKind(3, "KEYWORD_ONLY", "keyword-only")
+_VAR_KEYWORD = _ParameterKind(4, "VAR_KEYWORD", "variadic keyword")
+_KINDS = [_POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD, _VAR_POSITIONAL, _KEYWORD_ONLY, _VAR_KEYWORD]
+
+
+class Parameter:
+    empty = _empty
+    POSITIONAL_ONLY = _POSITIONAL_ONLY
+    POSITIONAL_OR_KEYWORD = _POSITIONAL_OR_KEYWORD
+    VAR_POSITIONAL = _VAR_POSITIONAL
+    KEYWORD_ONLY = _KEYWORD_ONLY
+    VAR_KEYWORD = _VAR_KEYWORD
+
+    def __init__(self, name, kind, *, default=_empty, annotation=_empty):
+        self.name = name
+        self.kind = kind
+        self.default = default
+        self.annotation = annotation
+
+    def __str__(self):
+        text = self.name
+        if self.default is not _empty:
+            text = text + "=" + repr(self.default)
+        if self.kind is _VAR_POSITIONAL:
+            text = "*" + text
+        elif self.kind is _VAR_KEYWORD:
+            text = "**" + text
+        return text
+
+    def __repr__(self):
+        return '<Parameter "' + str(self) + '">'
+
+
+class Signature:
+    empty = _empty
+
+    def __init__(self, parameters=None, *, return_annotation=_empty):
+        self.parameters = {}
+        if parameters is not None:
+            for p in parameters:
+                self.parameters[p.name] = p
+        self.return_annotation = return_annotation
+
+    def __str__(self):
+        parts = []
+        keyword_marker = False
+        for p in self.parameters.values():
+            if p.kind is _VAR_POSITIONAL:
+                keyword_marker = True
+            if p.kind is _KEYWORD_ONLY and not keyword_marker:
+                parts.append("*")
+                keyword_marker = True
+            parts.append(str(p))
+        positional_only = [p for p in self.parameters.values() if p.kind is _POSITIONAL_ONLY]
+        if positional_only:
+            parts.insert(len(positional_only), "/")
+        return "(" + ", ".join(parts) + ")"
+
+    def __repr__(self):
+        return "<Signature " + str(self) + ">"
+
+
+def signature(obj, *, follow_wrapped=True):
+    return Signature([Parameter(name, _KINDS[kind], default=default) for name, kind, default in _parameters(obj, _empty)])
+
+
+def isclass(obj):
+    return _kind(obj) == "class"
+
+
+def isfunction(obj):
+    return _kind(obj) == "function"
+
+
+def ismethod(obj):
+    return _kind(obj) == "method"
+
+
+def ismodule(obj):
+    return _kind(obj) == "module"
+
+
+def isbuiltin(obj):
+    return _kind(obj) == "builtin"
+)PY";
+
 }  // namespace
 
 const char* dataTypesPolyfillSource(const std::string& module) {
     static const std::map<std::string, const char*> kSources = {
-        {"collections", kCollections}, {"collections.abc", kCollectionsAbc}, {"typing", kTyping}, {"dataclasses", dataclassesPolyfillSource()}};
+        {"collections", kCollections}, {"collections.abc", kCollectionsAbc}, {"typing", kTyping}, {"dataclasses", dataclassesPolyfillSource()},
+        {"inspect", kInspect}};
     auto it = kSources.find(module);
     return it == kSources.end() ? nullptr : it->second;
 }

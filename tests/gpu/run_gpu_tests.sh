@@ -15,8 +15,10 @@ read -r -a binaries <<<"${CWB_GPU_BINARIES:-engine_cuda_tests engine_vm_tests en
 package() {
     local build_dir=${1:?usage: run_gpu_tests.sh package BUILD_DIR}
     build_dir=$(cd "$build_dir" && pwd)
-    local exclude  # .git is a file in a worktree: ask git where the exclude file is
-    exclude=$(cd "$repo_root" && git rev-parse --path-format=absolute --git-path info/exclude)
+    # (a worktree's .git is a file: ask git where its exclude file is)
+    local exclude
+    exclude=$(cd "$repo_root" && realpath -m "$(git rev-parse --git-path info/exclude)")
+    mkdir -p "$(dirname "$exclude")"
     grep -qx '/.devbin*/' "$exclude" 2>/dev/null || echo '/.devbin*/' >>"$exclude"
     local staging
     staging=$(mktemp -d)
@@ -65,6 +67,8 @@ run() {
     # Generated kernels against the reference interpreter, then whole programs compiled for the GPU.
     run_if_bundled engine_inductor_cuda_tests
     run_if_bundled engine_inductor_tests --gtest_filter='*Cuda*'
+    # Compiled training steps (AOT Autograd, both passes' CUDA code) against eager on the GPU.
+    run_if_bundled engine_aot_tests --gtest_filter='*cuda_*'
     # A second process: kernels now come from the disk cache.
     run_if_bundled engine_cuda_tests --gtest_filter='CudaOps.Reductions'
     [[ -d $CWB_KERNEL_CACHE_DIR ]] && ls "$CWB_KERNEL_CACHE_DIR" | wc -l | xargs echo "kernels in the disk cache:"

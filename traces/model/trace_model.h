@@ -255,6 +255,20 @@ struct Span {
     std::string args;        ///< JSON of the begin and end args merged
 };
 
+/// A record whose envelope named no compile id (neither `frame_id` nor `compiled_autograd_id`), `str` records
+/// aside: runtime autotuning events, `graph_execution`, export records. tlparse files them under `[-/-]` and lists
+/// the context stacks some carry as "unknown stacks". The record itself is stored in its own table as usual.
+struct RecordWithoutCompileId {
+    RowId id = 0;
+    RowId sessionId = 0;
+    int64_t seq = 0;
+    int64_t line = 0;                ///< 0 in traces imported before schema 3 (rebuilt from rows without a compile)
+    std::string event;               ///< the envelope's event key: chromium_event, artifact, ...
+    std::string name;                ///< artifact name, chromium event name, or the event key again
+    std::optional<RowId> compileId;  ///< the compile its payload names (a chromium event's args.compile_id)
+    Stack stack;                     ///< the envelope's `stack`: where the log call came from; empty when none
+};
+
 /// A whole trace file loaded for reading. Artifact payloads stay on disk (see TraceReader::artifactPayload).
 struct TraceData {
     std::string path;
@@ -272,6 +286,7 @@ struct TraceData {
     /// cache decisions (less their `components`): the texts the views and reports show.
     std::vector<Artifact> artifacts;
     std::vector<Span> spans;
+    std::vector<RecordWithoutCompileId> recordsWithoutCompileId;
     /// Per session, the `str` records' table: stacks inside artifact metadata name files by these indexes.
     std::map<RowId, std::vector<std::string>> internedStrings;
 };

@@ -154,6 +154,25 @@ void compareRanks(const std::string& what, const std::map<int, RankFacts>& byRan
     }
 }
 
+std::vector<std::string> sortedNames(const Json& list) {
+    std::vector<std::string> names;
+    if (list.is_array())
+        for (const Json& name : list) names.push_back(textOf(name));
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+CustomOps customOpsFromMetrics(const std::string& metricsJson) {
+    // Most compiles call no custom op: both lists are logged empty, and the metrics text need not be parsed.
+    if (metricsJson.find("_ops\": [\"") == std::string::npos) return {};
+    Json metrics = Json::parse(metricsJson, nullptr, false);
+    if (!metrics.is_object()) return {};
+    if (metrics.contains("compilation_metrics")) metrics = metrics["compilation_metrics"];
+    if (!metrics.is_object()) return {};
+    return {sortedNames(metrics.value("compliant_custom_ops", Json())),
+            sortedNames(metrics.value("non_compliant_ops", Json()))};
+}
+
 std::string baseKey(const Compile& compile) {
     CompileKey key = compile.key;
     key.attempt = 0;
@@ -183,6 +202,10 @@ InsightIndex::InsightIndex(const TraceData& trace) {
         if (!span.compileId) continue;
         if (auto outcome = cacheFromSpan(span)) byCompile_[*span.compileId].caches.push_back(std::move(*outcome));
     }
+    for (const Compile& compile : trace.compiles) {
+        CustomOps ops = customOpsFromMetrics(compile.metricsJson);
+        if (!ops.empty()) byCompile_[compile.id].customOps = std::move(ops);
+    }
 }
 
 const CompileInsights& InsightIndex::compile(RowId compileId) const {
@@ -195,6 +218,13 @@ std::string cacheSummaryText(const CompileInsights& insights) {
     for (const CacheOutcome& c : insights.caches)
         parts.push_back(c.cache + " " + c.result + (c.result == "bypass" && !c.reason.empty() ? " (" + c.reason + ")" : ""));
     return joined(parts);
+}
+
+std::string customOpsText(const CustomOps& ops) {
+    std::string text;
+    if (!ops.nonCompliant.empty()) text = "non-compliant " + joined(ops.nonCompliant);
+    if (!ops.compliant.empty()) text += (text.empty() ? "" : "; ") + std::string("compliant ") + joined(ops.compliant);
+    return text;
 }
 
 std::vector<CompileFailure> sessionFailures(const TraceIndex& index, const Session& session) {
@@ -231,6 +261,22 @@ std::vector<CompileFailure> sessionFailures(const TraceIndex& index, const Sessi
         failures.push_back(std::move(failure));
     }
     return failures;
+}
+
+RecordsWithoutCompileId recordsWithoutCompileId(const TraceData& trace, RowId sessionId) {
+    RecordsWithoutCompileId out;
+    std::map<std::string, size_t> positions;
+    for (const RecordWithoutCompileId& record : trace.recordsWithoutCompileId) {
+        if (record.sessionId != sessionId) continue;
+        out.records.push_back(&record);
+        if (record.compileId) ++out.joinedByPayload;
+        if (!record.stack.empty()) ++out.withStack;
+        std::string name = record.event == record.name ? record.event : record.event + ": " + record.name;
+        auto [it, added] = positions.try_emplace(name, out.countsByName.size());
+        if (added) out.countsByName.emplace_back(name, 0);
+        ++out.countsByName[it->second].second;
+    }
+    return out;
 }
 
 std::vector<RankDivergence> rankDivergence(const TraceIndex& index, const InsightIndex& insights) {

@@ -51,11 +51,29 @@ struct FastGuard {
     int64_t line = 0;
 };
 
+/// Custom ops (OpOverloads outside aten/prim/prims) the compile's graph called, from `compilation_metrics`.
+/// Dynamo's check_pt2_compliant_op sorts them by `torch.Tag.pt2_compliant_tag`; a non-compliant op breaks the graph
+/// only under `torch._dynamo.config.only_allow_pt2_compliant_ops`. Names are qualified, `ns::op`, sorted.
+struct CustomOps {
+    std::vector<std::string> compliant;     ///< `compliant_custom_ops`
+    std::vector<std::string> nonCompliant;  ///< `non_compliant_ops`
+    bool empty() const { return compliant.empty() && nonCompliant.empty(); }
+};
+
 struct CompileInsights {
     std::vector<CacheOutcome> caches;
     std::vector<ShapeSymbol> symbols;
     std::vector<ShapeSpecialization> specializations;
     std::vector<FastGuard> guardsAddedFast;
+    CustomOps customOps;
+};
+
+/// The records of a session whose envelope named no compile id (see RecordWithoutCompileId), and their counts.
+struct RecordsWithoutCompileId {
+    std::vector<const RecordWithoutCompileId*> records;          ///< input order
+    std::vector<std::pair<std::string, int64_t>> countsByName;  ///< "chromium_event: name" / "artifact: name"
+    int64_t joinedByPayload = 0;  ///< records whose payload named a compile (chromium args.compile_id)
+    int64_t withStack = 0;        ///< records that carried a context stack (tlparse's "unknown stacks")
 };
 
 /// One failed or restarted compile attempt.
@@ -86,11 +104,16 @@ private:
     CompileInsights empty_;
 };
 
+/// "non-compliant test::baz; compliant _c10d_functional::all_reduce"; "" when the compile called no custom op.
+std::string customOpsText(const CustomOps& ops);
+
 /// "fx_graph miss, aotautograd hit" (with bypass reasons); "" when the compile logged no cache decision.
 std::string cacheSummaryText(const CompileInsights& insights);
 
 /// Failed and restarted attempts of a session, in input order.
 std::vector<CompileFailure> sessionFailures(const TraceIndex& index, const Session& session);
+
+RecordsWithoutCompileId recordsWithoutCompileId(const TraceData& trace, RowId sessionId);
 
 /// Differences between the ranks of a trace (sessions with a rank); empty for fewer than two ranks.
 std::vector<RankDivergence> rankDivergence(const TraceIndex& index, const InsightIndex& insights);

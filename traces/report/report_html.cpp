@@ -257,6 +257,31 @@ void writeFailures(std::ostream& out, const Session& session, const TraceIndex& 
     out << "</table>\n";
 }
 
+void writeRecordsWithoutCompileId(std::ostream& out, const Session& session, const TraceIndex& index) {
+    RecordsWithoutCompileId found = recordsWithoutCompileId(index.trace(), session.id);
+    out << "<h3 id=\"" << sessionAnchor(session.id) << "-no-compile-id\">Records without a compile id</h3>\n";
+    if (found.records.empty()) {
+        out << "<p>None: every record named its compile.</p>\n";
+        return;
+    }
+    out << "<p>" << found.records.size()
+        << " record(s) named no compile id in their envelope (tlparse files them under <code>[-/-]</code>); "
+        << found.joinedByPayload << " named one in their payload and were attached to that compile.</p>\n"
+        << "<table><tr><th>Record</th><th>Count</th></tr>";
+    for (const auto& [name, count] : found.countsByName)
+        out << "<tr><td>" << code(name) << "</td><td>" << count << "</td></tr>";
+    out << "</table>\n<details><summary>Every record</summary><table><tr><th>Line</th><th>Record</th>"
+        << "<th>Compile named by its payload</th><th>Logged from</th></tr>";
+    for (const RecordWithoutCompileId* r : found.records) {
+        const Compile* joined = r->compileId ? index.compileById(*r->compileId) : nullptr;
+        out << "<tr><td>" << r->line << "</td><td>" << code(r->event == r->name ? r->event : r->event + ": " + r->name)
+            << "</td><td>" << (joined ? link(compileAnchor(joined->id), escape(joined->key.display())) : "")
+            << "</td><td>"
+            << (r->stack.empty() ? "" : code(fileLine(r->stack.back().file, r->stack.back().line))) << "</td></tr>";
+    }
+    out << "</table></details>\n";
+}
+
 void writeDivergence(std::ostream& out, const std::vector<RankDivergence>& divergences) {
     if (divergences.empty()) return;
     out << "<h2 id=\"divergence\">Rank divergence</h2>\n<table><tr><th>What</th><th>Ranks</th><th>Detail</th></tr>";
@@ -280,6 +305,9 @@ void writeCompileFacts(std::ostream& out, const Session& session, const TraceInd
     const CompileInsights& facts = insights.compile(compile.id);
     if (std::string caches = cacheSummaryText(facts); !caches.empty())
         out << "<p class=\"note\">Caches: " << escape(caches) << "</p>\n";
+    if (std::string ops = customOpsText(facts.customOps); !ops.empty())
+        out << "<p class=\"" << (facts.customOps.nonCompliant.empty() ? "note" : "warning") << "\">Custom ops: "
+            << escape(ops) << "</p>\n";
     writeShapeFacts(out, facts);
     if (!compile.failType.empty()) {
         out << "<div class=\"warning\"><p><b>Failed</b> with " << code(compile.failType);
@@ -404,6 +432,7 @@ void writeContents(std::ostream& out, const TraceData& trace, const TraceIndex& 
             << "<li>" << link(anchor + "-recompiles", "Recompiles") << "</li>"
             << "<li>" << link(anchor + "-phases", "Compile time per phase") << "</li>"
             << "<li>" << link(anchor + "-failures", "Failures and restarts") << "</li>"
+            << "<li>" << link(anchor + "-no-compile-id", "Records without a compile id") << "</li>"
             << "<li>" << link(anchor + "-sites", "Compile sites") << "<ul>";
         for (const SiteGroup& group : groupCompilesBySite(index, session)) {
             std::string label = "without a site";
@@ -426,13 +455,15 @@ void writeSession(std::ostream& out, const Session& session, const TraceIndex& i
     if (session.kind == SessionKind::EngineRun)
         out << " &middot; " << session.records << " compile events</p>\n";
     else
-        out << " &middot; " << session.records << " records (" << session.malformedRecords << " malformed)</p>\n";
+        out << " &middot; " << session.records << " records (" << session.malformedRecords << " malformed, "
+            << recordsWithoutCompileId(index.trace(), session.id).records.size() << " without a compile id)</p>\n";
     out << "<h3 id=\"" << anchor << "-summary\">Summary</h3>\n";
     writeCountCards(out, summary);
     writeBreakReasons(out, session, summary);
     writeRecompiles(out, session, summary);
     writePhaseTimes(out, session, summary);
     writeFailures(out, session, index);
+    writeRecordsWithoutCompileId(out, session, index);
     writeSites(out, session, index, insights, groupCompilesBySite(index, session), summary);
     writeIssues(out, session, index);
     out << "</section>\n";

@@ -207,6 +207,23 @@ void writeCompileInsights(JsonStream& json, const CompileInsights& insights) {
     for (const FastGuard& g : insights.guardsAddedFast)
         fastGuards.push_back({{"expr", g.expr}, {"user_stack", stackJson(g.userStack)}, {"line", g.line}});
     json.field("guards_added_fast", fastGuards);
+    json.field("custom_ops", {{"compliant", insights.customOps.compliant},
+                              {"non_compliant", insights.customOps.nonCompliant}});
+}
+
+Json recordsWithoutCompileIdJson(const TraceIndex& index, const RecordsWithoutCompileId& found) {
+    Json byName = Json::object();
+    for (const auto& [name, count] : found.countsByName) byName[name] = count;
+    Json records = Json::array();
+    for (const RecordWithoutCompileId* r : found.records) {
+        const Compile* joined = r->compileId ? index.compileById(*r->compileId) : nullptr;
+        records.push_back({{"line", r->line}, {"event", r->event}, {"name", r->name},
+                           {"compile", joined ? Json{{"compile", joined->id}, {"key", joined->key.display()}}
+                                              : Json(nullptr)},
+                           {"stack", stackJson(r->stack)}});
+    }
+    return {{"count", found.records.size()}, {"joined_by_payload", found.joinedByPayload},
+            {"with_stack", found.withStack}, {"by_name", byName}, {"records", records}};
 }
 
 Json failuresJson(const std::vector<CompileFailure>& failures) {
@@ -330,6 +347,8 @@ void writeSession(JsonStream& json, const TraceIndex& index, const InsightIndex&
     json.field("recompiles", recompilesJson(summary));
     json.field("phase_times", phasesJson(summary.phaseTotals));
     json.field("failures", failuresJson(sessionFailures(index, session)));
+    json.field("records_without_compile_id",
+               recordsWithoutCompileIdJson(index, recordsWithoutCompileId(index.trace(), session.id)));
 
     auto breakPositions = breakReasonPositions(summary);
     json.key("compile_sites");

@@ -211,6 +211,27 @@ void writeFailures(std::ostream& out, const TraceIndex& index, const Session& se
     out << '\n';
 }
 
+void writeRecordsWithoutCompileId(std::ostream& out, const TraceIndex& index, const Session& session) {
+    RecordsWithoutCompileId found = recordsWithoutCompileId(index.trace(), session.id);
+    out << "### Records without a compile id\n\n";
+    if (found.records.empty()) {
+        out << "None: every record named its compile.\n\n";
+        return;
+    }
+    out << found.records.size()
+        << " record(s) named no compile id in their envelope (tlparse files them under `[-/-]`); "
+        << found.joinedByPayload << " named one in their payload and were attached to that compile.\n\n";
+    out << "| Record | Count |\n|---|---|\n";
+    for (const auto& [name, count] : found.countsByName) out << "| " << cell(code(name)) << " | " << count << " |\n";
+    out << '\n';
+    if (found.withStack == 0) return;
+    out << "Logged outside any compile, from:\n\n";
+    for (const RecordWithoutCompileId* r : found.records)
+        if (!r->stack.empty())
+            out << "- line " << r->line << " " << code(r->name) << " from " << userFrameText(r->stack) << '\n';
+    out << '\n';
+}
+
 void writeDivergence(std::ostream& out, const std::vector<RankDivergence>& divergences) {
     if (divergences.empty()) return;
     out << "## Rank divergence\n\n| What | Ranks | Detail |\n|---|---|---|\n";
@@ -234,6 +255,7 @@ void writeCompileFacts(std::ostream& out, const TraceIndex& index, const Insight
     if (std::string metrics = graphMetricsText(compile); !metrics.empty()) out << "- Metrics: " << metrics << '\n';
     const CompileInsights& facts = insights.compile(compile.id);
     if (std::string caches = cacheSummaryText(facts); !caches.empty()) out << "- Caches: " << text(caches) << '\n';
+    if (std::string ops = customOpsText(facts.customOps); !ops.empty()) out << "- Custom ops: " << text(ops) << '\n';
     out << '\n';
     writeShapeFacts(out, facts);
     if (!compile.failType.empty()) {
@@ -339,12 +361,14 @@ void writeSession(std::ostream& out, const TraceIndex& index, const InsightIndex
     if (session.kind == SessionKind::EngineRun)
         out << "- Compile events: " << session.records << "\n\n";
     else
-        out << "- Records: " << session.records << " (" << session.malformedRecords << " malformed)\n\n";
+        out << "- Records: " << session.records << " (" << session.malformedRecords << " malformed, "
+            << recordsWithoutCompileId(index.trace(), session.id).records.size() << " without a compile id)\n\n";
     writeCounts(out, summary);
     writeBreakReasons(out, summary);
     writeRecompiles(out, summary);
     writePhaseTimes(out, summary);
     writeFailures(out, index, session);
+    writeRecordsWithoutCompileId(out, index, session);
     writeSites(out, index, insights, session);
     writeIssues(out, index, session);
 }

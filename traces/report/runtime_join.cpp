@@ -1,6 +1,7 @@
 // joinRuntime and its writers (see runtime_join.h).
 #include "report/runtime_join.h"
 
+#include "report/report_common.h"
 #include "report/summary.h"
 #include "report/trace_index.h"
 
@@ -113,12 +114,16 @@ std::string remedyForRecompile(const std::string& guardFailure) {
            "variant is intended";
 }
 
-RuntimeJoin joinRuntime(const TraceData& trace, const std::string& profilePath) {
+RuntimeJoin joinRuntime(const TraceData& trace, const std::string& profilePath, RowId sessionId) {
     RuntimeJoin join;
     join.profilePath = profilePath;
     TraceIndex index(trace);
-    if (trace.sessions.empty()) return join;
-    const Session& session = trace.sessions.front();
+    auto found = std::find_if(trace.sessions.begin(), trace.sessions.end(),
+                              [&](const Session& s) { return sessionId == 0 || s.id == sessionId; });
+    if (found == trace.sessions.end()) return join;
+    const Session& session = *found;
+    join.session = report_detail::sessionTitle(session);
+    join.rank = session.rank;
     std::map<std::string, std::string> functionOf;
     for (const Compile* c : index.session(session.id).compiles)
         if (!c->function.empty()) functionOf.try_emplace(baseKey(*c), c->function);
@@ -199,8 +204,9 @@ RuntimeJoin joinRuntime(const TraceData& trace, const std::string& profilePath) 
     return join;
 }
 
-void writeRuntimeJoin(const RuntimeJoin& join, ReportFormat format, const std::string& producedBy, std::ostream& out) {
-    if (format == ReportFormat::Json) {
+namespace {
+
+Json joinJson(const RuntimeJoin& join) {
         Json frames = Json::array(), gaps = Json::array(), fixes = Json::array();
         for (const auto& f : join.frames)
             frames.push_back({{"compile_id", f.compileId}, {"function", f.function}, {"hits", f.hits},
@@ -211,28 +217,28 @@ void writeRuntimeJoin(const RuntimeJoin& join, ReportFormat format, const std::s
         for (const auto& f : join.fixFirst)
             fixes.push_back({{"kind", f.kind}, {"what", f.what}, {"compile_ids", f.compileIds}, {"cost_us", f.costUs},
                              {"cost_basis", f.costBasis}, {"remedy", f.remedy}});
-        Json root = {{"format", "cwb-runtime"}, {"version", 1}, {"produced_by", producedBy},
-                     {"profile", join.profilePath}, {"compiled_frames", frames}, {"eager_gaps", gaps},
-                     {"fix_first", fixes}};
-        out << root.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
-        return;
-    }
-    out << "# Runtime and what to fix first\n\nMade by `" << producedBy << "`.";
-    out << (join.profilePath.empty() ? " No profile: ranked by compile time.\n\n"
-                                     : " Profile `" + join.profilePath + "`.\n\n");
+        return {{"session", join.session}, {"rank", join.rank ? Json(*join.rank) : Json(nullptr)},
+                {"profile", join.profilePath}, {"compiled_frames", frames}, {"eager_gaps", gaps},
+                {"fix_first", fixes}};
+}
+
+/// The Markdown of one join; `heading` is "##" alone, "###" under a session's heading.
+void writeJoinMarkdown(const RuntimeJoin& join, const std::string& heading, std::ostream& out) {
+    out << (join.profilePath.empty() ? "No profile: ranked by compile time.\n\n"
+                                     : "Profile `" + join.profilePath + "`.\n\n");
     if (!join.profilePath.empty()) {
-        out << "## Compiled frames\n\n| Compile id | Function | Hits | Total | Mean | Eager in it |\n"
+        out << heading << " Compiled frames\n\n| Compile id | Function | Hits | Total | Mean | Eager in it |\n"
             << "|---|---|---:|---:|---:|---:|\n";
         for (const auto& f : join.frames)
             out << fmt::format("| `{}` | `{}` | {} | {:.3f} ms | {:.3f} ms | {:.3f} ms |\n", f.compileId, f.function,
                                f.hits, f.totalUs / 1e3, f.hits ? f.totalUs / 1e3 / static_cast<double>(f.hits) : 0.0,
                                f.eagerUs / 1e3);
-        out << "\n## Eager time between top-level compiled calls\n\n| After | Before | Times | Total |\n|---|---|---:|---:|\n";
+        out << "\n" << heading << " Eager time between top-level compiled calls\n\n| After | Before | Times | Total |\n|---|---|---:|---:|\n";
         for (const auto& g : join.gaps)
             out << fmt::format("| `{}` | `{}` | {} | {:.3f} ms |\n", g.after, g.before, g.count, g.totalUs / 1e3);
         out << '\n';
     }
-    out << "## Fix first\n\n| # | Kind | What | Compile ids | Cost | Basis | Remedy |\n|---:|---|---|---|---:|---|---|\n";
+    out << heading << " Fix first\n\n| # | Kind | What | Compile ids | Cost | Basis | Remedy |\n|---:|---|---|---|---:|---|---|\n";
     int rank = 0;
     for (const auto& f : join.fixFirst) {
         std::string what = f.what;
@@ -242,6 +248,37 @@ void writeRuntimeJoin(const RuntimeJoin& join, ReportFormat format, const std::s
                            f.costUs / 1e3, f.costBasis, f.remedy);
     }
     out << '\n';
+}
+
+}  // namespace
+
+void writeRuntimeJoins(const std::vector<RuntimeJoin>& joins, ReportFormat format, const std::string& producedBy,
+                       std::ostream& out) {
+    if (format == ReportFormat::Json) {
+        Json root = {{"format", "cwb-runtime"}, {"version", 1}, {"produced_by", producedBy}};
+        Json sessions = Json::array();
+        for (const RuntimeJoin& join : joins) sessions.push_back(joinJson(join));
+        Json first = joins.empty() ? joinJson(RuntimeJoin{}) : sessions.front();
+        for (const char* key : {"profile", "compiled_frames", "eager_gaps", "fix_first"}) root[key] = first[key];
+        root["sessions"] = sessions;
+        out << root.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+        return;
+    }
+    out << "# Runtime and what to fix first\n\nMade by `" << producedBy << "`.";
+    if (joins.size() == 1) {
+        out << ' ';
+        writeJoinMarkdown(joins.front(), "##", out);
+        return;
+    }
+    out << "\n\n";
+    for (const RuntimeJoin& join : joins) {
+        out << "## " << join.session << "\n\n";
+        writeJoinMarkdown(join, "###", out);
+    }
+}
+
+void writeRuntimeJoin(const RuntimeJoin& join, ReportFormat format, const std::string& producedBy, std::ostream& out) {
+    writeRuntimeJoins({join}, format, producedBy, out);
 }
 
 }  // namespace traces

@@ -42,20 +42,26 @@ struct FixFirstItem {
 };
 
 struct RuntimeJoin {
+    std::string session;      ///< the session's title ("rank 1 · dedicated_log_..._rank_1.log")
+    std::optional<int> rank;
     std::string profilePath;  ///< "" when no profile was given
     std::vector<CompiledFrameRuntime> frames;  ///< by total time, longest first
     std::vector<EagerGap> gaps;                ///< between top-level regions, by total time, longest first
     std::vector<FixFirstItem> fixFirst;        ///< costliest first
 };
 
-/// Joins the profile at `profilePath` (empty: rank by compile time only) with the first session of `trace`.
-/// Throws std::runtime_error naming the file when the profile cannot be read.
-RuntimeJoin joinRuntime(const TraceData& trace, const std::string& profilePath);
+/// Joins the profile at `profilePath` (empty: rank by compile time only) with one session of `trace` (the first
+/// when `sessionId` is 0). Throws std::runtime_error naming the file when the profile cannot be read.
+RuntimeJoin joinRuntime(const TraceData& trace, const std::string& profilePath, RowId sessionId = 0);
 
 /// The remedy for a graph break type or a recompile's guard failure, in PyTorch's own terms.
 std::string remedyForBreak(const std::string& breakType, const std::string& reason);
 std::string remedyForRecompile(const std::string& guardFailure);
 
+/// One join per session (per rank of a distributed run), each with its own profile. JSON: the first session's
+/// join at the top level (as for one session) and every session's under `sessions`; Markdown: a part per session.
+void writeRuntimeJoins(const std::vector<RuntimeJoin>& joins, ReportFormat format, const std::string& producedBy,
+                       std::ostream& out);
 void writeRuntimeJoin(const RuntimeJoin& join, ReportFormat format, const std::string& producedBy, std::ostream& out);
 
 }  // namespace traces

@@ -271,11 +271,36 @@ ALTER TABLE compiles_v2 RENAME TO compiles;
 CREATE INDEX compiles_by_session ON compiles(session_id, seq);
 )sql";
 
-// Append new migrations here; index i upgrades a file from version i to i + 1.
-constexpr std::array<const char*, kSchemaVersion> kMigrations = {kMigration1, kMigration2};
+// Migration 3: records whose envelope named no compile id get a table of their own (tlparse's `[-/-]` entries and
+// unknown stacks). Files imported earlier list the rows their import left without a compile; spans have no line.
+constexpr const char* kMigration3 = R"sql(
+CREATE TABLE records_without_compile_id (
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  seq INTEGER NOT NULL,
+  line INTEGER NOT NULL,
+  event TEXT NOT NULL,                -- the envelope's event key
+  name TEXT NOT NULL,                 -- artifact name, chromium event name, or the event key
+  compile_id INTEGER REFERENCES compiles(id),  -- the compile its payload names (chromium args.compile_id)
+  stack TEXT NOT NULL DEFAULT '[]'    -- JSON array of frames: the envelope's context stack
+);
+CREATE INDEX records_without_compile_id_by_session ON records_without_compile_id(session_id, seq);
+INSERT INTO records_without_compile_id(session_id, seq, line, event, name, compile_id, stack)
+  SELECT session_id, seq, line, event, name, NULL, '[]' FROM (
+    SELECT session_id, seq, line, event, name FROM artifacts WHERE compile_id IS NULL AND event <> 'str'
+    UNION ALL SELECT session_id, seq, line, name, name FROM graphs WHERE compile_id IS NULL
+    UNION ALL SELECT session_id, seq, line, event, event FROM output_code WHERE compile_id IS NULL
+    UNION ALL SELECT session_id, seq, line, 'artifact', 'dynamo_graph_break_reason' FROM graph_breaks
+      WHERE compile_id IS NULL AND origin = 'artifact'
+    UNION ALL SELECT session_id, 0, 0, 'chromium_event', name FROM spans WHERE compile_id IS NULL
+  ) ORDER BY session_id, seq;
+)sql";
 
-void applyMigrations(Database& db, int from) {
-    for (int version = from; version < kSchemaVersion; ++version) {
+// Append new migrations here; index i upgrades a file from version i to i + 1.
+constexpr std::array<const char*, kSchemaVersion> kMigrations = {kMigration1, kMigration2, kMigration3};
+
+void applyMigrations(Database& db, int from, int to = kSchemaVersion) {
+    for (int version = from; version < to; ++version) {
         db.exec("BEGIN IMMEDIATE");
         db.exec(kMigrations[static_cast<size_t>(version)]);
         db.exec("PRAGMA user_version = " + std::to_string(version + 1));
@@ -335,14 +360,16 @@ bool looksLikeSqliteFile(const std::string& path) {
     return in.gcount() == 16 && std::string_view(magic, 15) == "SQLite format 3";
 }
 
-std::unique_ptr<Database> createTraceDatabase(const std::string& path) {
+std::unique_ptr<Database> createTraceDatabase(const std::string& path, int schemaVersion) {
+    if (schemaVersion < 1 || schemaVersion > kSchemaVersion)
+        throw DbError(path + ": no trace schema version " + std::to_string(schemaVersion));
     std::error_code ec;
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path + suffix, ec);
     auto db = std::make_unique<Database>(path, Database::Mode::Create);
     // Payloads of several KB are the common row; larger pages keep them out of long overflow chains.
     db->exec("PRAGMA page_size = 16384");
     configureForWriting(*db);
-    applyMigrations(*db, 0);
+    applyMigrations(*db, 0, schemaVersion);
     return db;
 }
 

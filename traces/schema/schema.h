@@ -10,12 +10,13 @@
 namespace traces {
 
 /// The schema version this build writes; migrations 1..kSchemaVersion exist.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 /// Stored in the `meta` table so that other SQLite files are told apart from traces.
 inline constexpr const char* kTraceFormatName = "cwb-trace";
 
-/// Creates a new trace file (replacing any file at `path`) with the current schema.
-std::unique_ptr<Database> createTraceDatabase(const std::string& path);
+/// Creates a new trace file (replacing any file at `path`) with the current schema, or with the migrations up to
+/// an older `schemaVersion` (files as earlier cwb versions wrote them, for tests of the migrations).
+std::unique_ptr<Database> createTraceDatabase(const std::string& path, int schemaVersion = kSchemaVersion);
 
 /// Opens an existing trace for writing, migrating an older schema. Throws DbError on newer or foreign files.
 std::unique_ptr<Database> openTraceDatabaseForWriting(const std::string& path);

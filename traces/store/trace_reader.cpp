@@ -28,7 +28,7 @@ public:
     Loader(Database& db, LoadProgress* progress) : db_(db), progress_(progress) {
         for (const char* table : {"sessions", "compile_sites", "compiles", "compile_phases", "graphs", "graph_nodes",
                                   "guards", "guard_failures", "graph_breaks", "output_code", "kernels", "artifacts",
-                                  "spans", "import_issues"}) {
+                                  "spans", "records_without_compile_id", "import_issues"}) {
             auto q = db_.prepare(std::string("SELECT count(*) FROM ") + table);
             if (q.step()) totalRows_ += q.int64(0);
         }
@@ -69,6 +69,7 @@ public:
         loadArtifacts(t);
         stage("spans");
         loadSpans(t);
+        loadRecordsWithoutCompileId(t);
         stage("import issues");
         loadIssues(t);
         loadInternedStrings(t);
@@ -343,6 +344,24 @@ private:
             s.threadId = q.int64(8);
             s.args = q.text(9);
             t.spans.push_back(std::move(s));
+        }
+    }
+
+    void loadRecordsWithoutCompileId(TraceData& t) {
+        auto q = db_.prepare("SELECT id, session_id, seq, line, event, name, compile_id, stack "
+                             "FROM records_without_compile_id ORDER BY session_id, seq, id");
+        while (q.step()) {
+            tick("spans");
+            RecordWithoutCompileId r;
+            r.id = q.int64(0);
+            r.sessionId = q.int64(1);
+            r.seq = q.int64(2);
+            r.line = q.int64(3);
+            r.event = q.text(4);
+            r.name = q.text(5);
+            r.compileId = q.optInt64(6);
+            r.stack = stackFromJson(q.text(7));
+            t.recordsWithoutCompileId.push_back(std::move(r));
         }
     }
 

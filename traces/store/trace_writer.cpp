@@ -50,7 +50,7 @@ private:
 struct TraceWriter::Impl {
     std::unique_ptr<Database> db;
     IdCounter sessionIds, issueIds, siteIds, compileIds, graphIds, guardIds, failureIds, breakIds, outputIds,
-        kernelIds, payloadIds, artifactIds, spanIds;
+        kernelIds, payloadIds, artifactIds, spanIds, noCompileIds;
     std::unordered_map<std::string, RowId> payloadIdsByMd5;
 
     // Touched only on the writer thread once it runs.
@@ -59,7 +59,7 @@ struct TraceWriter::Impl {
     size_t batchRows = 0;
     Statement insertSession, updateSession, insertIssue, insertString, insertSite, insertCompile, updateCompile,
         deletePhases, insertPhase, insertGraph, insertNode, insertGuard, insertFailure, insertBreak, insertOutput,
-        insertKernel, insertPayload, insertArtifact, insertSpan;
+        insertKernel, insertPayload, insertArtifact, insertSpan, insertNoCompile;
 
     // The queue between the caller and the writer thread.
     struct Job {
@@ -83,7 +83,7 @@ struct TraceWriter::Impl {
           compileIds(*db, "compiles"), graphIds(*db, "graphs"), guardIds(*db, "guards"),
           failureIds(*db, "guard_failures"), breakIds(*db, "graph_breaks"), outputIds(*db, "output_code"),
           kernelIds(*db, "kernels"), payloadIds(*db, "payloads"), artifactIds(*db, "artifacts"),
-          spanIds(*db, "spans"),
+          spanIds(*db, "spans"), noCompileIds(*db, "records_without_compile_id"),
           insertSession(db->prepare(
               "INSERT INTO sessions(kind, source_file, source_path, rank, torch_version, process_id, started_at, "
               "bytes, records, malformed_records, id) VALUES (?,?,?,?,?,?,?,?,?,?,?)")),
@@ -138,7 +138,10 @@ struct TraceWriter::Impl {
               "payload_id, payload_intact) VALUES (?,?,?,?,?,?,?,?,?,?,?)")),
           insertSpan(db->prepare(
               "INSERT INTO spans(id, session_id, compile_id, compile_key, name, category, start_us, duration_us, "
-              "thread_id, args) VALUES (?,?,?,?,?,?,?,?,?,?)")) {
+              "thread_id, args) VALUES (?,?,?,?,?,?,?,?,?,?)")),
+          insertNoCompile(db->prepare(
+              "INSERT INTO records_without_compile_id(id, session_id, seq, line, event, name, compile_id, stack) "
+              "VALUES (?,?,?,?,?,?,?,?)")) {
         auto q = db->prepare("SELECT id, md5 FROM payloads");
         while (q.step()) payloadIdsByMd5.emplace(q.text(1), q.int64(0));
         thread = std::thread([this] {
@@ -493,6 +496,18 @@ RowId TraceWriter::addSpan(const Span& span) {
         s.bind(6, row.category).bind(7, row.startUs).bind(8, row.durationUs).bind(9, row.threadId);
         s.bind(10, row.args).run();
         impl->wrote(64 + row.args.size());
+    });
+    return id;
+}
+
+RowId TraceWriter::addRecordWithoutCompileId(const RecordWithoutCompileId& record) {
+    RowId id = impl_->noCompileIds.take();
+    std::string stack = stackToJson(record.stack);
+    impl_->enqueue(64 + stack.size(), [impl = impl_.get(), row = record, id, stack = std::move(stack)] {
+        auto& s = impl->insertNoCompile;
+        s.bind(1, id).bind(2, row.sessionId).bind(3, row.seq).bind(4, row.line).bind(5, row.event);
+        s.bind(6, row.name).bind(7, row.compileId).bind(8, stack).run();
+        impl->wrote(64 + stack.size());
     });
     return id;
 }

@@ -39,6 +39,7 @@ public:
     /// Stores the payload once per distinct content; `payloadMd5` may be passed when already known.
     RowId addArtifact(const Artifact& artifact, std::string_view payloadMd5 = {});
     RowId addSpan(const Span& span);
+    RowId addRecordWithoutCompileId(const RecordWithoutCompileId& record);
 
     /// Ends the current batch so that everything written so far is durable and visible to readers.
     void commit();

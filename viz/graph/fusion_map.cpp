@@ -164,6 +164,14 @@ const char* toString(CodeRole role) {
     return "module";
 }
 
+std::string graphTitle(const traces::Graph& graph, const FusionMap& fusion) {
+    std::string title = graphKindTitle(graph.kind);
+    if (graph.kind == traces::GraphKind::PostGrad && !fusion.kernels.empty() && fusion.kernels.front().role != CodeRole::Unknown)
+        title += std::string(" ") + toString(fusion.kernels.front().role);
+    if (graph.name.starts_with("before_")) title += " (before passes)";
+    return title;
+}
+
 std::string fusedOpsOf(std::string_view kernelName) {
     constexpr std::string_view kFused = "fused_";
     size_t start = kernelName.find(kFused);

@@ -52,6 +52,10 @@ KernelCallNodes kernelCallNodesOf(std::string_view provenanceJson);
 std::vector<KernelCallNodes> kernelCallNodesOfCompile(const std::vector<traces::Artifact>& artifacts,
                                                       traces::RowId compileId);
 
+/// A graph's title in the workbench: its kind ("post-grad"), a post-grad graph's role from the output code its
+/// kernels are in ("post-grad forward", "post-grad backward"), "(before passes)" for `before_*` graphs.
+std::string graphTitle(const traces::Graph& graph, const FusionMap& fusion);
+
 /// Maps `model`'s nodes to the kernels of `outputCode` (all output code of the graph's compile id).
 /// Dynamo and pre-grad graphs match kernels' source nodes over every module, forward before backward.
 /// AOT, post-grad and other graphs match post-grad nodes in the one module that covers the most nodes, its role

@@ -4,8 +4,6 @@
 #include <limits>
 #include <stdexcept>
 
-#include <llvm/IR/Intrinsics.h>
-
 #include "inductor/cpu/cpu_codegen_internal.h"
 #include "tensor/half.h"
 
@@ -91,11 +89,6 @@ Value* KernelEmitter::roundTo(Value* v, DType d) {
     return v;
 }
 
-Value* KernelEmitter::intrinsic(llvm::Intrinsic::ID id, Value* a, Value* bArg) {
-    if (bArg) return b.CreateBinaryIntrinsic(id, a, bArg);
-    return b.CreateUnaryIntrinsic(id, a);
-}
-
 Value* KernelEmitter::callMath(const char* floatName, const char* doubleName, Value* a, Value* bArg) {
     llvm::Type* t = a->getType();
     const char* name = t->isDoubleTy() ? doubleName : floatName;
@@ -110,230 +103,6 @@ Value* KernelEmitter::callMath(const char* floatName, const char* doubleName, Va
     llvm::CallInst* call = bArg ? b.CreateCall(callee, {a, bArg}) : b.CreateCall(callee, {a});
     call->setDoesNotAccessMemory();
     return call;
-}
-
-llvm::Function* KernelEmitter::ipowHelper() {
-    // Integer pow as the interpreter does it: repeated multiplication, 1 for negative exponents (wraps at the end).
-    if (llvm::Function* f = module.getFunction("cwb_ipow_i64")) return f;
-    auto* i64 = b.getInt64Ty();
-    auto* f = llvm::Function::Create(llvm::FunctionType::get(i64, {i64, i64}, false), llvm::Function::InternalLinkage,
-                                     "cwb_ipow_i64", module);
-    f->addFnAttr(llvm::Attribute::AlwaysInline);
-    llvm::IRBuilder<> h(ctx);
-    auto* entry = llvm::BasicBlock::Create(ctx, "entry", f);
-    auto* loop = llvm::BasicBlock::Create(ctx, "loop", f);
-    auto* done = llvm::BasicBlock::Create(ctx, "done", f);
-    h.SetInsertPoint(entry);
-    Value* base = f->getArg(0);
-    Value* exponent = f->getArg(1);
-    h.CreateCondBr(h.CreateICmpSGT(exponent, h.getInt64(0)), loop, done);
-    h.SetInsertPoint(loop);
-    auto* k = h.CreatePHI(i64, 2);
-    auto* acc = h.CreatePHI(i64, 2);
-    k->addIncoming(h.getInt64(0), entry);
-    acc->addIncoming(h.getInt64(1), entry);
-    Value* nextAcc = h.CreateMul(acc, base);
-    Value* nextK = h.CreateAdd(k, h.getInt64(1));
-    k->addIncoming(nextK, loop);
-    acc->addIncoming(nextAcc, loop);
-    h.CreateCondBr(h.CreateICmpSLT(nextK, exponent), loop, done);
-    h.SetInsertPoint(done);
-    auto* result = h.CreatePHI(i64, 2);
-    result->addIncoming(h.getInt64(1), entry);
-    result->addIncoming(nextAcc, loop);
-    h.CreateRet(result);
-    return f;
-}
-
-Value* KernelEmitter::unaryOp(ElementOp op, Value* a, DType from, DType to) {
-    llvm::Type* t = a->getType();
-    if (op == ElementOp::LogicalNot) {
-        if (floating(from)) return b.CreateFCmpOEQ(a, llvm::ConstantFP::get(t, 0.0));
-        return b.CreateICmpEQ(a, llvm::ConstantInt::get(t, 0));
-    }
-    if (op == ElementOp::IsNan) return floating(from) ? b.CreateFCmpUNO(a, a) : static_cast<Value*>(b.getFalse());
-    if (floating(from)) {
-        Value* one = llvm::ConstantFP::get(t, 1.0);
-        Value* r = nullptr;
-        switch (op) {
-#define CWB_LLVM_MATH_Intrinsic(function) intrinsic(llvm::Intrinsic::function, a)
-#define CWB_LLVM_MATH_Call(function) callMath(#function "f", #function, a)
-#define CWB_UNARY_MATH(Name, function, integers, llvm) \
-    case ElementOp::Name:                              \
-        r = CWB_LLVM_MATH_##llvm(function);            \
-        break;
-#include "ops/unary_math.def"
-#undef CWB_UNARY_MATH
-#undef CWB_LLVM_MATH_Call
-#undef CWB_LLVM_MATH_Intrinsic
-            case ElementOp::Neg: r = b.CreateFNeg(a); break;
-            case ElementOp::Abs: r = intrinsic(llvm::Intrinsic::fabs, a); break;
-            case ElementOp::Rsqrt: r = b.CreateFDiv(one, intrinsic(llvm::Intrinsic::sqrt, a)); break;
-            case ElementOp::Reciprocal: r = b.CreateFDiv(one, a); break;
-            case ElementOp::Sigmoid:
-                r = b.CreateFDiv(one, b.CreateFAdd(one, intrinsic(llvm::Intrinsic::exp, b.CreateFNeg(a))));
-                break;
-            case ElementOp::Round: r = intrinsic(llvm::Intrinsic::roundeven, a); break;
-            case ElementOp::Sign: {
-                Value* zero = llvm::ConstantFP::get(t, 0.0);
-                Value* s = b.CreateSelect(b.CreateFCmpOGT(a, zero), one,
-                                          b.CreateSelect(b.CreateFCmpOLT(a, zero), llvm::ConstantFP::get(t, -1.0), zero));
-                r = b.CreateSelect(b.CreateFCmpUNO(a, a), a, s);
-                break;
-            }
-            default: throw std::runtime_error(std::string("no float form of ") + elementOpName(op));
-        }
-        return roundTo(r, to);
-    }
-    const bool isUnsigned = isUnsignedLike(from);
-    if (from == DType::Bool) {
-        switch (op) {
-            case ElementOp::BitNot: return b.CreateNot(a);
-            case ElementOp::Neg:  // -x, |x|, sign(x) are nonzero exactly when x is
-            case ElementOp::Abs:
-            case ElementOp::Sign:
-            case ElementOp::Floor:
-            case ElementOp::Ceil:
-            case ElementOp::Round:
-            case ElementOp::Trunc: return a;
-            default: break;
-        }
-    }
-    Value* zero = llvm::ConstantInt::get(t, 0);
-    switch (op) {
-        case ElementOp::Neg: return b.CreateNeg(a);
-        case ElementOp::Abs: return isUnsigned ? a : b.CreateSelect(b.CreateICmpSLT(a, zero), b.CreateNeg(a), a);
-        case ElementOp::Sign:
-            if (isUnsigned) return b.CreateZExt(b.CreateICmpNE(a, zero), t);
-            return b.CreateSub(b.CreateZExt(b.CreateICmpSGT(a, zero), t), b.CreateZExt(b.CreateICmpSLT(a, zero), t));
-        case ElementOp::BitNot: return b.CreateNot(a);
-        case ElementOp::Floor:
-        case ElementOp::Ceil:
-        case ElementOp::Round:
-        case ElementOp::Trunc: return a;
-        default: throw std::runtime_error(std::string("no integer form of ") + elementOpName(op));
-    }
-}
-
-Value* KernelEmitter::binaryOp(ElementOp op, Value* a, Value* bv, DType d, bool reassociate) {
-    llvm::Type* t = a->getType();
-    if (op == ElementOp::LogicalAnd || op == ElementOp::LogicalOr) {
-        auto truth = [&](Value* v) {
-            return floating(d) ? b.CreateFCmpUNE(v, llvm::ConstantFP::get(t, 0.0)) : b.CreateICmpNE(v, llvm::ConstantInt::get(t, 0));
-        };
-        return op == ElementOp::LogicalAnd ? b.CreateAnd(truth(a), truth(bv)) : b.CreateOr(truth(a), truth(bv));
-    }
-    if (floating(d)) {
-        switch (op) {
-            case ElementOp::Eq: return b.CreateFCmpOEQ(a, bv);
-            case ElementOp::Ne: return b.CreateFCmpUNE(a, bv);
-            case ElementOp::Lt: return b.CreateFCmpOLT(a, bv);
-            case ElementOp::Le: return b.CreateFCmpOLE(a, bv);
-            case ElementOp::Gt: return b.CreateFCmpOGT(a, bv);
-            case ElementOp::Ge: return b.CreateFCmpOGE(a, bv);
-            default: break;
-        }
-        Value* r = nullptr;
-        switch (op) {
-            case ElementOp::Add: r = b.CreateFAdd(a, bv); break;
-            case ElementOp::Sub: r = b.CreateFSub(a, bv); break;
-            case ElementOp::Mul: r = b.CreateFMul(a, bv); break;
-            case ElementOp::Div: r = b.CreateFDiv(a, bv); break;
-            case ElementOp::FloorDiv: {
-                // floor of the quotient in double as the interpreter does: a float quotient could round up to an
-                // integer and floor one too high.
-                Value* q = t->isDoubleTy() ? b.CreateFDiv(a, bv)
-                                           : b.CreateFDiv(b.CreateFPExt(a, b.getDoubleTy()), b.CreateFPExt(bv, b.getDoubleTy()));
-                r = intrinsic(llvm::Intrinsic::floor, q);
-                if (!t->isDoubleTy()) r = b.CreateFPTrunc(r, t);
-                break;
-            }
-            case ElementOp::Mod: {
-                Value* rem = b.CreateFRem(a, bv);
-                Value* zero = llvm::ConstantFP::get(t, 0.0);
-                Value* fix = b.CreateAnd(b.CreateFCmpONE(rem, zero),
-                                         b.CreateXor(b.CreateFCmpOLT(rem, zero), b.CreateFCmpOLT(bv, zero)));
-                r = b.CreateSelect(fix, b.CreateFAdd(rem, bv), rem);
-                break;
-            }
-            case ElementOp::Pow: r = intrinsic(llvm::Intrinsic::pow, a, bv); break;
-            case ElementOp::Maximum: r = intrinsic(llvm::Intrinsic::maximum, a, bv); break;
-            case ElementOp::Minimum: r = intrinsic(llvm::Intrinsic::minimum, a, bv); break;
-            case ElementOp::Atan2: r = callMath("atan2f", "atan2", a, bv); break;
-            default: throw std::runtime_error(std::string("no float form of ") + elementOpName(op));
-        }
-        if (reassociate) {
-            if (auto* inst = llvm::dyn_cast<llvm::Instruction>(r)) {
-                llvm::FastMathFlags fmf;
-                fmf.setAllowReassoc();
-                fmf.setAllowContract();
-                inst->setFastMathFlags(fmf);
-            }
-        }
-        return roundTo(r, d);
-    }
-    const bool isUnsigned = isUnsignedLike(d);
-    switch (op) {
-        case ElementOp::Eq: return b.CreateICmpEQ(a, bv);
-        case ElementOp::Ne: return b.CreateICmpNE(a, bv);
-        case ElementOp::Lt: return isUnsigned ? b.CreateICmpULT(a, bv) : b.CreateICmpSLT(a, bv);
-        case ElementOp::Le: return isUnsigned ? b.CreateICmpULE(a, bv) : b.CreateICmpSLE(a, bv);
-        case ElementOp::Gt: return isUnsigned ? b.CreateICmpUGT(a, bv) : b.CreateICmpSGT(a, bv);
-        case ElementOp::Ge: return isUnsigned ? b.CreateICmpUGE(a, bv) : b.CreateICmpSGE(a, bv);
-        case ElementOp::BitAnd: return b.CreateAnd(a, bv);
-        case ElementOp::BitOr: return b.CreateOr(a, bv);
-        case ElementOp::BitXor: return b.CreateXor(a, bv);
-        case ElementOp::Maximum:
-            return intrinsic(isUnsigned ? llvm::Intrinsic::umax : llvm::Intrinsic::smax, a, bv);
-        case ElementOp::Minimum:
-            return intrinsic(isUnsigned ? llvm::Intrinsic::umin : llvm::Intrinsic::smin, a, bv);
-        default: break;
-    }
-    if (d == DType::Bool) {  // arithmetic on 0/1 then "!= 0", as wrapTo(Bool) does
-        switch (op) {
-            case ElementOp::Add: return b.CreateOr(a, bv);
-            case ElementOp::Sub: return b.CreateXor(a, bv);
-            case ElementOp::Mul: return b.CreateAnd(a, bv);
-            case ElementOp::Pow: return b.CreateOr(a, b.CreateNot(bv));  // x**0 = 1, x**1 = x
-            default: break;
-        }
-    }
-    switch (op) {
-        case ElementOp::Add: return b.CreateAdd(a, bv);
-        case ElementOp::Sub: return b.CreateSub(a, bv);
-        case ElementOp::Mul: return b.CreateMul(a, bv);
-        case ElementOp::Pow: {
-            Value* wide = isUnsigned ? b.CreateZExt(a, b.getInt64Ty()) : b.CreateSExt(a, b.getInt64Ty());
-            Value* e = isUnsigned ? b.CreateZExt(bv, b.getInt64Ty()) : b.CreateSExt(bv, b.getInt64Ty());
-            return b.CreateTrunc(b.CreateCall(ipowHelper(), {wide, e}), t);
-        }
-        case ElementOp::Div:
-        case ElementOp::FloorDiv:
-        case ElementOp::Mod: break;
-        default: throw std::runtime_error(std::string("no integer form of ") + elementOpName(op));
-    }
-    // Division: the interpreter divides in int64 (and throws on zero). Dividing narrow types in int64 keeps
-    // INT_MIN / -1 exact, and a guarded divisor keeps select-both-arms code (where(b != 0, a // b, 0)) from trapping.
-    llvm::Type* i64 = b.getInt64Ty();
-    Value* x = isUnsigned ? b.CreateZExt(a, i64) : b.CreateSExt(a, i64);
-    Value* y = isUnsigned ? b.CreateZExt(bv, i64) : b.CreateSExt(bv, i64);
-    Value* zero = b.getInt64(0);
-    Value* minusOne = b.CreateICmpEQ(y, b.getInt64(static_cast<uint64_t>(-1)));
-    Value* safe = b.CreateSelect(b.CreateOr(b.CreateICmpEQ(y, zero), minusOne), b.getInt64(1), y);
-    Value* q = isUnsigned ? b.CreateUDiv(x, safe) : b.CreateSDiv(x, safe);
-    Value* rem = isUnsigned ? b.CreateURem(x, safe) : b.CreateSRem(x, safe);
-    if (!isUnsigned) {
-        q = b.CreateSelect(minusOne, b.CreateNeg(x), q);
-        rem = b.CreateSelect(minusOne, zero, rem);
-    }
-    Value* r = nullptr;
-    if (op == ElementOp::Div || isUnsigned) r = op == ElementOp::Mod ? rem : q;
-    else {
-        Value* fix = b.CreateAnd(b.CreateICmpNE(rem, zero), b.CreateXor(b.CreateICmpSLT(rem, zero), b.CreateICmpSLT(y, zero)));
-        r = op == ElementOp::FloorDiv ? b.CreateSelect(fix, b.CreateSub(q, b.getInt64(1)), q)
-                                      : b.CreateSelect(fix, b.CreateAdd(rem, y), rem);
-    }
-    return b.CreateTrunc(r, t);
 }
 
 Value* KernelEmitter::castOp(Value* a, DType from, DType to) {
@@ -391,10 +160,10 @@ Value* KernelEmitter::expr(const ExprPtr& e) {
             else v = llvm::ConstantInt::get(regType(e->dtype), static_cast<uint64_t>(e->integer), true);
             break;
         case Expr::Kind::IndexValue: v = castOp(index(e->index), DType::Int64, e->dtype); break;
-        case Expr::Kind::Unary: v = unaryOp(e->op, expr(e->a), e->a->dtype, e->dtype); break;
+        case Expr::Kind::Unary: v = elementOp(e->op, expr(e->a), nullptr, e->a->dtype, e->dtype); break;
         case Expr::Kind::Binary:
             if (e->a->dtype != e->b->dtype) throw std::runtime_error(std::string("operands of ") + elementOpName(e->op) + " differ in dtype");
-            v = binaryOp(e->op, expr(e->a), expr(e->b), e->a->dtype);
+            v = elementOp(e->op, expr(e->a), expr(e->b), e->a->dtype, e->dtype);
             break;
         case Expr::Kind::Where: v = b.CreateSelect(expr(e->a), expr(e->b), expr(e->c)); break;
         case Expr::Kind::Cast: v = castOp(expr(e->a), e->a->dtype, e->dtype); break;

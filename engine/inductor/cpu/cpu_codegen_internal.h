@@ -33,6 +33,11 @@ public:
     /// a op b with the interpreter's semantics for dtype `d` (used by reductions too).
     llvm::Value* binaryOp(ElementOp op, llvm::Value* a, llvm::Value* b, DType d, bool reassociate = false);
     llvm::Value* roundTo(llvm::Value* v, DType d);  // half/bfloat16 rounding of a float register
+    /// --- cpu_codegen_forms.cpp: an op of ops/unary_math.def or ops/elementwise.def on operands of dtype
+    /// `operands` (b is null for unary ops), giving `result` (Bool for predicates).
+    llvm::Value* elementOp(ElementOp op, llvm::Value* a, llvm::Value* b, DType operands, DType result, bool reassociate = false);
+    llvm::Value* callMath(const char* floatName, const char* doubleName, llvm::Value* a, llvm::Value* bArg = nullptr);
+    llvm::Function* ipowHelper();
     /// Forget memoised expression values (after a store, or when leaving the block they were emitted in).
     void forget() { cache_.clear(); }
 
@@ -51,11 +56,7 @@ public:
     std::map<int, DType> finishedDtype;
 
 private:
-    llvm::Value* unaryOp(ElementOp op, llvm::Value* a, DType from, DType to);
     llvm::Value* castOp(llvm::Value* a, DType from, DType to);
-    llvm::Value* callMath(const char* floatName, const char* doubleName, llvm::Value* a, llvm::Value* bArg = nullptr);
-    llvm::Value* intrinsic(llvm::Intrinsic::ID id, llvm::Value* a, llvm::Value* bArg = nullptr);
-    llvm::Function* ipowHelper();
     std::unordered_map<const Expr*, llvm::Value*> cache_;
 };
 

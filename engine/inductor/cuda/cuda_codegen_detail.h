@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <initializer_list>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -67,6 +68,7 @@ private:
     std::string emit(const Expr& e);
     std::string unaryText(const Expr& e, const std::string& a);
     std::string binaryText(const Expr& e, const std::string& a, const std::string& b);
+    std::string formText(const Expr& e, std::initializer_list<std::string> operands);
     std::string castText(const Expr& e, const std::string& a);
 
     const Kernel& kernel_;

@@ -71,93 +71,42 @@ std::string wrappedTo(DType dtype, const std::string& value) {
 
 std::string ExprEmitter::unaryText(const Expr& e, const std::string& a) {
     const DType t = e.a->dtype;
-    if (e.op == ElementOp::LogicalNot) return isFloating(t) ? fmt::format("({} == 0)", a) : fmt::format("(!{})", a);
-    if (e.op == ElementOp::IsNan) return isFloating(t) ? fmt::format("({0} != {0})", a) : "false";
-    if (!isFloating(t)) {
-        const std::string w = "(cwb_i64)" + a;
+    if (isFloating(t)) {
+        const bool single = t != DType::Float64;
         switch (e.op) {
-            case ElementOp::Neg: return wrappedTo(e.dtype, "0ULL - (cwb_u64)" + w);
-            case ElementOp::Abs: return wrappedTo(e.dtype, fmt::format("{0} < 0 ? 0ULL - (cwb_u64){0} : (cwb_u64){0}", w));
-            case ElementOp::Sign: return wrappedTo(e.dtype, fmt::format("({0} > 0) - ({0} < 0)", w));
-            case ElementOp::BitNot: return t == DType::Bool ? "(!" + a + ")" : wrappedTo(e.dtype, "~" + w);
-            case ElementOp::Floor:
-            case ElementOp::Ceil:
-            case ElementOp::Round:
-            case ElementOp::Trunc: return a;
-            default: throw std::logic_error(std::string("CUDA codegen: no integer form of ") + elementOpName(e.op));
-        }
-    }
-    const bool single = t != DType::Float64;
-    const std::string f = single ? "f" : "", one = single ? "1.0f" : "1.0";
-    auto call = [&](const char* name) { return fmt::format("{}{}({})", name, f, a); };
-    std::string text;
-    switch (e.op) {
 #define CWB_UNARY_MATH(Name, function, integers, llvm) \
     case ElementOp::Name:                              \
-        text = call(#function);                        \
-        break;
+        return roundedTo(e.dtype, fmt::format(#function "{}({})", single ? "f" : "", a));
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-        case ElementOp::Neg: text = "-(" + a + ")"; break;
-        case ElementOp::Abs: text = call("fabs"); break;
-        case ElementOp::Rsqrt: text = fmt::format("{} / {}", one, call("sqrt")); break;  // rsqrtf is 2 ulp
-        case ElementOp::Reciprocal: text = fmt::format("{} / {}", one, a); break;
-        case ElementOp::Sigmoid: text = fmt::format("{0} / ({0} + exp{1}(-({2})))", one, f, a); break;
-        case ElementOp::Round: text = call("rint"); break;  // half to even, as torch.round
-        case ElementOp::Sign: text = "cwb_sign(" + a + ")"; break;
-        default: throw std::logic_error(std::string("CUDA codegen: no float form of ") + elementOpName(e.op));
+            default: break;
+        }
+    } else {
+        switch (e.op) {
+            case ElementOp::Floor:  // the rounding functions keep integers (ops/unary_math.def's Keep)
+            case ElementOp::Ceil:
+            case ElementOp::Trunc: return a;
+            default: break;
+        }
     }
-    return roundedTo(e.dtype, text);
+    return formText(e, {a});
 }
 
-std::string ExprEmitter::binaryText(const Expr& e, const std::string& a, const std::string& b) {
+std::string ExprEmitter::binaryText(const Expr& e, const std::string& a, const std::string& b) { return formText(e, {a, b}); }
+
+// An op of ops/elementwise.def: a call of its device function (cuda_prelude.cpp), in float for float and 16-bit
+// operands, in double for double, in cwb_i64 for integral and bool ones; the result rounded or wrapped to its dtype.
+std::string ExprEmitter::formText(const Expr& e, std::initializer_list<std::string> operands) {
     const DType t = e.a->dtype;
     const bool isFloat = isFloating(t);
-    switch (e.op) {
-        case ElementOp::Eq: return fmt::format("({} == {})", a, b);
-        case ElementOp::Ne: return fmt::format("({} != {})", a, b);
-        case ElementOp::Lt: return fmt::format("({} < {})", a, b);
-        case ElementOp::Le: return fmt::format("({} <= {})", a, b);
-        case ElementOp::Gt: return fmt::format("({} > {})", a, b);
-        case ElementOp::Ge: return fmt::format("({} >= {})", a, b);
-        case ElementOp::LogicalAnd: return fmt::format("({} != 0 && {} != 0)", a, b);
-        case ElementOp::LogicalOr: return fmt::format("({} != 0 || {} != 0)", a, b);
-        case ElementOp::Maximum: return fmt::format("cwb_maximum({}, {})", a, b);
-        case ElementOp::Minimum: return fmt::format("cwb_minimum({}, {})", a, b);
-        default: break;
-    }
-    if (isFloat) {
-        const bool single = t != DType::Float64;
-        std::string text;
-        switch (e.op) {
-            case ElementOp::Add: text = fmt::format("{} + {}", a, b); break;
-            case ElementOp::Sub: text = fmt::format("{} - {}", a, b); break;
-            // _rn: never contracted into an FMA with a following add, which would round differently.
-            case ElementOp::Mul: text = fmt::format("{}({}, {})", single ? "__fmul_rn" : "__dmul_rn", a, b); break;
-            case ElementOp::Div: text = fmt::format("{} / {}", a, b); break;
-            // In double, as the interpreter: a float quotient could round up to the next integer first.
-            case ElementOp::FloorDiv: text = fmt::format("({})floor((double){} / (double){})", single ? "float" : "double", a, b); break;
-            case ElementOp::Mod: text = fmt::format("cwb_fmod_py({}, {})", a, b); break;
-            case ElementOp::Pow: text = fmt::format("({})pow((double){}, (double){})", single ? "float" : "double", a, b); break;
-            case ElementOp::Atan2: text = fmt::format("atan2{}({}, {})", single ? "f" : "", a, b); break;
-            default: throw std::logic_error(std::string("CUDA codegen: no float form of ") + elementOpName(e.op));
-        }
-        return roundedTo(e.dtype, text);
-    }
-    const std::string wa = "(cwb_i64)" + a, wb = "(cwb_i64)" + b;
-    switch (e.op) {
-        case ElementOp::Add: return wrappedTo(e.dtype, fmt::format("(cwb_u64){} + (cwb_u64){}", wa, wb));
-        case ElementOp::Sub: return wrappedTo(e.dtype, fmt::format("(cwb_u64){} - (cwb_u64){}", wa, wb));
-        case ElementOp::Mul: return wrappedTo(e.dtype, fmt::format("(cwb_u64){} * (cwb_u64){}", wa, wb));
-        case ElementOp::Div: return wrappedTo(e.dtype, fmt::format("cwb_idiv({}, {})", wa, wb));
-        case ElementOp::FloorDiv: return wrappedTo(e.dtype, fmt::format("cwb_ifloordiv({}, {})", wa, wb));
-        case ElementOp::Mod: return wrappedTo(e.dtype, fmt::format("cwb_imod({}, {})", wa, wb));
-        case ElementOp::Pow: return wrappedTo(e.dtype, fmt::format("cwb_ipow({}, {})", wa, wb));
-        case ElementOp::BitAnd: return wrappedTo(e.dtype, fmt::format("{} & {}", wa, wb));
-        case ElementOp::BitOr: return wrappedTo(e.dtype, fmt::format("{} | {}", wa, wb));
-        case ElementOp::BitXor: return wrappedTo(e.dtype, fmt::format("{} ^ {}", wa, wb));
-        default: throw std::logic_error(std::string("CUDA codegen: no integer form of ") + elementOpName(e.op));
-    }
+    if (isFloat ? elementTyping(e.op) == ElementTyping::Integral : elementTyping(e.op) == ElementTyping::Promote)
+        throw std::logic_error(fmt::format("CUDA codegen: no {} form of {}", isFloat ? "float" : "integer", elementOpName(e.op)));
+    std::string args;
+    for (const std::string& operand : operands) args += (args.empty() ? "" : ", ") + (isFloat ? operand : "(cwb_i64)" + operand);
+    const std::string call = isFloat ? fmt::format("cwb_forms::cwb_f_{}<{}>({})", elementOpName(e.op), t == DType::Float64 ? "double" : "float", args)
+                                     : fmt::format("cwb_forms::cwb_i_{}({})", elementOpName(e.op), args);
+    if (isComparison(e.op)) return call;
+    return isFloat ? roundedTo(e.dtype, call) : wrappedTo(e.dtype, call);
 }
 
 std::string ExprEmitter::castText(const Expr& e, const std::string& a) {

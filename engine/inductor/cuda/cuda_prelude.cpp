@@ -1,6 +1,10 @@
 // The prelude in front of every generated kernel: storage types, conversions that round like the reference
 // interpreter, integer ops with its wrap-around rules, and group reductions. Needs no headers, as the eager
 // runtime's kernels (engine/tensor/cuda_codegen.cpp): 16-bit floats convert with PTX cvt instructions.
+#include <string_view>
+
+#include <fmt/format.h>
+
 #include "inductor/cuda/cuda_codegen_detail.h"
 #include "tensor/cuda_codegen.h"
 
@@ -23,7 +27,6 @@ __device__ __forceinline__ double cwb_nan_d() { return __longlong_as_double(0x7f
 
 // Float to integer as the interpreter casts: through int64, out-of-range values and NaN give INT64_MIN.
 __device__ __forceinline__ cwb_i64 cwb_f2i(double v) { return (v > -9.3e18 && v < 9.3e18) ? (cwb_i64)v : (-9223372036854775807LL - 1); }
-template <class F> __device__ __forceinline__ F cwb_sign(F a) { return a != a ? a : (F)((a > F(0)) - (a < F(0))); }
 // Python's % for floats: the result takes the divisor's sign.
 template <class F> __device__ __forceinline__ F cwb_fmod_py(F a, F b) {
   F r = fmod(a, b);
@@ -163,10 +166,82 @@ template <int BX, int BY, class A, class C> __device__ __forceinline__ A cwb_red
 }
 )CUDA";
 
+
+// The elementwise ops of ops/elementwise.def as device functions cwb_f_NAME (floating operands) and cwb_i_NAME
+// (integral operands, in cwb_i64), each row's form evaluated in namespace cwb_forms. Float forms run over
+// cwb_rn<F>, whose * is __fmul_rn/__dmul_rn so that NVRTC never contracts a product with an add into an FMA
+// (the interpreter rounds both).
+constexpr const char* kFormHelpers = R"CUDA(namespace cwb_forms {
+__device__ __forceinline__ float cwb_mul_rn(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ double cwb_mul_rn(double a, double b) { return __dmul_rn(a, b); }
+template <class F> struct cwb_rn {
+  F v;
+  __device__ __forceinline__ cwb_rn(F x) : v(x) {}
+  __device__ __forceinline__ explicit cwb_rn(int x) : v((F)x) {}
+  __device__ __forceinline__ explicit cwb_rn(bool x) : v((F)x) {}
+};
+template <class F> __device__ __forceinline__ cwb_rn<F> operator+(cwb_rn<F> a, cwb_rn<F> b) { return a.v + b.v; }
+template <class F> __device__ __forceinline__ cwb_rn<F> operator-(cwb_rn<F> a, cwb_rn<F> b) { return a.v - b.v; }
+template <class F> __device__ __forceinline__ cwb_rn<F> operator*(cwb_rn<F> a, cwb_rn<F> b) { return cwb_mul_rn(a.v, b.v); }
+template <class F> __device__ __forceinline__ cwb_rn<F> operator/(cwb_rn<F> a, cwb_rn<F> b) { return a.v / b.v; }
+template <class F> __device__ __forceinline__ cwb_rn<F> operator-(cwb_rn<F> a) { return -a.v; }
+template <class F> __device__ __forceinline__ bool operator==(cwb_rn<F> a, cwb_rn<F> b) { return a.v == b.v; }
+template <class F> __device__ __forceinline__ bool operator!=(cwb_rn<F> a, cwb_rn<F> b) { return a.v != b.v; }
+template <class F> __device__ __forceinline__ bool operator<(cwb_rn<F> a, cwb_rn<F> b) { return a.v < b.v; }
+template <class F> __device__ __forceinline__ bool operator<=(cwb_rn<F> a, cwb_rn<F> b) { return a.v <= b.v; }
+template <class F> __device__ __forceinline__ bool operator>(cwb_rn<F> a, cwb_rn<F> b) { return a.v > b.v; }
+template <class F> __device__ __forceinline__ bool operator>=(cwb_rn<F> a, cwb_rn<F> b) { return a.v >= b.v; }
+template <class V> __device__ __forceinline__ V select(bool c, V a, V b) { return c ? a : b; }
+template <class F> __device__ __forceinline__ F cwb_value(cwb_rn<F> a) { return a.v; }
+__device__ __forceinline__ bool cwb_value(bool a) { return a; }
+__device__ __forceinline__ cwb_i64 cwb_value(cwb_i64 a) { return a; }
+template <class F> __device__ __forceinline__ cwb_rn<F> fabs(cwb_rn<F> a) { return ::fabs(a.v); }
+template <class F> __device__ __forceinline__ cwb_rn<F> rint(cwb_rn<F> a) { return ::rint(a.v); }  // half to even
+template <class F> __device__ __forceinline__ cwb_rn<F> atan2(cwb_rn<F> a, cwb_rn<F> b) { return ::atan2(a.v, b.v); }
+// pow and // in double, as the interpreter: float's powf and a float quotient can round differently.
+template <class F> __device__ __forceinline__ cwb_rn<F> pow(cwb_rn<F> a, cwb_rn<F> b) { return (F)::pow((double)a.v, (double)b.v); }
+template <class F> __device__ __forceinline__ cwb_rn<F> floordiv(cwb_rn<F> a, cwb_rn<F> b) { return (F)::floor((double)a.v / (double)b.v); }
+template <class F> __device__ __forceinline__ cwb_rn<F> pymod(cwb_rn<F> a, cwb_rn<F> b) { return cwb_fmod_py(a.v, b.v); }
+template <class F> __device__ __forceinline__ cwb_rn<F> maximum(cwb_rn<F> a, cwb_rn<F> b) { return cwb_maximum(a.v, b.v); }
+template <class F> __device__ __forceinline__ cwb_rn<F> minimum(cwb_rn<F> a, cwb_rn<F> b) { return cwb_minimum(a.v, b.v); }
+__device__ __forceinline__ cwb_i64 idiv(cwb_i64 a, cwb_i64 b) { return cwb_idiv(a, b); }
+__device__ __forceinline__ cwb_i64 ifloordiv(cwb_i64 a, cwb_i64 b) { return cwb_ifloordiv(a, b); }
+__device__ __forceinline__ cwb_i64 imod(cwb_i64 a, cwb_i64 b) { return cwb_imod(a, b); }
+__device__ __forceinline__ cwb_i64 ipow(cwb_i64 a, cwb_i64 b) { return cwb_ipow(a, b); }
+)CUDA";
+
+std::string elementwiseForms() {
+    std::string text = kFormHelpers;
+#define CWB_UNARY_MATH(Name, function, integers, llvm)                                                           \
+    text += "template <class F> __device__ __forceinline__ cwb_rn<F> " #function "(cwb_rn<F> a) { return ::" #function \
+            "(a.v); }\n";
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
+    // Each row's forms; a form the typing never uses is left out (it may not compile for that operand type).
+    auto row = [&](const char* function, const char* params, const char* args, std::string_view typing, const char* floatForm,
+                   const char* integerForm) {
+        if (typing != "Integral")
+            text += fmt::format("template <class F> __device__ __forceinline__ auto cwb_f_{0}({1}) {{ typedef cwb_rn<F> T; "
+                                "return cwb_value({3}); }}\n",
+                                function, fmt::format(fmt::runtime(params), "cwb_rn<F>"), args, floatForm);
+        if (typing != "Promote")
+            text += fmt::format("__device__ __forceinline__ cwb_i64 cwb_i_{0}({1}) {{ typedef cwb_i64 T; return (cwb_i64)({3}); }}\n",
+                                function, fmt::format(fmt::runtime(params), "cwb_i64"), args, integerForm);
+    };
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) \
+    row(#function, "{0} a", "a", #typing, #floatForm, #integerForm);
+#define CWB_ELEMENTWISE_BINARY(Name, function, typing, floatForm, integerForm) \
+    row(#function, "{0} a, {0} b", "a, b", #typing, #floatForm, #integerForm);
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_BINARY
+#undef CWB_ELEMENTWISE_UNARY
+    return text + "}  // namespace cwb_forms\n";
+}
+
 }  // namespace
 
 const std::string& prelude() {
-    static const std::string text = std::string(tensor::cudagen::storagePrelude()) + kPrelude;
+    static const std::string text = std::string(tensor::cudagen::storagePrelude()) + kPrelude + elementwiseForms();
     return text;
 }
 

@@ -60,114 +60,85 @@ void writeElement(void* base, DType dtype, int64_t offset, Element e) {
     });
 }
 
-double unaryFloat(ElementOp op, double x) {
+// The helpers that ops/elementwise.def's forms may call, on the interpreter's scalars: double for floating
+// dtypes, int64 for integral ones (this library builds with -fwrapv, so int64 arithmetic wraps as generated code
+// does).
+template <typename T>
+T select(bool condition, T whenTrue, T whenFalse) {
+    return condition ? whenTrue : whenFalse;
+}
+double maximum(double a, double b) { return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::max(a, b); }
+double minimum(double a, double b) { return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::min(a, b); }
+double floordiv(double a, double b) { return std::floor(a / b); }
+double pymod(double a, double b) {
+    const double r = std::fmod(a, b);
+    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+int64_t nonzeroDivisor(int64_t b) {
+    if (b == 0) throw std::runtime_error("ZeroDivisionError");
+    return b;
+}
+int64_t idiv(int64_t a, int64_t b) { return nonzeroDivisor(b) == -1 ? -a : a / b; }
+int64_t ifloordiv(int64_t a, int64_t b) {
+    if (nonzeroDivisor(b) == -1) return -a;
+    const int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+int64_t imod(int64_t a, int64_t b) {
+    if (nonzeroDivisor(b) == -1) return 0;
+    const int64_t r = a % b;
+    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+int64_t ipow(int64_t a, int64_t b) {
+    int64_t result = 1;
+    for (int64_t k = 0; k < b; ++k) result *= a;
+    return result;
+}
+using std::atan2, std::fabs, std::pow, std::rint;
+#define CWB_UNARY_MATH(Name, function, integers, llvm) using std::function;
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
+
+// An op of ops/unary_math.def or ops/elementwise.def on floating operands (b unused for unary ops); predicates
+// give 0 or 1.
+double floatForm(ElementOp op, double a, [[maybe_unused]] double b) {
+    using T = double;
     switch (op) {
 #define CWB_UNARY_MATH(Name, function, integers, llvm) \
     case ElementOp::Name:                              \
-        return std::function(x);
+        return std::function(a);
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-        case ElementOp::Neg: return -x;
-        case ElementOp::Abs: return std::fabs(x);
-        case ElementOp::Rsqrt: return 1.0 / std::sqrt(x);
-        case ElementOp::Reciprocal: return 1.0 / x;
-        case ElementOp::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
-        case ElementOp::Round: return std::nearbyint(x);  // half to even, as torch.round
-        case ElementOp::Sign: return std::isnan(x) ? x : static_cast<double>((x > 0) - (x < 0));
-        default: throw std::logic_error(std::string("no float form of ") + elementOpName(op));
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm)                   \
+    case ElementOp::Name:                                                                       \
+        if (ElementTyping::typing == ElementTyping::Integral) break;                            \
+        return static_cast<double>(floatForm);
+#define CWB_ELEMENTWISE_BINARY CWB_ELEMENTWISE_UNARY
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_BINARY
+#undef CWB_ELEMENTWISE_UNARY
     }
+    throw std::logic_error(std::string("no float form of ") + elementOpName(op));
 }
 
-int64_t unaryInt(ElementOp op, int64_t x) {
+// The same on integral operands, in int64 (bool operands are 0/1).
+int64_t integerForm(ElementOp op, int64_t a, [[maybe_unused]] int64_t b) {
+    using T = int64_t;
     switch (op) {
-        case ElementOp::Neg: return -x;
-        case ElementOp::Abs: return x < 0 ? -x : x;
-        case ElementOp::Sign: return (x > 0) - (x < 0);
-        case ElementOp::BitNot: return ~x;
-        case ElementOp::Floor:
+        case ElementOp::Floor:  // the rounding functions keep integers (ops/unary_math.def's Keep)
         case ElementOp::Ceil:
-        case ElementOp::Round:
-        case ElementOp::Trunc: return x;
-        default: throw std::logic_error(std::string("no integer form of ") + elementOpName(op));
+        case ElementOp::Trunc: return a;
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) \
+    case ElementOp::Name:                                                     \
+        if (ElementTyping::typing == ElementTyping::Promote) break;           \
+        return static_cast<int64_t>(integerForm);
+#define CWB_ELEMENTWISE_BINARY CWB_ELEMENTWISE_UNARY
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_BINARY
+#undef CWB_ELEMENTWISE_UNARY
+        default: break;
     }
-}
-
-double binaryFloat(ElementOp op, double a, double b) {
-    switch (op) {
-        case ElementOp::Add: return a + b;
-        case ElementOp::Sub: return a - b;
-        case ElementOp::Mul: return a * b;
-        case ElementOp::Div: return a / b;
-        case ElementOp::FloorDiv: return std::floor(a / b);
-        case ElementOp::Mod: {
-            double r = std::fmod(a, b);
-            return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-        }
-        case ElementOp::Pow: return std::pow(a, b);
-        case ElementOp::Maximum: return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::max(a, b);
-        case ElementOp::Minimum: return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::min(a, b);
-        case ElementOp::Atan2: return std::atan2(a, b);
-        default: throw std::logic_error(std::string("no float form of ") + elementOpName(op));
-    }
-}
-
-int64_t binaryInt(ElementOp op, int64_t a, int64_t b) {
-    switch (op) {
-        case ElementOp::Add: return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-        case ElementOp::Sub: return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
-        case ElementOp::Mul: return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
-        case ElementOp::Div:
-            if (b == 0) throw std::runtime_error("ZeroDivisionError");
-            return a / b;
-        case ElementOp::FloorDiv: {
-            if (b == 0) throw std::runtime_error("ZeroDivisionError");
-            int64_t q = a / b;
-            return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-        }
-        case ElementOp::Mod: {
-            if (b == 0) throw std::runtime_error("ZeroDivisionError");
-            int64_t r = a % b;
-            return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-        }
-        case ElementOp::Pow: {
-            int64_t result = 1;
-            for (int64_t k = 0; k < b; ++k) result *= a;
-            return result;
-        }
-        case ElementOp::Maximum: return std::max(a, b);
-        case ElementOp::Minimum: return std::min(a, b);
-        case ElementOp::BitAnd: return a & b;
-        case ElementOp::BitOr: return a | b;
-        case ElementOp::BitXor: return a ^ b;
-        default: throw std::logic_error(std::string("no integer form of ") + elementOpName(op));
-    }
-}
-
-bool compare(ElementOp op, const Element& a, const Element& b, bool isFloat) {
-    if (op == ElementOp::LogicalAnd) return (isFloat ? a.f != 0 : a.i != 0) && (isFloat ? b.f != 0 : b.i != 0);
-    if (op == ElementOp::LogicalOr) return (isFloat ? a.f != 0 : a.i != 0) || (isFloat ? b.f != 0 : b.i != 0);
-    if (isFloat) {
-        switch (op) {
-            case ElementOp::Eq: return a.f == b.f;
-            case ElementOp::Ne: return a.f != b.f;
-            case ElementOp::Lt: return a.f < b.f;
-            case ElementOp::Le: return a.f <= b.f;
-            case ElementOp::Gt: return a.f > b.f;
-            case ElementOp::Ge: return a.f >= b.f;
-            default: break;
-        }
-    } else {
-        switch (op) {
-            case ElementOp::Eq: return a.i == b.i;
-            case ElementOp::Ne: return a.i != b.i;
-            case ElementOp::Lt: return a.i < b.i;
-            case ElementOp::Le: return a.i <= b.i;
-            case ElementOp::Gt: return a.i > b.i;
-            case ElementOp::Ge: return a.i >= b.i;
-            default: break;
-        }
-    }
-    throw std::logic_error(std::string("not a comparison: ") + elementOpName(op));
+    throw std::logic_error(std::string("no integer form of ") + elementOpName(op));
 }
 
 struct Interpreter {
@@ -194,22 +165,16 @@ struct Interpreter {
                 else out.i = wrapTo(e->dtype, v);
                 return out;
             }
-            case Expr::Kind::Unary: {
-                Element a = eval(e->a);
-                const bool isFloat = floating(e->a->dtype);
-                if (e->op == ElementOp::LogicalNot) out.i = isFloat ? a.f == 0 : a.i == 0;
-                else if (e->op == ElementOp::IsNan) out.i = isFloat && std::isnan(a.f);
-                else if (isFloat) out.f = roundTo(e->dtype, unaryFloat(e->op, a.f));
-                else if (e->dtype == DType::Bool && e->op == ElementOp::BitNot) out.i = !a.i;
-                else out.i = wrapTo(e->dtype, unaryInt(e->op, a.i));
-                return out;
-            }
+            case Expr::Kind::Unary:
             case Expr::Kind::Binary: {
-                Element a = eval(e->a), b = eval(e->b);
-                const bool isFloat = floating(e->a->dtype);
-                if (isComparison(e->op)) out.i = compare(e->op, a, b, isFloat);
-                else if (isFloat) out.f = roundTo(e->dtype, binaryFloat(e->op, a.f, b.f));
-                else out.i = wrapTo(e->dtype, binaryInt(e->op, a.i, b.i));
+                const Element a = eval(e->a), b = e->kind == Expr::Kind::Binary ? eval(e->b) : Element{};
+                if (floating(e->a->dtype)) {
+                    const double v = floatForm(e->op, a.f, b.f);
+                    if (isComparison(e->op)) out.i = v != 0;
+                    else out.f = roundTo(e->dtype, v);
+                } else {
+                    out.i = wrapTo(e->dtype, integerForm(e->op, a.i, b.i));
+                }
                 return out;
             }
             case Expr::Kind::Where: return eval(e->a).i ? eval(e->b) : eval(e->c);
@@ -287,8 +252,8 @@ struct Interpreter {
                         break;
                     case ReductionOp::Max:
                     case ReductionOp::Min:
-                        a.value = isFloat ? Element{binaryFloat(r.op == ReductionOp::Max ? ElementOp::Maximum : ElementOp::Minimum, a.value.f, v.f), 0}
-                                          : Element{0, binaryInt(r.op == ReductionOp::Max ? ElementOp::Maximum : ElementOp::Minimum, a.value.i, v.i)};
+                        a.value = isFloat ? Element{floatForm(r.op == ReductionOp::Max ? ElementOp::Maximum : ElementOp::Minimum, a.value.f, v.f), 0}
+                                          : Element{0, integerForm(r.op == ReductionOp::Max ? ElementOp::Maximum : ElementOp::Minimum, a.value.i, v.i)};
                         break;
                     case ReductionOp::ArgMax:
                     case ReductionOp::ArgMin: {

@@ -212,11 +212,36 @@ std::string toString(const Index& index) { return indexText(index, -1, false); }
 
 // ---------------------------------------------------------------------------------------------------------
 
-bool isUnary(ElementOp op) { return op <= ElementOp::IsNan; }
-
-bool isComparison(ElementOp op) {
-    return (op >= ElementOp::Eq && op <= ElementOp::LogicalOr) || op == ElementOp::LogicalNot || op == ElementOp::IsNan;
+bool isUnary(ElementOp op) {
+    switch (op) {
+#define CWB_UNARY_MATH(Name, function, integers, llvm) case ElementOp::Name:
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) case ElementOp::Name:
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_UNARY
+        return true;
+        default: return false;
+    }
 }
+
+ElementTyping elementTyping(ElementOp op) {
+    switch (op) {
+#define CWB_UNARY_MATH(Name, function, integers, llvm) \
+    case ElementOp::Name: return std::string_view(#integers) == "Keep" ? ElementTyping::Same : ElementTyping::Promote;
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) \
+    case ElementOp::Name: return ElementTyping::typing;
+#define CWB_ELEMENTWISE_BINARY CWB_ELEMENTWISE_UNARY
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_BINARY
+#undef CWB_ELEMENTWISE_UNARY
+    }
+    return ElementTyping::Promote;
+}
+
+bool isComparison(ElementOp op) { return elementTyping(op) == ElementTyping::Bool; }
 
 const char* elementOpName(ElementOp op) {
     switch (op) {
@@ -225,39 +250,32 @@ const char* elementOpName(ElementOp op) {
         return #function;
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-        case ElementOp::Neg: return "neg";
-        case ElementOp::Abs: return "abs";
-        case ElementOp::Rsqrt: return "rsqrt";
-        case ElementOp::Reciprocal: return "reciprocal";
-        case ElementOp::Sigmoid: return "sigmoid";
-        case ElementOp::Round: return "round";
-        case ElementOp::Sign: return "sign";
-        case ElementOp::LogicalNot: return "logical_not";
-        case ElementOp::BitNot: return "bitwise_not";
-        case ElementOp::IsNan: return "isnan";
-        case ElementOp::Add: return "add";
-        case ElementOp::Sub: return "sub";
-        case ElementOp::Mul: return "mul";
-        case ElementOp::Div: return "div";
-        case ElementOp::FloorDiv: return "floordiv";
-        case ElementOp::Mod: return "mod";
-        case ElementOp::Pow: return "pow";
-        case ElementOp::Maximum: return "maximum";
-        case ElementOp::Minimum: return "minimum";
-        case ElementOp::Atan2: return "atan2";
-        case ElementOp::Eq: return "eq";
-        case ElementOp::Ne: return "ne";
-        case ElementOp::Lt: return "lt";
-        case ElementOp::Le: return "le";
-        case ElementOp::Gt: return "gt";
-        case ElementOp::Ge: return "ge";
-        case ElementOp::LogicalAnd: return "logical_and";
-        case ElementOp::LogicalOr: return "logical_or";
-        case ElementOp::BitAnd: return "bitwise_and";
-        case ElementOp::BitOr: return "bitwise_or";
-        case ElementOp::BitXor: return "bitwise_xor";
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) \
+    case ElementOp::Name: return #function;
+#define CWB_ELEMENTWISE_BINARY CWB_ELEMENTWISE_UNARY
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_BINARY
+#undef CWB_ELEMENTWISE_UNARY
     }
     return "?";
+}
+
+const std::map<std::string, ElementOp, std::less<>>& elementOpsByName() {
+    static const auto ops = [] {
+        std::map<std::string, ElementOp, std::less<>> byName;
+#define CWB_UNARY_MATH(Name, function, integers, llvm) byName.emplace(#function, ElementOp::Name);
+#include "ops/unary_math.def"
+#undef CWB_UNARY_MATH
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) byName.emplace(#function, ElementOp::Name);
+#define CWB_ELEMENTWISE_BINARY CWB_ELEMENTWISE_UNARY
+#define CWB_ELEMENTWISE_ALIAS(alias, function) byName.emplace(#alias, byName.at(#function));
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_ALIAS
+#undef CWB_ELEMENTWISE_BINARY
+#undef CWB_ELEMENTWISE_UNARY
+        return byName;
+    }();
+    return ops;
 }
 
 namespace {
@@ -298,6 +316,8 @@ ExprPtr indexValue(Index index, DType dtype) {
 
 ExprPtr unary(ElementOp op, ExprPtr a) {
     if (!isUnary(op)) throw std::logic_error(std::string("unary() given binary op ") + elementOpName(op));
+    // ~ of a bool is `not`: the integer form (~1 is -2, nonzero) would not give it
+    if (op == ElementOp::BitNot && a->dtype == DType::Bool) op = ElementOp::LogicalNot;
     auto e = newExpr(Expr::Kind::Unary, isComparison(op) ? DType::Bool : a->dtype);
     e->op = op;
     e->a = std::move(a);

@@ -63,21 +63,25 @@ std::string toString(const Index& index);
 // its buffer's dtype, so half/bfloat16 math appears as Cast(Float32) after loads and Cast(half) before stores.
 
 enum class ElementOp {
-    // unary: the math functions of ops/unary_math.def, then the rest (IsNan last)
+    // the math functions of ops/unary_math.def, then the other elementwise ops of ops/elementwise.def
 #define CWB_UNARY_MATH(Name, function, integers, llvm) Name,
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-    Neg, Abs, Rsqrt, Reciprocal, Sigmoid, Round, Sign, LogicalNot, BitNot, IsNan,
-    // binary
-    Add, Sub, Mul, Div,  // Div is true division for floats and truncation toward zero for integers
-    FloorDiv,            // Python's //: floor for floats and integers
-    Mod,                 // Python's %: result takes the divisor's sign
-    Pow, Maximum, Minimum,  // Maximum/Minimum propagate NaN like torch.maximum
-    Atan2, Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, BitAnd, BitOr, BitXor,
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) Name,
+#define CWB_ELEMENTWISE_BINARY(Name, function, typing, floatForm, integerForm) Name,
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_BINARY
+#undef CWB_ELEMENTWISE_UNARY
 };
 bool isUnary(ElementOp op);
-bool isComparison(ElementOp op);  // Eq..Ge, LogicalAnd/Or, LogicalNot, IsNan: results are Bool
-const char* elementOpName(ElementOp op);  // "add", "sigmoid", ... (also used in kernel names)
+bool isComparison(ElementOp op);  // the Bool-typed rows of ops/elementwise.def: results are Bool
+/// How an op of ops/elementwise.def types its operands and result (that file's `typing` column); the math
+/// functions of ops/unary_math.def are Promote, or Same for those that keep integers (floor, ceil, trunc).
+enum class ElementTyping { Same, Promote, Integral, Bool };
+ElementTyping elementTyping(ElementOp op);
+const char* elementOpName(ElementOp op);
+/// Every op of ops/unary_math.def and ops/elementwise.def by its torch name and its aliases (multiply, and_).
+const std::map<std::string, ElementOp, std::less<>>& elementOpsByName();  // "add", "sigmoid", ... (also used in kernel names)
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;

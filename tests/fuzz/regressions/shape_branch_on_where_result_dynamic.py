@@ -1,5 +1,4 @@
-# expect: differs eager -- (capture: no guard on v2.shape[0] > 5 when v2 comes from torch.where, once sizes are dynamic)
-# Found by cwb_difffuzz (seed 824, families print/shape-branch/inplace-view back on): a branch on the size of a torch.where result is not guarded after the automatic-dynamic recompile.
+# Found by cwb_difffuzz (seed 824, families print/shape-branch/inplace-view back on): a branch on the size of a torch.where result is not guarded after the automatic-dynamic recompile. Fixed: torch.where passes its broadcast symbol through exactly, so the branch is a guard on it.
 import torch
 
 

@@ -1,10 +1,11 @@
 // The TORCH_TRACE importer's routing: compiles and their attempts, sites, recompile reasons, spans, ranks,
-// and unknown event kinds kept verbatim.
+// records without a compile id, and unknown event kinds kept verbatim.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "importers/import_path.h"
+#include "report/compile_insights.h"
 #include "test_support.h"
 
 using namespace traces;
@@ -186,4 +187,48 @@ TEST(Importer, DirectoryImportsOneSessionPerRankFile) {
     EXPECT_EQ(t.sessions[0].rank, 0);
     EXPECT_EQ(t.sessions[1].rank, 1);
     EXPECT_EQ(t.sessions[1].sourceFile, "dedicated_log_torch_trace_rank_1_b.log");
+}
+
+TEST(Importer, RecordsWithoutACompileIdAreListedWithWhatTheirPayloadNames) {
+    // As in real torch 2.11 logs: runtime autotuning events name their compile only in args (or "None"), and a
+    // run-time artifact carries the stack of the code that logged it instead of a compile id.
+    testsupport::LogBuilder b;
+    b.record("{\"str\": [\"train.py\", 0]}");
+    b.record("{\"dynamo_start\": {\"stack\": []}, " + ctx(0, 0) + "}");
+    b.record(metrics(", \"compliant_custom_ops\": [\"_c10d_functional::wait_tensor\", "
+                     "\"_c10d_functional::all_reduce\"], \"non_compliant_ops\": [\"test::baz\"]") + ctx(0, 0) + "}");
+    b.record("{\"chromium_event\": {}}",
+             std::string("{\"name\": \"CachingAutotuner.benchmark_all_configs\", \"ts\": 10, \"args\": "
+                         "{\"compile_id\": \"0/0\"}, \"ph\": \"B\", \"tid\": 0, \"pid\": 0}"));
+    b.record("{\"chromium_event\": {}}",
+             std::string("{\"name\": \"compile_file\", \"ts\": 20, \"args\": {\"compile_id\": \"None\"}, "
+                         "\"ph\": \"B\", \"tid\": 0, \"pid\": 0}"));
+    b.record("{\"artifact\": {\"name\": \"graph_execution\", \"encoding\": \"json\"}, \"stack\": [{\"line\": 12, "
+             "\"name\": \"step\", \"filename\": 0}]}",
+             std::string("{\"graph_execution_order\": []}"));
+    auto imported = importLog(b.text());
+    const TraceData& t = imported.trace;
+    ASSERT_EQ(t.recordsWithoutCompileId.size(), 3u);  // the `str` record has no compile context by design
+    const RecordWithoutCompileId& autotune = t.recordsWithoutCompileId[0];
+    EXPECT_EQ(autotune.line, 4);
+    EXPECT_EQ(autotune.name, "CachingAutotuner.benchmark_all_configs");
+    EXPECT_EQ(autotune.compileId, compileNamed(t, "0/0").id);
+    EXPECT_FALSE(t.recordsWithoutCompileId[1].compileId);
+    const RecordWithoutCompileId& execution = t.recordsWithoutCompileId[2];
+    EXPECT_EQ(execution.event + ": " + execution.name, "artifact: graph_execution");
+    ASSERT_EQ(execution.stack.size(), 1u);
+    EXPECT_EQ(execution.stack[0].file, "train.py");
+    EXPECT_EQ(execution.stack[0].line, 12);
+
+    RecordsWithoutCompileId found = recordsWithoutCompileId(t, t.sessions.at(0).id);
+    EXPECT_EQ(found.joinedByPayload, 1);
+    EXPECT_EQ(found.withStack, 1);
+    EXPECT_EQ(found.countsByName.size(), 3u);
+
+    InsightIndex insights(t);
+    const CustomOps& ops = insights.compile(compileNamed(t, "0/0").id).customOps;
+    EXPECT_EQ(ops.compliant, (std::vector<std::string>{"_c10d_functional::all_reduce", "_c10d_functional::wait_tensor"}));
+    EXPECT_EQ(ops.nonCompliant, std::vector<std::string>{"test::baz"});
+    EXPECT_EQ(customOpsText(ops), "non-compliant test::baz; compliant _c10d_functional::all_reduce, "
+                                  "_c10d_functional::wait_tensor");
 }

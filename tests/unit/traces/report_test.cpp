@@ -160,7 +160,7 @@ TEST(JsonReportTest, ObjectsHaveExactlyTheDocumentedFields) {
               (Keys{"id", "source_file", "source_path", "rank", "kind", "torch_version", "process_id", "started_at",
                     "bytes", "records", "malformed_records", "summary", "unique_graphs", "ops", "break_reasons_source",
                     "break_reasons",
-                    "recompiles", "phase_times", "failures", "compile_sites", "import_issues"}));
+                    "recompiles", "phase_times", "failures", "records_without_compile_id", "compile_sites", "import_issues"}));
     ASSERT_FALSE(session["failures"].empty());
     EXPECT_EQ(keysOf(session["failures"][0]),
               (Keys{"compile", "key", "kind", "type", "reason", "user_file", "user_line"}));
@@ -178,7 +178,7 @@ TEST(JsonReportTest, ObjectsHaveExactlyTheDocumentedFields) {
               (Keys{"id", "key", "compile_id", "autograd_id", "frame_id", "frame_compile_id", "attempt", "status",
                     "started", "line", "function", "file", "first_line", "fail_type", "fail_reason", "fail_user_file",
                     "fail_user_line", "restart_reasons", "recompile_reasons", "metrics", "phases", "caches", "symbols",
-                    "specializations", "guards_added_fast", "guard_failures", "graph_breaks", "guards", "graphs",
+                    "specializations", "guards_added_fast", "custom_ops", "guard_failures", "graph_breaks", "guards", "graphs",
                     "output_code"}));
     EXPECT_EQ(keysOf(compile["metrics"]), (Keys{"cache_size", "accumulated_cache_size", "guard_count",
                                                 "shape_env_guard_count", "op_count", "node_count", "input_count",

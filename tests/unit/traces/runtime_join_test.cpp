@@ -2,6 +2,8 @@
 // function with 5 graph breaks, joined with the same run's TORCH_TRACE log (tests/data/torch_traces/insights).
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -83,4 +85,34 @@ TEST(RuntimeJoin, WithoutAProfileBreaksAndRecompilesRankByCompileTime) {
     EXPECT_EQ(report.at("format"), "cwb-runtime");
     EXPECT_EQ(report.at("fix_first").size(), join.fixFirst.size());
     EXPECT_THROW(joinRuntime(trace, (kDir / "no_such_profile.json").string()), std::runtime_error);
+}
+
+TEST(RuntimeJoin, EachRankOfADistributedRunGetsItsOwnFixFirstList) {
+    // DDP over gloo: rank 1 grows its batch and recompiles [0/1] (its log's one recompile_reasons artifact); rank 0
+    // never recompiles. Both break in DDP's forward (3 dynamo_graph_break_reason artifacts on rank 0, 4 on rank 1).
+    TraceData trace = openAsTrace((kDir / "ddp_gloo_2ranks").string());
+    ASSERT_EQ(trace.sessions.size(), 2u);
+    std::vector<RuntimeJoin> joins;
+    for (const Session& session : trace.sessions) joins.push_back(joinRuntime(trace, "", session.id));
+    auto kinds = [](const RuntimeJoin& join) {
+        std::map<std::string, int> count;
+        for (const FixFirstItem& item : join.fixFirst) ++count[item.kind];
+        return count;
+    };
+    EXPECT_EQ(joins[0].rank, 0);
+    EXPECT_EQ(joins[1].rank, 1);
+    EXPECT_EQ(kinds(joins[0]), (std::map<std::string, int>{{"graph_break", 2}}));
+    EXPECT_EQ(kinds(joins[1]), (std::map<std::string, int>{{"graph_break", 2}, {"recompile", 1}}));
+    for (const FixFirstItem& item : joins[1].fixFirst)
+        if (item.kind == "recompile") {
+            EXPECT_EQ(item.compileIds, "[0/1]");
+        }
+
+    std::ostringstream out;
+    writeRuntimeJoins(joins, ReportFormat::Json, "cwb test", out);
+    json report = json::parse(out.str());
+    ASSERT_EQ(report.at("sessions").size(), 2u);
+    EXPECT_EQ(report.at("sessions")[1].at("rank"), 1);
+    EXPECT_EQ(report.at("sessions")[1].at("fix_first").size(), 3u);
+    EXPECT_EQ(report.at("fix_first"), report.at("sessions")[0].at("fix_first"));  // one session's fields, as before
 }

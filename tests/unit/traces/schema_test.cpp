@@ -129,3 +129,81 @@ TEST(Schema, BackgroundLoadReportsProgressAndCanBeCancelled) {
     cancelled->requestCancel();
     EXPECT_THROW(loadTraceAsync(path, cancelled).get(), LoadCancelled);
 }
+
+// A file written by a cwb of schema version 1 (before "empty" compiles and records without a compile id): opening
+// it migrates in place, migration 2 rebuilds `compiles`, and every row, id and reference survives.
+TEST(Schema, UpgradesAVersion1FileWithoutLosingRows) {
+    testsupport::TempDir dir;
+    std::string path = dir.file("v1.db");
+    {
+        auto db = createTraceDatabase(path, 1);
+        ASSERT_EQ(storedSchemaVersion(*db), 1);
+        db->exec(R"sql(
+INSERT INTO sessions(id, kind, source_file, source_path, rank, records) VALUES (1, 'imported_log', 'r0.log', 'run/r0.log', 0, 40);
+INSERT INTO compile_sites(id, session_id, function, file, line, user_stack) VALUES (1, 1, 'f', 'm.py', 3, '[]');
+INSERT INTO compiles(id, session_id, site_id, frame_id, frame_compile_id, attempt, compile_key, seq, line, started,
+                     status, function, fail_type, fail_reason, restart_reasons, op_count, metrics_json)
+  VALUES (7, 1, 1, 0, 0, 0, '0/0', 0, 5, 1, 'restarted', 'f', '', '', '[]', NULL, ''),
+         (8, 1, 1, 0, 0, 1, '0/0_1', 1, 9, 0, 'ok', 'f', '', '', '["graph break"]', 3, '{"compilation_metrics": {}}'),
+         (9, 1, NULL, 1, 0, 0, '1/0', 2, 20, 1, 'failed', 'g', 'BackendCompilerFailed', 'boom', '[]', 2, ''),
+         (10, 1, NULL, 1, 1, 0, '1/1', 3, 30, 1, 'unknown', '', '', '', '[]', NULL, '');
+INSERT INTO compile_phases(compile_id, phase, seconds) VALUES (8, 'entire_frame_compile', 1.25);
+INSERT INTO graphs(id, session_id, compile_id, seq, line, kind, name, text) VALUES (3, 1, 8, 4, 12, 'dynamo', 'dynamo_output_graph', 'g');
+INSERT INTO guards(id, compile_id, idx, kind, source, text, checks, user_code, depth)
+  VALUES (1, 8, 0, 'TENSOR_MATCH', 'L[''x'']', 'check_tensor(L[''x''])', '', '', 0);
+INSERT INTO guard_failures(id, compile_id, idx, failed_compile, reason) VALUES (1, 10, 0, '1/0', 'x changed');
+INSERT INTO artifacts(id, session_id, compile_id, seq, line, event, name, encoding, metadata, payload_id, payload_intact)
+  VALUES (1, 1, 8, 5, 13, 'artifact', 'fx_graph_cache_miss', 'json', '{}', NULL, 1),
+         (2, 1, NULL, 6, 35, 'artifact', 'graph_execution', 'json', '{}', NULL, 1);
+INSERT INTO spans(id, session_id, compile_id, compile_key, name, category, start_us, duration_us, thread_id, args)
+  VALUES (1, 1, 8, '0/0_1', 'dynamo', 'dynamo_timed', 10, 5, 0, '{}'),
+         (2, 1, NULL, '', 'CachingAutotuner.benchmark_all_configs', 'dynamo_timed', 40, 2, 0, '{}');
+)sql");
+    }
+    TraceData t = loadTrace(path);
+    EXPECT_EQ(t.schemaVersion, kSchemaVersion);
+    ASSERT_EQ(t.sessions.size(), 1u);
+    EXPECT_EQ(t.sessions[0].records, 40);
+    ASSERT_EQ(t.compiles.size(), 4u);
+    std::vector<std::pair<RowId, std::string>> rows;
+    for (const Compile& c : t.compiles) rows.emplace_back(c.id, c.key.str() + " " + toString(c.status));
+    EXPECT_EQ(rows, (std::vector<std::pair<RowId, std::string>>{
+                        {7, "0/0 restarted"}, {8, "0/0_1 ok"}, {9, "1/0 failed"}, {10, "1/1 unknown"}}));
+    const Compile& ok = t.compiles[1];
+    EXPECT_EQ(ok.siteId, 1);
+    EXPECT_EQ(ok.opCount, 3);
+    EXPECT_EQ(ok.restartReasons, std::vector<std::string>{"graph break"});
+    EXPECT_EQ(ok.metricsJson, "{\"compilation_metrics\": {}}");
+    ASSERT_EQ(ok.phases.size(), 1u);
+    EXPECT_DOUBLE_EQ(ok.phases[0].seconds, 1.25);
+    EXPECT_EQ(t.compiles[2].failReason, "boom");
+    ASSERT_EQ(t.graphs.size(), 1u);
+    EXPECT_EQ(t.graphs[0].compileId, 8);
+    ASSERT_EQ(t.guards.size(), 1u);
+    EXPECT_EQ(t.guards[0].compileId, 8);
+    ASSERT_EQ(t.guardFailures.size(), 1u);
+    EXPECT_EQ(t.guardFailures[0].compileId, 10);
+    EXPECT_EQ(t.artifacts.size(), 2u);
+    EXPECT_EQ(t.spans.size(), 2u);
+    // Migration 3 lists the rows the old import left without a compile.
+    std::vector<std::string> orphans;
+    for (const RecordWithoutCompileId& r : t.recordsWithoutCompileId) orphans.push_back(r.event + ": " + r.name);
+    EXPECT_EQ(orphans, (std::vector<std::string>{"chromium_event: CachingAutotuner.benchmark_all_configs",
+                                                 "artifact: graph_execution"}));
+    // The rebuilt table takes the statuses added since, and the ids go on after the old ones.
+    {
+        TraceWriter w(path, TraceWriter::Open::Append);
+        Compile empty;
+        empty.sessionId = 1;
+        empty.key = CompileKey{std::nullopt, 2, 0, 0};
+        empty.seq = 4;
+        empty.status = CompileStatus::Empty;
+        EXPECT_EQ(w.addCompile(empty), 11);
+    }
+    TraceData again = loadTrace(path);
+    ASSERT_EQ(again.compiles.size(), 5u);
+    EXPECT_EQ(again.compiles.back().status, CompileStatus::Empty);
+    Database db(path, Database::Mode::ReadOnly);
+    auto q = db.prepare("PRAGMA foreign_key_check");
+    EXPECT_FALSE(q.step()) << "a reference lost its row";
+}

@@ -226,7 +226,8 @@ private:
 
         RecordContext context;
         std::string_view event, hasPayload;
-        element eventValue;
+        element eventValue, contextStack;
+        bool hasContextStack = false;
         std::optional<int> rank;
         for (auto field : envelope) {
             std::string_view key = field.key;
@@ -235,6 +236,7 @@ private:
             else if (key == "attempt") context.attempt = optionalInt(field.value);
             else if (key == "compiled_autograd_id") context.autogradId = optionalInt(field.value);
             else if (key == "rank") rank = optionalInt(field.value);
+            else if (key == "stack") contextStack = field.value, hasContextStack = true;
             else if (key == "has_payload" && field.value.get_string().get(hasPayload) != simdjson::SUCCESS)
                 hasPayload = {};
             else if (event.empty() && !isContextKey(key)) event = key, eventValue = field.value;
@@ -293,13 +295,26 @@ private:
             ++result_.eventCounts["artifact:" + artifactName];
         }
         ++result_.eventCounts[eventName];
-        route(record, event, eventValue, context, artifactName, intact, digest);
+        std::optional<RecordWithoutCompileId> noCompileId;
+        if (!context.hasCompileId() && event != "str") {
+            noCompileId.emplace();
+            noCompileId->sessionId = session_.id;
+            noCompileId->seq = seq_;
+            noCompileId->line = record.line;
+            noCompileId->event = eventName;
+            noCompileId->name = artifactName.empty() ? eventName : artifactName;
+            if (hasContextStack) noCompileId->stack = decodeStack(contextStack);
+        }
+        route(record, event, eventValue, context, artifactName, intact, digest, noCompileId ? &*noCompileId : nullptr);
+        if (noCompileId) writer_.addRecordWithoutCompileId(*noCompileId);
     }
 
+    // `noCompileId` is set for records whose envelope named no compile id; routing fills in what the payload says.
     void route(LogRecord& record, std::string_view event, element value, const RecordContext& context,
-               const std::string& artifactName, bool intact, const std::string& digest) {
+               const std::string& artifactName, bool intact, const std::string& digest,
+               RecordWithoutCompileId* noCompileId) {
         if (event == "str") return internString(value);
-        if (event == "chromium_event") return addChromiumEvent(record, context);
+        if (event == "chromium_event") return addChromiumEvent(record, context, noCompileId);
         Compile* compile = event == "dynamo_start" ? nullptr : tracker_->rowFor(context, record.line);
         std::optional<RowId> compileId = compile ? std::optional(compile->id) : std::nullopt;
 
@@ -523,7 +538,7 @@ private:
         tracker_->save(compile);
     }
 
-    void addChromiumEvent(const LogRecord& record, const RecordContext& context) {
+    void addChromiumEvent(const LogRecord& record, const RecordContext& context, RecordWithoutCompileId* noCompileId) {
         auto doc = payloadParser_.parse(record.payload);
         object o;
         if (doc.get_object().get(o) != simdjson::SUCCESS) {
@@ -548,6 +563,10 @@ private:
         } else if (auto key = parseCompileKey(e.compileKey)) {
             RecordContext fromArgs{key->autogradId, key->frameId, key->frameCompileId, key->attempt};
             if (Compile* byArgs = tracker_->rowFor(fromArgs, record.line)) compileId = byArgs->id;
+        }
+        if (noCompileId) {
+            noCompileId->name = e.name;
+            noCompileId->compileId = compileId;
         }
         spans_.add(std::move(e), session_.id, compileId);
     }

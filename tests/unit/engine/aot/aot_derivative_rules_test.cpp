@@ -34,6 +34,12 @@ def f_split(a, b, c):
     q, k, v = a.split(4, dim=1)
     return (q * k).sum() + v.chunk(2, 0)[1].sum() * 2.0 + a.unbind(0)[2].sum() + (b * c).sum()
 
+# Ops without a graph rule: their derivative is only the eager runtime's formula, recorded into the joint graph.
+def f_recorded(a, b, c):
+    return (torch.atan(a) * torch.clamp(b, -0.5, 0.8) + F.leaky_relu(c, 0.2) + F.softplus(a) * torch.log1p(b * b)
+            + torch.maximum(a, c) + torch.where(b > 0, a * c, torch.erf(b)) + torch.reciprocal(c * c + 1.0)
+            + torch.expm1(a * 0.5) * torch.square(b) + torch.sinh(c * 0.3) + torch.lerp(a, b, 0.25)).sum()
+
 def f_embedding(a, b, c):
     idx = torch.tensor([[0, 3, 3], [5, 1, 0]])
     return (F.embedding(idx, a) * F.embedding(idx[0], b).sum(0)).sum() + c.sum()
@@ -56,6 +62,7 @@ FUNCTIONS = {
     "f_masked": (f_masked, [6, 4], [6, 4], [6, 4]),
     "f_split": (f_split, [6, 12], [3], [3]),
     "f_embedding": (f_embedding, [6, 4], [6, 4], [2]),
+    "f_recorded": (f_recorded, [6, 4], [6, 4], [6, 4]),
 }
 
 def grads(fn, wrapped, shapes):
@@ -89,7 +96,8 @@ TEST_P(DerivativeRule, GradientsEqualEager) {
 INSTANTIATE_TEST_SUITE_P(AotAutograd, DerivativeRule,
                          ::testing::Combine(::testing::Values("f_add", "f_mul_div", "f_pow", "f_matmul", "f_mm_bmm", "f_linear",
                                                               "f_activations", "f_math", "f_reductions", "f_softmaxes",
-                                                              "f_layer_norm", "f_cross_entropy", "f_views", "f_broadcast", "f_masked", "f_split", "f_embedding"),
+                                                              "f_layer_norm", "f_cross_entropy", "f_views", "f_broadcast", "f_masked", "f_split", "f_embedding",
+                                                              "f_recorded"),
                                             ::testing::Values("aot_eager", "inductor")),
                          [](const auto& param) { return std::string(std::get<0>(param.param)) + "_" + std::get<1>(param.param); });
 

@@ -35,6 +35,24 @@ inline void expectSameAsEager(const capturetest::CapturedRun& run, double tolera
     }
 }
 
+/// A LayerNorm / GELU (both forms) / softmax / cross-entropy block `Block()(x [N, 24], y [N] classes < 10)` (needs
+/// torch, nn and F imported).
+inline const char* const kLayerNormBlock = R"(
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(24)
+        self.up = nn.Linear(24, 48)
+        self.down = nn.Linear(48, 10)
+
+    def forward(self, x, y):
+        h = F.gelu(self.up(self.norm(x)))
+        h = h + F.gelu(h, approximate="tanh") * 0.5
+        logits = self.down(h)
+        p = torch.softmax(logits, dim=-1)
+        return F.cross_entropy(logits, y) + (p * p).sum() * 0.01 - F.log_softmax(logits, dim=1).mean() * 0.1
+)";
+
 /// A script defining `f` and `run(fn)` (which returns a list of tensors), with a main() that runs f eagerly and
 /// compiled with `backend`.
 inline std::string eagerAndCompiled(const std::string& definitions, const std::string& backend = "inductor") {

@@ -105,21 +105,7 @@ TEST(AotTraining, LayerNormGeluSoftmaxCrossEntropyBlockWithAdam) {
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-
-class Block(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.norm = nn.LayerNorm(24)
-        self.up = nn.Linear(24, 48)
-        self.down = nn.Linear(48, 10)
-
-    def forward(self, x, y):
-        h = F.gelu(self.up(self.norm(x)))
-        h = h + F.gelu(h, approximate="tanh") * 0.5
-        logits = self.down(h)
-        p = torch.softmax(logits, dim=-1)
-        return F.cross_entropy(logits, y) + (p * p).sum() * 0.01 - F.log_softmax(logits, dim=1).mean() * 0.1
-
+)") + aottest::kLayerNormBlock + R"(
 def make():
     torch.manual_seed(0)
     return Block()

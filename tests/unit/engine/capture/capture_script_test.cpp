@@ -294,6 +294,39 @@ def main():
     EXPECT_EQ(items[1].asInt(), 2);
 }
 
+TEST(CaptureScripts, CacheEntriesKeepTheirBackend) {
+    // PyTorch keeps the backend per cache entry: compiling the same code for another backend adds an entry
+    // instead of reusing the first one, and a call under the first backend hits its own entry again.
+    const char* source = R"(import torch
+
+def f(x):
+    return x * 2
+
+def times_ten(gm, example_inputs):
+    def run(*args):
+        return [t * 10 for t in gm.forward(*args)]
+    return run
+
+def main():
+    x = torch.ones(2)
+    a = torch.compile(f, backend="eager")(x)
+    b = torch.compile(f, backend=times_ten)(x)
+    c = torch.compile(f, backend="eager")(x)
+    d = torch.compile(f, backend=times_ten)(x)
+    return [a.sum().item(), b.sum().item(), c.sum().item(), d.sum().item()]
+)";
+    capturetest::CapturedRun run = runCaptured(source, "t.py", "main");
+    ASSERT_TRUE(run.ok) << run.error;
+    const auto& items = run.returned.as<eng::vm::ListObject>().items;
+    EXPECT_DOUBLE_EQ(items[0].asFloat(), 4.0);
+    EXPECT_DOUBLE_EQ(items[1].asFloat(), 40.0);
+    EXPECT_DOUBLE_EQ(items[2].asFloat(), 4.0);
+    // The same backend function again: its entry is hit, no third compile.
+    EXPECT_DOUBLE_EQ(items[3].asFloat(), 40.0);
+    ASSERT_EQ(run.events.started.size(), 2u);
+    EXPECT_EQ(run.events.started[1].key.str(), "0/1");
+}
+
 TEST(CaptureScripts, FullgraphRaisesUnsupportedWithTheReason) {
     const char* source = R"(import torch
 

@@ -157,3 +157,26 @@ TEST(VmStdlibData, Dataclasses) {
     expectError("from dataclasses import dataclass\n@dataclass\nclass C:\n    a: int = 1\n    b: int\n",
                 "TypeError: non-default argument 'b' follows default argument 'a'");
 }
+
+TEST(VmStdlibData, InspectSignatureOfFunctionsClassesAndBuiltins) {
+    expectOutput(
+        "import inspect\n"
+        "import torch\n"
+        "def f(a, b=2, /, c=3, *args, d, e=5, **kw):\n"
+        "    pass\n"
+        "class C:\n"
+        "    def __init__(self, x, y=1):\n"
+        "        pass\n"
+        "    def m(self, z):\n"
+        "        pass\n"
+        "sig = inspect.signature(f)\n"
+        "print(sig, list(sig.parameters), sig.parameters['e'].default, sig.parameters['d'].kind)\n"
+        "print(sig.parameters['d'].default is inspect.Parameter.empty, sig.parameters['args'])\n"
+        "print(inspect.signature(C), inspect.signature(C(0).m), inspect.isclass(C), inspect.isfunction(f))\n"
+        "print('fused' in inspect.signature(torch.optim.AdamW).parameters, inspect.signature(torch.optim.SGD).parameters['lr'])\n",
+        "(a, b=2, /, c=3, *args, d, e=5, **kw) ['a', 'b', 'c', 'args', 'd', 'e', 'kw'] 5 KEYWORD_ONLY\n"
+        "True *args\n"
+        "(x, y=1) (z) True True\n"
+        "True lr=0.001\n");
+    expectError("import inspect\ninspect.signature(3)\n", "TypeError: 3 is not a callable object");
+}

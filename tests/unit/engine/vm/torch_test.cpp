@@ -72,6 +72,28 @@ TEST(VmTorch, ModulesRegisterParametersAndPrintLikePyTorch) {
         "    (1): Dropout(p=0.1, inplace=False)\n  )\n)\n");
 }
 
+TEST(VmTorch, ModuleDictAndApply) {
+    expectOutput(
+        "import torch\nimport torch.nn as nn\n"
+        "class Net(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.parts = nn.ModuleDict(dict(fc=nn.Linear(2, 2), act=nn.ReLU()))\n"
+        "        self.parts['out'] = nn.Linear(2, 1)\n"
+        "net = Net()\n"
+        "print(list(net.parts.keys()), len(net.parts), 'fc' in net.parts, 'x' in net.parts, net.parts['act'])\n"
+        "print([n for n, p in net.named_parameters()])\n"
+        "seen = []\n"
+        "def visit(m):\n"
+        "    seen.append(type(m).__name__)\n"
+        "    if isinstance(m, nn.Linear):\n"
+        "        torch.nn.init.zeros_(m.bias)\n"
+        "print(net.apply(visit) is net, seen, net.parts.out.bias.sum().item())\n",
+        "['fc', 'act', 'out'] 3 True False ReLU()\n"
+        "['parts.fc.weight', 'parts.fc.bias', 'parts.out.weight', 'parts.out.bias']\n"
+        "True ['Linear', 'ReLU', 'Linear', 'ModuleDict', 'Net'] 0.0\n");
+}
+
 TEST(VmTorch, BuffersAndStateDict) {
     expectOutput(
         "import torch\nimport torch.nn as nn\n"

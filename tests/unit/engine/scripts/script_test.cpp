@@ -1,0 +1,116 @@
+// Tests as data: every Python program under tests/scripts/ runs as `cwb run` runs it (the capture engine with the
+// inductor backend installed) and is checked against the expectations written in its own comments:
+//   # expect: TEXT              the next line the program prints (all printed lines, in order, must be expected)
+//   # expect error: TEXT        the program raises, and its traceback contains TEXT
+//   # expect graph_breaks: N    torch._dynamo.utils.counters["graph_break"] adds up to N
+//   # expect unique_graphs: N   N distinct graphs were compiled
+//   # expect log: TEXT          the TORCH_LOGS=graph_breaks,recompiles output contains TEXT
+// One test per file (ScriptTest.Runs/capture_stdlib_defaultdict_factory), discovered when ctest runs, so a new
+// file is a new test without touching C++.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "../capture/capture_support.h"
+#include "inductor/inductor_backend.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kScriptsDir = fs::path(CWB_TEST_DATA_DIR).parent_path() / "scripts";
+
+struct Expectations {
+    std::string output;  // the expected printed lines, each ending in a newline
+    std::optional<std::string> error;
+    std::optional<int64_t> graphBreaks;
+    std::optional<int> uniqueGraphs;
+    std::vector<std::string> logLines;
+};
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+/// The `# expect...` comments of a script; anything else that starts with `# expect` is an error in the script.
+Expectations expectationsOf(const std::string& source, const fs::path& path) {
+    Expectations e;
+    std::istringstream in(source);
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        const size_t start = line.find("# expect");
+        if (start == std::string::npos) continue;
+        const std::string rest = line.substr(start + 8);
+        auto value = [&](std::string_view key) -> std::optional<std::string> {
+            if (!rest.starts_with(key)) return std::nullopt;
+            std::string v = rest.substr(key.size());
+            return v.starts_with(" ") ? v.substr(1) : v;
+        };
+        try {
+            if (auto v = value(":")) e.output += *v + "\n";
+            else if (auto error = value(" error:")) e.error = *error;
+            else if (auto breaks = value(" graph_breaks:")) e.graphBreaks = std::stoll(*breaks);
+            else if (auto graphs = value(" unique_graphs:")) e.uniqueGraphs = std::stoi(*graphs);
+            else if (auto log = value(" log:")) e.logLines.push_back(*log);
+            else throw std::invalid_argument("unknown expectation");
+        } catch (const std::exception& error) {
+            ADD_FAILURE() << path.string() << ":" << number << ":" << start + 1 << ": bad expectation '" << line.substr(start)
+                          << "' (" << error.what() << ")";
+        }
+    }
+    return e;
+}
+
+std::vector<fs::path> scripts() {
+    std::vector<fs::path> found;
+    if (!fs::exists(kScriptsDir)) return found;
+    for (const auto& entry : fs::recursive_directory_iterator(kScriptsDir))
+        if (entry.path().extension() == ".py") found.push_back(fs::relative(entry.path(), kScriptsDir));
+    std::sort(found.begin(), found.end());
+    return found;
+}
+
+class ScriptTest : public ::testing::TestWithParam<fs::path> {};
+
+TEST_P(ScriptTest, Runs) {
+    const fs::path path = kScriptsDir / GetParam();
+    const std::string source = readText(path);
+    const Expectations expected = expectationsOf(source, path);
+    eng::inductor::installInductorBackend();
+    const capturetest::CapturedRun run = capturetest::runCaptured(source, GetParam().generic_string());
+    if (expected.error) {
+        EXPECT_FALSE(run.ok) << "the script was expected to raise " << *expected.error;
+        EXPECT_NE(run.error.find(*expected.error), std::string::npos) << "traceback:\n" << run.error;
+    } else {
+        EXPECT_TRUE(run.ok) << run.error;
+    }
+    EXPECT_EQ(run.out, expected.output) << "printed output of " << GetParam();
+    if (expected.graphBreaks) {
+        EXPECT_EQ(capturetest::graphBreaks(run), *expected.graphBreaks) << run.logs;
+    }
+    if (expected.uniqueGraphs) {
+        EXPECT_EQ(run.uniqueGraphs, *expected.uniqueGraphs) << run.logs;
+    }
+    for (const std::string& text : expected.logLines) EXPECT_NE(run.logs.find(text), std::string::npos) << "logs:\n" << run.logs;
+}
+
+std::string testName(const ::testing::TestParamInfo<fs::path>& info) {
+    std::string name = fs::path(info.param).replace_extension().generic_string();
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Scripts, ScriptTest, ::testing::ValuesIn(scripts()), testName);
+
+TEST(ScriptTestRunner, FindsTheScripts) { EXPECT_FALSE(scripts().empty()) << kScriptsDir << " has no .py files"; }
+
+}  // namespace
