@@ -4,20 +4,10 @@
 import time
 
 import torch
-import torch.nn as nn
+
+from inductor_bench import SmallMLP  # B5
 
 IMPL = "torch" if hasattr(torch, "__version__") else "cwb"
-
-
-class SmallMLP(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(256, 256)
-        self.fc2 = nn.Linear(256, 256)
-        self.fc3 = nn.Linear(256, 10)
-
-    def forward(self, x):
-        return self.fc3(torch.relu(self.fc2(torch.relu(self.fc1(x)))))
 
 
 def tiny(x):
@@ -40,7 +30,7 @@ def per_call_us(fn, args, n):
 
 def main(spec=""):
     with torch.no_grad():
-        model = SmallMLP().to("cuda")
+        model = SmallMLP(256, 256, 10).to("cuda")
         model.requires_grad_(False)
         model.eval()
         x = torch.randn([8, 256], device="cuda")
