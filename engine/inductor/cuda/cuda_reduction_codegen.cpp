@@ -277,9 +277,10 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
     bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && *reduceCount % width == 0 && iters >= 1 && iters <= 16;
     for (size_t p = 0; persistentOk && p < kernel.passes.size(); ++p)
         if (kernel.passes[p].overReductionRange && !vectors.passOk[p]) persistentOk = false;
+    // Per pass, the pass merged into it as online softmax (-1: none).
+    const std::vector<int> online = tuning.onlineSoftmax ? onlineSoftmaxPairs(kernel) : std::vector<int>(kernel.passes.size(), -1);
     // The lanes of one vector step (persistent or streaming): each lane's point with its loads read from `laneLoad`,
     // its stores gathered into one vector per buffer and written as one 16-byte access at `rowAddress`.
-    const std::vector<int> online = tuning.onlineSoftmax ? onlineSoftmaxPairs(kernel) : std::vector<int>(kernel.passes.size(), -1);
     auto emitLanes = [&](const std::string& indent, const KernelPass& pass, const auto& emitPoint, const auto& vecType,
                          const auto& rowAddress, const std::function<std::optional<std::string>(const Expr&)>& laneLoad) {
         const int rvar = kernel.outerVarCount();
