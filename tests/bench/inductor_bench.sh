@@ -20,7 +20,11 @@ workloads_all=(copy B1 B2 B3 B4 B4bf16 B5 B6 B7)
 package() {
     local build_dir=${1:?usage: inductor_bench.sh package BUILD_DIR}
     build_dir=$(cd "$build_dir" && pwd)
-    grep -qx '/.bench/' "$repo_root/.git/info/exclude" 2>/dev/null || echo '/.bench/' >>"$repo_root/.git/info/exclude"
+    # (a worktree's .git is a file: ask git where its exclude file is)
+    local exclude
+    exclude=$(cd "$repo_root" && realpath -m "$(git rev-parse --git-path info/exclude)")
+    mkdir -p "$(dirname "$exclude")"
+    grep -qx '/.bench/' "$exclude" 2>/dev/null || echo '/.bench/' >>"$exclude"
     local staging
     staging=$(mktemp -d)
     # cwb and its non-system libraries (not libcuda, NVRTC or cuBLAS, which the GPU machine has); the script

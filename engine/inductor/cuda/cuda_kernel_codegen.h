@@ -22,6 +22,11 @@ struct CudaTuning {
     // faster on the H100 (layer_norm [16384, 1024] 0.0503 against 0.0496 ms, softmax over 8192 columns 0.199
     // against 0.241 ms).
     bool persistentRows = false;
+    // Softmax's max and sum of exp(x - max) in one read of the row (an online (max, sum) accumulator), so the
+    // row is read twice instead of three times. Off: on the H100 it measured slower than three passes whose later
+    // two re-read the row from L2 (softmax [8192, 8192] 0.225 ms, against 0.199-0.201 ms for three passes; the
+    // exps of the first pass wait on the running max).
+    bool onlineSoftmax = false;
     /// Every buffer starts on a 16-byte boundary, as the caching allocator's blocks do (Inductor's Triton kernels
     /// assume the same): vector paths need no run-time alignment checks and no scalar copies of the same loops,
     /// which roughly halves NVRTC's work. The launcher checks the pointers and falls back to a kernel generated

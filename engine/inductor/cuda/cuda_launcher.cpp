@@ -19,7 +19,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// CWB_CUDA_TUNING="block=512,elements=8,persistent=1": other defaults than the heuristics' for every kernel, for
+// CWB_CUDA_TUNING="block=512,elements=8,persistent=1,online=1": other defaults than the heuristics' for every kernel, for
 // measuring a variant without rebuilding (CudaTuning's fields; part of the source, so of the cache key too).
 cuda::CudaTuning tuningFromEnvironment() {
     cuda::CudaTuning tuning;
@@ -37,7 +37,8 @@ cuda::CudaTuning tuningFromEnvironment() {
         else if (key == "elements") tuning.elementsPerThread = value;
         else if (key == "persistent") tuning.persistentRows = value != 0;
         else if (key == "vectors") tuning.allowVectorized = value != 0;
-        else throw std::invalid_argument(fmt::format("CWB_CUDA_TUNING: unknown key '{}' (block, elements, persistent, vectors)", key));
+        else if (key == "online") tuning.onlineSoftmax = value != 0;
+        else throw std::invalid_argument(fmt::format("CWB_CUDA_TUNING: unknown key '{}' (block, elements, persistent, vectors, online)", key));
     }
     return tuning;
 }

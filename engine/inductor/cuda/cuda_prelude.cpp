@@ -105,6 +105,19 @@ template <class F> __device__ __forceinline__ cwb_online<F> cwb_online_add(cwb_o
   }
   return a;
 }
+// A vector's values at once: the max first, then exps that do not wait on each other.
+template <class F, int N> __device__ __forceinline__ cwb_online<F> cwb_online_add(cwb_online<F> a, const F (&x)[N]) {
+  F m = a.max;
+#pragma unroll
+  for (int k = 0; k < N; ++k) m = cwb_maximum(m, x[k]);
+  if (m > a.max) a.sum = a.sum * cwb_exp(a.max - m);
+  F s = F(0);
+#pragma unroll
+  for (int k = 0; k < N; ++k) s += x[k] == -(F)cwb_inf_d() ? F(0) : cwb_exp(x[k] - m);
+  a.sum += s;
+  a.max = m;
+  return a;
+}
 struct cwb_online_combine {
   template <class F> __device__ __forceinline__ cwb_online<F> operator()(cwb_online<F> a, cwb_online<F> b) const {
     const F m = cwb_maximum(a.max, b.max), none = -(F)cwb_inf_d();

@@ -277,6 +277,8 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
     bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && *reduceCount % width == 0 && iters >= 1 && iters <= 16;
     for (size_t p = 0; persistentOk && p < kernel.passes.size(); ++p)
         if (kernel.passes[p].overReductionRange && !vectors.passOk[p]) persistentOk = false;
+    // Per pass, the pass merged into it as online softmax (-1: none).
+    const std::vector<int> online = tuning.onlineSoftmax ? onlineSoftmaxPairs(kernel) : std::vector<int>(kernel.passes.size(), -1);
     // The lanes of one vector step (persistent or streaming): each lane's point with its loads read from `laneLoad`,
     // its stores gathered into one vector per buffer and written as one 16-byte access at `rowAddress`.
     auto emitLanes = [&](const std::string& indent, const KernelPass& pass, const auto& emitPoint, const auto& vecType,
@@ -284,6 +286,9 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
         const int rvar = kernel.outerVarCount();
         std::string out;
         for (const Store& st : pass.stores) out += fmt::format("{}{} {}_out;\n", indent, vecType(st.buffer), bufferName(kernel, st.buffer));
+        // An online pair takes a vector's values at once: one max, then exps that do not wait on each other.
+        const Reduction* onlineMax = online[static_cast<size_t>(&pass - kernel.passes.data())] >= 0 ? &pass.reductions[0] : nullptr;
+        if (onlineMax) out += fmt::format("{}{} acc{}_lanes[{}];\n", indent, computeType(onlineMax->value->dtype), onlineMax->id, width);
         out += fmt::format("#pragma unroll\n{}for (int k = 0; k < {}; ++k) {{\n", indent, width);
         out += fmt::format("{}  const {} rindex = rbase + k;\n", indent, idx);
         ExprEmitter emitter(kernel, idx, indent + "  ", counter);
@@ -291,6 +296,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
         out += decodeVars(kernel, kernel.reductionRanges, rvar, "rindex", idx, indent + "  ", emitter);
         emitPoint(emitter, [&](const Store& st) { return bufferName(kernel, st.buffer) + "_out.v[k]"; });
         out += emitter.code() + indent + "}\n";
+        if (onlineMax) out += fmt::format("{0}acc{1} = cwb_online_add(acc{1}, acc{1}_lanes);\n", indent, onlineMax->id);
         for (const Store& st : pass.stores)
             out += fmt::format("{}*reinterpret_cast<{}*>({} + {}) = {}_out;\n", indent, vecType(st.buffer), bufferName(kernel, st.buffer),
                                rowAddress(st.index), bufferName(kernel, st.buffer));
@@ -340,7 +346,6 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
     // Every pass of one row group, as statements of the group loop; persistent: rows read once into registers.
     // Row reductions through scratch alternate between its two areas (cwb_reduce_x has no closing barrier).
     const int areaBytes = slots * 16;
-    const std::vector<int> online = onlineSoftmaxPairs(kernel);
     auto emitPasses = [&](bool persistent) {
     std::string out;
     std::vector<int> written;
@@ -384,7 +389,8 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
             }
             for (const Reduction& r : pass.reductions) {
                 const std::string v = emitter.value(r.value);
-                emitter.line(accumulator(r, v, "rindex").update);
+                if (onlineSum && target) emitter.line(fmt::format("acc{}_lanes[k] = {};", r.id, v));  // vector lanes
+                else emitter.line(accumulator(r, v, "rindex").update);
             }
         };
         const int rvar = kernel.outerVarCount();

@@ -194,7 +194,10 @@ TEST_F(CudaCodegenCompile, RowReductionsMoveVectorsAlongAlignedRows) {
     EXPECT_EQ(softmax.vectorWidth, 4);
     EXPECT_NE(softmax.source.find("const bool row_vectors = "), std::string::npos);
     EXPECT_NE(softmax.source.find("((x0 * s0) % 4)"), std::string::npos) << "rows of odd length are not aligned";
-    EXPECT_EQ(count(softmax.source, "*reinterpret_cast<const cwb_vec<float, 4>*>(arg0_1 + x0 * s0 + rbase)"), 2)
+    EXPECT_EQ(count(softmax.source, "*reinterpret_cast<const cwb_vec<float, 4>*>(arg0_1 + x0 * s0 + rbase)"), 3) << "one per pass";
+    CudaTuning online;
+    online.onlineSoftmax = true;
+    EXPECT_EQ(count(compiles(softmaxRows(8192), online).source, "*reinterpret_cast<const cwb_vec<float, 4>*>(arg0_1 + x0 * s0 + rbase)"), 2)
         << "one for the max and the sum (online), one for the write";
     EXPECT_EQ(count(softmax.source, "*reinterpret_cast<cwb_vec<float, 4>*>(buf0 + x0 * s0 + rbase) = buf0_out"), 1);
     // bfloat16 rows with float32 weights: vectors of 4 (16 bytes of float, 8 of bfloat16).
@@ -232,23 +235,27 @@ TEST_F(CudaCodegenCompile, PersistentRowsKeepTheRowInRegistersAcrossPasses) {
     EXPECT_FALSE(compiles(cudatest::softmaxConstant(8192, 8192)).persistent) << "off by default (measured slower)";
 }
 
-TEST_F(CudaCodegenCompile, SoftmaxReadsItsRowOnceForMaxAndSum) {
-    const CudaKernelCode code = compiles(cudatest::softmaxConstant(64, 8192));
+TEST_F(CudaCodegenCompile, OnlineSoftmaxReadsTheRowOnceForMaxAndSum) {
+    CudaTuning online;
+    online.onlineSoftmax = true;
+    const CudaKernelCode code = compiles(cudatest::softmaxConstant(64, 8192), online);
     EXPECT_NE(code.source.find("red1 = sum of exp(x - red0) in the same read (online softmax)"), std::string::npos) << code.source;
     EXPECT_NE(code.source.find("cwb_online<float> acc0 = cwb_online<float>{"), std::string::npos);
     EXPECT_NE(code.source.find("cwb_reduce_x<512>(acc0, cwb_online_combine(), reinterpret_cast<cwb_online<float>*>(scratch))"), std::string::npos);
     EXPECT_NE(code.source.find("const float red1 = cwb_online_sum(acc0, reduce_count);"), std::string::npos);
     EXPECT_EQ(code.source.find("cwb_sum()"), std::string::npos);
+    EXPECT_NE(code.source.find("acc0 = cwb_online_add(acc0, acc0_lanes);"), std::string::npos) << "a vector's lanes at once";
+    EXPECT_EQ(compiles(cudatest::softmaxConstant(64, 8192)).source.find("= cwb_online_add(acc"), std::string::npos) << "off by default";
     // Masked rows (where(..., -inf)) and column softmax take the same path; a sum of exp of anything but the
     // max's own value minus the max stays a pass of its own.
-    EXPECT_NE(compiles(cudatest::maskedSoftmax(16, 100)).source.find("cwb_online_add(acc0, "), std::string::npos);
+    EXPECT_NE(compiles(cudatest::maskedSoftmax(16, 100), online).source.find("cwb_online_add(acc0, "), std::string::npos);
     {
-        const std::string column = compiles(cudatest::columnSoftmax(300, 40)).source;
+        const std::string column = compiles(cudatest::columnSoftmax(300, 40), online).source;
         EXPECT_NE(column.find("cwb_reduce_y<32, 32>(acc0, cwb_online_combine()"), std::string::npos) << column;
     }
     Kernel unshifted = cudatest::softmaxConstant(64, 8192);
     unshifted.passes[1].reductions[0].value = unary(ElementOp::Exp, load(0, x(0) * c(8192) + x(1), DType::Float32));
-    EXPECT_EQ(compiles(unshifted).source.find("= cwb_online_add(acc"), std::string::npos);
+    EXPECT_EQ(compiles(unshifted, online).source.find("= cwb_online_add(acc"), std::string::npos);
 }
 
 TEST_F(CudaCodegenCompile, BlockReductionsAlternateScratchAreasInsteadOfAClosingBarrier) {

@@ -106,18 +106,31 @@ TEST_F(CudaCodegenRun, SoftmaxRows) {
     runAndCompare(softmaxRows(37), {{"s0", 3000}}, wide);
 }
 
-// Online softmax with -inf among the values: masked-out tails, a row with one finite element, a row of -inf only
-// (NaN, as eagerly), in float32 and float64, on rows of one warp and of a block, and columns.
-TEST_F(CudaCodegenRun, MaskedSoftmaxKeepsEagerInfinities) {
-    for (DType dtype : {DType::Float32, DType::Float64}) {
-        for (auto [rows, cols] : {std::pair{40, 33}, std::pair{9, 5000}, std::pair{70, 64}}) {
-            SCOPED_TRACE(fmt::format("{} {}x{}", tensor::dtypeName(dtype), rows, cols));
-            RunOptions options = reductionOptions(cols);
-            options.fill.specials = false;
-            runAndCompare(maskedSoftmax(rows, cols, dtype), {}, options);
+// Softmax with -inf among the values (masked-out tails, a row with one finite element, a row of -inf only: NaN,
+// as eagerly) in float32 and float64, on rows of one warp and of a block, three passes or online; online softmax
+// also on NaN/inf-filled rows and columns.
+TEST_F(CudaCodegenRun, MaskedAndOnlineSoftmaxKeepEagerInfinities) {
+    for (bool online : {false, true}) {
+        for (DType dtype : {DType::Float32, DType::Float64}) {
+            for (auto [rows, cols] : {std::pair{40, 33}, std::pair{9, 5000}, std::pair{70, 64}}) {
+                SCOPED_TRACE(fmt::format("online {} {} {}x{}", online, tensor::dtypeName(dtype), rows, cols));
+                RunOptions options = reductionOptions(cols);
+                options.fill.specials = false;
+                options.tuning.onlineSoftmax = online;
+                runAndCompare(maskedSoftmax(rows, cols, dtype), {}, options);
+            }
         }
     }
-    runAndCompare(columnSoftmax(300, 40), {}, reductionOptions(300));
+    for (auto [rows, cols] : {std::pair{5, 1000}, std::pair{64, 8195}, std::pair{3000, 33}}) {
+        RunOptions options = reductionOptions(cols);
+        options.tuning.onlineSoftmax = true;
+        runAndCompare(softmaxRows(rows), {{"s0", cols}}, options);
+        options.tuning.persistentRows = true;
+        runAndCompare(softmaxConstant(rows, cols), {}, options);
+    }
+    RunOptions columns = reductionOptions(300);
+    columns.tuning.onlineSoftmax = true;
+    runAndCompare(columnSoftmax(300, 40), {}, columns);
 }
 
 TEST_F(CudaCodegenRun, RowReductionsOnUnalignedOrScalarPaths) {
