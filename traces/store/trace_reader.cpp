@@ -351,7 +351,7 @@ private:
         auto q = db_.prepare("SELECT id, session_id, seq, line, event, name, compile_id, stack "
                              "FROM records_without_compile_id ORDER BY session_id, seq, id");
         while (q.step()) {
-            tick("spans");
+            tick("records without a compile id");
             RecordWithoutCompileId r;
             r.id = q.int64(0);
             r.sessionId = q.int64(1);
