@@ -1,4 +1,5 @@
 // Numbered schema migrations for trace files. Never edit a migration that has shipped: add the next one.
+// New files get the current tables from their column tables (store/trace_tables.h) instead.
 #include "schema/schema.h"
 
 #include <array>

@@ -29,6 +29,12 @@ constexpr size_t kBatchRows = 50000;
 constexpr size_t kMaxQueuedBytes = 8u << 20;
 constexpr size_t kJobOverhead = 512;
 
+// Bind indexes of the columns that rows do not hold themselves.
+constexpr int kIssueIdColumn = columnNumber(tables::kImportIssues, "id");
+constexpr int kPhaseCompileIdColumn = columnNumber(tables::kCompilePhases, "compile_id");
+constexpr int kNodeGraphIdColumn = columnNumber(tables::kGraphNodes, "graph_id");
+constexpr int kArtifactPayloadIdColumn = columnNumber(tables::kArtifacts, "payload_id");
+
 /// Hands out ids for one table, continuing after the largest id already in the file.
 class IdCounter {
 public:
@@ -224,7 +230,7 @@ struct TraceWriter::Impl {
 
     void writePhases(const Compile& c) {
         for (const PhaseTime& p : c.phases) {
-            insertPhase.bind(columnNumber(tables::kCompilePhases, "compile_id"), c.id);
+            insertPhase.bind(kPhaseCompileIdColumn, c.id);
             write(insertPhase, tables::kCompilePhases, p, 32);
         }
     }
@@ -254,7 +260,7 @@ void TraceWriter::updateSession(const Session& session) {
 void TraceWriter::addImportIssue(const ImportIssue& issue) {
     RowId id = impl_->issueIds.take();
     impl_->enqueue(issue.message.size(), [impl = impl_.get(), id, issue] {
-        impl->insertIssue.bind(columnNumber(tables::kImportIssues, "id"), id);
+        impl->insertIssue.bind(kIssueIdColumn, id);
         impl->write(impl->insertIssue, tables::kImportIssues, issue, issue.message.size());
     });
 }
@@ -298,7 +304,7 @@ RowId TraceWriter::addGraph(const Graph& graph) {
     impl_->enqueue(bytes, [impl = impl_.get(), row = std::move(row)] {
         impl->write(impl->insertGraph, tables::kGraphs, row, row.text.size());
         for (const GraphNode& node : row.nodes) {
-            impl->insertNode.bind(columnNumber(tables::kGraphNodes, "graph_id"), row.id);
+            impl->insertNode.bind(kNodeGraphIdColumn, row.id);
             impl->write(impl->insertNode, tables::kGraphNodes, node, 128 + node.args.size());
         }
     });
@@ -387,7 +393,7 @@ RowId TraceWriter::addArtifact(const Artifact& artifact, std::string_view payloa
     row.payloadIntact = artifact.payloadIntact;
     RowId id = row.id;
     impl_->enqueue(64 + row.metadata.size(), [impl = impl_.get(), row = std::move(row), payloadId] {
-        impl->insertArtifact.bind(columnNumber(tables::kArtifacts, "payload_id"), payloadId);
+        impl->insertArtifact.bind(kArtifactPayloadIdColumn, payloadId);
         impl->write(impl->insertArtifact, tables::kArtifacts, row, 64 + row.metadata.size());
     });
     return id;
