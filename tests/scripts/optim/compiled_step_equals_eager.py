@@ -11,6 +11,8 @@
 # expect: AdamW aot_eager True True
 # expect graph_breaks: 0
 # expect unique_graphs: 16
+# expect code: _inference']
+# expect no code: runs on the eager runtime
 import torch
 
 # Every torch.compile(opt.step) compiles one frame (the step entry), as PyTorch's Optimizer.step wrapper: 16 entries here.

@@ -2,7 +2,8 @@
 # recompiles (as Dynamo guards it), and the parameters follow the eager run with the same schedule.
 # expect: True
 # expect recompiles: 2
-# expect log: triggered by the following guard failure(s):
+# expect log: self.param_groups[0]['lr'] == 0.1
+# expect no code: runs on the eager runtime
 import torch
 
 torch.manual_seed(0)
