@@ -143,11 +143,18 @@ capture::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, st
         fn = compilePass(vm, inference.graph, exampleInputs, code_, phases_);
     }
     stages_ = {{traces::GraphKind::AotInference, "aot_inference_graph", inference.graph, ""}};
-    if (code_) {
-        if (passes_ == PassCompiler::Inductor) stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", inference.graph, ""});
-        for (traces::Kernel& kernel : code_->kernels) kernel.postGradNodes = kernel.sourceNodes;
-        code_->source = aotIdLine(nextAotId(), "inference") + code_->source;
+    if (!code_) {
+        traces::OutputCode code;
+        code.event = "engine";
+        code.filename = "cwb_aot_eager";
+        code.language = "python";
+        code.source = "# inference graph, run on the eager runtime; the epilogue copies its last outputs into the inputs they update\n" +
+                      capture::graphCode(*inference.graph);
+        code_ = std::move(code);
     }
+    if (passes_ == PassCompiler::Inductor) stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", inference.graph, ""});
+    for (traces::Kernel& kernel : code_->kernels) kernel.postGradNodes = kernel.sourceNodes;
+    code_->source = aotIdLine(nextAotId(), "inference") + code_->source;
     return [fn, inference](vm::Interpreter& machine, const vm::ValueList& inputs) {
         // AOT Autograd's epilogue: the final values go back into the mutated inputs, without recording autograd.
         tensor::autograd::GradModeGuard noGrad(false);
