@@ -88,6 +88,10 @@ private:
     void startExport(const std::string& format);
     void pollExport();
 
+    /// When the pane was made (the user opened the graph; first member, so that building the model counts), and
+    /// how long until its first layout was drawn.
+    std::chrono::steady_clock::time_point openedAt_ = std::chrono::steady_clock::now();
+    double firstShownSeconds_ = -1;
     const traces::Graph* graph_;  ///< owned by the loaded trace; views drop their panes when the trace changes
     viz::GraphModel model_;
     viz::FusionMap fusion_;
