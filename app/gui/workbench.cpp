@@ -383,9 +383,12 @@ void Workbench::drawSidebar(UiDump* dump) {
                                           session->session->startedAt.c_str());
                     }
                     const traces::SummaryCounts& counts = session->metrics.counts;
-                    ImGui::TextDisabled("  %lld compiles, %lld recompiles, %lld breaks, %lld failed",
-                                        static_cast<long long>(counts.compiles), static_cast<long long>(counts.recompiles),
-                                        static_cast<long long>(counts.graphBreaks), static_cast<long long>(counts.failedCompiles));
+                    char line[160];
+                    std::snprintf(line, sizeof line, "  %lld compiles, %lld recompiles, %lld breaks, %lld failed",
+                                  static_cast<long long>(counts.compiles), static_cast<long long>(counts.recompiles),
+                                  static_cast<long long>(counts.graphBreaks), static_cast<long long>(counts.failedCompiles));
+                    ImGui::TextDisabled("%s", line);
+                    if (dump) dump->add("sidebar-session", session->label + ":" + line);
                     ImGui::PopID();
                 }
                 ImGui::TreePop();
