@@ -270,7 +270,8 @@ void GraphView::drawSidePanel(GraphPane& pane, ViewContext& context) {
         ImGui::TextDisabled("Drag to pan, wheel to zoom, F to fit,");
         ImGui::TextDisabled("/ or Ctrl+F to search. Arrows move");
         ImGui::TextDisabled("between nodes, Enter opens a group,");
-        ImGui::TextDisabled("Esc or Backspace closes it.");
+        ImGui::TextDisabled("Esc or Backspace closes it. K opens");
+        ImGui::TextDisabled("the node's kernel, Alt+Left goes back.");
         const viz::FusionMap& fusion = pane.fusion();
         if (fusion.match == viz::KernelMatch::None) ImGui::TextDisabled("No kernel information for this graph.");
         else ImGui::TextDisabled("Colours: one per generated kernel.");
@@ -332,7 +333,10 @@ void GraphView::drawNodeDetails(GraphPane& pane, int modelNode, ViewContext& con
         const viz::FusionKernel& kernel = fusion.kernels[static_cast<size_t>(k)];
         std::string label = kernel.name + "  (" + viz::toString(kernel.role) + ")";
         ImGui::PushID(k);
-        if (widgets::linkButton(label.c_str())) {
+        // The first kernel takes K: graph node -> kernel from the keyboard.
+        bool opened = k == kernels.front() ? widgets::linkButton(label.c_str(), 'K', context.hasKeyboard)
+                                           : widgets::linkButton(label.c_str());
+        if (opened) {
             context.selection.kernelId = kernel.kernelId;
             context.selection.outputCodeId = kernel.outputCodeId;
             context.focusRequest = ViewId::Code;
