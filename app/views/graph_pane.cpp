@@ -229,6 +229,14 @@ void GraphPane::selectKernel(int kernel) {
     if (cluster >= 0 && shownLayout_) canvas_.centerOnCluster(cluster);
 }
 
+void GraphPane::restoreState(const State& state) {
+    if (state.folded != folding_.has_value()) setFolded(state.folded);
+    if (folding_ && state.expanded.size() == expanded_.size()) expanded_ = state.expanded;
+    rebuildDisplay();
+    pendingFocus_ = -1;
+    canvas_.restoreView(state.view);
+}
+
 void GraphPane::toggleGroup(int group) {
     if (!folding_ || group < 0 || static_cast<size_t>(group) >= expanded_.size()) return;
     expanded_[static_cast<size_t>(group)] = !expanded_[static_cast<size_t>(group)];

@@ -68,6 +68,16 @@ public:
     void toggleGroup(int group);
     bool folded() const { return folding_.has_value(); }
 
+    /// What the user made of the pane (groups opened, where they look): kept across a reload of the same graph.
+    struct State {
+        bool folded = false;
+        std::vector<bool> expanded;
+        viz::CanvasView view;
+    };
+    State state() const { return {folding_.has_value(), expanded_, canvas_.view()}; }
+    /// Opens the same groups and looks at the same place; the next layout keeps that view rather than fitting.
+    void restoreState(const State& state);
+
     /// Compares this graph with the same graph of the function's previous compile (`since`: "[0/0]"): the
     /// toolbar says what changed and the canvas marks added and changed nodes until the user turns it off.
     void setComparison(const traces::Graph& previous, std::string since);
