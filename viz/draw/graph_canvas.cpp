@@ -75,7 +75,15 @@ void GraphCanvas::setScene(GraphScene scene) {
     for (const EdgePath& edge : layout.edges) edgeBounds.push_back(edge.bounds);
     edgeGrid_.build(edgeBounds, suggestedCellSize(layout.bounds, layout.nodes.size()));
     buildMinimap();
-    fitPending_ = Fit::Start;
+    fitPending_ = viewRestored_ ? Fit::None : Fit::Start;
+    viewRestored_ = false;
+}
+
+void GraphCanvas::restoreView(CanvasView view) {
+    centre_ = view.centre;
+    zoom_ = view.zoom;
+    fitPending_ = Fit::None;
+    viewRestored_ = true;
 }
 
 void GraphCanvas::buildMinimap() {
