@@ -21,6 +21,17 @@ SourceRef Source::global(std::string name) {
     return s;
 }
 
+namespace {
+constexpr std::string_view kImportPrefix = "__import_";
+constexpr std::string_view kDot = "_dot_";
+}  // namespace
+
+SourceRef Source::importedModule(const std::string& module) {
+    std::string name(kImportPrefix);
+    for (char c : module) name += c == '.' ? std::string(kDot) : std::string(1, c);
+    return global(std::move(name));
+}
+
 SourceRef Source::child(SourceRef base, Kind kind, std::string name) {
     auto s = std::make_shared<Source>();
     s->kind = kind;
@@ -115,8 +126,13 @@ std::optional<vm::Value> readSource(vm::Interpreter& vm, const Source& source, c
         }
         case Source::Kind::Global: {
             auto it = globals.find(source.name);
-            if (it == globals.end()) return std::nullopt;
-            return it->second;
+            if (it != globals.end()) return it->second;
+            if (source.name.rfind(kImportPrefix, 0) != 0) return std::nullopt;
+            std::string module = source.name.substr(kImportPrefix.size());
+            for (size_t at = module.find(kDot); at != std::string::npos; at = module.find(kDot, at + 1)) module.replace(at, kDot.size(), ".");
+            auto found = vm.modules().find(module);
+            if (found == vm.modules().end()) return std::nullopt;
+            return found->second;
         }
         default: break;
     }

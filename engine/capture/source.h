@@ -24,6 +24,9 @@ struct Source {
 
     static SourceRef local(std::string name, int64_t slot);
     static SourceRef global(std::string name);
+    /// G['__import_NAME']: the module NAME (dots written `_dot_`), found among the interpreter's modules when the
+    /// frame's globals do not hold it.
+    static SourceRef importedModule(const std::string& module);
     static SourceRef child(SourceRef base, Kind kind, std::string name);
     static SourceRef item(SourceRef base, int64_t index);
     static SourceRef dictItem(SourceRef base, vm::Value key);

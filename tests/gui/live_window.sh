@@ -1,6 +1,6 @@
 # Helpers for tests that drive a live workbench window started with --snapshot-on-sigusr1 "$work/snapshot":
 # the caller sets `work` (the test's folder, with a snapshots/ folder) and `cwb_pid` before using them.
-# Sourced by gui_export.sh and gui_follow.sh.
+# Sourced by gui_export.sh, gui_follow.sh, gui_trace_follow.sh and gui_keyboard_links.sh.
 
 snapshot_count=0
 
