@@ -74,6 +74,20 @@ TEST(InductorFusion, FullSumsOverRowReductionsBesideAnExternLoss) {
     EXPECT_TRUE(tail) << code.source;
 }
 
+// softmax and log_softmax of one row reduce the same values: one max and one sum of exp serve both.
+TEST(InductorFusion, SameReductionOfTheSameValuesIsComputedOnce) {
+    auto run = compileAndCompare("def f(x):\n    return torch.softmax(x, dim=-1), F.log_softmax(x, dim=-1)", "    x = torch.randn(6, 10)", true);
+    const auto& code = onlyCode(run);
+    ASSERT_EQ(code.kernels.size(), 1u) << code.source;
+    auto count = [&](const std::string& what) {
+        size_t n = 0;
+        for (size_t at = code.kernels[0].source.find(what); at != std::string::npos; at = code.kernels[0].source.find(what, at + 1)) ++n;
+        return n;
+    };
+    EXPECT_EQ(count(" = max("), 1u) << code.kernels[0].source;
+    EXPECT_EQ(count(" = sum("), 1u) << code.kernels[0].source;
+}
+
 TEST(InductorFusion, LayerNormWithAffineIsOneKernel) {
     auto run = compileAndCompare("def f(x):\n    w = torch.ones(64) * 1.5\n    return F.layer_norm(x, (64,), w, None, 1e-5)",
                                  "    x = torch.randn(10, 64) * 3 + 1");
