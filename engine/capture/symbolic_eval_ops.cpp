@@ -196,10 +196,18 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
             if (i < 0 || i >= n) vm::raise("IndexError", "tuple index out of range");
             return container->items[static_cast<size_t>(i)];
         }
-        case Variable::Kind::Dict:
+        case Variable::Kind::Dict: {
             for (size_t i = 0; i < container->keys.size(); ++i)
                 if (vm::valuesEqual(container->keys[i], index)) return container->items[i];
+            // A defaultdict's missing key: its factory is called through the trace and the result stored.
+            const vm::Value factory = container->value.is(vm::Kind::Dict) ? container->value.as<vm::DictObject>().defaultFactory : vm::Value();
+            if (!container->node && !factory.isNone() && !factory.isNull()) {
+                VarRef made = callFunction(*current_, constant(factory), {}, {});
+                storeItem(container, key, made);
+                return made;
+            }
             vm_.raiseKeyError(index);
+        }
         case Variable::Kind::Python: {
             if (std::optional<VarRef> stored = pendingItem(container->value, index)) {
                 if (!*stored) vm_.raiseKeyError(index);
