@@ -464,7 +464,8 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         case Variable::Kind::Python:
             if (callable->name == kObjectInit) return constant(vm::Value());
             // What the trace calls must be what a later call finds there (L['f'].func: ID_MATCH, objects: TYPE_MATCH).
-            if (callable->source && !callable->value.is(vm::Kind::BoundMethod)) guardValue(callable);  // a bound method is new per read
+            // (a bound method or a method of a builtin value is new per read: its receiver is what is guarded)
+            if (callable->source && !callable->self && !callable->value.is(vm::Kind::BoundMethod)) guardValue(callable);
             break;
         default:
             unsupported("Unsupported function call", "Dynamo cannot call this value.", {}, "call_function");
