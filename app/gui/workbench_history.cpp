@@ -29,25 +29,25 @@ void Workbench::recordPlace(Pane& pane) {
     pane.here = Place{pane.active, pane.selection};
 }
 
-void Workbench::goBack(Pane& pane) {
-    if (pane.back.empty()) return;
-    pane.forward.push_back({pane.active, pane.selection});
-    Place place = std::move(pane.back.back());
-    pane.back.pop_back();
+namespace {
+
+/// Moves a pane to the last place of `from`, leaving where it is on `to`.
+template <typename Pane, typename Place>
+void stepThroughHistory(Pane& pane, std::vector<Place>& from, std::vector<Place>& to) {
+    if (from.empty()) return;
+    to.push_back({pane.active, pane.selection});
+    Place place = std::move(from.back());
+    from.pop_back();
     pane.selection = place.selection;
     pane.pendingFocus = place.view;
     pane.here = std::move(place);
 }
 
-void Workbench::goForward(Pane& pane) {
-    if (pane.forward.empty()) return;
-    pane.back.push_back({pane.active, pane.selection});
-    Place place = std::move(pane.forward.back());
-    pane.forward.pop_back();
-    pane.selection = place.selection;
-    pane.pendingFocus = place.view;
-    pane.here = std::move(place);
-}
+}  // namespace
+
+void Workbench::goBack(Pane& pane) { stepThroughHistory(pane, pane.back, pane.forward); }
+
+void Workbench::goForward(Pane& pane) { stepThroughHistory(pane, pane.forward, pane.back); }
 
 std::string Workbench::placeName(const Place& place) const {
     std::string name = viewName(place.view);

@@ -199,7 +199,9 @@ struct GuardTree::Node {
             }
             case Source::Kind::DictItem: {
                 if (!parent || !parent->is(vm::Kind::Dict)) return std::nullopt;
-                vm::Value* item = parent->as<vm::DictObject>().find(source->key);
+                std::optional<vm::Value> itemKey = source->keySource ? readSource(vm, *source->keySource, locals, globals) : source->key;
+                if (!itemKey) return std::nullopt;
+                vm::Value* item = parent->as<vm::DictObject>().find(*itemKey);
                 if (!item) return std::nullopt;
                 return *item;
             }

@@ -56,6 +56,14 @@ SourceRef Source::dictItem(SourceRef base, vm::Value key) {
     return s;
 }
 
+SourceRef Source::dictItemAt(SourceRef base, SourceRef keySource) {
+    auto s = std::make_shared<Source>();
+    s->kind = Kind::DictItem;
+    s->keySource = std::move(keySource);
+    s->base = std::move(base);
+    return s;
+}
+
 std::string Source::str() const {
     switch (kind) {
         case Kind::Local: return "L['" + name + "']";
@@ -66,6 +74,7 @@ std::string Source::str() const {
         case Kind::Buffer: return base->str() + "._buffers['" + name + "']";
         case Kind::Item: return base->str() + "[" + std::to_string(index) + "]";
         case Kind::DictItem:
+            if (keySource) return base->str() + "[" + keySource->str() + "]";
             return base->str() + "[" + (key.is(vm::Kind::Str) ? "'" + key.str() + "'" : std::to_string(key.asInt())) + "]";
     }
     return "?";
@@ -139,7 +148,9 @@ std::optional<vm::Value> readSource(vm::Interpreter& vm, const Source& source, c
     }
     if (source.kind == Source::Kind::DictItem) {
         if (!base->is(vm::Kind::Dict)) return std::nullopt;
-        vm::Value* item = base->as<vm::DictObject>().find(source.key);
+        std::optional<vm::Value> key = source.keySource ? readSource(vm, *source.keySource, locals, globals) : source.key;
+        if (!key) return std::nullopt;
+        vm::Value* item = base->as<vm::DictObject>().find(*key);
         if (!item) return std::nullopt;
         return *item;
     }

@@ -479,6 +479,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         }
         return inlineFunction(frame, value, std::move(args), std::move(kwargs), nullptr);
     }
+    if (std::optional<VarRef> stepped = callOptimizerStep(*this, frame, callable, args, kwargs)) return *stepped;
     if (value.is(vm::Kind::BoundMethod)) {
         auto& method = value.as<vm::BoundMethodObject>();
         if (method.function.is(vm::Kind::Function)) {

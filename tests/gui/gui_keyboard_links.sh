@@ -8,20 +8,14 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
 cwb=$1 data=$2 work=$3
-if [ -z "${DISPLAY:-}" ] || ! command -v xdotool >/dev/null; then
-  echo "SKIP: needs an X display and xdotool (xvfb-run runs this test; apt-get install xdotool)"
-  exit 77
-fi
-rm -rf "$work" && mkdir -p "$work/config" "$work/snapshots"
-export XDG_CONFIG_HOME="$work/config"
+source "$here/live_window.sh"
+prepare_live_test
 log="$data/torch_traces/training_cuda"
 
 "$cwb" open "$log" --view sites --select 0/0 --snapshot-on-sigusr1 "$work/snapshot" >"$work/cwb.out" 2>"$work/cwb.err" &
 cwb_pid=$!
 trap 'kill "$cwb_pid" 2>/dev/null || true' EXIT
 window=$(timeout 60 xdotool search --sync --pid "$cwb_pid" --name "cwb - Compile Workbench" | head -1)
-source "$here/live_window.sh"
-
 # press KEYS: a quick tap, which the window must not miss even when press and release come between two frames.
 press() { xdotool key --window "$window" "$1" sleep 0.3; }
 # expect LINE...: the last snapshot shows each line (fixed strings, from their start).

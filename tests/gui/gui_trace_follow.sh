@@ -9,12 +9,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
 cwb=$1 data=$2 work=$3
-if [ -z "${DISPLAY:-}" ] || ! command -v xdotool >/dev/null; then
-  echo "SKIP: needs an X display and xdotool (xvfb-run runs this test; apt-get install xdotool)"
-  exit 77
-fi
-rm -rf "$work" && mkdir -p "$work/config" "$work/snapshots"
-export XDG_CONFIG_HOME="$work/config"
+source "$here/live_window.sh"
+prepare_live_test
 log=$(ls "$data"/torch_traces/recompiles_cpu/dedicated_log_torch_trace_*.log)
 all_compiles=$("$cwb" report "$log" --format json | python3 -c '
 import json, sys
@@ -47,8 +43,6 @@ for _ in $(seq 1 100); do
 done
 [ -n "$cwb_pid" ] || { echo "FAIL: cwb trace --follow started no workbench"; cat "$work/cwb.err"; exit 1; }
 timeout 60 xdotool search --sync --pid "$cwb_pid" --name "cwb - Compile Workbench" >/dev/null
-
-source "$here/live_window.sh"
 
 zoom_of_snapshot() { sed -n 's/^canvas: .*; zoom \([0-9.]*\);.*/\1/p' "$work/snapshot.txt"; }
 

@@ -55,7 +55,11 @@ GraphScene sceneOf(const LayoutGraph& graph, std::shared_ptr<const GraphLayout> 
     scene.layout = std::move(layout);
     scene.nodes.reserve(graph.nodes.size());
     for (const LayoutNode& node : graph.nodes) scene.nodes.push_back({node.lines, node.fill, node.folded});
-    for (const LayoutCluster& cluster : graph.clusters) scene.clusters.push_back({cluster.label, cluster.fill});
+    for (const LayoutCluster& cluster : graph.clusters) {
+        bool inSameFill = cluster.parent >= 0 && static_cast<size_t>(cluster.parent) < graph.clusters.size() &&
+                          graph.clusters[static_cast<size_t>(cluster.parent)].fill == cluster.fill;
+        scene.clusters.push_back({cluster.label, cluster.fill, inSameFill});
+    }
     scene.edges = graph.edges;
     return scene;
 }
@@ -355,7 +359,8 @@ void GraphCanvas::drawClusters(ImDrawList& list, const Rect& visible) {
         ImVec2 max = toScreen({clusters[i].maxX, clusters[i].maxY});
         uint32_t fill = i < scene_.clusters.size() ? scene_.clusters[i].fill : 0xf0f0f0;
         bool selected = static_cast<int>(i) == selectedCluster_;
-        list.AddRectFilled(min, max, colourOf(fill), 6.0f * std::min(zoom_, 1.0f));
+        bool outlineOnly = i < scene_.clusters.size() && scene_.clusters[i].outlineOnly;
+        if (!outlineOnly) list.AddRectFilled(min, max, colourOf(fill), 6.0f * std::min(zoom_, 1.0f));
         list.AddRect(min, max, selected ? kSelectedBorder : kClusterBorder, 6.0f * std::min(zoom_, 1.0f), 0,
                      selected ? 3.0f : 1.0f);
         if (zoom_ >= kTextZoom * 0.7f * pixelScale_ && i < scene_.clusters.size()) {
