@@ -147,6 +147,10 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
             if (r.index > 0)
                 if (auto it = rebuiltLists_.find(r.index); it != rebuiltLists_.end()) return it->second;
             auto dict = std::make_shared<vm::DictObject>();
+            if (r.constant.is(vm::Kind::Dict)) {
+                dict->cls = r.constant.as<vm::DictObject>().cls;
+                dict->defaultFactory = r.constant.as<vm::DictObject>().defaultFactory;
+            }
             for (size_t i = 0; i < r.keys.size(); ++i) dict->set(r.keys[i], rebuild(r.items[i], outputs, view, globals));
             if (r.index > 0) rebuiltLists_[r.index] = vm::Value(dict);
             return vm::Value(dict);

@@ -218,6 +218,17 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         }
         return out;
     }
+    if (name == "iter" && args.size() == 1 && kwargs.empty() &&
+        (args[0]->kind == Variable::Kind::List || args[0]->kind == Variable::Kind::Tuple || args[0]->kind == Variable::Kind::Dict ||
+         args[0]->kind == Variable::Kind::Iterator)) {
+        // iter() of a traced container: an iterator over its items now (an iterator is its own iterator).
+        if (args[0]->kind == Variable::Kind::Iterator) return args[0];
+        auto out = std::make_shared<Variable>();
+        out->kind = Variable::Kind::Iterator;
+        out->fresh = true;
+        out->items = tracer.unpack(args[0]);
+        return out;
+    }
     if ((name == "enumerate" || name == "zip" || name == "reversed" || name == "list" || name == "tuple") && kwargs.empty()) {
         std::vector<std::vector<VarRef>> sources;
         for (const VarRef& a : args) sources.push_back(tracer.unpack(a));
@@ -453,7 +464,8 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         case Variable::Kind::Python:
             if (callable->name == kObjectInit) return constant(vm::Value());
             // What the trace calls must be what a later call finds there (L['f'].func: ID_MATCH, objects: TYPE_MATCH).
-            if (callable->source) guardValue(callable);
+            // (a bound method or a method of a builtin value is new per read: its receiver is what is guarded)
+            if (callable->source && !callable->self && !callable->value.is(vm::Kind::BoundMethod)) guardValue(callable);
             break;
         default:
             unsupported("Unsupported function call", "Dynamo cannot call this value.", {}, "call_function");
@@ -478,6 +490,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         }
     }
     if (isUserInstance(callable)) return callObject(frame, callable, std::move(args), std::move(kwargs));
+    if (std::optional<VarRef> dict = constructDictSubclass(callable, args, kwargs)) return *dict;
     if (value.is(vm::Kind::Class) && value.object().get() == vm_.builtinClass("super").get() && kwargs.empty()) return makeSuper(frame, args);
     if (std::optional<VarRef> object = constructObject(frame, callable, args, kwargs)) return *object;
     if (isModuleInstance(*this, value)) {
@@ -573,6 +586,46 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     }
     unsupported("Unsupported function call", fmt::format("Dynamo does not know how to trace the call of `{}`.", vm_.repr(value)), {},
                 "call_function " + vm_.repr(value));
+}
+
+std::optional<VarRef> Tracer::constructDictSubclass(const VarRef& callable, std::vector<VarRef>& args, KwVars& kwargs) {
+    const vm::Value& value = callable->value;
+    auto dictClass = vm_.builtinClass("dict");
+    // OrderedDict.fromkeys / dict.fromkeys of constants: made now, a dict the trace owns.
+    if (value.is(vm::Kind::BoundMethod) && value.as<vm::BoundMethodObject>().self.is(vm::Kind::Class) &&
+        value.as<vm::BoundMethodObject>().self.as<vm::ClassObject>().isSubclassOf(*dictClass) &&
+        value.as<vm::BoundMethodObject>().function.is(vm::Kind::Native) &&
+        value.as<vm::BoundMethodObject>().function.as<vm::NativeObject>().name == "fromkeys" && !args.empty() && args.size() <= 2) {
+        VarRef item = args.size() > 1 ? args[1] : constant(vm::Value());
+        for (const auto& [keyword, a] : kwargs) {
+            if (keyword != "value" || args.size() > 1) vm::typeError("fromkeys() got an unexpected keyword argument '" + keyword + "'");
+            item = a;
+        }
+        VarRef out = dictVariable(vm_.call(value, {vm::makeList({})}));  // the empty dict of the class
+        for (const VarRef& key : unpack(args[0])) storeItem(out, key, item);
+        return out;
+    }
+    if (!value.is(vm::Kind::Class) || value.as<vm::ClassObject>().module != "collections" || !value.as<vm::ClassObject>().isSubclassOf(*dictClass))
+        return std::nullopt;
+    const std::string& name = value.as<vm::ClassObject>().name;
+    if (name != "OrderedDict" && name != "defaultdict") return std::nullopt;  // Counter counts its argument
+    guardValue(callable);
+    // The empty dict of this class (and factory), then dict(...)'s filling through the trace.
+    vm::Value factory;
+    if (name == "defaultdict" && !args.empty()) {
+        if (args[0]->kind != Variable::Kind::Python) vm::typeError("first argument must be callable or None");
+        argOf(args[0]);
+        factory = args[0]->value;
+        args.erase(args.begin());
+    }
+    vm::Value empty = vm_.call(value, factory.isNone() ? vm::ValueList{} : vm::ValueList{factory});
+    VarRef out = dictVariable(empty);
+    if (args.size() > 1) vm::typeError(fmt::format("{} expected at most 1 argument, got {}", name, args.size()));
+    std::vector<std::pair<VarRef, VarRef>> pairs;
+    if (!args.empty()) pairs = dictPairs(args[0], false);
+    for (auto& [keyword, item] : kwargs) pairs.emplace_back(constant(vm::makeStr(keyword)), item);
+    for (auto& [key, item] : pairs) storeItem(out, key, item);
+    return out;
 }
 
 VarRef Tracer::callObject(TraceFrame& frame, const VarRef& object, std::vector<VarRef> args, KwVars kwargs) {

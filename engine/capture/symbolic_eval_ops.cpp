@@ -196,10 +196,18 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
             if (i < 0 || i >= n) vm::raise("IndexError", "tuple index out of range");
             return container->items[static_cast<size_t>(i)];
         }
-        case Variable::Kind::Dict:
+        case Variable::Kind::Dict: {
             for (size_t i = 0; i < container->keys.size(); ++i)
                 if (vm::valuesEqual(container->keys[i], index)) return container->items[i];
+            // A defaultdict's missing key: its factory is called through the trace and the result stored.
+            const vm::Value factory = container->value.is(vm::Kind::Dict) ? container->value.as<vm::DictObject>().defaultFactory : vm::Value();
+            if (!container->node && !factory.isNone() && !factory.isNull()) {
+                VarRef made = callFunction(*current_, constant(factory), {}, {});
+                storeItem(container, key, made);
+                return made;
+            }
             vm_.raiseKeyError(index);
+        }
         case Variable::Kind::Python: {
             if (std::optional<VarRef> stored = pendingItem(container->value, index)) {
                 if (!*stored) vm_.raiseKeyError(index);
@@ -431,6 +439,8 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
         else if (contains(instance.bufferOrder)) kind = Source::Kind::Buffer;
     }
     VarRef v = wrapSource(value, Source::child(object->source, kind, name));
+    // A method of a set or str guarded by its contents reads only what the guard pins: foldable (calls.cpp).
+    if (value.is(vm::Kind::Native) && (object->value.is(vm::Kind::Set) || object->value.is(vm::Kind::Str))) v->self = object;
     // Parameters are realized at once (Dynamo wraps them eagerly), which fixes the placeholder order.
     if (kind == Source::Kind::Parameter && v->kind == Variable::Kind::Tensor) argOf(v);
     return v;
@@ -548,6 +558,26 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
                 bool found = std::any_of(container->keys.begin(), container->keys.end(), [&](const vm::Value& k) { return vm::valuesEqual(k, key); });
                 stack.push_back(tracer.constant(vm::Value(in.arg ? !found : found)));
                 return true;
+            }
+            // A constant searched in a traced list or tuple: Python compares item by item, so constants before a
+            // match decide it; reaching a traced item first would compare with it.
+            if ((container->kind == Variable::Kind::List || container->kind == Variable::Kind::Tuple) && !container->node &&
+                tracer.isConstant(item) && !tracer.isConstant(container)) {
+                tracer.argOf(item);
+                vm::Value key = tracer.exampleOf(item);
+                std::optional<bool> found;
+                for (const VarRef& element : tracer.unpack(container)) {
+                    if (!tracer.isConstant(element)) break;
+                    tracer.argOf(element);
+                    if (vm::valuesEqual(tracer.exampleOf(element), key)) {
+                        found = true;
+                        break;
+                    }
+                }
+                if (found) {
+                    stack.push_back(tracer.constant(vm::Value(in.arg ? !*found : *found)));
+                    return true;
+                }
             }
             if (!tracer.isConstant(container) || !tracer.isConstant(item))
                 tracer.unsupported("Unsupported `in`", "Dynamo cannot evaluate `in` on traced values.", {}, "CONTAINS_OP");

@@ -188,6 +188,8 @@ public:
     /// A value fit for the eager runtime: the example of tensors, the object of constants.
     vm::Value exampleOf(const VarRef& v);
     bool isConstant(const VarRef& v) const;
+    /// A dict made at trace time as a traced dict the trace owns (its class and default factory kept in `value`).
+    VarRef dictVariable(const vm::Value& dict);
     bool containsTensor(const VarRef& v) const;
     /// Guards a Python value read from a source before trace-time code depends on it.
     void guardValue(const VarRef& v);
@@ -232,6 +234,10 @@ public:
     void storeObjectAttr(const VarRef& object, const std::string& name, const VarRef& value);
     /// The class's own Python method `name` inlined on a user instance; nullopt when the class does not define it.
     std::optional<VarRef> callDunder(TraceFrame& frame, const VarRef& object, const std::string& name, std::vector<VarRef> args);
+    /// OrderedDict(...) / defaultdict(factory, ...) and dict.fromkeys of constants: a traced dict of that class;
+    /// nullopt for other callables.
+    std::optional<VarRef> constructDictSubclass(const VarRef& callable, std::vector<VarRef>& args,
+                                                std::vector<std::pair<std::string, VarRef>>& kwargs);
     /// Calling a user object: its class's __call__ inlined.
     VarRef callObject(TraceFrame& frame, const VarRef& object, std::vector<VarRef> args, std::vector<std::pair<std::string, VarRef>> kwargs);
     /// super() / super(cls, obj) in a traced method.

@@ -187,6 +187,7 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
         case Variable::Kind::Dict:
             r.kind = Rebuild::Kind::Dict;
             r.index = aliasIds_.try_emplace(v.get(), aliasIds_.size() + 1).first->second;
+            r.constant = v->value;  // a dict subclass's template: its class and default factory
             r.keys = v->keys;
             for (const VarRef& item : v->items) r.items.push_back(rebuildOf(item, outputs, outputIndex));
             return r;
