@@ -290,6 +290,10 @@ Arg Tracer::argOf(const VarRef& v) {
                                                                    : Arg::Kind::Slice,
                                 std::move(items));
         }
+        case Variable::Kind::Object:
+        case Variable::Kind::Super:
+            unsupported("Unsupported graph argument", "Dynamo does not pass an object made in the compiled frame to a graph operation.", {},
+                        "call_function with UserDefinedObjectVariable");
         default:
             guardValue(v);
             return Arg::ofConstant(v->value);
@@ -301,6 +305,8 @@ vm::Value Tracer::exampleOf(const VarRef& v) {
         case Variable::Kind::List:
         case Variable::Kind::Tuple: {
             if (v->node) return v->value;  // the tuple one op returned
+            if (v->self && v->self->kind == Variable::Kind::Dict)  // a view of a traced dict: its example dict's view
+                return vm_.call(vm_.getAttr(exampleOf(v->self), v->name), {});
             vm::ValueList items;
             for (const VarRef& item : v->items) items.push_back(exampleOf(item));
             if (v->kind == Variable::Kind::List) return vm::makeList(std::move(items));

@@ -42,6 +42,8 @@ struct CompileKey {
 std::optional<CompileKey> parseCompileKey(std::string_view text);
 
 enum class SessionKind { ImportedLog, EngineRun };
+const char* toString(SessionKind kind);
+std::optional<SessionKind> sessionKindFromString(std::string_view text);
 
 struct Session {
     RowId id = 0;
