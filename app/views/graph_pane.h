@@ -49,8 +49,9 @@ public:
     /// "Dynamo", "AOT forward", "post-grad (backward)", ...
     std::string title() const;
 
-    /// The toolbar: fit, fold, search, export and the status line.
-    void drawToolbar(UiDump* dump);
+    /// The toolbar: fit, fold, search, export and the status line. Returns the model node a search jumped to
+    /// (now selected and shown), else -1.
+    int drawToolbar(UiDump* dump);
     /// The canvas, or a progress line while the worker lays the graph out. Returns the canvas's events with
     /// node and cluster indices of the display graph.
     viz::CanvasEvents drawCanvas(ImVec2 size, UiDump* dump);

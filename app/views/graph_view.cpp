@@ -221,7 +221,8 @@ void GraphView::draw(ViewContext& context) {
 
 void GraphView::drawPane(int index, ViewContext& context) {
     GraphPane& pane = *panes_[static_cast<size_t>(index)];
-    pane.drawToolbar(context.uiDump);
+    // A search match becomes the selection, as a click on it would (the side panel shows it).
+    if (int found = pane.drawToolbar(context.uiDump); found >= 0) selectNode(pane, found, context);
     ImVec2 available = ImGui::GetContentRegionAvail();
     float panelWidth = std::min(kSidePanelWidth * ImGui::GetFontSize() / 13.0f, available.x * 0.4f);
     viz::CanvasEvents events = pane.drawCanvas(ImVec2(available.x - panelWidth - 6.0f, available.y), context.uiDump);
