@@ -456,6 +456,8 @@ VarRef Tracer::inlineFunction(TraceFrame& caller, const vm::Value& function, std
 
 VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vector<VarRef> args, KwVars kwargs) {
     if (std::optional<VarRef> exit = callGradModeExit(*this, callable)) return *exit;
+    // Before the callable's own guard: a bound step is made anew on every access; the optimizer's class is guarded.
+    if (std::optional<VarRef> stepped = callOptimizerStep(*this, frame, callable, args, kwargs)) return *stepped;
     switch (callable->kind) {
         case Variable::Kind::TensorMethod: return callTensorMethod(*this, callable, std::move(args), std::move(kwargs));
         case Variable::Kind::ContainerMethod: return callContainerMethod(callable, std::move(args), std::move(kwargs));
@@ -479,7 +481,6 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         }
         return inlineFunction(frame, value, std::move(args), std::move(kwargs), nullptr);
     }
-    if (std::optional<VarRef> stepped = callOptimizerStep(*this, frame, callable, args, kwargs)) return *stepped;
     if (value.is(vm::Kind::BoundMethod)) {
         auto& method = value.as<vm::BoundMethodObject>();
         if (method.function.is(vm::Kind::Function)) {
