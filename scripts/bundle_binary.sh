@@ -9,11 +9,14 @@ mkdir -p "$folder"
 # glibc and the dynamic loader must come from the target machine, libcuda from its driver, and the CUDA
 # toolkit's libraries (cuBLAS alone is ~700 MB) from its own toolkit.
 skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libcuda\.so|libcublas|libnvrtc|libcudart)'
+# CWB_BUNDLE_LEAVE_OUT: an extended regex of more library names the target machine has (keeps a bundle small).
+leave_out=${CWB_BUNDLE_LEAVE_OUT:-}
 for binary in "$@"; do
   # Debug information is most of a RelWithDebInfo binary and is not needed to run it.
   strip -o "$folder/$(basename "$binary")" "$binary"
   ldd "$binary" | awk '/=> \// {print $1, $3}' | while read -r name path; do
     [[ $name =~ $skip ]] && continue
+    [[ -n $leave_out && $name =~ ^($leave_out) ]] && continue
     cp -fL "$path" "$folder/$name"
   done
 done

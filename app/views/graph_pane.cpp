@@ -126,6 +126,8 @@ void GraphPane::pollLayout() {
     }
     if (layout == shownLayout_) return;
     shownLayout_ = layout;
+    if (firstShownSeconds_ < 0)
+        firstShownSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - openedAt_).count();
     canvas_.setScene(viz::sceneOf(display_.layout, layout));
     canvas_.setHighlighted(matches_);
     applyMarks();
@@ -227,6 +229,14 @@ void GraphPane::selectKernel(int kernel) {
     if (cluster >= 0 && shownLayout_) canvas_.centerOnCluster(cluster);
 }
 
+void GraphPane::restoreState(const State& state) {
+    if (state.folded != folding_.has_value()) setFolded(state.folded);
+    if (folding_ && state.expanded.size() == expanded_.size()) expanded_ = state.expanded;
+    rebuildDisplay();
+    pendingFocus_ = -1;
+    canvas_.restoreView(state.view);
+}
+
 void GraphPane::toggleGroup(int group) {
     if (!folding_ || group < 0 || static_cast<size_t>(group) >= expanded_.size()) return;
     expanded_[static_cast<size_t>(group)] = !expanded_[static_cast<size_t>(group)];
@@ -235,7 +245,8 @@ void GraphPane::toggleGroup(int group) {
     pendingFocus_ = folding_->groups[static_cast<size_t>(group)].nodes.front();
 }
 
-void GraphPane::drawToolbar(UiDump* dump) {
+int GraphPane::drawToolbar(UiDump* dump) {
+    int jumpedTo = -1;
     if (ImGui::Button("Fit")) canvas_.fit();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Fit the whole graph in view (F)");
     ImGui::SameLine();
@@ -256,7 +267,8 @@ void GraphPane::drawToolbar(UiDump* dump) {
     if (action.queryChanged) updateSearch();
     if (action.jumpTo >= 0 && static_cast<size_t>(action.jumpTo) < matches_.size()) {
         // A match inside a folded group opens the group (and those around it) to show the node itself.
-        focusNode(matchedModelNodes_[static_cast<size_t>(action.jumpTo)]);
+        jumpedTo = matchedModelNodes_[static_cast<size_t>(action.jumpTo)];
+        focusNode(jumpedTo);
     }
     ImGui::SameLine();
     if (ImGui::Button("Export...")) ImGui::OpenPopup("export-graph");
@@ -290,7 +302,14 @@ void GraphPane::drawToolbar(UiDump* dump) {
         line += " (" + std::to_string(display_.layout.nodes.size()) + " shown: " + std::to_string(boxes) +
                 " folded groups hold " + std::to_string(inside) + ")";
     }
-    if (status.state == viz::LayoutState::Ready) line += "  ·  layout " + widgets::formatSeconds(status.seconds);
+    if (status.state == viz::LayoutState::Ready && shownLayout_) {
+        line += "  ·  layout " + widgets::formatSeconds(status.seconds);
+        // Opening a group lays out that group and the levels around it; the rest come from the cache.
+        size_t levels = shownLayout_->levels;
+        size_t fresh = shownLayout_->levelsLaidOut;
+        if (levels > 1 && fresh == levels) line += " (" + std::to_string(levels) + " groups, each on its own)";
+        else if (levels > 1) line += " (" + std::to_string(fresh) + " of " + std::to_string(levels) + " groups, the rest cached)";
+    }
     if (shownLayout_ && shownLayout_->engine != "dot") line += " (simple layers: dot would take minutes here)";
     if (fusion_.match == viz::KernelMatch::KernelName) line += "  ·  kernels guessed from their names";
     if (shownLayout_) {
@@ -301,6 +320,7 @@ void GraphPane::drawToolbar(UiDump* dump) {
     if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(line.c_str()).x) ImGui::NewLine();  // narrow pane
     ImGui::TextDisabled("%s", line.c_str());
     if (dump) dump->add("graph", title() + ": " + line);
+    return jumpedTo;
 }
 
 viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
@@ -315,6 +335,8 @@ viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
             static constexpr const char* kSpinner[] = {"|", "/", "-", "\\"};
             int frame = static_cast<int>(ImGui::GetTime() * 8.0) % 4;
             message = std::string(kSpinner[frame]) + " laying out " + std::to_string(status.nodeCount) + " nodes";
+            if (status.levels > 1)
+                message += ", group " + std::to_string(status.levelsDone + 1) + " of " + std::to_string(status.levels);
             if (status.state == viz::LayoutState::Running) message += " (" + widgets::formatSeconds(status.seconds) + ")";
             else message += " (queued)";
         }
@@ -365,7 +387,8 @@ viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
                                 " edges, " + std::to_string(stats.clustersDrawn) + " clusters drawn; zoom " + zoom +
                                 (stats.labelsDrawn ? "; labels" : "") + "; legible labels: " +
                                 std::to_string(stats.legibleLabels) + (stats.minimapDrawn ? "; minimap" : "") +
-                                "; fps " + fps);
+                                "; fps " + fps + "; first drawn " + widgets::formatSeconds(firstShownSeconds_) +
+                                " after the graph was opened");
     }
     return events;
 }

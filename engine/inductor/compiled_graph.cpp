@@ -30,6 +30,9 @@ const tensor::Tensor& tensorOf(const vm::Value& v, const std::string& what) {
 CompiledGraph::CompiledGraph(LoweredGraph graph, Schedule schedule, std::unique_ptr<KernelLauncher> launcher)
     : graph_(std::move(graph)), schedule_(std::move(schedule)), launcher_(std::move(launcher)) {
     lastUse_.assign(graph_.buffers.size(), -1);
+    kernelArgument_.assign(graph_.buffers.size(), false);
+    for (const ScheduledKernel& k : schedule_.kernels)
+        for (int id : k.bufferIds) kernelArgument_[static_cast<size_t>(id)] = true;
     for (size_t step = 0; step < schedule_.steps.size(); ++step) {
         const ScheduleStep& s = schedule_.steps[step];
         std::vector<int> reads;
@@ -65,6 +68,8 @@ std::vector<tensor::Tensor> CompiledGraph::bindInputs(const vm::ValueList& input
         bool sameLayout = true;
         for (size_t d = 0; d < strides.size(); ++d) sameLayout = sameLayout && (t.sizes()[d] == 1 || t.strides()[d] == strides[d]);
         if (!sameLayout) t = tensor::contiguous(t);  // write-backs still go to the caller's tensor
+        // A 0-d cpu tensor may join a cuda graph (lowering admits it, as PyTorch does); kernels read it on the device.
+        if (t.device() != graph_.device && kernelArgument_[static_cast<size_t>(b.id)]) t = tensor::to(t, std::nullopt, graph_.device);
         tensors[static_cast<size_t>(b.id)] = t;
     }
     return tensors;
@@ -120,10 +125,19 @@ tensor::Tensor CompiledGraph::runExtern(vm::Interpreter& vm, int buffer, const s
     tensor::Tensor t = tensorOf(result, b.name);
     const std::vector<int64_t> expected = evaluateAll(b.sizes, symbols);
     if (t.sizes() != expected)
-        throw ExternSizeMismatch(fmt::format("extern kernel {} ({}) returned sizes [{}] where the compiled graph expects [{}]", b.extern_.op,
-                                             b.name, fmt::join(t.sizes(), ", "), fmt::join(expected, ", ")));
+        throw ExternResultMismatch(fmt::format("extern kernel {} ({}) returned sizes [{}] where the compiled graph expects [{}]", b.extern_.op,
+                                               b.name, fmt::join(t.sizes(), ", "), fmt::join(expected, ", ")));
     if (t.dtype() != b.dtype)
-        throw std::runtime_error(fmt::format("extern kernel {} returned an unexpected tensor", b.extern_.op));
+        throw ExternResultMismatch(fmt::format("extern kernel {} ({}) returned dtype {} where the compiled graph expects {}", b.extern_.op, b.name,
+                                               tensor::dtypeName(t.dtype()), tensor::dtypeName(b.dtype)));
+    if (t.device() != graph_.device && kernelArgument_[static_cast<size_t>(buffer)]) {
+        // A kernel would read another device's memory: a 0-d result joins the kernels' device as a 0-d input does
+        // (eager ops take a cpu scalar tensor alongside cuda tensors); anything larger the compiled code cannot use.
+        if (t.dim() > 0)
+            throw ExternResultMismatch(fmt::format("extern kernel {} ({}) returned a tensor on {} where the compiled graph's kernels run on {}",
+                                                   b.extern_.op, b.name, t.device().str(), graph_.device.str()));
+        t = tensor::to(t, std::nullopt, graph_.device);
+    }
     // A result that aliases an input (a fallback view op) gets memory of its own: the input's buffer may be
     // reused once its last reader ran.
     bool aliases = false;

@@ -15,9 +15,10 @@
 
 namespace eng::inductor {
 
-/// An extern kernel returned a tensor of other sizes than the graph was compiled for (its sizes were taken from
-/// the trace, which names at most one symbol per dimension): the compiled code cannot run this call.
-struct ExternSizeMismatch : std::runtime_error {
+/// An extern kernel returned a tensor the compiled code cannot use: other sizes than the graph was compiled for (its
+/// sizes were taken from the trace, which names at most one symbol per dimension), another dtype, or a device other
+/// than the one the graph's kernels run on while a kernel reads it.
+struct ExternResultMismatch : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
@@ -48,7 +49,7 @@ public:
         runNote_ = std::move(note);
         reportAutotune_ = autotuned;
     }
-    /// After an ExternSizeMismatch: the graph runs on the eager runtime from now on, and the run note says why.
+    /// After an ExternResultMismatch: the graph runs on the eager runtime from now on, and the run note says why.
     void fallBackToEager(const std::string& reason);
     /// Why the graph runs eagerly; empty while the compiled code runs.
     const std::string& eagerFallback() const { return eagerFallback_; }
@@ -68,6 +69,7 @@ private:
     Schedule schedule_;
     std::unique_ptr<KernelLauncher> launcher_;
     std::vector<int> lastUse_;  // per buffer: the last step reading it (freed after), -1 when kept to the end
+    std::vector<bool> kernelArgument_;  // per buffer: whether a kernel takes its address (it must be on graph_.device)
     bool cudaGraphs_ = false;
     int calls_ = 0;
     std::map<std::vector<int64_t>, std::shared_ptr<Recording>> recordings_;

@@ -222,7 +222,7 @@ capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_pt
         if (compiled->eagerFallback().empty()) {
             try {
                 return compiled->run(machine, inputs);
-            } catch (const ExternSizeMismatch& mismatch) {
+            } catch (const ExternResultMismatch& mismatch) {
                 // Nothing was written back yet: the eager runtime computes this call from the same inputs.
                 compiled->fallBackToEager(mismatch.what());
             }

@@ -84,6 +84,8 @@ struct PlannedMember {
     ExprPtr value;     // stored value, or the reduction's per-element value
     Index storeIndex;  // where the buffer is written (outer variables only for OuterStore/Reduction)
     int level = 0;     // pass level: reductions read earlier levels only
+    int sameAs = -1;   // Reduction: the earlier member reducing the same values with the same op (softmax and
+                       // log_softmax of one row both take its max): that one's result serves both
 };
 
 struct GroupPlan {
@@ -211,7 +213,7 @@ std::variant<GroupPlan, std::string> Scheduler::plan(const Group& group) const {
             }
             if (producer.role == PlannedMember::Role::Reduction) {
                 level = std::max(level, reductionLevel.at(producer.buffer) + 1);
-                return reductionValue(producer.buffer, e->dtype);
+                return reductionValue(producer.sameAs >= 0 ? producer.sameAs : producer.buffer, e->dtype);
             }
             level = std::max(level, producer.level);
             return producer.value;
@@ -223,7 +225,15 @@ std::variant<GroupPlan, std::string> Scheduler::plan(const Group& group) const {
             if (x.kind == Expr::Kind::ReductionValue) level = std::max(level, reductionLevel.at(x.reduction) + 1);
         }, seen);
         m.level = level;
-        if (m.role == PlannedMember::Role::Reduction) reductionLevel[id] = level;
+        if (m.role == PlannedMember::Role::Reduction) {
+            reductionLevel[id] = level;
+            for (const PlannedMember& other : result.members)
+                if (other.role == PlannedMember::Role::Reduction && other.sameAs < 0 && other.level == level &&
+                    buf(other.buffer).reductionOp == b.reductionOp && buf(other.buffer).dtype == b.dtype && exprEqual(other.value, m.value, sameIndex)) {
+                    m.sameAs = other.buffer;
+                    break;
+                }
+        }
         for (int load : loadsOf(m.value)) result.externalLoads.insert(load);
         planned[id] = result.members.size();
         result.members.push_back(m);
@@ -284,11 +294,11 @@ void Scheduler::assemble(const GroupPlan& plan, const std::vector<bool>& stored,
         for (const PlannedMember& m : plan.members) {
             const GraphBuffer& b = buf(m.buffer);
             if (m.role == PlannedMember::Role::Reduction) {
-                if (m.level == level) rows.reductions.push_back(Reduction{m.buffer, b.reductionOp, renumber(m.value)});
+                if (m.level == level && m.sameAs < 0) rows.reductions.push_back(Reduction{m.buffer, b.reductionOp, renumber(m.value)});
                 if (m.level + 1 == level && stored[static_cast<size_t>(m.buffer)]) {
                     int p = paramOf(m.buffer);
                     k.buffers[static_cast<size_t>(p)].written = true;
-                    outer.stores.push_back(Store{p, m.storeIndex, reductionValue(m.buffer, b.dtype)});
+                    outer.stores.push_back(Store{p, m.storeIndex, reductionValue(m.sameAs >= 0 ? m.sameAs : m.buffer, b.dtype)});
                 }
             } else if (m.level == level && stored[static_cast<size_t>(m.buffer)]) {
                 int p = paramOf(m.buffer);

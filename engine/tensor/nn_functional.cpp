@@ -12,6 +12,7 @@
 #include "tensor/creation.h"
 #include "tensor/cuda_attention.h"
 #include "tensor/cuda_kernels.h"
+#include "tensor/host_route.h"
 #include "tensor/indexing.h"
 #include "tensor/iteration.h"
 #include "tensor/linalg.h"
@@ -244,12 +245,14 @@ Tensor nllLoss(const Tensor& logProbs, const Tensor& target, std::string_view re
         total += losses[static_cast<size_t>(i)];
         ++counted;
     }
+    // The losses are summed on the host; the result lives where the input does, as PyTorch's does (a kernel of a
+    // compiled CUDA graph reads it).
     if (reduction == "none") {
-        Tensor out = fromDoubles(losses, {batch}, logProbs.dtype());
+        Tensor out = hostroute::backTo(logProbs.device(), fromDoubles(losses, {batch}, logProbs.dtype()));
         return logProbs.dim() == 1 ? reshape(out, {}) : out;
     }
     const double result = reduction == "sum" ? total : total / static_cast<double>(counted);
-    return scalarTensor(Scalar(result), logProbs.dtype());
+    return scalarTensor(Scalar(result), logProbs.dtype(), logProbs.device());
 }
 
 Tensor crossEntropy(const Tensor& input, const Tensor& target, std::string_view reduction, int64_t ignoreIndex) {

@@ -5,11 +5,14 @@
 
 #include <cmath>
 
+#include "tensor/autograd/grad_mode.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/pointwise.h"
 #include "vm/errors.h"
 #include "vm/interpreter.h"
+#include "vm/optimizer_update.h"
+#include "vm/optimizer_state.h"
 
 namespace eng::vm {
 
@@ -30,8 +33,6 @@ Value dictGet(const Value& dict, const char* key) {
     if (!v) raise("KeyError", fmt::format("'{}'", key));
     return *v;
 }
-
-double number(const Value& dict, const char* key) { return dictGet(dict, key).asFloat(); }
 
 // Binds the constructor's arguments after (self, params) as PyTorch's signature does: positionally in order,
 // or by keyword; keywords PyTorch accepts for other implementations (foreach, fused, ...) are accepted and ignored.
@@ -106,7 +107,9 @@ std::string shown(Interpreter& vm, const Value& v) { return vm.repr(v); }
 
 void checkNonNegative(Interpreter& vm, const DictObject& defaults, const char* key, const char* what) {
     const Value v = *const_cast<DictObject&>(defaults).find(makeStr(key));
-    if (v.asFloat() < 0) raise("ValueError", fmt::format("Invalid {}: {}", what, shown(vm, v)));
+    if (v.is(Kind::Tensor) && v.tensor().numel() != 1) raise("ValueError", fmt::format("Tensor {} must be 1-element", key));
+    const double number = v.is(Kind::Tensor) ? tensor::item(v.tensor()).toDouble() : v.asFloat();
+    if (number < 0) raise("ValueError", fmt::format("Invalid {}: {}", what, shown(vm, v)));
 }
 
 // step(closure=None): re-evaluates the loss with grad enabled when a closure is given, then updates.
@@ -115,78 +118,80 @@ Value runStep(Interpreter& vm, CallArgs& a, const std::function<void(InstanceObj
     Value closure = a.positional.size() > 1 ? a.positional[1] : a.take("closure").value_or(Value());
     if (!closure.isNone()) loss = vm.call(closure, {});
     InstanceObject& self = selfOf(a);
+    tensor::autograd::GradModeGuard noGrad(false);  // PyTorch's _use_grad_for_differentiable
     for (const Value& group : self.attributes.at("param_groups").as<ListObject>().items) update(self, group);
     return loss;
 }
 
+/// The learning rate of a group: a number, or a tensor (then it enters the update as one, as in PyTorch).
+optim::Operand<Value> learningRate(const Value& group) {
+    Value lr = dictGet(group, "lr");
+    if (lr.is(Kind::Tensor)) return lr;
+    return lr.asFloat();
+}
+
+optim::SgdHyper sgdHyperOf(const Value& group) {
+    return optim::sgdHyperOf([&](const char* key) { return dictGet(group, key); });
+}
+
+optim::AdamHyper adamHyperOf(const Value& group, bool decoupled) {
+    const Value betas = dictGet(group, "betas");
+    return optim::adamHyperOf([&](const char* key) { return dictGet(group, key); },
+                              [&](size_t i) { return (betas.is(Kind::List) ? betas.as<ListObject>().items : betas.as<TupleObject>().items).at(i); }, decoupled);
+}
+
+/// The shared update rules (optimizer_update.h) on the tensor runtime: every op is the registry's, as a script's.
+struct EagerSink {
+    using Op = optim::Operand<Value>;
+    static Value value(const Op& a) { return std::holds_alternative<double>(a) ? Value(std::get<double>(a)) : std::get<Value>(a); }
+    Value method(const std::string& name, const Value& self, std::vector<Op> args, std::vector<std::pair<std::string, Op>> kwargs) {
+        ValueList positional{self};
+        for (const Op& a : args) positional.push_back(value(a));
+        KwArgs keywords;
+        for (const auto& [key, a] : kwargs) keywords.emplace_back(key, value(a));
+        return callOp("Tensor." + name, positional, keywords);
+    }
+    Value function(const std::string& name, std::vector<Op> args) {
+        ValueList positional;
+        for (const Op& a : args) positional.push_back(value(a));
+        return callOp("torch." + name, positional);
+    }
+    void runningMaximum(const Value& maximum, const Value& value) {
+        tensor::copyInto(maximum.tensor(), tensor::maximum(maximum.tensor(), value.tensor()));
+    }
+};
+
 void sgdUpdate(InstanceObject& self, const Value& group) {
-    const double lr = number(group, "lr"), momentum = number(group, "momentum"), dampening = number(group, "dampening");
-    const double weightDecay = number(group, "weight_decay");
-    const bool nesterov = dictGet(group, "nesterov").asBool(), maximize = dictGet(group, "maximize").asBool();
+    const optim::SgdHyper h = sgdHyperOf(group);
+    EagerSink sink;
     for (const Value& p : dictGet(group, "params").as<ListObject>().items) {
-        const Tensor& param = p.tensor();
-        const Tensor grad = tensor::gradOf(param);
+        const Tensor grad = tensor::gradOf(p.tensor());
         if (!grad.defined()) continue;
-        Tensor step = maximize ? tensor::unary(tensor::UnaryOp::Neg, grad) : grad;
-        if (weightDecay != 0) step = tensor::add(step, param, tensor::Scalar(weightDecay));
-        if (momentum != 0) {
+        auto buffer = [&](const Value& step) {
             DictObject& state = stateOf(self, p);
             Value* existing = state.find(makeStr("momentum_buffer"));
-            Tensor buffer;
-            if (!existing || existing->isNone()) {
-                buffer = tensor::clone(step);
-                state.set(makeStr("momentum_buffer"), makeTensor(buffer));
-            } else {
-                buffer = existing->tensor();
-                tensor::binaryInPlace(tensor::BinaryOp::Mul, buffer, momentum);
-                tensor::addInPlace(buffer, step, tensor::Scalar(1 - dampening));
-            }
-            step = nesterov ? tensor::add(step, buffer, tensor::Scalar(momentum)) : buffer;
-        }
-        tensor::addInPlace(param, step, tensor::Scalar(-lr));
+            if (existing && !existing->isNone()) return std::pair{*existing, false};
+            Value fresh = makeTensor(tensor::clone(step.tensor()));
+            state.set(makeStr("momentum_buffer"), fresh);
+            return std::pair{fresh, true};
+        };
+        optim::sgdParameterUpdate(sink, p, makeTensor(grad), learningRate(group), h, buffer);
     }
 }
 
 // Adam and AdamW differ only in how weight decay enters: into the gradient (Adam) or decoupled (AdamW).
 void adamUpdate(InstanceObject& self, const Value& group, bool decoupled) {
-    const double lr = number(group, "lr"), eps = number(group, "eps"), weightDecay = number(group, "weight_decay");
-    const ValueList& betas = dictGet(group, "betas").as<TupleObject>().items;
-    const double beta1 = betas.at(0).asFloat(), beta2 = betas.at(1).asFloat();
-    const bool amsgrad = dictGet(group, "amsgrad").asBool(), maximize = dictGet(group, "maximize").asBool();
+    const optim::AdamHyper h = adamHyperOf(group, decoupled);
+    EagerSink sink;
     for (const Value& p : dictGet(group, "params").as<ListObject>().items) {
-        const Tensor& param = p.tensor();
-        const Tensor grad = tensor::gradOf(param);
+        const Tensor grad = tensor::gradOf(p.tensor());
         if (!grad.defined()) continue;
         DictObject& state = stateOf(self, p);
-        if (!state.find(makeStr("step"))) {
-            state.set(makeStr("step"), makeTensor(tensor::scalarTensor(tensor::Scalar(0.0), tensor::DType::Float32)));
-            state.set(makeStr("exp_avg"), makeTensor(tensor::zerosLike(param)));
-            state.set(makeStr("exp_avg_sq"), makeTensor(tensor::zerosLike(param)));
-            if (amsgrad) state.set(makeStr("max_exp_avg_sq"), makeTensor(tensor::zerosLike(param)));
-        }
-        const Tensor stepCount = state.find(makeStr("step"))->tensor();
-        const Tensor expAvg = state.find(makeStr("exp_avg"))->tensor();
-        const Tensor expAvgSq = state.find(makeStr("exp_avg_sq"))->tensor();
-        tensor::addInPlace(stepCount, tensor::Scalar(1.0));
-        const double step = tensor::item(stepCount).toDouble();
-        Tensor g = maximize ? tensor::unary(tensor::UnaryOp::Neg, grad) : grad;
-        if (weightDecay != 0) {
-            if (decoupled) tensor::binaryInPlace(tensor::BinaryOp::Mul, param, 1 - lr * weightDecay);
-            else g = tensor::add(g, param, tensor::Scalar(weightDecay));
-        }
-        tensor::copyInto(expAvg, tensor::lerp(expAvg, g, 1 - beta1));
-        tensor::binaryInPlace(tensor::BinaryOp::Mul, expAvgSq, beta2);
-        tensor::addInPlace(expAvgSq, tensor::mul(g, g), tensor::Scalar(1 - beta2));
-        const double biasCorrection1 = 1 - std::pow(beta1, step);
-        const double biasCorrection2Sqrt = std::sqrt(1 - std::pow(beta2, step));
-        Tensor second = expAvgSq;
-        if (amsgrad) {
-            const Tensor maxSq = state.find(makeStr("max_exp_avg_sq"))->tensor();
-            tensor::copyInto(maxSq, tensor::maximum(maxSq, expAvgSq));
-            second = maxSq;
-        }
-        const Tensor denominator = tensor::add(tensor::div(tensor::unary(tensor::UnaryOp::Sqrt, second), biasCorrection2Sqrt), eps);
-        tensor::addInPlace(param, tensor::div(expAvg, denominator), tensor::Scalar(-lr / biasCorrection1));
+        optim::initAdamState(state, p.tensor(), h.amsgrad);
+        const Value maxSq = h.amsgrad ? *state.find(makeStr("max_exp_avg_sq")) : Value();
+        optim::adamParameterUpdate(sink, p, makeTensor(grad), learningRate(group), h, *state.find(makeStr("step")),
+                                   *state.find(makeStr("exp_avg")), *state.find(makeStr("exp_avg_sq")), h.amsgrad ? &maxSq : nullptr,
+                                   [](const Value& count) { return EagerSink::Op(tensor::item(count.tensor()).toDouble()); });
     }
 }
 

@@ -5,7 +5,9 @@
 # libcuda comes from the machine's driver; NVRTC and cuBLAS from its CUDA toolkit. CWB_GPU_BUNDLE names another
 # bundle folder under the repository root (.devbin-NAME), so that several builds can be tested side by side, and
 # CWB_GPU_BINARIES packages only some of the test binaries (the working tree and one bundle must stay under the
-# GPU machine's 64 MiB transfer limit; `run` runs the binaries its bundle holds).
+# GPU machine's 64 MiB transfer limit; `run` runs the binaries its bundle holds). CWB_BUNDLE_LEAVE_OUT (see
+# scripts/bundle_binary.sh) drops libraries the GPU machine's image has; with engine_aot_tests the bundle needs it:
+# 'lib(crypto|stdc\+\+|xml2|sqlite3|zstd|gcc_s|z|lzma|tinfo|edit|bsd|md|ffi)\.so' ran there (2026-11-26).
 set -euo pipefail
 
 repo_root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,13 +24,15 @@ package() {
     grep -qx '/.devbin*/' "$exclude" 2>/dev/null || echo '/.devbin*/' >>"$exclude"
     local staging
     staging=$(mktemp -d)
-    # Binaries and their non-system libraries (not libcuda, NVRTC or cuBLAS, which the GPU machine has).
-    "$repo_root/scripts/bundle_binary.sh" "$staging/gpu_tests" "${binaries[@]/#/$build_dir/tests/}" >/dev/null
     # The tests read tests/data through the absolute path compiled into them; `run` recreates it.
+    mkdir -p "$staging/gpu_tests"
     strings "$build_dir/tests/${binaries[0]}" | grep -m1 '/tests/data$' >"$staging/gpu_tests/data_dir" || true
+    # Binaries and their non-system libraries (not libcuda, NVRTC or cuBLAS, which the GPU machine has); the
+    # script's own .tar.xz of the folder is what travels (compressing twice took minutes).
+    "$repo_root/scripts/bundle_binary.sh" "$staging/gpu_tests" "${binaries[@]/#/$build_dir/tests/}" >/dev/null
     rm -rf "$bundle_dir"
     mkdir -p "$bundle_dir"
-    tar -C "$staging" -cJf "$bundle_dir/gpu_tests.tar.xz" gpu_tests
+    mv "$staging/gpu_tests.tar.xz" "$bundle_dir/gpu_tests.tar.xz"
     rm -rf "$staging"
     du -h "$bundle_dir/gpu_tests.tar.xz"
 }

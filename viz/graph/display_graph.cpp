@@ -76,6 +76,7 @@ int DisplayGraph::displayNodeOf(int modelNode) const {
 DisplayGraph buildDisplayGraph(const GraphModel& model, const DisplayOptions& options) {
     DisplayGraph display;
     display.layout.title = model.title;
+    display.layout.nested = options.folding != nullptr;  // groups open one at a time: lay out each on its own
     display.displayOfModelNode.assign(model.nodes.size(), -1);
     const Folding* folding = options.folding;
     static const std::vector<bool> kNoneExpanded;

@@ -56,6 +56,7 @@ uint64_t layoutHash(const LayoutGraph& graph) {
         hash.add(cluster.label);
         hash.add(cluster.parent);
     }
+    hash.add(static_cast<int64_t>(graph.nested));
     return hash.value();
 }
 

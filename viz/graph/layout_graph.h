@@ -37,6 +37,9 @@ struct LayoutGraph {
     std::vector<LayoutNode> nodes;
     std::vector<LayoutEdge> edges;
     std::vector<LayoutCluster> clusters;
+    /// Lay each cluster's contents out on its own and place them inside each other (layout/nested_layout.h),
+    /// rather than the whole graph in one Graphviz run: for folded graphs, whose clusters are opened groups.
+    bool nested = false;
 };
 
 /// Hash of everything that changes the geometry (ids, sizes, edges, cluster membership and labels), not of

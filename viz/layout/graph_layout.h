@@ -46,6 +46,8 @@ struct GraphLayout {
     std::vector<Rect> clusters;
     double seconds = 0;           ///< time the layout took
     std::string engine = "dot";   ///< "dot", or "layered" when dot would have taken too long
+    size_t levels = 1;            ///< Graphviz graphs it was made of (a nested layout's levels, see nested_layout.h)
+    size_t levelsLaidOut = 1;     ///< of those, laid out for it rather than found in the cache
 };
 
 /// How many nodes dot really works on: the graph's own plus one virtual node per rank an edge crosses (edges

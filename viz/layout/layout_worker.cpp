@@ -5,6 +5,8 @@
 #include <exception>
 #include <vector>
 
+#include "layout/nested_layout.h"
+
 namespace viz {
 
 LayoutWorker::LayoutWorker(size_t cacheCapacity) : capacity_(std::max<size_t>(cacheCapacity, 1)) {
@@ -59,7 +61,8 @@ LayoutStatus LayoutWorker::status(uint64_t key) const {
     auto it = entries_.find(key);
     if (it == entries_.end()) return {};
     const Entry& entry = it->second;
-    LayoutStatus status{entry.state, entry.nodeCount, entry.edgeCount, entry.seconds, entry.error};
+    LayoutStatus status{entry.state, entry.nodeCount, entry.edgeCount, entry.seconds, entry.error, entry.levels,
+                        entry.levelsDone};
     if (entry.state == LayoutState::Running)
         status.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - entry.started).count();
     return status;
@@ -140,7 +143,10 @@ void LayoutWorker::runLayout(GraphvizSession& session, std::unique_lock<std::mut
     std::shared_ptr<const GraphLayout> layout;
     std::string error;
     try {
-        layout = std::make_shared<const GraphLayout>(session.layout(*graph));
+        if (graph->nested && !graph->clusters.empty())
+            layout = std::make_shared<const GraphLayout>(layOutNested(session, *graph, key, lock));
+        else
+            layout = std::make_shared<const GraphLayout>(session.layout(*graph));
     } catch (const std::exception& e) {
         error = e.what();
     }
@@ -157,13 +163,60 @@ void LayoutWorker::runLayout(GraphvizSession& session, std::unique_lock<std::mut
     evictLocked();
 }
 
+GraphLayout LayoutWorker::layOutNested(GraphvizSession& session, const LayoutGraph& graph, uint64_t key,
+                                       std::unique_lock<std::mutex>& lock) {
+    auto start = std::chrono::steady_clock::now();
+    NestedPlan plan = planNestedLayout(graph);
+    std::vector<std::shared_ptr<const GraphLayout>> layouts(plan.levels.size());
+    size_t laidOut = 0;
+    for (size_t level = 0; level < plan.levels.size(); ++level) {
+        auto levelGraph = std::make_shared<const LayoutGraph>(nestedLevelGraph(graph, plan, level, layouts));
+        uint64_t levelKey = layoutHash(*levelGraph);
+        lock.lock();
+        Entry& whole = entries_[key];  // running, so never evicted; element references survive rehashing
+        whole.levels = plan.levels.size();
+        whole.levelsDone = level;
+        auto cached = entries_.find(levelKey);
+        if (cached != entries_.end() && cached->second.state == LayoutState::Ready) {
+            cached->second.lastUse = ++useClock_;
+            layouts[level] = cached->second.layout;
+        }
+        lock.unlock();
+        if (layouts[level]) continue;
+        layouts[level] = std::make_shared<const GraphLayout>(session.layout(*levelGraph));
+        ++laidOut;
+        lock.lock();
+        Entry& entry = entries_[levelKey];
+        entry.state = LayoutState::Ready;
+        entry.layout = layouts[level];
+        entry.nodeCount = levelGraph->nodes.size();
+        entry.edgeCount = levelGraph->edges.size();
+        entry.seconds = layouts[level]->seconds;
+        entry.lastUse = ++useClock_;
+        lock.unlock();
+    }
+    GraphLayout layout = composeNestedLayout(graph, plan, layouts);
+    layout.levels = plan.levels.size();
+    layout.levelsLaidOut = laidOut;
+    layout.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return layout;
+}
+
 void LayoutWorker::evictLocked() {
     std::vector<std::pair<uint64_t, uint64_t>> ready;  // (lastUse, key)
-    for (const auto& [key, entry] : entries_)
-        if (entry.state == LayoutState::Ready || entry.state == LayoutState::Failed) ready.emplace_back(entry.lastUse, key);
-    if (ready.size() <= capacity_) return;
+    size_t nodes = 0;
+    for (const auto& [key, entry] : entries_) {
+        if (entry.state != LayoutState::Ready && entry.state != LayoutState::Failed) continue;
+        ready.emplace_back(entry.lastUse, key);
+        nodes += entry.nodeCount;
+    }
     std::sort(ready.begin(), ready.end());
-    for (size_t i = 0; i + capacity_ < ready.size(); ++i) entries_.erase(ready[i].second);
+    // Many small levels, or a few whole graphs of thousands of nodes: the node count bounds the memory. The newest
+    // stays, however big: the view that asked for it has yet to pick it up.
+    for (size_t i = 0; i + 1 < ready.size() && (ready.size() - i > capacity_ || nodes > kMaxCachedNodes); ++i) {
+        nodes -= entries_[ready[i].second].nodeCount;
+        entries_.erase(ready[i].second);
+    }
 }
 
 }  // namespace viz

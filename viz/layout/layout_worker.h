@@ -28,6 +28,8 @@ struct LayoutStatus {
     size_t edgeCount = 0;
     double seconds = 0;  ///< running: time so far; ready: time dot took
     std::string error;   ///< when failed
+    size_t levels = 0;      ///< a nested layout's levels (see nested_layout.h); 0 for one Graphviz run
+    size_t levelsDone = 0;  ///< of those, laid out or found in the cache so far
 };
 
 struct LayoutWorkerStats {
@@ -41,7 +43,9 @@ struct LayoutWorkerStats {
 /// nothing else calls Graphviz.
 class LayoutWorker {
 public:
-    explicit LayoutWorker(size_t cacheCapacity = 48);
+    /// Nested layouts cache each level too (small graphs), hence room for many; kMaxCachedNodes bounds their size.
+    explicit LayoutWorker(size_t cacheCapacity = 512);
+    static constexpr size_t kMaxCachedNodes = 200000;
     ~LayoutWorker();
     LayoutWorker(const LayoutWorker&) = delete;
     LayoutWorker& operator=(const LayoutWorker&) = delete;
@@ -71,6 +75,8 @@ private:
         std::chrono::steady_clock::time_point started;
         double seconds = 0;
         std::string error;
+        size_t levels = 0;
+        size_t levelsDone = 0;
         mutable uint64_t lastUse = 0;  ///< LRU clock; result() is const but counts as a use
     };
     struct RenderJob {
@@ -81,6 +87,9 @@ private:
 
     void run();
     void runLayout(GraphvizSession& session, std::unique_lock<std::mutex>& lock);
+    /// Lays `graph` out level by level, each level from the cache when it is there; called without the lock.
+    GraphLayout layOutNested(GraphvizSession& session, const LayoutGraph& graph, uint64_t key,
+                             std::unique_lock<std::mutex>& lock);
     void evictLocked();
     bool idleLocked() const;
 

@@ -1,37 +1,17 @@
 // Finds the softmax shape in row kernels: a pass reducing max(v) followed by a pass reducing sum(exp(v - max)).
 // The reduction generator merges such a pair into one pass with an online (max, sum) accumulator, so that
 // softmax, log_softmax and logsumexp read their row once for both instead of once each.
-#include <cstring>
-
 #include "inductor/cuda/cuda_codegen_detail.h"
 
 namespace eng::inductor::cuda::detail {
 
 namespace {
 
-bool sameExpr(const ExprPtr& a, const ExprPtr& b) {
-    if (a == b) return true;
-    if (!a || !b || a->kind != b->kind || a->dtype != b->dtype) return false;
-    switch (a->kind) {
-        case Expr::Kind::Load: return a->buffer == b->buffer && sameIndex(a->index, b->index);
-        case Expr::Kind::IndexValue: return sameIndex(a->index, b->index);
-        case Expr::Kind::Constant:
-            // Bitwise, so that NaN equals NaN and 0.0 differs from -0.0.
-            return a->integer == b->integer && std::memcmp(&a->number, &b->number, sizeof(double)) == 0;
-        case Expr::Kind::ReductionValue: return a->reduction == b->reduction;
-        case Expr::Kind::Unary: return a->op == b->op && sameExpr(a->a, b->a);
-        case Expr::Kind::Cast: return sameExpr(a->a, b->a);
-        case Expr::Kind::Binary: return a->op == b->op && sameExpr(a->a, b->a) && sameExpr(a->b, b->b);
-        case Expr::Kind::Where: return sameExpr(a->a, b->a) && sameExpr(a->b, b->b) && sameExpr(a->c, b->c);
-    }
-    return false;
-}
-
 // exp(v - red<maxId>): the value of the sum pass that pairs with max(v).
 bool isExpOfShifted(const ExprPtr& e, const ExprPtr& v, int maxId) {
     if (e->kind != Expr::Kind::Unary || e->op != ElementOp::Exp) return false;
     const ExprPtr& shifted = e->a;
-    return shifted->kind == Expr::Kind::Binary && shifted->op == ElementOp::Sub && sameExpr(shifted->a, v) &&
+    return shifted->kind == Expr::Kind::Binary && shifted->op == ElementOp::Sub && exprEqual(shifted->a, v, sameIndex) &&
            shifted->b->kind == Expr::Kind::ReductionValue && shifted->b->reduction == maxId;
 }
 

@@ -2,6 +2,7 @@
 #include "inductor/ir/kernel_ir.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -359,6 +360,23 @@ ExprPtr reductionValue(int reduction, DType dtype) {
     auto e = newExpr(Expr::Kind::ReductionValue, dtype);
     e->reduction = reduction;
     return e;
+}
+
+bool exprEqual(const ExprPtr& a, const ExprPtr& b, bool (*sameIndex)(const Index&, const Index&)) {
+    if (a == b) return true;
+    if (!a || !b || a->kind != b->kind || a->dtype != b->dtype) return false;
+    switch (a->kind) {
+        case Expr::Kind::Load: return a->buffer == b->buffer && sameIndex(a->index, b->index);
+        case Expr::Kind::IndexValue: return sameIndex(a->index, b->index);
+        case Expr::Kind::Constant: return a->integer == b->integer && std::memcmp(&a->number, &b->number, sizeof(double)) == 0;
+        case Expr::Kind::ReductionValue: return a->reduction == b->reduction;
+        case Expr::Kind::Unary: return a->op == b->op && exprEqual(a->a, b->a, sameIndex);
+        case Expr::Kind::Cast: return exprEqual(a->a, b->a, sameIndex);
+        case Expr::Kind::Binary: return a->op == b->op && exprEqual(a->a, b->a, sameIndex) && exprEqual(a->b, b->b, sameIndex);
+        case Expr::Kind::Where:
+            return exprEqual(a->a, b->a, sameIndex) && exprEqual(a->b, b->b, sameIndex) && exprEqual(a->c, b->c, sameIndex);
+    }
+    return false;
 }
 
 const char* reductionOpName(ReductionOp op) {

@@ -118,6 +118,9 @@ ExprPtr binary(ElementOp op, ExprPtr a, ExprPtr b);
 ExprPtr where(ExprPtr condition, ExprPtr whenTrue, ExprPtr whenFalse);
 ExprPtr cast(ExprPtr a, DType dtype);  // no-op when a already has dtype
 ExprPtr reductionValue(int reduction, DType dtype);
+/// Whether two expressions compute the same value: the same tree, with indices compared by `sameIndex` (structural
+/// by default) and constants bit for bit (NaN equals NaN, 0.0 differs from -0.0).
+bool exprEqual(const ExprPtr& a, const ExprPtr& b, bool (*sameIndex)(const Index&, const Index&) = indexEqual);
 
 // ---------------------------------------------------------------------------------------------------------
 // Kernels.

@@ -293,6 +293,17 @@ TEST_F(CudaOps, LayerNormRunsOnTheDevice) {
                1e-2, 2e-2);
 }
 
+// The losses read their targets on the host; their results must still be cuda tensors, as PyTorch's are (a compiled
+// graph's kernel reads a cross_entropy extern's result as device memory).
+TEST_F(CudaOps, LossesStayOnTheDevice) {
+    for (const char* reduction : {"mean", "sum", "none"}) {
+        expectSame(std::string("cross_entropy ") + reduction, [&](const Inputs& in) { return crossEntropy(in[0], in[1], reduction); },
+                   {randomFloats({6, 10}), randomInts({6}, 0, 10)}, 1e-5, 1e-5);
+        expectSame(std::string("nll_loss ") + reduction, [&](const Inputs& in) { return nllLoss(logSoftmax(in[0], 1), in[1], reduction, 3); },
+                   {randomFloats({6, 10}), randomInts({6}, 0, 10)}, 1e-5, 1e-5);
+    }
+}
+
 TEST_F(CudaOps, OpsThroughHostCopies) {
     expectSame("gather", [](const Inputs& in) { return gather(in[0], 1, in[1]); }, {randomFloats({3, 5}), randomInts({3, 4}, 0, 5)});
     expectSame("advanced index", [](const Inputs& in) { return advancedIndex(in[0], {in[1]}); }, {randomFloats({6, 2}), randomInts({4}, 0, 6)});

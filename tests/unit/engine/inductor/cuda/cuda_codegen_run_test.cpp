@@ -167,6 +167,10 @@ TEST_F(CudaCodegenRun, KernelsWithoutOuterRanges) {
     runAndCompare(fillScalar(), {});
 }
 
+TEST_F(CudaCodegenRun, FullSumsReadingRowBuffers) {
+    for (auto [rows, cols] : {std::pair{1, 1}, std::pair{6, 10}, std::pair{37, 300}}) runAndCompare(fullSumsOfRows(rows, cols), {}, reductionOptions(rows * cols));
+}
+
 TEST_F(CudaCodegenRun, LayerNormBf16) {
     RunOptions options = reductionOptions(4096);
     options.fill.specials = false;  // one NaN would turn a whole row NaN: tested elsewhere

@@ -311,6 +311,27 @@ inline Kernel fullSum(int64_t n) {
     return k;
 }
 
+// A training loss's tail, as the scheduler fuses it: full sums over [rows, cols] (no outer ranges, two
+// reduction variables) of a squared softmax and of a log_softmax read through per-row max and sum buffers
+// (`buf[r0]`: constant along the inner reduction variable), then one 0-d store that adds a 0-d input.
+inline Kernel fullSumsOfRows(int64_t rows, int64_t cols) {
+    Kernel k;
+    k.name = "cwb_red_fused_add_log_softmax_mean_mul_sub_sum_0";
+    k.buffers = {buffer("probs", DType::Float32, true, false), buffer("logits", DType::Float32, true, false), buffer("row_max", DType::Float32, true, false),
+                 buffer("row_sum", DType::Float32, true, false), buffer("loss", DType::Float32, false, true), buffer("nll", DType::Float32, true, false)};
+    k.reductionRanges = {c(rows), c(cols)};
+    const Index at = x(0) * c(cols) + x(1);
+    auto p = load(0, at, DType::Float32);
+    auto logSoftmax = binary(ElementOp::Sub, binary(ElementOp::Sub, load(1, at, DType::Float32), load(2, x(0), DType::Float32)),
+                             unary(ElementOp::Log, load(3, x(0), DType::Float32)));
+    auto squares = binary(ElementOp::Mul, reductionValue(0, DType::Float32), constantFloat(0.01, DType::Float32));
+    auto mean = binary(ElementOp::Div, reductionValue(1, DType::Float32), constantFloat(static_cast<double>(rows * cols), DType::Float32));
+    auto loss = binary(ElementOp::Sub, binary(ElementOp::Add, load(5, c(0), DType::Float32), squares), binary(ElementOp::Mul, mean, constantFloat(0.1, DType::Float32)));
+    k.passes = {KernelPass{true, {Reduction{0, ReductionOp::Sum, binary(ElementOp::Mul, p, p)}, Reduction{1, ReductionOp::Sum, logSoftmax}}, {}},
+                KernelPass{false, {}, {Store{4, c(0), loss}}}};
+    return k;
+}
+
 // A 0-d store of a constant: no outer ranges, no loads.
 inline Kernel fillScalar() {
     Kernel k;

@@ -61,6 +61,33 @@ TEST(InductorFusion, SoftmaxRowIsOneKernelOfThreePasses) {
     EXPECT_EQ(code.kernels[0].name.rfind("cwb_red_fused_softmax_", 0), 0u) << code.kernels[0].name;
 }
 
+// A classifier's loss tail: the full sums of a squared softmax and of a log_softmax (a kernel without outer ranges
+// over [6, 10], reading the softmax kernel's per-row max and sum) added to the cross_entropy extern's 0-d result.
+TEST(InductorFusion, FullSumsOverRowReductionsBesideAnExternLoss) {
+    auto run = compileAndCompare("y = torch.tensor([1, 0, 9, 3, 3, 7])\n\ndef f(x):\n    p = torch.softmax(x, dim=-1)\n"
+                                 "    return F.cross_entropy(x, y) + (p * p).sum() * 0.01 - F.log_softmax(x, dim=1).mean() * 0.1",
+                                 "    x = torch.randn(6, 10)");
+    const auto& code = onlyCode(run);
+    EXPECT_NE(code.source.find("cross_entropy"), std::string::npos) << code.source;
+    bool tail = false;
+    for (const auto& k : code.kernels) tail = tail || k.name.rfind("cwb_red_fused_add_log_softmax_mean_mul_sub_sum_", 0) == 0;
+    EXPECT_TRUE(tail) << code.source;
+}
+
+// softmax and log_softmax of one row reduce the same values: one max and one sum of exp serve both.
+TEST(InductorFusion, SameReductionOfTheSameValuesIsComputedOnce) {
+    auto run = compileAndCompare("def f(x):\n    return torch.softmax(x, dim=-1), F.log_softmax(x, dim=-1)", "    x = torch.randn(6, 10)", true);
+    const auto& code = onlyCode(run);
+    ASSERT_EQ(code.kernels.size(), 1u) << code.source;
+    auto count = [&](const std::string& what) {
+        size_t n = 0;
+        for (size_t at = code.kernels[0].source.find(what); at != std::string::npos; at = code.kernels[0].source.find(what, at + 1)) ++n;
+        return n;
+    };
+    EXPECT_EQ(count(" = max("), 1u) << code.kernels[0].source;
+    EXPECT_EQ(count(" = sum("), 1u) << code.kernels[0].source;
+}
+
 TEST(InductorFusion, LayerNormWithAffineIsOneKernel) {
     auto run = compileAndCompare("def f(x):\n    w = torch.ones(64) * 1.5\n    return F.layer_norm(x, (64,), w, None, 1e-5)",
                                  "    x = torch.randn(10, 64) * 3 + 1");

@@ -1,0 +1,126 @@
+// Tests for the per-group (nested) layout of folded graphs: how a clustered graph splits into levels, that the
+// composed layout puts every node inside its groups without overlaps and routes edges between the nodes
+// themselves, and that opening one more group lays out only that group and the levels around it.
+#include "layout/nested_layout.h"
+
+#include <gtest/gtest.h>
+
+#include "layout/layout_worker.h"
+
+namespace viz {
+namespace {
+
+using namespace std::chrono_literals;
+
+LayoutNode box(int index, int cluster = -1) {
+    return {"n" + std::to_string(index), {"node " + std::to_string(index)}, 60, 30, cluster, 0xffffff, false};
+}
+
+/// n0 -> [outer: n1 -> [inner: n2 -> n3]] -> n4, with n0 -> n3 and n1 -> n4 crossing group borders.
+std::shared_ptr<LayoutGraph> nestedGroups() {
+    auto graph = std::make_shared<LayoutGraph>();
+    graph->nodes = {box(0), box(1, 0), box(2, 1), box(3, 1), box(4)};
+    graph->clusters = {{"outer", 0xeeeeee, -1}, {"inner", 0xdddddd, 0}};
+    graph->edges = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 4, 1}, {0, 3, 1}, {1, 4, 1}};
+    graph->nested = true;
+    return graph;
+}
+
+bool near(Point p, const Rect& rect) {
+    constexpr float kSlack = 2.0f;
+    return p.x >= rect.minX - kSlack && p.x <= rect.maxX + kSlack && p.y >= rect.minY - kSlack && p.y <= rect.maxY + kSlack;
+}
+
+bool inside(const Rect& in, const Rect& out) {
+    return in.minX >= out.minX && in.maxX <= out.maxX && in.minY >= out.minY && in.maxY <= out.maxY;
+}
+
+std::shared_ptr<const GraphLayout> layOut(LayoutWorker& worker, std::shared_ptr<const LayoutGraph> graph) {
+    uint64_t key = worker.submit(std::move(graph));
+    EXPECT_TRUE(worker.waitIdle(60s));
+    return worker.result(key);
+}
+
+TEST(NestedLayout, SplitsIntoLevelsInnermostFirst) {
+    NestedPlan plan = planNestedLayout(*nestedGroups());
+    ASSERT_EQ(plan.levels.size(), 3u);
+    EXPECT_EQ(plan.levels[0].cluster, 1);
+    EXPECT_EQ(plan.levels[1].cluster, 0);
+    EXPECT_EQ(plan.levels[2].cluster, -1);
+    EXPECT_EQ(plan.levels[0].nodes, (std::vector<int>{2, 3}));
+    EXPECT_EQ(plan.levels[1].nodes, (std::vector<int>{1}));
+    EXPECT_EQ(plan.levels[1].innerClusters, (std::vector<int>{1}));
+    EXPECT_EQ(plan.levels[2].nodes, (std::vector<int>{0, 4}));
+    EXPECT_EQ(plan.levels[2].innerClusters, (std::vector<int>{0}));
+    // n2 -> n3 inside the inner group; n1 -> n2 in the outer group, to the inner group's box (its unit 1);
+    // n0 -> n3 at the top, to the outer group's box (unit 2), which n0 -> n1 shares: one edge of weight 2.
+    EXPECT_EQ(plan.edgeAt[2], (std::pair<int, int>{0, 0}));
+    EXPECT_EQ(plan.edgeAt[1].first, 1);
+    EXPECT_EQ(plan.levels[1].edges[static_cast<size_t>(plan.edgeAt[1].second)].to, 1);
+    EXPECT_EQ(plan.edgeAt[0], plan.edgeAt[4]);
+    const LayoutEdge& shared = plan.levels[2].edges[static_cast<size_t>(plan.edgeAt[0].second)];
+    EXPECT_EQ(shared.from, 0);
+    EXPECT_EQ(shared.to, 2);
+    EXPECT_EQ(shared.weight, 2);
+}
+
+TEST(NestedLayout, PlacesNodesInsideTheirGroupsAndEdgesBetweenTheNodes) {
+    LayoutWorker worker;
+    auto graph = nestedGroups();
+    std::shared_ptr<const GraphLayout> layout = layOut(worker, graph);
+    ASSERT_NE(layout, nullptr);
+    EXPECT_EQ(layout->levels, 3u);
+    EXPECT_EQ(layout->levelsLaidOut, 3u);
+    ASSERT_EQ(layout->nodes.size(), graph->nodes.size());
+    ASSERT_EQ(layout->clusters.size(), 2u);
+    for (size_t n = 0; n < graph->nodes.size(); ++n) {
+        EXPECT_TRUE(inside(layout->nodes[n], layout->bounds)) << n;
+        int cluster = graph->nodes[n].cluster;
+        if (cluster >= 0) {
+            EXPECT_TRUE(inside(layout->nodes[n], layout->clusters[static_cast<size_t>(cluster)])) << n;
+        }
+        for (size_t m = n + 1; m < graph->nodes.size(); ++m)
+            EXPECT_FALSE(layout->nodes[n].overlaps(layout->nodes[m])) << n << " and " << m;
+    }
+    EXPECT_TRUE(inside(layout->clusters[1], layout->clusters[0]));
+    EXPECT_FALSE(layout->clusters[0].overlaps(layout->nodes[0]));
+    EXPECT_FALSE(layout->clusters[0].overlaps(layout->nodes[4]));
+    for (size_t e = 0; e < graph->edges.size(); ++e) {
+        const EdgePath& path = layout->edges[e];
+        ASSERT_GE(path.points.size(), 4u) << e;
+        EXPECT_EQ((path.points.size() - 1) % 3, 0u) << e;  // cubic beziers, as dot's
+        EXPECT_TRUE(path.hasArrow) << e;
+        EXPECT_TRUE(near(path.points.front(), layout->nodes[static_cast<size_t>(graph->edges[e].from)])) << e;
+        EXPECT_TRUE(near(path.arrowTip, layout->nodes[static_cast<size_t>(graph->edges[e].to)])) << e;
+    }
+}
+
+TEST(NestedLayout, OpeningAnotherGroupLaysOutOnlyItAndTheLevelsAroundIt) {
+    LayoutWorker worker;
+    ASSERT_NE(layOut(worker, nestedGroups()), nullptr);
+    // n4 opens into a group of two nodes at the top level: the outer and inner groups come from the cache.
+    auto opened = nestedGroups();
+    opened->nodes[4].cluster = 2;
+    opened->nodes.push_back(box(5, 2));
+    opened->edges.push_back({4, 5, 1});
+    opened->clusters.push_back({"opened", 0xcccccc, -1});
+    std::shared_ptr<const GraphLayout> sameShape = layOut(worker, std::make_shared<LayoutGraph>(*opened));
+    ASSERT_NE(sameShape, nullptr);
+    EXPECT_EQ(sameShape->levelsLaidOut, 1u);  // only the top: the new group has the inner group's shape, cached
+    opened->nodes[5].width = 90;
+    std::shared_ptr<const GraphLayout> layout = layOut(worker, opened);
+    ASSERT_NE(layout, nullptr);
+    EXPECT_EQ(layout->levels, 4u);
+    EXPECT_EQ(layout->levelsLaidOut, 2u);  // the opened group and the top level
+    EXPECT_TRUE(inside(layout->nodes[5], layout->clusters[2]));
+    EXPECT_FALSE(layout->clusters[2].overlaps(layout->clusters[0]));
+    // The same graph laid out whole by dot, for comparison: one level.
+    auto whole = std::make_shared<LayoutGraph>(*opened);
+    whole->nested = false;
+    std::shared_ptr<const GraphLayout> flat = layOut(worker, whole);
+    ASSERT_NE(flat, nullptr);
+    EXPECT_EQ(flat->levels, 1u);
+}
+
+}  // namespace
+}  // namespace viz

@@ -1,0 +1,220 @@
+// Splitting a clustered graph into levels laid out one by one, and placing their layouts inside each other (see
+// nested_layout.h).
+#include "layout/nested_layout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace viz {
+namespace {
+
+/// Room around a group's contents inside its box, and above them for the group's label (the canvas draws it at
+/// the box's top-left).
+constexpr float kGroupPadding = 10.0f;
+constexpr float kGroupHeader = 22.0f;
+/// How far an arrowhead reaches back from the node it points at.
+constexpr float kArrowLength = 8.0f;
+
+/// The clusters around a node or cluster, innermost first, ending with -1 (the top level).
+std::vector<int> scopesAround(const LayoutGraph& graph, int cluster) {
+    std::vector<int> scopes;
+    auto valid = [&](int c) { return c >= 0 && static_cast<size_t>(c) < graph.clusters.size(); };
+    for (int c = cluster; valid(c) && scopes.size() <= graph.clusters.size(); c = graph.clusters[static_cast<size_t>(c)].parent)
+        scopes.push_back(c);
+    scopes.push_back(-1);
+    return scopes;
+}
+
+Rect shifted(const Rect& rect, Point by) { return {rect.minX + by.x, rect.minY + by.y, rect.maxX + by.x, rect.maxY + by.y}; }
+
+/// A cubic from the path's last point to `to` that leaves downwards and arrives from above, as dot's edges do.
+void curveTo(std::vector<Point>& points, Point to) {
+    Point from = points.back();
+    float reach = std::max(8.0f, std::fabs(to.y - from.y) * 0.5f);
+    points.push_back({from.x, from.y + reach});
+    points.push_back({to.x, to.y - reach});
+    points.push_back(to);
+}
+
+void lineTo(std::vector<Point>& points, Point to) {
+    Point from = points.back();
+    points.push_back({from.x + (to.x - from.x) / 3.0f, from.y + (to.y - from.y) / 3.0f});
+    points.push_back({from.x + (to.x - from.x) * 2.0f / 3.0f, from.y + (to.y - from.y) * 2.0f / 3.0f});
+    points.push_back(to);
+}
+
+}  // namespace
+
+NestedPlan planNestedLayout(const LayoutGraph& graph) {
+    NestedPlan plan;
+    size_t clusterCount = graph.clusters.size();
+    // Deepest clusters first: a level is laid out after every level inside it.
+    std::vector<size_t> depth(clusterCount);
+    std::vector<int> order(clusterCount);
+    for (size_t c = 0; c < clusterCount; ++c) {
+        depth[c] = scopesAround(graph, static_cast<int>(c)).size();
+        order[c] = static_cast<int>(c);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return depth[static_cast<size_t>(a)] > depth[static_cast<size_t>(b)]; });
+    plan.levelOfCluster.assign(clusterCount, -1);
+    for (int c : order) {
+        plan.levelOfCluster[static_cast<size_t>(c)] = static_cast<int>(plan.levels.size());
+        plan.levels.push_back({c, {}, {}, {}});
+    }
+    plan.levels.push_back({});  // the top level
+    auto levelOf = [&](int scope) {
+        return scope < 0 ? static_cast<int>(plan.levels.size()) - 1 : plan.levelOfCluster[static_cast<size_t>(scope)];
+    };
+
+    std::vector<int> unitOfNode(graph.nodes.size(), -1);
+    for (size_t n = 0; n < graph.nodes.size(); ++n) {
+        int cluster = graph.nodes[n].cluster;
+        bool valid = cluster >= 0 && static_cast<size_t>(cluster) < clusterCount;
+        NestedLevel& level = plan.levels[static_cast<size_t>(levelOf(valid ? cluster : -1))];
+        unitOfNode[n] = static_cast<int>(level.nodes.size());
+        level.nodes.push_back(static_cast<int>(n));
+    }
+    std::vector<int> unitOfCluster(clusterCount, -1);
+    for (size_t c = 0; c < clusterCount; ++c) {
+        int parent = graph.clusters[c].parent;
+        NestedLevel& level = plan.levels[static_cast<size_t>(levelOf(parent >= 0 && static_cast<size_t>(parent) < clusterCount ? parent : -1))];
+        level.innerClusters.push_back(static_cast<int>(c));
+    }
+    for (NestedLevel& level : plan.levels)
+        for (size_t j = 0; j < level.innerClusters.size(); ++j)
+            unitOfCluster[static_cast<size_t>(level.innerClusters[j])] = static_cast<int>(level.nodes.size() + j);
+
+    // Each edge goes to the innermost level holding both ends, between the units there that hold them.
+    std::vector<std::map<std::pair<int, int>, int>> edgeIndex(plan.levels.size());
+    plan.edgeAt.assign(graph.edges.size(), {-1, -1});
+    for (size_t e = 0; e < graph.edges.size(); ++e) {
+        const LayoutEdge& edge = graph.edges[e];
+        if (edge.from == edge.to) continue;
+        std::vector<int> fromScopes = scopesAround(graph, graph.nodes[static_cast<size_t>(edge.from)].cluster);
+        std::vector<int> toScopes = scopesAround(graph, graph.nodes[static_cast<size_t>(edge.to)].cluster);
+        size_t toAt = 0;
+        size_t fromAt = fromScopes.size();
+        for (; toAt < toScopes.size(); ++toAt) {
+            fromAt = static_cast<size_t>(std::find(fromScopes.begin(), fromScopes.end(), toScopes[toAt]) - fromScopes.begin());
+            if (fromAt < fromScopes.size()) break;
+        }
+        // The unit is the node itself when it sits directly in the shared scope, else the cluster just inside it.
+        auto unitIn = [&](const std::vector<int>& scopes, size_t at, int node) {
+            return at == 0 ? unitOfNode[static_cast<size_t>(node)] : unitOfCluster[static_cast<size_t>(scopes[at - 1])];
+        };
+        int from = unitIn(fromScopes, fromAt, edge.from);
+        int to = unitIn(toScopes, toAt, edge.to);
+        if (from == to) continue;
+        int level = levelOf(toScopes[toAt]);
+        NestedLevel& holder = plan.levels[static_cast<size_t>(level)];
+        auto [it, added] = edgeIndex[static_cast<size_t>(level)].try_emplace({from, to}, static_cast<int>(holder.edges.size()));
+        if (added) holder.edges.push_back({from, to, edge.weight});
+        else holder.edges[static_cast<size_t>(it->second)].weight += edge.weight;
+        plan.edgeAt[e] = {level, it->second};
+    }
+    return plan;
+}
+
+LayoutGraph nestedLevelGraph(const LayoutGraph& graph, const NestedPlan& plan, size_t level,
+                             const std::vector<std::shared_ptr<const GraphLayout>>& layouts) {
+    const NestedLevel& shown = plan.levels[level];
+    LayoutGraph out;
+    out.title = shown.cluster >= 0 ? graph.clusters[static_cast<size_t>(shown.cluster)].label : graph.title;
+    for (int node : shown.nodes) {
+        LayoutNode unit = graph.nodes[static_cast<size_t>(node)];
+        unit.id = "n" + std::to_string(out.nodes.size());
+        unit.cluster = -1;
+        out.nodes.push_back(std::move(unit));
+    }
+    for (int cluster : shown.innerClusters) {
+        const GraphLayout* inner = layouts[static_cast<size_t>(plan.levelOfCluster[static_cast<size_t>(cluster)])].get();
+        LayoutNode box;
+        box.id = "n" + std::to_string(out.nodes.size());
+        box.lines = {graph.clusters[static_cast<size_t>(cluster)].label};
+        box.fill = graph.clusters[static_cast<size_t>(cluster)].fill;
+        float contentWidth = inner ? inner->bounds.width() : 0.0f;
+        float contentHeight = inner ? inner->bounds.height() : 0.0f;
+        box.width = std::max(contentWidth + 2 * kGroupPadding, labelBoxSize(box.lines).first);
+        box.height = contentHeight + kGroupHeader + kGroupPadding;
+        out.nodes.push_back(std::move(box));
+    }
+    out.edges = shown.edges;
+    return out;
+}
+
+GraphLayout composeNestedLayout(const LayoutGraph& graph, const NestedPlan& plan,
+                                const std::vector<std::shared_ptr<const GraphLayout>>& layouts) {
+    GraphLayout out;
+    out.nodes.resize(graph.nodes.size());
+    out.edges.resize(graph.edges.size());
+    out.clusters.resize(graph.clusters.size());
+    const GraphLayout& top = *layouts.back();
+    out.bounds = top.bounds;
+    // Top down: a level's origin comes from where its box sits in the level around it.
+    std::vector<Point> origin(plan.levels.size());
+    for (size_t l = plan.levels.size(); l-- > 0;) {
+        const NestedLevel& level = plan.levels[l];
+        const GraphLayout& layout = *layouts[l];
+        for (size_t i = 0; i < level.nodes.size(); ++i)
+            out.nodes[static_cast<size_t>(level.nodes[i])] = shifted(layout.nodes[i], origin[l]);
+        for (size_t j = 0; j < level.innerClusters.size(); ++j) {
+            Rect box = shifted(layout.nodes[level.nodes.size() + j], origin[l]);
+            int cluster = level.innerClusters[j];
+            out.clusters[static_cast<size_t>(cluster)] = box;
+            size_t inner = static_cast<size_t>(plan.levelOfCluster[static_cast<size_t>(cluster)]);
+            const Rect& content = layouts[inner]->bounds;
+            origin[inner] = {box.minX + (box.width() - content.width()) * 0.5f - content.minX,
+                             box.minY + kGroupHeader - content.minY};
+        }
+        out.engine = layout.engine == "dot" ? out.engine : layout.engine;
+        out.seconds += layout.seconds;
+    }
+    for (size_t e = 0; e < graph.edges.size(); ++e) {
+        auto [level, at] = plan.edgeAt[e];
+        if (level < 0) continue;
+        const LayoutEdge& edge = graph.edges[e];
+        const NestedLevel& holder = plan.levels[static_cast<size_t>(level)];
+        const EdgePath& routed = layouts[static_cast<size_t>(level)]->edges[static_cast<size_t>(at)];
+        const LayoutEdge& unitEdge = holder.edges[static_cast<size_t>(at)];
+        const Rect& fromNode = out.nodes[static_cast<size_t>(edge.from)];
+        const Rect& toNode = out.nodes[static_cast<size_t>(edge.to)];
+        Point start{fromNode.centre().x, fromNode.maxY};
+        Point end{toNode.centre().x, toNode.minY};
+        bool fromInside = static_cast<size_t>(unitEdge.from) >= holder.nodes.size();
+        bool toInside = static_cast<size_t>(unitEdge.to) >= holder.nodes.size();
+        Point by = origin[static_cast<size_t>(level)];
+        auto moved = [&](Point p) { return Point{p.x + by.x, p.y + by.y}; };
+        EdgePath path;
+        if (!fromInside && !toInside) {
+            path = routed;
+            for (Point& p : path.points) p = moved(p);
+            path.arrowTip = moved(path.arrowTip);
+        } else {
+            // The route between the boxes, extended inside them to the nodes: out of the source from its bottom,
+            // into the target from above.
+            path.points.push_back(start);
+            bool routedAround = routed.points.size() >= 4;
+            if (routedAround) {
+                if (fromInside) curveTo(path.points, moved(routed.points.front()));
+                else path.points.back() = moved(routed.points.front());
+                for (size_t i = 1; i < routed.points.size(); ++i) path.points.push_back(moved(routed.points[i]));
+                path.hasArrow = routed.hasArrow;
+                path.arrowTip = moved(routed.arrowTip);
+            }
+            if (toInside || !routedAround) {
+                if (path.hasArrow) lineTo(path.points, path.arrowTip);
+                curveTo(path.points, {end.x, end.y - kArrowLength});
+                path.hasArrow = true;
+                path.arrowTip = end;
+            }
+        }
+        std::vector<Point> all = path.points;
+        if (path.hasArrow) all.push_back(path.arrowTip);
+        path.bounds = Rect::around(all);
+        out.edges[e] = std::move(path);
+    }
+    return out;
+}
+
+}  // namespace viz
