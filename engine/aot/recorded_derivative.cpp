@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "capture/graph_runner.h"
+#include "ops/elementwise.h"
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/autograd/node.h"
 #include "tensor/iteration.h"
@@ -29,16 +30,6 @@ struct ElementsKey {
 };
 
 ElementsKey keyOf(const tensor::Tensor& t) { return {t.storage().get(), t.storageOffset(), t.sizes(), t.strides(), t.dtype()}; }
-
-/// Torch functions the formulas call with a number first (`1 - y`): written as Dynamo captures `1.0 - y`.
-std::optional<ops::BinaryOperator> numberFirstOperator(std::string_view function) {
-    static const std::map<std::string_view, std::string_view> kOperatorOf = {
-        {"add", "add"}, {"sub", "sub"}, {"mul", "mul"}, {"div", "truediv"}, {"pow", "pow"}, {"floor_divide", "floordiv"}, {"remainder", "mod"}};
-    auto found = kOperatorOf.find(function);
-    if (found == kOperatorOf.end()) return std::nullopt;
-    auto op = ops::binaryOperatorByFunction(found->second);
-    return op ? std::optional(op->op) : std::nullopt;
-}
 
 class GraphRecorder final : public tensor::OpRecorder {
 public:
@@ -64,7 +55,8 @@ public:
         Node* node = nullptr;
         const bool numberFirst = args.size() == 2 && kwargs.empty() && !call.args[0].isTensor() && call.args[1].isTensor();
         if (numberFirst) {
-            const auto op = numberFirstOperator(function);
+            // a formula's number first (`1 - y`) is written as Dynamo captures `1.0 - y`: the operator form
+            const auto op = ops::binaryOperatorOfTorchCall(function);
             if (!op) throw AotUnsupported(fmt::format("{} ({}): its eager derivative calls {} with a number first", forward_.name, forward_.target, function));
             node = b_.binaryOperator(*op, args[0], args[1]);
         } else {

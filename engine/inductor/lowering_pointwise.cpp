@@ -127,7 +127,8 @@ struct PointwiseLowering {
         if (isUnary(e)) {
             const auto apply = [e](ExprPtr x, DType) { return unary(e, x); };
             switch (elementTyping(e)) {
-                case ElementTyping::Promote: return floatUnary(apply);
+                case ElementTyping::Promote:
+                case ElementTyping::Floating: return floatUnary(apply);
                 case ElementTyping::Bool: {
                     LValue x = args.tensor(0, "input");
                     return finish(mapElements({x}, x.dtype, DType::Bool, [e](const std::vector<ExprPtr>& v) { return unary(e, v[0]); }), {x});
@@ -146,7 +147,7 @@ struct PointwiseLowering {
     }
 
     std::optional<LValue> relu(const std::string&) {
-        return sameTypeUnary([](ExprPtr x, DType d) { return binary(ElementOp::Maximum, x, constantInt(0, d)); });
+        return sameTypeUnary([](ExprPtr x, DType) { return unary(ElementOp::Relu, x); });
     }
 
     std::optional<LValue> clampedRelu(const std::string& op) {
@@ -157,20 +158,12 @@ struct PointwiseLowering {
     }
 
     std::optional<LValue> silu(const std::string&) {
-        return floatUnary([](ExprPtr x, DType) { return binary(ElementOp::Mul, x, unary(ElementOp::Sigmoid, x)); });
+        return floatUnary([](ExprPtr x, DType) { return unary(ElementOp::Silu, x); });
     }
 
     std::optional<LValue> gelu(const std::string&) {
-        const bool tanhForm = args.text(1, "approximate", "none") == "tanh";
-        return floatUnary([tanhForm](ExprPtr x, DType d) {
-            if (tanhForm) {  // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
-                auto inner = binary(ElementOp::Mul, c(std::sqrt(2.0 / M_PI), d),
-                                    binary(ElementOp::Add, x, binary(ElementOp::Mul, c(0.044715, d), binary(ElementOp::Mul, x, binary(ElementOp::Mul, x, x)))));
-                return binary(ElementOp::Mul, binary(ElementOp::Mul, c(0.5, d), x), binary(ElementOp::Add, c(1, d), unary(ElementOp::Tanh, inner)));
-            }
-            auto erfTerm = unary(ElementOp::Erf, binary(ElementOp::Mul, x, c(M_SQRT1_2, d)));
-            return binary(ElementOp::Mul, binary(ElementOp::Mul, x, c(0.5, d)), binary(ElementOp::Add, erfTerm, c(1, d)));
-        });
+        const ElementOp op = args.text(1, "approximate", "none") == "tanh" ? ElementOp::GeluTanh : ElementOp::Gelu;
+        return floatUnary([op](ExprPtr x, DType) { return unary(op, x); });
     }
 
     std::optional<LValue> leakyRelu(const std::string&) {
@@ -189,6 +182,7 @@ struct PointwiseLowering {
 
     std::optional<LValue> softplus(const std::string&) {
         double beta = args.number(1, "beta", 1.0), threshold = args.number(2, "threshold", 20.0);
+        if (beta == 1.0 && threshold == 20.0) return floatUnary([](ExprPtr x, DType) { return unary(ElementOp::Softplus, x); });
         return floatUnary([beta, threshold](ExprPtr x, DType d) {
             auto bx = binary(ElementOp::Mul, x, c(beta, d));
             auto soft = binary(ElementOp::Div, unary(ElementOp::Log1p, unary(ElementOp::Exp, bx)), c(beta, d));

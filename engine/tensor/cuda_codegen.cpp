@@ -32,7 +32,14 @@ template <class I> __device__ __forceinline__ I cwb_f2i(double v) {
   if (!(v > -9.3e18 && v < 9.3e18)) return (I)(-9223372036854775807LL - 1);
   return (I)(long long)v;
 }
-template <class F> __device__ __forceinline__ F cwb_floordiv(F a, F b) {
+// The helpers of ops/elementwise.def's forms over the kernel's compute type, with the eager CPU kernels'
+// semantics (tensor/pointwise_forms.h) but for division by zero, which has no error channel on the GPU and
+// yields 0 (documented in README.md). The math functions are NVRTC's built-in overloads.
+namespace cwb_eager {
+template <class X, class Y> __device__ __forceinline__ X select(bool c, X x, Y y) { return c ? x : (X)y; }
+template <class T> __device__ __forceinline__ T maximum(T a, T b) { return (a != a || b != b) ? (a != a ? a : b) : (a > b ? a : b); }
+template <class T> __device__ __forceinline__ T minimum(T a, T b) { return (a != a || b != b) ? (a != a ? a : b) : (a < b ? a : b); }
+template <class F> __device__ __forceinline__ F floordiv(F a, F b) {
   if (b == 0) return a / b;
   F mod = fmod(a, b);
   F q = (a - mod) / b;
@@ -42,44 +49,45 @@ template <class F> __device__ __forceinline__ F cwb_floordiv(F a, F b) {
   if (q - fl > F(0.5)) fl += F(1);
   return fl;
 }
-template <class F> __device__ __forceinline__ F cwb_remainder(F a, F b) {
+template <class F> __device__ __forceinline__ F pymod(F a, F b) {
   F mod = fmod(a, b);
   if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
   return mod;
 }
-// Integer division by zero has no error channel on the GPU: it yields 0 (documented in README.md).
-template <class I> __device__ __forceinline__ I cwb_ifloordiv(I x, I y) {
+template <class I> __device__ __forceinline__ I idiv(I x, I y) {
   if (y == 0) return I(0);
-  I q = (I)(x / y);
-  if (x % y != 0 && ((x < 0) != (y < 0))) --q;
+  if (y == I(-1)) return (I)(0ULL - (unsigned long long)x);
+  return (I)(x / y);
+}
+template <class I> __device__ __forceinline__ I irem(I x, I y) { return (y == 0 || y == I(-1)) ? I(0) : (I)(x % y); }
+template <class I> __device__ __forceinline__ I ifloordiv(I x, I y) {
+  I q = idiv(x, y);
+  if (y != 0 && y != I(-1) && x % y != 0 && ((x < 0) != (y < 0))) --q;
   return q;
 }
-template <class I> __device__ __forceinline__ I cwb_iremainder(I x, I y) {
-  if (y == 0) return I(0);
-  I r = (I)(x % y);
+template <class I> __device__ __forceinline__ I imod(I x, I y) {
+  I r = irem(x, y);
   if (r != 0 && ((r < 0) != (y < 0))) r = (I)(r + y);
   return r;
 }
-template <class I> __device__ __forceinline__ I cwb_ipow(I base, I e) {
+template <class I> __device__ __forceinline__ I ipow(I base, I e) {
   if (e < 0) { if (base == 1) return 1; if (base == -1) return (e % 2 == 0) ? 1 : -1; return 0; }
   I result = 1;
   while (e) { if (e & 1) result = (I)(result * base); e = (I)(e / 2); base = (I)(base * base); }
   return result;
 }
-template <class I> __device__ __forceinline__ I cwb_shl(I x, I y) {
+template <class I> __device__ __forceinline__ I ishl(I x, I y) {
   typedef unsigned long long U;
   return (y < 0 || y >= (I)(sizeof(I) * 8)) ? I(0) : (I)((U)x << y);
 }
-template <class I> __device__ __forceinline__ I cwb_shr(I x, I y) {
+template <class I> __device__ __forceinline__ I ishr(I x, I y) {
   if (y < 0 || y >= (I)(sizeof(I) * 8)) return x < 0 ? I(-1) : I(0);
   return (I)(x >> y);
 }
+}  // namespace cwb_eager
 template <class T> __device__ __forceinline__ T cwb_clamp_lo(T v, T l) { return l != l ? l : (v < l ? l : v); }
 template <class T> __device__ __forceinline__ T cwb_clamp_hi(T v, T h) { return h != h ? h : (v > h ? h : v); }
 __device__ __forceinline__ double cwb_inf() { return __longlong_as_double(0x7ff0000000000000LL); }
-template <class F> __device__ __forceinline__ F cwb_softplus(F x) { return x > F(20) ? x : log1p(exp(x)); }
-template <class T> __device__ __forceinline__ T cwb_max_nan(T x, T y) { return (x != x || y != y) ? (x != x ? x : y) : (x > y ? x : y); }
-template <class T> __device__ __forceinline__ T cwb_min_nan(T x, T y) { return (x != x || y != y) ? (x != x ? x : y) : (x < y ? x : y); }
 )CUDA";
 
 
@@ -100,8 +108,56 @@ std::string storeAs(DType d, const std::string& value) {
     return value;
 }
 
-[[noreturn]] void noKernel(const char* family, DType dtype) {
-    fail(ErrorKind::NotImplemented, fmt::format("\"{}_cuda\" not implemented for '{}'", family, dtypeKernelName(dtype)));
+// PyTorch's CUDA kernel of a row, for errors: its CPU kernel's name with _cuda for _cpu.
+[[noreturn]] void noKernel(std::string_view cpuKernel, DType dtype) {
+    std::string kernel(cpuKernel);
+    if (kernel.ends_with("_cpu")) kernel.replace(kernel.size() - 4, 4, "_cuda");
+    fail(ErrorKind::NotImplemented, fmt::format("\"{}\" not implemented for '{}'", kernel, dtypeKernelName(dtype)));
+}
+
+// Each row of ops/elementwise.def as device functions cwb_eager::f_NAME (floating operands) and i_NAME
+// (integral ones, and bool ones as int), templated on the compute type T; a form the row's typing never uses
+// is left out.
+std::string elementwiseForms() {
+    std::string text = "namespace cwb_eager {\n";
+    auto row = [&](const char* function, const char* params, std::string_view typing, const char* floatForm, const char* integerForm) {
+        if (typing != "Integral")
+            text += fmt::format("template <class T> __device__ __forceinline__ auto f_{}({}) {{ return {}; }}\n", function, params, floatForm);
+        if (typing != "Promote" && typing != "Floating")
+            text += fmt::format("template <class T> __device__ __forceinline__ auto i_{}({}) {{ return {}; }}\n", function, params, integerForm);
+    };
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm, ...) \
+    row(#function, "T a", #typing, #floatForm, #integerForm);
+#define CWB_ELEMENTWISE_BINARY(Name, function, typing, floatForm, integerForm, ...) \
+    row(#function, "T a, T b", #typing, #floatForm, #integerForm);
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_BINARY
+#undef CWB_ELEMENTWISE_UNARY
+    return text + "}  // namespace cwb_eager\n";
+}
+
+// The function of one row's row of ops/elementwise.def: its name, typing and whether bool tensors are allowed.
+struct RowCall {
+    std::string_view function;
+    const ElementwiseRow& row;
+};
+
+// row(a[, bb]) over compute type t, typed as the row says (see ops/elementwise.def's integerForm for bools).
+OpExpression rowExpression(const RowCall& call, const char* arguments, const char* boolArguments, DType t) {
+    using ops::ElementTyping;
+    const ElementTyping typing = call.row.typing;
+    const DType result = typing == ElementTyping::Bool ? DType::Bool : t;
+    const bool integerForm = typing != ElementTyping::Promote && typing != ElementTyping::Floating;
+    if (t == DType::Bool) {
+        if (!call.row.bools || !integerForm) noKernel(call.row.kernel, t);
+        return {fmt::format("(cwb_eager::i_{}<int>({}) != 0)", call.function, boolArguments), DType::Bool};
+    }
+    if (isIntegral(t, false)) {
+        if (!integerForm) noKernel(call.row.kernel, t);
+        return {fmt::format("(({})cwb_eager::i_{}<T>({}))", computeTypeName(result), call.function, arguments), result};
+    }
+    if (typing == ElementTyping::Integral) noKernel(call.row.kernel, t);
+    return {fmt::format("(({})cwb_eager::f_{}<T>({}))", computeTypeName(result), call.function, arguments), result};
 }
 
 }  // namespace
@@ -154,129 +210,43 @@ GeneratedKernel pointwiseKernel(const PointwiseSpec& spec) {
     return {entry, code};
 }
 
+namespace {
+
+// A math function of ops/unary_math.def: NVRTC's own overload for floats; integers (computed in float when the
+// function promotes them) and bools are kept as they are by floor, ceil and trunc.
+OpExpression mathExpression(std::string_view function, const ElementwiseRow& row, DType t) {
+    if (isFloating(t)) return {fmt::format("{}(a)", function), t};
+    if (row.typing == ops::ElementTyping::Promote) noKernel(row.kernel, t);
+    return {"a", t};
+}
+
+}  // namespace
+
 OpExpression unaryExpression(UnaryOp op, DType t) {
-    const DType b = DType::Bool;
-    if (t == DType::Bool) {
-        switch (op) {
-            case UnaryOp::BitwiseNot:
-            case UnaryOp::LogicalNot: return {"!a", b};
-            case UnaryOp::IsNan:
-            case UnaryOp::IsInf: return {"false", b};
-            case UnaryOp::IsFinite: return {"true", b};
-            case UnaryOp::Neg: noKernel("neg", t);
-            default: return {"a", b};
-        }
-    }
-    if (isIntegral(t, false)) {
-        switch (op) {
-            case UnaryOp::Neg: return {"(T)(-a)", t};
-            case UnaryOp::Abs: return {isSigned(t) ? "(T)(a < 0 ? -a : a)" : "a", t};
-            case UnaryOp::Sign: return {"(T)((T(0) < a) - (a < T(0)))", t};
-            case UnaryOp::Relu: return {"(a > T(0) ? a : T(0))", t};
-            case UnaryOp::Square: return {"(T)(a * a)", t};
-            case UnaryOp::Floor:
-            case UnaryOp::Ceil:
-            case UnaryOp::Round:
-            case UnaryOp::Trunc: return {"a", t};
-            case UnaryOp::BitwiseNot: return {"(T)(~a)", t};
-            case UnaryOp::IsNan:
-            case UnaryOp::IsInf: return {"false", b};
-            case UnaryOp::IsFinite: return {"true", b};
-            case UnaryOp::LogicalNot: return {"(a == T(0))", b};
-            default: noKernel("unary", t);
-        }
-    }
     switch (op) {
 #define CWB_UNARY_MATH(Name, function, integers, llvm) \
     case UnaryOp::Name:                                \
-        return {#function "(a)", t};
+        return mathExpression(#function, rowOf(op), t);
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-        case UnaryOp::Neg: return {"-a", t};
-        case UnaryOp::Abs: return {"fabs(a)", t};
-        case UnaryOp::Sign: return {"(a != a ? a : T((T(0) < a) - (a < T(0))))", t};
-        case UnaryOp::Sigmoid: return {"(T(1) / (T(1) + exp(-a)))", t};
-        case UnaryOp::Relu: return {"((a > T(0) || a != a) ? a : T(0))", t};
-        case UnaryOp::Silu: return {"(a / (T(1) + exp(-a)))", t};
-        case UnaryOp::GeluErf: return {"(a * T(0.5) * (T(1) + erf(a * T(0.70710678118654752440))))", t};
-        case UnaryOp::GeluTanh:
-            return {"(T(0.5) * a * (T(1) + tanh(T(0.79788456080286535588) * (a + T(0.044715) * a * a * a))))", t};
-        case UnaryOp::Mish: return {"(a * tanh(cwb_softplus(a)))", t};
-        case UnaryOp::Softplus: return {"cwb_softplus(a)", t};
-        case UnaryOp::Rsqrt: return {"(T(1) / sqrt(a))", t};
-        case UnaryOp::Reciprocal: return {"(T(1) / a)", t};
-        case UnaryOp::Square: return {"(a * a)", t};
-        case UnaryOp::Round: return {"rint(a)", t};
-        case UnaryOp::Frac: return {"(a - trunc(a))", t};
-        case UnaryOp::IsNan: return {"(a != a)", b};
-        case UnaryOp::IsInf: return {"(bool)isinf(a)", b};
-        case UnaryOp::IsFinite: return {"(bool)isfinite(a)", b};
-        case UnaryOp::LogicalNot: return {"(a == T(0))", b};
-        case UnaryOp::BitwiseNot: break;
+#define CWB_ELEMENTWISE_UNARY(Name, function, ...) \
+    case UnaryOp::Name:                            \
+        return rowExpression({#function, rowOf(op)}, "a", "(int)a", t);
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_UNARY
     }
-    noKernel("bitwise_not", t);
+    noKernel("unary_cpu", t);
 }
 
 OpExpression binaryExpression(BinaryOp op, DType t) {
-    const DType b = DType::Bool;
     switch (op) {
-        case BinaryOp::Eq: return {"(a == bb)", b};
-        case BinaryOp::Ne: return {"(a != bb)", b};
-        case BinaryOp::Lt: return {"(a < bb)", b};
-        case BinaryOp::Le: return {"(a <= bb)", b};
-        case BinaryOp::Gt: return {"(a > bb)", b};
-        case BinaryOp::Ge: return {"(a >= bb)", b};
-        case BinaryOp::LogicalAnd: return {"(a != T(0) && bb != T(0))", b};
-        case BinaryOp::LogicalOr: return {"(a != T(0) || bb != T(0))", b};
-        case BinaryOp::LogicalXor: return {"((a != T(0)) != (bb != T(0)))", b};
-        default: break;
+#define CWB_ELEMENTWISE_BINARY(Name, function, ...) \
+    case BinaryOp::Name:                            \
+        return rowExpression({#function, rowOf(op)}, "a, bb", "(int)a, (int)bb", t);
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_BINARY
     }
-    if (t == DType::Bool) {
-        switch (op) {
-            case BinaryOp::Add:
-            case BinaryOp::Maximum:
-            case BinaryOp::BitwiseOr: return {"(a || bb)", b};
-            case BinaryOp::Mul:
-            case BinaryOp::Minimum:
-            case BinaryOp::BitwiseAnd: return {"(a && bb)", b};
-            case BinaryOp::BitwiseXor: return {"(a != bb)", b};
-            case BinaryOp::Pow: return {"(a || !bb)", b};
-            default: noKernel("binary", t);
-        }
-    }
-    switch (op) {
-        case BinaryOp::Add: return {"(T)(a + bb)", t};
-        case BinaryOp::Sub: return {"(T)(a - bb)", t};
-        case BinaryOp::Mul: return {"(T)(a * bb)", t};
-        case BinaryOp::Maximum: return {isFloating(t) ? "cwb_max_nan(a, bb)" : "(a > bb ? a : bb)", t};
-        case BinaryOp::Minimum: return {isFloating(t) ? "cwb_min_nan(a, bb)" : "(a < bb ? a : bb)", t};
-        default: break;
-    }
-    if (isFloating(t)) {
-        switch (op) {
-            case BinaryOp::TrueDiv: return {"(a / bb)", t};
-            case BinaryOp::TruncDiv: return {"trunc(a / bb)", t};
-            case BinaryOp::FloorDiv: return {"cwb_floordiv(a, bb)", t};
-            case BinaryOp::Remainder: return {"cwb_remainder(a, bb)", t};
-            case BinaryOp::Fmod: return {"fmod(a, bb)", t};
-            case BinaryOp::Pow: return {"pow(a, bb)", t};
-            case BinaryOp::Atan2: return {"atan2(a, bb)", t};
-            default: noKernel("binary", t);
-        }
-    }
-    switch (op) {
-        case BinaryOp::TruncDiv: return {"(bb == 0 ? T(0) : (T)(a / bb))", t};
-        case BinaryOp::FloorDiv: return {"cwb_ifloordiv(a, bb)", t};
-        case BinaryOp::Remainder: return {"cwb_iremainder(a, bb)", t};
-        case BinaryOp::Fmod: return {"(bb == 0 ? T(0) : (T)(a % bb))", t};
-        case BinaryOp::Pow: return {"cwb_ipow(a, bb)", t};
-        case BinaryOp::BitwiseAnd: return {"(T)(a & bb)", t};
-        case BinaryOp::BitwiseOr: return {"(T)(a | bb)", t};
-        case BinaryOp::BitwiseXor: return {"(T)(a ^ bb)", t};
-        case BinaryOp::ShiftLeft: return {"cwb_shl(a, bb)", t};
-        case BinaryOp::ShiftRight: return {"cwb_shr(a, bb)", t};
-        default: noKernel("binary", t);
-    }
+    noKernel("binary_cpu", t);
 }
 
 namespace {
@@ -304,7 +274,7 @@ struct CwbAdd { template <class A> __device__ A operator()(A x, A y) const { ret
 struct CwbMul { template <class A> __device__ A operator()(A x, A y) const { return x * y; } };
 struct CwbAnd { template <class A> __device__ A operator()(A x, A y) const { return x & y; } };
 struct CwbOr { template <class A> __device__ A operator()(A x, A y) const { return x | y; } };
-struct CwbMaxNan { template <class A> __device__ A operator()(A x, A y) const { return cwb_max_nan(x, y); } };
+struct CwbMaxNan { template <class A> __device__ A operator()(A x, A y) const { return cwb_eager::maximum(x, y); } };
 )CUDA";
 
 }  // namespace
@@ -312,7 +282,8 @@ struct CwbMaxNan { template <class A> __device__ A operator()(A x, A y) const { 
 const char* storagePrelude() { return kStoragePrelude; }
 
 cuda::KernelSource translationUnit(std::span<const GeneratedKernel> kernels) {
-    std::string code = std::string(kStoragePrelude) + kPrelude;
+    static const std::string forms = elementwiseForms();
+    std::string code = std::string(kStoragePrelude) + kPrelude + forms;
     code += fmt::format("struct CwbGeometry {{ int ndim; long long sizes[{0}]; long long strides[{1}][{0}]; }};\n", kMaxDims,
                         kMaxOperands);
     code += kBlockReduce;
@@ -426,7 +397,7 @@ GeneratedKernel rowSoftmaxKernel(DType dtype, bool logarithmic) {
     code += "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {\n";
     code += "    const long long base = row * cols;\n";
     code += "    F localMax = -(F)cwb_inf();\n";
-    code += "    for (long long j = threadIdx.x; j < cols; j += blockDim.x) localMax = cwb_max_nan(localMax, (F)cwb_load(in[base + j]));\n";
+    code += "    for (long long j = threadIdx.x; j < cols; j += blockDim.x) localMax = cwb_eager::maximum(localMax, (F)cwb_load(in[base + j]));\n";
     code += "    const F maximum = cwb_block_reduce(localMax, CwbMaxNan(), -(F)cwb_inf());\n";
     code += "    double total = 0;\n";
     code += "    for (long long j = threadIdx.x; j < cols; j += blockDim.x) total += (double)exp((F)cwb_load(in[base + j]) - maximum);\n";

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <variant>
 
+#include "ops/elementwise.h"
 #include "tensor/tensor.h"
 
 namespace eng::tensor {
@@ -28,11 +29,11 @@ private:
     std::variant<Tensor, Scalar> value_;
 };
 
+// The binary ops of ops/elementwise.def.
 enum class BinaryOp {
-    Add, Sub, Mul, TrueDiv, TruncDiv, FloorDiv, Remainder, Fmod, Pow, Maximum, Minimum, Atan2,
-    Eq, Ne, Lt, Le, Gt, Ge,
-    LogicalAnd, LogicalOr, LogicalXor,
-    BitwiseAnd, BitwiseOr, BitwiseXor, ShiftLeft, ShiftRight,
+#define CWB_ELEMENTWISE_BINARY(Name, ...) Name,
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_BINARY
 };
 
 // torch.result_type over operands (tensors by rank, numbers as wrapped numbers).
@@ -50,7 +51,7 @@ inline Tensor mul(const Operand& a, const Operand& b) { return binary(BinaryOp::
 // roundingMode: none (true division), "trunc" or "floor".
 Tensor div(const Operand& a, const Operand& b, std::optional<std::string_view> roundingMode = std::nullopt);
 inline Tensor floorDivide(const Operand& a, const Operand& b) { return binary(BinaryOp::FloorDiv, a, b); }
-inline Tensor remainder(const Operand& a, const Operand& b) { return binary(BinaryOp::Remainder, a, b); }
+inline Tensor remainder(const Operand& a, const Operand& b) { return binary(BinaryOp::Mod, a, b); }
 Tensor pow(const Operand& base, const Operand& exponent);
 inline Tensor maximum(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Maximum, a, b); }
 inline Tensor minimum(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Minimum, a, b); }
@@ -69,14 +70,26 @@ const Tensor& addInPlace(const Tensor& self, const Operand& other, Scalar alpha 
 const Tensor& subInPlace(const Tensor& self, const Operand& other, Scalar alpha = Scalar(int64_t{1}));
 const Tensor& binaryInPlace(BinaryOp op, const Tensor& self, const Operand& other);
 
+// The math functions of ops/unary_math.def, then the unary ops of ops/elementwise.def.
 enum class UnaryOp {
-    Neg, Abs, Sign,
 #define CWB_UNARY_MATH(Name, function, integers, llvm) Name,
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-    Sigmoid, Relu, Silu, GeluErf, GeluTanh, Mish, Softplus, Rsqrt, Reciprocal, Square,
-    Round, Frac, LogicalNot, BitwiseNot, IsNan, IsInf, IsFinite
+#define CWB_ELEMENTWISE_UNARY(Name, ...) Name,
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_UNARY
 };
+// An op's row of ops/elementwise.def (a math function of ops/unary_math.def: Same or Promote, bools allowed,
+// kernel "<function>_cpu", call "<function>").
+struct ElementwiseRow {
+    ops::ElementTyping typing;
+    bool bools;               // false: bool tensors are refused
+    std::string_view kernel;  // PyTorch's CPU kernel, as "not implemented" errors name it
+    std::string_view call;    // torch's call (ops::torchCallOf takes it apart)
+};
+const ElementwiseRow& rowOf(UnaryOp op);
+const ElementwiseRow& rowOf(BinaryOp op);
+
 // y = op(x); the math functions (ops/unary_math.def) compute in the default float type for integral inputs, as
 // PyTorch does, except floor/ceil/trunc, which return integral inputs unchanged.
 Tensor unary(UnaryOp op, const Tensor& x);

@@ -35,12 +35,12 @@ constexpr Arithmetic kArithmetic[] = {
     {ops::BinaryOperator::Add, BinaryOp::Add},
     {ops::BinaryOperator::Subtract, BinaryOp::Sub},
     {ops::BinaryOperator::Multiply, BinaryOp::Mul},
-    {ops::BinaryOperator::TrueDivide, BinaryOp::TrueDiv},
+    {ops::BinaryOperator::TrueDivide, BinaryOp::Div},
     {ops::BinaryOperator::FloorDivide, BinaryOp::FloorDiv},
-    {ops::BinaryOperator::Remainder, BinaryOp::Remainder},
-    {ops::BinaryOperator::BitAnd, BinaryOp::BitwiseAnd},
-    {ops::BinaryOperator::BitOr, BinaryOp::BitwiseOr},
-    {ops::BinaryOperator::BitXor, BinaryOp::BitwiseXor},
+    {ops::BinaryOperator::Remainder, BinaryOp::Mod},
+    {ops::BinaryOperator::BitAnd, BinaryOp::BitAnd},
+    {ops::BinaryOperator::BitOr, BinaryOp::BitOr},
+    {ops::BinaryOperator::BitXor, BinaryOp::BitXor},
     {ops::BinaryOperator::LeftShift, BinaryOp::ShiftLeft},
     {ops::BinaryOperator::RightShift, BinaryOp::ShiftRight},
 };
@@ -110,7 +110,7 @@ void registerOperatorOps(OpRegistry& r) {
     r.def({"Tensor.__neg__"}, "__neg__(Tensor self)", [](const Args& a) { return Value(unary(UnaryOp::Neg, a.tensor(0))); });
     r.def({"Tensor.__pos__", "torch.positive", "Tensor.positive"}, "__pos__(Tensor self)", [](const Args& a) { return a[0]; });
     r.def({"Tensor.__abs__"}, "__abs__(Tensor self)", [](const Args& a) { return Value(unary(UnaryOp::Abs, a.tensor(0))); });
-    r.def({"Tensor.__invert__"}, "__invert__(Tensor self)", [](const Args& a) { return Value(unary(UnaryOp::BitwiseNot, a.tensor(0))); });
+    r.def({"Tensor.__invert__"}, "__invert__(Tensor self)", [](const Args& a) { return Value(unary(UnaryOp::BitNot, a.tensor(0))); });
 
     r.def({"Tensor.__getitem__"}, "__getitem__(Tensor self, Any indices)",
           [](const Args& a) { return Value(getItem(a.tensor(0), toTensorIndices(a[1]))); });

@@ -2,6 +2,8 @@
 // arithmetic/comparison/logical ops with their Tensor and Scalar overloads, where, clamp, masked_fill, fill_.
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -17,45 +19,35 @@ namespace {
 
 Operand operandOf(const Value& v) { return v.isTensor() ? Operand(v.toTensor()) : Operand(v.toScalar()); }
 
-struct UnaryName {
-    const char* name;
-    UnaryOp op;
-};
-
-// The math functions of ops/unary_math.def, then the other unary ops and the aliases torch has.
-constexpr UnaryName kUnary[] = {
-#define CWB_UNARY_MATH(Name, function, integers, llvm) {#function, UnaryOp::Name},
+// The ops of ops/unary_math.def and ops/elementwise.def by each name torch has for them: a row's call where
+// torch spells it as a plain function (floor_divide, not nn.functional.silu or div(rounding_mode=...)), and
+// the Torch aliases.
+using ElementwiseOp = std::variant<UnaryOp, BinaryOp>;
+std::map<std::string, ElementwiseOp, std::less<>> elementwiseOpsByTorchName() {
+    std::map<std::string, ElementwiseOp, std::less<>> byRow, byTorchName;
+    auto row = [&](const char* function, std::string_view call, ElementwiseOp op) {
+        byRow.emplace(function, op);
+        if (call.find_first_of("(.") == std::string_view::npos) byTorchName.emplace(call, op);
+    };
+#define CWB_UNARY_MATH(Name, function, integers, llvm) row(#function, #function, UnaryOp::Name);
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-    {"abs", UnaryOp::Abs}, {"absolute", UnaryOp::Abs}, {"neg", UnaryOp::Neg}, {"negative", UnaryOp::Neg},
-    {"sign", UnaryOp::Sign}, {"arcsin", UnaryOp::Asin}, {"arccos", UnaryOp::Acos}, {"arctan", UnaryOp::Atan},
-    {"arcsinh", UnaryOp::Asinh}, {"arccosh", UnaryOp::Acosh}, {"arctanh", UnaryOp::Atanh},
-    {"sigmoid", UnaryOp::Sigmoid}, {"rsqrt", UnaryOp::Rsqrt}, {"reciprocal", UnaryOp::Reciprocal},
-    {"square", UnaryOp::Square}, {"fix", UnaryOp::Trunc}, {"frac", UnaryOp::Frac}, {"isnan", UnaryOp::IsNan},
-    {"isinf", UnaryOp::IsInf}, {"isfinite", UnaryOp::IsFinite}, {"logical_not", UnaryOp::LogicalNot},
-    {"bitwise_not", UnaryOp::BitwiseNot}, {"mish", UnaryOp::Mish},
-};
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm, bools, kernel, call) row(#function, call, UnaryOp::Name);
+#define CWB_ELEMENTWISE_BINARY(Name, function, typing, floatForm, integerForm, bools, kernel, call) row(#function, call, BinaryOp::Name);
+#define CWB_ELEMENTWISE_ALIAS(alias, function, spelling) \
+    if (std::string_view(#spelling) == "Torch") byTorchName.emplace(#alias, byRow.at(#function));
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_ALIAS
+#undef CWB_ELEMENTWISE_BINARY
+#undef CWB_ELEMENTWISE_UNARY
+    return byTorchName;
+}
+
+// Ops registered below with signatures of their own (decimals, alpha, rounding_mode, inplace, Tensor only).
+constexpr std::string_view kOwnSignature[] = {"round", "relu", "add", "sub", "div", "pow", "maximum", "minimum"};
 
 // Unary ops that torch.nn.functional has too.
-constexpr std::string_view kAlsoFunctional[] = {"tanh", "sigmoid", "mish"};
-
-struct BinaryName {
-    const char* name;
-    BinaryOp op;
-};
-
-constexpr BinaryName kBinary[] = {
-    {"mul", BinaryOp::Mul},          {"multiply", BinaryOp::Mul},       {"true_divide", BinaryOp::TrueDiv},
-    {"floor_divide", BinaryOp::FloorDiv}, {"remainder", BinaryOp::Remainder}, {"fmod", BinaryOp::Fmod},
-    {"atan2", BinaryOp::Atan2},      {"arctan2", BinaryOp::Atan2},      {"eq", BinaryOp::Eq},
-    {"ne", BinaryOp::Ne},            {"not_equal", BinaryOp::Ne},       {"lt", BinaryOp::Lt},
-    {"less", BinaryOp::Lt},          {"le", BinaryOp::Le},              {"less_equal", BinaryOp::Le},
-    {"gt", BinaryOp::Gt},            {"greater", BinaryOp::Gt},         {"ge", BinaryOp::Ge},
-    {"greater_equal", BinaryOp::Ge}, {"logical_and", BinaryOp::LogicalAnd}, {"logical_or", BinaryOp::LogicalOr},
-    {"logical_xor", BinaryOp::LogicalXor}, {"bitwise_and", BinaryOp::BitwiseAnd}, {"bitwise_or", BinaryOp::BitwiseOr},
-    {"bitwise_xor", BinaryOp::BitwiseXor}, {"bitwise_left_shift", BinaryOp::ShiftLeft},
-    {"bitwise_right_shift", BinaryOp::ShiftRight},
-};
+constexpr std::string_view kAlsoFunctional[] = {"tanh", "sigmoid"};
 
 // Activations of torch.nn.functional that take an `inplace` flag.
 Value activation(const Args& a, UnaryOp op) {
@@ -71,14 +63,27 @@ std::optional<Operand> optionalBound(const Args& a, size_t i) {
 }  // namespace
 
 void registerPointwiseOps(OpRegistry& r) {
-    for (const UnaryName& u : kUnary) {
-        const UnaryOp op = u.op;
-        std::vector<std::string> names = {fmt::format("torch.{}", u.name), fmt::format("Tensor.{}", u.name)};
-        if (std::ranges::find(kAlsoFunctional, std::string_view(u.name)) != std::end(kAlsoFunctional))
-            names.push_back(fmt::format("F.{}", u.name));
-        r.def(names, fmt::format("{}(Tensor self)", u.name), [op](const Args& a) { return Value(unary(op, a.tensor(0))); });
-        r.def({fmt::format("Tensor.{}_", u.name), fmt::format("torch.{}_", u.name)}, fmt::format("{}_(Tensor self)", u.name),
-              [op](const Args& a) { return Value(unaryInPlace(op, a.tensor(0))); });
+    for (const auto& [name, elementwiseOp] : elementwiseOpsByTorchName()) {
+        if (std::ranges::find(kOwnSignature, name) != std::end(kOwnSignature)) continue;
+        if (const UnaryOp* unaryOp = std::get_if<UnaryOp>(&elementwiseOp)) {
+            const UnaryOp op = *unaryOp;
+            std::vector<std::string> names = {fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)};
+            if (std::ranges::find(kAlsoFunctional, name) != std::end(kAlsoFunctional)) names.push_back(fmt::format("F.{}", name));
+            r.def(names, fmt::format("{}(Tensor self)", name), [op](const Args& a) { return Value(unary(op, a.tensor(0))); });
+            r.def({fmt::format("Tensor.{}_", name), fmt::format("torch.{}_", name)}, fmt::format("{}_(Tensor self)", name),
+                  [op](const Args& a) { return Value(unaryInPlace(op, a.tensor(0))); });
+            continue;
+        }
+        const BinaryOp op = std::get<BinaryOp>(elementwiseOp);
+        // logical_* have no Scalar overload in PyTorch (TypeError for numbers).
+        const bool tensorOnly = name.starts_with("logical_");
+        for (const char* other : {"Tensor", "Scalar"}) {
+            if (tensorOnly && std::string_view(other) == "Scalar") continue;
+            r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)}, fmt::format("{}(Tensor self, {} other)", name, other),
+                  [op](const Args& a) { return Value(binary(op, a.tensor(0), operandOf(a[1]))); });
+            r.def({fmt::format("Tensor.{}_", name)}, fmt::format("{}_(Tensor self, {} other)", name, other),
+                  [op](const Args& a) { return Value(binaryInPlace(op, a.tensor(0), operandOf(a[1]))); });
+        }
     }
     r.def({"torch.round", "Tensor.round"}, "round(Tensor self, *, int decimals=0)", [](const Args& a) {
         if (a.integer(1) == 0) return Value(unary(UnaryOp::Round, a.tensor(0)));
@@ -86,7 +91,7 @@ void registerPointwiseOps(OpRegistry& r) {
         return Value(div(unary(UnaryOp::Round, mul(a.tensor(0), scale)), scale));
     });
     r.def({"Tensor.round_"}, "round_(Tensor self)", [](const Args& a) { return Value(unaryInPlace(UnaryOp::Round, a.tensor(0))); });
-    for (const auto& [name, op] : {std::pair{"relu", UnaryOp::Relu}, std::pair{"silu", UnaryOp::Silu}}) {
+    for (const auto& [name, op] : {std::pair{"relu", UnaryOp::Relu}, std::pair{"silu", UnaryOp::Silu}, std::pair{"mish", UnaryOp::Mish}}) {
         const UnaryOp captured = op;
         r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)}, fmt::format("{}(Tensor self)", name),
               [captured](const Args& a) { return Value(unary(captured, a.tensor(0))); });
@@ -123,19 +128,6 @@ void registerPointwiseOps(OpRegistry& r) {
                   });
         }
     }
-    for (const BinaryName& b : kBinary) {
-        const BinaryOp op = b.op;
-        // logical_* have no Scalar overload in PyTorch (TypeError for numbers).
-        const bool tensorOnly = std::string_view(b.name).starts_with("logical_");
-        for (const char* other : {"Tensor", "Scalar"}) {
-            if (tensorOnly && std::string_view(other) == "Scalar") continue;
-            r.def({fmt::format("torch.{}", b.name), fmt::format("Tensor.{}", b.name)},
-                  fmt::format("{}(Tensor self, {} other)", b.name, other),
-                  [op](const Args& a) { return Value(binary(op, a.tensor(0), operandOf(a[1]))); });
-            r.def({fmt::format("Tensor.{}_", b.name)}, fmt::format("{}_(Tensor self, {} other)", b.name, other),
-                  [op](const Args& a) { return Value(binaryInPlace(op, a.tensor(0), operandOf(a[1]))); });
-        }
-    }
     for (const char* name : {"div", "divide"}) {
         for (const char* other : {"Tensor", "Scalar"}) {
             r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)},
@@ -146,7 +138,7 @@ void registerPointwiseOps(OpRegistry& r) {
             r.def({fmt::format("Tensor.{}_", name)}, fmt::format("{}_(Tensor self, {} other, *, str? rounding_mode=None)", name, other),
                   [](const Args& a) {
                       const std::optional<std::string> mode = a.optStr(2);
-                      const BinaryOp op = !mode ? BinaryOp::TrueDiv : *mode == "trunc" ? BinaryOp::TruncDiv : BinaryOp::FloorDiv;
+                      const BinaryOp op = !mode ? BinaryOp::Div : *mode == "trunc" ? BinaryOp::DivTrunc : BinaryOp::FloorDiv;
                       return Value(binaryInPlace(op, a.tensor(0), operandOf(a[1])));
                   });
         }
@@ -208,7 +200,7 @@ void registerPointwiseOps(OpRegistry& r) {
               "tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))"
               ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
               "behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.");
-        Tensor quotient = binary(BinaryOp::TrueDiv, a.tensor(1), a.tensor(2));
+        Tensor quotient = binary(BinaryOp::Div, a.tensor(1), a.tensor(2));
         return Value(binary(BinaryOp::Add, a.tensor(0), binary(BinaryOp::Mul, quotient, operandOf(a[3]))));
     });
     // cwb has no complex dtypes: no tensor is complex.

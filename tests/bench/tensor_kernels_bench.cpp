@@ -3,6 +3,7 @@
 // Run: build-tensor/engine/engine_tensor_bench --benchmark_min_time=0.2
 #include <benchmark/benchmark.h>
 
+#include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/linalg.h"
 #include "tensor/nn_functional.h"
@@ -45,6 +46,27 @@ void BM_Gelu(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * a.numel());
 }
 BENCHMARK(BM_Gelu)->Arg(1024);
+
+void BM_Sigmoid(benchmark::State& state) {
+    const Tensor a = square(state.range(0));
+    for (auto _ : state) benchmark::DoNotOptimize(unary(UnaryOp::Sigmoid, a));
+    state.SetItemsProcessed(state.iterations() * a.numel());
+}
+BENCHMARK(BM_Sigmoid)->Arg(1024);
+
+void BM_FloorDivideInt32(benchmark::State& state) {
+    const Tensor a = to(mul(square(state.range(0)), 100.0), DType::Int32), b = full({state.range(0)}, Scalar(int64_t{7}), TensorOptions{.dtype = DType::Int32});
+    for (auto _ : state) benchmark::DoNotOptimize(floorDivide(a, b));
+    state.SetItemsProcessed(state.iterations() * a.numel());
+}
+BENCHMARK(BM_FloorDivideInt32)->Arg(1024);
+
+void BM_MaximumInt32(benchmark::State& state) {
+    const Tensor a = to(mul(square(state.range(0)), 100.0), DType::Int32), b = to(square(state.range(0)), DType::Int32);
+    for (auto _ : state) benchmark::DoNotOptimize(maximum(a, b));
+    state.SetBytesProcessed(state.iterations() * a.numel() * 12);
+}
+BENCHMARK(BM_MaximumInt32)->Arg(1024);
 
 void BM_SumAll(benchmark::State& state) {
     const Tensor a = square(state.range(0));

@@ -114,22 +114,29 @@ IrScalar floordiv(IrScalar x, IrScalar y) {
     return IrScalar(s.b.CreateFPTrunc(s.b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, q), s.type));
 }
 
+IrScalar fmod(IrScalar x, IrScalar y) { return IrScalar(scope().b.CreateFRem(x.v, y.v)); }
+
 IrScalar pymod(IrScalar x, IrScalar y) {
     const IrScalar r(scope().b.CreateFRem(x.v, y.v));
     const IrBool fix{scope().b.CreateFCmpONE(r.v, IrScalar(0.0).v)};
     return select(fix && ((r < IrScalar(0.0)) != (y < IrScalar(0.0))), r + y, r);
 }
 
-enum class Division { Truncate, Floor, Modulo };
+/// An integer operand as int64 (zero-extended for uint8 and bool), where the interpreter computes.
+Value* toInt64(IrScalar x) {
+    FormScope& s = scope();
+    return s.isUnsigned ? s.b.CreateZExt(x.v, s.b.getInt64Ty()) : s.b.CreateSExt(x.v, s.b.getInt64Ty());
+}
+
+enum class Division { Truncate, Floor, Modulo, Remainder };
 
 // Integer /, // and %: the interpreter divides in int64 (and throws on zero). Dividing narrow types in int64 keeps
 // INT_MIN / -1 exact, and a guarded divisor keeps select-both-arms code (where(b != 0, a // b, 0)) from trapping.
 IrScalar integerDivision(Division kind, IrScalar x, IrScalar y) {
     FormScope& s = scope();
     llvm::IRBuilder<>& b = s.b;
-    llvm::Type* i64 = b.getInt64Ty();
-    Value* a = s.isUnsigned ? b.CreateZExt(x.v, i64) : b.CreateSExt(x.v, i64);
-    Value* d = s.isUnsigned ? b.CreateZExt(y.v, i64) : b.CreateSExt(y.v, i64);
+    Value* a = toInt64(x);
+    Value* d = toInt64(y);
     Value* zero = b.getInt64(0);
     Value* minusOne = b.CreateICmpEQ(d, b.getInt64(static_cast<uint64_t>(-1)));
     Value* safe = b.CreateSelect(b.CreateOr(b.CreateICmpEQ(d, zero), minusOne), b.getInt64(1), d);
@@ -140,7 +147,8 @@ IrScalar integerDivision(Division kind, IrScalar x, IrScalar y) {
         rem = b.CreateSelect(minusOne, zero, rem);
     }
     Value* r = nullptr;
-    if (kind == Division::Truncate || s.isUnsigned) r = kind == Division::Modulo ? rem : q;
+    if (kind == Division::Truncate || kind == Division::Remainder || s.isUnsigned)
+        r = kind == Division::Modulo || kind == Division::Remainder ? rem : q;
     else {
         Value* fix = b.CreateAnd(b.CreateICmpNE(rem, zero), b.CreateXor(b.CreateICmpSLT(rem, zero), b.CreateICmpSLT(d, zero)));
         r = kind == Division::Floor ? b.CreateSelect(fix, b.CreateSub(q, b.getInt64(1)), q) : b.CreateSelect(fix, b.CreateAdd(rem, d), rem);
@@ -150,13 +158,29 @@ IrScalar integerDivision(Division kind, IrScalar x, IrScalar y) {
 IrScalar idiv(IrScalar x, IrScalar y) { return integerDivision(Division::Truncate, x, y); }
 IrScalar ifloordiv(IrScalar x, IrScalar y) { return integerDivision(Division::Floor, x, y); }
 IrScalar imod(IrScalar x, IrScalar y) { return integerDivision(Division::Modulo, x, y); }
+IrScalar irem(IrScalar x, IrScalar y) { return integerDivision(Division::Remainder, x, y); }
+
+// Shifts in int64, as the interpreter: a count outside [0, 64) shifts every bit out (ishr keeps the sign), and
+// wrapping to a narrower type then gives that type's own shift.
+enum class Shift { Left, Right };
+IrScalar integerShift(Shift kind, IrScalar x, IrScalar y) {
+    FormScope& s = scope();
+    llvm::IRBuilder<>& b = s.b;
+    Value* a = toInt64(x);
+    Value* n = toInt64(y);
+    Value* outside = b.CreateICmpUGE(n, b.getInt64(64));  // negative counts are huge unsigned
+    Value* count = b.CreateSelect(outside, b.getInt64(0), n);
+    Value* r = nullptr;
+    if (kind == Shift::Left) r = b.CreateSelect(outside, b.getInt64(0), b.CreateShl(a, count));
+    else r = b.CreateSelect(outside, b.CreateAShr(a, b.getInt64(63)), b.CreateAShr(a, count));
+    return IrScalar(b.CreateTrunc(r, s.type));
+}
+IrScalar ishl(IrScalar x, IrScalar y) { return integerShift(Shift::Left, x, y); }
+IrScalar ishr(IrScalar x, IrScalar y) { return integerShift(Shift::Right, x, y); }
 
 IrScalar ipow(IrScalar x, IrScalar y) {
     FormScope& s = scope();
-    llvm::Type* i64 = s.b.getInt64Ty();
-    Value* wide = s.isUnsigned ? s.b.CreateZExt(x.v, i64) : s.b.CreateSExt(x.v, i64);
-    Value* e = s.isUnsigned ? s.b.CreateZExt(y.v, i64) : s.b.CreateSExt(y.v, i64);
-    return IrScalar(s.b.CreateTrunc(s.b.CreateCall(s.emitter.ipowHelper(), {wide, e}), s.type));
+    return IrScalar(s.b.CreateTrunc(s.b.CreateCall(s.emitter.ipowHelper(), {toInt64(x), toInt64(y)}), s.type));
 }
 
 Value* valueOf(IrScalar x) { return x.v; }
@@ -171,7 +195,7 @@ Value* floatForm(ElementOp op, IrScalar a, [[maybe_unused]] IrScalar b) {
         return valueOf(function(a));
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) \
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm, ...) \
     case ElementOp::Name:                                                     \
         if (ElementTyping::typing == ElementTyping::Integral) break;          \
         return valueOf(floatForm);
@@ -189,9 +213,10 @@ Value* integerForm(ElementOp op, IrScalar a, [[maybe_unused]] IrScalar b) {
         case ElementOp::Floor:  // the rounding functions keep integers (ops/unary_math.def's Keep)
         case ElementOp::Ceil:
         case ElementOp::Trunc: return a.v;
-#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) \
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm, ...) \
     case ElementOp::Name:                                                     \
         if (ElementTyping::typing == ElementTyping::Promote) break;           \
+        if (ElementTyping::typing == ElementTyping::Floating) break;          \
         return valueOf(integerForm);
 #define CWB_ELEMENTWISE_BINARY CWB_ELEMENTWISE_UNARY
 #include "ops/elementwise.def"
@@ -242,7 +267,8 @@ Value* KernelEmitter::binaryOp(ElementOp op, Value* a, Value* bv, DType d, bool 
 }
 
 llvm::Function* KernelEmitter::ipowHelper() {
-    // Integer pow as the interpreter does it: repeated multiplication, 1 for negative exponents (wraps at the end).
+    // Integer pow as the interpreter does it: repeated multiplication (wrapping at the end); negative exponents
+    // give 1 for a base of 1, +-1 for -1 and 0 otherwise, as PyTorch.
     if (llvm::Function* f = module.getFunction("cwb_ipow_i64")) return f;
     auto* i64 = b.getInt64Ty();
     auto* f = llvm::Function::Create(llvm::FunctionType::get(i64, {i64, i64}, false), llvm::Function::InternalLinkage,
@@ -255,12 +281,21 @@ llvm::Function* KernelEmitter::ipowHelper() {
     h.SetInsertPoint(entry);
     Value* base = f->getArg(0);
     Value* exponent = f->getArg(1);
+    auto* negative = llvm::BasicBlock::Create(ctx, "negative", f);
+    auto* nonNegative = llvm::BasicBlock::Create(ctx, "nonnegative", f);
+    h.CreateCondBr(h.CreateICmpSLT(exponent, h.getInt64(0)), negative, nonNegative);
+    h.SetInsertPoint(negative);
+    Value* odd = h.CreateICmpNE(h.CreateAnd(exponent, h.getInt64(1)), h.getInt64(0));
+    Value* ofMinusOne = h.CreateSelect(odd, h.getInt64(static_cast<uint64_t>(-1)), h.getInt64(1));
+    Value* unitBase = h.CreateSelect(h.CreateICmpEQ(base, h.getInt64(static_cast<uint64_t>(-1))), ofMinusOne, h.getInt64(0));
+    h.CreateRet(h.CreateSelect(h.CreateICmpEQ(base, h.getInt64(1)), h.getInt64(1), unitBase));
+    h.SetInsertPoint(nonNegative);
     h.CreateCondBr(h.CreateICmpSGT(exponent, h.getInt64(0)), loop, done);
     h.SetInsertPoint(loop);
     auto* k = h.CreatePHI(i64, 2);
     auto* acc = h.CreatePHI(i64, 2);
-    k->addIncoming(h.getInt64(0), entry);
-    acc->addIncoming(h.getInt64(1), entry);
+    k->addIncoming(h.getInt64(0), nonNegative);
+    acc->addIncoming(h.getInt64(1), nonNegative);
     Value* nextAcc = h.CreateMul(acc, base);
     Value* nextK = h.CreateAdd(k, h.getInt64(1));
     k->addIncoming(nextK, loop);
@@ -268,7 +303,7 @@ llvm::Function* KernelEmitter::ipowHelper() {
     h.CreateCondBr(h.CreateICmpSLT(nextK, exponent), loop, done);
     h.SetInsertPoint(done);
     auto* result = h.CreatePHI(i64, 2);
-    result->addIncoming(h.getInt64(1), entry);
+    result->addIncoming(h.getInt64(1), nonNegative);
     result->addIncoming(nextAcc, loop);
     h.CreateRet(result);
     return f;

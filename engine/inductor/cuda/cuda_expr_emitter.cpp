@@ -99,7 +99,8 @@ std::string ExprEmitter::binaryText(const Expr& e, const std::string& a, const s
 std::string ExprEmitter::formText(const Expr& e, std::initializer_list<std::string> operands) {
     const DType t = e.a->dtype;
     const bool isFloat = isFloating(t);
-    if (isFloat ? elementTyping(e.op) == ElementTyping::Integral : elementTyping(e.op) == ElementTyping::Promote)
+    const ElementTyping typing = elementTyping(e.op);
+    if (isFloat ? typing == ElementTyping::Integral : typing == ElementTyping::Promote || typing == ElementTyping::Floating)
         throw std::logic_error(fmt::format("CUDA codegen: no {} form of {}", isFloat ? "float" : "integer", elementOpName(e.op)));
     std::string args;
     for (const std::string& operand : operands) args += (args.empty() ? "" : ", ") + (isFloat ? operand : "(cwb_i64)" + operand);

@@ -48,8 +48,10 @@ __device__ __forceinline__ cwb_i64 cwb_imod(cwb_i64 a, cwb_i64 b) {
   cwb_i64 r = a % b;
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
-// a ** b by repeated multiplication modulo 2^64 (1 for b <= 0, as the interpreter's loop).
+__device__ __forceinline__ cwb_i64 cwb_irem(cwb_i64 a, cwb_i64 b) { return (b == 0 || b == -1) ? 0 : a % b; }
+// a ** b by repeated multiplication modulo 2^64; negative exponents as PyTorch: 1, +-1 for a base of 1, -1, else 0.
 __device__ __forceinline__ cwb_i64 cwb_ipow(cwb_i64 a, cwb_i64 b) {
+  if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0);
   cwb_u64 result = 1, base = (cwb_u64)a;
   for (; b > 0; b >>= 1) { if (b & 1) result *= base; base *= base; }
   return (cwb_i64)result;
@@ -177,8 +179,9 @@ __device__ __forceinline__ double cwb_mul_rn(double a, double b) { return __dmul
 template <class F> struct cwb_rn {
   F v;
   __device__ __forceinline__ cwb_rn(F x) : v(x) {}
-  __device__ __forceinline__ explicit cwb_rn(int x) : v((F)x) {}
-  __device__ __forceinline__ explicit cwb_rn(bool x) : v((F)x) {}
+  // T(0), T(predicate), T(0.5): an exact match for any constant, so that a double constant of a float form
+  // is not ambiguous between float, int and bool.
+  template <class C> __device__ __forceinline__ explicit cwb_rn(C x) : v((F)x) {}
 };
 template <class F> __device__ __forceinline__ cwb_rn<F> operator+(cwb_rn<F> a, cwb_rn<F> b) { return a.v + b.v; }
 template <class F> __device__ __forceinline__ cwb_rn<F> operator-(cwb_rn<F> a, cwb_rn<F> b) { return a.v - b.v; }
@@ -201,13 +204,17 @@ template <class F> __device__ __forceinline__ cwb_rn<F> atan2(cwb_rn<F> a, cwb_r
 // pow and // in double, as the interpreter: float's powf and a float quotient can round differently.
 template <class F> __device__ __forceinline__ cwb_rn<F> pow(cwb_rn<F> a, cwb_rn<F> b) { return (F)::pow((double)a.v, (double)b.v); }
 template <class F> __device__ __forceinline__ cwb_rn<F> floordiv(cwb_rn<F> a, cwb_rn<F> b) { return (F)::floor((double)a.v / (double)b.v); }
+template <class F> __device__ __forceinline__ cwb_rn<F> fmod(cwb_rn<F> a, cwb_rn<F> b) { return ::fmod(a.v, b.v); }
 template <class F> __device__ __forceinline__ cwb_rn<F> pymod(cwb_rn<F> a, cwb_rn<F> b) { return cwb_fmod_py(a.v, b.v); }
 template <class F> __device__ __forceinline__ cwb_rn<F> maximum(cwb_rn<F> a, cwb_rn<F> b) { return cwb_maximum(a.v, b.v); }
 template <class F> __device__ __forceinline__ cwb_rn<F> minimum(cwb_rn<F> a, cwb_rn<F> b) { return cwb_minimum(a.v, b.v); }
 __device__ __forceinline__ cwb_i64 idiv(cwb_i64 a, cwb_i64 b) { return cwb_idiv(a, b); }
 __device__ __forceinline__ cwb_i64 ifloordiv(cwb_i64 a, cwb_i64 b) { return cwb_ifloordiv(a, b); }
 __device__ __forceinline__ cwb_i64 imod(cwb_i64 a, cwb_i64 b) { return cwb_imod(a, b); }
+__device__ __forceinline__ cwb_i64 irem(cwb_i64 a, cwb_i64 b) { return cwb_irem(a, b); }
 __device__ __forceinline__ cwb_i64 ipow(cwb_i64 a, cwb_i64 b) { return cwb_ipow(a, b); }
+__device__ __forceinline__ cwb_i64 ishl(cwb_i64 a, cwb_i64 b) { return (b < 0 || b >= 64) ? 0 : (cwb_i64)((cwb_u64)a << b); }
+__device__ __forceinline__ cwb_i64 ishr(cwb_i64 a, cwb_i64 b) { return (b < 0 || b >= 64) ? (a < 0 ? -1 : 0) : (a >> b); }
 )CUDA";
 
 std::string elementwiseForms() {
@@ -224,13 +231,13 @@ std::string elementwiseForms() {
             text += fmt::format("template <class F> __device__ __forceinline__ auto cwb_f_{0}({1}) {{ typedef cwb_rn<F> T; "
                                 "return cwb_value({3}); }}\n",
                                 function, fmt::format(fmt::runtime(params), "cwb_rn<F>"), args, floatForm);
-        if (typing != "Promote")
+        if (typing != "Promote" && typing != "Floating")
             text += fmt::format("__device__ __forceinline__ cwb_i64 cwb_i_{0}({1}) {{ typedef cwb_i64 T; return (cwb_i64)({3}); }}\n",
                                 function, fmt::format(fmt::runtime(params), "cwb_i64"), args, integerForm);
     };
-#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) \
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm, ...) \
     row(#function, "{0} a", "a", #typing, #floatForm, #integerForm);
-#define CWB_ELEMENTWISE_BINARY(Name, function, typing, floatForm, integerForm) \
+#define CWB_ELEMENTWISE_BINARY(Name, function, typing, floatForm, integerForm, ...) \
     row(#function, "{0} a, {0} b", "a, b", #typing, #floatForm, #integerForm);
 #include "ops/elementwise.def"
 #undef CWB_ELEMENTWISE_BINARY

@@ -89,12 +89,16 @@ int64_t imod(int64_t a, int64_t b) {
     const int64_t r = a % b;
     return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
+int64_t irem(int64_t a, int64_t b) { return nonzeroDivisor(b) == -1 ? 0 : a % b; }
 int64_t ipow(int64_t a, int64_t b) {
+    if (b < 0) return a == 1 ? 1 : a == -1 ? (b % 2 == 0 ? 1 : -1) : 0;
     int64_t result = 1;
     for (int64_t k = 0; k < b; ++k) result *= a;
     return result;
 }
-using std::atan2, std::fabs, std::pow, std::rint;
+int64_t ishl(int64_t a, int64_t b) { return b < 0 || b >= 64 ? 0 : static_cast<int64_t>(static_cast<uint64_t>(a) << b); }
+int64_t ishr(int64_t a, int64_t b) { return b < 0 || b >= 64 ? (a < 0 ? -1 : 0) : a >> b; }
+using std::atan2, std::fabs, std::fmod, std::pow, std::rint;
 #define CWB_UNARY_MATH(Name, function, integers, llvm) using std::function;
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
@@ -109,7 +113,7 @@ double floatForm(ElementOp op, double a, [[maybe_unused]] double b) {
         return std::function(a);
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm)                   \
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm, ...)                   \
     case ElementOp::Name:                                                                       \
         if (ElementTyping::typing == ElementTyping::Integral) break;                            \
         return static_cast<double>(floatForm);
@@ -128,9 +132,10 @@ int64_t integerForm(ElementOp op, int64_t a, [[maybe_unused]] int64_t b) {
         case ElementOp::Floor:  // the rounding functions keep integers (ops/unary_math.def's Keep)
         case ElementOp::Ceil:
         case ElementOp::Trunc: return a;
-#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) \
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm, ...) \
     case ElementOp::Name:                                                     \
         if (ElementTyping::typing == ElementTyping::Promote) break;           \
+        if (ElementTyping::typing == ElementTyping::Floating) break;          \
         return static_cast<int64_t>(integerForm);
 #define CWB_ELEMENTWISE_BINARY CWB_ELEMENTWISE_UNARY
 #include "ops/elementwise.def"

@@ -218,7 +218,7 @@ bool isUnary(ElementOp op) {
 #define CWB_UNARY_MATH(Name, function, integers, llvm) case ElementOp::Name:
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) case ElementOp::Name:
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm, ...) case ElementOp::Name:
 #include "ops/elementwise.def"
 #undef CWB_ELEMENTWISE_UNARY
         return true;
@@ -232,7 +232,7 @@ ElementTyping elementTyping(ElementOp op) {
     case ElementOp::Name: return std::string_view(#integers) == "Keep" ? ElementTyping::Same : ElementTyping::Promote;
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) \
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm, ...) \
     case ElementOp::Name: return ElementTyping::typing;
 #define CWB_ELEMENTWISE_BINARY CWB_ELEMENTWISE_UNARY
 #include "ops/elementwise.def"
@@ -251,7 +251,7 @@ const char* elementOpName(ElementOp op) {
         return #function;
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) \
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm, ...) \
     case ElementOp::Name: return #function;
 #define CWB_ELEMENTWISE_BINARY CWB_ELEMENTWISE_UNARY
 #include "ops/elementwise.def"
@@ -267,9 +267,9 @@ const std::map<std::string, ElementOp, std::less<>>& elementOpsByName() {
 #define CWB_UNARY_MATH(Name, function, integers, llvm) byName.emplace(#function, ElementOp::Name);
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) byName.emplace(#function, ElementOp::Name);
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm, ...) byName.emplace(#function, ElementOp::Name);
 #define CWB_ELEMENTWISE_BINARY CWB_ELEMENTWISE_UNARY
-#define CWB_ELEMENTWISE_ALIAS(alias, function) byName.emplace(#alias, byName.at(#function));
+#define CWB_ELEMENTWISE_ALIAS(alias, function, ...) byName.emplace(#alias, byName.at(#function));
 #include "ops/elementwise.def"
 #undef CWB_ELEMENTWISE_ALIAS
 #undef CWB_ELEMENTWISE_BINARY

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/elementwise.h"
 #include "tensor/dtype.h"
 
 namespace eng::inductor {
@@ -67,8 +68,8 @@ enum class ElementOp {
 #define CWB_UNARY_MATH(Name, function, integers, llvm) Name,
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm) Name,
-#define CWB_ELEMENTWISE_BINARY(Name, function, typing, floatForm, integerForm) Name,
+#define CWB_ELEMENTWISE_UNARY(Name, function, typing, floatForm, integerForm, ...) Name,
+#define CWB_ELEMENTWISE_BINARY(Name, function, typing, floatForm, integerForm, ...) Name,
 #include "ops/elementwise.def"
 #undef CWB_ELEMENTWISE_BINARY
 #undef CWB_ELEMENTWISE_UNARY
@@ -77,7 +78,7 @@ bool isUnary(ElementOp op);
 bool isComparison(ElementOp op);  // the Bool-typed rows of ops/elementwise.def: results are Bool
 /// How an op of ops/elementwise.def types its operands and result (that file's `typing` column); the math
 /// functions of ops/unary_math.def are Promote, or Same for those that keep integers (floor, ceil, trunc).
-enum class ElementTyping { Same, Promote, Integral, Bool };
+using ElementTyping = ops::ElementTyping;
 ElementTyping elementTyping(ElementOp op);
 const char* elementOpName(ElementOp op);
 /// Every op of ops/unary_math.def and ops/elementwise.def by its torch name and its aliases (multiply, and_).

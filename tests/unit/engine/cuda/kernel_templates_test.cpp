@@ -130,10 +130,11 @@ TEST_F(KernelTemplates, EveryRowReductionAndSoftmaxCompiles) {
 }
 
 TEST(KernelTemplateErrors, OpsWithoutAKernelRaiseLikeTheCpu) {
-    EXPECT_THROW(cudagen::unaryExpression(UnaryOp::Neg, DType::Bool), TensorError);
+    // -x and x - y of bool tensors raise PyTorch's own messages before any kernel (tensor::unary, tensor::binary).
+    EXPECT_THROW(cudagen::unaryExpression(UnaryOp::Frac, DType::Int64), TensorError);
     EXPECT_THROW(cudagen::unaryExpression(UnaryOp::Sin, DType::Int64), TensorError);
-    EXPECT_THROW(cudagen::binaryExpression(BinaryOp::Sub, DType::Bool), TensorError);
-    EXPECT_THROW(cudagen::binaryExpression(BinaryOp::BitwiseAnd, DType::Float32), TensorError);
+    EXPECT_THROW(cudagen::binaryExpression(BinaryOp::FloorDiv, DType::Bool), TensorError);
+    EXPECT_THROW(cudagen::binaryExpression(BinaryOp::BitAnd, DType::Float32), TensorError);
     EXPECT_THROW(cudagen::rowSoftmaxKernel(DType::Int32, false), TensorError);
 }
 
