@@ -30,8 +30,24 @@ struct TraceOptions {
     std::string report;
     std::string format = "html";
     bool follow = false;
+    std::string view;              ///< passed on to `cwb open`
+    std::string snapshotPrefix;    ///< passed on to `cwb open` (--snapshot-on-sigusr1)
     std::vector<std::string> command;
 };
+
+/// Replaces this process with `cwb open PATH [--follow] [the workbench options given to trace]`.
+[[noreturn]] void execWorkbench(const TraceOptions& options, const std::string& path, bool follow) {
+    std::string self = fs::read_symlink("/proc/self/exe").string();
+    std::vector<std::string> args{"cwb", "open", path};
+    if (follow) args.emplace_back("--follow");
+    if (!options.view.empty()) args.insert(args.end(), {"--view", options.view});
+    if (!options.snapshotPrefix.empty()) args.insert(args.end(), {"--snapshot-on-sigusr1", options.snapshotPrefix});
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    execv(self.c_str(), argv.data());
+    throw std::runtime_error("cannot open the workbench: " + std::string(std::strerror(errno)));
+}
 
 std::string defaultDir() {
     std::time_t now = std::time(nullptr);
@@ -75,13 +91,15 @@ int runTraced(const TraceOptions& options, const std::string& dir) {
 }
 
 /// The workbench in follow mode on the logs' folder, as a process of its own beside the command.
-pid_t startFollowingWorkbench(const std::string& dir) {
-    std::string self = fs::read_symlink("/proc/self/exe").string();
+pid_t startFollowingWorkbench(const TraceOptions& options, const std::string& dir) {
     pid_t child = fork();
     if (child < 0) throw std::runtime_error("cannot open the workbench: fork failed");
     if (child == 0) {
-        execl(self.c_str(), "cwb", "open", dir.c_str(), "--follow", static_cast<char*>(nullptr));
-        fmt::print(stderr, "cwb trace: cannot open the workbench: {}\n", std::strerror(errno));
+        try {
+            execWorkbench(options, dir, true);
+        } catch (const std::exception& e) {
+            fmt::print(stderr, "cwb trace: {}\n", e.what());
+        }
         _exit(127);
     }
     return child;
@@ -98,7 +116,7 @@ int runTrace(const TraceOptions& options) {
     }
     if (options.follow && format) throw CLI::ValidationError("--follow", "opens the workbench; it cannot go with --report");
     std::optional<pid_t> workbench;
-    if (options.follow) workbench = startFollowingWorkbench(dir);
+    if (options.follow) workbench = startFollowingWorkbench(options, dir);
     int exitCode = runTraced(options, dir);
     if (exitCode != 0) fmt::print(stderr, "cwb trace: {} exited with status {}\n", options.command[0], exitCode);
     if (logBytes(dir) == 0) {
@@ -127,9 +145,7 @@ int runTrace(const TraceOptions& options) {
         fmt::print(stderr, "cwb trace: wrote {} report to {}\n", options.format, options.report);
         return exitCode;
     }
-    std::string self = fs::read_symlink("/proc/self/exe").string();
-    execl(self.c_str(), "cwb", "open", db.c_str(), static_cast<char*>(nullptr));
-    throw std::runtime_error("cannot open the workbench: " + std::string(std::strerror(errno)));
+    execWorkbench(options, db, false);
 }
 
 }  // namespace
@@ -143,6 +159,9 @@ void registerTraceCommand(CLI::App& app) {
     cmd->add_option("-f,--format", options->format, "Report format: md, html, json or perfetto")->capture_default_str();
     cmd->add_flag("--follow", options->follow,
                   "Open the workbench at once and update it live as the logs grow (for long jobs)");
+    cmd->add_option("--view", options->view, "The workbench's first view (as `cwb open --view`)");
+    cmd->add_option("--snapshot-on-sigusr1", options->snapshotPrefix,
+                    "The workbench writes its frame and what it shows to PREFIX.png and PREFIX.txt on SIGUSR1");
     cmd->add_option("command", options->command, "The command to run, after --: cwb trace -- python train.py")
         ->required()
         ->expected(-1);

@@ -62,7 +62,14 @@ bool filterBox(const char* id, std::string& text, const char* hint, float width)
 bool keyPressed(ImGuiKey key) {
     const ImGuiIO& io = ImGui::GetIO();
     if (key != ImGuiKey_Escape && io.WantTextInput) return false;
+    if (io.KeyCtrl || io.KeyAlt) return false;  // Alt+Left is Back, not a step to the left
     return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), true);
+}
+
+bool letterPressed(char letter) {
+    const ImGuiIO& io = ImGui::GetIO();
+    // Dear ImGui 1.86 indexes keys by GLFW's codes, which are the ASCII capitals for letters.
+    return !io.WantTextInput && !io.KeyCtrl && !io.KeyAlt && ImGui::IsKeyPressed(letter, false);
 }
 
 bool ctrlPressed(char letter) {
@@ -82,6 +89,15 @@ bool linkButton(const char* label) {
         ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
     }
     return hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
+}
+
+bool linkButton(const char* label, char shortcut, bool keys) {
+    char hint[8];
+    std::snprintf(hint, sizeof hint, "[%c]", shortcut);
+    ImGui::TextDisabled("%s", hint);
+    ImGui::SameLine(0, ImGui::GetFontSize() * 0.3f);
+    bool clicked = linkButton(label);
+    return clicked || (keys && letterPressed(shortcut));
 }
 
 void helpMarker(const char* text) {

@@ -25,8 +25,14 @@ bool keyPressed(ImGuiKey key);
 /// Ctrl + a letter ('F', 'O', ...), also while typing (so Ctrl+F works from any field).
 bool ctrlPressed(char letter);
 
+/// A letter key ('G') pressed this frame, without Ctrl or Alt and while no text field has the keyboard.
+bool letterPressed(char letter);
+
 /// Text that looks like a link and returns true on click.
 bool linkButton(const char* label);
+/// A link with a shortcut key, shown before it ("[G] Graph: ..."): true on click, or on the letter when `keys`
+/// is on (its pane has the keyboard).
+bool linkButton(const char* label, char shortcut, bool keys);
 
 /// "(?)" that shows `text` on hover.
 void helpMarker(const char* text);

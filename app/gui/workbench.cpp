@@ -383,9 +383,12 @@ void Workbench::drawSidebar(UiDump* dump) {
                                           session->session->startedAt.c_str());
                     }
                     const traces::SummaryCounts& counts = session->metrics.counts;
-                    ImGui::TextDisabled("  %lld compiles, %lld recompiles, %lld breaks, %lld failed",
-                                        static_cast<long long>(counts.compiles), static_cast<long long>(counts.recompiles),
-                                        static_cast<long long>(counts.graphBreaks), static_cast<long long>(counts.failedCompiles));
+                    char line[160];
+                    std::snprintf(line, sizeof line, "  %lld compiles, %lld recompiles, %lld breaks, %lld failed",
+                                  static_cast<long long>(counts.compiles), static_cast<long long>(counts.recompiles),
+                                  static_cast<long long>(counts.graphBreaks), static_cast<long long>(counts.failedCompiles));
+                    ImGui::TextDisabled("%s", line);
+                    if (dump) dump->add("sidebar-session", session->label + ":" + line);
                     ImGui::PopID();
                 }
                 ImGui::TreePop();
@@ -413,7 +416,9 @@ std::string Workbench::paneTraceName(const Pane& pane) const {
     return name;
 }
 
-void Workbench::drawPaneHeader(Pane& pane) {
+void Workbench::drawPaneHeader(Pane& pane, UiDump* dump) {
+    drawHistoryButtons(pane, dump);
+    ImGui::SameLine();
     const Selection& selection = pane.selection;
     std::string current = paneTraceName(pane);
     ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 32));
@@ -477,7 +482,7 @@ void Workbench::drawPane(size_t paneIndex, UiDump* dump) {
                                                   ImGui::GetColorU32(ImGuiCol_TabActive));
         ImGui::Dummy(ImVec2(0, 2.0f));
     }
-    drawPaneHeader(pane);
+    drawPaneHeader(pane, paneIndex == focusedPane_ ? dump : nullptr);
     if (dump) dump->add("pane", std::to_string(paneIndex) + " " + paneTraceName(pane));
     if (ImGui::BeginTabBar("##views")) {
         for (const auto& view : pane.views) {
@@ -486,6 +491,7 @@ void Workbench::drawPane(size_t paneIndex, UiDump* dump) {
             pane.active = view->id();
             ViewContext context{traces_, pane.selection, std::nullopt, nullptr};
             context.uiDump = paneIndex == focusedPane_ ? dump : nullptr;
+            context.hasKeyboard = paneIndex == focusedPane_;
             if (context.uiDump) context.uiDump->add("view", std::string(viewName(view->id())) + " (" + view->title() + ")");
             widgets::beginLayoutChild("##view", ImVec2(0, 0));
             view->draw(context);
@@ -500,6 +506,7 @@ void Workbench::drawPane(size_t paneIndex, UiDump* dump) {
     bool pendingExists = std::any_of(pane.views.begin(), pane.views.end(),
                                      [&](const auto& view) { return pane.pendingFocus == view->id(); });
     if (pane.pendingFocus && (!pendingExists || pane.pendingFocus == pane.active)) pane.pendingFocus.reset();
+    recordPlace(pane);
 }
 
 void Workbench::drawWelcome() {

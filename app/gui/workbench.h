@@ -66,14 +66,32 @@ private:
         std::unique_ptr<TraceLoad> refresh;  ///< follow mode: a newer import of the grown logs, in flight
         uint64_t followedBytes = 0;          ///< follow mode: the logs' size when the last import started
     };
+    /// A place in a pane: a view and what was selected there.
+    struct Place {
+        ViewId view = ViewId::Sites;
+        Selection selection;
+    };
     struct Pane {
         Selection selection;
         std::vector<std::unique_ptr<View>> views;
         ViewId active = ViewId::Sites;
         std::optional<ViewId> pendingFocus;
+        /// Back and forward history, as a browser's: a new place starts where the view, the trace, the session or
+        /// the compile changes; each place keeps the latest selection made there.
+        std::vector<Place> back;
+        std::vector<Place> forward;
+        std::optional<Place> here;
     };
 
     void pollLoads();
+    /// History (workbench_history.cpp): notes where the pane is after its frame; goes back or forward.
+    void recordPlace(Pane& pane);
+    void goBack(Pane& pane);
+    void goForward(Pane& pane);
+    /// The Back and Forward buttons at the start of a pane's header, with where they lead.
+    void drawHistoryButtons(Pane& pane, UiDump* dump);
+    /// "Graph  [0/1]": a place as the buttons' tooltips and the dump name it.
+    std::string placeName(const Place& place) const;
     /// Follow mode: starts a new import of every log that grew since its last one, at most once a second.
     void followLogs();
     /// Follow mode: shows the finished import of slot `index`, keeping what each pane selected.
@@ -86,7 +104,7 @@ private:
     void drawMenuBar(UiDump* dump);
     void drawSidebar(UiDump* dump);
     void drawPane(size_t paneIndex, UiDump* dump);
-    void drawPaneHeader(Pane& pane);
+    void drawPaneHeader(Pane& pane, UiDump* dump);
     /// "trace name" or "trace name  >  session" of what the pane shows.
     std::string paneTraceName(const Pane& pane) const;
     /// Points a pane whose trace was closed, failed or never chosen at the first loaded session.

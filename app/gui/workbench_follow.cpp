@@ -85,8 +85,13 @@ void Workbench::takeRefresh(size_t index) {
 }
 
 void Workbench::forgetTraces() {
-    for (Pane& pane : panes_)
+    for (Pane& pane : panes_) {
         for (auto& view : pane.views) view->forgetTrace();
+        // Places name rows of the old trace, whose ids may mean other rows in the new one.
+        pane.back.clear();
+        pane.forward.clear();
+        pane.here.reset();
+    }
 }
 
 }  // namespace app

@@ -33,6 +33,9 @@ constexpr Shortcut kShortcuts[] = {
     {"Enter / Shift+Enter", "Code view search: next / previous match"},
     {"Arrows, Enter, Esc, /", "Graph view: move between nodes, open a group, close it, search"},
     {"Double-click a compile id", "Compile sites: step through that function's compiles"},
+    {"[G] [C] [K] [P] ... before a link", "Follow it: compile -> graph (G), code (C), breaks (B), recompiles (R); "
+                                         "graph node -> kernel (K); kernel -> graph node (G), provenance (P)"},
+    {"Alt+Left / Alt+Right", "Back / forward through the places followed (also the mouse's side buttons)"},
     {"Drop files on the window", "Open traces and logs; side by side, in the pane they are dropped on"},
     {"F1", "This help"},
 };
@@ -56,6 +59,11 @@ void Workbench::handleShortcuts() {
         if (shown >= 0 && shown < static_cast<int>(traces_.size())) closeTrace(static_cast<size_t>(shown));
     }
     if (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_F1, false)) showHelp_ = !showHelp_;
+    // Back and forward as in a browser: Alt+Left / Alt+Right, or the mouse's side buttons.
+    bool back = (io.KeyAlt && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow), false)) || ImGui::IsMouseClicked(3);
+    bool forward = (io.KeyAlt && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow), false)) || ImGui::IsMouseClicked(4);
+    if (back) goBack(focusedPane());
+    if (forward) goForward(focusedPane());
     for (int n = 0; n < std::min(kViewShortcuts, static_cast<int>(std::size(kViewOrder))); ++n)
         if (widgets::ctrlPressed(static_cast<char>(n == 9 ? '0' : '1' + n))) showView(kViewOrder[n]);
 }

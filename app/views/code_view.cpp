@@ -246,6 +246,9 @@ void CodeView::drawToolbar(const viz::TraceAnalysis& analysis, ViewContext& cont
     viz::KernelRef kernel = loaded_->kernelId ? analysis.kernel(*loaded_->kernelId) : viz::KernelRef{};
     if (!kernel.kernel) return;
     auto nodes = viz::nodesOfKernel(analysis.index(), *kernel.code, *kernel.kernel);
+    // Kernel -> the lines of the pre-grad graph, post-grad graph and output code it came from.
+    if (widgets::linkButton("Provenance: its graph nodes and output code lines side by side", 'P', context.hasKeyboard))
+        context.focusRequest = ViewId::Provenance;
     ImGui::TextDisabled("Fused graph nodes:");
     if (nodes.empty()) {
         ImGui::SameLine();
@@ -256,7 +259,9 @@ void CodeView::drawToolbar(const viz::TraceAnalysis& analysis, ViewContext& cont
         const traces::Graph* graph = analysis.graph(node.graphId);
         std::string label = node.node + (graph ? std::string(" (") + traces::toString(graph->kind) + ")" : "");
         ImGui::PushID(label.c_str());
-        if (widgets::linkButton(label.c_str())) {
+        // The first node takes G: kernel -> graph node from the keyboard.
+        bool first = &node == &nodes.front();
+        if (first ? widgets::linkButton(label.c_str(), 'G', context.hasKeyboard) : widgets::linkButton(label.c_str())) {
             if (graph && graph->compileId) context.selection.compileId = graph->compileId;
             context.selection.graphId = node.graphId;
             context.selection.nodeName = node.node;

@@ -229,6 +229,14 @@ void GraphPane::selectKernel(int kernel) {
     if (cluster >= 0 && shownLayout_) canvas_.centerOnCluster(cluster);
 }
 
+void GraphPane::restoreState(const State& state) {
+    if (state.folded != folding_.has_value()) setFolded(state.folded);
+    if (folding_ && state.expanded.size() == expanded_.size()) expanded_ = state.expanded;
+    rebuildDisplay();
+    pendingFocus_ = -1;
+    canvas_.restoreView(state.view);
+}
+
 void GraphPane::toggleGroup(int group) {
     if (!folding_ || group < 0 || static_cast<size_t>(group) >= expanded_.size()) return;
     expanded_[static_cast<size_t>(group)] = !expanded_[static_cast<size_t>(group)];
@@ -237,7 +245,8 @@ void GraphPane::toggleGroup(int group) {
     pendingFocus_ = folding_->groups[static_cast<size_t>(group)].nodes.front();
 }
 
-void GraphPane::drawToolbar(UiDump* dump) {
+int GraphPane::drawToolbar(UiDump* dump) {
+    int jumpedTo = -1;
     if (ImGui::Button("Fit")) canvas_.fit();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Fit the whole graph in view (F)");
     ImGui::SameLine();
@@ -258,7 +267,8 @@ void GraphPane::drawToolbar(UiDump* dump) {
     if (action.queryChanged) updateSearch();
     if (action.jumpTo >= 0 && static_cast<size_t>(action.jumpTo) < matches_.size()) {
         // A match inside a folded group opens the group (and those around it) to show the node itself.
-        focusNode(matchedModelNodes_[static_cast<size_t>(action.jumpTo)]);
+        jumpedTo = matchedModelNodes_[static_cast<size_t>(action.jumpTo)];
+        focusNode(jumpedTo);
     }
     ImGui::SameLine();
     if (ImGui::Button("Export...")) ImGui::OpenPopup("export-graph");
@@ -310,6 +320,7 @@ void GraphPane::drawToolbar(UiDump* dump) {
     if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(line.c_str()).x) ImGui::NewLine();  // narrow pane
     ImGui::TextDisabled("%s", line.c_str());
     if (dump) dump->add("graph", title() + ": " + line);
+    return jumpedTo;
 }
 
 viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {

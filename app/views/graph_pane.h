@@ -49,8 +49,9 @@ public:
     /// "Dynamo", "AOT forward", "post-grad (backward)", ...
     std::string title() const;
 
-    /// The toolbar: fit, fold, search, export and the status line.
-    void drawToolbar(UiDump* dump);
+    /// The toolbar: fit, fold, search, export and the status line. Returns the model node a search jumped to
+    /// (now selected and shown), else -1.
+    int drawToolbar(UiDump* dump);
     /// The canvas, or a progress line while the worker lays the graph out. Returns the canvas's events with
     /// node and cluster indices of the display graph.
     viz::CanvasEvents drawCanvas(ImVec2 size, UiDump* dump);
@@ -67,6 +68,16 @@ public:
     /// Toggles a folded group (double click on it, or the side panel's button).
     void toggleGroup(int group);
     bool folded() const { return folding_.has_value(); }
+
+    /// What the user made of the pane (groups opened, where they look): kept across a reload of the same graph.
+    struct State {
+        bool folded = false;
+        std::vector<bool> expanded;
+        viz::CanvasView view;
+    };
+    State state() const { return {folding_.has_value(), expanded_, canvas_.view()}; }
+    /// Opens the same groups and looks at the same place; the next layout keeps that view rather than fitting.
+    void restoreState(const State& state);
 
     /// Compares this graph with the same graph of the function's previous compile (`since`: "[0/0]"): the
     /// toolbar says what changed and the canvas marks added and changed nodes until the user turns it off.

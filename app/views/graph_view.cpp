@@ -29,10 +29,12 @@ public:
     ViewId id() const override { return ViewId::Graph; }
     const char* title() const override { return "Graph"; }
     void draw(ViewContext& context) override;
-    void forgetTrace() override { analysis_ = nullptr; }
+    void forgetTrace() override;
 
 private:
     void bind(const viz::TraceAnalysis& analysis, const traces::Compile& compile, const viz::SessionAnalysis* session);
+    /// After a reload of the trace (`--follow`), the same compile's graphs come back as the user left them.
+    void restorePanes(const traces::Compile& compile, ViewContext& context);
     void compareWithPreviousCompile(const viz::TraceAnalysis& analysis, const traces::Compile& compile,
                                     const viz::SessionAnalysis& session);
     void drawChanges(GraphPane& pane, ViewContext& context);
@@ -55,7 +57,59 @@ private:
     int shownNode_ = -1;   ///< model node in the side panel
     int shownGroup_ = -1;  ///< or a folded group
     std::string recompileReason_;  ///< the guard that failed, when this compile is a recompile
+
+    /// The panes of the compile shown when the trace was reloaded, by compile key and graph (kind, name, n-th).
+    struct SavedPanes {
+        std::string compileKey;
+        std::vector<std::pair<std::string, GraphPane::State>> panes;
+        std::string activeGraph;
+    };
+    std::optional<SavedPanes> saved_;
 };
+
+/// A graph's place among a compile's graphs that survives a reload (row ids do not): its kind, name and ordinal.
+std::string graphSlot(const std::vector<std::unique_ptr<GraphPane>>& panes, const GraphPane& pane) {
+    const traces::Graph& graph = pane.graph();
+    int ordinal = 0;
+    for (const auto& other : panes) {
+        if (other.get() == &pane) break;
+        ordinal += other->graph().kind == graph.kind && other->graph().name == graph.name;
+    }
+    return std::to_string(static_cast<int>(graph.kind)) + "/" + graph.name + "/" + std::to_string(ordinal);
+}
+
+void GraphView::forgetTrace() {
+    if (analysis_ && !panes_.empty()) {
+        if (const traces::Compile* compile = analysis_->compile(compileId_)) {
+            SavedPanes saved{compile->key.str(), {}, {}};
+            for (const auto& pane : panes_) saved.panes.emplace_back(graphSlot(panes_, *pane), pane->state());
+            if (active_ >= 0 && static_cast<size_t>(active_) < panes_.size())
+                saved.activeGraph = graphSlot(panes_, *panes_[static_cast<size_t>(active_)]);
+            saved_ = std::move(saved);
+        }
+    }
+    analysis_ = nullptr;
+}
+
+void GraphView::restorePanes(const traces::Compile& compile, ViewContext& context) {
+    if (!saved_) return;
+    SavedPanes saved = std::move(*saved_);
+    saved_.reset();
+    if (saved.compileKey != compile.key.str()) return;
+    for (size_t i = 0; i < panes_.size(); ++i) {
+        std::string slot = graphSlot(panes_, *panes_[i]);
+        for (const auto& [savedSlot, state] : saved.panes)
+            if (savedSlot == slot) panes_[i]->restoreState(state);
+        if (slot != saved.activeGraph) continue;
+        forceTab_ = static_cast<int>(i);
+        // The selected node stays selected without being centred again: the view is where the user left it.
+        int node = panes_[i]->model().findNode(context.selection.nodeName);
+        panes_[i]->selectNode(node);
+        shownNode_ = node;
+        followedGraph_ = context.selection.graphId;
+        followedNode_ = context.selection.nodeName;
+    }
+}
 
 void GraphView::bind(const viz::TraceAnalysis& analysis, const traces::Compile& compile,
                      const viz::SessionAnalysis* session) {
@@ -128,7 +182,9 @@ void GraphView::followSelection(const ViewContext& context) {
 void GraphView::draw(ViewContext& context) {
     const traces::Compile* compile = selectedCompileOrHint(context, "Select a compile in the Sites or Recompiles view to see its graphs");
     if (!compile) return;
+    bool rebound = analysis_ != context.currentAnalysis() || compileId_ != compile->id;
     bind(*context.currentAnalysis(), *compile, currentSession(context));
+    if (rebound) restorePanes(*compile, context);
     if (panes_.empty()) {
         drawEmptyState("This compile captured no graph (it failed or broke before Dynamo produced one)");
         if (context.uiDump) context.uiDump->add("graph", "none");
@@ -165,7 +221,8 @@ void GraphView::draw(ViewContext& context) {
 
 void GraphView::drawPane(int index, ViewContext& context) {
     GraphPane& pane = *panes_[static_cast<size_t>(index)];
-    pane.drawToolbar(context.uiDump);
+    // A search match becomes the selection, as a click on it would (the side panel shows it).
+    if (int found = pane.drawToolbar(context.uiDump); found >= 0) selectNode(pane, found, context);
     ImVec2 available = ImGui::GetContentRegionAvail();
     float panelWidth = std::min(kSidePanelWidth * ImGui::GetFontSize() / 13.0f, available.x * 0.4f);
     viz::CanvasEvents events = pane.drawCanvas(ImVec2(available.x - panelWidth - 6.0f, available.y), context.uiDump);
@@ -214,7 +271,8 @@ void GraphView::drawSidePanel(GraphPane& pane, ViewContext& context) {
         ImGui::TextDisabled("Drag to pan, wheel to zoom, F to fit,");
         ImGui::TextDisabled("/ or Ctrl+F to search. Arrows move");
         ImGui::TextDisabled("between nodes, Enter opens a group,");
-        ImGui::TextDisabled("Esc or Backspace closes it.");
+        ImGui::TextDisabled("Esc or Backspace closes it. K opens");
+        ImGui::TextDisabled("the node's kernel, Alt+Left goes back.");
         const viz::FusionMap& fusion = pane.fusion();
         if (fusion.match == viz::KernelMatch::None) ImGui::TextDisabled("No kernel information for this graph.");
         else ImGui::TextDisabled("Colours: one per generated kernel.");
@@ -276,7 +334,10 @@ void GraphView::drawNodeDetails(GraphPane& pane, int modelNode, ViewContext& con
         const viz::FusionKernel& kernel = fusion.kernels[static_cast<size_t>(k)];
         std::string label = kernel.name + "  (" + viz::toString(kernel.role) + ")";
         ImGui::PushID(k);
-        if (widgets::linkButton(label.c_str())) {
+        // The first kernel takes K: graph node -> kernel from the keyboard.
+        bool opened = k == kernels.front() ? widgets::linkButton(label.c_str(), 'K', context.hasKeyboard)
+                                           : widgets::linkButton(label.c_str());
+        if (opened) {
             context.selection.kernelId = kernel.kernelId;
             context.selection.outputCodeId = kernel.outputCodeId;
             context.focusRequest = ViewId::Code;

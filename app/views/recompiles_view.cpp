@@ -211,15 +211,15 @@ void RecompilesView::drawReason(const viz::RecompileStep& step, ViewContext& con
         if (!step.limitWarning.empty()) context.uiDump->add("limit", step.limitWarning.substr(0, step.limitWarning.find('\n')));
     }
     if (step.dynamoGraphId) {
-        if (widgets::linkButton("Open this compile's graph")) {
+        if (widgets::linkButton("Open this compile's graph", 'G', context.hasKeyboard)) {
             context.selection.graphId = step.dynamoGraphId;
             context.focusRequest = ViewId::Graph;
         }
         ImGui::SameLine();
     }
-    if (widgets::linkButton("Generated code")) context.focusRequest = ViewId::Code;
+    if (widgets::linkButton("Generated code", 'C', context.hasKeyboard)) context.focusRequest = ViewId::Code;
     ImGui::SameLine();
-    if (widgets::linkButton("Compile site")) context.focusRequest = ViewId::Sites;
+    if (widgets::linkButton("Compile site", 'S', context.hasKeyboard)) context.focusRequest = ViewId::Sites;
 }
 
 /// One line on what the recompile changed in the captured graph; the graph view marks and lists the nodes.

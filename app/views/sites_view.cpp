@@ -276,12 +276,13 @@ void SitesView::drawDetails(ViewContext& context) {
 
     viz::CompileLinks links = viz::linksOfCompile(index, *head);
     ImGui::Separator();
-    if (widgets::linkButton("Step through this function's compiles")) context.focusRequest = ViewId::Recompiles;
+    bool keys = context.hasKeyboard;
+    if (widgets::linkButton("Step through this function's compiles", 'R', keys)) context.focusRequest = ViewId::Recompiles;
     if (const traces::Graph* graph = viz::primaryGraph(links)) {
         std::string text = "Graph: " + std::string(traces::toString(graph->kind)) + " (" +
                            std::to_string(graph->nodes.size()) + " nodes), " + std::to_string(links.graphs.size()) +
                            " graphs in all";
-        if (widgets::linkButton(text.c_str())) {
+        if (widgets::linkButton(text.c_str(), 'G', keys)) {
             context.selection.graphId = graph->id;
             context.focusRequest = ViewId::Graph;
         }
@@ -291,7 +292,7 @@ void SitesView::drawDetails(ViewContext& context) {
         for (const traces::OutputCode* code : links.outputCode) kernels += code->kernels.size();
         std::string text = "Generated code: " + std::to_string(links.outputCode.size()) + " file(s), " +
                            std::to_string(kernels) + " kernel(s)";
-        if (widgets::linkButton(text.c_str())) {
+        if (widgets::linkButton(text.c_str(), 'C', keys)) {
             context.selection.outputCodeId = links.outputCode.front()->id;
             context.selection.kernelId.reset();
             context.focusRequest = ViewId::Code;
@@ -299,7 +300,7 @@ void SitesView::drawDetails(ViewContext& context) {
     }
     if (!links.graphBreaks.empty()) {
         std::string text = std::to_string(links.graphBreaks.size()) + " graph break record(s)";
-        if (widgets::linkButton(text.c_str())) {
+        if (widgets::linkButton(text.c_str(), 'B', keys)) {
             context.selection.graphBreakId = links.graphBreaks.front()->id;
             context.focusRequest = ViewId::Breaks;
         }

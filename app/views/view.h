@@ -52,6 +52,8 @@ struct ViewContext {
     std::optional<ViewId> focusRequest;
     /// Set on the last frame of `cwb open --dump-ui`: views list what they show there, for tests and bug reports.
     UiDump* uiDump = nullptr;
+    /// This pane takes the views' shortcut keys (links with a key, see widgets::linkButton): the focused pane.
+    bool hasKeyboard = true;
 
     const traces::TraceData* currentTrace() const {
         if (selection.traceIndex < 0 || selection.traceIndex >= static_cast<int>(traces.size())) return nullptr;

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "aot/inference_graph.h"
 #include "capture/fx_printer.h"
 #include "capture/graph_runner.h"
 #include "inductor/inductor_backend.h"
@@ -116,12 +117,62 @@ capture::CompiledFn AotBackend::compilePass(vm::Interpreter& vm, std::shared_ptr
     return fn;
 }
 
+capture::CompiledFn AotBackend::eagerFallback(std::shared_ptr<const capture::Graph> graph, std::string reason) {
+    fallbackReason_ = std::move(reason);
+    traces::OutputCode code;
+    code.event = "engine";
+    code.filename = "cwb_inductor_eager_fallback";
+    code.language = "python";
+    code.source = fmt::format("# cwb {}: this graph runs on the eager runtime, which records autograd\n# Reason: AOT Autograd: {}\n",
+                              passes_ == PassCompiler::Eager ? "aot_eager" : "inductor", fallbackReason_);
+    code_ = std::move(code);
+    return [graph](vm::Interpreter& machine, const vm::ValueList& inputs) { return capture::runGraph(machine, *graph, inputs); };
+}
+
+capture::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph,
+                                                         const vm::ValueList& exampleInputs) {
+    InferenceGraph inference;
+    try {
+        inference = functionalInferenceGraph(vm, *graph, exampleInputs);
+    } catch (const std::exception& e) {
+        return eagerFallback(graph, e.what());
+    }
+    capture::CompiledFn fn;
+    {
+        tensor::autograd::GradModeGuard noGrad(false);
+        fn = compilePass(vm, inference.graph, exampleInputs, code_, phases_);
+    }
+    stages_ = {{traces::GraphKind::AotInference, "aot_inference_graph", inference.graph, ""}};
+    if (!code_) {
+        traces::OutputCode code;
+        code.event = "engine";
+        code.filename = "cwb_aot_eager";
+        code.language = "python";
+        code.source = "# inference graph, run on the eager runtime; the epilogue copies its last outputs into the inputs they update\n" +
+                      capture::graphCode(*inference.graph);
+        code_ = std::move(code);
+    }
+    if (passes_ == PassCompiler::Inductor) stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", inference.graph, ""});
+    for (traces::Kernel& kernel : code_->kernels) kernel.postGradNodes = kernel.sourceNodes;
+    code_->source = aotIdLine(nextAotId(), "inference") + code_->source;
+    return [fn, inference](vm::Interpreter& machine, const vm::ValueList& inputs) {
+        // AOT Autograd's epilogue: the final values go back into the mutated inputs, without recording autograd.
+        tensor::autograd::GradModeGuard noGrad(false);
+        vm::ValueList results = fn(machine, inputs);
+        for (const auto& [input, output] : inference.mutations) vm::callOp("Tensor.copy_", {inputs.at(static_cast<size_t>(input)), results.at(output)});
+        results.resize(inference.userOutputs);
+        return results;
+    };
+}
+
 capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs) {
     code_.reset();
     codes_.clear();
     stages_.clear();
     phases_.clear();
     fallbackReason_.clear();
+    if (tensor::autograd::isGradEnabled() && anyRequiresGrad(exampleInputs) && gradModeOffThroughout(*graph, true))
+        return compileMutatingInference(vm, graph, exampleInputs);
     if (!tensor::autograd::isGradEnabled() || !anyRequiresGrad(exampleInputs)) {
         capture::CompiledFn fn = compilePass(vm, graph, exampleInputs, code_, phases_);
         if (code_) code_->source = aotIdLine(nextAotId(), "inference") + code_->source;
@@ -137,15 +188,7 @@ capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
         partition = partitionJointGraph(vm, joint);
     } catch (const std::exception& e) {
         // AotUnsupported, or an op that raised on the example values while the backward was traced.
-        fallbackReason_ = dynamic_cast<const AotUnsupported*>(&e) ? e.what() : std::string("tracing the joint graph raised: ") + e.what();
-        traces::OutputCode code;
-        code.event = "engine";
-        code.filename = "cwb_inductor_eager_fallback";
-        code.language = "python";
-        code.source = fmt::format("# cwb {}: this graph runs on the eager runtime, which records autograd\n# Reason: AOT Autograd: {}\n",
-                                  passes_ == PassCompiler::Eager ? "aot_eager" : "inductor", fallbackReason_);
-        code_ = std::move(code);
-        return [graph](vm::Interpreter& machine, const vm::ValueList& inputs) { return capture::runGraph(machine, *graph, inputs); };
+        return eagerFallback(graph, dynamic_cast<const AotUnsupported*>(&e) ? e.what() : std::string("tracing the joint graph raised: ") + e.what());
     }
     const double partitionSeconds = secondsSince(start) - traceSeconds;
 

@@ -32,6 +32,11 @@ public:
     const std::string& fallbackReason() const { return fallbackReason_; }
 
 private:
+    /// The captured graph on the eager runtime, the output code saying why.
+    capture::CompiledFn eagerFallback(std::shared_ptr<const capture::Graph> graph, std::string reason);
+    /// A graph that runs without grad and writes inputs that require grad (an optimizer step): AOT Autograd's
+    /// inference graph with its epilogue (inference_graph.h).
+    capture::CompiledFn compileMutatingInference(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs);
     /// The pass compiler on one graph (forward, backward, or an inference graph): its callable and code.
     capture::CompiledFn compilePass(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& examples,
                                     std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases);

@@ -147,11 +147,25 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
             if (r.index > 0)
                 if (auto it = rebuiltLists_.find(r.index); it != rebuiltLists_.end()) return it->second;
             auto dict = std::make_shared<vm::DictObject>();
+            if (r.constant.is(vm::Kind::Dict)) {
+                dict->cls = r.constant.as<vm::DictObject>().cls;
+                dict->defaultFactory = r.constant.as<vm::DictObject>().defaultFactory;
+            }
             for (size_t i = 0; i < r.keys.size(); ++i) dict->set(r.keys[i], rebuild(r.items[i], outputs, view, globals));
             if (r.index > 0) rebuiltLists_[r.index] = vm::Value(dict);
             return vm::Value(dict);
         }
+        case Rebuild::Kind::Object: {
+            if (auto it = rebuiltLists_.find(r.index); it != rebuiltLists_.end()) return it->second;
+            auto object = std::make_shared<vm::InstanceObject>(r.constant.ref<vm::ClassObject>());
+            rebuiltLists_[r.index] = vm::Value(object);  // before its attributes, which may refer back to it
+            for (size_t i = 0; i < r.keys.size(); ++i) object->attributes[r.keys[i].str()] = rebuild(r.items[i], outputs, view, globals);
+            return vm::Value(object);
+        }
+        case Rebuild::Kind::Super:
+            return vm::Value(std::make_shared<vm::SuperObject>(r.constant.ref<vm::ClassObject>(), rebuild(r.items.at(0), outputs, view, globals)));
         case Rebuild::Kind::TensorMethod: return vm_.getAttr(rebuild(r.items.at(0), outputs, view, globals), r.name);
+        case Rebuild::Kind::DictView: return vm_.call(vm_.getAttr(rebuild(r.items.at(0), outputs, view, globals), r.name), {});
         case Rebuild::Kind::Cell:
             // A closure tuple cut by a break (at a MAKE_FUNCTION whose function escapes): the running frame's cell.
             if (!rebuildCells_ || r.index >= rebuildCells_->size()) vm::raise("RuntimeError", "torch.compile: a closure cell is gone");

@@ -188,11 +188,7 @@ struct GuardTree::Node {
                 if (slot >= locals.size() || locals[slot].isNull()) return std::nullopt;
                 return locals[slot];
             }
-            case Source::Kind::Global: {
-                auto it = globals.find(source->name);
-                if (it == globals.end()) return std::nullopt;
-                return it->second;
-            }
+            case Source::Kind::Global: return readSource(vm, *source, locals, globals);
             case Source::Kind::Item: {
                 if (!parent) return std::nullopt;
                 const vm::ValueList* items = parent->is(vm::Kind::List)    ? &parent->as<vm::ListObject>().items
@@ -203,7 +199,9 @@ struct GuardTree::Node {
             }
             case Source::Kind::DictItem: {
                 if (!parent || !parent->is(vm::Kind::Dict)) return std::nullopt;
-                vm::Value* item = parent->as<vm::DictObject>().find(source->key);
+                std::optional<vm::Value> itemKey = source->keySource ? readSource(vm, *source->keySource, locals, globals) : source->key;
+                if (!itemKey) return std::nullopt;
+                vm::Value* item = parent->as<vm::DictObject>().find(*itemKey);
                 if (!item) return std::nullopt;
                 return *item;
             }

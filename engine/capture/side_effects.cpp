@@ -88,6 +88,7 @@ void Tracer::storeAttr(const VarRef& object, const std::string& name, const VarR
         unsupported("Unsupported attribute assignment", fmt::format("Dynamo does not trace `{}` here: {}.", "obj." + name + " = ...", why), {},
                     fmt::format("STORE_ATTR {}", name));
     };
+    if (object->kind == Variable::Kind::Object) return storeObjectAttr(object, name, value);
     if (object->kind != Variable::Kind::Python || !object->value.is(vm::Kind::Instance)) refuse("the object is not a plain Python object");
     if (!object->source) refuse("the object has no source to replay the store on");
     const auto& instance = object->value.as<vm::InstanceObject>();
@@ -115,6 +116,32 @@ void Tracer::storeGlobal(TraceFrame& frame, const std::string& name, const VarRe
     addEffect(PendingEffect{SideEffect::Kind::SetGlobal, frame.globals.get(), Source::global(name), name, vm::Value(), value});
 }
 
+namespace {
+/// A dict view's items from its dict: keys, values or (key, value) tuples.
+void fillView(Tracer& tracer, Variable& view, const Variable& dict) {
+    view.items.clear();
+    for (size_t i = 0; i < dict.keys.size(); ++i) {
+        if (view.name == "keys") {
+            view.items.push_back(tracer.constant(dict.keys[i]));
+        } else if (view.name == "values") {
+            view.items.push_back(dict.items[i]);
+        } else {
+            auto pair = std::make_shared<Variable>();
+            pair->kind = Variable::Kind::Tuple;
+            pair->value = vm::makeTuple({});
+            pair->fresh = true;
+            pair->items = {tracer.constant(dict.keys[i]), dict.items[i]};
+            view.items.push_back(pair);
+        }
+    }
+}
+}  // namespace
+
+void Tracer::refreshViews(const VarRef& dict) {
+    for (const auto& weak : dict->views)
+        if (VarRef view = weak.lock()) fillView(*this, *view, *dict);
+}
+
 void Tracer::storeItem(const VarRef& container, const VarRef& key, const VarRef& value) {
     const char* what = value ? "STORE_SUBSCR" : "DELETE_SUBSCR";
     if (!isConstant(key) || container->node)
@@ -136,19 +163,23 @@ void Tracer::storeItem(const VarRef& container, const VarRef& key, const VarRef&
         return;
     }
     if (container->kind == Variable::Kind::Dict && container->fresh) {
-        for (size_t i = 0; i < container->keys.size(); ++i)
+        bool found = false;
+        for (size_t i = 0; i < container->keys.size() && !found; ++i)
             if (vm::valuesEqual(container->keys[i], k)) {
+                found = true;
                 if (value) {
                     container->items[i] = value;
                 } else {
                     container->keys.erase(container->keys.begin() + static_cast<long>(i));
                     container->items.erase(container->items.begin() + static_cast<long>(i));
                 }
-                return;
             }
-        if (!value) vm_.raiseKeyError(k);
-        container->keys.push_back(k);
-        container->items.push_back(value);
+        if (!found && !value) vm_.raiseKeyError(k);
+        if (!found) {
+            container->keys.push_back(k);
+            container->items.push_back(value);
+        }
+        refreshViews(container);
         return;
     }
     // A dict from outside the frame: the store is pending (reads see it) and replayed on the real dict.
@@ -202,8 +233,9 @@ VarRef Tracer::callContainerMethod(const VarRef& method, std::vector<VarRef> arg
 VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs) {
     const VarRef& self = method->self;
     const std::string& name = method->name;
-    const size_t most = name == "clear" ? 0 : name == "get" || name == "pop" || name == "setdefault" ? 2 : 0;
-    if (!kwargs.empty() || args.size() > most || (name != "clear" && args.empty()))
+    const bool noArguments = name == "clear" || name == "keys" || name == "values" || name == "items";
+    const size_t most = name == "get" || name == "pop" || name == "setdefault" ? 2 : 0;
+    if (!kwargs.empty() || args.size() > most || (!noArguments && args.empty()))
         unsupported("Unsupported method call", fmt::format("dict.{}() with these arguments.", name), {}, name);
     if (self->kind == Variable::Kind::Python) {
         // All constants: the real method on the trace's own dict.
@@ -216,9 +248,23 @@ VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRe
         }
         return constant(vm_.call(vm_.getAttr(self->value, name), std::move(values)));
     }
+    if (name == "keys" || name == "values" || name == "items") {
+        // The view's items are its dict's, refilled whenever the dict changes (a live view); its example value is
+        // the example dict's own view (tracer.cpp), so comparisons and `in` follow Python's view semantics.
+        auto view = std::make_shared<Variable>();
+        view->kind = Variable::Kind::Tuple;
+        view->value = vm::makeTuple({});
+        view->fresh = true;
+        view->self = self;
+        view->name = name;
+        fillView(*this, *view, *self);
+        self->views.push_back(view);
+        return view;
+    }
     if (name == "clear") {
         self->keys.clear();
         self->items.clear();
+        refreshViews(self);
         return constant(vm::Value());
     }
     if (!isConstant(args[0])) unsupported("Unsupported method call", fmt::format("dict.{}() with a traced key.", name), {}, name);
@@ -231,6 +277,7 @@ VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRe
         if (name == "pop") {
             self->keys.erase(self->keys.begin() + static_cast<long>(i));
             self->items.erase(self->items.begin() + static_cast<long>(i));
+            refreshViews(self);
         }
         return item;
     }
@@ -238,6 +285,7 @@ VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRe
     if (name == "setdefault") {
         self->keys.push_back(key);
         self->items.push_back(fallback);
+        refreshViews(self);
     }
     return fallback;
 }

@@ -21,6 +21,17 @@ SourceRef Source::global(std::string name) {
     return s;
 }
 
+namespace {
+constexpr std::string_view kImportPrefix = "__import_";
+constexpr std::string_view kDot = "_dot_";
+}  // namespace
+
+SourceRef Source::importedModule(const std::string& module) {
+    std::string name(kImportPrefix);
+    for (char c : module) name += c == '.' ? std::string(kDot) : std::string(1, c);
+    return global(std::move(name));
+}
+
 SourceRef Source::child(SourceRef base, Kind kind, std::string name) {
     auto s = std::make_shared<Source>();
     s->kind = kind;
@@ -45,6 +56,14 @@ SourceRef Source::dictItem(SourceRef base, vm::Value key) {
     return s;
 }
 
+SourceRef Source::dictItemAt(SourceRef base, SourceRef keySource) {
+    auto s = std::make_shared<Source>();
+    s->kind = Kind::DictItem;
+    s->keySource = std::move(keySource);
+    s->base = std::move(base);
+    return s;
+}
+
 std::string Source::str() const {
     switch (kind) {
         case Kind::Local: return "L['" + name + "']";
@@ -55,6 +74,7 @@ std::string Source::str() const {
         case Kind::Buffer: return base->str() + "._buffers['" + name + "']";
         case Kind::Item: return base->str() + "[" + std::to_string(index) + "]";
         case Kind::DictItem:
+            if (keySource) return base->str() + "[" + keySource->str() + "]";
             return base->str() + "[" + (key.is(vm::Kind::Str) ? "'" + key.str() + "'" : std::to_string(key.asInt())) + "]";
     }
     return "?";
@@ -106,8 +126,13 @@ std::optional<vm::Value> readSource(vm::Interpreter& vm, const Source& source, c
         }
         case Source::Kind::Global: {
             auto it = globals.find(source.name);
-            if (it == globals.end()) return std::nullopt;
-            return it->second;
+            if (it != globals.end()) return it->second;
+            if (source.name.rfind(kImportPrefix, 0) != 0) return std::nullopt;
+            std::string module = source.name.substr(kImportPrefix.size());
+            for (size_t at = module.find(kDot); at != std::string::npos; at = module.find(kDot, at + 1)) module.replace(at, kDot.size(), ".");
+            auto found = vm.modules().find(module);
+            if (found == vm.modules().end()) return std::nullopt;
+            return found->second;
         }
         default: break;
     }
@@ -123,7 +148,9 @@ std::optional<vm::Value> readSource(vm::Interpreter& vm, const Source& source, c
     }
     if (source.kind == Source::Kind::DictItem) {
         if (!base->is(vm::Kind::Dict)) return std::nullopt;
-        vm::Value* item = base->as<vm::DictObject>().find(source.key);
+        std::optional<vm::Value> key = source.keySource ? readSource(vm, *source.keySource, locals, globals) : source.key;
+        if (!key) return std::nullopt;
+        vm::Value* item = base->as<vm::DictObject>().find(*key);
         if (!item) return std::nullopt;
         return *item;
     }

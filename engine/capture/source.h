@@ -20,12 +20,18 @@ struct Source {
     int64_t index = 0;  // Local: the fast slot (resume frames count stack entries after the locals); Item: index
     SourceRef base;
     vm::Value key;      // DictItem: the key (a str or an int)
+    SourceRef keySource;  // DictItem keyed by an object read from another source (optimizer.state[param])
 
     static SourceRef local(std::string name, int64_t slot);
     static SourceRef global(std::string name);
+    /// G['__import_NAME']: the module NAME (dots written `_dot_`), found among the interpreter's modules when the
+    /// frame's globals do not hold it.
+    static SourceRef importedModule(const std::string& module);
     static SourceRef child(SourceRef base, Kind kind, std::string name);
     static SourceRef item(SourceRef base, int64_t index);
     static SourceRef dictItem(SourceRef base, vm::Value key);
+    /// base[the object at keySource]: a dict keyed by tensors or other objects, as Dynamo reads optimizer state.
+    static SourceRef dictItemAt(SourceRef base, SourceRef keySource);
 
     /// Dynamo's source name: L['x'], G['flag'], L['self']._modules['fc1']._parameters['weight'], L['xs'][0],
     /// L['d']['k'].

@@ -22,6 +22,11 @@ bool evaluateClosureInstruction(Tracer& tracer, TraceFrame& frame, const fronten
 bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in);
 /// The call of such a with-block's exit: records the restoring node (nullopt for any other callable).
 std::optional<VarRef> callGradModeExit(Tracer& tracer, const VarRef& callable);
+/// Records torch._C._set_grad_enabled(enabled) and switches the trace's grad mode.
+void recordSetGradEnabled(Tracer& tracer, bool enabled);
+/// A call of torch.optim's SGD / Adam / AdamW `step` (symbolic_eval_optimizer.cpp); nullopt for any other callable.
+std::optional<VarRef> callOptimizerStep(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,
+                                        const std::vector<std::pair<std::string, VarRef>>& kwargs);
 /// torch.no_grad / torch.enable_grad themselves (constructing one is free of effects).
 bool isGradModeClass(const vm::Value& value);
 

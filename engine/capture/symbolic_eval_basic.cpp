@@ -54,6 +54,15 @@ void requireFresh(Tracer& tracer, const VarRef& target, const std::string& what)
                            {}, what);
 }
 
+/// A global of the frame's module; one of another module (an inlined function's) is read through that module, as
+/// Dynamo's G['__import_dataclasses']._init_fields.
+SourceRef globalSource(Tracer& tracer, const TraceFrame& frame, const std::string& name) {
+    if (frame.globals == tracer.rootFrame()->globals) return Source::global(name);
+    auto module = frame.globals->find("__name__");
+    if (module == frame.globals->end() || !module->second.is(vm::Kind::Str)) return Source::global(name);
+    return Source::child(Source::importedModule(module->second.str()), Source::Kind::Attr, name);
+}
+
 }  // namespace
 
 [[noreturn]] void unsupportedInstruction(Tracer& tracer, const frontend::Instruction& in) {
@@ -100,7 +109,7 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
             }
             auto it = frame.globals->find(name);
             if (it != frame.globals->end()) {
-                VarRef v = tracer.wrapSource(it->second, Source::global(name));
+                VarRef v = tracer.wrapSource(it->second, globalSource(tracer, frame, name));
                 if (v->kind != Variable::Kind::Tensor) tracer.guardValue(v);
                 stack.push_back(v);
                 break;

@@ -95,6 +95,62 @@ std::string moduleHolding(Tracer& tracer, const vm::Value& native) {
     return "";
 }
 
+/// Methods of builtin values that change nothing: str and tuple methods, and the reading methods of dicts, lists and sets.
+bool readOnlyMethod(const vm::Value& receiver, const std::string& name) {
+    if (receiver.is(vm::Kind::Str) || receiver.is(vm::Kind::Tuple)) return true;
+    static const std::set<std::string> dictMethods = {"keys", "values", "items", "get", "copy", "__contains__", "__getitem__"};
+    static const std::set<std::string> listMethods = {"index", "count", "copy", "__contains__", "__getitem__"};
+    static const std::set<std::string> setMethods = {"union", "intersection", "difference", "symmetric_difference", "issubset",
+                                                     "issuperset", "isdisjoint", "copy", "__contains__"};
+    if (receiver.is(vm::Kind::Dict)) return dictMethods.contains(name);
+    if (receiver.is(vm::Kind::List)) return listMethods.contains(name);
+    if (receiver.is(vm::Kind::Set)) return setMethods.contains(name);
+    return false;
+}
+
+/// type, str, repr, len, setattr, getattr and hasattr of user objects: their Python methods inlined, their traced
+/// attributes read and written; nullopt when no argument is a user object.
+std::optional<VarRef> callBuiltinOnObject(Tracer& tracer, TraceFrame& frame, const std::string& name, std::vector<VarRef>& args,
+                                          const KwVars& kwargs) {
+    if (args.empty() || !kwargs.empty() || !tracer.isUserInstance(args[0])) return std::nullopt;
+    const VarRef& object = args[0];
+    const bool made = object->kind == Variable::Kind::Object;
+    const auto& cls = object->value.as<vm::InstanceObject>().cls;
+    if (name == "type" && args.size() == 1 && made) return tracer.constant(vm::Value(cls));
+    if ((name == "str" || name == "repr") && args.size() == 1) {
+        std::optional<VarRef> text = name == "str" ? tracer.callDunder(frame, object, "__str__", {}) : std::nullopt;
+        if (!text) text = tracer.callDunder(frame, object, "__repr__", {});
+        if (text) return text;
+        // object.__repr__: the trace-time instance's address, a constant as in Dynamo.
+        if (made) return tracer.constant(vm::makeStr(tracer.vm().repr(object->value)));
+        return std::nullopt;
+    }
+    if (name == "len" && args.size() == 1) {
+        if (std::optional<VarRef> n = tracer.callDunder(frame, object, "__len__", {})) return n;
+        vm::typeError(fmt::format("object of type '{}' has no len()", cls->name));
+    }
+    if (name == "setattr" && args.size() == 3 && tracer.isConstant(args[1]) && args[1]->value.is(vm::Kind::Str)) {
+        tracer.storeAttr(object, args[1]->value.str(), args[2]);
+        return tracer.constant(vm::Value());
+    }
+    if (!made) return std::nullopt;
+    if ((name == "getattr" || name == "hasattr") && (args.size() == 2 || (name == "getattr" && args.size() == 3)) &&
+        tracer.isConstant(args[1]) && args[1]->value.is(vm::Kind::Str)) {
+        const std::string& attribute = args[1]->value.str();
+        bool present = std::any_of(object->keys.begin(), object->keys.end(), [&](const vm::Value& k) { return k.str() == attribute; }) ||
+                       cls->lookup(attribute) || attribute == "__class__";
+        if (!present && cls->lookup("__getattr__"))
+            tracer.unsupported("Unsupported builtin call", fmt::format("Dynamo does not trace `{}` through `__getattr__`.", name), {}, "builtin " + name);
+        if (name == "hasattr") return tracer.constant(vm::Value(present));
+        if (!present && args.size() == 3) return args[2];
+        return tracer.getAttr(frame, object, attribute);
+    }
+    if (name == "id" || name == "hash")
+        tracer.unsupported("Failed to trace builtin operator", fmt::format("Dynamo does not trace `{}` of an object made in the compiled frame.", name), {},
+                           "builtin " + name);
+    return std::nullopt;
+}
+
 VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, const vm::Value& callee, std::vector<VarRef>& args,
                    KwVars& kwargs) {
     auto allConstant = [&] {
@@ -113,6 +169,7 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
             if (!a->node) return tracer.constant(vm::Value(static_cast<int64_t>(a->items.size())));
         }
     }
+    if (std::optional<VarRef> r = callBuiltinOnObject(tracer, frame, name, args, kwargs)) return *r;
     if (name == "isinstance" && args.size() == 2) {
         tracer.argOf(args[1]);
         return tracer.constant(tracer.vm().call(callee, {tracer.exampleOf(args[0]), tracer.exampleOf(args[1])}));
@@ -159,6 +216,17 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
                 if (tracer.truthOf(frame, keep)) out->items.push_back(callArgs[0]);
             }
         }
+        return out;
+    }
+    if (name == "iter" && args.size() == 1 && kwargs.empty() &&
+        (args[0]->kind == Variable::Kind::List || args[0]->kind == Variable::Kind::Tuple || args[0]->kind == Variable::Kind::Dict ||
+         args[0]->kind == Variable::Kind::Iterator)) {
+        // iter() of a traced container: an iterator over its items now (an iterator is its own iterator).
+        if (args[0]->kind == Variable::Kind::Iterator) return args[0];
+        auto out = std::make_shared<Variable>();
+        out->kind = Variable::Kind::Iterator;
+        out->fresh = true;
+        out->items = tracer.unpack(args[0]);
         return out;
     }
     if ((name == "enumerate" || name == "zip" || name == "reversed" || name == "list" || name == "tuple") && kwargs.empty()) {
@@ -392,7 +460,13 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         case Variable::Kind::TensorMethod: return callTensorMethod(*this, callable, std::move(args), std::move(kwargs));
         case Variable::Kind::ContainerMethod: return callContainerMethod(callable, std::move(args), std::move(kwargs));
         case Variable::Kind::BoundMethod: return inlineFunction(frame, callable->value, std::move(args), std::move(kwargs), callable->self);
-        case Variable::Kind::Python: break;
+        case Variable::Kind::Object: return callObject(frame, callable, std::move(args), std::move(kwargs));
+        case Variable::Kind::Python:
+            if (callable->name == kObjectInit) return constant(vm::Value());
+            // What the trace calls must be what a later call finds there (L['f'].func: ID_MATCH, objects: TYPE_MATCH).
+            // (a bound method or a method of a builtin value is new per read: its receiver is what is guarded)
+            if (callable->source && !callable->self && !callable->value.is(vm::Kind::BoundMethod)) guardValue(callable);
+            break;
         default:
             unsupported("Unsupported function call", "Dynamo cannot call this value.", {}, "call_function");
     }
@@ -405,6 +479,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         }
         return inlineFunction(frame, value, std::move(args), std::move(kwargs), nullptr);
     }
+    if (std::optional<VarRef> stepped = callOptimizerStep(*this, frame, callable, args, kwargs)) return *stepped;
     if (value.is(vm::Kind::BoundMethod)) {
         auto& method = value.as<vm::BoundMethodObject>();
         if (method.function.is(vm::Kind::Function)) {
@@ -414,6 +489,10 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
             return inlineFunction(frame, method.function, std::move(args), std::move(kwargs), self);
         }
     }
+    if (isUserInstance(callable)) return callObject(frame, callable, std::move(args), std::move(kwargs));
+    if (std::optional<VarRef> dict = constructDictSubclass(callable, args, kwargs)) return *dict;
+    if (value.is(vm::Kind::Class) && value.object().get() == vm_.builtinClass("super").get() && kwargs.empty()) return makeSuper(frame, args);
+    if (std::optional<VarRef> object = constructObject(frame, callable, args, kwargs)) return *object;
     if (isModuleInstance(*this, value)) {
         auto& instance = value.as<vm::InstanceObject>();
         std::optional<vm::Value> forward = instance.cls->lookup("forward");
@@ -442,7 +521,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     }
     if (value.is(vm::Kind::Class) && value.as<vm::ClassObject>().module == "builtins") {
         // list(...), dict(...), float("-inf"), ...: Dynamo's BuiltinVariable for the builtin types.
-        static const std::set<std::string> types = {"list", "tuple", "dict", "set", "int", "float", "bool", "str"};
+        static const std::set<std::string> types = {"list", "tuple", "dict", "set", "int", "float", "bool", "str", "type"};
         const std::string& name = value.as<vm::ClassObject>().name;
         if (types.contains(name)) return callBuiltin(*this, frame, name, value, args, kwargs);
     }
@@ -455,6 +534,19 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         if (name != "sorted" && madeClosureIn(all))
             unsupported("Unsupported nested function", "Dynamo does not pass a function with a closure created in the compiled frame to a builtin.",
                         {"Call the nested function inside the compiled region only, or define it outside."}, "call_function " + vm_.repr(value));
+        if (callable->self && readOnlyMethod(callable->self->value, name) &&
+            std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) &&
+            std::all_of(kwargs.begin(), kwargs.end(), [this](const auto& kw) { return isConstant(kw.second); })) {
+            // A method that only reads a constant (cls.__dataclass_fields__.values(), "-".join(names)): folded.
+            vm::ValueList values;
+            for (const VarRef& a : args) {
+                argOf(a);
+                values.push_back(exampleOf(a));
+            }
+            vm::KwArgs kw;
+            for (const auto& [key, a] : kwargs) kw.emplace_back(key, exampleOf(a));
+            return constant(vm_.call(value, std::move(values), std::move(kw)));
+        }
         std::string module = callable->name.empty() ? moduleHolding(*this, value) : callable->name;
         if (module == "torch._dynamo" && name == "graph_break")
             unsupported("Call to `torch._dynamo.graph_break()`", "User-inserted graph break. Message: None",
@@ -494,6 +586,56 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     }
     unsupported("Unsupported function call", fmt::format("Dynamo does not know how to trace the call of `{}`.", vm_.repr(value)), {},
                 "call_function " + vm_.repr(value));
+}
+
+std::optional<VarRef> Tracer::constructDictSubclass(const VarRef& callable, std::vector<VarRef>& args, KwVars& kwargs) {
+    const vm::Value& value = callable->value;
+    auto dictClass = vm_.builtinClass("dict");
+    // OrderedDict.fromkeys / dict.fromkeys of constants: made now, a dict the trace owns.
+    if (value.is(vm::Kind::BoundMethod) && value.as<vm::BoundMethodObject>().self.is(vm::Kind::Class) &&
+        value.as<vm::BoundMethodObject>().self.as<vm::ClassObject>().isSubclassOf(*dictClass) &&
+        value.as<vm::BoundMethodObject>().function.is(vm::Kind::Native) &&
+        value.as<vm::BoundMethodObject>().function.as<vm::NativeObject>().name == "fromkeys" && !args.empty() && args.size() <= 2) {
+        VarRef item = args.size() > 1 ? args[1] : constant(vm::Value());
+        for (const auto& [keyword, a] : kwargs) {
+            if (keyword != "value" || args.size() > 1) vm::typeError("fromkeys() got an unexpected keyword argument '" + keyword + "'");
+            item = a;
+        }
+        VarRef out = dictVariable(vm_.call(value, {vm::makeList({})}));  // the empty dict of the class
+        for (const VarRef& key : unpack(args[0])) storeItem(out, key, item);
+        return out;
+    }
+    if (!value.is(vm::Kind::Class) || value.as<vm::ClassObject>().module != "collections" || !value.as<vm::ClassObject>().isSubclassOf(*dictClass))
+        return std::nullopt;
+    const std::string& name = value.as<vm::ClassObject>().name;
+    if (name != "OrderedDict" && name != "defaultdict") return std::nullopt;  // Counter counts its argument
+    guardValue(callable);
+    // The empty dict of this class (and factory), then dict(...)'s filling through the trace.
+    vm::Value factory;
+    if (name == "defaultdict" && !args.empty()) {
+        if (args[0]->kind != Variable::Kind::Python) vm::typeError("first argument must be callable or None");
+        argOf(args[0]);
+        factory = args[0]->value;
+        args.erase(args.begin());
+    }
+    vm::Value empty = vm_.call(value, factory.isNone() ? vm::ValueList{} : vm::ValueList{factory});
+    VarRef out = dictVariable(empty);
+    if (args.size() > 1) vm::typeError(fmt::format("{} expected at most 1 argument, got {}", name, args.size()));
+    std::vector<std::pair<VarRef, VarRef>> pairs;
+    if (!args.empty()) pairs = dictPairs(args[0], false);
+    for (auto& [keyword, item] : kwargs) pairs.emplace_back(constant(vm::makeStr(keyword)), item);
+    for (auto& [key, item] : pairs) storeItem(out, key, item);
+    return out;
+}
+
+VarRef Tracer::callObject(TraceFrame& frame, const VarRef& object, std::vector<VarRef> args, KwVars kwargs) {
+    const auto& cls = object->value.as<vm::InstanceObject>().cls;
+    std::optional<vm::Value> call = cls->lookup("__call__");
+    if (!call) vm::typeError(fmt::format("'{}' object is not callable", cls->name));
+    if (!call->is(vm::Kind::Function))
+        unsupported("Unsupported function call", fmt::format("Dynamo does not trace `{}.__call__`.", cls->name), {}, "call_function " + cls->name);
+    if (object->kind == Variable::Kind::Python) guardValue(object);
+    return inlineFunction(frame, *call, std::move(args), std::move(kwargs), object);
 }
 
 bool evaluateCallInstruction(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in) {

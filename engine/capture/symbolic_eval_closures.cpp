@@ -78,7 +78,7 @@ bool evaluateClosureInstruction(Tracer& tracer, TraceFrame& frame, const fronten
             }
             // Defaults are evaluated at definition: tensors among them would be baked in as constants.
             auto defaultValue = [&](const VarRef& d) {
-                if (tracer.containsTensor(d) || madeInTrace(tracer, d)) unsupportedInstruction(tracer, in);
+                if (tracer.containsTensor(d) || madeInTrace(tracer, d) || d->kind == Variable::Kind::Object) unsupportedInstruction(tracer, in);
                 return tracer.exampleOf(d);
             };
             if (in.arg & frontend::kMakeFunctionKeywordDefaults) {

@@ -26,11 +26,6 @@ vm::Value setGradEnabledFunction() {
     return function;
 }
 
-void recordSetGradEnabled(Tracer& tracer, bool enabled) {
-    tracer.callTensorOp(NodeOp::CallFunction, "torch._C._set_grad_enabled", {tracer.constant(vm::Value(enabled))}, {},
-                        setGradEnabledFunction(), CallKind::Callable);
-}
-
 /// Dynamo's VariableTracker repr of a context manager it cannot enter (a frame value is wrapped lazily).
 std::string variableRepr(Tracer& tracer, const Variable& v) {
     std::string repr;
@@ -58,6 +53,11 @@ std::string variableRepr(Tracer& tracer, const Variable& v) {
 }
 
 }  // namespace
+
+void recordSetGradEnabled(Tracer& tracer, bool enabled) {
+    tracer.callTensorOp(NodeOp::CallFunction, "torch._C._set_grad_enabled", {tracer.constant(vm::Value(enabled))}, {},
+                        setGradEnabledFunction(), CallKind::Callable);
+}
 
 bool isGradModeClass(const vm::Value& value) {
     if (!value.is(vm::Kind::Class)) return false;

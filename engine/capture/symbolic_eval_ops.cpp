@@ -29,6 +29,19 @@ bool isTensorLike(const VarRef& v) { return v->kind == Variable::Kind::Tensor ||
 }  // namespace
 
 VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
+    if (isUserInstance(a) || isUserInstance(b)) {
+        // a + b on user objects: a.__add__(b), then b.__radd__(a) (an in-place operator tries a.__iadd__ first).
+        if (const auto operand = ops::decodeBinaryOpArg(op)) {
+            std::vector<std::string> tries;
+            if (operand->inplace) tries.push_back(ops::inplaceDunder(operand->op));
+            tries.push_back(ops::dunder(operand->op));
+            for (const std::string& method : tries)
+                if (std::optional<VarRef> r = callDunder(*current_, a, method, {b}); r) return *r;
+            if (std::optional<VarRef> r = callDunder(*current_, b, ops::reflectedDunder(operand->op), {a}); r) return *r;
+        }
+        unsupported("Unsupported binary operator", fmt::format("Dynamo cannot trace `{}` on these operand types.", binaryName(op)), {},
+                    fmt::format("operator.{}", binaryName(op)));
+    }
     if (isTensorLike(a) || isTensorLike(b)) {
         return callTensorOp(NodeOp::CallFunction, "operator." + binaryName(op), {a, b}, {}, vm::Value(), CallKind::Binary);
     }
@@ -49,7 +62,36 @@ VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
     return constant(vm_.binaryOp(op, exampleOf(a), exampleOf(b)));
 }
 
+void Tracer::requireKnownIdentity(const VarRef& a, const VarRef& b) {
+    // Objects are guarded by their type only: two read through different sources may or may not be one object
+    // on the next call.
+    auto guardedByType = [](const Variable& v) { return v.kind == Variable::Kind::Python && v.source && v.value.is(vm::Kind::Instance); };
+    if (a.get() != b.get() && guardedByType(*a) && guardedByType(*b))
+        unsupported("Unsupported identity comparison", "Dynamo cannot tell whether two objects read from different sources are the same object.",
+                    {"Compare the objects outside the compiled region."}, "IS_OP UserDefinedObjectVariable() UserDefinedObjectVariable()");
+}
+
+VarRef Tracer::compareObjects(uint32_t op, const VarRef& a, const VarRef& b) {
+    // a < b on user objects: a.__lt__(b), then the reflection b.__gt__(a); == and != fall back to identity.
+    const auto compare = static_cast<ops::CompareOperator>(op % ops::kCompareOpArgCount);
+    const ops::CompareOperatorInfo& info = ops::info(compare);
+    if (std::optional<VarRef> r = callDunder(*current_, a, "__" + std::string(info.function) + "__", {b})) return *r;
+    if (std::optional<VarRef> r = callDunder(*current_, b, "__" + std::string(ops::info(info.reflected).function) + "__", {a})) return *r;
+    if (compare == ops::CompareOperator::Equal || compare == ops::CompareOperator::NotEqual) {
+        if (compare == ops::CompareOperator::NotEqual)
+            if (std::optional<VarRef> r = callDunder(*current_, a, "__eq__", {b})) return constant(vm::Value(!truthOf(*current_, *r)));
+        for (const VarRef& v : {a, b})
+            if (v->kind == Variable::Kind::Python) guardValue(v);
+        requireKnownIdentity(a, b);
+        bool same = a.get() == b.get() || (a->kind == Variable::Kind::Python && b->kind == Variable::Kind::Python && a->value.identical(b->value));
+        return constant(vm::Value(compare == ops::CompareOperator::Equal ? same : !same));
+    }
+    vm::typeError(fmt::format("'{}' not supported between instances of '{}' and '{}'", info.symbol, vm_.classOf(exampleOf(a))->name,
+                              vm_.classOf(exampleOf(b))->name));
+}
+
 VarRef Tracer::compareOp(uint32_t op, const VarRef& a, const VarRef& b) {
+    if (isUserInstance(a) || isUserInstance(b)) return compareObjects(op, a, b);
     if (a->kind == Variable::Kind::Tensor || b->kind == Variable::Kind::Tensor)
         return callTensorOp(NodeOp::CallFunction, "operator." + compareName(op), {a, b}, {}, vm::Value(), CallKind::Compare);
     // A symbolic scalar from the frame compared with a constant: the outcome is guarded, not the value.
@@ -120,6 +162,10 @@ VarRef Tracer::compareOp(uint32_t op, const VarRef& a, const VarRef& b) {
 }
 
 VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
+    if (isUserInstance(container)) {
+        if (std::optional<VarRef> r = callDunder(*current_, container, "__getitem__", {key})) return *r;
+        vm::typeError(fmt::format("'{}' object is not subscriptable", vm_.classOf(container->value)->name));
+    }
     if (container->kind == Variable::Kind::Tensor || ((container->kind == Variable::Kind::Tuple || container->kind == Variable::Kind::List) && container->node)) {
         VarRef result = callTensorOp(NodeOp::CallFunction, "operator.getitem", {container, key}, {}, vm::Value(), CallKind::GetItem);
         return result;
@@ -150,10 +196,18 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
             if (i < 0 || i >= n) vm::raise("IndexError", "tuple index out of range");
             return container->items[static_cast<size_t>(i)];
         }
-        case Variable::Kind::Dict:
+        case Variable::Kind::Dict: {
             for (size_t i = 0; i < container->keys.size(); ++i)
                 if (vm::valuesEqual(container->keys[i], index)) return container->items[i];
+            // A defaultdict's missing key: its factory is called through the trace and the result stored.
+            const vm::Value factory = container->value.is(vm::Kind::Dict) ? container->value.as<vm::DictObject>().defaultFactory : vm::Value();
+            if (!container->node && !factory.isNone() && !factory.isNull()) {
+                VarRef made = callFunction(*current_, constant(factory), {}, {});
+                storeItem(container, key, made);
+                return made;
+            }
             vm_.raiseKeyError(index);
+        }
         case Variable::Kind::Python: {
             if (std::optional<VarRef> stored = pendingItem(container->value, index)) {
                 if (!*stored) vm_.raiseKeyError(index);
@@ -187,7 +241,16 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
 }
 
 bool Tracer::truthOf(TraceFrame& frame, const VarRef& v) {
-    (void)frame;
+    if (isUserInstance(v)) {
+        // __bool__, then __len__, else every object is true.
+        std::optional<VarRef> r = callDunder(frame, v, "__bool__", {});
+        if (!r) r = callDunder(frame, v, "__len__", {});
+        if (!r) {
+            if (v->kind == Variable::Kind::Python) guardValue(v);
+            return true;
+        }
+        return truthOf(frame, *r);
+    }
     switch (v->kind) {
         case Variable::Kind::Python: guardValue(v); return vm_.truthy(v->value);
         case Variable::Kind::List:
@@ -260,7 +323,6 @@ std::vector<VarRef> Tracer::unpack(const VarRef& v) {
 }
 
 VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::string& name) {
-    (void)frame;
     if (object->kind == Variable::Kind::Tensor) {
         const tensor::Tensor& t = object->value.tensor();
         if (name == "shape") {
@@ -324,7 +386,8 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     // trace's own dict, which every call rebuilds.
     bool freshDict = object->fresh && !object->source && !object->node &&
                      (object->kind == Variable::Kind::Dict || (object->kind == Variable::Kind::Python && object->value.is(vm::Kind::Dict)));
-    bool dictMethod = freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear");
+    bool dictMethod = freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear" ||
+                                    (object->kind == Variable::Kind::Dict && (name == "keys" || name == "values" || name == "items")));
     if (listMethod || dictUpdate || dictMethod) {
         auto method = std::make_shared<Variable>();
         method->kind = Variable::Kind::ContainerMethod;
@@ -332,6 +395,7 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
         method->name = name;
         return method;
     }
+    if (object->kind == Variable::Kind::Object || object->kind == Variable::Kind::Super) return objectAttr(frame, object, name);
     if (object->kind != Variable::Kind::Python)
         unsupported("Unsupported attribute access", fmt::format("Dynamo cannot read attribute `{}` of this value.", name), {},
                     fmt::format("var_getattr {}", name));
@@ -361,7 +425,11 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
         }
         return v;
     }
-    if (!object->source) return constant(value);
+    if (!object->source) {
+        VarRef v = constant(value);
+        if (value.is(vm::Kind::Native)) v->self = object;  // a method of a constant: foldable when it reads only (calls.cpp)
+        return v;
+    }
     Source::Kind kind = Source::Kind::Attr;
     if (object->value.is(vm::Kind::Instance)) {
         const auto& instance = object->value.as<vm::InstanceObject>();
@@ -371,6 +439,8 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
         else if (contains(instance.bufferOrder)) kind = Source::Kind::Buffer;
     }
     VarRef v = wrapSource(value, Source::child(object->source, kind, name));
+    // A method of a set or str guarded by its contents reads only what the guard pins: foldable (calls.cpp).
+    if (value.is(vm::Kind::Native) && (object->value.is(vm::Kind::Set) || object->value.is(vm::Kind::Str))) v->self = object;
     // Parameters are realized at once (Dynamo wraps them eagerly), which fixes the placeholder order.
     if (kind == Source::Kind::Parameter && v->kind == Variable::Kind::Tensor) argOf(v);
     return v;
@@ -461,6 +531,7 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
             if (a->kind == Variable::Kind::Python && b->kind == Variable::Kind::Python) {
                 tracer.guardValue(a);
                 tracer.guardValue(b);
+                tracer.requireKnownIdentity(a, b);
                 same = a->value.identical(b->value);
             } else {
                 same = a.get() == b.get();
@@ -487,6 +558,26 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
                 bool found = std::any_of(container->keys.begin(), container->keys.end(), [&](const vm::Value& k) { return vm::valuesEqual(k, key); });
                 stack.push_back(tracer.constant(vm::Value(in.arg ? !found : found)));
                 return true;
+            }
+            // A constant searched in a traced list or tuple: Python compares item by item, so constants before a
+            // match decide it; reaching a traced item first would compare with it.
+            if ((container->kind == Variable::Kind::List || container->kind == Variable::Kind::Tuple) && !container->node &&
+                tracer.isConstant(item) && !tracer.isConstant(container)) {
+                tracer.argOf(item);
+                vm::Value key = tracer.exampleOf(item);
+                std::optional<bool> found;
+                for (const VarRef& element : tracer.unpack(container)) {
+                    if (!tracer.isConstant(element)) break;
+                    tracer.argOf(element);
+                    if (vm::valuesEqual(tracer.exampleOf(element), key)) {
+                        found = true;
+                        break;
+                    }
+                }
+                if (found) {
+                    stack.push_back(tracer.constant(vm::Value(in.arg ? !*found : *found)));
+                    return true;
+                }
             }
             if (!tracer.isConstant(container) || !tracer.isConstant(item))
                 tracer.unsupported("Unsupported `in`", "Dynamo cannot evaluate `in` on traced values.", {}, "CONTAINS_OP");

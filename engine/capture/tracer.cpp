@@ -290,6 +290,10 @@ Arg Tracer::argOf(const VarRef& v) {
                                                                    : Arg::Kind::Slice,
                                 std::move(items));
         }
+        case Variable::Kind::Object:
+        case Variable::Kind::Super:
+            unsupported("Unsupported graph argument", "Dynamo does not pass an object made in the compiled frame to a graph operation.", {},
+                        "call_function with UserDefinedObjectVariable");
         default:
             guardValue(v);
             return Arg::ofConstant(v->value);
@@ -301,6 +305,8 @@ vm::Value Tracer::exampleOf(const VarRef& v) {
         case Variable::Kind::List:
         case Variable::Kind::Tuple: {
             if (v->node) return v->value;  // the tuple one op returned
+            if (v->self && v->self->kind == Variable::Kind::Dict)  // a view of a traced dict: its example dict's view
+                return vm_.call(vm_.getAttr(exampleOf(v->self), v->name), {});
             vm::ValueList items;
             for (const VarRef& item : v->items) items.push_back(exampleOf(item));
             if (v->kind == Variable::Kind::List) return vm::makeList(std::move(items));
@@ -314,12 +320,34 @@ vm::Value Tracer::exampleOf(const VarRef& v) {
             return vm::Value(std::make_shared<vm::SliceObject>(exampleOf(v->items[0]), exampleOf(v->items[1]), exampleOf(v->items[2])));
         case Variable::Kind::Dict: {
             auto dict = std::make_shared<vm::DictObject>();
+            if (v->value.is(vm::Kind::Dict)) {  // OrderedDict / defaultdict: the class and factory of its template
+                dict->cls = v->value.as<vm::DictObject>().cls;
+                dict->defaultFactory = v->value.as<vm::DictObject>().defaultFactory;
+            }
             for (size_t i = 0; i < v->keys.size(); ++i) dict->set(v->keys[i], exampleOf(v->items[i]));
             return vm::Value(dict);
         }
         case Variable::Kind::Null: return vm::Value::null();
         default: return v->value;
     }
+}
+
+VarRef Tracer::dictVariable(const vm::Value& dict) {
+    auto v = std::make_shared<Variable>();
+    v->kind = Variable::Kind::Dict;
+    v->fresh = true;
+    const auto& object = dict.as<vm::DictObject>();
+    if (object.cls) {
+        auto shape = std::make_shared<vm::DictObject>();
+        shape->cls = object.cls;
+        shape->defaultFactory = object.defaultFactory;
+        v->value = vm::Value(shape);
+    }
+    for (const auto& [key, item] : object.entries) {
+        v->keys.push_back(key);
+        v->items.push_back(constant(item));
+    }
+    return v;
 }
 
 Node* Tracer::recordCall(NodeOp op, const std::string& target, std::vector<Arg> args, std::vector<KwArg> kwargs) {

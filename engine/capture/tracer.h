@@ -43,6 +43,9 @@ struct Variable {
         Cell,          // LOAD_CLOSURE's cell for a closure tuple: the traced cell in `cell`, its deref index in `position`
         Iterator,      // over `items`, next at `position`
         Slice,         // items: start, stop, step
+        Object,        // an instance of a user class made in the trace (Dynamo's UserDefinedObjectVariable): the
+                       // trace-time instance in `value` (its class, isinstance, repr), its attributes in keys/items
+        Super,         // super() in a traced method: the class its lookup starts above in `value`, the receiver in `self`
     };
     Kind kind = Kind::Python;
     vm::Value value;
@@ -55,8 +58,10 @@ struct Variable {
     size_t position = 0;
     bool guarded = false;  // the source's guard is installed
     bool fresh = false;    // made during tracing (mutations need no replay)
+    std::vector<std::weak_ptr<Variable>> views;  // Kind::Dict: its keys()/values()/items() views, refilled on every change
     std::string unbacked;  // a captured .item(): its unbacked symbol (zuf0)
     CellRef cell;          // Kind::Cell
+    SourceRef classSource;  // Kind::Object: where its class was read (class attributes are guarded through it)
 };
 
 /// Why tracing stopped before an instruction; `message` in Dynamo's wording.
@@ -72,8 +77,10 @@ struct GraphBreakInfo {
 
 /// How to rebuild a frame value from the compiled graph's outputs after the graph ran.
 struct Rebuild {
-    enum class Kind { GraphOutput, Constant, CopyOfConstant, FromSource, TensorSize, List, Tuple, Dict, Null, TensorMethod, Iterator, Cell };
+    enum class Kind { GraphOutput, Constant, CopyOfConstant, FromSource, TensorSize, List, Tuple, Dict, Null, TensorMethod, Iterator, Cell, Object, Super, DictView };
     Kind kind = Kind::Constant;
+    /// Object: a new instance of the class in `constant` with the attributes `keys` = `items` (alias id in `index`);
+    /// Super: super(`constant`, items[0]). DictView: items[0].`name`() (keys, values, items).
     /// CopyOfConstant: a shallow copy of `constant` (a set or dict the trace made). GraphOutput: the output; TensorSize: the dimension of the tensor at `source`; Cell: the frame's cell (a closure tuple left on the stack); List/Dict made by the
     /// trace: an alias id (> 0), so that every place holding one container gets the same rebuilt object.
     size_t index = 0;
@@ -181,6 +188,8 @@ public:
     /// A value fit for the eager runtime: the example of tensors, the object of constants.
     vm::Value exampleOf(const VarRef& v);
     bool isConstant(const VarRef& v) const;
+    /// A dict made at trace time as a traced dict the trace owns (its class and default factory kept in `value`).
+    VarRef dictVariable(const vm::Value& dict);
     bool containsTensor(const VarRef& v) const;
     /// Guards a Python value read from a source before trace-time code depends on it.
     void guardValue(const VarRef& v);
@@ -200,7 +209,9 @@ public:
     void storeGlobal(TraceFrame& frame, const std::string& name, const VarRef& value);
     /// `container[key] = value` (value null: `del container[key]`) on a list or dict.
     void storeItem(const VarRef& container, const VarRef& key, const VarRef& value);
-    /// get / pop / setdefault / clear of a dict the trace made.
+    /// A dict the trace made changed: its views (d.keys(), ...) take its new items, as Python's live views do.
+    void refreshViews(const VarRef& dict);
+    /// get / pop / setdefault / clear / keys / values / items of a dict the trace made.
     VarRef callFreshDictMethod(const VarRef& method, const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs);
     /// A pending store the trace must read back instead of the real value (nullopt: none; a null VarRef: deleted).
     std::optional<VarRef> pendingAttr(const vm::Value& object, const std::string& name) const;
@@ -208,6 +219,31 @@ public:
     std::optional<VarRef> pendingItem(const vm::Value& dict, const vm::Value& key) const;
     /// Breaks when a whole-dict read (len, iteration, `in`, methods) would miss the trace's pending stores.
     void requireNoPendingItems(const vm::Value& dict, const std::string& what);
+    // ---- instances of user classes (symbolic_eval_objects.cpp)
+    /// An object made in the trace, or a plain user-class instance from outside the frame.
+    bool isUserInstance(const VarRef& v);
+    /// Calling a plain user class: a new Kind::Object with its __init__ inlined; nullopt for any other class.
+    std::optional<VarRef> constructObject(TraceFrame& frame, const VarRef& cls, std::vector<VarRef> args,
+                                          std::vector<std::pair<std::string, VarRef>> kwargs);
+    /// Calling an nn.Module class with a builtin constructor and constant arguments: made at trace time (a module
+    /// with parameters or buffers is refused); nullopt for other classes.
+    std::optional<VarRef> constructModule(const VarRef& cls, const std::vector<VarRef>& args,
+                                          const std::vector<std::pair<std::string, VarRef>>& kwargs);
+    /// Attribute reads of a Kind::Object (its traced attributes, then the class: methods bind, properties run) or a Kind::Super.
+    VarRef objectAttr(TraceFrame& frame, const VarRef& object, const std::string& name);
+    void storeObjectAttr(const VarRef& object, const std::string& name, const VarRef& value);
+    /// The class's own Python method `name` inlined on a user instance; nullopt when the class does not define it.
+    std::optional<VarRef> callDunder(TraceFrame& frame, const VarRef& object, const std::string& name, std::vector<VarRef> args);
+    /// OrderedDict(...) / defaultdict(factory, ...) and dict.fromkeys of constants: a traced dict of that class;
+    /// nullopt for other callables.
+    std::optional<VarRef> constructDictSubclass(const VarRef& callable, std::vector<VarRef>& args,
+                                                std::vector<std::pair<std::string, VarRef>>& kwargs);
+    /// Calling a user object: its class's __call__ inlined.
+    VarRef callObject(TraceFrame& frame, const VarRef& object, std::vector<VarRef> args, std::vector<std::pair<std::string, VarRef>> kwargs);
+    /// super() / super(cls, obj) in a traced method.
+    VarRef makeSuper(TraceFrame& frame, const std::vector<VarRef>& args);
+    /// The name of the no-op object.__init__ that super().__init__() reaches.
+    static constexpr const char* kObjectInit = "object.__init__";
     // ---- closures made inside the trace (symbolic_eval_closures.cpp)
     /// Functions made by MAKE_FUNCTION during the trace: their free variables' traced cells.
     std::map<const vm::FunctionObject*, std::vector<CellRef>>& madeClosures() { return madeClosures_; }
@@ -223,6 +259,10 @@ public:
     VarRef getAttr(TraceFrame& frame, const VarRef& object, const std::string& name);
     VarRef binaryOp(uint32_t op, const VarRef& a, const VarRef& b);
     VarRef compareOp(uint32_t op, const VarRef& a, const VarRef& b);
+    /// compareOp where an operand is a user object: its comparison methods inlined.
+    VarRef compareObjects(uint32_t op, const VarRef& a, const VarRef& b);
+    /// Breaks when `a is b` cannot be decided for every call these guards admit.
+    void requireKnownIdentity(const VarRef& a, const VarRef& b);
     VarRef getItem(const VarRef& container, const VarRef& key);
     bool truthOf(TraceFrame& frame, const VarRef& v);
     std::vector<VarRef> unpack(const VarRef& v);
@@ -277,6 +317,8 @@ private:
     std::map<const Variable*, size_t> aliasIds_;  // containers made by the trace, numbered for one rebuilt object each
     std::map<const vm::FunctionObject*, std::vector<CellRef>> madeClosures_;
     std::map<const vm::FunctionObject*, uint32_t> madeAt_;
+    std::map<const vm::Object*, uint32_t> madeModules_;  // nn.Modules constructed by the trace: the root pc that made them
+    bool escapedModule_ = false;                          // what escapingClosure found: a module, else a closure
     std::vector<vm::Value> keptAlive_;
     TraceFrame* root_ = nullptr;
     TraceFrame* current_ = nullptr;

@@ -159,6 +159,13 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
             return r;
         case Variable::Kind::List:
         case Variable::Kind::Tuple:
+            if (v->self && v->self->kind == Variable::Kind::Dict) {
+                // A view of a dict the trace made: the rebuilt dict's own view, live as in Python.
+                r.kind = Rebuild::Kind::DictView;
+                r.name = v->name;
+                r.items.push_back(rebuildOf(v->self, outputs, outputIndex));
+                return r;
+            }
             if (v->node) {
                 // A tuple result of one op (x.max(dim=...)): its items come back through getitem nodes.
                 const auto& items = v->value.is(vm::Kind::List) ? v->value.as<vm::ListObject>().items : v->value.as<vm::TupleObject>().items;
@@ -180,6 +187,7 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
         case Variable::Kind::Dict:
             r.kind = Rebuild::Kind::Dict;
             r.index = aliasIds_.try_emplace(v.get(), aliasIds_.size() + 1).first->second;
+            r.constant = v->value;  // a dict subclass's template: its class and default factory
             r.keys = v->keys;
             for (const VarRef& item : v->items) r.items.push_back(rebuildOf(item, outputs, outputIndex));
             return r;
@@ -204,6 +212,19 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
             r.constant = exampleOf(v);
             return r;
         case Variable::Kind::Python: fromSourceOrConstant(); return r;
+        case Variable::Kind::Object:
+            // A new instance per call, one however many places hold it, with the attributes the trace gave it.
+            r.kind = Rebuild::Kind::Object;
+            r.index = aliasIds_.try_emplace(v.get(), aliasIds_.size() + 1).first->second;
+            r.constant = vm::Value(v->value.as<vm::InstanceObject>().cls);
+            r.keys = v->keys;
+            for (const VarRef& item : v->items) r.items.push_back(rebuildOf(item, outputs, outputIndex));
+            return r;
+        case Variable::Kind::Super:
+            r.kind = Rebuild::Kind::Super;
+            r.constant = v->value;
+            r.items.push_back(rebuildOf(v->self, outputs, outputIndex));
+            return r;
     }
     return r;
 }
@@ -252,7 +273,17 @@ std::optional<uint32_t> Tracer::escapingClosure(const TraceFrame& root, const Tr
         if (!v) return;
         if (v->kind == Variable::Kind::Python && v->value.is(vm::Kind::Function)) {
             auto it = madeAt_.find(&v->value.as<vm::FunctionObject>());
-            if (it != madeAt_.end() && (!found || it->second < *found)) found = it->second;
+            if (it != madeAt_.end() && (!found || it->second < *found)) {
+                found = it->second;
+                escapedModule_ = false;
+            }
+        }
+        if (v->kind == Variable::Kind::Python && v->value.is(vm::Kind::Instance)) {
+            auto it = madeModules_.find(v->value.object().get());
+            if (it != madeModules_.end() && (!found || it->second < *found)) {
+                found = it->second;
+                escapedModule_ = true;
+            }
         }
         for (const VarRef& item : v->items) self(self, item);
         if (v->self) self(self, v->self);
@@ -273,6 +304,11 @@ void Tracer::breakAtClosure(TraceResult& result, TraceFrame& root, uint32_t pc) 
     root.pc = pc;
     current_ = &root;
     try {
+        if (escapedModule_)
+            unsupported("Unsupported nn.Module construction",
+                        "Dynamo does not reconstruct an nn.Module created in the compiled frame when it leaves the frame (returned, "
+                        "stored outside, or live across a graph break).",
+                        {"Create the module outside the compiled region."}, "call_function UnspecializedNNModuleVariable");
         unsupported("Unsupported nested function",
                     "Dynamo does not reconstruct a function with a closure created in the compiled frame when it leaves the "
                     "frame (returned, stored outside, or live across a graph break).",

@@ -92,7 +92,7 @@ std::string metricsJsonOf(const Compile& compile) {
     return envelope.dump();
 }
 
-SessionRecorder::SessionRecorder(std::unique_ptr<RowTarget> target, const RunInfo& run) : target_(std::move(target)) {
+SessionRecorder::SessionRecorder(std::unique_ptr<traces::RowSink> target, const RunInfo& run) : target_(std::move(target)) {
     session_.kind = traces::SessionKind::EngineRun;
     session_.sourceFile = std::filesystem::path(run.scriptPath).filename().string();
     session_.sourcePath = run.scriptPath;
@@ -100,10 +100,8 @@ SessionRecorder::SessionRecorder(std::unique_ptr<RowTarget> target, const RunInf
     session_.processId = static_cast<int64_t>(getpid());
     session_.startedAt = startedAtNow();
     session_.id = target_->addSession(session_);
-    tracker_.emplace(traces::CompileRowStore{[this](const Compile& c) { return target_->addCompile(c); },
-                                             [this](const Compile& c) { target_->updateCompile(c); }},
-                     session_.id);
-    sites_.emplace([this](const traces::CompileSite& site) { return target_->addCompileSite(site); }, session_.id);
+    tracker_.emplace(*target_, session_.id);
+    sites_.emplace(*target_, session_.id);
     // The session exists on disk from the start: a run that crashes before its first compile still says so.
     target_->commit();
 }

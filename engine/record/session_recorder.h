@@ -1,6 +1,6 @@
 // Turns the capture engine's compile events into the rows of one engine-run session, the way the TORCH_TRACE
 // importer turns a log into rows (shared CompileTracker and CompileSiteTable), so that `cwb report` and the
-// workbench read an engine run like an imported log. The rows go to a RowTarget: a trace file or memory.
+// workbench read an engine run like an imported log. The rows go to a traces::RowSink: a trace file or memory.
 #pragma once
 
 #include <memory>
@@ -11,9 +11,11 @@
 
 #include "capture/compile_events.h"
 #include "importers/torch_trace/compile_tracker.h"
-#include "record/row_target.h"
+#include "store/row_sink.h"
 
 namespace eng::record {
+
+using traces::RowId;
 
 /// What the session row says about the run.
 struct RunInfo {
@@ -23,7 +25,7 @@ struct RunInfo {
 
 class SessionRecorder : public capture::CompileEventSink {
 public:
-    SessionRecorder(std::unique_ptr<RowTarget> target, const RunInfo& run);
+    SessionRecorder(std::unique_ptr<traces::RowSink> target, const RunInfo& run);
 
     void compileStarted(const traces::Compile& compile, const traces::Stack& userStack) override;
     void recompileReasons(const traces::CompileKey& key, const std::vector<traces::GuardFailure>& failures) override;
@@ -40,8 +42,8 @@ public:
     const traces::Session& session() const { return session_; }
 
 protected:
-    RowTarget& target() { return *target_; }
-    const RowTarget& target() const { return *target_; }
+    traces::RowSink& target() { return *target_; }
+    const traces::RowSink& target() const { return *target_; }
 
 private:
     /// The row of `key`'s attempt, created on first sight (as a record of an unseen compile id would be).
@@ -56,7 +58,7 @@ private:
     template <typename Row>
     void placeInSession(Row& row, const traces::CompileKey& key);
 
-    std::unique_ptr<RowTarget> target_;
+    std::unique_ptr<traces::RowSink> target_;
     traces::Session session_;
     std::optional<traces::CompileTracker> tracker_;
     std::optional<traces::CompileSiteTable> sites_;

@@ -10,6 +10,7 @@
 #include "parse/graph_break_text.h"
 #include "report/summary.h"
 #include "report/trace_index.h"
+#include "store/memory_sink.h"
 
 namespace eng::record {
 
@@ -47,11 +48,11 @@ std::string statsJson(const RunStats& stats) {
     return out.dump(2) + "\n";
 }
 
-StatsRecorder::StatsRecorder(const RunInfo& run) : SessionRecorder(std::make_unique<TraceDataTarget>(), run) {}
+StatsRecorder::StatsRecorder(const RunInfo& run) : SessionRecorder(std::make_unique<traces::MemorySink>(), run) {}
 
 RunStats StatsRecorder::stats() const {
-    // The constructor made the target a TraceDataTarget.
-    const auto& memory = static_cast<const TraceDataTarget&>(target());
+    // The constructor made the target a MemorySink.
+    const auto& memory = static_cast<const traces::MemorySink&>(target());
     return statsOfSession(memory.data(), memory.data().sessions.front());
 }
 

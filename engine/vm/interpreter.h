@@ -132,6 +132,8 @@ public:
     std::shared_ptr<Namespace> runDefinitions(const std::string& filename, const std::string& source);
     /// Registered by the module files below: import torch, torch.nn, ...
     std::unordered_map<std::string, Value>& modules() { return modules_; }
+    /// `import NAME` for the VM's own code: the module itself (a polyfill is loaded on first use).
+    Value importModule(const std::string& name) { return importName(name, makeStr("*")); }
 
 private:
     friend struct InterpreterAccess;

@@ -107,7 +107,9 @@ std::string shown(Interpreter& vm, const Value& v) { return vm.repr(v); }
 
 void checkNonNegative(Interpreter& vm, const DictObject& defaults, const char* key, const char* what) {
     const Value v = *const_cast<DictObject&>(defaults).find(makeStr(key));
-    if (v.asFloat() < 0) raise("ValueError", fmt::format("Invalid {}: {}", what, shown(vm, v)));
+    if (v.is(Kind::Tensor) && v.tensor().numel() != 1) raise("ValueError", fmt::format("Tensor {} must be 1-element", key));
+    const double number = v.is(Kind::Tensor) ? tensor::item(v.tensor()).toDouble() : v.asFloat();
+    if (number < 0) raise("ValueError", fmt::format("Invalid {}: {}", what, shown(vm, v)));
 }
 
 // step(closure=None): re-evaluates the loss with grad enabled when a closure is given, then updates.

@@ -1,4 +1,5 @@
-// Standard-library modules written in our Python subset (functools, itertools, operator), loaded on first
+// Standard-library modules written in our Python subset (functools, itertools, operator; torch.optim.optimizer's
+// compiled-step entry), loaded on first
 // import. Being Python, the capture engine inlines them like user code, as Dynamo inlines its polyfills, so
 // their calls leave the same graphs. Iterator results are lists (the subset has no generators).
 #include <fmt/core.h>
@@ -145,6 +146,13 @@ def attrgetter(name):
     return lambda obj: getattr(obj, name)
 )PY";
 
+// torch.compile(opt.step) of a torch.optim optimizer compiles this frame: the capture engine captures the
+// builtin step it calls (capture/symbolic_eval_optimizer.cpp), as Dynamo compiles Optimizer.step's wrapper frame.
+const char* kOptimizer = R"PY(
+def step(self, *args, **kwargs):
+    return self.step(*args, **kwargs)
+)PY";
+
 /// `operator`: a function per binary operator (add, iadd, ...), comparison (lt, ...) and unary operator (neg,
 /// invert, not_), then the rest.
 std::string operatorModuleSource() {
@@ -168,7 +176,7 @@ std::string operatorModuleSource() {
 const char* polyfillSource(const std::string& module) {
     static const std::string kOperator = operatorModuleSource();
     static const std::map<std::string, const char*> kSources = {
-        {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator.c_str()}};
+        {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer}};
     auto it = kSources.find(module);
     return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
 }

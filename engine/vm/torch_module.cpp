@@ -10,6 +10,7 @@
 #include "tensor/registry.h"
 #include "vm/compile_options_check.h"
 #include "vm/interpreter.h"
+#include "vm/optimizer_state.h"
 
 namespace eng::vm {
 
@@ -106,6 +107,11 @@ Value compileTarget(Interpreter& vm, const Value& target, std::shared_ptr<const 
     if (target.is(Kind::BoundMethod) && target.as<BoundMethodObject>().function.is(Kind::Function)) {
         auto& method = target.as<BoundMethodObject>();
         return Value(std::make_shared<BoundMethodObject>(method.self, compiledFunction(method.function.as<FunctionObject>(), options)));
+    }
+    // An optimizer's builtin step: its frame is the Python entry that calls it, whose trace captures the step.
+    if (target.is(Kind::BoundMethod) && optim::algorithmOf(target.as<BoundMethodObject>().self)) {
+        Value entry = vm.getAttr(vm.importModule("torch.optim.optimizer"), "step");
+        return Value(std::make_shared<BoundMethodObject>(target.as<BoundMethodObject>().self, compiledFunction(entry.as<FunctionObject>(), options)));
     }
     // Builtins have no frames to capture: PyTorch's wrapper would only run them.
     if (target.is(Kind::BoundMethod) || target.is(Kind::Native) || target.is(Kind::Class)) return target;

@@ -9,12 +9,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
 cwb=$1 data=$2 work=$3
-if [ -z "${DISPLAY:-}" ] || ! command -v xdotool >/dev/null; then
-  echo "SKIP: needs an X display and xdotool (xvfb-run runs this test; apt-get install xdotool)"
-  exit 77
-fi
-rm -rf "$work" && mkdir -p "$work/config" "$work/run" "$work/snapshots"
-export XDG_CONFIG_HOME="$work/config"
+source "$here/live_window.sh"
+prepare_live_test run
 log=$(ls "$data"/torch_traces/recompiles_cpu/dedicated_log_torch_trace_*.log)
 growing="$work/run/$(basename "$log")"
 summary=$("$cwb" report "$log" --format json | python3 -c '
@@ -27,8 +23,6 @@ read -r all_compiles all_recompiles <<<"$summary"
 cwb_pid=$!
 trap 'kill "$cwb_pid" 2>/dev/null || true' EXIT
 timeout 60 xdotool search --sync --pid "$cwb_pid" --name "cwb - Compile Workbench" >/dev/null
-
-source "$here/live_window.sh"
 
 # append_until LINE: appends the log's lines up to (not including) input line LINE, a record's first line.
 written=0

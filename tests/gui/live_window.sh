@@ -1,8 +1,20 @@
 # Helpers for tests that drive a live workbench window started with --snapshot-on-sigusr1 "$work/snapshot":
-# the caller sets `work` (the test's folder, with a snapshots/ folder) and `cwb_pid` before using them.
-# Sourced by gui_export.sh and gui_follow.sh.
+# the caller sets `work` (the test's folder) before prepare_live_test, and `cwb_pid` before the others.
+# Sourced by gui_export.sh, gui_follow.sh, gui_trace_follow.sh and gui_keyboard_links.sh.
 
 snapshot_count=0
+
+# prepare_live_test [FOLDER...]: skips the test (exit 77) without an X display or xdotool, else makes a fresh
+# `work` with its config/ (XDG_CONFIG_HOME: the test's recent files never touch the user's), snapshots/ and FOLDERs.
+prepare_live_test() {
+  if [ -z "${DISPLAY:-}" ] || ! command -v xdotool >/dev/null; then
+    echo "SKIP: needs an X display and xdotool (xvfb-run runs this test; apt-get install xdotool)"
+    exit 77
+  fi
+  rm -rf "$work" && mkdir -p "$work/config" "$work/snapshots"
+  for folder in "$@"; do mkdir -p "$work/$folder"; done
+  export XDG_CONFIG_HOME="$work/config"
+}
 
 fail() {
   echo "FAIL: $*"

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "schema/schema.h"
+#include "store/trace_writer.h"
 
 namespace fs = std::filesystem;
 

@@ -7,6 +7,11 @@
 namespace traces {
 namespace {
 
+constexpr std::array<std::pair<SessionKind, const char*>, 2> kSessionKindNames = {{
+    {SessionKind::ImportedLog, "imported_log"},
+    {SessionKind::EngineRun, "engine_run"},
+}};
+
 constexpr std::array<std::pair<CompileStatus, const char*>, 5> kStatusNames = {{
     {CompileStatus::Ok, "ok"},
     {CompileStatus::Failed, "failed"},
@@ -45,6 +50,8 @@ std::optional<Enum> valueOf(const std::array<std::pair<Enum, const char*>, N>& t
 
 }  // namespace
 
+const char* toString(SessionKind kind) { return nameOf(kSessionKindNames, kind); }
+std::optional<SessionKind> sessionKindFromString(std::string_view text) { return valueOf(kSessionKindNames, text); }
 const char* toString(CompileStatus status) { return nameOf(kStatusNames, status); }
 std::optional<CompileStatus> compileStatusFromString(std::string_view text) { return valueOf(kStatusNames, text); }
 const char* toString(GraphKind kind) { return nameOf(kGraphKindNames, kind); }

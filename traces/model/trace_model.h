@@ -1,5 +1,5 @@
 // The in-memory trace model: plain rows of one trace file, as the report writers and the GUI read them.
-// Rows are written by traces::TraceWriter and loaded by traces::loadTrace; nothing here knows SQLite or ImGui.
+// Rows are handed to a traces::RowSink and loaded by traces::loadTrace; nothing here knows SQLite or ImGui.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +42,8 @@ struct CompileKey {
 std::optional<CompileKey> parseCompileKey(std::string_view text);
 
 enum class SessionKind { ImportedLog, EngineRun };
+const char* toString(SessionKind kind);
+std::optional<SessionKind> sessionKindFromString(std::string_view text);
 
 struct Session {
     RowId id = 0;

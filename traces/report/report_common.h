@@ -52,10 +52,6 @@ inline std::unordered_map<RowId, size_t> breakReasonPositions(const SessionSumma
     return positions;
 }
 
-inline const char* sessionKindName(SessionKind kind) {
-    return kind == SessionKind::EngineRun ? "engine_run" : "imported_log";
-}
-
 /// What the session's torchVersion names: the torch that wrote a log, or the cwb that ran the script itself.
 inline const char* producerLabel(SessionKind kind) { return kind == SessionKind::EngineRun ? "engine" : "torch"; }
 

@@ -22,7 +22,6 @@ using report_detail::groupCompilesBySite;
 using report_detail::producerLabel;
 using report_detail::recompileAnchor;
 using report_detail::sessionAnchor;
-using report_detail::sessionKindName;
 using report_detail::sessionTitle;
 using report_detail::siteAnchor;
 using report_detail::SiteGroup;
@@ -448,7 +447,7 @@ void writeSession(std::ostream& out, const Session& session, const TraceIndex& i
     SessionSummary summary = summarizeSession(index, session);
     std::string anchor = sessionAnchor(session.id);
     out << "<section id=\"" << anchor << "\"><h2>Session " << escape(sessionTitle(session)) << "</h2>\n"
-        << "<p class=\"note\">" << sessionKindName(session.kind);
+        << "<p class=\"note\">" << toString(session.kind);
     if (!session.sourcePath.empty()) out << " &middot; " << code(session.sourcePath);
     if (!session.torchVersion.empty())
         out << " &middot; " << producerLabel(session.kind) << " " << code(session.torchVersion);

@@ -19,7 +19,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 using report_detail::breakReasonPositions;
 using report_detail::groupCompilesBySite;
-using report_detail::sessionKindName;
 using report_detail::SiteGroup;
 using report_detail::statusName;
 
@@ -330,7 +329,7 @@ void writeSession(JsonStream& json, const TraceIndex& index, const InsightIndex&
     json.field("source_file", session.sourceFile);
     json.field("source_path", session.sourcePath);
     json.field("rank", orNull(session.rank));
-    json.field("kind", sessionKindName(session.kind));
+    json.field("kind", toString(session.kind));
     json.field("torch_version", session.torchVersion);
     json.field("process_id", session.processId);
     json.field("started_at", session.startedAt);

@@ -17,7 +17,6 @@ using report_detail::fileLine;
 using report_detail::formatSeconds;
 using report_detail::graphMetricsText;
 using report_detail::groupCompilesBySite;
-using report_detail::sessionKindName;
 using report_detail::sessionTitle;
 using report_detail::SiteGroup;
 using report_detail::statusName;
@@ -353,7 +352,7 @@ void writeIssues(std::ostream& out, const TraceIndex& index, const Session& sess
 void writeSession(std::ostream& out, const TraceIndex& index, const InsightIndex& insights, const Session& session) {
     SessionSummary summary = summarizeSession(index, session);
     out << "## Session " << text(sessionTitle(session)) << "\n\n";
-    out << "- Kind: " << sessionKindName(session.kind) << '\n';
+    out << "- Kind: " << toString(session.kind) << '\n';
     if (!session.sourcePath.empty()) out << "- Source: " << code(session.sourcePath) << '\n';
     if (!session.torchVersion.empty())
         out << "- " << (session.kind == SessionKind::EngineRun ? "Engine" : "Torch") << ": "

@@ -1,10 +1,13 @@
 // Numbered schema migrations for trace files. Never edit a migration that has shipped: add the next one.
+// New files get the current tables from their column tables (store/trace_tables.h) instead.
 #include "schema/schema.h"
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+
+#include "store/trace_tables.h"
 
 namespace traces {
 namespace {
@@ -299,16 +302,27 @@ INSERT INTO records_without_compile_id(session_id, seq, line, event, name, compi
 // Append new migrations here; index i upgrades a file from version i to i + 1.
 constexpr std::array<const char*, kSchemaVersion> kMigrations = {kMigration1, kMigration2, kMigration3};
 
+void markAsTrace(Database& db) {
+    db.exec(std::string("INSERT INTO meta(key, value) VALUES ('format', '") + kTraceFormatName + "')");
+}
+
 void applyMigrations(Database& db, int from, int to = kSchemaVersion) {
     for (int version = from; version < to; ++version) {
         db.exec("BEGIN IMMEDIATE");
         db.exec(kMigrations[static_cast<size_t>(version)]);
         db.exec("PRAGMA user_version = " + std::to_string(version + 1));
-        if (version == 0) {
-            db.exec(std::string("INSERT INTO meta(key, value) VALUES ('format', '") + kTraceFormatName + "')");
-        }
+        if (version == 0) markAsTrace(db);
         db.exec("COMMIT");
     }
+}
+
+/// A new file gets the current tables straight from their column tables (trace_tables.h).
+void createCurrentSchema(Database& db) {
+    db.exec("BEGIN IMMEDIATE");
+    db.exec(tables::currentSchemaSql());
+    db.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+    markAsTrace(db);
+    db.exec("COMMIT");
 }
 
 void configureForWriting(Database& db) {
@@ -369,7 +383,8 @@ std::unique_ptr<Database> createTraceDatabase(const std::string& path, int schem
     // Payloads of several KB are the common row; larger pages keep them out of long overflow chains.
     db->exec("PRAGMA page_size = 16384");
     configureForWriting(*db);
-    applyMigrations(*db, 0, schemaVersion);
+    if (schemaVersion == kSchemaVersion) createCurrentSchema(*db);
+    else applyMigrations(*db, 0, schemaVersion);
     return db;
 }
 

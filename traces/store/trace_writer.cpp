@@ -15,6 +15,7 @@
 #include "store/json_columns.h"
 #include "store/md5.h"
 #include "store/sqlite_db.h"
+#include "store/trace_tables.h"
 
 namespace traces {
 namespace {
@@ -28,9 +29,11 @@ constexpr size_t kBatchRows = 50000;
 constexpr size_t kMaxQueuedBytes = 8u << 20;
 constexpr size_t kJobOverhead = 512;
 
-const char* sessionKindName(SessionKind kind) {
-    return kind == SessionKind::EngineRun ? "engine_run" : "imported_log";
-}
+// Bind indexes of the columns that rows do not hold themselves.
+constexpr int kIssueIdColumn = columnNumber(tables::kImportIssues, "id");
+constexpr int kPhaseCompileIdColumn = columnNumber(tables::kCompilePhases, "compile_id");
+constexpr int kNodeGraphIdColumn = columnNumber(tables::kGraphNodes, "graph_id");
+constexpr int kArtifactPayloadIdColumn = columnNumber(tables::kArtifacts, "payload_id");
 
 /// Hands out ids for one table, continuing after the largest id already in the file.
 class IdCounter {
@@ -79,69 +82,33 @@ struct TraceWriter::Impl {
 
     explicit Impl(std::unique_ptr<Database> database)
         : db(std::move(database)),
-          sessionIds(*db, "sessions"), issueIds(*db, "import_issues"), siteIds(*db, "compile_sites"),
-          compileIds(*db, "compiles"), graphIds(*db, "graphs"), guardIds(*db, "guards"),
-          failureIds(*db, "guard_failures"), breakIds(*db, "graph_breaks"), outputIds(*db, "output_code"),
-          kernelIds(*db, "kernels"), payloadIds(*db, "payloads"), artifactIds(*db, "artifacts"),
-          spanIds(*db, "spans"), noCompileIds(*db, "records_without_compile_id"),
-          insertSession(db->prepare(
-              "INSERT INTO sessions(kind, source_file, source_path, rank, torch_version, process_id, started_at, "
-              "bytes, records, malformed_records, id) VALUES (?,?,?,?,?,?,?,?,?,?,?)")),
-          updateSession(db->prepare(
-              "UPDATE sessions SET kind=?, source_file=?, source_path=?, rank=?, torch_version=?, process_id=?, "
-              "started_at=?, bytes=?, records=?, malformed_records=? WHERE id=?")),
-          insertIssue(db->prepare(
-              "INSERT INTO import_issues(id, session_id, line, col, kind, message) VALUES (?,?,?,?,?,?)")),
-          insertString(db->prepare(
-              "INSERT OR REPLACE INTO interned_strings(session_id, idx, text) VALUES (?,?,?)")),
-          insertSite(db->prepare(
-              "INSERT INTO compile_sites(id, session_id, function, file, line, user_stack) VALUES (?,?,?,?,?,?)")),
-          insertCompile(db->prepare(
-              "INSERT INTO compiles(session_id, site_id, autograd_id, frame_id, frame_compile_id, attempt, "
-              "compile_key, seq, line, started, status, function, file, first_line, fail_type, fail_reason, "
-              "fail_user_file, fail_user_line, restart_reasons, recompile_reasons, cache_size, "
-              "accumulated_cache_size, guard_count, shape_env_guard_count, op_count, node_count, input_count, "
-              "start_time, metrics_json, id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
-          updateCompile(db->prepare(
-              "UPDATE compiles SET session_id=?, site_id=?, autograd_id=?, frame_id=?, frame_compile_id=?, "
-              "attempt=?, compile_key=?, seq=?, line=?, started=?, status=?, function=?, file=?, first_line=?, "
-              "fail_type=?, fail_reason=?, fail_user_file=?, fail_user_line=?, restart_reasons=?, "
-              "recompile_reasons=?, cache_size=?, accumulated_cache_size=?, guard_count=?, "
-              "shape_env_guard_count=?, op_count=?, node_count=?, input_count=?, start_time=?, "
-              "metrics_json=CASE WHEN ?29 = '' THEN metrics_json ELSE ?29 END WHERE id=?30")),
+          sessionIds(*db, tables::kSessions.name), issueIds(*db, tables::kImportIssues.name),
+          siteIds(*db, tables::kCompileSites.name), compileIds(*db, tables::kCompiles.name),
+          graphIds(*db, tables::kGraphs.name), guardIds(*db, tables::kGuards.name),
+          failureIds(*db, tables::kGuardFailures.name), breakIds(*db, tables::kGraphBreaks.name),
+          outputIds(*db, tables::kOutputCode.name), kernelIds(*db, tables::kKernels.name),
+          payloadIds(*db, tables::kPayloads.name), artifactIds(*db, tables::kArtifacts.name),
+          spanIds(*db, tables::kSpans.name), noCompileIds(*db, tables::kRecordsWithoutCompileId.name),
+          insertSession(db->prepare(insertSql(tables::kSessions))),
+          updateSession(db->prepare(updateByIdSql(tables::kSessions))),
+          insertIssue(db->prepare(insertSql(tables::kImportIssues))),
+          insertString(db->prepare(insertSql(tables::kInternedStrings, "INSERT OR REPLACE"))),
+          insertSite(db->prepare(insertSql(tables::kCompileSites))),
+          insertCompile(db->prepare(insertSql(tables::kCompiles))),
+          updateCompile(db->prepare(updateByIdSql(tables::kCompiles))),
           deletePhases(db->prepare("DELETE FROM compile_phases WHERE compile_id=?")),
-          insertPhase(db->prepare(
-              "INSERT OR REPLACE INTO compile_phases(compile_id, phase, seconds) VALUES (?,?,?)")),
-          insertGraph(db->prepare(
-              "INSERT INTO graphs(id, session_id, compile_id, seq, line, kind, name, text) VALUES (?,?,?,?,?,?,?,?)")),
-          insertNode(db->prepare(
-              "INSERT INTO graph_nodes(graph_id, idx, name, op, target, args, inputs, shape, dtype, stride, "
-              "device, source_file, source_line, source_function, source_code) "
-              "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
-          insertGuard(db->prepare(
-              "INSERT INTO guards(id, compile_id, idx, kind, source, text, checks, user_code, depth) "
-              "VALUES (?,?,?,?,?,?,?,?,?)")),
-          insertFailure(db->prepare(
-              "INSERT INTO guard_failures(id, compile_id, idx, failed_compile, reason) VALUES (?,?,?,?,?)")),
-          insertBreak(db->prepare(
-              "INSERT INTO graph_breaks(id, session_id, compile_id, seq, line, origin, reason, break_type, "
-              "user_file, user_line, user_stack, dedup_key, text) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")),
-          insertOutput(db->prepare(
-              "INSERT INTO output_code(id, session_id, compile_id, seq, line, event, filename, language, source) "
-              "VALUES (?,?,?,?,?,?,?,?,?)")),
-          insertKernel(db->prepare(
-              "INSERT INTO kernels(id, output_code_id, compile_id, idx, name, language, source, launch_config, "
-              "compile_seconds, source_nodes, post_grad_nodes) VALUES (?,?,?,?,?,?,?,?,?,?,?)")),
-          insertPayload(db->prepare("INSERT INTO payloads(id, md5, text) VALUES (?,?,?)")),
-          insertArtifact(db->prepare(
-              "INSERT INTO artifacts(id, session_id, compile_id, seq, line, event, name, encoding, metadata, "
-              "payload_id, payload_intact) VALUES (?,?,?,?,?,?,?,?,?,?,?)")),
-          insertSpan(db->prepare(
-              "INSERT INTO spans(id, session_id, compile_id, compile_key, name, category, start_us, duration_us, "
-              "thread_id, args) VALUES (?,?,?,?,?,?,?,?,?,?)")),
-          insertNoCompile(db->prepare(
-              "INSERT INTO records_without_compile_id(id, session_id, seq, line, event, name, compile_id, stack) "
-              "VALUES (?,?,?,?,?,?,?,?)")) {
+          insertPhase(db->prepare(insertSql(tables::kCompilePhases, "INSERT OR REPLACE"))),
+          insertGraph(db->prepare(insertSql(tables::kGraphs))),
+          insertNode(db->prepare(insertSql(tables::kGraphNodes))),
+          insertGuard(db->prepare(insertSql(tables::kGuards))),
+          insertFailure(db->prepare(insertSql(tables::kGuardFailures))),
+          insertBreak(db->prepare(insertSql(tables::kGraphBreaks))),
+          insertOutput(db->prepare(insertSql(tables::kOutputCode))),
+          insertKernel(db->prepare(insertSql(tables::kKernels))),
+          insertPayload(db->prepare(insertSql(tables::kPayloads))),
+          insertArtifact(db->prepare(insertSql(tables::kArtifacts))),
+          insertSpan(db->prepare(insertSql(tables::kSpans))),
+          insertNoCompile(db->prepare(insertSql(tables::kRecordsWithoutCompileId))) {
         auto q = db->prepare("SELECT id, md5 FROM payloads");
         while (q.step()) payloadIdsByMd5.emplace(q.text(1), q.int64(0));
         thread = std::thread([this] {
@@ -253,27 +220,18 @@ struct TraceWriter::Impl {
         batchRows = 0;
     }
 
-    void bindSession(Statement& s, const Session& v) {
-        s.bind(1, sessionKindName(v.kind)).bind(2, v.sourceFile).bind(3, v.sourcePath).bind(4, v.rank);
-        s.bind(5, v.torchVersion).bind(6, v.processId).bind(7, v.startedAt).bind(8, v.bytes);
-        s.bind(9, v.records).bind(10, v.malformedRecords).bind(11, v.id);
-    }
-
-    void bindCompile(Statement& s, const Compile& c) {
-        s.bind(1, c.sessionId).bind(2, c.siteId).bind(3, c.key.autogradId).bind(4, c.key.frameId);
-        s.bind(5, c.key.frameCompileId).bind(6, c.key.attempt).bind(7, c.key.str()).bind(8, c.seq);
-        s.bind(9, c.line).bind(10, c.started ? 1 : 0).bind(11, toString(c.status)).bind(12, c.function);
-        s.bind(13, c.file).bind(14, c.firstLine).bind(15, c.failType).bind(16, c.failReason);
-        s.bind(17, c.failUserFile).bind(18, c.failUserLine).bind(19, stringsToJson(c.restartReasons));
-        s.bind(20, stringsToJson(c.recompileReasons)).bind(21, c.cacheSize).bind(22, c.accumulatedCacheSize);
-        s.bind(23, c.guardCount).bind(24, c.shapeEnvGuardCount).bind(25, c.opCount).bind(26, c.nodeCount);
-        s.bind(27, c.inputCount).bind(28, c.startTime).bind(29, c.metricsJson).bind(30, c.id);
+    /// Binds `row` to `statement` through `table`, runs it, and counts `bytes` towards the batch.
+    template <class Row, size_t N>
+    void write(Statement& statement, const Table<Row, N>& table, const Row& row, size_t bytes) {
+        bindRow(statement, table, row);
+        statement.run();
+        wrote(bytes);
     }
 
     void writePhases(const Compile& c) {
         for (const PhaseTime& p : c.phases) {
-            insertPhase.bind(1, c.id).bind(2, p.phase).bind(3, p.seconds).run();
-            wrote(32);
+            insertPhase.bind(kPhaseCompileIdColumn, c.id);
+            write(insertPhase, tables::kCompilePhases, p, 32);
         }
     }
 };
@@ -289,48 +247,34 @@ void TraceWriter::commit() { impl_->drainAndCommit(); }
 RowId TraceWriter::addSession(const Session& session) {
     Session row = session;
     row.id = impl_->sessionIds.take();
-    impl_->enqueue(256, [impl = impl_.get(), row] {
-        impl->bindSession(impl->insertSession, row);
-        impl->insertSession.run();
-        impl->wrote(64);
-    });
+    impl_->enqueue(256, [impl = impl_.get(), row] { impl->write(impl->insertSession, tables::kSessions, row, 64); });
     return row.id;
 }
 
 void TraceWriter::updateSession(const Session& session) {
     impl_->enqueue(256, [impl = impl_.get(), session] {
-        impl->bindSession(impl->updateSession, session);
-        impl->updateSession.run();
-        impl->wrote(64);
+        impl->write(impl->updateSession, tables::kSessions, session, 64);
     });
 }
 
 void TraceWriter::addImportIssue(const ImportIssue& issue) {
     RowId id = impl_->issueIds.take();
     impl_->enqueue(issue.message.size(), [impl = impl_.get(), id, issue] {
-        auto& s = impl->insertIssue;
-        s.bind(1, id).bind(2, issue.sessionId).bind(3, issue.line).bind(4, issue.column).bind(5, issue.kind);
-        s.bind(6, issue.message).run();
-        impl->wrote(issue.message.size());
+        impl->insertIssue.bind(kIssueIdColumn, id);
+        impl->write(impl->insertIssue, tables::kImportIssues, issue, issue.message.size());
     });
 }
 
 void TraceWriter::addInternedString(RowId sessionId, int64_t index, std::string_view text) {
-    impl_->enqueue(text.size(), [impl = impl_.get(), sessionId, index, copy = std::string(text)] {
-        impl->insertString.bind(1, sessionId).bind(2, index).bind(3, copy).run();
-        impl->wrote(copy.size());
+    impl_->enqueue(text.size(), [impl = impl_.get(), row = InternedString{sessionId, index, std::string(text)}] {
+        impl->write(impl->insertString, tables::kInternedStrings, row, row.text.size());
     });
 }
 
 RowId TraceWriter::addCompileSite(const CompileSite& site) {
     CompileSite row = site;
     row.id = impl_->siteIds.take();
-    impl_->enqueue(256, [impl = impl_.get(), row] {
-        auto& s = impl->insertSite;
-        s.bind(1, row.id).bind(2, row.sessionId).bind(3, row.function).bind(4, row.file).bind(5, row.line);
-        s.bind(6, stackToJson(row.userStack)).run();
-        impl->wrote(256);
-    });
+    impl_->enqueue(256, [impl = impl_.get(), row] { impl->write(impl->insertSite, tables::kCompileSites, row, 256); });
     return row.id;
 }
 
@@ -338,9 +282,7 @@ RowId TraceWriter::addCompile(const Compile& compile) {
     Compile row = compile;
     row.id = impl_->compileIds.take();
     impl_->enqueue(256 + row.metricsJson.size(), [impl = impl_.get(), row] {
-        impl->bindCompile(impl->insertCompile, row);
-        impl->insertCompile.run();
-        impl->wrote(256 + row.metricsJson.size());
+        impl->write(impl->insertCompile, tables::kCompiles, row, 256 + row.metricsJson.size());
         impl->writePhases(row);
     });
     return row.id;
@@ -348,10 +290,8 @@ RowId TraceWriter::addCompile(const Compile& compile) {
 
 void TraceWriter::updateCompile(const Compile& compile) {
     impl_->enqueue(256 + compile.metricsJson.size(), [impl = impl_.get(), compile] {
-        impl->bindCompile(impl->updateCompile, compile);
-        impl->updateCompile.run();
+        impl->write(impl->updateCompile, tables::kCompiles, compile, 256 + compile.metricsJson.size());
         impl->deletePhases.bind(1, compile.id).run();
-        impl->wrote(256 + compile.metricsJson.size());
         impl->writePhases(compile);
     });
 }
@@ -362,17 +302,10 @@ RowId TraceWriter::addGraph(const Graph& graph) {
     RowId id = row.id;
     size_t bytes = row.text.size() + 128 * row.nodes.size();
     impl_->enqueue(bytes, [impl = impl_.get(), row = std::move(row)] {
-        auto& g = impl->insertGraph;
-        g.bind(1, row.id).bind(2, row.sessionId).bind(3, row.compileId).bind(4, row.seq).bind(5, row.line);
-        g.bind(6, toString(row.kind)).bind(7, row.name).bind(8, row.text).run();
-        impl->wrote(row.text.size());
-        auto& n = impl->insertNode;
+        impl->write(impl->insertGraph, tables::kGraphs, row, row.text.size());
         for (const GraphNode& node : row.nodes) {
-            n.bind(1, row.id).bind(2, node.index).bind(3, node.name).bind(4, node.op).bind(5, node.target);
-            n.bind(6, node.args).bind(7, stringsToJson(node.inputs)).bind(8, node.shape).bind(9, node.dtype);
-            n.bind(10, node.stride).bind(11, node.device).bind(12, node.sourceFile).bind(13, node.sourceLine);
-            n.bind(14, node.sourceFunction).bind(15, node.sourceCode).run();
-            impl->wrote(128 + node.args.size());
+            impl->insertNode.bind(kNodeGraphIdColumn, row.id);
+            impl->write(impl->insertNode, tables::kGraphNodes, node, 128 + node.args.size());
         }
     });
     return id;
@@ -383,27 +316,23 @@ void TraceWriter::addGuards(RowId compileId, const std::vector<Guard>& guards) {
     size_t bytes = 0;
     for (Guard& g : rows) {
         g.id = impl_->guardIds.take();
+        g.compileId = compileId;
         bytes += 64 + g.text.size();
     }
-    impl_->enqueue(bytes, [impl = impl_.get(), compileId, rows = std::move(rows)] {
-        auto& s = impl->insertGuard;
-        for (const Guard& g : rows) {
-            s.bind(1, g.id).bind(2, compileId).bind(3, g.index).bind(4, g.kind).bind(5, g.source).bind(6, g.text);
-            s.bind(7, g.checks).bind(8, g.userCode).bind(9, g.depth).run();
-            impl->wrote(64 + g.text.size());
-        }
+    impl_->enqueue(bytes, [impl = impl_.get(), rows = std::move(rows)] {
+        for (const Guard& g : rows) impl->write(impl->insertGuard, tables::kGuards, g, 64 + g.text.size());
     });
 }
 
 void TraceWriter::addGuardFailures(RowId compileId, const std::vector<GuardFailure>& failures) {
     std::vector<GuardFailure> rows = failures;
-    for (GuardFailure& f : rows) f.id = impl_->failureIds.take();
-    impl_->enqueue(64 * rows.size(), [impl = impl_.get(), compileId, rows = std::move(rows)] {
-        auto& s = impl->insertFailure;
-        for (const GuardFailure& f : rows) {
-            s.bind(1, f.id).bind(2, compileId).bind(3, f.index).bind(4, f.failedCompile).bind(5, f.reason).run();
-            impl->wrote(64 + f.reason.size());
-        }
+    for (GuardFailure& f : rows) {
+        f.id = impl_->failureIds.take();
+        f.compileId = compileId;
+    }
+    impl_->enqueue(64 * rows.size(), [impl = impl_.get(), rows = std::move(rows)] {
+        for (const GuardFailure& f : rows)
+            impl->write(impl->insertFailure, tables::kGuardFailures, f, 64 + f.reason.size());
     });
 }
 
@@ -411,11 +340,7 @@ RowId TraceWriter::addGraphBreak(const GraphBreak& graphBreak) {
     GraphBreak b = graphBreak;
     b.id = impl_->breakIds.take();
     impl_->enqueue(b.text.size() + b.reason.size(), [impl = impl_.get(), b] {
-        auto& s = impl->insertBreak;
-        s.bind(1, b.id).bind(2, b.sessionId).bind(3, b.compileId).bind(4, b.seq).bind(5, b.line).bind(6, b.origin);
-        s.bind(7, b.reason).bind(8, b.breakType).bind(9, b.userFile).bind(10, b.userLine);
-        s.bind(11, stackToJson(b.userStack)).bind(12, b.dedupKey).bind(13, b.text).run();
-        impl->wrote(b.text.size() + b.reason.size());
+        impl->write(impl->insertBreak, tables::kGraphBreaks, b, b.text.size() + b.reason.size());
     });
     return b.id;
 }
@@ -427,22 +352,14 @@ RowId TraceWriter::addOutputCode(const OutputCode& code) {
     for (Kernel& k : row.kernels) {
         k.id = impl_->kernelIds.take();
         k.outputCodeId = row.id;
+        k.compileId = row.compileId;
         bytes += k.source.size();
     }
     RowId id = row.id;
     impl_->enqueue(bytes, [impl = impl_.get(), row = std::move(row)] {
-        auto& s = impl->insertOutput;
-        s.bind(1, row.id).bind(2, row.sessionId).bind(3, row.compileId).bind(4, row.seq).bind(5, row.line);
-        s.bind(6, row.event).bind(7, row.filename).bind(8, row.language).bind(9, row.source).run();
-        impl->wrote(row.source.size());
-        auto& k = impl->insertKernel;
-        for (const Kernel& kernel : row.kernels) {
-            k.bind(1, kernel.id).bind(2, row.id).bind(3, row.compileId).bind(4, kernel.index).bind(5, kernel.name);
-            k.bind(6, kernel.language).bind(7, kernel.source).bind(8, kernel.launchConfig);
-            k.bind(9, kernel.compileSeconds).bind(10, stringsToJson(kernel.sourceNodes));
-            k.bind(11, stringsToJson(kernel.postGradNodes)).run();
-            impl->wrote(kernel.source.size());
-        }
+        impl->write(impl->insertOutput, tables::kOutputCode, row, row.source.size());
+        for (const Kernel& kernel : row.kernels)
+            impl->write(impl->insertKernel, tables::kKernels, kernel, kernel.source.size());
     });
     return id;
 }
@@ -456,11 +373,10 @@ RowId TraceWriter::addArtifact(const Artifact& artifact, std::string_view payloa
         if (inserted) it->second = impl_->payloadIds.take();
         payloadId = it->second;
         if (inserted) {
-            impl_->enqueue(artifact.payload.size(),
-                           [impl = impl_.get(), id = *payloadId, md5, text = artifact.payload] {
-                               impl->insertPayload.bind(1, id).bind(2, md5).bind(3, text).run();
-                               impl->wrote(text.size());
-                           });
+            impl_->enqueue(artifact.payload.size(), [impl = impl_.get(),
+                                                     row = StoredPayload{*payloadId, md5, artifact.payload}] {
+                impl->write(impl->insertPayload, tables::kPayloads, row, row.text.size());
+            });
         }
     }
     // Everything but the payload, which is stored once in `payloads` above.
@@ -477,11 +393,8 @@ RowId TraceWriter::addArtifact(const Artifact& artifact, std::string_view payloa
     row.payloadIntact = artifact.payloadIntact;
     RowId id = row.id;
     impl_->enqueue(64 + row.metadata.size(), [impl = impl_.get(), row = std::move(row), payloadId] {
-        auto& s = impl->insertArtifact;
-        s.bind(1, row.id).bind(2, row.sessionId).bind(3, row.compileId).bind(4, row.seq).bind(5, row.line);
-        s.bind(6, row.event).bind(7, row.name).bind(8, row.encoding).bind(9, row.metadata).bind(10, payloadId);
-        s.bind(11, row.payloadIntact ? 1 : 0).run();
-        impl->wrote(64 + row.metadata.size());
+        impl->insertArtifact.bind(kArtifactPayloadIdColumn, payloadId);
+        impl->write(impl->insertArtifact, tables::kArtifacts, row, 64 + row.metadata.size());
     });
     return id;
 }
@@ -491,23 +404,17 @@ RowId TraceWriter::addSpan(const Span& span) {
     row.id = impl_->spanIds.take();
     RowId id = row.id;
     impl_->enqueue(64 + row.args.size(), [impl = impl_.get(), row = std::move(row)] {
-        auto& s = impl->insertSpan;
-        s.bind(1, row.id).bind(2, row.sessionId).bind(3, row.compileId).bind(4, row.compileKey).bind(5, row.name);
-        s.bind(6, row.category).bind(7, row.startUs).bind(8, row.durationUs).bind(9, row.threadId);
-        s.bind(10, row.args).run();
-        impl->wrote(64 + row.args.size());
+        impl->write(impl->insertSpan, tables::kSpans, row, 64 + row.args.size());
     });
     return id;
 }
 
 RowId TraceWriter::addRecordWithoutCompileId(const RecordWithoutCompileId& record) {
-    RowId id = impl_->noCompileIds.take();
-    std::string stack = stackToJson(record.stack);
-    impl_->enqueue(64 + stack.size(), [impl = impl_.get(), row = record, id, stack = std::move(stack)] {
-        auto& s = impl->insertNoCompile;
-        s.bind(1, id).bind(2, row.sessionId).bind(3, row.seq).bind(4, row.line).bind(5, row.event);
-        s.bind(6, row.name).bind(7, row.compileId).bind(8, stack).run();
-        impl->wrote(64 + stack.size());
+    RecordWithoutCompileId row = record;
+    row.id = impl_->noCompileIds.take();
+    RowId id = row.id;
+    impl_->enqueue(64 + 128 * row.stack.size(), [impl = impl_.get(), row = std::move(row)] {
+        impl->write(impl->insertNoCompile, tables::kRecordsWithoutCompileId, row, 64 + 128 * row.stack.size());
     });
     return id;
 }

@@ -55,7 +55,11 @@ GraphScene sceneOf(const LayoutGraph& graph, std::shared_ptr<const GraphLayout> 
     scene.layout = std::move(layout);
     scene.nodes.reserve(graph.nodes.size());
     for (const LayoutNode& node : graph.nodes) scene.nodes.push_back({node.lines, node.fill, node.folded});
-    for (const LayoutCluster& cluster : graph.clusters) scene.clusters.push_back({cluster.label, cluster.fill});
+    for (const LayoutCluster& cluster : graph.clusters) {
+        bool inSameFill = cluster.parent >= 0 && static_cast<size_t>(cluster.parent) < graph.clusters.size() &&
+                          graph.clusters[static_cast<size_t>(cluster.parent)].fill == cluster.fill;
+        scene.clusters.push_back({cluster.label, cluster.fill, inSameFill});
+    }
     scene.edges = graph.edges;
     return scene;
 }
@@ -75,7 +79,15 @@ void GraphCanvas::setScene(GraphScene scene) {
     for (const EdgePath& edge : layout.edges) edgeBounds.push_back(edge.bounds);
     edgeGrid_.build(edgeBounds, suggestedCellSize(layout.bounds, layout.nodes.size()));
     buildMinimap();
-    fitPending_ = Fit::Start;
+    fitPending_ = viewRestored_ ? Fit::None : Fit::Start;
+    viewRestored_ = false;
+}
+
+void GraphCanvas::restoreView(CanvasView view) {
+    centre_ = view.centre;
+    zoom_ = view.zoom;
+    fitPending_ = Fit::None;
+    viewRestored_ = true;
 }
 
 void GraphCanvas::buildMinimap() {
@@ -347,7 +359,8 @@ void GraphCanvas::drawClusters(ImDrawList& list, const Rect& visible) {
         ImVec2 max = toScreen({clusters[i].maxX, clusters[i].maxY});
         uint32_t fill = i < scene_.clusters.size() ? scene_.clusters[i].fill : 0xf0f0f0;
         bool selected = static_cast<int>(i) == selectedCluster_;
-        list.AddRectFilled(min, max, colourOf(fill), 6.0f * std::min(zoom_, 1.0f));
+        bool outlineOnly = i < scene_.clusters.size() && scene_.clusters[i].outlineOnly;
+        if (!outlineOnly) list.AddRectFilled(min, max, colourOf(fill), 6.0f * std::min(zoom_, 1.0f));
         list.AddRect(min, max, selected ? kSelectedBorder : kClusterBorder, 6.0f * std::min(zoom_, 1.0f), 0,
                      selected ? 3.0f : 1.0f);
         if (zoom_ >= kTextZoom * 0.7f * pixelScale_ && i < scene_.clusters.size()) {

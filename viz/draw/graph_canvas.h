@@ -25,6 +25,9 @@ struct SceneNode {
 struct SceneCluster {
     std::string label;
     uint32_t fill = 0xf0f0f0;  ///< 0xRRGGBB
+    /// Inside a cluster of the same colour: only its outline is drawn. On a software renderer every layer of filled
+    /// pixels costs time each frame, and open groups nest three or four deep over most of the view.
+    bool outlineOnly = false;
 };
 
 /// A finished layout and, parallel to its lists, the text and colours to draw.
@@ -65,6 +68,12 @@ struct CanvasFrameStats {
 /// Text smaller than this many screen pixels is drawn but not counted as legible.
 constexpr float kLegiblePixels = 9.0f;
 
+/// Where the canvas looks: the graph point at its middle and the zoom.
+struct CanvasView {
+    Point centre;
+    float zoom = 1.0f;
+};
+
 class GraphCanvas {
 public:
     /// Shows `scene`. Pan and zoom stay when the new scene has the same layout object; otherwise the view fits.
@@ -94,6 +103,10 @@ public:
     void setPixelScale(float scale) { pixelScale_ = scale > 0 ? scale : 1.0f; }
 
     float zoom() const { return zoom_; }
+    CanvasView view() const { return {centre_, zoom_}; }
+    /// Looks at `view`, and keeps it when the next scene comes rather than fitting that scene (a reload of the
+    /// same graph: the user stays where they were).
+    void restoreView(CanvasView view);
     /// Where a graph point is on screen in the frame last drawn.
     ImVec2 screenOf(Point p) const { return toScreen(p); }
     const CanvasFrameStats& lastFrame() const { return stats_; }
@@ -138,6 +151,7 @@ private:
     ImVec2 size_;         ///< canvas size, this frame
     enum class Fit { None, Whole, Start };
     Fit fitPending_ = Fit::Start;
+    bool viewRestored_ = false;  ///< the next scene keeps the view (restoreView)
     std::vector<Rect> minimapCells_;  ///< occupied cells of a coarse grid over the drawing, in graph points
     bool minimapDragging_ = false;
     bool minimapOnLeft_ = false;  ///< chosen when the view is fitted: the corner hiding fewer nodes

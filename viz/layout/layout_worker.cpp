@@ -204,11 +204,19 @@ GraphLayout LayoutWorker::layOutNested(GraphvizSession& session, const LayoutGra
 
 void LayoutWorker::evictLocked() {
     std::vector<std::pair<uint64_t, uint64_t>> ready;  // (lastUse, key)
-    for (const auto& [key, entry] : entries_)
-        if (entry.state == LayoutState::Ready || entry.state == LayoutState::Failed) ready.emplace_back(entry.lastUse, key);
-    if (ready.size() <= capacity_) return;
+    size_t nodes = 0;
+    for (const auto& [key, entry] : entries_) {
+        if (entry.state != LayoutState::Ready && entry.state != LayoutState::Failed) continue;
+        ready.emplace_back(entry.lastUse, key);
+        nodes += entry.nodeCount;
+    }
     std::sort(ready.begin(), ready.end());
-    for (size_t i = 0; i + capacity_ < ready.size(); ++i) entries_.erase(ready[i].second);
+    // Many small levels, or a few whole graphs of thousands of nodes: the node count bounds the memory. The newest
+    // stays, however big: the view that asked for it has yet to pick it up.
+    for (size_t i = 0; i + 1 < ready.size() && (ready.size() - i > capacity_ || nodes > kMaxCachedNodes); ++i) {
+        nodes -= entries_[ready[i].second].nodeCount;
+        entries_.erase(ready[i].second);
+    }
 }
 
 }  // namespace viz

@@ -43,8 +43,9 @@ struct LayoutWorkerStats {
 /// nothing else calls Graphviz.
 class LayoutWorker {
 public:
-    /// Nested layouts cache each level too (small graphs), hence room for many.
+    /// Nested layouts cache each level too (small graphs), hence room for many; kMaxCachedNodes bounds their size.
     explicit LayoutWorker(size_t cacheCapacity = 512);
+    static constexpr size_t kMaxCachedNodes = 200000;
     ~LayoutWorker();
     LayoutWorker(const LayoutWorker&) = delete;
     LayoutWorker& operator=(const LayoutWorker&) = delete;

@@ -6,6 +6,9 @@
 
 #include "importers/import_path.h"
 #include "report/compile_insights.h"
+#include "store/memory_sink.h"
+#include "store/trace_reader.h"
+#include "store/trace_writer.h"
 #include "test_support.h"
 
 using namespace traces;
@@ -231,4 +234,44 @@ TEST(Importer, RecordsWithoutACompileIdAreListedWithWhatTheirPayloadNames) {
     EXPECT_EQ(ops.nonCompliant, std::vector<std::string>{"test::baz"});
     EXPECT_EQ(customOpsText(ops), "non-compliant test::baz; compliant _c10d_functional::all_reduce, "
                                   "_c10d_functional::wait_tensor");
+}
+
+// The same log through both row sinks: the rows kept in memory are the rows a trace file gives back, ids included.
+TEST(Importer, MemorySinkKeepsTheRowsATraceFileWould) {
+    std::string log = std::string(CWB_TEST_DATA_DIR) + "/torch_traces/recompiles_cpu/dedicated_log_torch_trace_mc6v5kbu.log";
+    testsupport::TempDir dir;
+    {
+        TraceWriter writer(dir.file("out.db"));
+        importTorchTraceLog(log, writer);
+    }
+    TraceData file = loadTrace(dir.file("out.db"));
+    MemorySink memory;
+    importTorchTraceLog(log, memory);
+    const TraceData& kept = memory.data();
+    ASSERT_FALSE(file.compiles.empty());
+    EXPECT_EQ(kept.sessions.size(), file.sessions.size());
+    EXPECT_EQ(kept.sessions[0].records, file.sessions[0].records);
+    auto compileRows = [](const TraceData& t) {
+        std::vector<std::string> rows;
+        for (const Compile& c : t.compiles)
+            rows.push_back(std::to_string(c.id) + " " + c.key.str() + " " + toString(c.status) + " " +
+                           std::to_string(c.phases.size()) + " " + std::to_string(c.recompileReasons.size()));
+        std::sort(rows.begin(), rows.end());
+        return rows;
+    };
+    EXPECT_EQ(compileRows(kept), compileRows(file));
+    EXPECT_EQ(kept.graphs.size(), file.graphs.size());
+    EXPECT_EQ(kept.guards.size(), file.guards.size());
+    EXPECT_EQ(kept.guardFailures.size(), file.guardFailures.size());
+    EXPECT_EQ(kept.graphBreaks.size(), file.graphBreaks.size());
+    EXPECT_EQ(kept.outputCode.size(), file.outputCode.size());
+    EXPECT_EQ(kept.artifacts.size(), file.artifacts.size());
+    EXPECT_EQ(kept.spans.size(), file.spans.size());
+    EXPECT_EQ(kept.recordsWithoutCompileId.size(), file.recordsWithoutCompileId.size());
+    EXPECT_EQ(kept.internedStrings, file.internedStrings);
+    for (const OutputCode& code : kept.outputCode)
+        for (const Kernel& kernel : code.kernels) {
+            EXPECT_EQ(kernel.outputCodeId, code.id);
+            EXPECT_EQ(kernel.compileId, code.compileId);
+        }
 }

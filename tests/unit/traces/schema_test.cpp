@@ -1,6 +1,8 @@
 // The trace file's schema: versioned, refuses newer files and foreign SQLite files with clear messages.
 #include <gtest/gtest.h>
 
+#include <cctype>
+
 #include "schema/schema.h"
 #include "store/trace_reader.h"
 #include "store/trace_writer.h"
@@ -206,4 +208,72 @@ INSERT INTO spans(id, session_id, compile_id, compile_key, name, category, start
     Database db(path, Database::Mode::ReadOnly);
     auto q = db.prepare("PRAGMA foreign_key_check");
     EXPECT_FALSE(q.step()) << "a reference lost its row";
+}
+
+namespace {
+
+/// Every table's columns (name, type, NOT NULL, default, key position), references and indexes, as SQLite
+/// reports them: what a reader and writer of the file can tell apart.
+std::string describeSchema(Database& db) {
+    std::string out;
+    std::vector<std::string> tableNames;
+    auto tablesQuery = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+    while (tablesQuery.step()) tableNames.push_back(tablesQuery.text(0));
+    for (const std::string& table : tableNames) {
+        out += "table " + table + "\n";
+        auto columns = db.prepare("SELECT cid, name, type, \"notnull\", coalesce(dflt_value, 'NULL'), pk "
+                                  "FROM pragma_table_info('" + table + "')");
+        while (columns.step()) {
+            out += "  column " + columns.text(0) + " " + columns.text(1) + " " + columns.text(2) + " notnull=" +
+                   columns.text(3) + " default=" + columns.text(4) + " pk=" + columns.text(5) + "\n";
+        }
+        auto references = db.prepare("SELECT \"from\", \"table\", \"to\" FROM pragma_foreign_key_list('" + table +
+                                     "') ORDER BY \"from\"");
+        while (references.step())
+            out += "  reference " + references.text(0) + " -> " + references.text(1) + "(" + references.text(2) + ")\n";
+        auto indexes = db.prepare("SELECT il.name, il.\"unique\", group_concat(ii.name, ',') FROM pragma_index_list('" +
+                                  table + "') il, pragma_index_info(il.name) ii GROUP BY il.name ORDER BY il.name");
+        while (indexes.step())
+            out += "  index " + indexes.text(0) + " unique=" + indexes.text(1) + " on " + indexes.text(2) + "\n";
+        // CHECK constraints appear only in the CREATE statement: compare their text, whitespace aside.
+        auto create = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = '" + table + "'");
+        if (create.step()) {
+            std::string sql = create.text(0);
+            for (size_t at = sql.find("CHECK"); at != std::string::npos; at = sql.find("CHECK", at + 1)) {
+                std::string check;
+                int depth = 0;
+                for (size_t i = at; i < sql.size(); ++i) {
+                    if (sql[i] == '(') ++depth;
+                    if (std::isspace(static_cast<unsigned char>(sql[i])) && !check.empty() && check.back() == ' ')
+                        continue;
+                    check += std::isspace(static_cast<unsigned char>(sql[i])) ? ' ' : sql[i];
+                    if (sql[i] == ')' && --depth == 0) break;
+                }
+                out += "  " + check + "\n";
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+// New files are made from the column tables, older ones by the shipped migrations: both must give the same tables,
+// or a file would read differently depending on the cwb version that first wrote it.
+TEST(Schema, NewFilesAndMigratedFilesHaveTheSameTables) {
+    testsupport::TempDir dir;
+    std::string fresh = dir.file("fresh.db");
+    createTraceDatabase(fresh);
+    Database freshDb(fresh, Database::Mode::ReadOnly);
+    std::string expected = describeSchema(freshDb);
+    EXPECT_NE(expected.find("column 7 compile_key TEXT notnull=1"), std::string::npos) << expected;
+    EXPECT_NE(expected.find("'empty'"), std::string::npos) << expected;
+    for (int version = 1; version < kSchemaVersion; ++version) {
+        std::string old = dir.file("v" + std::to_string(version) + ".db");
+        createTraceDatabase(old, version);
+        openTraceDatabaseForWriting(old);  // migrates in place
+        Database migrated(old, Database::Mode::ReadOnly);
+        EXPECT_EQ(storedSchemaVersion(migrated), kSchemaVersion);
+        EXPECT_EQ(describeSchema(migrated), expected) << "migrated from version " << version;
+    }
 }

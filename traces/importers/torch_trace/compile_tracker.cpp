@@ -25,7 +25,7 @@ Compile& CompileTracker::create(const CompileKey& key, int64_t line) {
     row.key = key;
     row.seq = nextSeq_++;
     row.line = line;
-    row.id = store_.add(row);
+    row.id = sink_.addCompile(row);
     rows_.push_back(std::move(row));
     finished_.push_back(false);
     current_[key] = rows_.size() - 1;
@@ -112,7 +112,7 @@ std::optional<RowId> CompileSiteTable::siteFor(const Stack& stack) {
     auto it = idsByStack_.find(key);
     if (it == idsByStack_.end()) {
         CompileSite site{0, sessionId_, stack.back().function, stack.back().file, stack.back().line, stack};
-        it = idsByStack_.emplace(std::move(key), add_(site)).first;
+        it = idsByStack_.emplace(std::move(key), sink_.addCompileSite(site)).first;
     }
     return it->second;
 }

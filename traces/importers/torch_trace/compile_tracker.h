@@ -4,7 +4,6 @@
 #pragma once
 
 #include <deque>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,7 +12,7 @@
 #include <vector>
 
 #include "model/trace_model.h"
-#include "store/trace_writer.h"
+#include "store/row_sink.h"
 
 namespace traces {
 
@@ -27,19 +26,10 @@ struct RecordContext {
     bool hasCompileId() const { return frameId.has_value() || autogradId.has_value(); }
 };
 
-/// Where the tracker puts compile rows: a TraceWriter, or (for the engine's stats) rows kept in memory.
-struct CompileRowStore {
-    std::function<RowId(const Compile&)> add;    ///< stores a new row, returns its id
-    std::function<void(const Compile&)> update;  ///< rewrites the row with that id
-};
-
 class CompileTracker {
 public:
-    CompileTracker(TraceWriter& writer, RowId sessionId)
-        : CompileTracker(CompileRowStore{[&writer](const Compile& c) { return writer.addCompile(c); },
-                                         [&writer](const Compile& c) { writer.updateCompile(c); }},
-                         sessionId) {}
-    CompileTracker(CompileRowStore store, RowId sessionId) : store_(std::move(store)), sessionId_(sessionId) {}
+    /// Compile rows go to `sink` (not owned; it must outlive the tracker).
+    CompileTracker(RowSink& sink, RowId sessionId) : sink_(sink), sessionId_(sessionId) {}
 
     /// The row for the record's compile id, created on first sight. nullptr for records without one.
     Compile* rowFor(const RecordContext& context, int64_t line);
@@ -49,7 +39,7 @@ public:
     /// The row a dynamo_start opens; a second start of the same id (after reset()) opens a new row.
     Compile& start(const RecordContext& context, int64_t line, std::optional<RowId> siteId);
     /// Writes the current state of `row` to the store.
-    void save(const Compile& row) { store_.update(row); }
+    void save(const Compile& row) { sink_.updateCompile(row); }
     /// Saves a row whose compilation_metrics arrived and drops its texts from memory: nothing rewrites a
     /// finished compile, and keeping them would grow memory with the log's size.
     void finish(Compile& row);
@@ -60,7 +50,7 @@ private:
     Compile& create(const CompileKey& key, int64_t line);
     void markEarlierAttemptsRestarted(const CompileKey& key);
 
-    CompileRowStore store_;
+    RowSink& sink_;
     RowId sessionId_;
     int64_t nextSeq_ = 0;
     bool isFinished(const Compile& row) const;
@@ -74,15 +64,15 @@ private:
 /// The compile sites of one session: one per distinct user stack (file, line and function of every frame).
 class CompileSiteTable {
 public:
-    using AddSite = std::function<RowId(const CompileSite&)>;
-    CompileSiteTable(AddSite add, RowId sessionId) : add_(std::move(add)), sessionId_(sessionId) {}
+    /// Sites go to `sink` (not owned; it must outlive the table).
+    CompileSiteTable(RowSink& sink, RowId sessionId) : sink_(sink), sessionId_(sessionId) {}
 
     /// The site of a compile whose user stack (outermost first) is `stack`, stored on first sight; nullopt
     /// for an empty stack. The site names the innermost frame.
     std::optional<RowId> siteFor(const Stack& stack);
 
 private:
-    AddSite add_;
+    RowSink& sink_;
     RowId sessionId_;
     std::unordered_map<std::string, RowId> idsByStack_;
 };

@@ -106,7 +106,7 @@ std::optional<int> rankFromFileName(const std::string& name) {
 
 class Importer {
 public:
-    Importer(const std::string& path, TraceWriter& writer, const ImportProgressFn& progress)
+    Importer(const std::string& path, RowSink& writer, const ImportProgressFn& progress)
         : path_(path), writer_(writer), progress_(progress),
           spans_([this](Span s) { writer_.addSpan(s); }) {
         session_.sourceFile = std::filesystem::path(path).filename().string();
@@ -116,7 +116,7 @@ public:
         result_.sessionId = session_.id;
         result_.sourceFile = session_.sourceFile;
         tracker_.emplace(writer_, session_.id);
-        sites_.emplace([this](const CompileSite& site) { return writer_.addCompileSite(site); }, session_.id);
+        sites_.emplace(writer_, session_.id);
     }
 
     ImportResult run() {
@@ -151,7 +151,7 @@ public:
 
 private:
     std::string path_;
-    TraceWriter& writer_;
+    RowSink& writer_;
     const ImportProgressFn& progress_;
     Session session_;
     ImportResult result_;
@@ -582,8 +582,8 @@ private:
 
 }  // namespace
 
-ImportResult importTorchTraceLog(const std::string& logPath, TraceWriter& writer, const ImportProgressFn& progress) {
-    return Importer(logPath, writer, progress).run();
+ImportResult importTorchTraceLog(const std::string& logPath, RowSink& sink, const ImportProgressFn& progress) {
+    return Importer(logPath, sink, progress).run();
 }
 
 }  // namespace traces

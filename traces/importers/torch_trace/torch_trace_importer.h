@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "store/trace_writer.h"
+#include "store/row_sink.h"
 
 namespace traces {
 
@@ -25,8 +25,8 @@ struct ImportResult {
 /// Called now and then with the bytes read so far and the file's size.
 using ImportProgressFn = std::function<void(uint64_t bytesDone, uint64_t bytesTotal)>;
 
-/// Imports `logPath` into a new session. Throws only when the file cannot be opened or the store fails.
-ImportResult importTorchTraceLog(const std::string& logPath, TraceWriter& writer,
+/// Imports `logPath` into a new session of `sink`. Throws only when the file cannot be opened or the store fails.
+ImportResult importTorchTraceLog(const std::string& logPath, RowSink& sink,
                                  const ImportProgressFn& progress = {});
 
 }  // namespace traces

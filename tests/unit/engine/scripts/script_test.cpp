@@ -1,11 +1,13 @@
 // Tests as data: every Python program under tests/scripts/ runs as `cwb run` runs it (the capture engine with the
-// inductor backend installed) and is checked against the expectations written in its own comments:
+// inductor backend and AOT Autograd installed) and is checked against the expectations written in its own comments:
 //   # expect: TEXT              the next line the program prints (all printed lines, in order, must be expected)
 //   # expect error: TEXT        the program raises, and its traceback contains TEXT
 //   # expect graph_breaks: N    torch._dynamo.utils.counters["graph_break"] adds up to N
 //   # expect unique_graphs: N   N distinct graphs were compiled
 //   # expect recompiles: N      N recompiles (guard failures) happened
 //   # expect log: TEXT          the TORCH_LOGS=graph_breaks,recompiles output contains TEXT
+//   # expect code: TEXT         some compile's output code contains TEXT (what the backend generated)
+//   # expect no code: TEXT      no compile's output code contains TEXT (e.g. no graph fell back to the eager runtime)
 // One test per file (ScriptTest.Runs/capture_stdlib_defaultdict_factory), discovered when ctest runs, so a new
 // file is a new test without touching C++.
 #include <gtest/gtest.h>
@@ -16,6 +18,7 @@
 #include <sstream>
 
 #include "../capture/capture_support.h"
+#include "aot/aot_backend.h"
 #include "inductor/inductor_backend.h"
 
 namespace {
@@ -31,6 +34,7 @@ struct Expectations {
     std::optional<int> uniqueGraphs;
     std::optional<size_t> recompiles;
     std::vector<std::string> logLines;
+    std::vector<std::string> codeLines, absentCodeLines;
 };
 
 std::string readText(const fs::path& path) {
@@ -63,6 +67,8 @@ Expectations expectationsOf(const std::string& source, const fs::path& path) {
             else if (auto graphs = value(" unique_graphs:")) e.uniqueGraphs = std::stoi(*graphs);
             else if (auto recompiles = value(" recompiles:")) e.recompiles = std::stoul(*recompiles);
             else if (auto log = value(" log:")) e.logLines.push_back(*log);
+            else if (auto code = value(" code:")) e.codeLines.push_back(*code);
+            else if (auto absent = value(" no code:")) e.absentCodeLines.push_back(*absent);
             else throw std::invalid_argument("unknown expectation");
         } catch (const std::exception& error) {
             ADD_FAILURE() << path.string() << ":" << number << ":" << start + 1 << ": bad expectation '" << line.substr(start)
@@ -88,6 +94,7 @@ TEST_P(ScriptTest, Runs) {
     const std::string source = readText(path);
     const Expectations expected = expectationsOf(source, path);
     eng::inductor::installInductorBackend();
+    eng::aot::installAotAutograd();
     const capturetest::CapturedRun run = capturetest::runCaptured(source, GetParam().generic_string());
     if (expected.error) {
         EXPECT_FALSE(run.ok) << "the script was expected to raise " << *expected.error;
@@ -106,6 +113,10 @@ TEST_P(ScriptTest, Runs) {
         EXPECT_EQ(run.events.recompiles.size(), *expected.recompiles) << run.logs;
     }
     for (const std::string& text : expected.logLines) EXPECT_NE(run.logs.find(text), std::string::npos) << "logs:\n" << run.logs;
+    std::string code;
+    for (const traces::OutputCode& c : run.events.code) code += c.source + "\n";
+    for (const std::string& text : expected.codeLines) EXPECT_NE(code.find(text), std::string::npos) << "output code:\n" << code;
+    for (const std::string& text : expected.absentCodeLines) EXPECT_EQ(code.find(text), std::string::npos) << "output code:\n" << code;
 }
 
 std::string testName(const ::testing::TestParamInfo<fs::path>& info) {

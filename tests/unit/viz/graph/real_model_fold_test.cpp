@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <memory>
 
@@ -14,6 +15,7 @@
 #include "graph/graph_fold.h"
 #include "graph/graph_model.h"
 #include "importers/import_path.h"
+#include "layout/layout_worker.h"
 
 namespace viz {
 namespace {
@@ -122,6 +124,49 @@ TEST(RealModelFold, OverviewShowsOneCollapsedRowPerBlock) {
         if (cluster.label.starts_with("transformer.h ") && cluster.parent >= 0)
             nested = nested || display.layout.clusters[static_cast<size_t>(cluster.parent)].label.starts_with("transformer ");
     EXPECT_TRUE(nested);
+}
+
+TEST(RealModelFold, OpeningEveryBlockLaysOutEachBlockShapeOnce) {
+    REQUIRE_GPT2();
+    // Laid out per group, the twelve blocks of the AOT backward are a few small graphs of the same shapes (blocks
+    // differ where a neighbour's gradients interleave and where "h.10" is wider than "h.9"): the worker lays out
+    // each shape once and places the same layout again.
+    const traces::Graph* backward = model->first(traces::GraphKind::AotBackward);
+    ASSERT_NE(backward, nullptr);
+    ModuleDonors donors = moduleDonorsOf(model->graphs);
+    GraphModel graph = buildGraphModel(*backward, &donors);
+    Folding folding = foldGraph(graph);
+    std::vector<bool> expanded = overviewExpansion(folding, graph.nodes.size());
+    int opened = 0;
+    for (int layer = 0; layer < 12; ++layer) {
+        int block = groupKeyed(folding, "transformer.h." + std::to_string(layer));
+        ASSERT_GE(block, 0) << layer;
+        expanded[static_cast<size_t>(block)] = true;
+        ++opened;
+    }
+    DisplayOptions options;
+    options.folding = &folding;
+    options.expanded = &expanded;
+    DisplayGraph display = buildDisplayGraph(graph, options);
+    ASSERT_TRUE(display.layout.nested);
+    LayoutWorker worker;
+    uint64_t key = worker.submit(std::make_shared<const LayoutGraph>(display.layout));
+    ASSERT_TRUE(worker.waitIdle(std::chrono::seconds(120)));
+    std::shared_ptr<const GraphLayout> layout = worker.result(key);
+    ASSERT_NE(layout, nullptr);
+    std::cout << "[          ] AOT backward, 12 blocks open: " << display.layout.nodes.size() << " boxes, "
+              << layout->levels << " groups, " << layout->levelsLaidOut << " laid out, " << layout->seconds * 1000
+              << " ms\n";
+    EXPECT_GE(layout->levels, static_cast<size_t>(opened));
+    EXPECT_LE(layout->levelsLaidOut + 6, layout->levels);  // at least half of the blocks came from the cache
+    for (size_t c = 0; c < display.layout.clusters.size(); ++c) {
+        int parent = display.layout.clusters[c].parent;
+        if (parent < 0) continue;
+        const Rect& inner = layout->clusters[c];
+        const Rect& outer = layout->clusters[static_cast<size_t>(parent)];
+        EXPECT_TRUE(inner.minX >= outer.minX && inner.maxX <= outer.maxX && inner.minY >= outer.minY &&
+                    inner.maxY <= outer.maxY) << display.layout.clusters[c].label;
+    }
 }
 
 TEST(RealModelFold, AotGraphsBorrowModulePathsFromDynamoAndTheForward) {

@@ -1,0 +1,216 @@
+// Instances of user classes in the trace (Dynamo's UserDefinedObjectVariable): a class called in the compiled
+// frame makes an object whose attributes are traced values and whose __init__, methods, properties and dunder
+// methods are inlined; objects from outside the frame get their dunder methods inlined the same way.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "capture/symbolic_eval.h"
+
+namespace eng::capture {
+
+namespace {
+
+/// A class the trace can model as a plain object: built by a class statement, with `object` as its only builtin
+/// base and no native constructor (nn.Module, exceptions, named tuples and dict subclasses are not).
+bool isPlainUserClass(Tracer& tracer, const vm::ClassObject& cls) {
+    const vm::ClassObject* object = tracer.vm().builtinClass("object").get();
+    for (const vm::ClassObject* c = &cls; c; c = c->base.get()) {
+        if (c == object) return true;
+        if (c->module == "builtins" || c->module.rfind("torch", 0) == 0 || c->dict.contains("__new__")) return false;
+    }
+    return false;
+}
+
+const char* decoratorOf(const vm::Value& v) {
+    if (!v.is(vm::Kind::Instance)) return nullptr;
+    const auto& cls = *v.as<vm::InstanceObject>().cls;
+    if (cls.module != "builtins") return nullptr;
+    for (const char* name : {"staticmethod", "classmethod", "property"})
+        if (cls.name == name) return name;
+    return nullptr;
+}
+
+VarRef boundMethod(const vm::Value& function, const VarRef& self, const std::string& name) {
+    auto method = std::make_shared<Variable>();
+    method->kind = Variable::Kind::BoundMethod;
+    method->value = function;
+    method->self = self;
+    method->name = name;
+    return method;
+}
+
+}  // namespace
+
+bool Tracer::isUserInstance(const VarRef& v) {
+    if (v->kind == Variable::Kind::Object) return true;
+    return v->kind == Variable::Kind::Python && v->value.is(vm::Kind::Instance) &&
+           isPlainUserClass(*this, *v->value.as<vm::InstanceObject>().cls);
+}
+
+std::optional<VarRef> Tracer::constructModule(const VarRef& cls, const std::vector<VarRef>& args,
+                                              const std::vector<std::pair<std::string, VarRef>>& kwargs) {
+    const auto& classObject = cls->value.as<vm::ClassObject>();
+    if (!classObject.isSubclassOf(*vm_.builtinClass("Module"))) return std::nullopt;
+    // Only the builtin constructors run at trace time: a user __init__ could have effects outside the module.
+    std::optional<vm::Value> init = classObject.lookup("__init__");
+    bool builtinInit = !init || init->is(vm::Kind::Native);
+    bool constantArgs = std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) &&
+                        std::all_of(kwargs.begin(), kwargs.end(), [this](const auto& kw) { return isConstant(kw.second); });
+    if (!builtinInit || !constantArgs)
+        unsupported("Unsupported nn.Module construction", fmt::format("Dynamo does not trace the construction of `{}` here.", classObject.name), {},
+                    "call_function UserDefinedClassVariable(" + classObject.name + ")");
+    guardValue(cls);
+    vm::ValueList values;
+    for (const VarRef& a : args) {
+        argOf(a);
+        values.push_back(exampleOf(a));
+    }
+    vm::KwArgs kw;
+    for (const auto& [key, a] : kwargs) {
+        argOf(a);
+        kw.emplace_back(key, exampleOf(a));
+    }
+    vm::Value module = vm_.call(cls->value, std::move(values), std::move(kw));
+    // Its parameters and buffers would be the trace's constants, made once: a module holding any is refused.
+    std::function<bool(const vm::Value&)> stateless = [&](const vm::Value& m) {
+        const auto& instance = m.as<vm::InstanceObject>();
+        if (!instance.parameterOrder.empty() || !instance.bufferOrder.empty()) return false;
+        for (const std::string& child : instance.moduleOrder)
+            if (!stateless(instance.attributes.at(child))) return false;
+        return true;
+    };
+    if (!stateless(module))
+        unsupported("Unsupported nn.Module construction",
+                    fmt::format("Dynamo does not trace the construction of `{}`: it holds parameters or buffers.", classObject.name), {},
+                    "call_function UserDefinedClassVariable(" + classObject.name + ")");
+    keepAlive(module);
+    madeModules_[module.object().get()] = rootFrame()->pc;
+    return constant(module);
+}
+
+std::optional<VarRef> Tracer::constructObject(TraceFrame& frame, const VarRef& cls, std::vector<VarRef> args,
+                                              std::vector<std::pair<std::string, VarRef>> kwargs) {
+    if (!cls->value.is(vm::Kind::Class)) return std::nullopt;
+    if (std::optional<VarRef> module = constructModule(cls, args, kwargs)) return module;
+    if (!isPlainUserClass(*this, cls->value.as<vm::ClassObject>())) return std::nullopt;
+    auto classRef = cls->value.ref<vm::ClassObject>();
+    if (std::optional<vm::Value> setter = classRef->lookup("__setattr__"); setter && setter->is(vm::Kind::Function))
+        unsupported("Unsupported user-defined class", fmt::format("Dynamo does not trace the construction of `{}`: its class defines __setattr__.", classRef->name),
+                    {}, "call_function UserDefinedClassVariable(" + classRef->name + ")");
+    guardValue(cls);
+    auto object = std::make_shared<Variable>();
+    object->kind = Variable::Kind::Object;
+    object->value = vm::Value(std::make_shared<vm::InstanceObject>(classRef));
+    object->fresh = true;
+    object->classSource = cls->source;
+    keepAlive(object->value);
+    std::optional<vm::Value> init = classRef->lookup("__init__");
+    if (!init) {
+        if (!args.empty() || !kwargs.empty()) vm::typeError(fmt::format("{}() takes no arguments", classRef->name));
+        return object;
+    }
+    if (!init->is(vm::Kind::Function))
+        unsupported("Unsupported user-defined class", fmt::format("Dynamo does not trace the __init__ of `{}`.", classRef->name), {},
+                    "call_function UserDefinedClassVariable(" + classRef->name + ")");
+    VarRef result = inlineFunction(frame, *init, std::move(args), std::move(kwargs), object);
+    if (!(result->kind == Variable::Kind::Python && result->value.isNone()))
+        vm::typeError(fmt::format("__init__() should return None, not '{}'", vm_.classOf(exampleOf(result))->name));
+    return object;
+}
+
+VarRef Tracer::objectAttr(TraceFrame& frame, const VarRef& object, const std::string& name) {
+    if (object->kind == Variable::Kind::Super) {
+        // super(): the first class above `value` in the receiver's chain that has the name.
+        const auto& start = object->value.as<vm::ClassObject>();
+        std::optional<vm::Value> found = start.base ? start.base->lookup(name) : std::nullopt;
+        // object.__init__ (the VM's `object` has none): a call that does nothing.
+        if (!found && name == "__init__" && isUserInstance(object->self)) {
+            VarRef init = constant(vm::makeNative("__init__", [](vm::Interpreter&, vm::CallArgs&) { return vm::Value(); }));
+            init->name = kObjectInit;
+            return init;
+        }
+        if (!found) vm::raise("AttributeError", fmt::format("'super' object has no attribute '{}'", name));
+        if (found->is(vm::Kind::Function)) return boundMethod(*found, object->self, name);
+        unsupported("Unsupported attribute access", fmt::format("Dynamo does not trace `super().{}` here.", name), {}, "var_getattr SuperVariable " + name);
+    }
+    for (size_t i = 0; i < object->keys.size(); ++i)
+        if (object->keys[i].str() == name) return object->items[i];
+    const auto& cls = object->value.as<vm::InstanceObject>().cls;
+    if (name == "__class__") return constant(vm::Value(cls));
+    if (name == "__dict__")
+        unsupported("Unsupported attribute access", "Dynamo does not trace `__dict__` of an object made in the compiled frame.", {},
+                    "var_getattr UserDefinedObjectVariable __dict__");
+    std::optional<vm::Value> onClass = cls->lookup(name);
+    if (!onClass) {
+        if (std::optional<vm::Value> hook = cls->lookup("__getattr__"); hook && hook->is(vm::Kind::Function))
+            return inlineFunction(frame, *hook, {constant(vm::makeStr(name))}, {}, object);
+        vm::raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", cls->name, name));
+    }
+    if (onClass->is(vm::Kind::Function)) return boundMethod(*onClass, object, name);
+    if (const char* decorator = decoratorOf(*onClass)) {
+        const vm::Value& function = onClass->as<vm::InstanceObject>().attributes.at("__func__");
+        if (std::string(decorator) == "staticmethod") return constant(function);
+        if (std::string(decorator) == "classmethod") return boundMethod(function, constant(vm::Value(cls)), name);
+        if (!function.is(vm::Kind::Function))
+            unsupported("Unsupported attribute access", fmt::format("Dynamo does not trace the property `{}`.", name), {}, "var_getattr " + name);
+        return inlineFunction(frame, function, {}, {}, object);
+    }
+    if (onClass->is(vm::Kind::Native) || onClass->is(vm::Kind::Instance))
+        unsupported("Unsupported attribute access", fmt::format("Dynamo does not trace the class attribute `{}` of `{}`.", name, cls->name), {},
+                    "var_getattr UserDefinedObjectVariable " + name);
+    // A class attribute: guarded through the class when the class came from a source (G['Config'].scale).
+    if (object->classSource) return wrapSource(*onClass, Source::child(object->classSource, Source::Kind::Attr, name));
+    return constant(*onClass);
+}
+
+void Tracer::storeObjectAttr(const VarRef& object, const std::string& name, const VarRef& value) {
+    const auto& cls = object->value.as<vm::InstanceObject>().cls;
+    if (std::optional<vm::Value> onClass = cls->lookup(name); onClass && decoratorOf(*onClass))
+        unsupported("Unsupported attribute assignment", fmt::format("Dynamo does not trace `obj.{} = ...` here: the class defines a descriptor of that name.", name),
+                    {}, "STORE_ATTR " + name);
+    for (size_t i = 0; i < object->keys.size(); ++i)
+        if (object->keys[i].str() == name) {
+            object->items[i] = value;
+            return;
+        }
+    object->keys.push_back(vm::makeStr(name));
+    object->items.push_back(value);
+}
+
+std::optional<VarRef> Tracer::callDunder(TraceFrame& frame, const VarRef& object, const std::string& name, std::vector<VarRef> args) {
+    if (!isUserInstance(object)) return std::nullopt;
+    const auto& cls = object->value.as<vm::InstanceObject>().cls;
+    std::optional<vm::Value> method = cls->lookup(name);
+    if (!method) return std::nullopt;
+    if (!method->is(vm::Kind::Function))
+        unsupported("Unsupported method call", fmt::format("Dynamo does not trace `{}.{}`.", cls->name, name), {}, "call_method " + name);
+    if (object->kind == Variable::Kind::Python) guardValue(object);
+    return inlineFunction(frame, *method, std::move(args), {}, object);
+}
+
+VarRef Tracer::makeSuper(TraceFrame& frame, const std::vector<VarRef>& args) {
+    auto super = std::make_shared<Variable>();
+    super->kind = Variable::Kind::Super;
+    if (args.size() == 2) {
+        if (!isConstant(args[0]) || !args[0]->value.is(vm::Kind::Class)) vm::typeError("super() argument 1 must be a type");
+        argOf(args[0]);
+        super->value = args[0]->value;
+        super->self = args[1];
+        return super;
+    }
+    if (!args.empty()) vm::typeError("super() takes 0 or 2 arguments");
+    // Zero-argument super(): the method's __class__ cell and its first argument, as the compiler arranged them.
+    const auto& freeVars = frame.code->freeVars;
+    auto it = std::find(freeVars.begin(), freeVars.end(), "__class__");
+    if (it == freeVars.end() || frame.locals.empty() || !frame.locals[0]) vm::raise("RuntimeError", "super(): no arguments");
+    size_t index = frame.code->cellVars.size() + static_cast<size_t>(it - freeVars.begin());
+    const auto& cell = frame.cells.at(index);
+    if (!cell->value || !cell->value->is(vm::Kind::Class)) vm::raise("RuntimeError", "super(): empty __class__ cell");
+    super->value = *cell->value;
+    super->self = frame.locals[0];
+    return super;
+}
+
+}  // namespace eng::capture

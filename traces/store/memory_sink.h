@@ -1,0 +1,43 @@
+// MemorySink: a RowSink that keeps the rows in a TraceData, with the ids and child rows a trace file would give
+// them, so that code reading a TraceData cannot tell it from one loaded from disk (engine `--stats`, tests).
+#pragma once
+
+#include <unordered_map>
+
+#include "store/row_sink.h"
+
+namespace traces {
+
+class MemorySink : public RowSink {
+public:
+    RowId addSession(const Session& session) override;
+    void updateSession(const Session& session) override;
+    void addImportIssue(const ImportIssue& issue) override;
+    void addInternedString(RowId sessionId, int64_t index, std::string_view text) override;
+    RowId addCompileSite(const CompileSite& site) override;
+    RowId addCompile(const Compile& compile) override;
+    void updateCompile(const Compile& compile) override;
+    RowId addGraph(const Graph& graph) override;
+    void addGuards(RowId compileId, const std::vector<Guard>& guards) override;
+    void addGuardFailures(RowId compileId, const std::vector<GuardFailure>& failures) override;
+    RowId addGraphBreak(const GraphBreak& graphBreak) override;
+    RowId addOutputCode(const OutputCode& code) override;
+    using RowSink::addArtifact;
+    /// Keeps the payload with the row (a trace file keeps it on disk until asked for).
+    RowId addArtifact(const Artifact& artifact, std::string_view payloadMd5) override;
+    RowId addSpan(const Span& span) override;
+    RowId addRecordWithoutCompileId(const RecordWithoutCompileId& record) override;
+    void commit() override {}
+
+    const TraceData& data() const { return data_; }
+    /// Hands the rows over; the sink is empty afterwards.
+    TraceData take() { return std::move(data_); }
+
+private:
+    TraceData data_;
+    std::unordered_map<RowId, size_t> sessionPositions_;  // id -> index in data_.sessions
+    std::unordered_map<RowId, size_t> compilePositions_;  // id -> index in data_.compiles
+    RowId nextKernelId_ = 1;
+};
+
+}  // namespace traces
