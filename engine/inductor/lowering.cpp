@@ -137,8 +137,13 @@ void Lowering::lowerPlaceholder(const capture::Node& node, size_t inputIndex) {
     const vm::Value& example = examples_.at(inputIndex);
     if (example.is(vm::Kind::Tensor)) {
         const tensor::Tensor& t = example.as<vm::TensorObject>().value;
-        if (inputIndex == 0 || graph_.inputCount == 0) graph_.device = t.device();
-        else if (t.device() != graph_.device && t.dim() > 0)
+        // The kernels' device is the first input's that is not a 0-d cpu tensor (eager ops take one beside cuda
+        // tensors; compiled_graph.cpp copies it to the device).
+        const bool cpuScalar = t.dim() == 0 && t.device().isCpu();
+        bool onlyCpuScalarsBefore = true;
+        for (const auto& [placeholder, before] : inputExamples_) onlyCpuScalarsBefore = onlyCpuScalarsBefore && before.dim() == 0 && before.device().isCpu();
+        if (inputExamples_.empty() || (onlyCpuScalarsBefore && !cpuScalar)) graph_.device = t.device();
+        else if (t.device() != graph_.device && !cpuScalar)
             throw LoweringError("inputs on different devices");
         GraphBuffer b;
         b.name = fmt::format("arg{}_1", inputIndex);
