@@ -56,7 +56,13 @@ TEST_F(CudaCodegenRun, BroadcastAndTransposedLoads) {
 }
 
 TEST_F(CudaCodegenRun, EveryUnaryFloatOp) {
-    for (DType dtype : {DType::Float32, DType::Float64}) runAndCompare(allUnaryFloat(1027, dtype), {});
+    // gelu's 1 + erf(x/sqrt(2)) cancels in the negative tail, so erf's few ulps there become a relative error of
+    // up to ~3e-6 (float32) between CUDA's libm and the host's, as between PyTorch's CUDA and CPU gelu.
+    for (auto [dtype, relative] : {std::pair{DType::Float32, 1e-5}, std::pair{DType::Float64, 1e-13}}) {
+        RunOptions options;
+        options.tolerance.relative = relative;
+        runAndCompare(allUnaryFloat(1027, dtype), {}, options);
+    }
     RunOptions options;
     options.tolerance.ulps16 = 1;
     runAndCompare(allUnaryFloat(1027, DType::Float16), {}, options);

@@ -1,0 +1,260 @@
+// Builtin calls during capture: pure builtins of constants fold, builtins of user objects run their dunders, and
+// builtins that Dynamo cannot trace (id of a frame-made object, print, ...) break the graph with Dynamo's message.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <set>
+
+#include "capture/symbolic_eval.h"
+#include "ops/operators.h"
+
+namespace eng::capture {
+
+namespace {
+
+using KwVars = std::vector<std::pair<std::string, VarRef>>;
+
+const char* variableClass(const Variable& v) {
+    switch (v.kind) {
+        case Variable::Kind::Tensor: return "torch._dynamo.variables.tensor.TensorVariable";
+        case Variable::Kind::SymScalar: return "torch._dynamo.variables.tensor.SymNodeVariable";
+        case Variable::Kind::List: return "torch._dynamo.variables.lists.ListVariable";
+        case Variable::Kind::Tuple: return "torch._dynamo.variables.lists.TupleVariable";
+        case Variable::Kind::Dict: return "torch._dynamo.variables.dicts.ConstDictVariable";
+        default: return "torch._dynamo.variables.constant.ConstantVariable";
+    }
+}
+
+std::string pythonTypeName(Tracer& tracer, const Variable& v) {
+    if (v.kind == Variable::Kind::Tensor) return "Tensor";
+    if (v.kind == Variable::Kind::List) return "list";
+    if (v.kind == Variable::Kind::Tuple) return "tuple";
+    if (v.kind == Variable::Kind::Dict) return "dict";
+    return tracer.vm().classOf(v.value)->name;
+}
+
+/// type, str, repr, len, setattr, getattr and hasattr of user objects: their Python methods inlined, their traced
+/// attributes read and written; nullopt when no argument is a user object.
+std::optional<VarRef> callBuiltinOnObject(Tracer& tracer, TraceFrame& frame, const std::string& name, std::vector<VarRef>& args,
+                                          const KwVars& kwargs) {
+    if (args.empty() || !kwargs.empty() || !tracer.isUserInstance(args[0])) return std::nullopt;
+    const VarRef& object = args[0];
+    const bool made = object->kind == Variable::Kind::Object;
+    const auto& cls = object->value.as<vm::InstanceObject>().cls;
+    if (name == "type" && args.size() == 1 && made) return tracer.constant(vm::Value(cls));
+    if ((name == "str" || name == "repr") && args.size() == 1) {
+        std::optional<VarRef> text = name == "str" ? tracer.callDunder(frame, object, "__str__", {}) : std::nullopt;
+        if (!text) text = tracer.callDunder(frame, object, "__repr__", {});
+        if (text) return text;
+        // object.__repr__: the trace-time instance's address, a constant as in Dynamo.
+        if (made) return tracer.constant(vm::makeStr(tracer.vm().repr(object->value)));
+        return std::nullopt;
+    }
+    if (name == "len" && args.size() == 1) {
+        if (std::optional<VarRef> n = tracer.callDunder(frame, object, "__len__", {})) return n;
+        vm::typeError(fmt::format("object of type '{}' has no len()", cls->name));
+    }
+    if (name == "setattr" && args.size() == 3 && tracer.isConstant(args[1]) && args[1]->value.is(vm::Kind::Str)) {
+        tracer.storeAttr(object, args[1]->value.str(), args[2]);
+        return tracer.constant(vm::Value());
+    }
+    if (!made) return std::nullopt;
+    if ((name == "getattr" || name == "hasattr") && (args.size() == 2 || (name == "getattr" && args.size() == 3)) &&
+        tracer.isConstant(args[1]) && args[1]->value.is(vm::Kind::Str)) {
+        const std::string& attribute = args[1]->value.str();
+        bool present = std::any_of(object->keys.begin(), object->keys.end(), [&](const vm::Value& k) { return k.str() == attribute; }) ||
+                       cls->lookup(attribute) || attribute == "__class__";
+        if (!present && cls->lookup("__getattr__"))
+            tracer.unsupported("Unsupported builtin call", fmt::format("Dynamo does not trace `{}` through `__getattr__`.", name), {}, "builtin " + name);
+        if (name == "hasattr") return tracer.constant(vm::Value(present));
+        if (!present && args.size() == 3) return args[2];
+        return tracer.getAttr(frame, object, attribute);
+    }
+    if (name == "id" || name == "hash")
+        tracer.unsupported("Failed to trace builtin operator", fmt::format("Dynamo does not trace `{}` of an object made in the compiled frame.", name), {},
+                           "builtin " + name);
+    return std::nullopt;
+}
+
+}  // namespace
+
+VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, const vm::Value& callee, std::vector<VarRef>& args,
+                   KwVars& kwargs) {
+    auto allConstant = [&] {
+        for (const VarRef& a : args)
+            if (!tracer.isConstant(a)) return false;
+        for (const auto& kw : kwargs)
+            if (!tracer.isConstant(kw.second)) return false;
+        return true;
+    };
+    if (name == "len" && args.size() == 1) {
+        const VarRef& a = args[0];
+        // len(x) is x.shape[0]: a symbol or a size read in the graph where it may change between calls.
+        if (a->kind == Variable::Kind::Tensor && a->value.tensor().dim() > 0) return tracer.getAttr(frame, a, "shape")->items.at(0);
+        if (a->kind == Variable::Kind::List || a->kind == Variable::Kind::Tuple || a->kind == Variable::Kind::Dict) {
+            if (a->source) tracer.guardValue(a);
+            if (!a->node) return tracer.constant(vm::Value(static_cast<int64_t>(a->items.size())));
+        }
+    }
+    if (std::optional<VarRef> r = callBuiltinOnObject(tracer, frame, name, args, kwargs)) return *r;
+    if (name == "isinstance" && args.size() == 2) {
+        tracer.argOf(args[1]);
+        return tracer.constant(tracer.vm().call(callee, {tracer.exampleOf(args[0]), tracer.exampleOf(args[1])}));
+    }
+    if (name == "getattr" && args.size() >= 2 && tracer.isConstant(args[1])) return tracer.getAttr(frame, args[0], args[1]->value.str());
+    if (name == "dict" && args.size() <= 1) {
+        // dict(mapping or pairs, **kwargs): a dict the trace owns, its values traced.
+        auto out = std::make_shared<Variable>();
+        out->kind = Variable::Kind::Dict;
+        out->fresh = true;
+        std::vector<std::pair<VarRef, VarRef>> pairs;
+        if (!args.empty()) pairs = tracer.dictPairs(args[0], false);
+        for (auto& [keyword, value] : kwargs) pairs.emplace_back(tracer.constant(vm::makeStr(keyword)), value);
+        for (auto& [key, value] : pairs) tracer.storeItem(out, key, value);
+        return out;
+    }
+    if (name == "sum" && !args.empty() && args.size() <= 2 && !tracer.isConstant(args[0])) {
+        // Python's sum: start + items[0] + items[1] + ..., each addition traced.
+        VarRef total = args.size() > 1 ? args[1] : tracer.constant(vm::Value(0));
+        for (const auto& [keyword, value] : kwargs) {
+            if (keyword != "start") tracer.unsupported("Failed to trace builtin operator", "sum() got an unexpected keyword argument.", {}, "builtin sum");
+            total = value;
+        }
+        for (const VarRef& item : tracer.unpack(args[0])) total = tracer.binaryOp(0, total, item);
+        return total;
+    }
+    if ((name == "map" || name == "filter") && args.size() >= 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Python &&
+        (name == "map" || args.size() == 2)) {
+        // Lazy in Python; the subset's iterables here are finite and the function is traced per item, in order.
+        std::vector<std::vector<VarRef>> sources;
+        for (size_t i = 1; i < args.size(); ++i) sources.push_back(tracer.unpack(args[i]));
+        size_t n = sources[0].size();
+        for (const auto& source : sources) n = std::min(n, source.size());
+        auto out = std::make_shared<Variable>();
+        out->kind = Variable::Kind::Iterator;
+        out->fresh = true;
+        for (size_t i = 0; i < n; ++i) {
+            std::vector<VarRef> callArgs;
+            for (const auto& source : sources) callArgs.push_back(source[i]);
+            if (name == "map") {
+                out->items.push_back(tracer.callFunction(frame, args[0], callArgs, {}));
+            } else {
+                VarRef keep = args[0]->value.isNone() ? callArgs[0] : tracer.callFunction(frame, args[0], callArgs, {});
+                if (tracer.truthOf(frame, keep)) out->items.push_back(callArgs[0]);
+            }
+        }
+        return out;
+    }
+    if (name == "iter" && args.size() == 1 && kwargs.empty() &&
+        (args[0]->kind == Variable::Kind::List || args[0]->kind == Variable::Kind::Tuple || args[0]->kind == Variable::Kind::Dict ||
+         args[0]->kind == Variable::Kind::Iterator)) {
+        // iter() of a traced container: an iterator over its items now (an iterator is its own iterator).
+        if (args[0]->kind == Variable::Kind::Iterator) return args[0];
+        auto out = std::make_shared<Variable>();
+        out->kind = Variable::Kind::Iterator;
+        out->fresh = true;
+        out->items = tracer.unpack(args[0]);
+        return out;
+    }
+    if ((name == "enumerate" || name == "zip" || name == "reversed" || name == "list" || name == "tuple") && kwargs.empty()) {
+        std::vector<std::vector<VarRef>> sources;
+        for (const VarRef& a : args) sources.push_back(tracer.unpack(a));
+        auto out = std::make_shared<Variable>();
+        out->kind = name == "tuple" ? Variable::Kind::Tuple : Variable::Kind::List;
+        out->fresh = true;
+        if (name == "tuple") out->value = vm::makeTuple({});
+        if (name == "list" || name == "tuple") {
+            if (!sources.empty()) out->items = sources[0];
+        } else if (name == "reversed") {
+            out->items.assign(sources.at(0).rbegin(), sources.at(0).rend());
+        } else if (name == "enumerate") {
+            int64_t start = args.size() > 1 ? args[1]->value.asInt() : 0;
+            for (size_t i = 0; i < sources.at(0).size(); ++i) {
+                auto pair = std::make_shared<Variable>();
+                pair->kind = Variable::Kind::Tuple;
+                pair->value = vm::makeTuple({});
+                pair->items = {tracer.constant(vm::Value(start + static_cast<int64_t>(i))), sources[0][i]};
+                out->items.push_back(pair);
+            }
+        } else {
+            size_t n = sources.empty() ? 0 : sources[0].size();
+            for (const auto& s : sources) n = std::min(n, s.size());
+            for (size_t i = 0; i < n; ++i) {
+                auto tuple = std::make_shared<Variable>();
+                tuple->kind = Variable::Kind::Tuple;
+                tuple->value = vm::makeTuple({});
+                for (const auto& s : sources) tuple->items.push_back(s[i]);
+                out->items.push_back(tuple);
+            }
+        }
+        return out;
+    }
+    // A key function runs user code: sorted() calls it through the trace (Dynamo inlines it per item), so the
+    // order follows the frame's values; min/max with one are not modelled.
+    const VarRef* keyFunction = nullptr;
+    for (const auto& [keyword, a] : kwargs)
+        if (keyword == "key" && a->kind == Variable::Kind::Python && !a->value.isNone()) keyFunction = &a;
+    if (keyFunction && name == "sorted" && args.size() == 1) {
+        std::vector<VarRef> items = tracer.unpack(args[0]);
+        std::vector<vm::Value> keys;
+        for (const VarRef& item : items) {
+            VarRef k = tracer.callFunction(frame, *keyFunction, {item}, {});
+            if (!tracer.isConstant(k)) tracer.unsupported("Unsupported sort key", "sorted() key returned a traced value.", {}, "builtin sorted");
+            tracer.argOf(k);
+            keys.push_back(tracer.exampleOf(k));
+        }
+        bool reverse = false;
+        for (const auto& [keyword, a] : kwargs)
+            if (keyword == "reverse") reverse = tracer.vm().truthy(tracer.exampleOf(a));
+        std::vector<size_t> order(items.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            constexpr uint32_t kLess = static_cast<uint32_t>(ops::CompareOperator::Less);
+            return tracer.vm().truthy(tracer.vm().compare(kLess, reverse ? keys[b] : keys[a], reverse ? keys[a] : keys[b]));
+        });
+        auto out = std::make_shared<Variable>();
+        out->kind = Variable::Kind::List;
+        out->fresh = true;
+        for (size_t i : order) out->items.push_back(items[i]);
+        return out;
+    }
+    bool userKey = keyFunction && ((*keyFunction)->value.is(vm::Kind::Function) || (*keyFunction)->value.is(vm::Kind::BoundMethod));
+    static const std::set<std::string> pure = {"len", "isinstance", "issubclass", "range", "min", "max", "abs", "sum", "int", "float",
+                                               "bool", "str", "repr", "round", "hasattr", "type", "callable", "sorted", "any", "all",
+                                               "slice", "divmod", "pow", "hash", "id", "chr", "ord", "dict", "set", "list", "tuple"};
+    if (pure.contains(name) && allConstant() && !userKey) {
+        for (const VarRef& a : args) tracer.requireNoPendingItems(a->value, name);
+        vm::ValueList values;
+        for (const VarRef& a : args) {
+            tracer.argOf(a);
+            values.push_back(tracer.exampleOf(a));
+        }
+        vm::KwArgs kw;
+        for (const auto& [key, a] : kwargs) kw.emplace_back(key, tracer.exampleOf(a));
+        VarRef result = tracer.constant(tracer.vm().call(callee, std::move(values), std::move(kw)));
+        // A new set or dict belongs to this call: rebuilt as a new object by every call (tracer_run.cpp).
+        result->fresh = result->value.is(vm::Kind::Set) || result->value.is(vm::Kind::Dict) || result->value.is(vm::Kind::List);
+        return result;
+    }
+    std::string types = "[";
+    std::string classes = "[";
+    for (size_t i = 0; i < args.size(); ++i) {
+        types += (i ? ", '" : "'") + pythonTypeName(tracer, *args[i]) + "'";
+        classes += (i ? ", <class '" : "<class '") + std::string(variableClass(*args[i])) + "'>";
+    }
+    types += "]";
+    classes += "]";
+    bool hasKwargs = !kwargs.empty();
+    tracer.unsupported("Failed to trace builtin operator",
+                       fmt::format("Dynamo does not know how to trace builtin operator `{}` with argument types {} (has_kwargs {})", name,
+                                   types, hasKwargs ? "True" : "False"),
+                       {fmt::format("Avoid calling builtin `{}` with argument types {}. Consider using an equivalent alternative "
+                                    "function/method to `{}`.",
+                                    name, types, name),
+                        "If you are attempting to call a logging function (e.g. `print`), you can try adding it to "
+                        "`torch._dynamo.config.reorderable_logging_functions`.",
+                        "Please report an issue to PyTorch."},
+                       fmt::format("builtin {} {} {}", name, classes, hasKwargs ? "True" : "False"), 59);
+}
+
+}  // namespace eng::capture
