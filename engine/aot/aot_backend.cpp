@@ -119,13 +119,8 @@ capture::CompiledFn AotBackend::compilePass(vm::Interpreter& vm, std::shared_ptr
 
 capture::CompiledFn AotBackend::eagerFallback(std::shared_ptr<const capture::Graph> graph, std::string reason) {
     fallbackReason_ = std::move(reason);
-    traces::OutputCode code;
-    code.event = "engine";
-    code.filename = "cwb_inductor_eager_fallback";
-    code.language = "python";
-    code.source = fmt::format("# cwb {}: this graph runs on the eager runtime, which records autograd\n# Reason: AOT Autograd: {}\n",
-                              passes_ == PassCompiler::Eager ? "aot_eager" : "inductor", fallbackReason_);
-    code_ = std::move(code);
+    code_ = inductor::eagerFallbackCode(passes_ == PassCompiler::Eager ? "aot_eager" : "inductor", ", which records autograd",
+                                        "AOT Autograd: " + fallbackReason_);
     return [graph](vm::Interpreter& machine, const vm::ValueList& inputs) { return capture::runGraph(machine, *graph, inputs); };
 }
 

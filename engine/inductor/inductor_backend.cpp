@@ -131,14 +131,18 @@ bool anyRequiresGrad(const vm::ValueList& inputs) {
 
 }  // namespace
 
-capture::CompiledFn InductorBackend::runEagerly(std::shared_ptr<const capture::Graph> graph, std::string reason) {
-    eagerReason_ = std::move(reason);
+traces::OutputCode eagerFallbackCode(std::string_view backend, std::string_view how, std::string_view reason) {
     traces::OutputCode code;
     code.event = "engine";
     code.filename = "cwb_inductor_eager_fallback";
     code.language = "python";
-    code.source = fmt::format("# cwb inductor: this graph runs on the eager runtime\n# Reason: {}\n", eagerReason_);
-    code_ = code;
+    code.source = fmt::format("# cwb {}: this graph runs on the eager runtime{}\n# Reason: {}\n", backend, how, reason);
+    return code;
+}
+
+capture::CompiledFn InductorBackend::runEagerly(std::shared_ptr<const capture::Graph> graph, std::string reason) {
+    eagerReason_ = std::move(reason);
+    code_ = eagerFallbackCode("inductor", "", eagerReason_);
     return [graph](vm::Interpreter& vm, const vm::ValueList& inputs) { return capture::runGraph(vm, *graph, inputs); };
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "capture/backend.h"
 
@@ -46,5 +47,9 @@ private:
 
 /// Registers "inductor" with capture's backend registry (cwb run / explain call this once).
 void installInductorBackend();
+
+/// The output code recorded for a graph that runs on the eager runtime: "# cwb BACKEND: this graph runs on the
+/// eager runtime{how}" and the reason, so a trace says why no kernels were generated.
+traces::OutputCode eagerFallbackCode(std::string_view backend, std::string_view how, std::string_view reason);
 
 }  // namespace eng::inductor

@@ -14,17 +14,19 @@ RowId append(std::vector<Row>& rows, Row row) {
     return rows.back().id;
 }
 
-}  // namespace
-
-RowId MemorySink::addSession(const Session& session) {
-    RowId id = append(data_.sessions, session);
-    sessionPositions_[id] = data_.sessions.size() - 1;
-    return id;
+/// The row append() gave this id (ids are positions + 1, as a fresh table's rowids), or null.
+template <typename Row>
+Row* rowWithId(std::vector<Row>& rows, RowId id) {
+    if (id < 1 || static_cast<size_t>(id) > rows.size()) return nullptr;
+    return &rows[static_cast<size_t>(id) - 1];
 }
 
+}  // namespace
+
+RowId MemorySink::addSession(const Session& session) { return append(data_.sessions, session); }
+
 void MemorySink::updateSession(const Session& session) {
-    auto it = sessionPositions_.find(session.id);
-    if (it != sessionPositions_.end()) data_.sessions[it->second] = session;
+    if (Session* row = rowWithId(data_.sessions, session.id)) *row = session;
 }
 
 void MemorySink::addImportIssue(const ImportIssue& issue) { data_.issues.push_back(issue); }
@@ -38,19 +40,14 @@ void MemorySink::addInternedString(RowId sessionId, int64_t index, std::string_v
 
 RowId MemorySink::addCompileSite(const CompileSite& site) { return append(data_.sites, site); }
 
-RowId MemorySink::addCompile(const Compile& compile) {
-    RowId id = append(data_.compiles, compile);
-    compilePositions_[id] = data_.compiles.size() - 1;
-    return id;
-}
+RowId MemorySink::addCompile(const Compile& compile) { return append(data_.compiles, compile); }
 
 void MemorySink::updateCompile(const Compile& compile) {
-    auto it = compilePositions_.find(compile.id);
-    if (it == compilePositions_.end()) return;
-    Compile& row = data_.compiles[it->second];
-    std::string keptMetrics = compile.metricsJson.empty() ? std::move(row.metricsJson) : compile.metricsJson;
-    row = compile;
-    row.metricsJson = std::move(keptMetrics);
+    Compile* row = rowWithId(data_.compiles, compile.id);
+    if (!row) return;
+    std::string keptMetrics = compile.metricsJson.empty() ? std::move(row->metricsJson) : compile.metricsJson;
+    *row = compile;
+    row->metricsJson = std::move(keptMetrics);
 }
 
 RowId MemorySink::addGraph(const Graph& graph) { return append(data_.graphs, graph); }

@@ -2,8 +2,6 @@
 // them, so that code reading a TraceData cannot tell it from one loaded from disk (engine `--stats`, tests).
 #pragma once
 
-#include <unordered_map>
-
 #include "store/row_sink.h"
 
 namespace traces {
@@ -35,8 +33,6 @@ public:
 
 private:
     TraceData data_;
-    std::unordered_map<RowId, size_t> sessionPositions_;  // id -> index in data_.sessions
-    std::unordered_map<RowId, size_t> compilePositions_;  // id -> index in data_.compiles
     RowId nextKernelId_ = 1;
 };
 
