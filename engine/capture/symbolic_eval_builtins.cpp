@@ -156,9 +156,28 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         out->items = tracer.unpack(args[0]);
         return out;
     }
+    if (name == "next" && (args.size() == 1 || args.size() == 2) && kwargs.empty() && args[0]->kind == Variable::Kind::Iterator &&
+        args[0]->fresh) {
+        // next() of an iterator the trace made: its next item now, else the default, else StopIteration.
+        Variable& iterator = *args[0];
+        if (iterator.position < iterator.items.size()) return iterator.items[iterator.position++];
+        if (args.size() == 2) return args[1];
+        vm::raise("StopIteration", "");
+    }
+    bool zipStrict = false;
+    if (name == "zip" && kwargs.size() == 1 && kwargs[0].first == "strict" && tracer.isConstant(kwargs[0].second)) {
+        tracer.argOf(kwargs[0].second);
+        zipStrict = tracer.vm().truthy(tracer.exampleOf(kwargs[0].second));
+        kwargs.clear();
+    }
     if ((name == "enumerate" || name == "zip" || name == "reversed" || name == "list" || name == "tuple") && kwargs.empty()) {
         std::vector<std::vector<VarRef>> sources;
         for (const VarRef& a : args) sources.push_back(tracer.unpack(a));
+        for (size_t i = 1; zipStrict && i < sources.size(); ++i)
+            if (sources[i].size() != sources[0].size())
+                vm::raise("ValueError", fmt::format("zip() argument {} is {} than argument{}", i + 1,
+                                                    sources[i].size() < sources[0].size() ? "shorter" : "longer",
+                                                    i == 1 ? " 1" : fmt::format("s 1-{}", i)));
         auto out = std::make_shared<Variable>();
         out->kind = name == "tuple" ? Variable::Kind::Tuple : Variable::Kind::List;
         out->fresh = true;

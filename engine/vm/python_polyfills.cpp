@@ -1,7 +1,7 @@
 // Standard-library modules written in our Python subset (functools, itertools, operator; torch.optim.optimizer's
 // compiled-step entry), loaded on first
 // import. Being Python, the capture engine inlines them like user code, as Dynamo inlines its polyfills, so
-// their calls leave the same graphs. Iterator results are lists (the subset has no generators).
+// their calls leave the same graphs. Iterator results are iterators over lists (the subset has no generators).
 #include <fmt/core.h>
 
 #include <map>
@@ -49,21 +49,21 @@ def product(*iterables, repeat=1):
     result = [()]
     for pool in pools:
         result = [combination + (item,) for combination in result for item in pool]
-    return result
+    return iter(result)
 
 
 def chain(*iterables):
     out = []
     for iterable in iterables:
         out.extend(iterable)
-    return out
+    return iter(out)
 
 
 def from_iterable(iterables):
     out = []
     for iterable in iterables:
         out.extend(iterable)
-    return out
+    return iter(out)
 
 
 chain.from_iterable = from_iterable
@@ -79,13 +79,13 @@ def islice(iterable, *bounds):
     items = list(iterable)
     if stop is None or stop > len(items):
         stop = len(items)
-    return items[start:stop:step]
+    return iter(items[start:stop:step])
 
 
 def zip_longest(*iterables, fillvalue=None):
     lists = [list(iterable) for iterable in iterables]
     longest = max([len(items) for items in lists]) if lists else 0
-    return [tuple(items[i] if i < len(items) else fillvalue for items in lists) for i in range(longest)]
+    return iter([tuple(items[i] if i < len(items) else fillvalue for items in lists) for i in range(longest)])
 
 
 def accumulate(iterable, func=None, *, initial=None):
@@ -102,11 +102,11 @@ def accumulate(iterable, func=None, *, initial=None):
         else:
             total = func(total, item)
         out.append(total)
-    return out
+    return iter(out)
 
 
 def repeat(obj, times):
-    return [obj for _ in range(times)]
+    return iter([obj for _ in range(times)])
 )PY";
 
 // The rest of `operator`; its operator functions are generated from ops/operators.def.
