@@ -102,6 +102,10 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         return tracer.constant(tracer.vm().call(callee, {tracer.exampleOf(args[0]), tracer.exampleOf(args[1])}));
     }
     if (name == "getattr" && args.size() >= 2 && tracer.isConstant(args[1])) return tracer.getAttr(frame, args[0], args[1]->value.str());
+    if (name == "hasattr" && args.size() == 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor && tracer.isConstant(args[1]) &&
+        args[1]->value.is(vm::Kind::Str))
+        // A tensor's attributes are its class's (the tensor's type is guarded with it).
+        return tracer.constant(vm::Value(tracer.vm().findAttr(args[0]->value, args[1]->value.str()).has_value()));
     if (name == "dict" && args.size() <= 1) {
         // dict(mapping or pairs, **kwargs): a dict the trace owns, its values traced.
         auto out = std::make_shared<Variable>();

@@ -78,7 +78,7 @@ std::string moduleHolding(Tracer& tracer, const vm::Value& native) {
 
 /// Methods of builtin values that change nothing: str and tuple methods, and the reading methods of dicts, lists and sets.
 bool readOnlyMethod(const vm::Value& receiver, const std::string& name) {
-    if (receiver.is(vm::Kind::Str) || receiver.is(vm::Kind::Tuple)) return true;
+    if (receiver.is(vm::Kind::Str) || receiver.is(vm::Kind::Tuple) || receiver.isNumber()) return true;
     static const std::set<std::string> dictMethods = {"keys", "values", "items", "get", "copy", "__contains__", "__getitem__"};
     static const std::set<std::string> listMethods = {"index", "count", "copy", "__contains__", "__getitem__"};
     static const std::set<std::string> setMethods = {"union", "intersection", "difference", "symmetric_difference", "issubset",
@@ -298,6 +298,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
             std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) &&
             std::all_of(kwargs.begin(), kwargs.end(), [this](const auto& kw) { return isConstant(kw.second); })) {
             // A method that only reads a constant (cls.__dataclass_fields__.values(), "-".join(names)): folded.
+            if (callable->self->source) guardValue(callable->self);
             vm::ValueList values;
             for (const VarRef& a : args) {
                 argOf(a);

@@ -361,6 +361,13 @@ std::vector<VarRef> Tracer::unpack(const VarRef& v) {
 }
 
 VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::string& name) {
+    if (object->kind == Variable::Kind::SymScalar && object->source && !object->node && vm_.findAttr(object->value, name)) {
+        // A method of an int/float argument that became symbolic (`m.is_integer()`): the value is specialized again
+        // (its equality guard is back), as a guard on the method's outcome would pin it for every call anyway.
+        object->kind = Variable::Kind::Python;
+        object->guarded = false;
+        guardValue(object);
+    }
     if (object->kind == Variable::Kind::Tensor) {
         const tensor::Tensor& t = object->value.tensor();
         if (name == "shape") {
@@ -478,7 +485,8 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     }
     VarRef v = wrapSource(value, Source::child(object->source, kind, name));
     // A method of a set or str guarded by its contents reads only what the guard pins: foldable (calls.cpp).
-    if (value.is(vm::Kind::Native) && (object->value.is(vm::Kind::Set) || object->value.is(vm::Kind::Str))) v->self = object;
+    if (value.is(vm::Kind::Native) && (object->value.is(vm::Kind::Set) || object->value.is(vm::Kind::Str) || object->value.isNumber()))
+        v->self = object;
     // Parameters are realized at once (Dynamo wraps them eagerly), which fixes the placeholder order.
     if (kind == Source::Kind::Parameter && v->kind == Variable::Kind::Tensor) argOf(v);
     return v;
