@@ -126,6 +126,27 @@ VarRef callTensorMethod(Tracer& tracer, const VarRef& method, std::vector<VarRef
         if (args.empty()) return shape;
         return tracer.getItem(shape, args[0]);
     }
+    if (name == "new" && kwargs.empty()) {
+        // The legacy t.new(...), recorded as the method it stands for here: new_empty(sizes) for ints or a
+        // torch.Size, new_tensor(data) for another sequence (t.new((2, 3)) is data, t.new(x.shape) a size).
+        auto isSize = [](const VarRef& v) {
+            return v->kind == Variable::Kind::Tuple && v->value.is(vm::Kind::Tuple) && v->value.as<vm::TupleObject>().typeName == "torch.Size";
+        };
+        auto isInt = [&](const VarRef& v) {
+            return v->kind == Variable::Kind::SymScalar ? v->value.is(vm::Kind::Int) : tracer.isConstant(v) && tracer.exampleOf(v).is(vm::Kind::Int);
+        };
+        auto sizes = std::make_shared<Variable>();
+        sizes->kind = Variable::Kind::List;
+        sizes->fresh = true;
+        if (args.size() == 1 && isSize(args[0])) sizes->items = tracer.unpack(args[0]);
+        else if (std::all_of(args.begin(), args.end(), isInt)) sizes->items = args.empty() ? std::vector<VarRef>{tracer.constant(vm::Value(int64_t{0}))} : args;
+        else sizes.reset();
+        if (sizes) return tracer.callTensorOp(NodeOp::CallMethod, "new_empty", {self, sizes}, {}, vm::Value(), CallKind::Callable);
+        if (args.size() == 1 && (args[0]->kind == Variable::Kind::List || args[0]->kind == Variable::Kind::Tuple))
+            return tracer.callTensorOp(NodeOp::CallMethod, "new_tensor", {self, args[0]}, {}, vm::Value(), CallKind::Callable);
+    }
+    // t.type() names the dtype and device, which TENSOR_MATCH guards.
+    if (name == "type" && args.empty() && kwargs.empty()) return tracer.constant(tracer.vm().call(tracer.vm().getAttr(self->value, name), {}));
     if (name == "numel" && tracer.isConstant(tracer.getAttr(*tracer.currentFrame(), self, "shape"))) return tracer.constant(vm::Value(t.numel()));
     std::vector<VarRef> all{self};
     all.insert(all.end(), args.begin(), args.end());

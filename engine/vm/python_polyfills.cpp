@@ -142,8 +142,23 @@ def itemgetter(*items):
     return lambda obj: tuple(obj[i] for i in items)
 
 
+def length_hint(obj, default=0):
+    if not isinstance(default, int):
+        raise TypeError("'" + type(default).__name__ + "' object cannot be interpreted as an integer")
+    try:
+        return len(obj)
+    except TypeError:
+        return default
+
+
 def attrgetter(name):
     return lambda obj: getattr(obj, name)
+)PY";
+
+// torch.onnx: this runtime exports nothing, so no call ever runs inside an ONNX export (Dynamo folds it too).
+const char* kTorchOnnx = R"PY(
+def is_in_onnx_export():
+    return False
 )PY";
 
 // torch.compile(opt.step) of a torch.optim optimizer compiles this frame: the capture engine captures the
@@ -176,7 +191,8 @@ std::string operatorModuleSource() {
 const char* polyfillSource(const std::string& module) {
     static const std::string kOperator = operatorModuleSource();
     static const std::map<std::string, const char*> kSources = {
-        {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer}};
+        {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer},
+                                                                  {"torch.onnx", kTorchOnnx}};
     auto it = kSources.find(module);
     return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
 }
