@@ -25,7 +25,7 @@ LoadedTrace loadPath(const std::string& path, traces::LoadProgress& progress) {
         future = traces::loadTraceAsync(path, loadProgress);
     } else {
         progress.report(0, "importing");
-        traces::MemorySink sink;
+        traces::MemorySink sink(traces::MemorySink::Payloads::ModelOnly);
         auto results = traces::importPath(path, sink, [&](const std::string& file, uint64_t done, uint64_t total) {
             if (progress.cancelRequested()) throw traces::LoadCancelled();
             float fraction = total == 0 ? 0.0f : static_cast<float>(done) / static_cast<float>(total);

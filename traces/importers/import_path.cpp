@@ -59,7 +59,7 @@ bool isTraceDatabase(const std::string& path) {
 TraceData openAsTrace(const std::string& path, std::vector<ImportResult>* importResults,
                       const PathProgressFn& progress) {
     if (isTraceDatabase(path)) return loadTrace(path);
-    MemorySink sink;
+    MemorySink sink(MemorySink::Payloads::ModelOnly);
     std::vector<ImportResult> results = importPath(path, sink, progress);
     TraceData trace = loadTrace(sink.take());
     trace.path = path;

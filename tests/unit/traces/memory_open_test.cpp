@@ -79,10 +79,12 @@ TEST(MemoryOpen, ModelFromTheSinkEqualsTheModelFromTheTraceFile) {
         std::string db = dir.file(fs::path(path).filename().string() + ".db");
         importPath(path, db);
         TraceData fromFile = loadTrace(db);
-        MemorySink sink;
-        importPath(path, sink);
-        TraceData fromSink = loadTrace(sink.take());
-        EXPECT_EQ(testsupport::firstTraceDifference(fromFile, fromSink), "");
+        for (MemorySink::Payloads payloads : {MemorySink::Payloads::All, MemorySink::Payloads::ModelOnly}) {
+            MemorySink sink(payloads);
+            importPath(path, sink);
+            TraceData fromSink = loadTrace(sink.take());
+            EXPECT_EQ(testsupport::firstTraceDifference(fromFile, fromSink), "");
+        }
         EXPECT_FALSE(fromFile.compiles.empty() && fromFile.artifacts.empty() && fromFile.issues.empty());
     }
 }
