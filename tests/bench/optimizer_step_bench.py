@@ -64,4 +64,4 @@ def main(spec="cpu"):
     for name in ["sgd", "adam", "adamw"]:
         for mode in ["eager", "inductor"]:
             ms, first, checksum = bench(name, mode, cfg, device)
-            print(f"RESULT {IMPL} {name} {mode} median_ms={ms:.3f} first_s={first:.3f} checksum={checksum:.6f}")
+            print(f"RESULT {IMPL} {name} {mode} median_ms={ms:.3f} first_s={first:.3f} checksum={checksum:.3f}")

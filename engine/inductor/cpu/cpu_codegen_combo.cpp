@@ -19,12 +19,7 @@ llvm::Function* emitComboKernel(llvm::Module& module, const Kernel& kernel, cons
     llvm::LLVMContext& ctx = module.getContext();
     auto* ptr = llvm::PointerType::getUnqual(ctx);
     auto* i64 = llvm::Type::getInt64Ty(ctx);
-    auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr, i64, i64}, false);
-    auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
-    fn->addFnAttr(llvm::Attribute::NoUnwind);
-    fn->addFnAttr("target-cpu", cpu);
-    fn->addFnAttr("target-features", features);
-
+    llvm::Function* fn = createKernelFunction(module, name, cpu, features);
     KernelEmitter e(module, kernel);
     llvm::IRBuilder<>& b = e.b;
     b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", fn));

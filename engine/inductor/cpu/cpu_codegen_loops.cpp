@@ -308,8 +308,7 @@ void KernelEmitter::emitBody(llvm::Function* function) {
     b.CreateRetVoid();
 }
 
-llvm::Function* emitKernel(llvm::Module& module, const Kernel& kernel, const std::string& name, const std::string& cpu,
-                           const std::string& features) {
+llvm::Function* createKernelFunction(llvm::Module& module, const std::string& name, const std::string& cpu, const std::string& features) {
     llvm::LLVMContext& ctx = module.getContext();
     auto* ptr = llvm::PointerType::getUnqual(ctx);
     auto* i64 = llvm::Type::getInt64Ty(ctx);
@@ -326,6 +325,12 @@ llvm::Function* emitKernel(llvm::Module& module, const Kernel& kernel, const std
     fn->getArg(1)->setName("symbols");
     fn->getArg(2)->setName("outerBegin");
     fn->getArg(3)->setName("outerEnd");
+    return fn;
+}
+
+llvm::Function* emitKernel(llvm::Module& module, const Kernel& kernel, const std::string& name, const std::string& cpu,
+                           const std::string& features) {
+    llvm::Function* fn = createKernelFunction(module, name, cpu, features);
     KernelEmitter emitter(module, kernel);
     emitter.emitBody(fn);
     return fn;

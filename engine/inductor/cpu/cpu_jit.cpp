@@ -189,6 +189,9 @@ std::shared_ptr<CpuKernelModule> compileCpuKernels(const std::vector<Kernel>& ke
         std::string text;
         llvm::raw_string_ostream os(text);
         module->getFunction(name)->print(os);
+        if (kernels[i].isCombo())  // then the parts the entry calls
+            for (llvm::Function& f : *module)
+                if (!f.isDeclaration() && f.getName() != name) f.print(os);
         irTexts.push_back(std::move(os.str()));
         orThrow(impl->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context))), "adding the module");
         auto address = orThrow(impl->jit->lookup(name), "linking the kernel");
