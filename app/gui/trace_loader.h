@@ -1,5 +1,5 @@
-// Opens one path in the background: a trace file is loaded, a raw log or a directory is first imported into
-// a temporary trace file; then the views' analysis is built, all off the UI thread, with progress to show.
+// Opens one path in the background: a trace file is loaded, a raw log or a directory is imported in memory (a
+// MemorySink, no file written); then the views' analysis is built, all off the UI thread, with progress to show.
 #pragma once
 
 #include <future>
@@ -20,7 +20,7 @@ struct LoadedTrace {
 class TraceLoad {
 public:
     explicit TraceLoad(std::string path);
-    /// Cancels a load still running and waits for it; removes the temporary trace file of an import.
+    /// Cancels a load still running and waits for it.
     ~TraceLoad();
     TraceLoad(const TraceLoad&) = delete;
     TraceLoad& operator=(const TraceLoad&) = delete;
@@ -35,7 +35,6 @@ public:
 
 private:
     std::string path_;
-    std::string tempDb_;
     std::shared_ptr<traces::LoadProgress> progress_;
     std::future<LoadedTrace> future_;
 };
