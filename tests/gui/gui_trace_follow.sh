@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `cwb trace --follow -- CMD`: CMD (a stand-in for a training job) writes a real TORCH_TRACE log in parts into the
 # TORCH_TRACE folder that cwb trace gives it; the workbench opens at once on the Graph view and follows the log.
-# It shows the compiles of the first part while the job waits; the user zooms into the first compile's graph; the next part of the log must not reset that zoom. When CMD
-# ends, cwb trace imports the logs into DIR/trace.db, with the counts `cwb report` finds in the whole log.
+# It shows the compiles of the first part while the job waits; the user zooms into the first compile's graph;
+# the next part of the log must not reset that zoom. When CMD ends, cwb trace imports the logs into DIR/trace.db, with the counts `cwb report` finds in the whole log.
 # Run by ctest inside xvfb-run; exits 77 (skip) without an X display or xdotool.
 # Usage: gui_trace_follow.sh CWB DATA_DIR WORK_DIR
 set -euo pipefail
