@@ -56,11 +56,17 @@ vm::Value argValue(const Arg& arg, const std::unordered_map<const Node*, vm::Val
 
 }  // namespace
 
+vm::Value callMethodNode(vm::Interpreter& vm, const vm::Value& self, const std::string& target, vm::ValueList args, vm::KwArgs kwargs) {
+    vm::Value attribute = vm.getAttr(self, target);
+    if (attribute.is(vm::Kind::Tensor) && args.empty() && kwargs.empty()) return attribute;
+    return vm.call(attribute, std::move(args), std::move(kwargs));
+}
+
 vm::Value callNode(vm::Interpreter& vm, const Node& node, vm::ValueList args, vm::KwArgs kwargs) {
     if (node.op == NodeOp::CallMethod) {
         vm::Value self = args.at(0);
         args.erase(args.begin());
-        return vm.call(vm.getAttr(self, node.target), std::move(args), std::move(kwargs));
+        return callMethodNode(vm, self, node.target, std::move(args), std::move(kwargs));
     }
     switch (node.callKind) {
         case CallKind::Binary:

@@ -18,6 +18,8 @@ vm::Value applyOperator(vm::Interpreter& vm, CallKind kind, std::string_view tar
 /// Runs one call node on argument values (self first for call_method), as runGraph does: the operator, method,
 /// getitem or callable it was traced from.
 vm::Value callNode(vm::Interpreter& vm, const Node& node, vm::ValueList args, vm::KwArgs kwargs);
+/// A call_method node's target on `self`: a method is called; a property (`mT`, `H`) is read.
+vm::Value callMethodNode(vm::Interpreter& vm, const vm::Value& self, const std::string& target, vm::ValueList args, vm::KwArgs kwargs);
 
 /// Executes `graph` on `inputs` (one per placeholder); returns the output node's values.
 vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueList& inputs);

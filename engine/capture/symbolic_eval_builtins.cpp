@@ -102,6 +102,10 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         return tracer.constant(tracer.vm().call(callee, {tracer.exampleOf(args[0]), tracer.exampleOf(args[1])}));
     }
     if (name == "getattr" && args.size() >= 2 && tracer.isConstant(args[1])) return tracer.getAttr(frame, args[0], args[1]->value.str());
+    if (name == "hasattr" && args.size() == 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor && tracer.isConstant(args[1]) &&
+        args[1]->value.is(vm::Kind::Str))
+        // A tensor's attributes are its class's (the tensor's type is guarded with it).
+        return tracer.constant(vm::Value(tracer.vm().findAttr(args[0]->value, args[1]->value.str()).has_value()));
     if (name == "dict" && args.size() <= 1) {
         // dict(mapping or pairs, **kwargs): a dict the trace owns, its values traced.
         auto out = std::make_shared<Variable>();
@@ -156,9 +160,28 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         out->items = tracer.unpack(args[0]);
         return out;
     }
+    if (name == "next" && (args.size() == 1 || args.size() == 2) && kwargs.empty() && args[0]->kind == Variable::Kind::Iterator &&
+        args[0]->fresh) {
+        // next() of an iterator the trace made: its next item now, else the default, else StopIteration.
+        Variable& iterator = *args[0];
+        if (iterator.position < iterator.items.size()) return iterator.items[iterator.position++];
+        if (args.size() == 2) return args[1];
+        vm::raise("StopIteration", "");
+    }
+    bool zipStrict = false;
+    if (name == "zip" && kwargs.size() == 1 && kwargs[0].first == "strict" && tracer.isConstant(kwargs[0].second)) {
+        tracer.argOf(kwargs[0].second);
+        zipStrict = tracer.vm().truthy(tracer.exampleOf(kwargs[0].second));
+        kwargs.clear();
+    }
     if ((name == "enumerate" || name == "zip" || name == "reversed" || name == "list" || name == "tuple") && kwargs.empty()) {
         std::vector<std::vector<VarRef>> sources;
         for (const VarRef& a : args) sources.push_back(tracer.unpack(a));
+        for (size_t i = 1; zipStrict && i < sources.size(); ++i)
+            if (sources[i].size() != sources[0].size())
+                vm::raise("ValueError", fmt::format("zip() argument {} is {} than argument{}", i + 1,
+                                                    sources[i].size() < sources[0].size() ? "shorter" : "longer",
+                                                    i == 1 ? " 1" : fmt::format("s 1-{}", i)));
         auto out = std::make_shared<Variable>();
         out->kind = name == "tuple" ? Variable::Kind::Tuple : Variable::Kind::List;
         out->fresh = true;

@@ -78,7 +78,7 @@ std::string moduleHolding(Tracer& tracer, const vm::Value& native) {
 
 /// Methods of builtin values that change nothing: str and tuple methods, and the reading methods of dicts, lists and sets.
 bool readOnlyMethod(const vm::Value& receiver, const std::string& name) {
-    if (receiver.is(vm::Kind::Str) || receiver.is(vm::Kind::Tuple)) return true;
+    if (receiver.is(vm::Kind::Str) || receiver.is(vm::Kind::Tuple) || receiver.isNumber()) return true;
     static const std::set<std::string> dictMethods = {"keys", "values", "items", "get", "copy", "__contains__", "__getitem__"};
     static const std::set<std::string> listMethods = {"index", "count", "copy", "__contains__", "__getitem__"};
     static const std::set<std::string> setMethods = {"union", "intersection", "difference", "symmetric_difference", "issubset",
@@ -126,6 +126,27 @@ VarRef callTensorMethod(Tracer& tracer, const VarRef& method, std::vector<VarRef
         if (args.empty()) return shape;
         return tracer.getItem(shape, args[0]);
     }
+    if (name == "new" && kwargs.empty()) {
+        // The legacy t.new(...), recorded as the method it stands for here: new_empty(sizes) for ints or a
+        // torch.Size, new_tensor(data) for another sequence (t.new((2, 3)) is data, t.new(x.shape) a size).
+        auto isSize = [](const VarRef& v) {
+            return v->kind == Variable::Kind::Tuple && v->value.is(vm::Kind::Tuple) && v->value.as<vm::TupleObject>().typeName == "torch.Size";
+        };
+        auto isInt = [&](const VarRef& v) {
+            return v->kind == Variable::Kind::SymScalar ? v->value.is(vm::Kind::Int) : tracer.isConstant(v) && tracer.exampleOf(v).is(vm::Kind::Int);
+        };
+        auto sizes = std::make_shared<Variable>();
+        sizes->kind = Variable::Kind::List;
+        sizes->fresh = true;
+        if (args.size() == 1 && isSize(args[0])) sizes->items = tracer.unpack(args[0]);
+        else if (std::all_of(args.begin(), args.end(), isInt)) sizes->items = args.empty() ? std::vector<VarRef>{tracer.constant(vm::Value(int64_t{0}))} : args;
+        else sizes.reset();
+        if (sizes) return tracer.callTensorOp(NodeOp::CallMethod, "new_empty", {self, sizes}, {}, vm::Value(), CallKind::Callable);
+        if (args.size() == 1 && (args[0]->kind == Variable::Kind::List || args[0]->kind == Variable::Kind::Tuple))
+            return tracer.callTensorOp(NodeOp::CallMethod, "new_tensor", {self, args[0]}, {}, vm::Value(), CallKind::Callable);
+    }
+    // t.type() names the dtype and device, which TENSOR_MATCH guards.
+    if (name == "type" && args.empty() && kwargs.empty()) return tracer.constant(tracer.vm().call(tracer.vm().getAttr(self->value, name), {}));
     if (name == "numel" && tracer.isConstant(tracer.getAttr(*tracer.currentFrame(), self, "shape"))) return tracer.constant(vm::Value(t.numel()));
     std::vector<VarRef> all{self};
     all.insert(all.end(), args.begin(), args.end());
@@ -298,6 +319,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
             std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) &&
             std::all_of(kwargs.begin(), kwargs.end(), [this](const auto& kw) { return isConstant(kw.second); })) {
             // A method that only reads a constant (cls.__dataclass_fields__.values(), "-".join(names)): folded.
+            if (callable->self->source) guardValue(callable->self);
             vm::ValueList values;
             for (const VarRef& a : args) {
                 argOf(a);

@@ -45,21 +45,59 @@ VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
     if (isTensorLike(a) || isTensorLike(b)) {
         return callTensorOp(NodeOp::CallFunction, "operator." + binaryName(op), {a, b}, {}, vm::Value(), CallKind::Binary);
     }
-    if ((a->kind == Variable::Kind::List || a->kind == Variable::Kind::Tuple) &&
-        (b->kind == Variable::Kind::List || b->kind == Variable::Kind::Tuple) && op == ops::binaryOpArg(ops::BinaryOperator::Add, false)) {
-        auto v = std::make_shared<Variable>(*a);
-        v->items.insert(v->items.end(), b->items.begin(), b->items.end());
-        v->source.reset();
-        v->node = nullptr;
-        v->fresh = true;
-        return v;
-    }
+    if (std::optional<VarRef> v = sequenceOp(op, a, b)) return *v;
     if (!isConstant(a) || !isConstant(b))
         unsupported("Unsupported binary operator", fmt::format("Dynamo cannot trace `{}` on these operand types.", binaryName(op)), {},
                     fmt::format("operator.{}", binaryName(op)));
     argOf(a);
     argOf(b);
     return constant(vm_.binaryOp(op, exampleOf(a), exampleOf(b)));
+}
+
+std::optional<VarRef> Tracer::sequenceOp(uint32_t op, const VarRef& a, const VarRef& b) {
+    const auto operand = ops::decodeBinaryOpArg(op);
+    std::optional<Variable::Kind> kindA = sequenceKind(a), kindB = sequenceKind(b);
+    if (!operand || (!kindA && !kindB) || (isConstant(a) && isConstant(b))) return std::nullopt;
+    auto made = [](Variable::Kind kind, std::vector<VarRef> items) {
+        auto v = std::make_shared<Variable>();
+        v->kind = kind;
+        v->items = std::move(items);
+        v->fresh = true;
+        if (kind == Variable::Kind::Tuple) v->value = vm::makeTuple({});
+        return v;
+    };
+    if (operand->op == ops::BinaryOperator::Add && kindA && kindB) {
+        if (*kindA != *kindB) return std::nullopt;  // list + tuple: the VM raises Python's TypeError
+        std::vector<VarRef> items = unpack(a);
+        std::vector<VarRef> tail = unpack(b);
+        items.insert(items.end(), tail.begin(), tail.end());
+        // `xs += ys` extends a list in place (every name for it sees the change); a tuple's makes a new one.
+        if (operand->inplace && *kindA == Variable::Kind::List) {
+            if (a->kind != Variable::Kind::List || !a->fresh || a->node) return std::nullopt;
+            a->items = std::move(items);
+            return a;
+        }
+        return made(*kindA, std::move(items));
+    }
+    // A sequence repeated a constant number of times (`[x] * 3`, `3 * (x,)`).
+    if (operand->op == ops::BinaryOperator::Multiply && !operand->inplace && (kindA.has_value() != kindB.has_value())) {
+        const VarRef& sequence = kindA ? a : b;
+        const VarRef& count = kindA ? b : a;
+        if (!isConstant(count) || !exampleOf(count).is(vm::Kind::Int)) return std::nullopt;
+        argOf(count);
+        std::vector<VarRef> once = unpack(sequence);
+        std::vector<VarRef> items;
+        for (int64_t i = 0; i < exampleOf(count).asInt(); ++i) items.insert(items.end(), once.begin(), once.end());
+        return made(*sequenceKind(sequence), std::move(items));
+    }
+    return std::nullopt;
+}
+
+std::optional<Variable::Kind> Tracer::sequenceKind(const VarRef& v) const {
+    if (v->kind == Variable::Kind::List || v->kind == Variable::Kind::Tuple) return v->kind;
+    if (v->kind == Variable::Kind::Python && v->value.is(vm::Kind::List)) return Variable::Kind::List;
+    if (v->kind == Variable::Kind::Python && v->value.is(vm::Kind::Tuple)) return Variable::Kind::Tuple;
+    return std::nullopt;
 }
 
 void Tracer::requireKnownIdentity(const VarRef& a, const VarRef& b) {
@@ -323,6 +361,13 @@ std::vector<VarRef> Tracer::unpack(const VarRef& v) {
 }
 
 VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::string& name) {
+    if (object->kind == Variable::Kind::SymScalar && object->source && !object->node && vm_.findAttr(object->value, name)) {
+        // A method of an int/float argument that became symbolic (`m.is_integer()`): the value is specialized again
+        // (its equality guard is back), as a guard on the method's outcome would pin it for every call anyway.
+        object->kind = Variable::Kind::Python;
+        object->guarded = false;
+        guardValue(object);
+    }
     if (object->kind == Variable::Kind::Tensor) {
         const tensor::Tensor& t = object->value.tensor();
         if (name == "shape") {
@@ -440,7 +485,8 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     }
     VarRef v = wrapSource(value, Source::child(object->source, kind, name));
     // A method of a set or str guarded by its contents reads only what the guard pins: foldable (calls.cpp).
-    if (value.is(vm::Kind::Native) && (object->value.is(vm::Kind::Set) || object->value.is(vm::Kind::Str))) v->self = object;
+    if (value.is(vm::Kind::Native) && (object->value.is(vm::Kind::Set) || object->value.is(vm::Kind::Str) || object->value.isNumber()))
+        v->self = object;
     // Parameters are realized at once (Dynamo wraps them eagerly), which fixes the placeholder order.
     if (kind == Source::Kind::Parameter && v->kind == Variable::Kind::Tensor) argOf(v);
     return v;

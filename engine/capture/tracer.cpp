@@ -384,9 +384,9 @@ VarRef Tracer::callTensorOp(NodeOp op, const std::string& target, const std::vec
         case CallKind::GetItem:
         case CallKind::Unary: example = applyOperator(vm_, kind, target, exampleArgs); break;
         case CallKind::Callable: {
-            vm::Value function = op == NodeOp::CallMethod ? vm_.getAttr(exampleArgs[0], target) : callee;
             vm::ValueList rest(op == NodeOp::CallMethod ? exampleArgs.begin() + 1 : exampleArgs.begin(), exampleArgs.end());
-            example = vm_.call(function, std::move(rest), exampleKwargs);
+            example = op == NodeOp::CallMethod ? callMethodNode(vm_, exampleArgs[0], target, std::move(rest), exampleKwargs)
+                                               : vm_.call(callee, std::move(rest), exampleKwargs);
         }
     }
     Node* node = recordCall(op, target, std::move(graphArgs), std::move(graphKwargs));

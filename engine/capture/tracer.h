@@ -258,6 +258,11 @@ public:
                           std::vector<std::pair<std::string, VarRef>> kwargs, const VarRef& self);
     VarRef getAttr(TraceFrame& frame, const VarRef& object, const std::string& name);
     VarRef binaryOp(uint32_t op, const VarRef& a, const VarRef& b);
+    /// `+` / `+=` of two lists or two tuples and `*` of one by a constant int, where an operand holds traced
+    /// values: the items of the result (a list's `+=` extends it in place); nullopt for other operands.
+    std::optional<VarRef> sequenceOp(uint32_t op, const VarRef& a, const VarRef& b);
+    /// List or Tuple for a traced or constant list or tuple; nullopt otherwise.
+    std::optional<Variable::Kind> sequenceKind(const VarRef& v) const;
     VarRef compareOp(uint32_t op, const VarRef& a, const VarRef& b);
     /// compareOp where an operand is a user object: its comparison methods inlined.
     VarRef compareObjects(uint32_t op, const VarRef& a, const VarRef& b);

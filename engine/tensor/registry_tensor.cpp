@@ -43,6 +43,22 @@ void registerTensorMethodOps(OpRegistry& r) {
         if (a.optDType(1)) return Value(to(a.tensor(0), a.optDType(1)));
         return Value(fmt::format("torch.{}{}Tensor", a.tensor(0).device().isCpu() ? "" : "cuda.", dtypeKernelName(a.tensor(0).dtype())));
     });
+    // The legacy type names t.type() returns ("torch.HalfTensor", "torch.cuda.FloatTensor") convert too.
+    r.def(method("type"), "type(Tensor self, str dtype, bool non_blocking=False)", [](const Args& a) {
+        std::string_view name = a.str(1);
+        std::optional<Device> device = kCpu;
+        if (name.starts_with("torch.cuda.")) {
+            device = Device(DeviceType::CUDA, 0);
+            name.remove_prefix(11);
+        } else if (name.starts_with("torch.")) {
+            name.remove_prefix(6);
+        }
+        for (int i = 0; i < kDTypeCount; ++i) {
+            const auto dtype = static_cast<DType>(i);
+            if (name == fmt::format("{}Tensor", dtypeKernelName(dtype))) return Value(to(a.tensor(0), dtype, device));
+        }
+        fail(ErrorKind::Value, fmt::format("invalid type: '{}'", a.str(1)));
+    });
     r.def(method("type_as"), "type_as(Tensor self, Tensor other)", [](const Args& a) { return Value(to(a.tensor(0), a.tensor(1).dtype())); });
     r.def(method("cpu"), "cpu(Tensor self)", [](const Args& a) { return Value(to(a.tensor(0), std::nullopt, kCpu)); });
     r.def(method("cuda"), "cuda(Tensor self, Device? device=None, bool non_blocking=False)", [](const Args& a) {

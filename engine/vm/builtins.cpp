@@ -440,15 +440,25 @@ void installBuiltinFunctions(Namespace& builtins) {
         });
     });
     def("zip", [](Interpreter& m, CallArgs& a) {
-        a.take("strict");
+        std::optional<Value> strictArg = a.take("strict");
+        bool strict = strictArg && m.truthy(*strictArg);
         ValueList iterators;
         for (const Value& v : a.positional) iterators.push_back(m.iterate(v));
-        return makeIterator([iterators]() -> std::optional<Value> {
+        return makeIterator([iterators, strict]() -> std::optional<Value> {
             if (iterators.empty()) return std::nullopt;
+            // strict=True: the first exhausted iterator must be exhausted together with all the others.
+            auto lengthMismatch = [](size_t i, const char* how) {
+                raise("ValueError", fmt::format("zip() argument {} is {} than argument{}", i + 1, how, i == 1 ? " 1" : fmt::format("s 1-{}", i)));
+            };
             ValueList row;
-            for (const Value& it : iterators) {
-                auto v = it.as<IteratorObject>().next();
-                if (!v) return std::nullopt;
+            for (size_t i = 0; i < iterators.size(); ++i) {
+                auto v = iterators[i].as<IteratorObject>().next();
+                if (!v) {
+                    if (strict && i > 0) lengthMismatch(i, "shorter");
+                    for (size_t j = 1; strict && i == 0 && j < iterators.size(); ++j)
+                        if (iterators[j].as<IteratorObject>().next()) lengthMismatch(j, "longer");
+                    return std::nullopt;
+                }
                 row.push_back(std::move(*v));
             }
             return makeTuple(std::move(row));

@@ -229,6 +229,10 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
             auto& module = object.as<ModuleObject>();
             auto it = module.attributes.find(name);
             if (it != module.attributes.end()) return it->second;
+            // torch's submodules written in the subset (torch.onnx) load on first use, as `import torch` makes them
+            // attributes of torch.
+            if (module.name.starts_with("torch") && polyfillSource(module.name + "." + name))
+                return importName(module.name + "." + name, makeStr("*"));
             if (module.registryPrefix.empty()) return std::nullopt;
             std::string qualified = module.registryPrefix + name;
             const tensor::OpEntry* entry = tensor::OpRegistry::instance().find(qualified);

@@ -411,10 +411,30 @@ Value gradFnObject(Interpreter& vm, const Value& self) {
     return Value(std::make_shared<InstanceObject>(cls));
 }
 
+/// The legacy `t.new(...)`: sizes (ints or a torch.Size) make a new tensor of t's dtype and device, any other
+/// sequence is data, nothing an empty one.
+Value legacyNew(Interpreter&, const Value& self, CallArgs& args) {
+    const ValueList& positional = args.positional;
+    const bool isSize = positional.size() == 1 && positional[0].is(Kind::Tuple) && positional[0].as<TupleObject>().typeName == "torch.Size";
+    if (positional.size() == 1 && !isSize && (positional[0].is(Kind::List) || positional[0].is(Kind::Tuple)))
+        return callOp("Tensor.new_tensor", {self, positional[0]}, args.keywords);
+    if (positional.size() == 1 && positional[0].is(Kind::Tensor)) {
+        // t.new(other): other's storage, seen as a tensor that does not require grad; of t's type only.
+        const tensor::Tensor& other = positional[0].tensor();
+        if (other.dtype() != self.tensor().dtype() || other.device() != self.tensor().device())
+            typeError(fmt::format("expected {} (got {})", tensor::dtypeKernelName(self.tensor().dtype()), tensor::dtypeKernelName(other.dtype())));
+        return callOp("Tensor.detach", {positional[0]});
+    }
+    ValueList sizes = isSize ? positional[0].as<TupleObject>().items : positional;
+    if (positional.empty()) sizes = {Value(int64_t{0})};
+    return callOp("Tensor.new_empty", {self, makeList(std::move(sizes))}, args.keywords);
+}
+
 std::optional<Value> tensorAttribute(Interpreter& vm, const Value& self, const std::string& name) {
     const auto& registry = tensor::OpRegistry::instance();
     if (name == "grad_fn") return gradFnObject(vm, self);
     if (name == "is_quantized") return Value(false);  // the runtime has no quantized dtypes
+    if (name == "new") return bindMethod(self, name, legacyNew);
     if (tensor::OpRegistry::isTensorProperty(name))
         return callOp("Tensor." + name, {self});
     const tensor::OpEntry* entry = registry.find("Tensor." + name);

@@ -1,7 +1,7 @@
 // Standard-library modules written in our Python subset (functools, itertools, operator; torch.optim.optimizer's
 // compiled-step entry), loaded on first
 // import. Being Python, the capture engine inlines them like user code, as Dynamo inlines its polyfills, so
-// their calls leave the same graphs. Iterator results are lists (the subset has no generators).
+// their calls leave the same graphs. Iterator results are iterators over lists (the subset has no generators).
 #include <fmt/core.h>
 
 #include <map>
@@ -49,21 +49,21 @@ def product(*iterables, repeat=1):
     result = [()]
     for pool in pools:
         result = [combination + (item,) for combination in result for item in pool]
-    return result
+    return iter(result)
 
 
 def chain(*iterables):
     out = []
     for iterable in iterables:
         out.extend(iterable)
-    return out
+    return iter(out)
 
 
 def from_iterable(iterables):
     out = []
     for iterable in iterables:
         out.extend(iterable)
-    return out
+    return iter(out)
 
 
 chain.from_iterable = from_iterable
@@ -79,13 +79,13 @@ def islice(iterable, *bounds):
     items = list(iterable)
     if stop is None or stop > len(items):
         stop = len(items)
-    return items[start:stop:step]
+    return iter(items[start:stop:step])
 
 
 def zip_longest(*iterables, fillvalue=None):
     lists = [list(iterable) for iterable in iterables]
     longest = max([len(items) for items in lists]) if lists else 0
-    return [tuple(items[i] if i < len(items) else fillvalue for items in lists) for i in range(longest)]
+    return iter([tuple(items[i] if i < len(items) else fillvalue for items in lists) for i in range(longest)])
 
 
 def accumulate(iterable, func=None, *, initial=None):
@@ -102,11 +102,11 @@ def accumulate(iterable, func=None, *, initial=None):
         else:
             total = func(total, item)
         out.append(total)
-    return out
+    return iter(out)
 
 
 def repeat(obj, times):
-    return [obj for _ in range(times)]
+    return iter([obj for _ in range(times)])
 )PY";
 
 // The rest of `operator`; its operator functions are generated from ops/operators.def.
@@ -142,8 +142,23 @@ def itemgetter(*items):
     return lambda obj: tuple(obj[i] for i in items)
 
 
+def length_hint(obj, default=0):
+    if not isinstance(default, int):
+        raise TypeError("'" + type(default).__name__ + "' object cannot be interpreted as an integer")
+    try:
+        return len(obj)
+    except TypeError:
+        return default
+
+
 def attrgetter(name):
     return lambda obj: getattr(obj, name)
+)PY";
+
+// torch.onnx: this runtime exports nothing, so no call ever runs inside an ONNX export (Dynamo folds it too).
+const char* kTorchOnnx = R"PY(
+def is_in_onnx_export():
+    return False
 )PY";
 
 // torch.compile(opt.step) of a torch.optim optimizer compiles this frame: the capture engine captures the
@@ -176,7 +191,8 @@ std::string operatorModuleSource() {
 const char* polyfillSource(const std::string& module) {
     static const std::string kOperator = operatorModuleSource();
     static const std::map<std::string, const char*> kSources = {
-        {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer}};
+        {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer},
+                                                                  {"torch.onnx", kTorchOnnx}};
     auto it = kSources.find(module);
     return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
 }

@@ -55,12 +55,19 @@ void installStdlib(Interpreter& vm) {
     using UnaryFn = double (*)(double);
     for (auto [name, fn] : {std::pair<const char*, UnaryFn>{"sqrt", std::sqrt}, {"exp", std::exp}, {"log", std::log},
                             {"sin", std::sin}, {"cos", std::cos}, {"tan", std::tan}, {"tanh", std::tanh}, {"fabs", std::fabs},
-                            {"log2", std::log2}, {"log10", std::log10}, {"erf", std::erf}})
+                            {"log2", std::log2}, {"log10", std::log10}, {"erf", std::erf}, {"erfc", std::erfc},
+                            {"asin", std::asin}, {"acos", std::acos}, {"atan", std::atan}, {"sinh", std::sinh},
+                            {"cosh", std::cosh}, {"asinh", std::asinh}, {"acosh", std::acosh}, {"atanh", std::atanh},
+                            {"log1p", std::log1p}, {"expm1", std::expm1},
+                            {"radians", [](double degrees) { return degrees * (M_PI / 180.0); }},
+                            {"degrees", [](double radians) { return radians * (180.0 / M_PI); }}})
         math->attributes[name] = makeNative(name, [fn](Interpreter& m, CallArgs& a) { return Value(fn(number(m, a, 0))); });
     math->attributes["floor"] = makeNative("floor", [](Interpreter& m, CallArgs& a) { return Value(static_cast<int64_t>(std::floor(number(m, a, 0)))); });
     math->attributes["ceil"] = makeNative("ceil", [](Interpreter& m, CallArgs& a) { return Value(static_cast<int64_t>(std::ceil(number(m, a, 0)))); });
     math->attributes["pow"] = makeNative("pow", [](Interpreter& m, CallArgs& a) { return Value(std::pow(number(m, a, 0), number(m, a, 1))); });
     math->attributes["isnan"] = makeNative("isnan", [](Interpreter& m, CallArgs& a) { return Value(std::isnan(number(m, a, 0))); });
+    math->attributes["isfinite"] = makeNative("isfinite", [](Interpreter& m, CallArgs& a) { return Value(std::isfinite(number(m, a, 0))); });
+    math->attributes["atan2"] = makeNative("atan2", [](Interpreter& m, CallArgs& a) { return Value(std::atan2(number(m, a, 0), number(m, a, 1))); });
     math->attributes["isinf"] = makeNative("isinf", [](Interpreter& m, CallArgs& a) { return Value(std::isinf(number(m, a, 0))); });
     math->attributes["prod"] = makeNative("prod", [](Interpreter& m, CallArgs& a) {
         Value total(1);

@@ -303,6 +303,10 @@ void installTorch(Interpreter& vm) {
         torch->attributes[sub] = Value(module);
     }
     installCuda(vm, vm.modules().at("torch.cuda").as<ModuleObject>());
+    // Checkpoint recomputation is only invalid inside a backward pass that runs Python hooks, which this runtime
+    // does not run: outside that it is True, as in PyTorch.
+    vm.modules().at("torch.autograd").as<ModuleObject>().attributes["_is_checkpoint_valid"] =
+        makeNative("_is_checkpoint_valid", [](Interpreter&, CallArgs&) { return Value(true); });
     auto nn = newModule(vm, "torch.nn");
     torch->attributes["nn"] = Value(nn);
     auto functional = newModule(vm, "torch.nn.functional", "F.");
