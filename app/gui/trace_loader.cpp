@@ -15,8 +15,34 @@ namespace fs = std::filesystem;
 constexpr float kImportShare = 0.7f;
 constexpr float kAnalysisStart = 0.95f;
 
-LoadedTrace loadPath(const std::string& path, traces::LoadProgress& progress) {
+/// The analysis of a loaded trace, as the last step of a load.
+LoadedTrace analysed(traces::TraceData data, std::string importNote, traces::LoadProgress& progress) {
     LoadedTrace loaded;
+    loaded.importNote = std::move(importNote);
+    auto shared = std::make_shared<const traces::TraceData>(std::move(data));
+    progress.report(kAnalysisStart, "analysing");
+    loaded.analysis = std::make_shared<const viz::TraceAnalysis>(shared);
+    loaded.data = std::move(shared);
+    progress.report(1.0f, "ready");
+    return loaded;
+}
+
+std::string importNote(size_t files, int64_t malformed) {
+    return "imported " + std::to_string(files) + " log file(s)" +
+           (malformed > 0 ? ", " + std::to_string(malformed) + " malformed record(s)" : "");
+}
+
+LoadedTrace loadFollowed(traces::FollowedPath& follower, bool onlyIfChanged, traces::LoadProgress& progress) {
+    progress.report(0, "importing");
+    if (!follower.update() && onlyIfChanged) return {};
+    traces::TraceData data = follower.load(&progress);
+    int64_t malformed = 0;
+    for (const traces::Session& session : data.sessions) malformed += session.malformedRecords;
+    return analysed(std::move(data), importNote(follower.logCount(), malformed), progress);
+}
+
+LoadedTrace loadPath(const std::string& path, traces::LoadProgress& progress) {
+    std::string note;
     // loadTrace reports 0..1 of its own work; squeeze it into what is left of the bar.
     auto loadProgress = std::make_shared<traces::LoadProgress>();
     std::future<traces::TraceData> future;
@@ -33,8 +59,7 @@ LoadedTrace loadPath(const std::string& path, traces::LoadProgress& progress) {
         });
         int64_t malformed = 0;
         for (const auto& result : results) malformed += result.malformedRecords;
-        loaded.importNote = "imported " + std::to_string(results.size()) + " log file(s)" +
-                            (malformed > 0 ? ", " + std::to_string(malformed) + " malformed record(s)" : "");
+        note = importNote(results.size(), malformed);
         loadShare = 1.0f - kImportShare;
         future = std::async(std::launch::async, [rows = sink.take(), loadProgress]() mutable {
             return traces::loadTrace(std::move(rows), loadProgress.get());
@@ -47,12 +72,7 @@ LoadedTrace loadPath(const std::string& path, traces::LoadProgress& progress) {
     }
     traces::TraceData data = future.get();
     data.path = path;
-    auto shared = std::make_shared<const traces::TraceData>(std::move(data));
-    progress.report(kAnalysisStart, "analysing");
-    loaded.analysis = std::make_shared<const viz::TraceAnalysis>(shared);
-    loaded.data = std::move(shared);
-    progress.report(1.0f, "ready");
-    return loaded;
+    return analysed(std::move(data), std::move(note), progress);
 }
 
 }  // namespace
@@ -60,6 +80,13 @@ LoadedTrace loadPath(const std::string& path, traces::LoadProgress& progress) {
 TraceLoad::TraceLoad(std::string path)
     : path_(std::move(path)), progress_(std::make_shared<traces::LoadProgress>()) {
     future_ = std::async(std::launch::async, [path = path_, progress = progress_] { return loadPath(path, *progress); });
+}
+
+TraceLoad::TraceLoad(std::string path, std::shared_ptr<traces::FollowedPath> follower, bool onlyIfChanged)
+    : path_(std::move(path)), progress_(std::make_shared<traces::LoadProgress>()) {
+    future_ = std::async(std::launch::async, [follower = std::move(follower), onlyIfChanged, progress = progress_] {
+        return loadFollowed(*follower, onlyIfChanged, *progress);
+    });
 }
 
 TraceLoad::~TraceLoad() {

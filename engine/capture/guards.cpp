@@ -118,6 +118,9 @@ std::optional<std::string> failure(const GuardSpec& g, const std::optional<vm::V
                 return std::nullopt;
             return stripLocalScope(g.verboseCode());
         }
+        case GuardKind::DictContains:
+            if (value && value->is(vm::Kind::Dict) && (value->as<vm::DictObject>().find(g.expected) != nullptr) == g.outcome) return std::nullopt;
+            return stripLocalScope(g.verboseCode());
         case GuardKind::LengthCheck: {
             int64_t length = -1;
             if (value && value->is(vm::Kind::List)) length = static_cast<int64_t>(value->as<vm::ListObject>().items.size());
@@ -150,6 +153,7 @@ std::string GuardSpec::code() const {
                 return fmt::format("___check_obj_id({}.__code__, {})", s, static_cast<const void*>(expected.as<vm::FunctionObject>().code.get()));
             return fmt::format("___check_obj_id({}, {})", s, static_cast<const void*>(expected.object().get()));
         case GuardKind::LengthCheck: return fmt::format("len({}) == {}", s, length);
+        case GuardKind::DictContains: return fmt::format("{}___dict_contains({}, {})", outcome ? "" : "not ", constantText(expected), s);
         case GuardKind::ScalarCompare: {
             // Dynamo prints the comparison that held, negated when it came out false: `... <= 0.0` for `> 0.0`.
             static const char* symbols[] = {"<", "<=", "==", "!=", ">", ">="};
@@ -298,7 +302,9 @@ std::vector<traces::Guard> GuardTree::rows() const {
         for (const GuardSpec* g : node.checks) {
             traces::Guard row;
             row.index = static_cast<int>(out.size());
-            static const char* kinds[] = {"TENSOR_MATCH", "EQUALS_MATCH", "TYPE_MATCH", "ID_MATCH", "LENGTH_CHECK", "NONE_MATCH", "SHAPE_ENV"};
+            static const char* kinds[] = {"TENSOR_MATCH", "EQUALS_MATCH", "TYPE_MATCH", "ID_MATCH", "LENGTH_CHECK", "NONE_MATCH", "SHAPE_ENV",
+                                          "DICT_CONTAINS"};
+            static_assert(std::size(kinds) == static_cast<size_t>(GuardKind::DictContains) + 1, "a name per GuardKind");
             row.kind = kinds[static_cast<int>(g->kind)];
             row.source = g->source->str();
             row.text = row.kind + ": " + g->verboseCode();

@@ -13,7 +13,7 @@
 
 namespace eng::capture {
 
-enum class GuardKind { TensorMatch, EqualsMatch, TypeMatch, IdMatch, LengthCheck, NoneMatch, ScalarCompare };
+enum class GuardKind { TensorMatch, EqualsMatch, TypeMatch, IdMatch, LengthCheck, NoneMatch, ScalarCompare, DictContains };
 
 /// Where in the user's code a guard was installed (printed after the guard as `# code  # file:line in fn`).
 struct GuardOrigin {
@@ -33,7 +33,7 @@ struct GuardSpec {
     int64_t length = 0;                 // LengthCheck
     uint32_t compareOp = 0;             // ScalarCompare: `source <op> expected` must be `outcome`
     int dimension = -1;                 // ScalarCompare on a dynamic size: `source.size()[dimension] <op> expected`
-    bool outcome = true;
+    bool outcome = true;                // ScalarCompare; DictContains: whether the key `expected` is in the dict
     bool codeOnly = false;              // IdMatch of a function whose cells are the frame's own: its code, not its identity
     // TensorMatch
     tensor::DType dtype = tensor::DType::Float32;

@@ -142,12 +142,30 @@ void Tracer::refreshViews(const VarRef& dict) {
         if (VarRef view = weak.lock()) fillView(*this, *view, *dict);
 }
 
+vm::Value Tracer::dictKey(const VarRef& key) {
+    if (isConstant(key)) {
+        argOf(key);
+        return exampleOf(key);
+    }
+    if (key->kind == Variable::Kind::Tensor && key->source && !key->original.isNull()) {
+        GuardSpec g;
+        g.kind = GuardKind::IdMatch;
+        g.source = key->source;
+        g.expected = key->original;
+        for (const GuardSpec& existing : guards_)
+            if (existing.kind == g.kind && existing.source->str() == g.source->str()) return key->original;
+        guards_.push_back(std::move(g));
+        return key->original;
+    }
+    unsupported("Unsupported dict key", "Dynamo keys a dict by constants, and by tensors read from the frame's inputs or globals; this key is "
+                "neither.", {"Key the dict by a constant inside the compiled region."}, "dict key " + std::string(key->kind == Variable::Kind::Tensor ? "TensorVariable()" : "?"));
+}
+
 void Tracer::storeItem(const VarRef& container, const VarRef& key, const VarRef& value) {
     const char* what = value ? "STORE_SUBSCR" : "DELETE_SUBSCR";
-    if (!isConstant(key) || container->node)
+    if (container->node || (!isConstant(key) && container->kind == Variable::Kind::List))
         unsupported("Unsupported item assignment", "Dynamo does not trace item assignment on this value.", {}, what);
-    vm::Value k = exampleOf(key);
-    argOf(key);
+    vm::Value k = dictKey(key);
     // A list: its traced items change; one from outside the frame gets them after the graph (like append).
     bool outsideList = container->kind == Variable::Kind::List && container->source && !container->fresh && container->value.is(vm::Kind::List);
     if (container->kind == Variable::Kind::List && (container->fresh || outsideList)) {

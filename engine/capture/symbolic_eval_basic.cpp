@@ -131,8 +131,7 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
             auto items = popN(frame, 2 * static_cast<size_t>(in.arg));
             auto dict = container(Variable::Kind::Dict, {});
             for (size_t i = 0; i < items.size(); i += 2) {
-                if (!tracer.isConstant(items[i])) unsupportedInstruction(tracer, in);
-                dict->keys.push_back(tracer.exampleOf(items[i]));
+                dict->keys.push_back(tracer.dictKey(items[i]));
                 dict->items.push_back(items[i + 1]);
             }
             stack.push_back(dict);
@@ -176,8 +175,7 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
             VarRef value = popVar(frame);
             VarRef key = popVar(frame);
             VarRef& dict = stack[stack.size() - in.arg];
-            if (!tracer.isConstant(key)) unsupportedInstruction(tracer, in);
-            dict->keys.push_back(tracer.exampleOf(key));
+            dict->keys.push_back(tracer.dictKey(key));
             dict->items.push_back(value);
             break;
         }

@@ -208,9 +208,10 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
         VarRef result = callTensorOp(NodeOp::CallFunction, "operator.getitem", {container, key}, {}, vm::Value(), CallKind::GetItem);
         return result;
     }
-    if (key->kind != Variable::Kind::Python && key->kind != Variable::Kind::Slice)
+    const bool dictContainer = container->kind == Variable::Kind::Dict || (container->kind == Variable::Kind::Python && container->value.is(vm::Kind::Dict));
+    if (key->kind != Variable::Kind::Python && key->kind != Variable::Kind::Slice && !(dictContainer && key->kind == Variable::Kind::Tensor))
         unsupported("Unsupported subscript", "Dynamo cannot index a Python container with a traced value.", {}, "operator.getitem");
-    vm::Value index = exampleOf(key);
+    vm::Value index = dictContainer ? dictKey(key) : exampleOf(key);
     argOf(key);
     switch (container->kind) {
         case Variable::Kind::List:
@@ -252,7 +253,24 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
                 return *stored;
             }
             guardValue(container);
-            // A missing key of a defaultdict or Counter runs __missing__, which may store into the real dict.
+            // A missing key of an outside defaultdict: the trace calls its factory and stores the result (replayed on
+            // the real dict), guarded on the key being absent, as Dynamo's `not ___dict_contains(...)`.
+            if (container->value.is(vm::Kind::Dict) && container->source && !container->value.as<vm::DictObject>().find(index)) {
+                const auto& dict = container->value.as<vm::DictObject>();
+                if (dict.cls && dict.cls->name == "defaultdict" && !dict.defaultFactory.isNone() && !dict.defaultFactory.isNull()) {
+                    GuardSpec g;
+                    g.kind = GuardKind::DictContains;
+                    g.source = container->source;
+                    g.origin = originHere();
+                    g.expected = index;
+                    g.outcome = false;
+                    guards_.push_back(std::move(g));
+                    VarRef made = callFunction(*current_, constant(dict.defaultFactory), {}, {});
+                    storeItem(container, key, made);
+                    return made;
+                }
+            }
+            // A missing key of a Counter or another dict subclass runs __missing__, which may store into the real dict.
             if (container->value.is(vm::Kind::Dict) && container->value.as<vm::DictObject>().cls &&
                 !container->value.as<vm::DictObject>().find(index))
                 unsupported("Unsupported subscript", "Dynamo does not trace `__missing__` of a dict subclass from outside the compiled frame.",

@@ -114,6 +114,7 @@ VarRef Tracer::wrapTensorInput(const vm::Value& value, SourceRef source) {
     // graph runs, rather than also while tracing.
     const tensor::Tensor& t = value.tensor();
     v->value = privateCopy(value);
+    v->original = value;
     // Automatic dynamic: remember the sizes this frame was compiled for; a dimension that differs from an
     // earlier compile's becomes symbolic from now on.
     std::vector<int64_t> sizes(t.sizes().begin(), t.sizes().end());

@@ -62,6 +62,7 @@ struct Variable {
     std::string unbacked;  // a captured .item(): its unbacked symbol (zuf0)
     CellRef cell;          // Kind::Cell
     SourceRef classSource;  // Kind::Object: where its class was read (class attributes are guarded through it)
+    vm::Value original;     // Kind::Tensor read from a source: the real object (the trace computes on a private copy)
 };
 
 /// Why tracing stopped before an instruction; `message` in Dynamo's wording.
@@ -207,6 +208,9 @@ public:
     // ---- side effects on values from outside the frame (side_effects.cpp)
     void storeAttr(const VarRef& object, const std::string& name, const VarRef& value);
     void storeGlobal(TraceFrame& frame, const std::string& name, const VarRef& value);
+    /// The dict key a traced key stands for: a constant's value, or a tensor read from a source, keyed by the real
+    /// object's identity as Python hashes tensors (its source pinned by ID_MATCH); breaks for any other key.
+    vm::Value dictKey(const VarRef& key);
     /// `container[key] = value` (value null: `del container[key]`) on a list or dict.
     void storeItem(const VarRef& container, const VarRef& key, const VarRef& value);
     /// A dict the trace made changed: its views (d.keys(), ...) take its new items, as Python's live views do.

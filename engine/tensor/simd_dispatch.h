@@ -19,37 +19,64 @@ std::string_view simdLevelName(SimdLevel level);
 
 namespace simd {
 
-// body(i) for i in [0, n), with the body and everything it calls inlined (flatten: GCC's inliner otherwise
+// fn() compiled for one instruction set, with everything it calls inlined (flatten: GCC's inliner otherwise
 // leaves a large element function, such as GELU's erf, as a call per element, which cannot vectorise). Callees
 // that cannot be inlined stay baseline code, so a variant runs its own instructions only after simdLevel()
 // chose it.
-template <typename Body>
-[[gnu::flatten]] void loopBaseline(int64_t n, const Body& body) {
-    for (int64_t i = 0; i < n; ++i) body(i);
+template <typename Fn>
+[[gnu::flatten]] void runBaseline(const Fn& fn) {
+    fn();
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-template <typename Body>
-[[gnu::target("avx2,fma"), gnu::flatten]] void loopAvx2(int64_t n, const Body& body) {
-    for (int64_t i = 0; i < n; ++i) body(i);
+template <typename Fn>
+[[gnu::target("avx2,fma"), gnu::flatten]] void runAvx2(const Fn& fn) {
+    fn();
 }
-template <typename Body>
-[[gnu::target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,prefer-vector-width=512"), gnu::flatten]] void loopAvx512(
-    int64_t n, const Body& body) {
-    for (int64_t i = 0; i < n; ++i) body(i);
+template <typename Fn>
+[[gnu::target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,prefer-vector-width=512"), gnu::flatten]] void runAvx512(
+    const Fn& fn) {
+    fn();
 }
 #endif
 
-template <typename Body>
-void loop(int64_t n, const Body& body) {
+// fn() on the level simdLevel() chose.
+template <typename Fn>
+void run(const Fn& fn) {
 #if defined(__x86_64__) && defined(__GNUC__)
     switch (simdLevel()) {
-        case SimdLevel::Avx512: return loopAvx512(n, body);
-        case SimdLevel::Avx2: return loopAvx2(n, body);
+        case SimdLevel::Avx512: return runAvx512(fn);
+        case SimdLevel::Avx2: return runAvx2(fn);
         case SimdLevel::Baseline: break;
     }
 #endif
-    loopBaseline(n, body);
+    runBaseline(fn);
+}
+
+// body(i) for i in [0, n), vectorised on the chosen level.
+template <typename Body>
+void loop(int64_t n, const Body& body) {
+    run([&] {
+        for (int64_t i = 0; i < n; ++i) body(i);
+    });
+}
+
+// The sum of term(i) over [0, n) in double, as kSumLanes interleaved partial sums that vectorise (a serial double
+// sum waits on each add's latency); lane k sums i = k mod kSumLanes, so the order, and the result, is the same on
+// every level. Call it inside run() so that it is compiled for the chosen level.
+constexpr int kSumLanes = 16;
+template <typename Term>
+[[gnu::always_inline]] inline double laneSum(int64_t n, const Term& term) {
+    double lanes[kSumLanes] = {};
+    int64_t i = 0;
+    for (; i + kSumLanes <= n; i += kSumLanes) {
+#pragma GCC unroll 16
+        for (int k = 0; k < kSumLanes; ++k) lanes[k] += term(i + k);
+    }
+    double total = 0;
+    for (; i < n; ++i) total += term(i);
+    for (double lane : lanes) total += lane;
+    return total;
 }
 
 }  // namespace simd

@@ -45,8 +45,22 @@ public:
 
     /// Reads every row of `table` in its read order into `into`, calling `tick()` per row.
     template <class Row, size_t N, class Tick>
-    void rows(const Table<Row, N>& table, std::vector<Row>& into, Tick&& tick) {
-        readAll(table, tick, [&](Row&& row, const Statement&) { into.push_back(std::move(row)); });
+    void rows(const Table<Row, N>& table, std::vector<Row> TraceData::*, std::vector<Row>& into, Tick&& tick) {
+        if constexpr (std::is_same_v<Row, Artifact>) {
+            // With the payloads the model keeps; the others stay on disk.
+            auto q = db_.prepare("SELECT " + columnList(table, "a") + ", CASE WHEN " + modelKeepsPayloadSql("a.name") +
+                                 " THEN p.text ELSE '' END FROM artifacts a LEFT JOIN payloads p ON p.id = a.payload_id" +
+                                 orderBySql(table, "a"));
+            const int payloadColumn = static_cast<int>(table.columns.size());
+            while (q.step()) {
+                tick();
+                Artifact a = readRow(q, table);
+                a.payload = modelPayload(a.name, q.text(payloadColumn));
+                into.push_back(std::move(a));
+            }
+        } else {
+            readAll(table, tick, [&](Row&& row, const Statement&) { into.push_back(std::move(row)); });
+        }
     }
 
     /// Appends each row of the child `table` to `parent.*children` of the parent whose id is in `parentColumn`.
@@ -61,22 +75,6 @@ public:
             auto it = positions.find(q.int64(column));
             if (it != positions.end()) (parents[it->second].*children).push_back(std::move(row));
         });
-    }
-
-    /// Artifacts with the payloads the model keeps; the others stay on disk.
-    template <class Tick>
-    void artifacts(std::vector<Artifact>& into, Tick&& tick) {
-        const auto& table = tables::kArtifacts;
-        auto q = db_.prepare("SELECT " + columnList(table, "a") + ", CASE WHEN " + modelKeepsPayloadSql("a.name") +
-                             " THEN p.text ELSE '' END FROM artifacts a LEFT JOIN payloads p ON p.id = a.payload_id" +
-                             orderBySql(table, "a"));
-        const int payloadColumn = static_cast<int>(table.columns.size());
-        while (q.step()) {
-            tick();
-            Artifact a = readRow(q, table);
-            a.payload = modelPayload(a.name, q.text(payloadColumn));
-            into.push_back(std::move(a));
-        }
     }
 
     template <class Tick>
@@ -102,23 +100,37 @@ private:
     }
 };
 
+/// Counts the rows of the model's tables (child rows aside), for progress.
+struct RowCount {
+    const TraceData& data;
+    int64_t total = 0;
+    template <class Table, class Member>
+    void rows(const Table&, Member member, const char*) {
+        total += static_cast<int64_t>((data.*member).size());
+    }
+    template <class... Ignored>
+    void children(const Ignored&...) {}
+};
+
 /// Rows a MemorySink gathered: the same tables, put into the order the file's reader gives them.
 class MemoryRows {
 public:
     explicit MemoryRows(TraceData rows) : rows_(std::move(rows)) {}
 
     int64_t totalRows() const {
-        return static_cast<int64_t>(rows_.sessions.size() + rows_.issues.size() + rows_.sites.size() +
-                                    rows_.compiles.size() + rows_.graphs.size() + rows_.guards.size() +
-                                    rows_.guardFailures.size() + rows_.graphBreaks.size() + rows_.outputCode.size() +
-                                    rows_.artifacts.size() + rows_.spans.size() + rows_.recordsWithoutCompileId.size());
+        RowCount count{rows_};
+        tables::forEachModelTable(count);
+        return count.total;
     }
 
     template <class Row, size_t N, class Tick>
-    void rows(const Table<Row, N>& table, std::vector<Row>& into, Tick&& tick) {
-        into = std::move(rowsOf<Row>());
+    void rows(const Table<Row, N>& table, std::vector<Row> TraceData::*member, std::vector<Row>& into, Tick&& tick) {
+        into = std::move(rows_.*member);
         sortInReadOrder(table, into);
-        for (size_t i = 0; i < into.size(); ++i) tick();
+        for (Row& row : into) {
+            tick();
+            if constexpr (std::is_same_v<Row, Artifact>) row.payload = modelPayload(row.name, std::move(row.payload));
+        }
     }
 
     /// The sink attached child rows to their parents already; they only need the read order.
@@ -129,34 +141,12 @@ public:
     }
 
     template <class Tick>
-    void artifacts(std::vector<Artifact>& into, Tick&& tick) {
-        rows(tables::kArtifacts, into, tick);
-        for (Artifact& a : into) a.payload = modelPayload(a.name, std::move(a.payload));
-    }
-
-    template <class Tick>
     void internedStrings(std::map<RowId, std::vector<std::string>>& into, Tick&&) {
         into = std::move(rows_.internedStrings);
     }
 
 private:
     TraceData rows_;
-
-    template <class Row>
-    std::vector<Row>& rowsOf() {
-        if constexpr (std::is_same_v<Row, Session>) return rows_.sessions;
-        else if constexpr (std::is_same_v<Row, ImportIssue>) return rows_.issues;
-        else if constexpr (std::is_same_v<Row, CompileSite>) return rows_.sites;
-        else if constexpr (std::is_same_v<Row, Compile>) return rows_.compiles;
-        else if constexpr (std::is_same_v<Row, Graph>) return rows_.graphs;
-        else if constexpr (std::is_same_v<Row, Guard>) return rows_.guards;
-        else if constexpr (std::is_same_v<Row, GuardFailure>) return rows_.guardFailures;
-        else if constexpr (std::is_same_v<Row, GraphBreak>) return rows_.graphBreaks;
-        else if constexpr (std::is_same_v<Row, OutputCode>) return rows_.outputCode;
-        else if constexpr (std::is_same_v<Row, Artifact>) return rows_.artifacts;
-        else if constexpr (std::is_same_v<Row, Span>) return rows_.spans;
-        else return rows_.recordsWithoutCompileId;
-    }
 };
 
 /// Fills a TraceData from either source, table by table, with progress and cancellation.
@@ -168,39 +158,28 @@ public:
     }
 
     void load(TraceData& t) {
-        stage("sessions");
-        source_.rows(tables::kSessions, t.sessions, tick("sessions"));
-        stage("compile sites");
-        source_.rows(tables::kCompileSites, t.sites, tick("compile sites"));
-        stage("compiles");
-        source_.rows(tables::kCompiles, t.compiles, tick("compiles"));
-        source_.children(tables::kCompilePhases, "compile_id", t.compiles, &Compile::phases, tick("compile phases"));
-        stage("graphs");
-        source_.rows(tables::kGraphs, t.graphs, tick("graphs"));
-        source_.children(tables::kGraphNodes, "graph_id", t.graphs, &Graph::nodes, tick("graph nodes"));
-        stage("guards");
-        source_.rows(tables::kGuards, t.guards, tick("guards"));
-        source_.rows(tables::kGuardFailures, t.guardFailures, tick("guard failures"));
-        stage("graph breaks");
-        source_.rows(tables::kGraphBreaks, t.graphBreaks, tick("graph breaks"));
-        stage("generated code");
-        source_.rows(tables::kOutputCode, t.outputCode, tick("generated code"));
-        source_.children(tables::kKernels, "output_code_id", t.outputCode, &OutputCode::kernels, tick("kernels"));
-        stage("artifacts");
-        source_.artifacts(t.artifacts, tick("artifacts"));
-        stage("spans");
-        source_.rows(tables::kSpans, t.spans, tick("spans"));
-        source_.rows(tables::kRecordsWithoutCompileId, t.recordsWithoutCompileId,
-                     tick("records without a compile id"));
-        stage("import issues");
-        source_.rows(tables::kImportIssues, t.issues, tick("import issues"));
+        target_ = &t;
+        tables::forEachModelTable(*this);
         source_.internedStrings(t.internedStrings, tick("interned strings"));
         if (progress_) progress_->report(1.f, "done");
+    }
+
+    // forEachModelTable's visit: each table from the source into the target.
+    template <class Table, class Member>
+    void rows(const Table& table, Member member, const char* stageName) {
+        stage(stageName);
+        source_.rows(table, member, target_->*member, tick(stageName));
+    }
+    template <class Table, class Parents, class Children>
+    void children(const Table& table, const char* parentColumn, Parents parents, Children children,
+                  const char* stageName) {
+        source_.children(table, parentColumn, target_->*parents, children, tick(stageName));
     }
 
 private:
     Source& source_;
     LoadProgress* progress_;
+    TraceData* target_ = nullptr;
     int64_t totalRows_ = 0;
     int64_t rowsDone_ = 0;
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "store/trace_tables.h"
@@ -24,41 +25,39 @@ std::string firstRowDifference(const traces::Table<Row, N>& table, const std::ve
 
 }  // namespace detail
 
+namespace detail {
+
+/// forEachModelTable's visit that keeps the first difference between two models.
+struct TraceComparison {
+    const traces::TraceData& a;
+    const traces::TraceData& b;
+    std::string difference;
+
+    template <class Table, class Member>
+    void rows(const Table& table, Member member, const char*) {
+        if (!difference.empty()) return;
+        difference = firstRowDifference(table, a.*member, b.*member, "");
+        if constexpr (std::is_same_v<Member, std::vector<traces::Artifact> traces::TraceData::*>)
+            for (size_t i = 0; i < a.artifacts.size() && difference.empty(); ++i)
+                if (a.artifacts[i].payload != b.artifacts[i].payload)
+                    difference = "artifacts row " + std::to_string(i) + ": payload differs";
+    }
+    template <class Table, class Parents, class Children>
+    void children(const Table& table, const char*, Parents parents, Children children, const char* stage) {
+        for (size_t i = 0; i < (a.*parents).size() && i < (b.*parents).size() && difference.empty(); ++i)
+            difference = firstRowDifference(table, (a.*parents)[i].*children, (b.*parents)[i].*children,
+                                            std::string(stage) + " of row " + std::to_string(i) + ": ");
+    }
+};
+
+}  // namespace detail
+
 /// Empty when both models hold the same rows in the same order (payloads included); else the first difference.
 inline std::string firstTraceDifference(const traces::TraceData& a, const traces::TraceData& b) {
-    namespace t = traces::tables;
-    using detail::firstRowDifference;
-    std::string d;
-    auto check = [&](std::string difference) {
-        if (d.empty()) d = std::move(difference);
-        return d.empty();
-    };
-    check(firstRowDifference(t::kSessions, a.sessions, b.sessions, ""));
-    check(firstRowDifference(t::kImportIssues, a.issues, b.issues, ""));
-    check(firstRowDifference(t::kCompileSites, a.sites, b.sites, ""));
-    if (check(firstRowDifference(t::kCompiles, a.compiles, b.compiles, "")))
-        for (size_t i = 0; i < a.compiles.size() && d.empty(); ++i)
-            check(firstRowDifference(t::kCompilePhases, a.compiles[i].phases, b.compiles[i].phases,
-                                     "compile " + std::to_string(i) + ": "));
-    if (check(firstRowDifference(t::kGraphs, a.graphs, b.graphs, "")))
-        for (size_t i = 0; i < a.graphs.size() && d.empty(); ++i)
-            check(firstRowDifference(t::kGraphNodes, a.graphs[i].nodes, b.graphs[i].nodes,
-                                     "graph " + std::to_string(i) + ": "));
-    check(firstRowDifference(t::kGuards, a.guards, b.guards, ""));
-    check(firstRowDifference(t::kGuardFailures, a.guardFailures, b.guardFailures, ""));
-    check(firstRowDifference(t::kGraphBreaks, a.graphBreaks, b.graphBreaks, ""));
-    if (check(firstRowDifference(t::kOutputCode, a.outputCode, b.outputCode, "")))
-        for (size_t i = 0; i < a.outputCode.size() && d.empty(); ++i)
-            check(firstRowDifference(t::kKernels, a.outputCode[i].kernels, b.outputCode[i].kernels,
-                                     "output code " + std::to_string(i) + ": "));
-    if (check(firstRowDifference(t::kArtifacts, a.artifacts, b.artifacts, "")))
-        for (size_t i = 0; i < a.artifacts.size() && d.empty(); ++i)
-            if (a.artifacts[i].payload != b.artifacts[i].payload)
-                check("artifacts row " + std::to_string(i) + ": payload differs");
-    check(firstRowDifference(t::kSpans, a.spans, b.spans, ""));
-    check(firstRowDifference(t::kRecordsWithoutCompileId, a.recordsWithoutCompileId, b.recordsWithoutCompileId, ""));
-    if (d.empty() && a.internedStrings != b.internedStrings) d = "interned strings differ";
-    return d;
+    detail::TraceComparison compare{a, b, {}};
+    traces::tables::forEachModelTable(compare);
+    if (compare.difference.empty() && a.internedStrings != b.internedStrings) return "interned strings differ";
+    return compare.difference;
 }
 
 }  // namespace testsupport

@@ -1,6 +1,8 @@
 // The eager CPU loops give the same values on every vector instruction set the host runs (SSE2, AVX2+FMA,
 // AVX-512): each float row of ops/unary_math.def and ops/elementwise.def, on float32 and float64, over a grid
-// with signed zeros, infinities, NaN and both tails, against the baseline loop within a few ulps.
+// with signed zeros, infinities, NaN and both tails, against the baseline loop within a few ulps; softmax,
+// log_softmax and layer_norm rows (vectorised when contiguous) against the same rows computed through a strided
+// view, which takes the scalar path.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,8 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/error.h"
+#include "tensor/nn_functional.h"
+#include "tensor/random.h"
+#include "tensor/shape.h"
 #include "tensor/pointwise.h"
 #include "tensor/simd_dispatch.h"
 
@@ -25,8 +31,8 @@ std::vector<double> gridValues(int count, double lo, double hi) {
     return values;
 }
 
-// a and b agree: both NaN, or equal, or within `ulps` float/double ulps relative (an absolute floor near 0).
-void expectClose(const Tensor& want, const Tensor& got, DType dtype, const std::string& what) {
+// want and got agree: both NaN, or equal, or within 8 float/double ulps relative to max(|want|, floor).
+void expectClose(const Tensor& want, const Tensor& got, DType dtype, const std::string& what, double floor = 1e-6) {
     const std::vector<double> w = toDoubles(want), g = toDoubles(got);
     ASSERT_EQ(w.size(), g.size()) << what;
     const double epsilon = dtype == DType::Float32 ? std::numeric_limits<float>::epsilon()
@@ -37,7 +43,7 @@ void expectClose(const Tensor& want, const Tensor& got, DType dtype, const std::
             continue;
         }
         if (w[i] == g[i]) continue;
-        const double scale = std::max(std::fabs(w[i]), 1e-6);
+        const double scale = std::max(std::fabs(w[i]), floor);
         EXPECT_LE(std::fabs(w[i] - g[i]) / scale, 8 * epsilon) << what << " at " << i << ": " << w[i] << " vs " << g[i];
     }
 }
@@ -107,6 +113,39 @@ TEST_F(SimdLevels, BinaryRowsMatchTheBaselineLoopOnEveryLevelAndScalarSide) {
                                 std::string(rowOf(op).call) + " " + std::string(simdLevelName(level)));
                 }
             }
+        }
+    }
+}
+
+TEST_F(SimdLevels, SoftmaxAndLayerNormRowsMatchTheStridedPathOnEveryLevel) {
+    std::vector<SimdLevel> levels = widerLevels();
+    levels.push_back(SimdLevel::Baseline);
+    for (DType dtype : {DType::Float32, DType::Float64}) {
+        // Rows of 77 (not a multiple of the lanes) with a large spread; row 3 holds a NaN, row 5 an infinity.
+        std::vector<double> values = toDoubles(randn({9, 77}));
+        for (double& v : values) v *= 6.0;
+        values[3 * 77 + 40] = std::numeric_limits<double>::quiet_NaN();
+        values[5 * 77 + 2] = std::numeric_limits<double>::infinity();
+        const Tensor x = fromDoubles(values, {9, 77}, dtype);
+        // The same values as the columns of a transposed tensor: dim 0 of xt is strided.
+        const Tensor xt = t(contiguous(t(x)));
+        const Tensor weight = fromDoubles(toDoubles(randn({77})), {77}, dtype);
+        const Tensor bias = fromDoubles(toDoubles(randn({77})), {77}, dtype);
+        for (SimdLevel level : levels) {
+            setSimdLevel(level);
+            const std::string at(simdLevelName(level));
+            expectClose(softmax(xt, 1), softmax(x, 1), dtype, "softmax " + at);
+            // log_softmax is x - (max + log(sum)): its error is relative to the inputs' size, not the result's.
+            expectClose(logSoftmax(xt, 1), logSoftmax(x, 1), dtype, "log_softmax " + at, 30.0);
+            // layer_norm's strided reference: the scalar formula, through the baseline level.
+            setSimdLevel(SimdLevel::Baseline);
+            const Tensor want = layerNorm(x, {77}, weight, bias, 1e-5);
+            setSimdLevel(level);
+            // x * rstd - mean * rstd cancels (FMA contracts it on AVX2): errors are relative to the normalised
+            // values' size, a few units.
+            expectClose(want, layerNorm(x, {77}, weight, bias, 1e-5), dtype, "layer_norm " + at, 10.0);
+            expectClose(add(mul(layerNorm(x, {77}), weight), bias), layerNorm(x, {77}, weight, bias, 1e-5), dtype,
+                        "layer_norm's affine forms " + at, 10.0);
         }
     }
 }
