@@ -1,12 +1,10 @@
 // Background loading and importing (see trace_loader.h).
 #include "gui/trace_loader.h"
 
-#include <unistd.h>
-
-#include <atomic>
 #include <filesystem>
 
 #include "importers/import_path.h"
+#include "store/memory_sink.h"
 
 namespace app {
 namespace {
@@ -17,49 +15,10 @@ namespace fs = std::filesystem;
 constexpr float kImportShare = 0.7f;
 constexpr float kAnalysisStart = 0.95f;
 
-std::string nextTempDb() {
-    static std::atomic<int> counter{0};
-    return (fs::temp_directory_path() /
-            ("cwb-open-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1)) + ".db"))
-        .string();
-}
-
-void removeDb(const std::string& path) {
-    std::error_code error;
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(path + suffix, error);
-}
-
-LoadedTrace loadPath(const std::string& path, const std::string& tempDb, traces::LoadProgress& progress) {
+/// The analysis of a loaded trace, as the last step of a load.
+LoadedTrace analysed(traces::TraceData data, std::string importNote, traces::LoadProgress& progress) {
     LoadedTrace loaded;
-    std::string dbPath = path;
-    float loadShare = 1.0f;
-    if (!traces::isTraceDatabase(path)) {
-        progress.report(0, "importing");
-        auto results = traces::importPath(path, tempDb, [&](const std::string& file, uint64_t done, uint64_t total) {
-            if (progress.cancelRequested()) throw traces::LoadCancelled();
-            float fraction = total == 0 ? 0.0f : static_cast<float>(done) / static_cast<float>(total);
-            progress.report(fraction * kImportShare, "importing " + fs::path(file).filename().string());
-        });
-        int64_t malformed = 0;
-        for (const auto& result : results) malformed += result.malformedRecords;
-        loaded.importNote = "imported " + std::to_string(results.size()) + " log file(s)" +
-                            (malformed > 0 ? ", " + std::to_string(malformed) + " malformed record(s)" : "");
-        dbPath = tempDb;
-        loadShare = 1.0f - kImportShare;
-    }
-    // loadTrace reports 0..1 of its own work; squeeze it into what is left of the bar.
-    auto loadProgress = std::make_shared<traces::LoadProgress>();
-    float base = 1.0f - loadShare;
-    traces::TraceData data;
-    {
-        auto future = traces::loadTraceAsync(dbPath, loadProgress);
-        while (future.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
-            if (progress.cancelRequested()) loadProgress->requestCancel();
-            progress.report(base + loadProgress->fraction() * loadShare * kAnalysisStart, "loading " + loadProgress->stage());
-        }
-        data = future.get();
-    }
-    data.path = path;
+    loaded.importNote = std::move(importNote);
     auto shared = std::make_shared<const traces::TraceData>(std::move(data));
     progress.report(kAnalysisStart, "analysing");
     loaded.analysis = std::make_shared<const viz::TraceAnalysis>(shared);
@@ -68,12 +27,65 @@ LoadedTrace loadPath(const std::string& path, const std::string& tempDb, traces:
     return loaded;
 }
 
+std::string importNote(size_t files, int64_t malformed) {
+    return "imported " + std::to_string(files) + " log file(s)" +
+           (malformed > 0 ? ", " + std::to_string(malformed) + " malformed record(s)" : "");
+}
+
+LoadedTrace loadFollowed(traces::FollowedPath& follower, bool onlyIfChanged, traces::LoadProgress& progress) {
+    progress.report(0, "importing");
+    if (!follower.update() && onlyIfChanged) return {};
+    traces::TraceData data = follower.load(&progress);
+    int64_t malformed = 0;
+    for (const traces::Session& session : data.sessions) malformed += session.malformedRecords;
+    return analysed(std::move(data), importNote(follower.logCount(), malformed), progress);
+}
+
+LoadedTrace loadPath(const std::string& path, traces::LoadProgress& progress) {
+    std::string note;
+    // loadTrace reports 0..1 of its own work; squeeze it into what is left of the bar.
+    auto loadProgress = std::make_shared<traces::LoadProgress>();
+    std::future<traces::TraceData> future;
+    float loadShare = 1.0f;
+    if (traces::isTraceDatabase(path)) {
+        future = traces::loadTraceAsync(path, loadProgress);
+    } else {
+        progress.report(0, "importing");
+        traces::MemorySink sink(traces::MemorySink::Payloads::ModelOnly);
+        auto results = traces::importPath(path, sink, [&](const std::string& file, uint64_t done, uint64_t total) {
+            if (progress.cancelRequested()) throw traces::LoadCancelled();
+            float fraction = total == 0 ? 0.0f : static_cast<float>(done) / static_cast<float>(total);
+            progress.report(fraction * kImportShare, "importing " + fs::path(file).filename().string());
+        });
+        int64_t malformed = 0;
+        for (const auto& result : results) malformed += result.malformedRecords;
+        note = importNote(results.size(), malformed);
+        loadShare = 1.0f - kImportShare;
+        future = std::async(std::launch::async, [rows = sink.take(), loadProgress]() mutable {
+            return traces::loadTrace(std::move(rows), loadProgress.get());
+        });
+    }
+    float base = 1.0f - loadShare;
+    while (future.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
+        if (progress.cancelRequested()) loadProgress->requestCancel();
+        progress.report(base + loadProgress->fraction() * loadShare * kAnalysisStart, "loading " + loadProgress->stage());
+    }
+    traces::TraceData data = future.get();
+    data.path = path;
+    return analysed(std::move(data), std::move(note), progress);
+}
+
 }  // namespace
 
 TraceLoad::TraceLoad(std::string path)
-    : path_(std::move(path)), tempDb_(nextTempDb()), progress_(std::make_shared<traces::LoadProgress>()) {
-    future_ = std::async(std::launch::async, [path = path_, tempDb = tempDb_, progress = progress_] {
-        return loadPath(path, tempDb, *progress);
+    : path_(std::move(path)), progress_(std::make_shared<traces::LoadProgress>()) {
+    future_ = std::async(std::launch::async, [path = path_, progress = progress_] { return loadPath(path, *progress); });
+}
+
+TraceLoad::TraceLoad(std::string path, std::shared_ptr<traces::FollowedPath> follower, bool onlyIfChanged)
+    : path_(std::move(path)), progress_(std::make_shared<traces::LoadProgress>()) {
+    future_ = std::async(std::launch::async, [follower = std::move(follower), onlyIfChanged, progress = progress_] {
+        return loadFollowed(*follower, onlyIfChanged, *progress);
     });
 }
 
@@ -82,7 +94,6 @@ TraceLoad::~TraceLoad() {
         progress_->requestCancel();
         future_.wait();
     }
-    removeDb(tempDb_);
 }
 
 bool TraceLoad::ready() const {

@@ -1,5 +1,5 @@
-// Opens one path in the background: a trace file is loaded, a raw log or a directory is first imported into
-// a temporary trace file; then the views' analysis is built, all off the UI thread, with progress to show.
+// Opens one path in the background: a trace file is loaded, a raw log or a directory is imported in memory (a
+// MemorySink, no file written); then the views' analysis is built, all off the UI thread, with progress to show.
 #pragma once
 
 #include <future>
@@ -7,12 +7,13 @@
 #include <string>
 
 #include "core/trace_analysis.h"
+#include "importers/followed_log.h"
 #include "store/trace_reader.h"
 
 namespace app {
 
 struct LoadedTrace {
-    std::shared_ptr<const traces::TraceData> data;
+    std::shared_ptr<const traces::TraceData> data;  ///< null from a follow refresh that found nothing new
     std::shared_ptr<const viz::TraceAnalysis> analysis;
     std::string importNote;  ///< "imported 2 file(s), 3 malformed record(s)" for logs; empty for trace files
 };
@@ -20,7 +21,11 @@ struct LoadedTrace {
 class TraceLoad {
 public:
     explicit TraceLoad(std::string path);
-    /// Cancels a load still running and waits for it; removes the temporary trace file of an import.
+    /// Follow mode: imports what the logs of `follower` gained since its last update (all of them the first time)
+    /// and loads everything it imported so far; with `onlyIfChanged`, gives no trace when nothing was added.
+    /// Only one load may use a follower at a time.
+    TraceLoad(std::string path, std::shared_ptr<traces::FollowedPath> follower, bool onlyIfChanged);
+    /// Cancels a load still running and waits for it.
     ~TraceLoad();
     TraceLoad(const TraceLoad&) = delete;
     TraceLoad& operator=(const TraceLoad&) = delete;
@@ -35,7 +40,6 @@ public:
 
 private:
     std::string path_;
-    std::string tempDb_;
     std::shared_ptr<traces::LoadProgress> progress_;
     std::future<LoadedTrace> future_;
 };

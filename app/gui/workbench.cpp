@@ -13,6 +13,7 @@
 #include "gui/theme.h"
 #include "gui/ui_dump.h"
 #include "gui/widgets.h"
+#include "importers/import_path.h"
 #include "views/view_support.h"
 #include "views/workbench_views.h"
 
@@ -53,9 +54,13 @@ void Workbench::openInPane(const std::string& path, size_t pane) {
     trace.path = path;
     traces_.push_back(std::move(trace));
     TraceSlot slot;
-    slot.load = std::make_unique<TraceLoad>(path);
+    if (follow_ && !traces::isTraceDatabase(path)) {
+        slot.follower = std::make_shared<traces::FollowedPath>(path);
+        slot.load = std::make_unique<TraceLoad>(path, slot.follower, false);
+    } else {
+        slot.load = std::make_unique<TraceLoad>(path);
+    }
     slot.targetPane = std::min<size_t>(pane, panes_.size() - 1);
-    if (follow_) slot.followedBytes = logBytesOf(path);
     slots_.push_back(std::move(slot));
     if (pane == 1) config_.splitView = true;
     if (persistent_) {

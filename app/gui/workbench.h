@@ -29,8 +29,8 @@ public:
     void open(const std::string& path);
     /// Like open(), but shown in pane `pane` once loaded (pane 1 turns side-by-side on).
     void openInPane(const std::string& path, size_t pane);
-    /// Follow mode (`--follow`): logs and directories opened from now on are imported again whenever they grow,
-    /// and the views switch to the new import keeping their selection; the old one stays shown meanwhile.
+    /// Follow mode (`--follow`): what logs and directories opened from now on gain is imported as they grow, and
+    /// the views switch to the grown trace keeping their selection; the old one stays shown meanwhile.
     void setFollow(bool follow) { follow_ = follow; }
     /// True while any trace is still loading.
     bool loading() const;
@@ -64,7 +64,8 @@ private:
         std::string note;
         std::optional<size_t> targetPane;  ///< the pane that shows this trace once it has loaded
         std::unique_ptr<TraceLoad> refresh;  ///< follow mode: a newer import of the grown logs, in flight
-        uint64_t followedBytes = 0;          ///< follow mode: the logs' size when the last import started
+        /// Follow mode: the logs imported so far, kept between refreshes so each imports only what was appended.
+        std::shared_ptr<traces::FollowedPath> follower;
     };
     /// A place in a pane: a view and what was selected there.
     struct Place {
@@ -92,14 +93,12 @@ private:
     void drawHistoryButtons(Pane& pane, UiDump* dump);
     /// "Graph  [0/1]": a place as the buttons' tooltips and the dump name it.
     std::string placeName(const Place& place) const;
-    /// Follow mode: starts a new import of every log that grew since its last one, at most once a second.
+    /// Follow mode: imports what every followed log gained, at most once a second, in the background.
     void followLogs();
     /// Follow mode: shows the finished import of slot `index`, keeping what each pane selected.
     void takeRefresh(size_t index);
     /// Every view of every pane drops what it built from a trace that is about to go away.
     void forgetTraces();
-    /// Bytes of the logs a path stands for, 0 while there are none (a TORCH_TRACE folder before the first compile).
-    static uint64_t logBytesOf(const std::string& path);
     void closeTrace(size_t index);
     void drawMenuBar(UiDump* dump);
     void drawSidebar(UiDump* dump);

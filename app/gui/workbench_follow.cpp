@@ -1,7 +1,6 @@
-// Follow mode of the workbench (`cwb open --follow`, `cwb trace --follow`): logs that grow are imported again in
-// the background, and the new import replaces the old one in place, each pane keeping what it selected.
+// Follow mode of the workbench (`cwb open --follow`, `cwb trace --follow`): what the logs gain is imported in the
+// background, and the grown trace replaces the old one in place, each pane keeping what it selected.
 #include <chrono>
-#include <filesystem>
 
 #include "gui/workbench.h"
 #include "importers/import_path.h"
@@ -13,31 +12,14 @@ constexpr auto kFollowInterval = std::chrono::seconds(1);
 
 }  // namespace
 
-uint64_t Workbench::logBytesOf(const std::string& path) {
-    uint64_t bytes = 0;
-    try {
-        for (const std::string& log : traces::listTraceLogs(path)) {
-            std::error_code error;
-            uint64_t size = std::filesystem::file_size(log, error);
-            if (!error) bytes += size;
-        }
-    } catch (const std::exception&) {
-        return 0;
-    }
-    return bytes;
-}
-
 void Workbench::followLogs() {
     auto now = std::chrono::steady_clock::now();
     if (now < nextFollowCheck_) return;
     nextFollowCheck_ = now + kFollowInterval;
     for (size_t i = 0; i < slots_.size(); ++i) {
         TraceSlot& slot = slots_[i];
-        if (slot.load || slot.refresh || traces::isTraceDatabase(traces_[i].path)) continue;
-        uint64_t bytes = logBytesOf(traces_[i].path);
-        if (bytes == slot.followedBytes) continue;
-        slot.followedBytes = bytes;
-        slot.refresh = std::make_unique<TraceLoad>(traces_[i].path);
+        if (slot.load || slot.refresh || !slot.follower) continue;
+        slot.refresh = std::make_unique<TraceLoad>(traces_[i].path, slot.follower, true);
     }
 }
 
@@ -53,6 +35,7 @@ void Workbench::takeRefresh(size_t index) {
         return;
     }
     slot.refresh.reset();
+    if (!loaded.data) return;  // nothing new
     std::shared_ptr<const traces::TraceData> old = traces_[index].data;
     forgetTraces();
     traces_[index].data = loaded.data;

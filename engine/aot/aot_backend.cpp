@@ -106,10 +106,12 @@ vm::ValueList runTraining(const std::shared_ptr<const CompiledTraining>& c, vm::
 AotBackend::AotBackend(vm::CompileOptions options, PassCompiler passes) : options_(std::move(options)), passes_(passes) {}
 
 capture::CompiledFn AotBackend::compilePass(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& examples,
-                                            std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases) {
+                                            std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases, bool comboKernels) {
     if (passes_ == PassCompiler::Eager)
         return [graph](vm::Interpreter& machine, const vm::ValueList& inputs) { return capture::runGraph(machine, *graph, inputs); };
-    inductor::InductorBackend backend(inductor::InductorConfig::from(options_));
+    inductor::InductorConfig config = inductor::InductorConfig::from(options_);
+    config.comboKernels = config.comboKernels || comboKernels;
+    inductor::InductorBackend backend(config);
     backend.setRunNote(runNote_);
     capture::CompiledFn fn = backend.compile(vm, std::move(graph), examples);
     code = backend.generatedCode();
@@ -135,7 +137,7 @@ capture::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, st
     capture::CompiledFn fn;
     {
         tensor::autograd::GradModeGuard noGrad(false);
-        fn = compilePass(vm, inference.graph, exampleInputs, code_, phases_);
+        fn = compilePass(vm, inference.graph, exampleInputs, code_, phases_, /*comboKernels=*/true);
     }
     stages_ = {{traces::GraphKind::AotInference, "aot_inference_graph", inference.graph, ""}};
     if (!code_) {

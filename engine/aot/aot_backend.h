@@ -37,9 +37,11 @@ private:
     /// A graph that runs without grad and writes inputs that require grad (an optimizer step): AOT Autograd's
     /// inference graph with its epilogue (inference_graph.h).
     capture::CompiledFn compileMutatingInference(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs);
-    /// The pass compiler on one graph (forward, backward, or an inference graph): its callable and code.
+    /// The pass compiler on one graph (forward, backward, or an inference graph): its callable and code. With
+    /// `comboKernels` (an optimizer step, whose foreach ops Inductor always fuses horizontally) independent
+    /// kernels of different sizes become combo kernels.
     capture::CompiledFn compilePass(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& examples,
-                                    std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases);
+                                    std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases, bool comboKernels = false);
 
     vm::CompileOptions options_;
     PassCompiler passes_;

@@ -51,30 +51,7 @@ traces::Graph graphRow(const Graph& graph) {
     row.kind = traces::GraphKind::Dynamo;
     row.name = "dynamo_output_graph";
     row.text = readableGraph(graph);
-    int index = 0;
-    for (const auto& node : graph.nodes()) {
-        traces::GraphNode n;
-        n.index = index++;
-        n.name = node->name;
-        n.op = toString(node->op);
-        n.target = node->target;
-        for (const Arg& a : node->args)
-            if (a.kind == Arg::Kind::NodeRef) n.inputs.push_back(a.node->name);
-        std::string meta = metaText(graph, *node);
-        if (auto bracket = meta.find('['); bracket != std::string::npos) {
-            n.dtype = meta.substr(0, bracket);
-            size_t close = meta.find(']', bracket);
-            n.shape = meta.substr(bracket, close - bracket + 1);
-            size_t strideEnd = meta.find(']', close + 1);
-            n.stride = meta.substr(close + 1, strideEnd - close);
-            n.device = meta.substr(strideEnd + 1);
-        }
-        n.sourceFile = node->file;
-        n.sourceLine = node->line;
-        n.sourceFunction = node->function;
-        n.sourceCode = node->code;
-        row.nodes.push_back(std::move(n));
-    }
+    row.nodes = graphNodeRows(graph);
     return row;
 }
 

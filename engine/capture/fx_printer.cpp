@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -216,8 +217,13 @@ std::string metaText(const Graph& graph, const Node& node) {
             if (n->example.is(vm::Kind::Int) && n->example.asInt() == example.asInt()) return "Sym(" + symbol + ")";
         return "Sym(" + std::to_string(example.asInt()) + ")";
     }
-    if (!example.is(vm::Kind::Tensor)) return "";
-    const tensor::Tensor& t = example.tensor();
+    const std::optional<TensorMeta> tensor = tensorMeta(graph, node);
+    return tensor ? tensor->dtype + tensor->shape + tensor->stride + tensor->device : "";
+}
+
+std::optional<TensorMeta> tensorMeta(const Graph& graph, const Node& node) {
+    if (!node.example.is(vm::Kind::Tensor)) return std::nullopt;
+    const tensor::Tensor& t = node.example.tensor();
     // Each dimension prints as the symbol the tracer carried on it (tracer.cpp, inferDimSymbols), else its size.
     auto dimText = [&](size_t d) {
         if (d < node.dimSymbols.size() && !node.dimSymbols[d].empty()) return node.dimSymbols[d];
@@ -241,7 +247,41 @@ std::string metaText(const Graph& graph, const Node& node) {
         }
         strides += (i ? ", " : "") + strideText;
     }
-    return fmt::format("{}[{}][{}]{}", shortDtype(t.dtype()), sizes, strides, t.device().isCpu() ? "cpu" : t.device().str());
+    return TensorMeta{shortDtype(t.dtype()), "[" + sizes + "]", "[" + strides + "]", t.device().isCpu() ? "cpu" : t.device().str()};
+}
+
+std::vector<traces::GraphNode> graphNodeRows(const Graph& graph) {
+    std::vector<traces::GraphNode> rows;
+    for (const auto& node : graph.nodes()) {
+        traces::GraphNode row;
+        row.index = static_cast<int>(rows.size());
+        row.name = node->name;
+        row.op = toString(node->op);
+        row.target = node->target;
+        std::vector<Node*> inputs;
+        for (const Arg& a : node->args) {
+            row.args += (row.args.empty() ? "" : ", ") + argText(a);
+            collectNodes(a, inputs);
+        }
+        for (const auto& [key, a] : node->kwargs) {
+            row.args += (row.args.empty() ? "" : ", ") + key + " = " + argText(a);
+            collectNodes(a, inputs);
+        }
+        for (const Node* input : inputs)
+            if (std::find(row.inputs.begin(), row.inputs.end(), input->name) == row.inputs.end()) row.inputs.push_back(input->name);
+        if (const std::optional<TensorMeta> meta = tensorMeta(graph, *node)) {
+            row.dtype = meta->dtype;
+            row.shape = meta->shape;
+            row.stride = meta->stride;
+            row.device = meta->device;
+        }
+        row.sourceFile = node->file;
+        row.sourceLine = node->line;
+        row.sourceFunction = node->function;
+        row.sourceCode = node->code;
+        rows.push_back(std::move(row));
+    }
+    return rows;
 }
 
 std::string graphCode(const Graph& graph) {

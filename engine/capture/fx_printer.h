@@ -2,9 +2,12 @@
 // annotated print_readable form of TORCH_TRACE's dynamo_output_graph (shapes, strides, device, source lines).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "capture/graph_ir.h"
+#include "model/trace_model.h"
 
 namespace eng::capture {
 
@@ -16,6 +19,14 @@ std::string readableGraph(const Graph& graph);
 std::string graphIrText(const Graph& graph);
 /// "f32[8, s0][s0, 1]cpu" for a tensor, "Sym(s0)" for a symbol, "" for anything else.
 std::string metaText(const Graph& graph, const Node& node);
+/// A tensor node's annotation in its parts ("f32", "[8, s0]", "[s0, 1]", "cpu"); nothing for other nodes.
+struct TensorMeta {
+    std::string dtype, shape, stride, device;
+};
+std::optional<TensorMeta> tensorMeta(const Graph& graph, const Node& node);
+/// The trace's node rows of the graph, made from its nodes (not from the printed text): what readableGraph
+/// prints, one row per node, with the argument text and the earlier nodes each node reads.
+std::vector<traces::GraphNode> graphNodeRows(const Graph& graph);
 /// Python's repr of a constant argument as FX prints it (0.5, 'none', torch.float32, ...).
 std::string constantText(const vm::Value& value);
 

@@ -92,17 +92,20 @@ bool sameShapeOp(const std::string& name) {
 #define CWB_UNARY_MATH(Name, function, integers, llvm) #function,
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
-        "relu", "relu6", "gelu", "silu", "mish", "sigmoid", "tanh", "hardtanh", "leaky_relu", "elu", "selu", "softplus",
-        "hardswish", "hardsigmoid", "logsigmoid", "neg", "abs", "sign", "sgn", "square", "reciprocal", "rsqrt", "clamp",
-        "clip", "clamp_min", "clamp_max", "where", "masked_fill", "pow", "add", "sub", "mul", "div", "true_divide",
-        "floor_divide", "truediv", "floordiv", "mod", "remainder", "fmod", "maximum", "minimum", "eq", "ne", "lt", "le",
-        "gt", "ge", "logical_not", "logical_and", "logical_or", "logical_xor", "bitwise_not", "bitwise_and",
-        "bitwise_or", "bitwise_xor", "and_", "or_", "xor", "invert", "not_", "pos", "float", "double", "half", "bfloat16",
-        "long", "int", "bool", "short", "to", "type", "type_as", "clone", "contiguous", "detach", "dropout", "softmax",
-        "log_softmax", "layer_norm", "rms_norm", "lerp", "addcmul", "addcdiv", "nan_to_num", "isnan", "isinf",
-        "isfinite", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "copy", "fill",
-        "zero", "normal", "uniform", "iadd", "isub", "imul", "itruediv", "ifloordiv", "imod", "ipow", "requires_grad",
-        "atan2", "hypot"};
+#define CWB_ELEMENTWISE_UNARY(Name, function, ...) #function,
+#define CWB_ELEMENTWISE_BINARY CWB_ELEMENTWISE_UNARY
+#define CWB_ELEMENTWISE_ALIAS(alias, function, spelling) #alias,
+#include "ops/elementwise.def"
+#undef CWB_ELEMENTWISE_ALIAS
+#undef CWB_ELEMENTWISE_BINARY
+#undef CWB_ELEMENTWISE_UNARY
+        "relu6", "tanh", "hardtanh", "leaky_relu", "elu", "selu", "hardswish", "hardsigmoid", "logsigmoid", "sgn",
+        "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "not_", "pos", "float", "double", "half",
+        "bfloat16", "long", "int", "bool", "short", "to", "type", "type_as", "clone", "contiguous", "detach",
+        "dropout", "softmax", "log_softmax", "layer_norm", "rms_norm", "lerp", "addcmul", "addcdiv", "nan_to_num",
+        "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "copy", "fill", "zero",
+        "normal", "uniform", "iadd", "isub", "imul", "itruediv", "ifloordiv", "imod", "ipow", "requires_grad",
+        "hypot"};
     return names.contains(name);
 }
 

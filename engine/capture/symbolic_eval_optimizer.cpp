@@ -50,6 +50,11 @@ struct TraceSink {
 };
 
 /// A guarded read of a Python value of the group (lr, betas, ...).
+/// The real tensors of a param group (its "params" list).
+const vm::ValueList& paramsOf(const vm::Value& group) {
+    return group.as<vm::DictObject>().find(vm::makeStr("params"))->as<vm::ListObject>().items;
+}
+
 vm::Value guardedItem(Tracer& tracer, const VarRef& container, const vm::Value& key) {
     VarRef item = tracer.getItem(container, tracer.constant(key));
     tracer.guardValue(item);
@@ -105,7 +110,7 @@ std::optional<VarRef> callOptimizerStep(Tracer& tracer, TraceFrame& frame, const
         if (*algorithm != Algorithm::Sgd && guardedItem(tracer, group, vm::makeStr("amsgrad")).asBool()) sink.unsupportedOption("amsgrad=True");
         if (*algorithm == Algorithm::Sgd && guardedItem(tracer, group, vm::makeStr("dampening")).asFloat() != 0 &&
             guardedItem(tracer, group, vm::makeStr("momentum")).asFloat() != 0)
-            for (const vm::Value& p : realGroups[g].as<vm::DictObject>().find(vm::makeStr("params"))->as<vm::ListObject>().items)
+            for (const vm::Value& p : paramsOf(realGroups[g]))
                 if (tensor::gradOf(p.tensor()).defined() && !state.find(p))
                     sink.unsupportedOption("dampening on its first step (PyTorch's first momentum buffer is the gradient itself)");
     }
@@ -118,7 +123,7 @@ std::optional<VarRef> callOptimizerStep(Tracer& tracer, TraceFrame& frame, const
         const Op lr = learningRateOf(tracer, group);
         VarRef params = tracer.getItem(group, tracer.constant(vm::makeStr("params")));
         tracer.guardValue(params);
-        const auto& realParams = realGroups[g].as<vm::DictObject>().find(vm::makeStr("params"))->as<vm::ListObject>().items;
+        const auto& realParams = paramsOf(realGroups[g]);
         vm::optim::SgdHyper sgd;
         vm::optim::AdamHyper adam;
         if (*algorithm == Algorithm::Sgd) {

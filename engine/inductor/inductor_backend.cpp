@@ -163,7 +163,7 @@ capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_pt
         return runEagerly(graph, std::string("lowering failed: ") + error.what());
     }
     const double loweringSeconds = secondsSince(start);
-    Schedule schedule = scheduleGraph(lowered);
+    Schedule schedule = scheduleGraph(lowered, config_.comboKernels);
     const double schedulingSeconds = secondsSince(start) - loweringSeconds;
     std::vector<Kernel> kernels;
     for (const ScheduledKernel& k : schedule.kernels) kernels.push_back(k.kernel);
@@ -246,6 +246,7 @@ InductorConfig InductorConfig::from(const vm::CompileOptions& options) {
     config.cudaGraphs = inductorFlag(extra, "triton.cudagraphs", options.mode == "reduce-overhead" || options.mode == "max-autotune");
     config.debugTrace = inductorFlag(extra, "trace.enabled", false) || inductorFlag(extra, "debug", false);
     config.graphDiagram = inductorFlag(extra, "trace.graph_diagram", false);
+    config.comboKernels = inductorFlag(extra, "combo_kernels", false);
     return config;
 }
 

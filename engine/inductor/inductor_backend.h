@@ -22,6 +22,7 @@ struct InductorConfig {
     bool cudaGraphs = false;    // reduce-overhead, max-autotune, options triton.cudagraphs
     bool debugTrace = false;    // options trace.enabled / debug: output code and kernels under torch_compile_debug/
     bool graphDiagram = false;  // options trace.graph_diagram: the fusion diagram as DOT next to them
+    bool comboKernels = false;  // option combo_kernels, and AOT Autograd's optimizer-step graphs: fuseComboKernels
     static InductorConfig from(const vm::CompileOptions& options);
 };
 

@@ -23,6 +23,7 @@ const std::vector<InductorOptionSpec>& inductorOptionSpecs() {
         {"trace.enabled", Kind::Bool, true, "writes the output code and every kernel's source under torch_compile_debug/"},
         {"trace.graph_diagram", Kind::Bool, true, "with trace.enabled, also writes the fusion diagram as Graphviz DOT"},
         {"debug", Kind::Bool, true, "as trace.enabled"},
+        {"combo_kernels", Kind::Bool, true, "independent pointwise kernels of different sizes run as one combo kernel (always for optimizer steps)"},
         {"shape_padding", Kind::Bool, false, "matrix operands are never padded: cuBLAS handles unaligned shapes"},
         {"freezing", Kind::Bool, false, "parameters are not folded into the graph as constants"},
         {"cpp_wrapper", Kind::Bool, false, "the wrapper is cwb's own C++ executor already; no generated C++ wrapper"},

@@ -140,11 +140,14 @@ void Lowering::lowerPlaceholder(const capture::Node& node, size_t inputIndex) {
         // The kernels' device is the first input's that is not a 0-d cpu tensor (eager ops take one beside cuda
         // tensors; compiled_graph.cpp copies it to the device).
         const bool cpuScalar = t.dim() == 0 && t.device().isCpu();
-        bool onlyCpuScalarsBefore = true;
-        for (const auto& [placeholder, before] : inputExamples_) onlyCpuScalarsBefore = onlyCpuScalarsBefore && before.dim() == 0 && before.device().isCpu();
-        if (inputExamples_.empty() || (onlyCpuScalarsBefore && !cpuScalar)) graph_.device = t.device();
-        else if (t.device() != graph_.device && !cpuScalar)
+        if (!cpuScalar && !deviceChosenByRealInput_) {
+            graph_.device = t.device();
+            deviceChosenByRealInput_ = true;
+        } else if (!cpuScalar && t.device() != graph_.device) {
             throw LoweringError("inputs on different devices");
+        } else if (inputExamples_.empty()) {
+            graph_.device = t.device();  // only cpu scalars so far: cpu, until a real input says otherwise
+        }
         GraphBuffer b;
         b.name = fmt::format("arg{}_1", inputIndex);
         b.kind = BufferKind::Input;

@@ -144,6 +144,7 @@ private:
     std::map<const capture::Node*, const capture::Node*> storageBase_;  // views and in-place results -> operand
     std::map<const capture::Node*, const capture::Node*> inPlaceSelf_;  // in-place results -> their operand
     std::map<const capture::Node*, tensor::Tensor> inputExamples_;      // tensor placeholders -> example input
+    bool deviceChosenByRealInput_ = false;  // graph_.device came from an input that is not a 0-d cpu tensor
 };
 
 /// linear on CUDA as one cuBLASLt call with its epilogue (lowering_linear.cpp); nullopt where it does not apply

@@ -180,9 +180,10 @@ struct PointwiseLowering {
         });
     }
 
+    /// PyTorch's decomposition of softplus, for every beta and threshold: at the defaults (beta 1, threshold 20)
+    /// x * 1 and y / 1 are exact, so it computes the Softplus row's value bit for bit.
     std::optional<LValue> softplus(const std::string&) {
         double beta = args.number(1, "beta", 1.0), threshold = args.number(2, "threshold", 20.0);
-        if (beta == 1.0 && threshold == 20.0) return floatUnary([](ExprPtr x, DType) { return unary(ElementOp::Softplus, x); });
         return floatUnary([beta, threshold](ExprPtr x, DType d) {
             auto bx = binary(ElementOp::Mul, x, c(beta, d));
             auto soft = binary(ElementOp::Div, unary(ElementOp::Log1p, unary(ElementOp::Exp, bx)), c(beta, d));
@@ -199,17 +200,16 @@ struct PointwiseLowering {
         });
     }
 
+    /// torch.div with its rounding modes, each a row of the elementwise table; any other mode runs eagerly, which
+    /// raises PyTorch's error.
     std::optional<LValue> divOp(const std::string&) {
         LValue a = args.get(0, "input"), b = args.get(1, "other");
+        if (!a.isTensor() && !b.isTensor()) return std::nullopt;
         std::string mode = args.text(2, "rounding_mode", "");
+        if (mode.empty()) return binaryOp(ElementOp::Div, a, b);
         if (mode == "floor") return binaryOp(ElementOp::FloorDiv, a, b);
-        if (mode == "trunc") {
-            LValue q = binaryOp(ElementOp::Div, a, b, promote({&a, &b}));
-            DType promoted = promote({&a, &b});
-            if (!tensor::isFloating(promoted)) return q;  // integer Div truncates already
-            return finish(mapElements({q}, computeTypeFor(promoted), promoted, [](const std::vector<ExprPtr>& e) { return unary(ElementOp::Trunc, e[0]); }), {q});
-        }
-        return binaryOp(ElementOp::Div, a, b);
+        if (mode == "trunc") return binaryOp(ElementOp::DivTrunc, a, b);
+        return std::nullopt;
     }
 
     std::optional<LValue> addOrSub(const std::string& op) {

@@ -241,9 +241,11 @@ std::variant<GroupPlan, std::string> Scheduler::plan(const Group& group) const {
     return result;
 }
 
-std::string kernelBaseName(const GroupPlan& plan, const LoweredGraph& graph) {
+}  // namespace
+
+std::string kernelBaseName(const std::string& prefix, const std::vector<int>& members, const LoweredGraph& graph) {
     std::set<std::string> ops;
-    for (int id : plan.group.members)
+    for (int id : members)
         for (const std::string& origin : graph.buffers[static_cast<size_t>(id)].originNodes) {
             auto found = graph.opOfNode.find(origin);
             if (found == graph.opOfNode.end()) continue;  // graph inputs
@@ -251,10 +253,12 @@ std::string kernelBaseName(const GroupPlan& plan, const LoweredGraph& graph) {
             while (!op.empty() && op.back() == '_') op.pop_back();  // in-place ops and operator.and_
             if (!op.empty() && op != "getitem") ops.insert(op);
         }
-    std::string name = plan.group.reduction ? "cwb_red_fused" : "cwb_poi_fused";
+    std::string name = prefix;
     for (const std::string& op : ops) name += "_" + op;
     return name;
 }
+
+namespace {
 
 void Scheduler::assemble(const GroupPlan& plan, const std::vector<bool>& stored, Schedule& schedule) const {
     ScheduledKernel sk;
@@ -321,7 +325,7 @@ void Scheduler::assemble(const GroupPlan& plan, const std::vector<bool>& stored,
         for (const Store& s : pass.stores) forEachExpr(s.value, visit, seen);
         for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit, seen);
     }
-    k.name = fmt::format("{}_{}", kernelBaseName(plan, graph_), schedule.kernels.size());
+    k.name = fmt::format("{}_{}", kernelBaseName(g.reduction ? "cwb_red_fused" : "cwb_poi_fused", g.members, graph_), schedule.kernels.size());
     std::set<std::string> seenNodes;
     for (int id : plan.group.members)
         for (const std::string& origin : buf(id).originNodes)
@@ -438,6 +442,10 @@ Schedule Scheduler::run() {
 
 }  // namespace
 
-Schedule scheduleGraph(const LoweredGraph& graph) { return Scheduler(graph).run(); }
+Schedule scheduleGraph(const LoweredGraph& graph, bool comboKernels) {
+    Schedule schedule = Scheduler(graph).run();
+    if (comboKernels) fuseComboKernels(graph, schedule);
+    return schedule;
+}
 
 }  // namespace eng::inductor

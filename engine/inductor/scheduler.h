@@ -38,7 +38,16 @@ struct Schedule {
     std::vector<FusionDecision> decisions;
 };
 
-/// Fuses and orders the lowered graph into kernels and extern calls.
-Schedule scheduleGraph(const LoweredGraph& graph);
+/// Fuses and orders the lowered graph into kernels and extern calls; with `comboKernels`, then runs
+/// fuseComboKernels.
+Schedule scheduleGraph(const LoweredGraph& graph, bool comboKernels = false);
+
+/// Inductor's combo (foreach) kernels: each run of consecutive pointwise kernels that are independent of one
+/// another (none reads or writes what another writes) becomes one combo kernel, whatever their sizes
+/// (combo_kernels.cpp). Kernels are renamed by their new positions.
+void fuseComboKernels(const LoweredGraph& graph, Schedule& schedule);
+
+/// `prefix` + "_" + the ops of the graph nodes behind `members` (sorted): cwb_poi_fused_add_mul.
+std::string kernelBaseName(const std::string& prefix, const std::vector<int>& members, const LoweredGraph& graph);
 
 }  // namespace eng::inductor

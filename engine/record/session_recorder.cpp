@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "parse/fx_graph_text.h"
 #include "parse/graph_break_text.h"
 
 namespace eng::record {
@@ -176,7 +175,6 @@ void SessionRecorder::graphCaptured(const CompileKey& key, const traces::Graph& 
     traces::Graph row = graph;
     placeInSession(row, key);
     if (row.name.empty()) row.name = row.kind == traces::GraphKind::Dynamo ? "dynamo_output_graph" : toString(row.kind);
-    if (row.nodes.empty() && !row.text.empty()) row.nodes = traces::parseFxGraphText(row.text);
     target_->addGraph(row);
 }
 

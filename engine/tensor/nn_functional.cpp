@@ -20,10 +20,64 @@
 #include "tensor/random.h"
 #include "tensor/reduction.h"
 #include "tensor/shape.h"
+#include "tensor/simd_dispatch.h"
+#include "tensor/vector_math.h"
 
 namespace eng::tensor {
 
 namespace {
+
+// NaN when the row holds one (every output is then NaN, as PyTorch's), else the row's maximum; in kSumLanes
+// interleaved maxima that vectorise.
+template <typename F>
+[[gnu::always_inline]] inline F rowMaximum(const F* row, int64_t n) {
+    F lanes[simd::kSumLanes];
+    for (F& lane : lanes) lane = -std::numeric_limits<F>::infinity();
+    bool sawNan = false;
+    int64_t i = 0;
+    for (; i + simd::kSumLanes <= n; i += simd::kSumLanes) {
+#pragma GCC unroll 16
+        for (int k = 0; k < simd::kSumLanes; ++k) {
+            const F v = row[i + k];
+            lanes[k] = v > lanes[k] ? v : lanes[k];
+            sawNan |= v != v;
+        }
+    }
+    F maximum = -std::numeric_limits<F>::infinity();
+    for (; i < n; ++i) {
+        maximum = row[i] > maximum ? row[i] : maximum;
+        sawNan |= row[i] != row[i];
+    }
+    for (F lane : lanes) maximum = lane > maximum ? lane : maximum;
+    return sawNan ? std::numeric_limits<F>::quiet_NaN() : maximum;
+}
+
+// float32's exponential is vector_math.h's (within 4 ulps), which vectorises; double's is libm's.
+template <typename F>
+[[gnu::always_inline]] inline F rowExp(F v) {
+    if constexpr (std::is_same_v<F, float>)
+        return vecmath::exp(v);
+    else
+        return std::exp(v);
+}
+
+// softmax / log_softmax of one contiguous row of float or double on the host's widest vectors: the same sums
+// in double as the strided path below, taken in simd::laneSum's fixed order.
+template <typename F>
+void contiguousSoftmaxRow(const F* row, F* dst, int64_t n, bool logarithmic) {
+    simd::run([=] {
+        const F maximum = rowMaximum(row, n);
+        if (logarithmic) {
+            const double total = simd::laneSum(n, [=](int64_t i) { return static_cast<double>(rowExp(row[i] - maximum)); });
+            const F shift = maximum + static_cast<F>(std::log(total));
+            for (int64_t i = 0; i < n; ++i) dst[i] = row[i] - shift;
+            return;
+        }
+        for (int64_t i = 0; i < n; ++i) dst[i] = rowExp(row[i] - maximum);
+        const F inverse = F(1) / static_cast<F>(simd::laneSum(n, [=](int64_t i) { return static_cast<double>(dst[i]); }));
+        for (int64_t i = 0; i < n; ++i) dst[i] *= inverse;
+    });
+}
 
 Tensor softmaxImpl(const Tensor& x, int64_t dim, std::optional<DType> dtype, bool logarithmic) {
     const Tensor input = dtype ? to(x, *dtype) : x;
@@ -49,6 +103,9 @@ Tensor softmaxImpl(const Tensor& x, int64_t dim, std::optional<DType> dtype, boo
             forEachLine(input.sizes(), input.strides(), out.strides(), d, [&](int64_t inOffset, int64_t outOffset) {
                 const T* row = in + inOffset;
                 T* dst = o + outOffset;
+                if constexpr (std::is_same_v<T, F>) {
+                    if (inStride == 1 && outStride == 1) return contiguousSoftmaxRow(row, dst, n, logarithmic);
+                }
                 F maximum = -std::numeric_limits<F>::infinity();
                 for (int64_t i = 0; i < n; ++i) {
                     const F v = static_cast<F>(row[i * inStride]);
@@ -109,6 +166,31 @@ Tensor layerNormOnDevice(const Tensor& x, size_t normalizedDims, const Tensor& w
     return to(y, x.dtype());
 }
 
+// layer_norm of one row of float or double on the host's widest vectors: mean and variance in double (in
+// simd::laneSum's fixed order), the output in the row's own type.
+template <typename F>
+void contiguousLayerNormRow(const F* row, F* dst, int64_t n, const F* g, const F* b, double eps) {
+    simd::run([=] {
+        const double count = static_cast<double>(n);
+        const double meanValue = simd::laneSum(n, [=](int64_t i) { return static_cast<double>(row[i]); }) / count;
+        const double variance = simd::laneSum(n, [=](int64_t i) {
+            const double centred = static_cast<double>(row[i]) - meanValue;
+            return centred * centred;
+        }) / count;
+        const F rstd = static_cast<F>(1.0 / std::sqrt(std::max(variance, 0.0) + eps));
+        const F shift = -static_cast<F>(meanValue) * rstd;
+        // One loop per affine form, so that none tests for the weight or bias per element.
+        if (g && b)
+            for (int64_t i = 0; i < n; ++i) dst[i] = (row[i] * rstd + shift) * g[i] + b[i];
+        else if (g)
+            for (int64_t i = 0; i < n; ++i) dst[i] = (row[i] * rstd + shift) * g[i];
+        else if (b)
+            for (int64_t i = 0; i < n; ++i) dst[i] = (row[i] * rstd + shift) + b[i];
+        else
+            for (int64_t i = 0; i < n; ++i) dst[i] = row[i] * rstd + shift;
+    });
+}
+
 }  // namespace
 
 Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& weight, const Tensor& bias, double eps) {
@@ -140,6 +222,10 @@ Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& we
             const T* g = gamma.defined() ? gamma.dataAs<const T>() : nullptr;
             const T* b = beta.defined() ? beta.dataAs<const T>() : nullptr;
             for (int64_t r = 0; r < rows; ++r) {
+                if constexpr (std::is_same_v<T, F>) {
+                    contiguousLayerNormRow(in + r * n, o + r * n, n, g, b, eps);
+                    continue;
+                }
                 const T* row = in + r * n;
                 double meanValue = 0;
                 for (int64_t i = 0; i < n; ++i) meanValue += static_cast<double>(static_cast<F>(row[i]));

@@ -44,7 +44,10 @@ std::map<std::string, ElementwiseOp, std::less<>> elementwiseOpsByTorchName() {
 }
 
 // Ops registered below with signatures of their own (decimals, alpha, rounding_mode, inplace, Tensor only).
-constexpr std::string_view kOwnSignature[] = {"round", "relu", "add", "sub", "div", "pow", "maximum", "minimum"};
+constexpr std::string_view kOwnSignature[] = {"round", "relu", "add", "sub", "div", "pow", "maximum", "minimum", "fmax", "fmin"};
+
+// Binary ops that take two tensors only (no Scalar overload, no in-place form), as PyTorch has them.
+constexpr std::string_view kTensorsOnly[] = {"maximum", "minimum", "fmax", "fmin"};
 
 // Unary ops that torch.nn.functional has too.
 constexpr std::string_view kAlsoFunctional[] = {"tanh", "sigmoid"};
@@ -63,7 +66,8 @@ std::optional<Operand> optionalBound(const Args& a, size_t i) {
 }  // namespace
 
 void registerPointwiseOps(OpRegistry& r) {
-    for (const auto& [name, elementwiseOp] : elementwiseOpsByTorchName()) {
+    const auto opsByTorchName = elementwiseOpsByTorchName();
+    for (const auto& [name, elementwiseOp] : opsByTorchName) {
         if (std::ranges::find(kOwnSignature, name) != std::end(kOwnSignature)) continue;
         if (const UnaryOp* unaryOp = std::get_if<UnaryOp>(&elementwiseOp)) {
             const UnaryOp op = *unaryOp;
@@ -149,10 +153,10 @@ void registerPointwiseOps(OpRegistry& r) {
     r.def({"Tensor.pow_"}, "pow_(Tensor self, Any exponent)", [](const Args& a) {
         return Value(copyInto(a.tensor(0), pow(a.tensor(0), operandOf(a[1]))));
     });
-    for (const char* name : {"maximum", "minimum", "fmax", "fmin"}) {
-        const bool isMax = std::string_view(name) == "maximum" || std::string_view(name) == "fmax";
+    for (const std::string_view name : kTensorsOnly) {
+        const BinaryOp op = std::get<BinaryOp>(opsByTorchName.find(name)->second);
         r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)}, fmt::format("{}(Tensor self, Tensor other)", name),
-              [isMax](const Args& a) { return Value(isMax ? maximum(a.tensor(0), a.tensor(1)) : minimum(a.tensor(0), a.tensor(1))); });
+              [op](const Args& a) { return Value(binary(op, a.tensor(0), a.tensor(1))); });
     }
 
     r.def({"torch.where", "Tensor.where"}, "where(Tensor condition, Any self, Any other)", [](const Args& a) {

@@ -1,11 +1,11 @@
-# Inductor benchmark (workloads B1-B7 and the device's copy bandwidth): eager, torch.compile and reduce-overhead
+# Inductor benchmark (workloads B1-B7, the CPU's pointwise ops and the device's copy bandwidth): eager, torch.compile and reduce-overhead
 # times, cold compile times and GB/s. One script for both engines: `python3 inductor_bench.py [SPEC]` (PyTorch)
 # and `cwb run inductor_bench.py [--device SPEC]` (cwb calls main(SPEC)); inductor_bench.sh joins the two.
 #
 # SPEC: comma-separated tokens, e.g. "cuda", "cpu", "cuda,B1,B4bf16", "cpu,small,iters=5" (a leading -- is allowed).
 #   cuda | cpu        the device (cwb's default SPEC is "cpu"; PyTorch's is "cuda" when available)
 #   small | full      sizes; small is the default on cpu (the full workloads would take minutes there)
-#   B1 ... B7, copy   run only these workloads (default: all)
+#   B1 ... B7, copy   run only these workloads (default: all); gelu, tanh, add: one op on [4096, 4096], for the CPU
 #   iters=N warmup=N  timed calls (default 50, median taken) and warm-up calls (default 10)
 # Output, one line per (workload, mode), parsed by inductor_bench.sh:
 #   RESULT <impl> <workload> <mode> median_ms=<x> cold_s=<y> gbps=<z> [tflops=<t>]
@@ -21,7 +21,7 @@ import torch.nn.functional as F
 # cwb's torch module has no __version__; PyTorch's always has one.
 IMPL = "torch" if hasattr(torch, "__version__") else "cwb"
 MODES = ["eager", "default", "reduce-overhead"]
-ORDER = ["copy", "B1", "B2", "B3", "B4", "B4bf16", "B5", "B6", "B7"]
+ORDER = ["copy", "B1", "B2", "B3", "B4", "B4bf16", "B5", "B6", "B7", "gelu", "tanh", "add"]
 
 
 def parse_spec(spec):
@@ -116,6 +116,18 @@ def b2(x):
 
 def b3(x, w, b):
     return F.layer_norm(x, (x.shape[-1],), w, b)
+
+
+def gelu(x):
+    return F.gelu(x)
+
+
+def tanh(x):
+    return torch.tanh(x)
+
+
+def add(x, y):
+    return x + y
 
 
 def b6(x):
@@ -236,8 +248,22 @@ def make_b7(dev, small):
     return model, [x], 2 * (2 * tokens * d + param_count(model)), flops
 
 
+def make_unary(fn):
+    def make(dev, small):
+        r, c = (64, 128) if small else (4096, 4096)
+        return fn, [randn([r, c], dev, torch.float32)], 2 * 4 * r * c, 0
+
+    return make
+
+
+def make_add(dev, small):
+    r, c = (64, 128) if small else (4096, 4096)
+    return add, [randn([r, c], dev, torch.float32), randn([r, c], dev, torch.float32)], 3 * 4 * r * c, 0
+
+
 MAKERS = {"copy": make_copy, "B1": make_b1, "B2": make_b2, "B3": make_b3, "B4": make_b4, "B4bf16": make_b4bf16,
-          "B5": make_b5, "B6": make_b6, "B7": make_b7}
+          "B5": make_b5, "B6": make_b6, "B7": make_b7, "gelu": make_unary(gelu), "tanh": make_unary(tanh),
+          "add": make_add}
 
 
 def compiled(fn, mode):

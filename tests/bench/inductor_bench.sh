@@ -16,6 +16,8 @@ set -euo pipefail
 repo_root=$(cd "$(dirname "$0")/../.." && pwd)
 script=tests/bench/inductor_bench.py
 workloads_all=(copy B1 B2 B3 B4 B4bf16 B5 B6 B7)
+# The table's order: every workload, with the single CPU ops (not run by default: named, e.g. `run BUNDLE gelu`).
+workloads_table=("${workloads_all[@]}" gelu tanh add)
 
 package() {
     local build_dir=${1:?usage: inductor_bench.sh package BUILD_DIR}
@@ -107,7 +109,7 @@ run() {
 table() {
     local results=${1:?usage: inductor_bench.sh table RESULTS_DIR}
     grep -h '^DEVICE' "$results"/*.out 2>/dev/null | sort -u | sed 's/^/    /' || true
-    grep -h '^RESULT' "$results"/*.out | awk -v order="${workloads_all[*]}" '
+    grep -h '^RESULT' "$results"/*.out | awk -v order="${workloads_table[*]}" '
         function field(name,   i) { for (i = 5; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2); return "" }
         {
             key = $2 SUBSEP $3 SUBSEP $4

@@ -1,6 +1,7 @@
 // Micro-benchmark (not a test) of the eager tensor runtime's CPU kernels and of one registry call, the
 // per-op overhead the VM pays. Build: cmake --build build-tensor --target engine_tensor_bench
-// Run: build-tensor/engine/engine_tensor_bench --benchmark_min_time=0.2
+// Run: build-tensor/engine/engine_tensor_bench --benchmark_min_time=0.2 (CWB_CPU_SIMD=baseline|avx2: the loops on a
+// lower instruction set than the host's best)
 #include <benchmark/benchmark.h>
 
 #include "tensor/conversion.h"
@@ -46,6 +47,13 @@ void BM_Gelu(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * a.numel());
 }
 BENCHMARK(BM_Gelu)->Arg(1024);
+
+void BM_Tanh(benchmark::State& state) {
+    const Tensor a = square(state.range(0));
+    for (auto _ : state) benchmark::DoNotOptimize(unary(UnaryOp::Tanh, a));
+    state.SetItemsProcessed(state.iterations() * a.numel());
+}
+BENCHMARK(BM_Tanh)->Arg(1024);
 
 void BM_Sigmoid(benchmark::State& state) {
     const Tensor a = square(state.range(0));

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `cwb trace --follow -- CMD`: CMD (a stand-in for a training job) writes a real TORCH_TRACE log in parts into the
 # TORCH_TRACE folder that cwb trace gives it; the workbench opens at once on the Graph view and follows the log.
-# The user zooms into the first compile's graph; the next part of the log must not reset that zoom. When CMD
-# ends, cwb trace imports the logs into DIR/trace.db, with the counts `cwb report` finds in the whole log.
+# It shows the compiles of the first part while the job waits; the user zooms into the first compile's graph;
+# the next part of the log must not reset that zoom. When CMD ends, cwb trace imports the logs into DIR/trace.db, with the counts `cwb report` finds in the whole log.
 # Run by ctest inside xvfb-run; exits 77 (skip) without an X display or xdotool.
 # Usage: gui_trace_follow.sh CWB DATA_DIR WORK_DIR
 set -euo pipefail
@@ -26,6 +26,14 @@ while [ ! -f "$work/go" ]; do sleep 0.1; done
 tail -n +${starts[1]} "$log" >>"\$out"
 EOF
 
+# What the window must show while the job waits: the compiles of the first part, as `cwb report` counts them.
+mkdir -p "$work/first_part"
+head -n $((starts[1] - 1)) "$log" >"$work/first_part/$(basename "$log")"
+first_compiles=$("$cwb" report "$work/first_part" --format json | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["sessions"][0]["summary"]["compiles"])')
+[ "$first_compiles" -lt "$all_compiles" ] || { echo "FAIL: the first part holds all $all_compiles compiles"; exit 1; }
+
 "$cwb" trace -o "$work/run" --follow --view graph --snapshot-on-sigusr1 "$work/snapshot" -- bash "$work/job.sh" \
   >"$work/cwb.out" 2>"$work/cwb.err" &
 trace_pid=$!
@@ -46,8 +54,9 @@ timeout 60 xdotool search --sync --pid "$cwb_pid" --name "cwb - Compile Workbenc
 
 zoom_of_snapshot() { sed -n 's/^canvas: .*; zoom \([0-9.]*\);.*/\1/p' "$work/snapshot.txt"; }
 
-# The first compile's Dynamo graph, as soon as the job has written it.
+# The first compile's Dynamo graph, as soon as the job has written it, and every compile of the first part.
 wait_for "^canvas: " first_graph -E
+wait_for "^sidebar-session: .*:  $first_compiles compiles," first_part -E
 grep -q "^graph: Dynamo: " "$work/snapshot.txt" || fail "the Graph view does not show the first compile's Dynamo graph"
 before=$(zoom_of_snapshot)
 # The user zooms in with the wheel over the canvas.
@@ -74,4 +83,4 @@ imported=$("$cwb" report "$work/run/trace.db" --format json | python3 -c '
 import json, sys
 print(json.load(sys.stdin)["sessions"][0]["summary"]["compiles"])')
 [ "$imported" = "$all_compiles" ] || fail "trace.db holds $imported compiles, the log $all_compiles"
-echo "PASS: cwb trace --follow showed the job's log as it grew, kept the graph's zoom ($zoomed), imported $imported compiles"
+echo "PASS: cwb trace --follow showed the job's log as it grew ($first_compiles, then $all_compiles compiles), kept the graph's zoom ($zoomed), imported $imported compiles"

@@ -1,13 +1,12 @@
 // Path-level import and open (see import_path.h).
 #include "importers/import_path.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
 #include "schema/schema.h"
+#include "store/memory_sink.h"
 #include "store/trace_writer.h"
 
 namespace fs = std::filesystem;
@@ -33,19 +32,23 @@ std::vector<std::string> listTraceLogs(const std::string& path) {
 
 std::vector<ImportResult> importPath(const std::string& path, const std::string& outDb,
                                      const PathProgressFn& progress) {
+    TraceWriter writer(outDb, TraceWriter::Open::CreateNew);
+    return importPath(path, writer, progress);
+}
+
+std::vector<ImportResult> importPath(const std::string& path, RowSink& sink, const PathProgressFn& progress) {
     std::vector<std::string> files = listTraceLogs(path);
     uint64_t total = 0;
     for (const std::string& f : files) total += fs::file_size(f);
-    TraceWriter writer(outDb, TraceWriter::Open::CreateNew);
     std::vector<ImportResult> results;
     uint64_t before = 0;
     for (const std::string& file : files) {
         ImportProgressFn perFile;
         if (progress) perFile = [&](uint64_t done, uint64_t) { progress(file, before + done, total); };
-        results.push_back(importTorchTraceLog(file, writer, perFile));
+        results.push_back(importTorchTraceLog(file, sink, perFile));
         before += fs::file_size(file);
     }
-    writer.commit();
+    sink.commit();
     return results;
 }
 
@@ -56,16 +59,9 @@ bool isTraceDatabase(const std::string& path) {
 TraceData openAsTrace(const std::string& path, std::vector<ImportResult>* importResults,
                       const PathProgressFn& progress) {
     if (isTraceDatabase(path)) return loadTrace(path);
-    fs::path temp = fs::temp_directory_path() / ("cwb-import-" + std::to_string(::getpid()) + ".db");
-    struct RemoveOnExit {
-        fs::path file;
-        ~RemoveOnExit() {
-            std::error_code ec;
-            for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(file.string() + suffix, ec);
-        }
-    } cleanup{temp};
-    std::vector<ImportResult> results = importPath(path, temp.string(), progress);
-    TraceData trace = loadTrace(temp.string());
+    MemorySink sink(MemorySink::Payloads::ModelOnly);
+    std::vector<ImportResult> results = importPath(path, sink, progress);
+    TraceData trace = loadTrace(sink.take());
     trace.path = path;
     if (importResults) *importResults = std::move(results);
     return trace;

@@ -22,11 +22,14 @@ using PathProgressFn = std::function<void(const std::string& file, uint64_t byte
 std::vector<ImportResult> importPath(const std::string& path, const std::string& outDb,
                                      const PathProgressFn& progress = {});
 
+/// Imports every log of `path` into `sink`, one session per file.
+std::vector<ImportResult> importPath(const std::string& path, RowSink& sink, const PathProgressFn& progress = {});
+
 /// True when `path` is one of our SQLite trace files rather than a log or a directory.
 bool isTraceDatabase(const std::string& path);
 
-/// Loads `path` as a trace: directly when it is a trace file, otherwise by importing it into a temporary
-/// trace file first (removed afterwards). `importResults` receives what the import found, if it ran.
+/// Loads `path` as a trace: directly when it is a trace file, otherwise by importing it in memory (a MemorySink;
+/// no file is written). `importResults` receives what the import found, if it ran.
 TraceData openAsTrace(const std::string& path, std::vector<ImportResult>* importResults = nullptr,
                       const PathProgressFn& progress = {});
 

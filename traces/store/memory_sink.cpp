@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "store/model_payloads.h"
+
 namespace traces {
 namespace {
 
@@ -78,7 +80,11 @@ RowId MemorySink::addOutputCode(const OutputCode& code) {
     return id;
 }
 
-RowId MemorySink::addArtifact(const Artifact& artifact, std::string_view) { return append(data_.artifacts, artifact); }
+RowId MemorySink::addArtifact(const Artifact& artifact, std::string_view) {
+    Artifact row = artifact;
+    if (payloads_ == Payloads::ModelOnly) row.payload = modelPayload(row.name, std::move(row.payload));
+    return append(data_.artifacts, std::move(row));
+}
 
 RowId MemorySink::addSpan(const Span& span) { return append(data_.spans, span); }
 

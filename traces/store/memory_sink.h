@@ -8,6 +8,11 @@ namespace traces {
 
 class MemorySink : public RowSink {
 public:
+    /// Which artifact payloads the sink keeps: all, or only what the loaded model holds (modelPayload), which
+    /// spares the memory of the rest when the rows are only going to be loaded (`cwb open LOG`).
+    enum class Payloads { All, ModelOnly };
+    explicit MemorySink(Payloads payloads = Payloads::All) : payloads_(payloads) {}
+
     RowId addSession(const Session& session) override;
     void updateSession(const Session& session) override;
     void addImportIssue(const ImportIssue& issue) override;
@@ -21,7 +26,7 @@ public:
     RowId addGraphBreak(const GraphBreak& graphBreak) override;
     RowId addOutputCode(const OutputCode& code) override;
     using RowSink::addArtifact;
-    /// Keeps the payload with the row (a trace file keeps it on disk until asked for).
+    /// Keeps the payload with the row (a trace file keeps it on disk until asked for), or as much as `Payloads` says.
     RowId addArtifact(const Artifact& artifact, std::string_view payloadMd5) override;
     RowId addSpan(const Span& span) override;
     RowId addRecordWithoutCompileId(const RecordWithoutCompileId& record) override;
@@ -33,6 +38,7 @@ public:
 
 private:
     TraceData data_;
+    Payloads payloads_;
     RowId nextKernelId_ = 1;
 };
 

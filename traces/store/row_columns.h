@@ -3,10 +3,13 @@
 // derive from these tables (see trace_tables.h), so a column is added in one place.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -73,6 +76,11 @@ struct Column {
     void (*read)(const Statement&, int column, Row&) = nullptr;
     /// An UPDATE keeps the stored value when the row's is empty (large texts that callers need not keep).
     bool updateKeepsStoredWhenEmpty = false;
+    /// Orders rows by this column as SQLite orders its stored values (rows kept in memory sort by the reader's
+    /// ORDER BY through these); null for columns not held in the row or without an order.
+    bool (*less)(const Row&, const Row&) = nullptr;
+    /// True when two rows hold the same value in this column; null for columns not held in the row.
+    bool (*equal)(const Row&, const Row&) = nullptr;
 };
 
 template <class Row, size_t N>
@@ -109,10 +117,16 @@ struct ArgumentOf<R (*)(A)> {
 template <auto First, auto... Rest>
 constexpr auto field(const char* name, const char* declaration) {
     using Row = typename column_detail::MemberOf<decltype(First)>::Class;
-    return Column<Row>{
+    using Value = std::remove_cvref_t<decltype(((std::declval<const Row&>().*First) .* ... .*Rest))>;
+    Column<Row> column{
         name, declaration,
         [](Statement& s, int i, const Row& row) { putValue(s, i, ((row.*First) .* ... .*Rest)); },
         [](const Statement& q, int c, Row& row) { getValue(q, c, ((row.*First) .* ... .*Rest)); }};
+    // std::optional orders an empty value first, as SQLite orders NULL; strings compare bytewise as its BINARY.
+    if constexpr (std::totally_ordered<Value>)
+        column.less = [](const Row& a, const Row& b) { return ((a.*First) .* ... .*Rest) < ((b.*First) .* ... .*Rest); };
+    column.equal = [](const Row& a, const Row& b) { return ((a.*First) .* ... .*Rest) == ((b.*First) .* ... .*Rest); };
+    return column;
 }
 
 /// Like field, with `updateKeepsStoredWhenEmpty` set.
@@ -191,12 +205,34 @@ std::string updateByIdSql(const Table<Row, N>& table) {
     return std::string("UPDATE ") + table.name + " SET " + sets + where;
 }
 
+/// The column names of the table's read order ("session_id, seq, id"), in order.
+template <class Row, size_t N>
+std::vector<std::string_view> readOrderNames(const Table<Row, N>& table) {
+    std::vector<std::string_view> names;
+    std::string_view rest = table.readOrder;
+    while (!rest.empty()) {
+        size_t comma = rest.find(',');
+        std::string_view name = rest.substr(0, comma);
+        while (name.starts_with(' ')) name.remove_prefix(1);
+        names.push_back(name);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    return names;
+}
+
+/// " ORDER BY a, b" of the reader (each name prefixed with `alias.` when an alias is given); empty without one.
+template <class Row, size_t N>
+std::string orderBySql(const Table<Row, N>& table, const std::string& alias = "") {
+    std::string sql;
+    for (std::string_view name : readOrderNames(table))
+        sql += (sql.empty() ? " ORDER BY " : ", ") + (alias.empty() ? "" : alias + ".") + std::string(name);
+    return sql;
+}
+
 /// "SELECT a, b, ... FROM t ORDER BY ...": result column i is table column i.
 template <class Row, size_t N>
 std::string selectSql(const Table<Row, N>& table) {
-    std::string sql = "SELECT " + columnList(table) + " FROM " + table.name;
-    if (*table.readOrder) sql += std::string(" ORDER BY ") + table.readOrder;
-    return sql;
+    return "SELECT " + columnList(table) + " FROM " + table.name + orderBySql(table);
 }
 
 /// The 1-based bind index (and 0-based result column + 1) of the column `name`; 0 when there is none.
@@ -212,6 +248,42 @@ template <class Row, size_t N>
 void bindRow(Statement& s, const Table<Row, N>& table, const Row& row) {
     for (size_t i = 0; i < N; ++i)
         if (table.columns[i].bind) table.columns[i].bind(s, static_cast<int>(i + 1), row);
+}
+
+/// The columns of the table's read order (its ORDER BY) that rows hold; columns the rows do not hold (a rowid,
+/// a parent's id) are skipped, which a stable sort turns into insertion order, as SQLite's rowids are.
+template <class Row, size_t N>
+std::vector<size_t> readOrderColumns(const Table<Row, N>& table) {
+    std::vector<size_t> order;
+    for (std::string_view name : readOrderNames(table)) {
+        int number = columnNumber(table, name);
+        if (number > 0 && table.columns[static_cast<size_t>(number - 1)].less)
+            order.push_back(static_cast<size_t>(number - 1));
+    }
+    return order;
+}
+
+/// Sorts rows held in memory into the order the reader selects them from a trace file.
+template <class Row, size_t N>
+void sortInReadOrder(const Table<Row, N>& table, std::vector<Row>& rows) {
+    std::vector<size_t> order = readOrderColumns(table);
+    if (order.empty()) return;
+    auto less = [&](const Row& a, const Row& b) {
+        for (size_t i : order) {
+            if (table.columns[i].less(a, b)) return true;
+            if (table.columns[i].less(b, a)) return false;
+        }
+        return false;
+    };
+    if (!std::is_sorted(rows.begin(), rows.end(), less)) std::stable_sort(rows.begin(), rows.end(), less);
+}
+
+/// The first column in which two rows differ, or null when every column the rows hold is equal.
+template <class Row, size_t N>
+const char* firstDifferentColumn(const Table<Row, N>& table, const Row& a, const Row& b) {
+    for (const Column<Row>& column : table.columns)
+        if (column.equal && !column.equal(a, b)) return column.name;
+    return nullptr;
 }
 
 /// Decodes the current result row of a statement made by selectSql (or with its columns first).

@@ -2,9 +2,12 @@
 // to their parents through id maps built as the parents load, so every table is read once, in order.
 #include "store/trace_reader.h"
 
+#include <algorithm>
+#include <type_traits>
 #include <unordered_map>
 
 #include "schema/schema.h"
+#include "store/model_payloads.h"
 #include "store/sqlite_db.h"
 #include "store/trace_tables.h"
 
@@ -23,165 +26,181 @@ void LoadProgress::report(float fraction, std::string stage) {
 
 namespace {
 
-class Loader {
+/// Rows read from a trace file, table by table in each table's read order.
+class FileRows {
 public:
-    Loader(Database& db, LoadProgress* progress) : db_(db), progress_(progress) {
+    explicit FileRows(Database& db) : db_(db) {}
+
+    int64_t totalRows() {
+        int64_t total = 0;
         tables::forEachTable([&](const auto& table) {
             // Payload texts come along with their artifacts, and meta holds no rows of the model.
             std::string_view name = table.name;
             if (name == tables::kPayloads.name || name == tables::kMeta.name) return;
             auto q = db_.prepare(std::string("SELECT count(*) FROM ") + table.name);
-            if (q.step()) totalRows_ += q.int64(0);
+            if (q.step()) total += q.int64(0);
         });
+        return total;
     }
 
-    // Called per row; checks cancellation and reports progress every few thousand rows.
-    void tick(const char* stage) {
-        if ((++rowsDone_ & 4095) != 0) return;
-        if (progress_) {
-            if (progress_->cancelRequested()) throw LoadCancelled();
-            progress_->report(totalRows_ ? static_cast<float>(rowsDone_) / static_cast<float>(totalRows_) : 1.f,
-                              stage);
+    /// Reads every row of `table` in its read order into `into`, calling `tick()` per row.
+    template <class Row, size_t N, class Tick>
+    void rows(const Table<Row, N>& table, std::vector<Row> TraceData::*, std::vector<Row>& into, Tick&& tick) {
+        if constexpr (std::is_same_v<Row, Artifact>) {
+            // With the payloads the model keeps; the others stay on disk.
+            auto q = db_.prepare("SELECT " + columnList(table, "a") + ", CASE WHEN " + modelKeepsPayloadSql("a.name") +
+                                 " THEN p.text ELSE '' END FROM artifacts a LEFT JOIN payloads p ON p.id = a.payload_id" +
+                                 orderBySql(table, "a"));
+            const int payloadColumn = static_cast<int>(table.columns.size());
+            while (q.step()) {
+                tick();
+                Artifact a = readRow(q, table);
+                a.payload = modelPayload(a.name, q.text(payloadColumn));
+                into.push_back(std::move(a));
+            }
+        } else {
+            readAll(table, tick, [&](Row&& row, const Statement&) { into.push_back(std::move(row)); });
         }
     }
 
-    void stage(const char* name) {
-        if (!progress_) return;
-        if (progress_->cancelRequested()) throw LoadCancelled();
-        progress_->report(totalRows_ ? static_cast<float>(rowsDone_) / static_cast<float>(totalRows_) : 1.f, name);
-    }
-
-    void load(TraceData& t) {
-        stage("sessions");
-        loadSessions(t);
-        stage("compile sites");
-        loadSites(t);
-        stage("compiles");
-        loadCompiles(t);
-        stage("graphs");
-        loadGraphs(t);
-        stage("guards");
-        loadGuards(t);
-        stage("graph breaks");
-        loadBreaks(t);
-        stage("generated code");
-        loadOutputCode(t);
-        stage("artifacts");
-        loadArtifacts(t);
-        stage("spans");
-        loadSpans(t);
-        loadRecordsWithoutCompileId(t);
-        stage("import issues");
-        loadIssues(t);
-        loadInternedStrings(t);
-        if (progress_) progress_->report(1.f, "done");
-    }
-
-private:
-    Database& db_;
-    LoadProgress* progress_;
-    int64_t totalRows_ = 0;
-    int64_t rowsDone_ = 0;
-
-    /// Reads every row of `table` in its reading order, calling `take(row, statement)` for each.
-    template <class Row, size_t N, class Take>
-    void readAll(const Table<Row, N>& table, const char* stage, Take&& take) {
-        auto q = db_.prepare(selectSql(table));
-        while (q.step()) {
-            tick(stage);
-            take(readRow(q, table), q);
-        }
-    }
-
-    template <class Row, size_t N>
-    void readAll(const Table<Row, N>& table, const char* stage, std::vector<Row>& into) {
-        readAll(table, stage, [&](Row&& row, const Statement&) { into.push_back(std::move(row)); });
-    }
-
-    /// Index of each row by id, for attaching child rows to their parents.
-    template <class Row>
-    static std::unordered_map<RowId, size_t> positionsById(const std::vector<Row>& rows) {
+    /// Appends each row of the child `table` to `parent.*children` of the parent whose id is in `parentColumn`.
+    template <class Row, size_t N, class Parent, class Tick>
+    void children(const Table<Row, N>& table, const char* parentColumn, std::vector<Parent>& parents,
+                  std::vector<Row> Parent::*children, Tick&& tick) {
         std::unordered_map<RowId, size_t> positions;
-        positions.reserve(rows.size());
-        for (size_t i = 0; i < rows.size(); ++i) positions.emplace(rows[i].id, i);
-        return positions;
-    }
-
-    /// Appends each row of the child `table` to `childrenOf(parent)` of the parent whose id is in `parentColumn`.
-    template <class Row, size_t N, class Parent, class Children>
-    void attachChildren(const Table<Row, N>& table, const char* parentColumn, const char* stage,
-                        std::vector<Parent>& parents, Children childrenOf) {
-        std::unordered_map<RowId, size_t> positions = positionsById(parents);
+        positions.reserve(parents.size());
+        for (size_t i = 0; i < parents.size(); ++i) positions.emplace(parents[i].id, i);
         int column = columnNumber(table, parentColumn) - 1;
-        readAll(table, stage, [&](Row&& row, const Statement& q) {
+        readAll(table, tick, [&](Row&& row, const Statement& q) {
             auto it = positions.find(q.int64(column));
-            if (it != positions.end()) (parents[it->second].*childrenOf).push_back(std::move(row));
+            if (it != positions.end()) (parents[it->second].*children).push_back(std::move(row));
         });
     }
 
-    void loadSessions(TraceData& t) { readAll(tables::kSessions, "sessions", t.sessions); }
-
-    void loadSites(TraceData& t) { readAll(tables::kCompileSites, "compile sites", t.sites); }
-
-    void loadCompiles(TraceData& t) {
-        readAll(tables::kCompiles, "compiles", t.compiles);
-        attachChildren(tables::kCompilePhases, "compile_id", "compile phases", t.compiles, &Compile::phases);
-    }
-
-    void loadGraphs(TraceData& t) {
-        readAll(tables::kGraphs, "graphs", t.graphs);
-        attachChildren(tables::kGraphNodes, "graph_id", "graph nodes", t.graphs, &Graph::nodes);
-    }
-
-    void loadGuards(TraceData& t) {
-        readAll(tables::kGuards, "guards", t.guards);
-        readAll(tables::kGuardFailures, "guard failures", t.guardFailures);
-    }
-
-    void loadBreaks(TraceData& t) { readAll(tables::kGraphBreaks, "graph breaks", t.graphBreaks); }
-
-    void loadOutputCode(TraceData& t) {
-        readAll(tables::kOutputCode, "generated code", t.outputCode);
-        attachChildren(tables::kKernels, "output_code_id", "kernels", t.outputCode, &OutputCode::kernels);
-    }
-
-    void loadArtifacts(TraceData& t) {
-        const auto& table = tables::kArtifacts;
-        auto q = db_.prepare(
-            "SELECT " + columnList(table, "a") + ", " +
-            // Payloads the views and reports read come along; others stay on disk. Warnings, collective schedules
-            // and provenance node mappings (which graph nodes each kernel call computed) are short. Cache decisions
-            // are JSON whose `components` (the cache-key dump, tens of KB) nobody shows.
-            "CASE WHEN a.name IN ('dynamo_warning', 'inductor_collective_schedule', "
-            "'inductor_provenance_tracking_node_mappings') THEN p.text "
-            "WHEN (a.name GLOB '*_cache_hit' OR a.name GLOB '*_cache_miss' OR a.name GLOB '*_cache_bypass') "
-            "AND json_valid(p.text) THEN json_remove(p.text, '$.components') ELSE '' END "
-            "FROM artifacts a LEFT JOIN payloads p ON p.id = a.payload_id ORDER BY a.session_id, a.seq, a.id");
-        const int payloadColumn = static_cast<int>(table.columns.size());
-        while (q.step()) {
-            tick("artifacts");
-            Artifact a = readRow(q, table);
-            a.payload = q.text(payloadColumn);
-            t.artifacts.push_back(std::move(a));
-        }
-    }
-
-    void loadSpans(TraceData& t) { readAll(tables::kSpans, "spans", t.spans); }
-
-    void loadRecordsWithoutCompileId(TraceData& t) {
-        readAll(tables::kRecordsWithoutCompileId, "records without a compile id", t.recordsWithoutCompileId);
-    }
-
-    void loadInternedStrings(TraceData& t) {
-        readAll(tables::kInternedStrings, "interned strings", [&](InternedString&& row, const Statement&) {
-            std::vector<std::string>& strings = t.internedStrings[row.sessionId];
+    template <class Tick>
+    void internedStrings(std::map<RowId, std::vector<std::string>>& into, Tick&& tick) {
+        readAll(tables::kInternedStrings, tick, [&](InternedString&& row, const Statement&) {
+            std::vector<std::string>& strings = into[row.sessionId];
             auto index = static_cast<size_t>(row.index);
             if (strings.size() <= index) strings.resize(index + 1);
             strings[index] = std::move(row.text);
         });
     }
 
-    void loadIssues(TraceData& t) { readAll(tables::kImportIssues, "import issues", t.issues); }
+private:
+    Database& db_;
+
+    template <class Row, size_t N, class Tick, class Take>
+    void readAll(const Table<Row, N>& table, Tick& tick, Take&& take) {
+        auto q = db_.prepare(selectSql(table));
+        while (q.step()) {
+            tick();
+            take(readRow(q, table), q);
+        }
+    }
+};
+
+/// Counts the rows of the model's tables (child rows aside), for progress.
+struct RowCount {
+    const TraceData& data;
+    int64_t total = 0;
+    template <class Table, class Member>
+    void rows(const Table&, Member member, const char*) {
+        total += static_cast<int64_t>((data.*member).size());
+    }
+    template <class... Ignored>
+    void children(const Ignored&...) {}
+};
+
+/// Rows a MemorySink gathered: the same tables, put into the order the file's reader gives them.
+class MemoryRows {
+public:
+    explicit MemoryRows(TraceData rows) : rows_(std::move(rows)) {}
+
+    int64_t totalRows() const {
+        RowCount count{rows_};
+        tables::forEachModelTable(count);
+        return count.total;
+    }
+
+    template <class Row, size_t N, class Tick>
+    void rows(const Table<Row, N>& table, std::vector<Row> TraceData::*member, std::vector<Row>& into, Tick&& tick) {
+        into = std::move(rows_.*member);
+        sortInReadOrder(table, into);
+        for (Row& row : into) {
+            tick();
+            if constexpr (std::is_same_v<Row, Artifact>) row.payload = modelPayload(row.name, std::move(row.payload));
+        }
+    }
+
+    /// The sink attached child rows to their parents already; they only need the read order.
+    template <class Row, size_t N, class Parent, class Tick>
+    void children(const Table<Row, N>& table, const char*, std::vector<Parent>& parents,
+                  std::vector<Row> Parent::*children, Tick&&) {
+        for (Parent& parent : parents) sortInReadOrder(table, parent.*children);
+    }
+
+    template <class Tick>
+    void internedStrings(std::map<RowId, std::vector<std::string>>& into, Tick&&) {
+        into = std::move(rows_.internedStrings);
+    }
+
+private:
+    TraceData rows_;
+};
+
+/// Fills a TraceData from either source, table by table, with progress and cancellation.
+template <class Source>
+class Loader {
+public:
+    Loader(Source& source, LoadProgress* progress) : source_(source), progress_(progress) {
+        if (progress_) totalRows_ = source_.totalRows();
+    }
+
+    void load(TraceData& t) {
+        target_ = &t;
+        tables::forEachModelTable(*this);
+        source_.internedStrings(t.internedStrings, tick("interned strings"));
+        if (progress_) progress_->report(1.f, "done");
+    }
+
+    // forEachModelTable's visit: each table from the source into the target.
+    template <class Table, class Member>
+    void rows(const Table& table, Member member, const char* stageName) {
+        stage(stageName);
+        source_.rows(table, member, target_->*member, tick(stageName));
+    }
+    template <class Table, class Parents, class Children>
+    void children(const Table& table, const char* parentColumn, Parents parents, Children children,
+                  const char* stageName) {
+        source_.children(table, parentColumn, target_->*parents, children, tick(stageName));
+    }
+
+private:
+    Source& source_;
+    LoadProgress* progress_;
+    TraceData* target_ = nullptr;
+    int64_t totalRows_ = 0;
+    int64_t rowsDone_ = 0;
+
+    /// A per-row callback that checks cancellation and reports progress every few thousand rows.
+    auto tick(const char* stageName) {
+        return [this, stageName] {
+            if ((++rowsDone_ & 4095) != 0 || !progress_) return;
+            if (progress_->cancelRequested()) throw LoadCancelled();
+            progress_->report(fraction(), stageName);
+        };
+    }
+
+    void stage(const char* name) {
+        if (!progress_) return;
+        if (progress_->cancelRequested()) throw LoadCancelled();
+        progress_->report(fraction(), name);
+    }
+
+    float fraction() const {
+        return totalRows_ ? std::min(1.f, static_cast<float>(rowsDone_) / static_cast<float>(totalRows_)) : 1.f;
+    }
 };
 
 }  // namespace
@@ -198,8 +217,18 @@ TraceData loadTrace(const std::string& path, LoadProgress* progress) {
     trace.path = path;
     trace.schemaVersion = version;
     db->exec("BEGIN");  // one read snapshot, even while a writer is still appending
-    Loader(*db, progress).load(trace);
+    FileRows rows(*db);
+    Loader(rows, progress).load(trace);
     db->exec("COMMIT");
+    return trace;
+}
+
+TraceData loadTrace(TraceData sinkRows, LoadProgress* progress) {
+    TraceData trace;
+    trace.path = std::move(sinkRows.path);
+    trace.schemaVersion = kSchemaVersion;
+    MemoryRows rows(std::move(sinkRows));
+    Loader(rows, progress).load(trace);
     return trace;
 }
 

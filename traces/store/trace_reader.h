@@ -1,5 +1,6 @@
-// The one read API of the trace store: loads a whole trace into traces::TraceData, optionally on a background
-// thread with progress and cancellation (for the GUI). Artifact payloads stay on disk until asked for.
+// The one read API of the trace store: loads a whole trace into traces::TraceData, from a trace file or from the
+// rows a MemorySink gathered, optionally on a background thread with progress and cancellation (for the GUI).
+// Both give the same model; artifact payloads other than those the views show stay out of it.
 #pragma once
 
 #include <atomic>
@@ -36,6 +37,10 @@ public:
 
 /// Loads every table of the trace at `path`. Throws DbError for missing, foreign or too-new files.
 TraceData loadTrace(const std::string& path, LoadProgress* progress = nullptr);
+
+/// Loads the rows a MemorySink gathered (`MemorySink::take()`, or a copy of `data()` to keep importing into it), as
+/// loadTrace would load the trace file a TraceWriter given the same rows wrote.
+TraceData loadTrace(TraceData sinkRows, LoadProgress* progress = nullptr);
 
 /// loadTrace on a background thread; the future rethrows its errors.
 std::future<TraceData> loadTraceAsync(const std::string& path, std::shared_ptr<LoadProgress> progress);

@@ -278,6 +278,28 @@ void forEachTable(Visit&& visit) {
     visit(kRecordsWithoutCompileId);
 }
 
+/// The tables the model holds, in the reader's loading order: `visit.rows(table, &TraceData::member, stage)` for
+/// each table of top-level rows, `visit.children(table, parentColumn, &TraceData::parents, &Parent::member,
+/// stage)` for rows held inside their parent rows. Interned strings (a map) are left to the caller.
+template <class Visit>
+void forEachModelTable(Visit&& visit) {
+    visit.rows(kSessions, &TraceData::sessions, "sessions");
+    visit.rows(kCompileSites, &TraceData::sites, "compile sites");
+    visit.rows(kCompiles, &TraceData::compiles, "compiles");
+    visit.children(kCompilePhases, "compile_id", &TraceData::compiles, &Compile::phases, "compile phases");
+    visit.rows(kGraphs, &TraceData::graphs, "graphs");
+    visit.children(kGraphNodes, "graph_id", &TraceData::graphs, &Graph::nodes, "graph nodes");
+    visit.rows(kGuards, &TraceData::guards, "guards");
+    visit.rows(kGuardFailures, &TraceData::guardFailures, "guard failures");
+    visit.rows(kGraphBreaks, &TraceData::graphBreaks, "graph breaks");
+    visit.rows(kOutputCode, &TraceData::outputCode, "generated code");
+    visit.children(kKernels, "output_code_id", &TraceData::outputCode, &OutputCode::kernels, "kernels");
+    visit.rows(kArtifacts, &TraceData::artifacts, "artifacts");
+    visit.rows(kSpans, &TraceData::spans, "spans");
+    visit.rows(kRecordsWithoutCompileId, &TraceData::recordsWithoutCompileId, "records without a compile id");
+    visit.rows(kImportIssues, &TraceData::issues, "import issues");
+}
+
 /// CREATE TABLE and CREATE INDEX statements of the current schema.
 inline std::string currentSchemaSql() {
     std::string sql;

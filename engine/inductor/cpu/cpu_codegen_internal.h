@@ -19,6 +19,11 @@ namespace eng::inductor::cpu::detail {
 llvm::Function* emitKernel(llvm::Module& module, const Kernel& kernel, const std::string& name,
                            const std::string& cpu, const std::string& features);
 
+/// Emits a combo kernel (Kernel::parts) with the same signature: its parts, then an entry that runs each part
+/// on the piece of [begin, end) its flattened range covers (cpu_codegen_combo.cpp).
+llvm::Function* emitComboKernel(llvm::Module& module, const Kernel& kernel, const std::string& name,
+                                const std::string& cpu, const std::string& features);
+
 class KernelEmitter {
 public:
     KernelEmitter(llvm::Module& module, const Kernel& kernel);

@@ -176,7 +176,8 @@ std::shared_ptr<CpuKernelModule> compileCpuKernels(const std::vector<Kernel>& ke
         module->setDataLayout(tm->createDataLayout());
         module->setTargetTriple(tm->getTargetTriple().str());
         try {
-            detail::emitKernel(*module, kernels[i], name, cpu, features);
+            if (kernels[i].isCombo()) detail::emitComboKernel(*module, kernels[i], name, cpu, features);
+            else detail::emitKernel(*module, kernels[i], name, cpu, features);
         } catch (const std::exception& e) {
             throw std::runtime_error("kernel " + kernels[i].name + ": " + e.what());
         }

@@ -99,6 +99,11 @@ std::string decodeVars(const Kernel& kernel, const std::vector<Index>& ranges, i
 std::vector<int> onlineSoftmaxPairs(const Kernel& kernel);
 
 CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning);
+// The statements of a pointwise kernel's body (its grid-stride loops over blockIdx.x / gridDim.x), filling `code`'s
+// strategy, vector width, block and items per block.
+std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code);
+// A combo kernel: each part's pointwise body over its own range of the grid's blocks.
+CudaKernelCode generateCombo(const Kernel& kernel, const CudaTuning& tuning);
 CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning);
 
 }  // namespace eng::inductor::cuda::detail

@@ -26,7 +26,9 @@ CudaKernelCode generateCudaKernel(const Kernel& kernel, const CudaTuning& tuning
     verifyKernel(kernel);
     if (kernel.outerRanges.empty() && !kernel.isReduction() && kernel.passes.empty())
         throw std::logic_error("CUDA codegen: kernel " + kernel.name + " does nothing");
-    CudaKernelCode code = kernel.isReduction() ? detail::generateReduction(kernel, tuning) : detail::generatePointwise(kernel, tuning);
+    CudaKernelCode code = kernel.isCombo()       ? detail::generateCombo(kernel, tuning)
+                          : kernel.isReduction() ? detail::generateReduction(kernel, tuning)
+                                                 : detail::generatePointwise(kernel, tuning);
     code.name = kernel.name;
     code.outerRanges = kernel.outerRanges;
     code.symbols = kernel.symbols;
@@ -37,7 +39,11 @@ eng::cuda::LaunchShape CudaKernelCode::launchShape(const SymbolValues& symbolVal
     int64_t items = 1;
     for (const Index& range : outerRanges) items *= evaluate(range, {}, symbolValues);
     int64_t blocks = std::max<int64_t>(1, (items + itemsPerBlock - 1) / itemsPerBlock);
-    if (multiprocessors > 0) {
+    if (!comboParts.empty()) {  // exactly the parts' blocks, which the kernel's dispatch counts the same way
+        blocks = 0;
+        for (const ComboBlocks& part : comboParts) blocks += (evaluate(part.numel, {}, symbolValues) + part.itemsPerBlock - 1) / part.itemsPerBlock;
+        blocks = std::max<int64_t>(1, blocks);
+    } else if (multiprocessors > 0) {
         // Beyond a few full waves the kernels' grid-stride loops do the rest with no extra block launches.
         const int64_t residentPerSm = std::max<int64_t>(1, 2048 / (static_cast<int64_t>(blockX) * blockY));
         blocks = std::min<int64_t>(blocks, multiprocessors * residentPerSm * 8);

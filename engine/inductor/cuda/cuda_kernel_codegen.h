@@ -55,6 +55,13 @@ struct CudaKernelCode {
     int64_t itemsPerBlock = 1;       // outer elements (pointwise) or outer indices (reductions) a block covers per step
     std::vector<Index> outerRanges;  // what the grid covers
     std::vector<std::string> symbols;
+    /// A combo kernel's parts, in grid order: each covers ceil(numel / itemsPerBlock) blocks (the kernel computes
+    /// the same split), and the grid is their sum.
+    struct ComboBlocks {
+        Index numel;
+        int64_t itemsPerBlock = 1;
+    };
+    std::vector<ComboBlocks> comboParts;
 
     /// Grid and block for given symbol values. With multiprocessors > 0 the grid is capped at a few waves of
     /// the device (the kernels grid-stride); with 0 it is exact (capped only by CUDA's limit).

@@ -62,8 +62,7 @@ void emitStores(ExprEmitter& emitter, const std::vector<Store>& stores, const st
 
 }  // namespace
 
-CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning) {
-    CudaKernelCode code;
+std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code) {
     code.index64 = needsIndex64(kernel);
     const std::string idx = code.index64 ? "long long" : "int";
     const int block = tuning.blockSize > 0 ? tuning.blockSize : kDefaultBlock;
@@ -153,10 +152,14 @@ CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning)
         body += "  }\n";
     }
 
-    code.source = prelude() + "\n" + irComment(kernel) +
-                  fmt::format("// strategy: {}{}, {}-bit indexing\n", strategyName(code.strategy),
-                              plan.ok ? fmt::format(" (vectors of {} elements)", width) : "", code.index64 ? 64 : 32) +
-                  signature(kernel, block) + " {\n" + body + "}\n";
+    return fmt::format("  // strategy: {}{}, {}-bit indexing\n", strategyName(code.strategy),
+                       plan.ok ? fmt::format(" (vectors of {} elements)", width) : "", code.index64 ? 64 : 32) + body;
+}
+
+CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning) {
+    CudaKernelCode code;
+    const std::string body = pointwiseBody(kernel, tuning, code);
+    code.source = prelude() + "\n" + irComment(kernel) + signature(kernel, static_cast<int>(code.blockX)) + " {\n" + body + "}\n";
     return code;
 }
 

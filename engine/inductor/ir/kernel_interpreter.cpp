@@ -316,6 +316,14 @@ struct Interpreter {
 
 void interpretKernel(const Kernel& kernel, std::span<void* const> buffers, const SymbolValues& symbols) {
     if (buffers.size() != kernel.buffers.size()) throw std::logic_error("interpretKernel: wrong number of buffers");
+    if (kernel.isCombo()) {
+        for (const ComboPart& part : kernel.parts) {
+            std::vector<void*> partBuffers;
+            for (int b : part.buffers) partBuffers.push_back(buffers[static_cast<size_t>(b)]);
+            interpretKernel(part.kernel, partBuffers, symbols);
+        }
+        return;
+    }
     Interpreter{kernel, buffers, symbols, {}, {}}.run();
 }
 

@@ -450,7 +450,38 @@ std::string rangesText(const std::vector<Index>& ranges) {
 
 }  // namespace
 
+Kernel makeComboKernel(const std::string& name, std::vector<Kernel> parts, const std::vector<std::vector<int>>& bufferKeys) {
+    Kernel combo;
+    combo.name = name;
+    std::map<int, int> bufferOfKey;
+    Index total = indexConstant(0);
+    for (size_t p = 0; p < parts.size(); ++p) {
+        ComboPart part{std::move(parts[p]), {}};
+        for (size_t j = 0; j < part.kernel.buffers.size(); ++j) {
+            const KernelBuffer& b = part.kernel.buffers[j];
+            auto [it, added] = bufferOfKey.try_emplace(bufferKeys.at(p).at(j), static_cast<int>(combo.buffers.size()));
+            if (added) combo.buffers.push_back(KernelBuffer{b.name, b.dtype, false, false});
+            KernelBuffer& merged = combo.buffers[static_cast<size_t>(it->second)];
+            merged.read = merged.read || b.read;
+            merged.written = merged.written || b.written;
+            part.buffers.push_back(it->second);
+        }
+        for (const std::string& symbol : part.kernel.symbols)
+            if (std::find(combo.symbols.begin(), combo.symbols.end(), symbol) == combo.symbols.end()) combo.symbols.push_back(symbol);
+        total = total + product(part.kernel.outerRanges);
+        combo.parts.push_back(std::move(part));
+    }
+    combo.outerRanges = {total};
+    return combo;
+}
+
 std::string kernelText(const Kernel& kernel) {
+    if (kernel.isCombo()) {
+        std::string text = fmt::format("kernel {}: a combo of {} parts, one after another over outer [{}]\n", kernel.name, kernel.parts.size(),
+                                       toString(kernel.outerRanges.at(0)));
+        for (const ComboPart& part : kernel.parts) text += kernelText(part.kernel);
+        return text;
+    }
     std::string text = fmt::format("kernel {}(", kernel.name);
     for (size_t i = 0; i < kernel.buffers.size(); ++i)
         text += fmt::format("{}{}: {}", i ? ", " : "", kernel.buffers[i].name, tensor::dtypeName(kernel.buffers[i].dtype));
@@ -521,7 +552,25 @@ struct Verifier {
             case Expr::Kind::Constant: break;
         }
     }
+    void runCombo() const {
+        if (!kernel.passes.empty() || kernel.isReduction() || kernel.outerRanges.size() != 1) fail("a combo kernel has one outer range and no passes of its own");
+        Index total = indexConstant(0);
+        for (const ComboPart& part : kernel.parts) {
+            if (part.kernel.isCombo() || part.kernel.isReduction()) fail("combo parts are pointwise kernels");
+            verifyKernel(part.kernel);
+            if (part.buffers.size() != part.kernel.buffers.size()) fail("a combo part's buffers are not all mapped");
+            for (size_t j = 0; j < part.buffers.size(); ++j) {
+                checkBuffer(part.buffers[j]);
+                if (kernel.buffers[static_cast<size_t>(part.buffers[j])].dtype != part.kernel.buffers[j].dtype) fail("a combo part's buffer differs in dtype");
+            }
+            for (const std::string& symbol : part.kernel.symbols)
+                if (std::find(kernel.symbols.begin(), kernel.symbols.end(), symbol) == kernel.symbols.end()) fail("symbol " + symbol + " is not a kernel parameter");
+            total = total + product(part.kernel.outerRanges);
+        }
+        if (!indexEqual(total, kernel.outerRanges[0])) fail("the outer range is not the sum of the parts'");
+    }
     void run() {
+        if (kernel.isCombo()) return runCombo();
         if (kernel.passes.empty()) fail("no passes");
         const int outers = kernel.outerVarCount();
         const int all = outers + static_cast<int>(kernel.reductionRanges.size());

@@ -163,9 +163,15 @@ struct KernelBuffer {
     bool written = false;
 };
 
+struct ComboPart;
+
 /// A kernel: loop variables 0..outerRanges-1 run over the outer ranges (x0, x1, ...), the next ones over the
 /// reduction ranges (r0, r1, ...). Pointwise kernels have no reduction ranges and one outer pass.
 /// Parameters, in order: one pointer per buffer, then one int64 per symbol.
+/// A combo kernel (Inductor's combo/foreach kernels: one launch for independent pointwise kernels of different
+/// sizes, such as an optimizer step over every parameter) has `parts` and no passes; its one outer range is the
+/// sum of its parts' flattened ranges, part after part, so a launch over a piece of it runs the pieces of the
+/// parts that piece covers.
 struct Kernel {
     std::string name;                 // cwb_poi_fused_add_mul_relu_0, cwb_red_fused__softmax_1
     std::vector<KernelBuffer> buffers;
@@ -173,14 +179,27 @@ struct Kernel {
     std::vector<Index> outerRanges;
     std::vector<Index> reductionRanges;
     std::vector<KernelPass> passes;
+    std::vector<ComboPart> parts;  // a combo kernel's parts (then passes is empty)
 
     bool isReduction() const { return !reductionRanges.empty(); }
+    bool isCombo() const { return !parts.empty(); }
     int outerVarCount() const { return static_cast<int>(outerRanges.size()); }
     /// Variable `number` is the outer variable x<number>, or the reduction variable r<number - outers>.
     std::string varName(int number) const;
     /// Number of reductions over all passes.
     int reductionCount() const;
 };
+
+/// One part of a combo kernel: a pointwise kernel whose buffer j is the combo kernel's buffer `buffers[j]` and
+/// whose symbols are the combo's of the same names. Parts write disjoint buffers and read none another writes.
+struct ComboPart {
+    Kernel kernel;
+    std::vector<int> buffers;
+};
+
+/// A combo kernel named `name` over `parts` (pointwise kernels with their own buffer numbering, which
+/// `bufferKeys` names consistently across parts: equal keys are one buffer): buffers and symbols are the union.
+Kernel makeComboKernel(const std::string& name, std::vector<Kernel> parts, const std::vector<std::vector<int>>& bufferKeys);
 
 /// Readable dump of a kernel (used in tests and in the trace when a backend has no source of its own).
 std::string kernelText(const Kernel& kernel);

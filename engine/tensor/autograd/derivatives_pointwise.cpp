@@ -1,5 +1,5 @@
 // Derivative formulas of pointwise ops: unary math and activations, arithmetic operators (+ - * / // % **) with
-// their reflected forms and scalar operands, maximum/minimum, where, clamp, masked_fill, fill_, lerp.
+// their reflected forms and scalar operands, maximum/minimum, fmax/fmin, where, clamp, masked_fill, fill_, lerp.
 // Gradients may keep the broadcast shape: the engine sums them to each input's shape.
 #include <cmath>
 #include <numbers>
@@ -258,10 +258,8 @@ void registerPointwiseDerivatives(DerivativeTable& table) {
         const Tensor denominator = add(mul(at, at), mul(bt, bt));
         return std::pair{needA ? div(mul(g, bt), denominator) : Tensor(), needB ? div(mul(u(UnaryOp::Neg, g), at), denominator) : Tensor()};
     });
-    for (const auto& [names, isMax] : {std::pair{std::vector<std::string>{"maximum", "fmax"}, true},
-                                       std::pair{std::vector<std::string>{"minimum", "fmin"}, false}}) {
-        const bool wantMax = isMax;
-        defBinary(table, names, wantMax ? "MaximumBackward0" : "MinimumBackward0", false,
+    for (const bool wantMax : {true, false}) {
+        defBinary(table, {wantMax ? "maximum" : "minimum"}, wantMax ? "MaximumBackward0" : "MinimumBackward0", false,
                   [wantMax](const Tensor& g, const Operand& a, const Operand& b, const Tensor&, const BackwardContext&, bool, bool) {
                       // Ties split the gradient evenly, as PyTorch does.
                       const Tensor at = a.tensor(), bt = b.tensor();
@@ -270,6 +268,15 @@ void registerPointwiseDerivatives(DerivativeTable& table) {
                       const Tensor bWins = wantMax ? lt(at, bt) : gt(at, bt);
                       const Tensor tie = eq(at, bt);
                       return std::pair{where(aWins, g, where(tie, half, 0.0)), where(bWins, g, where(tie, half, 0.0))};
+                  });
+        // fmax / fmin: the gradient goes to the operand chosen, self on ties and where other is NaN, as
+        // PyTorch's derivatives.yaml: grad.masked_fill((self >= other).logical_or_(other.isnan()).logical_not_(), 0).
+        defBinary(table, {wantMax ? "fmax" : "fmin"}, wantMax ? "FmaxBackward0" : "FminBackward0", false,
+                  [wantMax](const Tensor& g, const Operand& a, const Operand& b, const Tensor&, const BackwardContext&, bool, bool) {
+                      const Tensor at = a.tensor(), bt = b.tensor();
+                      const Tensor selfChosen = binary(BinaryOp::LogicalOr, binary(wantMax ? BinaryOp::Ge : BinaryOp::Le, at, bt),
+                                                       u(UnaryOp::IsNan, bt));
+                      return std::pair{where(selfChosen, g, 0.0), where(selfChosen, 0.0, g)};
                   });
     }
 

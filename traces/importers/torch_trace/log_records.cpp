@@ -1,6 +1,7 @@
 // LogRecordReader: chunked reads, memchr line splitting, one record of look-ahead (see log_records.h).
 #include "importers/torch_trace/log_records.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -28,15 +29,17 @@ std::string excerpt(std::string_view line) {
 
 }  // namespace
 
-LogRecordReader::LogRecordReader(const std::string& path, ProblemSink onProblem)
+LogRecordReader::LogRecordReader(const std::string& path, ProblemSink onProblem, LogByteRange range)
     : onProblem_(std::move(onProblem)), buffer_(kChunkBytes) {
     file_ = std::fopen(path.c_str(), "rb");
     if (!file_) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
     if (std::fseek(file_, 0, SEEK_END) == 0) {
         long size = std::ftell(file_);
-        fileSize_ = size > 0 ? static_cast<uint64_t>(size) : 0;
-        std::fseek(file_, 0, SEEK_SET);
+        fileSize_ = std::min(range.end, size > 0 ? static_cast<uint64_t>(size) : 0);
     }
+    bytesConsumed_ = std::min(range.begin, fileSize_);
+    lineNumber_ = range.linesBefore;
+    std::fseek(file_, static_cast<long>(bytesConsumed_), SEEK_SET);
 }
 
 LogRecordReader::~LogRecordReader() {
@@ -45,7 +48,9 @@ LogRecordReader::~LogRecordReader() {
 
 bool LogRecordReader::fillBuffer() {
     if (eof_) return false;
-    size_t n = std::fread(buffer_.data(), 1, buffer_.size(), file_);
+    // Bytes of the range not yet in the buffer: those consumed, plus the buffer's unread rest (none when called).
+    size_t wanted = static_cast<size_t>(std::min<uint64_t>(buffer_.size(), fileSize_ - bytesConsumed_));
+    size_t n = wanted == 0 ? 0 : std::fread(buffer_.data(), 1, wanted, file_);
     begin_ = 0;
     end_ = n;
     if (n < buffer_.size()) eof_ = true;

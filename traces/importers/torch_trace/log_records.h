@@ -33,11 +33,19 @@ struct LogProblem {
     std::string message;
 };
 
+/// The part of a log file to read: bytes [begin, end) (end clipped to the file's size), `begin` at the start of a
+/// record, with `linesBefore` lines before it; a log imported in parts as it grows reads one part at a time.
+struct LogByteRange {
+    uint64_t begin = 0;
+    uint64_t end = UINT64_MAX;
+    int64_t linesBefore = 0;
+};
+
 class LogRecordReader {
 public:
     using ProblemSink = std::function<void(LogProblem)>;
     /// Throws std::runtime_error when the file cannot be opened.
-    LogRecordReader(const std::string& path, ProblemSink onProblem);
+    LogRecordReader(const std::string& path, ProblemSink onProblem, LogByteRange range = {});
     ~LogRecordReader();
     LogRecordReader(const LogRecordReader&) = delete;
     LogRecordReader& operator=(const LogRecordReader&) = delete;
@@ -45,6 +53,7 @@ public:
     /// Reads the next well-formed record; false at the end of the file.
     bool next(LogRecord& record);
 
+    /// The file offset read up to, and where the range read ends (the file's size when reading it all).
     uint64_t bytesRead() const { return bytesConsumed_; }
     uint64_t fileSize() const { return fileSize_; }
     int64_t linesRead() const { return lineNumber_; }

@@ -10,6 +10,7 @@
 
 #include "importers/torch_trace/chromium_spans.h"
 #include "importers/torch_trace/compile_tracker.h"
+#include "importers/torch_trace/log_names.h"
 #include "importers/torch_trace/log_records.h"
 #include "parse/fx_graph_text.h"
 #include "parse/graph_break_text.h"
@@ -58,56 +59,15 @@ std::optional<double> realField(object o, const char* key) {
     return std::nullopt;
 }
 
-std::optional<GraphKind> graphKindOfEvent(std::string_view event) {
-    static const std::unordered_map<std::string_view, GraphKind> kinds = {
-        {"dynamo_output_graph", GraphKind::Dynamo},
-        {"aot_joint_graph", GraphKind::AotJoint},
-        {"aot_forward_graph", GraphKind::AotForward},
-        {"aot_backward_graph", GraphKind::AotBackward},
-        {"aot_inference_graph", GraphKind::AotInference},
-        {"inductor_pre_grad_graph", GraphKind::PreGrad},
-        {"inductor_post_grad_graph", GraphKind::PostGrad},
-        {"compiled_autograd_graph", GraphKind::CompiledAutograd},
-        {"optimize_ddp_split_graph", GraphKind::DdpSplit},
-        {"optimize_ddp_split_child", GraphKind::DdpSplit},
-    };
-    auto it = kinds.find(event);
-    return it == kinds.end() ? std::nullopt : std::optional(it->second);
-}
-
-std::optional<GraphKind> graphKindOfArtifact(std::string_view name) {
-    static const std::unordered_map<std::string_view, GraphKind> kinds = {
-        {"before_pre_grad_graph", GraphKind::PreGrad},     {"after_pre_grad_graph", GraphKind::PreGrad},
-        {"before_recompile_pre_grad", GraphKind::PreGrad}, {"after_recompile_pre_grad", GraphKind::PreGrad},
-        {"before_joint_graph", GraphKind::JointPass},      {"after_joint_graph", GraphKind::JointPass},
-        {"before_post_grad_graph", GraphKind::PostGrad},   {"after_post_grad_graph", GraphKind::PostGrad},
-        {"inductor_post_grad_graph", GraphKind::PostGrad}, {"before_recompile_post_grad", GraphKind::PostGrad},
-        {"after_recompile_post_grad", GraphKind::PostGrad},
-    };
-    auto it = kinds.find(name);
-    return it == kinds.end() ? std::nullopt : std::optional(it->second);
-}
-
 bool isContextKey(std::string_view key) {
     return key == "rank" || key == "frame_id" || key == "frame_compile_id" || key == "attempt" ||
            key == "compiled_autograd_id" || key == "has_payload" || key == "stack";
 }
 
-// "rank_3" in dedicated_log_torch_trace_rank_3_abc.log names the rank when no record carries one.
-std::optional<int> rankFromFileName(const std::string& name) {
-    size_t at = name.find("rank_");
-    if (at == std::string::npos) return std::nullopt;
-    size_t i = at + 5, start = i;
-    int rank = 0;
-    while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i]))) rank = rank * 10 + (name[i++] - '0');
-    if (i == start || (i < name.size() && name[i] != '_' && name[i] != '.')) return std::nullopt;
-    return rank;
-}
-
 class Importer {
 public:
-    Importer(const std::string& path, RowSink& writer, const ImportProgressFn& progress)
-        : path_(path), writer_(writer), progress_(progress),
+    Importer(const std::string& path, RowSink& writer, ImportProgressFn progress)
+        : path_(path), writer_(writer), progress_(std::move(progress)),
           spans_([this](Span s) { writer_.addSpan(s); }) {
         session_.sourceFile = std::filesystem::path(path).filename().string();
         session_.sourcePath = path;
@@ -119,12 +79,11 @@ public:
         sites_.emplace(writer_, session_.id);
     }
 
-    ImportResult run() {
-        LogRecordReader reader(path_, [this](LogProblem p) { problem(p.line, p.column, p.kind, p.message); });
-        session_.bytes = static_cast<int64_t>(reader.fileSize());
-        if (reader.fileSize() == 0) problem(0, 0, "empty_file", "the file is empty: no trace records");
+    /// Imports the records of `range`, which starts where the previous read stopped.
+    void read(const LogByteRange& range) {
+        LogRecordReader reader(path_, [this](LogProblem p) { problem(p.line, p.column, p.kind, p.message); }, range);
         LogRecord record;
-        uint64_t lastReported = 0;
+        uint64_t lastReported = reader.bytesRead();
         while (reader.next(record)) {
             handle(record);
             if (progress_ && reader.bytesRead() - lastReported > (8u << 20)) {
@@ -132,27 +91,45 @@ public:
                 progress_(lastReported, reader.fileSize());
             }
         }
+        if (progress_) progress_(reader.bytesRead(), reader.fileSize());
+        bytesRead_ = reader.bytesRead();
+        linesRead_ = reader.linesRead();
+    }
+
+    uint64_t bytesRead() const { return bytesRead_; }
+    int64_t linesRead() const { return linesRead_; }
+
+    /// Writes the session row as far as read and commits: readers see the rows so far.
+    void publish() {
+        session_.bytes = static_cast<int64_t>(bytesRead_);
+        session_.records = result_.records;
+        session_.malformedRecords = result_.malformedRecords;
+        writer_.updateSession(session_);
+        writer_.commit();
+    }
+
+    /// The rows of the log's end (spans never closed, what the whole file lacked), once everything is read.
+    ImportResult finish() {
         spans_.finish();
-        if (reader.fileSize() > 0 && result_.records == 0 && result_.malformedRecords == 0)
+        if (bytesRead_ == 0) problem(0, 0, "empty_file", "the file is empty: no trace records");
+        if (bytesRead_ > 0 && result_.records == 0 && result_.malformedRecords == 0)
             problem(0, 0, "empty_file", "the file holds no trace records");
         if (droppedIssues_ > 0) {
             writer_.addImportIssue(ImportIssue{session_.id, 0, 0, "too_many_problems",
                                                std::to_string(droppedIssues_) + " more problems were not listed"});
         }
-        session_.records = result_.records;
-        session_.malformedRecords = result_.malformedRecords;
-        writer_.updateSession(session_);
-        writer_.commit();
-        if (progress_) progress_(reader.bytesRead(), reader.fileSize());
-        result_.bytes = reader.bytesRead();
-        result_.lines = reader.linesRead();
+        publish();
+        result_.bytes = bytesRead_;
+        result_.lines = linesRead_;
         return std::move(result_);
     }
 
 private:
     std::string path_;
     RowSink& writer_;
-    const ImportProgressFn& progress_;
+    ImportProgressFn progress_;
+    uint64_t bytesRead_ = 0;
+    int64_t linesRead_ = 0;
     Session session_;
     ImportResult result_;
     std::optional<CompileTracker> tracker_;
@@ -582,8 +559,23 @@ private:
 
 }  // namespace
 
+struct LogImport::State : Importer {
+    using Importer::Importer;
+};
+
+LogImport::LogImport(const std::string& logPath, RowSink& sink, ImportProgressFn progress)
+    : state_(std::make_unique<State>(logPath, sink, std::move(progress))) {}
+LogImport::~LogImport() = default;
+void LogImport::read(const LogByteRange& range) { state_->read(range); }
+uint64_t LogImport::bytesRead() const { return state_->bytesRead(); }
+int64_t LogImport::linesRead() const { return state_->linesRead(); }
+void LogImport::publish() { state_->publish(); }
+ImportResult LogImport::finish() { return state_->finish(); }
+
 ImportResult importTorchTraceLog(const std::string& logPath, RowSink& sink, const ImportProgressFn& progress) {
-    return Importer(logPath, sink, progress).run();
+    LogImport import(logPath, sink, progress);
+    import.read(LogByteRange{});
+    return import.finish();
 }
 
 }  // namespace traces

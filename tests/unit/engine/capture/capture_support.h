@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "capture/capture_engine.h"
+#include "capture/fx_printer.h"
 #include "tensor/conversion.h"
 #include "vm/interpreter.h"
 
@@ -45,6 +46,8 @@ struct CapturedRun {
     eng::vm::Value returned;
     RecordingSink events;
     int uniqueGraphs = 0;
+    /// GraphModule.code of every graph compiled, in order (runs that pass an ExplainRecord keep theirs there).
+    std::vector<std::string> graphCodes;
     /// torch._dynamo.utils.counters after the run: group -> key -> count.
     std::map<std::string, std::map<std::string, int64_t>> counters;
 };
@@ -63,7 +66,9 @@ inline CapturedRun runCaptured(const std::string& source, const std::string& fil
     settings.graphBreaks = settings.recompiles = true;
     engine.setLogSettings(logSettings.value_or(settings));
     engine.setLogStream(&logs);
+    eng::capture::ExplainRecord everyGraph;
     if (explain) engine.explainNextCall(explain);
+    else engine.setExplainRecord(&everyGraph);
     eng::vm::RunResult result = vm.runScript(filename, source);
     run.ok = result.ok;
     run.error = result.error;
@@ -78,6 +83,8 @@ inline CapturedRun runCaptured(const std::string& source, const std::string& fil
     run.out = out.str();
     run.logs = logs.str();
     run.uniqueGraphs = engine.uniqueGraphs();
+    for (const auto& graph : everyGraph.graphs) run.graphCodes.push_back(eng::capture::graphCode(*graph));
+    engine.setExplainRecord(nullptr);
     const auto& counters = vm.getAttr(vm.modules().at("torch._dynamo.utils"), "counters").as<eng::vm::DictObject>();
     for (const auto& [group, values] : counters.entries)
         for (const auto& [key, count] : values.as<eng::vm::DictObject>().entries) run.counters[group.str()][key.str()] = count.asInt();

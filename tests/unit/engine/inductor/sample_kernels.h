@@ -135,9 +135,20 @@ inline Kernel sliceOfDynamicSize() {
     return k;
 }
 
+/// A combo kernel, as an optimizer step over parameters of several shapes makes: the pointwise chain over 1000
+/// elements, the transposed broadcast add over 7 x 13 and the dynamic slice, the first and last reading one input.
+inline Kernel comboOfThreeSizes() {
+    std::vector<Kernel> parts = {pointwiseChain(1000), broadcastAddTransposed(7, 13), sliceOfDynamicSize()};
+    parts[1].buffers[0].name = "arg1_1";
+    parts[1].buffers[1].name = "arg2_1";
+    parts[1].buffers[2].name = "buf1";
+    parts[2].buffers[1].name = "buf2";
+    return makeComboKernel("cwb_for_fused_add_mul_relu_sigmoid_sin_slice_0", std::move(parts), {{0, 1}, {2, 3, 4}, {0, 5}});
+}
+
 inline std::vector<Kernel> all() {
     return {pointwiseChain(1000), broadcastAddTransposed(7, 13), softmaxRows(5), layerNormBf16(3, 64),
-            columnSumAndArgmax(9, 6), integerWhereAndAny(4, 11), sliceOfDynamicSize()};
+            columnSumAndArgmax(9, 6), integerWhereAndAny(4, 11), sliceOfDynamicSize(), comboOfThreeSizes()};
 }
 
 }  // namespace eng::inductor::samples

@@ -62,6 +62,24 @@ inline Graph dynamoGraph(const std::string& shape) {
              "        sin: \"f32[" + shape + "][1]cpu\" = torch.sin(l_x_);  l_x_ = None\n"
              "        add: \"f32[" + shape + "][1]cpu\" = sin + 1;  sin = None\n"
              "        return (add,)\n";
+    // The rows as the capture layer hands them over with the text (capture::graphNodeRows).
+    const auto row = [&](int index, const char* name, const char* op, const char* target, std::vector<std::string> inputs) {
+        GraphNode n;
+        n.index = index;
+        n.name = name;
+        n.op = op;
+        n.target = target;
+        n.inputs = std::move(inputs);
+        if (n.op != "output") {
+            n.dtype = "f32";
+            n.shape = "[" + shape + "]";
+            n.stride = "[1]";
+            n.device = "cpu";
+        }
+        return n;
+    };
+    g.nodes = {row(0, "l_x_", "placeholder", "L_x_", {}), row(1, "sin", "call_function", "torch.sin", {"l_x_"}),
+               row(2, "add", "call_function", "operator.add", {"sin"}), row(3, "output", "output", "output", {"add"})};
     return g;
 }
 

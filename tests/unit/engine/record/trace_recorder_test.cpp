@@ -111,7 +111,7 @@ TEST(TraceRecorder, RecompileWithGuardFailures) {
     ASSERT_EQ(r.trace.graphs.size(), 2u);
     EXPECT_EQ(r.trace.graphs[1].compileId, second.id);
     EXPECT_EQ(r.trace.graphs[1].name, "dynamo_output_graph");
-    // The FX text the engine passed was parsed into nodes, as an imported dynamo_output_graph is.
+    // The node rows the engine handed over are stored as they are (never parsed back from the text).
     std::vector<std::string> ops;
     for (const GraphNode& node : r.trace.graphs[1].nodes) ops.push_back(node.op);
     EXPECT_EQ(ops, (std::vector<std::string>{"placeholder", "call_function", "call_function", "output"}));

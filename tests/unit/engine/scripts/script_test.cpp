@@ -8,6 +8,12 @@
 //   # expect log: TEXT          the TORCH_LOGS=graph_breaks,recompiles output contains TEXT
 //   # expect code: TEXT         some compile's output code contains TEXT (what the backend generated)
 //   # expect no code: TEXT      no compile's output code contains TEXT (e.g. no graph fell back to the eager runtime)
+//   # expect graph_code: TEXT   some captured graph's GraphModule.code contains TEXT
+//   # expect graph_code:        (nothing after the colon) the comment lines that follow, less their "# ", are the
+//                               whole GraphModule.code of the next captured graph, in compile order
+//   # expect graph: TEXT        some captured graph as TORCH_TRACE prints it (print_readable: shapes, strides,
+//                               devices) contains TEXT
+//   # expect compiles: A, B     the compiles, in order, as "frame/attempt function" ("0/0 f, 1/0 torch_dynamo_resume_in_f_at_6")
 // One test per file (ScriptTest.Runs/capture_stdlib_defaultdict_factory), discovered when ctest runs, so a new
 // file is a new test without touching C++.
 #include <gtest/gtest.h>
@@ -35,7 +41,23 @@ struct Expectations {
     std::optional<size_t> recompiles;
     std::vector<std::string> logLines;
     std::vector<std::string> codeLines, absentCodeLines;
+    std::vector<std::string> graphCodeLines, graphCodes, graphLines;
+    std::optional<std::string> compiles;
 };
+
+/// "# TEXT" -> "TEXT", "#" -> "": a line of a `# expect graph_code:` block.
+std::optional<std::string> blockLine(const std::string& line) {
+    if (line == "#") return "";
+    if (line.starts_with("# ") && line.find("# expect") != 0) return line.substr(2);
+    return std::nullopt;
+}
+
+/// GraphModule.code without the blank lines FX puts before `def forward` and the indent it leaves after `return`.
+std::string trimmedCode(const std::string& code) {
+    const size_t start = code.find_first_not_of('\n');
+    const size_t end = code.find_last_not_of(" \n");
+    return start == std::string::npos ? "" : code.substr(start, end - start + 1);
+}
 
 std::string readText(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -69,6 +91,23 @@ Expectations expectationsOf(const std::string& source, const fs::path& path) {
             else if (auto log = value(" log:")) e.logLines.push_back(*log);
             else if (auto code = value(" code:")) e.codeLines.push_back(*code);
             else if (auto absent = value(" no code:")) e.absentCodeLines.push_back(*absent);
+            else if (auto graphCode = value(" graph_code:"); graphCode && !graphCode->empty()) e.graphCodeLines.push_back(*graphCode);
+            else if (graphCode) {
+                std::string block;
+                std::streampos next = in.tellg();
+                while (std::getline(in, line)) {
+                    const std::optional<std::string> text = blockLine(line);
+                    if (!text) break;
+                    block += (block.empty() ? "" : "\n") + *text;
+                    ++number;
+                    next = in.tellg();
+                }
+                in.clear();
+                in.seekg(next);
+                e.graphCodes.push_back(block);
+            }
+            else if (auto graph = value(" graph:")) e.graphLines.push_back(*graph);
+            else if (auto compiles = value(" compiles:")) e.compiles = *compiles;
             else throw std::invalid_argument("unknown expectation");
         } catch (const std::exception& error) {
             ADD_FAILURE() << path.string() << ":" << number << ":" << start + 1 << ": bad expectation '" << line.substr(start)
@@ -117,6 +156,22 @@ TEST_P(ScriptTest, Runs) {
     for (const traces::OutputCode& c : run.events.code) code += c.source + "\n";
     for (const std::string& text : expected.codeLines) EXPECT_NE(code.find(text), std::string::npos) << "output code:\n" << code;
     for (const std::string& text : expected.absentCodeLines) EXPECT_EQ(code.find(text), std::string::npos) << "output code:\n" << code;
+    std::string graphCodes;
+    for (const std::string& c : run.graphCodes) graphCodes += trimmedCode(c) + "\n\n";
+    for (const std::string& text : expected.graphCodeLines)
+        EXPECT_NE(graphCodes.find(text), std::string::npos) << "graph code:\n" << graphCodes;
+    for (size_t i = 0; i < expected.graphCodes.size(); ++i) {
+        ASSERT_LT(i, run.graphCodes.size()) << "expected a graph_code block for more graphs than were compiled";
+        EXPECT_EQ(trimmedCode(run.graphCodes[i]), expected.graphCodes[i]) << "graph " << i;
+    }
+    std::string graphs;
+    for (const auto& [key, graph] : run.events.graphs) graphs += graph.text + "\n";
+    for (const std::string& text : expected.graphLines) EXPECT_NE(graphs.find(text), std::string::npos) << "graphs:\n" << graphs;
+    if (expected.compiles) {
+        std::string compiles;
+        for (const traces::Compile& c : run.events.started) compiles += (compiles.empty() ? "" : ", ") + c.key.str() + " " + c.function;
+        EXPECT_EQ(compiles, *expected.compiles);
+    }
 }
 
 std::string testName(const ::testing::TestParamInfo<fs::path>& info) {

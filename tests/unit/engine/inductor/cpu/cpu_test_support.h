@@ -38,6 +38,13 @@ inline void collectIndices(const ExprPtr& e, int buffer, std::vector<Index>& out
 /// are visited once per outer point, so an empty reduction range still sizes their outputs).
 inline std::vector<int64_t> bufferElements(const Kernel& k, const SymbolValues& symbols) {
     std::vector<int64_t> out(k.buffers.size(), 1);
+    for (const ComboPart& part : k.parts) {
+        const std::vector<int64_t> partElements = bufferElements(part.kernel, symbols);
+        for (size_t j = 0; j < part.buffers.size(); ++j) {
+            int64_t& merged = out[static_cast<size_t>(part.buffers[j])];
+            merged = std::max(merged, partElements[j]);
+        }
+    }
     std::vector<int64_t> outer, red;
     for (const Index& r : k.outerRanges) outer.push_back(evaluate(r, {}, symbols));
     for (const Index& r : k.reductionRanges) red.push_back(evaluate(r, {}, symbols));

@@ -153,6 +153,16 @@ TEST_F(CudaCodegenCompile, IndexWidthIs64BitOnlyWhenNeeded) {
     EXPECT_EQ(symbolic.launchText({{"s0", 1000}}), "grid=(1, 1, 1) block=(256, 1, 1)");
 }
 
+TEST_F(CudaCodegenCompile, ComboKernelGivesEachPartItsOwnBlocks) {
+    const CudaKernelCode code = compiles(comboOfThreeSizes());
+    EXPECT_EQ(count(code.source, "cwb_block -= cwb_blocks;"), 3) << code.source;
+    EXPECT_EQ(count(code.source, "blockIdx.x"), 1) << "only the dispatch reads the block index";
+    EXPECT_NE(code.source.find("cwb_vec<float, 4>"), std::string::npos) << "the contiguous part keeps its vectors";
+    // One block for the 1000-element chain, one for the 7 x 13 add, ceil((s0 - 1) / 256) for the slice.
+    EXPECT_EQ(code.launchText({{"s0", 1}}), "grid=(2, 1, 1) block=(256, 1, 1)");
+    EXPECT_EQ(code.launchText({{"s0", 1000}}, 132), "grid=(6, 1, 1) block=(256, 1, 1)");
+}
+
 TEST_F(CudaCodegenCompile, SoftmaxIsOneRowPerBlockWithAllPassesInIt) {
     const CudaKernelCode code = compiles(softmaxRows(8192));
     EXPECT_EQ(code.strategy, CudaStrategy::RowReduction);

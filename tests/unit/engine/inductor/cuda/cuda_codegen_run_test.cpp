@@ -51,6 +51,17 @@ TEST_F(CudaCodegenRun, PointwiseChainTunings) {
     }
 }
 
+TEST_F(CudaCodegenRun, ComboKernelRunsEachPartOnItsBlocks) {
+    for (int64_t s0 : {1, 2, 37, 5000}) runAndCompare(comboOfThreeSizes(), {{"s0", s0}});
+    RunOptions unaligned;  // the scalar path in every part
+    unaligned.offsetElements = 1;
+    runAndCompare(comboOfThreeSizes(), {{"s0", 37}}, unaligned);
+    RunOptions tuned;
+    tuned.tuning.blockSize = 128;
+    tuned.tuning.elementsPerThread = 16;
+    runAndCompare(comboOfThreeSizes(), {{"s0", 300}}, tuned);
+}
+
 TEST_F(CudaCodegenRun, BroadcastAndTransposedLoads) {
     for (auto [rows, cols] : {std::pair{1, 1}, std::pair{7, 13}, std::pair{300, 257}}) runAndCompare(broadcastAddTransposed(rows, cols), {});
 }

@@ -23,6 +23,15 @@ namespace eng::inductor::cudatest {
 
 /// Elements each buffer needs: one past the largest index any load or store reaches.
 inline std::vector<int64_t> bufferExtents(const Kernel& kernel, const SymbolValues& symbols) {
+    if (kernel.isCombo()) {  // each part's extents, in the combo's buffers
+        std::vector<int64_t> extents(kernel.buffers.size(), 0);
+        for (const ComboPart& part : kernel.parts) {
+            const std::vector<int64_t> partExtents = bufferExtents(part.kernel, symbols);
+            for (size_t j = 0; j < part.buffers.size(); ++j)
+                extents[static_cast<size_t>(part.buffers[j])] = std::max(extents[static_cast<size_t>(part.buffers[j])], partExtents[j]);
+        }
+        return extents;
+    }
     std::vector<std::pair<int, Index>> outerAccesses, reductionAccesses;
     std::function<void(const ExprPtr&, std::vector<std::pair<int, Index>>&)> collect = [&](const ExprPtr& e, auto& out) {
         if (!e) return;

@@ -116,6 +116,45 @@ void checkEveryTableOp(bool interpreter) {
     EXPECT_GE(compared, 110);
 }
 
+/// torch.fmax / torch.fmin take the number where exactly one operand is NaN (torch.maximum propagates it), on
+/// float tensors, with integers as maximum / minimum: compiled and eager both give torch's documented values.
+void checkFmaxFminNan(bool interpreter) {
+    inductortest::useInterpreter(interpreter);
+    const std::string source = R"(import torch
+
+def f(x, y, i, j):
+    return [torch.fmax(x, y), torch.fmin(x, y), x.fmax(y), y.fmin(x), torch.maximum(x, y), torch.fmax(i, j), i.fmin(j)]
+
+def main():
+    nan = float('nan')
+    x = torch.tensor([1.0, nan, nan, -2.0, 0.5, -0.0])
+    y = torch.tensor([nan, 3.0, nan, 4.0, 0.5, 7.0])
+    i = torch.tensor([-7, 3, 0, 5], dtype=torch.int32)
+    j = torch.tensor([2, -3, 0, 9], dtype=torch.int32)
+    got = [repr(t.tolist()) for t in torch.compile(f)(x, y, i, j)]
+    want = [repr(t.tolist()) for t in f(x, y, i, j)]
+    return [got, want]
+)";
+    inductortest::InductorRun run = inductortest::runInductor(source, "main", {});
+    ASSERT_TRUE(run.ok) << run.error;
+    EXPECT_EQ(inductortest::compiledGraphs(run), 1);
+    const std::vector<std::string> documented = {
+        "[1.0, 3.0, nan, 4.0, 0.5, 7.0]",  "[1.0, 3.0, nan, -2.0, 0.5, -0.0]", "[1.0, 3.0, nan, 4.0, 0.5, 7.0]",
+        "[1.0, 3.0, nan, -2.0, 0.5, -0.0]", "[nan, nan, nan, 4.0, 0.5, 7.0]",   "[2, 3, 0, 9]",
+        "[-7, -3, 0, 5]"};
+    const ValueList& result = run.returned.as<eng::vm::ListObject>().items;
+    for (size_t side = 0; side < 2; ++side) {
+        const ValueList& lists = result[side].as<eng::vm::ListObject>().items;
+        ASSERT_EQ(lists.size(), documented.size());
+        for (size_t k = 0; k < documented.size(); ++k)
+            EXPECT_EQ(lists[k].as<eng::vm::StrObject>().value, documented[k]) << (side == 0 ? "compiled" : "eager") << " result " << k;
+    }
+}
+
+TEST(InductorElementwiseTable, FmaxFminTakeTheNumberWhereOneIsNanInterpreted) { checkFmaxFminNan(true); }
+
+TEST(InductorElementwiseTable, FmaxFminTakeTheNumberWhereOneIsNanNative) { checkFmaxFminNan(false); }
+
 TEST(InductorElementwiseTable, EveryOpWithTheReferenceInterpreter) { checkEveryTableOp(true); }
 
 TEST(InductorElementwiseTable, EveryOpWithNativeCode) { checkEveryTableOp(false); }

@@ -55,6 +55,20 @@ TEST(KernelVerifier, AcceptsEverySample) {
     for (const Kernel& k : all()) EXPECT_NO_THROW(verifyKernel(k)) << kernelText(k);
 }
 
+TEST(KernelVerifier, RejectsComboKernelsThatAreNotPointwisePartsOverTheirSum) {
+    Kernel combo = comboOfThreeSizes();
+    EXPECT_NE(kernelText(combo).find("3 parts"), std::string::npos);
+    Kernel withReduction = combo;
+    withReduction.parts[1].kernel = softmaxRows(2);
+    EXPECT_THROW(verifyKernel(withReduction), std::logic_error);
+    Kernel wrongRange = combo;
+    wrongRange.outerRanges = {c(1000)};
+    EXPECT_THROW(verifyKernel(wrongRange), std::logic_error);
+    Kernel unmapped = combo;
+    unmapped.parts[0].buffers.pop_back();
+    EXPECT_THROW(verifyKernel(unmapped), std::logic_error);
+}
+
 TEST(KernelVerifier, RejectsReadingAReductionInItsOwnPass) {
     Kernel k = softmaxRows(2);
     k.passes[1].reductions[0].value = reductionValue(1, DType::Float32);
