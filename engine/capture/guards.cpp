@@ -126,7 +126,8 @@ std::optional<std::string> failure(const GuardSpec& g, const std::optional<vm::V
             if (value && value->is(vm::Kind::List)) length = static_cast<int64_t>(value->as<vm::ListObject>().items.size());
             if (value && value->is(vm::Kind::Tuple)) length = static_cast<int64_t>(value->as<vm::TupleObject>().items.size());
             if (value && value->is(vm::Kind::Dict)) length = static_cast<int64_t>(value->as<vm::DictObject>().entries.size());
-            if (length == g.length) return std::nullopt;
+            // A list and a tuple of one length are not interchangeable (Dynamo checks the type with the length).
+            if (length == g.length && value->kind() == g.valueKind) return std::nullopt;
             return stripLocalScope(g.verboseCode());
         }
     }

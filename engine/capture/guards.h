@@ -29,7 +29,7 @@ struct GuardSpec {
     GuardOrigin origin;
     vm::Value expected;                 // EqualsMatch: the constant; IdMatch: the object
     std::string typeName;               // TypeMatch: the class name (int, float, bool, str, ...)
-    vm::Kind valueKind = vm::Kind::None;  // TypeMatch: the VM kind it must have
+    vm::Kind valueKind = vm::Kind::None;  // TypeMatch, LengthCheck: the VM kind it must have
     int64_t length = 0;                 // LengthCheck
     uint32_t compareOp = 0;             // ScalarCompare: `source <op> expected` must be `outcome`
     int dimension = -1;                 // ScalarCompare on a dynamic size: `source.size()[dimension] <op> expected`

@@ -98,6 +98,8 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
     }
     if (std::optional<VarRef> r = callBuiltinOnObject(tracer, frame, name, args, kwargs)) return *r;
     if (name == "isinstance" && args.size() == 2) {
+        // The outcome depends on the value's type: a value from a source is guarded (a list by its type and length).
+        if (args[0]->source && args[0]->kind != Variable::Kind::Tensor) tracer.guardValue(args[0]);
         tracer.argOf(args[1]);
         return tracer.constant(tracer.vm().call(callee, {tracer.exampleOf(args[0]), tracer.exampleOf(args[1])}));
     }

@@ -208,6 +208,10 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
         VarRef result = callTensorOp(NodeOp::CallFunction, "operator.getitem", {container, key}, {}, vm::Value(), CallKind::GetItem);
         return result;
     }
+    // A sequence indexed by a tensor made of constants alone (`xs[torch.as_tensor(2)]`): its value is the same on
+    // every call, so it indexes like the int it holds, as in Dynamo.
+    if ((container->kind == Variable::Kind::List || container->kind == Variable::Kind::Tuple) && tensorOfConstants(key))
+        return getItem(container, constant(vm_.call(vm_.getAttr(key->value, "item"), {})));
     const bool dictContainer = container->kind == Variable::Kind::Dict || (container->kind == Variable::Kind::Python && container->value.is(vm::Kind::Dict));
     if (key->kind != Variable::Kind::Python && key->kind != Variable::Kind::Slice && !(dictContainer && key->kind == Variable::Kind::Tensor))
         unsupported("Unsupported subscript", "Dynamo cannot index a Python container with a traced value.", {}, "operator.getitem");
@@ -294,6 +298,18 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
         default:
             unsupported("Unsupported subscript", "Dynamo cannot index this value.", {}, "operator.getitem");
     }
+}
+
+bool Tracer::tensorOfConstants(const VarRef& v) const {
+    if (v->kind != Variable::Kind::Tensor || !v->node || (v->node->target != "torch.as_tensor" && v->node->target != "torch.tensor")) return false;
+    const tensor::Tensor& t = v->value.tensor();
+    if (t.dim() != 0 || !tensor::isIntegral(t.dtype(), false)) return false;
+    auto constantArg = [](const auto& self, const Arg& a) -> bool {
+        if (a.kind == Arg::Kind::NodeRef) return false;
+        return std::all_of(a.items.begin(), a.items.end(), [&](const Arg& item) { return self(self, item); });
+    };
+    return std::all_of(v->node->args.begin(), v->node->args.end(), [&](const Arg& a) { return constantArg(constantArg, a); }) &&
+           std::all_of(v->node->kwargs.begin(), v->node->kwargs.end(), [&](const KwArg& a) { return constantArg(constantArg, a.second); });
 }
 
 bool Tracer::truthOf(TraceFrame& frame, const VarRef& v) {

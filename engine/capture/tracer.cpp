@@ -154,6 +154,9 @@ void Tracer::guardValue(const VarRef& v) {
     } else if (v->kind == Variable::Kind::List || v->kind == Variable::Kind::Tuple) {
         g.kind = GuardKind::LengthCheck;
         g.length = static_cast<int64_t>(v->items.size());
+        g.valueKind = value.is(vm::Kind::List) || value.is(vm::Kind::Tuple) ? value.kind()
+                      : v->kind == Variable::Kind::List                      ? vm::Kind::List
+                                                                             : vm::Kind::Tuple;
     } else {
         switch (value.kind()) {
             case vm::Kind::None: g.kind = GuardKind::NoneMatch; break;
@@ -178,6 +181,7 @@ void Tracer::guardValue(const VarRef& v) {
             case vm::Kind::Dict:
                 g.kind = GuardKind::LengthCheck;
                 g.length = static_cast<int64_t>(value.as<vm::DictObject>().entries.size());
+                g.valueKind = vm::Kind::Dict;
                 break;
             case vm::Kind::Instance:
             case vm::Kind::BoundMethod:

@@ -273,6 +273,8 @@ public:
     /// Breaks when `a is b` cannot be decided for every call these guards admit.
     void requireKnownIdentity(const VarRef& a, const VarRef& b);
     VarRef getItem(const VarRef& container, const VarRef& key);
+    /// A 0-d integer tensor made by torch.tensor / torch.as_tensor of constants alone: the same value on every call.
+    bool tensorOfConstants(const VarRef& v) const;
     bool truthOf(TraceFrame& frame, const VarRef& v);
     std::vector<VarRef> unpack(const VarRef& v);
     [[noreturn]] void unsupported(const std::string& breakType, const std::string& explanation,

@@ -237,11 +237,16 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
             std::string qualified = module.registryPrefix + name;
             const tensor::OpEntry* entry = tensor::OpRegistry::instance().find(qualified);
             if (!entry) return std::nullopt;
-            Value op = makeNative(name, [entry](Interpreter&, CallArgs& args) {
+            Value op = makeNative(name, [entry](Interpreter& vm, CallArgs& args) {
+                // A range is a sequence of ints to torch (torch.tensor(range(n))).
+                auto convert = [&vm](const Value& v) {
+                    if (v.is(Kind::Instance) && v.as<InstanceObject>().cls == vm.builtinClass("range")) return toTensorValue(makeList(vm.toList(v)));
+                    return toTensorValue(v);
+                };
                 tensor::ValueList positional;
-                for (const Value& v : args.positional) positional.push_back(toTensorValue(v));
+                for (const Value& v : args.positional) positional.push_back(convert(v));
                 tensor::KeywordArgs keywords;
-                for (const auto& [key, v] : args.keywords) keywords.emplace_back(key, toTensorValue(v));
+                for (const auto& [key, v] : args.keywords) keywords.emplace_back(key, convert(v));
                 return fromTensorValue(tensor::OpRegistry::instance().call(*entry, positional, keywords));
             });
             module.attributes[name] = op;
