@@ -36,6 +36,9 @@ bool isGradModeClass(const vm::Value& value);
 /// Dynamo's "Missing bytecode handler" break for an instruction the evaluator does not model.
 [[noreturn]] void unsupportedInstruction(Tracer& tracer, const frontend::Instruction& in);
 
+/// A list, tuple, dict or iterator the trace made, holding these items.
+VarRef container(Variable::Kind kind, std::vector<VarRef> items);
+
 /// The constant of a code object's pool as a VM value.
 vm::Value constantAsValue(const frontend::Constant& constant);
 

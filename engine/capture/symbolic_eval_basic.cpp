@@ -30,8 +30,6 @@ vm::Value constantAsValue(const frontend::Constant& constant) {
         constant.value);
 }
 
-namespace {
-
 VarRef container(Variable::Kind kind, std::vector<VarRef> items) {
     auto v = std::make_shared<Variable>();
     v->kind = kind;
@@ -40,6 +38,8 @@ VarRef container(Variable::Kind kind, std::vector<VarRef> items) {
     if (kind == Variable::Kind::Tuple) v->value = vm::makeTuple({});
     return v;
 }
+
+namespace {
 
 std::vector<VarRef> popN(TraceFrame& frame, size_t n) {
     std::vector<VarRef> items(frame.stack.end() - static_cast<long>(n), frame.stack.end());

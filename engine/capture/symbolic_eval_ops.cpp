@@ -58,14 +58,6 @@ std::optional<VarRef> Tracer::sequenceOp(uint32_t op, const VarRef& a, const Var
     const auto operand = ops::decodeBinaryOpArg(op);
     std::optional<Variable::Kind> kindA = sequenceKind(a), kindB = sequenceKind(b);
     if (!operand || (!kindA && !kindB) || (isConstant(a) && isConstant(b))) return std::nullopt;
-    auto made = [](Variable::Kind kind, std::vector<VarRef> items) {
-        auto v = std::make_shared<Variable>();
-        v->kind = kind;
-        v->items = std::move(items);
-        v->fresh = true;
-        if (kind == Variable::Kind::Tuple) v->value = vm::makeTuple({});
-        return v;
-    };
     if (operand->op == ops::BinaryOperator::Add && kindA && kindB) {
         if (*kindA != *kindB) return std::nullopt;  // list + tuple: the VM raises Python's TypeError
         std::vector<VarRef> items = unpack(a);
@@ -77,7 +69,7 @@ std::optional<VarRef> Tracer::sequenceOp(uint32_t op, const VarRef& a, const Var
             a->items = std::move(items);
             return a;
         }
-        return made(*kindA, std::move(items));
+        return container(*kindA, std::move(items));
     }
     // A sequence repeated a constant number of times (`[x] * 3`, `3 * (x,)`).
     if (operand->op == ops::BinaryOperator::Multiply && !operand->inplace && (kindA.has_value() != kindB.has_value())) {
@@ -88,7 +80,7 @@ std::optional<VarRef> Tracer::sequenceOp(uint32_t op, const VarRef& a, const Var
         std::vector<VarRef> once = unpack(sequence);
         std::vector<VarRef> items;
         for (int64_t i = 0; i < exampleOf(count).asInt(); ++i) items.insert(items.end(), once.begin(), once.end());
-        return made(*sequenceKind(sequence), std::move(items));
+        return container(*sequenceKind(sequence), std::move(items));
     }
     return std::nullopt;
 }
