@@ -256,6 +256,40 @@ void splitCppKernels(std::string_view source, std::vector<Kernel>& kernels) {
 
 }  // namespace
 
+std::vector<AnnotatedCall> annotatedCalls(std::string_view source, const std::vector<Kernel>& kernels) {
+    constexpr std::string_view kSourceNodes = "# Topologically Sorted Source Nodes: [";
+    std::vector<AnnotatedCall> calls;
+    std::optional<AnnotatedCall> pending;  // a comment read, its call not yet
+    scan::LineReader lines(source);
+    for (std::string_view line; lines.next(line);) {
+        bool indented = !line.empty() && (line.front() == ' ' || line.front() == '\t');
+        std::string_view text = trim(line);
+        if (text.starts_with(kSourceNodes)) {
+            // Comments above kernel definitions sit at the module's top level; the calls' are inside call().
+            if (!indented) continue;
+            size_t close = text.find(']', kSourceNodes.size());
+            pending.emplace();
+            pending->sourceNodes = splitNameList(text.substr(kSourceNodes.size(), close - kSourceNodes.size()));
+            continue;
+        }
+        if (!pending || text.empty() || text.starts_with('#')) continue;
+        size_t open = text.find('(');
+        if (open == std::string_view::npos) continue;
+        std::string_view callee = text.substr(0, open);
+        if (size_t equals = callee.find(" = "); equals != std::string_view::npos) callee = trim(callee.substr(equals + 3));
+        // Stream and buffer set-up between the comment and its call.
+        if (callee.starts_with("get_raw_stream") || callee.starts_with("empty_strided") || callee.starts_with("assert_"))
+            continue;
+        if (callee.ends_with(".run")) callee.remove_suffix(4);
+        pending->callee = std::string(callee);
+        pending->generatedKernel = std::any_of(kernels.begin(), kernels.end(),
+                                               [&](const Kernel& k) { return k.name == callee; });
+        calls.push_back(std::move(*pending));
+        pending.reset();
+    }
+    return calls;
+}
+
 std::string outputCodeLanguage(std::string_view source) {
     std::string_view head = scan::trimLeft(source);
     if (head.empty()) return {};

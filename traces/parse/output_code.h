@@ -27,6 +27,17 @@ struct SplitOutputCode {
 /// Never throws; unterminated kernels run to the end of the text.
 SplitOutputCode splitOutputCode(std::string_view source);
 
+/// One call in a Python wrapper's `call()` that Inductor annotated with the Dynamo-graph nodes it computes.
+struct AnnotatedCall {
+    std::string callee;                     ///< "triton_poi_fused_add_0" or "torch.ops.aten.mm.default"
+    bool generatedKernel = false;           ///< a kernel of this module (`name.run(...)` or `name(...)`)
+    std::vector<std::string> sourceNodes;  ///< from "# Topologically Sorted Source Nodes: [...]", in its order
+};
+
+/// The annotated calls of a Python wrapper, in launch order: kernels of `kernels` and extern calls (aten ops,
+/// `extern_kernels.mm`). Empty for C++ or for wrappers without the comments.
+std::vector<AnnotatedCall> annotatedCalls(std::string_view source, const std::vector<Kernel>& kernels);
+
 /// "python", "cpp" or "" from the opening of a generated file (`# AOT ID`, `from `, `import ` are Python;
 /// `#include`, `//`, `extern`, `namespace` are C++).
 std::string outputCodeLanguage(std::string_view source);

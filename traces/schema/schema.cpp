@@ -325,10 +325,15 @@ void createCurrentSchema(Database& db) {
     db.exec("COMMIT");
 }
 
-void configureForWriting(Database& db) {
-    db.exec("PRAGMA journal_mode = WAL");
-    // WAL with synchronous=OFF: a crash of cwb (or of the engine run it records) loses nothing committed;
-    // only an operating-system crash could, and skipping fsync keeps imports of huge logs I/O-light.
+void configureForWriting(Database& db, WriteAccess access = WriteAccess::Shared) {
+    if (access == WriteAccess::Exclusive) {
+        db.exec("PRAGMA locking_mode = EXCLUSIVE");
+        db.exec("PRAGMA journal_mode = TRUNCATE");
+    } else {
+        db.exec("PRAGMA journal_mode = WAL");
+    }
+    // synchronous=OFF with either journal: a crash of cwb (or of the engine run it records) loses nothing
+    // committed; only an operating-system crash could, and skipping fsync keeps imports of huge logs I/O-light.
     db.exec("PRAGMA synchronous = OFF");
     db.exec("PRAGMA foreign_keys = OFF");
     db.exec("PRAGMA cache_size = -16384");  // 16 MB: writes need little cache, and memory stays flat
@@ -360,6 +365,21 @@ void refuseNewer(Database& db, int version) {
     }
 }
 
+// A writer killed mid-transaction with a rollback journal (WriteAccess::Exclusive) leaves a hot journal, which
+// only a read-write connection may roll back: do that first, so the file shows what was committed before.
+void rollBackInterruptedWrite(const std::string& path) {
+    std::error_code ec;
+    auto journalSize = std::filesystem::file_size(path + "-journal", ec);
+    if (ec || journalSize == 0) return;
+    try {
+        Database db(path, Database::Mode::ReadWrite);
+        db.prepare("SELECT count(*) FROM sqlite_master").step();
+    } catch (const DbError& e) {
+        throw DbError(path + ": a write to this trace was interrupted or is still going on, and its journal (" +
+                      path + "-journal) could not be rolled back: " + e.what());
+    }
+}
+
 }  // namespace
 
 int storedSchemaVersion(Database& db) {
@@ -374,7 +394,7 @@ bool looksLikeSqliteFile(const std::string& path) {
     return in.gcount() == 16 && std::string_view(magic, 15) == "SQLite format 3";
 }
 
-std::unique_ptr<Database> createTraceDatabase(const std::string& path, int schemaVersion) {
+std::unique_ptr<Database> createTraceDatabase(const std::string& path, int schemaVersion, WriteAccess access) {
     if (schemaVersion < 1 || schemaVersion > kSchemaVersion)
         throw DbError(path + ": no trace schema version " + std::to_string(schemaVersion));
     std::error_code ec;
@@ -382,7 +402,7 @@ std::unique_ptr<Database> createTraceDatabase(const std::string& path, int schem
     auto db = std::make_unique<Database>(path, Database::Mode::Create);
     // Payloads of several KB are the common row; larger pages keep them out of long overflow chains.
     db->exec("PRAGMA page_size = 16384");
-    configureForWriting(*db);
+    configureForWriting(*db, access);
     if (schemaVersion == kSchemaVersion) createCurrentSchema(*db);
     else applyMigrations(*db, 0, schemaVersion);
     return db;
@@ -401,6 +421,7 @@ std::unique_ptr<Database> openTraceDatabaseForWriting(const std::string& path) {
 std::unique_ptr<Database> openTraceDatabaseForReading(const std::string& path, int* versionOut) {
     if (!std::filesystem::exists(path)) throw DbError(path + ": no such file");
     if (!looksLikeSqliteFile(path)) throw DbError(path + ": not a SQLite trace file");
+    rollBackInterruptedWrite(path);
     auto db = std::make_unique<Database>(path, Database::Mode::ReadOnly);
     int version = storedSchemaVersion(*db);
     checkIsTrace(*db, version);

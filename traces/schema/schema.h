@@ -14,9 +14,16 @@ inline constexpr int kSchemaVersion = 3;
 /// Stored in the `meta` table so that other SQLite files are told apart from traces.
 inline constexpr const char* kTraceFormatName = "cwb-trace";
 
+/// How a trace is written. Shared: WAL, so that readers (a workbench following a run) see each commit while the
+/// writer goes on. Exclusive: nobody reads the file until the writer is done (an import), so it is locked and kept
+/// crash-safe with a rollback journal, which writes each new page once where WAL writes it twice; a reader that
+/// comes meanwhile is told the file is locked, and one that comes after a crash rolls the journal back.
+enum class WriteAccess { Shared, Exclusive };
+
 /// Creates a new trace file (replacing any file at `path`) with the current schema, or with the migrations up to
 /// an older `schemaVersion` (files as earlier cwb versions wrote them, for tests of the migrations).
-std::unique_ptr<Database> createTraceDatabase(const std::string& path, int schemaVersion = kSchemaVersion);
+std::unique_ptr<Database> createTraceDatabase(const std::string& path, int schemaVersion = kSchemaVersion,
+                                              WriteAccess access = WriteAccess::Shared);
 
 /// Opens an existing trace for writing, migrating an older schema. Throws DbError on newer or foreign files.
 std::unique_ptr<Database> openTraceDatabaseForWriting(const std::string& path);

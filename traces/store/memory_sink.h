@@ -19,11 +19,14 @@ public:
     void addInternedString(RowId sessionId, int64_t index, std::string_view text) override;
     RowId addCompileSite(const CompileSite& site) override;
     RowId addCompile(const Compile& compile) override;
+    using RowSink::updateCompile;
     void updateCompile(const Compile& compile) override;
+    using RowSink::addGraph;
     RowId addGraph(const Graph& graph) override;
     void addGuards(RowId compileId, const std::vector<Guard>& guards) override;
     void addGuardFailures(RowId compileId, const std::vector<GuardFailure>& failures) override;
     RowId addGraphBreak(const GraphBreak& graphBreak) override;
+    using RowSink::addOutputCode;
     RowId addOutputCode(const OutputCode& code) override;
     using RowSink::addArtifact;
     /// Keeps the payload with the row (a trace file keeps it on disk until asked for), or as much as `Payloads` says.

@@ -120,7 +120,12 @@ constexpr auto field(const char* name, const char* declaration) {
     using Value = std::remove_cvref_t<decltype(((std::declval<const Row&>().*First) .* ... .*Rest))>;
     Column<Row> column{
         name, declaration,
-        [](Statement& s, int i, const Row& row) { putValue(s, i, ((row.*First) .* ... .*Rest)); },
+        [](Statement& s, int i, const Row& row) {
+            const auto& value = ((row.*First) .* ... .*Rest);
+            // The row outlives the statement's run (bindRow, run, reset): its text need not be copied.
+            if constexpr (std::is_same_v<std::remove_cvref_t<decltype(value)>, std::string>) s.bindUncopied(i, value);
+            else putValue(s, i, value);
+        },
         [](const Statement& q, int c, Row& row) { getValue(q, c, ((row.*First) .* ... .*Rest)); }};
     // std::optional orders an empty value first, as SQLite orders NULL; strings compare bytewise as its BINARY.
     if constexpr (std::totally_ordered<Value>)

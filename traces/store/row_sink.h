@@ -38,6 +38,15 @@ public:
     virtual RowId addSpan(const Span& span) = 0;
     virtual RowId addRecordWithoutCompileId(const RecordWithoutCompileId& record) = 0;
 
+    /// The same, for a caller that hands its row over: a sink may then keep the row's large texts (graph text,
+    /// output code, payloads, metrics) without copying them. By default they are copied like any row.
+    virtual void updateCompile(Compile&& compile) { updateCompile(static_cast<const Compile&>(compile)); }
+    virtual RowId addGraph(Graph&& graph) { return addGraph(static_cast<const Graph&>(graph)); }
+    virtual RowId addOutputCode(OutputCode&& code) { return addOutputCode(static_cast<const OutputCode&>(code)); }
+    virtual RowId addArtifact(Artifact&& artifact, std::string_view payloadMd5) {
+        return addArtifact(static_cast<const Artifact&>(artifact), payloadMd5);
+    }
+
     /// Makes everything written so far durable and visible to readers (a no-op in memory).
     virtual void commit() = 0;
 };

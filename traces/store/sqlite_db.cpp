@@ -82,6 +82,12 @@ Statement& Statement::bind(int index, std::string_view text) {
     return *this;
 }
 
+Statement& Statement::bindUncopied(int index, std::string_view text) {
+    if (sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK)
+        db_->fail("bind");
+    return *this;
+}
+
 Statement& Statement::bindNull(int index) {
     if (sqlite3_bind_null(stmt_, index) != SQLITE_OK) db_->fail("bind");
     return *this;

@@ -56,6 +56,8 @@ public:
     Statement& bind(int index, std::string_view text);
     Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
     Statement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
+    /// Binds without copying: `text` must stay unchanged until the statement is reset (a row bound and run at once).
+    Statement& bindUncopied(int index, std::string_view text);
     Statement& bindNull(int index);
     template <class T>
     Statement& bind(int index, const std::optional<T>& value) {

@@ -237,8 +237,11 @@ struct TraceWriter::Impl {
 };
 
 TraceWriter::TraceWriter(const std::string& path, Open mode)
-    : impl_(std::make_unique<Impl>(mode == Open::CreateNew ? createTraceDatabase(path)
-                                                           : openTraceDatabaseForWriting(path))) {}
+    : impl_(std::make_unique<Impl>(
+          mode == Open::Append ? openTraceDatabaseForWriting(path)
+                               : createTraceDatabase(path, kSchemaVersion,
+                                                     mode == Open::CreateNewExclusive ? WriteAccess::Exclusive
+                                                                                      : WriteAccess::Shared))) {}
 
 TraceWriter::~TraceWriter() = default;
 
@@ -288,16 +291,21 @@ RowId TraceWriter::addCompile(const Compile& compile) {
     return row.id;
 }
 
-void TraceWriter::updateCompile(const Compile& compile) {
-    impl_->enqueue(256 + compile.metricsJson.size(), [impl = impl_.get(), compile] {
+void TraceWriter::updateCompile(const Compile& compile) { updateCompile(Compile(compile)); }
+
+void TraceWriter::updateCompile(Compile&& compile) {
+    size_t bytes = 256 + compile.metricsJson.size();  // before the row moves into the job (arguments are unordered)
+    impl_->enqueue(bytes, [impl = impl_.get(), compile = std::move(compile)] {
         impl->write(impl->updateCompile, tables::kCompiles, compile, 256 + compile.metricsJson.size());
         impl->deletePhases.bind(1, compile.id).run();
         impl->writePhases(compile);
     });
 }
 
-RowId TraceWriter::addGraph(const Graph& graph) {
-    Graph row = graph;
+RowId TraceWriter::addGraph(const Graph& graph) { return addGraph(Graph(graph)); }
+
+RowId TraceWriter::addGraph(Graph&& graph) {
+    Graph row = std::move(graph);
     row.id = impl_->graphIds.take();
     RowId id = row.id;
     size_t bytes = row.text.size() + 128 * row.nodes.size();
@@ -330,7 +338,8 @@ void TraceWriter::addGuardFailures(RowId compileId, const std::vector<GuardFailu
         f.id = impl_->failureIds.take();
         f.compileId = compileId;
     }
-    impl_->enqueue(64 * rows.size(), [impl = impl_.get(), rows = std::move(rows)] {
+    size_t bytes = 64 * rows.size();
+    impl_->enqueue(bytes, [impl = impl_.get(), rows = std::move(rows)] {
         for (const GuardFailure& f : rows)
             impl->write(impl->insertFailure, tables::kGuardFailures, f, 64 + f.reason.size());
     });
@@ -345,8 +354,10 @@ RowId TraceWriter::addGraphBreak(const GraphBreak& graphBreak) {
     return b.id;
 }
 
-RowId TraceWriter::addOutputCode(const OutputCode& code) {
-    OutputCode row = code;
+RowId TraceWriter::addOutputCode(const OutputCode& code) { return addOutputCode(OutputCode(code)); }
+
+RowId TraceWriter::addOutputCode(OutputCode&& code) {
+    OutputCode row = std::move(code);
     row.id = impl_->outputIds.take();
     size_t bytes = row.source.size();
     for (Kernel& k : row.kernels) {
@@ -365,6 +376,10 @@ RowId TraceWriter::addOutputCode(const OutputCode& code) {
 }
 
 RowId TraceWriter::addArtifact(const Artifact& artifact, std::string_view payloadMd5) {
+    return addArtifact(Artifact(artifact), payloadMd5);
+}
+
+RowId TraceWriter::addArtifact(Artifact&& artifact, std::string_view payloadMd5) {
     std::optional<RowId> payloadId;
     if (!artifact.payload.empty()) {
         std::string md5 = artifact.payloadIntact && !payloadMd5.empty() ? std::string(payloadMd5)
@@ -373,8 +388,9 @@ RowId TraceWriter::addArtifact(const Artifact& artifact, std::string_view payloa
         if (inserted) it->second = impl_->payloadIds.take();
         payloadId = it->second;
         if (inserted) {
-            impl_->enqueue(artifact.payload.size(), [impl = impl_.get(),
-                                                     row = StoredPayload{*payloadId, md5, artifact.payload}] {
+            size_t bytes = artifact.payload.size();  // before the payload moves into the job
+            impl_->enqueue(bytes, [impl = impl_.get(),
+                                                     row = StoredPayload{*payloadId, md5, std::move(artifact.payload)}] {
                 impl->write(impl->insertPayload, tables::kPayloads, row, row.text.size());
             });
         }
@@ -386,13 +402,14 @@ RowId TraceWriter::addArtifact(const Artifact& artifact, std::string_view payloa
     row.compileId = artifact.compileId;
     row.seq = artifact.seq;
     row.line = artifact.line;
-    row.event = artifact.event;
-    row.name = artifact.name;
-    row.encoding = artifact.encoding;
-    row.metadata = artifact.metadata;
+    row.event = std::move(artifact.event);
+    row.name = std::move(artifact.name);
+    row.encoding = std::move(artifact.encoding);
+    row.metadata = std::move(artifact.metadata);
     row.payloadIntact = artifact.payloadIntact;
     RowId id = row.id;
-    impl_->enqueue(64 + row.metadata.size(), [impl = impl_.get(), row = std::move(row), payloadId] {
+    size_t bytes = 64 + row.metadata.size();
+    impl_->enqueue(bytes, [impl = impl_.get(), row = std::move(row), payloadId] {
         impl->insertArtifact.bind(kArtifactPayloadIdColumn, payloadId);
         impl->write(impl->insertArtifact, tables::kArtifacts, row, 64 + row.metadata.size());
     });
@@ -403,7 +420,8 @@ RowId TraceWriter::addSpan(const Span& span) {
     Span row = span;
     row.id = impl_->spanIds.take();
     RowId id = row.id;
-    impl_->enqueue(64 + row.args.size(), [impl = impl_.get(), row = std::move(row)] {
+    size_t bytes = 64 + row.args.size();
+    impl_->enqueue(bytes, [impl = impl_.get(), row = std::move(row)] {
         impl->write(impl->insertSpan, tables::kSpans, row, 64 + row.args.size());
     });
     return id;
@@ -413,7 +431,8 @@ RowId TraceWriter::addRecordWithoutCompileId(const RecordWithoutCompileId& recor
     RecordWithoutCompileId row = record;
     row.id = impl_->noCompileIds.take();
     RowId id = row.id;
-    impl_->enqueue(64 + 128 * row.stack.size(), [impl = impl_.get(), row = std::move(row)] {
+    size_t bytes = 64 + 128 * row.stack.size();
+    impl_->enqueue(bytes, [impl = impl_.get(), row = std::move(row)] {
         impl->write(impl->insertNoCompile, tables::kRecordsWithoutCompileId, row, 64 + 128 * row.stack.size());
     });
     return id;

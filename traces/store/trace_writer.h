@@ -14,7 +14,10 @@ namespace traces {
 
 class TraceWriter : public RowSink {
 public:
-    enum class Open { CreateNew, Append };
+    /// CreateNew: a new file that readers may follow while it is written (WAL). CreateNewExclusive: a new file
+    /// nobody reads until the writer is done, as an import writes (see WriteAccess in schema.h). Append: an
+    /// existing trace, written like CreateNew.
+    enum class Open { CreateNew, CreateNewExclusive, Append };
     explicit TraceWriter(const std::string& path, Open mode = Open::CreateNew);
     ~TraceWriter();
     TraceWriter(const TraceWriter&) = delete;
@@ -36,6 +39,10 @@ public:
     RowId addArtifact(const Artifact& artifact, std::string_view payloadMd5) override;
     RowId addSpan(const Span& span) override;
     RowId addRecordWithoutCompileId(const RecordWithoutCompileId& record) override;
+    void updateCompile(Compile&& compile) override;
+    RowId addGraph(Graph&& graph) override;
+    RowId addOutputCode(OutputCode&& code) override;
+    RowId addArtifact(Artifact&& artifact, std::string_view payloadMd5) override;
     /// Ends the current batch so that everything written so far is durable and visible to readers.
     void commit() override;
 

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "graph/provenance.h"
+#include "parse/output_code.h"
 
 namespace viz {
 namespace {
@@ -134,6 +136,22 @@ void guessFromKernelNames(const GraphModel& model, const traces::OutputCode& cod
     }
 }
 
+/// Dynamo nodes whose value an extern call (an aten op such as attention or mm, not a generated kernel) produces:
+/// the last node its Source Nodes list (they are topologically sorted), when no later call lists that node again.
+/// A generated kernel that lists such a node before it only prepared one of its inputs: GPT-2's causal-mask
+/// kernel lists the attention node, because the mask's expand comes from sdpa's decomposition, while the
+/// attention itself runs in `aten._scaled_dot_product_cudnn_attention`.
+std::unordered_set<std::string> externComputedNodes(const traces::OutputCode& code) {
+    std::unordered_map<std::string, const traces::AnnotatedCall*> lastCall;
+    std::vector<traces::AnnotatedCall> calls = traces::annotatedCalls(code.source, code.kernels);
+    for (const traces::AnnotatedCall& call : calls)
+        for (const std::string& node : call.sourceNodes) lastCall[node] = &call;
+    std::unordered_set<std::string> nodes;
+    for (const auto& [node, call] : lastCall)
+        if (!call->generatedKernel && call->sourceNodes.back() == node) nodes.insert(node);
+    return nodes;
+}
+
 int guessedNodeCount(const GraphModel& model, const traces::OutputCode& code) {
     int count = 0;
     for (const traces::Kernel& kernel : code.kernels) {
@@ -244,10 +262,13 @@ FusionMap mapNodesToKernels(const GraphModel& model, const std::vector<const tra
     FusionMap map;
     FusionBuilder builder(model, map);
     if (usesSourceNodes(model.kind)) {
-        for (const traces::OutputCode* code : byRole(model, outputCode))
+        for (const traces::OutputCode* code : byRole(model, outputCode)) {
+            std::unordered_set<std::string> external = externComputedNodes(*code);
             for (const traces::Kernel& kernel : code->kernels)
                 for (const std::string& name : kernel.sourceNodes)
-                    if (int node = model.findNode(name); node >= 0) builder.assign(*code, kernel, node);
+                    if (int node = model.findNode(name); node >= 0 && !external.contains(name))
+                        builder.assign(*code, kernel, node);
+        }
         if (builder.any()) map.match = KernelMatch::SourceNodes;
     } else if (const traces::OutputCode* code = bestModule(model, outputCode, namedNodeCount)) {
         const KernelCallNodes* calls = recordOf(model, *code, kernelCalls);

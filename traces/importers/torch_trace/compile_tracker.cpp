@@ -62,7 +62,6 @@ bool CompileTracker::isFinished(const Compile& row) const {
 }
 
 void CompileTracker::finish(Compile& row) {
-    save(row);
     finished_[static_cast<size_t>(row.seq)] = true;
     Compile slim;
     slim.id = row.id;
@@ -73,6 +72,8 @@ void CompileTracker::finish(Compile& row) {
     slim.line = row.line;
     slim.started = row.started;
     slim.status = row.status;
+    // The full row goes to the sink without a copy of its large texts; the slim one stays.
+    sink_.updateCompile(std::move(row));
     // Swap rather than move-assign: a moved-into std::string keeps its old capacity, and that is the memory.
     std::swap(row, slim);
 }

@@ -320,7 +320,8 @@ private:
         return stringOr(meta, "encoding");
     }
 
-    void storeArtifact(const LogRecord& record, std::string_view event, std::string_view name,
+    // The record's payload moves into the row that stores it: each payload is copied once, from the file.
+    void storeArtifact(LogRecord& record, std::string_view event, std::string_view name,
                        const std::string& encoding, const Compile* compile, bool intact, const std::string& digest) {
         Artifact a;
         a.sessionId = session_.id;
@@ -331,9 +332,9 @@ private:
         a.name = name;
         a.encoding = encoding;
         a.metadata = std::string(record.header.json);
-        a.payload = record.payload;
+        a.payload = std::move(record.payload);
         a.payloadIntact = intact;
-        writer_.addArtifact(a, intact ? std::string_view(digest) : std::string_view());
+        writer_.addArtifact(std::move(a), intact ? std::string_view(digest) : std::string_view());
     }
 
     void internString(element value) {
@@ -444,7 +445,7 @@ private:
         }
     }
 
-    void addGraph(const LogRecord& record, GraphKind kind, std::string name, std::optional<RowId> compileId) {
+    void addGraph(LogRecord& record, GraphKind kind, std::string name, std::optional<RowId> compileId) {
         Graph g;
         g.sessionId = session_.id;
         g.compileId = compileId;
@@ -452,16 +453,16 @@ private:
         g.line = record.line;
         g.kind = kind;
         g.name = std::move(name);
-        g.text = record.payload;
+        g.text = std::move(record.payload);
         bool tooLarge = false;
         g.nodes = parseFxGraphText(g.text, kMaxGraphNodes, &tooLarge);
         if (tooLarge)
             problem(record.line, 0, "graph_too_large",
                     "graph " + g.name + " has more than " + std::to_string(kMaxGraphNodes) + " nodes: its text is kept, its nodes are not listed");
-        writer_.addGraph(g);
+        writer_.addGraph(std::move(g));
     }
 
-    void addOutputCode(const LogRecord& record, std::string_view event, element value,
+    void addOutputCode(LogRecord& record, std::string_view event, element value,
                        std::optional<RowId> compileId) {
         OutputCode o;
         o.sessionId = session_.id;
@@ -473,11 +474,11 @@ private:
         if (value.get_object().get(meta) == simdjson::SUCCESS) {
             o.filename = stringOr(meta, "filename", stringOr(meta, "name"));
         }
-        o.source = record.payload;
+        o.source = std::move(record.payload);
         SplitOutputCode split = splitOutputCode(o.source);
         o.language = event == "graph_dump" ? "cpp" : split.language;
         o.kernels = std::move(split.kernels);
-        writer_.addOutputCode(o);
+        writer_.addOutputCode(std::move(o));
     }
 
     void addGuards(const Compile& compile, std::vector<Guard> guards) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "graph_fixtures.h"
+#include "parse/output_code.h"
 
 namespace viz {
 namespace {
@@ -70,6 +71,49 @@ TEST(FusionMap, AotBackwardPrefersTheBackwardModuleOnATie) {
         testing::module(2, "0_backward", {testing::kernel(2, "triton_poi_fused_mul_1", {}, {"mul_1"})})};
     GraphModel model = buildGraphModel(graph);
     EXPECT_EQ(kernelNameOf(mapNodesToKernels(model, testing::pointers(codes)), model, "mul_1"), "triton_poi_fused_mul_1");
+}
+
+// The call() body of a 12-layer GPT-2 training log's forward wrapper (torch 2.11, H100), cut to the causal-mask
+// kernel and the attention it feeds. The mask kernel's Source Nodes end with attn_output, the sdpa node, because
+// the mask's expand comes from sdpa's decomposition; the attention itself is the extern cudnn call after it.
+constexpr const char* kGpt2AttentionCalls = R"(    def call(self, args):
+            buf15 = empty_strided_cuda((4, 1, 256, 256), (65536, 65536, 256, 1), torch.bfloat16)
+            # Topologically Sorted Source Nodes: [arange, position_ids, position_ids_1, q_indices, kv_indices, attention_mask, attention_mask_1, attn_output], Original ATen: [aten.arange, aten.add, aten.unsqueeze, aten.le, aten.expand, aten.scalar_tensor, aten.where]
+            # [Provenance debug handles] triton_poi_fused_add_arange_expand_le_scalar_tensor_unsqueeze_where_6:9
+            stream0 = get_raw_stream(0)
+            triton_poi_fused_add_arange_expand_le_scalar_tensor_unsqueeze_where_6.run(buf0, buf15, 262144, stream=stream0)
+            # Topologically Sorted Source Nodes: [x_1, split, view_5, query_states_1, attn_output], Original ATen: [aten.view, aten.split, aten.transpose, aten._scaled_dot_product_cudnn_attention]
+            # [Provenance debug handles] torch.ops.aten._scaled_dot_product_cudnn_attention.default:10
+            buf16 = torch.ops.aten._scaled_dot_product_cudnn_attention.default(reinterpret_tensor(buf12, (4, 12, 256, 64), (589824, 64, 2304, 1), 0), buf13, buf14, buf15, True, 0.1, scale=0.125)
+)";
+
+TEST(FusionMap, ANodeAnExternCallComputesIsNotInTheKernelThatPreparedItsInput) {
+    const std::string mask = "triton_poi_fused_add_arange_expand_le_scalar_tensor_unsqueeze_where_6";
+    traces::OutputCode code = testing::module(
+        1, "0_forward",
+        {testing::kernel(7, mask,
+                         {"arange", "position_ids", "position_ids_1", "q_indices", "kv_indices", "attention_mask",
+                          "attention_mask_1", "attn_output"},
+                         {})});
+    code.source += kGpt2AttentionCalls;
+    std::vector<traces::AnnotatedCall> calls = traces::annotatedCalls(code.source, code.kernels);
+    ASSERT_EQ(calls.size(), 2u);
+    EXPECT_EQ(calls[0].callee, mask);
+    EXPECT_TRUE(calls[0].generatedKernel);
+    EXPECT_EQ(calls[1].callee, "torch.ops.aten._scaled_dot_product_cudnn_attention.default");
+    EXPECT_FALSE(calls[1].generatedKernel);
+    EXPECT_EQ(calls[1].sourceNodes.back(), "attn_output");
+
+    traces::Graph graph = testing::graphOf(
+        traces::GraphKind::Dynamo,
+        {testing::node("attention_mask_1", "call_function", "torch.where"),
+         testing::node("query_states_1", "placeholder", "query_states_1"),
+         testing::node("attn_output", "call_function", "torch._C._nn.scaled_dot_product_attention",
+                       {"query_states_1", "attention_mask_1"})});
+    GraphModel model = buildGraphModel(graph);
+    FusionMap map = mapNodesToKernels(model, {&code});
+    EXPECT_EQ(kernelNameOf(map, model, "attention_mask_1"), mask);
+    EXPECT_EQ(map.kernelOf(model.findNode("attn_output")), -1);  // the cudnn attention computes it
 }
 
 TEST(FusionMap, FusedOpsFromKernelNames) {
