@@ -72,7 +72,10 @@ FunctionalForward functionalize(GraphBuilder& builder, const capture::Graph& gra
             continue;
         }
         if (hasInPlaceFlag(node)) throw AotUnsupported(fmt::format("{} ({}) with inplace=True", node.name, node.target));
-        if (!updatesInPlace(node)) {
+        // `n += 1` on a SymInt or number is operator.iadd too, but rebinds a value: only a tensor is updated in place.
+        const bool updatesTensor =
+            updatesInPlace(node) && (node.callKind != capture::CallKind::Binary || (firstNodeArg(node) && exampleTensor(*firstNodeArg(node))));
+        if (!updatesTensor) {
             Node* copy = builder.copy(node, out.remap);
             out.remap[&node] = copy;
             out.nodes.push_back(copy);

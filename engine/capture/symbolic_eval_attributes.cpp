@@ -1,0 +1,143 @@
+// Attribute reads during symbolic evaluation: tensor attributes (shape, dtype, device, T, ...) become guarded
+// constants or graph nodes, module and object attributes keep their sources so their guards name them.
+#include <fmt/core.h>
+
+#include <algorithm>
+
+#include "capture/symbolic_eval.h"
+
+namespace eng::capture {
+
+VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::string& name) {
+    if (object->kind == Variable::Kind::SymScalar && object->source && !object->node && vm_.findAttr(object->value, name)) {
+        // A method of an int/float argument that became symbolic (`m.is_integer()`): the value is specialized again
+        // (its equality guard is back), as a guard on the method's outcome would pin it for every call anyway.
+        object->kind = Variable::Kind::Python;
+        object->guarded = false;
+        guardValue(object);
+    }
+    if (object->kind == Variable::Kind::Tensor) {
+        const tensor::Tensor& t = object->value.tensor();
+        if (name == "shape") {
+            auto shape = std::make_shared<Variable>();
+            shape->kind = Variable::Kind::Tuple;
+            shape->value = vm_.getAttr(object->value, "shape");
+            shape->fresh = true;
+            argOf(object);  // the input's symbols exist once it is a graph input
+            // A tensor computed in a graph with symbolic sizes may have sizes that are expressions of them (a slice
+            // is s0 - 1, a cat 2*s0): a dimension the op passes through exactly is its symbol or static size
+            // (shape_facts.cpp); any other is read in the graph (`v.size(d)`), so it is this call's value.
+            const Node* node = object->node;
+            bool computed = !object->source && node && node->op != NodeOp::GetAttr && node->op != NodeOp::Placeholder && !graph_->symbols.empty();
+            for (int64_t d = 0; d < t.dim(); ++d) {
+                VarRef size;
+                if (object->source) {
+                    auto it = sourceCache_.find(object->source->str() + ".size()[" + std::to_string(d) + "]");
+                    if (it != sourceCache_.end()) size = it->second;
+                }
+                const auto index = static_cast<size_t>(d);
+                bool exact = computed && index < node->dimsExact.size() && node->dimsExact[index];
+                if (exact && !node->dimSymbols[index].empty())
+                    if (auto symbol = symbolVars_.find(node->dimSymbols[index]); symbol != symbolVars_.end()) size = symbol->second;
+                if (!size && computed && (!exact || !node->dimSymbols[index].empty()))
+                    size = callTensorOp(NodeOp::CallMethod, "size", {object, constant(vm::Value(d))}, {}, vm::Value(), CallKind::Callable);
+                shape->items.push_back(size ? size : constant(vm::Value(t.size(d))));
+            }
+            return shape;
+        }
+        if (name == "dtype" || name == "device" || name == "ndim" || name == "is_cuda" || name == "requires_grad" || name == "is_leaf")
+            return constant(vm_.getAttr(object->value, name));
+        if (name == "T" || name == "mT")
+            return callTensorOp(NodeOp::CallMethod, name == "T" ? "t" : "mT", {object}, {}, vm::Value(), CallKind::Callable);
+        if (name == "data" || name == "grad" || name == "real" || name == "imag")
+            unsupported("Unsupported Tensor attribute", fmt::format("Dynamo does not trace `Tensor.{}`.", name), {},
+                        fmt::format("var_getattr TensorVariable() {}", name));
+        // A name the tensor does not have: the VM raises its AttributeError with the user's traceback.
+        std::optional<vm::Value> attribute = vm_.findAttr(object->value, name);
+        if (!attribute || attribute->is(vm::Kind::Tensor))
+            unsupported("Unsupported Tensor attribute",
+                        attribute ? fmt::format("Dynamo does not trace `Tensor.{}`.", name) : fmt::format("`Tensor` has no attribute `{}`.", name),
+                        {}, fmt::format("var_getattr TensorVariable() {}", name));
+        // Other properties (is_quantized, is_sparse, ...) are the same for every tensor of this guarded kind.
+        if (!attribute->is(vm::Kind::BoundMethod) && !attribute->is(vm::Kind::Native)) return constant(*attribute);
+        auto method = std::make_shared<Variable>();
+        method->kind = Variable::Kind::TensorMethod;
+        method->self = object;
+        method->name = name;
+        return method;
+    }
+    if ((object->kind == Variable::Kind::Tuple || object->kind == Variable::Kind::List) && object->value.is(vm::Kind::Tuple)) {
+        const auto& fields = object->value.as<vm::TupleObject>().fieldNames;
+        for (size_t i = 0; i < fields.size(); ++i)
+            if (fields[i] == name) return getItem(object, constant(vm::Value(static_cast<int64_t>(i))));
+    }
+    // Lists the trace made (no value yet) and lists from outside; not the list result of one op.
+    bool listMethod = object->kind == Variable::Kind::List && !object->node && (name == "append" || name == "extend" || name == "clear");
+    bool dictUpdate = name == "update" && (object->kind == Variable::Kind::Dict ||
+                                           (object->kind == Variable::Kind::Python && object->value.is(vm::Kind::Dict) && object->source));
+    // Methods of a dict the trace made (its items may be traced values, or all constants): they change only the
+    // trace's own dict, which every call rebuilds.
+    bool freshDict = object->fresh && !object->source && !object->node &&
+                     (object->kind == Variable::Kind::Dict || (object->kind == Variable::Kind::Python && object->value.is(vm::Kind::Dict)));
+    bool dictMethod = freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear" ||
+                                    (object->kind == Variable::Kind::Dict && (name == "keys" || name == "values" || name == "items")));
+    if (listMethod || dictUpdate || dictMethod) {
+        auto method = std::make_shared<Variable>();
+        method->kind = Variable::Kind::ContainerMethod;
+        method->self = object;
+        method->name = name;
+        return method;
+    }
+    if (object->kind == Variable::Kind::Object || object->kind == Variable::Kind::Super) return objectAttr(frame, object, name);
+    if (object->kind != Variable::Kind::Python)
+        unsupported("Unsupported attribute access", fmt::format("Dynamo cannot read attribute `{}` of this value.", name), {},
+                    fmt::format("var_getattr {}", name));
+    // A store earlier in the trace is what the code reads back (it reaches the real object after the graph).
+    if (std::optional<VarRef> stored = pendingAttr(object->value, name); stored && *stored) return *stored;
+    requireNoPendingItems(object->value, name);
+    guardValue(object);
+    vm::Value value = vm_.getAttr(object->value, name);
+    if (value.is(vm::Kind::BoundMethod) && value.as<vm::BoundMethodObject>().function.is(vm::Kind::Function)) {
+        auto method = std::make_shared<Variable>();
+        method->kind = Variable::Kind::BoundMethod;
+        method->self = object;
+        method->value = value.as<vm::BoundMethodObject>().function;
+        method->name = name;
+        return method;
+    }
+    if (object->value.is(vm::Kind::Module)) {
+        VarRef v = constant(value);
+        v->name = object->value.as<vm::ModuleObject>().name;  // torch functions print as module.name
+        // Dynamo wraps what it reads from a module with its source and pins functions, classes and submodules
+        // by identity (ID_MATCH on G['torch'].sin, G['torch'].nn): rebinding one must recompile.
+        const bool identity = value.is(vm::Kind::Function) || value.is(vm::Kind::Native) || value.is(vm::Kind::Class) ||
+                              value.is(vm::Kind::Module);
+        if (object->source && identity) {
+            v->source = Source::child(object->source, Source::Kind::Attr, name);
+            guardValue(v);
+        }
+        return v;
+    }
+    if (!object->source) {
+        VarRef v = constant(value);
+        if (value.is(vm::Kind::Native)) v->self = object;  // a method of a constant: foldable when it reads only (calls.cpp)
+        return v;
+    }
+    Source::Kind kind = Source::Kind::Attr;
+    if (object->value.is(vm::Kind::Instance)) {
+        const auto& instance = object->value.as<vm::InstanceObject>();
+        auto contains = [&](const std::vector<std::string>& order) { return std::find(order.begin(), order.end(), name) != order.end(); };
+        if (contains(instance.parameterOrder)) kind = Source::Kind::Parameter;
+        else if (contains(instance.moduleOrder)) kind = Source::Kind::ModuleChild;
+        else if (contains(instance.bufferOrder)) kind = Source::Kind::Buffer;
+    }
+    VarRef v = wrapSource(value, Source::child(object->source, kind, name));
+    // A method of a set or str guarded by its contents reads only what the guard pins: foldable (calls.cpp).
+    if (value.is(vm::Kind::Native) && (object->value.is(vm::Kind::Set) || object->value.is(vm::Kind::Str) || object->value.isNumber()))
+        v->self = object;
+    // Parameters are realized at once (Dynamo wraps them eagerly), which fixes the placeholder order.
+    if (kind == Source::Kind::Parameter && v->kind == Variable::Kind::Tensor) argOf(v);
+    return v;
+}
+
+}  // namespace eng::capture
