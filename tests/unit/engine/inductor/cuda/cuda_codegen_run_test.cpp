@@ -1,6 +1,8 @@
 // GPU (skipped without one): generated kernels run on random inputs (NaN/inf included, sizes off the vector
 // width, outer sizes from 1 to large) and match interpretKernel: integers and bools bit for bit, floats within
 // a few ulp, reassociated float reductions within a relative tolerance.
+#include <tuple>
+
 #include <gtest/gtest.h>
 
 #include "cuda_test_kernels.h"
@@ -68,10 +70,12 @@ TEST_F(CudaCodegenRun, BroadcastAndTransposedLoads) {
 
 TEST_F(CudaCodegenRun, EveryUnaryFloatOp) {
     // gelu's 1 + erf(x/sqrt(2)) cancels in the negative tail, so erf's few ulps there become a relative error of
-    // up to ~3e-6 (float32) between CUDA's libm and the host's, as between PyTorch's CUDA and CPU gelu.
-    for (auto [dtype, relative] : {std::pair{DType::Float32, 1e-5}, std::pair{DType::Float64, 1e-13}}) {
+    // up to ~1.5e-5 (float32, seen on an H200) between CUDA's libm and the host's, as between PyTorch's CUDA and
+    // CPU gelu. Float32 therefore also passes within torch.testing.assert_close's defaults (atol 1e-5, rtol 1.3e-6).
+    for (auto [dtype, relative, absolute] : {std::tuple{DType::Float32, 1.3e-6, 1e-5}, std::tuple{DType::Float64, 1e-13, 0.0}}) {
         RunOptions options;
         options.tolerance.relative = relative;
+        options.tolerance.absolute = absolute;
         runAndCompare(allUnaryFloat(1027, dtype), {}, options);
     }
     RunOptions options;
