@@ -21,9 +21,17 @@ bool isInPlaceMethodName(const std::string& name) {
     return name.size() > 1 && name.back() == '_' && name[name.size() - 2] != '_' && name != "requires_grad_";
 }
 
+const Node* firstNodeArg(const Node& node) {
+    return !node.args.empty() && node.args[0].kind == Arg::Kind::NodeRef ? node.args[0].node : nullptr;
+}
+
 /// The node's in-place form, if it is one: an in-place method, `x += y` (operator.iadd) or a torch.X_ function.
+/// `n += 1` on a SymInt or number is operator.iadd too, but rebinds a value: only a tensor is updated in place.
 bool updatesInPlace(const Node& node) {
-    if (node.callKind == capture::CallKind::Binary && node.target.starts_with("operator.i")) return true;
+    if (node.callKind == capture::CallKind::Binary && node.target.starts_with("operator.i")) {
+        const Node* target = firstNodeArg(node);
+        return target && exampleTensor(*target);
+    }
     if (node.op == capture::NodeOp::CallMethod) return isInPlaceMethodName(node.target);
     const auto dot = node.target.rfind('.');
     return node.op == capture::NodeOp::CallFunction && isInPlaceMethodName(dot == std::string::npos ? node.target : node.target.substr(dot + 1));
@@ -33,10 +41,6 @@ bool hasInPlaceFlag(const Node& node) {
     for (const auto& [key, a] : node.kwargs)
         if (key == "inplace" && a.kind == Arg::Kind::Constant && a.constant.is(vm::Kind::Bool) && a.constant.asBool()) return true;
     return false;
-}
-
-const Node* firstNodeArg(const Node& node) {
-    return !node.args.empty() && node.args[0].kind == Arg::Kind::NodeRef ? node.args[0].node : nullptr;
 }
 
 }  // namespace
@@ -72,10 +76,7 @@ FunctionalForward functionalize(GraphBuilder& builder, const capture::Graph& gra
             continue;
         }
         if (hasInPlaceFlag(node)) throw AotUnsupported(fmt::format("{} ({}) with inplace=True", node.name, node.target));
-        // `n += 1` on a SymInt or number is operator.iadd too, but rebinds a value: only a tensor is updated in place.
-        const bool updatesTensor =
-            updatesInPlace(node) && (node.callKind != capture::CallKind::Binary || (firstNodeArg(node) && exampleTensor(*firstNodeArg(node))));
-        if (!updatesTensor) {
+        if (!updatesInPlace(node)) {
             Node* copy = builder.copy(node, out.remap);
             out.remap[&node] = copy;
             out.nodes.push_back(copy);

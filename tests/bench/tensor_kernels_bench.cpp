@@ -34,12 +34,14 @@ void BM_MulScalarTransposed(benchmark::State& state) {
 }
 BENCHMARK(BM_MulScalarTransposed)->Arg(1024);
 
-void BM_Sin(benchmark::State& state) {
+void BM_Unary(benchmark::State& state, UnaryOp op) {
     const Tensor a = square(state.range(0));
-    for (auto _ : state) benchmark::DoNotOptimize(unary(UnaryOp::Sin, a));
+    for (auto _ : state) benchmark::DoNotOptimize(unary(op, a));
     state.SetItemsProcessed(state.iterations() * a.numel());
 }
-BENCHMARK(BM_Sin)->Arg(1024);
+BENCHMARK_CAPTURE(BM_Unary, Sin, UnaryOp::Sin)->Arg(1024);
+BENCHMARK_CAPTURE(BM_Unary, Tanh, UnaryOp::Tanh)->Arg(1024);
+BENCHMARK_CAPTURE(BM_Unary, Sigmoid, UnaryOp::Sigmoid)->Arg(1024);
 
 void BM_Gelu(benchmark::State& state) {
     const Tensor a = square(state.range(0));
@@ -47,20 +49,6 @@ void BM_Gelu(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * a.numel());
 }
 BENCHMARK(BM_Gelu)->Arg(1024);
-
-void BM_Tanh(benchmark::State& state) {
-    const Tensor a = square(state.range(0));
-    for (auto _ : state) benchmark::DoNotOptimize(unary(UnaryOp::Tanh, a));
-    state.SetItemsProcessed(state.iterations() * a.numel());
-}
-BENCHMARK(BM_Tanh)->Arg(1024);
-
-void BM_Sigmoid(benchmark::State& state) {
-    const Tensor a = square(state.range(0));
-    for (auto _ : state) benchmark::DoNotOptimize(unary(UnaryOp::Sigmoid, a));
-    state.SetItemsProcessed(state.iterations() * a.numel());
-}
-BENCHMARK(BM_Sigmoid)->Arg(1024);
 
 void BM_FloorDivideInt32(benchmark::State& state) {
     const Tensor a = to(mul(square(state.range(0)), 100.0), DType::Int32), b = full({state.range(0)}, Scalar(int64_t{7}), TensorOptions{.dtype = DType::Int32});
