@@ -174,23 +174,28 @@ Node* oneHotRows(GraphBuilder& b, Node* like, Node* indices, int64_t count) {
     return b.method("to", matches, {GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(exampleTensor(*like)->dtype())))});
 }
 
-/// embedding: the weight's gradient sums the rows of g by index, as a one-hot matmul (dense, like
-/// embedding_dense_backward's result).
+/// embedding: the weight's gradient sums the rows of g by index into zeros (an accumulating index_put, as
+/// embedding_dense_backward does); the padding row gets none, as it is a fixed vector.
 void embeddingRule(GradContext& ctx) {
     Node* indices = ctx.nodeArg(0, "input");
     Node* weight = ctx.differentiable(1, "weight");
     if (!weight) return;
     if (!indices || exampleTensor(*indices)->dim() < 1 || exampleTensor(*weight)->dim() != 2) ctx.unsupported("embedding of a 0-dim index");
-    for (const auto& [position, name] : {std::pair<size_t, const char*>{2, "padding_idx"}, {3, "max_norm"}})
-        if (const Arg* a = ctx.arg(position, name); a && !(a->kind == Arg::Kind::Constant && a->constant.isNone()))
-            ctx.unsupported(std::string("embedding with ") + name);
+    if (const Arg* a = ctx.arg(3, "max_norm"); a && !(a->kind == Arg::Kind::Constant && a->constant.isNone())) ctx.unsupported("embedding with max_norm");
     if (ctx.number(5, "scale_grad_by_freq", 0.0) != 0.0 || ctx.number(6, "sparse", 0.0) != 0.0) ctx.unsupported("embedding with scale_grad_by_freq or sparse");
     GraphBuilder& b = ctx.b;
     const int64_t rows = exampleTensor(*weight)->sizes()[0];
+    const Arg zero = GraphBuilder::constant(vm::Value(int64_t{0}));
     Node* flat = exampleTensor(*indices)->dim() == 1 ? indices : b.method("flatten", indices);
-    Node* oneHot = oneHotRows(b, weight, flat, rows);
-    Node* grads = b.method("flatten", ctx.grad, {GraphBuilder::constant(vm::Value(int64_t{0})), GraphBuilder::constant(vm::Value(int64_t{-2}))});
-    ctx.send(weight, b.method("matmul", b.method("t", oneHot), {ref(grads)}));
+    Node* grads = b.method("flatten", ctx.grad, {zero, GraphBuilder::constant(vm::Value(int64_t{-2}))});
+    if (const Arg* a = ctx.arg(2, "padding_idx"); a && !(a->kind == Arg::Kind::Constant && a->constant.isNone())) {
+        int64_t padding = static_cast<int64_t>(ctx.number(2, "padding_idx", std::nullopt));
+        if (padding < 0) padding += rows;
+        Node* kept = b.method("unsqueeze", b.method("ne", flat, {GraphBuilder::constant(vm::Value(padding))}), {GraphBuilder::constant(vm::Value(int64_t{1}))});
+        grads = b.method("mul", grads, {ref(kept)});
+    }
+    Node* zeros = b.method("new_zeros", weight, {GraphBuilder::ints(exampleTensor(*weight)->sizes())});
+    ctx.send(weight, b.torchFunction("index_put", {ref(zeros), Arg::ofItems(Arg::Kind::List, {ref(flat)}), ref(grads), GraphBuilder::constant(vm::Value(true))}));
 }
 
 void crossEntropyRule(GradContext& ctx) {

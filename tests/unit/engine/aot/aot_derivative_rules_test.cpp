@@ -44,6 +44,10 @@ def f_embedding(a, b, c):
     idx = torch.tensor([[0, 3, 3], [5, 1, 0]])
     return (F.embedding(idx, a) * F.embedding(idx[0], b).sum(0)).sum() + c.sum()
 
+def f_embedding_padding(a, b, c):
+    idx = torch.tensor([[0, 3, 3], [5, 1, 0]])
+    return (F.embedding(idx, a, padding_idx=3) * F.embedding(idx[1], b, padding_idx=-1).sum(0)).sum() + c.sum()
+
 FUNCTIONS = {
     "f_add": (f_add, [6, 4], [6, 4], [6, 4]),
     "f_mul_div": (f_mul_div, [6, 4], [6, 4], [6, 4]),
@@ -62,6 +66,7 @@ FUNCTIONS = {
     "f_masked": (f_masked, [6, 4], [6, 4], [6, 4]),
     "f_split": (f_split, [6, 12], [3], [3]),
     "f_embedding": (f_embedding, [6, 4], [6, 4], [2]),
+    "f_embedding_padding": (f_embedding_padding, [6, 4], [6, 4], [2]),
     "f_recorded": (f_recorded, [6, 4], [6, 4], [6, 4]),
 }
 
@@ -97,8 +102,21 @@ INSTANTIATE_TEST_SUITE_P(AotAutograd, DerivativeRule,
                          ::testing::Combine(::testing::Values("f_add", "f_mul_div", "f_pow", "f_matmul", "f_mm_bmm", "f_linear",
                                                               "f_activations", "f_math", "f_reductions", "f_softmaxes",
                                                               "f_layer_norm", "f_cross_entropy", "f_views", "f_broadcast", "f_masked", "f_split", "f_embedding",
+                                                              "f_embedding_padding",
                                                               "f_recorded"),
                                             ::testing::Values("aot_eager", "inductor")),
                          [](const auto& param) { return std::string(std::get<0>(param.param)) + "_" + std::get<1>(param.param); });
+
+TEST(DerivativeRules, EmbeddingScattersRowsInsteadOfAOneHotMatmul) {
+    // A one-hot [tokens, vocabulary] matmul costs tokens x vocabulary x d; the rows are summed by index instead.
+    capturetest::CapturedRun run = aottest::runWithAot(kScript, "rules.py", {eng::vm::makeStr("f_embedding"), eng::vm::makeStr("aot_eager")});
+    ASSERT_TRUE(run.ok) << run.error;
+    const traces::Graph* backward = nullptr;
+    for (const auto& [key, graph] : run.events.graphs)
+        if (graph.kind == traces::GraphKind::AotBackward) backward = &graph;
+    ASSERT_NE(backward, nullptr);
+    EXPECT_NE(backward->text.find("torch.index_put("), std::string::npos) << backward->text;
+    EXPECT_EQ(backward->text.find("cumsum"), std::string::npos) << backward->text;
+}
 
 }  // namespace
