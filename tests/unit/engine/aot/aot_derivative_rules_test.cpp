@@ -48,6 +48,15 @@ def f_embedding_padding(a, b, c):
     idx = torch.tensor([[0, 3, 3], [5, 1, 0]])
     return (F.embedding(idx, a, padding_idx=3) * F.embedding(idx[1], b, padding_idx=-1).sum(0)).sum() + c.sum()
 
+def f_attention(a, b, c):
+    q = a.view(1, 2, 6, 2)
+    k = (b * 0.5).view(1, 2, 6, 2)
+    v = torch.tanh(c).view(1, 2, 6, 2)
+    k4, _ = k.split([4, 2], dim=2)
+    v4, _ = v.split([4, 2], dim=2)
+    return ((F.scaled_dot_product_attention(q, k, v, is_causal=True) * v).sum()
+            + F.scaled_dot_product_attention(q, k4, v4, scale=0.3).pow(2).sum())
+
 FUNCTIONS = {
     "f_add": (f_add, [6, 4], [6, 4], [6, 4]),
     "f_mul_div": (f_mul_div, [6, 4], [6, 4], [6, 4]),
@@ -67,6 +76,7 @@ FUNCTIONS = {
     "f_split": (f_split, [6, 12], [3], [3]),
     "f_embedding": (f_embedding, [6, 4], [6, 4], [2]),
     "f_embedding_padding": (f_embedding_padding, [6, 4], [6, 4], [2]),
+    "f_attention": (f_attention, [6, 4], [6, 4], [6, 4]),
     "f_recorded": (f_recorded, [6, 4], [6, 4], [6, 4]),
 }
 
@@ -102,7 +112,7 @@ INSTANTIATE_TEST_SUITE_P(AotAutograd, DerivativeRule,
                          ::testing::Combine(::testing::Values("f_add", "f_mul_div", "f_pow", "f_matmul", "f_mm_bmm", "f_linear",
                                                               "f_activations", "f_math", "f_reductions", "f_softmaxes",
                                                               "f_layer_norm", "f_cross_entropy", "f_views", "f_broadcast", "f_masked", "f_split", "f_embedding",
-                                                              "f_embedding_padding",
+                                                              "f_embedding_padding", "f_attention",
                                                               "f_recorded"),
                                             ::testing::Values("aot_eager", "inductor")),
                          [](const auto& param) { return std::string(std::get<0>(param.param)) + "_" + std::get<1>(param.param); });
