@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "aot/index_derivative.h"
 #include "inductor/lowering_context.h"
 
 namespace eng::aot {
@@ -312,9 +313,13 @@ void dropoutRule(GradContext& ctx) {
 void getitemRule(GradContext& ctx) {
     Node* several = ctx.nodeArg(0, "input");
     const Arg* index = ctx.arg(1, "index");
+    if (several && exampleTensor(*several) && index) {
+        if (Node* x = ctx.differentiable(0, "input")) basicIndexRule(ctx, x);
+        return;
+    }
     if (!several || !(several->example.is(vm::Kind::Tuple) || several->example.is(vm::Kind::List)) || !index ||
         index->kind != Arg::Kind::Constant || !index->constant.is(vm::Kind::Int))
-        ctx.unsupported("indexing a tensor (only items of split/chunk/unbind results are differentiated)");
+        ctx.unsupported("indexing a value that is neither a tensor nor a split/chunk/unbind result");
     const int64_t count = static_cast<int64_t>(several->example.is(vm::Kind::Tuple) ? several->example.as<vm::TupleObject>().items.size()
                                                                                    : several->example.as<vm::ListObject>().items.size());
     const int64_t i = index->constant.asInt();

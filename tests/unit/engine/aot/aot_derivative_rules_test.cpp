@@ -57,6 +57,11 @@ def f_attention(a, b, c):
     return ((F.scaled_dot_product_attention(q, k, v, is_causal=True) * v).sum()
             + F.scaled_dot_product_attention(q, k4, v4, scale=0.3).pow(2).sum())
 
+def f_indexing(a, b, c):
+    x = a.view(2, 3, 4)
+    return ((x[:, 1:, :2] * 2.0).sum() + x[1, :, -1].pow(2).sum() + (x[..., None, 1:3] * x[:, None, :, :2]).sum()
+            + b[2:5].sum() + b[-1].mean() * 3.0 + (c[:, :3] ** 2).sum() + c[..., 3:].sum())
+
 FUNCTIONS = {
     "f_add": (f_add, [6, 4], [6, 4], [6, 4]),
     "f_mul_div": (f_mul_div, [6, 4], [6, 4], [6, 4]),
@@ -77,6 +82,7 @@ FUNCTIONS = {
     "f_embedding": (f_embedding, [6, 4], [6, 4], [2]),
     "f_embedding_padding": (f_embedding_padding, [6, 4], [6, 4], [2]),
     "f_attention": (f_attention, [6, 4], [6, 4], [6, 4]),
+    "f_indexing": (f_indexing, [6, 4], [6, 4], [6, 4]),
     "f_recorded": (f_recorded, [6, 4], [6, 4], [6, 4]),
 }
 
@@ -112,7 +118,7 @@ INSTANTIATE_TEST_SUITE_P(AotAutograd, DerivativeRule,
                          ::testing::Combine(::testing::Values("f_add", "f_mul_div", "f_pow", "f_matmul", "f_mm_bmm", "f_linear",
                                                               "f_activations", "f_math", "f_reductions", "f_softmaxes",
                                                               "f_layer_norm", "f_cross_entropy", "f_views", "f_broadcast", "f_masked", "f_split", "f_embedding",
-                                                              "f_embedding_padding", "f_attention",
+                                                              "f_embedding_padding", "f_attention", "f_indexing",
                                                               "f_recorded"),
                                             ::testing::Values("aot_eager", "inductor")),
                          [](const auto& param) { return std::string(std::get<0>(param.param)) + "_" + std::get<1>(param.param); });
