@@ -50,9 +50,8 @@ def main():
     return loss.detach()
 )";
 
-TEST(AotTrace, TrainingStepRecordsAotGraphsAndBothPassesKernels) {
-    testsupport::TempDir dir;
-    const std::string path = dir.file("run.db");
+/// Runs `script`'s main() as `cwb run --trace` does and reads the trace back (null when the script raised).
+std::shared_ptr<const traces::TraceData> recordRun(const std::string& path, const char* script) {
     {
         std::ostringstream out;
         eng::vm::Interpreter vm(out);
@@ -62,12 +61,19 @@ TEST(AotTrace, TrainingStepRecordsAotGraphsAndBothPassesKernels) {
         eng::aot::installAotAutograd();
         eng::record::TraceRecorder recorder(path, {"train.py", "cwb test"});
         engine.setEventSink(&recorder);
-        eng::vm::RunResult result = vm.runScript("train.py", kTrainingStep);
-        ASSERT_TRUE(result.ok) << result.error;
+        eng::vm::RunResult result = vm.runScript("train.py", script);
+        EXPECT_TRUE(result.ok) << result.error;
+        if (!result.ok) return nullptr;
         vm.call(*vm.global("main"), {});
         recorder.close();
     }
-    auto trace = std::make_shared<const traces::TraceData>(traces::loadTrace(path));
+    return std::make_shared<const traces::TraceData>(traces::loadTrace(path));
+}
+
+TEST(AotTrace, TrainingStepRecordsAotGraphsAndBothPassesKernels) {
+    testsupport::TempDir dir;
+    auto trace = recordRun(dir.file("run.db"), kTrainingStep);
+    ASSERT_TRUE(trace);
     viz::TraceAnalysis analysis(trace);
     ASSERT_EQ(trace->compiles.size(), 1u);
     const viz::CompileLinks links = viz::linksOfCompile(analysis.index(), trace->compiles.front());
@@ -136,22 +142,8 @@ def main():
 
 TEST(AotTrace, CompiledAutogradPassIsACompileOfItsOwn) {
     testsupport::TempDir dir;
-    const std::string path = dir.file("run.db");
-    {
-        std::ostringstream out;
-        eng::vm::Interpreter vm(out);
-        eng::capture::CaptureEngine engine(vm);
-        engine.install();
-        eng::inductor::installInductorBackend();
-        eng::aot::installAotAutograd();
-        eng::record::TraceRecorder recorder(path, {"train.py", "cwb test"});
-        engine.setEventSink(&recorder);
-        eng::vm::RunResult result = vm.runScript("train.py", kCompiledAutogradStep);
-        ASSERT_TRUE(result.ok) << result.error;
-        vm.call(*vm.global("main"), {});
-        recorder.close();
-    }
-    auto trace = std::make_shared<const traces::TraceData>(traces::loadTrace(path));
+    auto trace = recordRun(dir.file("run.db"), kCompiledAutogradStep);
+    ASSERT_TRUE(trace);
     viz::TraceAnalysis analysis(trace);
     const traces::Compile* capture = nullptr;
     const traces::Compile* compiled = nullptr;
