@@ -65,7 +65,20 @@ VarRef Tracer::wrapSource(const vm::Value& value, SourceRef source) {
     if (auto it = sourceCache_.find(key); it != sourceCache_.end()) return it->second;
     VarRef v;
     if (value.is(vm::Kind::Tensor)) {
+        // One tensor read through a second source is the same variable (one graph input), on the guard that the
+        // second source holds it again; parameters keep a variable per source.
+        for (const VarRef& input : tensorInputs_)
+            if (input->original.identical(value) && !value.as<vm::TensorObject>().parameter) {
+                GuardSpec g;
+                g.kind = GuardKind::DuplicateInput;
+                g.source = source;
+                g.related = {input->source};
+                guards_.push_back(std::move(g));
+                sourceCache_[key] = input;
+                return input;
+            }
         v = wrapTensorInput(value, source);
+        tensorInputs_.push_back(v);
     } else {
         v = std::make_shared<Variable>();
         v->value = value;
@@ -123,6 +136,27 @@ VarRef Tracer::wrapTensorInput(const vm::Value& value, SourceRef source) {
         for (size_t i = 0; i < sizes.size(); ++i)
             if (it->second[i] != sizes[i]) it->second[i] = -1;
     return v;
+}
+
+bool Tracer::distinctInputs(const VarRef& a, const VarRef& b) {
+    auto input = [this](const VarRef& v) {
+        return v->kind == Variable::Kind::Tensor && v->source && !v->value.as<vm::TensorObject>().parameter &&
+               (!v->node || v->node->op == NodeOp::Placeholder) &&
+               std::find(tensorInputs_.begin(), tensorInputs_.end(), v) != tensorInputs_.end();
+    };
+    if (a.get() == b.get() || !input(a) || !input(b)) return false;
+    for (const VarRef& v : {a, b})
+        if (std::find(distinctInputs_.begin(), distinctInputs_.end(), v) == distinctInputs_.end()) distinctInputs_.push_back(v);
+    return true;
+}
+
+void Tracer::guardNoTensorAliasing() {
+    if (distinctInputs_.size() < 2) return;
+    GuardSpec g;
+    g.kind = GuardKind::NoTensorAliasing;
+    g.source = distinctInputs_.front()->source;
+    for (const VarRef& v : distinctInputs_) g.related.push_back(v->source);
+    guards_.push_back(std::move(g));
 }
 
 GuardOrigin Tracer::originHere() const {
@@ -265,6 +299,10 @@ Arg Tracer::argOf(const VarRef& v) {
                 }
             }
             bool parameter = v->value.as<vm::TensorObject>().parameter;
+            // Graph inputs are distinct objects on every call of this entry (Dynamo guards all of them so).
+            if (!parameter && std::find(tensorInputs_.begin(), tensorInputs_.end(), v) != tensorInputs_.end() &&
+                std::find(distinctInputs_.begin(), distinctInputs_.end(), v) == distinctInputs_.end())
+                distinctInputs_.push_back(v);
             v->node = graph_->addPlaceholder(v->source->placeholderName(), v->value,
                                              parameter ? "torch.nn.parameter.Parameter" : "torch.Tensor");
             v->node->dimSymbols = std::move(dimSymbols);

@@ -194,6 +194,9 @@ public:
     bool containsTensor(const VarRef& v) const;
     /// Guards a Python value read from a source before trace-time code depends on it.
     void guardValue(const VarRef& v);
+    /// Whether `a` and `b` are tensors read from the frame through their own sources (parameters aside): the
+    /// trace tells such inputs apart under Dynamo's NO_TENSOR_ALIASING guard, which this adds them to.
+    bool distinctInputs(const VarRef& a, const VarRef& b);
     Node* recordCall(NodeOp op, const std::string& target, std::vector<Arg> args, std::vector<KwArg> kwargs);
     VarRef callTensorOp(NodeOp op, const std::string& target, const std::vector<VarRef>& args,
                         const std::vector<std::pair<std::string, VarRef>>& kwargs, const vm::Value& callee, CallKind kind);
@@ -302,6 +305,8 @@ private:
     /// Restart before the root instruction that made an escaping closure.
     void breakAtClosure(TraceResult& result, TraceFrame& root, uint32_t pc);
     VarRef wrapTensorInput(const vm::Value& value, SourceRef source);
+    /// The NO_TENSOR_ALIASING guard over the tensor inputs the trace told apart (none for fewer than two).
+    void guardNoTensorAliasing();
 
     vm::Interpreter& vm_;
     TraceOptions options_;
@@ -310,6 +315,8 @@ private:
     std::vector<InputBinding> inputs_;
     std::vector<GuardSpec> guards_;
     std::map<std::string, VarRef> sourceCache_;
+    std::vector<VarRef> tensorInputs_;    // tensors read from sources, one variable per object (Dynamo's DUPLICATE_INPUT)
+    std::vector<VarRef> distinctInputs_;  // those the trace relies on being distinct objects
     std::map<std::string, VarRef> symbolVars_;  // a symbol's variable (s0: an input's size or an int argument)
     std::map<const Node*, InputBinding> symbolSizes_;  // a size symbol's placeholder: the tensor dimension it reads  // one variable per source, so guards and placeholders are shared
     /// A pending side effect; `identity` is the object it changes (list variable, instance, dict, globals).

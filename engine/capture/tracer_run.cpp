@@ -52,6 +52,7 @@ TraceResult Tracer::trace(const vm::Frame& frame) {
     runRoot(root, result);
     root_ = nullptr;
     result.inputs = inputs_;
+    guardNoTensorAliasing();
     result.guards = guards_;
     result.graph = std::move(graph_);
     return result;
