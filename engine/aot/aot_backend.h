@@ -10,16 +10,16 @@
 #include <vector>
 
 #include "aot/partition.h"
-#include "capture/backend.h"
+#include "fx/backend.h"
 
 namespace eng::aot {
 
 enum class PassCompiler { Inductor, Eager };
 
-class AotBackend : public capture::Backend {
+class AotBackend : public fx::Backend {
 public:
     AotBackend(vm::CompileOptions options, PassCompiler passes);
-    capture::CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs) override;
+    fx::CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& exampleInputs) override;
     /// Graphs that stay on the eager path or have no autograd: the pass compiler's code (or the fallback's reason).
     std::optional<traces::OutputCode> generatedCode() const override { return code_; }
     /// Training graphs: the forward's and the backward's code (one row for aot_eager).
@@ -33,14 +33,14 @@ public:
 
 private:
     /// The captured graph on the eager runtime, the output code saying why.
-    capture::CompiledFn eagerFallback(std::shared_ptr<const capture::Graph> graph, std::string reason);
+    fx::CompiledFn eagerFallback(std::shared_ptr<const fx::Graph> graph, std::string reason);
     /// A graph that runs without grad and writes inputs that require grad (an optimizer step): AOT Autograd's
     /// inference graph with its epilogue (inference_graph.h).
-    capture::CompiledFn compileMutatingInference(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs);
+    fx::CompiledFn compileMutatingInference(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& exampleInputs);
     /// The pass compiler on one graph (forward, backward, or an inference graph): its callable and code. With
     /// `comboKernels` (an optimizer step, whose foreach ops Inductor always fuses horizontally) independent
     /// kernels of different sizes become combo kernels.
-    capture::CompiledFn compilePass(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& examples,
+    fx::CompiledFn compilePass(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& examples,
                                     std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases, bool comboKernels = false);
 
     vm::CompileOptions options_;

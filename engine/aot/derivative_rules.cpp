@@ -17,8 +17,8 @@
 
 namespace eng::aot {
 
-using capture::Arg;
-using capture::Node;
+using fx::Arg;
+using fx::Node;
 
 namespace {
 
@@ -333,7 +333,7 @@ const std::map<std::string, GradRule, std::less<>>& rules() {
 
 }  // namespace
 
-const capture::Arg* GradContext::arg(size_t position, const std::string& name) const {
+const fx::Arg* GradContext::arg(size_t position, const std::string& name) const {
     return inductor::lowering::findArg(node, position, name);
 }
 

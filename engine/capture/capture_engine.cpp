@@ -229,7 +229,7 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
         CacheEntry* hit = nullptr;
         // Dynamo checks the most recent entry first.
         for (auto it = cache.entries.rbegin(); it != cache.entries.rend() && !hit; ++it)
-            if (sameBackend(it->compiledWith, options) && it->guards.check(vm_, *view, *frame.globals)) hit = &*it;
+            if (fx::sameBackend(it->compiledWith, options) && it->guards.check(vm_, *view, *frame.globals)) hit = &*it;
         if (!hit) {
             if (cache.limitHit) return vm_.evalFrame(frame);
             if (!cache.entries.empty() && stance_ == "eager_on_recompile") return vm_.evalFrame(frame);

@@ -10,13 +10,17 @@
 #include <string>
 #include <vector>
 
-#include "capture/backend.h"
 #include "capture/compile_events.h"
 #include "capture/guards.h"
 #include "capture/tracer.h"
+#include "fx/backend.h"
 #include "vm/interpreter.h"
 
 namespace eng::capture {
+
+// Capture hands its graphs to an fx backend.
+using fx::Backend;
+using fx::CompiledFn;
 
 /// One compiled version of a frame (Dynamo's cache entry).
 struct CacheEntry {
