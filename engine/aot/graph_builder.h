@@ -29,8 +29,10 @@ public:
 
     /// A placeholder with the example value and symbols of `like` (a SymInt placeholder keeps its symbol).
     fx::Node* placeholder(const std::string& name, const fx::Node& like, vm::Value example);
-    /// A copy of `node` whose node arguments are mapped through `remap` (every argument must be mapped).
-    fx::Node* copy(const fx::Node& node, const std::map<const fx::Node*, fx::Node*>& remap);
+    /// A copy of `node` whose node arguments are mapped through `remap` (every argument must be mapped), named
+    /// `namePrefix` + its name (compiled autograd prefixes the nodes of each backward it inlines).
+    fx::Node* copy(const fx::Node& node, const std::map<const fx::Node*, fx::Node*>& remap,
+                        const std::string& namePrefix = "");
     /// self.method(*args, **kwargs), run on the examples now.
     fx::Node* method(const std::string& name, fx::Node* self, std::vector<fx::Arg> args = {},
                           std::vector<fx::KwArg> kwargs = {});
