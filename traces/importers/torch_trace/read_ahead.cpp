@@ -19,6 +19,7 @@ namespace {
 // single payload is larger), so that memory stays flat whatever the log's size.
 constexpr size_t kSlots = 32;
 constexpr size_t kMaxBytesAhead = 16u << 20;
+constexpr size_t kLargePayload = 256u << 10;
 
 }  // namespace
 
@@ -114,6 +115,10 @@ ReadRecord* ReadAheadRecords::next() {
     if (s.current >= 0) {
         size_t done = static_cast<size_t>(s.current);
         s.bytesAhead -= s.slotBytes[done];
+        // A slot keeps its strings' capacity for the next record; one that held a large payload gives it back,
+        // or every slot would come to hold the largest payload seen.
+        std::string& payload = s.slots[done].record.payload;
+        if (payload.capacity() > kLargePayload) std::string().swap(payload);
         s.free.push_back(done);
         s.current = -1;
         s.changed.notify_all();
