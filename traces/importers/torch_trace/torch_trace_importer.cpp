@@ -168,6 +168,10 @@ private:
             column += static_cast<int>(e.byte) - 1;
             detail = e.what();
             if (size_t at = detail.find("parse error"); at != std::string::npos) detail = detail.substr(at);
+        } catch (const nlohmann::json::exception& e) {
+            // Valid syntax that nlohmann cannot hold either, such as a number beyond a double (1e999).
+            detail = e.what();
+            if (size_t at = detail.find("] "); at != std::string::npos) detail = detail.substr(at + 2);
         }
         std::string cut = record.cutShort ? " (the file ends in the middle of this line)" : "";
         problem(record.line, column, "bad_json", "invalid JSON in the record header: " + detail + cut);
