@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "aot/compiled_autograd.h"
 #include "aot/inference_graph.h"
 #include "capture/fx_printer.h"
 #include "capture/graph_runner.h"
@@ -53,6 +54,7 @@ struct CompiledTraining {
     std::vector<int> gradInputs;
     std::vector<int> tangentOutputs;
     size_t savedCount = 0;
+    std::shared_ptr<const CompiledBackwardGraph> description;
 };
 
 vm::ValueList runTraining(const std::shared_ptr<const CompiledTraining>& c, vm::Interpreter& vm, const vm::ValueList& inputs) {
@@ -97,7 +99,7 @@ vm::ValueList runTraining(const std::shared_ptr<const CompiledTraining>& c, vm::
         for (const vm::Value& g : grads) out.push_back(tensorOf(g) ? *tensorOf(g) : tensor::Tensor());
         return out;
     };
-    tensor::autograd::recordOp("CompiledFunctionBackward", differentiableInputs, outputs, savedTensors, formula);
+    tensor::autograd::recordOp("CompiledFunctionBackward", differentiableInputs, outputs, savedTensors, formula, c->description);
     return user;
 }
 
@@ -197,6 +199,13 @@ capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     compiled->gradInputs = joint.gradInputs;
     compiled->tangentOutputs = joint.tangentOutput;
     compiled->savedCount = partition.saved.size();
+    auto description = std::make_shared<CompiledBackwardGraph>();
+    description->graph = partition.backward;
+    description->savedCount = partition.saved.size();
+    const std::vector<capture::Node*> backwardInputs = partition.backward->placeholders();
+    for (size_t i = 0; i < description->savedCount && i < backwardInputs.size(); ++i)
+        description->savesNumbers = description->savesNumbers || !tensorOf(backwardInputs[i]->example);
+    compiled->description = description;
 
     vm::ValueList forwardExamples, backwardExamples;
     for (const auto& node : partition.forward->placeholders()) forwardExamples.push_back(node->example);
@@ -252,6 +261,7 @@ capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
 void installAotAutograd() {
     capture::registerBackend("inductor", [](const vm::CompileOptions& options) { return std::make_unique<AotBackend>(options, PassCompiler::Inductor); });
     capture::registerBackend("aot_eager", [](const vm::CompileOptions& options) { return std::make_unique<AotBackend>(options, PassCompiler::Eager); });
+    installCompiledAutograd();
 }
 
 }  // namespace eng::aot

@@ -11,8 +11,18 @@
 
 #include "aot/partition.h"
 #include "capture/backend.h"
+#include "tensor/autograd/node.h"
 
 namespace eng::aot {
+
+/// The backward of one compiled training graph, as its CompiledFunctionBackward nodes describe it to compiled
+/// autograd, which inlines it into the graph of a whole backward pass: the partition's backward graph (placeholders:
+/// the saved values, then one tangent per output that requires grad; outputs: one gradient per input edge).
+struct CompiledBackwardGraph final : tensor::autograd::BackwardDescription {
+    std::shared_ptr<const capture::Graph> graph;
+    size_t savedCount = 0;
+    bool savesNumbers = false;  // SymInts among the saved values (dynamic shapes): they are not node tensors
+};
 
 enum class PassCompiler { Inductor, Eager };
 

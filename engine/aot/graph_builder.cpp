@@ -32,7 +32,7 @@ Node* GraphBuilder::placeholder(const std::string& name, const Node& like, vm::V
     return node;
 }
 
-Node* GraphBuilder::copy(const Node& node, const std::map<const Node*, Node*>& remap) {
+Node* GraphBuilder::copy(const Node& node, const std::map<const Node*, Node*>& remap, const std::string& namePrefix) {
     std::function<Arg(const Arg&)> mapArg = [&](const Arg& a) {
         Arg out = a;
         if (a.kind == Arg::Kind::NodeRef) {
@@ -47,7 +47,7 @@ Node* GraphBuilder::copy(const Node& node, const std::map<const Node*, Node*>& r
     for (const Arg& a : node.args) args.push_back(mapArg(a));
     std::vector<capture::KwArg> kwargs;
     for (const auto& [key, a] : node.kwargs) kwargs.emplace_back(key, mapArg(a));
-    Node* out = graph_.addCall(node.op, node.target, node.name, std::move(args), std::move(kwargs));
+    Node* out = graph_.addCall(node.op, node.target, namePrefix + node.name, std::move(args), std::move(kwargs));
     out->callKind = node.callKind;
     out->callee = node.callee;
     out->example = node.example;

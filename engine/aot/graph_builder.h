@@ -29,8 +29,10 @@ public:
 
     /// A placeholder with the example value and symbols of `like` (a SymInt placeholder keeps its symbol).
     capture::Node* placeholder(const std::string& name, const capture::Node& like, vm::Value example);
-    /// A copy of `node` whose node arguments are mapped through `remap` (every argument must be mapped).
-    capture::Node* copy(const capture::Node& node, const std::map<const capture::Node*, capture::Node*>& remap);
+    /// A copy of `node` whose node arguments are mapped through `remap` (every argument must be mapped), named
+    /// `namePrefix` + its name (compiled autograd prefixes the nodes of each backward it inlines).
+    capture::Node* copy(const capture::Node& node, const std::map<const capture::Node*, capture::Node*>& remap,
+                        const std::string& namePrefix = "");
     /// self.method(*args, **kwargs), run on the examples now.
     capture::Node* method(const std::string& name, capture::Node* self, std::vector<capture::Arg> args = {},
                           std::vector<capture::KwArg> kwargs = {});

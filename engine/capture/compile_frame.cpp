@@ -39,6 +39,15 @@ std::string failureText(const GuardFailureReason& failure) {
     return text;
 }
 
+std::string instructionDescription(const frontend::CodeObject& code, uint32_t pc) {
+    frontend::Opcode op = code.instructions[pc].opcode;
+    if (op == frontend::Opcode::Call || op == frontend::Opcode::CallKw || op == frontend::Opcode::CallFunctionEx)
+        return "CALL: a function call, e.g. f(x, y)";
+    return std::string(frontend::opcodeInfo(op).name);
+}
+
+}  // namespace
+
 int callNodeCount(const Graph& graph) {
     int count = 0;
     for (const auto& node : graph.nodes())
@@ -55,14 +64,11 @@ traces::Graph graphRow(const Graph& graph) {
     return row;
 }
 
-std::string instructionDescription(const frontend::CodeObject& code, uint32_t pc) {
-    frontend::Opcode op = code.instructions[pc].opcode;
-    if (op == frontend::Opcode::Call || op == frontend::Opcode::CallKw || op == frontend::Opcode::CallFunctionEx)
-        return "CALL: a function call, e.g. f(x, y)";
-    return std::string(frontend::opcodeInfo(op).name);
+void CaptureEngine::countCompiledGraph(const Graph& graph) {
+    ++uniqueGraphs_;
+    countCounter("stats", "unique_graphs", 1);
+    countCounter("stats", "calls_captured", callNodeCount(graph));
 }
-
-}  // namespace
 
 void CaptureEngine::emitGraphBreak(const traces::CompileKey& key, const GraphBreakInfo& info) {
     traces::GraphBreak row;
@@ -238,9 +244,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         backendSeconds = secondsSince(backendStart);
         backendPhases = backend->phaseTimes();
         entry.graph = graph;
-        ++uniqueGraphs_;
-        countCounter("stats", "unique_graphs", 1);
-        countCounter("stats", "calls_captured", callNodeCount(*graph));
+        countCompiledGraph(*graph);
         if (sink_) {
             sink_->graphCaptured(key, graphRow(*graph));
             for (const Backend::StageGraph& stage : backend->stageGraphs()) {

@@ -15,6 +15,7 @@
 #include "tensor/iteration.h"
 #include "tensor/pointwise.h"
 #include "tensor/shape.h"
+#include "tensor/worker_pool.h"
 
 namespace eng::tensor {
 
@@ -67,9 +68,10 @@ Geometry makeGeometry(const Tensor& x, const std::vector<bool>& mask, bool keepd
     return g;
 }
 
-// Drives reducer.begin(), reducer.segment(const T* p, n, stride, firstIndex)..., reducer.end(outIndex).
+// Drives reducer.begin(), reducer.segment(const T* p, n, stride, firstIndex)..., reducer.end(outIndex) for the
+// outputs [firstOut, endOut) (row-major over the kept dims).
 template <typename T, typename Reducer>
-void runReduction(const Tensor& x, const Geometry& g, Reducer& reducer) {
+void reduceOutputs(const Tensor& x, const Geometry& g, Reducer& reducer, int64_t firstOut, int64_t endOut) {
     const T* base = x.dataAs<const T>();
     const size_t kept = g.keptSizes.size();
     const size_t outerReduced = g.reducedSizes.empty() ? 0 : g.reducedSizes.size() - 1;
@@ -77,7 +79,12 @@ void runReduction(const Tensor& x, const Geometry& g, Reducer& reducer) {
     const int64_t lastStride = g.reducedSizes.empty() ? 0 : g.reducedStrides.back();
     std::vector<int64_t> keptCounter(kept, 0), redCounter(outerReduced, 0);
     int64_t keptOffset = 0;
-    for (int64_t o = 0; o < g.outCount; ++o) {
+    for (int64_t rest = firstOut, d = static_cast<int64_t>(kept) - 1; d >= 0; --d) {
+        keptCounter[static_cast<size_t>(d)] = rest % g.keptSizes[static_cast<size_t>(d)];
+        rest /= g.keptSizes[static_cast<size_t>(d)];
+        keptOffset += keptCounter[static_cast<size_t>(d)] * g.keptStrides[static_cast<size_t>(d)];
+    }
+    for (int64_t o = firstOut; o < endOut; ++o) {
         reducer.begin();
         if (lastSize > 0) {
             int64_t redOffset = 0, flatStart = 0;
@@ -102,6 +109,18 @@ void runReduction(const Tensor& x, const Geometry& g, Reducer& reducer) {
             keptCounter[d] = 0;
         }
     }
+}
+
+// Every output, the outputs split over the worker pool's threads (each with its own copy of the reducer) when
+// there is enough work; an output is reduced in the same order either way, so the result does not depend on the
+// thread count.
+template <typename T, typename Reducer>
+void runReduction(const Tensor& x, const Geometry& g, Reducer& reducer) {
+    const int64_t perOutput = std::max<int64_t>(g.reducedCount, 1);
+    parallelRanges(g.outCount, (kEagerGrain + perOutput - 1) / perOutput, [&](int64_t first, int64_t end) {
+        Reducer local = reducer;
+        reduceOutputs<T>(x, g, local, first, end);
+    });
 }
 
 template <typename T>
@@ -228,17 +247,21 @@ bool sumLeadingDims(const Tensor& input, const std::vector<bool>& mask, const Te
     if (width == 0 || rows == 0) return false;
     dispatchDType(input.dtype(), [&]<typename T>() {
         using Acc = SumAcc<T>;
-        std::vector<Acc> acc(static_cast<size_t>(width), Acc{});
         const T* in = input.dataAs<const T>();
-        for (int64_t r = 0; r < rows; ++r) {
-            const T* row = in + r * width;
-            for (int64_t j = 0; j < width; ++j) acc[static_cast<size_t>(j)] += static_cast<Acc>(static_cast<OpMath<T>>(row[j]));
-        }
         T* o = out.dataAs<T>();
-        for (int64_t j = 0; j < width; ++j) {
-            if constexpr (std::is_integral_v<Acc>) o[j] = castValue<T>(acc[static_cast<size_t>(j)]);
-            else o[j] = castValue<T>(isMean ? acc[static_cast<size_t>(j)] / static_cast<double>(rows) : acc[static_cast<size_t>(j)]);
-        }
+        // Threads take blocks of columns; each column is summed over the rows in order, as on one thread.
+        parallelRanges(width, (kEagerGrain + rows - 1) / rows, [&](int64_t first, int64_t end) {
+            std::vector<Acc> acc(static_cast<size_t>(end - first), Acc{});
+            for (int64_t r = 0; r < rows; ++r) {
+                const T* row = in + r * width + first;
+                for (int64_t j = 0; j < end - first; ++j) acc[static_cast<size_t>(j)] += static_cast<Acc>(static_cast<OpMath<T>>(row[j]));
+            }
+            for (int64_t j = first; j < end; ++j) {
+                const Acc total = acc[static_cast<size_t>(j - first)];
+                if constexpr (std::is_integral_v<Acc>) o[j] = castValue<T>(total);
+                else o[j] = castValue<T>(isMean ? total / static_cast<double>(rows) : total);
+            }
+        }, 16);
     });
     return true;
 }
@@ -414,12 +437,14 @@ Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
     dispatchDType(outType, [&]<typename T>() {
         const T* in = input.dataAs<const T>();
         T* o = out.dataAs<T>();
-        forEachLine(x.sizes(), input.strides(), out.strides(), d, [&](int64_t inOffset, int64_t outOffset) {
-            SumAcc<T> running{};
-            for (int64_t i = 0; i < n; ++i) {
-                running += static_cast<SumAcc<T>>(static_cast<OpMath<T>>(in[inOffset + i * inStride]));
-                o[outOffset + i * outStride] = castValue<T>(running);
-            }
+        forEachLineParallel(x.sizes(), input.strides(), out.strides(), d, [&] {
+            return [&](int64_t inOffset, int64_t outOffset) {
+                SumAcc<T> running{};
+                for (int64_t i = 0; i < n; ++i) {
+                    running += static_cast<SumAcc<T>>(static_cast<OpMath<T>>(in[inOffset + i * inStride]));
+                    o[outOffset + i * outStride] = castValue<T>(running);
+                }
+            };
         });
     });
     return out;

@@ -160,6 +160,9 @@ private:
 };
 
 std::vector<GraphNode> FxGraphParser::parse(std::string_view text) {
+    // Real graphs print a node per 150-200 bytes (its line and its "# File:" comment): room for that many saves
+    // moving every node several times as the list grows, and the cap keeps huge graphs from reserving too much.
+    nodes_.reserve(std::min({text.size() / 192, maxNodes_, size_t{65536}}));
     // The top-level forward is the least indented one: nested submodule classes print theirs deeper.
     std::optional<size_t> forwardOffset;
     size_t forwardIndent = 0;
