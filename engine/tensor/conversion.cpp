@@ -16,8 +16,19 @@ namespace eng::tensor {
 namespace {
 
 void copySameDevice(const Tensor& dst, const Tensor& src) {
+    // Copies within one storage may overlap, and then only the one-thread order gives memmove's result.
+    const bool mayOverlap = dst.sharesStorageWith(src);
     if (dst.dtype() == src.dtype() && dst.isContiguous() && src.isContiguous() && dst.sizes() == src.sizes()) {
-        if (dst.numel() > 0 && dst.data() != src.data()) std::memmove(dst.data(), src.data(), dst.nbytes());
+        if (dst.numel() == 0 || dst.data() == src.data()) return;
+        if (mayOverlap) {
+            std::memmove(dst.data(), src.data(), dst.nbytes());
+            return;
+        }
+        auto* to = static_cast<char*>(dst.data());
+        const auto* from = static_cast<const char*>(src.data());
+        parallelRanges(static_cast<int64_t>(dst.nbytes()), kEagerGrain * 4, [&](int64_t begin, int64_t end) {
+            std::memcpy(to + begin, from + begin, static_cast<size_t>(end - begin));
+        }, 4096);
         return;
     }
     const Tensor expanded = expandTo(src, dst.sizes());
@@ -25,7 +36,7 @@ void copySameDevice(const Tensor& dst, const Tensor& src) {
         dispatchDType(src.dtype(), [&]<typename In>() {
             const std::array<Tensor, 2> ops{dst, expanded};
             ElementLoop loop(ops);
-            loop.forEachChunk([&](char* const* p, const int64_t* s, int64_t n) {
+            const auto chunk = [&](char* const* p, const int64_t* s, int64_t n) {
                 if (s[0] == sizeof(Out) && s[1] == sizeof(In)) {
                     auto* o = reinterpret_cast<Out*>(p[0]);
                     const auto* a = reinterpret_cast<const In*>(p[1]);
@@ -34,7 +45,9 @@ void copySameDevice(const Tensor& dst, const Tensor& src) {
                     for (int64_t i = 0; i < n; ++i)
                         *reinterpret_cast<Out*>(p[0] + i * s[0]) = castValue<Out>(*reinterpret_cast<const In*>(p[1] + i * s[1]));
                 }
-            });
+            };
+            if (mayOverlap) loop.forEachChunk(chunk);
+            else loop.forEachChunkParallel(chunk);
         });
     });
 }

@@ -3,6 +3,7 @@
 // that contiguous chunks get a vectorisable fast path.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -11,6 +12,7 @@
 
 #include "tensor/simd_dispatch.h"
 #include "tensor/tensor.h"
+#include "tensor/worker_pool.h"
 
 namespace eng::tensor {
 
@@ -35,28 +37,58 @@ public:
 
     int64_t numel() const { return numel_; }
 
-    // body(char* const* pointers, const int64_t* byteStrides, int64_t count) for each innermost chunk.
+    // body(char* const* pointers, const int64_t* byteStrides, int64_t count) for each innermost chunk, in order.
     template <typename Body>
     void forEachChunk(Body&& body) const {
-        if (numel_ == 0) return;
+        forEachChunkIn(0, numel_, body);
+    }
+
+    // forEachChunk with the elements split into ranges run on the worker pool's threads (worker_pool.h) when
+    // there are enough of them; body must only write its own chunk's elements. Each element is computed as on one
+    // thread: the ranges start at multiples of 64 elements of the iteration order.
+    template <typename Body>
+    void forEachChunkParallel(const Body& body) const {
+        parallelRanges(numel_, kEagerGrain, [&](int64_t begin, int64_t end) { forEachChunkIn(begin, end, body); }, 64);
+    }
+
+    // The chunks of elements [begin, end) of the iteration order (fastest dim first): the first and last may be
+    // parts of an innermost row.
+    template <typename Body>
+    void forEachChunkIn(int64_t begin, int64_t end, Body&& body) const {
+        if (begin >= end) return;
         std::array<char*, kMaxLoopOperands> pointers = base_;
-        const int64_t inner = sizes_.empty() ? 1 : sizes_[0];
         std::array<int64_t, kMaxLoopOperands> innerStrides{};
-        if (!sizes_.empty())
-            for (int k = 0; k < operandCount_; ++k) innerStrides[static_cast<size_t>(k)] = strides_[0][static_cast<size_t>(k)];
+        if (sizes_.empty()) {
+            body(pointers.data(), innerStrides.data(), int64_t{1});
+            return;
+        }
+        for (int k = 0; k < operandCount_; ++k) innerStrides[static_cast<size_t>(k)] = strides_[0][static_cast<size_t>(k)];
         const size_t ndim = sizes_.size();
+        // Unravel `begin` into a position per dim.
         std::vector<int64_t> counter(ndim, 0);
+        int64_t rest = begin;
+        for (size_t d = 0; d < ndim; ++d) {
+            counter[d] = rest % sizes_[d];
+            rest /= sizes_[d];
+            for (int k = 0; k < operandCount_; ++k) pointers[static_cast<size_t>(k)] += counter[d] * strides_[d][static_cast<size_t>(k)];
+        }
+        int64_t remaining = end - begin;
+        // The first chunk may start inside a row; step back to the row's start once it is done.
+        int64_t rowOffset = counter[0];
         while (true) {
-            body(pointers.data(), innerStrides.data(), inner);
-            size_t d = 1;
-            for (; d < ndim; ++d) {
+            const int64_t count = std::min(sizes_[0] - rowOffset, remaining);
+            body(pointers.data(), innerStrides.data(), count);
+            remaining -= count;
+            if (remaining == 0) return;
+            for (int k = 0; k < operandCount_; ++k) pointers[static_cast<size_t>(k)] -= rowOffset * strides_[0][static_cast<size_t>(k)];
+            rowOffset = 0;
+            for (size_t d = 1; d < ndim; ++d) {
                 for (int k = 0; k < operandCount_; ++k) pointers[static_cast<size_t>(k)] += strides_[d][static_cast<size_t>(k)];
                 if (++counter[d] < sizes_[d]) break;
                 for (int k = 0; k < operandCount_; ++k)
                     pointers[static_cast<size_t>(k)] -= strides_[d][static_cast<size_t>(k)] * sizes_[d];
                 counter[d] = 0;
             }
-            if (d >= ndim) return;
         }
     }
 
@@ -68,16 +100,24 @@ private:
     std::vector<std::array<int64_t, kMaxLoopOperands>> strides_;  // per dim, per operand, in bytes
 };
 
-// Calls fn(inOffset, outOffset) once per 1-D line along `dim` (element offsets of each line's first element
-// in two tensors of the same sizes), walking the other dims in row-major order.
+// Calls fn(inOffset, outOffset) for the lines [firstLine, endLine) along `dim` (element offsets of each line's first
+// element in two tensors of the same sizes), the lines ordered row-major over the other dims.
 template <typename Fn>
-void forEachLine(const Shape& sizes, const Shape& inStrides, const Shape& outStrides, int64_t dim, Fn&& fn) {
+void forEachLineIn(const Shape& sizes, const Shape& inStrides, const Shape& outStrides, int64_t dim, int64_t firstLine,
+                   int64_t endLine, Fn&& fn) {
+    if (firstLine >= endLine) return;
     const size_t ndim = sizes.size();
-    for (int64_t s : sizes)
-        if (s == 0) return;
     std::vector<int64_t> counter(ndim, 0);
     int64_t inOffset = 0, outOffset = 0;
-    while (true) {
+    for (int64_t rest = firstLine, d = static_cast<int64_t>(ndim) - 1; d >= 0; --d) {
+        if (d == dim) continue;
+        const auto u = static_cast<size_t>(d);
+        counter[u] = rest % sizes[u];
+        rest /= sizes[u];
+        inOffset += counter[u] * inStrides[u];
+        outOffset += counter[u] * outStrides[u];
+    }
+    for (int64_t line = firstLine; line < endLine; ++line) {
         fn(inOffset, outOffset);
         size_t d = ndim;
         while (d-- > 0) {
@@ -89,8 +129,35 @@ void forEachLine(const Shape& sizes, const Shape& inStrides, const Shape& outStr
             outOffset -= outStrides[d] * sizes[d];
             counter[d] = 0;
         }
-        if (d == static_cast<size_t>(-1)) return;
     }
+}
+
+// Number of 1-D lines along `dim` of a tensor of these sizes (0 when it is empty).
+inline int64_t lineCount(const Shape& sizes, int64_t dim) {
+    int64_t count = 1;
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        if (sizes[d] == 0) return 0;
+        if (static_cast<int64_t>(d) != dim) count *= sizes[d];
+    }
+    return count;
+}
+
+// Calls fn(inOffset, outOffset) once per 1-D line along `dim`, walking the other dims in row-major order.
+template <typename Fn>
+void forEachLine(const Shape& sizes, const Shape& inStrides, const Shape& outStrides, int64_t dim, Fn&& fn) {
+    forEachLineIn(sizes, inStrides, outStrides, dim, 0, lineCount(sizes, dim), fn);
+}
+
+// forEachLine with the lines split over the worker pool's threads when there is enough work; makeLineFn() gives
+// each range its own line function (so that scratch buffers are per thread), which must write only its line.
+template <typename MakeLineFn>
+void forEachLineParallel(const Shape& sizes, const Shape& inStrides, const Shape& outStrides, int64_t dim,
+                         const MakeLineFn& makeLineFn) {
+    const int64_t lines = lineCount(sizes, dim);
+    const int64_t length = lines == 0 ? 0 : std::max<int64_t>(sizes.empty() ? 1 : sizes[static_cast<size_t>(dim)], 1);
+    parallelRanges(lines, (kEagerGrain + length - 1) / std::max<int64_t>(length, 1), [&](int64_t first, int64_t end) {
+        forEachLineIn(sizes, inStrides, outStrides, dim, first, end, makeLineFn());
+    });
 }
 
 // The contiguous fast path of the maps: float computations run on the host's widest vector instructions
@@ -108,7 +175,7 @@ template <typename Out, typename In, typename F>
 void mapUnary(const Tensor& out, const Tensor& in, F&& f) {
     const std::array<Tensor, 2> ops{out, in};
     ElementLoop loop(ops);
-    loop.forEachChunk([&](char* const* p, const int64_t* s, int64_t n) {
+    loop.forEachChunkParallel([&](char* const* p, const int64_t* s, int64_t n) {
         auto* o = reinterpret_cast<Out*>(p[0]);
         const auto* a = reinterpret_cast<const In*>(p[1]);
         if (s[0] == sizeof(Out) && s[1] == sizeof(In)) {
@@ -127,7 +194,7 @@ void mapBinary(const Tensor& out, const Tensor& a, const Tensor& b, F&& f) {
     using Op = OpMath<In>;
     const std::array<Tensor, 3> ops{out, a, b};
     ElementLoop loop(ops);
-    loop.forEachChunk([&](char* const* p, const int64_t* s, int64_t n) {
+    loop.forEachChunkParallel([&](char* const* p, const int64_t* s, int64_t n) {
         auto* o = reinterpret_cast<Out*>(p[0]);
         const auto* x = reinterpret_cast<const In*>(p[1]);
         const auto* y = reinterpret_cast<const In*>(p[2]);

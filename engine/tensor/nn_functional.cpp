@@ -22,6 +22,7 @@
 #include "tensor/shape.h"
 #include "tensor/simd_dispatch.h"
 #include "tensor/vector_math.h"
+#include "tensor/worker_pool.h"
 
 namespace eng::tensor {
 
@@ -99,34 +100,35 @@ Tensor softmaxImpl(const Tensor& x, int64_t dim, std::optional<DType> dtype, boo
             using F = OpMath<T>;
             const T* in = input.dataAs<const T>();
             T* o = out.dataAs<T>();
-            std::vector<F> exps;
-            forEachLine(input.sizes(), input.strides(), out.strides(), d, [&](int64_t inOffset, int64_t outOffset) {
-                const T* row = in + inOffset;
-                T* dst = o + outOffset;
-                if constexpr (std::is_same_v<T, F>) {
-                    if (inStride == 1 && outStride == 1) return contiguousSoftmaxRow(row, dst, n, logarithmic);
-                }
-                F maximum = -std::numeric_limits<F>::infinity();
-                for (int64_t i = 0; i < n; ++i) {
-                    const F v = static_cast<F>(row[i * inStride]);
-                    if (v > maximum || v != v) maximum = v;
-                    if (v != v) break;
-                }
-                double total = 0;
-                if (logarithmic) {
-                    for (int64_t i = 0; i < n; ++i) total += static_cast<double>(std::exp(static_cast<F>(row[i * inStride]) - maximum));
-                    const F shift = maximum + static_cast<F>(std::log(total));
-                    for (int64_t i = 0; i < n; ++i) dst[i * outStride] = static_cast<T>(static_cast<F>(row[i * inStride]) - shift);
-                } else {
-                    // Exponentials stay in opmath precision until the final scaling (16-bit types round once).
-                    exps.resize(static_cast<size_t>(n));
-                    for (int64_t i = 0; i < n; ++i) {
-                        exps[static_cast<size_t>(i)] = std::exp(static_cast<F>(row[i * inStride]) - maximum);
-                        total += static_cast<double>(exps[static_cast<size_t>(i)]);
+            forEachLineParallel(input.sizes(), input.strides(), out.strides(), d, [&] {
+                return [&, exps = std::vector<F>()](int64_t inOffset, int64_t outOffset) mutable {
+                    const T* row = in + inOffset;
+                    T* dst = o + outOffset;
+                    if constexpr (std::is_same_v<T, F>) {
+                        if (inStride == 1 && outStride == 1) return contiguousSoftmaxRow(row, dst, n, logarithmic);
                     }
-                    const F inverse = F(1) / static_cast<F>(total);
-                    for (int64_t i = 0; i < n; ++i) dst[i * outStride] = static_cast<T>(exps[static_cast<size_t>(i)] * inverse);
-                }
+                    F maximum = -std::numeric_limits<F>::infinity();
+                    for (int64_t i = 0; i < n; ++i) {
+                        const F v = static_cast<F>(row[i * inStride]);
+                        if (v > maximum || v != v) maximum = v;
+                        if (v != v) break;
+                    }
+                    double total = 0;
+                    if (logarithmic) {
+                        for (int64_t i = 0; i < n; ++i) total += static_cast<double>(std::exp(static_cast<F>(row[i * inStride]) - maximum));
+                        const F shift = maximum + static_cast<F>(std::log(total));
+                        for (int64_t i = 0; i < n; ++i) dst[i * outStride] = static_cast<T>(static_cast<F>(row[i * inStride]) - shift);
+                    } else {
+                        // Exponentials stay in opmath precision until the final scaling (16-bit types round once).
+                        exps.resize(static_cast<size_t>(n));
+                        for (int64_t i = 0; i < n; ++i) {
+                            exps[static_cast<size_t>(i)] = std::exp(static_cast<F>(row[i * inStride]) - maximum);
+                            total += static_cast<double>(exps[static_cast<size_t>(i)]);
+                        }
+                        const F inverse = F(1) / static_cast<F>(total);
+                        for (int64_t i = 0; i < n; ++i) dst[i * outStride] = static_cast<T>(exps[static_cast<size_t>(i)] * inverse);
+                    }
+                };
             });
         }
     });
@@ -221,30 +223,33 @@ Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& we
             T* o = out.dataAs<T>();
             const T* g = gamma.defined() ? gamma.dataAs<const T>() : nullptr;
             const T* b = beta.defined() ? beta.dataAs<const T>() : nullptr;
-            for (int64_t r = 0; r < rows; ++r) {
-                if constexpr (std::is_same_v<T, F>) {
-                    contiguousLayerNormRow(in + r * n, o + r * n, n, g, b, eps);
-                    continue;
+            const auto normaliseRows = [&](int64_t firstRow, int64_t endRow) {
+                for (int64_t r = firstRow; r < endRow; ++r) {
+                    if constexpr (std::is_same_v<T, F>) {
+                        contiguousLayerNormRow(in + r * n, o + r * n, n, g, b, eps);
+                        continue;
+                    }
+                    const T* row = in + r * n;
+                    double meanValue = 0;
+                    for (int64_t i = 0; i < n; ++i) meanValue += static_cast<double>(static_cast<F>(row[i]));
+                    meanValue /= static_cast<double>(n);
+                    double variance = 0;
+                    for (int64_t i = 0; i < n; ++i) {
+                        const double centred = static_cast<double>(static_cast<F>(row[i])) - meanValue;
+                        variance += centred * centred;
+                    }
+                    variance /= static_cast<double>(n);
+                    const F rstd = static_cast<F>(1.0 / std::sqrt(std::max(variance, 0.0) + eps));
+                    const F shift = -static_cast<F>(meanValue) * rstd;
+                    for (int64_t i = 0; i < n; ++i) {
+                        F v = static_cast<F>(row[i]) * rstd + shift;
+                        if (g) v *= static_cast<F>(g[i]);
+                        if (b) v += static_cast<F>(b[i]);
+                        o[r * n + i] = static_cast<T>(v);
+                    }
                 }
-                const T* row = in + r * n;
-                double meanValue = 0;
-                for (int64_t i = 0; i < n; ++i) meanValue += static_cast<double>(static_cast<F>(row[i]));
-                meanValue /= static_cast<double>(n);
-                double variance = 0;
-                for (int64_t i = 0; i < n; ++i) {
-                    const double centred = static_cast<double>(static_cast<F>(row[i])) - meanValue;
-                    variance += centred * centred;
-                }
-                variance /= static_cast<double>(n);
-                const F rstd = static_cast<F>(1.0 / std::sqrt(std::max(variance, 0.0) + eps));
-                const F shift = -static_cast<F>(meanValue) * rstd;
-                for (int64_t i = 0; i < n; ++i) {
-                    F v = static_cast<F>(row[i]) * rstd + shift;
-                    if (g) v *= static_cast<F>(g[i]);
-                    if (b) v += static_cast<F>(b[i]);
-                    o[r * n + i] = static_cast<T>(v);
-                }
-            }
+            };
+            parallelRanges(rows, (kEagerGrain + n - 1) / std::max<int64_t>(n, 1), normaliseRows);
         }
     });
     return out;

@@ -114,7 +114,7 @@ Tensor clamp(const Tensor& x, const std::optional<Operand>& lo, const std::optio
         const bool hasLow = low.defined(), hasHigh = high.defined();
         const std::array<Tensor, 4> ops{out, input, lowT, highT};
         ElementLoop loop(ops);
-        loop.forEachChunk([&](char* const* p, const int64_t* s, int64_t n) {
+        loop.forEachChunkParallel([&](char* const* p, const int64_t* s, int64_t n) {
             for (int64_t i = 0; i < n; ++i) {
                 F v = static_cast<F>(*reinterpret_cast<const T*>(p[1] + i * s[1]));
                 if constexpr (std::is_floating_point_v<F>) {
@@ -174,7 +174,7 @@ Tensor where(const Tensor& condition, const Operand& a, const Operand& b) {
     dispatchDType(dtype, [&]<typename T>() {
         const std::array<Tensor, 4> ops{out, cond, x, y};
         ElementLoop loop(ops);
-        loop.forEachChunk([&](char* const* p, const int64_t* s, int64_t n) {
+        loop.forEachChunkParallel([&](char* const* p, const int64_t* s, int64_t n) {
             for (int64_t i = 0; i < n; ++i)
                 *reinterpret_cast<T*>(p[0] + i * s[0]) = *reinterpret_cast<const bool*>(p[1] + i * s[1])
                                                              ? *reinterpret_cast<const T*>(p[2] + i * s[2])
@@ -202,7 +202,7 @@ const Tensor& maskedFillInPlace(const Tensor& self, const Tensor& mask, const Op
         const T v = fill.to<T>();
         const std::array<Tensor, 2> ops{self, expandedMask};
         ElementLoop loop(ops);
-        loop.forEachChunk([&](char* const* p, const int64_t* s, int64_t n) {
+        loop.forEachChunkParallel([&](char* const* p, const int64_t* s, int64_t n) {
             for (int64_t i = 0; i < n; ++i)
                 if (*reinterpret_cast<const bool*>(p[1] + i * s[1])) *reinterpret_cast<T*>(p[0] + i * s[0]) = v;
         });
@@ -230,7 +230,7 @@ const Tensor& fillInPlace(const Tensor& self, const Operand& value) {
         const T v = fill.to<T>();
         const std::array<Tensor, 1> ops{self};
         ElementLoop loop(ops);
-        loop.forEachChunk([&](char* const* p, const int64_t* s, int64_t n) {
+        loop.forEachChunkParallel([&](char* const* p, const int64_t* s, int64_t n) {
             if (s[0] == sizeof(T)) {
                 T* o = reinterpret_cast<T*>(p[0]);
                 for (int64_t i = 0; i < n; ++i) o[i] = v;

@@ -15,6 +15,7 @@
 #include "tensor/iteration.h"
 #include "tensor/pointwise.h"
 #include "tensor/shape.h"
+#include "tensor/worker_pool.h"
 
 namespace eng::tensor {
 
@@ -67,17 +68,31 @@ Geometry makeGeometry(const Tensor& x, const std::vector<bool>& mask, bool keepd
     return g;
 }
 
-// Drives reducer.begin(), reducer.segment(const T* p, n, stride, firstIndex)..., reducer.end(outIndex).
+// The element offset of position `index` (row-major) in a grid of these sizes and strides; each dim's position
+// goes to `counter` when given.
+int64_t unravelOffset(int64_t index, const Shape& sizes, const Shape& strides, std::vector<int64_t>* counter = nullptr) {
+    int64_t offset = 0;
+    for (size_t d = sizes.size(); d-- > 0;) {
+        const int64_t position = index % sizes[d];
+        index /= sizes[d];
+        offset += position * strides[d];
+        if (counter) (*counter)[d] = position;
+    }
+    return offset;
+}
+
+// Drives reducer.begin(), reducer.segment(const T* p, n, stride, firstIndex)..., reducer.end(outIndex) for the
+// outputs [firstOut, endOut) (row-major over the kept dims).
 template <typename T, typename Reducer>
-void runReduction(const Tensor& x, const Geometry& g, Reducer& reducer) {
+void reduceOutputs(const Tensor& x, const Geometry& g, Reducer& reducer, int64_t firstOut, int64_t endOut) {
     const T* base = x.dataAs<const T>();
     const size_t kept = g.keptSizes.size();
     const size_t outerReduced = g.reducedSizes.empty() ? 0 : g.reducedSizes.size() - 1;
     const int64_t lastSize = g.reducedSizes.empty() ? (g.reducedCount == 0 ? 0 : 1) : g.reducedSizes.back();
     const int64_t lastStride = g.reducedSizes.empty() ? 0 : g.reducedStrides.back();
     std::vector<int64_t> keptCounter(kept, 0), redCounter(outerReduced, 0);
-    int64_t keptOffset = 0;
-    for (int64_t o = 0; o < g.outCount; ++o) {
+    int64_t keptOffset = unravelOffset(firstOut, g.keptSizes, g.keptStrides, &keptCounter);
+    for (int64_t o = firstOut; o < endOut; ++o) {
         reducer.begin();
         if (lastSize > 0) {
             int64_t redOffset = 0, flatStart = 0;
@@ -104,6 +119,74 @@ void runReduction(const Tensor& x, const Geometry& g, Reducer& reducer) {
     }
 }
 
+// Elements of the reduced range one partial result covers when a few outputs each reduce a long range.
+constexpr int64_t kReductionBlock = 1 << 16;
+// Outputs below which a reduction splits each output's range into blocks rather than splitting the outputs.
+constexpr int64_t kFewOutputs = 16;
+
+// reducer.segment(...) over the elements [first, end) of one output's reduced range (row-major over the reduced
+// dims, so a block may begin and end inside a segment).
+template <typename T, typename Reducer>
+void reduceBlock(const T* outputBase, const Geometry& g, Reducer& reducer, int64_t first, int64_t end) {
+    if (g.reducedSizes.empty()) {
+        if (first < end) reducer.segment(outputBase, 1, 0, first);
+        return;
+    }
+    const size_t dims = g.reducedSizes.size();
+    std::vector<int64_t> counter(dims, 0);
+    int64_t offset = unravelOffset(first, g.reducedSizes, g.reducedStrides, &counter);
+    const int64_t lastSize = g.reducedSizes.back(), lastStride = g.reducedStrides.back();
+    for (int64_t at = first; at < end;) {
+        const int64_t count = std::min(lastSize - counter.back(), end - at);
+        reducer.segment(outputBase + offset, count, lastStride, at);
+        at += count;
+        offset += count * lastStride;
+        counter.back() += count;
+        for (size_t d = dims; d-- > 1 && counter[d] == g.reducedSizes[d];) {
+            offset += g.reducedStrides[d - 1] - g.reducedStrides[d] * g.reducedSizes[d];
+            counter[d] = 0;
+            ++counter[d - 1];
+        }
+    }
+}
+
+// Every output. Many outputs are split over the worker pool's threads (each with its own copy of the reducer),
+// each output reduced in the same order as on one thread. A few outputs over long ranges (x.sum(), a mean over
+// most dims) reduce fixed blocks of kReductionBlock elements as partials that are then combined in block order:
+// the blocks depend on the shape alone, so the result is the same on any number of threads.
+template <typename T, typename Reducer>
+void runReduction(const Tensor& x, const Geometry& g, Reducer& reducer) {
+    const int64_t blocks = (g.reducedCount + kReductionBlock - 1) / kReductionBlock;
+    if constexpr (requires(Reducer r) { r.combine(r); }) {
+        if (g.outCount < kFewOutputs && blocks >= 2) {
+            const T* base = x.dataAs<const T>();
+            std::vector<int64_t> outputOffsets;
+            for (int64_t o = 0; o < g.outCount; ++o) outputOffsets.push_back(unravelOffset(o, g.keptSizes, g.keptStrides));
+            std::vector<Reducer> partials(static_cast<size_t>(g.outCount * blocks), reducer);
+            parallelRanges(g.outCount * blocks, 1, [&](int64_t first, int64_t end) {
+                for (int64_t task = first; task < end; ++task) {
+                    const int64_t o = task / blocks, block = task % blocks;
+                    Reducer& partial = partials[static_cast<size_t>(task)];
+                    partial.begin();
+                    reduceBlock(base + outputOffsets[static_cast<size_t>(o)], g, partial, block * kReductionBlock,
+                                std::min(g.reducedCount, (block + 1) * kReductionBlock));
+                }
+            });
+            for (int64_t o = 0; o < g.outCount; ++o) {
+                Reducer& total = partials[static_cast<size_t>(o * blocks)];
+                for (int64_t block = 1; block < blocks; ++block) total.combine(partials[static_cast<size_t>(o * blocks + block)]);
+                total.end(o);
+            }
+            return;
+        }
+    }
+    const int64_t perOutput = std::max<int64_t>(g.reducedCount, 1);
+    parallelRanges(g.outCount, (kEagerGrain + perOutput - 1) / perOutput, [&](int64_t first, int64_t end) {
+        Reducer local = reducer;
+        reduceOutputs<T>(x, g, local, first, end);
+    });
+}
+
 template <typename T>
 using SumAcc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
 
@@ -127,6 +210,7 @@ struct SumReducer {
             for (int64_t i = 0; i < n; ++i) acc += static_cast<Acc>(static_cast<OpMath<T>>(p[i * stride]));
         }
     }
+    void combine(const SumReducer& later) { acc += later.acc; }
     void end(int64_t o) {
         if constexpr (std::is_integral_v<Acc>) out[o] = castValue<Out>(acc);
         else out[o] = castValue<Out>(acc / divisor);
@@ -142,6 +226,7 @@ struct ProdReducer {
     void segment(const T* p, int64_t n, int64_t stride, int64_t) {
         for (int64_t i = 0; i < n; ++i) acc *= static_cast<Acc>(static_cast<OpMath<T>>(p[i * stride]));
     }
+    void combine(const ProdReducer& later) { acc *= later.acc; }
     void end(int64_t o) { out[o] = castValue<T>(acc); }
 };
 
@@ -169,6 +254,19 @@ struct ExtremumReducer {
                 best = v;
                 bestIndex = first + i;
             }
+        }
+    }
+    // The extreme of a later block: the rules above give the same winner as one pass over both blocks.
+    void combine(const ExtremumReducer& later) {
+        if (later.bestIndex < 0) return;
+        bool take = bestIndex < 0;
+        if constexpr (std::is_floating_point_v<V>) {
+            if (!take && best != best) return;
+            take = take || later.best != later.best;
+        }
+        if (take || (kMax ? later.best > best : later.best < best)) {
+            best = later.best;
+            bestIndex = later.bestIndex;
         }
     }
     void end(int64_t o) {
@@ -211,6 +309,7 @@ struct LogicalReducer {
             acc = kAll ? (acc && nonZero) : (acc || nonZero);
         }
     }
+    void combine(const LogicalReducer& later) { acc = kAll ? (acc && later.acc) : (acc || later.acc); }
     void end(int64_t o) { out[o] = acc; }
 };
 
@@ -228,17 +327,21 @@ bool sumLeadingDims(const Tensor& input, const std::vector<bool>& mask, const Te
     if (width == 0 || rows == 0) return false;
     dispatchDType(input.dtype(), [&]<typename T>() {
         using Acc = SumAcc<T>;
-        std::vector<Acc> acc(static_cast<size_t>(width), Acc{});
         const T* in = input.dataAs<const T>();
-        for (int64_t r = 0; r < rows; ++r) {
-            const T* row = in + r * width;
-            for (int64_t j = 0; j < width; ++j) acc[static_cast<size_t>(j)] += static_cast<Acc>(static_cast<OpMath<T>>(row[j]));
-        }
         T* o = out.dataAs<T>();
-        for (int64_t j = 0; j < width; ++j) {
-            if constexpr (std::is_integral_v<Acc>) o[j] = castValue<T>(acc[static_cast<size_t>(j)]);
-            else o[j] = castValue<T>(isMean ? acc[static_cast<size_t>(j)] / static_cast<double>(rows) : acc[static_cast<size_t>(j)]);
-        }
+        // Threads take blocks of columns; each column is summed over the rows in order, as on one thread.
+        parallelRanges(width, (kEagerGrain + rows - 1) / rows, [&](int64_t first, int64_t end) {
+            std::vector<Acc> acc(static_cast<size_t>(end - first), Acc{});
+            for (int64_t r = 0; r < rows; ++r) {
+                const T* row = in + r * width + first;
+                for (int64_t j = 0; j < end - first; ++j) acc[static_cast<size_t>(j)] += static_cast<Acc>(static_cast<OpMath<T>>(row[j]));
+            }
+            for (int64_t j = first; j < end; ++j) {
+                const Acc total = acc[static_cast<size_t>(j - first)];
+                if constexpr (std::is_integral_v<Acc>) o[j] = castValue<T>(total);
+                else o[j] = castValue<T>(isMean ? total / static_cast<double>(rows) : total);
+            }
+        }, 16);
     });
     return true;
 }
@@ -414,12 +517,14 @@ Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
     dispatchDType(outType, [&]<typename T>() {
         const T* in = input.dataAs<const T>();
         T* o = out.dataAs<T>();
-        forEachLine(x.sizes(), input.strides(), out.strides(), d, [&](int64_t inOffset, int64_t outOffset) {
-            SumAcc<T> running{};
-            for (int64_t i = 0; i < n; ++i) {
-                running += static_cast<SumAcc<T>>(static_cast<OpMath<T>>(in[inOffset + i * inStride]));
-                o[outOffset + i * outStride] = castValue<T>(running);
-            }
+        forEachLineParallel(x.sizes(), input.strides(), out.strides(), d, [&] {
+            return [&](int64_t inOffset, int64_t outOffset) {
+                SumAcc<T> running{};
+                for (int64_t i = 0; i < n; ++i) {
+                    running += static_cast<SumAcc<T>>(static_cast<OpMath<T>>(in[inOffset + i * inStride]));
+                    o[outOffset + i * outStride] = castValue<T>(running);
+                }
+            };
         });
     });
     return out;

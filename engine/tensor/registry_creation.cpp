@@ -1,5 +1,8 @@
 // Registry entries for factories and global settings: torch.tensor/zeros/ones/full/arange/linspace/eye/rand*,
-// the *_like and Tensor.new_* variants, seeds, print options and dtype/device queries.
+// the *_like and Tensor.new_* variants, seeds, the CPU thread count, print options and dtype/device queries.
+#include <algorithm>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "tensor/conversion.h"
@@ -7,6 +10,7 @@
 #include "tensor/printing.h"
 #include "tensor/random.h"
 #include "tensor/registry_support.h"
+#include "tensor/worker_pool.h"
 
 namespace eng::tensor {
 
@@ -108,6 +112,12 @@ void registerCreationOps(OpRegistry& r) {
         manualSeed(static_cast<uint64_t>(a.integer(0)));
         return noneValue();
     });
+    r.def({"torch.set_num_threads"}, "set_num_threads(int nthreads)", [](const Args& a) {
+        if (a.integer(0) <= 0) fail(ErrorKind::Runtime, "set_num_threads expects a positive integer");
+        setWorkerThreadCount(static_cast<int>(std::min<int64_t>(a.integer(0), std::numeric_limits<int>::max())));
+        return noneValue();
+    });
+    r.def({"torch.get_num_threads"}, "get_num_threads()", [](const Args&) { return Value(int64_t{workerThreadCount()}); });
     r.def({"torch.initial_seed"}, "initial_seed()", [](const Args&) { return Value(static_cast<int64_t>(initialSeed())); });
     r.def({"torch.get_default_dtype"}, "get_default_dtype()", [](const Args&) { return Value(kDefaultFloat); });
     r.def({"torch.is_tensor"}, "is_tensor(Any obj)", [](const Args& a) { return Value(a[0].isTensor()); });

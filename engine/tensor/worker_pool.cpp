@@ -24,13 +24,15 @@ public:
         std::unique_lock job(jobMutex_, std::try_to_lock);
         // A forked child has the parent's pool but none of its threads: it runs alone.
         const bool forkedChild = started_ && ownerPid_ != getpid();
-        if (!job.owns_lock() || forkedChild || workerThreadCount() <= 1 || taskCount <= 1) {
+        const int threads = workerThreadCount();
+        if (!job.owns_lock() || forkedChild || threads <= 1 || taskCount <= 1) {
             for (int64_t i = 0; i < taskCount; ++i) task(i);
             return;
         }
-        startThreadsIfNeeded();
+        startThreadsIfNeeded(threads - 1);
         {
             std::lock_guard lock(mutex_);
+            helpers_ = threads - 1;
             task_ = &task;
             taskCount_ = taskCount;
             nextTask_.store(0);
@@ -49,19 +51,24 @@ public:
     }
 
 private:
-    void startThreadsIfNeeded() {
-        if (started_) return;
+    // Grows the pool to `helpers` threads besides the caller (torch.set_num_threads may raise the count later).
+    void startThreadsIfNeeded(int helpers) {
+        if (!started_) ownerPid_ = getpid();
         started_ = true;
-        ownerPid_ = getpid();
-        for (int i = 1; i < workerThreadCount(); ++i) std::thread([this] { workerLoop(); }).detach();
+        for (; startedHelpers_ < helpers; ++startedHelpers_) {
+            const int index = startedHelpers_;
+            std::thread([this, index] { workerLoop(index); }).detach();
+        }
     }
 
-    void workerLoop() {
+    void workerLoop(int index) {
         uint64_t seen = 0;
         std::unique_lock lock(mutex_);
         while (true) {
             wake_.wait(lock, [&] { return generation_ != seen && task_ != nullptr; });
             seen = generation_;
+            // A job that asked for fewer threads than the pool holds leaves the rest asleep.
+            if (index >= helpers_) continue;
             ++activeWorkers_;
             lock.unlock();
             claimTasks();
@@ -98,23 +105,37 @@ private:
     int64_t finishedTasks_ = 0;
     int activeWorkers_ = 0;
     uint64_t generation_ = 0;
+    int helpers_ = 0;  // pool threads the current job may use
     std::exception_ptr firstError_;
-    bool started_ = false;  // under jobMutex_
+    bool started_ = false;  // under jobMutex_, as startedHelpers_
+    int startedHelpers_ = 0;
     pid_t ownerPid_ = 0;
 };
 
 }  // namespace
 
-int workerThreadCount() {
-    static const int count = [] {
+namespace {
+
+constexpr long kMaxThreads = 1024;
+
+std::atomic<int>& threadCountSetting() {
+    static std::atomic<int> count{[] {
         if (const char* env = std::getenv("OMP_NUM_THREADS")) {
             char* end = nullptr;
             const long value = std::strtol(env, &end, 10);
-            if (end != env && *end == '\0' && value > 0) return static_cast<int>(std::min<long>(value, 1024));
+            if (end != env && *end == '\0' && value > 0) return static_cast<int>(std::min(value, kMaxThreads));
         }
         return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    }();
+    }()};
     return count;
+}
+
+}  // namespace
+
+int workerThreadCount() { return threadCountSetting().load(std::memory_order_relaxed); }
+
+void setWorkerThreadCount(int count) {
+    threadCountSetting().store(static_cast<int>(std::clamp<long>(count, 1, kMaxThreads)), std::memory_order_relaxed);
 }
 
 void runOnWorkers(int64_t taskCount, const std::function<void(int64_t)>& task) {
