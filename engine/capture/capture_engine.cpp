@@ -27,6 +27,15 @@ LogSettings LogSettings::fromEnvironment() {
     return settings;
 }
 
+namespace {
+CompiledAutogradHandler& compiledAutogradHandler() {
+    static CompiledAutogradHandler handler;
+    return handler;
+}
+}  // namespace
+
+void registerCompiledAutograd(CompiledAutogradHandler handler) { compiledAutogradHandler() = std::move(handler); }
+
 CaptureEngine::CaptureEngine(vm::Interpreter& vm) : vm_(vm), logs_(LogSettings::fromEnvironment()) {}
 
 CaptureEngine::~CaptureEngine() {
@@ -46,12 +55,19 @@ void CaptureEngine::reset() {
     nextFrameId_ = 0;
     uniqueGraphs_ = 0;
     loggedBreakSites_.clear();
+    compiledAutogradState_.reset();
     // torch._dynamo.utils.counters survive reset(), as in PyTorch.
 }
 
 bool CaptureEngine::dynamoDisabled() {
     const vm::Value& disable = vm_.modules().at("torch._dynamo.config").as<vm::ModuleObject>().attributes.at("disable");
     return disable.is(vm::Kind::Bool) && disable.asBool();
+}
+
+bool CaptureEngine::compiledAutogradEnabled() {
+    const auto& config = vm_.modules().at("torch._dynamo.config").as<vm::ModuleObject>().attributes;
+    auto flag = config.find("compiled_autograd");
+    return compiledAutogradHandler() && flag != config.end() && vm_.truthy(flag->second);
 }
 
 int CaptureEngine::recompileLimit() {
@@ -87,6 +103,13 @@ std::optional<vm::Value> CaptureEngine::onFrame(vm::Interpreter&, vm::Frame& fra
         const vm::CompileOptions* options;
         ~Restore() { vm.setHookEveryCall(options); }
     } restore{vm_, outer};
+    // Compiled autograd covers the whole call of the compiled function, its eager parts after graph breaks included
+    // (where `loss.backward()` runs), as Dynamo enters compiled_autograd._enable around it.
+    std::optional<tensor::autograd::BackwardInterceptorScope> compiledAutograd;
+    if (!tensor::autograd::backwardIntercepted() && compiledAutogradEnabled())
+        compiledAutograd.emplace([this, options](const tensor::autograd::RootGradients& start, bool retainGraph) {
+            return compiledAutogradHandler()(*this, options, start, retainGraph);
+        });
     if (pendingExplain_) {
         explain_ = pendingExplain_;
         pendingExplain_ = nullptr;
@@ -229,7 +252,7 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
         CacheEntry* hit = nullptr;
         // Dynamo checks the most recent entry first.
         for (auto it = cache.entries.rbegin(); it != cache.entries.rend() && !hit; ++it)
-            if (sameBackend(it->compiledWith, options) && it->guards.check(vm_, *view, *frame.globals)) hit = &*it;
+            if (fx::sameBackend(it->compiledWith, options) && it->guards.check(vm_, *view, *frame.globals)) hit = &*it;
         if (!hit) {
             if (cache.limitHit) return vm_.evalFrame(frame);
             if (!cache.entries.empty() && stance_ == "eager_on_recompile") return vm_.evalFrame(frame);

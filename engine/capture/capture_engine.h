@@ -10,13 +10,30 @@
 #include <string>
 #include <vector>
 
-#include "capture/backend.h"
 #include "capture/compile_events.h"
 #include "capture/guards.h"
 #include "capture/tracer.h"
+#include "fx/backend.h"
+#include "tensor/autograd/engine.h"
 #include "vm/interpreter.h"
 
 namespace eng::capture {
+
+// Capture hands its graphs to an fx backend.
+using fx::Backend;
+using fx::CompiledFn;
+
+class CaptureEngine;
+/// Compiled autograd (`torch._dynamo.config.compiled_autograd = True`): while a compiled function runs, each backward
+/// pass is offered to this handler (AOT Autograd registers it) with the call's compile options; it captures and
+/// compiles the pass as its own graph (true) or declines, and the eager engine runs it.
+using CompiledAutogradHandler =
+    std::function<bool(CaptureEngine& engine, const vm::CompileOptions& options, const tensor::autograd::RootGradients& start, bool retainGraph)>;
+void registerCompiledAutograd(CompiledAutogradHandler handler);
+
+/// The call nodes of a graph (what compilation metrics count as ops), and its trace row as Dynamo's output graph.
+int callNodeCount(const Graph& graph);
+traces::Graph graphRow(const Graph& graph);
 
 /// One compiled version of a frame (Dynamo's cache entry).
 struct CacheEntry {
@@ -91,6 +108,17 @@ public:
     /// Graphs compiled so far (stats.unique_graphs).
     int uniqueGraphs() const { return uniqueGraphs_; }
 
+    // For graphs compiled outside a frame (compiled autograd's): the sink, a frame id from Dynamo's one counter,
+    // the counters a compiled graph adds, and torch._dynamo.utils.counters.
+    vm::Interpreter& interpreter() { return vm_; }
+    CompileEventSink* eventSink() const { return sink_; }
+    int takeFrameId() { return nextFrameId_++; }
+    void countCompiledGraph(const Graph& graph);
+    void countCounter(const std::string& group, const std::string& name, int64_t delta);
+    std::ostream& log();
+    /// Compiled autograd's cache and ids, kept by its handler; reset() clears them, as torch._dynamo.reset() does.
+    std::shared_ptr<void>& compiledAutogradState() { return compiledAutogradState_; }
+
 private:
     using CacheKey = std::pair<const frontend::CodeObject*, uint32_t>;
     vm::Value runCompiled(vm::Frame& frame, const vm::CompileOptions& options);
@@ -100,11 +128,11 @@ private:
     void replaySideEffects(const CacheEntry& entry, const vm::ValueList& outputs, const vm::ValueList& view, vm::Namespace& globals);
     void emitGraphBreak(const traces::CompileKey& key, const GraphBreakInfo& info);
     void countGraphBreak(const std::string& reason);
-    void countCounter(const std::string& group, const std::string& name, int64_t delta);
     int recompileLimit();
+    /// torch._dynamo.config.compiled_autograd, with a handler registered.
+    bool compiledAutogradEnabled();
     /// torch._dynamo.config.disable (TORCHDYNAMO_DISABLE=1): compiled functions run eagerly.
     bool dynamoDisabled();
-    std::ostream& log();
     void installDynamoSurface();
 
     vm::Interpreter& vm_;
@@ -121,6 +149,7 @@ private:
     std::map<std::string, int> loggedBreakSites_;
     const std::vector<std::shared_ptr<vm::CellObject>>* rebuildCells_ = nullptr;  // the breaking frame's cells, while rebuilt
     std::map<size_t, vm::Value> rebuiltLists_;  // the containers made by the trace, rebuilt once per call (by alias id)
+    std::shared_ptr<void> compiledAutogradState_;
 };
 
 }  // namespace eng::capture

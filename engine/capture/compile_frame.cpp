@@ -5,7 +5,7 @@
 #include <chrono>
 
 #include "capture/capture_engine.h"
-#include "capture/fx_printer.h"
+#include "fx/fx_printer.h"
 #include "tensor/random.h"
 
 namespace eng::capture {
@@ -39,6 +39,15 @@ std::string failureText(const GuardFailureReason& failure) {
     return text;
 }
 
+std::string instructionDescription(const frontend::CodeObject& code, uint32_t pc) {
+    frontend::Opcode op = code.instructions[pc].opcode;
+    if (op == frontend::Opcode::Call || op == frontend::Opcode::CallKw || op == frontend::Opcode::CallFunctionEx)
+        return "CALL: a function call, e.g. f(x, y)";
+    return std::string(frontend::opcodeInfo(op).name);
+}
+
+}  // namespace
+
 int callNodeCount(const Graph& graph) {
     int count = 0;
     for (const auto& node : graph.nodes())
@@ -50,19 +59,16 @@ traces::Graph graphRow(const Graph& graph) {
     traces::Graph row;
     row.kind = traces::GraphKind::Dynamo;
     row.name = "dynamo_output_graph";
-    row.text = readableGraph(graph);
-    row.nodes = graphNodeRows(graph);
+    row.text = fx::readableGraph(graph);
+    row.nodes = fx::graphNodeRows(graph);
     return row;
 }
 
-std::string instructionDescription(const frontend::CodeObject& code, uint32_t pc) {
-    frontend::Opcode op = code.instructions[pc].opcode;
-    if (op == frontend::Opcode::Call || op == frontend::Opcode::CallKw || op == frontend::Opcode::CallFunctionEx)
-        return "CALL: a function call, e.g. f(x, y)";
-    return std::string(frontend::opcodeInfo(op).name);
+void CaptureEngine::countCompiledGraph(const Graph& graph) {
+    ++uniqueGraphs_;
+    countCounter("stats", "unique_graphs", 1);
+    countCounter("stats", "calls_captured", callNodeCount(graph));
 }
-
-}  // namespace
 
 void CaptureEngine::emitGraphBreak(const traces::CompileKey& key, const GraphBreakInfo& info) {
     traces::GraphBreak row;
@@ -217,7 +223,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
             examples.push_back(binding.dimension >= 0 ? vm::Value(v.tensor().size(binding.dimension)) : v);
         }
         auto backendStart = std::chrono::steady_clock::now();
-        std::unique_ptr<Backend> backend = makeBackend(options);
+        std::unique_ptr<Backend> backend = fx::makeBackend(options);
         try {
             if (sink_) backend->setRunNote([sink = sink_, key](const std::string& text) { sink->warning(key, text); });
             entry.compiled = backend->compile(vm_, graph, examples);
@@ -238,9 +244,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         backendSeconds = secondsSince(backendStart);
         backendPhases = backend->phaseTimes();
         entry.graph = graph;
-        ++uniqueGraphs_;
-        countCounter("stats", "unique_graphs", 1);
-        countCounter("stats", "calls_captured", callNodeCount(*graph));
+        countCompiledGraph(*graph);
         if (sink_) {
             sink_->graphCaptured(key, graphRow(*graph));
             for (const Backend::StageGraph& stage : backend->stageGraphs()) {
@@ -253,7 +257,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
             for (const traces::OutputCode& code : backend->generatedCodes()) sink_->outputCode(key, code);
         }
         if (logs_.graphCode)
-            logLines(log(), prefix + "[__graph_code] ", fmt::format("TRACED GRAPH\n ===== __compiled_fn_{} =====\n {}", uniqueGraphs_, readableGraph(*graph)));
+            logLines(log(), prefix + "[__graph_code] ", fmt::format("TRACED GRAPH\n ===== __compiled_fn_{} =====\n {}", uniqueGraphs_, fx::readableGraph(*graph)));
         if (explain_) explain_->graphs.push_back(graph);
     }
     if (entry.graphBreak) {

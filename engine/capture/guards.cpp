@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <map>
 
-#include "capture/fx_printer.h"
+#include "fx/fx_printer.h"
 
 namespace eng::capture {
 
@@ -146,7 +146,7 @@ std::string GuardSpec::code() const {
                                device.isCpu() ? "None" : std::to_string(device.index()), requiresGrad ? "True" : "False",
                                listText(sizes, dynamicDims), listText(strides, std::vector<bool>(strides.size(), !dynamicDims.empty() &&
                                    std::find(dynamicDims.begin(), dynamicDims.end(), true) != dynamicDims.end())));
-        case GuardKind::EqualsMatch: return fmt::format("{} == {}", s, constantText(expected));
+        case GuardKind::EqualsMatch: return fmt::format("{} == {}", s, fx::constantText(expected));
         case GuardKind::NoneMatch: return fmt::format("{} is None", s);
         case GuardKind::TypeMatch: return fmt::format("___check_type_id({}, {})", s, typeName);
         case GuardKind::IdMatch:
@@ -154,14 +154,14 @@ std::string GuardSpec::code() const {
                 return fmt::format("___check_obj_id({}.__code__, {})", s, static_cast<const void*>(expected.as<vm::FunctionObject>().code.get()));
             return fmt::format("___check_obj_id({}, {})", s, static_cast<const void*>(expected.object().get()));
         case GuardKind::LengthCheck: return fmt::format("len({}) == {}", s, length);
-        case GuardKind::DictContains: return fmt::format("{}___dict_contains({}, {})", outcome ? "" : "not ", constantText(expected), s);
+        case GuardKind::DictContains: return fmt::format("{}___dict_contains({}, {})", outcome ? "" : "not ", fx::constantText(expected), s);
         case GuardKind::ScalarCompare: {
             // Dynamo prints the comparison that held, negated when it came out false: `... <= 0.0` for `> 0.0`.
             static const char* symbols[] = {"<", "<=", "==", "!=", ">", ">="};
             static const uint32_t negated[] = {5, 4, 3, 2, 1, 0};
             uint32_t op = outcome ? compareOp : negated[compareOp % 6];
-            if (dimension >= 0) return fmt::format("{}.size()[{}] {} {}", s, dimension, symbols[op % 6], constantText(expected));
-            return fmt::format("___as_tensor({}).item() {} {}", s, symbols[op % 6], constantText(expected));
+            if (dimension >= 0) return fmt::format("{}.size()[{}] {} {}", s, dimension, symbols[op % 6], fx::constantText(expected));
+            return fmt::format("___as_tensor({}).item() {} {}", s, symbols[op % 6], fx::constantText(expected));
         }
     }
     return s;

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "capture/graph_runner.h"
+#include "fx/graph_runner.h"
 #include "capture/symbolic_eval.h"
 #include "ops/operators.h"
 
@@ -443,7 +443,7 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
                 stack.push_back(tracer.callTensorOp(NodeOp::CallFunction, target, {v}, {}, vm::Value(), CallKind::Unary));
             } else {
                 tracer.argOf(v);
-                stack.push_back(tracer.constant(applyUnary(op, tracer.exampleOf(v))));
+                stack.push_back(tracer.constant(fx::applyUnary(op, tracer.exampleOf(v))));
             }
             return true;
         }

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "capture/graph_runner.h"
+#include "fx/graph_runner.h"
 #include "frontend/opcodes.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
@@ -356,7 +356,7 @@ VarRef Tracer::dictVariable(const vm::Value& dict) {
 }
 
 Node* Tracer::recordCall(NodeOp op, const std::string& target, std::vector<Arg> args, std::vector<KwArg> kwargs) {
-    Node* node = graph_->addCall(op, target, nameCandidateOf(target), std::move(args), std::move(kwargs));
+    Node* node = graph_->addCall(op, target, fx::nameCandidateOf(target), std::move(args), std::move(kwargs));
     // Dynamo's node stack trace: the innermost user frame.
     if (current_) {
         node->file = current_->code->filename;
@@ -387,10 +387,10 @@ VarRef Tracer::callTensorOp(NodeOp op, const std::string& target, const std::vec
         case CallKind::Binary:
         case CallKind::Compare:
         case CallKind::GetItem:
-        case CallKind::Unary: example = applyOperator(vm_, kind, target, exampleArgs); break;
+        case CallKind::Unary: example = fx::applyOperator(vm_, kind, target, exampleArgs); break;
         case CallKind::Callable: {
             vm::ValueList rest(op == NodeOp::CallMethod ? exampleArgs.begin() + 1 : exampleArgs.begin(), exampleArgs.end());
-            example = op == NodeOp::CallMethod ? callMethodNode(vm_, exampleArgs[0], target, std::move(rest), exampleKwargs)
+            example = op == NodeOp::CallMethod ? fx::callMethodNode(vm_, exampleArgs[0], target, std::move(rest), exampleKwargs)
                                                : vm_.call(callee, std::move(rest), exampleKwargs);
         }
     }
@@ -398,8 +398,8 @@ VarRef Tracer::callTensorOp(NodeOp op, const std::string& target, const std::vec
     node->callKind = kind;
     node->callee = callee;
     node->example = example;
-    inferDimSymbols(*node);
-    inferExactDims(*node);
+    fx::inferDimSymbols(*node);
+    fx::inferExactDims(*node);
     // An in-place method (x.add_(1)) returns its receiver: the same variable, so `x.add_(1) is x` holds and
     // later reads of x follow the graph's order, as in Dynamo's FX graphs.
     bool inPlaceMethod = op == NodeOp::CallMethod && target.size() > 1 && target.back() == '_' && target[target.size() - 2] != '_';

@@ -10,13 +10,21 @@
 #include <string>
 #include <vector>
 
-#include "capture/graph_ir.h"
 #include "capture/guards.h"
 #include "capture/source.h"
 #include "frontend/code_object.h"
+#include "fx/graph_ir.h"
 #include "vm/interpreter.h"
 
 namespace eng::capture {
+
+// Capture builds fx graphs: the IR's names read unqualified in the tracer.
+using fx::Arg;
+using fx::CallKind;
+using fx::Graph;
+using fx::KwArg;
+using fx::Node;
+using fx::NodeOp;
 
 struct Variable;
 using VarRef = std::shared_ptr<Variable>;

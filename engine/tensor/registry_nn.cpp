@@ -1,6 +1,8 @@
 // Registry entries for matrix products (matmul/mm/bmm/mv/dot/outer/addmm, F.linear), torch.nn.functional
 // layers and losses (layer_norm, dropout, embedding, scaled_dot_product_attention, mse/nll/cross_entropy),
 // and the torch.nn.init initialisers.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -117,6 +119,14 @@ void registerNnOps(OpRegistry& r) {
     r.def({"torch.nn.init._calculate_fan_in_and_fan_out"}, "_calculate_fan_in_and_fan_out(Tensor tensor)", [](const Args& a) {
         const auto [fanIn, fanOut] = fans(a.tensor(0));
         return Value::tuple({Value(static_cast<int64_t>(fanIn)), Value(static_cast<int64_t>(fanOut))});
+    });
+    r.def({"torch.nn.init._calculate_correct_fan"}, "_calculate_correct_fan(Tensor tensor, str mode)", [](const Args& a) {
+        std::string mode(a.str(1));
+        std::transform(mode.begin(), mode.end(), mode.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (mode != "fan_in" && mode != "fan_out")
+            fail(ErrorKind::Value, fmt::format("Mode {} not supported, please use one of ['fan_in', 'fan_out']", mode));
+        const auto [fanIn, fanOut] = fans(a.tensor(0));
+        return Value(static_cast<int64_t>(mode == "fan_in" ? fanIn : fanOut));
     });
 }
 

@@ -161,6 +161,29 @@ def is_in_onnx_export():
     return False
 )PY";
 
+// torch.distributed: the package is there (Dynamo folds is_available() to True as well); no process group is
+// ever initialised in this runtime, so the default group's queries fail as PyTorch's do before init_process_group.
+const char* kTorchDistributed = R"PY(
+def is_available():
+    return True
+
+
+def is_initialized():
+    return False
+
+
+def _default_group_error():
+    raise ValueError("Default process group has not been initialized, please make sure to call init_process_group.")
+
+
+def get_rank(group=None):
+    _default_group_error()
+
+
+def get_world_size(group=None):
+    _default_group_error()
+)PY";
+
 // torch.compile(opt.step) of a torch.optim optimizer compiles this frame: the capture engine captures the
 // builtin step it calls (capture/symbolic_eval_optimizer.cpp), as Dynamo compiles Optimizer.step's wrapper frame.
 const char* kOptimizer = R"PY(
@@ -192,7 +215,7 @@ const char* polyfillSource(const std::string& module) {
     static const std::string kOperator = operatorModuleSource();
     static const std::map<std::string, const char*> kSources = {
         {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer},
-                                                                  {"torch.onnx", kTorchOnnx}};
+                                                                  {"torch.onnx", kTorchOnnx}, {"torch.distributed", kTorchDistributed}};
     auto it = kSources.find(module);
     return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
 }

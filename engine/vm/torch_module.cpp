@@ -204,6 +204,7 @@ void installDynamo(Interpreter& vm, ModuleObject& torch) {
                           {"capture_dynamic_output_shape_ops", Value(false)}, {"suppress_errors", Value(false)},
                           {"automatic_dynamic_shapes", Value(true)}, {"assume_static_by_default", Value(true)},
                           {"verbose", Value(false)},                 {"optimize_ddp", Value(true)},
+                          {"compiled_autograd", Value(false)},
                           // As torch._dynamo.config: TORCHDYNAMO_DISABLE=1 runs every compiled function eagerly.
                           {"disable", Value(disabledByEnvironment())}};
     auto utils = newModule(vm, "torch._dynamo.utils");
@@ -282,6 +283,23 @@ void installOptim(Interpreter& vm, ModuleObject& torch);
 // torch.cuda's synchronize, get_device_name and Event (cuda_module.cpp).
 void installCuda(Interpreter& vm, ModuleObject& cuda);
 
+/// torch.FloatTensor, torch.cuda.HalfTensor, ...: the legacy tensor types. A tensor is an instance of one when its
+/// `t.type()` names it; passed to an op (`t.type(torch.HalfTensor)`) one is that name (toTensorValue).
+void defineLegacyTensorTypes(Interpreter& vm, ModuleObject& module) {
+    for (int i = 0; i < tensor::kDTypeCount; ++i) {
+        auto cls = std::make_shared<ClassObject>(fmt::format("{}Tensor", tensor::dtypeKernelName(static_cast<tensor::DType>(i))),
+                                                 vm.builtinClass("Tensor"));
+        cls->module = module.name;
+        cls->dict["__instancecheck__"] = makeNative("__instancecheck__", [](Interpreter&, CallArgs& a) {
+            if (a.positional.size() != 2 || !a.positional[1].is(Kind::Tensor)) return Value(false);
+            const tensor::Value self[] = {tensor::Value(a.positional[1].tensor())};
+            tensor::Value type = tensor::OpRegistry::instance().call("Tensor.type", self);
+            return Value(type.toStr() == *legacyTensorTypeName(a.positional[0].as<ClassObject>()));
+        });
+        module.attributes[cls->name] = Value(cls);
+    }
+}
+
 void installTorch(Interpreter& vm) {
     auto torch = newModule(vm, "torch", "torch.");
     for (const auto& [name, dtype] : kDTypes) torch->attributes[name] = Value(std::make_shared<DTypeObject>(dtype));
@@ -295,6 +313,21 @@ void installTorch(Interpreter& vm) {
     });
     torch->attributes["Size"] = Value(size);
     torch->attributes["is_grad_enabled"] = makeNative("is_grad_enabled", [](Interpreter&, CallArgs&) { return Value(tensor::autograd::isGradEnabled()); });
+    // Autocast's default lower-precision dtypes (no autocast region is ever active in this runtime, so these are
+    // the dtypes one would use): float16 on cuda, bfloat16 on the cpu.
+    auto autocastDType = [](const std::string& device) {
+        if (device != "cuda" && device != "cpu")
+            raise("RuntimeError", fmt::format("unsupported scalarType for autocast device type {}", device));
+        return Value(std::make_shared<DTypeObject>(device == "cuda" ? tensor::DType::Float16 : tensor::DType::BFloat16));
+    };
+    torch->attributes["get_autocast_dtype"] = makeNative("get_autocast_dtype", [autocastDType](Interpreter&, CallArgs& a) {
+        if (a.positional.size() != 1 || !a.positional[0].is(Kind::Str)) typeError("get_autocast_dtype() takes a device type string");
+        return autocastDType(a.positional[0].str());
+    });
+    torch->attributes["get_autocast_gpu_dtype"] =
+        makeNative("get_autocast_gpu_dtype", [autocastDType](Interpreter&, CallArgs&) { return autocastDType("cuda"); });
+    torch->attributes["get_autocast_cpu_dtype"] =
+        makeNative("get_autocast_cpu_dtype", [autocastDType](Interpreter&, CallArgs&) { return autocastDType("cpu"); });
     defineGradMode(vm, *torch, "no_grad", false);
     defineGradMode(vm, *torch, "enable_grad", true);
     torch->attributes["inference_mode"] = torch->attributes["no_grad"];
@@ -303,6 +336,8 @@ void installTorch(Interpreter& vm) {
         torch->attributes[sub] = Value(module);
     }
     installCuda(vm, vm.modules().at("torch.cuda").as<ModuleObject>());
+    defineLegacyTensorTypes(vm, *torch);
+    defineLegacyTensorTypes(vm, vm.modules().at("torch.cuda").as<ModuleObject>());
     // Checkpoint recomputation is only invalid inside a backward pass that runs Python hooks, which this runtime
     // does not run: outside that it is True, as in PyTorch.
     vm.modules().at("torch.autograd").as<ModuleObject>().attributes["_is_checkpoint_valid"] =

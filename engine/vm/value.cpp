@@ -150,6 +150,11 @@ std::optional<int64_t> sliceBound(const Value& v) {
 
 }  // namespace
 
+std::optional<std::string> legacyTensorTypeName(const ClassObject& cls) {
+    if ((cls.module != "torch" && cls.module != "torch.cuda") || cls.name == "Tensor" || !cls.name.ends_with("Tensor")) return std::nullopt;
+    return cls.module + "." + cls.name;
+}
+
 tensor::Value toTensorValue(const Value& v) {
     switch (v.kind()) {
         case Kind::None: return tensor::Value();
@@ -161,6 +166,9 @@ tensor::Value toTensorValue(const Value& v) {
         case Kind::DType: return tensor::Value(v.as<DTypeObject>().value);
         case Kind::Device: return tensor::Value(v.as<DeviceObject>().value);
         case Kind::Ellipsis: return tensor::Value(tensor::EllipsisTag{});
+        case Kind::Class:
+            if (auto name = legacyTensorTypeName(v.as<ClassObject>())) return tensor::Value(*name);
+            typeError("unsupported argument type for a torch operation");
         case Kind::Slice: {
             auto& s = v.as<SliceObject>();
             return tensor::Value(tensor::Slice{sliceBound(s.start), sliceBound(s.stop), sliceBound(s.step)});

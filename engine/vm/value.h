@@ -276,6 +276,8 @@ bool valuesEqual(const Value& a, const Value& b);
 
 /// Conversions at the tensor runtime's boundary.
 tensor::Value toTensorValue(const Value& v);
+/// "torch.HalfTensor" for the legacy tensor type class torch.HalfTensor (torch.cuda.* too); nullopt for any other class.
+std::optional<std::string> legacyTensorTypeName(const ClassObject& cls);
 Value fromTensorValue(const tensor::Value& v);
 /// Calls a registry op ("torch.sum", "Tensor.__add__") with VM values.
 Value callOp(const std::string& name, const ValueList& args, const KwArgs& kwargs = {});

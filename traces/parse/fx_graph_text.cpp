@@ -147,7 +147,7 @@ private:
     bool renamePlaceholder(std::string_view newName, std::string_view argumentName);
     void classify(std::string_view expr, GraphNode& node) const;
     std::vector<std::string> referencedNodes(std::string_view expr);
-    size_t addNode(GraphNode node);
+    size_t addNode(GraphNode&& node);
     void dropSignaturePlaceholders();
 
     size_t maxNodes_;
@@ -160,6 +160,9 @@ private:
 };
 
 std::vector<GraphNode> FxGraphParser::parse(std::string_view text) {
+    // Real graphs print a node per 150-200 bytes (its line and its "# File:" comment): room for that many saves
+    // moving every node several times as the list grows, and the cap keeps huge graphs from reserving too much.
+    nodes_.reserve(std::min({text.size() / 192, maxNodes_, size_t{65536}}));
     // The top-level forward is the least indented one: nested submodule classes print theirs deeper.
     std::optional<size_t> forwardOffset;
     size_t forwardIndent = 0;
@@ -465,7 +468,7 @@ std::vector<std::string> FxGraphParser::referencedNodes(std::string_view expr) {
     return out;
 }
 
-size_t FxGraphParser::addNode(GraphNode node) {
+size_t FxGraphParser::addNode(GraphNode&& node) {
     size_t index = nodes_.size();
     if (index >= maxNodes_) throw TooManyNodes{};
     byName_.insert_or_assign(node.name, index);

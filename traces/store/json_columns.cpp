@@ -26,7 +26,28 @@ Stack stackFromJson(std::string_view json) {
 }
 
 std::string stringsToJson(const std::vector<std::string>& items) {
-    return nlohmann::json(items).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // Graph node inputs are most of an import's rows and are plain names: those are written directly. Anything
+    // JSON escapes or nlohmann replaces (quotes, backslashes, control bytes, non-ASCII) goes through nlohmann,
+    // so the text is the same either way.
+    size_t size = 2;
+    for (const std::string& item : items) {
+        for (unsigned char c : item) {
+            if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+                return nlohmann::json(items).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        }
+        size += item.size() + 3;
+    }
+    std::string out;
+    out.reserve(size);
+    out += '[';
+    for (const std::string& item : items) {
+        if (out.size() > 1) out += ',';
+        out += '"';
+        out += item;
+        out += '"';
+    }
+    out += ']';
+    return out;
 }
 
 std::vector<std::string> stringsFromJson(std::string_view json) {

@@ -44,6 +44,132 @@ void lineTo(std::vector<Point>& points, Point to) {
     points.push_back(to);
 }
 
+/// The clusters around `node`, innermost first, up to (not including) `holder`, the cluster of the level that
+/// routes an edge of it (-1: the top level).
+std::vector<int> clustersUpTo(const LayoutGraph& graph, int node, int holder) {
+    std::vector<int> clusters = scopesAround(graph, graph.nodes[static_cast<size_t>(node)].cluster);
+    clusters.erase(std::find(clusters.begin(), clusters.end(), holder), clusters.end());
+    return clusters;
+}
+
+/// Where a level's units (its nodes, then its inner groups' boxes) were placed.
+std::vector<Rect> placedUnits(const NestedLevel& level, const GraphLayout& placed) {
+    std::vector<Rect> units;
+    units.reserve(level.nodes.size() + level.innerClusters.size());
+    for (int node : level.nodes) units.push_back(placed.nodes[static_cast<size_t>(node)]);
+    for (int cluster : level.innerClusters) units.push_back(placed.clusters[static_cast<size_t>(cluster)]);
+    return units;
+}
+
+/// A band across a level that no unit reaches into, next to `unit` on the side an edge leaves it (below when
+/// `down`, else above): the band's middle, and whether units lie past it (then the edge keeps to the margin).
+struct Channel {
+    float y = 0;
+    bool unitsBeyond = false;
+};
+
+Channel channelBeside(const std::vector<Rect>& units, const Rect& unit, float border, bool down) {
+    // Widen the band's near side past every unit that straddles it (a taller node of the same rank).
+    float near = down ? unit.maxY : unit.minY;
+    for (bool widened = true; widened;) {
+        widened = false;
+        for (const Rect& u : units) {
+            if (u.minY < near && u.maxY > near) {
+                near = down ? u.maxY : u.minY;
+                widened = true;
+            }
+        }
+    }
+    float far = border;
+    Channel channel;
+    for (const Rect& u : units) {
+        if (down && u.minY >= near && u.minY < far) far = u.minY, channel.unitsBeyond = true;
+        if (!down && u.maxY <= near && u.maxY > far) far = u.maxY, channel.unitsBeyond = true;
+    }
+    channel.y = (near + far) * 0.5f;
+    return channel;
+}
+
+/// The corners of a path from `start` (a node's bottom centre, or top centre when `down` is false) out of the
+/// groups `clusters` (innermost first) to `exit` on the outermost group's border: in each group, along the band
+/// free of units beside what it leaves, then, where units lie beyond that band, along the group's side margin
+/// (the side nearer `exit`) to its bottom (or top) padding. Edges that leave a group so share its margins instead
+/// of crossing the groups and nodes between.
+std::vector<Point> cornersOutOfGroups(Point start, Rect unit, const std::vector<int>& clusters, Point exit,
+                                      const NestedPlan& plan, const GraphLayout& placed, bool down) {
+    std::vector<Point> corners{start};
+    for (size_t i = 0; i < clusters.size(); ++i) {
+        const Rect& box = placed.clusters[static_cast<size_t>(clusters[i])];
+        const NestedLevel& level = plan.levels[static_cast<size_t>(plan.levelOfCluster[static_cast<size_t>(clusters[i])])];
+        // Below the contents the padding is free; above them only the header's lower part (its label sits on top).
+        float border = down ? box.maxY : box.minY + kGroupHeader - 4.0f;
+        float inBorder = down ? box.maxY - kGroupPadding * 0.5f : border;
+        std::vector<Rect> units = placedUnits(level, placed);
+        Channel channel = channelBeside(units, unit, border, down);
+        bool outermost = i + 1 == clusters.size();
+        Point at = corners.back();
+        // Units beyond the band only matter when they stand between it and the border where the edge goes out.
+        float goalX = outermost ? exit.x : at.x;
+        if (channel.unitsBeyond) {
+            float lo = std::min(at.x, goalX) - 2.0f;
+            float hi = std::max(at.x, goalX) + 2.0f;
+            channel.unitsBeyond = std::any_of(units.begin(), units.end(), [&](const Rect& u) {
+                bool beyond = down ? u.minY > channel.y : u.maxY < channel.y;
+                return beyond && u.maxX >= lo && u.minX <= hi;
+            });
+        }
+        corners.push_back({at.x, channel.y});
+        float side = std::fabs(exit.x - box.minX) <= std::fabs(exit.x - box.maxX) ? box.minX + kGroupPadding * 0.5f
+                                                                                 : box.maxX - kGroupPadding * 0.5f;
+        float x = channel.unitsBeyond ? side : at.x;
+        if (channel.unitsBeyond) {
+            corners.push_back({side, channel.y});
+            corners.push_back({side, inBorder});
+        }
+        if (outermost) {
+            corners.push_back({exit.x, channel.unitsBeyond ? inBorder : channel.y});
+            corners.push_back(exit);
+        } else {
+            corners.push_back({x, down ? box.maxY : box.minY});
+        }
+        unit = box;
+    }
+    return corners;
+}
+
+/// Straight segments through `corners`, their corners rounded so that a path along a group's border reads as an
+/// edge rather than another box (cubic beziers, as dot's).
+void linesThrough(std::vector<Point>& points, std::vector<Point> corners) {
+    constexpr float kCornerRadius = 6.0f;
+    auto length = [](Point a, Point b) { return std::fabs(a.x - b.x) + std::fabs(a.y - b.y); };
+    corners.erase(std::unique(corners.begin(), corners.end(),
+                              [&](Point a, Point b) { return length(a, b) < 0.01f; }),
+                  corners.end());
+    if (corners.empty()) return;
+    if (points.empty()) points.push_back(corners.front());
+    else if (length(points.back(), corners.front()) > 0.01f) lineTo(points, corners.front());
+    auto towards = [](Point from, Point to, float by) {
+        float d = std::hypot(to.x - from.x, to.y - from.y);
+        return d <= 0 ? from : Point{from.x + (to.x - from.x) * by / d, from.y + (to.y - from.y) * by / d};
+    };
+    for (size_t i = 1; i < corners.size(); ++i) {
+        Point corner = corners[i];
+        if (i + 1 == corners.size()) {
+            lineTo(points, corner);
+            break;
+        }
+        Point next = corners[i + 1];
+        float radius = std::min({kCornerRadius, std::hypot(corner.x - points.back().x, corner.y - points.back().y) * 0.5f,
+                                 std::hypot(next.x - corner.x, next.y - corner.y) * 0.5f});
+        Point before = towards(corner, points.back(), radius);
+        if (length(points.back(), before) > 0.01f) lineTo(points, before);
+        points.push_back(towards(before, corner, radius * 0.55f));
+        Point after = towards(corner, next, radius);
+        points.push_back(towards(after, corner, radius * 0.55f));
+        points.push_back(after);
+    }
+}
+
 }  // namespace
 
 NestedPlan planNestedLayout(const LayoutGraph& graph) {
@@ -191,20 +317,34 @@ GraphLayout composeNestedLayout(const LayoutGraph& graph, const NestedPlan& plan
             for (Point& p : path.points) p = moved(p);
             path.arrowTip = moved(path.arrowTip);
         } else {
-            // The route between the boxes, extended inside them to the nodes: out of the source from its bottom,
-            // into the target from above.
-            path.points.push_back(start);
+            // The route between the boxes, extended inside them to the nodes through the groups' borders: out of
+            // the source's groups and into the target's along bands free of nodes and the groups' margins.
             bool routedAround = routed.points.size() >= 4;
+            Point exit = routedAround ? moved(routed.points.front()) : Point{start.x, start.y};
+            Point entry = routedAround ? moved(routed.hasArrow ? routed.arrowTip : routed.points.back()) : Point{end.x, end.y};
+            std::vector<int> fromClusters = clustersUpTo(graph, edge.from, holder.cluster);
+            std::vector<int> toClusters = clustersUpTo(graph, edge.to, holder.cluster);
+            if (!routedAround && fromInside) exit = {start.x, out.clusters[static_cast<size_t>(fromClusters.back())].maxY};
+            if (!routedAround && toInside) entry = {end.x, out.clusters[static_cast<size_t>(toClusters.back())].minY};
+            linesThrough(path.points, fromInside ? cornersOutOfGroups(start, fromNode, fromClusters, exit, plan, out, true)
+                                                 : std::vector<Point>{start});
             if (routedAround) {
-                if (fromInside) curveTo(path.points, moved(routed.points.front()));
-                else path.points.back() = moved(routed.points.front());
+                path.points.back() = exit;
                 for (size_t i = 1; i < routed.points.size(); ++i) path.points.push_back(moved(routed.points[i]));
                 path.hasArrow = routed.hasArrow;
                 path.arrowTip = moved(routed.arrowTip);
             }
-            if (toInside || !routedAround) {
-                if (path.hasArrow) lineTo(path.points, path.arrowTip);
+            if (toInside) {
+                if (!routedAround) curveTo(path.points, entry);
+                else if (routed.hasArrow) lineTo(path.points, entry);
+                std::vector<Point> in = cornersOutOfGroups(end, toNode, toClusters, entry, plan, out, false);
+                std::reverse(in.begin(), in.end());
+                in.back().y -= kArrowLength;  // the bezier ends at the arrowhead's base
+                linesThrough(path.points, in);
+            } else if (!routedAround) {
                 curveTo(path.points, {end.x, end.y - kArrowLength});
+            }
+            if (toInside || !routedAround) {
                 path.hasArrow = true;
                 path.arrowTip = end;
             }

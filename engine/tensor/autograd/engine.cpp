@@ -1,16 +1,12 @@
-// Reverse-mode traversal: count each node's dependencies, then run nodes once all their gradients have arrived
-// (latest-created first among the ready ones, like PyTorch's ready queue), casting and reducing each gradient to
-// the geometry of the tensor it belongs to.
+// The eager backward pass: root gradients checked (ones for a one-element root), the nodes run in the walk's order
+// (graph_walk.h), each gradient cast and reduced to the geometry of the tensor it belongs to.
 #include "tensor/autograd/engine.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <queue>
-#include <unordered_map>
-#include <unordered_set>
-
 #include "tensor/autograd/grad_mode.h"
+#include "tensor/autograd/graph_walk.h"
 #include "tensor/autograd/grad_utils.h"
 #include "tensor/autograd/node.h"
 #include "tensor/conversion.h"
@@ -38,15 +34,10 @@ Tensor conform(const Tensor& grad, const TensorGeometry& target, const std::stri
     return out;
 }
 
-struct ReadyOrder {
-    bool operator()(const Node* a, const Node* b) const { return a->sequenceNr() < b->sequenceNr(); }
-};
-
 }  // namespace
 
-void backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradRoots, bool retainGraph) {
-    std::vector<Edge> rootEdges;
-    std::vector<Tensor> rootGrads;
+RootGradients rootGradients(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradRoots) {
+    RootGradients out;
     for (size_t i = 0; i < roots.size(); ++i) {
         const Tensor& root = roots[i];
         if (!root.requiresGrad())
@@ -59,71 +50,56 @@ void backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradR
             fail(ErrorKind::Runtime, fmt::format("Mismatch in shape: grad_output[{}] has a shape of {} and output[{}] has a shape of {}.",
                                                  i, sizeRepr(grad.sizes()), i, sizeRepr(root.sizes())));
         }
-        rootEdges.push_back(gradientEdge(root));
-        rootGrads.push_back(conform(grad, TensorGeometry::of(root), "backward", i));
+        out.edges.push_back(gradientEdge(root));
+        out.grads.push_back(conform(grad, TensorGeometry::of(root), "backward", i));
     }
+    return out;
+}
 
-    // Dependencies: how many edges point at each node from the part of the graph reachable from the roots.
-    std::unordered_map<Node*, int64_t> dependencies;
-    std::unordered_set<Node*> seen;
-    std::vector<Node*> stack;
-    for (const Edge& e : rootEdges)
-        if (seen.insert(e.node.get()).second) stack.push_back(e.node.get());
-    while (!stack.empty()) {
-        Node* node = stack.back();
-        stack.pop_back();
-        for (const Edge& next : node->nextEdges()) {
-            if (!next.valid()) continue;
-            ++dependencies[next.node.get()];
-            if (seen.insert(next.node.get()).second) stack.push_back(next.node.get());
-        }
+namespace {
+BackwardInterceptor* gInterceptor = nullptr;
+}  // namespace
+
+BackwardInterceptorScope::BackwardInterceptorScope(BackwardInterceptor interceptor) : previous_(gInterceptor), interceptor_(std::move(interceptor)) {
+    gInterceptor = &interceptor_;
+}
+
+BackwardInterceptorScope::~BackwardInterceptorScope() { gInterceptor = previous_; }
+
+bool backwardIntercepted() { return gInterceptor != nullptr; }
+
+void backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradRoots, bool retainGraph) {
+    const RootGradients start = rootGradients(roots, gradRoots);
+    if (gInterceptor) {
+        // The interceptor runs the pass itself or declines; a backward inside it (none today) would run eagerly.
+        BackwardInterceptor* interceptor = gInterceptor;
+        gInterceptor = nullptr;
+        struct Restore {
+            BackwardInterceptor* interceptor;
+            ~Restore() { gInterceptor = interceptor; }
+        } restore{interceptor};
+        if ((*interceptor)(start, retainGraph)) return;
     }
-
     const GradModeGuard noGrad(false);
-    // Raw node pointers are safe here: the roots' edges keep the whole graph alive during the pass.
-    std::unordered_map<Node*, std::vector<Tensor>> buffers;
-    auto addToBuffer = [&](Node* node, uint32_t inputNr, const Tensor& grad) {
-        std::vector<Tensor>& buffer = buffers[node];
-        if (buffer.size() < node->outputGeometry().size()) buffer.resize(node->outputGeometry().size());
-        Tensor& slot = buffer.at(inputNr);
-        slot = slot.defined() ? add(slot, grad) : grad;
-    };
-    std::priority_queue<Node*, std::vector<Node*>, ReadyOrder> ready;
-    for (size_t i = 0; i < rootEdges.size(); ++i) addToBuffer(rootEdges[i].node.get(), rootEdges[i].inputNr, rootGrads[i]);
-    for (const Edge& e : rootEdges) {
-        Node* node = e.node.get();
-        if (dependencies[node] == 0 && seen.erase(node)) ready.push(node);
-    }
-
-    while (!ready.empty()) {
-        Node* node = ready.top();
-        ready.pop();
-        std::vector<Tensor> grads = std::move(buffers[node]);
-        buffers.erase(node);
-        grads.resize(node->outputGeometry().size());
+    auto run = [&](Node& node, std::vector<Tensor>& grads) -> std::vector<Tensor> {
         bool anyDefined = false;
         for (const Tensor& g : grads) anyDefined = anyDefined || g.defined();
-        std::vector<Tensor> inputGrads;
-        if (anyDefined) {
-            // Formulas see zeros for outputs that received no gradient (e.g. unused pieces of a split).
-            for (size_t i = 0; i < grads.size(); ++i) {
-                if (grads[i].defined()) continue;
-                const TensorGeometry& g = node->outputGeometry()[i];
-                grads[i] = to(zeros(g.sizes, TensorOptions{g.dtype, kCpu, false}), std::nullopt, g.device);
-            }
-            node->storeRetainedGrads(grads);
-            inputGrads = node->apply(grads);
-            if (!retainGraph) node->releaseSavedTensors();
+        if (!anyDefined) return {};
+        // Formulas see zeros for outputs that received no gradient (e.g. unused pieces of a split).
+        for (size_t i = 0; i < grads.size(); ++i) {
+            if (grads[i].defined()) continue;
+            const TensorGeometry& g = node.outputGeometry()[i];
+            grads[i] = to(zeros(g.sizes, TensorOptions{g.dtype, kCpu, false}), std::nullopt, g.device);
         }
-        const std::vector<Edge>& next = node->nextEdges();
-        for (size_t i = 0; i < next.size(); ++i) {
-            if (!next[i].valid()) continue;
-            Node* target = next[i].node.get();
-            if (i < inputGrads.size() && inputGrads[i].defined())
-                addToBuffer(target, next[i].inputNr, conform(inputGrads[i], node->inputGeometry()[i], node->name(), i));
-            if (--dependencies[target] == 0) ready.push(target);
-        }
-    }
+        node.storeRetainedGrads(grads);
+        std::vector<Tensor> inputGrads = node.apply(grads);
+        if (!retainGraph) node.releaseSavedTensors();
+        for (size_t i = 0; i < inputGrads.size() && i < node.nextEdges().size(); ++i)
+            if (inputGrads[i].defined() && node.nextEdges()[i].valid())
+                inputGrads[i] = conform(inputGrads[i], node.inputGeometry()[i], node.name(), i);
+        return inputGrads;
+    };
+    walkBackward(start.edges, start.grads, run, [](const Tensor& a, const Tensor& b) { return add(a, b); });
 }
 
 }  // namespace eng::tensor::autograd

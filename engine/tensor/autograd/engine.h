@@ -1,11 +1,36 @@
 // The backward pass: Tensor.backward / torch.autograd.backward over the recorded graph.
 #pragma once
 
+#include <functional>
 #include <vector>
 
-#include "tensor/tensor.h"
+#include "tensor/autograd/node.h"
 
 namespace eng::tensor::autograd {
+
+/// Where a backward pass starts: the roots' edges and their gradients (checked, cast to the roots' geometry).
+struct RootGradients {
+    std::vector<Edge> edges;
+    std::vector<Tensor> grads;
+};
+RootGradients rootGradients(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradRoots);
+
+/// Compiled autograd's entry: while a scope is installed, backward() first offers the pass to its interceptor,
+/// which runs it (true) or declines (false: the eager engine runs it).
+using BackwardInterceptor = std::function<bool(const RootGradients& start, bool retainGraph)>;
+class BackwardInterceptorScope {
+public:
+    explicit BackwardInterceptorScope(BackwardInterceptor interceptor);
+    ~BackwardInterceptorScope();
+    BackwardInterceptorScope(const BackwardInterceptorScope&) = delete;
+    BackwardInterceptorScope& operator=(const BackwardInterceptorScope&) = delete;
+
+private:
+    BackwardInterceptor* previous_;
+    BackwardInterceptor interceptor_;
+};
+/// Whether an interceptor is installed now.
+bool backwardIntercepted();
 
 // Accumulates d(roots)/d(leaf) into every reachable leaf's .grad (and retain_grad tensors). gradRoots[i] may be
 // undefined for a one-element root (implicitly ones). Without retainGraph the saved tensors are freed, so a

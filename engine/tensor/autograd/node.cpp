@@ -57,10 +57,12 @@ void Node::storeRetainedGrads(const std::vector<Tensor>& gradOutputs) const {
 }
 
 FormulaNode::FormulaNode(std::string name, std::vector<Edge> next, std::vector<TensorGeometry> inputs,
-                         std::vector<TensorGeometry> outputs, std::vector<Tensor> saved, BackwardFormula formula)
+                         std::vector<TensorGeometry> outputs, std::vector<Tensor> saved, BackwardFormula formula,
+                         std::shared_ptr<const BackwardDescription> description)
     : Node(std::move(name), std::move(next), std::move(inputs), std::move(outputs)),
       saved_(std::move(saved)),
-      formula_(std::move(formula)) {
+      formula_(std::move(formula)),
+      description_(std::move(description)) {
     for (const Tensor& s : saved_) savedInfo_.push_back({s.defined() ? versionOf(s) : 0, false, 0, {}});
 }
 
@@ -98,7 +100,7 @@ void FormulaNode::checkSavedVersions() const {
     }
 }
 
-std::vector<Tensor> FormulaNode::apply(const std::vector<Tensor>& gradOutputs) {
+const std::vector<Tensor>& FormulaNode::savedTensors() const {
     if (released_)
         fail(ErrorKind::Runtime,
              "Trying to backward through the graph a second time (or directly access saved tensors after they have already "
@@ -106,6 +108,11 @@ std::vector<Tensor> FormulaNode::apply(const std::vector<Tensor>& gradOutputs) {
              "Specify retain_graph=True if you need to backward through the graph a second time or if you need to access "
              "saved tensors after calling backward.");
     checkSavedVersions();
+    return saved_;
+}
+
+std::vector<Tensor> FormulaNode::apply(const std::vector<Tensor>& gradOutputs) {
+    savedTensors();
     std::vector<bool> needs;
     for (const Edge& e : nextEdges()) needs.push_back(e.valid());
     const BackwardContext context{gradOutputs, saved_, std::move(needs)};
@@ -143,7 +150,7 @@ Edge gradientEdge(const Tensor& t) {
 }
 
 void recordOp(const std::string& name, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
-              const std::vector<Tensor>& saved, BackwardFormula formula) {
+              const std::vector<Tensor>& saved, BackwardFormula formula, std::shared_ptr<const BackwardDescription> description) {
     std::vector<Edge> next;
     std::vector<TensorGeometry> inputGeometry;
     bool anyRequiresGrad = false;
@@ -160,7 +167,7 @@ void recordOp(const std::string& name, const std::vector<Tensor>& inputs, const 
     std::vector<Tensor> savedDetached;
     for (const Tensor& s : saved) savedDetached.push_back(s.defined() ? detached(s) : Tensor());
     auto node = std::make_shared<FormulaNode>(name, std::move(next), std::move(inputGeometry), std::move(outputGeometry),
-                                              std::move(savedDetached), std::move(formula));
+                                              std::move(savedDetached), std::move(formula), std::move(description));
     for (size_t i = 0; i < outputs.size(); ++i) {
         const Tensor& output = outputs[i];
         if (!output.defined() || !isFloating(output.dtype())) continue;

@@ -48,6 +48,7 @@ public:
     // Non-leaf tensors that called retain_grad(): their .grad receives this node's output gradients.
     void addRetainedOutput(uint32_t outputNr, const std::shared_ptr<TensorImpl>& tensor);
     void storeRetainedGrads(const std::vector<Tensor>& gradOutputs) const;
+    bool hasRetainedOutputs() const { return !retained_.empty(); }
 
 protected:
     Node(std::string name, std::vector<Edge> next, std::vector<TensorGeometry> inputs, std::vector<TensorGeometry> outputs);
@@ -72,14 +73,24 @@ struct BackwardContext {
 };
 using BackwardFormula = std::function<std::vector<Tensor>(const BackwardContext&)>;
 
+/// What a node's backward is besides its formula, for compiled autograd to capture it into a graph: AOT Autograd's
+/// compiled function describes its backward graph this way. Nodes of eager ops have none.
+class BackwardDescription {
+public:
+    virtual ~BackwardDescription() = default;
+};
+
 // A node whose backward is a formula over saved tensors. The formula must keep tensors only in `saved`
 // (stored detached, so the graph has no reference cycles), not in its captures.
 class FormulaNode final : public Node {
 public:
     FormulaNode(std::string name, std::vector<Edge> next, std::vector<TensorGeometry> inputs, std::vector<TensorGeometry> outputs,
-                std::vector<Tensor> saved, BackwardFormula formula);
+                std::vector<Tensor> saved, BackwardFormula formula, std::shared_ptr<const BackwardDescription> description = nullptr);
     std::vector<Tensor> apply(const std::vector<Tensor>& gradOutputs) override;
     void releaseSavedTensors() override;
+    const std::shared_ptr<const BackwardDescription>& description() const { return description_; }
+    /// The saved tensors as the formula would get them: raises as apply() does when they were freed or changed.
+    const std::vector<Tensor>& savedTensors() const;
     // Records which node output each saved tensor was (called once outputs are attached to this node).
     void setSavedOrigins(const std::vector<Tensor>& originals);
 
@@ -96,6 +107,7 @@ private:
     std::vector<Tensor> saved_;
     std::vector<SavedInfo> savedInfo_;
     BackwardFormula formula_;
+    std::shared_ptr<const BackwardDescription> description_;
     bool released_ = false;
 };
 
@@ -115,7 +127,7 @@ Edge gradientEdge(const Tensor& t);
 // Makes `outputs` the results of a new node over `inputs` (undefined or grad-free inputs get no edge).
 // `saved` tensors are stored detached. Outputs that already are one of the inputs are left alone.
 void recordOp(const std::string& name, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
-              const std::vector<Tensor>& saved, BackwardFormula formula);
+              const std::vector<Tensor>& saved, BackwardFormula formula, std::shared_ptr<const BackwardDescription> description = nullptr);
 // A detached alias: same storage and geometry, no autograd history (Tensor.detach()).
 Tensor detached(const Tensor& t);
 // The grad_fn's name, or nullopt for leaves.

@@ -47,6 +47,20 @@ TEST(GlogHeader, SaysWhereAndWhatWasExpected) {
     EXPECT_EQ(col, 35);  // where the JSON should start
 }
 
+TEST(GlogHeader, RefusesNumbersTooLongToHold) {
+    GlogHeader h;
+    int col = 0;
+    const char* expected = nullptr;
+    EXPECT_FALSE(parseGlogHeader("V1122 06:30:53.061000 762 a.py:21266666666] {}", h, col, expected));
+    EXPECT_STREQ(expected, "a line number after the emitting source path");
+    EXPECT_FALSE(parseGlogHeader("V1122 06:30:53.061000 12345678901234567890 a.py:1] {}", h, col, expected));
+    EXPECT_STREQ(expected, "a process or thread id of at most 18 digits");
+    EXPECT_EQ(col, 41);
+    ASSERT_TRUE(parseGlogHeader("V1122 06:30:53.061000 123456789012345678 a.py:999999999] {}", h, col, expected));
+    EXPECT_EQ(h.processId, 123456789012345678);
+    EXPECT_EQ(h.emitterLine, 999999999);
+}
+
 TEST(LogRecordReader, RebuildsPayloadsAndSkipsBlankLines) {
     testsupport::TempDir dir;
     std::string path = dir.file("a.log");

@@ -88,6 +88,18 @@ TEST(MalformedInput, BadJsonIsReportedAtTheByteWhereItBreaks) {
     EXPECT_GT(issue.column, 41);  // inside the JSON, not at its start
 }
 
+TEST(MalformedInput, NumberBeyondADoubleIsBadJsonNotACrash) {
+    auto b = validPrefix();
+    b.raw("V1122 06:30:53.061000 762 torch/x.py:1] {\"str\": [\"x\", 3916267e542]}\n");
+    addValidSuffix(b);
+    auto imported = importText(b.text());
+    expectAllValidRecordsKept(imported);
+    const ImportIssue& issue = onlyIssue(imported);
+    EXPECT_EQ(issue.kind, "bad_json");
+    EXPECT_EQ(issue.line, 10);
+    EXPECT_NE(issue.message.find("number overflow parsing '3916267e542'"), std::string::npos) << issue.message;
+}
+
 TEST(MalformedInput, Md5MismatchKeepsThePayloadAndSaysSo) {
     auto b = validPrefix();
     b.raw("V1122 06:30:53.061000 762 torch/x.py:1] {\"artifact\": {\"name\": \"dynamo_error\", \"encoding\": "

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "schema/schema.h"
+#include "store/json_columns.h"
 #include "store/trace_reader.h"
 #include "store/trace_writer.h"
 #include "test_support.h"
@@ -276,4 +277,15 @@ TEST(Schema, NewFilesAndMigratedFilesHaveTheSameTables) {
         EXPECT_EQ(storedSchemaVersion(migrated), kSchemaVersion);
         EXPECT_EQ(describeSchema(migrated), expected) << "migrated from version " << version;
     }
+}
+
+TEST(Schema, NodeInputListsAreJsonArraysThatReadBack) {
+    // Plain names take a fast path; quotes, backslashes, control bytes and non-ASCII text are escaped as JSON.
+    std::vector<std::string> plain = {"add", "l_x_", "getitem_3"};
+    EXPECT_EQ(stringsToJson(plain), R"(["add","l_x_","getitem_3"])");
+    EXPECT_EQ(stringsToJson({}), "[]");
+    std::vector<std::string> odd = {"a\"b", "c\\d", "tab\there", "caf\xc3\xa9", "x"};
+    EXPECT_EQ(stringsToJson(odd), R"(["a\"b","c\\d","tab\there","caf)" "\xc3\xa9" R"(","x"])");
+    EXPECT_EQ(stringsFromJson(stringsToJson(plain)), plain);
+    EXPECT_EQ(stringsFromJson(stringsToJson(odd)), odd);
 }

@@ -23,6 +23,9 @@ struct Cursor {
     }
 };
 
+constexpr size_t kMaxIdDigits = 18;   // below INT64_MAX
+constexpr size_t kMaxLineDigits = 9;  // below INT_MAX
+
 }  // namespace
 
 bool parseGlogHeader(std::string_view line, GlogHeader& out, int& errorColumn, const char*& expected) {
@@ -58,6 +61,8 @@ bool parseGlogHeader(std::string_view line, GlogHeader& out, int& errorColumn, c
     size_t idStart = c.pos;
     out.processId = 0;
     while (c.pos < line.size() && line[c.pos] >= '0' && line[c.pos] <= '9') {
+        // More digits than an int64 holds is no id (and would overflow): a damaged header.
+        if (c.pos - idStart == kMaxIdDigits) return fail("a process or thread id of at most 18 digits");
         out.processId = out.processId * 10 + (line[c.pos] - '0');
         ++c.pos;
     }
@@ -71,7 +76,7 @@ bool parseGlogHeader(std::string_view line, GlogHeader& out, int& errorColumn, c
     out.emitterFile = where.substr(0, colon);
     out.emitterLine = 0;
     for (size_t i = colon + 1; i < where.size(); ++i) {
-        if (where[i] < '0' || where[i] > '9') {
+        if (where[i] < '0' || where[i] > '9' || i - colon > kMaxLineDigits) {
             c.pos += i;
             return fail("a line number after the emitting source path");
         }

@@ -30,7 +30,7 @@ std::string excerpt(std::string_view line) {
 }  // namespace
 
 LogRecordReader::LogRecordReader(const std::string& path, ProblemSink onProblem, LogByteRange range)
-    : onProblem_(std::move(onProblem)), buffer_(kChunkBytes) {
+    : onProblem_(std::move(onProblem)) {
     file_ = std::fopen(path.c_str(), "rb");
     if (!file_) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
     if (std::fseek(file_, 0, SEEK_END) == 0) {
@@ -40,6 +40,9 @@ LogRecordReader::LogRecordReader(const std::string& path, ProblemSink onProblem,
     bytesConsumed_ = std::min(range.begin, fileSize_);
     lineNumber_ = range.linesBefore;
     std::fseek(file_, static_cast<long>(bytesConsumed_), SEEK_SET);
+    // No larger than the range (+1, so that the first read of a small range already sees its end): a small log,
+    // or the second's growth that `--follow` reads, then costs no 4 MB zeroed buffer.
+    buffer_.resize(static_cast<size_t>(std::min<uint64_t>(kChunkBytes, fileSize_ - bytesConsumed_ + 1)));
 }
 
 LogRecordReader::~LogRecordReader() {

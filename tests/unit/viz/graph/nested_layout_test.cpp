@@ -95,6 +95,41 @@ TEST(NestedLayout, PlacesNodesInsideTheirGroupsAndEdgesBetweenTheNodes) {
     }
 }
 
+Point bezierAt(const std::vector<Point>& p, size_t segment, float t) {
+    const Point& a = p[3 * segment];
+    const Point& b = p[3 * segment + 1];
+    const Point& c = p[3 * segment + 2];
+    const Point& d = p[3 * segment + 3];
+    float u = 1 - t;
+    return {u * u * u * a.x + 3 * u * u * t * b.x + 3 * u * t * t * c.x + t * t * t * d.x,
+            u * u * u * a.y + 3 * u * u * t * b.y + 3 * u * t * t * c.y + t * t * t * d.y};
+}
+
+TEST(NestedLayout, EdgesLeavingAndEnteringGroupsGoAroundTheNodesBetween) {
+    // A column n1 -> n2 -> n3 in a group, with edges that leave it from its top node (n1 -> n5, below the group)
+    // and enter it at its bottom node (n0 -> n3, from above): drawn straight, both would cut through n2.
+    auto graph = std::make_shared<LayoutGraph>();
+    graph->nodes = {box(0), box(1, 0), box(2, 0), box(3, 0), box(4), box(5)};
+    graph->clusters = {{"column", 0xeeeeee, -1}};
+    graph->edges = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 4, 1}, {1, 5, 1}, {0, 3, 1}};
+    graph->nested = true;
+    LayoutWorker worker;
+    std::shared_ptr<const GraphLayout> layout = layOut(worker, graph);
+    ASSERT_NE(layout, nullptr);
+    for (size_t e = 0; e < graph->edges.size(); ++e) {
+        const EdgePath& path = layout->edges[e];
+        ASSERT_GE(path.points.size(), 4u) << e;
+        for (size_t n = 0; n < graph->nodes.size(); ++n) {
+            if (static_cast<int>(n) == graph->edges[e].from || static_cast<int>(n) == graph->edges[e].to) continue;
+            Rect node = layout->nodes[n];
+            Rect core{node.minX + 1, node.minY + 1, node.maxX - 1, node.maxY - 1};
+            for (size_t segment = 0; 3 * segment + 3 < path.points.size(); ++segment)
+                for (float t = 0; t <= 1.0f; t += 0.05f)
+                    EXPECT_FALSE(core.contains(bezierAt(path.points, segment, t))) << "edge " << e << " crosses node " << n;
+        }
+    }
+}
+
 TEST(NestedLayout, OpeningAnotherGroupLaysOutOnlyItAndTheLevelsAroundIt) {
     LayoutWorker worker;
     ASSERT_NE(layOut(worker, nestedGroups()), nullptr);
