@@ -20,8 +20,8 @@
 
 namespace eng::aot {
 
-using capture::Arg;
-using capture::Node;
+using fx::Arg;
+using fx::Node;
 
 namespace {
 
@@ -383,7 +383,7 @@ const std::map<std::string, GradRule, std::less<>>& rules() {
 
 }  // namespace
 
-const capture::Arg* GradContext::arg(size_t position, const std::string& name) const {
+const fx::Arg* GradContext::arg(size_t position, const std::string& name) const {
     return inductor::lowering::findArg(node, position, name);
 }
 
