@@ -189,6 +189,13 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
             return vm::Value(std::make_shared<vm::SuperObject>(r.constant.ref<vm::ClassObject>(), rebuild(r.items.at(0), outputs, view, globals)));
         case Rebuild::Kind::TensorMethod: return vm_.getAttr(rebuild(r.items.at(0), outputs, view, globals), r.name);
         case Rebuild::Kind::DictView: return vm_.call(vm_.getAttr(rebuild(r.items.at(0), outputs, view, globals), r.name), {});
+        case Rebuild::Kind::Set: {
+            if (auto it = rebuiltLists_.find(r.index); it != rebuiltLists_.end()) return it->second;
+            auto set = std::make_shared<vm::SetObject>();
+            for (const Rebuild& item : r.items) set->add(rebuild(item, outputs, view, globals));
+            rebuiltLists_[r.index] = vm::Value(set);
+            return vm::Value(set);
+        }
         case Rebuild::Kind::Function: {
             // A closure the trace made: new per call (one however many places hold it), over this call's cells.
             if (auto it = rebuiltLists_.find(r.index); it != rebuiltLists_.end()) return it->second;

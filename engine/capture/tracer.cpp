@@ -333,6 +333,8 @@ Arg Tracer::argOf(const VarRef& v) {
                                                                    : Arg::Kind::Slice,
                                 std::move(items));
         }
+        case Variable::Kind::Set:
+            unsupported("Unsupported graph argument", "Dynamo does not pass a set to a graph operation.", {}, "call_function with SetVariable");
         case Variable::Kind::Object:
         case Variable::Kind::Super:
             unsupported("Unsupported graph argument", "Dynamo does not pass an object made in the compiled frame to a graph operation.", {},
@@ -361,6 +363,11 @@ vm::Value Tracer::exampleOf(const VarRef& v) {
         }
         case Variable::Kind::Slice:
             return vm::Value(std::make_shared<vm::SliceObject>(exampleOf(v->items[0]), exampleOf(v->items[1]), exampleOf(v->items[2])));
+        case Variable::Kind::Set: {
+            auto set = std::make_shared<vm::SetObject>();
+            for (const VarRef& item : v->items) set->items.push_back(exampleOf(item));  // distinct already
+            return vm::Value(set);
+        }
         case Variable::Kind::Dict: {
             auto dict = std::make_shared<vm::DictObject>();
             if (v->value.is(vm::Kind::Dict)) {  // OrderedDict / defaultdict: the class and factory of its template

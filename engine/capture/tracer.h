@@ -54,6 +54,8 @@ struct Variable {
         Object,        // an instance of a user class made in the trace (Dynamo's UserDefinedObjectVariable): the
                        // trace-time instance in `value` (its class, isinstance, repr), its attributes in keys/items
         Super,         // super() in a traced method: the class its lookup starts above in `value`, the receiver in `self`
+        Set,           // a set the trace made holding traced values (Dynamo's SetVariable): its distinct `items`, tensors
+                       // told apart by identity and constants by value; a set of constants only is a Python constant
     };
     Kind kind = Kind::Python;
     vm::Value value;
@@ -86,11 +88,12 @@ struct GraphBreakInfo {
 
 /// How to rebuild a frame value from the compiled graph's outputs after the graph ran.
 struct Rebuild {
-    enum class Kind { GraphOutput, Constant, CopyOfConstant, FromSource, TensorSize, List, Tuple, Dict, Null, TensorMethod, Iterator, Cell, Object, Super, DictView, Function };
+    enum class Kind { GraphOutput, Constant, CopyOfConstant, FromSource, TensorSize, List, Tuple, Dict, Null, TensorMethod, Iterator, Cell, Object, Super, DictView, Function, Set };
     Kind kind = Kind::Constant;
     /// Object: a new instance of the class in `constant` with the attributes `keys` = `items` (alias id in `index`);
     /// Super: super(`constant`, items[0]). DictView: items[0].`name`() (keys, values, items). Function: a new function
     /// like the one in `constant` (a closure the trace made) over the frame's cells `items` (alias id in `index`).
+    /// Set: a new set of the rebuilt `items` (alias id in `index`).
     /// CopyOfConstant: a shallow copy of `constant` (a set or dict the trace made). GraphOutput: the output; TensorSize: the dimension of the tensor at `source`; Cell: the frame's cell (a closure tuple left on the stack); List/Dict made by the
     /// trace: an alias id (> 0), so that every place holding one container gets the same rebuilt object.
     size_t index = 0;
@@ -285,6 +288,13 @@ public:
     VarRef compareObjects(uint32_t op, const VarRef& a, const VarRef& b);
     /// Breaks when `a is b` cannot be decided for every call these guards admit.
     void requireKnownIdentity(const VarRef& a, const VarRef& b);
+    /// `a is b` for two traced values, decided at trace time (under guards); breaks when the trace cannot tell.
+    bool sameObject(const VarRef& a, const VarRef& b);
+    /// A set the trace owns holding these values (duplicates dropped as Python's set drops them).
+    VarRef setOf(const std::vector<VarRef>& items);
+    /// set.add on a set the trace made; `in` on one.
+    void addToSet(const VarRef& set, const VarRef& item);
+    bool setContains(const VarRef& set, const VarRef& item);
     VarRef getItem(const VarRef& container, const VarRef& key);
     /// A 0-d integer tensor made by torch.tensor / torch.as_tensor of constants alone: the same value on every call.
     bool tensorOfConstants(const VarRef& v) const;

@@ -194,6 +194,12 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
             r.keys = v->keys;
             for (const VarRef& item : v->items) r.items.push_back(rebuildOf(item, outputs, outputIndex));
             return r;
+        case Variable::Kind::Set:
+            // A new set per call, one however many places hold it.
+            r.kind = Rebuild::Kind::Set;
+            r.index = aliasIds_.try_emplace(v.get(), aliasIds_.size() + 1).first->second;
+            for (const VarRef& item : v->items) r.items.push_back(rebuildOf(item, outputs, outputIndex));
+            return r;
         case Variable::Kind::Null: r.kind = Rebuild::Kind::Null; return r;
         case Variable::Kind::Cell:
             r.kind = Rebuild::Kind::Cell;
