@@ -6,6 +6,6 @@
 namespace eng::aot {
 
 /// Sends the gradient of `ctx.node` = x[index] to `x`; AotUnsupported for advanced or dynamic indexing.
-void basicIndexRule(GradContext& ctx, capture::Node* x);
+void basicIndexRule(GradContext& ctx, fx::Node* x);
 
 }  // namespace eng::aot
