@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "elementwise_rows.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/error.h"
@@ -26,19 +27,8 @@ namespace {
 
 using namespace eng::tensor;  // NOLINT: test file
 
-constexpr UnaryOp kUnaryOps[] = {
-#define CWB_UNARY_MATH(Name, ...) UnaryOp::Name,
-#include "ops/unary_math.def"
-#undef CWB_UNARY_MATH
-#define CWB_ELEMENTWISE_UNARY(Name, ...) UnaryOp::Name,
-#include "ops/elementwise.def"
-#undef CWB_ELEMENTWISE_UNARY
-};
-constexpr BinaryOp kBinaryOps[] = {
-#define CWB_ELEMENTWISE_BINARY(Name, ...) BinaryOp::Name,
-#include "ops/elementwise.def"
-#undef CWB_ELEMENTWISE_BINARY
-};
+using elementwise_rows::kBinaryOps;
+using elementwise_rows::kUnaryOps;
 
 // Same sizes, strides' effect and bytes (NaNs included, as bits).
 void expectIdentical(const Tensor& want, const Tensor& got, const std::string& what) {
