@@ -11,8 +11,8 @@
 
 #include "aot/compiled_autograd.h"
 #include "aot/inference_graph.h"
-#include "capture/fx_printer.h"
-#include "capture/graph_runner.h"
+#include "fx/fx_printer.h"
+#include "fx/graph_runner.h"
 #include "inductor/inductor_backend.h"
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/autograd/node.h"
@@ -47,8 +47,8 @@ const tensor::Tensor* tensorOf(const vm::Value& v) { return v.is(vm::Kind::Tenso
 /// What one compiled training graph needs at run time.
 struct CompiledTraining {
     // The compiled passes point into their graphs (extern kernels run graph nodes): they live as long as this.
-    std::shared_ptr<const capture::Graph> forwardGraph, backwardGraph;
-    capture::CompiledFn forward, backward;
+    std::shared_ptr<const fx::Graph> forwardGraph, backwardGraph;
+    fx::CompiledFn forward, backward;
     size_t userOutputs = 0;
     std::vector<std::pair<int, size_t>> mutations;  // (input, forward output) written back after each call
     std::vector<int> gradInputs;
@@ -107,28 +107,28 @@ vm::ValueList runTraining(const std::shared_ptr<const CompiledTraining>& c, vm::
 
 AotBackend::AotBackend(vm::CompileOptions options, PassCompiler passes) : options_(std::move(options)), passes_(passes) {}
 
-capture::CompiledFn AotBackend::compilePass(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& examples,
+fx::CompiledFn AotBackend::compilePass(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& examples,
                                             std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases, bool comboKernels) {
     if (passes_ == PassCompiler::Eager)
-        return [graph](vm::Interpreter& machine, const vm::ValueList& inputs) { return capture::runGraph(machine, *graph, inputs); };
+        return [graph](vm::Interpreter& machine, const vm::ValueList& inputs) { return fx::runGraph(machine, *graph, inputs); };
     inductor::InductorConfig config = inductor::InductorConfig::from(options_);
     config.comboKernels = config.comboKernels || comboKernels;
     inductor::InductorBackend backend(config);
     backend.setRunNote(runNote_);
-    capture::CompiledFn fn = backend.compile(vm, std::move(graph), examples);
+    fx::CompiledFn fn = backend.compile(vm, std::move(graph), examples);
     code = backend.generatedCode();
     phases = backend.phaseTimes();
     return fn;
 }
 
-capture::CompiledFn AotBackend::eagerFallback(std::shared_ptr<const capture::Graph> graph, std::string reason) {
+fx::CompiledFn AotBackend::eagerFallback(std::shared_ptr<const fx::Graph> graph, std::string reason) {
     fallbackReason_ = std::move(reason);
     code_ = inductor::eagerFallbackCode(passes_ == PassCompiler::Eager ? "aot_eager" : "inductor", ", which records autograd",
                                         "AOT Autograd: " + fallbackReason_);
-    return [graph](vm::Interpreter& machine, const vm::ValueList& inputs) { return capture::runGraph(machine, *graph, inputs); };
+    return [graph](vm::Interpreter& machine, const vm::ValueList& inputs) { return fx::runGraph(machine, *graph, inputs); };
 }
 
-capture::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph,
+fx::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph,
                                                          const vm::ValueList& exampleInputs) {
     InferenceGraph inference;
     try {
@@ -136,7 +136,7 @@ capture::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, st
     } catch (const std::exception& e) {
         return eagerFallback(graph, e.what());
     }
-    capture::CompiledFn fn;
+    fx::CompiledFn fn;
     {
         tensor::autograd::GradModeGuard noGrad(false);
         fn = compilePass(vm, inference.graph, exampleInputs, code_, phases_, /*comboKernels=*/true);
@@ -148,7 +148,7 @@ capture::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, st
         code.filename = "cwb_aot_eager";
         code.language = "python";
         code.source = "# inference graph, run on the eager runtime; the epilogue copies its last outputs into the inputs they update\n" +
-                      capture::graphCode(*inference.graph);
+                      fx::graphCode(*inference.graph);
         code_ = std::move(code);
     }
     if (passes_ == PassCompiler::Inductor) stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", inference.graph, ""});
@@ -164,7 +164,7 @@ capture::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, st
     };
 }
 
-capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs) {
+fx::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& exampleInputs) {
     code_.reset();
     codes_.clear();
     stages_.clear();
@@ -173,7 +173,7 @@ capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     if (tensor::autograd::isGradEnabled() && anyRequiresGrad(exampleInputs) && gradModeOffThroughout(*graph, true))
         return compileMutatingInference(vm, graph, exampleInputs);
     if (!tensor::autograd::isGradEnabled() || !anyRequiresGrad(exampleInputs)) {
-        capture::CompiledFn fn = compilePass(vm, graph, exampleInputs, code_, phases_);
+        fx::CompiledFn fn = compilePass(vm, graph, exampleInputs, code_, phases_);
         if (code_) code_->source = aotIdLine(nextAotId(), "inference") + code_->source;
         return fn;
     }
@@ -202,7 +202,7 @@ capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     auto description = std::make_shared<CompiledBackwardGraph>();
     description->graph = partition.backward;
     description->savedCount = partition.saved.size();
-    const std::vector<capture::Node*> backwardInputs = partition.backward->placeholders();
+    const std::vector<fx::Node*> backwardInputs = partition.backward->placeholders();
     for (size_t i = 0; i < description->savedCount && i < backwardInputs.size(); ++i)
         description->savesNumbers = description->savesNumbers || !tensorOf(backwardInputs[i]->example);
     compiled->description = description;
@@ -240,8 +240,8 @@ capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
         code.event = "engine";
         code.filename = "cwb_aot_eager";
         code.language = "python";
-        code.source = summary + "\n# forward graph, run on the eager runtime\n" + capture::graphCode(*partition.forward) +
-                      "\n# backward graph, run on the eager runtime\n" + capture::graphCode(*partition.backward);
+        code.source = summary + "\n# forward graph, run on the eager runtime\n" + fx::graphCode(*partition.forward) +
+                      "\n# backward graph, run on the eager runtime\n" + fx::graphCode(*partition.backward);
         codes_.push_back(std::move(code));
     }
     // PyTorch's names for these phases (its chromium events).
@@ -259,8 +259,8 @@ capture::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
 }
 
 void installAotAutograd() {
-    capture::registerBackend("inductor", [](const vm::CompileOptions& options) { return std::make_unique<AotBackend>(options, PassCompiler::Inductor); });
-    capture::registerBackend("aot_eager", [](const vm::CompileOptions& options) { return std::make_unique<AotBackend>(options, PassCompiler::Eager); });
+    fx::registerBackend("inductor", [](const vm::CompileOptions& options) { return std::make_unique<AotBackend>(options, PassCompiler::Inductor); });
+    fx::registerBackend("aot_eager", [](const vm::CompileOptions& options) { return std::make_unique<AotBackend>(options, PassCompiler::Eager); });
     installCompiledAutograd();
 }
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "aot/partition.h"
-#include "capture/backend.h"
+#include "fx/backend.h"
 #include "tensor/autograd/node.h"
 
 namespace eng::aot {
@@ -19,17 +19,17 @@ namespace eng::aot {
 /// autograd, which inlines it into the graph of a whole backward pass: the partition's backward graph (placeholders:
 /// the saved values, then one tangent per output that requires grad; outputs: one gradient per input edge).
 struct CompiledBackwardGraph final : tensor::autograd::BackwardDescription {
-    std::shared_ptr<const capture::Graph> graph;
+    std::shared_ptr<const fx::Graph> graph;
     size_t savedCount = 0;
     bool savesNumbers = false;  // SymInts among the saved values (dynamic shapes): they are not node tensors
 };
 
 enum class PassCompiler { Inductor, Eager };
 
-class AotBackend : public capture::Backend {
+class AotBackend : public fx::Backend {
 public:
     AotBackend(vm::CompileOptions options, PassCompiler passes);
-    capture::CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs) override;
+    fx::CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& exampleInputs) override;
     /// Graphs that stay on the eager path or have no autograd: the pass compiler's code (or the fallback's reason).
     std::optional<traces::OutputCode> generatedCode() const override { return code_; }
     /// Training graphs: the forward's and the backward's code (one row for aot_eager).
@@ -43,14 +43,14 @@ public:
 
 private:
     /// The captured graph on the eager runtime, the output code saying why.
-    capture::CompiledFn eagerFallback(std::shared_ptr<const capture::Graph> graph, std::string reason);
+    fx::CompiledFn eagerFallback(std::shared_ptr<const fx::Graph> graph, std::string reason);
     /// A graph that runs without grad and writes inputs that require grad (an optimizer step): AOT Autograd's
     /// inference graph with its epilogue (inference_graph.h).
-    capture::CompiledFn compileMutatingInference(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs);
+    fx::CompiledFn compileMutatingInference(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& exampleInputs);
     /// The pass compiler on one graph (forward, backward, or an inference graph): its callable and code. With
     /// `comboKernels` (an optimizer step, whose foreach ops Inductor always fuses horizontally) independent
     /// kernels of different sizes become combo kernels.
-    capture::CompiledFn compilePass(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& examples,
+    fx::CompiledFn compilePass(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& examples,
                                     std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases, bool comboKernels = false);
 
     vm::CompileOptions options_;

@@ -15,7 +15,7 @@
 #include "aot/aot_backend.h"
 #include "aot/graph_builder.h"
 #include "capture/capture_engine.h"
-#include "capture/fx_printer.h"
+#include "fx/fx_printer.h"
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/autograd/graph_walk.h"
 #include "tensor/conversion.h"
@@ -83,11 +83,11 @@ PassPlan planPass(const ag::RootGradients& start) {
         // The graph is the compiled region's own: the cache keeps it alive, so its address names it.
         plan.key += fmt::format(" graph {}", static_cast<const void*>(backward.get()));
         for (const tensor::Tensor& s : formula->savedTensors()) plan.key += " " + (s.defined() ? geometryKey(ag::TensorGeometry::of(s)) : "none");
-        const std::vector<capture::Arg>& gradients = backward->graph->output()->args.at(0).items;
+        const std::vector<fx::Arg>& gradients = backward->graph->output()->args.at(0).items;
         std::vector<Arrived> out;
         for (size_t i = 0; i < node.nextEdges().size(); ++i) {
             const ag::Edge& e = node.nextEdges()[i];
-            const bool flows = e.valid() && i < gradients.size() && gradients[i].kind == capture::Arg::Kind::NodeRef;
+            const bool flows = e.valid() && i < gradients.size() && gradients[i].kind == fx::Arg::Kind::NodeRef;
             plan.key += flows ? fmt::format(" ->{}.{}", idOf(e.node.get()), e.inputNr) : std::string(" ->-");
             out.push_back({flows});
         }
@@ -106,12 +106,12 @@ struct InputSource {
 };
 
 struct CapturedPass {
-    std::shared_ptr<capture::Graph> graph;
+    std::shared_ptr<fx::Graph> graph;
     std::vector<InputSource> inputs;
     std::vector<size_t> accumulated;  // the AccumulateGrad steps whose gradients the graph returns, in order
 };
 
-capture::Node* zerosOf(GraphBuilder& b, const ag::TensorGeometry& g) {
+fx::Node* zerosOf(GraphBuilder& b, const ag::TensorGeometry& g) {
     return b.torchFunction("zeros", {GraphBuilder::ints(g.sizes)},
                            {{"dtype", GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(g.dtype)))},
                             {"device", GraphBuilder::constant(vm::makeStr(g.device.str()))}});
@@ -119,17 +119,17 @@ capture::Node* zerosOf(GraphBuilder& b, const ag::TensorGeometry& g) {
 
 /// The backward graph of an AOT-compiled region, its saved values new inputs, its tangents the arrived gradients
 /// (zeros where none arrived, as the engine gives a formula), its nodes copied as `aot<N>_<name>`.
-std::vector<capture::Node*> inlineBackward(GraphBuilder& b, CapturedPass& pass, const PassStep& step, size_t stepIndex, int aotIndex,
-                                           const std::vector<capture::Node*>& grads) {
-    const capture::Graph& backward = *step.backward->graph;
+std::vector<fx::Node*> inlineBackward(GraphBuilder& b, CapturedPass& pass, const PassStep& step, size_t stepIndex, int aotIndex,
+                                           const std::vector<fx::Node*>& grads) {
+    const fx::Graph& backward = *step.backward->graph;
     const auto& formula = static_cast<const ag::FormulaNode&>(*step.node);
     const std::vector<tensor::Tensor>& saved = formula.savedTensors();
-    const std::vector<capture::Node*> placeholders = backward.placeholders();
+    const std::vector<fx::Node*> placeholders = backward.placeholders();
     const size_t savedCount = step.backward->savedCount;
     if (saved.size() != savedCount || placeholders.size() != savedCount + grads.size())
         throw AotUnsupported(fmt::format("{} saved {} values for a backward graph of {} inputs", step.node->name(), saved.size(), placeholders.size()));
     const std::string prefix = fmt::format("aot{}_", aotIndex);
-    std::map<const capture::Node*, capture::Node*> remap;
+    std::map<const fx::Node*, fx::Node*> remap;
     for (size_t i = 0; i < savedCount; ++i) {
         remap[placeholders[i]] = b.graph().addPlaceholder(prefix + placeholders[i]->name, vm::makeTensor(tensor::contiguous(saved[i])),
                                                           placeholders[i]->typeName);
@@ -138,15 +138,15 @@ std::vector<capture::Node*> inlineBackward(GraphBuilder& b, CapturedPass& pass, 
     for (size_t j = 0; j < grads.size(); ++j)
         remap[placeholders[savedCount + j]] = grads[j] ? grads[j] : zerosOf(b, step.node->outputGeometry()[j]);
     for (const auto& node : backward.nodes())
-        if (node->op != capture::NodeOp::Placeholder && node->op != capture::NodeOp::Output) remap[node.get()] = b.copy(*node, remap, prefix);
-    std::vector<capture::Node*> out;
-    const std::vector<capture::Arg>& gradients = backward.output()->args.at(0).items;
+        if (node->op != fx::NodeOp::Placeholder && node->op != fx::NodeOp::Output) remap[node.get()] = b.copy(*node, remap, prefix);
+    std::vector<fx::Node*> out;
+    const std::vector<fx::Arg>& gradients = backward.output()->args.at(0).items;
     for (size_t i = 0; i < step.node->nextEdges().size(); ++i) {
-        if (!step.node->nextEdges()[i].valid() || i >= gradients.size() || gradients[i].kind != capture::Arg::Kind::NodeRef) {
+        if (!step.node->nextEdges()[i].valid() || i >= gradients.size() || gradients[i].kind != fx::Arg::Kind::NodeRef) {
             out.push_back(nullptr);
             continue;
         }
-        capture::Node* gradient = remap.at(gradients[i].node);
+        fx::Node* gradient = remap.at(gradients[i].node);
         // The engine would cast or reduce a gradient that does not fit its tensor; the backward graphs make them fit.
         const tensor::Tensor* example = exampleTensor(*gradient);
         const ag::TensorGeometry& target = step.node->inputGeometry()[i];
@@ -159,19 +159,19 @@ std::vector<capture::Node*> inlineBackward(GraphBuilder& b, CapturedPass& pass, 
 
 CapturedPass capturePass(vm::Interpreter& vm, const ag::RootGradients& start, const PassPlan& plan) {
     CapturedPass pass;
-    pass.graph = std::make_shared<capture::Graph>();
+    pass.graph = std::make_shared<fx::Graph>();
     GraphBuilder b(vm, *pass.graph);
-    std::vector<capture::Node*> roots;
+    std::vector<fx::Node*> roots;
     for (size_t i = 0; i < start.grads.size(); ++i) {
         roots.push_back(pass.graph->addPlaceholder("grad_root", vm::makeTensor(start.grads[i]), "torch.Tensor"));
         pass.inputs.push_back({i, -1});
     }
-    std::vector<capture::Arg> outputs;
+    std::vector<fx::Arg> outputs;
     size_t next = 0;
     int aotIndex = 0;
-    auto run = [&](ag::Node& node, std::vector<capture::Node*>& grads) -> std::vector<capture::Node*> {
+    auto run = [&](ag::Node& node, std::vector<fx::Node*>& grads) -> std::vector<fx::Node*> {
         bool any = false;
-        for (const capture::Node* g : grads) any = any || g;
+        for (const fx::Node* g : grads) any = any || g;
         if (!any) return {};
         const size_t stepIndex = next++;
         const PassStep& step = plan.steps.at(stepIndex);
@@ -184,7 +184,7 @@ CapturedPass capturePass(vm::Interpreter& vm, const ag::RootGradients& start, co
         return inlineBackward(b, pass, step, stepIndex, aotIndex++, grads);
     };
     ag::walkBackward(start.edges, roots, run,
-                     [&](capture::Node* x, capture::Node* y) { return b.torchFunction("add", {GraphBuilder::ref(x), GraphBuilder::ref(y)}); });
+                     [&](fx::Node* x, fx::Node* y) { return b.torchFunction("add", {GraphBuilder::ref(x), GraphBuilder::ref(y)}); });
     b.output(std::move(outputs));
     return pass;
 }
@@ -195,7 +195,7 @@ struct CachedPass {
     std::string key;
     vm::CompileOptions options;
     CapturedPass pass;
-    capture::CompiledFn compiled;
+    fx::CompiledFn compiled;
     std::vector<std::shared_ptr<const CompiledBackwardGraph>> inlined;
 };
 
@@ -239,7 +239,7 @@ std::shared_ptr<CachedPass> compilePass(capture::CaptureEngine& engine, const vm
     const int autogradId = cache.nextAutogradId++;
     engine.countCounter("compiled_autograd", "captures", 1);
     capture::CompileEventSink* sink = engine.eventSink();
-    const std::shared_ptr<const capture::Graph> graph = entry->pass.graph;
+    const std::shared_ptr<const fx::Graph> graph = entry->pass.graph;
     if (sink) {
         traces::CompileKey captureKey;
         captureKey.autogradId = autogradId;
@@ -265,9 +265,9 @@ std::shared_ptr<CachedPass> compilePass(capture::CaptureEngine& engine, const vm
             userStack.push_back(traces::Frame{e.filename, e.line, e.function, vm.sourceLine(e.filename, e.line)});
         sink->compileStarted(compile, userStack);
     }
-    std::unique_ptr<capture::Backend> backend = capture::makeBackend(options);
+    std::unique_ptr<fx::Backend> backend = fx::makeBackend(options);
     vm::ValueList examples;
-    for (const capture::Node* input : graph->placeholders()) examples.push_back(input->example);
+    for (const fx::Node* input : graph->placeholders()) examples.push_back(input->example);
     const auto backendStart = std::chrono::steady_clock::now();
     try {
         if (sink) backend->setRunNote([sink, key = compile.key](const std::string& text) { sink->warning(key, text); });
@@ -289,7 +289,7 @@ std::shared_ptr<CachedPass> compilePass(capture::CaptureEngine& engine, const vm
     engine.countCounter("frames", "ok", 1);
     if (sink) {
         sink->graphCaptured(compile.key, capture::graphRow(*graph));
-        for (const capture::Backend::StageGraph& stage : backend->stageGraphs()) {
+        for (const fx::Backend::StageGraph& stage : backend->stageGraphs()) {
             traces::Graph row = capture::graphRow(*stage.graph);
             row.kind = stage.kind;
             row.name = stage.name;
@@ -340,7 +340,7 @@ bool runCompiledAutograd(capture::CaptureEngine& engine, const vm::CompileOption
     std::shared_ptr<CachedPass> hit;
     if (reason.empty()) {
         for (const auto& entry : cache.entries)
-            if (entry->key == plan.key && capture::sameBackend(entry->options, options)) hit = entry;
+            if (entry->key == plan.key && fx::sameBackend(entry->options, options)) hit = entry;
         if (!hit) {
             hit = compilePass(engine, options, start, plan, reason);
             if (hit) cache.entries.push_back(hit);

@@ -17,25 +17,25 @@ namespace eng::aot {
 /// of its inputs go.
 class GradContext {
 public:
-    using Accumulate = std::function<void(capture::Node* input, capture::Node* gradient)>;
-    using AccumulateItem = std::function<void(capture::Node* several, int64_t index, capture::Node* gradient)>;
-    using RequiresGrad = std::function<bool(const capture::Node*)>;
-    GradContext(GraphBuilder& builder, capture::Node& forwardNode, capture::Node* resultGrad, std::map<int64_t, capture::Node*> resultItemGrads,
+    using Accumulate = std::function<void(fx::Node* input, fx::Node* gradient)>;
+    using AccumulateItem = std::function<void(fx::Node* several, int64_t index, fx::Node* gradient)>;
+    using RequiresGrad = std::function<bool(const fx::Node*)>;
+    GradContext(GraphBuilder& builder, fx::Node& forwardNode, fx::Node* resultGrad, std::map<int64_t, fx::Node*> resultItemGrads,
                 Accumulate accumulate, AccumulateItem accumulateItem, RequiresGrad requiresGrad)
         : b(builder), node(forwardNode), grad(resultGrad), itemGrads(std::move(resultItemGrads)), accumulate_(std::move(accumulate)),
           accumulateItem_(std::move(accumulateItem)), requiresGrad_(std::move(requiresGrad)) {}
 
     GraphBuilder& b;
-    capture::Node& node;   // the forward node (its example is the result)
-    capture::Node* grad;   // the gradient of its result (null for ops with several results)
-    std::map<int64_t, capture::Node*> itemGrads;  // ops with several results (split, chunk, unbind): by item
+    fx::Node& node;   // the forward node (its example is the result)
+    fx::Node* grad;   // the gradient of its result (null for ops with several results)
+    std::map<int64_t, fx::Node*> itemGrads;  // ops with several results (split, chunk, unbind): by item
 
     /// The argument bound to `position` / keyword `name` (null when absent).
-    const capture::Arg* arg(size_t position, const std::string& name) const;
+    const fx::Arg* arg(size_t position, const std::string& name) const;
     /// The tensor node bound there when it requires grad (else null: nothing to send a gradient to).
-    capture::Node* differentiable(size_t position, const std::string& name) const;
+    fx::Node* differentiable(size_t position, const std::string& name) const;
     /// The node bound there (any value), or null when it is a constant or absent.
-    capture::Node* nodeArg(size_t position, const std::string& name) const;
+    fx::Node* nodeArg(size_t position, const std::string& name) const;
     /// A constant number argument; `fallback` when absent; throws AotUnsupported when it is a graph value.
     double number(size_t position, const std::string& name, std::optional<double> fallback) const;
     /// A constant dim list (an int or a list of ints); nullopt when absent or None.
@@ -43,11 +43,11 @@ public:
     std::string text(size_t position, const std::string& name, const std::string& fallback) const;
     int64_t rank() const;
     /// Whether `value` carries a gradient (an input that requires grad, or a value computed from one).
-    bool requiresGrad(const capture::Node* value) const { return requiresGrad_(value); }
+    bool requiresGrad(const fx::Node* value) const { return requiresGrad_(value); }
     /// Sends `gradient` to `input`, summed over broadcast dimensions down to the input's shape.
-    void send(capture::Node* input, capture::Node* gradient);
+    void send(fx::Node* input, fx::Node* gradient);
     /// Sends the gradient of item `index` of `several` (a getitem of a split's result).
-    void sendItem(capture::Node* several, int64_t index, capture::Node* gradient) { accumulateItem_(several, index, gradient); }
+    void sendItem(fx::Node* several, int64_t index, fx::Node* gradient) { accumulateItem_(several, index, gradient); }
     [[noreturn]] void unsupported(const std::string& why) const;
 
 private:

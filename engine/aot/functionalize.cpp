@@ -12,8 +12,8 @@
 
 namespace eng::aot {
 
-using capture::Arg;
-using capture::Node;
+using fx::Arg;
+using fx::Node;
 
 namespace {
 
@@ -28,13 +28,13 @@ const Node* firstNodeArg(const Node& node) {
 /// The node's in-place form, if it is one: an in-place method, `x += y` (operator.iadd) or a torch.X_ function.
 /// `n += 1` on a SymInt or number is operator.iadd too, but rebinds a value: only a tensor is updated in place.
 bool updatesInPlace(const Node& node) {
-    if (node.callKind == capture::CallKind::Binary && node.target.starts_with("operator.i")) {
+    if (node.callKind == fx::CallKind::Binary && node.target.starts_with("operator.i")) {
         const Node* target = firstNodeArg(node);
         return target && exampleTensor(*target);
     }
-    if (node.op == capture::NodeOp::CallMethod) return isInPlaceMethodName(node.target);
+    if (node.op == fx::NodeOp::CallMethod) return isInPlaceMethodName(node.target);
     const auto dot = node.target.rfind('.');
-    return node.op == capture::NodeOp::CallFunction && isInPlaceMethodName(dot == std::string::npos ? node.target : node.target.substr(dot + 1));
+    return node.op == fx::NodeOp::CallFunction && isInPlaceMethodName(dot == std::string::npos ? node.target : node.target.substr(dot + 1));
 }
 
 bool hasInPlaceFlag(const Node& node) {
@@ -45,7 +45,7 @@ bool hasInPlaceFlag(const Node& node) {
 
 }  // namespace
 
-FunctionalForward functionalize(GraphBuilder& builder, const capture::Graph& graph, const std::vector<Node*>& inputs,
+FunctionalForward functionalize(GraphBuilder& builder, const fx::Graph& graph, const std::vector<Node*>& inputs,
                                 const std::vector<bool>& inputRequiresGrad, bool gradEnabled) {
     FunctionalForward out;
     std::map<const Node*, int> inputIndex;
@@ -58,7 +58,7 @@ FunctionalForward functionalize(GraphBuilder& builder, const capture::Graph& gra
     std::set<const Node*> aliased;
     std::map<const Node*, const Node*> viewBase;
     for (const auto& owned : graph.nodes()) {
-        if (owned->op != capture::NodeOp::CallFunction && owned->op != capture::NodeOp::CallMethod) continue;
+        if (owned->op != fx::NodeOp::CallFunction && owned->op != fx::NodeOp::CallMethod) continue;
         const Node* base = firstNodeArg(*owned);
         if (base && tensor::findViewOp(inductor::lowering::nodeOpName(*owned))) {
             aliased.insert(owned.get());
@@ -69,7 +69,7 @@ FunctionalForward functionalize(GraphBuilder& builder, const capture::Graph& gra
     std::map<const Node*, int> mutatedInputs;  // captured placeholder -> position in out.inputMutations
     for (const auto& owned : graph.nodes()) {
         const Node& node = *owned;
-        if (node.op == capture::NodeOp::Placeholder || node.op == capture::NodeOp::Output) continue;
+        if (node.op == fx::NodeOp::Placeholder || node.op == fx::NodeOp::Output) continue;
         if (node.target == "torch._C._set_grad_enabled") {
             if (node.args.empty() || node.args[0].kind != Arg::Kind::Constant) throw AotUnsupported("torch._C._set_grad_enabled with a graph value");
             gradEnabled = node.args[0].constant.asBool();
@@ -92,10 +92,10 @@ FunctionalForward functionalize(GraphBuilder& builder, const capture::Graph& gra
         // Also under no_grad: the backward would read the input after the write (eager's version check raises).
         if (input != inputIndex.end() && inputRequiresGrad[static_cast<size_t>(input->second)])
             throw AotUnsupported(fmt::format("in-place {} on the input {}, which requires grad", node.target, target->name));
-        if (node.op == capture::NodeOp::CallFunction && node.callKind != capture::CallKind::Binary)
+        if (node.op == fx::NodeOp::CallFunction && node.callKind != fx::CallKind::Binary)
             throw AotUnsupported(fmt::format("in-place function {}", node.target));
         Node* functional = builder.copy(node, out.remap);
-        if (functional->callKind == capture::CallKind::Binary) {
+        if (functional->callKind == fx::CallKind::Binary) {
             // operator.iand updates with operator.and_: the out-of-place function of the same operator.
             const auto operand = ops::binaryOperatorByFunction(std::string_view(node.target).substr(std::string_view("operator.").size()));
             if (!operand) throw AotUnsupported(fmt::format("in-place operator {}", node.target));

@@ -11,17 +11,17 @@
 namespace eng::aot {
 
 struct FunctionalForward {
-    std::map<const capture::Node*, capture::Node*> remap;  // captured node -> its (latest) value in the new graph
-    std::vector<capture::Node*> nodes;                     // the copied calls, in order
-    std::map<const capture::Node*, bool> gradEnabled;      // grad mode each copied call ran under
-    std::vector<std::pair<int, capture::Node*>> inputMutations;  // (input index, final value)
-    std::vector<capture::Arg> outputs;                     // the captured outputs, mapped
+    std::map<const fx::Node*, fx::Node*> remap;  // captured node -> its (latest) value in the new graph
+    std::vector<fx::Node*> nodes;                     // the copied calls, in order
+    std::map<const fx::Node*, bool> gradEnabled;      // grad mode each copied call ran under
+    std::vector<std::pair<int, fx::Node*>> inputMutations;  // (input index, final value)
+    std::vector<fx::Arg> outputs;                     // the captured outputs, mapped
 };
 
 /// Copies `graph`'s calls after its placeholders were mapped to `inputs` (one per placeholder). Throws AotUnsupported
 /// for what functionalisation cannot express exactly: in-place ops on views or on tensors that have views, in-place
 /// ops on inputs that require grad, outputs that alias an input, the same tensor returned twice.
-FunctionalForward functionalize(GraphBuilder& builder, const capture::Graph& graph, const std::vector<capture::Node*>& inputs,
+FunctionalForward functionalize(GraphBuilder& builder, const fx::Graph& graph, const std::vector<fx::Node*>& inputs,
                                 const std::vector<bool>& inputRequiresGrad, bool gradEnabled);
 
 }  // namespace eng::aot

@@ -6,13 +6,13 @@
 
 #include <fmt/format.h>
 
-#include "capture/graph_runner.h"
+#include "fx/graph_runner.h"
 #include "tensor/autograd/grad_mode.h"
 
 namespace eng::aot {
 
-using capture::Arg;
-using capture::Node;
+using fx::Arg;
+using fx::Node;
 
 const tensor::Tensor* exampleTensor(const Node& node) {
     return node.example.is(vm::Kind::Tensor) ? &node.example.as<vm::TensorObject>().value : nullptr;
@@ -45,7 +45,7 @@ Node* GraphBuilder::copy(const Node& node, const std::map<const Node*, Node*>& r
     };
     std::vector<Arg> args;
     for (const Arg& a : node.args) args.push_back(mapArg(a));
-    std::vector<capture::KwArg> kwargs;
+    std::vector<fx::KwArg> kwargs;
     for (const auto& [key, a] : node.kwargs) kwargs.emplace_back(key, mapArg(a));
     Node* out = graph_.addCall(node.op, node.target, namePrefix + node.name, std::move(args), std::move(kwargs));
     out->callKind = node.callKind;
@@ -81,19 +81,19 @@ Node* GraphBuilder::finish(Node* node) {
     vm::KwArgs kwargs;
     for (const auto& [key, a] : node->kwargs) kwargs.emplace_back(key, exampleOf(a));
     tensor::autograd::GradModeGuard noGrad(false);
-    node->example = capture::callNode(vm_, *node, std::move(args), std::move(kwargs));
-    capture::inferDimSymbols(*node);
+    node->example = fx::callNode(vm_, *node, std::move(args), std::move(kwargs));
+    fx::inferDimSymbols(*node);
     return node;
 }
 
-Node* GraphBuilder::method(const std::string& name, Node* self, std::vector<Arg> args, std::vector<capture::KwArg> kwargs) {
+Node* GraphBuilder::method(const std::string& name, Node* self, std::vector<Arg> args, std::vector<fx::KwArg> kwargs) {
     args.insert(args.begin(), ref(self));
-    return finish(graph_.addCall(capture::NodeOp::CallMethod, name, name, std::move(args), std::move(kwargs)));
+    return finish(graph_.addCall(fx::NodeOp::CallMethod, name, name, std::move(args), std::move(kwargs)));
 }
 
-Node* GraphBuilder::torchFunction(const std::string& name, std::vector<Arg> args, std::vector<capture::KwArg> kwargs) {
-    Node* node = graph_.addCall(capture::NodeOp::CallFunction, "torch." + name, name, std::move(args), std::move(kwargs));
-    node->callKind = capture::CallKind::Callable;
+Node* GraphBuilder::torchFunction(const std::string& name, std::vector<Arg> args, std::vector<fx::KwArg> kwargs) {
+    Node* node = graph_.addCall(fx::NodeOp::CallFunction, "torch." + name, name, std::move(args), std::move(kwargs));
+    node->callKind = fx::CallKind::Callable;
     vm::Value callee = vm_.modules().at("torch");
     for (size_t start = 0; start <= name.size();) {
         const size_t dot = std::min(name.find('.', start), name.size());
@@ -106,8 +106,8 @@ Node* GraphBuilder::torchFunction(const std::string& name, std::vector<Arg> args
 
 Node* GraphBuilder::binaryOperator(ops::BinaryOperator op, Arg a, Arg b) {
     const std::string name(ops::info(op).function);
-    Node* node = graph_.addCall(capture::NodeOp::CallFunction, "operator." + name, name, {std::move(a), std::move(b)}, {});
-    node->callKind = capture::CallKind::Binary;
+    Node* node = graph_.addCall(fx::NodeOp::CallFunction, "operator." + name, name, {std::move(a), std::move(b)}, {});
+    node->callKind = fx::CallKind::Binary;
     finish(node);
     node->typeName = node->example.is(vm::Kind::Tensor) ? "torch.Tensor" : "torch.SymInt";
     return node;

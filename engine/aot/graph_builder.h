@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "capture/graph_ir.h"
+#include "fx/graph_ir.h"
 #include "ops/operators.h"
 #include "vm/interpreter.h"
 
@@ -24,39 +24,39 @@ public:
 
 class GraphBuilder {
 public:
-    GraphBuilder(vm::Interpreter& vm, capture::Graph& graph) : vm_(vm), graph_(graph) {}
-    capture::Graph& graph() { return graph_; }
+    GraphBuilder(vm::Interpreter& vm, fx::Graph& graph) : vm_(vm), graph_(graph) {}
+    fx::Graph& graph() { return graph_; }
 
     /// A placeholder with the example value and symbols of `like` (a SymInt placeholder keeps its symbol).
-    capture::Node* placeholder(const std::string& name, const capture::Node& like, vm::Value example);
+    fx::Node* placeholder(const std::string& name, const fx::Node& like, vm::Value example);
     /// A copy of `node` whose node arguments are mapped through `remap` (every argument must be mapped), named
     /// `namePrefix` + its name (compiled autograd prefixes the nodes of each backward it inlines).
-    capture::Node* copy(const capture::Node& node, const std::map<const capture::Node*, capture::Node*>& remap,
+    fx::Node* copy(const fx::Node& node, const std::map<const fx::Node*, fx::Node*>& remap,
                         const std::string& namePrefix = "");
     /// self.method(*args, **kwargs), run on the examples now.
-    capture::Node* method(const std::string& name, capture::Node* self, std::vector<capture::Arg> args = {},
-                          std::vector<capture::KwArg> kwargs = {});
+    fx::Node* method(const std::string& name, fx::Node* self, std::vector<fx::Arg> args = {},
+                          std::vector<fx::KwArg> kwargs = {});
     /// torch.<name>(*args, **kwargs), run on the examples now; `name` may be dotted ("nn.functional.gelu").
-    capture::Node* torchFunction(const std::string& name, std::vector<capture::Arg> args, std::vector<capture::KwArg> kwargs = {});
+    fx::Node* torchFunction(const std::string& name, std::vector<fx::Arg> args, std::vector<fx::KwArg> kwargs = {});
     /// a <op> b: an operator.mul / operator.floordiv ... node (SymInts, numbers, or a number and a tensor, as
     /// Dynamo captures `1.0 - x`).
-    capture::Node* binaryOperator(ops::BinaryOperator op, capture::Arg a, capture::Arg b);
-    void output(std::vector<capture::Arg> outputs) { graph_.setOutput(std::move(outputs)); }
+    fx::Node* binaryOperator(ops::BinaryOperator op, fx::Arg a, fx::Arg b);
+    void output(std::vector<fx::Arg> outputs) { graph_.setOutput(std::move(outputs)); }
 
     /// The sizes of `node`'s tensor as an argument list: symbolic dimensions are their SymInt placeholders.
-    capture::Arg sizesOf(const capture::Node& node) const;
-    static capture::Arg ref(capture::Node* node) { return capture::Arg::ofNode(node); }
-    static capture::Arg constant(vm::Value v) { return capture::Arg::ofConstant(std::move(v)); }
-    static capture::Arg ints(const std::vector<int64_t>& values);
+    fx::Arg sizesOf(const fx::Node& node) const;
+    static fx::Arg ref(fx::Node* node) { return fx::Arg::ofNode(node); }
+    static fx::Arg constant(vm::Value v) { return fx::Arg::ofConstant(std::move(v)); }
+    static fx::Arg ints(const std::vector<int64_t>& values);
 
 private:
-    capture::Node* finish(capture::Node* node);
-    vm::Value exampleOf(const capture::Arg& arg) const;
+    fx::Node* finish(fx::Node* node);
+    vm::Value exampleOf(const fx::Arg& arg) const;
     vm::Interpreter& vm_;
-    capture::Graph& graph_;
+    fx::Graph& graph_;
 };
 
 /// The tensor a node produced while tracing (its example), or null for other values.
-const tensor::Tensor* exampleTensor(const capture::Node& node);
+const tensor::Tensor* exampleTensor(const fx::Node& node);
 
 }  // namespace eng::aot

@@ -7,22 +7,22 @@
 #include <utility>
 #include <vector>
 
-#include "capture/graph_ir.h"
+#include "fx/graph_ir.h"
 #include "vm/interpreter.h"
 
 namespace eng::aot {
 
 struct InferenceGraph {
-    std::shared_ptr<capture::Graph> graph;
+    std::shared_ptr<fx::Graph> graph;
     size_t userOutputs = 0;
     std::vector<std::pair<int, size_t>> mutations;  // (input, graph output) copied back after each call
 };
 
 /// Whether every op of `graph` runs with grad mode off, given the mode it is called under (an optimizer step's
 /// graph switches it off first).
-bool gradModeOffThroughout(const capture::Graph& graph, bool gradEnabledAtCall);
+bool gradModeOffThroughout(const fx::Graph& graph, bool gradEnabledAtCall);
 
 /// Throws AotUnsupported for what functionalisation cannot express (in-place ops on views, aliased outputs).
-InferenceGraph functionalInferenceGraph(vm::Interpreter& vm, const capture::Graph& graph, const vm::ValueList& inputs);
+InferenceGraph functionalInferenceGraph(vm::Interpreter& vm, const fx::Graph& graph, const vm::ValueList& inputs);
 
 }  // namespace eng::aot

@@ -14,8 +14,8 @@
 
 namespace eng::aot {
 
-using capture::Arg;
-using capture::Node;
+using fx::Arg;
+using fx::Node;
 
 namespace {
 
@@ -40,9 +40,9 @@ bool anyNodeArg(const Node& node, const std::function<bool(const Node*)>& test) 
 
 }  // namespace
 
-JointGraph traceJointGraph(vm::Interpreter& vm, const capture::Graph& graph, const vm::ValueList& inputs) {
+JointGraph traceJointGraph(vm::Interpreter& vm, const fx::Graph& graph, const vm::ValueList& inputs) {
     JointGraph joint;
-    joint.graph = std::make_shared<capture::Graph>();
+    joint.graph = std::make_shared<fx::Graph>();
     joint.graph->symbols = graph.symbols;
     GraphBuilder b(vm, *joint.graph);
     const bool gradEnabled = tensor::autograd::isGradEnabled();

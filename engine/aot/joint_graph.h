@@ -8,25 +8,25 @@
 #include <vector>
 
 #include "aot/graph_builder.h"
-#include "capture/graph_ir.h"
+#include "fx/graph_ir.h"
 
 namespace eng::aot {
 
 struct JointGraph {
-    std::shared_ptr<capture::Graph> graph;
-    std::vector<capture::Node*> primals;    // one per input of the captured graph, in order
-    std::vector<capture::Node*> tangents;   // one per differentiable forward output
-    std::vector<capture::Node*> forwardNodes;  // the captured graph's calls, functionalised, in order
-    std::vector<capture::Arg> forwardOutputs;  // what the captured graph returns
+    std::shared_ptr<fx::Graph> graph;
+    std::vector<fx::Node*> primals;    // one per input of the captured graph, in order
+    std::vector<fx::Node*> tangents;   // one per differentiable forward output
+    std::vector<fx::Node*> forwardNodes;  // the captured graph's calls, functionalised, in order
+    std::vector<fx::Arg> forwardOutputs;  // what the captured graph returns
     std::vector<int> tangentOutput;         // tangents[i] is the gradient of forwardOutputs[tangentOutput[i]]
     std::vector<int> gradInputs;            // primals that require grad: gradients[i] is for primals[gradInputs[i]]
-    std::vector<capture::Arg> gradients;    // a node, or the constant None where no gradient flows
-    std::vector<std::pair<int, capture::Node*>> inputMutations;  // (primal, its final value): the epilogue copies it back
+    std::vector<fx::Arg> gradients;    // a node, or the constant None where no gradient flows
+    std::vector<std::pair<int, fx::Node*>> inputMutations;  // (primal, its final value): the epilogue copies it back
 };
 
 /// Traces `graph` (run on `inputs`) forward and backward into one functional graph. The gradients follow the
 /// captured ops' derivatives (derivative_rules.cpp); grad mode regions inside the graph (no_grad blocks) are
 /// respected. Throws AotUnsupported with the reason for anything it cannot represent exactly.
-JointGraph traceJointGraph(vm::Interpreter& vm, const capture::Graph& graph, const vm::ValueList& inputs);
+JointGraph traceJointGraph(vm::Interpreter& vm, const fx::Graph& graph, const vm::ValueList& inputs);
 
 }  // namespace eng::aot

@@ -16,8 +16,8 @@
 
 namespace eng::aot {
 
-using capture::Arg;
-using capture::Node;
+using fx::Arg;
+using fx::Node;
 
 namespace {
 
@@ -38,8 +38,8 @@ int64_t bytesOf(const Node& node) {
 
 /// Why `node` may not be recomputed in the backward (empty when it may).
 std::string recomputeBan(const Node& node) {
-    if (node.op == capture::NodeOp::Placeholder) return "a graph input";
-    if (node.op == capture::NodeOp::GetAttr) return "";
+    if (node.op == fx::NodeOp::Placeholder) return "a graph input";
+    if (node.op == fx::NodeOp::GetAttr) return "";
     const std::string op = inductor::lowering::nodeOpName(node);
     static const std::set<std::string, std::less<>> computeIntensive = {"matmul", "mm", "bmm", "linear", "addmm", "baddbmm",
                                                                         "scaled_dot_product_attention", "__matmul__"};
@@ -67,7 +67,7 @@ std::string Partition::report() const {
 }
 
 Partition partitionJointGraph(vm::Interpreter& vm, const JointGraph& joint) {
-    const capture::Graph& g = *joint.graph;
+    const fx::Graph& g = *joint.graph;
     // The forward side: primals and the functionalised captured calls.
     std::vector<Node*> forwardSide(joint.primals.begin(), joint.primals.end());
     forwardSide.insert(forwardSide.end(), joint.forwardNodes.begin(), joint.forwardNodes.end());
@@ -129,12 +129,12 @@ Partition partitionJointGraph(vm::Interpreter& vm, const JointGraph& joint) {
         const Node* n = stack.back();
         stack.pop_back();
         if (saved.contains(n) || !recompute.insert(n).second) continue;
-        if (n->op == capture::NodeOp::Placeholder) throw AotUnsupported("partition: the backward would recompute the input " + n->name);
+        if (n->op == fx::NodeOp::Placeholder) throw AotUnsupported("partition: the backward would recompute the input " + n->name);
         forEachNodeArg(*n, [&](Node* input) { stack.push_back(input); });
     }
 
     // The forward graph: primals -> user outputs, mutated inputs' final values, saved values.
-    p.forward = std::make_shared<capture::Graph>();
+    p.forward = std::make_shared<fx::Graph>();
     p.forward->symbols = g.symbols;
     GraphBuilder fb(vm, *p.forward);
     std::map<const Node*, Node*> fmap;
@@ -170,7 +170,7 @@ Partition partitionJointGraph(vm::Interpreter& vm, const JointGraph& joint) {
     fb.output(std::move(forwardOutputs));
 
     // The backward graph: saved values and tangents -> gradients.
-    p.backward = std::make_shared<capture::Graph>();
+    p.backward = std::make_shared<fx::Graph>();
     p.backward->symbols = g.symbols;
     GraphBuilder bb(vm, *p.backward);
     std::map<const Node*, Node*> bmap;
@@ -186,7 +186,7 @@ Partition partitionJointGraph(vm::Interpreter& vm, const JointGraph& joint) {
     for (const Node* t : joint.tangents) bmap[t] = bb.placeholder(t->name, *t, contiguousExample(*t));
     for (const auto& owned : g.nodes()) {
         const Node* n = owned.get();
-        if (n->op == capture::NodeOp::Placeholder || n->op == capture::NodeOp::Output || saved.contains(n)) continue;
+        if (n->op == fx::NodeOp::Placeholder || n->op == fx::NodeOp::Output || saved.contains(n)) continue;
         if (!recompute.contains(n) && !backwardNeeded.contains(n)) continue;
         bmap[n] = bb.copy(*n, bmap);
         if (recompute.contains(n)) p.recomputed.push_back(n->name);

@@ -19,8 +19,8 @@ struct SavedValue {
 };
 
 struct Partition {
-    std::shared_ptr<capture::Graph> forward;   // primals -> user outputs, mutated inputs' values, saved values
-    std::shared_ptr<capture::Graph> backward;  // saved values, tangents -> the gradients of the primals that require grad
+    std::shared_ptr<fx::Graph> forward;   // primals -> user outputs, mutated inputs' values, saved values
+    std::shared_ptr<fx::Graph> backward;  // saved values, tangents -> the gradients of the primals that require grad
     size_t userOutputs = 0;
     size_t mutationOutputs = 0;
     std::vector<SavedValue> saved;

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "capture/graph_runner.h"
+#include "fx/graph_runner.h"
 #include "ops/elementwise.h"
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/autograd/node.h"
@@ -14,8 +14,8 @@
 
 namespace eng::aot {
 
-using capture::Arg;
-using capture::Node;
+using fx::Arg;
+using fx::Node;
 
 namespace {
 
@@ -50,7 +50,7 @@ public:
     void record(std::string_view function, const tensor::RecordedCall& call, const tensor::Tensor& result) override {
         std::vector<Arg> args;
         for (const tensor::Value& v : call.args) args.push_back(argOf(v));
-        std::vector<capture::KwArg> kwargs;
+        std::vector<fx::KwArg> kwargs;
         for (const auto& [key, v] : call.kwargs) kwargs.emplace_back(key, argOf(v));
         Node* node = nullptr;
         const bool numberFirst = args.size() == 2 && kwargs.empty() && !call.args[0].isTensor() && call.args[1].isTensor();
@@ -141,7 +141,7 @@ void recordEagerDerivative(GradContext& ctx, vm::Interpreter& vm) {
     vm::Value result;
     {
         tensor::autograd::GradModeGuard gradOn(true);
-        result = capture::callNode(vm, node, std::move(args), std::move(kwargs));
+        result = fx::callNode(vm, node, std::move(args), std::move(kwargs));
     }
     if (!result.is(vm::Kind::Tensor)) ctx.unsupported("its result is not a tensor");
     const tensor::Tensor& out = result.as<vm::TensorObject>().value;

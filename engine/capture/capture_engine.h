@@ -10,14 +10,18 @@
 #include <string>
 #include <vector>
 
-#include "capture/backend.h"
 #include "capture/compile_events.h"
 #include "capture/guards.h"
 #include "capture/tracer.h"
+#include "fx/backend.h"
 #include "tensor/autograd/engine.h"
 #include "vm/interpreter.h"
 
 namespace eng::capture {
+
+// Capture hands its graphs to an fx backend.
+using fx::Backend;
+using fx::CompiledFn;
 
 class CaptureEngine;
 /// Compiled autograd (`torch._dynamo.config.compiled_autograd = True`): while a compiled function runs, each backward

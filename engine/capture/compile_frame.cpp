@@ -5,7 +5,7 @@
 #include <chrono>
 
 #include "capture/capture_engine.h"
-#include "capture/fx_printer.h"
+#include "fx/fx_printer.h"
 #include "tensor/random.h"
 
 namespace eng::capture {
@@ -59,8 +59,8 @@ traces::Graph graphRow(const Graph& graph) {
     traces::Graph row;
     row.kind = traces::GraphKind::Dynamo;
     row.name = "dynamo_output_graph";
-    row.text = readableGraph(graph);
-    row.nodes = graphNodeRows(graph);
+    row.text = fx::readableGraph(graph);
+    row.nodes = fx::graphNodeRows(graph);
     return row;
 }
 
@@ -223,7 +223,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
             examples.push_back(binding.dimension >= 0 ? vm::Value(v.tensor().size(binding.dimension)) : v);
         }
         auto backendStart = std::chrono::steady_clock::now();
-        std::unique_ptr<Backend> backend = makeBackend(options);
+        std::unique_ptr<Backend> backend = fx::makeBackend(options);
         try {
             if (sink_) backend->setRunNote([sink = sink_, key](const std::string& text) { sink->warning(key, text); });
             entry.compiled = backend->compile(vm_, graph, examples);
@@ -257,7 +257,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
             for (const traces::OutputCode& code : backend->generatedCodes()) sink_->outputCode(key, code);
         }
         if (logs_.graphCode)
-            logLines(log(), prefix + "[__graph_code] ", fmt::format("TRACED GRAPH\n ===== __compiled_fn_{} =====\n {}", uniqueGraphs_, readableGraph(*graph)));
+            logLines(log(), prefix + "[__graph_code] ", fmt::format("TRACED GRAPH\n ===== __compiled_fn_{} =====\n {}", uniqueGraphs_, fx::readableGraph(*graph)));
         if (explain_) explain_->graphs.push_back(graph);
     }
     if (entry.graphBreak) {

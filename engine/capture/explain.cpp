@@ -4,13 +4,13 @@
 
 #include <fmt/core.h>
 
-#include "capture/fx_printer.h"
+#include "fx/fx_printer.h"
 
 namespace eng::capture {
 
 std::string opDescription(const Node& node) {
     const std::string& target = node.target;
-    std::string name = nameCandidateOf(target);
+    std::string name = fx::nameCandidateOf(target);
     const void* address = node.callee.is(vm::Kind::Native) ? node.callee.object().get() : static_cast<const void*>(&node);
     if (target.rfind("operator.", 0) == 0 || target.rfind("torch._C._nn.", 0) == 0) return fmt::format("<built-in function {}>", name);
     if (target.rfind("torch.nn.functional.", 0) == 0) return fmt::format("<function {} at {}>", name, address);
@@ -71,7 +71,7 @@ vm::Value makeExplainOutput(vm::Interpreter& vm, const ExplainRecord& record) {
     vm::ValueList graphs, opsPerGraph, breakReasons, guards;
     for (const auto& graph : record.graphs) {
         ops += graph->opCount();
-        graphs.push_back(makeGraphModule(vm, graph));
+        graphs.push_back(fx::makeGraphModule(vm, graph));
         vm::ValueList names;
         for (const auto& node : graph->nodes())
             if (node->op == NodeOp::CallFunction) names.push_back(vm::makeStr(opDescription(*node)));

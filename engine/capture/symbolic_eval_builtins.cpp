@@ -108,6 +108,10 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         args[1]->value.is(vm::Kind::Str))
         // A tensor's attributes are its class's (the tensor's type is guarded with it).
         return tracer.constant(vm::Value(tracer.vm().findAttr(args[0]->value, args[1]->value.str()).has_value()));
+    if (name == "hasattr" && args.size() == 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Tuple && !args[0]->source &&
+        !args[0]->node && tracer.isConstant(args[1]) && args[1]->value.is(vm::Kind::Str))
+        // A tuple the trace made: its attributes are its class's (a namedtuple's class is a guarded constant).
+        return tracer.constant(vm::Value(tracer.vm().findAttr(tracer.exampleOf(args[0]), args[1]->value.str()).has_value()));
     if (name == "dict" && args.size() <= 1) {
         // dict(mapping or pairs, **kwargs): a dict the trace owns, its values traced.
         auto out = std::make_shared<Variable>();
@@ -246,7 +250,9 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
     bool userKey = keyFunction && ((*keyFunction)->value.is(vm::Kind::Function) || (*keyFunction)->value.is(vm::Kind::BoundMethod));
     static const std::set<std::string> pure = {"len", "isinstance", "issubclass", "range", "min", "max", "abs", "sum", "int", "float",
                                                "bool", "str", "repr", "round", "hasattr", "type", "callable", "sorted", "any", "all",
-                                               "slice", "divmod", "pow", "hash", "id", "chr", "ord", "dict", "set", "list", "tuple"};
+                                               "slice", "divmod", "pow", "hash", "id", "chr", "ord", "dict", "set", "list", "tuple",
+                                               // collections.namedtuple of constants makes its class at trace time, as Dynamo does
+                                               "namedtuple"};
     if (pure.contains(name) && allConstant() && !userKey) {
         for (const VarRef& a : args) tracer.requireNoPendingItems(a->value, name);
         vm::ValueList values;

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "capture/graph_runner.h"
+#include "fx/graph_runner.h"
 #include "capture/symbolic_eval.h"
 #include "ops/operators.h"
 
@@ -443,7 +443,7 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
                 stack.push_back(tracer.callTensorOp(NodeOp::CallFunction, target, {v}, {}, vm::Value(), CallKind::Unary));
             } else {
                 tracer.argOf(v);
-                stack.push_back(tracer.constant(applyUnary(op, tracer.exampleOf(v))));
+                stack.push_back(tracer.constant(fx::applyUnary(op, tracer.exampleOf(v))));
             }
             return true;
         }
@@ -475,12 +475,13 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
                 same = a->value.identical(b->value);
             } else {
                 same = a.get() == b.get();
-                // Two tensors from outside the graph, read through different sources, may be one object; the trace
-                // holds private copies of each, so it cannot tell (Dynamo would guard them as duplicate inputs).
+                // Two tensors from outside the graph may be one object: inputs read through their own sources are one
+                // variable per object and guarded distinct (NO_TENSOR_ALIASING); a tensor captured as a constant or
+                // a parameter, the trace cannot tell.
                 auto fromOutside = [](const Variable& v) {
                     return v.kind == Variable::Kind::Tensor && (!v.node || v.node->op == NodeOp::Placeholder || v.node->op == NodeOp::GetAttr);
                 };
-                if (!same && fromOutside(*a) && fromOutside(*b))
+                if (!same && fromOutside(*a) && fromOutside(*b) && !tracer.distinctInputs(a, b))
                     tracer.unsupported("Unsupported identity comparison",
                                        "Dynamo cannot tell whether two tensors read from different sources are the same object.",
                                        {"Compare the tensors outside the compiled region."}, "IS_OP TensorVariable() TensorVariable()");

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "capture/graph_runner.h"
+#include "fx/graph_runner.h"
 #include "frontend/opcodes.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
@@ -65,7 +65,20 @@ VarRef Tracer::wrapSource(const vm::Value& value, SourceRef source) {
     if (auto it = sourceCache_.find(key); it != sourceCache_.end()) return it->second;
     VarRef v;
     if (value.is(vm::Kind::Tensor)) {
+        // One tensor read through a second source is the same variable (one graph input), on the guard that the
+        // second source holds it again; parameters keep a variable per source.
+        for (const VarRef& input : tensorInputs_)
+            if (input->original.identical(value) && !value.as<vm::TensorObject>().parameter) {
+                GuardSpec g;
+                g.kind = GuardKind::DuplicateInput;
+                g.source = source;
+                g.related = {input->source};
+                guards_.push_back(std::move(g));
+                sourceCache_[key] = input;
+                return input;
+            }
         v = wrapTensorInput(value, source);
+        tensorInputs_.push_back(v);
     } else {
         v = std::make_shared<Variable>();
         v->value = value;
@@ -123,6 +136,27 @@ VarRef Tracer::wrapTensorInput(const vm::Value& value, SourceRef source) {
         for (size_t i = 0; i < sizes.size(); ++i)
             if (it->second[i] != sizes[i]) it->second[i] = -1;
     return v;
+}
+
+bool Tracer::distinctInputs(const VarRef& a, const VarRef& b) {
+    auto input = [this](const VarRef& v) {
+        return v->kind == Variable::Kind::Tensor && v->source && !v->value.as<vm::TensorObject>().parameter &&
+               (!v->node || v->node->op == NodeOp::Placeholder) &&
+               std::find(tensorInputs_.begin(), tensorInputs_.end(), v) != tensorInputs_.end();
+    };
+    if (a.get() == b.get() || !input(a) || !input(b)) return false;
+    for (const VarRef& v : {a, b})
+        if (std::find(distinctInputs_.begin(), distinctInputs_.end(), v) == distinctInputs_.end()) distinctInputs_.push_back(v);
+    return true;
+}
+
+void Tracer::guardNoTensorAliasing() {
+    if (distinctInputs_.size() < 2) return;
+    GuardSpec g;
+    g.kind = GuardKind::NoTensorAliasing;
+    g.source = distinctInputs_.front()->source;
+    for (const VarRef& v : distinctInputs_) g.related.push_back(v->source);
+    guards_.push_back(std::move(g));
 }
 
 GuardOrigin Tracer::originHere() const {
@@ -265,6 +299,10 @@ Arg Tracer::argOf(const VarRef& v) {
                 }
             }
             bool parameter = v->value.as<vm::TensorObject>().parameter;
+            // Graph inputs are distinct objects on every call of this entry (Dynamo guards all of them so).
+            if (!parameter && std::find(tensorInputs_.begin(), tensorInputs_.end(), v) != tensorInputs_.end() &&
+                std::find(distinctInputs_.begin(), distinctInputs_.end(), v) == distinctInputs_.end())
+                distinctInputs_.push_back(v);
             v->node = graph_->addPlaceholder(v->source->placeholderName(), v->value,
                                              parameter ? "torch.nn.parameter.Parameter" : "torch.Tensor");
             v->node->dimSymbols = std::move(dimSymbols);
@@ -356,7 +394,7 @@ VarRef Tracer::dictVariable(const vm::Value& dict) {
 }
 
 Node* Tracer::recordCall(NodeOp op, const std::string& target, std::vector<Arg> args, std::vector<KwArg> kwargs) {
-    Node* node = graph_->addCall(op, target, nameCandidateOf(target), std::move(args), std::move(kwargs));
+    Node* node = graph_->addCall(op, target, fx::nameCandidateOf(target), std::move(args), std::move(kwargs));
     // Dynamo's node stack trace: the innermost user frame.
     if (current_) {
         node->file = current_->code->filename;
@@ -387,10 +425,10 @@ VarRef Tracer::callTensorOp(NodeOp op, const std::string& target, const std::vec
         case CallKind::Binary:
         case CallKind::Compare:
         case CallKind::GetItem:
-        case CallKind::Unary: example = applyOperator(vm_, kind, target, exampleArgs); break;
+        case CallKind::Unary: example = fx::applyOperator(vm_, kind, target, exampleArgs); break;
         case CallKind::Callable: {
             vm::ValueList rest(op == NodeOp::CallMethod ? exampleArgs.begin() + 1 : exampleArgs.begin(), exampleArgs.end());
-            example = op == NodeOp::CallMethod ? callMethodNode(vm_, exampleArgs[0], target, std::move(rest), exampleKwargs)
+            example = op == NodeOp::CallMethod ? fx::callMethodNode(vm_, exampleArgs[0], target, std::move(rest), exampleKwargs)
                                                : vm_.call(callee, std::move(rest), exampleKwargs);
         }
     }
@@ -398,8 +436,8 @@ VarRef Tracer::callTensorOp(NodeOp op, const std::string& target, const std::vec
     node->callKind = kind;
     node->callee = callee;
     node->example = example;
-    inferDimSymbols(*node);
-    inferExactDims(*node);
+    fx::inferDimSymbols(*node);
+    fx::inferExactDims(*node);
     // An in-place method (x.add_(1)) returns its receiver: the same variable, so `x.add_(1) is x` holds and
     // later reads of x follow the graph's order, as in Dynamo's FX graphs.
     bool inPlaceMethod = op == NodeOp::CallMethod && target.size() > 1 && target.back() == '_' && target[target.size() - 2] != '_';

@@ -43,7 +43,7 @@ public:
     int cudaGraphRecordings() const { return static_cast<int>(recordings_.size()); }
     /// Why recording failed and the graph went back to plain runs; empty while CUDA graphs work (or are off).
     const std::string& cudaGraphFailure() const { return cudaGraphFailure_; }
-    /// Where the first run's facts go (capture::Backend::setRunNote): each kernel's autotuning result when
+    /// Where the first run's facts go (fx::Backend::setRunNote): each kernel's autotuning result when
     /// `autotuned`, and why a CUDA graph could not be recorded.
     void setRunNote(std::function<void(const std::string&)> note, bool autotuned) {
         runNote_ = std::move(note);

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "capture/graph_runner.h"
+#include "fx/graph_runner.h"
 #include "inductor/compiled_graph.h"
 #include "inductor/debug_trace.h"
 #include "tensor/autograd/grad_mode.h"
@@ -140,13 +140,13 @@ traces::OutputCode eagerFallbackCode(std::string_view backend, std::string_view 
     return code;
 }
 
-capture::CompiledFn InductorBackend::runEagerly(std::shared_ptr<const capture::Graph> graph, std::string reason) {
+fx::CompiledFn InductorBackend::runEagerly(std::shared_ptr<const fx::Graph> graph, std::string reason) {
     eagerReason_ = std::move(reason);
     code_ = eagerFallbackCode("inductor", "", eagerReason_);
-    return [graph](vm::Interpreter& vm, const vm::ValueList& inputs) { return capture::runGraph(vm, *graph, inputs); };
+    return [graph](vm::Interpreter& vm, const vm::ValueList& inputs) { return fx::runGraph(vm, *graph, inputs); };
 }
 
-capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph,
+fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph,
                                              const vm::ValueList& exampleInputs) {
     (void)vm;
     code_.reset();
@@ -231,7 +231,7 @@ capture::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_pt
                 compiled->fallBackToEager(mismatch.what());
             }
         }
-        return capture::runGraph(machine, *graph, inputs);
+        return fx::runGraph(machine, *graph, inputs);
     };
 }
 
@@ -252,7 +252,7 @@ InductorConfig InductorConfig::from(const vm::CompileOptions& options) {
 
 void installInductorBackend() {
     vm::setCompileOptionsCheck(validateInductorOptions);
-    capture::registerBackend("inductor", [](const vm::CompileOptions& options) {
+    fx::registerBackend("inductor", [](const vm::CompileOptions& options) {
         return std::make_unique<InductorBackend>(InductorConfig::from(options));
     });
 }

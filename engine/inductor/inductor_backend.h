@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "capture/backend.h"
+#include "fx/backend.h"
 
 namespace eng::inductor {
 
@@ -26,10 +26,10 @@ struct InductorConfig {
     static InductorConfig from(const vm::CompileOptions& options);
 };
 
-class InductorBackend : public capture::Backend {
+class InductorBackend : public fx::Backend {
 public:
     explicit InductorBackend(InductorConfig config) : config_(std::move(config)) {}
-    capture::CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const capture::Graph> graph, const vm::ValueList& exampleInputs) override;
+    fx::CompiledFn compile(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& exampleInputs) override;
     std::optional<traces::OutputCode> generatedCode() const override { return code_; }
     std::vector<traces::PhaseTime> phaseTimes() const override { return phases_; }
     void setRunNote(RunNote note) override { runNote_ = std::move(note); }
@@ -37,7 +37,7 @@ public:
     const std::string& eagerReason() const { return eagerReason_; }
 
 private:
-    capture::CompiledFn runEagerly(std::shared_ptr<const capture::Graph> graph, std::string reason);
+    fx::CompiledFn runEagerly(std::shared_ptr<const fx::Graph> graph, std::string reason);
 
     InductorConfig config_;
     RunNote runNote_;

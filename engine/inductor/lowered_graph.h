@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "capture/graph_ir.h"
+#include "fx/graph_ir.h"
 #include "inductor/ir/kernel_ir.h"
 #include "tensor/device.h"
 #include "vm/interpreter.h"
@@ -34,7 +34,7 @@ struct ExternView {
 /// and any op lowering does not know runs through it as Inductor's fallback kernels).
 struct ExternCall {
     std::string op;             // registry op name, e.g. "torch.matmul", or the node's own callee
-    const capture::Node* node = nullptr;  // the graph node it computes (its callee/args when op is empty)
+    const fx::Node* node = nullptr;  // the graph node it computes (its callee/args when op is empty)
     std::vector<int> inputBuffers;        // buffers read (realized before the call)
     std::vector<std::optional<ExternView>> inputViews;  // parallel to inputBuffers: the view of it passed, if any
     /// A library epilogue computed by the call (cuBLASLt's bias/activation), as the output code and the fusion
@@ -110,6 +110,6 @@ public:
 };
 
 /// Lowers a captured graph for the given example inputs (one per placeholder).
-LoweredGraph lowerGraph(const capture::Graph& graph, const vm::ValueList& exampleInputs);
+LoweredGraph lowerGraph(const fx::Graph& graph, const vm::ValueList& exampleInputs);
 
 }  // namespace eng::inductor

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "capture/graph_runner.h"
+#include "fx/graph_runner.h"
 #include "inductor/lowering_registry.h"
 #include "ops/operators.h"
 #include "tensor/pointwise.h"
@@ -63,8 +63,8 @@ Index offsetOf(const std::vector<Index>& index, const std::vector<Index>& stride
 namespace {
 
 /// Python's in-place operator functions (operator.iadd, operator.iand, ...): the operator they update with.
-std::optional<std::string> inPlaceOperator(const capture::Node& node) {
-    if (node.callKind != capture::CallKind::Binary || !node.target.starts_with("operator.")) return std::nullopt;
+std::optional<std::string> inPlaceOperator(const fx::Node& node) {
+    if (node.callKind != fx::CallKind::Binary || !node.target.starts_with("operator.")) return std::nullopt;
     const auto operand = ops::binaryOperatorByFunction(std::string_view(node.target).substr(std::string_view("operator.").size()));
     if (!operand || !operand->inplace) return std::nullopt;
     return std::string(ops::info(operand->op).function);
@@ -72,38 +72,38 @@ std::optional<std::string> inPlaceOperator(const capture::Node& node) {
 
 /// The op name a node is lowered by, from its FX target: torch.sin -> sin, operator.mul -> mul, operator.imul ->
 /// mul (in place), x.sum() -> sum.
-std::string opNameOf(const capture::Node& node) {
-    if (node.op == capture::NodeOp::CallMethod) return node.target;
+std::string opNameOf(const fx::Node& node) {
+    if (node.op == fx::NodeOp::CallMethod) return node.target;
     if (auto updated = inPlaceOperator(node)) return *updated;
     auto dot = node.target.rfind('.');
     return dot == std::string::npos ? node.target : node.target.substr(dot + 1);
 }
 
-bool isInPlace(const capture::Node& node, const std::string& op) {
-    if (node.callKind == capture::CallKind::Binary) return inPlaceOperator(node).has_value();
-    if (node.op != capture::NodeOp::CallMethod) return false;
+bool isInPlace(const fx::Node& node, const std::string& op) {
+    if (node.callKind == fx::CallKind::Binary) return inPlaceOperator(node).has_value();
+    if (node.op != fx::NodeOp::CallMethod) return false;
     return op.size() > 1 && op.back() == '_' && op[op.size() - 2] != '_' && op != "requires_grad_";
 }
 
 }  // namespace
 
-std::string nodeOpName(const capture::Node& node) { return opNameOf(node); }
+std::string nodeOpName(const fx::Node& node) { return opNameOf(node); }
 
-Lowering::Lowering(const capture::Graph& graph, const vm::ValueList& examples) : source_(graph), examples_(examples) {
+Lowering::Lowering(const fx::Graph& graph, const vm::ValueList& examples) : source_(graph), examples_(examples) {
     for (const auto& node : graph.nodes()) {
-        std::function<void(const capture::Arg&)> count = [&](const capture::Arg& arg) {
-            if (arg.kind == capture::Arg::Kind::NodeRef) {
+        std::function<void(const fx::Arg&)> count = [&](const fx::Arg& arg) {
+            if (arg.kind == fx::Arg::Kind::NodeRef) {
                 ++users_[arg.node];
                 lastUser_[arg.node] = node.get();
             }
-            for (const capture::Arg& item : arg.items) count(item);
+            for (const fx::Arg& item : arg.items) count(item);
         };
-        for (const capture::Arg& arg : node->args) count(arg);
+        for (const fx::Arg& arg : node->args) count(arg);
         for (const auto& kw : node->kwargs) count(kw.second);
     }
 }
 
-const capture::Node* Lowering::soleUser(const capture::Node& node) const {
+const fx::Node* Lowering::soleUser(const fx::Node& node) const {
     auto count = users_.find(&node);
     return count != users_.end() && count->second == 1 ? lastUser_.at(&node) : nullptr;
 }
@@ -133,7 +133,7 @@ LValue Lowering::bufferValue(int id) {
     return v;
 }
 
-void Lowering::lowerPlaceholder(const capture::Node& node, size_t inputIndex) {
+void Lowering::lowerPlaceholder(const fx::Node& node, size_t inputIndex) {
     const vm::Value& example = examples_.at(inputIndex);
     if (example.is(vm::Kind::Tensor)) {
         const tensor::Tensor& t = example.as<vm::TensorObject>().value;
@@ -202,24 +202,24 @@ void Lowering::lowerPlaceholder(const capture::Node& node, size_t inputIndex) {
     throw LoweringError(fmt::format("input {} is not a tensor or a number", node.name));
 }
 
-LValue Lowering::valueOf(const capture::Arg& arg) {
+LValue Lowering::valueOf(const fx::Arg& arg) {
     switch (arg.kind) {
-        case capture::Arg::Kind::NodeRef: {
+        case fx::Arg::Kind::NodeRef: {
             auto found = values_.find(arg.node);
             if (found == values_.end()) throw LoweringError("argument " + arg.node->name + " was not lowered");
             return found->second;
         }
-        case capture::Arg::Kind::Constant:
+        case fx::Arg::Kind::Constant:
             if (arg.constant.isNone()) return LValue{};
             return numberValue(arg.constant);
-        case capture::Arg::Kind::List:
-        case capture::Arg::Kind::Tuple: {
+        case fx::Arg::Kind::List:
+        case fx::Arg::Kind::Tuple: {
             LValue list;
             list.kind = LValue::Kind::List;
-            for (const capture::Arg& item : arg.items) list.items.push_back(valueOf(item));
+            for (const fx::Arg& item : arg.items) list.items.push_back(valueOf(item));
             return list;
         }
-        case capture::Arg::Kind::Slice: break;
+        case fx::Arg::Kind::Slice: break;
     }
     throw LoweringError("slice arguments are lowered by indexing only");
 }
@@ -266,14 +266,14 @@ int Lowering::realize(LValue& value, const std::string& origin) {
     return id;
 }
 
-LValue Lowering::externFallback(const capture::Node& node) {
+LValue Lowering::externFallback(const fx::Node& node) {
     if (!node.example.is(vm::Kind::Tensor)) throw LoweringError(fmt::format("{} ({}) has no lowering", node.name, node.target));
     // Pass every tensor argument (as a view of its buffer or realized); remember where each goes in the call.
     GraphBuffer b;
-    std::map<const capture::Node*, size_t> inputSlot;
-    std::map<const capture::Node*, LValue> scalars;
-    std::function<void(const capture::Arg&)> collect = [&](const capture::Arg& arg) {
-        if (arg.kind == capture::Arg::Kind::NodeRef) {
+    std::map<const fx::Node*, size_t> inputSlot;
+    std::map<const fx::Node*, LValue> scalars;
+    std::function<void(const fx::Arg&)> collect = [&](const fx::Arg& arg) {
+        if (arg.kind == fx::Arg::Kind::NodeRef) {
             LValue& v = values_.at(arg.node);
             if (v.isTensor()) {
                 if (!inputSlot.count(arg.node)) {
@@ -286,12 +286,12 @@ LValue Lowering::externFallback(const capture::Node& node) {
                 throw LoweringError(fmt::format("{}: argument {} cannot be passed to an extern kernel", node.name, arg.node->name));
             }
         }
-        for (const capture::Arg& item : arg.items) collect(item);
+        for (const fx::Arg& item : arg.items) collect(item);
     };
-    for (const capture::Arg& arg : node.args) collect(arg);
+    for (const fx::Arg& arg : node.args) collect(arg);
     for (const auto& kw : node.kwargs) collect(kw.second);
 
-    const capture::Node* target = &node;
+    const fx::Node* target = &node;
     b.name = newBufferName();
     b.kind = BufferKind::Extern;
     const tensor::Tensor& example = node.example.as<vm::TensorObject>().value;
@@ -318,30 +318,30 @@ LValue Lowering::externFallback(const capture::Node& node) {
     b.extern_.op = node.target;
     b.extern_.node = target;
     b.extern_.call = [target, inputSlot, scalars](vm::Interpreter& vm, const vm::ValueList& tensors, const SymbolValues& symbols) {
-        std::function<vm::Value(const capture::Arg&)> rebuild = [&](const capture::Arg& arg) -> vm::Value {
+        std::function<vm::Value(const fx::Arg&)> rebuild = [&](const fx::Arg& arg) -> vm::Value {
             switch (arg.kind) {
-                case capture::Arg::Kind::NodeRef: {
+                case fx::Arg::Kind::NodeRef: {
                     if (auto slot = inputSlot.find(arg.node); slot != inputSlot.end()) return tensors.at(slot->second);
                     const LValue& s = scalars.at(arg.node);
                     return s.kind == LValue::Kind::Size ? vm::Value(evaluate(s.size, {}, symbols)) : s.number;
                 }
-                case capture::Arg::Kind::Constant: return arg.constant;
-                case capture::Arg::Kind::List:
-                case capture::Arg::Kind::Tuple: {
+                case fx::Arg::Kind::Constant: return arg.constant;
+                case fx::Arg::Kind::List:
+                case fx::Arg::Kind::Tuple: {
                     vm::ValueList items;
-                    for (const capture::Arg& item : arg.items) items.push_back(rebuild(item));
-                    return arg.kind == capture::Arg::Kind::List ? vm::makeList(std::move(items)) : vm::makeTuple(std::move(items));
+                    for (const fx::Arg& item : arg.items) items.push_back(rebuild(item));
+                    return arg.kind == fx::Arg::Kind::List ? vm::makeList(std::move(items)) : vm::makeTuple(std::move(items));
                 }
-                case capture::Arg::Kind::Slice:
+                case fx::Arg::Kind::Slice:
                     return vm::Value(std::make_shared<vm::SliceObject>(rebuild(arg.items[0]), rebuild(arg.items[1]), rebuild(arg.items[2])));
             }
             return vm::Value();
         };
         vm::ValueList args;
-        for (const capture::Arg& a : target->args) args.push_back(rebuild(a));
+        for (const fx::Arg& a : target->args) args.push_back(rebuild(a));
         vm::KwArgs kwargs;
         for (const auto& [key, a] : target->kwargs) kwargs.emplace_back(key, rebuild(a));
-        return capture::callNode(vm, *target, std::move(args), std::move(kwargs));
+        return fx::callNode(vm, *target, std::move(args), std::move(kwargs));
     };
     return bufferValue(graph_.add(std::move(b)).id);
 }
@@ -394,22 +394,22 @@ LValue Lowering::externCall(const std::string& op, std::vector<LValue> inputs, s
     return bufferValue(graph_.add(std::move(b)).id);
 }
 
-const capture::Node* Lowering::storageRoot(const capture::Node* node) const {
+const fx::Node* Lowering::storageRoot(const fx::Node* node) const {
     for (auto base = storageBase_.find(node); base != storageBase_.end(); base = storageBase_.find(node)) node = base->second;
     return node;
 }
 
-bool Lowering::isViewNode(const capture::Node* node) const {
+bool Lowering::isViewNode(const fx::Node* node) const {
     // An in-place op returns its operand: a view when the operand is one.
     for (auto self = inPlaceSelf_.find(node); self != inPlaceSelf_.end(); self = inPlaceSelf_.find(node)) node = self->second;
     return storageBase_.count(node) > 0;
 }
 
-void Lowering::checkInPlaceTarget(const capture::Node& node, const capture::Node& self) const {
+void Lowering::checkInPlaceTarget(const fx::Node& node, const fx::Node& self) const {
     // Writes through a view must reach its base, and views taken earlier must see the write: lowering keeps
     // neither (a view here is index arithmetic over its base's value at the time), so such graphs run eagerly.
     if (isViewNode(&self)) throw LoweringError(fmt::format("in-place {} on a view ({} of {})", node.target, self.name, storageRoot(&self)->name));
-    const capture::Node* root = storageRoot(&self);
+    const fx::Node* root = storageRoot(&self);
     // Inputs that share storage (an input and a view of it that Dynamo lifted, x and x.mT) are one tensor to the
     // eager program, two buffers here.
     if (auto input = inputExamples_.find(root); input != inputExamples_.end())
@@ -421,13 +421,13 @@ void Lowering::checkInPlaceTarget(const capture::Node& node, const capture::Node
             throw LoweringError(fmt::format("in-place {} on {}, of which {} is a view", node.target, self.name, view->name));
 }
 
-LValue Lowering::lowerCall(const capture::Node& node) {
+LValue Lowering::lowerCall(const fx::Node& node) {
     std::string op = opNameOf(node);
     graph_.opOfNode[node.name] = op;
     if (auto absorbed = absorbed_.find(&node); absorbed != absorbed_.end()) return absorbed->second;
     const bool inPlace = isInPlace(node, op);
-    if (inPlace && node.op == capture::NodeOp::CallMethod) op.pop_back();
-    const capture::Node* self = !node.args.empty() && node.args[0].kind == capture::Arg::Kind::NodeRef ? node.args[0].node : nullptr;
+    if (inPlace && node.op == fx::NodeOp::CallMethod) op.pop_back();
+    const fx::Node* self = !node.args.empty() && node.args[0].kind == fx::Arg::Kind::NodeRef ? node.args[0].node : nullptr;
     if (inPlace) {
         if (!self) throw LoweringError("in-place op on a constant");
         checkInPlaceTarget(node, *self);
@@ -450,7 +450,7 @@ LValue Lowering::lowerCall(const capture::Node& node) {
         // The functional result replaces the mutated value for every later reader; a graph input is also
         // written back in place at the end, as the eager op would have left it.
         // The tensor really mutated: a graph input, or what an earlier in-place op on it returned.
-        const capture::Node* root = self->op == capture::NodeOp::Placeholder ? self : nullptr;
+        const fx::Node* root = self->op == fx::NodeOp::Placeholder ? self : nullptr;
         if (auto alias = aliasOf_.find(self); alias != aliasOf_.end()) root = alias->second;
         LValue& old = values_.at(self);
         if (!result->isTensor() || !sameSizes(result->sizes, old.sizes))
@@ -475,7 +475,7 @@ LValue Lowering::lowerCall(const capture::Node& node) {
     return *result;
 }
 
-void Lowering::checkAgainstExample(const capture::Node& node, const LValue& value) const {
+void Lowering::checkAgainstExample(const fx::Node& node, const LValue& value) const {
     if (!value.isTensor() || !node.example.is(vm::Kind::Tensor)) return;
     const tensor::Tensor& t = node.example.as<vm::TensorObject>().value;
     std::vector<int64_t> sizes = hints(value.sizes);
@@ -485,8 +485,8 @@ void Lowering::checkAgainstExample(const capture::Node& node, const LValue& valu
                                         fmt::join(t.sizes(), "x"), tensor::dtypeName(t.dtype())));
 }
 
-std::pair<int, std::optional<ExternView>> Lowering::viewOfStorage(const capture::Node& output, const capture::Node& root,
-                                                                   const std::vector<const capture::Node*>& sharing) const {
+std::pair<int, std::optional<ExternView>> Lowering::viewOfStorage(const fx::Node& output, const fx::Node& root,
+                                                                   const std::vector<const fx::Node*>& sharing) const {
     // The root's buffer, unless that is an input's (x.clone() lowers to x's buffer): then nothing is root's own.
     const int base = values_.count(&root) ? values_.at(&root).buffer : -1;
     if (base >= 0 && graph_.buffers.at(static_cast<size_t>(base)).kind != BufferKind::Input) {
@@ -495,41 +495,41 @@ std::pair<int, std::optional<ExternView>> Lowering::viewOfStorage(const capture:
         if (auto view = stridedView(v); view && view->first == base) return {base, view->second};
     }
     std::vector<std::string> names;
-    for (const capture::Node* n : sharing) names.push_back(n->name);
+    for (const fx::Node* n : sharing) names.push_back(n->name);
     throw LoweringError(fmt::format("outputs {} are views of one tensor, {}, and {} is not a view of its buffer at constant strides",
                                     fmt::join(names, ", "), root.name, output.name));
 }
 
-void Lowering::lowerOutput(const capture::Node& node) {
+void Lowering::lowerOutput(const fx::Node& node) {
     // The tensor whose storage each buffer is to the caller: an input buffer is its placeholder's. A value that is
     // exactly a buffer of another tensor (x.clone() lowers to x's loader) is copied into a buffer of its own, or
     // a write to one output after the graph would show in the other.
-    std::map<int, const capture::Node*> storageOf;
+    std::map<int, const fx::Node*> storageOf;
     for (const auto& [placeholder, id] : placeholderBuffer_) storageOf[id] = placeholder;
     // Outputs that are one tensor eagerly (a computed tensor and views of it): a later write to one shows in the
     // others, so they must be views of one buffer.
-    std::map<const capture::Node*, std::vector<const capture::Node*>> outputsOfStorage;
-    for (const capture::Arg& item : node.args.at(0).items)
-        if (item.kind == capture::Arg::Kind::NodeRef && values_.at(item.node).isTensor()) {
+    std::map<const fx::Node*, std::vector<const fx::Node*>> outputsOfStorage;
+    for (const fx::Arg& item : node.args.at(0).items)
+        if (item.kind == fx::Arg::Kind::NodeRef && values_.at(item.node).isTensor()) {
             auto& nodes = outputsOfStorage[storageRoot(item.node)];
             if (std::find(nodes.begin(), nodes.end(), item.node) == nodes.end()) nodes.push_back(item.node);
         }
-    for (const capture::Arg& item : node.args.at(0).items) {
+    for (const fx::Arg& item : node.args.at(0).items) {
         GraphOutput out;
-        if (item.kind == capture::Arg::Kind::NodeRef) {
+        if (item.kind == fx::Arg::Kind::NodeRef) {
             LValue& v = values_.at(item.node);
             // The caller gets a view of the input eagerly and may write through it (after a graph break, the
             // next graph does): a copy in a buffer of ours would drop those writes.
-            const capture::Node* root = storageRoot(item.node);
-            if (v.isTensor() && isViewNode(item.node) && root->op == capture::NodeOp::Placeholder)
+            const fx::Node* root = storageRoot(item.node);
+            if (v.isTensor() && isViewNode(item.node) && root->op == fx::NodeOp::Placeholder)
                 throw LoweringError(fmt::format("output {} is a view of input {}", item.node->name, root->name));
-            const std::vector<const capture::Node*>& sharing = v.isTensor() ? outputsOfStorage.at(root) : std::vector<const capture::Node*>{};
+            const std::vector<const fx::Node*>& sharing = v.isTensor() ? outputsOfStorage.at(root) : std::vector<const fx::Node*>{};
             if (auto input = aliasOf_.find(item.node); input != aliasOf_.end()) {
                 // An in-place op on an input returns the input itself (`x += 2` rebinds x to it): the caller, and
                 // the code after a graph break, get that tensor, which holds the written-back value.
                 out.kind = GraphOutput::Kind::Buffer;
                 out.buffer = placeholderBuffer_.at(input->second);
-            } else if (sharing.size() > 1 && root->op != capture::NodeOp::Placeholder) {
+            } else if (sharing.size() > 1 && root->op != fx::NodeOp::Placeholder) {
                 out.kind = GraphOutput::Kind::Buffer;
                 std::tie(out.buffer, out.view) = viewOfStorage(*item.node, *root, sharing);
                 if (auto owner = storageOf.find(out.buffer); owner != storageOf.end() && owner->second != root)
@@ -554,7 +554,7 @@ void Lowering::lowerOutput(const capture::Node& node) {
             } else {
                 throw LoweringError("output " + item.node->name + " is not a tensor or a number");
             }
-        } else if (item.kind == capture::Arg::Kind::Constant) {
+        } else if (item.kind == fx::Arg::Kind::Constant) {
             out.kind = item.constant.isNone() ? GraphOutput::Kind::None : GraphOutput::Kind::Number;
             out.number = item.constant;
         } else {
@@ -567,15 +567,15 @@ void Lowering::lowerOutput(const capture::Node& node) {
 LoweredGraph Lowering::run() {
     size_t inputIndex = 0;
     for (const auto& owned : source_.nodes()) {
-        const capture::Node& node = *owned;
+        const fx::Node& node = *owned;
         current_ = &node;
         switch (node.op) {
-            case capture::NodeOp::Placeholder: lowerPlaceholder(node, inputIndex++); break;
-            case capture::NodeOp::GetAttr: throw LoweringError("get_attr nodes are not lowered");
-            case capture::NodeOp::Output: lowerOutput(node); break;
-            case capture::NodeOp::CallFunction:
-            case capture::NodeOp::CallMethod:
-            case capture::NodeOp::CallModule: {
+            case fx::NodeOp::Placeholder: lowerPlaceholder(node, inputIndex++); break;
+            case fx::NodeOp::GetAttr: throw LoweringError("get_attr nodes are not lowered");
+            case fx::NodeOp::Output: lowerOutput(node); break;
+            case fx::NodeOp::CallFunction:
+            case fx::NodeOp::CallMethod:
+            case fx::NodeOp::CallModule: {
                 LValue value = lowerCall(node);
                 checkAgainstExample(node, value);
                 // A value read by several nodes is computed once into a buffer, unless it is only a view of one
@@ -593,7 +593,7 @@ LoweredGraph Lowering::run() {
 
 }  // namespace lowering
 
-LoweredGraph lowerGraph(const capture::Graph& graph, const vm::ValueList& exampleInputs) {
+LoweredGraph lowerGraph(const fx::Graph& graph, const vm::ValueList& exampleInputs) {
     return lowering::Lowering(graph, exampleInputs).run();
 }
 

@@ -6,22 +6,22 @@
 
 namespace eng::inductor::lowering {
 
-const capture::Arg* findArg(const capture::Node& node, size_t position, const std::string& name) {
+const fx::Arg* findArg(const fx::Node& node, size_t position, const std::string& name) {
     for (const auto& [key, arg] : node.kwargs)
         if (key == name) return &arg;
     if (position < node.args.size()) return &node.args[position];
     return nullptr;
 }
 
-const capture::Arg* NodeArgs::find(size_t position, const std::string& name) const { return findArg(node_, position, name); }
+const fx::Arg* NodeArgs::find(size_t position, const std::string& name) const { return findArg(node_, position, name); }
 
 bool NodeArgs::has(size_t position, const std::string& name) const {
-    const capture::Arg* arg = find(position, name);
-    return arg && !(arg->kind == capture::Arg::Kind::Constant && arg->constant.isNone());
+    const fx::Arg* arg = find(position, name);
+    return arg && !(arg->kind == fx::Arg::Kind::Constant && arg->constant.isNone());
 }
 
 LValue NodeArgs::get(size_t position, const std::string& name) const {
-    const capture::Arg* arg = find(position, name);
+    const fx::Arg* arg = find(position, name);
     if (!arg) throw LoweringError(fmt::format("{}: missing argument '{}'", node_.name, name));
     return lowering_.valueOf(*arg);
 }
@@ -74,14 +74,14 @@ std::optional<std::vector<int64_t>> NodeArgs::dims(size_t position, const std::s
 }
 
 std::optional<DType> NodeArgs::dtype(size_t position, const std::string& name) const {
-    const capture::Arg* arg = find(position, name);
-    if (!arg || arg->kind != capture::Arg::Kind::Constant || !arg->constant.is(vm::Kind::DType)) return std::nullopt;
+    const fx::Arg* arg = find(position, name);
+    if (!arg || arg->kind != fx::Arg::Kind::Constant || !arg->constant.is(vm::Kind::DType)) return std::nullopt;
     return arg->constant.as<vm::DTypeObject>().value;
 }
 
 std::string NodeArgs::text(size_t position, const std::string& name, const std::string& fallback) const {
-    const capture::Arg* arg = find(position, name);
-    if (!arg || arg->kind != capture::Arg::Kind::Constant || !arg->constant.is(vm::Kind::Str)) return fallback;
+    const fx::Arg* arg = find(position, name);
+    if (!arg || arg->kind != fx::Arg::Kind::Constant || !arg->constant.is(vm::Kind::Str)) return fallback;
     return arg->constant.as<vm::StrObject>().value;
 }
 

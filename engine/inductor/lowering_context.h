@@ -44,14 +44,14 @@ Index offsetOf(const std::vector<Index>& index, const std::vector<Index>& stride
 class Lowering;
 
 /// The op name a node lowers by: torch.sin -> sin, operator.mul -> mul, x.relu() -> relu.
-std::string nodeOpName(const capture::Node& node);
+std::string nodeOpName(const fx::Node& node);
 /// A node's argument as Python binds it: the keyword `name` if given, else position `position`; null if absent.
-const capture::Arg* findArg(const capture::Node& node, size_t position, const std::string& name);
+const fx::Arg* findArg(const fx::Node& node, size_t position, const std::string& name);
 
 /// Positional-or-keyword access to a node's arguments, as Python binds them.
 class NodeArgs {
 public:
-    NodeArgs(Lowering& lowering, const capture::Node& node) : lowering_(lowering), node_(node) {}
+    NodeArgs(Lowering& lowering, const fx::Node& node) : lowering_(lowering), node_(node) {}
     bool has(size_t position, const std::string& name) const;
     LValue get(size_t position, const std::string& name) const;
     LValue tensor(size_t position, const std::string& name) const;
@@ -66,24 +66,24 @@ public:
     size_t positionalCount() const { return node_.args.size(); }
 
 private:
-    const capture::Arg* find(size_t position, const std::string& name) const;
+    const fx::Arg* find(size_t position, const std::string& name) const;
     Lowering& lowering_;
-    const capture::Node& node_;
+    const fx::Node& node_;
 };
 
 class Lowering {
 public:
-    Lowering(const capture::Graph& graph, const vm::ValueList& examples);
+    Lowering(const fx::Graph& graph, const vm::ValueList& examples);
     LoweredGraph run();
 
     // --- used by the op lowerings ---
-    LValue valueOf(const capture::Arg& arg);
+    LValue valueOf(const fx::Arg& arg);
     /// A tensor operand from any value (numbers become 0-dim constants).
     LValue asTensor(const LValue& value, DType dtypeForNumbers);
     /// Makes the value a buffer of its own (contiguous) unless it already is one; returns the buffer id.
     int realize(LValue& value, const std::string& origin);
     /// An extern kernel computing `node` eagerly from the realized tensor arguments.
-    LValue externFallback(const capture::Node& node);
+    LValue externFallback(const fx::Node& node);
     /// An extern kernel of our own: `call` gets the realized `inputs` and returns a tensor of `sizes` and `dtype`.
     LValue externCall(const std::string& op, std::vector<LValue> inputs, std::vector<Index> sizes, DType dtype,
                       std::function<vm::Value(const vm::ValueList&)> call);
@@ -96,11 +96,11 @@ public:
     /// Evaluate a size expression with the example inputs' symbol values.
     int64_t hint(const Index& size) const;
     std::vector<int64_t> hints(const std::vector<Index>& sizes) const;
-    const capture::Node* currentNode() const { return current_; }
+    const fx::Node* currentNode() const { return current_; }
     /// The node that reads `node` when exactly one argument of the whole graph does (an epilogue candidate).
-    const capture::Node* soleUser(const capture::Node& node) const;
+    const fx::Node* soleUser(const fx::Node& node) const;
     /// `user` was computed as part of an earlier node (a library epilogue): it lowers to `value` as it is.
-    void absorb(const capture::Node& user, const LValue& value) { absorbed_[&user] = value; }
+    void absorb(const fx::Node& user, const LValue& value) { absorbed_[&user] = value; }
     std::string newBufferName() { return "buf" + std::to_string(computedCount_++); }
     /// When `value` only reads one buffer through index arithmetic (a view, computing nothing): that load, its
     /// index over the loop variables x0, x1, ... of value's dims; else null.
@@ -113,51 +113,51 @@ public:
     void addExternInput(ExternCall& call, LValue& input, const std::string& origin);
 
 private:
-    void lowerPlaceholder(const capture::Node& node, size_t inputIndex);
-    LValue lowerCall(const capture::Node& node);
-    void lowerOutput(const capture::Node& node);
-    void checkAgainstExample(const capture::Node& node, const LValue& value) const;
+    void lowerPlaceholder(const fx::Node& node, size_t inputIndex);
+    LValue lowerCall(const fx::Node& node);
+    void lowerOutput(const fx::Node& node);
+    void checkAgainstExample(const fx::Node& node, const LValue& value) const;
     /// `output` as its buffer or a strided view of the buffer of `root`, the tensor whose storage it and the
     /// other outputs in `sharing` are eagerly; throws when it cannot be one.
-    std::pair<int, std::optional<ExternView>> viewOfStorage(const capture::Node& output, const capture::Node& root,
-                                                            const std::vector<const capture::Node*>& sharing) const;
+    std::pair<int, std::optional<ExternView>> viewOfStorage(const fx::Node& output, const fx::Node& root,
+                                                            const std::vector<const fx::Node*>& sharing) const;
     /// The tensor whose storage `node`'s value is, following views and in-place results to their first argument.
-    const capture::Node* storageRoot(const capture::Node* node) const;
+    const fx::Node* storageRoot(const fx::Node* node) const;
     /// Whether `node` is (an in-place result of) a view op's result.
-    bool isViewNode(const capture::Node* node) const;
+    bool isViewNode(const fx::Node* node) const;
     /// Throws when an in-place op on `self` would have to reach a view's base or a view taken earlier.
-    void checkInPlaceTarget(const capture::Node& node, const capture::Node& self) const;
+    void checkInPlaceTarget(const fx::Node& node, const fx::Node& self) const;
 
-    const capture::Graph& source_;
+    const fx::Graph& source_;
     const vm::ValueList& examples_;
     LoweredGraph graph_;
-    std::map<const capture::Node*, LValue> values_;
-    std::map<const capture::Node*, int> users_;
-    std::map<const capture::Node*, const capture::Node*> lastUser_;  // with users_ == 1: the sole user
-    std::map<const capture::Node*, LValue> absorbed_;
+    std::map<const fx::Node*, LValue> values_;
+    std::map<const fx::Node*, int> users_;
+    std::map<const fx::Node*, const fx::Node*> lastUser_;  // with users_ == 1: the sole user
+    std::map<const fx::Node*, LValue> absorbed_;
     SymbolValues hints_;
-    const capture::Node* current_ = nullptr;
+    const fx::Node* current_ = nullptr;
     int computedCount_ = 0;
-    std::map<const capture::Node*, int> placeholderBuffer_;
-    std::map<const capture::Node*, const capture::Node*> aliasOf_;  // in-place results -> the input they mutated
-    std::map<const capture::Node*, int> lastWriteBack_;             // input -> buffer written back into it
-    std::map<const capture::Node*, const capture::Node*> storageBase_;  // views and in-place results -> operand
-    std::map<const capture::Node*, const capture::Node*> inPlaceSelf_;  // in-place results -> their operand
-    std::map<const capture::Node*, tensor::Tensor> inputExamples_;      // tensor placeholders -> example input
+    std::map<const fx::Node*, int> placeholderBuffer_;
+    std::map<const fx::Node*, const fx::Node*> aliasOf_;  // in-place results -> the input they mutated
+    std::map<const fx::Node*, int> lastWriteBack_;             // input -> buffer written back into it
+    std::map<const fx::Node*, const fx::Node*> storageBase_;  // views and in-place results -> operand
+    std::map<const fx::Node*, const fx::Node*> inPlaceSelf_;  // in-place results -> their operand
+    std::map<const fx::Node*, tensor::Tensor> inputExamples_;      // tensor placeholders -> example input
     bool deviceChosenByRealInput_ = false;  // graph_.device came from an input that is not a 0-d cpu tensor
 };
 
 /// linear on CUDA as one cuBLASLt call with its epilogue (lowering_linear.cpp); nullopt where it does not apply
 /// (the CPU, other dtypes, a symbolic weight), which keeps matmul + a pointwise bias.
-std::optional<LValue> lowerLinearLt(Lowering& lowering, const capture::Node& node, NodeArgs& args);
+std::optional<LValue> lowerLinearLt(Lowering& lowering, const fx::Node& node, NodeArgs& args);
 /// The cuBLASLt epilogue of a linear: its bias, plus the activation of `soleUser` (its only reader) when that is
 /// relu or gelu(approximate='tanh') of it; *absorbed is then that reader, computed by the call.
-cuda::Epilogue chooseLinearEpilogue(const capture::Node& linear, bool hasBias, const capture::Node* soleUser,
-                                    const capture::Node** absorbed);
+cuda::Epilogue chooseLinearEpilogue(const fx::Node& linear, bool hasBias, const fx::Node* soleUser,
+                                    const fx::Node** absorbed);
 
 /// The output sizes of an extern kernel for `node` derived from its operands' sizes (mm, bmm, matmul, cat, stack;
 /// lowering_extern_shapes.cpp); nullopt for other ops.
-std::optional<std::vector<Index>> externOutputSizes(Lowering& lowering, const capture::Node& node);
+std::optional<std::vector<Index>> externOutputSizes(Lowering& lowering, const fx::Node& node);
 
 // Pointwise building blocks shared by the families (lowering_pointwise.cpp).
 DType promote(const std::vector<const LValue*>& operands);

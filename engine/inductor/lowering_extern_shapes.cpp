@@ -59,7 +59,7 @@ std::optional<std::vector<Index>> stackSizes(const std::vector<LValue>& tensors,
 
 }  // namespace
 
-std::optional<std::vector<Index>> externOutputSizes(Lowering& lowering, const capture::Node& node) {
+std::optional<std::vector<Index>> externOutputSizes(Lowering& lowering, const fx::Node& node) {
     const std::string op = nodeOpName(node);
     NodeArgs args(lowering, node);
     if (op == "mm" || op == "matmul" || op == "bmm") {
@@ -69,7 +69,7 @@ std::optional<std::vector<Index>> externOutputSizes(Lowering& lowering, const ca
         return matmulSizes(a, b);
     }
     if (op == "cat" || op == "concat" || op == "stack") {
-        if (node.op == capture::NodeOp::CallMethod) return std::nullopt;
+        if (node.op == fx::NodeOp::CallMethod) return std::nullopt;
         const std::vector<LValue> tensors = tensorList(args.get(0, "tensors"));
         const LValue dim = args.has(1, "dim") ? args.get(1, "dim") : LValue{};
         if (dim.kind != LValue::Kind::None && (dim.kind != LValue::Kind::Number || !dim.number.is(vm::Kind::Int))) return std::nullopt;

@@ -10,19 +10,19 @@ namespace eng::inductor::lowering {
 
 namespace {
 
-bool readsOnly(const capture::Node& user, const capture::Node& producer) {
-    return !user.args.empty() && user.args[0].kind == capture::Arg::Kind::NodeRef && user.args[0].node == &producer;
+bool readsOnly(const fx::Node& user, const fx::Node& producer) {
+    return !user.args.empty() && user.args[0].kind == fx::Arg::Kind::NodeRef && user.args[0].node == &producer;
 }
 
-const vm::Value* constantArg(const capture::Node& node, size_t position, const std::string& name) {
-    const capture::Arg* arg = findArg(node, position, name);
-    return arg && arg->kind == capture::Arg::Kind::Constant ? &arg->constant : nullptr;
+const vm::Value* constantArg(const fx::Node& node, size_t position, const std::string& name) {
+    const fx::Arg* arg = findArg(node, position, name);
+    return arg && arg->kind == fx::Arg::Kind::Constant ? &arg->constant : nullptr;
 }
 
 }  // namespace
 
-cuda::Epilogue chooseLinearEpilogue(const capture::Node& linear, bool hasBias, const capture::Node* soleUser,
-                                    const capture::Node** absorbed) {
+cuda::Epilogue chooseLinearEpilogue(const fx::Node& linear, bool hasBias, const fx::Node* soleUser,
+                                    const fx::Node** absorbed) {
     *absorbed = nullptr;
     const cuda::Epilogue plain = hasBias ? cuda::Epilogue::Bias : cuda::Epilogue::None;
     if (!soleUser || !readsOnly(*soleUser, linear)) return plain;
@@ -43,7 +43,7 @@ cuda::Epilogue chooseLinearEpilogue(const capture::Node& linear, bool hasBias, c
     return plain;
 }
 
-std::optional<LValue> lowerLinearLt(Lowering& lowering, const capture::Node& node, NodeArgs& args) {
+std::optional<LValue> lowerLinearLt(Lowering& lowering, const fx::Node& node, NodeArgs& args) {
     if (lowering.graph().device.type() != tensor::DeviceType::CUDA) return std::nullopt;
     LValue x = args.tensor(0, "input"), w = args.tensor(1, "weight");
     const bool hasBias = args.has(2, "bias");
@@ -51,7 +51,7 @@ std::optional<LValue> lowerLinearLt(Lowering& lowering, const capture::Node& nod
     auto k = constantValue(w.sizes[1]), n = constantValue(w.sizes[0]);
     if (!ltLinearSupports(x.dtype) || w.dtype != x.dtype || !k || *k <= 0 || !n) return std::nullopt;
     if (hasBias && (b.dtype != x.dtype || b.dim() != 1 || !sameIndex(b.sizes[0], w.sizes[0]))) return std::nullopt;
-    const capture::Node* absorbed = nullptr;
+    const fx::Node* absorbed = nullptr;
     const cuda::Epilogue epilogue = chooseLinearEpilogue(node, hasBias, lowering.soleUser(node), &absorbed);
     std::vector<Index> sizes(x.sizes.begin(), x.sizes.end() - 1);
     sizes.push_back(w.sizes[0]);

@@ -78,7 +78,7 @@ ExprPtr c(double v, DType dtype) { return constantFloat(v, dtype); }
 
 struct PointwiseLowering {
     Lowering& lowering;
-    const capture::Node& node;
+    const fx::Node& node;
     NodeArgs args{lowering, node};
 
     LValue finish(LValue v, const std::vector<LValue>& operands) {
@@ -279,9 +279,9 @@ struct PointwiseLowering {
         if (op == "to" || op == "type") {
             target = args.dtype(1, "dtype");
             for (const auto& [key, a] : node.kwargs)
-                if (key == "dtype" && a.kind == capture::Arg::Kind::Constant && a.constant.is(vm::Kind::DType)) target = a.constant.as<vm::DTypeObject>().value;
+                if (key == "dtype" && a.kind == fx::Arg::Kind::Constant && a.constant.is(vm::Kind::DType)) target = a.constant.as<vm::DTypeObject>().value;
             if (args.has(2, "device") || node.args.size() > 2) return std::nullopt;
-        } else if (node.op == capture::NodeOp::CallMethod) {
+        } else if (node.op == fx::NodeOp::CallMethod) {
             target = tensor::dtypeOfConversionMethod(op);
         }
         if (!target) return std::nullopt;

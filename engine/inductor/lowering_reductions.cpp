@@ -80,7 +80,7 @@ Index reducedCount(const LValue& input, const std::vector<int64_t>& dims) {
 
 struct ReductionLowering {
     Lowering& lowering;
-    const capture::Node& node;
+    const fx::Node& node;
     NodeArgs args{lowering, node};
 
     LValue named(LValue v) {

@@ -20,7 +20,7 @@ const char* toString(OpFamily family);
 
 /// Lowers one call of `op`; nullopt when this call is not supported (its arguments, dtypes): it then runs as an
 /// extern kernel, the eager op.
-using LowerFn = std::function<std::optional<LValue>(Lowering&, const std::string& op, const capture::Node&)>;
+using LowerFn = std::function<std::optional<LValue>(Lowering&, const std::string& op, const fx::Node&)>;
 
 struct OpLowering {
     OpFamily family = OpFamily::Pointwise;
@@ -50,7 +50,7 @@ inline const tensor::ViewOp* viewOpOf(std::string_view op) { return tensor::find
 /// A LowerFn that builds a family's per-node helper (`Family{lowering, node}`) and calls `handler(op)` on it.
 template <typename Family>
 LowerFn member(std::optional<LValue> (Family::*handler)(const std::string&)) {
-    return [handler](Lowering& lowering, const std::string& op, const capture::Node& node) {
+    return [handler](Lowering& lowering, const std::string& op, const fx::Node& node) {
         Family family{lowering, node};
         return (family.*handler)(op);
     };

@@ -105,7 +105,7 @@ LValue reshape(Lowering& lowering, const LValue& x, std::vector<Index> sizes) {
 
 struct ViewLowering {
     Lowering& lowering;
-    const capture::Node& node;
+    const fx::Node& node;
     NodeArgs args{lowering, node};
 
     /// Sizes from a view/reshape argument list, with one -1 inferred from the element count.
@@ -204,7 +204,7 @@ struct ViewLowering {
 
     std::optional<LValue> getItem() {
         LValue base = args.get(0, "self");
-        const capture::Arg& key = node.args.at(1);
+        const fx::Arg& key = node.args.at(1);
         if (base.kind == LValue::Kind::List) {
             LValue k = lowering.valueOf(key);
             if (k.kind != LValue::Kind::Number) throw LoweringError("tuple index must be a constant");
@@ -213,14 +213,14 @@ struct ViewLowering {
             return base.items.at(static_cast<size_t>(i));
         }
         if (!base.isTensor()) return std::nullopt;
-        std::vector<const capture::Arg*> parts;
-        if (key.kind == capture::Arg::Kind::Tuple)
-            for (const capture::Arg& item : key.items) parts.push_back(&item);
+        std::vector<const fx::Arg*> parts;
+        if (key.kind == fx::Arg::Kind::Tuple)
+            for (const fx::Arg& item : key.items) parts.push_back(&item);
         else parts.push_back(&key);
         LValue x = base;
         int64_t dim = 0;
-        for (const capture::Arg* p : parts) {
-            if (p->kind == capture::Arg::Kind::Slice) {
+        for (const fx::Arg* p : parts) {
+            if (p->kind == fx::Arg::Kind::Slice) {
                 auto value = [&](size_t i) {
                     LValue v = lowering.valueOf(p->items[i]);
                     if (v.kind == LValue::Kind::None) return vm::Value();
@@ -232,19 +232,19 @@ struct ViewLowering {
                 auto [start, length] = sliceBounds(x.sizes.at(static_cast<size_t>(dim)), value(0), value(1), step);
                 x = slice(x, dim, start, length, step);
                 ++dim;
-            } else if (p->kind == capture::Arg::Kind::Constant && p->constant.isNone()) {
+            } else if (p->kind == fx::Arg::Kind::Constant && p->constant.isNone()) {
                 x = unsqueeze(x, dim);
                 ++dim;
-            } else if (p->kind == capture::Arg::Kind::Constant && p->constant.is(vm::Kind::Ellipsis)) {
+            } else if (p->kind == fx::Arg::Kind::Constant && p->constant.is(vm::Kind::Ellipsis)) {
                 // the parts after the ellipsis index the last dims
                 int64_t remaining = 0;
                 bool after = false;
-                for (const capture::Arg* q : parts) {
+                for (const fx::Arg* q : parts) {
                     if (q == p) {
                         after = true;
                         continue;
                     }
-                    if (after && !(q->kind == capture::Arg::Kind::Constant && q->constant.isNone())) ++remaining;
+                    if (after && !(q->kind == fx::Arg::Kind::Constant && q->constant.isNone())) ++remaining;
                 }
                 dim = x.dim() - remaining;
             } else {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "capture/explain.h"
-#include "capture/fx_printer.h"
+#include "fx/fx_printer.h"
 #include "../example_programs.h"
 #include "capture_support.h"
 
@@ -102,7 +102,7 @@ TEST(CaptureExamples, MatchPyTorchOnCpu) {
         }
         ASSERT_EQ(record.graphs.size(), explain["graph_code"].size());
         for (size_t i = 0; i < record.graphs.size(); ++i)
-            EXPECT_EQ(eng::capture::graphCode(*record.graphs[i]), explain["graph_code"][i].get<std::string>()) << "graph " << i;
+            EXPECT_EQ(eng::fx::graphCode(*record.graphs[i]), explain["graph_code"][i].get<std::string>()) << "graph " << i;
         // out_guards: the guard set of every graph plus its ambient guards. Known differences
         // (engine/capture/README.md): builtins (print) are not guarded, nor nn.Modules' hook dicts and flags.
         const int outGuards = static_cast<int>(record.guards.size() + record.ambientGuards.size());

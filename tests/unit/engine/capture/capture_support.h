@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "capture/capture_engine.h"
-#include "capture/fx_printer.h"
+#include "fx/fx_printer.h"
 #include "tensor/conversion.h"
 #include "vm/interpreter.h"
 
@@ -83,7 +83,7 @@ inline CapturedRun runCaptured(const std::string& source, const std::string& fil
     run.out = out.str();
     run.logs = logs.str();
     run.uniqueGraphs = engine.uniqueGraphs();
-    for (const auto& graph : everyGraph.graphs) run.graphCodes.push_back(eng::capture::graphCode(*graph));
+    for (const auto& graph : everyGraph.graphs) run.graphCodes.push_back(eng::fx::graphCode(*graph));
     engine.setExplainRecord(nullptr);
     const auto& counters = vm.getAttr(vm.modules().at("torch._dynamo.utils"), "counters").as<eng::vm::DictObject>();
     for (const auto& [group, values] : counters.entries)

@@ -62,7 +62,7 @@ inline Graph dynamoGraph(const std::string& shape) {
              "        sin: \"f32[" + shape + "][1]cpu\" = torch.sin(l_x_);  l_x_ = None\n"
              "        add: \"f32[" + shape + "][1]cpu\" = sin + 1;  sin = None\n"
              "        return (add,)\n";
-    // The rows as the capture layer hands them over with the text (capture::graphNodeRows).
+    // The rows as the capture layer hands them over with the text (fx::graphNodeRows).
     const auto row = [&](int index, const char* name, const char* op, const char* target, std::vector<std::string> inputs) {
         GraphNode n;
         n.index = index;

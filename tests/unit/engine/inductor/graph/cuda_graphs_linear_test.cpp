@@ -9,13 +9,13 @@
 
 namespace {
 
-using eng::capture::Arg;
-using eng::capture::Node;
+using eng::fx::Arg;
+using eng::fx::Node;
 using eng::cuda::Epilogue;
 namespace ev = eng::vm;
 
-Node call(const std::string& target, std::vector<Arg> args, std::vector<eng::capture::KwArg> kwargs = {},
-          eng::capture::NodeOp op = eng::capture::NodeOp::CallFunction) {
+Node call(const std::string& target, std::vector<Arg> args, std::vector<eng::fx::KwArg> kwargs = {},
+          eng::fx::NodeOp op = eng::fx::NodeOp::CallFunction) {
     Node n;
     n.op = op;
     n.name = target;
@@ -37,7 +37,7 @@ TEST(LinearEpilogue, ReluAndTanhGeluReadersJoinTheBiasEpilogue) {
     EXPECT_EQ(choose(linear, true, &relu, &absorbed), Epilogue::ReluBias);
     EXPECT_EQ(absorbed, &relu);
     EXPECT_EQ(choose(linear, false, &relu, &absorbed), Epilogue::Relu);
-    Node method = call("relu", {in}, {}, eng::capture::NodeOp::CallMethod);
+    Node method = call("relu", {in}, {}, eng::fx::NodeOp::CallMethod);
     EXPECT_EQ(choose(linear, true, &method, &absorbed), Epilogue::ReluBias);
     Node tanhGelu = call("torch._C._nn.gelu", {in}, {{"approximate", Arg::ofConstant(ev::makeStr("tanh"))}});
     EXPECT_EQ(choose(linear, true, &tanhGelu, &absorbed), Epilogue::GeluTanhBias);
@@ -55,7 +55,7 @@ TEST(LinearEpilogue, ExactGeluInPlaceReluAndOtherReadersKeepTheirKernels) {
     EXPECT_EQ(choose(linear, true, &plainGelu, &absorbed), Epilogue::Bias);
     Node inplace = call("torch.nn.functional.relu", {in}, {{"inplace", Arg::ofConstant(ev::Value(true))}});
     EXPECT_EQ(choose(linear, true, &inplace, &absorbed), Epilogue::Bias);
-    Node relu_ = call("relu_", {in}, {}, eng::capture::NodeOp::CallMethod);
+    Node relu_ = call("relu_", {in}, {}, eng::fx::NodeOp::CallMethod);
     EXPECT_EQ(choose(linear, true, &relu_, &absorbed), Epilogue::Bias);
     Node sigmoid = call("torch.sigmoid", {in});
     EXPECT_EQ(choose(linear, true, &sigmoid, &absorbed), Epilogue::Bias);

@@ -1,14 +1,14 @@
 // Backends: the eager graph runner behind "eager"/"aot_eager" (and any name nothing registered), backends
 // registered by code generators, and user backend functions, which get a GraphModule and return a callable.
-#include "capture/backend.h"
+#include "fx/backend.h"
 
 #include <map>
 #include <stdexcept>
 
-#include "capture/fx_printer.h"
-#include "capture/graph_runner.h"
+#include "fx/fx_printer.h"
+#include "fx/graph_runner.h"
 
-namespace eng::capture {
+namespace eng::fx {
 
 namespace {
 
@@ -95,4 +95,4 @@ vm::Value makeGraphModule(vm::Interpreter& vm, std::shared_ptr<const Graph> grap
     return vm::Value(module);
 }
 
-}  // namespace eng::capture
+}  // namespace eng::fx

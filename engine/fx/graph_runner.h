@@ -2,11 +2,11 @@
 // the inputs of this call (the "eager"/"aot_eager" backends and today's default).
 #pragma once
 
-#include "capture/graph_ir.h"
+#include "fx/graph_ir.h"
 #include "ops/operators.h"
 #include "vm/interpreter.h"
 
-namespace eng::capture {
+namespace eng::fx {
 
 /// -x, +x, ~x of a tensor or number, as the interpreter computes them.
 vm::Value applyUnary(ops::UnaryOperator op, const vm::Value& operand);
@@ -24,4 +24,4 @@ vm::Value callMethodNode(vm::Interpreter& vm, const vm::Value& self, const std::
 /// Executes `graph` on `inputs` (one per placeholder); returns the output node's values.
 vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueList& inputs);
 
-}  // namespace eng::capture
+}  // namespace eng::fx

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "capture/graph_ir.h"
+#include "fx/graph_ir.h"
 #include "model/trace_model.h"
 
-namespace eng::capture {
+namespace eng::fx {
 
 /// GraphModule.code: "\n\n\ndef forward(self, L_x_ : torch.Tensor):\n    l_x_ = L_x_\n ...\n    return (add,)\n    ".
 std::string graphCode(const Graph& graph);
@@ -30,4 +30,4 @@ std::vector<traces::GraphNode> graphNodeRows(const Graph& graph);
 /// Python's repr of a constant argument as FX prints it (0.5, 'none', torch.float32, ...).
 std::string constantText(const vm::Value& value);
 
-}  // namespace eng::capture
+}  // namespace eng::fx

@@ -1,11 +1,11 @@
 // Graph construction with torch.fx's naming rules (_Namespace.create_name): illegal characters become '_',
 // Python builtins and keywords are never used as names, repeats count up per base name (mul, mul_1, ...).
-#include "capture/graph_ir.h"
+#include "fx/graph_ir.h"
 
 #include <algorithm>
 #include <cctype>
 
-namespace eng::capture {
+namespace eng::fx {
 
 namespace {
 
@@ -189,4 +189,4 @@ void inferDimSymbols(Node& node) {
     }
 }
 
-}  // namespace eng::capture
+}  // namespace eng::fx

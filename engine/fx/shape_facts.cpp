@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <set>
 
-#include "capture/graph_ir.h"
+#include "fx/graph_ir.h"
 
-namespace eng::capture {
+namespace eng::fx {
 
 namespace {
 
@@ -321,4 +321,4 @@ void inferExactDims(Node& node) {
     }
 }
 
-}  // namespace eng::capture
+}  // namespace eng::fx

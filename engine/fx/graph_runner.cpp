@@ -1,13 +1,13 @@
 // The graph interpreter of the eager backends: one VM call per node, values kept per node and dropped after
 // their last use so that memory behaves like the generated code's `x = None`.
-#include "capture/graph_runner.h"
+#include "fx/graph_runner.h"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 #include <unordered_map>
 
-namespace eng::capture {
+namespace eng::fx {
 
 vm::Value applyUnary(ops::UnaryOperator op, const vm::Value& operand) {
     if (operand.is(vm::Kind::Tensor)) return vm::callOp(fmt::format("Tensor.__{}__", ops::info(op).function), {operand});
@@ -106,4 +106,4 @@ vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueL
     return {};
 }
 
-}  // namespace eng::capture
+}  // namespace eng::fx

@@ -1,6 +1,6 @@
 // torch.fx's Python code generation for a captured graph: operators print as expressions, other calls as
 // qualified calls with `key = value` keywords, and each line frees the values it used last (`;  a = b = None`).
-#include "capture/fx_printer.h"
+#include "fx/fx_printer.h"
 
 #include <fmt/core.h>
 
@@ -11,7 +11,7 @@
 #include "frontend/python_repr.h"
 #include "ops/operators.h"
 
-namespace eng::capture {
+namespace eng::fx {
 
 namespace {
 
@@ -330,4 +330,4 @@ std::string readableGraph(const Graph& graph) {
     return fmt::format("class GraphModule(torch.nn.Module):\n    def forward({}):\n{}", signature, body);
 }
 
-}  // namespace eng::capture
+}  // namespace eng::fx

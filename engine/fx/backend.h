@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "capture/graph_ir.h"
+#include "fx/graph_ir.h"
 #include "model/trace_model.h"
 #include "vm/interpreter.h"
 
-namespace eng::capture {
+namespace eng::fx {
 
 using CompiledFn = std::function<vm::ValueList(vm::Interpreter&, const vm::ValueList& inputs)>;
 
@@ -65,4 +65,4 @@ std::vector<std::string> listBackends();
 /// and calling it run the graph.
 vm::Value makeGraphModule(vm::Interpreter& vm, std::shared_ptr<const Graph> graph);
 
-}  // namespace eng::capture
+}  // namespace eng::fx

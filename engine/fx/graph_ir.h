@@ -11,7 +11,7 @@
 
 #include "vm/value.h"
 
-namespace eng::capture {
+namespace eng::fx {
 
 struct Node;
 
@@ -111,4 +111,4 @@ private:
 /// FX's name for a call target: "torch.sin" -> sin, "operator.mul" -> mul, "torch._C._nn.linear" -> linear.
 std::string nameCandidateOf(const std::string& target);
 
-}  // namespace eng::capture
+}  // namespace eng::fx
