@@ -101,7 +101,8 @@ TEST(MalformedInput, NumberBeyondADoubleIsBadJsonNotACrash) {
 }
 
 TEST(MalformedInput, Md5MismatchKeepsThePayloadAndSaysSo) {
-    auto imported = importAmidValidRecords("V1122 06:30:53.061000 762 torch/x.py:1] {\"artifact\": {\"name\": \"dynamo_error\", \"encoding\": "
+    auto b = validPrefix();
+    b.raw("V1122 06:30:53.061000 762 torch/x.py:1] {\"artifact\": {\"name\": \"dynamo_error\", \"encoding\": "
           "\"string\"}, " + ctx(0, 0) + ", \"has_payload\": \"00000000000000000000000000000000\"}\n\tTraceback\n");
     addValidSuffix(b);
     auto imported = importText(b.text());
@@ -127,8 +128,7 @@ TEST(MalformedInput, TruncatedPayloadIsReported) {
 }
 
 TEST(MalformedInput, BinaryJunkIsReportedAndSkipped) {
-    auto b = validPrefix();
-    b.raw(std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0", 20) + "\n");
+    auto imported = importAmidValidRecords(std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0", 20) + "\n");
     const ImportIssue& issue = onlyIssue(imported);
     EXPECT_EQ(issue.kind, "binary_data");
     EXPECT_EQ(issue.line, 10);
