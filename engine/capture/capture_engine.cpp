@@ -5,25 +5,18 @@
 
 #include <fmt/core.h>
 
-#include <cstdlib>
 #include <iostream>
-#include <sstream>
+
+#include "fx/torch_logs.h"
 
 namespace eng::capture {
 
 LogSettings LogSettings::fromEnvironment() {
     LogSettings settings;
-    const char* env = std::getenv("TORCH_LOGS");
-    if (!env) return settings;
-    std::stringstream list(env);
-    std::string item;
-    while (std::getline(list, item, ',')) {
-        while (!item.empty() && (item.front() == ' ' || item.front() == '+')) item.erase(item.begin());
-        if (item == "graph_breaks") settings.graphBreaks = true;
-        if (item == "recompiles" || item == "recompiles_verbose") settings.recompiles = true;
-        if (item == "guards") settings.guards = true;
-        if (item == "graph_code") settings.graphCode = true;
-    }
+    settings.graphBreaks = fx::torchLogEnabled("graph_breaks");
+    settings.recompiles = fx::torchLogEnabled("recompiles");
+    settings.guards = fx::torchLogEnabled("guards");
+    settings.graphCode = fx::torchLogEnabled("graph_code");
     return settings;
 }
 

@@ -6,6 +6,7 @@
 
 #include "capture/capture_engine.h"
 #include "fx/fx_printer.h"
+#include "fx/torch_logs.h"
 #include "tensor/random.h"
 
 namespace eng::capture {
@@ -20,15 +21,18 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// Prints a multi-line message with the same `[0/1] [__artifact] ` prefix on every line, as TORCH_LOGS does.
-void logLines(std::ostream& out, const std::string& prefix, const std::string& text) {
-    size_t start = 0;
-    while (start <= text.size()) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        out << prefix << text.substr(start, end - start) << "\n";
-        start = end + 1;
+using fx::logLines;
+
+/// TORCH_LOGS of the stages the backend went through (aot_graphs, post_grad_graphs, output_code); the inductor logs
+/// its own ir_pre_fusion and ir_post_fusion while it compiles.
+void logBackendStages(const Backend& backend) {
+    for (const Backend::StageGraph& stage : backend.stageGraphs()) {
+        const std::string_view artifact = fx::artifactOfStageGraph(stage.kind);
+        if (!artifact.empty() && fx::torchLogEnabled(artifact))
+            fx::logArtifact(artifact, fmt::format("TRACED GRAPH\n ===== {} =====\n {}{}", stage.name, stage.header, fx::readableGraph(*stage.graph)));
     }
+    if (fx::torchLogEnabled("output_code"))
+        for (const traces::OutputCode& code : backend.generatedCodes()) fx::logArtifact("output_code", "Output code: \n" + code.source);
 }
 
 std::string failureText(const GuardFailureReason& failure) {
@@ -223,6 +227,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
             examples.push_back(binding.dimension >= 0 ? vm::Value(v.tensor().size(binding.dimension)) : v);
         }
         auto backendStart = std::chrono::steady_clock::now();
+        const fx::CompileIdScope compileScope(key.str(), log());
         std::unique_ptr<Backend> backend = fx::makeBackend(options);
         try {
             if (sink_) backend->setRunNote([sink = sink_, key](const std::string& text) { sink->warning(key, text); });
@@ -243,6 +248,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         }
         backendSeconds = secondsSince(backendStart);
         backendPhases = backend->phaseTimes();
+        logBackendStages(*backend);
         entry.graph = graph;
         countCompiledGraph(*graph);
         if (sink_) {

@@ -9,12 +9,16 @@
 
 #include <fmt/format.h>
 
+#include "fx/backend_options.h"
 #include "fx/graph_runner.h"
+#include "fx/torch_logs.h"
 #include "inductor/compiled_graph.h"
+#include "inductor/cpu/cpu_launcher.h"
+#include "inductor/cuda/cuda_launcher.h"
 #include "inductor/debug_trace.h"
 #include "tensor/autograd/grad_mode.h"
 #include "inductor/inductor_options.h"
-#include "vm/compile_options_check.h"
+#include "inductor/stage_logs.h"
 
 namespace eng::inductor {
 
@@ -163,22 +167,18 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
         return runEagerly(graph, std::string("lowering failed: ") + error.what());
     }
     const double loweringSeconds = secondsSince(start);
+    if (fx::torchLogEnabled("ir_pre_fusion")) fx::logArtifact("ir_pre_fusion", preFusionText(lowered));
     Schedule schedule = scheduleGraph(lowered, config_.comboKernels);
+    if (fx::torchLogEnabled("ir_post_fusion")) fx::logArtifact("ir_post_fusion", postFusionText(schedule, lowered));
     const double schedulingSeconds = secondsSince(start) - loweringSeconds;
     std::vector<Kernel> kernels;
     for (const ScheduledKernel& k : schedule.kernels) kernels.push_back(k.kernel);
     const tensor::Device device = lowered.device;
     std::unique_ptr<KernelLauncher> launcher;
-    if (device.type() == tensor::DeviceType::CUDA && config_.codegen == CodegenChoice::Native) {
-#ifdef CWB_HAVE_CUDA_CODEGEN
-        launcher = makeCudaLauncher(kernels, device.index(), config_.autotune);
-#else
-        return runEagerly(graph, "cwb was built without the CUDA code generator");
-#endif
-    } else if (config_.codegen == CodegenChoice::Native) {
-#ifdef CWB_HAVE_CPU_CODEGEN
-        launcher = makeCpuLauncher(kernels);
-#endif
+    if (config_.codegen == CodegenChoice::Native) {
+        launcher = makeLauncher(device.type(), kernels, device.index(), config_.autotune);
+        if (!launcher && device.type() != tensor::DeviceType::CPU)
+            return runEagerly(graph, fmt::format("no code generator is registered for {} kernels", device.str()));
     }
     if (!launcher) launcher = makeInterpreterLauncher(kernels);
     auto compiled = std::make_shared<CompiledGraph>(std::move(lowered), std::move(schedule), std::move(launcher));
@@ -251,10 +251,12 @@ InductorConfig InductorConfig::from(const vm::CompileOptions& options) {
 }
 
 void installInductorBackend() {
-    vm::setCompileOptionsCheck(validateInductorOptions);
+    registerCpuLauncher();
+    registerCudaLauncher();
     fx::registerBackend("inductor", [](const vm::CompileOptions& options) {
         return std::make_unique<InductorBackend>(InductorConfig::from(options));
     });
+    fx::registerBackendOptions("inductor", validateInductorOptions);
 }
 
 }  // namespace eng::inductor

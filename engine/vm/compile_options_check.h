@@ -1,5 +1,5 @@
-// The check of torch.compile's options={...}: the backend that reads the options registers it (the inductor's
-// config keys), and torch.compile runs it when called, as PyTorch checks options at once.
+// The check of torch.compile's options={...}: torch.compile runs it when called, as PyTorch checks options at once.
+// The VM knows no option: the backend layer (engine/fx/backend_options.h) installs a check that asks the named backend.
 #pragma once
 
 #include <functional>
@@ -8,7 +8,7 @@
 
 namespace eng::vm {
 
-using CompileOptionsCheck = std::function<void(const Value& options)>;
+using CompileOptionsCheck = std::function<void(const CompileOptions& options)>;
 /// Installs the check (the last one installed wins); without one, options are kept as given.
 void setCompileOptionsCheck(CompileOptionsCheck check);
 

@@ -58,10 +58,7 @@ std::shared_ptr<CompileOptions> compileOptions(Interpreter& vm, CallArgs& args) 
                                               "default, reduce-overhead, max-autotune, max-autotune-no-cudagraphs"));
         options->mode = text;
     }
-    if (extra && !extra->isNone()) {
-        if (compileOptionsCheck()) compileOptionsCheck()(*extra);
-        options->inductorOptions = *extra;
-    }
+    if (extra && !extra->isNone()) options->inductorOptions = *extra;
     if (auto v = args.take("backend")) {
         if (v->is(Kind::Str)) {
             if (std::find(std::begin(kBackends), std::end(kBackends), v->str()) == std::end(kBackends))
@@ -75,6 +72,7 @@ std::shared_ptr<CompileOptions> compileOptions(Interpreter& vm, CallArgs& args) 
     }
     if (!args.keywords.empty())
         typeError(fmt::format("compile() got an unexpected keyword argument '{}'", args.keywords.front().first));
+    if (!options->inductorOptions.isNone() && compileOptionsCheck()) compileOptionsCheck()(*options);
     return options;
 }
 

@@ -1,5 +1,7 @@
 // The CPU KernelLauncher: all kernels of a graph JIT-compiled in one LLVM JIT session, each launch splitting its outer
 // range over the worker pool's threads when there is enough work to pay for them.
+#include "inductor/cpu/cpu_launcher.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -56,6 +58,10 @@ private:
 
 }  // namespace
 
-std::unique_ptr<KernelLauncher> makeCpuLauncher(const std::vector<Kernel>& kernels) { return std::make_unique<CpuLauncher>(kernels); }
+void registerCpuLauncher() {
+    registerLauncher(tensor::DeviceType::CPU, [](const std::vector<Kernel>& kernels, int, bool) -> std::unique_ptr<KernelLauncher> {
+        return std::make_unique<CpuLauncher>(kernels);
+    });
+}
 
 }  // namespace eng::inductor

@@ -1,6 +1,8 @@
 // The CUDA KernelLauncher: each kernel generated as CUDA C++, compiled by NVRTC for the device's architecture
 // through the kernel cache (a graph's kernels in parallel), and launched on the device's stream with a launch shape computed per call. Under
 // max-autotune the first launch of a kernel times candidate block shapes on the real buffers and keeps the best.
+#include "inductor/cuda/cuda_launcher.h"
+
 #include <chrono>
 #include <cstdlib>
 #include <limits>
@@ -159,8 +161,10 @@ private:
 
 }  // namespace
 
-std::unique_ptr<KernelLauncher> makeCudaLauncher(const std::vector<Kernel>& kernels, int device, bool autotune) {
-    return std::make_unique<CudaLauncher>(kernels, device, autotune);
+void registerCudaLauncher() {
+    registerLauncher(tensor::DeviceType::CUDA, [](const std::vector<Kernel>& kernels, int device, bool autotune) -> std::unique_ptr<KernelLauncher> {
+        return std::make_unique<CudaLauncher>(kernels, device, autotune);
+    });
 }
 
 }  // namespace eng::inductor

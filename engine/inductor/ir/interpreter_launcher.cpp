@@ -2,6 +2,8 @@
 // tests to check lowering and fusion independently of code generation, and when no code generator is built.
 #include "inductor/ir/kernel_launcher.h"
 
+#include <map>
+
 namespace eng::inductor {
 
 namespace {
@@ -26,6 +28,23 @@ private:
 
 std::unique_ptr<KernelLauncher> makeInterpreterLauncher(const std::vector<Kernel>& kernels) {
     return std::make_unique<InterpreterLauncher>(kernels);
+}
+
+namespace {
+
+std::map<tensor::DeviceType, LauncherFactory>& registeredLaunchers() {
+    static std::map<tensor::DeviceType, LauncherFactory> launchers;
+    return launchers;
+}
+
+}  // namespace
+
+void registerLauncher(tensor::DeviceType device, LauncherFactory factory) { registeredLaunchers()[device] = std::move(factory); }
+
+std::unique_ptr<KernelLauncher> makeLauncher(tensor::DeviceType device, const std::vector<Kernel>& kernels, int deviceIndex,
+                                             bool autotune) {
+    auto found = registeredLaunchers().find(device);
+    return found == registeredLaunchers().end() ? nullptr : found->second(kernels, deviceIndex, autotune);
 }
 
 }  // namespace eng::inductor

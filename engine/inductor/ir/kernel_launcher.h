@@ -3,12 +3,14 @@
 // for CPU tensors, NVRTC + the driver API for CUDA tensors, and the reference interpreter.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "inductor/ir/kernel_ir.h"
+#include "tensor/device.h"
 
 namespace eng::inductor {
 
@@ -37,12 +39,18 @@ public:
     virtual KernelCompileInfo compileInfo(size_t index) const = 0;
 };
 
-/// Every kernel run by interpretKernel (tests, and the fallback when no code generator is built in).
+/// Every kernel run by interpretKernel (tests, and the fallback for a device without a code generator).
 std::unique_ptr<KernelLauncher> makeInterpreterLauncher(const std::vector<Kernel>& kernels);
-/// The LLVM ORC JIT (engine/inductor/cpu).
-std::unique_ptr<KernelLauncher> makeCpuLauncher(const std::vector<Kernel>& kernels);
-/// NVRTC kernels on CUDA device `device` (engine/inductor/cuda). With `autotune`, each kernel's first launch times
-/// candidate launch shapes on the real buffers and keeps the fastest (max-autotune).
-std::unique_ptr<KernelLauncher> makeCudaLauncher(const std::vector<Kernel>& kernels, int device, bool autotune);
+
+/// A code generator's launcher for the kernels of one graph on device `deviceIndex`. With `autotune`, a launcher
+/// may time candidate launch shapes on the real buffers at each kernel's first launch and keep the fastest.
+using LauncherFactory =
+    std::function<std::unique_ptr<KernelLauncher>(const std::vector<Kernel>& kernels, int deviceIndex, bool autotune)>;
+/// Makes `factory` the code generator of `device`'s kernels (engine/inductor/cpu: the LLVM JIT for CPU tensors,
+/// engine/inductor/cuda: NVRTC for CUDA tensors; each registers itself when the backend is installed).
+void registerLauncher(tensor::DeviceType device, LauncherFactory factory);
+/// The launcher of `device`'s registered code generator, or null when none is registered.
+std::unique_ptr<KernelLauncher> makeLauncher(tensor::DeviceType device, const std::vector<Kernel>& kernels, int deviceIndex,
+                                             bool autotune);
 
 }  // namespace eng::inductor

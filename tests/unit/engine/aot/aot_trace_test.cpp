@@ -11,9 +11,7 @@
 #include "capture/capture_engine.h"
 #include "core/selection_links.h"
 #include "core/trace_analysis.h"
-#ifdef CWB_HAVE_VIZ_GRAPH
 #include "graph/fusion_map.h"
-#endif
 #include "inductor/inductor_backend.h"
 #include "record/trace_recorder.h"
 #include "store/trace_reader.h"
@@ -108,7 +106,6 @@ TEST(AotTrace, TrainingStepRecordsAotGraphsAndBothPassesKernels) {
     EXPECT_NE(links.outputCode[0]->source.find("_forward']\n"), std::string::npos);
     EXPECT_TRUE(links.outputCode[1]->source.starts_with("# AOT ID: ['")) << links.outputCode[1]->source.substr(0, 80);
     EXPECT_NE(links.outputCode[1]->source.find("_backward']\n"), std::string::npos);
-#ifdef CWB_HAVE_VIZ_GRAPH
     EXPECT_EQ(viz::codeRoleOf(*links.outputCode[0]), viz::CodeRole::Forward);
     EXPECT_EQ(viz::codeRoleOf(*links.outputCode[1]), viz::CodeRole::Backward);
     std::vector<std::string> postGradTitles;
@@ -117,7 +114,6 @@ TEST(AotTrace, TrainingStepRecordsAotGraphsAndBothPassesKernels) {
         postGradTitles.push_back(viz::graphTitle(*graph, viz::mapNodesToKernels(model, links.outputCode)));
     }
     EXPECT_EQ(postGradTitles, (std::vector<std::string>{"post-grad forward", "post-grad backward"}));
-#endif
 }
 
 const char* const kCompiledAutogradStep = R"(

@@ -1,0 +1,100 @@
+// The inductor's stage logs (see stage_logs.h), made only when TORCH_LOGS asks for them.
+#include "inductor/stage_logs.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <set>
+
+namespace eng::inductor {
+
+namespace {
+
+void collectLoads(const ExprPtr& expr, std::set<int>& buffers) {
+    if (!expr) return;
+    if (expr->kind == Expr::Kind::Load) buffers.insert(expr->buffer);
+    collectLoads(expr->a, buffers);
+    collectLoads(expr->b, buffers);
+    collectLoads(expr->c, buffers);
+}
+
+/// Loop variables numbered from `first`, one per size.
+std::vector<Index> variables(size_t count, int first) {
+    std::vector<Index> index;
+    for (size_t i = 0; i < count; ++i) index.push_back(indexVar(first + static_cast<int>(i)));
+    return index;
+}
+
+std::string sizesText(const std::vector<Index>& sizes) {
+    std::vector<std::string> parts;
+    for (const Index& size : sizes) parts.push_back(toString(size));
+    return fmt::format("[{}]", fmt::join(parts, ", "));
+}
+
+const char* kindName(BufferKind kind) {
+    switch (kind) {
+        case BufferKind::Input: return "Input";
+        case BufferKind::Pointwise: return "Pointwise";
+        case BufferKind::Reduction: return "Reduction";
+        case BufferKind::Extern: return "Extern";
+    }
+    return "?";
+}
+
+template <typename Ids>
+std::string namesOf(const Ids& ids, const LoweredGraph& graph) {
+    std::vector<std::string> names;
+    for (int id : ids) names.push_back(id >= 0 && id < static_cast<int>(graph.buffers.size()) ? graph.buffers[id].name : fmt::format("#{}", id));
+    return fmt::format("{}", fmt::join(names, ", "));
+}
+
+}  // namespace
+
+std::string preFusionText(const LoweredGraph& graph) {
+    std::string text;
+    for (const GraphBuffer& buffer : graph.buffers) {
+        std::set<int> reads;
+        std::string what;
+        switch (buffer.kind) {
+            case BufferKind::Input: what = fmt::format("input {}", buffer.inputIndex); break;
+            case BufferKind::Pointwise:
+                if (buffer.body) collectLoads(buffer.body(variables(buffer.sizes.size(), 0)), reads);
+                break;
+            case BufferKind::Reduction:
+                if (buffer.reductionBody)
+                    collectLoads(buffer.reductionBody(variables(buffer.sizes.size(), 0),
+                                                      variables(buffer.reductionSizes.size(), static_cast<int>(buffer.sizes.size()))),
+                                 reads);
+                what = fmt::format("{} over {}", reductionOpName(buffer.reductionOp), sizesText(buffer.reductionSizes));
+                break;
+            case BufferKind::Extern:
+                reads.insert(buffer.extern_.inputBuffers.begin(), buffer.extern_.inputBuffers.end());
+                what = buffer.extern_.op.empty() && buffer.extern_.node ? buffer.extern_.node->target : buffer.extern_.op;
+                break;
+        }
+        text += fmt::format("{}: {} {}{}", buffer.name, kindName(buffer.kind), dtypeName(buffer.dtype), sizesText(buffer.sizes));
+        if (!what.empty()) text += " " + what;
+        if (!reads.empty()) text += " reads " + namesOf(reads, graph);
+        if (!buffer.originNodes.empty()) text += fmt::format(" ({})", fmt::join(buffer.originNodes, ", "));
+        text += "\n";
+    }
+    return text;
+}
+
+std::string postFusionText(const Schedule& schedule, const LoweredGraph& graph) {
+    std::string text;
+    for (const ScheduleStep& step : schedule.steps) {
+        if (step.kind == ScheduleStep::Kind::Kernel) {
+            const ScheduledKernel& kernel = schedule.kernels.at(step.index);
+            text += fmt::format("# fused: {}\n{}", fmt::join(kernel.sourceNodes, ", "), kernelText(kernel.kernel));
+            continue;
+        }
+        const GraphBuffer& buffer = graph.buffers.at(step.index);
+        const ExternCall& call = buffer.extern_;
+        text += fmt::format("extern {} = {}({})\n", buffer.name, call.op.empty() && call.node ? call.node->target : call.op,
+                            namesOf(call.inputBuffers, graph));
+    }
+    return text;
+}
+
+}  // namespace eng::inductor
