@@ -202,9 +202,11 @@ fx::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<const fx
     auto description = std::make_shared<CompiledBackwardGraph>();
     description->graph = partition.backward;
     description->savedCount = partition.saved.size();
+    for (const auto& node : partition.backward->nodes())
+        for (const std::string& symbol : node->dimSymbols) description->dynamicShapes = description->dynamicShapes || !symbol.empty();
     const std::vector<fx::Node*> backwardInputs = partition.backward->placeholders();
     for (size_t i = 0; i < description->savedCount && i < backwardInputs.size(); ++i)
-        description->savesNumbers = description->savesNumbers || !tensorOf(backwardInputs[i]->example);
+        description->dynamicShapes = description->dynamicShapes || !tensorOf(backwardInputs[i]->example);
     compiled->description = description;
 
     vm::ValueList forwardExamples, backwardExamples;

@@ -21,7 +21,7 @@ namespace eng::aot {
 struct CompiledBackwardGraph final : tensor::autograd::BackwardDescription {
     std::shared_ptr<const fx::Graph> graph;
     size_t savedCount = 0;
-    bool savesNumbers = false;  // SymInts among the saved values (dynamic shapes): they are not node tensors
+    bool dynamicShapes = false;  // symbolic sizes in the graph (SymInts among the saved values, dims of its nodes)
 };
 
 enum class PassCompiler { Inductor, Eager };

@@ -76,8 +76,9 @@ PassPlan planPass(const ag::RootGradients& start) {
             plan.unsupported = fmt::format("{} is the backward of an eager op (only compiled regions and AccumulateGrad are captured)", node.name());
             return {};
         }
-        if (backward->savesNumbers) {
-            plan.unsupported = "a compiled region with dynamic shapes saves SymInts for its backward";
+        if (backward->dynamicShapes) {
+            // The captured graph would need the region's SymInts as its own inputs (PyTorch's `sizes`).
+            plan.unsupported = "the backward of a compiled region with dynamic shapes";
             return {};
         }
         // The graph is the compiled region's own: the cache keeps it alive, so its address names it.

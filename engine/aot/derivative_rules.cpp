@@ -1,18 +1,21 @@
 // Derivative rules written as graph nodes, for the ops whose eager derivative is not recorded (every other op's
 // derivative is the eager runtime's own formula, recorded by recorded_derivative.cpp): matmul and linear, the
-// reductions, softmax/log_softmax, layer_norm, cross_entropy, embedding, the views and split/chunk/unbind. Why
-// these: their eager formulas (engine/tensor/autograd/derivatives_*.cpp) take sizes and dims as integers, which a
-// recording would make constants of a dynamic-shape graph (these rules use its SymInt inputs), call runtime ops
-// without a recording hook (matmul, sum, expand, the views), save values the forward computes besides its result
-// (layer_norm's statistics), or have several results. Each mirrors the eager formula.
+// reductions, softmax/log_softmax, layer_norm, cross_entropy, embedding, scaled_dot_product_attention, the views and
+// split/chunk/unbind. Why these: their eager formulas (engine/tensor/autograd/derivatives_*.cpp) take sizes and dims
+// as integers, which a recording would make constants of a dynamic-shape graph (these rules use its SymInt inputs),
+// call runtime ops without a recording hook (matmul, sum, expand, the views), save values the forward computes
+// besides its result (layer_norm's statistics), or have several results. Each mirrors the eager formula.
 #include "aot/derivative_rules.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "aot/index_derivative.h"
 #include "inductor/lowering_context.h"
 
 namespace eng::aot {
@@ -165,6 +168,43 @@ void layerNormRule(GradContext& ctx) {
     if (Node* bias = ctx.differentiable(3, "bias")) ctx.send(bias, overBatch(ctx.grad));
 }
 
+/// scaled_dot_product_attention (no mask, no dropout, q/k/v of one shape but the sequence lengths): the weights are
+/// recomputed from q and k (softmax of the scaled scores, the causal mask top-left aligned), then the eager formula.
+void attentionRule(GradContext& ctx) {
+    Node* q = ctx.nodeArg(0, "query");
+    Node* k = ctx.nodeArg(1, "key");
+    Node* v = ctx.nodeArg(2, "value");
+    if (!q || !k || !v || !exampleTensor(*q) || !exampleTensor(*k) || !exampleTensor(*v)) ctx.unsupported("query, key and value must be tensors");
+    if (const Arg* mask = ctx.arg(3, "attn_mask"); mask && !(mask->kind == Arg::Kind::Constant && mask->constant.isNone()))
+        ctx.unsupported("scaled_dot_product_attention with an attn_mask");
+    if (ctx.number(4, "dropout_p", 0.0) != 0.0) ctx.unsupported("scaled_dot_product_attention with dropout");
+    if (ctx.number(7, "enable_gqa", 0.0) != 0.0) ctx.unsupported("scaled_dot_product_attention with enable_gqa");
+    const tensor::Shape& qs = exampleTensor(*q)->sizes();
+    const tensor::Shape& ks = exampleTensor(*k)->sizes();
+    if (qs.size() < 2 || ks.size() != qs.size() || exampleTensor(*v)->sizes().size() != qs.size() ||
+        !std::equal(qs.begin(), qs.end() - 2, ks.begin()) || qs.back() != ks.back())
+        ctx.unsupported("scaled_dot_product_attention of broadcast or grouped heads");
+    const bool causal = ctx.number(5, "is_causal", 0.0) != 0.0;
+    const double factor = ctx.number(6, "scale", 1.0 / std::sqrt(static_cast<double>(qs.back())));
+    GraphBuilder& b = ctx.b;
+    auto swapLast = [&](Node* x) {
+        return b.method("transpose", x, {GraphBuilder::constant(vm::Value(int64_t{-2})), GraphBuilder::constant(vm::Value(int64_t{-1}))});
+    };
+    Node* scores = b.method("mul", b.method("matmul", q, {ref(swapLast(k))}), {c(factor)});
+    if (causal) {
+        const Arg lengths = Arg::ofItems(Arg::Kind::List, {b.sizesOf(*q).items[qs.size() - 2], b.sizesOf(*k).items[ks.size() - 2]});
+        Node* allowed = b.method("tril", b.method("new_ones", q, {lengths}, {{"dtype", GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(tensor::DType::Bool)))}}));
+        scores = b.method("masked_fill", scores, {ref(b.method("logical_not", allowed)), c(-std::numeric_limits<double>::infinity())});
+    }
+    Node* weights = b.method("softmax", scores, {GraphBuilder::constant(vm::Value(int64_t{-1}))});
+    Node* gWeights = b.method("matmul", ctx.grad, {ref(swapLast(v))});
+    Node* rowDot = b.method("sum", b.method("mul", gWeights, {ref(weights)}), {GraphBuilder::ints({-1})}, {{"keepdim", GraphBuilder::constant(vm::Value(true))}});
+    Node* gScaled = b.method("mul", b.method("mul", weights, {ref(b.method("sub", gWeights, {ref(rowDot)}))}), {c(factor)});
+    if (ctx.differentiable(0, "query")) ctx.send(q, b.method("matmul", gScaled, {ref(k)}));
+    if (ctx.differentiable(1, "key")) ctx.send(k, b.method("matmul", swapLast(gScaled), {ref(q)}));
+    if (ctx.differentiable(2, "value")) ctx.send(v, b.method("matmul", swapLast(weights), {ref(ctx.grad)}));
+}
+
 /// [N, count] rows of `indices` (1-D, integral) one-hot encoded in `like`'s dtype and device: the class numbers are made
 /// from `like` (no device constant in the graph).
 Node* oneHotRows(GraphBuilder& b, Node* like, Node* indices, int64_t count) {
@@ -174,23 +214,28 @@ Node* oneHotRows(GraphBuilder& b, Node* like, Node* indices, int64_t count) {
     return b.method("to", matches, {GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(exampleTensor(*like)->dtype())))});
 }
 
-/// embedding: the weight's gradient sums the rows of g by index, as a one-hot matmul (dense, like
-/// embedding_dense_backward's result).
+/// embedding: the weight's gradient sums the rows of g by index into zeros (an accumulating index_put, as
+/// embedding_dense_backward does); the padding row gets none, as it is a fixed vector.
 void embeddingRule(GradContext& ctx) {
     Node* indices = ctx.nodeArg(0, "input");
     Node* weight = ctx.differentiable(1, "weight");
     if (!weight) return;
     if (!indices || exampleTensor(*indices)->dim() < 1 || exampleTensor(*weight)->dim() != 2) ctx.unsupported("embedding of a 0-dim index");
-    for (const auto& [position, name] : {std::pair<size_t, const char*>{2, "padding_idx"}, {3, "max_norm"}})
-        if (const Arg* a = ctx.arg(position, name); a && !(a->kind == Arg::Kind::Constant && a->constant.isNone()))
-            ctx.unsupported(std::string("embedding with ") + name);
+    if (const Arg* a = ctx.arg(3, "max_norm"); a && !(a->kind == Arg::Kind::Constant && a->constant.isNone())) ctx.unsupported("embedding with max_norm");
     if (ctx.number(5, "scale_grad_by_freq", 0.0) != 0.0 || ctx.number(6, "sparse", 0.0) != 0.0) ctx.unsupported("embedding with scale_grad_by_freq or sparse");
     GraphBuilder& b = ctx.b;
     const int64_t rows = exampleTensor(*weight)->sizes()[0];
+    const Arg zero = GraphBuilder::constant(vm::Value(int64_t{0}));
     Node* flat = exampleTensor(*indices)->dim() == 1 ? indices : b.method("flatten", indices);
-    Node* oneHot = oneHotRows(b, weight, flat, rows);
-    Node* grads = b.method("flatten", ctx.grad, {GraphBuilder::constant(vm::Value(int64_t{0})), GraphBuilder::constant(vm::Value(int64_t{-2}))});
-    ctx.send(weight, b.method("matmul", b.method("t", oneHot), {ref(grads)}));
+    Node* grads = b.method("flatten", ctx.grad, {zero, GraphBuilder::constant(vm::Value(int64_t{-2}))});
+    if (const Arg* a = ctx.arg(2, "padding_idx"); a && !(a->kind == Arg::Kind::Constant && a->constant.isNone())) {
+        int64_t padding = static_cast<int64_t>(ctx.number(2, "padding_idx", std::nullopt));
+        if (padding < 0) padding += rows;
+        Node* kept = b.method("unsqueeze", b.method("ne", flat, {GraphBuilder::constant(vm::Value(padding))}), {GraphBuilder::constant(vm::Value(int64_t{1}))});
+        grads = b.method("mul", grads, {ref(kept)});
+    }
+    Node* zeros = b.method("new_zeros", weight, {GraphBuilder::ints(exampleTensor(*weight)->sizes())});
+    ctx.send(weight, b.torchFunction("index_put", {ref(zeros), Arg::ofItems(Arg::Kind::List, {ref(flat)}), ref(grads), GraphBuilder::constant(vm::Value(true))}));
 }
 
 void crossEntropyRule(GradContext& ctx) {
@@ -268,9 +313,13 @@ void dropoutRule(GradContext& ctx) {
 void getitemRule(GradContext& ctx) {
     Node* several = ctx.nodeArg(0, "input");
     const Arg* index = ctx.arg(1, "index");
+    if (several && exampleTensor(*several) && index) {
+        if (Node* x = ctx.differentiable(0, "input")) basicIndexRule(ctx, x);
+        return;
+    }
     if (!several || !(several->example.is(vm::Kind::Tuple) || several->example.is(vm::Kind::List)) || !index ||
         index->kind != Arg::Kind::Constant || !index->constant.is(vm::Kind::Int))
-        ctx.unsupported("indexing a tensor (only items of split/chunk/unbind results are differentiated)");
+        ctx.unsupported("indexing a value that is neither a tensor nor a split/chunk/unbind result");
     const int64_t count = static_cast<int64_t>(several->example.is(vm::Kind::Tuple) ? several->example.as<vm::TupleObject>().items.size()
                                                                                    : several->example.as<vm::ListObject>().items.size());
     const int64_t i = index->constant.asInt();
@@ -313,6 +362,7 @@ const std::map<std::string, GradRule, std::less<>>& rules() {
         t["layer_norm"] = layerNormRule;
         t["cross_entropy"] = crossEntropyRule;
         t["embedding"] = embeddingRule;
+        t["scaled_dot_product_attention"] = attentionRule;
         for (const char* name : {"view", "reshape", "flatten", "view_as", "reshape_as", "unflatten", "squeeze", "unsqueeze", "ravel"})
             t[name] = reshapeRule;
         for (const char* name : {"transpose", "swapaxes", "swapdims"}) t[name] = transposeRule;

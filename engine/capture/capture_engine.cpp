@@ -182,6 +182,22 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
             return vm::Value(std::make_shared<vm::SuperObject>(r.constant.ref<vm::ClassObject>(), rebuild(r.items.at(0), outputs, view, globals)));
         case Rebuild::Kind::TensorMethod: return vm_.getAttr(rebuild(r.items.at(0), outputs, view, globals), r.name);
         case Rebuild::Kind::DictView: return vm_.call(vm_.getAttr(rebuild(r.items.at(0), outputs, view, globals), r.name), {});
+        case Rebuild::Kind::Set: {
+            if (auto it = rebuiltLists_.find(r.index); it != rebuiltLists_.end()) return it->second;
+            auto set = std::make_shared<vm::SetObject>();
+            for (const Rebuild& item : r.items) set->add(rebuild(item, outputs, view, globals));
+            rebuiltLists_[r.index] = vm::Value(set);
+            return vm::Value(set);
+        }
+        case Rebuild::Kind::Function: {
+            // A closure the trace made: new per call (one however many places hold it), over this call's cells.
+            if (auto it = rebuiltLists_.find(r.index); it != rebuiltLists_.end()) return it->second;
+            auto function = std::make_shared<vm::FunctionObject>(r.constant.as<vm::FunctionObject>());
+            function->closure.clear();
+            for (const Rebuild& cell : r.items) function->closure.push_back(rebuild(cell, outputs, view, globals).ref<vm::CellObject>());
+            rebuiltLists_[r.index] = vm::Value(function);
+            return vm::Value(function);
+        }
         case Rebuild::Kind::Cell:
             // A closure tuple cut by a break (at a MAKE_FUNCTION whose function escapes): the running frame's cell.
             if (!rebuildCells_ || r.index >= rebuildCells_->size()) vm::raise("RuntimeError", "torch.compile: a closure cell is gone");
@@ -263,11 +279,22 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
             outputs = hit->compiled(vm_, inputs);
         }
         rebuiltLists_.clear();
+        // The frame's cells as the trace left them (written once everything is rebuilt: a rebuild may read them).
+        auto rebuildFrameCells = [&] {
+            std::vector<std::pair<uint32_t, vm::Value>> cells;
+            for (const auto& [index, recipe] : hit->cells) cells.emplace_back(index, rebuild(recipe, outputs, *view, *frame.globals));
+            return cells;
+        };
         // Values read back from sources are the frame's own (read before the side effects change anything), then
         // the side effects are replayed on the real objects, as Dynamo's SideEffects codegen does after the graph.
         if (hit->returned) {
+            rebuildCells_ = &frame.cells;
             vm::Value value = rebuild(hit->returnValue, outputs, *view, *frame.globals);
+            std::vector<std::pair<uint32_t, vm::Value>> cells = rebuildFrameCells();
             replaySideEffects(*hit, outputs, *view, *frame.globals);
+            rebuildCells_ = nullptr;
+            // A returned closure over the frame's cells sees what the frame left in them.
+            for (auto& [index, cellValue] : cells) frame.cells.at(index)->value = std::move(cellValue);
             return value;
         }
         // A graph break: rebuild the live locals, the stack and the frame's cells, run the breaking instruction in
@@ -277,8 +304,7 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
         for (const auto& [index, recipe] : hit->locals) fast[index] = rebuild(recipe, outputs, *view, *frame.globals);
         vm::ValueList stack;
         for (const Rebuild& recipe : hit->stack) stack.push_back(rebuild(recipe, outputs, *view, *frame.globals));
-        std::vector<std::pair<uint32_t, vm::Value>> cells;
-        for (const auto& [index, recipe] : hit->cells) cells.emplace_back(index, rebuild(recipe, outputs, *view, *frame.globals));
+        std::vector<std::pair<uint32_t, vm::Value>> cells = rebuildFrameCells();
         replaySideEffects(*hit, outputs, *view, *frame.globals);
         rebuildCells_ = nullptr;
         for (auto& [index, value] : cells) frame.cells.at(index)->value = std::move(value);

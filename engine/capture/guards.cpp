@@ -121,6 +121,8 @@ std::optional<std::string> failure(const GuardSpec& g, const std::optional<vm::V
         case GuardKind::DictContains:
             if (value && value->is(vm::Kind::Dict) && (value->as<vm::DictObject>().find(g.expected) != nullptr) == g.outcome) return std::nullopt;
             return stripLocalScope(g.verboseCode());
+        case GuardKind::DuplicateInput:
+        case GuardKind::NoTensorAliasing: return std::nullopt;  // checked over the frame (relationalFailure)
         case GuardKind::LengthCheck: {
             int64_t length = -1;
             if (value && value->is(vm::Kind::List)) length = static_cast<int64_t>(value->as<vm::ListObject>().items.size());
@@ -130,6 +132,28 @@ std::optional<std::string> failure(const GuardSpec& g, const std::optional<vm::V
             if (length == g.length && value->kind() == g.valueKind) return std::nullopt;
             return stripLocalScope(g.verboseCode());
         }
+    }
+    return std::nullopt;
+}
+
+bool relational(const GuardSpec& g) { return g.kind == GuardKind::DuplicateInput || g.kind == GuardKind::NoTensorAliasing; }
+
+/// A guard over several sources, each read from the frame: empty when it holds, else the failure reason.
+std::optional<std::string> relationalFailure(vm::Interpreter& vm, const GuardSpec& g, const vm::ValueList& locals, const vm::Namespace& globals) {
+    if (g.kind == GuardKind::DuplicateInput) {
+        std::optional<vm::Value> a = readSource(vm, *g.source, locals, globals);
+        std::optional<vm::Value> b = readSource(vm, *g.related.front(), locals, globals);
+        if (a && b && a->identical(*b)) return std::nullopt;
+        return stripLocalScope(g.code());
+    }
+    std::vector<std::pair<vm::Value, const Source*>> seen;
+    for (const SourceRef& source : g.related) {
+        std::optional<vm::Value> value = readSource(vm, *source, locals, globals);
+        if (!value) continue;  // the tensor's own TENSOR_MATCH reports a missing one
+        for (const auto& [other, otherSource] : seen)
+            if (other.identical(*value))
+                return fmt::format("Duplicate tensors found: [\"{}\", \"{}\"]", otherSource->stripped(), source->stripped());
+        seen.emplace_back(*value, source.get());
     }
     return std::nullopt;
 }
@@ -155,6 +179,12 @@ std::string GuardSpec::code() const {
             return fmt::format("___check_obj_id({}, {})", s, static_cast<const void*>(expected.object().get()));
         case GuardKind::LengthCheck: return fmt::format("len({}) == {}", s, length);
         case GuardKind::DictContains: return fmt::format("{}___dict_contains({}, {})", outcome ? "" : "not ", fx::constantText(expected), s);
+        case GuardKind::DuplicateInput: return fmt::format("{} is {}", s, related.front()->str());
+        case GuardKind::NoTensorAliasing: {
+            std::string names;
+            for (const SourceRef& checked : related) names += (names.empty() ? "" : ", ") + checked->str();
+            return fmt::format("check_no_aliasing({})", names);
+        }
         case GuardKind::ScalarCompare: {
             // Dynamo prints the comparison that held, negated when it came out false: `... <= 0.0` for `> 0.0`.
             static const char* symbols[] = {"<", "<=", "==", "!=", ">", ">="};
@@ -251,6 +281,10 @@ struct GuardTree::Node {
 
 GuardTree::GuardTree(std::vector<GuardSpec> guards) : guards_(std::move(guards)), root_(std::make_unique<Node>()) {
     for (const GuardSpec& g : guards_) {
+        if (relational(g)) {
+            relational_.push_back(&g);
+            continue;
+        }
         std::vector<SourceRef> chain;
         for (SourceRef s = g.source; s; s = s->base) chain.insert(chain.begin(), s);
         Node* node = root_.get();
@@ -278,6 +312,8 @@ GuardTree& GuardTree::operator=(GuardTree&&) noexcept = default;
 bool GuardTree::check(vm::Interpreter& vm, const vm::ValueList& locals, const vm::Namespace& globals) const {
     for (const auto& child : root_->children)
         if (!child->check(vm, std::nullopt, locals, globals)) return false;
+    for (const GuardSpec* g : relational_)
+        if (relationalFailure(vm, *g, locals, globals)) return false;
     return true;
 }
 
@@ -285,11 +321,26 @@ std::optional<GuardFailureReason> GuardTree::explainFailure(vm::Interpreter& vm,
                                                             const vm::Namespace& globals) const {
     for (const auto& child : root_->children)
         if (auto reason = child->explain(vm, std::nullopt, locals, globals)) return reason;
+    for (const GuardSpec* g : relational_)
+        if (auto reason = relationalFailure(vm, *g, locals, globals)) return GuardFailureReason{*reason, g->origin, false};
     return std::nullopt;
 }
 
 std::vector<traces::Guard> GuardTree::rows() const {
     std::vector<traces::Guard> out;
+    auto row = [&out](const GuardSpec& g, int depth) {
+        static const char* kinds[] = {"TENSOR_MATCH",  "EQUALS_MATCH", "TYPE_MATCH",      "ID_MATCH",          "LENGTH_CHECK",
+                                      "NONE_MATCH",    "SHAPE_ENV",    "DICT_CONTAINS",   "DUPLICATE_INPUT",   "NO_TENSOR_ALIASING"};
+        static_assert(std::size(kinds) == static_cast<size_t>(GuardKind::NoTensorAliasing) + 1, "a name per GuardKind");
+        traces::Guard r;
+        r.index = static_cast<int>(out.size());
+        r.kind = kinds[static_cast<int>(g.kind)];
+        r.source = g.source->str();
+        r.text = r.kind + ": " + g.verboseCode();
+        r.userCode = g.origin.code;
+        r.depth = depth;
+        return r;
+    };
     auto visit = [&](auto& self, const Node& node, int depth) -> void {
         if (node.source) {
             traces::Guard manager;
@@ -300,22 +351,11 @@ std::vector<traces::Guard> GuardTree::rows() const {
             manager.depth = depth;
             out.push_back(manager);
         }
-        for (const GuardSpec* g : node.checks) {
-            traces::Guard row;
-            row.index = static_cast<int>(out.size());
-            static const char* kinds[] = {"TENSOR_MATCH", "EQUALS_MATCH", "TYPE_MATCH", "ID_MATCH", "LENGTH_CHECK", "NONE_MATCH", "SHAPE_ENV",
-                                          "DICT_CONTAINS"};
-            static_assert(std::size(kinds) == static_cast<size_t>(GuardKind::DictContains) + 1, "a name per GuardKind");
-            row.kind = kinds[static_cast<int>(g->kind)];
-            row.source = g->source->str();
-            row.text = row.kind + ": " + g->verboseCode();
-            row.userCode = g->origin.code;
-            row.depth = depth + 1;
-            out.push_back(row);
-        }
+        for (const GuardSpec* g : node.checks) out.push_back(row(*g, depth + 1));
         for (const auto& child : node.children) self(self, *child, depth + 1);
     };
     visit(visit, *root_, 0);
+    for (const GuardSpec* g : relational_) out.push_back(row(*g, 1));
     return out;
 }
 

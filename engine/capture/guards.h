@@ -1,6 +1,6 @@
 // Guards on the sources a compiled entry read (Dynamo's TENSOR_MATCH, EQUALS_MATCH, TYPE_MATCH, ID_MATCH,
 // LENGTH_CHECK), evaluated in C++ as a tree: each source path is read once and every check under it runs on
-// that value. Failure reasons use Dynamo's wording ("tensor 'x' size mismatch at index 0. expected 4, actual 8").
+// that value; then the guards relating several sources (DUPLICATE_INPUT, NO_TENSOR_ALIASING). Failure reasons use Dynamo's wording ("tensor 'x' size mismatch at index 0. expected 4, actual 8").
 #pragma once
 
 #include <memory>
@@ -13,7 +13,11 @@
 
 namespace eng::capture {
 
-enum class GuardKind { TensorMatch, EqualsMatch, TypeMatch, IdMatch, LengthCheck, NoneMatch, ScalarCompare, DictContains };
+enum class GuardKind {
+    TensorMatch, EqualsMatch, TypeMatch, IdMatch, LengthCheck, NoneMatch, ScalarCompare, DictContains,
+    DuplicateInput,    // `source is related[0]`: one tensor read through two sources is one graph input
+    NoTensorAliasing,  // the tensors at `related` are distinct objects (the trace told them apart)
+};
 
 /// Where in the user's code a guard was installed (printed after the guard as `# code  # file:line in fn`).
 struct GuardOrigin {
@@ -35,6 +39,7 @@ struct GuardSpec {
     int dimension = -1;                 // ScalarCompare on a dynamic size: `source.size()[dimension] <op> expected`
     bool outcome = true;                // ScalarCompare; DictContains: whether the key `expected` is in the dict
     bool codeOnly = false;              // IdMatch of a function whose cells are the frame's own: its code, not its identity
+    std::vector<SourceRef> related;     // DuplicateInput: the source it must be; NoTensorAliasing: every source checked
     // TensorMatch
     tensor::DType dtype = tensor::DType::Float32;
     tensor::Device device;
@@ -76,6 +81,7 @@ private:
     struct Node;
     std::vector<GuardSpec> guards_;
     std::unique_ptr<Node> root_;
+    std::vector<const GuardSpec*> relational_;  // guards over several sources, checked after the tree
 };
 
 }  // namespace eng::capture

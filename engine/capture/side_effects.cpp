@@ -216,6 +216,11 @@ void Tracer::storeItem(const VarRef& container, const VarRef& key, const VarRef&
 
 VarRef Tracer::callContainerMethod(const VarRef& method, std::vector<VarRef> args, std::vector<std::pair<std::string, VarRef>> kwargs) {
     const VarRef& self = method->self;
+    if (self->kind == Variable::Kind::Set) {
+        if (args.size() != 1 || !kwargs.empty()) vm::typeError("set.add() takes exactly one argument (" + std::to_string(args.size()) + " given)");
+        addToSet(self, args[0]);
+        return constant(vm::Value());
+    }
     if (method->name != "update" && self->kind != Variable::Kind::List) return callFreshDictMethod(method, args, kwargs);
     if (self->kind == Variable::Kind::List) {
         if (!kwargs.empty()) unsupported("Unsupported method call", "list methods take no keyword arguments.", {}, method->name);
@@ -319,6 +324,11 @@ std::vector<std::pair<VarRef, VarRef>> Tracer::dictPairs(const VarRef& other, bo
             pairs.emplace_back(constant(key), other->source && (key.is(vm::Kind::Str) || key.is(vm::Kind::Int))
                                                   ? wrapSource(item, Source::dictItem(other->source, key))
                                                   : constant(item));
+    } else if (mappingOnly && isUserInstance(other)) {
+        // A mapping that is not a dict (a MutableMapping subclass): Python reads its keys(), then each item by
+        // __getitem__ (PyDict_Merge), both traced as calls of the user's methods.
+        VarRef keys = callFunction(*current_, getAttr(*current_, other, "keys"), {}, {});
+        for (const VarRef& key : unpack(keys)) pairs.emplace_back(key, getItem(other, key));
     } else if (mappingOnly) {
         unsupported("Unsupported dict operation", "Dynamo does not trace unpacking this value as a mapping.", {}, "DICT_UPDATE");
     } else {

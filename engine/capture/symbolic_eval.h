@@ -36,6 +36,9 @@ bool isGradModeClass(const vm::Value& value);
 /// Dynamo's "Missing bytecode handler" break for an instruction the evaluator does not model.
 [[noreturn]] void unsupportedInstruction(Tracer& tracer, const frontend::Instruction& in);
 
+/// A user function bound to a traced receiver (inlined with it as self when called).
+VarRef boundMethod(const vm::Value& function, const VarRef& self, const std::string& name);
+
 /// A list, tuple, dict or iterator the trace made, holding these items.
 VarRef container(Variable::Kind kind, std::vector<VarRef> items);
 

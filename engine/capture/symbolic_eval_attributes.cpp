@@ -70,9 +70,15 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
         const auto& fields = object->value.as<vm::TupleObject>().fieldNames;
         for (size_t i = 0; i < fields.size(); ++i)
             if (fields[i] == name) return getItem(object, constant(vm::Value(static_cast<int64_t>(i))));
+        // A method of a namedtuple class the trace called (its class is a guarded constant): inlined on the tuple.
+        const auto& cls = object->value.as<vm::TupleObject>().cls;
+        if (cls && !object->source && !object->node)
+            if (std::optional<vm::Value> method = cls->lookup(name); method && method->is(vm::Kind::Function))
+                return boundMethod(*method, object, name);
     }
     // Lists the trace made (no value yet) and lists from outside; not the list result of one op.
-    bool listMethod = object->kind == Variable::Kind::List && !object->node && (name == "append" || name == "extend" || name == "clear");
+    bool listMethod = (object->kind == Variable::Kind::List && !object->node && (name == "append" || name == "extend" || name == "clear")) ||
+                      (object->kind == Variable::Kind::Set && name == "add");
     bool dictUpdate = name == "update" && (object->kind == Variable::Kind::Dict ||
                                            (object->kind == Variable::Kind::Python && object->value.is(vm::Kind::Dict) && object->source));
     // Methods of a dict the trace made (its items may be traced values, or all constants): they change only the

@@ -194,11 +194,14 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
             break;
         }
         case Opcode::BuildSet: {
-            // Sets hold Python constants only: one made of them is a constant the trace owns.
+            // A set of constants is a constant the trace owns; one holding tensors is a traced set.
             auto items = popN(frame, in.arg);
+            if (!std::all_of(items.begin(), items.end(), [&](const VarRef& item) { return tracer.isConstant(item); })) {
+                stack.push_back(tracer.setOf(items));
+                break;
+            }
             auto set = std::make_shared<vm::SetObject>();
             for (const VarRef& item : items) {
-                if (!tracer.isConstant(item)) unsupportedInstruction(tracer, in);
                 tracer.argOf(item);
                 set->add(tracer.exampleOf(item));
             }
@@ -207,11 +210,24 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
             stack.push_back(v);
             break;
         }
+        case Opcode::SetAdd:
         case Opcode::SetUpdate: {
             VarRef source = popVar(frame);
             VarRef& set = stack[stack.size() - in.arg];
+            std::vector<VarRef> added = in.opcode == Opcode::SetAdd ? std::vector<VarRef>{source} : tracer.unpack(source);
+            // A set display still of constants that gets a traced value becomes a traced set.
+            if (set->kind == Variable::Kind::Python && set->fresh && set->value.is(vm::Kind::Set) &&
+                !std::all_of(added.begin(), added.end(), [&](const VarRef& item) { return tracer.isConstant(item); })) {
+                std::vector<VarRef> constants;
+                for (const vm::Value& item : set->value.as<vm::SetObject>().items) constants.push_back(tracer.constant(item));
+                set = tracer.setOf(constants);
+            }
+            if (set->kind == Variable::Kind::Set) {
+                for (const VarRef& item : added) tracer.addToSet(set, item);
+                break;
+            }
             if (!set->fresh || !set->value.is(vm::Kind::Set)) unsupportedInstruction(tracer, in);
-            for (const VarRef& item : tracer.unpack(source)) {
+            for (const VarRef& item : added) {
                 if (!tracer.isConstant(item)) unsupportedInstruction(tracer, in);
                 tracer.argOf(item);
                 set->value.as<vm::SetObject>().add(tracer.exampleOf(item));

@@ -21,6 +21,7 @@ const char* variableClass(const Variable& v) {
         case Variable::Kind::List: return "torch._dynamo.variables.lists.ListVariable";
         case Variable::Kind::Tuple: return "torch._dynamo.variables.lists.TupleVariable";
         case Variable::Kind::Dict: return "torch._dynamo.variables.dicts.ConstDictVariable";
+        case Variable::Kind::Set: return "torch._dynamo.variables.sets.SetVariable";
         default: return "torch._dynamo.variables.constant.ConstantVariable";
     }
 }
@@ -30,6 +31,7 @@ std::string pythonTypeName(Tracer& tracer, const Variable& v) {
     if (v.kind == Variable::Kind::List) return "list";
     if (v.kind == Variable::Kind::Tuple) return "tuple";
     if (v.kind == Variable::Kind::Dict) return "dict";
+    if (v.kind == Variable::Kind::Set) return "set";
     return tracer.vm().classOf(v.value)->name;
 }
 
@@ -91,6 +93,7 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         const VarRef& a = args[0];
         // len(x) is x.shape[0]: a symbol or a size read in the graph where it may change between calls.
         if (a->kind == Variable::Kind::Tensor && a->value.tensor().dim() > 0) return tracer.getAttr(frame, a, "shape")->items.at(0);
+        if (a->kind == Variable::Kind::Set) return tracer.constant(vm::Value(static_cast<int64_t>(a->items.size())));
         if (a->kind == Variable::Kind::List || a->kind == Variable::Kind::Tuple || a->kind == Variable::Kind::Dict) {
             if (a->source) tracer.guardValue(a);
             if (!a->node) return tracer.constant(vm::Value(static_cast<int64_t>(a->items.size())));
@@ -108,6 +111,13 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         args[1]->value.is(vm::Kind::Str))
         // A tensor's attributes are its class's (the tensor's type is guarded with it).
         return tracer.constant(vm::Value(tracer.vm().findAttr(args[0]->value, args[1]->value.str()).has_value()));
+    if (name == "hasattr" && args.size() == 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Tuple && !args[0]->source &&
+        !args[0]->node && tracer.isConstant(args[1]) && args[1]->value.is(vm::Kind::Str))
+        // A tuple the trace made: its attributes are its class's (a namedtuple's class is a guarded constant).
+        return tracer.constant(vm::Value(tracer.vm().findAttr(tracer.exampleOf(args[0]), args[1]->value.str()).has_value()));
+    if (name == "set" && args.size() == 1 && kwargs.empty() && !tracer.isConstant(args[0]))
+        // set(iterable) of traced values: a set the trace owns (tensors by identity, constants by value).
+        return tracer.setOf(tracer.unpack(args[0]));
     if (name == "dict" && args.size() <= 1) {
         // dict(mapping or pairs, **kwargs): a dict the trace owns, its values traced.
         auto out = std::make_shared<Variable>();
@@ -246,7 +256,9 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
     bool userKey = keyFunction && ((*keyFunction)->value.is(vm::Kind::Function) || (*keyFunction)->value.is(vm::Kind::BoundMethod));
     static const std::set<std::string> pure = {"len", "isinstance", "issubclass", "range", "min", "max", "abs", "sum", "int", "float",
                                                "bool", "str", "repr", "round", "hasattr", "type", "callable", "sorted", "any", "all",
-                                               "slice", "divmod", "pow", "hash", "id", "chr", "ord", "dict", "set", "list", "tuple"};
+                                               "slice", "divmod", "pow", "hash", "id", "chr", "ord", "dict", "set", "list", "tuple",
+                                               // collections.namedtuple of constants makes its class at trace time, as Dynamo does
+                                               "namedtuple"};
     if (pure.contains(name) && allConstant() && !userKey) {
         for (const VarRef& a : args) tracer.requireNoPendingItems(a->value, name);
         vm::ValueList values;

@@ -18,6 +18,20 @@ using KwVars = std::vector<std::pair<std::string, VarRef>>;
 
 constexpr int kMaxInlineDepth = 48;
 
+/// Traced arguments bound with the VM's own rules: each goes in as a string naming it, and comes back from
+/// wherever the binding put it.
+struct ArgumentTokens {
+    std::vector<VarRef> vars;
+    vm::Value token(const VarRef& v) {
+        vars.push_back(v);
+        return vm::makeStr("\x01" + std::to_string(vars.size() - 1));
+    }
+    std::optional<VarRef> find(const vm::Value& v) const {
+        if (v.is(vm::Kind::Str) && !v.str().empty() && v.str()[0] == '\x01') return vars.at(std::stoul(v.str().substr(1)));
+        return std::nullopt;
+    }
+};
+
 /// The qualified name FX prints for a torch function, as Dynamo records it.
 std::string torchTarget(const std::string& module, const std::string& name) {
     if (module == "torch.nn.functional") {
@@ -153,6 +167,30 @@ VarRef callTensorMethod(Tracer& tracer, const VarRef& method, std::vector<VarRef
     return tracer.callTensorOp(NodeOp::CallMethod, name, all, kwargs, vm::Value(), CallKind::Callable);
 }
 
+/// A namedtuple class called in the frame (collections.namedtuple's, or a typing.NamedTuple subclass): a tuple the
+/// trace owns, of that class, its fields bound by the class's own __new__ (defaults, keywords and TypeErrors as in
+/// Python), as Dynamo's NamedTupleVariable. nullopt for any other callable.
+std::optional<VarRef> constructNamedTuple(Tracer& tracer, const VarRef& callable, const std::vector<VarRef>& args, const KwVars& kwargs) {
+    const vm::Value& value = callable->value;
+    if (!value.is(vm::Kind::Class)) return std::nullopt;
+    const auto& cls = value.as<vm::ClassObject>();
+    std::optional<vm::Value> make = cls.lookup("__new__");
+    if (!cls.isSubclassOf(*tracer.vm().builtinClass("tuple")) || !cls.lookup("_fields") || !make || !make->is(vm::Kind::Native)) return std::nullopt;
+    ArgumentTokens tokens;
+    vm::ValueList positional{value};
+    for (const VarRef& a : args) positional.push_back(tokens.token(a));
+    vm::KwArgs keywords;
+    for (const auto& [key, a] : kwargs) keywords.emplace_back(key, tokens.token(a));
+    vm::Value bound = tracer.vm().call(*make, std::move(positional), std::move(keywords));
+    auto out = std::make_shared<Variable>();
+    out->kind = Variable::Kind::Tuple;
+    out->fresh = true;
+    for (const vm::Value& item : bound.as<vm::TupleObject>().items) out->items.push_back(tokens.find(item).value_or(tracer.constant(item)));
+    out->value = vm::makeTuple({});
+    out->value.as<vm::TupleObject>().copyTypeFrom(bound.as<vm::TupleObject>());
+    return out;
+}
+
 }  // namespace
 
 VarRef Tracer::inlineFunction(TraceFrame& caller, const vm::Value& function, std::vector<VarRef> args, KwVars kwargs, const VarRef& self) {
@@ -164,19 +202,15 @@ VarRef Tracer::inlineFunction(TraceFrame& caller, const vm::Value& function, std
     if (inlineDepth_ >= kMaxInlineDepth) unsupported("Inline depth exceeded", "Dynamo stopped inlining nested calls.", {}, fn.code->name);
     if (self) args.insert(args.begin(), self);
     // Bind with the VM's own rules through tokens, so defaults, *args, **kwargs and TypeErrors are Python's.
-    std::vector<VarRef> byToken;
-    auto token = [&](const VarRef& v) {
-        byToken.push_back(v);
-        return vm::makeStr("\x01" + std::to_string(byToken.size() - 1));
-    };
+    ArgumentTokens tokens;
     vm::CallArgs callArgs;
-    for (const VarRef& a : args) callArgs.positional.push_back(token(a));
-    for (const auto& [key, a] : kwargs) callArgs.keywords.emplace_back(key, token(a));
+    for (const VarRef& a : args) callArgs.positional.push_back(tokens.token(a));
+    for (const auto& [key, a] : kwargs) callArgs.keywords.emplace_back(key, tokens.token(a));
     vm::Frame bound;
     bound.fast.assign(fn.code->varNames.size(), vm::Value::null());
     vm_.bindArguments(fn, callArgs, bound);
     auto untoken = [&](auto& self_, const vm::Value& v) -> VarRef {
-        if (v.is(vm::Kind::Str) && !v.str().empty() && v.str()[0] == '\x01') return byToken.at(std::stoul(v.str().substr(1)));
+        if (std::optional<VarRef> argument = tokens.find(v)) return *argument;
         if (v.is(vm::Kind::Tuple)) {
             auto t = std::make_shared<Variable>();
             t->kind = Variable::Kind::Tuple;
@@ -272,6 +306,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     }
     if (isUserInstance(callable)) return callObject(frame, callable, std::move(args), std::move(kwargs));
     if (std::optional<VarRef> dict = constructDictSubclass(callable, args, kwargs)) return *dict;
+    if (std::optional<VarRef> tuple = constructNamedTuple(*this, callable, args, kwargs)) return *tuple;
     if (value.is(vm::Kind::Class) && value.object().get() == vm_.builtinClass("super").get() && kwargs.empty()) return makeSuper(frame, args);
     if (std::optional<VarRef> object = constructObject(frame, callable, args, kwargs)) return *object;
     if (isModuleInstance(*this, value)) {

@@ -1,6 +1,7 @@
 // Cells and closures made inside the trace (Dynamo's NestedUserFunctionVariable): a nested `def` or lambda is a
 // real function whose free variables are the maker's traced cells, so calling it inlines it with live values.
-// One that leaves the trace (returned, kept across a break, stored outside) breaks at its MAKE_FUNCTION instead.
+// One that leaves the trace (returned, kept across a break, stored outside) is rebuilt over the frame's real cells
+// (tracer_run.cpp), or, closing over an inlined call's cells, breaks where the frame made it.
 #include <fmt/core.h>
 
 #include "capture/symbolic_eval.h"

@@ -32,6 +32,8 @@ const char* decoratorOf(const vm::Value& v) {
     return nullptr;
 }
 
+}  // namespace
+
 VarRef boundMethod(const vm::Value& function, const VarRef& self, const std::string& name) {
     auto method = std::make_shared<Variable>();
     method->kind = Variable::Kind::BoundMethod;
@@ -40,8 +42,6 @@ VarRef boundMethod(const vm::Value& function, const VarRef& self, const std::str
     method->name = name;
     return method;
 }
-
-}  // namespace
 
 bool Tracer::isUserInstance(const VarRef& v) {
     if (v->kind == Variable::Kind::Object) return true;

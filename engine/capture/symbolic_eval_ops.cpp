@@ -101,6 +101,74 @@ void Tracer::requireKnownIdentity(const VarRef& a, const VarRef& b) {
                     {"Compare the objects outside the compiled region."}, "IS_OP UserDefinedObjectVariable() UserDefinedObjectVariable()");
 }
 
+bool Tracer::sameObject(const VarRef& a, const VarRef& b) {
+    if (a->kind == Variable::Kind::Python && b->kind == Variable::Kind::Python) {
+        guardValue(a);
+        guardValue(b);
+        requireKnownIdentity(a, b);
+        return a->value.identical(b->value);
+    }
+    bool same = a.get() == b.get();
+    // Two tensors from outside the graph may be one object: inputs read through their own sources are one variable
+    // per object and guarded distinct (NO_TENSOR_ALIASING); a tensor captured as a constant or a parameter, the
+    // trace cannot tell.
+    auto fromOutside = [](const Variable& v) {
+        return v.kind == Variable::Kind::Tensor && (!v.node || v.node->op == NodeOp::Placeholder || v.node->op == NodeOp::GetAttr);
+    };
+    if (!same && fromOutside(*a) && fromOutside(*b) && !distinctInputs(a, b))
+        unsupported("Unsupported identity comparison", "Dynamo cannot tell whether two tensors read from different sources are the same object.",
+                    {"Compare the tensors outside the compiled region."}, "IS_OP TensorVariable() TensorVariable()");
+    return same;
+}
+
+namespace {
+
+/// Whether two values the trace holds are one set element: constants by value (Python's hash and ==), tensors by
+/// identity (a tensor hashes by id); nullopt for values a set of the trace cannot hold.
+std::optional<bool> sameSetElement(Tracer& tracer, const VarRef& a, const VarRef& b) {
+    if (tracer.isConstant(a) && tracer.isConstant(b)) return vm::valuesEqual(tracer.exampleOf(a), tracer.exampleOf(b));
+    if (a->kind == Variable::Kind::Tensor && b->kind == Variable::Kind::Tensor) return tracer.sameObject(a, b);
+    if ((a->kind == Variable::Kind::Tensor && tracer.isConstant(b)) || (b->kind == Variable::Kind::Tensor && tracer.isConstant(a))) return false;
+    return std::nullopt;
+}
+
+[[noreturn]] void unsupportedSetElement(Tracer& tracer) {
+    tracer.unsupported("Unsupported set element", "Dynamo traces sets of constants and tensors only.", {}, "SetVariable");
+}
+
+}  // namespace
+
+VarRef Tracer::setOf(const std::vector<VarRef>& items) {
+    auto set = std::make_shared<Variable>();
+    set->kind = Variable::Kind::Set;
+    set->fresh = true;
+    for (const VarRef& item : items) addToSet(set, item);
+    return set;
+}
+
+void Tracer::addToSet(const VarRef& set, const VarRef& item) {
+    if (isConstant(item)) {
+        argOf(item);
+        std::make_shared<vm::SetObject>()->add(exampleOf(item));  // unhashable constants raise Python's TypeError
+    }
+    for (const VarRef& element : set->items) {
+        std::optional<bool> same = sameSetElement(*this, element, item);
+        if (!same) unsupportedSetElement(*this);
+        if (*same) return;
+    }
+    if (!isConstant(item) && item->kind != Variable::Kind::Tensor) unsupportedSetElement(*this);
+    set->items.push_back(item);
+}
+
+bool Tracer::setContains(const VarRef& set, const VarRef& item) {
+    for (const VarRef& element : set->items) {
+        std::optional<bool> same = sameSetElement(*this, element, item);
+        if (!same) unsupportedSetElement(*this);
+        if (*same) return true;
+    }
+    return false;
+}
+
 VarRef Tracer::compareObjects(uint32_t op, const VarRef& a, const VarRef& b) {
     // a < b on user objects: a.__lt__(b), then the reflection b.__gt__(a); == and != fall back to identity.
     const auto compare = static_cast<ops::CompareOperator>(op % ops::kCompareOpArgCount);
@@ -317,6 +385,7 @@ bool Tracer::truthOf(TraceFrame& frame, const VarRef& v) {
     }
     switch (v->kind) {
         case Variable::Kind::Python: guardValue(v); return vm_.truthy(v->value);
+        case Variable::Kind::Set: return !v->items.empty();
         case Variable::Kind::List:
         case Variable::Kind::Tuple:
         case Variable::Kind::Dict:
@@ -357,6 +426,7 @@ std::vector<VarRef> Tracer::unpack(const VarRef& v) {
             return out;
         }
         case Variable::Kind::Iterator: return std::vector<VarRef>(v->items.begin() + static_cast<long>(v->position), v->items.end());
+        case Variable::Kind::Set: return v->items;
         case Variable::Kind::Tensor: {
             std::vector<VarRef> out;
             int64_t n = v->value.tensor().size(0);
@@ -373,6 +443,9 @@ std::vector<VarRef> Tracer::unpack(const VarRef& v) {
                     out.push_back(wrapSource(value.as<vm::InstanceObject>().attributes.at(name), Source::child(v->source, Source::Kind::ModuleChild, name)));
                 return out;
             }
+            // An instance of a user class iterates through its own __iter__, inlined (a Mapping's keys()).
+            if (isUserInstance(v))
+                if (std::optional<VarRef> iterator = callDunder(*current_, v, "__iter__", {})) return unpack(*iterator);
             // An object from outside the frame (a range or dict view on a resumed stack, an iterator) is guarded by
             // its type only: its items could differ next call, and iterating an iterator would consume it.
             if (v->source && (value.is(vm::Kind::Iterator) || value.is(vm::Kind::Instance)))
@@ -467,30 +540,18 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
         case Opcode::IsOp: {
             VarRef b = popVar(frame);
             VarRef a = popVar(frame);
-            bool same;
-            if (a->kind == Variable::Kind::Python && b->kind == Variable::Kind::Python) {
-                tracer.guardValue(a);
-                tracer.guardValue(b);
-                tracer.requireKnownIdentity(a, b);
-                same = a->value.identical(b->value);
-            } else {
-                same = a.get() == b.get();
-                // Two tensors from outside the graph, read through different sources, may be one object; the trace
-                // holds private copies of each, so it cannot tell (Dynamo would guard them as duplicate inputs).
-                auto fromOutside = [](const Variable& v) {
-                    return v.kind == Variable::Kind::Tensor && (!v.node || v.node->op == NodeOp::Placeholder || v.node->op == NodeOp::GetAttr);
-                };
-                if (!same && fromOutside(*a) && fromOutside(*b))
-                    tracer.unsupported("Unsupported identity comparison",
-                                       "Dynamo cannot tell whether two tensors read from different sources are the same object.",
-                                       {"Compare the tensors outside the compiled region."}, "IS_OP TensorVariable() TensorVariable()");
-            }
+            bool same = tracer.sameObject(a, b);
             stack.push_back(tracer.constant(vm::Value(in.arg ? !same : same)));
             return true;
         }
         case Opcode::ContainsOp: {
             VarRef container = popVar(frame);
             VarRef item = popVar(frame);
+            if (container->kind == Variable::Kind::Set) {
+                bool found = tracer.setContains(container, item);
+                stack.push_back(tracer.constant(vm::Value(in.arg ? !found : found)));
+                return true;
+            }
             // A constant key in a dict the trace holds (its keys are constants, its values may be traced).
             if (container->kind == Variable::Kind::Dict && !container->node && !container->source && tracer.isConstant(item)) {
                 tracer.argOf(item);

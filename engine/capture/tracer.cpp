@@ -65,7 +65,20 @@ VarRef Tracer::wrapSource(const vm::Value& value, SourceRef source) {
     if (auto it = sourceCache_.find(key); it != sourceCache_.end()) return it->second;
     VarRef v;
     if (value.is(vm::Kind::Tensor)) {
+        // One tensor read through a second source is the same variable (one graph input), on the guard that the
+        // second source holds it again; parameters keep a variable per source.
+        for (const VarRef& input : tensorInputs_)
+            if (input->original.identical(value) && !value.as<vm::TensorObject>().parameter) {
+                GuardSpec g;
+                g.kind = GuardKind::DuplicateInput;
+                g.source = source;
+                g.related = {input->source};
+                guards_.push_back(std::move(g));
+                sourceCache_[key] = input;
+                return input;
+            }
         v = wrapTensorInput(value, source);
+        tensorInputs_.push_back(v);
     } else {
         v = std::make_shared<Variable>();
         v->value = value;
@@ -123,6 +136,27 @@ VarRef Tracer::wrapTensorInput(const vm::Value& value, SourceRef source) {
         for (size_t i = 0; i < sizes.size(); ++i)
             if (it->second[i] != sizes[i]) it->second[i] = -1;
     return v;
+}
+
+bool Tracer::distinctInputs(const VarRef& a, const VarRef& b) {
+    auto input = [this](const VarRef& v) {
+        return v->kind == Variable::Kind::Tensor && v->source && !v->value.as<vm::TensorObject>().parameter &&
+               (!v->node || v->node->op == NodeOp::Placeholder) &&
+               std::find(tensorInputs_.begin(), tensorInputs_.end(), v) != tensorInputs_.end();
+    };
+    if (a.get() == b.get() || !input(a) || !input(b)) return false;
+    for (const VarRef& v : {a, b})
+        if (std::find(distinctInputs_.begin(), distinctInputs_.end(), v) == distinctInputs_.end()) distinctInputs_.push_back(v);
+    return true;
+}
+
+void Tracer::guardNoTensorAliasing() {
+    if (distinctInputs_.size() < 2) return;
+    GuardSpec g;
+    g.kind = GuardKind::NoTensorAliasing;
+    g.source = distinctInputs_.front()->source;
+    for (const VarRef& v : distinctInputs_) g.related.push_back(v->source);
+    guards_.push_back(std::move(g));
 }
 
 GuardOrigin Tracer::originHere() const {
@@ -265,6 +299,10 @@ Arg Tracer::argOf(const VarRef& v) {
                 }
             }
             bool parameter = v->value.as<vm::TensorObject>().parameter;
+            // Graph inputs are distinct objects on every call of this entry (Dynamo guards all of them so).
+            if (!parameter && std::find(tensorInputs_.begin(), tensorInputs_.end(), v) != tensorInputs_.end() &&
+                std::find(distinctInputs_.begin(), distinctInputs_.end(), v) == distinctInputs_.end())
+                distinctInputs_.push_back(v);
             v->node = graph_->addPlaceholder(v->source->placeholderName(), v->value,
                                              parameter ? "torch.nn.parameter.Parameter" : "torch.Tensor");
             v->node->dimSymbols = std::move(dimSymbols);
@@ -295,6 +333,8 @@ Arg Tracer::argOf(const VarRef& v) {
                                                                    : Arg::Kind::Slice,
                                 std::move(items));
         }
+        case Variable::Kind::Set:
+            unsupported("Unsupported graph argument", "Dynamo does not pass a set to a graph operation.", {}, "call_function with SetVariable");
         case Variable::Kind::Object:
         case Variable::Kind::Super:
             unsupported("Unsupported graph argument", "Dynamo does not pass an object made in the compiled frame to a graph operation.", {},
@@ -323,6 +363,11 @@ vm::Value Tracer::exampleOf(const VarRef& v) {
         }
         case Variable::Kind::Slice:
             return vm::Value(std::make_shared<vm::SliceObject>(exampleOf(v->items[0]), exampleOf(v->items[1]), exampleOf(v->items[2])));
+        case Variable::Kind::Set: {
+            auto set = std::make_shared<vm::SetObject>();
+            for (const VarRef& item : v->items) set->items.push_back(exampleOf(item));  // distinct already
+            return vm::Value(set);
+        }
         case Variable::Kind::Dict: {
             auto dict = std::make_shared<vm::DictObject>();
             if (v->value.is(vm::Kind::Dict)) {  // OrderedDict / defaultdict: the class and factory of its template

@@ -54,6 +54,8 @@ struct Variable {
         Object,        // an instance of a user class made in the trace (Dynamo's UserDefinedObjectVariable): the
                        // trace-time instance in `value` (its class, isinstance, repr), its attributes in keys/items
         Super,         // super() in a traced method: the class its lookup starts above in `value`, the receiver in `self`
+        Set,           // a set the trace made holding traced values (Dynamo's SetVariable): its distinct `items`, tensors
+                       // told apart by identity and constants by value; a set of constants only is a Python constant
     };
     Kind kind = Kind::Python;
     vm::Value value;
@@ -86,10 +88,12 @@ struct GraphBreakInfo {
 
 /// How to rebuild a frame value from the compiled graph's outputs after the graph ran.
 struct Rebuild {
-    enum class Kind { GraphOutput, Constant, CopyOfConstant, FromSource, TensorSize, List, Tuple, Dict, Null, TensorMethod, Iterator, Cell, Object, Super, DictView };
+    enum class Kind { GraphOutput, Constant, CopyOfConstant, FromSource, TensorSize, List, Tuple, Dict, Null, TensorMethod, Iterator, Cell, Object, Super, DictView, Function, Set };
     Kind kind = Kind::Constant;
     /// Object: a new instance of the class in `constant` with the attributes `keys` = `items` (alias id in `index`);
-    /// Super: super(`constant`, items[0]). DictView: items[0].`name`() (keys, values, items).
+    /// Super: super(`constant`, items[0]). DictView: items[0].`name`() (keys, values, items). Function: a new function
+    /// like the one in `constant` (a closure the trace made) over the frame's cells `items` (alias id in `index`).
+    /// Set: a new set of the rebuilt `items` (alias id in `index`).
     /// CopyOfConstant: a shallow copy of `constant` (a set or dict the trace made). GraphOutput: the output; TensorSize: the dimension of the tensor at `source`; Cell: the frame's cell (a closure tuple left on the stack); List/Dict made by the
     /// trace: an alias id (> 0), so that every place holding one container gets the same rebuilt object.
     size_t index = 0;
@@ -149,7 +153,8 @@ struct TraceResult {
     uint32_t breakPc = 0;
     std::vector<std::pair<uint32_t, Rebuild>> locals;  // fast slot -> value
     std::vector<Rebuild> stack;
-    /// The frame's own cells written by the trace (a closure's variables): set on the real cells at a break.
+    /// The frame's own cells written by the trace (a closure's variables): set on the real cells at a break or a
+    /// return (a closure the trace made may leave the frame holding them).
     std::vector<std::pair<uint32_t, Rebuild>> cells;
     /// What the traced code did to values from outside the frame, in order, replayed after the graph.
     std::vector<SideEffect> sideEffects;
@@ -202,6 +207,9 @@ public:
     bool containsTensor(const VarRef& v) const;
     /// Guards a Python value read from a source before trace-time code depends on it.
     void guardValue(const VarRef& v);
+    /// Whether `a` and `b` are tensors read from the frame through their own sources (parameters aside): the
+    /// trace tells such inputs apart under Dynamo's NO_TENSOR_ALIASING guard, which this adds them to.
+    bool distinctInputs(const VarRef& a, const VarRef& b);
     Node* recordCall(NodeOp op, const std::string& target, std::vector<Arg> args, std::vector<KwArg> kwargs);
     VarRef callTensorOp(NodeOp op, const std::string& target, const std::vector<VarRef>& args,
                         const std::vector<std::pair<std::string, VarRef>>& kwargs, const vm::Value& callee, CallKind kind);
@@ -280,6 +288,13 @@ public:
     VarRef compareObjects(uint32_t op, const VarRef& a, const VarRef& b);
     /// Breaks when `a is b` cannot be decided for every call these guards admit.
     void requireKnownIdentity(const VarRef& a, const VarRef& b);
+    /// `a is b` for two traced values, decided at trace time (under guards); breaks when the trace cannot tell.
+    bool sameObject(const VarRef& a, const VarRef& b);
+    /// A set the trace owns holding these values (duplicates dropped as Python's set drops them).
+    VarRef setOf(const std::vector<VarRef>& items);
+    /// set.add on a set the trace made; `in` on one.
+    void addToSet(const VarRef& set, const VarRef& item);
+    bool setContains(const VarRef& set, const VarRef& item);
     VarRef getItem(const VarRef& container, const VarRef& key);
     /// A 0-d integer tensor made by torch.tensor / torch.as_tensor of constants alone: the same value on every call.
     bool tensorOfConstants(const VarRef& v) const;
@@ -309,7 +324,14 @@ private:
     std::optional<uint32_t> escapingClosure(const TraceFrame& root, const TraceResult* breakState, const VarRef* returned);
     /// Restart before the root instruction that made an escaping closure.
     void breakAtClosure(TraceResult& result, TraceFrame& root, uint32_t pc);
+    /// Where each cell of a function's closure sits among the compiled frame's own cells; nullopt when one is not
+    /// the frame's (a cell of an inlined call lives only in the trace).
+    std::optional<std::vector<size_t>> rootCellsOf(const vm::FunctionObject& function) const;
+    /// The frame's own cells as the trace left them, to be written to the real cells.
+    void recordCells(TraceResult& result, TraceFrame& root, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex);
     VarRef wrapTensorInput(const vm::Value& value, SourceRef source);
+    /// The NO_TENSOR_ALIASING guard over the tensor inputs the trace told apart (none for fewer than two).
+    void guardNoTensorAliasing();
 
     vm::Interpreter& vm_;
     TraceOptions options_;
@@ -318,6 +340,8 @@ private:
     std::vector<InputBinding> inputs_;
     std::vector<GuardSpec> guards_;
     std::map<std::string, VarRef> sourceCache_;
+    std::vector<VarRef> tensorInputs_;    // tensors read from sources, one variable per object (Dynamo's DUPLICATE_INPUT)
+    std::vector<VarRef> distinctInputs_;  // those the trace relies on being distinct objects
     std::map<std::string, VarRef> symbolVars_;  // a symbol's variable (s0: an input's size or an int argument)
     std::map<const Node*, InputBinding> symbolSizes_;  // a size symbol's placeholder: the tensor dimension it reads  // one variable per source, so guards and placeholders are shared
     /// A pending side effect; `identity` is the object it changes (list variable, instance, dict, globals).

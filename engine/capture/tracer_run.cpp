@@ -2,6 +2,8 @@
 // hands to the engine (graph outputs plus the recipes that rebuild the frame's return value or its state).
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "capture/symbolic_eval.h"
 #include "capture/tracer.h"
 #include "tensor/autograd/grad_mode.h"
@@ -52,6 +54,7 @@ TraceResult Tracer::trace(const vm::Frame& frame) {
     runRoot(root, result);
     root_ = nullptr;
     result.inputs = inputs_;
+    guardNoTensorAliasing();
     result.guards = guards_;
     result.graph = std::move(graph_);
     return result;
@@ -191,6 +194,12 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
             r.keys = v->keys;
             for (const VarRef& item : v->items) r.items.push_back(rebuildOf(item, outputs, outputIndex));
             return r;
+        case Variable::Kind::Set:
+            // A new set per call, one however many places hold it.
+            r.kind = Rebuild::Kind::Set;
+            r.index = aliasIds_.try_emplace(v.get(), aliasIds_.size() + 1).first->second;
+            for (const VarRef& item : v->items) r.items.push_back(rebuildOf(item, outputs, outputIndex));
+            return r;
         case Variable::Kind::Null: r.kind = Rebuild::Kind::Null; return r;
         case Variable::Kind::Cell:
             r.kind = Rebuild::Kind::Cell;
@@ -211,7 +220,23 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
             r.kind = Rebuild::Kind::Constant;
             r.constant = exampleOf(v);
             return r;
-        case Variable::Kind::Python: fromSourceOrConstant(); return r;
+        case Variable::Kind::Python:
+            if (v->value.is(vm::Kind::Function) && madeAt_.contains(&v->value.as<vm::FunctionObject>()))
+                if (std::optional<std::vector<size_t>> cells = rootCellsOf(v->value.as<vm::FunctionObject>())) {
+                    // A closure the trace made over the frame's cells: a new function per call, over this call's cells.
+                    r.kind = Rebuild::Kind::Function;
+                    r.index = aliasIds_.try_emplace(v.get(), aliasIds_.size() + 1).first->second;
+                    r.constant = v->value;
+                    for (size_t cell : *cells) {
+                        Rebuild c;
+                        c.kind = Rebuild::Kind::Cell;
+                        c.index = cell;
+                        r.items.push_back(std::move(c));
+                    }
+                    return r;
+                }
+            fromSourceOrConstant();
+            return r;
         case Variable::Kind::Object:
             // A new instance per call, one however many places hold it, with the attributes the trace gave it.
             r.kind = Rebuild::Kind::Object;
@@ -234,6 +259,7 @@ void Tracer::finishWithReturn(TraceResult& result, const VarRef& value) {
     std::map<const Node*, size_t> index;
     result.returned = true;
     result.returnValue = rebuildOf(value, outputs, index);
+    recordCells(result, *root_, outputs, index);
     recordSideEffects(result, outputs, index);
     graph_->setOutput(std::move(outputs));
 }
@@ -248,11 +274,16 @@ void Tracer::finishWithBreak(TraceResult& result, TraceFrame& root, const GraphB
     std::vector<bool> live = liveLocalsAt(*root.code, root.pc);
     for (size_t i = 0; i < root.locals.size(); ++i)
         if (live[i] && root.locals[i]) result.locals.emplace_back(static_cast<uint32_t>(i), rebuildOf(root.locals[i], outputs, index));
-    // The frame's own cells hold what the trace stored in them (closure variables assigned before the break).
-    for (const auto& [i, cell] : root.cellValues)
-        if (cell->local && cell->value) result.cells.emplace_back(static_cast<uint32_t>(i), rebuildOf(cell->value, outputs, index));
+    recordCells(result, root, outputs, index);
     recordSideEffects(result, outputs, index);
     graph_->setOutput(std::move(outputs));
+}
+
+void Tracer::recordCells(TraceResult& result, TraceFrame& root, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex) {
+    // The frame's own cells hold what the trace stored in them (closure variables assigned before a break or the
+    // return); a closure that leaves the frame reads them.
+    for (const auto& [i, cell] : root.cellValues)
+        if (cell->local && cell->value) result.cells.emplace_back(static_cast<uint32_t>(i), rebuildOf(cell->value, outputs, outputIndex));
 }
 
 TraceFrame* Tracer::rootFrame() const { return root_; }
@@ -272,8 +303,10 @@ std::optional<uint32_t> Tracer::escapingClosure(const TraceFrame& root, const Tr
     auto visit = [&](auto& self, const VarRef& v) -> void {
         if (!v) return;
         if (v->kind == Variable::Kind::Python && v->value.is(vm::Kind::Function)) {
+            // A closure over the frame's own cells only is rebuilt over them (Dynamo reconstructs it); one over an
+            // inlined call's cells cannot be.
             auto it = madeAt_.find(&v->value.as<vm::FunctionObject>());
-            if (it != madeAt_.end() && (!found || it->second < *found)) {
+            if (it != madeAt_.end() && !rootCellsOf(v->value.as<vm::FunctionObject>()) && (!found || it->second < *found)) {
                 found = it->second;
                 escapedModule_ = false;
             }
@@ -298,6 +331,17 @@ std::optional<uint32_t> Tracer::escapingClosure(const TraceFrame& root, const Tr
     }
     for (const PendingEffect& e : effects_) visit(visit, e.value);
     return found;
+}
+
+std::optional<std::vector<size_t>> Tracer::rootCellsOf(const vm::FunctionObject& function) const {
+    if (!root_) return std::nullopt;
+    std::vector<size_t> indexes;
+    for (const auto& cell : function.closure) {
+        auto it = std::find(root_->cells.begin(), root_->cells.end(), cell);
+        if (it == root_->cells.end()) return std::nullopt;
+        indexes.push_back(static_cast<size_t>(it - root_->cells.begin()));
+    }
+    return indexes;
 }
 
 void Tracer::breakAtClosure(TraceResult& result, TraceFrame& root, uint32_t pc) {

@@ -16,11 +16,10 @@ namespace eng::tensor {
 namespace {
 
 void copySameDevice(const Tensor& dst, const Tensor& src) {
-    // Copies within one storage may overlap, and then only the one-thread order gives memmove's result.
-    const bool mayOverlap = dst.sharesStorageWith(src);
     if (dst.dtype() == src.dtype() && dst.isContiguous() && src.isContiguous() && dst.sizes() == src.sizes()) {
         if (dst.numel() == 0 || dst.data() == src.data()) return;
-        if (mayOverlap) {
+        // Copies within one storage may overlap, and then only memmove's one pass gives the right result.
+        if (dst.sharesStorageWith(src)) {
             std::memmove(dst.data(), src.data(), dst.nbytes());
             return;
         }
@@ -36,7 +35,7 @@ void copySameDevice(const Tensor& dst, const Tensor& src) {
         dispatchDType(src.dtype(), [&]<typename In>() {
             const std::array<Tensor, 2> ops{dst, expanded};
             ElementLoop loop(ops);
-            const auto chunk = [&](char* const* p, const int64_t* s, int64_t n) {
+            loop.forEachChunkParallel([&](char* const* p, const int64_t* s, int64_t n) {
                 if (s[0] == sizeof(Out) && s[1] == sizeof(In)) {
                     auto* o = reinterpret_cast<Out*>(p[0]);
                     const auto* a = reinterpret_cast<const In*>(p[1]);
@@ -45,9 +44,7 @@ void copySameDevice(const Tensor& dst, const Tensor& src) {
                     for (int64_t i = 0; i < n; ++i)
                         *reinterpret_cast<Out*>(p[0] + i * s[0]) = castValue<Out>(*reinterpret_cast<const In*>(p[1] + i * s[1]));
                 }
-            };
-            if (mayOverlap) loop.forEachChunk(chunk);
-            else loop.forEachChunkParallel(chunk);
+            });
         });
     });
 }

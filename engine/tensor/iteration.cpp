@@ -105,6 +105,10 @@ ElementLoop::ElementLoop(std::span<const Tensor> operands) : operandCount_(stati
     const Shape& sizes = operands.front().sizes();
     numel_ = shapeNumel(sizes);
     for (int k = 0; k < operandCount_; ++k) base_[static_cast<size_t>(k)] = static_cast<char*>(operands[static_cast<size_t>(k)].data());
+    const Tensor& output = operands.front();
+    for (const Tensor& input : operands.subspan(1))
+        outputOverlapsInput_ = outputOverlapsInput_ || (input.sharesStorageWith(output) &&
+                                                        (input.data() != output.data() || input.strides() != output.strides()));
     if (numel_ == 0) return;
     const std::vector<size_t> perm = memoryOrder(sizes, operands);
     for (size_t d : perm) {

@@ -44,10 +44,13 @@ public:
     }
 
     // forEachChunk with the elements split into ranges run on the worker pool's threads (worker_pool.h) when
-    // there are enough of them; body must only write its own chunk's elements. Each element is computed as on one
-    // thread: the ranges start at multiples of 64 elements of the iteration order.
+    // there are enough of them; body must only write its own chunk's elements (operand 0). Each element is computed
+    // as on one thread, and ranges start at multiples of 64 elements of the iteration order. When operand 0 shares
+    // memory with another operand other than element for element (x[1:] += x[:-1]), the result depends on the order
+    // of the writes, so it stays the one-thread order.
     template <typename Body>
     void forEachChunkParallel(const Body& body) const {
+        if (outputOverlapsInput_) return forEachChunk(body);
         parallelRanges(numel_, kEagerGrain, [&](int64_t begin, int64_t end) { forEachChunkIn(begin, end, body); }, 64);
     }
 
@@ -95,6 +98,7 @@ public:
 private:
     int operandCount_ = 0;
     int64_t numel_ = 0;
+    bool outputOverlapsInput_ = false;
     std::array<char*, kMaxLoopOperands> base_{};
     Shape sizes_;  // fastest-varying first, after coalescing
     std::vector<std::array<int64_t, kMaxLoopOperands>> strides_;  // per dim, per operand, in bytes

@@ -68,6 +68,19 @@ Geometry makeGeometry(const Tensor& x, const std::vector<bool>& mask, bool keepd
     return g;
 }
 
+// The element offset of position `index` (row-major) in a grid of these sizes and strides; each dim's position
+// goes to `counter` when given.
+int64_t unravelOffset(int64_t index, const Shape& sizes, const Shape& strides, std::vector<int64_t>* counter = nullptr) {
+    int64_t offset = 0;
+    for (size_t d = sizes.size(); d-- > 0;) {
+        const int64_t position = index % sizes[d];
+        index /= sizes[d];
+        offset += position * strides[d];
+        if (counter) (*counter)[d] = position;
+    }
+    return offset;
+}
+
 // Drives reducer.begin(), reducer.segment(const T* p, n, stride, firstIndex)..., reducer.end(outIndex) for the
 // outputs [firstOut, endOut) (row-major over the kept dims).
 template <typename T, typename Reducer>
@@ -78,12 +91,7 @@ void reduceOutputs(const Tensor& x, const Geometry& g, Reducer& reducer, int64_t
     const int64_t lastSize = g.reducedSizes.empty() ? (g.reducedCount == 0 ? 0 : 1) : g.reducedSizes.back();
     const int64_t lastStride = g.reducedSizes.empty() ? 0 : g.reducedStrides.back();
     std::vector<int64_t> keptCounter(kept, 0), redCounter(outerReduced, 0);
-    int64_t keptOffset = 0;
-    for (int64_t rest = firstOut, d = static_cast<int64_t>(kept) - 1; d >= 0; --d) {
-        keptCounter[static_cast<size_t>(d)] = rest % g.keptSizes[static_cast<size_t>(d)];
-        rest /= g.keptSizes[static_cast<size_t>(d)];
-        keptOffset += keptCounter[static_cast<size_t>(d)] * g.keptStrides[static_cast<size_t>(d)];
-    }
+    int64_t keptOffset = unravelOffset(firstOut, g.keptSizes, g.keptStrides, &keptCounter);
     for (int64_t o = firstOut; o < endOut; ++o) {
         reducer.begin();
         if (lastSize > 0) {
@@ -111,11 +119,67 @@ void reduceOutputs(const Tensor& x, const Geometry& g, Reducer& reducer, int64_t
     }
 }
 
-// Every output, the outputs split over the worker pool's threads (each with its own copy of the reducer) when
-// there is enough work; an output is reduced in the same order either way, so the result does not depend on the
-// thread count.
+// Elements of the reduced range one partial result covers when a few outputs each reduce a long range.
+constexpr int64_t kReductionBlock = 1 << 16;
+// Outputs below which a reduction splits each output's range into blocks rather than splitting the outputs.
+constexpr int64_t kFewOutputs = 16;
+
+// reducer.segment(...) over the elements [first, end) of one output's reduced range (row-major over the reduced
+// dims, so a block may begin and end inside a segment).
+template <typename T, typename Reducer>
+void reduceBlock(const T* outputBase, const Geometry& g, Reducer& reducer, int64_t first, int64_t end) {
+    if (g.reducedSizes.empty()) {
+        if (first < end) reducer.segment(outputBase, 1, 0, first);
+        return;
+    }
+    const size_t dims = g.reducedSizes.size();
+    std::vector<int64_t> counter(dims, 0);
+    int64_t offset = unravelOffset(first, g.reducedSizes, g.reducedStrides, &counter);
+    const int64_t lastSize = g.reducedSizes.back(), lastStride = g.reducedStrides.back();
+    for (int64_t at = first; at < end;) {
+        const int64_t count = std::min(lastSize - counter.back(), end - at);
+        reducer.segment(outputBase + offset, count, lastStride, at);
+        at += count;
+        offset += count * lastStride;
+        counter.back() += count;
+        for (size_t d = dims; d-- > 1 && counter[d] == g.reducedSizes[d];) {
+            offset += g.reducedStrides[d - 1] - g.reducedStrides[d] * g.reducedSizes[d];
+            counter[d] = 0;
+            ++counter[d - 1];
+        }
+    }
+}
+
+// Every output. Many outputs are split over the worker pool's threads (each with its own copy of the reducer),
+// each output reduced in the same order as on one thread. A few outputs over long ranges (x.sum(), a mean over
+// most dims) reduce fixed blocks of kReductionBlock elements as partials that are then combined in block order:
+// the blocks depend on the shape alone, so the result is the same on any number of threads.
 template <typename T, typename Reducer>
 void runReduction(const Tensor& x, const Geometry& g, Reducer& reducer) {
+    const int64_t blocks = (g.reducedCount + kReductionBlock - 1) / kReductionBlock;
+    if constexpr (requires(Reducer r) { r.combine(r); }) {
+        if (g.outCount < kFewOutputs && blocks >= 2) {
+            const T* base = x.dataAs<const T>();
+            std::vector<int64_t> outputOffsets;
+            for (int64_t o = 0; o < g.outCount; ++o) outputOffsets.push_back(unravelOffset(o, g.keptSizes, g.keptStrides));
+            std::vector<Reducer> partials(static_cast<size_t>(g.outCount * blocks), reducer);
+            parallelRanges(g.outCount * blocks, 1, [&](int64_t first, int64_t end) {
+                for (int64_t task = first; task < end; ++task) {
+                    const int64_t o = task / blocks, block = task % blocks;
+                    Reducer& partial = partials[static_cast<size_t>(task)];
+                    partial.begin();
+                    reduceBlock(base + outputOffsets[static_cast<size_t>(o)], g, partial, block * kReductionBlock,
+                                std::min(g.reducedCount, (block + 1) * kReductionBlock));
+                }
+            });
+            for (int64_t o = 0; o < g.outCount; ++o) {
+                Reducer& total = partials[static_cast<size_t>(o * blocks)];
+                for (int64_t block = 1; block < blocks; ++block) total.combine(partials[static_cast<size_t>(o * blocks + block)]);
+                total.end(o);
+            }
+            return;
+        }
+    }
     const int64_t perOutput = std::max<int64_t>(g.reducedCount, 1);
     parallelRanges(g.outCount, (kEagerGrain + perOutput - 1) / perOutput, [&](int64_t first, int64_t end) {
         Reducer local = reducer;
@@ -146,6 +210,7 @@ struct SumReducer {
             for (int64_t i = 0; i < n; ++i) acc += static_cast<Acc>(static_cast<OpMath<T>>(p[i * stride]));
         }
     }
+    void combine(const SumReducer& later) { acc += later.acc; }
     void end(int64_t o) {
         if constexpr (std::is_integral_v<Acc>) out[o] = castValue<Out>(acc);
         else out[o] = castValue<Out>(acc / divisor);
@@ -161,6 +226,7 @@ struct ProdReducer {
     void segment(const T* p, int64_t n, int64_t stride, int64_t) {
         for (int64_t i = 0; i < n; ++i) acc *= static_cast<Acc>(static_cast<OpMath<T>>(p[i * stride]));
     }
+    void combine(const ProdReducer& later) { acc *= later.acc; }
     void end(int64_t o) { out[o] = castValue<T>(acc); }
 };
 
@@ -188,6 +254,19 @@ struct ExtremumReducer {
                 best = v;
                 bestIndex = first + i;
             }
+        }
+    }
+    // The extreme of a later block: the rules above give the same winner as one pass over both blocks.
+    void combine(const ExtremumReducer& later) {
+        if (later.bestIndex < 0) return;
+        bool take = bestIndex < 0;
+        if constexpr (std::is_floating_point_v<V>) {
+            if (!take && best != best) return;
+            take = take || later.best != later.best;
+        }
+        if (take || (kMax ? later.best > best : later.best < best)) {
+            best = later.best;
+            bestIndex = later.bestIndex;
         }
     }
     void end(int64_t o) {
@@ -230,6 +309,7 @@ struct LogicalReducer {
             acc = kAll ? (acc && nonZero) : (acc || nonZero);
         }
     }
+    void combine(const LogicalReducer& later) { acc = kAll ? (acc && later.acc) : (acc || later.acc); }
     void end(int64_t o) { out[o] = acc; }
 };
 

@@ -120,6 +120,12 @@ void registerShapeOps(OpRegistry& r) {
         indexPut(a.tensor(0), a.tensorList(1), a.tensor(2), a.boolean(3));
         return a[0];
     });
+    // The functional form (a copy written), as AOT Autograd's graphs call it: embedding's backward scatters rows so.
+    r.def(both("index_put"), "index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False)", [](const Args& a) {
+        const Tensor out = clone(a.tensor(0));
+        indexPut(out, a.tensorList(1), a.tensor(2), a.boolean(3));
+        return Value(out);
+    });
 }
 
 }  // namespace eng::tensor

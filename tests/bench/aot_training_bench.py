@@ -1,5 +1,5 @@
 # Training-step benchmark for AOT Autograd: forward + backward + optimizer step of two models, eager and compiled
-# (aot_eager and the inductor), median step time and the first compiled step (compile included). One script for
+# (aot_eager, the inductor, and the inductor with compiled autograd), median step time and the first compiled step (compile included). One script for
 # both engines: `python3 -c 'import aot_training_bench as b; b.main("SPEC")'` (PyTorch) and
 # `cwb run aot_training_bench.py --device SPEC` (cwb calls main(SPEC)).
 # SPEC: comma-separated tokens: cpu | cuda, iters=N (default 20), warmup=N (default 3).
@@ -57,11 +57,24 @@ def median(values):
     return s[len(s) // 2]
 
 
+def forward_backward(model, *inputs):
+    loss = model(*inputs)
+    loss.backward()
+    return loss
+
+
 def bench(make, inputs, mode, cfg):
     torch._dynamo.reset()  # each mode compiles afresh (the cache is per code object, whatever the backend)
     torch.manual_seed(0)
     model = make()
-    step_fn = model if mode == "eager" else torch.compile(model, backend=mode)
+    # compiled_autograd: forward and backward in one compiled function, the backward captured as a graph of its own
+    torch._dynamo.config.compiled_autograd = mode == "compiled_autograd"
+    if mode == "compiled_autograd":
+        compiled = torch.compile(forward_backward, backend="inductor")
+        step_fn = lambda *xs: compiled(model, *xs)
+    else:
+        run = model if mode == "eager" else torch.compile(model, backend=mode)
+        step_fn = lambda *xs: forward_backward(run, *xs)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
     times = []
     loss = None
@@ -69,9 +82,9 @@ def bench(make, inputs, mode, cfg):
         t0 = time.perf_counter()
         opt.zero_grad()
         loss = step_fn(*inputs)
-        loss.backward()
         opt.step()
         times.append(time.perf_counter() - t0)
+    torch._dynamo.config.compiled_autograd = False
     return median(times[cfg["warmup"]:]) * 1000.0, times[0], float(loss)
 
 
@@ -88,7 +101,7 @@ def main(spec="cpu"):
         ("block", Block, (torch.randn(4, 32, 128), torch.randint(0, 64, (128,)))),
     ]
     for name, make, inputs in workloads:
-        for mode in ["eager", "aot_eager", "inductor"]:
+        for mode in ["eager", "aot_eager", "inductor", "compiled_autograd"]:
             ms, first, loss = bench(make, inputs, mode, cfg)
             print(f"RESULT {IMPL} {name} {mode} median_ms={ms:.3f} first_s={first:.3f} loss={loss:.4f}")
 

@@ -13,11 +13,29 @@ struct Config {
     std::string backend;  ///< "none" runs f eagerly
     std::string mode;
     bool interpreterCodegen = false;  ///< CWB_INDUCTOR_CODEGEN=interpreter
+    std::string device;               ///< empty: the device the program is checked on
 };
 
-/// eager, aot_eager, inductor (LLVM), inductor max-autotune, inductor with the reference interpreter.
-const std::vector<Config>& compiledConfigs();
-const Config* findConfig(const std::string& name);
+/// The configurations that apply on `device`. cpu: eager, aot_eager, inductor (LLVM), inductor max-autotune,
+/// inductor with the reference interpreter. cuda: eager, aot_eager, inductor (NVRTC), with reduce-overhead (CUDA
+/// graphs), max-autotune (autotuned launches and CUDA graphs) and max-autotune-no-cudagraphs, and the program run
+/// eagerly on the CPU (the eager CUDA runtime against the CPU's).
+const std::vector<Config>& compiledConfigs(const std::string& device);
+const Config* findConfig(const std::string& device, const std::string& name);
+
+/// Whether `device` ("cpu", "cuda") can run programs here. Asked in a child process: a process that initialised
+/// CUDA cannot hand it on to the children it forks afterwards.
+bool deviceAvailable(const std::string& device);
+
+/// What each configuration is compared with when it is not cwb's own eager run: a result recorded elsewhere
+/// (real PyTorch's, tests/fuzz/torch_reference.py), in the outputs format of `cwb run --outputs`.
+struct Reference {
+    std::string name;     ///< how verdicts name it ("torch 2.11 eager")
+    bool ok = false;      ///< false: it raised `error`
+    std::string outputs;  ///< a JSON array of output summaries
+    std::string printed;
+    std::string error;
+};
 
 struct Verdict {
     enum class Kind { Agree, EagerRaises, Differs, Raises, Crash, Hang };
@@ -29,7 +47,13 @@ struct Verdict {
 std::string kindName(Verdict::Kind kind);
 bool parseKind(const std::string& name, Verdict::Kind& kind);
 
-/// Runs `text` (a program with run(device, backend, mode)) eagerly, then under each of `configs`.
-Verdict checkProgram(const std::string& text, const std::vector<Config>& configs, int timeoutSeconds);
+/// Empty when `outputs` agree with `reference` (same kinds, shapes, dtypes, values within float32's or float64's
+/// tolerance), else what differs first, naming the reference `referenceName`.
+std::string compareOutputs(const std::string& reference, const std::string& outputs, const std::string& referenceName);
+
+/// Runs `text` (a program with run(device, backend, mode)) eagerly on `device`, then under each of `configs`; with
+/// `reference`, each of `configs` is compared with it instead of with cwb's eager run.
+Verdict checkProgram(const std::string& text, const std::string& device, const std::vector<Config>& configs,
+                     int timeoutSeconds, const Reference* reference = nullptr);
 
 }  // namespace cwb::fuzz

@@ -524,7 +524,11 @@ std::string renderProgram(const Program& program) {
         args += (args.empty() ? "" : ", ") + program.params[i];
     }
     if (program.scalarArg) args += ", n + 1";
-    out += fmt::format("        outs.extend(fn({}))\n", args);
+    // CUDA graphs hand out the same output memory on the next call, as PyTorch's do: keep copies under them.
+    out += fmt::format("        res = fn({})\n", args);
+    out += "        if mode in (\"reduce-overhead\", \"max-autotune\"):\n"
+           "            res = [r.clone() for r in res]\n"
+           "        outs.extend(res)\n";
     out += fmt::format("        outs.extend([{}])\n", args.substr(0, args.find(", n + 1")));
     out += "    return outs\n\n\ndef main(device):\n    return run(device, \"inductor\", \"default\")\n";
     return out;

@@ -22,12 +22,12 @@ bool mentions(const Program& program, const std::string& name) {
 
 }  // namespace
 
-Program shrinkProgram(Program program, const Verdict& failure, int timeoutSeconds) {
+Program shrinkProgram(Program program, const Verdict& failure, const std::string& device, int timeoutSeconds) {
     std::vector<Config> configs;
-    if (const Config* config = findConfig(failure.config)) configs.push_back(*config);
-    else configs = compiledConfigs();
+    if (const Config* config = findConfig(device, failure.config)) configs.push_back(*config);
+    else configs = compiledConfigs(device);
     auto stillFails = [&](const Program& candidate) {
-        return checkProgram(renderProgram(candidate), configs, timeoutSeconds).sameFailure(failure);
+        return checkProgram(renderProgram(candidate), device, configs, timeoutSeconds).sameFailure(failure);
     };
     auto tryCandidate = [&](const Program& candidate) {
         if (!stillFails(candidate)) return false;

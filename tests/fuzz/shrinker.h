@@ -7,6 +7,6 @@
 
 namespace cwb::fuzz {
 
-Program shrinkProgram(Program program, const Verdict& failure, int timeoutSeconds);
+Program shrinkProgram(Program program, const Verdict& failure, const std::string& device, int timeoutSeconds);
 
 }  // namespace cwb::fuzz

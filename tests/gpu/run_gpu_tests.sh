@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU tests on a machine with a CUDA driver but no build tools: `package BUILD_DIR` (here) bundles the test
 # binaries and the non-system shared libraries they need (scripts/bundle_binary.sh) into .devbin/
-# (git-ignored); `run` (on the GPU machine, from the repository root) unpacks them and runs the CUDA tests.
+# (git-ignored); `run` (on the GPU machine, from the repository root) unpacks them and runs the CUDA tests, `exec
+# COMMAND ARGS...` a command with them on PATH.
 # libcuda comes from the machine's driver; NVRTC and cuBLAS from its CUDA toolkit. CWB_GPU_BUNDLE names another
 # bundle folder under the repository root (.devbin-NAME), so that several builds can be tested side by side, and
 # CWB_GPU_BINARIES packages only some of the test binaries (the working tree and one bundle must stay under the
@@ -46,11 +47,13 @@ cuda_library_dirs() {
     echo "${dirs[*]}"
 }
 
-run() {
+# Unpacks the bundle into a fresh folder and sets `bundle` (where its binaries are) and the environment they need.
+unpack() {
     local work
     work=$(mktemp -d)
     tar -C "$work" -xJf "$bundle_dir/gpu_tests.tar.xz"
-    local bundle="$work/gpu_tests" data_dir
+    bundle="$work/gpu_tests"
+    local data_dir
     data_dir=$(cat "$bundle/data_dir" 2>/dev/null || true)
     if [[ -n $data_dir && ! -e $data_dir ]]; then
         mkdir -p "$(dirname "$data_dir")"
@@ -58,6 +61,11 @@ run() {
     fi
     export LD_LIBRARY_PATH="$bundle:$(cuda_library_dirs)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export CWB_KERNEL_CACHE_DIR="$work/kernels"
+}
+
+run() {
+    local bundle
+    unpack
     local status=0 ran=0
     # Runs one bundled test binary with its arguments; a binary this bundle does not hold is skipped.
     run_if_bundled() {
@@ -81,8 +89,18 @@ run() {
     return $status
 }
 
+# Runs a command with the bundled binaries on PATH and CWB_GPU_UNPACKED set (tests/fuzz/gpu_difffuzz.sh reruns
+# itself so, unpacking once).
+exec_bundled() {
+    local bundle
+    [[ $# -gt 0 ]] || { echo "usage: run_gpu_tests.sh exec COMMAND [ARGS...]" >&2; return 2; }
+    unpack
+    PATH="$bundle:$PATH" CWB_GPU_UNPACKED=1 "$@"
+}
+
 case "${1:-}" in
     package) shift; package "$@" ;;
     run) shift; run "$@" ;;
-    *) echo "usage: $0 package BUILD_DIR | run [gtest args]" >&2; exit 2 ;;
+    exec) shift; exec_bundled "$@" ;;
+    *) echo "usage: $0 package BUILD_DIR | run [gtest args] | exec COMMAND [ARGS...]" >&2; exit 2 ;;
 esac

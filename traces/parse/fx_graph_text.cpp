@@ -147,7 +147,7 @@ private:
     bool renamePlaceholder(std::string_view newName, std::string_view argumentName);
     void classify(std::string_view expr, GraphNode& node) const;
     std::vector<std::string> referencedNodes(std::string_view expr);
-    size_t addNode(GraphNode node);
+    size_t addNode(GraphNode&& node);
     void dropSignaturePlaceholders();
 
     size_t maxNodes_;
@@ -468,7 +468,7 @@ std::vector<std::string> FxGraphParser::referencedNodes(std::string_view expr) {
     return out;
 }
 
-size_t FxGraphParser::addNode(GraphNode node) {
+size_t FxGraphParser::addNode(GraphNode&& node) {
     size_t index = nodes_.size();
     if (index >= maxNodes_) throw TooManyNodes{};
     byName_.insert_or_assign(node.name, index);

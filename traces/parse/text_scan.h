@@ -162,7 +162,8 @@ inline size_t findTopLevel(std::string_view s, std::string_view needle, size_t f
             i = skipQuoted(s, i);
             continue;
         }
-        if (depth == 0 && s.substr(i, needle.size()) == needle) return i;
+        // The first byte first: comparing at every position would call memcmp once per character.
+        if (depth == 0 && (needle.empty() || c == needle.front()) && s.substr(i, needle.size()) == needle) return i;
         if (c == '(' || c == '[' || c == '{') ++depth;
         else if (c == ')' || c == ']' || c == '}') --depth;
         ++i;
@@ -176,7 +177,7 @@ inline std::string stripLocalScope(std::string_view s) {
     out.reserve(s.size());
     for (size_t i = 0; i < s.size();) {
         const bool atBoundary = i == 0 || !(isIdentChar(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '\'');
-        if (atBoundary && s.substr(i, 3) == "L['") {
+        if (s[i] == 'L' && atBoundary && s.substr(i, 3) == "L['") {
             size_t close = s.find("']", i + 3);
             if (close != std::string_view::npos && isIdentifier(s.substr(i + 3, close - i - 3))) {
                 out.append(s.substr(i + 3, close - i - 3));

@@ -104,9 +104,20 @@ std::vector<Point> cornersOutOfGroups(Point start, Rect unit, const std::vector<
         // Below the contents the padding is free; above them only the header's lower part (its label sits on top).
         float border = down ? box.maxY : box.minY + kGroupHeader - 4.0f;
         float inBorder = down ? box.maxY - kGroupPadding * 0.5f : border;
-        Channel channel = channelBeside(placedUnits(level, placed), unit, border, down);
+        std::vector<Rect> units = placedUnits(level, placed);
+        Channel channel = channelBeside(units, unit, border, down);
         bool outermost = i + 1 == clusters.size();
         Point at = corners.back();
+        // Units beyond the band only matter when they stand between it and the border where the edge goes out.
+        float goalX = outermost ? exit.x : at.x;
+        if (channel.unitsBeyond) {
+            float lo = std::min(at.x, goalX) - 2.0f;
+            float hi = std::max(at.x, goalX) + 2.0f;
+            channel.unitsBeyond = std::any_of(units.begin(), units.end(), [&](const Rect& u) {
+                bool beyond = down ? u.minY > channel.y : u.maxY < channel.y;
+                return beyond && u.maxX >= lo && u.minX <= hi;
+            });
+        }
         corners.push_back({at.x, channel.y});
         float side = std::fabs(exit.x - box.minX) <= std::fabs(exit.x - box.maxX) ? box.minX + kGroupPadding * 0.5f
                                                                                  : box.maxX - kGroupPadding * 0.5f;
@@ -126,11 +137,36 @@ std::vector<Point> cornersOutOfGroups(Point start, Rect unit, const std::vector<
     return corners;
 }
 
-/// Straight segments through `corners` (cubic beziers, as dot's), leaving out the ones of no length.
-void linesThrough(std::vector<Point>& points, const std::vector<Point>& corners) {
-    for (const Point& corner : corners) {
-        if (points.empty()) points.push_back(corner);
-        else if (std::fabs(points.back().x - corner.x) + std::fabs(points.back().y - corner.y) > 0.01f) lineTo(points, corner);
+/// Straight segments through `corners`, their corners rounded so that a path along a group's border reads as an
+/// edge rather than another box (cubic beziers, as dot's).
+void linesThrough(std::vector<Point>& points, std::vector<Point> corners) {
+    constexpr float kCornerRadius = 6.0f;
+    auto length = [](Point a, Point b) { return std::fabs(a.x - b.x) + std::fabs(a.y - b.y); };
+    corners.erase(std::unique(corners.begin(), corners.end(),
+                              [&](Point a, Point b) { return length(a, b) < 0.01f; }),
+                  corners.end());
+    if (corners.empty()) return;
+    if (points.empty()) points.push_back(corners.front());
+    else if (length(points.back(), corners.front()) > 0.01f) lineTo(points, corners.front());
+    auto towards = [](Point from, Point to, float by) {
+        float d = std::hypot(to.x - from.x, to.y - from.y);
+        return d <= 0 ? from : Point{from.x + (to.x - from.x) * by / d, from.y + (to.y - from.y) * by / d};
+    };
+    for (size_t i = 1; i < corners.size(); ++i) {
+        Point corner = corners[i];
+        if (i + 1 == corners.size()) {
+            lineTo(points, corner);
+            break;
+        }
+        Point next = corners[i + 1];
+        float radius = std::min({kCornerRadius, std::hypot(corner.x - points.back().x, corner.y - points.back().y) * 0.5f,
+                                 std::hypot(next.x - corner.x, next.y - corner.y) * 0.5f});
+        Point before = towards(corner, points.back(), radius);
+        if (length(points.back(), before) > 0.01f) lineTo(points, before);
+        points.push_back(towards(before, corner, radius * 0.55f));
+        Point after = towards(corner, next, radius);
+        points.push_back(towards(after, corner, radius * 0.55f));
+        points.push_back(after);
     }
 }
 

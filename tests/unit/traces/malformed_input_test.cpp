@@ -56,6 +56,16 @@ void expectAllValidRecordsKept(const Imported& imported) {
     EXPECT_EQ(imported.trace.compiles[0].status, CompileStatus::Ok);
 }
 
+/// Imports `damaged` (raw log text) between the valid records, and checks that every valid record was kept.
+Imported importAmidValidRecords(const std::string& damaged) {
+    auto b = validPrefix();
+    b.raw(damaged);
+    addValidSuffix(b);
+    auto imported = importText(b.text());
+    expectAllValidRecordsKept(imported);
+    return imported;
+}
+
 const ImportIssue& onlyIssue(const Imported& imported) {
     EXPECT_EQ(imported.trace.issues.size(), 1u);
     return imported.trace.issues.at(0);
@@ -64,11 +74,8 @@ const ImportIssue& onlyIssue(const Imported& imported) {
 }  // namespace
 
 TEST(MalformedInput, BadHeaderIsReportedWithLineAndColumn) {
-    auto b = validPrefix();
-    b.raw("V1122 06:30:xx.000000 762 torch/x.py:1] {\"str\": [\"lost\", 9]}\n\tits payload line\n");
-    addValidSuffix(b);
-    auto imported = importText(b.text());
-    expectAllValidRecordsKept(imported);
+    auto imported =
+        importAmidValidRecords("V1122 06:30:xx.000000 762 torch/x.py:1] {\"str\": [\"lost\", 9]}\n\tits payload line\n");
     const ImportIssue& issue = onlyIssue(imported);
     EXPECT_EQ(issue.kind, "bad_header");
     EXPECT_EQ(issue.line, 10);
@@ -77,11 +84,7 @@ TEST(MalformedInput, BadHeaderIsReportedWithLineAndColumn) {
 }
 
 TEST(MalformedInput, BadJsonIsReportedAtTheByteWhereItBreaks) {
-    auto b = validPrefix();
-    b.raw("V1122 06:30:53.061000 762 torch/x.py:1] {\"artifact\": {\"name\": oops}}\n");
-    addValidSuffix(b);
-    auto imported = importText(b.text());
-    expectAllValidRecordsKept(imported);
+    auto imported = importAmidValidRecords("V1122 06:30:53.061000 762 torch/x.py:1] {\"artifact\": {\"name\": oops}}\n");
     const ImportIssue& issue = onlyIssue(imported);
     EXPECT_EQ(issue.kind, "bad_json");
     EXPECT_EQ(issue.line, 10);
@@ -89,15 +92,12 @@ TEST(MalformedInput, BadJsonIsReportedAtTheByteWhereItBreaks) {
 }
 
 TEST(MalformedInput, NumberBeyondADoubleIsBadJsonNotACrash) {
-    auto b = validPrefix();
-    b.raw("V1122 06:30:53.061000 762 torch/x.py:1] {\"str\": [\"x\", 3916267e542]}\n");
-    addValidSuffix(b);
-    auto imported = importText(b.text());
-    expectAllValidRecordsKept(imported);
+    auto imported = importAmidValidRecords("V1122 06:30:53.061000 762 torch/x.py:1] {\"str\": [\"x\", 3916267e542]}\n");
     const ImportIssue& issue = onlyIssue(imported);
     EXPECT_EQ(issue.kind, "bad_json");
     EXPECT_EQ(issue.line, 10);
-    EXPECT_NE(issue.message.find("number overflow parsing '3916267e542'"), std::string::npos) << issue.message;
+    EXPECT_NE(issue.message.find("number overflow parsing '3916267e542'"), std::string::npos)
+        << issue.message;
 }
 
 TEST(MalformedInput, Md5MismatchKeepsThePayloadAndSaysSo) {
@@ -128,11 +128,7 @@ TEST(MalformedInput, TruncatedPayloadIsReported) {
 }
 
 TEST(MalformedInput, BinaryJunkIsReportedAndSkipped) {
-    auto b = validPrefix();
-    b.raw(std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0", 20) + "\n");
-    addValidSuffix(b);
-    auto imported = importText(b.text());
-    expectAllValidRecordsKept(imported);
+    auto imported = importAmidValidRecords(std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0", 20) + "\n");
     const ImportIssue& issue = onlyIssue(imported);
     EXPECT_EQ(issue.kind, "binary_data");
     EXPECT_EQ(issue.line, 10);
@@ -171,11 +167,7 @@ TEST(MalformedInput, FileCutMidRecordKeepsEverythingBeforeIt) {
 }
 
 TEST(MalformedInput, LineLongerThanTheLimitIsSkippedInFlatMemory) {
-    auto b = validPrefix();
-    b.raw(std::string(kMaxLineBytes + (1u << 20), 'x') + "\n");
-    addValidSuffix(b);
-    auto imported = importText(b.text());
-    expectAllValidRecordsKept(imported);
+    auto imported = importAmidValidRecords(std::string(kMaxLineBytes + (1u << 20), 'x') + "\n");
     const ImportIssue& issue = onlyIssue(imported);
     EXPECT_EQ(issue.kind, "line_too_long");
     EXPECT_EQ(issue.line, 10);

@@ -12,12 +12,12 @@
 #include "importers/torch_trace/compile_tracker.h"
 #include "importers/torch_trace/log_names.h"
 #include "importers/torch_trace/log_records.h"
+#include "importers/torch_trace/read_ahead.h"
 #include "parse/fx_graph_text.h"
 #include "parse/graph_break_text.h"
 #include "parse/guard_tree.h"
 #include "parse/output_code.h"
 #include "parse/recompile_reasons.h"
-#include "store/md5.h"
 
 namespace traces {
 namespace {
@@ -81,16 +81,21 @@ public:
 
     /// Imports the records of `range`, which starts where the previous read stopped.
     void read(const LogByteRange& range) {
-        LogRecordReader reader(path_, [this](LogProblem p) { problem(p.line, p.column, p.kind, p.message); }, range);
-        LogRecord record;
-        uint64_t lastReported = reader.bytesRead();
-        while (reader.next(record)) {
-            handle(record);
-            if (progress_ && reader.bytesRead() - lastReported > (8u << 20)) {
-                lastReported = reader.bytesRead();
+        ReadAheadRecords reader(path_, range);
+        auto report = [this](std::vector<LogProblem>& problems) {
+            for (LogProblem& p : problems) problem(p.line, p.column, std::move(p.kind), std::move(p.message));
+            problems.clear();
+        };
+        uint64_t lastReported = range.begin;
+        while (ReadRecord* read = reader.next()) {
+            report(read->problems);
+            handle(read->record, read->payloadMd5);
+            if (progress_ && read->bytesRead - lastReported > (8u << 20)) {
+                lastReported = read->bytesRead;
                 progress_(lastReported, reader.fileSize());
             }
         }
+        report(reader.trailingProblems());
         if (progress_) progress_(reader.bytesRead(), reader.fileSize());
         bytesRead_ = reader.bytesRead();
         linesRead_ = reader.linesRead();
@@ -196,7 +201,8 @@ private:
         return stack;
     }
 
-    void handle(LogRecord& record) {
+    /// `payloadMd5`: the md5 of the record's payload (empty without one), computed as it was read.
+    void handle(LogRecord& record, const std::string& payloadMd5) {
         auto doc = parser_.parse(record.header.json.data(), record.header.json.size(), false);
         object envelope;
         if (doc.error() != simdjson::SUCCESS) return reportBadJson(record, doc.error());
@@ -234,7 +240,7 @@ private:
                 problem(record.line, 0, "truncated_payload",
                         "the record declares a payload (md5 " + std::string(hasPayload) + ") but no payload follows");
             } else {
-                digest = md5Hex(record.payload);
+                digest = payloadMd5;
                 if (digest != hasPayload) {
                     intact = false;
                     problem(record.line + 1, 1, "md5_mismatch",
@@ -244,7 +250,7 @@ private:
                 }
             }
         } else if (record.payloadLines > 0) {
-            digest = md5Hex(record.payload);
+            digest = payloadMd5;
         }
 
         ++result_.records;

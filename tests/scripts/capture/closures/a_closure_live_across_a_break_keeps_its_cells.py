@@ -1,11 +1,11 @@
-# g is live at the print's break: the trace breaks at its definition instead, and the resumed frames read s from
-# the frame's real cell. The resumed frame pins g by its code, not its identity: the second call's new g hits the
-# cache (no recompile).
+# g is live at the print's break: it is rebuilt over the frame's real cells (s written to its cell), and the
+# resumed frame reads s from that cell. The resumed frame pins g by its code, not its identity: the second call's
+# new g hits the cache (no recompile).
 # expect: break
 # expect: [3.0, 3.0]
 # expect: break
 # expect: [6.0, 6.0]
-# expect log: Unsupported nested function
+# expect graph_breaks: 1
 # expect recompiles: 0
 import torch
 

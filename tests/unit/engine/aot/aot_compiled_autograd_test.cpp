@@ -14,20 +14,10 @@ std::string trainScript(const std::string& backend, bool compiledAutograd, const
     return std::string(R"(
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
-
-class MLP(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(16, 32)
-        self.fc2 = nn.Linear(32, 8)
-
-    def forward(self, x):
-        return self.fc2(F.gelu(self.fc1(x)) * 2.0 - torch.tanh(self.fc1(x)))
-
+)") + aottest::kSmallMlp + R"(
 def step(model, x, y):
     out = model(x)
-    loss = )") + loss + R"(
+    loss = )" + loss + R"(
     )" + backwardCall + R"(
     return loss, out
 
@@ -149,6 +139,38 @@ TEST(AotCompiledAutograd, EagerNodesRunOnTheEagerEngineWithTheReason) {
     aottest::expectSameAsEager(run);
     EXPECT_EQ(counter(run, "compiled_autograd", "captures"), 0);
     EXPECT_NE(run.logs.find("compiled autograd: this backward runs on the eager autograd engine: "), std::string::npos) << run.logs;
+}
+
+TEST(AotCompiledAutograd, DynamicShapeRegionsRunTheirBackwardEagerly) {
+    // The second batch size recompiles the step with a dynamic batch: its backward graph has symbolic sizes.
+    CapturedRun run = aottest::runWithAot(std::string(R"(
+import torch
+import torch.nn as nn
+)") + aottest::kSmallMlp + R"(
+def step(model, x):
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    return loss
+
+def train(compiled):
+    torch.manual_seed(0)
+    model = MLP()
+    fn = torch.compile(step) if compiled else step
+    values = []
+    for n in [4, 6, 8]:
+        model.zero_grad()
+        torch.manual_seed(n)
+        values.append(fn(model, torch.randn(n, 16)).detach())
+        values.append(model.fc1.weight.grad.clone())
+    return values
+
+def main():
+    torch._dynamo.config.compiled_autograd = True
+    return [train(False), train(True)]
+)");
+    aottest::expectSameAsEager(run);
+    EXPECT_EQ(counter(run, "compiled_autograd", "captures"), 1);
+    EXPECT_NE(run.logs.find("the backward of a compiled region with dynamic shapes"), std::string::npos) << run.logs;
 }
 
 }  // namespace

@@ -44,6 +44,24 @@ def f_embedding(a, b, c):
     idx = torch.tensor([[0, 3, 3], [5, 1, 0]])
     return (F.embedding(idx, a) * F.embedding(idx[0], b).sum(0)).sum() + c.sum()
 
+def f_embedding_padding(a, b, c):
+    idx = torch.tensor([[0, 3, 3], [5, 1, 0]])
+    return (F.embedding(idx, a, padding_idx=3) * F.embedding(idx[1], b, padding_idx=-1).sum(0)).sum() + c.sum()
+
+def f_attention(a, b, c):
+    q = a.view(1, 2, 6, 2)
+    k = (b * 0.5).view(1, 2, 6, 2)
+    v = torch.tanh(c).view(1, 2, 6, 2)
+    k4, _ = k.split([4, 2], dim=2)
+    v4, _ = v.split([4, 2], dim=2)
+    return ((F.scaled_dot_product_attention(q, k, v, is_causal=True) * v).sum()
+            + F.scaled_dot_product_attention(q, k4, v4, scale=0.3).pow(2).sum())
+
+def f_indexing(a, b, c):
+    x = a.view(2, 3, 4)
+    return ((x[:, 1:, :2] * 2.0).sum() + x[1, :, -1].pow(2).sum() + (x[..., None, 1:3] * x[:, None, :, :2]).sum()
+            + b[2:5].sum() + b[-1].mean() * 3.0 + (c[:, :3] ** 2).sum() + c[..., 3:].sum())
+
 FUNCTIONS = {
     "f_add": (f_add, [6, 4], [6, 4], [6, 4]),
     "f_mul_div": (f_mul_div, [6, 4], [6, 4], [6, 4]),
@@ -62,6 +80,9 @@ FUNCTIONS = {
     "f_masked": (f_masked, [6, 4], [6, 4], [6, 4]),
     "f_split": (f_split, [6, 12], [3], [3]),
     "f_embedding": (f_embedding, [6, 4], [6, 4], [2]),
+    "f_embedding_padding": (f_embedding_padding, [6, 4], [6, 4], [2]),
+    "f_attention": (f_attention, [6, 4], [6, 4], [6, 4]),
+    "f_indexing": (f_indexing, [6, 4], [6, 4], [6, 4]),
     "f_recorded": (f_recorded, [6, 4], [6, 4], [6, 4]),
 }
 
@@ -97,8 +118,21 @@ INSTANTIATE_TEST_SUITE_P(AotAutograd, DerivativeRule,
                          ::testing::Combine(::testing::Values("f_add", "f_mul_div", "f_pow", "f_matmul", "f_mm_bmm", "f_linear",
                                                               "f_activations", "f_math", "f_reductions", "f_softmaxes",
                                                               "f_layer_norm", "f_cross_entropy", "f_views", "f_broadcast", "f_masked", "f_split", "f_embedding",
+                                                              "f_embedding_padding", "f_attention", "f_indexing",
                                                               "f_recorded"),
                                             ::testing::Values("aot_eager", "inductor")),
                          [](const auto& param) { return std::string(std::get<0>(param.param)) + "_" + std::get<1>(param.param); });
+
+TEST(DerivativeRules, EmbeddingScattersRowsInsteadOfAOneHotMatmul) {
+    // A one-hot [tokens, vocabulary] matmul costs tokens x vocabulary x d; the rows are summed by index instead.
+    capturetest::CapturedRun run = aottest::runWithAot(kScript, "rules.py", {eng::vm::makeStr("f_embedding"), eng::vm::makeStr("aot_eager")});
+    ASSERT_TRUE(run.ok) << run.error;
+    const traces::Graph* backward = nullptr;
+    for (const auto& [key, graph] : run.events.graphs)
+        if (graph.kind == traces::GraphKind::AotBackward) backward = &graph;
+    ASSERT_NE(backward, nullptr);
+    EXPECT_NE(backward->text.find("torch.index_put("), std::string::npos) << backward->text;
+    EXPECT_EQ(backward->text.find("cumsum"), std::string::npos) << backward->text;
+}
 
 }  // namespace

@@ -35,6 +35,18 @@ inline void expectSameAsEager(const capturetest::CapturedRun& run, double tolera
     }
 }
 
+/// A two-layer MLP `MLP()(x [N, 16]) -> [N, 8]` (needs torch and nn imported).
+inline const char* const kSmallMlp = R"(
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(16, 32)
+        self.fc2 = nn.Linear(32, 8)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)) * 2.0 - torch.tanh(self.fc1(x)))
+)";
+
 /// A LayerNorm / GELU (both forms) / softmax / cross-entropy block `Block()(x [N, 24], y [N] classes < 10)` (needs
 /// torch, nn and F imported).
 inline const char* const kLayerNormBlock = R"(

@@ -48,9 +48,8 @@ def main():
     return loss.detach()
 )";
 
-TEST(AotTrace, TrainingStepRecordsAotGraphsAndBothPassesKernels) {
-    testsupport::TempDir dir;
-    const std::string path = dir.file("run.db");
+/// Runs `script`'s main() as `cwb run --trace` does and reads the trace back (null when the script raised).
+std::shared_ptr<const traces::TraceData> recordRun(const std::string& path, const char* script) {
     {
         std::ostringstream out;
         eng::vm::Interpreter vm(out);
@@ -60,12 +59,19 @@ TEST(AotTrace, TrainingStepRecordsAotGraphsAndBothPassesKernels) {
         eng::aot::installAotAutograd();
         eng::record::TraceRecorder recorder(path, {"train.py", "cwb test"});
         engine.setEventSink(&recorder);
-        eng::vm::RunResult result = vm.runScript("train.py", kTrainingStep);
-        ASSERT_TRUE(result.ok) << result.error;
+        eng::vm::RunResult result = vm.runScript("train.py", script);
+        EXPECT_TRUE(result.ok) << result.error;
+        if (!result.ok) return nullptr;
         vm.call(*vm.global("main"), {});
         recorder.close();
     }
-    auto trace = std::make_shared<const traces::TraceData>(traces::loadTrace(path));
+    return std::make_shared<const traces::TraceData>(traces::loadTrace(path));
+}
+
+TEST(AotTrace, TrainingStepRecordsAotGraphsAndBothPassesKernels) {
+    testsupport::TempDir dir;
+    auto trace = recordRun(dir.file("run.db"), kTrainingStep);
+    ASSERT_TRUE(trace);
     viz::TraceAnalysis analysis(trace);
     ASSERT_EQ(trace->compiles.size(), 1u);
     const viz::CompileLinks links = viz::linksOfCompile(analysis.index(), trace->compiles.front());
@@ -108,6 +114,53 @@ TEST(AotTrace, TrainingStepRecordsAotGraphsAndBothPassesKernels) {
         postGradTitles.push_back(viz::graphTitle(*graph, viz::mapNodesToKernels(model, links.outputCode)));
     }
     EXPECT_EQ(postGradTitles, (std::vector<std::string>{"post-grad forward", "post-grad backward"}));
+}
+
+const char* const kCompiledAutogradStep = R"(
+import torch
+import torch.nn as nn
+
+def step(model, x):
+    loss = torch.tanh(model(x)).pow(2).mean()
+    loss.backward()
+    return loss
+
+def main():
+    torch._dynamo.config.compiled_autograd = True
+    torch.manual_seed(0)
+    model = nn.Linear(6, 3)
+    run = torch.compile(step)
+    for i in range(2):
+        model.zero_grad()
+        loss = run(model, torch.randn(4, 6))
+    return loss.detach()
+)";
+
+TEST(AotTrace, CompiledAutogradPassIsACompileOfItsOwn) {
+    testsupport::TempDir dir;
+    auto trace = recordRun(dir.file("run.db"), kCompiledAutogradStep);
+    ASSERT_TRUE(trace);
+    viz::TraceAnalysis analysis(trace);
+    const traces::Compile* capture = nullptr;
+    const traces::Compile* compiled = nullptr;
+    for (const traces::Compile& compile : trace->compiles) {
+        if (compile.key.str() == "!0") capture = &compile;
+        if (compile.key.str().starts_with("!0/")) compiled = &compile;
+    }
+    // `!0` holds the captured pass (compiled_autograd_graph), `!0/<frame>/0` Dynamo's compile of it, as in a real log.
+    ASSERT_NE(capture, nullptr);
+    ASSERT_NE(compiled, nullptr);
+    const viz::CompileLinks captureLinks = viz::linksOfCompile(analysis.index(), *capture);
+    ASSERT_EQ(captureLinks.graphs.size(), 1u);
+    EXPECT_EQ(captureLinks.graphs[0]->kind, traces::GraphKind::CompiledAutograd);
+    EXPECT_NE(captureLinks.graphs[0]->text.find("aot0_"), std::string::npos);
+    EXPECT_EQ(compiled->status, traces::CompileStatus::Ok);
+    const viz::CompileLinks links = viz::linksOfCompile(analysis.index(), *compiled);
+    ASSERT_FALSE(links.graphs.empty());
+    EXPECT_EQ(links.graphs[0]->name, "dynamo_output_graph");
+    ASSERT_EQ(links.outputCode.size(), 1u);
+    EXPECT_NE(links.outputCode[0]->source.find("_inference']"), std::string::npos);
+    EXPECT_FALSE(links.outputCode[0]->kernels.empty());
 }
 
 }  // namespace

@@ -50,23 +50,14 @@ std::string mlpScript(const std::string& backend, const std::string& optimizer) 
     return std::string(R"(
 import torch
 import torch.nn as nn
-
-class MLP(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(16, 32)
-        self.fc2 = nn.Linear(32, 8)
-
-    def forward(self, x):
-        return self.fc2(torch.relu(self.fc1(x)) * 2.0 - torch.tanh(self.fc1(x)))
-
+)") + aottest::kSmallMlp + R"(
 def make():
     torch.manual_seed(0)
     return MLP()
 
 def mse(run, x, y):
     return ((run(x) - y) ** 2).mean()
-)") + kTrainLoop + R"(
+)" + kTrainLoop + R"(
 def main():
     torch.manual_seed(1)
     x = torch.randn(8, 16)

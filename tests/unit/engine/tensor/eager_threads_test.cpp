@@ -3,12 +3,15 @@
 // contiguous and strided inputs whose sizes split rows between threads; torch.set_num_threads sets the count.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <functional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "elementwise_rows.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/error.h"
@@ -24,19 +27,8 @@ namespace {
 
 using namespace eng::tensor;  // NOLINT: test file
 
-constexpr UnaryOp kUnaryOps[] = {
-#define CWB_UNARY_MATH(Name, ...) UnaryOp::Name,
-#include "ops/unary_math.def"
-#undef CWB_UNARY_MATH
-#define CWB_ELEMENTWISE_UNARY(Name, ...) UnaryOp::Name,
-#include "ops/elementwise.def"
-#undef CWB_ELEMENTWISE_UNARY
-};
-constexpr BinaryOp kBinaryOps[] = {
-#define CWB_ELEMENTWISE_BINARY(Name, ...) BinaryOp::Name,
-#include "ops/elementwise.def"
-#undef CWB_ELEMENTWISE_BINARY
-};
+using elementwise_rows::kBinaryOps;
+using elementwise_rows::kUnaryOps;
 
 // Same sizes, strides' effect and bytes (NaNs included, as bits).
 void expectIdentical(const Tensor& want, const Tensor& got, const std::string& what) {
@@ -96,6 +88,13 @@ TEST_F(EagerThreads, CopiesSelectionsAndIntegerMathAreBitIdentical) {
     expectSameOnThreads([&] { return where(gt(x, Scalar(0.5)), Operand(x), Operand(Scalar(-1.0))); }, "where");
     expectSameOnThreads([&] { return clamp(x, Operand(Scalar(-1.0)), Operand(Scalar(2.0))); }, "clamp");
     expectSameOnThreads([&] { return binary(BinaryOp::FloorDiv, ints, fromDoubles({7}, {1}, DType::Int64)); }, "int floor_divide");
+    // In-place writes over a shifted view of their own input depend on the order of the writes: one thread's.
+    expectSameOnThreads([&] {
+        const Tensor running = arange(Scalar(int64_t{200000}), TensorOptions{DType::Int64});
+        binaryInPlace(BinaryOp::Add, narrow(running, 0, 1, 199999), narrow(running, 0, 0, 199999));
+        copyInto(narrow(running, 0, 0, 199999), narrow(running, 0, 1, 199999));
+        return running;
+    }, "x[1:] += x[:-1]; x[:-1] = x[1:]");
 }
 
 TEST_F(EagerThreads, ReductionsAreBitIdenticalAndDeterministic) {
@@ -114,6 +113,43 @@ TEST_F(EagerThreads, ReductionsAreBitIdenticalAndDeterministic) {
         }
         expectSameOnThreads([&] { return sum(reshape(x, {-1})); }, "sum of everything");
     }
+}
+
+TEST_F(EagerThreads, ReductionsOfLongRangesCombineBlocksAsOnePassWould) {
+    // 3 blocks and a part of 2**16 elements, in a 3-d tensor whose reduced rows (of 389) straddle the blocks.
+    const Tensor x = largeInput(DType::Float32, 5.0);
+    const Tensor cube = reshape(randn({4, 337, 389}), {4, 337, 389});
+    for (const Tensor& input : {x, t(x), cube}) {
+        expectSameOnThreads([&] { return sum(input); }, "sum()");
+        expectSameOnThreads([&] { return mean(input, std::vector<int64_t>{-2, -1}); }, "mean(dim=(-2, -1))");
+        expectSameOnThreads([&] { return amax(input); }, "amax()");
+        expectSameOnThreads([&] { return argmin(input); }, "argmin()");
+        expectSameOnThreads([&] { return all(gt(input, Scalar(-4.0))); }, "all()");
+    }
+    // Float sums: the blocks' partial sums, in double, against one serial double sum.
+    std::vector<double> values = toDoubles(x);
+    double serial = 0;
+    for (double v : values) serial += v;
+    EXPECT_NEAR(toDoubles(sum(to(x, DType::Float64)))[0], serial, 1e-9 * values.size());
+    // Among equal extremes the first wins, and the first NaN over everything; each pair in two blocks.
+    ASSERT_EQ(values.size(), 131093u);
+    values.assign(values.size(), 1.0);
+    values[70000] = 7.0;
+    values[131080] = 7.0;
+    Tensor ties = fromDoubles(values, {static_cast<int64_t>(values.size())});
+    expectSameOnThreads([&] { return argmax(ties); }, "argmax with ties");
+    EXPECT_EQ(toDoubles(argmax(ties))[0], 70000);
+    values[80000] = std::numeric_limits<double>::quiet_NaN();
+    values[131090] = std::numeric_limits<double>::quiet_NaN();
+    ties = fromDoubles(values, {static_cast<int64_t>(values.size())});
+    EXPECT_EQ(toDoubles(argmax(ties))[0], 80000);
+    EXPECT_EQ(toDoubles(argmin(ties))[0], 80000);
+    EXPECT_TRUE(std::isnan(toDoubles(amax(ties))[0]));
+    // Integer sums are exact whichever way they are split.
+    const Tensor ints = to(mul(x, Scalar(1000.0)), DType::Int64);
+    int64_t exact = 0;
+    for (double v : toDoubles(ints)) exact += static_cast<int64_t>(v);
+    EXPECT_EQ(toDoubles(sum(ints))[0], static_cast<double>(exact));
 }
 
 TEST_F(EagerThreads, SoftmaxAndLayerNormRowsAreBitIdentical) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "elementwise_rows.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/error.h"
@@ -60,19 +61,8 @@ protected:
     SimdLevel saved_ = simdLevel();
 };
 
-constexpr UnaryOp kUnaryOps[] = {
-#define CWB_UNARY_MATH(Name, ...) UnaryOp::Name,
-#include "ops/unary_math.def"
-#undef CWB_UNARY_MATH
-#define CWB_ELEMENTWISE_UNARY(Name, ...) UnaryOp::Name,
-#include "ops/elementwise.def"
-#undef CWB_ELEMENTWISE_UNARY
-};
-constexpr BinaryOp kBinaryOps[] = {
-#define CWB_ELEMENTWISE_BINARY(Name, ...) BinaryOp::Name,
-#include "ops/elementwise.def"
-#undef CWB_ELEMENTWISE_BINARY
-};
+using elementwise_rows::kBinaryOps;
+using elementwise_rows::kUnaryOps;
 
 TEST_F(SimdLevels, UnaryRowsMatchTheBaselineLoopOnEveryLevel) {
     if (widerLevels().empty()) GTEST_SKIP() << "the host has no AVX2";

@@ -123,7 +123,7 @@ TEST(NestedLayout, EdgesLeavingAndEnteringGroupsGoAroundTheNodesBetween) {
             if (static_cast<int>(n) == graph->edges[e].from || static_cast<int>(n) == graph->edges[e].to) continue;
             Rect node = layout->nodes[n];
             Rect core{node.minX + 1, node.minY + 1, node.maxX - 1, node.maxY - 1};
-            for (size_t segment = 0; segment + 1 < path.points.size() / 3 + 1 && 3 * segment + 3 < path.points.size(); ++segment)
+            for (size_t segment = 0; 3 * segment + 3 < path.points.size(); ++segment)
                 for (float t = 0; t <= 1.0f; t += 0.05f)
                     EXPECT_FALSE(core.contains(bezierAt(path.points, segment, t))) << "edge " << e << " crosses node " << n;
         }
