@@ -119,8 +119,12 @@ std::string ExprEmitter::castText(const Expr& e, const std::string& a) {
         return roundedTo(to, a);  // float-held values: only the rounding changes
     }
     if (!fromFloat && toFloat) {
-        // Through double, as the interpreter: int64 -> double -> float can differ from int64 -> float.
+        // Through double, as the interpreter: int64 -> double -> float can differ from int64 -> float. Bools and
+        // narrower ints are exact in a float's one rounding, and go straight: ptxas 13.0 at -O3 gave lane 3 of a
+        // vector lane 1's value for (float)(double)bool in a vectorized kernel with a scalar tail (a wrong
+        // masked_fill_ result, tests/fuzz/regressions_cuda/masked_fill_after_clamp_of_cat_cuda.py).
         if (to == DType::Float64) return "(double)" + a;
+        if (from != DType::Int64) return roundedTo(to, "(float)" + a);
         return roundedTo(to, "(float)(double)" + a);
     }
     if (fromFloat) {

@@ -1,5 +1,6 @@
 # Found by cwb_difffuzz --device cuda (seed 11) on an H100, and against real PyTorch 2.11 on cuda: the inductor's
-# fused kernel gives 0.0 for element 19 of the masked_fill_ result (eager and real torch: -0.0552); cpu agrees.
+# fused kernel gave 0.0 for element 19 of the masked_fill_ result (eager and real torch: -0.0552). ptxas 13.0 at -O3
+# miscompiled the vectorized kernel's (float)(double)bool when it also had a scalar tail; bools now convert directly.
 import torch
 
 
