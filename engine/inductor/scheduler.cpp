@@ -21,12 +21,6 @@ using lowering::offsetOf;
 using lowering::sameIndex;
 using lowering::sameSizes;
 
-std::string sizesText(const std::vector<Index>& sizes) {
-    std::string text;
-    for (const Index& s : sizes) text += (text.empty() ? "" : ", ") + toString(s);
-    return "[" + text + "]";
-}
-
 std::string reducedText(const std::vector<bool>& reduced) {
     std::string text;
     for (size_t d = 0; d < reduced.size(); ++d)
@@ -60,13 +54,6 @@ void forEachExpr(const ExprPtr& e, const std::function<void(const Expr&)>& visit
     forEachExpr(e->a, visit, seen);
     forEachExpr(e->b, visit, seen);
     forEachExpr(e->c, visit, seen);
-}
-
-std::set<int> loadsOf(const ExprPtr& e) {
-    std::set<int> loads;
-    std::set<const Expr*> seen;
-    forEachExpr(e, [&](const Expr& x) { if (x.kind == Expr::Kind::Load) loads.insert(x.buffer); }, seen);
-    return loads;
 }
 
 struct Group {
@@ -131,7 +118,7 @@ std::optional<Group> Scheduler::signatureWith(const Group& group, const GraphBuf
     if (!group.reduction) {
         if (!isReduction) {
             if (sameSizes(group.sizes, b.sizes)) return joined;
-            why = fmt::format("iteration spaces differ: {} vs {}", sizesText(b.sizes), sizesText(group.sizes));
+            why = fmt::format("iteration spaces differ: {} vs {}", rangesText(b.sizes), rangesText(group.sizes));
             return std::nullopt;
         }
         joined.reduction = true;
@@ -139,18 +126,18 @@ std::optional<Group> Scheduler::signatureWith(const Group& group, const GraphBuf
         joined.reducedDims = b.reducedDims;
         if (sameSizes(group.sizes, joined.sizes) || sameSizes(group.sizes, keptSizes(joined)) || sameSizes(group.sizes, keepdimSizes(joined)))
             return joined;
-        why = fmt::format("the kernel's pointwise range {} is neither the reduction's input {} nor its rows", sizesText(group.sizes),
-                          sizesText(b.fullSizes));
+        why = fmt::format("the kernel's pointwise range {} is neither the reduction's input {} nor its rows", rangesText(group.sizes),
+                          rangesText(b.fullSizes));
         return std::nullopt;
     }
     if (isReduction) {
         if (sameSizes(group.sizes, b.fullSizes) && group.reducedDims == b.reducedDims) return joined;
         why = fmt::format("reductions over different ranges: dims {} of {} vs dims {} of {}", reducedText(b.reducedDims),
-                          sizesText(b.fullSizes), reducedText(group.reducedDims), sizesText(group.sizes));
+                          rangesText(b.fullSizes), reducedText(group.reducedDims), rangesText(group.sizes));
         return std::nullopt;
     }
     if (sameSizes(b.sizes, group.sizes) || sameSizes(b.sizes, keptSizes(group)) || sameSizes(b.sizes, keepdimSizes(group))) return joined;
-    why = fmt::format("iteration space {} is not the reduction's input {} or its rows", sizesText(b.sizes), sizesText(group.sizes));
+    why = fmt::format("iteration space {} is not the reduction's input {} or its rows", rangesText(b.sizes), rangesText(group.sizes));
     return std::nullopt;
 }
 
@@ -234,7 +221,7 @@ std::variant<GroupPlan, std::string> Scheduler::plan(const Group& group) const {
                     break;
                 }
         }
-        for (int load : loadsOf(m.value)) result.externalLoads.insert(load);
+        for (int load : loadedBuffers(m.value)) result.externalLoads.insert(load);
         planned[id] = result.members.size();
         result.members.push_back(m);
     }

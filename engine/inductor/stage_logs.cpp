@@ -10,25 +10,11 @@ namespace eng::inductor {
 
 namespace {
 
-void collectLoads(const ExprPtr& expr, std::set<int>& buffers) {
-    if (!expr) return;
-    if (expr->kind == Expr::Kind::Load) buffers.insert(expr->buffer);
-    collectLoads(expr->a, buffers);
-    collectLoads(expr->b, buffers);
-    collectLoads(expr->c, buffers);
-}
-
 /// Loop variables numbered from `first`, one per size.
 std::vector<Index> variables(size_t count, int first) {
     std::vector<Index> index;
     for (size_t i = 0; i < count; ++i) index.push_back(indexVar(first + static_cast<int>(i)));
     return index;
-}
-
-std::string sizesText(const std::vector<Index>& sizes) {
-    std::vector<std::string> parts;
-    for (const Index& size : sizes) parts.push_back(toString(size));
-    return fmt::format("[{}]", fmt::join(parts, ", "));
 }
 
 const char* kindName(BufferKind kind) {
@@ -58,21 +44,20 @@ std::string preFusionText(const LoweredGraph& graph) {
         switch (buffer.kind) {
             case BufferKind::Input: what = fmt::format("input {}", buffer.inputIndex); break;
             case BufferKind::Pointwise:
-                if (buffer.body) collectLoads(buffer.body(variables(buffer.sizes.size(), 0)), reads);
+                if (buffer.body) reads = loadedBuffers(buffer.body(variables(buffer.sizes.size(), 0)));
                 break;
             case BufferKind::Reduction:
                 if (buffer.reductionBody)
-                    collectLoads(buffer.reductionBody(variables(buffer.sizes.size(), 0),
-                                                      variables(buffer.reductionSizes.size(), static_cast<int>(buffer.sizes.size()))),
-                                 reads);
-                what = fmt::format("{} over {}", reductionOpName(buffer.reductionOp), sizesText(buffer.reductionSizes));
+                    reads = loadedBuffers(buffer.reductionBody(variables(buffer.sizes.size(), 0),
+                                                               variables(buffer.reductionSizes.size(), static_cast<int>(buffer.sizes.size()))));
+                what = fmt::format("{} over {}", reductionOpName(buffer.reductionOp), rangesText(buffer.reductionSizes));
                 break;
             case BufferKind::Extern:
                 reads.insert(buffer.extern_.inputBuffers.begin(), buffer.extern_.inputBuffers.end());
                 what = buffer.extern_.op.empty() && buffer.extern_.node ? buffer.extern_.node->target : buffer.extern_.op;
                 break;
         }
-        text += fmt::format("{}: {} {}{}", buffer.name, kindName(buffer.kind), dtypeName(buffer.dtype), sizesText(buffer.sizes));
+        text += fmt::format("{}: {} {}{}", buffer.name, kindName(buffer.kind), dtypeName(buffer.dtype), rangesText(buffer.sizes));
         if (!what.empty()) text += " " + what;
         if (!reads.empty()) text += " reads " + namesOf(reads, graph);
         if (!buffer.originNodes.empty()) text += fmt::format(" ({})", fmt::join(buffer.originNodes, ", "));

@@ -442,13 +442,29 @@ std::string exprText(const Kernel& kernel, const ExprPtr& e) {
     return "?";
 }
 
+}  // namespace
+
 std::string rangesText(const std::vector<Index>& ranges) {
     std::string text;
     for (const Index& r : ranges) text += (text.empty() ? "" : ", ") + toString(r);
     return "[" + text + "]";
 }
 
-}  // namespace
+std::set<int> loadedBuffers(const ExprPtr& root) {
+    std::set<int> loads;
+    std::set<const Expr*> seen;
+    std::vector<const Expr*> pending;
+    if (root) pending.push_back(root.get());
+    while (!pending.empty()) {
+        const Expr* e = pending.back();
+        pending.pop_back();
+        if (!seen.insert(e).second) continue;
+        if (e->kind == Expr::Kind::Load) loads.insert(e->buffer);
+        for (const ExprPtr& operand : {e->a, e->b, e->c})
+            if (operand) pending.push_back(operand.get());
+    }
+    return loads;
+}
 
 std::string kernelText(const Kernel& kernel) {
     if (kernel.isCombo()) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -203,6 +204,10 @@ Kernel makeComboKernel(const std::string& name, std::vector<Kernel> parts, const
 
 /// Readable dump of a kernel (used in tests and in the trace when a backend has no source of its own).
 std::string kernelText(const Kernel& kernel);
+/// Sizes or ranges as the dumps print them: "[2, 3, 5]".
+std::string rangesText(const std::vector<Index>& ranges);
+/// The buffers an expression loads (each shared subexpression visited once).
+std::set<int> loadedBuffers(const ExprPtr& e);
 /// Throws std::logic_error naming the rule a malformed kernel breaks (dtypes, variables out of range, a
 /// ReductionValue before its reduction finished, stores of the outer pass indexing reduction variables).
 void verifyKernel(const Kernel& kernel);
