@@ -341,7 +341,10 @@ bool runCompiledAutograd(capture::CaptureEngine& engine, const vm::CompileOption
     std::shared_ptr<CachedPass> hit;
     if (reason.empty()) {
         for (const auto& entry : cache.entries)
-            if (entry->key == plan.key && fx::sameBackend(entry->options, options)) hit = entry;
+            if (entry->key == plan.key && fx::sameBackend(entry->options, options)) {
+                hit = entry;  // entries are added only on a miss: a match is the only one
+                break;
+            }
         if (!hit) {
             hit = compilePass(engine, options, start, plan, reason);
             if (hit) cache.entries.push_back(hit);

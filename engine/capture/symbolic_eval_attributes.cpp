@@ -103,14 +103,8 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     requireNoPendingItems(object->value, name);
     guardValue(object);
     vm::Value value = vm_.getAttr(object->value, name);
-    if (value.is(vm::Kind::BoundMethod) && value.as<vm::BoundMethodObject>().function.is(vm::Kind::Function)) {
-        auto method = std::make_shared<Variable>();
-        method->kind = Variable::Kind::BoundMethod;
-        method->self = object;
-        method->value = value.as<vm::BoundMethodObject>().function;
-        method->name = name;
-        return method;
-    }
+    if (value.is(vm::Kind::BoundMethod) && value.as<vm::BoundMethodObject>().function.is(vm::Kind::Function))
+        return boundMethod(value.as<vm::BoundMethodObject>().function, object, name);
     if (object->value.is(vm::Kind::Module)) {
         VarRef v = constant(value);
         v->name = object->value.as<vm::ModuleObject>().name;  // torch functions print as module.name

@@ -139,9 +139,7 @@ std::optional<bool> sameSetElement(Tracer& tracer, const VarRef& a, const VarRef
 }  // namespace
 
 VarRef Tracer::setOf(const std::vector<VarRef>& items) {
-    auto set = std::make_shared<Variable>();
-    set->kind = Variable::Kind::Set;
-    set->fresh = true;
+    VarRef set = container(Variable::Kind::Set, {});
     for (const VarRef& item : items) addToSet(set, item);
     return set;
 }
@@ -151,11 +149,7 @@ void Tracer::addToSet(const VarRef& set, const VarRef& item) {
         argOf(item);
         std::make_shared<vm::SetObject>()->add(exampleOf(item));  // unhashable constants raise Python's TypeError
     }
-    for (const VarRef& element : set->items) {
-        std::optional<bool> same = sameSetElement(*this, element, item);
-        if (!same) unsupportedSetElement(*this);
-        if (*same) return;
-    }
+    if (setContains(set, item)) return;
     if (!isConstant(item) && item->kind != Variable::Kind::Tensor) unsupportedSetElement(*this);
     set->items.push_back(item);
 }

@@ -17,6 +17,9 @@ std::vector<Index> variables(size_t count, int first) {
     return index;
 }
 
+/// What an extern call runs: its op, or the graph node's target where the op is left empty.
+std::string externName(const ExternCall& call) { return call.op.empty() && call.node ? call.node->target : call.op; }
+
 const char* kindName(BufferKind kind) {
     switch (kind) {
         case BufferKind::Input: return "Input";
@@ -54,7 +57,7 @@ std::string preFusionText(const LoweredGraph& graph) {
                 break;
             case BufferKind::Extern:
                 reads.insert(buffer.extern_.inputBuffers.begin(), buffer.extern_.inputBuffers.end());
-                what = buffer.extern_.op.empty() && buffer.extern_.node ? buffer.extern_.node->target : buffer.extern_.op;
+                what = externName(buffer.extern_);
                 break;
         }
         text += fmt::format("{}: {} {}{}", buffer.name, kindName(buffer.kind), dtypeName(buffer.dtype), rangesText(buffer.sizes));
@@ -76,7 +79,7 @@ std::string postFusionText(const Schedule& schedule, const LoweredGraph& graph) 
         }
         const GraphBuffer& buffer = graph.buffers.at(step.index);
         const ExternCall& call = buffer.extern_;
-        text += fmt::format("extern {} = {}({})\n", buffer.name, call.op.empty() && call.node ? call.node->target : call.op,
+        text += fmt::format("extern {} = {}({})\n", buffer.name, externName(call),
                             namesOf(call.inputBuffers, graph));
     }
     return text;
