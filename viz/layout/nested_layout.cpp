@@ -96,15 +96,15 @@ Channel channelBeside(const std::vector<Rect>& units, const Rect& unit, float bo
 /// (the side nearer `exit`) to its bottom (or top) padding. Edges that leave a group so share its margins instead
 /// of crossing the groups and nodes between.
 std::vector<Point> cornersOutOfGroups(Point start, Rect unit, const std::vector<int>& clusters, Point exit,
-                                      const NestedPlan& plan, const GraphLayout& placed, bool down) {
+                                      const NestedPlan& plan, const GraphLayout& placed,
+                                      const std::vector<std::vector<Rect>>& unitsOfLevel, bool down) {
     std::vector<Point> corners{start};
     for (size_t i = 0; i < clusters.size(); ++i) {
         const Rect& box = placed.clusters[static_cast<size_t>(clusters[i])];
-        const NestedLevel& level = plan.levels[static_cast<size_t>(plan.levelOfCluster[static_cast<size_t>(clusters[i])])];
+        const std::vector<Rect>& units = unitsOfLevel[static_cast<size_t>(plan.levelOfCluster[static_cast<size_t>(clusters[i])])];
         // Below the contents the padding is free; above them only the header's lower part (its label sits on top).
         float border = down ? box.maxY : box.minY + kGroupHeader - 4.0f;
         float inBorder = down ? box.maxY - kGroupPadding * 0.5f : border;
-        std::vector<Rect> units = placedUnits(level, placed);
         Channel channel = channelBeside(units, unit, border, down);
         bool outermost = i + 1 == clusters.size();
         Point at = corners.back();
@@ -296,6 +296,9 @@ GraphLayout composeNestedLayout(const LayoutGraph& graph, const NestedPlan& plan
         out.engine = layout.engine == "dot" ? out.engine : layout.engine;
         out.seconds += layout.seconds;
     }
+    // Every level's placed units, once: each edge that crosses groups looks for free bands among them.
+    std::vector<std::vector<Rect>> unitsOfLevel;
+    for (const NestedLevel& level : plan.levels) unitsOfLevel.push_back(placedUnits(level, out));
     for (size_t e = 0; e < graph.edges.size(); ++e) {
         auto [level, at] = plan.edgeAt[e];
         if (level < 0) continue;
@@ -326,7 +329,7 @@ GraphLayout composeNestedLayout(const LayoutGraph& graph, const NestedPlan& plan
             std::vector<int> toClusters = clustersUpTo(graph, edge.to, holder.cluster);
             if (!routedAround && fromInside) exit = {start.x, out.clusters[static_cast<size_t>(fromClusters.back())].maxY};
             if (!routedAround && toInside) entry = {end.x, out.clusters[static_cast<size_t>(toClusters.back())].minY};
-            linesThrough(path.points, fromInside ? cornersOutOfGroups(start, fromNode, fromClusters, exit, plan, out, true)
+            linesThrough(path.points, fromInside ? cornersOutOfGroups(start, fromNode, fromClusters, exit, plan, out, unitsOfLevel, true)
                                                  : std::vector<Point>{start});
             if (routedAround) {
                 path.points.back() = exit;
@@ -337,7 +340,7 @@ GraphLayout composeNestedLayout(const LayoutGraph& graph, const NestedPlan& plan
             if (toInside) {
                 if (!routedAround) curveTo(path.points, entry);
                 else if (routed.hasArrow) lineTo(path.points, entry);
-                std::vector<Point> in = cornersOutOfGroups(end, toNode, toClusters, entry, plan, out, false);
+                std::vector<Point> in = cornersOutOfGroups(end, toNode, toClusters, entry, plan, out, unitsOfLevel, false);
                 std::reverse(in.begin(), in.end());
                 in.back().y -= kArrowLength;  // the bezier ends at the arrowhead's base
                 linesThrough(path.points, in);
