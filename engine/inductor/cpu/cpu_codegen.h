@@ -28,7 +28,8 @@ class CpuKernelModule {  // owns the JIT'd code; entries stay valid while it liv
 public:
     struct Impl;  // the LLJIT session (defined where LLVM is included)
     CpuKernelModule(std::unique_ptr<Impl> impl, std::vector<KernelEntry> entries, std::vector<KernelEntry> finishes,
-                    std::vector<std::string> irTexts, std::vector<double> kernelSeconds, double compileSeconds);
+                    std::vector<std::string> irTexts, std::vector<double> kernelSeconds, std::vector<bool> fromCache,
+                    double compileSeconds);
     ~CpuKernelModule();
     CpuKernelModule(const CpuKernelModule&) = delete;
     CpuKernelModule& operator=(const CpuKernelModule&) = delete;
@@ -42,6 +43,8 @@ public:
     double compileSeconds() const { return compileSeconds_; }
     /// That kernel's own generation, optimisation and JIT-linking time.
     double kernelSeconds(size_t kernelIndex) const { return kernelSeconds_.at(kernelIndex); }
+    /// Whether that kernel's object came from the on-disk kernel cache (nothing generated or optimised).
+    bool fromCache(size_t kernelIndex) const { return fromCache_.at(kernelIndex); }
 
 private:
     std::unique_ptr<Impl> impl_;
@@ -49,11 +52,14 @@ private:
     std::vector<KernelEntry> finishes_;
     std::vector<std::string> irTexts_;
     std::vector<double> kernelSeconds_;
+    std::vector<bool> fromCache_;
     double compileSeconds_ = 0;
 };
 
 /// Compiles all kernels of one graph, a module each, in one JIT session (O3, host CPU features, glibc's
-/// libmvec for vectorised math where available). Throws std::runtime_error with the kernel's or LLVM's message on
+/// libmvec for vectorised math where available). Each kernel's object file is kept in the on-disk kernel cache
+/// (cuda::defaultKernelCacheDir(), shared with NVRTC's CUBINs), keyed by its kernel IR, name, the host CPU, LLVM's
+/// version and this cwb executable, so a later process loads it instead of compiling. Throws std::runtime_error with the kernel's or LLVM's message on
 /// failure (malformed kernels included).
 std::shared_ptr<CpuKernelModule> compileCpuKernels(const std::vector<Kernel>& kernels);
 

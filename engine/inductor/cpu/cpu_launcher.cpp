@@ -54,7 +54,9 @@ public:
     }
 
     double compileSeconds() const override { return module_->compileSeconds(); }
-    KernelCompileInfo compileInfo(size_t index) const override { return {module_->kernelSeconds(index), "LLVM"}; }
+    KernelCompileInfo compileInfo(size_t index) const override {
+        return {module_->kernelSeconds(index), module_->fromCache(index) ? "the disk cache" : "LLVM"};
+    }
 
 private:
     static int threadCount() { return tensor::workerThreadCount(); }

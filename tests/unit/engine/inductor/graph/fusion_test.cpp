@@ -175,7 +175,9 @@ TEST(InductorFusion, EachKernelRecordsItsOwnCompileTimeAndTheCompileItsPhases) {
         EXPECT_GT(*k.compileSeconds, 0.0) << k.name;
         kernelSum += *k.compileSeconds;
     }
-    EXPECT_NE(code.source.find("# code from LLVM in "), std::string::npos) << code.source;
+    // (compiled, or loaded from the kernel cache when an earlier run compiled the same kernels)
+    EXPECT_TRUE(code.source.find("# code from LLVM in ") != std::string::npos || code.source.find("# code from the disk cache in ") != std::string::npos)
+        << code.source;
     ASSERT_EQ(run.events.finished.size(), 1u);
     std::map<std::string, double> phases;
     for (const traces::PhaseTime& p : run.events.finished[0].phases) phases[p.phase] = p.seconds;
