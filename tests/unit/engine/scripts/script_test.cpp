@@ -5,6 +5,7 @@
 //   # expect graph_breaks: N    torch._dynamo.utils.counters["graph_break"] adds up to N
 //   # expect unique_graphs: N   N distinct graphs were compiled
 //   # expect recompiles: N      N recompiles (guard failures) happened
+//   # requires: cuda            the program needs a CUDA device: without one (no GPU, no driver) the test is skipped
 //   # torch_logs: A,B           the program runs with TORCH_LOGS=A,B (graph_breaks,recompiles when not given)
 //   # expect log: TEXT          the TORCH_LOGS output contains TEXT
 //   # expect no log: TEXT       the TORCH_LOGS output does not contain TEXT
@@ -28,6 +29,7 @@
 
 #include "../capture/capture_support.h"
 #include "aot/aot_backend.h"
+#include "cuda/driver.h"
 #include "inductor/inductor_backend.h"
 
 namespace {
@@ -42,6 +44,7 @@ struct Expectations {
     std::optional<int64_t> graphBreaks;
     std::optional<int> uniqueGraphs;
     std::optional<size_t> recompiles;
+    bool requiresCuda = false;
     std::optional<std::string> torchLogs;
     std::vector<std::string> logLines, absentLogLines;
     std::vector<std::string> codeLines, absentCodeLines;
@@ -78,6 +81,11 @@ Expectations expectationsOf(const std::string& source, const fs::path& path) {
     int number = 0;
     while (std::getline(in, line)) {
         ++number;
+        if (line.starts_with("# requires:")) {
+            if (line == "# requires: cuda") e.requiresCuda = true;
+            else ADD_FAILURE() << path.string() << ":" << number << ":1: unknown requirement '" << line << "' (known: cuda)";
+            continue;
+        }
         if (line.starts_with("# torch_logs:")) {
             e.torchLogs = line.substr(line.find_first_not_of(' ', 13));
             continue;
@@ -141,6 +149,7 @@ TEST_P(ScriptTest, Runs) {
     const fs::path path = kScriptsDir / GetParam();
     const std::string source = readText(path);
     const Expectations expected = expectationsOf(source, path);
+    if (expected.requiresCuda && !eng::cuda::cudaAvailable()) GTEST_SKIP() << eng::cuda::driverStatus().reason;
     eng::inductor::installInductorBackend();
     eng::aot::installAotAutograd();
     // The channels are read from TORCH_LOGS as a user sets them; each test runs in a process of its own.
