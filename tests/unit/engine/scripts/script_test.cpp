@@ -9,6 +9,8 @@
 //   # torch_logs: A,B           the program runs with TORCH_LOGS=A,B (graph_breaks,recompiles when not given)
 //   # expect log: TEXT          the TORCH_LOGS output contains TEXT
 //   # expect no log: TEXT       the TORCH_LOGS output does not contain TEXT
+//   # expect warnings: N        the compiles noted N warnings (the trace's compile warnings: recompile limit, run notes)
+//   # expect warning: TEXT      some compile warning contains TEXT
 //   # expect code: TEXT         some compile's output code contains TEXT (what the backend generated)
 //   # expect no code: TEXT      no compile's output code contains TEXT (e.g. no graph fell back to the eager runtime)
 //   # expect graph_code: TEXT   some captured graph's GraphModule.code contains TEXT
@@ -47,6 +49,8 @@ struct Expectations {
     bool requiresCuda = false;
     std::optional<std::string> torchLogs;
     std::vector<std::string> logLines, absentLogLines;
+    std::optional<size_t> warnings;
+    std::vector<std::string> warningLines;
     std::vector<std::string> codeLines, absentCodeLines;
     std::vector<std::string> graphCodeLines, graphCodes, graphLines;
     std::optional<std::string> compiles;
@@ -106,6 +110,8 @@ Expectations expectationsOf(const std::string& source, const fs::path& path) {
             else if (auto recompiles = value(" recompiles:")) e.recompiles = std::stoul(*recompiles);
             else if (auto log = value(" log:")) e.logLines.push_back(*log);
             else if (auto absentLog = value(" no log:")) e.absentLogLines.push_back(*absentLog);
+            else if (auto count = value(" warnings:")) e.warnings = std::stoul(*count);
+            else if (auto warning = value(" warning:")) e.warningLines.push_back(*warning);
             else if (auto code = value(" code:")) e.codeLines.push_back(*code);
             else if (auto absent = value(" no code:")) e.absentCodeLines.push_back(*absent);
             else if (auto graphCode = value(" graph_code:"); graphCode && !graphCode->empty()) e.graphCodeLines.push_back(*graphCode);
@@ -176,6 +182,12 @@ TEST_P(ScriptTest, Runs) {
     }
     for (const std::string& text : expected.logLines) EXPECT_NE(run.logs.find(text), std::string::npos) << "no '" << text << "' in the logs:\n" << run.logs;
     for (const std::string& text : expected.absentLogLines) EXPECT_EQ(run.logs.find(text), std::string::npos) << "'" << text << "' in the logs:\n" << run.logs;
+    std::string warnings;
+    for (const std::string& w : run.events.warnings) warnings += w + "\n";
+    if (expected.warnings) {
+        EXPECT_EQ(run.events.warnings.size(), *expected.warnings) << "warnings:\n" << warnings;
+    }
+    for (const std::string& text : expected.warningLines) EXPECT_NE(warnings.find(text), std::string::npos) << "warnings:\n" << warnings;
     std::string code;
     for (const traces::OutputCode& c : run.events.code) code += c.source + "\n";
     for (const std::string& text : expected.codeLines) EXPECT_NE(code.find(text), std::string::npos) << "output code:\n" << code;
