@@ -1,7 +1,7 @@
 // Tests as data: every Python program under tests/scripts/ runs as `cwb run` runs it (the capture engine with the
 // inductor backend and AOT Autograd installed) and is checked against the expectations written in its own comments:
 //   # expect: TEXT              the next line the program prints (all printed lines, in order, must be expected)
-//   # expect error: TEXT        the program raises, and its traceback contains TEXT
+//   # expect error: TEXT        the program raises, and its traceback contains TEXT (each TEXT, when several are given)
 //   # expect graph_breaks: N    torch._dynamo.utils.counters["graph_break"] adds up to N
 //   # expect unique_graphs: N   N distinct graphs were compiled
 //   # expect recompiles: N      N recompiles (guard failures) happened
@@ -42,7 +42,7 @@ const fs::path kScriptsDir = fs::path(CWB_TEST_DATA_DIR).parent_path() / "script
 
 struct Expectations {
     std::string output;  // the expected printed lines, each ending in a newline
-    std::optional<std::string> error;
+    std::vector<std::string> errorLines;  // each in the traceback
     std::optional<int64_t> graphBreaks;
     std::optional<int> uniqueGraphs;
     std::optional<size_t> recompiles;
@@ -104,7 +104,7 @@ Expectations expectationsOf(const std::string& source, const fs::path& path) {
         };
         try {
             if (auto v = value(":")) e.output += *v + "\n";
-            else if (auto error = value(" error:")) e.error = *error;
+            else if (auto error = value(" error:")) e.errorLines.push_back(*error);
             else if (auto breaks = value(" graph_breaks:")) e.graphBreaks = std::stoll(*breaks);
             else if (auto graphs = value(" unique_graphs:")) e.uniqueGraphs = std::stoi(*graphs);
             else if (auto recompiles = value(" recompiles:")) e.recompiles = std::stoul(*recompiles);
@@ -164,9 +164,9 @@ TEST_P(ScriptTest, Runs) {
         expected.torchLogs ? std::optional(eng::capture::LogSettings::fromEnvironment()) : std::nullopt;
     const capturetest::CapturedRun run = capturetest::runCaptured(source, GetParam().generic_string(), "", {}, nullptr, logs);
     if (expected.torchLogs) unsetenv("TORCH_LOGS");
-    if (expected.error) {
-        EXPECT_FALSE(run.ok) << "the script was expected to raise " << *expected.error;
-        EXPECT_NE(run.error.find(*expected.error), std::string::npos) << "traceback:\n" << run.error;
+    if (!expected.errorLines.empty()) {
+        EXPECT_FALSE(run.ok) << "the script was expected to raise " << expected.errorLines.back();
+        for (const std::string& text : expected.errorLines) EXPECT_NE(run.error.find(text), std::string::npos) << "no '" << text << "' in the traceback:\n" << run.error;
     } else {
         EXPECT_TRUE(run.ok) << run.error;
     }
