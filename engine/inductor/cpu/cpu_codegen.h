@@ -16,17 +16,27 @@ namespace eng::inductor::cpu {
 // threads. Ranges of one call must not overlap those of a concurrent call writing the same elements.
 using KernelEntry = void (*)(void* const* buffers, const int64_t* symbols, int64_t outerBegin, int64_t outerEnd);
 
+// A kernel with reductions over the outer range (Reduction::overOuterRange) takes after its buffers one partials
+// array per such reduction (in pass order): kPartialSlotBytes for each point of the reduction range, which the
+// call sets to the identity and accumulates its piece of the outer range into. Its finish, called with the same
+// buffers but each partials pointer the first of `pieces` such arrays laid end to end, as
+// finish(buffers, symbols, 0, pieces), combines them in piece order and runs Kernel::finalStores.
+constexpr int64_t kPartialSlotBytes = 8;
+inline constexpr const char* kFinishSuffix = "_finish";
+
 class CpuKernelModule {  // owns the JIT'd code; entries stay valid while it lives
 public:
     struct Impl;  // the LLJIT session (defined where LLVM is included)
-    CpuKernelModule(std::unique_ptr<Impl> impl, std::vector<KernelEntry> entries, std::vector<std::string> irTexts,
-                    std::vector<double> kernelSeconds, double compileSeconds);
+    CpuKernelModule(std::unique_ptr<Impl> impl, std::vector<KernelEntry> entries, std::vector<KernelEntry> finishes,
+                    std::vector<std::string> irTexts, std::vector<double> kernelSeconds, double compileSeconds);
     ~CpuKernelModule();
     CpuKernelModule(const CpuKernelModule&) = delete;
     CpuKernelModule& operator=(const CpuKernelModule&) = delete;
 
     size_t size() const { return entries_.size(); }
     KernelEntry entry(size_t kernelIndex) const { return entries_.at(kernelIndex); }
+    /// The finish of a kernel with reductions over the outer range, null for other kernels.
+    KernelEntry finish(size_t kernelIndex) const { return finishes_.at(kernelIndex); }
     /// Optimised LLVM IR text of that kernel's function (shown to users in the workbench).
     const std::string& llvmIr(size_t kernelIndex) const { return irTexts_.at(kernelIndex); }
     double compileSeconds() const { return compileSeconds_; }
@@ -36,6 +46,7 @@ public:
 private:
     std::unique_ptr<Impl> impl_;
     std::vector<KernelEntry> entries_;
+    std::vector<KernelEntry> finishes_;
     std::vector<std::string> irTexts_;
     std::vector<double> kernelSeconds_;
     double compileSeconds_ = 0;

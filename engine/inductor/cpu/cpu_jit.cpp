@@ -26,10 +26,11 @@ struct CpuKernelModule::Impl {
     std::unique_ptr<llvm::orc::LLJIT> jit;
 };
 
-CpuKernelModule::CpuKernelModule(std::unique_ptr<Impl> impl, std::vector<KernelEntry> entries, std::vector<std::string> irTexts,
-                                 std::vector<double> kernelSeconds, double compileSeconds)
+CpuKernelModule::CpuKernelModule(std::unique_ptr<Impl> impl, std::vector<KernelEntry> entries, std::vector<KernelEntry> finishes,
+                                 std::vector<std::string> irTexts, std::vector<double> kernelSeconds, double compileSeconds)
     : impl_(std::move(impl)),
       entries_(std::move(entries)),
+      finishes_(std::move(finishes)),
       irTexts_(std::move(irTexts)),
       kernelSeconds_(std::move(kernelSeconds)),
       compileSeconds_(compileSeconds) {}
@@ -162,7 +163,7 @@ std::shared_ptr<CpuKernelModule> compileCpuKernels(const std::vector<Kernel>& ke
 
     // One module per kernel, generated, optimised and linked in turn, so that each kernel's compile time is
     // its own (the trace shows it per kernel); they share the JIT session and its symbol search.
-    std::vector<KernelEntry> entries;
+    std::vector<KernelEntry> entries, finishes;
     std::vector<std::string> irTexts;
     std::vector<double> seconds;
     std::vector<std::string> names;
@@ -189,17 +190,20 @@ std::shared_ptr<CpuKernelModule> compileCpuKernels(const std::vector<Kernel>& ke
         std::string text;
         llvm::raw_string_ostream os(text);
         module->getFunction(name)->print(os);
-        if (kernels[i].isCombo())  // then the parts the entry calls
+        if (kernels[i].isCombo() || kernels[i].hasOuterRangeReductions())  // then the parts the entry calls, or the finish
             for (llvm::Function& f : *module)
                 if (!f.isDeclaration() && f.getName() != name) f.print(os);
         irTexts.push_back(std::move(os.str()));
         orThrow(impl->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context))), "adding the module");
         auto address = orThrow(impl->jit->lookup(name), "linking the kernel");
         entries.push_back(address.toPtr<KernelEntry>());
+        finishes.push_back(kernels[i].hasOuterRangeReductions()
+                               ? orThrow(impl->jit->lookup(name + kFinishSuffix), "linking the kernel's finish").toPtr<KernelEntry>()
+                               : nullptr);
         seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - kernelStarted).count());
     }
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return std::make_shared<CpuKernelModule>(std::move(impl), std::move(entries), std::move(irTexts), std::move(seconds), total);
+    return std::make_shared<CpuKernelModule>(std::move(impl), std::move(entries), std::move(finishes), std::move(irTexts), std::move(seconds), total);
 }
 
 }  // namespace eng::inductor::cpu
