@@ -20,12 +20,6 @@ namespace {
 constexpr const char* kEnter = "torch.amp.autocast_mode._enter_autocast";
 constexpr const char* kExit = "torch.amp.autocast_mode._exit_autocast";
 
-/// Restores this thread's autocast state however the pass ends.
-struct AutocastRestore {
-    tensor::AutocastStates saved = tensor::autocastStates();
-    ~AutocastRestore() { tensor::setAutocastStates(saved); }
-};
-
 /// The state `_enter_autocast(device_type, dtype, enabled, cache_enabled)` sets, from its constant arguments.
 tensor::AutocastStates entered(const fx::Node& node, tensor::AutocastStates states) {
     auto constantArg = [&](size_t i) -> vm::Value {
@@ -74,7 +68,7 @@ bool hasAutocastNodes(const fx::Graph& graph) {
 }
 
 AutocastCasts explicitAutocastCasts(vm::Interpreter& vm, const fx::Graph& graph, const tensor::AutocastStates& before) {
-    const AutocastRestore restore;
+    const tensor::AutocastStatesRestore restore;
     auto out = std::make_shared<fx::Graph>();
     out->symbols = graph.symbols;
     GraphBuilder b(vm, *out);

@@ -22,10 +22,7 @@ TraceResult Tracer::trace(const vm::Frame& frame) {
         }
     } restoreGradMode{vm_};
     // So does autocast's state, which a traced `with torch.autocast(...)` sets for the body's example ops.
-    struct AutocastRestore {
-        tensor::AutocastStates states = tensor::autocastStates();
-        ~AutocastRestore() { tensor::setAutocastStates(states); }
-    } restoreAutocast;
+    const tensor::AutocastStatesRestore restoreAutocast;
     graph_ = std::make_unique<Graph>();
     TraceFrame root;
     root.code = frame.code;

@@ -34,6 +34,19 @@ struct AutocastStates {
 AutocastStates autocastStates();
 void setAutocastStates(const AutocastStates& states);
 
+/// Puts this thread's autocast states back as they were at construction, however the scope ends (a trace of a
+/// `with torch.autocast` block, a pass that runs ops under a region's state).
+class AutocastStatesRestore {
+public:
+    AutocastStatesRestore() : saved_(autocastStates()) {}
+    ~AutocastStatesRestore() { setAutocastStates(saved_); }
+    AutocastStatesRestore(const AutocastStatesRestore&) = delete;
+    AutocastStatesRestore& operator=(const AutocastStatesRestore&) = delete;
+
+private:
+    AutocastStates saved_;
+};
+
 enum class AutocastPolicy { Keep, Lower, Fp32, Fp32Opt, Promote };
 /// The policy of the op whose schema is named `op` under autocast on `device`.
 AutocastPolicy autocastPolicy(std::string_view op, DeviceType device);

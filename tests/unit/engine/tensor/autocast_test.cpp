@@ -14,9 +14,8 @@ namespace {
 
 /// Sets this thread's autocast state for a test and restores it afterwards.
 struct ScopedAutocast {
-    AutocastStates saved = autocastStates();
+    AutocastStatesRestore restore;
     explicit ScopedAutocast(AutocastStates states) { setAutocastStates(states); }
-    ~ScopedAutocast() { setAutocastStates(saved); }
 };
 
 Value call(std::string_view name, std::vector<Value> args, KeywordArgs kwargs = {}) { return OpRegistry::instance().call(name, args, kwargs); }
