@@ -1,4 +1,4 @@
-// Builders, folding, printing and checking of the kernel IR (kernel_ir.h).
+// Builders, folding and printing of the kernel IR (kernel_ir.h); kernel_verifier.cpp checks kernels.
 #include "inductor/ir/kernel_ir.h"
 
 #include <algorithm>
@@ -421,6 +421,13 @@ int Kernel::reductionCount() const {
     return count;
 }
 
+bool Kernel::hasOuterRangeReductions() const {
+    for (const KernelPass& pass : passes)
+        for (const Reduction& r : pass.reductions)
+            if (r.overOuterRange) return true;
+    return false;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 
 namespace {
@@ -440,6 +447,12 @@ std::string exprText(const Kernel& kernel, const ExprPtr& e) {
         case Expr::Kind::ReductionValue: return fmt::format("red{}", e->reduction);
     }
     return "?";
+}
+
+void storesText(const Kernel& kernel, const std::vector<Store>& stores, std::string& text) {
+    for (const Store& s : stores)
+        text += fmt::format("    {}[{}] = {}\n", kernel.buffers.at(static_cast<size_t>(s.buffer)).name,
+                            indexText(s.index, kernel.outerVarCount(), false), exprText(kernel, s.value));
 }
 
 }  // namespace
@@ -483,114 +496,15 @@ std::string kernelText(const Kernel& kernel) {
     for (const KernelPass& pass : kernel.passes) {
         text += pass.overReductionRange ? "  pass over reduction range:\n" : "  pass over outer range:\n";
         for (const Reduction& r : pass.reductions)
-            text += fmt::format("    red{} = {}({})\n", r.id, reductionOpName(r.op), exprText(kernel, r.value));
-        for (const Store& s : pass.stores)
-            text += fmt::format("    {}[{}] = {}\n", kernel.buffers.at(static_cast<size_t>(s.buffer)).name,
-                                indexText(s.index, kernel.outerVarCount(), false), exprText(kernel, s.value));
+            text += fmt::format("    red{} = {}({}){}\n", r.id, reductionOpName(r.op), exprText(kernel, r.value),
+                                r.overOuterRange ? " over the outer range" : "");
+        storesText(kernel, pass.stores, text);
+    }
+    if (!kernel.finalStores.empty()) {
+        text += "  after every outer point, over reduction range:\n";
+        storesText(kernel, kernel.finalStores, text);
     }
     return text;
 }
-
-namespace {
-
-struct Verifier {
-    const Kernel& kernel;
-    std::vector<int> finished;  // reductions of earlier passes
-
-    [[noreturn]] void fail(const std::string& what) const {
-        throw std::logic_error(fmt::format("malformed kernel {}: {}", kernel.name, what));
-    }
-    void checkIndex(const Index& index, int varLimit) const {
-        if (!index) fail("missing index");
-        if (index->op == IndexNode::Op::Var && (index->value < 0 || index->value >= varLimit))
-            fail(fmt::format("variable {} out of range here", index->value));
-        if (index->op == IndexNode::Op::Symbol &&
-            std::find(kernel.symbols.begin(), kernel.symbols.end(), index->symbol) == kernel.symbols.end())
-            fail("symbol " + index->symbol + " is not a kernel parameter");
-        if (index->lhs) checkIndex(index->lhs, varLimit);
-        if (index->rhs) checkIndex(index->rhs, varLimit);
-    }
-    void checkBuffer(int buffer) const {
-        if (buffer < 0 || buffer >= static_cast<int>(kernel.buffers.size())) fail(fmt::format("buffer {} does not exist", buffer));
-    }
-    void checkExpr(const ExprPtr& e, int varLimit) const {
-        if (!e) fail("missing expression");
-        switch (e->kind) {
-            case Expr::Kind::Load:
-                checkBuffer(e->buffer);
-                if (kernel.buffers[static_cast<size_t>(e->buffer)].dtype != e->dtype) fail("load dtype differs from its buffer's");
-                checkIndex(e->index, varLimit);
-                break;
-            case Expr::Kind::IndexValue: checkIndex(e->index, varLimit); break;
-            case Expr::Kind::Unary: checkExpr(e->a, varLimit); break;
-            case Expr::Kind::Binary:
-                checkExpr(e->a, varLimit);
-                checkExpr(e->b, varLimit);
-                if (e->a->dtype != e->b->dtype) fail(fmt::format("operands of {} differ in dtype", elementOpName(e->op)));
-                break;
-            case Expr::Kind::Where:
-                checkExpr(e->a, varLimit);
-                checkExpr(e->b, varLimit);
-                checkExpr(e->c, varLimit);
-                if (e->a->dtype != DType::Bool) fail("where's condition is not bool");
-                if (e->b->dtype != e->c->dtype) fail("where's branches differ in dtype");
-                break;
-            case Expr::Kind::Cast: checkExpr(e->a, varLimit); break;
-            case Expr::Kind::ReductionValue:
-                if (std::find(finished.begin(), finished.end(), e->reduction) == finished.end())
-                    fail(fmt::format("red{} is read before a pass finished it", e->reduction));
-                break;
-            case Expr::Kind::Constant: break;
-        }
-    }
-    void runCombo() const {
-        if (!kernel.passes.empty() || kernel.isReduction() || kernel.outerRanges.size() != 1) fail("a combo kernel has one outer range and no passes of its own");
-        Index total = indexConstant(0);
-        for (const ComboPart& part : kernel.parts) {
-            if (part.kernel.isCombo() || part.kernel.isReduction()) fail("combo parts are pointwise kernels");
-            verifyKernel(part.kernel);
-            if (part.buffers.size() != part.kernel.buffers.size()) fail("a combo part's buffers are not all mapped");
-            for (size_t j = 0; j < part.buffers.size(); ++j) {
-                checkBuffer(part.buffers[j]);
-                if (kernel.buffers[static_cast<size_t>(part.buffers[j])].dtype != part.kernel.buffers[j].dtype) fail("a combo part's buffer differs in dtype");
-            }
-            for (const std::string& symbol : part.kernel.symbols)
-                if (std::find(kernel.symbols.begin(), kernel.symbols.end(), symbol) == kernel.symbols.end()) fail("symbol " + symbol + " is not a kernel parameter");
-            total = total + product(part.kernel.outerRanges);
-        }
-        if (!indexEqual(total, kernel.outerRanges[0])) fail("the outer range is not the sum of the parts'");
-    }
-    void run() {
-        if (kernel.isCombo()) return runCombo();
-        if (kernel.passes.empty()) fail("no passes");
-        const int outers = kernel.outerVarCount();
-        const int all = outers + static_cast<int>(kernel.reductionRanges.size());
-        for (const Index& r : kernel.outerRanges) checkIndex(r, 0);
-        for (const Index& r : kernel.reductionRanges) checkIndex(r, 0);
-        for (const KernelPass& pass : kernel.passes) {
-            if (pass.overReductionRange && !kernel.isReduction()) fail("a pass over the reduction range of a pointwise kernel");
-            if (!pass.overReductionRange && !pass.reductions.empty()) fail("reductions in an outer pass");
-            const int limit = pass.overReductionRange ? all : outers;
-            for (const Reduction& r : pass.reductions) {
-                checkExpr(r.value, limit);
-                if ((r.op == ReductionOp::Any || r.op == ReductionOp::All) && r.value->dtype != DType::Bool) fail("any/all of a non-bool value");
-            }
-            for (const Store& s : pass.stores) {
-                checkBuffer(s.buffer);
-                checkIndex(s.index, limit);
-                checkExpr(s.value, limit);
-                if (s.value->dtype != kernel.buffers[static_cast<size_t>(s.buffer)].dtype)
-                    fail(fmt::format("store of {} into {} buffer {}", tensor::dtypeName(s.value->dtype),
-                                     tensor::dtypeName(kernel.buffers[static_cast<size_t>(s.buffer)].dtype),
-                                     kernel.buffers[static_cast<size_t>(s.buffer)].name));
-            }
-            for (const Reduction& r : pass.reductions) finished.push_back(r.id);
-        }
-    }
-};
-
-}  // namespace
-
-void verifyKernel(const Kernel& kernel) { Verifier{kernel, {}}.run(); }
 
 }  // namespace eng::inductor
