@@ -54,19 +54,20 @@ void CaptureEngine::reset() {
     // torch._dynamo.utils.counters survive reset(), as in PyTorch.
 }
 
-bool CaptureEngine::dynamoDisabled() {
-    const vm::Value& disable = vm_.modules().at("torch._dynamo.config").as<vm::ModuleObject>().attributes.at("disable");
+const vm::Namespace& CaptureEngine::dynamoConfig() { return vm_.modules().at("torch._dynamo.config").as<vm::ModuleObject>().attributes; }
+
+bool CaptureEngine::dynamoDisabled(const vm::Namespace& config) {
+    const vm::Value& disable = config.at("disable");
     return disable.is(vm::Kind::Bool) && disable.asBool();
 }
 
-bool CaptureEngine::compiledAutogradEnabled() {
-    const auto& config = vm_.modules().at("torch._dynamo.config").as<vm::ModuleObject>().attributes;
+bool CaptureEngine::compiledAutogradEnabled(const vm::Namespace& config) {
     auto flag = config.find("compiled_autograd");
     return compiledAutogradHandler() && flag != config.end() && vm_.truthy(flag->second);
 }
 
 int CaptureEngine::recompileLimit() {
-    auto& config = vm_.modules().at("torch._dynamo.config").as<vm::ModuleObject>().attributes;
+    const vm::Namespace& config = dynamoConfig();
     // recompile_limit is the current name; a script that sets the old cache_size_limit means the same.
     int64_t limit = config.at("recompile_limit").asInt();
     int64_t legacy = config.at("cache_size_limit").asInt();
@@ -89,7 +90,8 @@ void CaptureEngine::countCounter(const std::string& group, const std::string& na
 void CaptureEngine::countGraphBreak(const std::string& reason) { countCounter("graph_break", reason, 1); }
 
 std::optional<vm::Value> CaptureEngine::onFrame(vm::Interpreter&, vm::Frame& frame, const vm::CompileOptions& options) {
-    if (stance_ == "force_eager" || dynamoDisabled()) return std::nullopt;
+    const vm::Namespace& config = dynamoConfig();  // read once per call: this runs on every compiled call
+    if (stance_ == "force_eager" || dynamoDisabled(config)) return std::nullopt;
     // Calls made by this frame's graphs and traces are not frames of their own; only its break steps are.
     const vm::CompileOptions* outer = vm_.hookEveryCall();
     vm_.setHookEveryCall(nullptr);
@@ -101,7 +103,7 @@ std::optional<vm::Value> CaptureEngine::onFrame(vm::Interpreter&, vm::Frame& fra
     // Compiled autograd covers the whole call of the compiled function, its eager parts after graph breaks included
     // (where `loss.backward()` runs), as Dynamo enters compiled_autograd._enable around it.
     std::optional<tensor::autograd::BackwardInterceptorScope> compiledAutograd;
-    if (!tensor::autograd::backwardIntercepted() && compiledAutogradEnabled())
+    if (!tensor::autograd::backwardIntercepted() && compiledAutogradEnabled(config))
         compiledAutograd.emplace([this, options](const tensor::autograd::RootGradients& start, bool retainGraph) {
             return compiledAutogradHandler()(*this, options, start, retainGraph);
         });

@@ -131,10 +131,12 @@ private:
     void emitGraphBreak(const traces::CompileKey& key, const GraphBreakInfo& info);
     void countGraphBreak(const std::string& reason);
     int recompileLimit();
-    /// torch._dynamo.config.compiled_autograd, with a handler registered.
-    bool compiledAutogradEnabled();
-    /// torch._dynamo.config.disable (TORCHDYNAMO_DISABLE=1): compiled functions run eagerly.
-    bool dynamoDisabled();
+    /// torch._dynamo.config's attributes.
+    const vm::Namespace& dynamoConfig();
+    /// config.compiled_autograd, with a handler registered.
+    bool compiledAutogradEnabled(const vm::Namespace& config);
+    /// config.disable (TORCHDYNAMO_DISABLE=1): compiled functions run eagerly.
+    bool dynamoDisabled(const vm::Namespace& config);
     void installDynamoSurface();
 
     vm::Interpreter& vm_;

@@ -183,7 +183,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
     TraceOptions traceOptions;
     traceOptions.functionName = cache.functionName;
     traceOptions.dynamicAll = options.dynamic.value_or(false);
-    bool automatic = vm_.truthy(vm_.modules().at("torch._dynamo.config").as<vm::ModuleObject>().attributes.at("automatic_dynamic_shapes"));
+    bool automatic = vm_.truthy(dynamoConfig().at("automatic_dynamic_shapes"));
     traceOptions.automaticDynamic = !options.dynamic.has_value() && automatic;
     traceOptions.captureScalarOutputs = options.fullgraph;
     TraceResult result;

@@ -121,6 +121,15 @@ std::optional<std::string> failure(const GuardSpec& g, const std::optional<vm::V
         case GuardKind::DictContains:
             if (value && value->is(vm::Kind::Dict) && (value->as<vm::DictObject>().find(g.expected) != nullptr) == g.outcome) return std::nullopt;
             return stripLocalScope(g.verboseCode());
+        case GuardKind::DictKeysMatch: {
+            const vm::ValueList& keys = g.expected.as<vm::ListObject>().items;
+            bool holds = value && value->is(vm::Kind::Dict) && value->as<vm::DictObject>().entries.size() == keys.size();
+            for (size_t i = 0; holds && i < keys.size(); ++i)
+                holds = g.ordered ? constantEquals(keys[i], value->as<vm::DictObject>().entries[i].first)
+                                  : value->as<vm::DictObject>().find(keys[i]) != nullptr;
+            if (holds) return std::nullopt;
+            return stripLocalScope(g.verboseCode());
+        }
         case GuardKind::DuplicateInput:
         case GuardKind::NoTensorAliasing: return std::nullopt;  // checked over the frame (relationalFailure)
         case GuardKind::LengthCheck: {
@@ -178,6 +187,7 @@ std::string GuardSpec::code() const {
                 return fmt::format("___check_obj_id({}.__code__, {})", s, static_cast<const void*>(expected.as<vm::FunctionObject>().code.get()));
             return fmt::format("___check_obj_id({}, {})", s, static_cast<const void*>(expected.object().get()));
         case GuardKind::LengthCheck: return fmt::format("len({}) == {}", s, length);
+        case GuardKind::DictKeysMatch: return fmt::format("list(dict.keys({})) == {}", s, fx::constantText(expected));
         case GuardKind::DictContains: return fmt::format("{}___dict_contains({}, {})", outcome ? "" : "not ", fx::constantText(expected), s);
         case GuardKind::DuplicateInput: return fmt::format("{} is {}", s, related.front()->str());
         case GuardKind::NoTensorAliasing: {
@@ -330,8 +340,9 @@ std::vector<traces::Guard> GuardTree::rows() const {
     std::vector<traces::Guard> out;
     auto row = [&out](const GuardSpec& g, int depth) {
         static const char* kinds[] = {"TENSOR_MATCH",  "EQUALS_MATCH", "TYPE_MATCH",      "ID_MATCH",          "LENGTH_CHECK",
-                                      "NONE_MATCH",    "SHAPE_ENV",    "DICT_CONTAINS",   "DUPLICATE_INPUT",   "NO_TENSOR_ALIASING"};
-        static_assert(std::size(kinds) == static_cast<size_t>(GuardKind::NoTensorAliasing) + 1, "a name per GuardKind");
+                                      "NONE_MATCH",    "SHAPE_ENV",    "DICT_CONTAINS",   "DUPLICATE_INPUT",   "NO_TENSOR_ALIASING",
+                                      "DICT_KEYS_MATCH"};
+        static_assert(std::size(kinds) == static_cast<size_t>(GuardKind::DictKeysMatch) + 1, "a name per GuardKind");
         traces::Guard r;
         r.index = static_cast<int>(out.size());
         r.kind = kinds[static_cast<int>(g.kind)];

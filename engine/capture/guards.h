@@ -17,6 +17,7 @@ enum class GuardKind {
     TensorMatch, EqualsMatch, TypeMatch, IdMatch, LengthCheck, NoneMatch, ScalarCompare, DictContains,
     DuplicateInput,    // `source is related[0]`: one tensor read through two sources is one graph input
     NoTensorAliasing,  // the tensors at `related` are distinct objects (the trace told them apart)
+    DictKeysMatch,     // the dict's keys are `expected` (a list; in that order when `ordered`)
 };
 
 /// Where in the user's code a guard was installed (printed after the guard as `# code  # file:line in fn`).
@@ -31,7 +32,7 @@ struct GuardSpec {
     GuardKind kind = GuardKind::TypeMatch;
     SourceRef source;
     GuardOrigin origin;
-    vm::Value expected;                 // EqualsMatch: the constant; IdMatch: the object
+    vm::Value expected;                 // EqualsMatch: the constant; IdMatch: the object; DictKeysMatch: the keys
     std::string typeName;               // TypeMatch: the class name (int, float, bool, str, ...)
     vm::Kind valueKind = vm::Kind::None;  // TypeMatch, LengthCheck: the VM kind it must have
     int64_t length = 0;                 // LengthCheck
@@ -39,6 +40,7 @@ struct GuardSpec {
     int dimension = -1;                 // ScalarCompare on a dynamic size: `source.size()[dimension] <op> expected`
     bool outcome = true;                // ScalarCompare; DictContains: whether the key `expected` is in the dict
     bool codeOnly = false;              // IdMatch of a function whose cells are the frame's own: its code, not its identity
+    bool ordered = false;               // DictKeysMatch: the trace iterated the keys, so their order counts too
     std::vector<SourceRef> related;     // DuplicateInput: the source it must be; NoTensorAliasing: every source checked
     // TensorMatch
     tensor::DType dtype = tensor::DType::Float32;

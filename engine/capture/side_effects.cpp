@@ -319,11 +319,9 @@ std::vector<std::pair<VarRef, VarRef>> Tracer::dictPairs(const VarRef& other, bo
         for (size_t i = 0; i < other->keys.size(); ++i) pairs.emplace_back(constant(other->keys[i]), other->items[i]);
     } else if (other->kind == Variable::Kind::Python && other->value.is(vm::Kind::Dict) && !other->value.as<vm::DictObject>().cls) {
         requireNoPendingItems(other->value, "update");
-        guardValue(other);
+        guardDictKeys(other, true);
         for (const auto& [key, item] : other->value.as<vm::DictObject>().entries)
-            pairs.emplace_back(constant(key), other->source && (key.is(vm::Kind::Str) || key.is(vm::Kind::Int))
-                                                  ? wrapSource(item, Source::dictItem(other->source, key))
-                                                  : constant(item));
+            pairs.emplace_back(constant(key), other->source ? wrapSource(item, Source::dictItem(other->source, key)) : constant(item));
     } else if (mappingOnly && isUserInstance(other)) {
         // A mapping that is not a dict (a MutableMapping subclass): Python reads its keys(), then each item by
         // __getitem__ (PyDict_Merge), both traced as calls of the user's methods.

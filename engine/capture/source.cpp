@@ -2,9 +2,44 @@
 // do the same, cached per tree node).
 #include "capture/source.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 
+#include "frontend/python_repr.h"
+
 namespace eng::capture {
+
+namespace {
+
+/// A dict key as Dynamo prints it in a source (`G['d'][frozenset()]`, `L['d'][(1, 'a')]`); a key without a literal
+/// spelling (an object hashed by identity) prints as its address, so two keys never share a source name.
+std::string keyText(const vm::Value& key) {
+    auto join = [](const vm::ValueList& items) {
+        std::string out;
+        for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + keyText(items[i]);
+        return out;
+    };
+    switch (key.kind()) {
+        case vm::Kind::None: return "None";
+        case vm::Kind::Bool: return key.asBool() ? "True" : "False";
+        case vm::Kind::Int: return std::to_string(key.asInt());
+        case vm::Kind::Float: return frontend::pythonFloatRepr(key.asFloat());
+        case vm::Kind::Str: return frontend::pythonStringRepr(key.str());
+        case vm::Kind::DType: return "torch." + std::string(tensor::dtypeName(key.as<vm::DTypeObject>().value));
+        case vm::Kind::Tuple: {
+            const vm::ValueList& items = key.as<vm::TupleObject>().items;
+            return "(" + join(items) + (items.size() == 1 ? ",)" : ")");
+        }
+        case vm::Kind::Set: {
+            const vm::ValueList& items = key.as<vm::SetObject>().items;
+            return items.empty() ? "frozenset()" : "frozenset({" + join(items) + "})";
+        }
+        default: return fmt::format("<object at {}>", static_cast<const void*>(key.object().get()));
+    }
+}
+
+}  // namespace
 
 SourceRef Source::local(std::string name, int64_t slot) {
     auto s = std::make_shared<Source>();
@@ -75,7 +110,7 @@ std::string Source::str() const {
         case Kind::Item: return base->str() + "[" + std::to_string(index) + "]";
         case Kind::DictItem:
             if (keySource) return base->str() + "[" + keySource->str() + "]";
-            return base->str() + "[" + (key.is(vm::Kind::Str) ? "'" + key.str() + "'" : std::to_string(key.asInt())) + "]";
+            return base->str() + "[" + keyText(key) + "]";
     }
     return "?";
 }

@@ -19,7 +19,7 @@ struct Source {
     std::string name;   // local/global/attribute name
     int64_t index = 0;  // Local: the fast slot (resume frames count stack entries after the locals); Item: index
     SourceRef base;
-    vm::Value key;      // DictItem: the key (a str or an int)
+    vm::Value key;      // DictItem: the key (a constant, or an object hashed by identity)
     SourceRef keySource;  // DictItem keyed by an object read from another source (optimizer.state[param])
 
     static SourceRef local(std::string name, int64_t slot);

@@ -161,10 +161,12 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         }
         return out;
     }
+    const bool outsideDict = args.size() == 1 && args[0]->kind == Variable::Kind::Python && args[0]->source && args[0]->value.is(vm::Kind::Dict);
     if (name == "iter" && args.size() == 1 && kwargs.empty() &&
         (args[0]->kind == Variable::Kind::List || args[0]->kind == Variable::Kind::Tuple || args[0]->kind == Variable::Kind::Dict ||
-         args[0]->kind == Variable::Kind::Iterator)) {
-        // iter() of a traced container: an iterator over its items now (an iterator is its own iterator).
+         args[0]->kind == Variable::Kind::Iterator || outsideDict)) {
+        // iter() of a traced container, or of a dict from outside the frame (its keys guarded by DICT_KEYS_MATCH): an
+        // iterator over its items now (an iterator is its own iterator).
         if (args[0]->kind == Variable::Kind::Iterator) return args[0];
         auto out = std::make_shared<Variable>();
         out->kind = Variable::Kind::Iterator;
@@ -258,7 +260,7 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
                                                "bool", "str", "repr", "round", "hasattr", "type", "callable", "sorted", "any", "all",
                                                "slice", "divmod", "pow", "hash", "id", "chr", "ord", "dict", "set", "list", "tuple",
                                                // collections.namedtuple of constants makes its class at trace time, as Dynamo does
-                                               "namedtuple"};
+                                               "namedtuple", "frozenset"};
     if (pure.contains(name) && allConstant() && !userKey) {
         for (const VarRef& a : args) tracer.requireNoPendingItems(a->value, name);
         vm::ValueList values;

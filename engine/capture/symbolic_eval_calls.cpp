@@ -344,7 +344,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     }
     if (value.is(vm::Kind::Class) && value.as<vm::ClassObject>().module == "builtins") {
         // list(...), dict(...), float("-inf"), ...: Dynamo's BuiltinVariable for the builtin types.
-        static const std::set<std::string> types = {"list", "tuple", "dict", "set", "int", "float", "bool", "str", "type"};
+        static const std::set<std::string> types = {"list", "tuple", "dict", "set", "frozenset", "int", "float", "bool", "str", "type"};
         const std::string& name = value.as<vm::ClassObject>().name;
         if (types.contains(name)) return callBuiltin(*this, frame, name, value, args, kwargs);
     }

@@ -316,13 +316,7 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
             if (container->value.is(vm::Kind::Dict) && container->source && !container->value.as<vm::DictObject>().find(index)) {
                 const auto& dict = container->value.as<vm::DictObject>();
                 if (dict.cls && dict.cls->name == "defaultdict" && !dict.defaultFactory.isNone() && !dict.defaultFactory.isNull()) {
-                    GuardSpec g;
-                    g.kind = GuardKind::DictContains;
-                    g.source = container->source;
-                    g.origin = originHere();
-                    g.expected = index;
-                    g.outcome = false;
-                    guards_.push_back(std::move(g));
+                    guardDictContains(container, index, false);
                     VarRef made = callFunction(*current_, constant(dict.defaultFactory), {}, {});
                     storeItem(container, key, made);
                     return made;
@@ -335,10 +329,7 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
                             {}, "operator.getitem");
             vm::Value item = vm_.getItem(container->value, index);
             // A dict item keeps its key in its source (L['d']['w']), so a tensor in it is a graph input.
-            if (container->source && container->value.is(vm::Kind::Dict)) {
-                if (index.is(vm::Kind::Str) || index.is(vm::Kind::Int)) return wrapSource(item, Source::dictItem(container->source, index));
-                return constant(item);
-            }
+            if (container->source && container->value.is(vm::Kind::Dict)) return wrapSource(item, Source::dictItem(container->source, index));
             // nn.ModuleList / nn.Sequential children keep a source, so their parameters become graph inputs.
             if (container->source && container->value.is(vm::Kind::Instance) && index.is(vm::Kind::Int)) {
                 const auto& order = container->value.as<vm::InstanceObject>().moduleOrder;
@@ -429,7 +420,7 @@ std::vector<VarRef> Tracer::unpack(const VarRef& v) {
         }
         case Variable::Kind::Python: {
             requireNoPendingItems(v->value, "__iter__");
-            guardValue(v);
+            guardDictKeys(v, true);
             std::vector<VarRef> out;
             const vm::Value& value = v->value;
             if (value.is(vm::Kind::Instance) && v->source && !value.as<vm::InstanceObject>().moduleOrder.empty()) {
@@ -577,9 +568,13 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
             if (!tracer.isConstant(container) || !tracer.isConstant(item))
                 tracer.unsupported("Unsupported `in`", "Dynamo cannot evaluate `in` on traced values.", {}, "CONTAINS_OP");
             tracer.requireNoPendingItems(container->value, "__contains__");
-            tracer.argOf(container);
             tracer.argOf(item);
             bool found = tracer.vm().contains(tracer.exampleOf(container), tracer.exampleOf(item));
+            // A key of a dict from outside the frame: Dynamo's DICT_CONTAINS on it, not a guard on the whole dict.
+            if (container->kind == Variable::Kind::Python && container->source && container->value.is(vm::Kind::Dict))
+                tracer.guardDictContains(container, tracer.exampleOf(item), found);
+            else
+                tracer.argOf(container);
             stack.push_back(tracer.constant(vm::Value(in.arg ? !found : found)));
             return true;
         }

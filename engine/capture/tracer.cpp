@@ -145,9 +145,12 @@ bool Tracer::distinctInputs(const VarRef& a, const VarRef& b) {
                std::find(tensorInputs_.begin(), tensorInputs_.end(), v) != tensorInputs_.end();
     };
     if (a.get() == b.get() || !input(a) || !input(b)) return false;
-    for (const VarRef& v : {a, b})
-        if (std::find(distinctInputs_.begin(), distinctInputs_.end(), v) == distinctInputs_.end()) distinctInputs_.push_back(v);
+    for (const VarRef& v : {a, b}) markDistinct(v);
     return true;
+}
+
+void Tracer::markDistinct(const VarRef& v) {
+    if (std::find(distinctInputs_.begin(), distinctInputs_.end(), v) == distinctInputs_.end()) distinctInputs_.push_back(v);
 }
 
 void Tracer::guardNoTensorAliasing() {
@@ -213,6 +216,7 @@ void Tracer::guardValue(const VarRef& v) {
                 break;
             }
             case vm::Kind::Dict:
+                // Its length; what the trace folds from its keys is guarded by guardDictKeys.
                 g.kind = GuardKind::LengthCheck;
                 g.length = static_cast<int64_t>(value.as<vm::DictObject>().entries.size());
                 g.valueKind = vm::Kind::Dict;
@@ -250,6 +254,36 @@ void Tracer::guardValue(const VarRef& v) {
     const std::string name = g.source->str();
     for (const GuardSpec& existing : guards_)
         if (existing.kind == g.kind && existing.source->str() == name) return;
+    guards_.push_back(std::move(g));
+}
+
+void Tracer::guardDictKeys(const VarRef& v, bool ordered) {
+    guardValue(v);
+    if (!v->source || !v->value.is(vm::Kind::Dict)) return;
+    const std::string name = v->source->str();
+    for (GuardSpec& g : guards_)
+        if (g.kind == GuardKind::DictKeysMatch && g.source->str() == name) {
+            g.ordered = g.ordered || ordered;
+            return;
+        }
+    GuardSpec g;
+    g.kind = GuardKind::DictKeysMatch;
+    g.source = v->source;
+    g.origin = originHere();
+    g.ordered = ordered;
+    vm::ValueList keys;
+    for (const auto& entry : v->value.as<vm::DictObject>().entries) keys.push_back(entry.first);
+    g.expected = vm::makeList(std::move(keys));
+    guards_.push_back(std::move(g));
+}
+
+void Tracer::guardDictContains(const VarRef& dict, const vm::Value& key, bool found) {
+    GuardSpec g;
+    g.kind = GuardKind::DictContains;
+    g.source = dict->source;
+    g.origin = originHere();
+    g.expected = key;
+    g.outcome = found;
     guards_.push_back(std::move(g));
 }
 
@@ -300,9 +334,7 @@ Arg Tracer::argOf(const VarRef& v) {
             }
             bool parameter = v->value.as<vm::TensorObject>().parameter;
             // Graph inputs are distinct objects on every call of this entry (Dynamo guards all of them so).
-            if (!parameter && std::find(tensorInputs_.begin(), tensorInputs_.end(), v) != tensorInputs_.end() &&
-                std::find(distinctInputs_.begin(), distinctInputs_.end(), v) == distinctInputs_.end())
-                distinctInputs_.push_back(v);
+            if (!parameter && std::find(tensorInputs_.begin(), tensorInputs_.end(), v) != tensorInputs_.end()) markDistinct(v);
             v->node = graph_->addPlaceholder(v->source->placeholderName(), v->value,
                                              parameter ? "torch.nn.parameter.Parameter" : "torch.Tensor");
             v->node->dimSymbols = std::move(dimSymbols);
@@ -340,6 +372,8 @@ Arg Tracer::argOf(const VarRef& v) {
             unsupported("Unsupported graph argument", "Dynamo does not pass an object made in the compiled frame to a graph operation.", {},
                         "call_function with UserDefinedObjectVariable");
         default:
+            // A dict from outside the frame folded whole (list(d), sorted(d)): its keys, in order, too.
+            if (v->value.is(vm::Kind::Dict)) guardDictKeys(v, true);
             guardValue(v);
             return Arg::ofConstant(v->value);
     }

@@ -207,6 +207,11 @@ public:
     bool containsTensor(const VarRef& v) const;
     /// Guards a Python value read from a source before trace-time code depends on it.
     void guardValue(const VarRef& v);
+    /// guardValue, and for a dict from outside the frame whose keys the trace folds (iterated, tested with `in`),
+    /// Dynamo's DICT_KEYS_MATCH on them (`ordered`: the trace iterated them, so their order counts too).
+    void guardDictKeys(const VarRef& v, bool ordered);
+    /// Dynamo's DICT_CONTAINS: whether `key` is in the dict from outside the frame is `found` on every call.
+    void guardDictContains(const VarRef& dict, const vm::Value& key, bool found);
     /// Whether `a` and `b` are tensors read from the frame through their own sources (parameters aside): the
     /// trace tells such inputs apart under Dynamo's NO_TENSOR_ALIASING guard, which this adds them to.
     bool distinctInputs(const VarRef& a, const VarRef& b);
@@ -332,6 +337,8 @@ private:
     VarRef wrapTensorInput(const vm::Value& value, SourceRef source);
     /// The NO_TENSOR_ALIASING guard over the tensor inputs the trace told apart (none for fewer than two).
     void guardNoTensorAliasing();
+    /// Adds v to the inputs that guard covers, once.
+    void markDistinct(const VarRef& v);
 
     vm::Interpreter& vm_;
     TraceOptions options_;

@@ -19,11 +19,7 @@ std::vector<std::string> method(const char* name) { return {fmt::format("Tensor.
 
 void registerShapeOps(OpRegistry& r) {
     r.def(method("view"), "view(Tensor self, int[] size)", [](const Args& a) { return Value(view(a.tensor(0), a.intList(1))); });
-    r.def(method("view"), "view(Tensor self, ScalarType dtype)", [](const Args& a) {
-        if (a[1].toDType() != a.tensor(0).dtype())
-            fail(ErrorKind::NotImplemented, "view(dtype) with a different element size is not supported");
-        return Value(a.tensor(0).asStrided(a.tensor(0).sizes(), a.tensor(0).strides(), a.tensor(0).storageOffset()));
-    });
+    r.def(method("view"), "view(Tensor self, ScalarType dtype)", [](const Args& a) { return Value(viewDtype(a.tensor(0), a[1].toDType())); });
     r.def(both("reshape"), "reshape(Tensor self, int[] shape)", [](const Args& a) { return Value(reshape(a.tensor(0), a.intList(1))); });
     r.def(method("view_as"), "view_as(Tensor self, Tensor other)", [](const Args& a) { return Value(view(a.tensor(0), a.tensor(1).sizes())); });
     r.def(method("reshape_as"), "reshape_as(Tensor self, Tensor other)",

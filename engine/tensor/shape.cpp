@@ -82,6 +82,43 @@ Tensor view(const Tensor& x, const Shape& shape) {
     return x.asStrided(target, std::move(*strides), x.storageOffset());
 }
 
+Tensor viewDtype(const Tensor& x, DType dtype) {
+    if (dtype == x.dtype()) return x;
+    const int64_t mine = static_cast<int64_t>(itemSize(x.dtype()));
+    const int64_t theirs = static_cast<int64_t>(itemSize(dtype));
+    const std::string what = fmt::format("to view {} as {} (different element sizes)", dtypeKernelName(x.dtype()), dtypeKernelName(dtype));
+    Shape sizes = x.sizes();
+    Shape strides = x.strides();
+    int64_t offset = x.storageOffset();
+    if (mine != theirs) {
+        if (x.dim() == 0) fail(ErrorKind::Runtime, fmt::format("self.dim() cannot be 0 {}", what));
+        if (strides.back() != 1) fail(ErrorKind::Runtime, fmt::format("self.stride(-1) must be 1 {}, but got {}", what, strides.back()));
+        if (mine > theirs) {
+            const int64_t ratio = mine / theirs;
+            for (size_t d = 0; d + 1 < strides.size(); ++d) strides[d] *= ratio;
+            sizes.back() *= ratio;
+            offset *= ratio;
+        } else {
+            const int64_t ratio = theirs / mine;
+            if (sizes.back() % ratio != 0)
+                fail(ErrorKind::Runtime, fmt::format("self.size(-1) must be divisible by {} {}, but got {}", ratio, what, sizes.back()));
+            if (offset % ratio != 0)
+                fail(ErrorKind::Runtime, fmt::format("self.storage_offset() must be divisible by {} {}, but got {}", ratio, what, offset));
+            for (size_t d = 0; d + 1 < strides.size(); ++d) {
+                if (strides[d] % ratio != 0)
+                    fail(ErrorKind::Runtime, fmt::format("self.stride({}) must be divisible by {} {}, but got {}", d, ratio, what, strides[d]));
+                strides[d] /= ratio;
+            }
+            sizes.back() /= ratio;
+            offset /= ratio;
+        }
+    }
+    // The same bytes read as the new dtype: a view of the storage (sharing its version counter) with its own type.
+    Tensor out = x.asStrided(std::move(sizes), std::move(strides), offset);
+    out.impl()->dtype = dtype;
+    return out;
+}
+
 Tensor reshape(const Tensor& x, const Shape& shape) {
     const Shape target = inferShape(shape, x.numel());
     if (std::optional<Shape> strides = viewStrides(x.sizes(), x.strides(), target))

@@ -15,6 +15,9 @@ Shape inferShape(const Shape& shape, int64_t numel);
 std::optional<Shape> viewStrides(const Shape& sizes, const Shape& strides, const Shape& newShape);
 
 Tensor view(const Tensor& x, const Shape& shape);
+// Tensor.view(dtype): x's bytes reinterpreted as dtype (PyTorch's view_dtype: a different element size scales the
+// last dim, which must have stride 1, and the other strides; its errors).
+Tensor viewDtype(const Tensor& x, DType dtype);
 Tensor reshape(const Tensor& x, const Shape& shape);
 Tensor permute(const Tensor& x, const std::vector<int64_t>& dims);
 Tensor transpose(const Tensor& x, int64_t dim0, int64_t dim1);

@@ -220,12 +220,14 @@ void defineConstructors(Interpreter& vm) {
     constructor("str", [](Interpreter& m, CallArgs& a) { return makeStr(a.positional.empty() ? "" : m.str(a.positional[0])); });
     constructor("list", [](Interpreter& m, CallArgs& a) { return makeList(a.positional.empty() ? ValueList{} : m.toList(a.positional[0])); });
     constructor("tuple", [](Interpreter& m, CallArgs& a) { return makeTuple(a.positional.empty() ? ValueList{} : m.toList(a.positional[0])); });
-    constructor("set", [](Interpreter& m, CallArgs& a) {
-        auto set = std::make_shared<SetObject>();
-        if (!a.positional.empty())
-            for (const Value& v : m.toList(a.positional[0])) set->add(v);
-        return Value(set);
-    });
+    for (bool frozen : {false, true})
+        constructor(frozen ? "frozenset" : "set", [frozen](Interpreter& m, CallArgs& a) {
+            auto set = std::make_shared<SetObject>();
+            set->frozen = frozen;
+            if (!a.positional.empty())
+                for (const Value& v : m.toList(a.positional[0])) set->add(v);
+            return Value(set);
+        });
     constructor("dict", [](Interpreter& m, CallArgs& a) {
         auto dict = std::make_shared<DictObject>();
         if (a.positional.size() > 1) typeError(fmt::format("dict expected at most 1 argument, got {}", a.positional.size()));
@@ -262,8 +264,8 @@ void installBuiltinFunctions(Namespace& builtins);
 
 void installBuiltins(Interpreter& vm, Namespace& builtins) {
     vm.defineClass("object", "");
-    for (const char* name : {"type", "NoneType", "int", "float", "str", "list", "tuple", "dict", "set", "slice", "ellipsis",
-                             "function", "method", "builtin_function_or_method", "module", "cell", "iterator", "super", "code",
+    for (const char* name : {"type", "NoneType", "int", "float", "str", "list", "tuple", "dict", "set", "frozenset", "slice",
+                             "ellipsis", "function", "method", "builtin_function_or_method", "module", "cell", "iterator", "super", "code",
                              "dtype", "device", "Tensor"})
         vm.defineClass(name, "object");
     vm.defineClass("bool", "int");
@@ -272,7 +274,8 @@ void installBuiltins(Interpreter& vm, Namespace& builtins) {
     vm.builtinClass("Tensor")->module = "torch";
     vm.builtinClass("dtype")->module = "torch";
     vm.builtinClass("device")->module = "torch";
-    for (const char* name : {"object", "type", "int", "float", "bool", "str", "list", "tuple", "dict", "set", "slice", "super"})
+    for (const char* name : {"object", "type", "int", "float", "bool", "str", "list", "tuple", "dict", "set", "frozenset", "slice",
+                             "super"})
         builtins[name] = Value(vm.builtinClass(name));
     installExceptions(vm, builtins);
     defineConstructors(vm);

@@ -323,6 +323,7 @@ std::shared_ptr<ClassObject> Interpreter::classOf(const Value& v) {
             if (v.as<TupleObject>().cls) return v.as<TupleObject>().cls;
             return classes_.at(v.as<TupleObject>().typeName == "torch.Size" ? "Size" : "tuple");
         case Kind::Dict: return v.as<DictObject>().cls ? v.as<DictObject>().cls : classes_.at("dict");
+        case Kind::Set: return classes_.at(v.as<SetObject>().frozen ? "frozenset" : "set");
         default: return classes_.at(kNames[static_cast<size_t>(v.kind())]);
     }
 }

@@ -19,15 +19,25 @@ Value classMethod(Interpreter& vm, Value function) {
 
 }  // namespace
 
-void updateDict(Interpreter& vm, DictObject& dict, const Value& source) {
+void updateDict(Interpreter& vm, DictObject& dict, const Value& source, DictSource how) {
+    auto store = [&](const Value& key, const Value& value) {
+        if (how == DictSource::Keywords && dict.find(key))
+            typeError(fmt::format("got multiple values for keyword argument '{}'", vm.str(key)));
+        dict.set(key, value);
+    };
     if (source.is(Kind::Dict)) {
-        for (const auto& [key, value] : source.as<DictObject>().entries) dict.set(key, value);
+        // Read in place: a dict updated with itself only overwrites its own entries.
+        for (const auto& [key, value] : source.as<DictObject>().entries) store(key, value);
         return;
     }
-    if (source.is(Kind::Instance) && vm.findAttr(source, "keys")) {
-        for (const Value& key : vm.toList(vm.call(vm.getAttr(source, "keys"), {}))) dict.set(key, vm.getItem(source, key));
-        return;
+    // Any other mapping: its keys(), then each item, as PyDict_Merge reads one.
+    if (how != DictSource::Pairs || source.is(Kind::Instance)) {
+        if (std::optional<Value> keys = vm.findAttr(source, "keys")) {
+            for (const Value& key : vm.toList(vm.call(*keys, {}))) store(key, vm.getItem(source, key));
+            return;
+        }
     }
+    if (how != DictSource::Pairs) typeError(fmt::format("'{}' object is not a mapping", vm.classOf(source)->name));
     size_t index = 0;
     for (const Value& pair : vm.toList(source)) {
         ValueList kv = vm.toList(pair);

@@ -393,21 +393,8 @@ Value Interpreter::runFrame(Frame& f) {
                     case Opcode::DictUpdate:
                     case Opcode::DictMerge: {
                         Value source = pop(stack);
-                        auto& target = peek(stack, in.arg).as<DictObject>();
-                        std::vector<std::pair<Value, Value>> pairs;
-                        if (source.is(Kind::Dict)) {
-                            pairs.assign(source.as<DictObject>().entries.begin(), source.as<DictObject>().entries.end());
-                        } else if (std::optional<Value> keys = findAttr(source, "keys")) {
-                            // Any other mapping: its keys(), then each item, as PyDict_Merge reads one.
-                            for (const Value& key : toList(call(*keys, {}))) pairs.emplace_back(key, getItem(source, key));
-                        } else {
-                            typeError(fmt::format("'{}' object is not a mapping", classOf(source)->name));
-                        }
-                        for (auto& [key, value] : pairs) {
-                            if (in.opcode == Opcode::DictMerge && target.find(key))
-                                typeError(fmt::format("got multiple values for keyword argument '{}'", str(key)));
-                            target.set(key, value);
-                        }
+                        updateDict(*this, peek(stack, in.arg).as<DictObject>(), source,
+                                   in.opcode == Opcode::DictMerge ? DictSource::Keywords : DictSource::Mapping);
                         break;
                     }
                     case Opcode::ListToTuple: stack.back() = makeTuple(stack.back().as<ListObject>().items); break;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "frontend/source.h"
+#include "ops/operators.h"
 #include "vm/errors.h"
 #include "vm/value.h"
 
@@ -178,8 +179,14 @@ void installStdlib(Interpreter& vm);
 void installCollections(Interpreter& vm);
 /// `_inspect` (inspect_module.cpp): parameters of callables for the `inspect` polyfill.
 void installInspect(Interpreter& vm);
-/// dict.update(source): a dict, an object with keys(), or an iterable of key/value pairs (Python's errors).
-void updateDict(Interpreter& vm, DictObject& dict, const Value& source);
+/// What updateDict accepts: dict.update's dict, object with keys() or iterable of key/value pairs; DICT_UPDATE's
+/// mappings only; DICT_MERGE's mappings whose keys are not in the dict yet (call keywords).
+enum class DictSource { Pairs, Mapping, Keywords };
+/// dict.update(source), `{**source}` and `f(**source)`, with Python's errors.
+void updateDict(Interpreter& vm, DictObject& dict, const Value& source, DictSource how = DictSource::Pairs);
+/// `|`, `&`, `-`, `^` of two sets or frozensets: the left operand's type; a set's in-place form updates it.
+/// nullopt when an operand is not a set or the operator is none of these.
+std::optional<Value> setOperator(ops::BinaryOperator op, bool inplace, const Value& a, const Value& b);
 /// A collections.namedtuple class: its instances are tuples that carry it.
 Value makeNamedTupleClass(Interpreter& vm, const std::string& name, const std::vector<std::string>& fields,
                           const ValueList& defaultValues, const std::string& moduleName);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "ops/operators.h"
 #include "tensor/autograd/node.h"
 #include "tensor/registry.h"
 #include "vm/interpreter.h"
@@ -247,8 +248,10 @@ std::vector<ValueList> argumentElements(Interpreter& vm, const CallArgs& a) {
     return out;
 }
 
-Value setOf(ValueList items) {
+/// A set of `like`'s type (set or frozenset) holding `items`.
+Value setLike(const Value& like, ValueList items) {
     auto set = std::make_shared<SetObject>();
+    set->frozen = like.as<SetObject>().frozen;
     for (const Value& v : items) set->add(v);
     return Value(set);
 }
@@ -265,7 +268,76 @@ bool inAny(const Value& v, const std::vector<ValueList>& others) {
     });
 }
 
+ValueList unionItems(const ValueList& mine, const std::vector<ValueList>& others) {
+    ValueList kept = mine;
+    for (const ValueList& other : others)
+        for (const Value& v : other)
+            if (!inAny(v, {kept})) kept.push_back(v);
+    return kept;
+}
+
+ValueList intersectionItems(const ValueList& mine, const std::vector<ValueList>& others) {
+    ValueList kept;
+    for (const Value& v : mine)
+        if (inAll(v, others)) kept.push_back(v);
+    return kept;
+}
+
+ValueList differenceItems(const ValueList& mine, const std::vector<ValueList>& others) {
+    ValueList kept;
+    for (const Value& v : mine)
+        if (!inAny(v, others)) kept.push_back(v);
+    return kept;
+}
+
+ValueList symmetricDifferenceItems(const ValueList& mine, const ValueList& other) {
+    ValueList kept = differenceItems(mine, {other});
+    for (const Value& v : other)
+        if (!inAny(v, {mine}) && !inAny(v, {kept})) kept.push_back(v);
+    return kept;
+}
+
+/// The reading methods of set and frozenset: results have self's type.
+std::optional<Value> setReadingAttribute(const Value& self, const std::string& name) {
+    static const std::unordered_map<std::string, Method> kMethods = {
+        // frozenset.copy() is the frozenset itself, as in CPython.
+        {"copy", [](Interpreter&, const Value& s, CallArgs&) { return s.as<SetObject>().frozen ? s : setLike(s, s.as<SetObject>().items); }},
+        {"union", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             return setLike(s, unionItems(s.as<SetObject>().items, argumentElements(vm, a)));
+         }},
+        {"intersection", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             return setLike(s, intersectionItems(s.as<SetObject>().items, argumentElements(vm, a)));
+         }},
+        {"difference", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             return setLike(s, differenceItems(s.as<SetObject>().items, argumentElements(vm, a)));
+         }},
+        {"symmetric_difference", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             return setLike(s, symmetricDifferenceItems(s.as<SetObject>().items, vm.toList(argAt(a, 0, "symmetric_difference"))));
+         }},
+        {"issubset", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             auto others = argumentElements(vm, a);
+             const ValueList& mine = s.as<SetObject>().items;
+             return Value(std::all_of(mine.begin(), mine.end(), [&](const Value& v) { return inAll(v, others); }));
+         }},
+        {"issuperset", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             ValueList other = vm.toList(argAt(a, 0, "issuperset"));
+             const ValueList mine = s.as<SetObject>().items;
+             return Value(std::all_of(other.begin(), other.end(), [&](const Value& v) { return inAny(v, {mine}); }));
+         }},
+        {"isdisjoint", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             ValueList other = vm.toList(argAt(a, 0, "isdisjoint"));
+             const ValueList& mine = s.as<SetObject>().items;
+             return Value(std::none_of(mine.begin(), mine.end(), [&](const Value& v) { return inAny(v, {other}); }));
+         }},
+    };
+    auto it = kMethods.find(name);
+    if (it == kMethods.end()) return std::nullopt;
+    return bindMethod(self, name, it->second);
+}
+
 std::optional<Value> setAttribute(const Value& self, const std::string& name) {
+    if (std::optional<Value> reading = setReadingAttribute(self, name)) return reading;
+    if (self.as<SetObject>().frozen) return std::nullopt;  // a frozenset has no mutating methods
     static const std::unordered_map<std::string, Method> kMethods = {
         {"add", [](Interpreter&, const Value& s, CallArgs& a) { s.as<SetObject>().add(argAt(a, 0, "add")); return Value(); }},
         {"discard", [](Interpreter&, const Value& s, CallArgs& a) {
@@ -290,56 +362,10 @@ std::optional<Value> setAttribute(const Value& self, const std::string& name) {
              return v;
          }},
         {"clear", [](Interpreter&, const Value& s, CallArgs&) { s.as<SetObject>().items.clear(); return Value(); }},
-        {"copy", [](Interpreter&, const Value& s, CallArgs&) { return setOf(s.as<SetObject>().items); }},
         {"update", [](Interpreter& vm, const Value& s, CallArgs& a) {
              for (const ValueList& other : argumentElements(vm, a))
                  for (const Value& v : other) s.as<SetObject>().add(v);
              return Value();
-         }},
-        {"union", [](Interpreter& vm, const Value& s, CallArgs& a) {
-             Value out = setOf(s.as<SetObject>().items);
-             for (const ValueList& other : argumentElements(vm, a))
-                 for (const Value& v : other) out.as<SetObject>().add(v);
-             return out;
-         }},
-        {"intersection", [](Interpreter& vm, const Value& s, CallArgs& a) {
-             auto others = argumentElements(vm, a);
-             ValueList kept;
-             for (const Value& v : s.as<SetObject>().items)
-                 if (inAll(v, others)) kept.push_back(v);
-             return setOf(std::move(kept));
-         }},
-        {"difference", [](Interpreter& vm, const Value& s, CallArgs& a) {
-             auto others = argumentElements(vm, a);
-             ValueList kept;
-             for (const Value& v : s.as<SetObject>().items)
-                 if (!inAny(v, others)) kept.push_back(v);
-             return setOf(std::move(kept));
-         }},
-        {"symmetric_difference", [](Interpreter& vm, const Value& s, CallArgs& a) {
-             ValueList other = vm.toList(argAt(a, 0, "symmetric_difference"));
-             const ValueList& mine = s.as<SetObject>().items;
-             ValueList kept;
-             for (const Value& v : mine)
-                 if (!inAny(v, {other})) kept.push_back(v);
-             for (const Value& v : other)
-                 if (!inAny(v, {mine})) kept.push_back(v);
-             return setOf(std::move(kept));
-         }},
-        {"issubset", [](Interpreter& vm, const Value& s, CallArgs& a) {
-             auto others = argumentElements(vm, a);
-             const ValueList& mine = s.as<SetObject>().items;
-             return Value(std::all_of(mine.begin(), mine.end(), [&](const Value& v) { return inAll(v, others); }));
-         }},
-        {"issuperset", [](Interpreter& vm, const Value& s, CallArgs& a) {
-             ValueList other = vm.toList(argAt(a, 0, "issuperset"));
-             const ValueList mine = s.as<SetObject>().items;
-             return Value(std::all_of(other.begin(), other.end(), [&](const Value& v) { return inAny(v, {mine}); }));
-         }},
-        {"isdisjoint", [](Interpreter& vm, const Value& s, CallArgs& a) {
-             ValueList other = vm.toList(argAt(a, 0, "isdisjoint"));
-             const ValueList& mine = s.as<SetObject>().items;
-             return Value(std::none_of(mine.begin(), mine.end(), [&](const Value& v) { return inAny(v, {other}); }));
          }},
     };
     auto it = kMethods.find(name);
@@ -452,6 +478,25 @@ std::optional<Value> tensorAttribute(Interpreter& vm, const Value& self, const s
 }
 
 }  // namespace
+
+std::optional<Value> setOperator(ops::BinaryOperator op, bool inplace, const Value& a, const Value& b) {
+    if (!a.is(Kind::Set) || !b.is(Kind::Set)) return std::nullopt;
+    const ValueList& mine = a.as<SetObject>().items;
+    const ValueList& other = b.as<SetObject>().items;
+    ValueList kept;
+    switch (op) {
+        case ops::BinaryOperator::BitOr: kept = unionItems(mine, {other}); break;
+        case ops::BinaryOperator::BitAnd: kept = intersectionItems(mine, {other}); break;
+        case ops::BinaryOperator::Subtract: kept = differenceItems(mine, {other}); break;
+        case ops::BinaryOperator::BitXor: kept = symmetricDifferenceItems(mine, other); break;
+        default: return std::nullopt;
+    }
+    if (inplace && !a.as<SetObject>().frozen) {
+        a.as<SetObject>().items = std::move(kept);
+        return a;
+    }
+    return setLike(a, std::move(kept));
+}
 
 std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, const std::string& name) {
     if (name == "__class__") return Value(vm.classOf(object));

@@ -215,11 +215,7 @@ Value Interpreter::binaryOp(uint32_t op, const Value& a, const Value& b) {
         }
     }
     if (base == BinaryOperator::Remainder && a.is(Kind::Str)) return makeStr(percentFormat(a.str(), b));
-    if (base == BinaryOperator::BitOr && a.is(Kind::Set) && b.is(Kind::Set)) {
-        auto set = std::make_shared<SetObject>(a.as<SetObject>());
-        for (const Value& v : b.as<SetObject>().items) set->add(v);
-        return Value(set);
-    }
+    if (std::optional<Value> set = setOperator(base, inplace, a, b)) return *set;
     typeError(fmt::format("unsupported operand type(s) for {}: '{}' and '{}'", ops::binaryOpArgSymbol(op),
                           classOf(a)->name, classOf(b)->name));
 }

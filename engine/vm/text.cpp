@@ -183,9 +183,12 @@ std::string Interpreter::repr(const Value& v) {
             }
             return text + "}";
         }
-        case Kind::Set:
-            if (v.as<SetObject>().items.empty()) return "set()";
-            return "{" + joinRepr(*this, v.as<SetObject>().items) + "}";
+        case Kind::Set: {
+            const auto& set = v.as<SetObject>();
+            if (set.items.empty()) return set.frozen ? "frozenset()" : "set()";
+            std::string items = "{" + joinRepr(*this, set.items) + "}";
+            return set.frozen ? "frozenset(" + items + ")" : items;
+        }
         case Kind::Slice: {
             auto& s = v.as<SliceObject>();
             return fmt::format("slice({}, {}, {})", repr(s.start), repr(s.stop), repr(s.step));

@@ -149,6 +149,7 @@ struct DictObject : Object {
 struct SetObject : Object {
     SetObject() : Object(Kind::Set) {}
     ValueList items;
+    bool frozen = false;  // a frozenset: no mutating methods, and operators keep the left operand's type
     bool contains(const Value& v) const;
     void add(const Value& v);
 };

@@ -93,7 +93,12 @@ Value catDerivative(const DerivativeCall& call, std::vector<Tensor> joined, cons
 }  // namespace
 
 void registerShapeDerivatives(DerivativeTable& table) {
-    table.def({"view", "view_as"}, reshapeBack("ViewBackward0"));
+    table.def({"view_as"}, reshapeBack("ViewBackward0"));
+    table.def({"view"}, [](const DerivativeCall& call) {
+        // view(dtype) is not differentiable (PyTorch's output_differentiability: False); its own dtype returns self.
+        if (call.args.size() > 1 && call.args[1].kind() == Value::Kind::DType) return call.forward(call.args);
+        return reshapeBack("ViewBackward0")(call);
+    });
     table.def({"reshape", "reshape_as", "flatten", "ravel", "unflatten"}, [](const DerivativeCall& call) {
         const Shape shape = call.args.tensor(0).sizes();
         Value out = call.forward(call.args);
