@@ -90,8 +90,10 @@ constexpr int64_t kFewOutputs = 16;
 // dims, so a block may begin and end inside a segment). `counter` is the caller's scratch, reused across calls.
 template <typename T, typename Reducer>
 void reduceBlock(const T* outputBase, const Geometry& g, Reducer& reducer, int64_t first, int64_t end, std::vector<int64_t>& counter) {
+    // An empty range reads nothing; unravelling its start over a size-0 reduced dim would divide by zero.
+    if (first >= end) return;
     if (g.reducedSizes.empty()) {
-        if (first < end) reducer.segment(outputBase, 1, 0, first);
+        reducer.segment(outputBase, 1, 0, first);
         return;
     }
     const size_t dims = g.reducedSizes.size();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "generator_state.h"
 
@@ -44,21 +45,15 @@ struct SizeParser {
     const std::string& text;
     size_t at = 0;
     int n;
-    double sum() {
-        double value = product();
-        while (at < text.size() && (text[at] == '+' || text[at] == '-')) {
+    double sum() { return chain("+-", &SizeParser::product); }
+    double product() { return chain("*/", &SizeParser::atom); }
+    /// One precedence level: operands read by `operand`, joined left to right by the operators in `ops`.
+    double chain(const char* ops, double (SizeParser::*operand)()) {
+        double value = (this->*operand)();
+        while (at < text.size() && std::strchr(ops, text[at])) {
             char op = text[at++];
-            double rhs = product();
-            value = op == '+' ? value + rhs : value - rhs;
-        }
-        return value;
-    }
-    double product() {
-        double value = atom();
-        while (at < text.size() && (text[at] == '*' || text[at] == '/')) {
-            char op = text[at++];
-            double rhs = atom();
-            value = op == '*' ? value * rhs : value / rhs;
+            double rhs = (this->*operand)();
+            value = op == '+' ? value + rhs : op == '-' ? value - rhs : op == '*' ? value * rhs : value / rhs;
         }
         return value;
     }
