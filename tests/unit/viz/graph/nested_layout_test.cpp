@@ -3,6 +3,8 @@
 // themselves, and that opening one more group lays out only that group and the levels around it.
 #include "layout/nested_layout.h"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "layout/layout_worker.h"
@@ -127,6 +129,53 @@ TEST(NestedLayout, EdgesLeavingAndEnteringGroupsGoAroundTheNodesBetween) {
                 for (float t = 0; t <= 1.0f; t += 0.05f)
                     EXPECT_FALSE(core.contains(bezierAt(path.points, segment, t))) << "edge " << e << " crosses node " << n;
         }
+    }
+}
+
+/// Length of `path` (sampled) that runs within `reach` of the outline of `box`: a path crossing the border once
+/// covers about 2 * reach of it; one that runs along the border covers much more.
+float lengthAlongBorder(const EdgePath& path, const Rect& box, float reach) {
+    auto nearBorder = [&](Point p) {
+        bool inX = p.x >= box.minX - reach && p.x <= box.maxX + reach;
+        bool inY = p.y >= box.minY - reach && p.y <= box.maxY + reach;
+        bool nearSide = std::fabs(p.x - box.minX) < reach || std::fabs(p.x - box.maxX) < reach;
+        bool nearTopOrBottom = std::fabs(p.y - box.minY) < reach || std::fabs(p.y - box.maxY) < reach;
+        return (inY && nearSide) || (inX && nearTopOrBottom);
+    };
+    float length = 0;
+    Point previous = path.points.front();
+    for (size_t segment = 0; 3 * segment + 3 < path.points.size(); ++segment) {
+        for (float t = 0.01f; t <= 1.0f; t += 0.01f) {
+            Point p = bezierAt(path.points, segment, t);
+            if (nearBorder(p) && nearBorder(previous)) length += std::hypot(p.x - previous.x, p.y - previous.y);
+            previous = p;
+        }
+    }
+    return length;
+}
+
+TEST(NestedLayout, EdgesThroughANarrowGroupKeepClearOfItsBorder) {
+    // A group one node wide (n1 -> n2 -> n3), entered at its bottom node from above (n0 -> n3) and left from its
+    // top node to below (n1 -> n4): both must pass the nodes between in the group's margin, and that margin must
+    // keep them apart from the border, which they cross once each, not run along it (a second outline).
+    auto graph = std::make_shared<LayoutGraph>();
+    graph->nodes = {box(0), box(1, 0), box(2, 0), box(3, 0), box(4)};
+    graph->clusters = {{"column", 0xeeeeee, -1}};
+    graph->edges = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {0, 3, 1}, {1, 4, 1}, {3, 4, 1}};
+    graph->nested = true;
+    LayoutWorker worker;
+    std::shared_ptr<const GraphLayout> layout = layOut(worker, graph);
+    ASSERT_NE(layout, nullptr);
+    const Rect& column = layout->clusters[0];
+    constexpr float kReach = 6.0f;
+    for (size_t e : {3u, 4u}) {
+        const EdgePath& path = layout->edges[e];
+        ASSERT_GE(path.points.size(), 4u) << e;
+        EXPECT_LT(lengthAlongBorder(path, column, kReach), 4 * kReach) << "edge " << e << " runs along the border";
+        const Rect& middle = layout->nodes[2];
+        for (size_t segment = 0; 3 * segment + 3 < path.points.size(); ++segment)
+            for (float t = 0; t <= 1.0f; t += 0.05f)
+                EXPECT_FALSE(middle.contains(bezierAt(path.points, segment, t))) << "edge " << e << " crosses node 2";
     }
 }
 
