@@ -14,6 +14,8 @@ namespace {
 /// fill its width) stays clear of both the border and the nodes, and reads as an edge rather than another border.
 constexpr float kGroupPadding = 16.0f;
 constexpr float kGroupHeader = 22.0f;
+/// The least room between an edge's corridor and a unit it passes: no squeezing between nodes closer than that.
+constexpr float kCorridorClear = 6.0f;
 /// How far an arrowhead reaches back from the node it points at.
 constexpr float kArrowLength = 8.0f;
 
@@ -89,7 +91,6 @@ float channelBeside(const std::vector<Rect>& units, const Rect& unit, float bord
 /// so cross a group's border where they go on, not along the border to get there.
 float freeCorridor(const std::vector<Rect>& units, float y0, float y1, float goal, float from, const Rect& box) {
     constexpr float kBeside = 8.0f;   // a corridor beside a unit keeps this far from it
-    constexpr float kClear = 3.0f;    // and at least this far from any other
     float top = std::min(y0, y1);
     float bottom = std::max(y0, y1);
     float left = box.minX + kGroupPadding * 0.5f;
@@ -105,7 +106,7 @@ float freeCorridor(const std::vector<Rect>& units, float y0, float y1, float goa
     auto free = [&](float x) {
         if (x < left || x > right) return false;
         return std::none_of(inWay.begin(), inWay.end(),
-                            [&](const Rect* u) { return x > u->minX - kClear && x < u->maxX + kClear; });
+                            [&](const Rect* u) { return x > u->minX - kCorridorClear && x < u->maxX + kCorridorClear; });
     };
     float best = std::fabs(goal - left) <= std::fabs(goal - right) ? left : right;
     for (float x : candidates) {
@@ -116,10 +117,55 @@ float freeCorridor(const std::vector<Rect>& units, float y0, float y1, float goa
     return best;
 }
 
+/// Corners from `at`, in a band free of units, down (or up) through the units of a group `box` to its `border`,
+/// ending as near `goal` as it can: straight down the free corridor nearest the goal when one runs all the way,
+/// else past one row of units at a time, beside the unit in the way (nearest the goal), along the free band
+/// before each row. An edge so threads between the rows as dot's own do instead of running to a side margin.
+void stepsToBorder(std::vector<Point>& corners, const std::vector<Rect>& units, Point at, float border, float goal,
+                   const Rect& box, bool down) {
+    auto ahead = [&](const Rect& u, float y) { return down ? u.minY > y && u.minY < border : u.maxY < y && u.maxY > border; };
+    auto inColumn = [&](const Rect& u, float x) { return x > u.minX - kCorridorClear && x < u.maxX + kCorridorClear; };
+    auto bandFree = [&](float y, float x0, float x1) {
+        return std::none_of(units.begin(), units.end(), [&](const Rect& u) {
+            return u.minY < y && u.maxY > y && u.maxX > std::min(x0, x1) - kCorridorClear && u.minX < std::max(x0, x1) + kCorridorClear;
+        });
+    };
+    for (size_t step = 0; step <= units.size(); ++step) {
+        float straight = freeCorridor(units, at.y, border, goal, at.x, box);
+        // The first unit straight ahead; none: the corridor found runs all the way.
+        const Rect* blocker = nullptr;
+        for (const Rect& u : units)
+            if (ahead(u, at.y) && inColumn(u, at.x) && (!blocker || (down ? u.minY < blocker->minY : u.maxY > blocker->maxY)))
+                blocker = &u;
+        bool inMargin = std::fabs(straight - (box.minX + kGroupPadding * 0.5f)) < 0.5f ||
+                        std::fabs(straight - (box.maxX - kGroupPadding * 0.5f)) < 0.5f;
+        if (!blocker || !inMargin) {
+            if (!bandFree(at.y, at.x, straight)) break;
+            corners.push_back({straight, at.y});
+            corners.push_back({straight, border});
+            return;
+        }
+        // Past the blocker's row: along the band before it to a column free through that row, then to the band after.
+        float before = channelBeside(units, *blocker, at.y, !down);
+        if (down ? before < at.y : before > at.y) before = at.y;
+        float after = channelBeside(units, *blocker, border, down);
+        float x = freeCorridor(units, before, after, goal, at.x, box);
+        if (!bandFree(before, at.x, x)) break;
+        corners.push_back({at.x, before});
+        corners.push_back({x, before});
+        corners.push_back({x, after});
+        at = {x, after};
+    }
+    // No way between the rows: the side margin nearer the goal, from where the path got to.
+    float x = freeCorridor(units, at.y, border, goal, at.x, box);
+    corners.push_back({x, at.y});
+    corners.push_back({x, border});
+}
+
 /// The corners of a path from `start` (a node's bottom centre, or top centre when `down` is false) out of the
 /// groups `clusters` (innermost first) onto the outermost group's border, near `exit` (where the route between
-/// the groups goes on): in each group, along the band free of units beside what it leaves, then down (or up) the
-/// free corridor nearest where it goes next, through the group's border. The last corner is on that border.
+/// the groups goes on): in each group, along the band free of units beside what it leaves, then between the units
+/// in the way (stepsToBorder) through the group's border. The last corner is on that border.
 std::vector<Point> cornersOutOfGroups(Point start, Rect unit, const std::vector<int>& clusters, Point exit,
                                       const NestedPlan& plan, const GraphLayout& placed,
                                       const std::vector<std::vector<Rect>>& unitsOfLevel, bool down) {
@@ -128,13 +174,10 @@ std::vector<Point> cornersOutOfGroups(Point start, Rect unit, const std::vector<
         const Rect& box = placed.clusters[static_cast<size_t>(clusters[i])];
         const std::vector<Rect>& units = unitsOfLevel[static_cast<size_t>(plan.levelOfCluster[static_cast<size_t>(clusters[i])])];
         // Below the contents the padding is free; above them only the header's lower part (its label sits on top).
-        float border = down ? box.maxY : box.minY;
         float channel = channelBeside(units, unit, down ? box.maxY : box.minY + kGroupHeader - 4.0f, down);
         Point at = corners.back();
-        float x = freeCorridor(units, channel, border, exit.x, at.x, box);
         corners.push_back({at.x, channel});
-        corners.push_back({x, channel});
-        corners.push_back({x, border});
+        stepsToBorder(corners, units, {at.x, channel}, down ? box.maxY : box.minY, exit.x, box, down);
         unit = box;
     }
     return corners;
