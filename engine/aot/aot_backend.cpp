@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "aot/autocast_casts.h"
 #include "aot/compiled_autograd.h"
 #include "aot/inference_graph.h"
 #include "fx/fx_printer.h"
@@ -165,6 +166,36 @@ fx::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, std::sh
 }
 
 fx::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& exampleInputs) {
+    const tensor::AutocastStates compiledUnder = tensor::autocastStates();
+    if (!compiledUnder.anyEnabled() && !hasAutocastNodes(*graph)) return compileCaptured(vm, graph, exampleInputs);
+    AutocastCasts explicitCasts;
+    try {
+        explicitCasts = explicitAutocastCasts(vm, *graph, compiledUnder);
+    } catch (const std::exception& e) {
+        return eagerFallback(graph, fmt::format("AOT Autograd: autocast: {}", e.what()));
+    }
+    fx::CompiledFn fn;
+    {
+        // The casts are explicit now: the compiled graphs (the aot_eager runner's ops too) must not cast again.
+        const tensor::AutocastSuspend explicitOnly;
+        fn = compileCaptured(vm, explicitCasts.graph, exampleInputs);
+    }
+    // Dynamo guards the autocast state (GLOBAL_STATE) and recompiles when it changes; a call under another state
+    // runs the captured graph on the eager runtime, whose ops autocast by the state they run under.
+    return [fn, graph, compiledUnder, after = explicitCasts.after](vm::Interpreter& machine, const vm::ValueList& inputs) {
+        if (tensor::autocastStates() != compiledUnder) return fx::runGraph(machine, *graph, inputs);
+        vm::ValueList results;
+        {
+            const tensor::AutocastSuspend explicitOnly;
+            results = fn(machine, inputs);
+        }
+        // A graph that ends inside an autocast region (a graph break in it) leaves the region's state on.
+        tensor::setAutocastStates(after);
+        return results;
+    };
+}
+
+fx::CompiledFn AotBackend::compileCaptured(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& exampleInputs) {
     code_.reset();
     codes_.clear();
     stages_.clear();

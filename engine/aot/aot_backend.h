@@ -44,6 +44,8 @@ public:
 private:
     /// The captured graph on the eager runtime, the output code saying why.
     fx::CompiledFn eagerFallback(std::shared_ptr<const fx::Graph> graph, std::string reason);
+    /// compile() of a graph without autocast (its casts written out, when it had any).
+    fx::CompiledFn compileCaptured(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& exampleInputs);
     /// A graph that runs without grad and writes inputs that require grad (an optimizer step): AOT Autograd's
     /// inference graph with its epilogue (inference_graph.h).
     fx::CompiledFn compileMutatingInference(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& exampleInputs);

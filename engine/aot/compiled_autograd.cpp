@@ -32,6 +32,12 @@ struct Arrived {
 };
 [[maybe_unused]] bool gradientPresent(const Arrived& a) { return a.present; }
 
+/// Whether a compiled region's backward sends a gradient along its node's next edge `i`: the edge leads somewhere
+/// and the backward graph returns a value for it (not None).
+bool gradientFlows(const ag::Node& node, const std::vector<fx::Arg>& gradients, size_t i) {
+    return node.nextEdges().at(i).valid() && i < gradients.size() && gradients[i].kind == fx::Arg::Kind::NodeRef;
+}
+
 std::string geometryKey(const ag::TensorGeometry& g) {
     return fmt::format("{}:{}:{}", fmt::join(g.sizes, "x"), tensor::dtypeName(g.dtype), g.device.str());
 }
@@ -59,7 +65,7 @@ PassPlan planPass(const ag::RootGradients& start) {
     auto run = [&](ag::Node& node, std::vector<Arrived>& grads) -> std::vector<Arrived> {
         std::string arrived;
         for (const Arrived& g : grads) arrived += g.present ? '1' : '0';
-        if (!plan.unsupported.empty() || arrived.find('1') == std::string::npos) return {};
+        if (!plan.unsupported.empty()) return {};
         plan.key += fmt::format("{} #{} [{}]", node.name(), idOf(&node), arrived);
         if (node.hasRetainedOutputs()) {
             plan.unsupported = fmt::format("an output of {} retains its gradient (retain_grad)", node.name());
@@ -88,7 +94,7 @@ PassPlan planPass(const ag::RootGradients& start) {
         std::vector<Arrived> out;
         for (size_t i = 0; i < node.nextEdges().size(); ++i) {
             const ag::Edge& e = node.nextEdges()[i];
-            const bool flows = e.valid() && i < gradients.size() && gradients[i].kind == fx::Arg::Kind::NodeRef;
+            const bool flows = gradientFlows(node, gradients, i);
             plan.key += flows ? fmt::format(" ->{}.{}", idOf(e.node.get()), e.inputNr) : std::string(" ->-");
             out.push_back({flows});
         }
@@ -143,7 +149,7 @@ std::vector<fx::Node*> inlineBackward(GraphBuilder& b, CapturedPass& pass, const
     std::vector<fx::Node*> out;
     const std::vector<fx::Arg>& gradients = backward.output()->args.at(0).items;
     for (size_t i = 0; i < step.node->nextEdges().size(); ++i) {
-        if (!step.node->nextEdges()[i].valid() || i >= gradients.size() || gradients[i].kind != fx::Arg::Kind::NodeRef) {
+        if (!gradientFlows(*step.node, gradients, i)) {
             out.push_back(nullptr);
             continue;
         }
@@ -171,9 +177,6 @@ CapturedPass capturePass(vm::Interpreter& vm, const ag::RootGradients& start, co
     size_t next = 0;
     int aotIndex = 0;
     auto run = [&](ag::Node& node, std::vector<fx::Node*>& grads) -> std::vector<fx::Node*> {
-        bool any = false;
-        for (const fx::Node* g : grads) any = any || g;
-        if (!any) return {};
         const size_t stepIndex = next++;
         const PassStep& step = plan.steps.at(stepIndex);
         if (step.node != &node) throw std::logic_error("compiled autograd: the capture walked another order than the plan");
@@ -315,13 +318,19 @@ std::shared_ptr<CachedPass> compilePass(capture::CaptureEngine& engine, const vm
 /// frees what the eager engine would free.
 void runPass(vm::Interpreter& vm, const CachedPass& entry, const PassPlan& plan, const ag::RootGradients& start, bool retainGraph) {
     vm::ValueList inputs;
+    // A step's saved values are consecutive inputs: each node's versions are checked once, not once per value.
+    const std::vector<tensor::Tensor>* saved = nullptr;
+    size_t savedStep = 0;
     for (const InputSource& source : entry.pass.inputs) {
         if (source.saved < 0) {
             inputs.push_back(vm::makeTensor(start.grads.at(source.step)));
             continue;
         }
-        const auto& formula = static_cast<const ag::FormulaNode&>(*plan.steps.at(source.step).node);
-        inputs.push_back(vm::makeTensor(tensor::contiguous(formula.savedTensors().at(static_cast<size_t>(source.saved)))));
+        if (!saved || savedStep != source.step) {
+            saved = &static_cast<const ag::FormulaNode&>(*plan.steps.at(source.step).node).savedTensors();
+            savedStep = source.step;
+        }
+        inputs.push_back(vm::makeTensor(tensor::contiguous(saved->at(static_cast<size_t>(source.saved)))));
     }
     vm::ValueList grads;
     {

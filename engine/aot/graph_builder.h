@@ -48,10 +48,11 @@ public:
     static fx::Arg ref(fx::Node* node) { return fx::Arg::ofNode(node); }
     static fx::Arg constant(vm::Value v) { return fx::Arg::ofConstant(std::move(v)); }
     static fx::Arg ints(const std::vector<int64_t>& values);
+    /// The value an argument stands for while tracing: its node's example, the constant, or a list of them.
+    vm::Value exampleOf(const fx::Arg& arg) const;
 
 private:
     fx::Node* finish(fx::Node* node);
-    vm::Value exampleOf(const fx::Arg& arg) const;
     vm::Interpreter& vm_;
     fx::Graph& graph_;
 };

@@ -260,8 +260,9 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
         }
         CacheEntry* hit = nullptr;
         // Dynamo checks the most recent entry first.
+        const tensor::AutocastStates autocast = tensor::autocastStates();
         for (auto it = cache.entries.rbegin(); it != cache.entries.rend() && !hit; ++it)
-            if (fx::sameBackend(it->compiledWith, options) && it->guards.check(vm_, *view, *frame.globals)) hit = &*it;
+            if (fx::sameBackend(it->compiledWith, options) && it->autocast == autocast && it->guards.check(vm_, *view, *frame.globals)) hit = &*it;
         if (!hit) {
             if (cache.limitHit) return vm_.evalFrame(frame);
             if (!cache.entries.empty() && stance_ == "eager_on_recompile") return vm_.evalFrame(frame);

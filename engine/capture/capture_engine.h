@@ -14,6 +14,7 @@
 #include "capture/guards.h"
 #include "capture/tracer.h"
 #include "fx/backend.h"
+#include "tensor/autocast.h"
 #include "tensor/autograd/engine.h"
 #include "vm/interpreter.h"
 
@@ -39,6 +40,7 @@ traces::Graph graphRow(const Graph& graph);
 struct CacheEntry {
     int compileNumber = 0;
     vm::CompileOptions compiledWith;  // the backend and its settings: a call under another backend skips the entry
+    tensor::AutocastStates autocast;  // Dynamo's GLOBAL_STATE guard: a call under another autocast state recompiles
     GuardTree guards{{}};
     std::shared_ptr<const Graph> graph;  // null when the trace recorded no operation
     CompiledFn compiled;

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <chrono>
+#include <tuple>
 
 #include "capture/capture_engine.h"
 #include "fx/fx_printer.h"
@@ -33,6 +34,16 @@ void logBackendStages(const Backend& backend) {
     }
     if (fx::torchLogEnabled("output_code"))
         for (const traces::OutputCode& code : backend.generatedCodes()) fx::logArtifact("output_code", "Output code: \n" + code.source);
+}
+
+/// What GlobalStateGuard::reason() names of autocast's state ("autocast(cuda)_enabled "); empty when unchanged.
+std::string autocastChange(const tensor::AutocastStates& compiled, const tensor::AutocastStates& now) {
+    std::string text;
+    for (const auto& [device, was, is] : {std::tuple{"cpu", compiled.cpu, now.cpu}, std::tuple{"cuda", compiled.cuda, now.cuda}}) {
+        if (was.enabled != is.enabled) text += fmt::format("autocast({})_enabled ", device);
+        if (was.dtype != is.dtype) text += fmt::format("autocast({})_dtype ", device);
+    }
+    return text;
 }
 
 std::string failureText(const GuardFailureReason& failure) {
@@ -98,10 +109,16 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
     // Why the existing entries rejected this call, most recent first.
     std::vector<traces::GuardFailure> failures;
     for (auto it = cache.entries.rbegin(); it != cache.entries.rend(); ++it) {
-        std::optional<GuardFailureReason> failure = it->guards.explainFailure(vm_, view, *frame.globals);
         traces::GuardFailure row;
         row.index = static_cast<int>(failures.size());
         row.failedCompile = fmt::format("{}/{}", cache.frameId, it->compileNumber);
+        // The root's GLOBAL_STATE guard runs before the guards on the frame's values.
+        if (std::string changed = autocastChange(it->autocast, tensor::autocastStates()); !changed.empty()) {
+            row.reason = "GLOBAL_STATE changed: " + changed;
+            failures.push_back(std::move(row));
+            continue;
+        }
+        std::optional<GuardFailureReason> failure = it->guards.explainFailure(vm_, view, *frame.globals);
         row.reason = failure ? failureText(*failure) : "Unable to find recompilation reasons";
         failures.push_back(std::move(row));
     }
@@ -208,6 +225,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
     CacheEntry entry;
     entry.compileNumber = static_cast<int>(cache.entries.size());
     entry.compiledWith = options;
+    entry.autocast = tensor::autocastStates();
     entry.inputs = result.inputs;
     entry.returned = result.returned;
     entry.returnValue = result.returnValue;

@@ -32,6 +32,8 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
                    std::vector<std::pair<std::string, VarRef>>& kwargs);
 /// torch.no_grad / torch.enable_grad themselves (constructing one is free of effects).
 bool isGradModeClass(const vm::Value& value);
+/// torch.autocast (= torch.amp.autocast): constructing one with constant arguments is free of effects too.
+bool isAutocastClass(const vm::Value& value);
 
 /// Dynamo's "Missing bytecode handler" break for an instruction the evaluator does not model.
 [[noreturn]] void unsupportedInstruction(Tracer& tracer, const frontend::Instruction& in);

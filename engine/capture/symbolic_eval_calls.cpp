@@ -288,6 +288,13 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     }
     const vm::Value& value = callable->value;
     if (isGradModeClass(value) && args.empty() && kwargs.empty()) return constant(vm_.call(value, {}));
+    if (isAutocastClass(value)) {
+        vm::ValueList values;
+        for (const VarRef& a : args) values.push_back(exampleOf(a));
+        vm::KwArgs keywords;
+        for (const auto& [key, a] : kwargs) keywords.emplace_back(key, exampleOf(a));
+        return constant(vm_.call(value, std::move(values), std::move(keywords)));
+    }
     if (value.is(vm::Kind::Function)) {
         if (value.as<vm::FunctionObject>().attributes.contains("_torchdynamo_allow_in_graph")) {
             std::string target = "__main__." + value.as<vm::FunctionObject>().code->name;

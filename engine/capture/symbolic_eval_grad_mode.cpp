@@ -1,6 +1,7 @@
 // `with torch.no_grad():` / `torch.enable_grad()` inside a compiled frame, captured as Dynamo captures them:
 // the graph records torch._C._set_grad_enabled(False) at the entry and (True) at the exit, and the trace runs
-// the body's example ops under that grad mode. Other context managers break with Dynamo's message (gb0142).
+// the body's example ops under that grad mode; `with torch.autocast(...)` records torch.amp's _enter_autocast and
+// _exit_autocast (AutocastModeVariable). Other context managers break with Dynamo's message (gb0142).
 #include <fmt/core.h>
 
 #include "capture/symbolic_eval.h"
@@ -11,6 +12,35 @@ namespace eng::capture {
 namespace {
 
 constexpr const char* kExitMarker = "grad mode exit";
+constexpr const char* kAutocastExitMarker = "autocast exit";
+
+vm::Value autocastFunction(vm::Interpreter& vm, const char* name) { return vm.getAttr(vm.modules().at("torch.amp.autocast_mode"), name); }
+
+/// `with torch.autocast(...)`: the enter node with the mode's arguments as given (Dynamo's target_values), run now
+/// so the body's example ops autocast; the exit, traced, records _exit_autocast of the enter node.
+void enterAutocast(Tracer& tracer, TraceFrame& frame, const vm::InstanceObject& mode) {
+    vm::Interpreter& vm = tracer.vm();
+    const vm::Value enter = autocastFunction(vm, "_enter_autocast");
+    std::vector<Arg> args;
+    vm::ValueList values;
+    for (const char* key : {"device", "_dtype_arg", "_enabled_arg", "_cache_enabled_arg"}) {
+        values.push_back(mode.attributes.at(key));
+        args.push_back(Arg::ofConstant(values.back()));
+    }
+    Node* node = tracer.recordCall(NodeOp::CallFunction, "torch.amp.autocast_mode._enter_autocast", std::move(args), {});
+    node->callKind = CallKind::Callable;
+    node->callee = enter;
+    node->example = vm.call(enter, values);
+    const vm::Value entered = node->example;
+    VarRef exit = tracer.constant(vm::makeNative("__exit__", [entered](vm::Interpreter& machine, vm::CallArgs&) {
+        machine.call(autocastFunction(machine, "_exit_autocast"), {entered});
+        return vm::Value(false);
+    }));
+    exit->name = kAutocastExitMarker;
+    exit->value.as<vm::NativeObject>().attributes["enter_node"] = vm::Value(static_cast<int64_t>(reinterpret_cast<intptr_t>(node)));
+    frame.stack.push_back(exit);
+    frame.stack.push_back(tracer.constant(vm::Value()));
+}
 
 void setGradMode(vm::Interpreter& vm, bool enabled) {
     tensor::autograd::setGradEnabled(enabled);
@@ -65,9 +95,22 @@ bool isGradModeClass(const vm::Value& value) {
     return cls.module == "torch" && (cls.name == "no_grad" || cls.name == "enable_grad");
 }
 
+bool isAutocastClass(const vm::Value& value) {
+    if (!value.is(vm::Kind::Class)) return false;
+    const auto& cls = value.as<vm::ClassObject>();
+    return cls.module == "torch.amp.autocast_mode" && cls.name == "autocast";
+}
+
 bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in) {
     if (in.opcode != frontend::Opcode::BeforeWith) return false;
     const VarRef& manager = frame.stack.back();
+    if (manager->kind == Variable::Kind::Python && manager->value.is(vm::Kind::Instance) &&
+        isAutocastClass(vm::Value(manager->value.as<vm::InstanceObject>().cls))) {
+        const vm::Value mode = manager->value;
+        popVar(frame);
+        enterAutocast(tracer, frame, mode.as<vm::InstanceObject>());
+        return true;
+    }
     if (manager->kind != Variable::Kind::Python || !manager->value.is(vm::Kind::Instance) ||
         !isGradModeClass(vm::Value(manager->value.as<vm::InstanceObject>().cls)))
         unsupportedContextManager(tracer, manager);
@@ -89,6 +132,16 @@ bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction
 }
 
 std::optional<VarRef> callGradModeExit(Tracer& tracer, const VarRef& callable) {
+    if (callable->name == kAutocastExitMarker) {
+        auto& marker = callable->value.as<vm::NativeObject>();
+        auto* enter = reinterpret_cast<Node*>(static_cast<intptr_t>(marker.attributes.at("enter_node").asInt()));
+        const vm::Value exit = autocastFunction(tracer.vm(), "_exit_autocast");
+        Node* node = tracer.recordCall(NodeOp::CallFunction, "torch.amp.autocast_mode._exit_autocast", {Arg::ofNode(enter)}, {});
+        node->callKind = CallKind::Callable;
+        node->callee = exit;
+        node->example = tracer.vm().call(exit, {enter->example});
+        return tracer.constant(vm::Value(false));
+    }
     if (callable->name != kExitMarker) return std::nullopt;
     recordSetGradEnabled(tracer, callable->value.as<vm::NativeObject>().attributes.at("previous").asBool());
     return tracer.constant(vm::Value(false));

@@ -6,6 +6,7 @@
 
 #include "capture/symbolic_eval.h"
 #include "capture/tracer.h"
+#include "tensor/autocast.h"
 #include "tensor/autograd/grad_mode.h"
 
 namespace eng::capture {
@@ -20,6 +21,11 @@ TraceResult Tracer::trace(const vm::Frame& frame) {
             vm.setGradEnabled(enabled);
         }
     } restoreGradMode{vm_};
+    // So does autocast's state, which a traced `with torch.autocast(...)` sets for the body's example ops.
+    struct AutocastRestore {
+        tensor::AutocastStates states = tensor::autocastStates();
+        ~AutocastRestore() { tensor::setAutocastStates(states); }
+    } restoreAutocast;
     graph_ = std::make_unique<Graph>();
     TraceFrame root;
     root.code = frame.code;

@@ -18,6 +18,7 @@ constexpr std::string_view kMagic = "cwb-kernel-cache 1\n";
 }  // namespace
 
 std::filesystem::path defaultKernelCacheDir() {
+    if (const char* enabled = std::getenv("CWB_KERNEL_CACHE"); enabled && std::string_view(enabled) == "0") return {};
     if (const char* explicitDir = std::getenv("CWB_KERNEL_CACHE_DIR"); explicitDir && *explicitDir) return explicitDir;
     if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "cwb" / "kernels";
     if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".cache" / "cwb" / "kernels";

@@ -11,8 +11,8 @@
 
 namespace eng::cuda {
 
-// $CWB_KERNEL_CACHE_DIR if set, else $XDG_CACHE_HOME/cwb/kernels, else ~/.cache/cwb/kernels; empty when
-// none of those can be determined (the disk cache is then off).
+// $CWB_KERNEL_CACHE_DIR if set, else $XDG_CACHE_HOME/cwb/kernels, else ~/.cache/cwb/kernels; empty (the disk
+// cache off) with CWB_KERNEL_CACHE=0 (as PyTorch's TORCHINDUCTOR_FX_GRAPH_CACHE=0) or when none can be determined.
 std::filesystem::path defaultKernelCacheDir();
 
 // One file per kernel, named by a hash of the key; the file also holds the whole key, so that a hash

@@ -67,7 +67,9 @@ struct Group {
 /// One member of a planned group, in the group's variables.
 struct PlannedMember {
     int buffer = -1;
-    enum class Role { FullStore, OuterStore, Reduction } role = Role::FullStore;
+    // AcrossReduction: reduces the group's outer dims, keeping its reduced ones (a column sum in a kernel over
+    // rows), in the same pass; FinalStore: a pointwise buffer computed from such results after every row.
+    enum class Role { FullStore, OuterStore, Reduction, AcrossReduction, FinalStore } role = Role::FullStore;
     ExprPtr value;     // stored value, or the reduction's per-element value
     Index storeIndex;  // where the buffer is written (outer variables only for OuterStore/Reduction)
     int level = 0;     // pass level: reductions read earlier levels only
@@ -83,7 +85,9 @@ struct GroupPlan {
 
 class Scheduler {
 public:
-    explicit Scheduler(const LoweredGraph& graph) : graph_(graph) {}
+    // Reductions over a kernel's outer range (Reduction::overOuterRange) have a CPU code generator (and the
+    // interpreter's) only: on other devices a column reduction beside row reductions gets a kernel of its own.
+    explicit Scheduler(const LoweredGraph& graph) : graph_(graph), acrossOuterRange_(graph.device.isCpu()) {}
 
     Schedule run();
 
@@ -93,7 +97,10 @@ private:
     std::optional<Group> signatureWith(const Group& group, const GraphBuffer& b, std::string& why) const;
     void assemble(const GroupPlan& plan, const std::vector<bool>& stored, Schedule& schedule) const;
 
+    bool hasAcross(const Group& g) const;
+
     const LoweredGraph& graph_;
+    const bool acrossOuterRange_;
 };
 
 std::vector<Index> keptSizes(const Group& g) {
@@ -108,6 +115,37 @@ std::vector<Index> keepdimSizes(const Group& g) {
     for (size_t d = 0; d < sizes.size(); ++d)
         if (g.reducedDims[d]) sizes[d] = indexConstant(1);
     return sizes;
+}
+
+// The results of a reduction over the group's outer dims (keeping its reduced dims), without and with keepdim.
+std::vector<Index> acrossSizes(const Group& g) {
+    std::vector<Index> sizes;
+    for (size_t d = 0; d < g.sizes.size(); ++d)
+        if (g.reducedDims[d]) sizes.push_back(g.sizes[d]);
+    return sizes;
+}
+
+std::vector<Index> acrossKeepdimSizes(const Group& g) {
+    std::vector<Index> sizes = g.sizes;
+    for (size_t d = 0; d < sizes.size(); ++d)
+        if (!g.reducedDims[d]) sizes[d] = indexConstant(1);
+    return sizes;
+}
+
+std::vector<bool> complement(const std::vector<bool>& dims) {
+    std::vector<bool> other(dims.size());
+    for (size_t d = 0; d < dims.size(); ++d) other[d] = !dims[d];
+    return other;
+}
+
+bool reducesAcross(const Group& g, const GraphBuffer& b) {
+    return g.reduction && b.kind == BufferKind::Reduction && b.reducedDims != g.reducedDims;
+}
+
+bool Scheduler::hasAcross(const Group& g) const {
+    for (int id : g.members)
+        if (reducesAcross(g, buf(id))) return true;
+    return false;
 }
 
 /// The signature of `group` once `b` joins it, or nullopt with the reason.
@@ -132,13 +170,34 @@ std::optional<Group> Scheduler::signatureWith(const Group& group, const GraphBuf
     }
     if (isReduction) {
         if (sameSizes(group.sizes, b.fullSizes) && group.reducedDims == b.reducedDims) return joined;
-        why = fmt::format("reductions over different ranges: dims {} of {} vs dims {} of {}", reducedText(b.reducedDims),
-                          rangesText(b.fullSizes), reducedText(group.reducedDims), rangesText(group.sizes));
+        // The other dims of the same input (x.sum(dim=1) beside x.sum(dim=0)): one read of the input for both.
+        const bool across = sameSizes(group.sizes, b.fullSizes) && b.reducedDims == complement(group.reducedDims) &&
+                            b.reductionOp != ReductionOp::ArgMax && b.reductionOp != ReductionOp::ArgMin;
+        if (across && acrossOuterRange_) return joined;
+        why = fmt::format("reductions over different ranges: dims {} of {} vs dims {} of {}{}", reducedText(b.reducedDims),
+                          rangesText(b.fullSizes), reducedText(group.reducedDims), rangesText(group.sizes),
+                          across ? " (one pass over both is generated for the CPU only)" : "");
         return std::nullopt;
     }
     if (sameSizes(b.sizes, group.sizes) || sameSizes(b.sizes, keptSizes(group)) || sameSizes(b.sizes, keepdimSizes(group))) return joined;
+    if (hasAcross(group) && (sameSizes(b.sizes, acrossSizes(group)) || sameSizes(b.sizes, acrossKeepdimSizes(group)))) return joined;
     why = fmt::format("iteration space {} is not the reduction's input {} or its rows", rangesText(b.sizes), rangesText(group.sizes));
     return std::nullopt;
+}
+
+// Whether pointwise buffer `b` is over the results of the group's reductions across its outer range and reads
+// one of them (or a value computed from them): then it is computed after every outer point.
+bool readsAcross(const GroupPlan& plan, const GraphBuffer& b) {
+    const Group& g = plan.group;
+    if (!g.reduction) return false;
+    const bool sameRank = b.sizes.size() == g.sizes.size();
+    if (!sameSizes(b.sizes, sameRank ? acrossKeepdimSizes(g) : acrossSizes(g))) return false;
+    std::vector<Index> probe;
+    for (size_t d = 0; d < b.sizes.size(); ++d) probe.push_back(indexVar(static_cast<int>(d)));
+    const std::set<int> loads = loadedBuffers(b.body(probe));
+    for (const PlannedMember& m : plan.members)
+        if ((m.role == PlannedMember::Role::AcrossReduction || m.role == PlannedMember::Role::FinalStore) && loads.count(m.buffer)) return true;
+    return false;
 }
 
 std::variant<GroupPlan, std::string> Scheduler::plan(const Group& group) const {
@@ -148,6 +207,7 @@ std::variant<GroupPlan, std::string> Scheduler::plan(const Group& group) const {
     std::map<int, int> reductionLevel;
     // Variables: pointwise groups index every dim; reduction groups put kept dims first, reduced dims after.
     std::vector<Index> fullIndex(group.sizes.size()), rowIndex, keepdimIndex(group.sizes.size()), outerVars, redVars;
+    std::vector<Index> acrossKeepdimIndex(group.sizes.size());  // a result over the reduced dims, keepdim
     int kept = 0;
     if (group.reduction)
         for (bool r : group.reducedDims) kept += r ? 0 : 1;
@@ -158,21 +218,33 @@ std::variant<GroupPlan, std::string> Scheduler::plan(const Group& group) const {
         if (reduced) {
             redVars.push_back(fullIndex[d]);
             keepdimIndex[d] = indexConstant(0);
+            acrossKeepdimIndex[d] = fullIndex[d];
         } else {
             outerVars.push_back(fullIndex[d]);
             rowIndex.push_back(fullIndex[d]);
             keepdimIndex[d] = fullIndex[d];
+            acrossKeepdimIndex[d] = indexConstant(0);
         }
     }
     for (int id : group.members) {
         const GraphBuffer& b = buf(id);
         PlannedMember m;
         m.buffer = id;
-        if (b.kind == BufferKind::Reduction) {
+        const bool sameRank = b.sizes.size() == group.sizes.size();
+        if (reducesAcross(group, b)) {
+            // Its kept dims are the group's reduced ones: r variables index its result, x variables its input.
+            m.role = PlannedMember::Role::AcrossReduction;
+            m.value = b.reductionBody(redVars, outerVars);
+            m.storeIndex = offsetOf(sameRank ? acrossKeepdimIndex : redVars, b.strides);
+        } else if (b.kind == BufferKind::Reduction) {
             m.role = PlannedMember::Role::Reduction;
             m.value = b.reductionBody(outerVars, redVars);
-            std::vector<Index> out = b.sizes.size() == group.sizes.size() ? keepdimIndex : rowIndex;
-            m.storeIndex = offsetOf(out, b.strides);
+            m.storeIndex = offsetOf(sameRank ? keepdimIndex : rowIndex, b.strides);
+        } else if (readsAcross(result, b)) {
+            std::vector<Index> index = sameRank ? acrossKeepdimIndex : redVars;
+            m.role = PlannedMember::Role::FinalStore;
+            m.value = b.body(index);
+            m.storeIndex = offsetOf(index, b.strides);
         } else {
             std::vector<Index> index;
             if (!group.reduction || sameSizes(b.sizes, group.sizes)) {
@@ -198,6 +270,14 @@ std::variant<GroupPlan, std::string> Scheduler::plan(const Group& group) const {
                 if (failure.empty()) failure = fmt::format("reads {} at {}, not where it is computed ({})", buf(e->buffer).name, toString(e->index), toString(producer.storeIndex));
                 return e;
             }
+            const bool producerLast = producer.role == PlannedMember::Role::AcrossReduction || producer.role == PlannedMember::Role::FinalStore;
+            if (producerLast != (m.role == PlannedMember::Role::FinalStore)) {
+                if (failure.empty())
+                    failure = producerLast ? fmt::format("reads {}, which is finished only after every outer point", buf(e->buffer).name)
+                                           : fmt::format("reads {} of one outer point after every outer point", buf(e->buffer).name);
+                return e;
+            }
+            if (producer.role == PlannedMember::Role::AcrossReduction) return reductionValue(producer.buffer, e->dtype);
             if (producer.role == PlannedMember::Role::Reduction) {
                 level = std::max(level, reductionLevel.at(producer.buffer) + 1);
                 return reductionValue(producer.sameAs >= 0 ? producer.sameAs : producer.buffer, e->dtype);
@@ -212,6 +292,7 @@ std::variant<GroupPlan, std::string> Scheduler::plan(const Group& group) const {
             if (x.kind == Expr::Kind::ReductionValue) level = std::max(level, reductionLevel.at(x.reduction) + 1);
         }, seen);
         m.level = level;
+        if (m.role == PlannedMember::Role::AcrossReduction) reductionLevel[id] = level;
         if (m.role == PlannedMember::Role::Reduction) {
             reductionLevel[id] = level;
             for (const PlannedMember& other : result.members)
@@ -278,23 +359,31 @@ void Scheduler::assemble(const GroupPlan& plan, const std::vector<bool>& stored,
         }, memo);
     };
     int maxLevel = 0;
-    for (const PlannedMember& m : plan.members) maxLevel = std::max(maxLevel, m.level + (m.role == PlannedMember::Role::Reduction ? 1 : 0));
+    for (const PlannedMember& m : plan.members)
+        if (m.role != PlannedMember::Role::FinalStore) maxLevel = std::max(maxLevel, m.level + (m.role == PlannedMember::Role::Reduction ? 1 : 0));
+    auto write = [&](int buffer) {
+        int p = paramOf(buffer);
+        k.buffers[static_cast<size_t>(p)].written = true;
+        return p;
+    };
     // Passes by level: outer stores of level L run before the reduction pass of level L.
     for (int level = 0; level <= maxLevel; ++level) {
         KernelPass outer{false, {}, {}}, rows{true, {}, {}};
         for (const PlannedMember& m : plan.members) {
             const GraphBuffer& b = buf(m.buffer);
+            const bool isStored = stored[static_cast<size_t>(m.buffer)];
             if (m.role == PlannedMember::Role::Reduction) {
                 if (m.level == level && m.sameAs < 0) rows.reductions.push_back(Reduction{m.buffer, b.reductionOp, renumber(m.value)});
-                if (m.level + 1 == level && stored[static_cast<size_t>(m.buffer)]) {
-                    int p = paramOf(m.buffer);
-                    k.buffers[static_cast<size_t>(p)].written = true;
-                    outer.stores.push_back(Store{p, m.storeIndex, reductionValue(m.sameAs >= 0 ? m.sameAs : m.buffer, b.dtype)});
-                }
-            } else if (m.level == level && stored[static_cast<size_t>(m.buffer)]) {
-                int p = paramOf(m.buffer);
-                k.buffers[static_cast<size_t>(p)].written = true;
-                (m.role == PlannedMember::Role::FullStore ? rows : outer).stores.push_back(Store{p, m.storeIndex, renumber(m.value)});
+                if (m.level + 1 == level && isStored)
+                    outer.stores.push_back(Store{write(m.buffer), m.storeIndex, reductionValue(m.sameAs >= 0 ? m.sameAs : m.buffer, b.dtype)});
+            } else if (m.role == PlannedMember::Role::AcrossReduction) {
+                if (m.level != level) continue;
+                rows.reductions.push_back(Reduction{m.buffer, b.reductionOp, renumber(m.value), true});
+                if (isStored) k.finalStores.push_back(Store{write(m.buffer), m.storeIndex, reductionValue(m.buffer, b.dtype)});
+            } else if (m.role == PlannedMember::Role::FinalStore) {
+                if (level == 0 && isStored) k.finalStores.push_back(Store{write(m.buffer), m.storeIndex, renumber(m.value)});
+            } else if (m.level == level && isStored) {
+                (m.role == PlannedMember::Role::FullStore ? rows : outer).stores.push_back(Store{write(m.buffer), m.storeIndex, renumber(m.value)});
             }
         }
         if (!outer.stores.empty()) k.passes.push_back(std::move(outer));
@@ -305,13 +394,19 @@ void Scheduler::assemble(const GroupPlan& plan, const std::vector<bool>& stored,
     if (!writes) return;  // every result is consumed elsewhere through registers only: nothing to run
     for (const Index& r : k.outerRanges) collectSymbols(r, k.symbols);
     for (const Index& r : k.reductionRanges) collectSymbols(r, k.symbols);
+    std::set<const Expr*> seen;
+    auto visit = [&](const Expr& x) { if (x.index) collectSymbols(x.index, k.symbols); };
+    auto storeSymbols = [&](const std::vector<Store>& stores) {
+        for (const Store& s : stores) {
+            collectSymbols(s.index, k.symbols);
+            forEachExpr(s.value, visit, seen);
+        }
+    };
     for (const KernelPass& pass : k.passes) {
-        for (const Store& s : pass.stores) collectSymbols(s.index, k.symbols);
-        std::set<const Expr*> seen;
-        auto visit = [&](const Expr& x) { if (x.index) collectSymbols(x.index, k.symbols); };
-        for (const Store& s : pass.stores) forEachExpr(s.value, visit, seen);
+        storeSymbols(pass.stores);
         for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit, seen);
     }
+    storeSymbols(k.finalStores);
     k.name = fmt::format("{}_{}", kernelBaseName(g.reduction ? "cwb_red_fused" : "cwb_poi_fused", g.members, graph_), schedule.kernels.size());
     std::set<std::string> seenNodes;
     for (int id : plan.group.members)
@@ -377,7 +472,8 @@ Schedule Scheduler::run() {
                         groupOf[static_cast<size_t>(b.id)] = static_cast<int>(p);
                         schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", p), true,
                             producer ? "consumer fused with its producer (same iteration space)"
-                                     : "independent buffer over the same iteration space (horizontal fusion)"});
+                            : reducesAcross(groups[p], b) ? "reduction over the other dims of the same input, in the same pass (one read for both)"
+                                                          : "independent buffer over the same iteration space (horizontal fusion)"});
                         placed = true;
                         break;
                     }

@@ -81,59 +81,21 @@ int64_t unravelOffset(int64_t index, const Shape& sizes, const Shape& strides, s
     return offset;
 }
 
-// Drives reducer.begin(), reducer.segment(const T* p, n, stride, firstIndex)..., reducer.end(outIndex) for the
-// outputs [firstOut, endOut) (row-major over the kept dims).
-template <typename T, typename Reducer>
-void reduceOutputs(const Tensor& x, const Geometry& g, Reducer& reducer, int64_t firstOut, int64_t endOut) {
-    const T* base = x.dataAs<const T>();
-    const size_t kept = g.keptSizes.size();
-    const size_t outerReduced = g.reducedSizes.empty() ? 0 : g.reducedSizes.size() - 1;
-    const int64_t lastSize = g.reducedSizes.empty() ? (g.reducedCount == 0 ? 0 : 1) : g.reducedSizes.back();
-    const int64_t lastStride = g.reducedSizes.empty() ? 0 : g.reducedStrides.back();
-    std::vector<int64_t> keptCounter(kept, 0), redCounter(outerReduced, 0);
-    int64_t keptOffset = unravelOffset(firstOut, g.keptSizes, g.keptStrides, &keptCounter);
-    for (int64_t o = firstOut; o < endOut; ++o) {
-        reducer.begin();
-        if (lastSize > 0) {
-            int64_t redOffset = 0, flatStart = 0;
-            while (true) {
-                reducer.segment(base + keptOffset + redOffset, lastSize, lastStride, flatStart);
-                flatStart += lastSize;
-                size_t d = outerReduced;
-                while (d-- > 0) {
-                    redOffset += g.reducedStrides[d];
-                    if (++redCounter[d] < g.reducedSizes[d]) break;
-                    redOffset -= g.reducedStrides[d] * g.reducedSizes[d];
-                    redCounter[d] = 0;
-                }
-                if (d == static_cast<size_t>(-1)) break;
-            }
-        }
-        reducer.end(o);
-        for (size_t d = kept; d-- > 0;) {
-            keptOffset += g.keptStrides[d];
-            if (++keptCounter[d] < g.keptSizes[d]) break;
-            keptOffset -= g.keptStrides[d] * g.keptSizes[d];
-            keptCounter[d] = 0;
-        }
-    }
-}
-
 // Elements of the reduced range one partial result covers when a few outputs each reduce a long range.
 constexpr int64_t kReductionBlock = 1 << 16;
 // Outputs below which a reduction splits each output's range into blocks rather than splitting the outputs.
 constexpr int64_t kFewOutputs = 16;
 
 // reducer.segment(...) over the elements [first, end) of one output's reduced range (row-major over the reduced
-// dims, so a block may begin and end inside a segment).
+// dims, so a block may begin and end inside a segment). `counter` is the caller's scratch, reused across calls.
 template <typename T, typename Reducer>
-void reduceBlock(const T* outputBase, const Geometry& g, Reducer& reducer, int64_t first, int64_t end) {
+void reduceBlock(const T* outputBase, const Geometry& g, Reducer& reducer, int64_t first, int64_t end, std::vector<int64_t>& counter) {
     if (g.reducedSizes.empty()) {
         if (first < end) reducer.segment(outputBase, 1, 0, first);
         return;
     }
     const size_t dims = g.reducedSizes.size();
-    std::vector<int64_t> counter(dims, 0);
+    counter.assign(dims, 0);
     int64_t offset = unravelOffset(first, g.reducedSizes, g.reducedStrides, &counter);
     const int64_t lastSize = g.reducedSizes.back(), lastStride = g.reducedStrides.back();
     for (int64_t at = first; at < end;) {
@@ -146,6 +108,27 @@ void reduceBlock(const T* outputBase, const Geometry& g, Reducer& reducer, int64
             offset += g.reducedStrides[d - 1] - g.reducedStrides[d] * g.reducedSizes[d];
             counter[d] = 0;
             ++counter[d - 1];
+        }
+    }
+}
+
+// reducer.begin(), the whole reduced range of each output, reducer.end(outIndex), for the outputs
+// [firstOut, endOut) (row-major over the kept dims).
+template <typename T, typename Reducer>
+void reduceOutputs(const Tensor& x, const Geometry& g, Reducer& reducer, int64_t firstOut, int64_t endOut) {
+    const T* base = x.dataAs<const T>();
+    const size_t kept = g.keptSizes.size();
+    std::vector<int64_t> keptCounter(kept, 0), reducedCounter;
+    int64_t keptOffset = unravelOffset(firstOut, g.keptSizes, g.keptStrides, &keptCounter);
+    for (int64_t o = firstOut; o < endOut; ++o) {
+        reducer.begin();
+        reduceBlock(base + keptOffset, g, reducer, 0, g.reducedCount, reducedCounter);
+        reducer.end(o);
+        for (size_t d = kept; d-- > 0;) {
+            keptOffset += g.keptStrides[d];
+            if (++keptCounter[d] < g.keptSizes[d]) break;
+            keptOffset -= g.keptStrides[d] * g.keptSizes[d];
+            keptCounter[d] = 0;
         }
     }
 }
@@ -164,12 +147,13 @@ void runReduction(const Tensor& x, const Geometry& g, Reducer& reducer) {
             for (int64_t o = 0; o < g.outCount; ++o) outputOffsets.push_back(unravelOffset(o, g.keptSizes, g.keptStrides));
             std::vector<Reducer> partials(static_cast<size_t>(g.outCount * blocks), reducer);
             parallelRanges(g.outCount * blocks, 1, [&](int64_t first, int64_t end) {
+                std::vector<int64_t> counter;
                 for (int64_t task = first; task < end; ++task) {
                     const int64_t o = task / blocks, block = task % blocks;
                     Reducer& partial = partials[static_cast<size_t>(task)];
                     partial.begin();
                     reduceBlock(base + outputOffsets[static_cast<size_t>(o)], g, partial, block * kReductionBlock,
-                                std::min(g.reducedCount, (block + 1) * kReductionBlock));
+                                std::min(g.reducedCount, (block + 1) * kReductionBlock), counter);
                 }
             });
             for (int64_t o = 0; o < g.outCount; ++o) {

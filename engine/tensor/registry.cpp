@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "tensor/autocast.h"
 #include "tensor/autograd/dispatch.h"
 #include "tensor/view_ops.h"
 
@@ -392,8 +393,13 @@ Value OpRegistry::call(const OpEntry& entry, std::span<const Value> args, const 
     std::vector<std::string> reasons;
     for (const OpOverload& overload : entry.overloads) {
         std::string why;
-        if (std::optional<std::vector<Value>> values = bind(overload.schema, args, kwargs, why))
+        if (std::optional<std::vector<Value>> values = bind(overload.schema, args, kwargs, why)) {
+            if (autocastActive() && applyAutocast(overload.schema, *values)) {
+                const AutocastSuspend inner;
+                return autograd::dispatch(entry, overload, Args(std::move(*values)));
+            }
             return autograd::dispatch(entry, overload, Args(std::move(*values)));
+        }
         reasons.push_back(std::move(why));
     }
     if (reasons.size() == 1) fail(ErrorKind::Type, reasons.front());

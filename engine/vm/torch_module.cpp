@@ -280,6 +280,8 @@ void installCompiler(Interpreter& vm, ModuleObject& torch) {
 void installOptim(Interpreter& vm, ModuleObject& torch);
 // torch.cuda's synchronize, get_device_name and Event (cuda_module.cpp).
 void installCuda(Interpreter& vm, ModuleObject& cuda);
+// torch.autocast, torch.amp and the autocast state functions (autocast_module.cpp).
+void installAutocast(Interpreter& vm, ModuleObject& torch, ModuleObject& amp, ModuleObject& autocastMode);
 
 /// torch.FloatTensor, torch.cuda.HalfTensor, ...: the legacy tensor types. A tensor is an instance of one when its
 /// `t.type()` names it; passed to an op (`t.type(torch.HalfTensor)`) one is that name (toTensorValue).
@@ -311,21 +313,11 @@ void installTorch(Interpreter& vm) {
     });
     torch->attributes["Size"] = Value(size);
     torch->attributes["is_grad_enabled"] = makeNative("is_grad_enabled", [](Interpreter&, CallArgs&) { return Value(tensor::autograd::isGradEnabled()); });
-    // Autocast's default lower-precision dtypes (no autocast region is ever active in this runtime, so these are
-    // the dtypes one would use): float16 on cuda, bfloat16 on the cpu.
-    auto autocastDType = [](const std::string& device) {
-        if (device != "cuda" && device != "cpu")
-            raise("RuntimeError", fmt::format("unsupported scalarType for autocast device type {}", device));
-        return Value(std::make_shared<DTypeObject>(device == "cuda" ? tensor::DType::Float16 : tensor::DType::BFloat16));
-    };
-    torch->attributes["get_autocast_dtype"] = makeNative("get_autocast_dtype", [autocastDType](Interpreter&, CallArgs& a) {
-        if (a.positional.size() != 1 || !a.positional[0].is(Kind::Str)) typeError("get_autocast_dtype() takes a device type string");
-        return autocastDType(a.positional[0].str());
-    });
-    torch->attributes["get_autocast_gpu_dtype"] =
-        makeNative("get_autocast_gpu_dtype", [autocastDType](Interpreter&, CallArgs&) { return autocastDType("cuda"); });
-    torch->attributes["get_autocast_cpu_dtype"] =
-        makeNative("get_autocast_cpu_dtype", [autocastDType](Interpreter&, CallArgs&) { return autocastDType("cpu"); });
+    auto amp = newModule(vm, "torch.amp");
+    auto autocastMode = newModule(vm, "torch.amp.autocast_mode");
+    amp->attributes["autocast_mode"] = Value(autocastMode);
+    torch->attributes["amp"] = Value(amp);
+    installAutocast(vm, *torch, *amp, *autocastMode);
     defineGradMode(vm, *torch, "no_grad", false);
     defineGradMode(vm, *torch, "enable_grad", true);
     torch->attributes["inference_mode"] = torch->attributes["no_grad"];

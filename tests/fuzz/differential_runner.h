@@ -27,14 +27,20 @@ const Config* findConfig(const std::string& device, const std::string& name);
 /// CUDA cannot hand it on to the children it forks afterwards.
 bool deviceAvailable(const std::string& device);
 
-/// What each configuration is compared with when it is not cwb's own eager run: a result recorded elsewhere
-/// (real PyTorch's, tests/fuzz/torch_reference.py), in the outputs format of `cwb run --outputs`.
-struct Reference {
-    std::string name;     ///< how verdicts name it ("torch 2.11 eager")
-    bool ok = false;      ///< false: it raised `error`
-    std::string outputs;  ///< a JSON array of output summaries
+/// What one run of a program gave: run()'s outputs in the format of `cwb run --outputs` (a JSON array of output
+/// summaries) and its printed text, or the error it raised.
+struct RunResult {
+    bool ok = false;  ///< false: it raised `error`
+    std::string outputs;
     std::string printed;
     std::string error;
+};
+
+/// What each configuration is compared with when it is not cwb's own eager run: a result recorded elsewhere
+/// (real PyTorch's, tests/fuzz/torch_reference.py).
+struct Reference {
+    std::string name;  ///< how verdicts name it ("torch 2.11 eager")
+    RunResult result;
 };
 
 struct Verdict {
@@ -52,7 +58,8 @@ bool parseKind(const std::string& name, Verdict::Kind& kind);
 std::string compareOutputs(const std::string& reference, const std::string& outputs, const std::string& referenceName);
 
 /// Runs `text` (a program with run(device, backend, mode)) eagerly on `device`, then under each of `configs`; with
-/// `reference`, each of `configs` is compared with it instead of with cwb's eager run.
+/// `reference`, each of `configs` is compared with it instead of with cwb's eager run, and a program the reference
+/// rejects agrees when every configuration rejects it too (eager-raises is only said of cwb's own eager run).
 Verdict checkProgram(const std::string& text, const std::string& device, const std::vector<Config>& configs,
                      int timeoutSeconds, const Reference* reference = nullptr);
 

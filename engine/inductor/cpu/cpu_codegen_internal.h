@@ -15,7 +15,8 @@
 
 namespace eng::inductor::cpu::detail {
 
-/// Emits one kernel as `void name(ptr buffers, ptr symbols, i64 begin, i64 end)` into `module`.
+/// Emits one kernel as `void name(ptr buffers, ptr symbols, i64 begin, i64 end)` into `module`, and with
+/// reductions over the outer range its finish, `name` + kFinishSuffix, of the same signature.
 llvm::Function* emitKernel(llvm::Module& module, const Kernel& kernel, const std::string& name,
                            const std::string& cpu, const std::string& features);
 
@@ -50,6 +51,8 @@ public:
 
     // --- cpu_codegen_loops.cpp
     void emitBody(llvm::Function* fn);
+    /// The finish of a kernel with reductions over the outer range (cpu_codegen.h: KernelFinish).
+    void emitFinish(llvm::Function* fn);
 
     llvm::LLVMContext& ctx;
     llvm::Module& module;

@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "inductor/cpu/cpu_codegen.h"
 #include "inductor/cpu/cpu_codegen_internal.h"
 
 namespace eng::inductor::cpu::detail {
@@ -61,6 +62,22 @@ llvm::Constant* identity(KernelEmitter& e, ReductionOp op, DType d) {
     return nullptr;
 }
 
+// cur combined with v by every op but ArgMax/ArgMin (which carry a position as well).
+Value* combine(KernelEmitter& e, ReductionOp op, Value* cur, Value* v, DType d) {
+    switch (op) {
+        // PyTorch reassociates float sums and products too; the flags let them vectorise.
+        case ReductionOp::Sum: return e.binaryOp(ElementOp::Add, cur, v, d, true);
+        case ReductionOp::Prod: return e.binaryOp(ElementOp::Mul, cur, v, d, true);
+        case ReductionOp::Max: return e.binaryOp(ElementOp::Maximum, cur, v, d);
+        case ReductionOp::Min: return e.binaryOp(ElementOp::Minimum, cur, v, d);
+        case ReductionOp::Any: return e.b.CreateOr(cur, v);
+        case ReductionOp::All: return e.b.CreateAnd(cur, v);
+        case ReductionOp::ArgMax:
+        case ReductionOp::ArgMin: break;
+    }
+    throw std::logic_error("combine: argmax/argmin carry a position");
+}
+
 void accumulate(KernelEmitter& e, const Reduction& r, DType d, Value* valuePtr, Value* positionPtr, Value* flat) {
     llvm::IRBuilder<>& b = e.b;
     Value* v = e.expr(r.value);
@@ -68,13 +85,12 @@ void accumulate(KernelEmitter& e, const Reduction& r, DType d, Value* valuePtr, 
     const bool isFloat = tensor::isFloating(d);
     Value* next = nullptr;
     switch (r.op) {
-        // PyTorch reassociates float sums and products too; the flags let them vectorise.
-        case ReductionOp::Sum: next = e.binaryOp(ElementOp::Add, cur, v, d, true); break;
-        case ReductionOp::Prod: next = e.binaryOp(ElementOp::Mul, cur, v, d, true); break;
-        case ReductionOp::Max: next = e.binaryOp(ElementOp::Maximum, cur, v, d); break;
-        case ReductionOp::Min: next = e.binaryOp(ElementOp::Minimum, cur, v, d); break;
-        case ReductionOp::Any: next = b.CreateOr(cur, v); break;
-        case ReductionOp::All: next = b.CreateAnd(cur, v); break;
+        case ReductionOp::Sum:
+        case ReductionOp::Prod:
+        case ReductionOp::Max:
+        case ReductionOp::Min:
+        case ReductionOp::Any:
+        case ReductionOp::All: next = combine(e, r.op, cur, v, d); break;
         case ReductionOp::ArgMax:
         case ReductionOp::ArgMin: {
             const bool wantMax = r.op == ReductionOp::ArgMax;
@@ -132,6 +148,14 @@ bool reducesAcrossContiguousOuter(const Kernel& k) {
 
 constexpr uint64_t kBlock = 128;  // outer points reduced side by side (16 lanes x 4 interleaved x 2)
 
+// A pass's reductions over its rows, without those over the outer range (which accumulate into partials).
+std::vector<const Reduction*> rowReductions(const KernelPass& pass) {
+    std::vector<const Reduction*> rows;
+    for (const Reduction& r : pass.reductions)
+        if (!r.overOuterRange) rows.push_back(&r);
+    return rows;
+}
+
 }  // namespace
 
 void KernelEmitter::emitBody(llvm::Function* function) {
@@ -148,6 +172,18 @@ void KernelEmitter::emitBody(llvm::Function* function) {
     }
     for (size_t i = 0; i < kernel.symbols.size(); ++i)
         symbols[kernel.symbols[i]] = b.CreateLoad(b.getInt64Ty(), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), symbolArray, i), kernel.symbols[i]);
+    // Reductions over the outer range accumulate into this call's partials (after the buffers, one array each of
+    // one slot per point of the reduction range), which start at the identity.
+    std::map<int, Value*> partials;
+    Value* reductionPoints = b.getInt64(1);
+    for (const Index& r : kernel.reductionRanges) reductionPoints = b.CreateMul(reductionPoints, index(r), "", true, true);
+    for (const KernelPass& pass : kernel.passes)
+        for (const Reduction& r : pass.reductions) {
+            if (!r.overOuterRange) continue;
+            const size_t slot = kernel.buffers.size() + partials.size();
+            Value* array = b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getPtrTy(), bufferArray, slot), "partial" + std::to_string(r.id));
+            partials[r.id] = array;
+        }
 
     const int outers = kernel.outerVarCount();
     const size_t last = static_cast<size_t>(outers) - 1;
@@ -165,6 +201,7 @@ void KernelEmitter::emitBody(llvm::Function* function) {
     std::vector<std::vector<Accumulator>> accumulators(kernel.passes.size());
     for (size_t p = 0; p < kernel.passes.size(); ++p) {
         for (const Reduction& r : kernel.passes[p].reductions) {
+            if (r.overOuterRange) continue;
             Accumulator a;
             a.dtype = r.value->dtype;
             a.resultDtype = r.resultDtype();
@@ -181,10 +218,19 @@ void KernelEmitter::emitBody(llvm::Function* function) {
     // ReductionValue reads the finished value of the current lane.
     auto bindFinished = [&](Value* lane) {
         for (size_t p = 0; p < kernel.passes.size(); ++p)
-            for (size_t k = 0; k < kernel.passes[p].reductions.size(); ++k)
-                finished[kernel.passes[p].reductions[k].id] = slot(accumulators[p][k].result, lane);
+            for (size_t k = 0; k < accumulators[p].size(); ++k)
+                finished[rowReductions(kernel.passes[p])[k]->id] = slot(accumulators[p][k].result, lane);
     };
     bindFinished(nullptr);
+    // (after the allocas, which must stay in the entry block for mem2reg)
+    for (const KernelPass& pass : kernel.passes)
+        for (const Reduction& r : pass.reductions) {
+            if (!r.overOuterRange) continue;
+            llvm::Type* t = regType(r.value->dtype);
+            emitLoop(*this, b.getInt64(0), reductionPoints, [&](Value* at) {
+                b.CreateStore(identity(*this, r.op, r.value->dtype), b.CreateInBoundsGEP(t, partials.at(r.id), at));
+            }, "init");
+        }
     forget();
 
     // Runs `body` once per outer point of the current block (blocked) or once for the current point.
@@ -215,10 +261,11 @@ void KernelEmitter::emitBody(llvm::Function* function) {
                 });
                 continue;
             }
+            const std::vector<const Reduction*> rows = rowReductions(pass);
             forEachLane([&](Value* lane) {
-                for (size_t k = 0; k < pass.reductions.size(); ++k) {
+                for (size_t k = 0; k < rows.size(); ++k) {
                     const Accumulator& a = accumulators[p][k];
-                    b.CreateStore(identity(*this, pass.reductions[k].op, a.dtype), slot(a.value, lane));
+                    b.CreateStore(identity(*this, rows[k]->op, a.dtype), slot(a.value, lane));
                     if (a.position) b.CreateStore(b.getInt64(0), slot(a.position, lane));
                 }
             });
@@ -227,11 +274,14 @@ void KernelEmitter::emitBody(llvm::Function* function) {
                 if (d == reductionExtents.size()) {
                     forEachLane([&](Value* lane) {
                         for (const Store& s : pass.stores) store(s);
-                        for (size_t k = 0; k < pass.reductions.size(); ++k) {
+                        for (size_t k = 0; k < rows.size(); ++k) {
                             const Accumulator& a = accumulators[p][k];
-                            accumulate(*this, pass.reductions[k], a.dtype, slot(a.value, lane), a.position ? slot(a.position, lane) : nullptr,
-                                       flatPrefix);
+                            accumulate(*this, *rows[k], a.dtype, slot(a.value, lane), a.position ? slot(a.position, lane) : nullptr, flatPrefix);
                         }
+                        for (const Reduction& r : pass.reductions)
+                            if (r.overOuterRange)
+                                accumulate(*this, r, r.value->dtype, b.CreateInBoundsGEP(regType(r.value->dtype), partials.at(r.id), flatPrefix), nullptr,
+                                           flatPrefix);
                     });
                     return;
                 }
@@ -308,6 +358,62 @@ void KernelEmitter::emitBody(llvm::Function* function) {
     b.CreateRetVoid();
 }
 
+void KernelEmitter::emitFinish(llvm::Function* function) {
+    fn = function;
+    b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", fn));
+    llvm::Value* bufferArray = fn->getArg(0);
+    llvm::Value* symbolArray = fn->getArg(1);
+    Value* pieces = fn->getArg(3);
+    for (size_t i = 0; i < kernel.buffers.size(); ++i)
+        buffers.push_back(b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getPtrTy(), bufferArray, i), kernel.buffers[i].name));
+    for (size_t i = 0; i < kernel.symbols.size(); ++i)
+        symbols[kernel.symbols[i]] = b.CreateLoad(b.getInt64Ty(), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), symbolArray, i), kernel.symbols[i]);
+    const int outers = kernel.outerVarCount();
+    vars.assign(static_cast<size_t>(outers) + kernel.reductionRanges.size(), b.getInt64(0));
+    std::vector<Value*> extents;
+    Value* points = b.getInt64(1);
+    for (const Index& r : kernel.reductionRanges) {
+        extents.push_back(index(r));
+        points = b.CreateMul(points, extents.back(), "", true, true);
+    }
+    // Piece t's partials of a reduction are at its base + t * points * 8 bytes (the launcher's layout).
+    Value* pieceBytes = b.CreateMul(points, b.getInt64(kPartialSlotBytes), "", true, true);
+    std::vector<std::pair<const Reduction*, Value*>> across;
+    for (const KernelPass& pass : kernel.passes)
+        for (const Reduction& r : pass.reductions) {
+            if (!r.overOuterRange) continue;
+            const size_t slot = kernel.buffers.size() + across.size();
+            across.emplace_back(&r, b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getPtrTy(), bufferArray, slot), "partials" + std::to_string(r.id)));
+            finished[r.id] = b.CreateAlloca(regType(r.value->dtype), nullptr, "red" + std::to_string(r.id));
+            finishedDtype[r.id] = r.resultDtype();
+        }
+    forget();
+    std::function<void(size_t, Value*)> nest = [&](size_t d, Value* flat) {
+        if (d == extents.size()) {
+            for (const auto& [r, base] : across) {
+                llvm::Type* t = regType(r->value->dtype);
+                b.CreateStore(b.CreateLoad(t, b.CreateInBoundsGEP(t, base, flat)), finished.at(r->id));
+                emitLoop(*this, b.getInt64(1), pieces, [&](Value* piece) {
+                    Value* array = b.CreateInBoundsGEP(b.getInt8Ty(), base, b.CreateMul(piece, pieceBytes, "", true, true));
+                    Value* partial = b.CreateLoad(t, b.CreateInBoundsGEP(t, array, flat));
+                    Value* cur = b.CreateLoad(t, finished.at(r->id));
+                    b.CreateStore(combine(*this, r->op, cur, partial, r->value->dtype), finished.at(r->id));
+                }, "piece");
+            }
+            for (const Store& s : kernel.finalStores) store(s);
+            forget();
+            return;
+        }
+        Value* scaled = b.CreateMul(flat, extents[d], "", true, true);
+        emitLoop(*this, b.getInt64(0), extents[d], [&](Value* iv) {
+            vars[static_cast<size_t>(outers) + d] = iv;
+            nest(d + 1, b.CreateAdd(scaled, iv, "", true, true));
+        }, "r");
+    };
+    nest(0, b.getInt64(0));
+    b.CreateRetVoid();
+}
+
 llvm::Function* createKernelFunction(llvm::Module& module, const std::string& name, const std::string& cpu, const std::string& features) {
     llvm::LLVMContext& ctx = module.getContext();
     auto* ptr = llvm::PointerType::getUnqual(ctx);
@@ -336,6 +442,7 @@ llvm::Function* emitKernel(llvm::Module& module, const Kernel& kernel, const std
     llvm::Function* fn = createKernelFunction(module, name, cpu, features);
     KernelEmitter emitter(module, kernel);
     emitter.emitBody(fn);
+    if (kernel.hasOuterRangeReductions()) KernelEmitter(module, kernel).emitFinish(createKernelFunction(module, name + kFinishSuffix, cpu, features));
     return fn;
 }
 

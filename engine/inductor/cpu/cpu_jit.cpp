@@ -1,11 +1,15 @@
 // The only TU with ORC's headers: builds one module per kernel of a graph, runs the O3 pipeline for the host CPU
-// with glibc's libmvec as vector math library, and JIT-links them in one session (libmvec in the symbol search).
+// with glibc's libmvec as vector math library, compiles it to an object file and JIT-links the objects in one
+// session (libmvec in the symbol search). Objects are kept in the on-disk kernel cache, keyed by the kernel IR.
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -13,12 +17,14 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
 #include "inductor/cpu/cpu_codegen.h"
 #include "inductor/cpu/cpu_codegen_internal.h"
+#include "cuda/kernel_cache.h"
 
 namespace eng::inductor::cpu {
 
@@ -26,12 +32,15 @@ struct CpuKernelModule::Impl {
     std::unique_ptr<llvm::orc::LLJIT> jit;
 };
 
-CpuKernelModule::CpuKernelModule(std::unique_ptr<Impl> impl, std::vector<KernelEntry> entries, std::vector<std::string> irTexts,
-                                 std::vector<double> kernelSeconds, double compileSeconds)
+CpuKernelModule::CpuKernelModule(std::unique_ptr<Impl> impl, std::vector<KernelEntry> entries, std::vector<KernelEntry> finishes,
+                                 std::vector<std::string> irTexts, std::vector<double> kernelSeconds, std::vector<bool> fromCache,
+                                 double compileSeconds)
     : impl_(std::move(impl)),
       entries_(std::move(entries)),
+      finishes_(std::move(finishes)),
       irTexts_(std::move(irTexts)),
       kernelSeconds_(std::move(kernelSeconds)),
+      fromCache_(std::move(fromCache)),
       compileSeconds_(compileSeconds) {}
 
 CpuKernelModule::~CpuKernelModule() = default;
@@ -121,6 +130,44 @@ void optimise(llvm::Module& module, llvm::TargetMachine& tm, bool useLibmvec, bo
     mpm.run(module, mam);
 }
 
+std::string objectFile(llvm::Module& module, llvm::TargetMachine& tm) {
+    llvm::SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream os(buffer);
+    llvm::legacy::PassManager pm;
+    if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+        throw std::runtime_error("the target machine cannot emit object files");
+    pm.run(module);
+    return std::string(buffer.data(), buffer.size());
+}
+
+// What besides the kernel IR decides the machine code: this build of cwb (its code generator), LLVM, the host
+// CPU and whether libmvec is there. A rebuilt cwb misses the entries of the old one.
+std::string buildIdentity() {
+    static const std::string identity = [] {
+        std::error_code ec;
+        const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+        std::string text = "cwb-cpu-kernel 1 llvm " LLVM_VERSION_STRING;
+        if (!ec) {
+            const auto size = std::filesystem::file_size(self, ec);
+            const auto written = std::filesystem::last_write_time(self, ec).time_since_epoch().count();
+            text += " exe " + self.string() + " " + std::to_string(size) + " " + std::to_string(written);
+        }
+        return text;
+    }();
+    return identity;
+}
+
+// A cached kernel: the optimised IR shown to users, then the object file.
+std::string packCached(const std::string& irText, const std::string& object) { return std::to_string(irText.size()) + "\n" + irText + object; }
+
+std::optional<std::pair<std::string, std::string>> unpackCached(const std::string& entry) {
+    const size_t newline = entry.find('\n');
+    if (newline == std::string::npos) return std::nullopt;
+    const size_t length = std::strtoull(entry.substr(0, newline).c_str(), nullptr, 10);
+    if (entry.size() <= newline + 1 + length) return std::nullopt;
+    return std::make_pair(entry.substr(newline + 1, length), entry.substr(newline + 1 + length));
+}
+
 }  // namespace
 
 std::shared_ptr<CpuKernelModule> compileCpuKernels(const std::vector<Kernel>& kernels) {
@@ -162,44 +209,62 @@ std::shared_ptr<CpuKernelModule> compileCpuKernels(const std::vector<Kernel>& ke
 
     // One module per kernel, generated, optimised and linked in turn, so that each kernel's compile time is
     // its own (the trace shows it per kernel); they share the JIT session and its symbol search.
-    std::vector<KernelEntry> entries;
+    std::vector<KernelEntry> entries, finishes;
     std::vector<std::string> irTexts;
     std::vector<double> seconds;
+    std::vector<bool> fromCache;
+    const cuda::DiskKernelCache cache(cuda::defaultKernelCacheDir());
+    // The kernel's optimised IR text (the entry first, then the combo parts or the finish) and its object file.
+    auto generate = [&](const Kernel& kernel, const std::string& name) {
+        auto context = std::make_unique<llvm::LLVMContext>();
+        auto module = std::make_unique<llvm::Module>(name, *context);
+        module->setDataLayout(tm->createDataLayout());
+        module->setTargetTriple(tm->getTargetTriple().str());
+        try {
+            if (kernel.isCombo()) detail::emitComboKernel(*module, kernel, name, cpu, features);
+            else detail::emitKernel(*module, kernel, name, cpu, features);
+        } catch (const std::exception& e) {
+            throw std::runtime_error("kernel " + kernel.name + ": " + e.what());
+        }
+        std::string verifyMessage;
+        llvm::raw_string_ostream verifyStream(verifyMessage);
+        if (llvm::verifyModule(*module, &verifyStream))
+            throw std::runtime_error("generated LLVM IR of kernel " + kernel.name + " is invalid: " + verifyStream.str());
+        optimise(*module, *tm, useLibmvec, avx512);
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        module->getFunction(name)->print(os);
+        for (llvm::Function& f : *module)
+            if (!f.isDeclaration() && f.getName() != name) f.print(os);
+        return std::make_pair(std::move(os.str()), objectFile(*module, *tm));
+    };
     std::vector<std::string> names;
     for (size_t i = 0; i < kernels.size(); ++i) {
         const auto kernelStarted = std::chrono::steady_clock::now();
         std::string name = kernels[i].name.empty() ? "cwb_kernel" : kernels[i].name;
         if (std::find(names.begin(), names.end(), name) != names.end()) name += "_" + std::to_string(i);
         names.push_back(name);
-        auto context = std::make_unique<llvm::LLVMContext>();
-        auto module = std::make_unique<llvm::Module>(name, *context);
-        module->setDataLayout(tm->createDataLayout());
-        module->setTargetTriple(tm->getTargetTriple().str());
-        try {
-            if (kernels[i].isCombo()) detail::emitComboKernel(*module, kernels[i], name, cpu, features);
-            else detail::emitKernel(*module, kernels[i], name, cpu, features);
-        } catch (const std::exception& e) {
-            throw std::runtime_error("kernel " + kernels[i].name + ": " + e.what());
+        const std::string key = buildIdentity() + "\n" + tm->getTargetTriple().str() + " " + cpu + " " + features +
+                                (useLibmvec ? " libmvec" : "") + "\n" + name + "\n" + kernelText(kernels[i]);
+        std::optional<std::pair<std::string, std::string>> cached;
+        if (auto entry = cache.load(key)) cached = unpackCached(*entry);
+        fromCache.push_back(cached.has_value());
+        if (!cached) {
+            cached = generate(kernels[i], name);
+            cache.store(key, packCached(cached->first, cached->second));
         }
-        std::string verifyMessage;
-        llvm::raw_string_ostream verifyStream(verifyMessage);
-        if (llvm::verifyModule(*module, &verifyStream))
-            throw std::runtime_error("generated LLVM IR of kernel " + kernels[i].name + " is invalid: " + verifyStream.str());
-        optimise(*module, *tm, useLibmvec, avx512);
-        std::string text;
-        llvm::raw_string_ostream os(text);
-        module->getFunction(name)->print(os);
-        if (kernels[i].isCombo())  // then the parts the entry calls
-            for (llvm::Function& f : *module)
-                if (!f.isDeclaration() && f.getName() != name) f.print(os);
-        irTexts.push_back(std::move(os.str()));
-        orThrow(impl->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context))), "adding the module");
+        irTexts.push_back(cached->first);
+        orThrow(impl->jit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(cached->second, name)), "adding the kernel's object");
         auto address = orThrow(impl->jit->lookup(name), "linking the kernel");
         entries.push_back(address.toPtr<KernelEntry>());
+        finishes.push_back(kernels[i].hasOuterRangeReductions()
+                               ? orThrow(impl->jit->lookup(name + kFinishSuffix), "linking the kernel's finish").toPtr<KernelEntry>()
+                               : nullptr);
         seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - kernelStarted).count());
     }
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return std::make_shared<CpuKernelModule>(std::move(impl), std::move(entries), std::move(irTexts), std::move(seconds), total);
+    return std::make_shared<CpuKernelModule>(std::move(impl), std::move(entries), std::move(finishes), std::move(irTexts), std::move(seconds),
+                                             std::move(fromCache), total);
 }
 
 }  // namespace eng::inductor::cpu

@@ -26,6 +26,8 @@ CudaKernelCode generateCudaKernel(const Kernel& kernel, const CudaTuning& tuning
     verifyKernel(kernel);
     if (kernel.outerRanges.empty() && !kernel.isReduction() && kernel.passes.empty())
         throw std::logic_error("CUDA codegen: kernel " + kernel.name + " does nothing");
+    if (kernel.hasOuterRangeReductions())  // the scheduler keeps such reductions in kernels of their own on CUDA
+        throw std::logic_error("CUDA codegen: kernel " + kernel.name + " reduces over its outer range, which only the CPU generates");
     CudaKernelCode code = kernel.isCombo()       ? detail::generateCombo(kernel, tuning)
                           : kernel.isReduction() ? detail::generateReduction(kernel, tuning)
                                                  : detail::generatePointwise(kernel, tuning);

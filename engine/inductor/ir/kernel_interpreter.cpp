@@ -226,78 +226,92 @@ struct Interpreter {
         }
     }
 
+    struct Accumulator {
+        Element value;
+        int64_t position = 0;
+        bool started = false;
+    };
+
+    static void accumulate(Accumulator& a, const Reduction& r, Element v, int64_t flat) {
+        const bool isFloat = floating(r.value->dtype);
+        if (!a.started) {
+            a.value = v;
+            a.position = flat;
+            a.started = true;
+            return;
+        }
+        switch (r.op) {
+            case ReductionOp::Sum:
+                if (isFloat) a.value.f = roundTo(r.value->dtype, a.value.f + v.f);
+                else a.value.i = wrapTo(r.value->dtype, a.value.i + v.i);
+                break;
+            case ReductionOp::Prod:
+                if (isFloat) a.value.f = roundTo(r.value->dtype, a.value.f * v.f);
+                else a.value.i = wrapTo(r.value->dtype, a.value.i * v.i);
+                break;
+            case ReductionOp::Max:
+            case ReductionOp::Min:
+                a.value = isFloat ? Element{floatForm(r.op == ReductionOp::Max ? ElementOp::Maximum : ElementOp::Minimum, a.value.f, v.f), 0}
+                                  : Element{0, integerForm(r.op == ReductionOp::Max ? ElementOp::Maximum : ElementOp::Minimum, a.value.i, v.i)};
+                break;
+            case ReductionOp::ArgMax:
+            case ReductionOp::ArgMin: {
+                const bool wantMax = r.op == ReductionOp::ArgMax;
+                bool better;
+                if (isFloat) {
+                    if (std::isnan(a.value.f)) better = false;
+                    else if (std::isnan(v.f)) better = true;
+                    else better = wantMax ? v.f > a.value.f : v.f < a.value.f;
+                } else {
+                    better = wantMax ? v.i > a.value.i : v.i < a.value.i;
+                }
+                if (better) {
+                    a.value = v;
+                    a.position = flat;
+                }
+                break;
+            }
+            case ReductionOp::Any: a.value.i = a.value.i || v.i; break;
+            case ReductionOp::All: a.value.i = a.value.i && v.i; break;
+        }
+    }
+
+    static Element result(const Accumulator& a, const Reduction& r) {
+        Element result = a.value;
+        if (!a.started) {  // empty range: the identity
+            const bool isFloat = floating(r.value->dtype);
+            switch (r.op) {
+                case ReductionOp::Sum: break;
+                case ReductionOp::Prod: result = isFloat ? Element{1, 0} : Element{0, 1}; break;
+                case ReductionOp::All: result.i = 1; break;
+                case ReductionOp::Any: break;
+                default: throw std::runtime_error(std::string(reductionOpName(r.op)) + " of an empty range");
+            }
+        }
+        if (r.op == ReductionOp::ArgMax || r.op == ReductionOp::ArgMin) result = Element{0, a.position};
+        return result;
+    }
+
+    // Reductions over the outer range: one accumulator per point of the reduction range, kept across outer points.
+    std::map<int, std::vector<Accumulator>> acrossOuter;
+
     void runReductionPass(const KernelPass& pass) {
-        struct Accumulator {
-            Element value;
-            int64_t position = 0;
-            bool started = false;
-        };
         std::vector<Accumulator> acc(pass.reductions.size());
         forEachPoint(kernel.reductionRanges, kernel.outerVarCount(), [&](int64_t flat) {
             runStores(pass.stores);
             for (size_t k = 0; k < pass.reductions.size(); ++k) {
                 const Reduction& r = pass.reductions[k];
-                Element v = eval(r.value);
-                Accumulator& a = acc[k];
-                const bool isFloat = floating(r.value->dtype);
-                if (!a.started) {
-                    a.value = v;
-                    a.position = flat;
-                    a.started = true;
+                if (!r.overOuterRange) {
+                    accumulate(acc[k], r, eval(r.value), flat);
                     continue;
                 }
-                switch (r.op) {
-                    case ReductionOp::Sum:
-                        if (isFloat) a.value.f = roundTo(r.value->dtype, a.value.f + v.f);
-                        else a.value.i = wrapTo(r.value->dtype, a.value.i + v.i);
-                        break;
-                    case ReductionOp::Prod:
-                        if (isFloat) a.value.f = roundTo(r.value->dtype, a.value.f * v.f);
-                        else a.value.i = wrapTo(r.value->dtype, a.value.i * v.i);
-                        break;
-                    case ReductionOp::Max:
-                    case ReductionOp::Min:
-                        a.value = isFloat ? Element{floatForm(r.op == ReductionOp::Max ? ElementOp::Maximum : ElementOp::Minimum, a.value.f, v.f), 0}
-                                          : Element{0, integerForm(r.op == ReductionOp::Max ? ElementOp::Maximum : ElementOp::Minimum, a.value.i, v.i)};
-                        break;
-                    case ReductionOp::ArgMax:
-                    case ReductionOp::ArgMin: {
-                        const bool wantMax = r.op == ReductionOp::ArgMax;
-                        bool better;
-                        if (isFloat) {
-                            if (std::isnan(a.value.f)) better = false;
-                            else if (std::isnan(v.f)) better = true;
-                            else better = wantMax ? v.f > a.value.f : v.f < a.value.f;
-                        } else {
-                            better = wantMax ? v.i > a.value.i : v.i < a.value.i;
-                        }
-                        if (better) {
-                            a.value = v;
-                            a.position = flat;
-                        }
-                        break;
-                    }
-                    case ReductionOp::Any: a.value.i = a.value.i || v.i; break;
-                    case ReductionOp::All: a.value.i = a.value.i && v.i; break;
-                }
+                std::vector<Accumulator>& points = acrossOuter[r.id];
+                if (points.size() <= static_cast<size_t>(flat)) points.resize(static_cast<size_t>(flat) + 1);
+                accumulate(points[static_cast<size_t>(flat)], r, eval(r.value), flat);
             }
         });
-        for (size_t k = 0; k < pass.reductions.size(); ++k) {
-            const Reduction& r = pass.reductions[k];
-            Element result = acc[k].value;
-            if (!acc[k].started) {  // empty range: the identity
-                const bool isFloat = floating(r.value->dtype);
-                switch (r.op) {
-                    case ReductionOp::Sum: break;
-                    case ReductionOp::Prod: result = isFloat ? Element{1, 0} : Element{0, 1}; break;
-                    case ReductionOp::All: result.i = 1; break;
-                    case ReductionOp::Any: break;
-                    default: throw std::runtime_error(std::string(reductionOpName(r.op)) + " of an empty range");
-                }
-            }
-            if (r.op == ReductionOp::ArgMax || r.op == ReductionOp::ArgMin) result = Element{0, acc[k].position};
-            finished[r.id] = result;
-        }
+        for (size_t k = 0; k < pass.reductions.size(); ++k)
+            if (!pass.reductions[k].overOuterRange) finished[pass.reductions[k].id] = result(acc[k], pass.reductions[k]);
     }
 
     void run() {
@@ -308,6 +322,17 @@ struct Interpreter {
                 if (pass.overReductionRange) runReductionPass(pass);
                 else runStores(pass.stores);
             }
+        });
+        if (kernel.finalStores.empty()) return;
+        finished.clear();
+        forEachPoint(kernel.reductionRanges, kernel.outerVarCount(), [&](int64_t flat) {
+            for (const KernelPass& pass : kernel.passes)
+                for (const Reduction& r : pass.reductions) {
+                    if (!r.overOuterRange) continue;
+                    const std::vector<Accumulator>& points = acrossOuter[r.id];
+                    finished[r.id] = result(static_cast<size_t>(flat) < points.size() ? points[static_cast<size_t>(flat)] : Accumulator{}, r);
+                }
+            runStores(kernel.finalStores);
         });
     }
 };
@@ -324,7 +349,7 @@ void interpretKernel(const Kernel& kernel, std::span<void* const> buffers, const
         }
         return;
     }
-    Interpreter{kernel, buffers, symbols, {}, {}}.run();
+    Interpreter{kernel, buffers, symbols, {}, {}, {}}.run();
 }
 
 }  // namespace eng::inductor

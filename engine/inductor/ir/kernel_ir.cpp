@@ -421,6 +421,13 @@ int Kernel::reductionCount() const {
     return count;
 }
 
+bool Kernel::hasOuterRangeReductions() const {
+    for (const KernelPass& pass : passes)
+        for (const Reduction& r : pass.reductions)
+            if (r.overOuterRange) return true;
+    return false;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 
 namespace {
@@ -440,6 +447,12 @@ std::string exprText(const Kernel& kernel, const ExprPtr& e) {
         case Expr::Kind::ReductionValue: return fmt::format("red{}", e->reduction);
     }
     return "?";
+}
+
+void storesText(const Kernel& kernel, const std::vector<Store>& stores, std::string& text) {
+    for (const Store& s : stores)
+        text += fmt::format("    {}[{}] = {}\n", kernel.buffers.at(static_cast<size_t>(s.buffer)).name,
+                            indexText(s.index, kernel.outerVarCount(), false), exprText(kernel, s.value));
 }
 
 }  // namespace
@@ -483,10 +496,13 @@ std::string kernelText(const Kernel& kernel) {
     for (const KernelPass& pass : kernel.passes) {
         text += pass.overReductionRange ? "  pass over reduction range:\n" : "  pass over outer range:\n";
         for (const Reduction& r : pass.reductions)
-            text += fmt::format("    red{} = {}({})\n", r.id, reductionOpName(r.op), exprText(kernel, r.value));
-        for (const Store& s : pass.stores)
-            text += fmt::format("    {}[{}] = {}\n", kernel.buffers.at(static_cast<size_t>(s.buffer)).name,
-                                indexText(s.index, kernel.outerVarCount(), false), exprText(kernel, s.value));
+            text += fmt::format("    red{} = {}({}){}\n", r.id, reductionOpName(r.op), exprText(kernel, r.value),
+                                r.overOuterRange ? " over the outer range" : "");
+        storesText(kernel, pass.stores, text);
+    }
+    if (!kernel.finalStores.empty()) {
+        text += "  after every outer point, over reduction range:\n";
+        storesText(kernel, kernel.finalStores, text);
     }
     return text;
 }
@@ -496,13 +512,15 @@ namespace {
 struct Verifier {
     const Kernel& kernel;
     std::vector<int> finished;  // reductions of earlier passes
+    std::vector<int> finishedLast;  // reductions over the outer range: only the final stores read them
+    int firstVar = 0;  // variables below it are out of range too (the final stores' indices)
 
     [[noreturn]] void fail(const std::string& what) const {
         throw std::logic_error(fmt::format("malformed kernel {}: {}", kernel.name, what));
     }
     void checkIndex(const Index& index, int varLimit) const {
         if (!index) fail("missing index");
-        if (index->op == IndexNode::Op::Var && (index->value < 0 || index->value >= varLimit))
+        if (index->op == IndexNode::Op::Var && (index->value < firstVar || index->value >= varLimit))
             fail(fmt::format("variable {} out of range here", index->value));
         if (index->op == IndexNode::Op::Symbol &&
             std::find(kernel.symbols.begin(), kernel.symbols.end(), index->symbol) == kernel.symbols.end())
@@ -543,6 +561,17 @@ struct Verifier {
             case Expr::Kind::Constant: break;
         }
     }
+    void checkStores(const std::vector<Store>& stores, int varLimit) const {
+        for (const Store& s : stores) {
+            checkBuffer(s.buffer);
+            checkIndex(s.index, varLimit);
+            checkExpr(s.value, varLimit);
+            if (s.value->dtype != kernel.buffers[static_cast<size_t>(s.buffer)].dtype)
+                fail(fmt::format("store of {} into {} buffer {}", tensor::dtypeName(s.value->dtype),
+                                 tensor::dtypeName(kernel.buffers[static_cast<size_t>(s.buffer)].dtype),
+                                 kernel.buffers[static_cast<size_t>(s.buffer)].name));
+        }
+    }
     void runCombo() const {
         if (!kernel.passes.empty() || kernel.isReduction() || kernel.outerRanges.size() != 1) fail("a combo kernel has one outer range and no passes of its own");
         Index total = indexConstant(0);
@@ -575,22 +604,21 @@ struct Verifier {
                 checkExpr(r.value, limit);
                 if ((r.op == ReductionOp::Any || r.op == ReductionOp::All) && r.value->dtype != DType::Bool) fail("any/all of a non-bool value");
             }
-            for (const Store& s : pass.stores) {
-                checkBuffer(s.buffer);
-                checkIndex(s.index, limit);
-                checkExpr(s.value, limit);
-                if (s.value->dtype != kernel.buffers[static_cast<size_t>(s.buffer)].dtype)
-                    fail(fmt::format("store of {} into {} buffer {}", tensor::dtypeName(s.value->dtype),
-                                     tensor::dtypeName(kernel.buffers[static_cast<size_t>(s.buffer)].dtype),
-                                     kernel.buffers[static_cast<size_t>(s.buffer)].name));
+            checkStores(pass.stores, limit);
+            for (const Reduction& r : pass.reductions) {
+                if (r.overOuterRange && (r.op == ReductionOp::ArgMax || r.op == ReductionOp::ArgMin)) fail("an argmax/argmin over the outer range");
+                (r.overOuterRange ? finishedLast : finished).push_back(r.id);
             }
-            for (const Reduction& r : pass.reductions) finished.push_back(r.id);
         }
+        if (!kernel.finalStores.empty() && !kernel.isReduction()) fail("final stores in a pointwise kernel");
+        finished.insert(finished.end(), finishedLast.begin(), finishedLast.end());
+        firstVar = outers;
+        checkStores(kernel.finalStores, all);
     }
 };
 
 }  // namespace
 
-void verifyKernel(const Kernel& kernel) { Verifier{kernel, {}}.run(); }
+void verifyKernel(const Kernel& kernel) { Verifier{kernel, {}, {}, 0}.run(); }
 
 }  // namespace eng::inductor

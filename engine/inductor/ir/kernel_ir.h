@@ -139,6 +139,10 @@ struct Reduction {
     int id = 0;               // unique within the kernel; ReductionValue refers to it
     ReductionOp op = ReductionOp::Sum;
     ExprPtr value;            // per point of outer x reduction range; its dtype is the accumulator's
+    /// Reduced over the outer range instead, once per point of the reduction range (the column sums of a
+    /// kernel over rows, read in the same pass as the rows): finished only after every outer point, so only
+    /// Kernel::finalStores read it. Not ArgMax/ArgMin.
+    bool overOuterRange = false;
     DType resultDtype() const;  // value's dtype, Int64 for ArgMax/ArgMin, Bool for Any/All
 };
 
@@ -181,6 +185,11 @@ struct Kernel {
     std::vector<Index> reductionRanges;
     std::vector<KernelPass> passes;
     std::vector<ComboPart> parts;  // a combo kernel's parts (then passes is empty)
+    /// Run once per point of the reduction range after every outer point: the results of reductions over the
+    /// outer range and what is computed from them; their indices name reduction variables only. When the outer
+    /// range is split into pieces (threads), each piece accumulates its own partial values of those reductions
+    /// and the pieces are combined in order before these stores.
+    std::vector<Store> finalStores;
 
     bool isReduction() const { return !reductionRanges.empty(); }
     bool isCombo() const { return !parts.empty(); }
@@ -189,6 +198,8 @@ struct Kernel {
     std::string varName(int number) const;
     /// Number of reductions over all passes.
     int reductionCount() const;
+    /// Whether some reduction runs over the outer range (Reduction::overOuterRange).
+    bool hasOuterRangeReductions() const;
 };
 
 /// One part of a combo kernel: a pointwise kernel whose buffer j is the combo kernel's buffer `buffers[j]` and

@@ -82,9 +82,6 @@ void backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradR
     }
     const GradModeGuard noGrad(false);
     auto run = [&](Node& node, std::vector<Tensor>& grads) -> std::vector<Tensor> {
-        bool anyDefined = false;
-        for (const Tensor& g : grads) anyDefined = anyDefined || g.defined();
-        if (!anyDefined) return {};
         // Formulas see zeros for outputs that received no gradient (e.g. unused pieces of a split).
         for (size_t i = 0; i < grads.size(); ++i) {
             if (grads[i].defined()) continue;

@@ -19,8 +19,17 @@ bool gradientPresent(T* value) {
     return value != nullptr;
 }
 
-/// Walks the nodes reachable from `rootEdges` in the engine's order. `run(node, grads)` gets one gradient per node
-/// output (absent where none arrived) and returns one per next edge (absent: none flows there); gradients arriving
+/// Whether any of a node's output gradients arrived: a node that got none does not run.
+template <typename Grad>
+bool anyGradientPresent(const std::vector<Grad>& grads) {
+    for (const Grad& g : grads)
+        if (gradientPresent(g)) return true;
+    return false;
+}
+
+/// Walks the nodes reachable from `rootEdges` in the engine's order. `run(node, grads)` is called for each node that
+/// got at least one gradient, with one per node output (absent where none arrived), and returns one per next edge
+/// (absent: none flows there); gradients arriving
 /// at the same node output are combined with `add(a, b)`. Raw node pointers are safe: the roots' edges keep the
 /// graph alive during the walk.
 template <typename Grad, typename Run, typename Add>
@@ -63,7 +72,7 @@ void walkBackward(const std::vector<Edge>& rootEdges, const std::vector<Grad>& r
         std::vector<Grad> grads = std::move(buffers[node]);
         buffers.erase(node);
         grads.resize(node->outputGeometry().size());
-        const std::vector<Grad> inputGrads = run(*node, grads);
+        const std::vector<Grad> inputGrads = anyGradientPresent(grads) ? run(*node, grads) : std::vector<Grad>{};
         const std::vector<Edge>& next = node->nextEdges();
         for (size_t i = 0; i < next.size(); ++i) {
             if (!next[i].valid()) continue;

@@ -1,11 +1,16 @@
 // Tests as data: every Python program under tests/scripts/ runs as `cwb run` runs it (the capture engine with the
 // inductor backend and AOT Autograd installed) and is checked against the expectations written in its own comments:
 //   # expect: TEXT              the next line the program prints (all printed lines, in order, must be expected)
-//   # expect error: TEXT        the program raises, and its traceback contains TEXT
+//   # expect error: TEXT        the program raises, and its traceback contains TEXT (each TEXT, when several are given)
 //   # expect graph_breaks: N    torch._dynamo.utils.counters["graph_break"] adds up to N
 //   # expect unique_graphs: N   N distinct graphs were compiled
 //   # expect recompiles: N      N recompiles (guard failures) happened
-//   # expect log: TEXT          the TORCH_LOGS=graph_breaks,recompiles output contains TEXT
+//   # requires: cuda            the program needs a CUDA device: without one (no GPU, no driver) the test is skipped
+//   # torch_logs: A,B           the program runs with TORCH_LOGS=A,B (graph_breaks,recompiles when not given)
+//   # expect log: TEXT          the TORCH_LOGS output contains TEXT
+//   # expect no log: TEXT       the TORCH_LOGS output does not contain TEXT
+//   # expect warnings: N        the compiles noted N warnings (the trace's compile warnings: recompile limit, run notes)
+//   # expect warning: TEXT      some compile warning contains TEXT
 //   # expect code: TEXT         some compile's output code contains TEXT (what the backend generated)
 //   # expect no code: TEXT      no compile's output code contains TEXT (e.g. no graph fell back to the eager runtime)
 //   # expect graph_code: TEXT   some captured graph's GraphModule.code contains TEXT
@@ -13,7 +18,8 @@
 //                               whole GraphModule.code of the next captured graph, in compile order
 //   # expect graph: TEXT        some captured graph as TORCH_TRACE prints it (print_readable: shapes, strides,
 //                               devices) contains TEXT
-//   # expect compiles: A, B     the compiles, in order, as "frame/attempt function" ("0/0 f, 1/0 torch_dynamo_resume_in_f_at_6")
+//   # expect compiles: A, B     the compiles, in order, as "frame/attempt function" ("0/0 f, 1/0 torch_dynamo_resume_in_f_at_6"),
+//                               a compile that did not finish Ok followed by its status ("0/0 f failed")
 // One test per file (ScriptTest.Runs/capture_stdlib_defaultdict_factory), discovered when ctest runs, so a new
 // file is a new test without touching C++.
 #include <gtest/gtest.h>
@@ -25,6 +31,7 @@
 
 #include "../capture/capture_support.h"
 #include "aot/aot_backend.h"
+#include "cuda/driver.h"
 #include "inductor/inductor_backend.h"
 
 namespace {
@@ -35,11 +42,15 @@ const fs::path kScriptsDir = fs::path(CWB_TEST_DATA_DIR).parent_path() / "script
 
 struct Expectations {
     std::string output;  // the expected printed lines, each ending in a newline
-    std::optional<std::string> error;
+    std::vector<std::string> errorLines;  // each in the traceback
     std::optional<int64_t> graphBreaks;
     std::optional<int> uniqueGraphs;
     std::optional<size_t> recompiles;
-    std::vector<std::string> logLines;
+    bool requiresCuda = false;
+    std::optional<std::string> torchLogs;
+    std::vector<std::string> logLines, absentLogLines;
+    std::optional<size_t> warnings;
+    std::vector<std::string> warningLines;
     std::vector<std::string> codeLines, absentCodeLines;
     std::vector<std::string> graphCodeLines, graphCodes, graphLines;
     std::optional<std::string> compiles;
@@ -74,6 +85,15 @@ Expectations expectationsOf(const std::string& source, const fs::path& path) {
     int number = 0;
     while (std::getline(in, line)) {
         ++number;
+        if (line.starts_with("# requires:")) {
+            if (line == "# requires: cuda") e.requiresCuda = true;
+            else ADD_FAILURE() << path.string() << ":" << number << ":1: unknown requirement '" << line << "' (known: cuda)";
+            continue;
+        }
+        if (line.starts_with("# torch_logs:")) {
+            e.torchLogs = line.substr(line.find_first_not_of(' ', 13));
+            continue;
+        }
         const size_t start = line.find("# expect");
         if (start == std::string::npos) continue;
         const std::string rest = line.substr(start + 8);
@@ -84,11 +104,14 @@ Expectations expectationsOf(const std::string& source, const fs::path& path) {
         };
         try {
             if (auto v = value(":")) e.output += *v + "\n";
-            else if (auto error = value(" error:")) e.error = *error;
+            else if (auto error = value(" error:")) e.errorLines.push_back(*error);
             else if (auto breaks = value(" graph_breaks:")) e.graphBreaks = std::stoll(*breaks);
             else if (auto graphs = value(" unique_graphs:")) e.uniqueGraphs = std::stoi(*graphs);
             else if (auto recompiles = value(" recompiles:")) e.recompiles = std::stoul(*recompiles);
             else if (auto log = value(" log:")) e.logLines.push_back(*log);
+            else if (auto absentLog = value(" no log:")) e.absentLogLines.push_back(*absentLog);
+            else if (auto count = value(" warnings:")) e.warnings = std::stoul(*count);
+            else if (auto warning = value(" warning:")) e.warningLines.push_back(*warning);
             else if (auto code = value(" code:")) e.codeLines.push_back(*code);
             else if (auto absent = value(" no code:")) e.absentCodeLines.push_back(*absent);
             else if (auto graphCode = value(" graph_code:"); graphCode && !graphCode->empty()) e.graphCodeLines.push_back(*graphCode);
@@ -132,12 +155,18 @@ TEST_P(ScriptTest, Runs) {
     const fs::path path = kScriptsDir / GetParam();
     const std::string source = readText(path);
     const Expectations expected = expectationsOf(source, path);
+    if (expected.requiresCuda && !eng::cuda::cudaAvailable()) GTEST_SKIP() << eng::cuda::driverStatus().reason;
     eng::inductor::installInductorBackend();
     eng::aot::installAotAutograd();
-    const capturetest::CapturedRun run = capturetest::runCaptured(source, GetParam().generic_string());
-    if (expected.error) {
-        EXPECT_FALSE(run.ok) << "the script was expected to raise " << *expected.error;
-        EXPECT_NE(run.error.find(*expected.error), std::string::npos) << "traceback:\n" << run.error;
+    // The channels are read from TORCH_LOGS as a user sets them; each test runs in a process of its own.
+    if (expected.torchLogs) setenv("TORCH_LOGS", expected.torchLogs->c_str(), 1);
+    const std::optional<eng::capture::LogSettings> logs =
+        expected.torchLogs ? std::optional(eng::capture::LogSettings::fromEnvironment()) : std::nullopt;
+    const capturetest::CapturedRun run = capturetest::runCaptured(source, GetParam().generic_string(), "", {}, nullptr, logs);
+    if (expected.torchLogs) unsetenv("TORCH_LOGS");
+    if (!expected.errorLines.empty()) {
+        EXPECT_FALSE(run.ok) << "the script was expected to raise " << expected.errorLines.back();
+        for (const std::string& text : expected.errorLines) EXPECT_NE(run.error.find(text), std::string::npos) << "no '" << text << "' in the traceback:\n" << run.error;
     } else {
         EXPECT_TRUE(run.ok) << run.error;
     }
@@ -151,7 +180,14 @@ TEST_P(ScriptTest, Runs) {
     if (expected.recompiles) {
         EXPECT_EQ(run.events.recompiles.size(), *expected.recompiles) << run.logs;
     }
-    for (const std::string& text : expected.logLines) EXPECT_NE(run.logs.find(text), std::string::npos) << "logs:\n" << run.logs;
+    for (const std::string& text : expected.logLines) EXPECT_NE(run.logs.find(text), std::string::npos) << "no '" << text << "' in the logs:\n" << run.logs;
+    for (const std::string& text : expected.absentLogLines) EXPECT_EQ(run.logs.find(text), std::string::npos) << "'" << text << "' in the logs:\n" << run.logs;
+    std::string warnings;
+    for (const std::string& w : run.events.warnings) warnings += w + "\n";
+    if (expected.warnings) {
+        EXPECT_EQ(run.events.warnings.size(), *expected.warnings) << "warnings:\n" << warnings;
+    }
+    for (const std::string& text : expected.warningLines) EXPECT_NE(warnings.find(text), std::string::npos) << "warnings:\n" << warnings;
     std::string code;
     for (const traces::OutputCode& c : run.events.code) code += c.source + "\n";
     for (const std::string& text : expected.codeLines) EXPECT_NE(code.find(text), std::string::npos) << "output code:\n" << code;
@@ -169,7 +205,11 @@ TEST_P(ScriptTest, Runs) {
     for (const std::string& text : expected.graphLines) EXPECT_NE(graphs.find(text), std::string::npos) << "graphs:\n" << graphs;
     if (expected.compiles) {
         std::string compiles;
-        for (const traces::Compile& c : run.events.started) compiles += (compiles.empty() ? "" : ", ") + c.key.str() + " " + c.function;
+        for (const traces::Compile& c : run.events.started) {
+            compiles += (compiles.empty() ? "" : ", ") + c.key.str() + " " + c.function;
+            for (const traces::Compile& done : run.events.finished)
+                if (done.key == c.key && done.status != traces::CompileStatus::Ok) compiles += std::string(" ") + traces::toString(done.status);
+        }
         EXPECT_EQ(compiles, *expected.compiles);
     }
 }

@@ -1,0 +1,22 @@
+# torch.compile refuses inductor options when it is called, in PyTorch's wording: an unknown name (with the known
+# ones listed), a value of the wrong type, and an option cwb cannot honour (which it says); honouring is checked
+# per value, so shape_padding=False compiles.
+# expect: Unexpected optimization option max_autotunes ['max_autotune'
+# expect: Unexpected type of attr max_autotune, got int should be bool
+# expect: cwb cannot honour the inductor option shape_padding=True: matrix operands are never padded: cuBLAS handles unaligned shapes
+# expect: [0.0, 2.0]
+import torch
+
+
+def f(x):
+    return torch.sin(x) * 2
+
+
+for options in [{'max_autotunes': True}, {'max_autotune': 1}, {'shape_padding': True}]:
+    try:
+        torch.compile(f, options=options)
+        print("accepted", options)
+    except RuntimeError as e:
+        parts = str(e).split(", known options are ")
+        print(parts[0], parts[1].split(",")[0]) if len(parts) == 2 else print(parts[0])
+print(torch.compile(f, options={'shape_padding': False})(torch.tensor([0.0, 1.5707963])).round().tolist())
