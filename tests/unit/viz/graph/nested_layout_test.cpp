@@ -107,14 +107,20 @@ Point bezierAt(const std::vector<Point>& p, size_t segment, float t) {
             u * u * u * a.y + 3 * u * u * t * b.y + 3 * u * t * t * c.y + t * t * t * d.y};
 }
 
-TEST(NestedLayout, EdgesLeavingAndEnteringGroupsGoAroundTheNodesBetween) {
-    // A column n1 -> n2 -> n3 in a group, with edges that leave it from its top node (n1 -> n5, below the group)
-    // and enter it at its bottom node (n0 -> n3, from above): drawn straight, both would cut through n2.
+/// A group one node wide, the column n1 -> n2 -> n3, with edges that leave it from its top node (edge 4: n1 -> n5,
+/// below the group) and enter it at its bottom node (edge 5: n0 -> n3, from above): drawn straight, both would cut
+/// through n2.
+std::shared_ptr<LayoutGraph> columnGroup() {
     auto graph = std::make_shared<LayoutGraph>();
     graph->nodes = {box(0), box(1, 0), box(2, 0), box(3, 0), box(4), box(5)};
     graph->clusters = {{"column", 0xeeeeee, -1}};
     graph->edges = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 4, 1}, {1, 5, 1}, {0, 3, 1}};
     graph->nested = true;
+    return graph;
+}
+
+TEST(NestedLayout, EdgesLeavingAndEnteringGroupsGoAroundTheNodesBetween) {
+    auto graph = columnGroup();
     LayoutWorker worker;
     std::shared_ptr<const GraphLayout> layout = layOut(worker, graph);
     ASSERT_NE(layout, nullptr);
@@ -155,20 +161,15 @@ float lengthAlongBorder(const EdgePath& path, const Rect& box, float reach) {
 }
 
 TEST(NestedLayout, EdgesThroughANarrowGroupKeepClearOfItsBorder) {
-    // A group one node wide (n1 -> n2 -> n3), entered at its bottom node from above (n0 -> n3) and left from its
-    // top node to below (n1 -> n4): both must pass the nodes between in the group's margin, and that margin must
-    // keep them apart from the border, which they cross once each, not run along it (a second outline).
-    auto graph = std::make_shared<LayoutGraph>();
-    graph->nodes = {box(0), box(1, 0), box(2, 0), box(3, 0), box(4)};
-    graph->clusters = {{"column", 0xeeeeee, -1}};
-    graph->edges = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {0, 3, 1}, {1, 4, 1}, {3, 4, 1}};
-    graph->nested = true;
+    // The column's edges that leave and enter it pass n2 in the group's margin; that margin must keep them apart
+    // from the border, which they cross once each, not run along it (a second outline).
+    auto graph = columnGroup();
     LayoutWorker worker;
     std::shared_ptr<const GraphLayout> layout = layOut(worker, graph);
     ASSERT_NE(layout, nullptr);
     const Rect& column = layout->clusters[0];
     constexpr float kReach = 6.0f;
-    for (size_t e : {3u, 4u}) {
+    for (size_t e : {4u, 5u}) {
         const EdgePath& path = layout->edges[e];
         ASSERT_GE(path.points.size(), 4u) << e;
         EXPECT_LT(lengthAlongBorder(path, column, kReach), 4 * kReach) << "edge " << e << " runs along the border";
