@@ -161,8 +161,8 @@ float lengthAlongBorder(const EdgePath& path, const Rect& box, float reach) {
 }
 
 TEST(NestedLayout, EdgesThroughANarrowGroupKeepClearOfItsBorder) {
-    // The column's edges that leave and enter it pass n2 in the group's margin; that margin must keep them apart
-    // from the border, which they cross once each, not run along it (a second outline).
+    // The column's edges that leave and enter it pass n2 in the group's margin (the test above: without crossing
+    // it); that margin must keep them apart from the border, which they cross once each, not run along it.
     auto graph = columnGroup();
     LayoutWorker worker;
     std::shared_ptr<const GraphLayout> layout = layOut(worker, graph);
@@ -173,10 +173,6 @@ TEST(NestedLayout, EdgesThroughANarrowGroupKeepClearOfItsBorder) {
         const EdgePath& path = layout->edges[e];
         ASSERT_GE(path.points.size(), 4u) << e;
         EXPECT_LT(lengthAlongBorder(path, column, kReach), 4 * kReach) << "edge " << e << " runs along the border";
-        const Rect& middle = layout->nodes[2];
-        for (size_t segment = 0; 3 * segment + 3 < path.points.size(); ++segment)
-            for (float t = 0; t <= 1.0f; t += 0.05f)
-                EXPECT_FALSE(middle.contains(bezierAt(path.points, segment, t))) << "edge " << e << " crosses node 2";
     }
 }
 
