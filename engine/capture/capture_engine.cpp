@@ -7,6 +7,7 @@
 
 #include <iostream>
 
+#include "fx/backend.h"
 #include "fx/torch_logs.h"
 
 namespace eng::capture {
@@ -37,6 +38,7 @@ CaptureEngine::~CaptureEngine() {
 
 void CaptureEngine::install() {
     vm_.setFrameHook(this);
+    fx::installBackendCatalog();
     installDynamoSurface();
 }
 

@@ -379,6 +379,16 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         if (module == "torch.compiler" && (name == "is_compiling" || name == "is_dynamo_compiling")) return constant(vm::Value(true));
         if (module == "torch" && (name == "manual_seed" || name == "set_default_dtype" || name == "set_grad_enabled"))
             unsupported("Unsupported torch function", fmt::format("`torch.{}` changes global state.", name), {}, "torch." + name);
+        if (module == "torch.autograd" && name == "grad")
+            // trace_rules maps torch.autograd.grad to SkipFunctionVariable: the call runs eagerly after the break.
+            unsupported("Attempted to call function marked as skipped",
+                        "Dynamo developers have intentionally marked that the function `grad` in file `torch/autograd/__init__.py` should "
+                        "not be traced.",
+                        {"Avoid calling the function `grad`.",
+                         "Apply `@torch._dynamo.dont_skip_tracing` to the function `grad` to force tracing into the function. More graph "
+                         "breaks may occur as a result of attempting to trace into the function.",
+                         "Please file an issue to PyTorch."},
+                        "module: torch.autograd, qualname: grad, skip reason: <missing reason>");
         if (module.rfind("torch", 0) == 0 && module.find("_dynamo") == std::string::npos && module != "torch.compiler") {
             // A torch function: a node when it makes or takes tensors, folded at trace time otherwise.
             bool tensors = false;

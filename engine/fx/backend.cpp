@@ -1,12 +1,14 @@
-// Backends: the eager graph runner behind "eager"/"aot_eager" (and any name nothing registered), backends
-// registered by code generators, and user backend functions, which get a GraphModule and return a callable.
+// Backends: the registry of PyTorch's backend names (each the eager graph runner until a code generator registers
+// it), and user backend functions, which get a GraphModule and return a callable.
 #include "fx/backend.h"
 
 #include <map>
 #include <stdexcept>
 
+#include "fx/backend_options.h"
 #include "fx/fx_printer.h"
 #include "fx/graph_runner.h"
+#include "vm/backend_catalog.h"
 
 namespace eng::fx {
 
@@ -48,28 +50,55 @@ std::shared_ptr<vm::ClassObject> classNamed(vm::Interpreter& vm, const std::stri
     return cls;
 }
 
-std::map<std::string, BackendFactory>& registeredBackends() {
-    static std::map<std::string, BackendFactory> backends;
+struct RegisteredBackend {
+    bool listed = true;  // shown by torch._dynamo.list_backends(); PyTorch leaves out its debugging backends
+    BackendFactory factory;
+};
+
+/// PyTorch's backend names, the only ones torch.compile accepts. cwb has no cudagraphs/onnxrt/openxla/tvm
+/// compiler: their graphs run on the eager runtime, which computes what eager computes.
+std::map<std::string, RegisteredBackend>& registeredBackends() {
+    static std::map<std::string, RegisteredBackend> backends = [] {
+        BackendFactory eager = [](const vm::CompileOptions&) { return std::make_unique<EagerBackend>(); };
+        std::map<std::string, RegisteredBackend> names;
+        for (const char* name : {"inductor", "cudagraphs", "onnxrt", "openxla", "tvm"}) names[name] = {true, eager};
+        for (const char* name : {"eager", "aot_eager"}) names[name] = {false, eager};
+        return names;
+    }();
     return backends;
 }
 
 }  // namespace
 
-void registerBackend(const std::string& name, BackendFactory factory) { registeredBackends()[name] = std::move(factory); }
+void registerBackend(const std::string& name, BackendFactory factory) {
+    registeredBackends()[name].factory = std::move(factory);
+    installBackendCatalog();
+}
+
+void installBackendCatalog() {
+    vm::setBackendCatalog({.exists = [](const std::string& name) { return registeredBackends().contains(name); },
+                           .listed = listBackends,
+                           .checkOptions = checkNamedBackendOptions});
+}
 
 std::unique_ptr<Backend> makeBackend(const vm::CompileOptions& options) {
     if (options.backend == "<callable>") return std::make_unique<CallableBackend>(options.backendCallable);
-    if (auto found = registeredBackends().find(options.backend); found != registeredBackends().end()) return found->second(options);
+    if (auto found = registeredBackends().find(options.backend); found != registeredBackends().end()) return found->second.factory(options);
     return std::make_unique<EagerBackend>();
 }
 
 bool sameBackend(const vm::CompileOptions& compiledWith, const vm::CompileOptions& current) {
     if (compiledWith.backend != current.backend || compiledWith.mode != current.mode || compiledWith.dynamic != current.dynamic) return false;
     if (compiledWith.backend == "<callable>" && !compiledWith.backendCallable.identical(current.backendCallable)) return false;
-    return vm::valuesEqual(compiledWith.inductorOptions, current.inductorOptions);
+    return vm::valuesEqual(compiledWith.backendOptions, current.backendOptions);
 }
 
-std::vector<std::string> listBackends() { return {"cudagraphs", "inductor", "onnxrt", "openxla", "tvm"}; }
+std::vector<std::string> listBackends() {
+    std::vector<std::string> names;
+    for (const auto& [name, backend] : registeredBackends())
+        if (backend.listed) names.push_back(name);
+    return names;
+}
 
 vm::Value makeGraphModule(vm::Interpreter& vm, std::shared_ptr<const Graph> graph) {
     auto graphClass = classNamed(vm, "Graph", "torch.fx.graph");

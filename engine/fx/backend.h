@@ -1,6 +1,7 @@
 // The seam between capture and code generation: a Backend gets the captured graph and example inputs and
-// returns a compiled callable. "eager"/"aot_eager" run the graph with the eager runtime, "inductor" is whatever
-// registered it (engine/inductor); a backend function from the script receives a GraphModule and returns a callable.
+// returns a compiled callable. The registry holds PyTorch's backend names: each runs the graph with the eager
+// runtime until a code generator registers it ("inductor" by engine/inductor, "aot_eager" by engine/aot); a
+// backend function from the script receives a GraphModule and returns a callable.
 #pragma once
 
 #include <functional>
@@ -48,9 +49,12 @@ public:
 };
 
 using BackendFactory = std::function<std::unique_ptr<Backend>(const vm::CompileOptions&)>;
-/// Makes `name` (a torch.compile backend name) compile through `factory` from now on; code generators register
-/// "inductor" this way so that capture does not depend on them.
+/// Makes `name` (one of PyTorch's backend names, see backend.cpp) compile through `factory` from now on; code
+/// generators register "inductor" this way so that capture does not depend on them.
 void registerBackend(const std::string& name, BackendFactory factory);
+/// Hands the VM's torch.compile this registry's names and option checks (vm/backend_catalog.h); registering a
+/// backend or its options does it too.
+void installBackendCatalog();
 
 /// The backend for torch.compile's `backend` option (a registered name, or the user's callable).
 std::unique_ptr<Backend> makeBackend(const vm::CompileOptions& options);
@@ -58,7 +62,7 @@ std::unique_ptr<Backend> makeBackend(const vm::CompileOptions& options);
 /// per cache entry and skips entries of another backend (eval_frame's backend_match: the same compiler function,
 /// mode and options, and dynamic setting, as `_TorchCompileWrapper.__eq__` compares them).
 bool sameBackend(const vm::CompileOptions& compiledWith, const vm::CompileOptions& current);
-/// torch._dynamo.list_backends(): the registered names PyTorch lists (eager debugging ones excluded).
+/// torch._dynamo.list_backends(): the registry's names that PyTorch lists (the debugging ones excluded), sorted.
 std::vector<std::string> listBackends();
 
 /// A GraphModule object for a backend function: `.graph` prints, `.code` is the FX code, `.forward(*inputs)`

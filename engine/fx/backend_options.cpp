@@ -3,7 +3,7 @@
 
 #include <map>
 
-#include "vm/compile_options_check.h"
+#include "fx/backend.h"
 
 namespace eng::fx {
 
@@ -14,16 +14,16 @@ std::map<std::string, OptionsCheck>& optionChecks() {
     return checks;
 }
 
-void checkOptionsOfNamedBackend(const vm::CompileOptions& options) {
-    auto found = optionChecks().find(options.backend);
-    if (found != optionChecks().end()) found->second(options.inductorOptions);
-}
-
 }  // namespace
+
+void checkNamedBackendOptions(const vm::CompileOptions& options) {
+    auto found = optionChecks().find(options.backend);
+    if (found != optionChecks().end()) found->second(options.backendOptions);
+}
 
 void registerBackendOptions(const std::string& backend, OptionsCheck check) {
     optionChecks()[backend] = std::move(check);
-    vm::setCompileOptionsCheck(checkOptionsOfNamedBackend);
+    installBackendCatalog();
 }
 
 }  // namespace eng::fx

@@ -241,7 +241,7 @@ InductorConfig InductorConfig::from(const vm::CompileOptions& options) {
     if (const char* codegen = std::getenv("CWB_INDUCTOR_CODEGEN"); codegen && std::string(codegen) == "interpreter")
         config.codegen = CodegenChoice::Interpreter;
     const bool autotuneMode = options.mode == "max-autotune" || options.mode == "max-autotune-no-cudagraphs";
-    const vm::Value& extra = options.inductorOptions;
+    const vm::Value& extra = options.backendOptions;
     config.autotune = autotuneMode || inductorFlag(extra, "max_autotune", false) || inductorFlag(extra, "max_autotune_pointwise", false);
     config.cudaGraphs = inductorFlag(extra, "triton.cudagraphs", options.mode == "reduce-overhead" || options.mode == "max-autotune");
     config.debugTrace = inductorFlag(extra, "trace.enabled", false) || inductorFlag(extra, "debug", false);

@@ -1,6 +1,6 @@
 // torch.compile's `options={...}`: the torch._inductor.config keys cwb knows, their types, and whether cwb does
-// what they say. The backend registers the check with the VM (vm/compile_options_check.h), which runs it when
-// torch.compile is called, as PyTorch checks them, so mistakes surface at once.
+// what they say. The backend registers the check with the backend registry (fx/backend_options.h), which
+// torch.compile asks when called, as PyTorch checks them, so mistakes surface at once.
 #pragma once
 
 #include <string>

@@ -21,6 +21,11 @@ namespace eng::inductor {
 /// buffer ids until the scheduler renumbers them per kernel).
 using Loader = std::function<ExprPtr(const std::vector<Index>& index)>;
 
+/// Inductor's config.max_fusion_size: the most graph nodes one computed buffer's body fuses, and the most buffers
+/// one kernel fuses. It bounds the depth of the expressions every later pass recurses over: a compiled loop of a
+/// million additions is otherwise one expression a million deep.
+constexpr size_t kMaxFusionSize = 64;
+
 enum class BufferKind { Input, Pointwise, Reduction, Extern };
 
 /// An extern kernel's operand read in place from a computed buffer through constant strides (Inductor's

@@ -150,6 +150,10 @@ bool Scheduler::hasAcross(const Group& g) const {
 
 /// The signature of `group` once `b` joins it, or nullopt with the reason.
 std::optional<Group> Scheduler::signatureWith(const Group& group, const GraphBuffer& b, std::string& why) const {
+    if (group.members.size() >= kMaxFusionSize) {
+        why = fmt::format("exceeds max fusion: the kernel has {} buffers already", group.members.size());
+        return std::nullopt;
+    }
     Group joined = group;
     joined.members.push_back(b.id);
     const bool isReduction = b.kind == BufferKind::Reduction;

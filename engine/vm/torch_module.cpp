@@ -8,7 +8,7 @@
 
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/registry.h"
-#include "vm/compile_options_check.h"
+#include "vm/backend_catalog.h"
 #include "vm/interpreter.h"
 #include "vm/optimizer_state.h"
 
@@ -33,11 +33,9 @@ constexpr std::pair<const char*, tensor::DType> kDTypes[] = {
 };
 
 constexpr const char* kModes[] = {"default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"};
-constexpr const char* kBackends[] = {"inductor", "eager", "aot_eager", "cudagraphs", "onnxrt", "openxla", "tvm"};
-
-CompileOptionsCheck& compileOptionsCheck() {
-    static CompileOptionsCheck check;
-    return check;
+BackendCatalog& backendCatalog() {
+    static BackendCatalog catalog;
+    return catalog;
 }
 
 /// Validates torch.compile's keyword arguments as PyTorch does and collects them.
@@ -58,10 +56,10 @@ std::shared_ptr<CompileOptions> compileOptions(Interpreter& vm, CallArgs& args) 
                                               "default, reduce-overhead, max-autotune, max-autotune-no-cudagraphs"));
         options->mode = text;
     }
-    if (extra && !extra->isNone()) options->inductorOptions = *extra;
+    if (extra && !extra->isNone()) options->backendOptions = *extra;
     if (auto v = args.take("backend")) {
         if (v->is(Kind::Str)) {
-            if (std::find(std::begin(kBackends), std::end(kBackends), v->str()) == std::end(kBackends))
+            if (backendCatalog().exists && !backendCatalog().exists(v->str()))
                 raise("InvalidBackend", fmt::format("Invalid backend: '{}', see `torch._dynamo.list_backends()` for available "
                                                     "backends.", v->str()));
             options->backend = v->str();
@@ -72,7 +70,7 @@ std::shared_ptr<CompileOptions> compileOptions(Interpreter& vm, CallArgs& args) 
     }
     if (!args.keywords.empty())
         typeError(fmt::format("compile() got an unexpected keyword argument '{}'", args.keywords.front().first));
-    if (!options->inductorOptions.isNone() && compileOptionsCheck()) compileOptionsCheck()(*options);
+    if (!options->backendOptions.isNone() && backendCatalog().checkOptions) backendCatalog().checkOptions(*options);
     return options;
 }
 
@@ -185,7 +183,10 @@ void installDynamo(Interpreter& vm, ModuleObject& torch) {
         raise("NotImplementedError", "torch._dynamo.explain needs the capture engine, which is not part of cwb yet");
     });
     dynamo->attributes["list_backends"] = makeNative("list_backends", [](Interpreter&, CallArgs&) {
-        return makeList({makeStr("cudagraphs"), makeStr("inductor"), makeStr("onnxrt"), makeStr("openxla"), makeStr("tvm")});
+        ValueList names;
+        if (backendCatalog().listed)
+            for (const std::string& name : backendCatalog().listed()) names.push_back(makeStr(name));
+        return makeList(std::move(names));
     });
     dynamo->attributes["disable"] = makeNative("disable", [](Interpreter&, CallArgs& a) {
         a.take("recursive");
@@ -344,6 +345,6 @@ void installTorch(Interpreter& vm) {
     installOptim(vm, *torch);
 }
 
-void setCompileOptionsCheck(CompileOptionsCheck check) { compileOptionsCheck() = std::move(check); }
+void setBackendCatalog(BackendCatalog catalog) { backendCatalog() = std::move(catalog); }
 
 }  // namespace eng::vm

@@ -175,7 +175,7 @@ struct CompileOptions {
     std::string backend = "inductor";
     Value backendCallable;  // backend="<callable>": the user's backend function
     std::string mode = "default";
-    Value inductorOptions;  // torch.compile's options={...} dict (None when not given), read by the backend
+    Value backendOptions;  // torch.compile's options={...} dict (None when not given), checked and read by the backend
     bool disable = false;
 };
 

@@ -14,7 +14,8 @@ namespace cwb::fuzz {
 inline const std::vector<std::string>& featureNames() {
     static const std::vector<std::string> names = {
         "pointwise", "broadcast", "reduction", "view", "inplace", "inplace-view", "inplace-input",
-        "matmul", "dtype", "shape-branch", "graph-break", "tensor-branch", "print", "cat", "scalar-arg"};
+        "matmul", "dtype", "shape-branch", "graph-break", "tensor-branch", "print", "cat", "scalar-arg",
+        "input-view", "shape-control", "promotion", "dynamic"};
     return names;
 }
 
@@ -33,6 +34,7 @@ struct Program {
     bool scalarArg = false;               ///< f also takes the Python int k (= n + 1)
     std::vector<Statement> body;
     std::vector<int> sizes;               ///< the values of n, one call of f each
+    std::string dynamic;                  ///< torch.compile's dynamic= ("True", "False"); empty: not passed
 };
 
 /// A random program for `seed`, using only the features in `enabled`.

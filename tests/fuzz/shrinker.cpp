@@ -56,6 +56,11 @@ Program shrinkProgram(Program program, const Verdict& failure, const std::string
             candidate.paramInits.erase(candidate.paramInits.begin() + static_cast<long>(i));
             changed |= tryCandidate(candidate);
         }
+        if (!program.dynamic.empty()) {
+            Program candidate = program;
+            candidate.dynamic.clear();
+            changed |= tryCandidate(candidate);
+        }
         if (program.scalarArg && !mentions(program, "k")) {
             Program candidate = program;
             candidate.scalarArg = false;

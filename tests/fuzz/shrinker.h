@@ -1,5 +1,5 @@
 // Shrinks a failing generated program to a minimal one that still fails the same way (same kind, same
-// configuration): drops statements, calls, inputs and the int argument while the failure stays.
+// configuration): drops statements, calls, inputs, the int argument and dynamic= while the failure stays.
 #pragma once
 
 #include "differential_runner.h"

@@ -51,8 +51,13 @@ public:
 
     // --- cpu_codegen_loops.cpp
     void emitBody(llvm::Function* fn);
-    /// The finish of a kernel with reductions over the outer range (cpu_codegen.h: KernelFinish).
+    /// The finish of a kernel with reductions over the outer range (cpu_codegen.h: kFinishSuffix).
     void emitFinish(llvm::Function* fn);
+    /// Starts `fn`'s entry block with the buffer and symbol parameters loaded; returns each reduction over the
+    /// outer range with its partials pointer (the parameters after the buffers).
+    std::vector<std::pair<const Reduction*, llvm::Value*>> enterFunction(llvm::Function* fn);
+    /// The reduction range as a loop nest (its variables bound), calling body with the flat position.
+    void forEachReductionPoint(const std::vector<llvm::Value*>& extents, const std::function<void(llvm::Value*)>& body);
 
     llvm::LLVMContext& ctx;
     llvm::Module& module;

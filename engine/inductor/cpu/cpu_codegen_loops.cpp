@@ -158,32 +158,47 @@ std::vector<const Reduction*> rowReductions(const KernelPass& pass) {
 
 }  // namespace
 
-void KernelEmitter::emitBody(llvm::Function* function) {
+std::vector<std::pair<const Reduction*, Value*>> KernelEmitter::enterFunction(llvm::Function* function) {
     fn = function;
-    auto* entry = llvm::BasicBlock::Create(ctx, "entry", fn);
-    b.SetInsertPoint(entry);
+    b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", fn));
     llvm::Value* bufferArray = fn->getArg(0);
     llvm::Value* symbolArray = fn->getArg(1);
-    llvm::Value* begin = fn->getArg(2);
-    llvm::Value* end = fn->getArg(3);
-    for (size_t i = 0; i < kernel.buffers.size(); ++i) {
-        auto* p = b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getPtrTy(), bufferArray, i), kernel.buffers[i].name);
-        buffers.push_back(p);
-    }
+    for (size_t i = 0; i < kernel.buffers.size(); ++i)
+        buffers.push_back(b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getPtrTy(), bufferArray, i), kernel.buffers[i].name));
     for (size_t i = 0; i < kernel.symbols.size(); ++i)
         symbols[kernel.symbols[i]] = b.CreateLoad(b.getInt64Ty(), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), symbolArray, i), kernel.symbols[i]);
-    // Reductions over the outer range accumulate into this call's partials (after the buffers, one array each of
-    // one slot per point of the reduction range), which start at the identity.
-    std::map<int, Value*> partials;
-    Value* reductionPoints = b.getInt64(1);
-    for (const Index& r : kernel.reductionRanges) reductionPoints = b.CreateMul(reductionPoints, index(r), "", true, true);
+    std::vector<std::pair<const Reduction*, Value*>> partials;
     for (const KernelPass& pass : kernel.passes)
         for (const Reduction& r : pass.reductions) {
             if (!r.overOuterRange) continue;
             const size_t slot = kernel.buffers.size() + partials.size();
-            Value* array = b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getPtrTy(), bufferArray, slot), "partial" + std::to_string(r.id));
-            partials[r.id] = array;
+            partials.emplace_back(&r, b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getPtrTy(), bufferArray, slot), "partials" + std::to_string(r.id)));
         }
+    return partials;
+}
+
+void KernelEmitter::forEachReductionPoint(const std::vector<Value*>& extents, const std::function<void(Value*)>& body) {
+    const size_t outers = static_cast<size_t>(kernel.outerVarCount());
+    std::function<void(size_t, Value*)> nest = [&](size_t d, Value* flatPrefix) {
+        if (d == extents.size()) return body(flatPrefix);
+        Value* scaled = b.CreateMul(flatPrefix, extents[d], "", true, true);
+        emitLoop(*this, b.getInt64(0), extents[d], [&](Value* iv) {
+            vars[outers + d] = iv;
+            nest(d + 1, b.CreateAdd(scaled, iv, "", true, true));
+        }, "r");
+    };
+    nest(0, b.getInt64(0));
+}
+
+void KernelEmitter::emitBody(llvm::Function* function) {
+    // Reductions over the outer range accumulate into this call's partials (after the buffers, one array each of
+    // one slot per point of the reduction range), which start at the identity.
+    std::map<int, Value*> partials;
+    for (const auto& [r, array] : enterFunction(function)) partials[r->id] = array;
+    llvm::Value* begin = fn->getArg(2);
+    llvm::Value* end = fn->getArg(3);
+    Value* reductionPoints = b.getInt64(1);
+    for (const Index& r : kernel.reductionRanges) reductionPoints = b.CreateMul(reductionPoints, index(r), "", true, true);
 
     const int outers = kernel.outerVarCount();
     const size_t last = static_cast<size_t>(outers) - 1;
@@ -269,29 +284,21 @@ void KernelEmitter::emitBody(llvm::Function* function) {
                     if (a.position) b.CreateStore(b.getInt64(0), slot(a.position, lane));
                 }
             });
-            // The reduction range as a loop nest with the flat position carried along (argmax needs it).
-            std::function<void(size_t, Value*)> nest = [&](size_t d, Value* flatPrefix) {
-                if (d == reductionExtents.size()) {
-                    forEachLane([&](Value* lane) {
-                        for (const Store& s : pass.stores) store(s);
-                        for (size_t k = 0; k < rows.size(); ++k) {
-                            const Accumulator& a = accumulators[p][k];
-                            accumulate(*this, *rows[k], a.dtype, slot(a.value, lane), a.position ? slot(a.position, lane) : nullptr, flatPrefix);
-                        }
-                        for (const Reduction& r : pass.reductions)
-                            if (r.overOuterRange)
-                                accumulate(*this, r, r.value->dtype, b.CreateInBoundsGEP(regType(r.value->dtype), partials.at(r.id), flatPrefix), nullptr,
-                                           flatPrefix);
-                    });
-                    return;
-                }
-                Value* scaled = b.CreateMul(flatPrefix, reductionExtents[d], "", true, true);
-                emitLoop(*this, b.getInt64(0), reductionExtents[d], [&](Value* iv) {
-                    vars[static_cast<size_t>(outers) + d] = iv;
-                    nest(d + 1, b.CreateAdd(scaled, iv, "", true, true));
-                }, "r");
-            };
-            nest(0, b.getInt64(0));
+            // The reduction range as a loop nest with the flat position carried along (argmax and the partials
+            // need it).
+            forEachReductionPoint(reductionExtents, [&](Value* flatPrefix) {
+                forEachLane([&](Value* lane) {
+                    for (const Store& s : pass.stores) store(s);
+                    for (size_t k = 0; k < rows.size(); ++k) {
+                        const Accumulator& a = accumulators[p][k];
+                        accumulate(*this, *rows[k], a.dtype, slot(a.value, lane), a.position ? slot(a.position, lane) : nullptr, flatPrefix);
+                    }
+                    for (const Reduction& r : pass.reductions)
+                        if (r.overOuterRange)
+                            accumulate(*this, r, r.value->dtype, b.CreateInBoundsGEP(regType(r.value->dtype), partials.at(r.id), flatPrefix), nullptr,
+                                       flatPrefix);
+                });
+            });
             for (size_t d = 0; d < reductionExtents.size(); ++d) vars[static_cast<size_t>(outers) + d] = nullptr;
             forEachLane([&](Value* lane) {
                 for (const Accumulator& a : accumulators[p]) {
@@ -359,15 +366,8 @@ void KernelEmitter::emitBody(llvm::Function* function) {
 }
 
 void KernelEmitter::emitFinish(llvm::Function* function) {
-    fn = function;
-    b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", fn));
-    llvm::Value* bufferArray = fn->getArg(0);
-    llvm::Value* symbolArray = fn->getArg(1);
+    const std::vector<std::pair<const Reduction*, Value*>> across = enterFunction(function);
     Value* pieces = fn->getArg(3);
-    for (size_t i = 0; i < kernel.buffers.size(); ++i)
-        buffers.push_back(b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getPtrTy(), bufferArray, i), kernel.buffers[i].name));
-    for (size_t i = 0; i < kernel.symbols.size(); ++i)
-        symbols[kernel.symbols[i]] = b.CreateLoad(b.getInt64Ty(), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), symbolArray, i), kernel.symbols[i]);
     const int outers = kernel.outerVarCount();
     vars.assign(static_cast<size_t>(outers) + kernel.reductionRanges.size(), b.getInt64(0));
     std::vector<Value*> extents;
@@ -378,39 +378,25 @@ void KernelEmitter::emitFinish(llvm::Function* function) {
     }
     // Piece t's partials of a reduction are at its base + t * points * 8 bytes (the launcher's layout).
     Value* pieceBytes = b.CreateMul(points, b.getInt64(kPartialSlotBytes), "", true, true);
-    std::vector<std::pair<const Reduction*, Value*>> across;
-    for (const KernelPass& pass : kernel.passes)
-        for (const Reduction& r : pass.reductions) {
-            if (!r.overOuterRange) continue;
-            const size_t slot = kernel.buffers.size() + across.size();
-            across.emplace_back(&r, b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getPtrTy(), bufferArray, slot), "partials" + std::to_string(r.id)));
-            finished[r.id] = b.CreateAlloca(regType(r.value->dtype), nullptr, "red" + std::to_string(r.id));
-            finishedDtype[r.id] = r.resultDtype();
-        }
+    for (const auto& [r, base] : across) {
+        finished[r->id] = b.CreateAlloca(regType(r->value->dtype), nullptr, "red" + std::to_string(r->id));
+        finishedDtype[r->id] = r->resultDtype();
+    }
     forget();
-    std::function<void(size_t, Value*)> nest = [&](size_t d, Value* flat) {
-        if (d == extents.size()) {
-            for (const auto& [r, base] : across) {
-                llvm::Type* t = regType(r->value->dtype);
-                b.CreateStore(b.CreateLoad(t, b.CreateInBoundsGEP(t, base, flat)), finished.at(r->id));
-                emitLoop(*this, b.getInt64(1), pieces, [&](Value* piece) {
-                    Value* array = b.CreateInBoundsGEP(b.getInt8Ty(), base, b.CreateMul(piece, pieceBytes, "", true, true));
-                    Value* partial = b.CreateLoad(t, b.CreateInBoundsGEP(t, array, flat));
-                    Value* cur = b.CreateLoad(t, finished.at(r->id));
-                    b.CreateStore(combine(*this, r->op, cur, partial, r->value->dtype), finished.at(r->id));
-                }, "piece");
-            }
-            for (const Store& s : kernel.finalStores) store(s);
-            forget();
-            return;
+    forEachReductionPoint(extents, [&](Value* flat) {
+        for (const auto& [r, base] : across) {
+            llvm::Type* t = regType(r->value->dtype);
+            b.CreateStore(b.CreateLoad(t, b.CreateInBoundsGEP(t, base, flat)), finished.at(r->id));
+            emitLoop(*this, b.getInt64(1), pieces, [&](Value* piece) {
+                Value* array = b.CreateInBoundsGEP(b.getInt8Ty(), base, b.CreateMul(piece, pieceBytes, "", true, true));
+                Value* partial = b.CreateLoad(t, b.CreateInBoundsGEP(t, array, flat));
+                Value* cur = b.CreateLoad(t, finished.at(r->id));
+                b.CreateStore(combine(*this, r->op, cur, partial, r->value->dtype), finished.at(r->id));
+            }, "piece");
         }
-        Value* scaled = b.CreateMul(flat, extents[d], "", true, true);
-        emitLoop(*this, b.getInt64(0), extents[d], [&](Value* iv) {
-            vars[static_cast<size_t>(outers) + d] = iv;
-            nest(d + 1, b.CreateAdd(scaled, iv, "", true, true));
-        }, "r");
-    };
-    nest(0, b.getInt64(0));
+        for (const Store& s : kernel.finalStores) store(s);
+        forget();
+    });
     b.CreateRetVoid();
 }
 

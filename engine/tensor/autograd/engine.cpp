@@ -34,6 +34,23 @@ Tensor conform(const Tensor& grad, const TensorGeometry& target, const std::stri
     return out;
 }
 
+/// One node of an eager pass: formulas see zeros for outputs that received no gradient (e.g. unused pieces of a
+/// split); each gradient it returns is made to fit the tensor it flows to.
+std::vector<Tensor> runNode(Node& node, std::vector<Tensor>& grads, bool retainGraph) {
+    for (size_t i = 0; i < grads.size(); ++i) {
+        if (grads[i].defined()) continue;
+        const TensorGeometry& g = node.outputGeometry()[i];
+        grads[i] = to(zeros(g.sizes, TensorOptions{g.dtype, kCpu, false}), std::nullopt, g.device);
+    }
+    node.storeRetainedGrads(grads);
+    std::vector<Tensor> inputGrads = node.apply(grads);
+    if (!retainGraph) node.releaseSavedTensors();
+    for (size_t i = 0; i < inputGrads.size() && i < node.nextEdges().size(); ++i)
+        if (inputGrads[i].defined() && node.nextEdges()[i].valid())
+            inputGrads[i] = conform(inputGrads[i], node.inputGeometry()[i], node.name(), i);
+    return inputGrads;
+}
+
 }  // namespace
 
 RootGradients rootGradients(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradRoots) {
@@ -81,22 +98,38 @@ void backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradR
         if ((*interceptor)(start, retainGraph)) return;
     }
     const GradModeGuard noGrad(false);
+    auto run = [&](Node& node, std::vector<Tensor>& grads) { return runNode(node, grads, retainGraph); };
+    walkBackward(start.edges, start.grads, run, [](const Tensor& a, const Tensor& b) { return add(a, b); });
+}
+
+}  // namespace eng::tensor::autograd
+
+namespace eng::tensor::autograd {
+
+std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs, const std::vector<Tensor>& gradOutputs,
+                         bool retainGraph, bool allowUnused) {
+    std::vector<Edge> inputEdges;
+    for (const Tensor& input : inputs) {
+        if (!input.requiresGrad()) fail(ErrorKind::Runtime, "One of the differentiated Tensors does not require grad");
+        inputEdges.push_back(gradientEdge(input));
+    }
+    const RootGradients start = rootGradients(outputs, gradOutputs);
+    std::vector<Tensor> results(inputs.size());
+    const GradModeGuard noGrad(false);
     auto run = [&](Node& node, std::vector<Tensor>& grads) -> std::vector<Tensor> {
-        // Formulas see zeros for outputs that received no gradient (e.g. unused pieces of a split).
-        for (size_t i = 0; i < grads.size(); ++i) {
-            if (grads[i].defined()) continue;
-            const TensorGeometry& g = node.outputGeometry()[i];
-            grads[i] = to(zeros(g.sizes, TensorOptions{g.dtype, kCpu, false}), std::nullopt, g.device);
-        }
-        node.storeRetainedGrads(grads);
-        std::vector<Tensor> inputGrads = node.apply(grads);
-        if (!retainGraph) node.releaseSavedTensors();
-        for (size_t i = 0; i < inputGrads.size() && i < node.nextEdges().size(); ++i)
-            if (inputGrads[i].defined() && node.nextEdges()[i].valid())
-                inputGrads[i] = conform(inputGrads[i], node.inputGeometry()[i], node.name(), i);
-        return inputGrads;
+        // The gradient reaching an input's edge is its result; no leaf's .grad is touched.
+        for (size_t i = 0; i < inputEdges.size(); ++i)
+            if (inputEdges[i].node.get() == &node && inputEdges[i].inputNr < grads.size() && grads[inputEdges[i].inputNr].defined())
+                results[i] = grads[inputEdges[i].inputNr];
+        if (dynamic_cast<AccumulateGrad*>(&node)) return {};
+        return runNode(node, grads, retainGraph);
     };
     walkBackward(start.edges, start.grads, run, [](const Tensor& a, const Tensor& b) { return add(a, b); });
+    for (const Tensor& r : results)
+        if (!r.defined() && !allowUnused)
+            fail(ErrorKind::Runtime, "One of the differentiated Tensors appears to not have been used in the graph. Set allow_unused=True if "
+                                     "this is the desired behavior.");
+    return results;
 }
 
 }  // namespace eng::tensor::autograd

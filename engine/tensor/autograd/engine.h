@@ -37,4 +37,9 @@ bool backwardIntercepted();
 // second pass through the same nodes raises PyTorch's "Trying to backward through the graph a second time".
 void backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradRoots, bool retainGraph = false);
 
+// torch.autograd.grad: d(outputs)/d(inputs) returned (undefined for an input no gradient reached, with
+// allowUnused), without accumulating into any .grad.
+std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs, const std::vector<Tensor>& gradOutputs,
+                         bool retainGraph, bool allowUnused);
+
 }  // namespace eng::tensor::autograd

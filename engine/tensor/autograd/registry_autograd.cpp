@@ -1,9 +1,10 @@
-// Registry entries for autograd's Python surface: Tensor.backward, torch.autograd.backward, retain_grad and the
+// Registry entries for autograd's Python surface: Tensor.backward, torch.autograd.backward / grad, retain_grad and the
 // grad_fn / is_leaf / retains_grad attributes.
 #include <fmt/format.h>
 
 #include "tensor/autograd/engine.h"
 #include "tensor/autograd/node.h"
+#include "tensor/creation.h"
 #include "tensor/registry_support.h"
 
 namespace eng::tensor {
@@ -43,6 +44,22 @@ void registerAutogradOps(OpRegistry& r) {
               if (!a.isNone(5)) fail(ErrorKind::NotImplemented, "backward(inputs=...) is not supported by the cwb autograd");
               runBackward(tensorsOf(a[0]), tensorsOf(a[1]), a, 2, 3);
               return noneValue();
+          });
+    r.def({"torch.autograd.grad"},
+          "grad(Any outputs, Any inputs, Any grad_outputs=None, bool? retain_graph=None, bool create_graph=False, bool? only_inputs=None, "
+          "bool? allow_unused=None, bool is_grads_batched=False, bool materialize_grads=False)",
+          [](const Args& a) {
+              if (a.boolean(4))
+                  fail(ErrorKind::NotImplemented, "grad(create_graph=True): higher-order gradients are not supported by the cwb autograd");
+              if (a.boolean(7)) fail(ErrorKind::NotImplemented, "grad(is_grads_batched=True) is not supported by the cwb autograd");
+              const bool materialize = a.boolean(8);
+              const std::vector<Tensor> inputs = tensorsOf(a[1]);
+              const std::vector<Tensor> grads = autograd::grad(tensorsOf(a[0]), inputs, tensorsOf(a[2]), a.optBoolean(3).value_or(false),
+                                                               a.optBoolean(6).value_or(materialize) || materialize);
+              ValueList out;
+              for (size_t i = 0; i < grads.size(); ++i)
+                  out.push_back(grads[i].defined() ? Value(grads[i]) : materialize ? Value(zerosLike(inputs[i])) : Value());
+              return Value::tuple(std::move(out));
           });
     r.def({"Tensor.retain_grad"}, "retain_grad(Tensor self)", [](const Args& a) {
         const Tensor& self = a.tensor(0);

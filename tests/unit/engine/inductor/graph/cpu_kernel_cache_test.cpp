@@ -36,7 +36,8 @@ std::vector<std::string> compileTwice(bool cacheOn) {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("cwb_cpu_kernel_cache_test_" + std::to_string(getpid()));
     std::filesystem::remove_all(dir);
     setenv("CWB_KERNEL_CACHE_DIR", dir.c_str(), 1);
-    if (!cacheOn) setenv("CWB_KERNEL_CACHE", "0", 1);
+    if (cacheOn) unsetenv("CWB_KERNEL_CACHE");
+    else setenv("CWB_KERNEL_CACHE", "0", 1);
     inductortest::useInterpreter(false);
     auto run = inductortest::runInductor(kTwice, "main", {});
     unsetenv("CWB_KERNEL_CACHE_DIR");
