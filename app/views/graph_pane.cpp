@@ -378,8 +378,11 @@ viz::CanvasEvents GraphPane::drawCanvas(ImVec2 size, UiDump* dump) {
     }
     if (dump) {
         const viz::CanvasFrameStats& stats = canvas_.lastFrame();
-        char zoom[32];
-        std::snprintf(zoom, sizeof zoom, "%.3f", static_cast<double>(canvas_.zoom()));
+        // The zoom, and the graph point at the canvas's middle (where the user panned to).
+        char zoom[96];
+        viz::CanvasView view = canvas_.view();
+        std::snprintf(zoom, sizeof zoom, "%.3f; centre %.0f %.0f", static_cast<double>(view.zoom),
+                      static_cast<double>(view.centre.x), static_cast<double>(view.centre.y));
         char fps[64];
         std::snprintf(fps, sizeof fps, "%.0f (canvas %.2f ms)", static_cast<double>(ImGui::GetIO().Framerate),
                       stats.drawMilliseconds);

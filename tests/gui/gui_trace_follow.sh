@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `cwb trace --follow -- CMD`: CMD (a stand-in for a training job) writes a real TORCH_TRACE log in parts into the
 # TORCH_TRACE folder that cwb trace gives it; the workbench opens at once on the Graph view and follows the log.
-# It shows the compiles of the first part while the job waits; the user zooms into the first compile's graph;
-# the next part of the log must not reset that zoom. When CMD ends, cwb trace imports the logs into DIR/trace.db, with the counts `cwb report` finds in the whole log.
+# It shows the compiles of the first part while the job waits; the user zooms into the first compile's graph and
+# drags it aside; the next part of the log must not reset that zoom or move the view. When CMD ends, cwb trace imports the logs into DIR/trace.db, with the counts `cwb report` finds in the whole log.
 # Run by ctest inside xvfb-run; exits 77 (skip) without an X display or xdotool.
 # Usage: gui_trace_follow.sh CWB DATA_DIR WORK_DIR
 set -euo pipefail
@@ -53,6 +53,8 @@ done
 timeout 60 xdotool search --sync --pid "$cwb_pid" --name "cwb - Compile Workbench" >/dev/null
 
 zoom_of_snapshot() { sed -n 's/^canvas: .*; zoom \([0-9.]*\);.*/\1/p' "$work/snapshot.txt"; }
+# The zoom and the graph point at the canvas's middle: where the user looks.
+view_of_snapshot() { sed -n 's/^canvas: .*; zoom \([0-9.]*; centre [-0-9]* [-0-9]*\);.*/\1/p' "$work/snapshot.txt"; }
 
 # The first compile's Dynamo graph, as soon as the job has written it, and every compile of the first part.
 wait_for "^canvas: " first_graph -E
@@ -67,12 +69,20 @@ sleep 0.5
 snapshot zoomed
 zoomed=$(zoom_of_snapshot)
 [ -n "$zoomed" ] && [ "$zoomed" != "$before" ] || fail "the wheel did not zoom the graph ($before -> $zoomed)"
+before_drag=$(view_of_snapshot)
+# And drags the graph aside with the mouse.
+xdotool mousedown --window "$window" 1 sleep 0.2 mousemove --window "$window" 600 440 sleep 0.2 \
+  mousemove --window "$window" 560 380 sleep 0.2 mouseup --window "$window" 1
+sleep 0.5
+snapshot panned
+panned=$(view_of_snapshot)
+[ -n "$panned" ] && [ "$panned" != "$before_drag" ] || fail "the drag did not move the graph ($before_drag -> $panned)"
 
 # The job writes the rest of the log; the window follows it and keeps the zoom.
 touch "$work/go"
 wait_for "^sidebar-session: .*:  $all_compiles compiles," whole_log -E
-after=$(zoom_of_snapshot)
-[ "$after" = "$zoomed" ] || fail "the refresh reset the graph's zoom ($zoomed -> $after)"
+after=$(view_of_snapshot)
+[ "$after" = "$panned" ] || fail "the refresh moved the graph's view (zoom; centre: $panned -> $after)"
 
 # The job has ended: cwb trace imported the logs and waits for the window to close.
 for _ in $(seq 1 100); do grep -q "imported the logs of" "$work/cwb.err" && break; sleep 0.1; done
@@ -83,4 +93,4 @@ imported=$("$cwb" report "$work/run/trace.db" --format json | python3 -c '
 import json, sys
 print(json.load(sys.stdin)["sessions"][0]["summary"]["compiles"])')
 [ "$imported" = "$all_compiles" ] || fail "trace.db holds $imported compiles, the log $all_compiles"
-echo "PASS: cwb trace --follow showed the job's log as it grew ($first_compiles, then $all_compiles compiles), kept the graph's zoom ($zoomed), imported $imported compiles"
+echo "PASS: cwb trace --follow showed the job's log as it grew ($first_compiles, then $all_compiles compiles), kept the graph's zoom and place ($panned), imported $imported compiles"

@@ -10,9 +10,12 @@ namespace viz {
 namespace {
 
 /// Room around a group's contents inside its box, and above them for the group's label (the canvas draws it at
-/// the box's top-left).
-constexpr float kGroupPadding = 10.0f;
+/// the box's top-left). The sides are a lane wide enough that an edge running down a group's margin (where nodes
+/// fill its width) stays clear of both the border and the nodes, and reads as an edge rather than another border.
+constexpr float kGroupPadding = 16.0f;
 constexpr float kGroupHeader = 22.0f;
+/// The least room between an edge's corridor and a unit it passes: no squeezing between nodes closer than that.
+constexpr float kCorridorClear = 6.0f;
 /// How far an arrowhead reaches back from the node it points at.
 constexpr float kArrowLength = 8.0f;
 
@@ -61,14 +64,9 @@ std::vector<Rect> placedUnits(const NestedLevel& level, const GraphLayout& place
     return units;
 }
 
-/// A band across a level that no unit reaches into, next to `unit` on the side an edge leaves it (below when
-/// `down`, else above): the band's middle, and whether units lie past it (then the edge keeps to the margin).
-struct Channel {
-    float y = 0;
-    bool unitsBeyond = false;
-};
-
-Channel channelBeside(const std::vector<Rect>& units, const Rect& unit, float border, bool down) {
+/// The middle of a band across a level that no unit reaches into, next to `unit` on the side an edge leaves it
+/// (below when `down`, else above), up to `border`.
+float channelBeside(const std::vector<Rect>& units, const Rect& unit, float border, bool down) {
     // Widen the band's near side past every unit that straddles it (a taller node of the same rank).
     float near = down ? unit.maxY : unit.minY;
     for (bool widened = true; widened;) {
@@ -81,20 +79,93 @@ Channel channelBeside(const std::vector<Rect>& units, const Rect& unit, float bo
         }
     }
     float far = border;
-    Channel channel;
     for (const Rect& u : units) {
-        if (down && u.minY >= near && u.minY < far) far = u.minY, channel.unitsBeyond = true;
-        if (!down && u.maxY <= near && u.maxY > far) far = u.maxY, channel.unitsBeyond = true;
+        if (down && u.minY >= near && u.minY < far) far = u.minY;
+        if (!down && u.maxY <= near && u.maxY > far) far = u.maxY;
     }
-    channel.y = (near + far) * 0.5f;
-    return channel;
+    return (near + far) * 0.5f;
+}
+
+/// The x, nearest `goal` and then `from`, at which a vertical line between `y0` and `y1` passes beside every unit
+/// of a group `box`: the goal itself, a gap beside a unit in the way, or at worst the group's side margin. Edges
+/// so cross a group's border where they go on, not along the border to get there.
+float freeCorridor(const std::vector<Rect>& units, float y0, float y1, float goal, float from, const Rect& box) {
+    constexpr float kBeside = 8.0f;   // a corridor beside a unit keeps this far from it
+    float top = std::min(y0, y1);
+    float bottom = std::max(y0, y1);
+    float left = box.minX + kGroupPadding * 0.5f;
+    float right = box.maxX - kGroupPadding * 0.5f;
+    std::vector<const Rect*> inWay;
+    for (const Rect& u : units)
+        if (u.maxY > top && u.minY < bottom) inWay.push_back(&u);
+    std::vector<float> candidates{goal, from, left, right};
+    for (const Rect* u : inWay) {
+        candidates.push_back(u->minX - kBeside);
+        candidates.push_back(u->maxX + kBeside);
+    }
+    auto free = [&](float x) {
+        if (x < left || x > right) return false;
+        return std::none_of(inWay.begin(), inWay.end(),
+                            [&](const Rect* u) { return x > u->minX - kCorridorClear && x < u->maxX + kCorridorClear; });
+    };
+    float best = std::fabs(goal - left) <= std::fabs(goal - right) ? left : right;
+    for (float x : candidates) {
+        if (!free(x)) continue;
+        float cost = std::fabs(x - goal), bestCost = std::fabs(best - goal);
+        if (cost < bestCost || (cost == bestCost && std::fabs(x - from) < std::fabs(best - from))) best = x;
+    }
+    return best;
+}
+
+/// Corners from `at`, in a band free of units, down (or up) through the units of a group `box` to its `border`,
+/// ending as near `goal` as it can: straight down the free corridor nearest the goal when one runs all the way,
+/// else past one row of units at a time, beside the unit in the way (nearest the goal), along the free band
+/// before each row. An edge so threads between the rows as dot's own do instead of running to a side margin.
+void stepsToBorder(std::vector<Point>& corners, const std::vector<Rect>& units, Point at, float border, float goal,
+                   const Rect& box, bool down) {
+    auto ahead = [&](const Rect& u, float y) { return down ? u.minY > y && u.minY < border : u.maxY < y && u.maxY > border; };
+    auto inColumn = [&](const Rect& u, float x) { return x > u.minX - kCorridorClear && x < u.maxX + kCorridorClear; };
+    auto bandFree = [&](float y, float x0, float x1) {
+        return std::none_of(units.begin(), units.end(), [&](const Rect& u) {
+            return u.minY < y && u.maxY > y && u.maxX > std::min(x0, x1) - kCorridorClear && u.minX < std::max(x0, x1) + kCorridorClear;
+        });
+    };
+    for (size_t step = 0; step <= units.size(); ++step) {
+        float straight = freeCorridor(units, at.y, border, goal, at.x, box);
+        // The first unit straight ahead; none: the corridor found runs all the way.
+        const Rect* blocker = nullptr;
+        for (const Rect& u : units)
+            if (ahead(u, at.y) && inColumn(u, at.x) && (!blocker || (down ? u.minY < blocker->minY : u.maxY > blocker->maxY)))
+                blocker = &u;
+        bool inMargin = std::fabs(straight - (box.minX + kGroupPadding * 0.5f)) < 0.5f ||
+                        std::fabs(straight - (box.maxX - kGroupPadding * 0.5f)) < 0.5f;
+        if (!blocker || !inMargin) {
+            if (!bandFree(at.y, at.x, straight)) break;
+            corners.push_back({straight, at.y});
+            corners.push_back({straight, border});
+            return;
+        }
+        // Past the blocker's row: along the band before it to a column free through that row, then to the band after.
+        float before = channelBeside(units, *blocker, at.y, !down);
+        if (down ? before < at.y : before > at.y) before = at.y;
+        float after = channelBeside(units, *blocker, border, down);
+        float x = freeCorridor(units, before, after, goal, at.x, box);
+        if (!bandFree(before, at.x, x)) break;
+        corners.push_back({at.x, before});
+        corners.push_back({x, before});
+        corners.push_back({x, after});
+        at = {x, after};
+    }
+    // No way between the rows: the side margin nearer the goal, from where the path got to.
+    float x = freeCorridor(units, at.y, border, goal, at.x, box);
+    corners.push_back({x, at.y});
+    corners.push_back({x, border});
 }
 
 /// The corners of a path from `start` (a node's bottom centre, or top centre when `down` is false) out of the
-/// groups `clusters` (innermost first) to `exit` on the outermost group's border: in each group, along the band
-/// free of units beside what it leaves, then, where units lie beyond that band, along the group's side margin
-/// (the side nearer `exit`) to its bottom (or top) padding. Edges that leave a group so share its margins instead
-/// of crossing the groups and nodes between.
+/// groups `clusters` (innermost first) onto the outermost group's border, near `exit` (where the route between
+/// the groups goes on): in each group, along the band free of units beside what it leaves, then between the units
+/// in the way (stepsToBorder) through the group's border. The last corner is on that border.
 std::vector<Point> cornersOutOfGroups(Point start, Rect unit, const std::vector<int>& clusters, Point exit,
                                       const NestedPlan& plan, const GraphLayout& placed,
                                       const std::vector<std::vector<Rect>>& unitsOfLevel, bool down) {
@@ -103,35 +174,10 @@ std::vector<Point> cornersOutOfGroups(Point start, Rect unit, const std::vector<
         const Rect& box = placed.clusters[static_cast<size_t>(clusters[i])];
         const std::vector<Rect>& units = unitsOfLevel[static_cast<size_t>(plan.levelOfCluster[static_cast<size_t>(clusters[i])])];
         // Below the contents the padding is free; above them only the header's lower part (its label sits on top).
-        float border = down ? box.maxY : box.minY + kGroupHeader - 4.0f;
-        float inBorder = down ? box.maxY - kGroupPadding * 0.5f : border;
-        Channel channel = channelBeside(units, unit, border, down);
-        bool outermost = i + 1 == clusters.size();
+        float channel = channelBeside(units, unit, down ? box.maxY : box.minY + kGroupHeader - 4.0f, down);
         Point at = corners.back();
-        // Units beyond the band only matter when they stand between it and the border where the edge goes out.
-        float goalX = outermost ? exit.x : at.x;
-        if (channel.unitsBeyond) {
-            float lo = std::min(at.x, goalX) - 2.0f;
-            float hi = std::max(at.x, goalX) + 2.0f;
-            channel.unitsBeyond = std::any_of(units.begin(), units.end(), [&](const Rect& u) {
-                bool beyond = down ? u.minY > channel.y : u.maxY < channel.y;
-                return beyond && u.maxX >= lo && u.minX <= hi;
-            });
-        }
-        corners.push_back({at.x, channel.y});
-        float side = std::fabs(exit.x - box.minX) <= std::fabs(exit.x - box.maxX) ? box.minX + kGroupPadding * 0.5f
-                                                                                 : box.maxX - kGroupPadding * 0.5f;
-        float x = channel.unitsBeyond ? side : at.x;
-        if (channel.unitsBeyond) {
-            corners.push_back({side, channel.y});
-            corners.push_back({side, inBorder});
-        }
-        if (outermost) {
-            corners.push_back({exit.x, channel.unitsBeyond ? inBorder : channel.y});
-            corners.push_back(exit);
-        } else {
-            corners.push_back({x, down ? box.maxY : box.minY});
-        }
+        corners.push_back({at.x, channel});
+        stepsToBorder(corners, units, {at.x, channel}, down ? box.maxY : box.minY, exit.x, box, down);
         unit = box;
     }
     return corners;
@@ -321,7 +367,7 @@ GraphLayout composeNestedLayout(const LayoutGraph& graph, const NestedPlan& plan
             path.arrowTip = moved(path.arrowTip);
         } else {
             // The route between the boxes, extended inside them to the nodes through the groups' borders: out of
-            // the source's groups and into the target's along bands free of nodes and the groups' margins.
+            // the source's groups and into the target's along bands free of nodes and corridors beside them.
             bool routedAround = routed.points.size() >= 4;
             Point exit = routedAround ? moved(routed.points.front()) : Point{start.x, start.y};
             Point entry = routedAround ? moved(routed.hasArrow ? routed.arrowTip : routed.points.back()) : Point{end.x, end.y};
@@ -331,18 +377,32 @@ GraphLayout composeNestedLayout(const LayoutGraph& graph, const NestedPlan& plan
             if (!routedAround && toInside) entry = {end.x, out.clusters[static_cast<size_t>(toClusters.back())].minY};
             linesThrough(path.points, fromInside ? cornersOutOfGroups(start, fromNode, fromClusters, exit, plan, out, unitsOfLevel, true)
                                                  : std::vector<Point>{start});
-            if (routedAround) {
-                path.points.back() = exit;
-                for (size_t i = 1; i < routed.points.size(); ++i) path.points.push_back(moved(routed.points[i]));
-                path.hasArrow = routed.hasArrow;
-                path.arrowTip = moved(routed.arrowTip);
-            }
+            // The route between the groups goes on from where the path came through the border: where that is
+            // beside the route's own start, its first segment is redrawn from there.
+            std::vector<Point> in;
+            bool reachedIn = false;  // the path already ends where it goes into the target's groups
             if (toInside) {
-                if (!routedAround) curveTo(path.points, entry);
-                else if (routed.hasArrow) lineTo(path.points, entry);
-                std::vector<Point> in = cornersOutOfGroups(end, toNode, toClusters, entry, plan, out, unitsOfLevel, false);
+                in = cornersOutOfGroups(end, toNode, toClusters, entry, plan, out, unitsOfLevel, false);
                 std::reverse(in.begin(), in.end());
                 in.back().y -= kArrowLength;  // the bezier ends at the arrowhead's base
+            }
+            if (routedAround) {
+                size_t first = 1;
+                if (fromInside && std::fabs(path.points.back().x - exit.x) > 2.0f) {
+                    curveTo(path.points, moved(routed.points[3]));
+                    first = 4;
+                }
+                reachedIn = toInside && std::fabs(in.front().x - entry.x) > 2.0f;
+                size_t last = reachedIn ? std::max(first, routed.points.size() - 3) : routed.points.size();
+                for (size_t i = first; i < last; ++i) path.points.push_back(moved(routed.points[i]));
+                path.hasArrow = routed.hasArrow;
+                path.arrowTip = moved(routed.arrowTip);
+                if (reachedIn) curveTo(path.points, in.front());
+            }
+            if (toInside) {
+                if (!reachedIn && !routedAround) curveTo(path.points, in.front());
+                else if (!reachedIn && routed.hasArrow) lineTo(path.points, in.front());
+                else if (!reachedIn) path.points.back() = in.front();
                 linesThrough(path.points, in);
             } else if (!routedAround) {
                 curveTo(path.points, {end.x, end.y - kArrowLength});

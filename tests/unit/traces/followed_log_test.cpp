@@ -139,3 +139,24 @@ TEST(FollowedLog, ATruncatedLogIsImportedAnew) {
     EXPECT_EQ(rotated.compiles.size(), importedAtOnce(copy).compiles.size());
     EXPECT_EQ(rotated.sessions.size(), 1u);
 }
+
+TEST(FollowedLog, ALogReplacedByALongerOneIsImportedAnew) {
+    // Rotation by rename: another log takes the name and is already longer than the first, so only the file's
+    // identity says that its bytes are not the first log's continuation.
+    std::string first = listTraceLogs(std::string(CWB_TEST_DATA_DIR) + "/torch_traces/breaks_cpu").at(0);
+    std::string second = listTraceLogs(std::string(CWB_TEST_DATA_DIR) + "/torch_traces/recompiles_cpu").at(0);
+    std::string secondText = testsupport::readFile(second);
+    ASSERT_GT(secondText.size(), testsupport::readFile(first).size());
+    testsupport::TempDir dir;
+    std::string followedName = dir.file("dedicated_log_torch_trace_rotated.log");
+    testsupport::writeFile(followedName, testsupport::readFile(first));
+    FollowedPath followed(followedName);
+    followed.update();
+    followed.update();
+    std::string replacement = dir.file("incoming.tmp");
+    testsupport::writeFile(replacement, secondText);
+    fs::rename(replacement, followedName);
+    EXPECT_TRUE(followed.update());
+    followed.update();
+    EXPECT_EQ(testsupport::firstTraceDifference(importedAtOnce(followedName), followed.load()), "");
+}

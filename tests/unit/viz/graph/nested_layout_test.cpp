@@ -3,6 +3,8 @@
 // themselves, and that opening one more group lays out only that group and the levels around it.
 #include "layout/nested_layout.h"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "layout/layout_worker.h"
@@ -105,14 +107,44 @@ Point bezierAt(const std::vector<Point>& p, size_t segment, float t) {
             u * u * u * a.y + 3 * u * u * t * b.y + 3 * u * t * t * c.y + t * t * t * d.y};
 }
 
-TEST(NestedLayout, EdgesLeavingAndEnteringGroupsGoAroundTheNodesBetween) {
-    // A column n1 -> n2 -> n3 in a group, with edges that leave it from its top node (n1 -> n5, below the group)
-    // and enter it at its bottom node (n0 -> n3, from above): drawn straight, both would cut through n2.
+/// Length of `path` (sampled) that runs within `reach` of the outline of `box`: a path crossing the border once
+/// covers about 2 * reach of it; one that runs along the border covers much more.
+float lengthAlongBorder(const EdgePath& path, const Rect& box, float reach) {
+    auto nearBorder = [&](Point p) {
+        bool inX = p.x >= box.minX - reach && p.x <= box.maxX + reach;
+        bool inY = p.y >= box.minY - reach && p.y <= box.maxY + reach;
+        bool nearSide = std::fabs(p.x - box.minX) < reach || std::fabs(p.x - box.maxX) < reach;
+        bool nearTopOrBottom = std::fabs(p.y - box.minY) < reach || std::fabs(p.y - box.maxY) < reach;
+        return (inY && nearSide) || (inX && nearTopOrBottom);
+    };
+    float length = 0;
+    Point previous = path.points.front();
+    for (size_t segment = 0; 3 * segment + 3 < path.points.size(); ++segment) {
+        for (float t = 0.01f; t <= 1.0f; t += 0.01f) {
+            Point p = bezierAt(path.points, segment, t);
+            if (nearBorder(p) && nearBorder(previous)) length += std::hypot(p.x - previous.x, p.y - previous.y);
+            previous = p;
+        }
+    }
+    return length;
+}
+
+/// A group one node wide, the column n1 -> n2 -> n3, with edges that leave it from its top node (edge 4: n1 -> n5,
+/// below the group) and enter it at its bottom node (edge 5: n0 -> n3, from above): drawn straight, both would cut
+/// through n2.
+std::shared_ptr<LayoutGraph> columnGroup() {
     auto graph = std::make_shared<LayoutGraph>();
     graph->nodes = {box(0), box(1, 0), box(2, 0), box(3, 0), box(4), box(5)};
     graph->clusters = {{"column", 0xeeeeee, -1}};
     graph->edges = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 4, 1}, {1, 5, 1}, {0, 3, 1}};
     graph->nested = true;
+    return graph;
+}
+
+TEST(NestedLayout, EdgesLeavingAndEnteringGroupsGoAroundTheNodesBetween) {
+    // No edge crosses a node; the two that leave and enter the column pass n2 in the group's margin, which must
+    // keep them apart from the border: they cross it once each, not run along it (a second outline).
+    auto graph = columnGroup();
     LayoutWorker worker;
     std::shared_ptr<const GraphLayout> layout = layOut(worker, graph);
     ASSERT_NE(layout, nullptr);
@@ -128,6 +160,10 @@ TEST(NestedLayout, EdgesLeavingAndEnteringGroupsGoAroundTheNodesBetween) {
                     EXPECT_FALSE(core.contains(bezierAt(path.points, segment, t))) << "edge " << e << " crosses node " << n;
         }
     }
+    constexpr float kReach = 6.0f;
+    for (size_t e : {4u, 5u})
+        EXPECT_LT(lengthAlongBorder(layout->edges[e], layout->clusters[0], kReach), 4 * kReach)
+            << "edge " << e << " runs along the border";
 }
 
 TEST(NestedLayout, OpeningAnotherGroupLaysOutOnlyItAndTheLevelsAroundIt) {
