@@ -254,9 +254,11 @@ std::variant<GroupPlan, std::string> Scheduler::plan(const Group& group) const {
             if (!group.reduction || sameSizes(b.sizes, group.sizes)) {
                 index = fullIndex;
                 m.role = group.reduction ? PlannedMember::Role::FullStore : PlannedMember::Role::OuterStore;
-            } else {
+            } else if (sameSizes(b.sizes, keptSizes(group)) || sameSizes(b.sizes, keepdimSizes(group))) {
                 index = sameSizes(b.sizes, keptSizes(group)) ? rowIndex : keepdimIndex;
                 m.role = PlannedMember::Role::OuterStore;
+            } else {  // over the column results' sizes without reading them
+                return fmt::format("iteration space {} is not the reduction's input {} or its rows", rangesText(b.sizes), rangesText(group.sizes));
             }
             m.value = b.body(index);
             m.storeIndex = offsetOf(index, b.strides);

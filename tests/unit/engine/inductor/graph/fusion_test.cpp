@@ -153,6 +153,11 @@ TEST(InductorFusion, RowAndColumnReductionsOfOneInputReadItInOnePass) {
     }
 }
 
+TEST(InductorFusion, APointwiseOpOverTheColumnSizesThatReadsNoColumnResultGetsAKernelOfItsOwn) {
+    auto run = compileAndCompare("def f(x):\n    return x.sum(dim=1), x.sum(dim=0), x[0] * 2", "    x = torch.randn(40, 24)");
+    EXPECT_EQ(onlyCode(run).kernels.size(), 2u) << onlyCode(run).source;
+}
+
 TEST(InductorFusion, WhatNeedsTheColumnResultsBeforeTheLastRowGetsAKernelOfItsOwn) {
     // var(dim=0) reads mean(dim=0) at every element; x - c reads the column sums at every element
     for (const char* body : {"def f(x):\n    return x.sum(dim=1), x.var(dim=0)",
