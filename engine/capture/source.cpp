@@ -6,7 +6,7 @@
 
 #include <cctype>
 
-#include "frontend/python_repr.h"
+#include "fx/fx_printer.h"
 
 namespace eng::capture {
 
@@ -15,28 +15,9 @@ namespace {
 /// A dict key as Dynamo prints it in a source (`G['d'][frozenset()]`, `L['d'][(1, 'a')]`); a key without a literal
 /// spelling (an object hashed by identity) prints as its address, so two keys never share a source name.
 std::string keyText(const vm::Value& key) {
-    auto join = [](const vm::ValueList& items) {
-        std::string out;
-        for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + keyText(items[i]);
-        return out;
-    };
-    switch (key.kind()) {
-        case vm::Kind::None: return "None";
-        case vm::Kind::Bool: return key.asBool() ? "True" : "False";
-        case vm::Kind::Int: return std::to_string(key.asInt());
-        case vm::Kind::Float: return frontend::pythonFloatRepr(key.asFloat());
-        case vm::Kind::Str: return frontend::pythonStringRepr(key.str());
-        case vm::Kind::DType: return "torch." + std::string(tensor::dtypeName(key.as<vm::DTypeObject>().value));
-        case vm::Kind::Tuple: {
-            const vm::ValueList& items = key.as<vm::TupleObject>().items;
-            return "(" + join(items) + (items.size() == 1 ? ",)" : ")");
-        }
-        case vm::Kind::Set: {
-            const vm::ValueList& items = key.as<vm::SetObject>().items;
-            return items.empty() ? "frozenset()" : "frozenset({" + join(items) + "})";
-        }
-        default: return fmt::format("<object at {}>", static_cast<const void*>(key.object().get()));
-    }
+    std::string text = fx::constantText(key);
+    if (text.find("<object>") == std::string::npos) return text;
+    return fmt::format("<object at {}>", static_cast<const void*>(key.object().get()));
 }
 
 }  // namespace

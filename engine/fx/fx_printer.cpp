@@ -201,6 +201,13 @@ std::string constantText(const vm::Value& value) {
             auto& s = value.as<vm::SliceObject>();
             return fmt::format("slice({}, {}, {})", constantText(s.start), constantText(s.stop), constantText(s.step));
         }
+        case vm::Kind::Set: {
+            const auto& set = value.as<vm::SetObject>();
+            if (set.items.empty()) return set.frozen ? "frozenset()" : "set()";
+            std::string out;
+            for (size_t i = 0; i < set.items.size(); ++i) out += (i ? ", " : "") + constantText(set.items[i]);
+            return set.frozen ? "frozenset({" + out + "})" : "{" + out + "}";
+        }
         default: return "<object>";
     }
 }
