@@ -105,7 +105,11 @@ struct LoweredGraph {
     /// Graph node name -> the op it calls (sin, mul, softmax): kernels are named after the ops they fuse.
     std::map<std::string, std::string> opOfNode;
 
-    GraphBuffer& add(GraphBuffer buffer);
+    GraphBuffer& add(GraphBuffer buffer) {
+        buffer.id = static_cast<int>(buffers.size());
+        buffers.push_back(std::move(buffer));
+        return buffers.back();
+    }
 };
 
 /// Raised when a graph cannot be lowered as a whole (the backend then runs it eagerly and says why).

@@ -12,12 +12,6 @@
 
 namespace eng::inductor {
 
-GraphBuffer& LoweredGraph::add(GraphBuffer buffer) {
-    buffer.id = static_cast<int>(buffers.size());
-    buffers.push_back(std::move(buffer));
-    return buffers.back();
-}
-
 namespace lowering {
 
 LValue numberValue(vm::Value v) {

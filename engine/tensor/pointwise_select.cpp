@@ -9,6 +9,7 @@
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
+#include "tensor/host_route.h"
 #include "tensor/iteration.h"
 #include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
@@ -249,6 +250,9 @@ Tensor lerp(const Tensor& start, const Tensor& end, const Operand& weight) {
 Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equalNan) {
     if (a.dtype() != b.dtype())
         fail(ErrorKind::Runtime, fmt::format("{} did not match {}", dtypeKernelName(a.dtype()), dtypeKernelName(b.dtype())));
+    // The comparison below is a CPU kernel: CUDA operands take the host route (it read device memory on the host).
+    if (const Device device = cudaops::commonDevice({a, b}); !device.isCpu())
+        return hostroute::backTo(device, isclose(hostroute::toHost(a), hostroute::toHost(b), rtol, atol, equalNan));
     const Tensor x = to(a, DType::Float64);
     const Tensor y = to(b, DType::Float64);
     const Shape shape = broadcastShapes(x.sizes(), y.sizes());
