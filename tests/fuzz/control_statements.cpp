@@ -42,7 +42,10 @@ bool Generator::tensorBranch(Statement& s) {
     const Var* c = anyWhere([](const Var& v) { return v.dtype != DType::Bool; });
     const Var* x = anyWhere([](const Var& v) { return isFloat(v.dtype); });
     if (!c || !x) return false;
-    return branch(s, *x, c->name + ".sum() > 0", "{} + 1.0", "{} * -1.0");
+    // A float sum is rounded first: sums that are 0 in exact arithmetic (x beside -x) come out as 0 or as a few
+    // ulps either side depending on the order of the additions, which eager and a kernel may choose differently.
+    const std::string sum = c->name + (isFloat(c->dtype) ? ".sum().round()" : ".sum()");
+    return branch(s, *x, sum + " > 0", "{} + 1.0", "{} * -1.0");
 }
 
 bool Generator::print(Statement& s) {
