@@ -11,6 +11,7 @@
 
 #include "aot/graph_builder.h"
 #include "fx/graph_runner.h"
+#include "ops/in_place.h"
 #include "tensor/autograd/grad_mode.h"
 
 namespace eng::aot {
@@ -56,7 +57,7 @@ std::vector<std::pair<tensor::Tensor, tensor::DType>> castsOf(vm::Interpreter& v
 bool writesInPlace(const fx::Node& node) {
     const std::string& t = node.target;
     if (t.starts_with("operator.i") || t == "operator.setitem") return true;
-    return t.size() > 1 && t.back() == '_' && t[t.size() - 2] != '_';
+    return ops::hasInPlaceSuffix(t);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "inductor/lowering_context.h"
+#include "ops/in_place.h"
 #include "ops/operators.h"
 #include "tensor/view_ops.h"
 
@@ -18,7 +19,7 @@ using fx::Node;
 namespace {
 
 bool isInPlaceMethodName(const std::string& name) {
-    return name.size() > 1 && name.back() == '_' && name[name.size() - 2] != '_' && name != "requires_grad_";
+    return ops::writesTensorData(name);
 }
 
 const Node* firstNodeArg(const Node& node) {

@@ -9,6 +9,7 @@
 
 #include "fx/graph_runner.h"
 #include "frontend/opcodes.h"
+#include "ops/in_place.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 
@@ -481,7 +482,7 @@ VarRef Tracer::callTensorOp(NodeOp op, const std::string& target, const std::vec
     fx::inferExactDims(*node);
     // An in-place method (x.add_(1)) returns its receiver: the same variable, so `x.add_(1) is x` holds and
     // later reads of x follow the graph's order, as in Dynamo's FX graphs.
-    bool inPlaceMethod = op == NodeOp::CallMethod && target.size() > 1 && target.back() == '_' && target[target.size() - 2] != '_';
+    bool inPlaceMethod = op == NodeOp::CallMethod && ops::hasInPlaceSuffix(target);
     if (inPlaceMethod && example.is(vm::Kind::Tensor) && args[0]->kind == Variable::Kind::Tensor) return args[0];
     if (example.is(vm::Kind::Tensor) || example.is(vm::Kind::Int) || example.is(vm::Kind::Float) || example.is(vm::Kind::Bool))
         return wrapResult(example, node);

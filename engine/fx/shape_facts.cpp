@@ -6,6 +6,7 @@
 #include <set>
 
 #include "fx/graph_ir.h"
+#include "ops/in_place.h"
 
 namespace eng::fx {
 
@@ -82,7 +83,7 @@ std::string opName(const Node& node) {
             name = name.substr(std::string(prefix).size());
             break;
         }
-    if (name.size() > 1 && name.back() == '_' && name[name.size() - 2] != '_') name.pop_back();  // in-place variants
+    if (ops::hasInPlaceSuffix(name)) name.pop_back();
     if (name.rfind("__", 0) == 0 && name.size() > 4) name = name.substr(2, name.size() - 4);     // __add__
     return name;
 }

@@ -7,6 +7,7 @@
 
 #include "fx/graph_runner.h"
 #include "inductor/lowering_registry.h"
+#include "ops/in_place.h"
 #include "ops/operators.h"
 #include "tensor/pointwise.h"
 
@@ -76,7 +77,7 @@ std::string opNameOf(const fx::Node& node) {
 bool isInPlace(const fx::Node& node, const std::string& op) {
     if (node.callKind == fx::CallKind::Binary) return inPlaceOperator(node).has_value();
     if (node.op != fx::NodeOp::CallMethod) return false;
-    return op.size() > 1 && op.back() == '_' && op[op.size() - 2] != '_' && op != "requires_grad_";
+    return ops::writesTensorData(op);
 }
 
 }  // namespace
