@@ -222,3 +222,9 @@ def main(spec="cpu"):
             median_s, first, loss = bench(workload, mode, cfg)
             print(f"RESULT {IMPL} {name} {mode} median_ms={median_s * 1000.0:.3f} first_s={first:.3f} "
                   f"tokens_per_s={workload['tokens'] / median_s:.0f} loss={loss:.4f}", flush=True)
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1] if len(sys.argv) > 1 else "cpu")
