@@ -30,6 +30,20 @@ struct Gpt2 {
             if (graph->kind == kind) return graph;
         return nullptr;
     }
+
+    /// The forward's graph after Inductor's passes (what it fused), null when missing.
+    const traces::Graph* postGradForward() const {
+        for (const traces::Graph* graph : graphs)
+            if (graph->kind == traces::GraphKind::PostGrad && graph->name == "inductor_post_grad_graph") return graph;
+        return nullptr;
+    }
+
+    std::vector<const traces::OutputCode*> outputCodeOf(const traces::Graph& graph) const {
+        std::vector<const traces::OutputCode*> codes;
+        for (const traces::OutputCode& code : data.outputCode)
+            if (code.compileId == graph.compileId) codes.push_back(&code);
+        return codes;
+    }
 };
 
 const Gpt2* gpt2() {
@@ -198,13 +212,9 @@ TEST(RealModelFold, AotGraphsBorrowModulePathsFromDynamoAndTheForward) {
 
 TEST(RealModelFold, FusionDiagramFoldsKernelsInsideTheirBlocks) {
     REQUIRE_GPT2();
-    const traces::Graph* postGrad = nullptr;  // the forward's graph after Inductor's passes: what it fused
-    for (const traces::Graph* graph : model->graphs)
-        if (graph->kind == traces::GraphKind::PostGrad && graph->name == "inductor_post_grad_graph" && !postGrad) postGrad = graph;
+    const traces::Graph* postGrad = model->postGradForward();
     ASSERT_NE(postGrad, nullptr);
-    std::vector<const traces::OutputCode*> codes;
-    for (const traces::OutputCode& code : model->data.outputCode)
-        if (code.compileId == postGrad->compileId) codes.push_back(&code);
+    std::vector<const traces::OutputCode*> codes = model->outputCodeOf(*postGrad);
     ModuleDonors donors = moduleDonorsOf(model->graphs);
     GraphModel graph = buildGraphModel(*postGrad, &donors);
     auto kernelsInBlock = [&](const FusionMap& fusion, const std::string& block) {
@@ -241,13 +251,9 @@ TEST(RealModelFold, FusionDiagramFoldsKernelsInsideTheirBlocks) {
 
 TEST(RealModelFold, FusionOverviewIsAColumnOfBlocksInTheirKernelsColours) {
     REQUIRE_GPT2();
-    const traces::Graph* postGrad = nullptr;
-    for (const traces::Graph* graph : model->graphs)
-        if (graph->kind == traces::GraphKind::PostGrad && graph->name == "inductor_post_grad_graph" && !postGrad) postGrad = graph;
+    const traces::Graph* postGrad = model->postGradForward();
     ASSERT_NE(postGrad, nullptr);
-    std::vector<const traces::OutputCode*> codes;
-    for (const traces::OutputCode& code : model->data.outputCode)
-        if (code.compileId == postGrad->compileId) codes.push_back(&code);
+    std::vector<const traces::OutputCode*> codes = model->outputCodeOf(*postGrad);
     ModuleDonors donors = moduleDonorsOf(model->graphs);
     GraphModel graph = buildGraphModel(*postGrad, &donors);
     FusionMap fusion = mapNodesToKernels(graph, codes, kernelCallNodesOfCompile(model->data.artifacts, *postGrad->compileId));
