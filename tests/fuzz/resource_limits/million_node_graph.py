@@ -1,5 +1,5 @@
-# A function of a million additions under torch.compile: within the memory cap it must end with the right result
-# (the capture gives up on the frame when memory runs out and it runs eagerly), never hang or be killed.
+# A function of a million additions under torch.compile: within the memory cap its capture runs out of memory, which
+# must end the program with Python's MemoryError in seconds, never a hang or an out-of-memory kill.
 import torch
 
 
