@@ -63,22 +63,6 @@ std::string instructionDescription(const frontend::CodeObject& code, uint32_t pc
 
 }  // namespace
 
-int callNodeCount(const Graph& graph) {
-    int count = 0;
-    for (const auto& node : graph.nodes())
-        if (node->op == NodeOp::CallFunction || node->op == NodeOp::CallMethod || node->op == NodeOp::CallModule) ++count;
-    return count;
-}
-
-traces::Graph graphRow(const Graph& graph) {
-    traces::Graph row;
-    row.kind = traces::GraphKind::Dynamo;
-    row.name = "dynamo_output_graph";
-    row.text = fx::readableGraph(graph);
-    row.nodes = fx::graphNodeRows(graph);
-    return row;
-}
-
 void CaptureEngine::countCompiledGraph(const Graph& graph) {
     ++uniqueGraphs_;
     countCounter("stats", "unique_graphs", 1);
