@@ -102,8 +102,12 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     // trace's own dict, which every call rebuilds.
     bool freshDict = object->fresh && !object->source && !object->node &&
                      (object->kind == Variable::Kind::Dict || (object->kind == Variable::Kind::Python && object->value.is(vm::Kind::Dict)));
-    bool dictMethod = freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear" ||
-                                    (object->kind == Variable::Kind::Dict && (name == "keys" || name == "values" || name == "items")));
+    const bool viewMethod = name == "keys" || name == "values" || name == "items";
+    // keys()/values()/items() of a plain dict from outside the frame: traced views over its guarded keys.
+    const bool outsideView = viewMethod && object->kind == Variable::Kind::Python && object->source && object->value.is(vm::Kind::Dict) &&
+                             !object->value.as<vm::DictObject>().cls;
+    bool dictMethod = outsideView || (freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear" ||
+                                                    (object->kind == Variable::Kind::Dict && viewMethod)));
     if (listMethod || dictUpdate || dictMethod) {
         auto method = std::make_shared<Variable>();
         method->kind = Variable::Kind::ContainerMethod;
