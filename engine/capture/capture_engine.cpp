@@ -147,6 +147,7 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
                 if (r.index > 0) rebuiltLists_[r.index] = list;
                 return list;
             }
+            if (r.kind == Rebuild::Kind::Iterator && !r.name.empty()) return vm_.call(vm_.builtins().at(r.name), std::move(items));
             if (r.kind == Rebuild::Kind::Iterator) return vm_.iterate(vm::makeList(std::move(items)));
             vm::Value tuple = vm::makeTuple(std::move(items));
             if (r.constant.is(vm::Kind::Tuple)) {
@@ -231,6 +232,18 @@ void CaptureEngine::replaySideEffects(const CacheEntry& entry, const vm::ValueLi
     }
 }
 
+vm::Value CaptureEngine::evalSkippedFrame(vm::Frame& frame, const vm::CompileOptions& options) {
+    // Dynamo's callback stays installed while a skipped frame runs: every function it calls is a frame of its own.
+    const vm::CompileOptions* outer = vm_.hookEveryCall();
+    vm_.setHookEveryCall(&options);
+    struct Restore {
+        vm::Interpreter& vm;
+        const vm::CompileOptions* options;
+        ~Restore() { vm.setHookEveryCall(options); }
+    } restore{vm_, outer};
+    return vm_.evalFrame(frame);
+}
+
 vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions& options) {
     int breakLine = 0;  // the line of the last graph break: resume functions are named after it
     for (;;) {
@@ -259,10 +272,11 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
         for (auto it = cache.entries.rbegin(); it != cache.entries.rend() && !hit; ++it)
             if (fx::sameBackend(it->compiledWith, options) && it->autocast == autocast && it->guards.check(vm_, *view, *frame.globals)) hit = &*it;
         if (!hit) {
+            if (cache.skipped) return evalSkippedFrame(frame, options);
             if (cache.limitHit) return vm_.evalFrame(frame);
             if (!cache.entries.empty() && stance_ == "eager_on_recompile") return vm_.evalFrame(frame);
             hit = compileEntry(cache, frame, *view, options);
-            if (!hit) return vm_.evalFrame(frame);
+            if (!hit) return cache.skipped ? evalSkippedFrame(frame, options) : vm_.evalFrame(frame);
         }
         vm::ValueList outputs;
         if (hit->graph) {

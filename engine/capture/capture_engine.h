@@ -57,6 +57,7 @@ struct FrameCache {
     std::vector<CacheEntry> entries;  // oldest first
     DynamicState dynamic;
     bool limitHit = false;
+    bool skipped = false;  // a graph break with no resume point: the frame always runs eagerly (Dynamo's skip_code)
 };
 
 /// What explain() collects while it compiles.
@@ -117,6 +118,10 @@ public:
 private:
     using CacheKey = std::pair<const frontend::CodeObject*, uint32_t>;
     vm::Value runCompiled(vm::Frame& frame, const vm::CompileOptions& options);
+    /// Runs a skipped frame eagerly; the functions it calls are still compiled.
+    vm::Value evalSkippedFrame(vm::Frame& frame, const vm::CompileOptions& options);
+    /// The `[__graph_breaks]` log lines of one break (`reason` follows "Graph Break Reason: ").
+    void logGraphBreak(const std::string& prefix, const GraphBreakInfo& info, const std::string& reason);
     CacheEntry* compileEntry(FrameCache& cache, vm::Frame& frame, const vm::ValueList& view, const vm::CompileOptions& options);
     vm::Value rebuild(const Rebuild& r, const vm::ValueList& outputs, const vm::ValueList& view, const vm::Namespace& globals);
     /// Writes an entry's side effects to the real lists, objects, dicts and globals after its graph ran.
