@@ -44,3 +44,4 @@ print(agree, cdtype, closs.dtype)
 # expect graph_code: _exit_autocast = torch.amp.autocast_mode._exit_autocast(_enter_autocast);  _enter_autocast = _exit_autocast = None
 # expect graph: to_3: "bf16[32, 5][5, 1]cpu" = primals_4.to(torch.bfloat16)
 # expect graph: to_4: "f32[8, 5][5, 1]cpu" = logits.to(torch.float32)
+# expect no code: runs on the eager runtime
