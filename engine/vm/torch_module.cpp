@@ -281,6 +281,7 @@ void installCompiler(Interpreter& vm, ModuleObject& torch) {
 void installOptim(Interpreter& vm, ModuleObject& torch);
 // torch.cuda's synchronize, get_device_name and Event (cuda_module.cpp).
 void installCuda(Interpreter& vm, ModuleObject& cuda);
+void installDeprecatedAutocast(Interpreter& vm, ModuleObject& torch);
 // torch.autocast, torch.amp and the autocast state functions (autocast_module.cpp).
 void installAutocast(Interpreter& vm, ModuleObject& torch, ModuleObject& amp, ModuleObject& autocastMode);
 
@@ -327,6 +328,7 @@ void installTorch(Interpreter& vm) {
         torch->attributes[sub] = Value(module);
     }
     installCuda(vm, vm.modules().at("torch.cuda").as<ModuleObject>());
+    installDeprecatedAutocast(vm, *torch);
     defineLegacyTensorTypes(vm, *torch);
     defineLegacyTensorTypes(vm, vm.modules().at("torch.cuda").as<ModuleObject>());
     // Checkpoint recomputation is only invalid inside a backward pass that runs Python hooks, which this runtime
