@@ -2,21 +2,7 @@
 # SGD steps with inductor equals eager, in one AOT compile.
 # expect: True
 # expect code_count 1: # AOT Autograd: joint graph
-import torch
-from _lib.eager_comparison import compare_training, same_as_eager
-from _lib.models import Attention
+from _lib.eager_comparison import same_as_eager
+from _lib.model_training import attention_training
 
-
-def make():
-    torch.manual_seed(0)
-    return Attention()
-
-
-def mse(run, x, y):
-    return ((run(x) - y) ** 2).mean()
-
-
-torch.manual_seed(3)
-x = torch.randn(2, 5, 16)
-y = torch.randn(2, 5, 16)
-print(same_as_eager(compare_training(make, "inductor", 3, "sgd", x, y, mse)))
+print(same_as_eager(attention_training("inductor")))

@@ -4,12 +4,8 @@
 # expect code_count 1: # AOT Autograd: joint graph
 import torch
 from _lib.eager_comparison import compare_training, same_as_eager
+from _lib.model_training import seeded
 from _lib.models import Block
-
-
-def make():
-    torch.manual_seed(0)
-    return Block()
 
 
 def loss_of(run, x, y):
@@ -19,4 +15,4 @@ def loss_of(run, x, y):
 torch.manual_seed(2)
 x = torch.randn(6, 24)
 y = torch.tensor([1, 0, 9, 3, 3, 7])
-print(same_as_eager(compare_training(make, "inductor", 3, "adam", x, y, loss_of)))
+print(same_as_eager(compare_training(seeded(Block), "inductor", 3, "adam", x, y, loss_of)))

@@ -2,21 +2,7 @@
 # expect: True
 # expect code_count 1: # AOT Autograd: joint graph
 # expect code_files: cwb_aot_eager
-import torch
-from _lib.eager_comparison import compare_training, same_as_eager
-from _lib.models import MLP
+from _lib.eager_comparison import same_as_eager
+from _lib.model_training import mlp_training
 
-
-def make():
-    torch.manual_seed(0)
-    return MLP()
-
-
-def mse(run, x, y):
-    return ((run(x) - y) ** 2).mean()
-
-
-torch.manual_seed(1)
-x = torch.randn(8, 16)
-y = torch.randn(8, 8)
-print(same_as_eager(compare_training(make, "aot_eager", 4, "adam", x, y, mse)))
+print(same_as_eager(mlp_training("aot_eager", "adam")))

@@ -7,21 +7,7 @@
 # expect code[0]: # forward graph
 # expect code[1]: # AOT Autograd: backward graph
 # expect graph_names: dynamo_output_graph, aot_joint_graph, aot_forward_graph, aot_backward_graph, inductor_post_grad_graph, inductor_post_grad_graph
-import torch
-from _lib.eager_comparison import compare_training, same_as_eager
-from _lib.models import MLP
+from _lib.eager_comparison import same_as_eager
+from _lib.model_training import mlp_training
 
-
-def make():
-    torch.manual_seed(0)
-    return MLP()
-
-
-def mse(run, x, y):
-    return ((run(x) - y) ** 2).mean()
-
-
-torch.manual_seed(1)
-x = torch.randn(8, 16)
-y = torch.randn(8, 8)
-print(same_as_eager(compare_training(make, "inductor", 4, "sgd", x, y, mse)))
+print(same_as_eager(mlp_training("inductor", "sgd")))
