@@ -81,6 +81,7 @@ struct LogSettings {
     bool recompiles = false;
     bool guards = false;
     bool graphCode = false;
+    bool graphSizes = false;
     static LogSettings fromEnvironment();
 };
 
@@ -125,6 +126,7 @@ private:
     using CacheKey = std::pair<const frontend::CodeObject*, uint32_t>;
     vm::Value runCompiled(vm::Frame& frame, const vm::CompileOptions& options);
     CacheEntry* compileEntry(FrameCache& cache, vm::Frame& frame, const vm::ValueList& view, const vm::CompileOptions& options);
+    vm::CompileOptions withInductorConfig(const vm::CompileOptions& options);
     vm::Value rebuild(const Rebuild& r, const vm::ValueList& outputs, const vm::ValueList& view, const vm::Namespace& globals);
     /// Writes an entry's side effects to the real lists, objects, dicts and globals after its graph ran.
     void replaySideEffects(const CacheEntry& entry, const vm::ValueList& outputs, const vm::ValueList& view, vm::Namespace& globals);
