@@ -80,7 +80,7 @@ class Normal(Distribution):
 
     def __init__(self, loc, scale, validate_args=None):
         self.loc, self.scale = broadcast_all(loc, scale)
-        super().__init__(self.loc.shape, (), validate_args)
+        Distribution.__init__(self, self.loc.shape, (), validate_args)
         self._check_positive("scale", self.scale)
 
     @property
@@ -124,7 +124,7 @@ class Independent(Distribution):
         event_dim = reinterpreted_batch_ndims + len(base_distribution.event_shape)
         self.base_dist = base_distribution
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
-        super().__init__(shape[: len(shape) - event_dim], shape[len(shape) - event_dim:], validate_args)
+        Distribution.__init__(self, shape[: len(shape) - event_dim], shape[len(shape) - event_dim:], validate_args)
 
     @property
     def mean(self):
