@@ -94,6 +94,16 @@ void ProvenanceView::showModule(size_t module) {
         pane.code = viz::HighlightedCode(text.text, viz::CodeLanguage::Python);
         pane.lit.assign(pane.code.lineCount(), false);
     }
+    // A first impression of what the view does: the module's first kernel, linked to its nodes, until the user
+    // (or a kernel or node picked elsewhere) selects something else.
+    if (module_ >= modules_.size()) return;
+    for (const std::string& anchor : modules_[module_].text(viz::ProvenancePane::Code).anchors) {
+        if (anchor.empty()) continue;
+        viz::ProvenanceSelection linked = modules_[module_].select(viz::ProvenancePane::Code, anchor);
+        if (linked.pre.empty() && linked.post.empty()) continue;
+        select(viz::ProvenancePane::Code, anchor, true);
+        break;
+    }
 }
 
 void ProvenanceView::select(viz::ProvenancePane from, const std::string& anchor, bool scrollThatPane) {

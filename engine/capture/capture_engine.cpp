@@ -22,15 +22,6 @@ LogSettings LogSettings::fromEnvironment() {
     return settings;
 }
 
-namespace {
-CompiledAutogradHandler& compiledAutogradHandler() {
-    static CompiledAutogradHandler handler;
-    return handler;
-}
-}  // namespace
-
-void registerCompiledAutograd(CompiledAutogradHandler handler) { compiledAutogradHandler() = std::move(handler); }
-
 CaptureEngine::CaptureEngine(vm::Interpreter& vm) : vm_(vm), logs_(LogSettings::fromEnvironment()) {}
 
 CaptureEngine::~CaptureEngine() {
@@ -64,7 +55,7 @@ bool CaptureEngine::dynamoDisabled(const vm::Namespace& config) {
 
 bool CaptureEngine::compiledAutogradEnabled(const vm::Namespace& config) {
     auto flag = config.find("compiled_autograd");
-    return compiledAutogradHandler() && flag != config.end() && vm_.truthy(flag->second);
+    return fx::compiledAutogradHandler() && flag != config.end() && vm_.truthy(flag->second);
 }
 
 int CaptureEngine::recompileLimit() {
@@ -106,7 +97,7 @@ std::optional<vm::Value> CaptureEngine::onFrame(vm::Interpreter&, vm::Frame& fra
     std::optional<tensor::autograd::BackwardInterceptorScope> compiledAutograd;
     if (!tensor::autograd::backwardIntercepted() && compiledAutogradEnabled(config))
         compiledAutograd.emplace([this, options](const tensor::autograd::RootGradients& start, bool retainGraph) {
-            return compiledAutogradHandler()(*this, options, start, retainGraph);
+            return fx::compiledAutogradHandler()(*this, options, start, retainGraph);
         });
     if (pendingExplain_) {
         explain_ = pendingExplain_;
@@ -157,6 +148,7 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
                 if (r.index > 0) rebuiltLists_[r.index] = list;
                 return list;
             }
+            if (r.kind == Rebuild::Kind::Iterator && !r.name.empty()) return vm_.call(vm_.builtins().at(r.name), std::move(items));
             if (r.kind == Rebuild::Kind::Iterator) return vm_.iterate(vm::makeList(std::move(items)));
             vm::Value tuple = vm::makeTuple(std::move(items));
             if (r.constant.is(vm::Kind::Tuple)) {
@@ -241,6 +233,18 @@ void CaptureEngine::replaySideEffects(const CacheEntry& entry, const vm::ValueLi
     }
 }
 
+vm::Value CaptureEngine::evalSkippedFrame(vm::Frame& frame, const vm::CompileOptions& options) {
+    // Dynamo's callback stays installed while a skipped frame runs: every function it calls is a frame of its own.
+    const vm::CompileOptions* outer = vm_.hookEveryCall();
+    vm_.setHookEveryCall(&options);
+    struct Restore {
+        vm::Interpreter& vm;
+        const vm::CompileOptions* options;
+        ~Restore() { vm.setHookEveryCall(options); }
+    } restore{vm_, outer};
+    return vm_.evalFrame(frame);
+}
+
 vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions& options) {
     int breakLine = 0;  // the line of the last graph break: resume functions are named after it
     for (;;) {
@@ -269,10 +273,11 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
         for (auto it = cache.entries.rbegin(); it != cache.entries.rend() && !hit; ++it)
             if (fx::sameBackend(it->compiledWith, options) && it->autocast == autocast && it->guards.check(vm_, *view, *frame.globals)) hit = &*it;
         if (!hit) {
+            if (cache.skipped) return evalSkippedFrame(frame, options);
             if (cache.limitHit) return vm_.evalFrame(frame);
             if (!cache.entries.empty() && stance_ == "eager_on_recompile") return vm_.evalFrame(frame);
             hit = compileEntry(cache, frame, *view, options);
-            if (!hit) return vm_.evalFrame(frame);
+            if (!hit) return cache.skipped ? evalSkippedFrame(frame, options) : vm_.evalFrame(frame);
         }
         vm::ValueList outputs;
         if (hit->graph) {

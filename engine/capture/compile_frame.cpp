@@ -65,20 +65,21 @@ std::string instructionDescription(const frontend::CodeObject& code, uint32_t pc
 
 }  // namespace
 
-int callNodeCount(const Graph& graph) {
-    int count = 0;
-    for (const auto& node : graph.nodes())
-        if (node->op == NodeOp::CallFunction || node->op == NodeOp::CallMethod || node->op == NodeOp::CallModule) ++count;
-    return count;
-}
-
-traces::Graph graphRow(const Graph& graph) {
-    traces::Graph row;
-    row.kind = traces::GraphKind::Dynamo;
-    row.name = "dynamo_output_graph";
-    row.text = fx::readableGraph(graph);
-    row.nodes = fx::graphNodeRows(graph);
-    return row;
+void CaptureEngine::logGraphBreak(const std::string& prefix, const GraphBreakInfo& info, const std::string& reason) {
+    std::string site = fmt::format("{}:{}", info.file, info.line);
+    std::string reasonText = "Graph Break Reason: " + reason;
+    // A second break at the same place is logged without its user stack, as Dynamo does.
+    if (loggedBreakSites_[site]++ > 0) {
+        logLines(log(), prefix + "[__graph_breaks] ",
+                 fmt::format("Graph break (user stack suppressed due to duplicate graph break) in user code at {}\n{}", site, reasonText));
+        return;
+    }
+    std::string text = fmt::format("Graph break in user code at {}\n{}\n\nUser code traceback:", site, reasonText);
+    // The running Python frames (the callers), then the traced ones down to the break.
+    for (const vm::TracebackEntry& e : vm_.callStack())
+        text += fmt::format("\n  File \"{}\", line {}, in {}\n    {}", e.filename, e.line, e.function, vm_.sourceLine(e.filename, e.line));
+    for (const auto& f : info.userStack) text += fmt::format("\n  File \"{}\", line {}, in {}\n    {}", f.file, f.line, f.function, f.source);
+    logLines(log(), prefix + "[__graph_breaks] ", text + "\n");
 }
 
 void CaptureEngine::countCompiledGraph(const Graph& graph) {
@@ -221,6 +222,25 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
             throw;
         }
         if (!result.restartAt) break;
+        if (!options.fullgraph && result.graphBreak->skipFrame) {
+            // No resume point (a break inside the function a lazy map/filter calls at FOR_ITER): Dynamo skips the
+            // whole frame from now on and runs it eagerly; the functions it calls are still compiled as frames.
+            const GraphBreakInfo& info = *result.graphBreak;
+            countCounter("unimplemented", info.reason, 1);
+            countCounter("frames", "total", 1);
+            if (logs_.graphBreaks)
+                logGraphBreak(prefix, info,
+                              "Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph break "
+                              "encountered:\n\n" + info.reason);
+            compile.status = traces::CompileStatus::Failed;
+            compile.failType = "Unsupported";
+            compile.failReason = info.reason;
+            compile.failUserFile = info.file;
+            compile.failUserLine = info.line;
+            if (sink_) sink_->compileFinished(compile);
+            cache.skipped = true;
+            return nullptr;
+        }
         if (options.fullgraph) {
             const GraphBreakInfo& info = *result.graphBreak;
             countCounter("unimplemented", info.reason, 1);
@@ -318,23 +338,9 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         emitGraphBreak(key, info);
         countGraphBreak(info.reason);
         if (explain_) explain_->breaks.push_back(info);
-        if (logs_.graphBreaks) {
-            std::string site = fmt::format("{}:{}", info.file, info.line);
-            std::string reasonText = fmt::format("Graph Break Reason: Encountered graph break when attempting to trace {}:\n\n{}",
-                                                 instructionDescription(*frame.code, entry.breakPc), info.reason);
-            // A second break at the same place is logged without its user stack, as Dynamo does.
-            if (loggedBreakSites_[site]++ > 0) {
-                logLines(log(), prefix + "[__graph_breaks] ",
-                         fmt::format("Graph break (user stack suppressed due to duplicate graph break) in user code at {}\n{}", site, reasonText));
-            } else {
-                std::string text = fmt::format("Graph break in user code at {}\n{}\n\nUser code traceback:", site, reasonText);
-                // The running Python frames (the callers), then the traced ones down to the break.
-                for (const vm::TracebackEntry& e : vm_.callStack())
-                    text += fmt::format("\n  File \"{}\", line {}, in {}\n    {}", e.filename, e.line, e.function, vm_.sourceLine(e.filename, e.line));
-                for (const auto& f : info.userStack) text += fmt::format("\n  File \"{}\", line {}, in {}\n    {}", f.file, f.line, f.function, f.source);
-                logLines(log(), prefix + "[__graph_breaks] ", text + "\n");
-            }
-        }
+        if (logs_.graphBreaks)
+            logGraphBreak(prefix, info, fmt::format("Encountered graph break when attempting to trace {}:\n\n{}",
+                                                    instructionDescription(*frame.code, entry.breakPc), info.reason));
     }
     entry.guards = GuardTree(std::move(result.guards));
     std::vector<traces::Guard> guardRows = entry.guards.rows();

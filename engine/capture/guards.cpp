@@ -209,6 +209,9 @@ std::string GuardSpec::code() const {
 
 std::string GuardSpec::verboseCode() const {
     std::string text = code();
+    // A ShapeEnv specialization no user line asked for (a symbolic float's method): Dynamo has no origin for it.
+    if (kind == GuardKind::ScalarCompare && origin.file.empty() && dimension < 0)
+        return fmt::format("{}  # (unknown source ___as_tensor({}).item(), please file a bug)", text, source->str());
     if (origin.file.empty()) return text;
     // Shape-environment guards name the symbolic-shapes code that installed them instead of padding.
     if (kind == GuardKind::ScalarCompare)

@@ -202,6 +202,12 @@ void Tracer::storeItem(const VarRef& container, const VarRef& key, const VarRef&
     }
     // A dict from outside the frame: the store is pending (reads see it) and replayed on the real dict.
     if (container->kind == Variable::Kind::Python && container->value.is(vm::Kind::Dict) && container->source) {
+        // A view taken earlier holds the dict's items as they were: a store would leave it stale.
+        for (const auto& weak : outsideViews_)
+            if (VarRef view = weak.lock(); view && view->self->value.identical(container->value))
+                unsupported("Unsupported dict operation",
+                            "Dynamo does not trace a store into a dict from outside the compiled frame while a view of it is alive.", {},
+                            fmt::format("call_method ConstDictVariable() {}", what));
         if (!value) {
             std::optional<VarRef> pending = pendingItem(container->value, k);
             bool present = pending ? static_cast<bool>(*pending) : container->value.as<vm::DictObject>().find(k) != nullptr;
@@ -260,6 +266,7 @@ VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRe
     const size_t most = name == "get" || name == "pop" || name == "setdefault" ? 2 : 0;
     if (!kwargs.empty() || args.size() > most || (!noArguments && args.empty()))
         unsupported("Unsupported method call", fmt::format("dict.{}() with these arguments.", name), {}, name);
+    if (self->kind == Variable::Kind::Python && self->source && noArguments && name != "clear") return outsideDictView(self, name);
     if (self->kind == Variable::Kind::Python) {
         // All constants: the real method on the trace's own dict.
         for (const VarRef& a : args)
@@ -311,6 +318,36 @@ VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRe
         refreshViews(self);
     }
     return fallback;
+}
+
+VarRef Tracer::outsideDictView(const VarRef& dict, const std::string& name) {
+    // Dynamo guards the keys (DICT_KEYS_MATCH, in order: the view iterates them) and reads each value through its
+    // own source (G['d']['k']), so a changed value is this call's value and a changed key recompiles.
+    requireNoPendingItems(dict->value, name);
+    guardDictKeys(dict, true);
+    auto view = std::make_shared<Variable>();
+    view->kind = Variable::Kind::Tuple;
+    view->value = vm::makeTuple({});
+    view->fresh = true;
+    view->self = dict;
+    view->name = name;
+    for (const auto& [key, item] : dict->value.as<vm::DictObject>().entries) {
+        VarRef value = name == "keys" ? nullptr : wrapSource(item, Source::dictItem(dict->source, key));
+        if (name == "keys") {
+            view->items.push_back(constant(key));
+        } else if (name == "values") {
+            view->items.push_back(value);
+        } else {
+            auto pair = std::make_shared<Variable>();
+            pair->kind = Variable::Kind::Tuple;
+            pair->value = vm::makeTuple({});
+            pair->fresh = true;
+            pair->items = {constant(key), value};
+            view->items.push_back(pair);
+        }
+    }
+    outsideViews_.push_back(view);
+    return view;
 }
 
 std::vector<std::pair<VarRef, VarRef>> Tracer::dictPairs(const VarRef& other, bool mappingOnly) {

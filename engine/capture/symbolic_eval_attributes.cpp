@@ -5,16 +5,33 @@
 #include <algorithm>
 
 #include "capture/symbolic_eval.h"
+#include "ops/operators.h"
 
 namespace eng::capture {
 
 VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::string& name) {
     if (object->kind == Variable::Kind::SymScalar && object->source && !object->node && vm_.findAttr(object->value, name)) {
-        // A method of an int/float argument that became symbolic (`m.is_integer()`): the value is specialized again
-        // (its equality guard is back), as a guard on the method's outcome would pin it for every call anyway.
-        object->kind = Variable::Kind::Python;
-        object->guarded = false;
-        guardValue(object);
+        // A method of an int/float argument that became symbolic (`m.is_integer()`): the value is specialized again,
+        // as a guard on the method's outcome would pin it for every call anyway. An int gets its equality guard
+        // back; a float stays a graph input whose method is a call in the graph (Dynamo's SymNodeVariable), and the
+        // ShapeEnv specializes it (`___as_tensor(m).item() == 1.5`).
+        if (object->value.is(vm::Kind::Float)) {
+            Arg input = argOf(object);
+            Node* call = recordCall(NodeOp::CallMethod, name, {input}, {});
+            call->example = vm_.call(vm_.getAttr(object->value, name), {});
+            object->node = nullptr;
+            GuardSpec g;
+            g.kind = GuardKind::ScalarCompare;
+            g.source = object->source;
+            g.compareOp = static_cast<uint32_t>(ops::CompareOperator::Equal);
+            g.expected = object->value;
+            guards_.push_back(std::move(g));
+            object->kind = Variable::Kind::Python;
+        } else {
+            object->kind = Variable::Kind::Python;
+            object->guarded = false;
+            guardValue(object);
+        }
     }
     if (object->kind == Variable::Kind::Tensor) {
         const tensor::Tensor& t = object->value.tensor();
@@ -85,8 +102,12 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     // trace's own dict, which every call rebuilds.
     bool freshDict = object->fresh && !object->source && !object->node &&
                      (object->kind == Variable::Kind::Dict || (object->kind == Variable::Kind::Python && object->value.is(vm::Kind::Dict)));
-    bool dictMethod = freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear" ||
-                                    (object->kind == Variable::Kind::Dict && (name == "keys" || name == "values" || name == "items")));
+    const bool viewMethod = name == "keys" || name == "values" || name == "items";
+    // keys()/values()/items() of a plain dict from outside the frame: traced views over its guarded keys.
+    const bool outsideView = viewMethod && object->kind == Variable::Kind::Python && object->source && object->value.is(vm::Kind::Dict) &&
+                             !object->value.as<vm::DictObject>().cls;
+    bool dictMethod = outsideView || (freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear" ||
+                                                    (object->kind == Variable::Kind::Dict && viewMethod)));
     if (listMethod || dictUpdate || dictMethod) {
         auto method = std::make_shared<Variable>();
         method->kind = Variable::Kind::ContainerMethod;

@@ -262,15 +262,22 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
         }
         case Opcode::GetIter: {
             VarRef v = popVar(frame);
-            auto iterator = container(Variable::Kind::Iterator, v->kind == Variable::Kind::Iterator ? std::vector<VarRef>(v->items.begin() + static_cast<long>(v->position), v->items.end()) : tracer.unpack(v));
-            stack.push_back(iterator);
+            stack.push_back(tracer.iteratorOf(v));
             break;
         }
         case Opcode::ForIter: {
-            VarRef& iterator = stack.back();
+            VarRef iterator = stack.back();
             if (iterator->kind != Variable::Kind::Iterator) unsupportedInstruction(tracer, in);
-            if (iterator->position < iterator->items.size()) {
-                stack.push_back(iterator->items[iterator->position++]);
+            std::optional<VarRef> item;
+            try {
+                item = tracer.nextOf(iterator);
+            } catch (Unsupported& u) {
+                // A break inside the function a lazy map/filter calls: FOR_ITER is no resume point in the root frame.
+                if (!frame.parent && !iterator->lazySources.empty()) u.info.skipFrame = true;
+                throw;
+            }
+            if (item) {
+                stack.push_back(*item);
             } else {
                 stack.pop_back();
                 frame.pc = in.arg;

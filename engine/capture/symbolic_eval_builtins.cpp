@@ -141,24 +141,13 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
     }
     if ((name == "map" || name == "filter") && args.size() >= 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Python &&
         (name == "map" || args.size() == 2)) {
-        // Lazy in Python; the subset's iterables here are finite and the function is traced per item, in order.
-        std::vector<std::vector<VarRef>> sources;
-        for (size_t i = 1; i < args.size(); ++i) sources.push_back(tracer.unpack(args[i]));
-        size_t n = sources[0].size();
-        for (const auto& source : sources) n = std::min(n, source.size());
+        // Lazy, as in Python: the function runs through the trace when an item is asked for (Tracer::nextOf).
         auto out = std::make_shared<Variable>();
         out->kind = Variable::Kind::Iterator;
         out->fresh = true;
-        for (size_t i = 0; i < n; ++i) {
-            std::vector<VarRef> callArgs;
-            for (const auto& source : sources) callArgs.push_back(source[i]);
-            if (name == "map") {
-                out->items.push_back(tracer.callFunction(frame, args[0], callArgs, {}));
-            } else {
-                VarRef keep = args[0]->value.isNone() ? callArgs[0] : tracer.callFunction(frame, args[0], callArgs, {});
-                if (tracer.truthOf(frame, keep)) out->items.push_back(callArgs[0]);
-            }
-        }
+        out->name = name;
+        out->self = args[0];
+        for (size_t i = 1; i < args.size(); ++i) out->lazySources.push_back(tracer.iteratorOf(args[i]));
         return out;
     }
     const bool outsideDict = args.size() == 1 && args[0]->kind == Variable::Kind::Python && args[0]->source && args[0]->value.is(vm::Kind::Dict);
@@ -167,18 +156,12 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
          args[0]->kind == Variable::Kind::Iterator || outsideDict)) {
         // iter() of a traced container, or of a dict from outside the frame (its keys guarded by DICT_KEYS_MATCH): an
         // iterator over its items now (an iterator is its own iterator).
-        if (args[0]->kind == Variable::Kind::Iterator) return args[0];
-        auto out = std::make_shared<Variable>();
-        out->kind = Variable::Kind::Iterator;
-        out->fresh = true;
-        out->items = tracer.unpack(args[0]);
-        return out;
+        return tracer.iteratorOf(args[0]);
     }
     if (name == "next" && (args.size() == 1 || args.size() == 2) && kwargs.empty() && args[0]->kind == Variable::Kind::Iterator &&
         args[0]->fresh) {
         // next() of an iterator the trace made: its next item now, else the default, else StopIteration.
-        Variable& iterator = *args[0];
-        if (iterator.position < iterator.items.size()) return iterator.items[iterator.position++];
+        if (std::optional<VarRef> item = tracer.nextOf(args[0])) return *item;
         if (args.size() == 2) return args[1];
         vm::raise("StopIteration", "");
     }

@@ -103,6 +103,15 @@ bool readOnlyMethod(const vm::Value& receiver, const std::string& name) {
     return false;
 }
 
+/// A changing method of a set of constants the trace made itself: it runs on that set at trace time, which every call
+/// rebuilds from its final contents (a set from outside the frame would need the change replayed).
+bool ownSetMutator(const Variable& receiver, const std::string& name) {
+    static const std::set<std::string> setMutators = {"add", "discard", "remove", "clear", "update", "pop", "difference_update",
+                                                      "intersection_update", "symmetric_difference_update"};
+    return receiver.kind == Variable::Kind::Python && receiver.fresh && !receiver.source && receiver.value.is(vm::Kind::Set) &&
+           setMutators.contains(name);
+}
+
 VarRef callTensorMethod(Tracer& tracer, const VarRef& method, std::vector<VarRef> args, KwVars kwargs) {
     const std::string& name = method->name;
     const VarRef& self = method->self;
@@ -368,7 +377,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         if (name != "sorted" && madeClosureIn(all))
             unsupported("Unsupported nested function", "Dynamo does not pass a function with a closure created in the compiled frame to a builtin.",
                         {"Call the nested function inside the compiled region only, or define it outside."}, "call_function " + vm_.repr(value));
-        if (callable->self && readOnlyMethod(callable->self->value, name) &&
+        if (callable->self && (readOnlyMethod(callable->self->value, name) || ownSetMutator(*callable->self, name)) &&
             std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) &&
             std::all_of(kwargs.begin(), kwargs.end(), [this](const auto& kw) { return isConstant(kw.second); })) {
             // A method that only reads a constant (cls.__dataclass_fields__.values(), "-".join(names)): folded.

@@ -46,12 +46,35 @@ VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
         return callTensorOp(NodeOp::CallFunction, "operator." + binaryName(op), {a, b}, {}, vm::Value(), CallKind::Binary);
     }
     if (std::optional<VarRef> v = sequenceOp(op, a, b)) return *v;
+    if (std::optional<VarRef> v = dictMergeOp(op, a, b)) return *v;
     if (!isConstant(a) || !isConstant(b))
         unsupported("Unsupported binary operator", fmt::format("Dynamo cannot trace `{}` on these operand types.", binaryName(op)), {},
                     fmt::format("operator.{}", binaryName(op)));
     argOf(a);
     argOf(b);
     return constant(vm_.binaryOp(op, exampleOf(a), exampleOf(b)));
+}
+
+std::optional<VarRef> Tracer::dictMergeOp(uint32_t op, const VarRef& a, const VarRef& b) {
+    // PEP 584 on plain dicts: `a | b` is a new dict the trace owns (a's items, then b's); `a |= b` stores b's
+    // items into a (replayed on a dict from outside the frame).
+    const auto operand = ops::decodeBinaryOpArg(op);
+    auto plainDict = [](const VarRef& v) {
+        return v->kind == Variable::Kind::Dict || (v->kind == Variable::Kind::Python && v->value.is(vm::Kind::Dict) && !v->value.as<vm::DictObject>().cls);
+    };
+    if (!operand || operand->op != ops::BinaryOperator::BitOr || !plainDict(a) || !plainDict(b))
+        return std::nullopt;
+    // `|=` on a dict that is neither traced nor from outside (a constant the trace owns) folds in the VM.
+    if (operand->inplace && a->kind != Variable::Kind::Dict && !a->source) return std::nullopt;
+    VarRef target = a;
+    if (!operand->inplace) {
+        target = std::make_shared<Variable>();
+        target->kind = Variable::Kind::Dict;
+        target->fresh = true;
+        for (auto& [key, value] : dictPairs(a, true)) storeItem(target, key, value);
+    }
+    for (auto& [key, value] : dictPairs(b, true)) storeItem(target, key, value);
+    return target;
 }
 
 std::optional<VarRef> Tracer::sequenceOp(uint32_t op, const VarRef& a, const VarRef& b) {
@@ -393,6 +416,40 @@ bool Tracer::truthOf(TraceFrame& frame, const VarRef& v) {
     }
 }
 
+VarRef Tracer::iteratorOf(const VarRef& iterable) {
+    if (iterable->kind == Variable::Kind::Iterator) return iterable;
+    return container(Variable::Kind::Iterator, unpack(iterable));
+}
+
+std::optional<VarRef> Tracer::nextOf(const VarRef& iterator) {
+    Variable& it = *iterator;
+    if (it.position < it.items.size()) return it.items[it.position++];
+    while (!it.lazySources.empty()) {
+        std::vector<VarRef> args;
+        for (const VarRef& source : it.lazySources) {
+            std::optional<VarRef> item = nextOf(source);
+            if (!item) break;
+            args.push_back(*item);
+        }
+        if (args.size() < it.lazySources.size()) {
+            it.lazySources.clear();  // the shortest source is exhausted: so is the map
+            break;
+        }
+        VarRef item;
+        if (it.name == "map") {
+            item = callFunction(*current_, it.self, args, {});
+        } else {
+            VarRef keep = it.self->value.isNone() ? args[0] : callFunction(*current_, it.self, args, {});
+            if (!truthOf(*current_, keep)) continue;
+            item = args[0];
+        }
+        it.items.push_back(item);
+        it.position = it.items.size();
+        return item;
+    }
+    return std::nullopt;
+}
+
 std::vector<VarRef> Tracer::unpack(const VarRef& v) {
     switch (v->kind) {
         case Variable::Kind::List:
@@ -410,7 +467,11 @@ std::vector<VarRef> Tracer::unpack(const VarRef& v) {
             for (const vm::Value& key : v->keys) out.push_back(constant(key));
             return out;
         }
-        case Variable::Kind::Iterator: return std::vector<VarRef>(v->items.begin() + static_cast<long>(v->position), v->items.end());
+        case Variable::Kind::Iterator: {
+            std::vector<VarRef> out;
+            while (std::optional<VarRef> item = nextOf(v)) out.push_back(*item);
+            return out;
+        }
         case Variable::Kind::Set: return v->items;
         case Variable::Kind::Tensor: {
             std::vector<VarRef> out;

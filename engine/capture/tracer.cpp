@@ -391,7 +391,7 @@ vm::Value Tracer::exampleOf(const VarRef& v) {
         case Variable::Kind::List:
         case Variable::Kind::Tuple: {
             if (v->node) return v->value;  // the tuple one op returned
-            if (v->self && v->self->kind == Variable::Kind::Dict)  // a view of a traced dict: its example dict's view
+            if (isDictView(*v))  // a view of a dict: its example dict's view
                 return vm_.call(vm_.getAttr(exampleOf(v->self), v->name), {});
             vm::ValueList items;
             for (const VarRef& item : v->items) items.push_back(exampleOf(item));

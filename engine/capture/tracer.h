@@ -73,7 +73,16 @@ struct Variable {
     CellRef cell;          // Kind::Cell
     SourceRef classSource;  // Kind::Object: where its class was read (class attributes are guarded through it)
     vm::Value original;     // Kind::Tensor read from a source: the real object (the trace computes on a private copy)
+    /// Kind::Iterator of `map`/`filter` (in `name`): lazy, as in Python; the function in `self` is called through the
+    /// trace on the next items of these iterators each time an item is asked for (Dynamo's MapVariable/FilterVariable).
+    std::vector<VarRef> lazySources;
 };
+
+/// A keys()/values()/items() view (a Tuple variable over `self`): of a dict the trace made, or of one from outside.
+inline bool isDictView(const Variable& v) {
+    return (v.kind == Variable::Kind::Tuple || v.kind == Variable::Kind::List) && v.self &&
+           (v.self->kind == Variable::Kind::Dict || (v.self->kind == Variable::Kind::Python && v.self->value.is(vm::Kind::Dict)));
+}
 
 /// Why tracing stopped before an instruction; `message` in Dynamo's wording.
 struct GraphBreakInfo {
@@ -84,6 +93,7 @@ struct GraphBreakInfo {
     std::string function;
     std::string code;
     std::vector<traces::Frame> userStack;
+    bool skipFrame = false;  // no resume point: Dynamo fails the frame and runs it eagerly ("Failed to handle graph break gracefully")
 };
 
 /// How to rebuild a frame value from the compiled graph's outputs after the graph ran.
@@ -285,6 +295,7 @@ public:
     VarRef binaryOp(uint32_t op, const VarRef& a, const VarRef& b);
     /// `+` / `+=` of two lists or two tuples and `*` of one by a constant int, where an operand holds traced
     /// values: the items of the result (a list's `+=` extends it in place); nullopt for other operands.
+    std::optional<VarRef> dictMergeOp(uint32_t op, const VarRef& a, const VarRef& b);
     std::optional<VarRef> sequenceOp(uint32_t op, const VarRef& a, const VarRef& b);
     /// List or Tuple for a traced or constant list or tuple; nullopt otherwise.
     std::optional<Variable::Kind> sequenceKind(const VarRef& v) const;
@@ -305,6 +316,12 @@ public:
     bool tensorOfConstants(const VarRef& v) const;
     bool truthOf(TraceFrame& frame, const VarRef& v);
     std::vector<VarRef> unpack(const VarRef& v);
+    /// The next item of a traced iterator (a lazy map/filter calls its function now); nullopt when exhausted.
+    std::optional<VarRef> nextOf(const VarRef& iterator);
+    /// keys()/values()/items() of a dict from outside the frame: a view over its guarded keys and sourced values.
+    VarRef outsideDictView(const VarRef& dict, const std::string& name);
+    /// An iterator over a traced iterable: an iterator is its own iterator.
+    VarRef iteratorOf(const VarRef& iterable);
     [[noreturn]] void unsupported(const std::string& breakType, const std::string& explanation,
                                   const std::vector<std::string>& hints, const std::string& context, int gbNumber = 0);
     GuardOrigin originHere() const;
@@ -364,6 +381,7 @@ private:
     const PendingEffect* findEffect(SideEffect::Kind kind, const void* identity, const std::string& name, const vm::Value* key) const;
     void addEffect(PendingEffect effect);
     std::vector<PendingEffect> effects_;  // in the order the trace made them; one per target
+    std::vector<std::weak_ptr<Variable>> outsideViews_;  // views of dicts from outside the frame (outsideDictView)
     std::map<const Variable*, size_t> aliasIds_;  // containers made by the trace, numbered for one rebuilt object each
     std::map<const vm::FunctionObject*, std::vector<CellRef>> madeClosures_;
     std::map<const vm::FunctionObject*, uint32_t> madeAt_;

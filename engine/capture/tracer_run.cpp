@@ -165,8 +165,8 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
             return r;
         case Variable::Kind::List:
         case Variable::Kind::Tuple:
-            if (v->self && v->self->kind == Variable::Kind::Dict) {
-                // A view of a dict the trace made: the rebuilt dict's own view, live as in Python.
+            if (isDictView(*v)) {
+                // A view of a dict: the rebuilt (or the real outside) dict's own view, live as in Python.
                 r.kind = Rebuild::Kind::DictView;
                 r.name = v->name;
                 r.items.push_back(rebuildOf(v->self, outputs, outputIndex));
@@ -218,6 +218,12 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
         case Variable::Kind::Iterator:
             r.kind = Rebuild::Kind::Iterator;
             for (size_t i = v->position; i < v->items.size(); ++i) r.items.push_back(rebuildOf(v->items[i], outputs, outputIndex));
+            if (!v->lazySources.empty()) {
+                // A lazy map/filter (its items are made on demand, so none is pending): map(f, *rest) / filter(f, rest).
+                r.name = v->name;
+                r.items.push_back(rebuildOf(v->self, outputs, outputIndex));
+                for (const VarRef& source : v->lazySources) r.items.push_back(rebuildOf(source, outputs, outputIndex));
+            }
             return r;
         case Variable::Kind::Slice:
             r.kind = Rebuild::Kind::Constant;

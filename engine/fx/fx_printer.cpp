@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "frontend/python_repr.h"
+#include "python/python_repr.h"
 #include "ops/operators.h"
 
 namespace eng::fx {
@@ -184,8 +184,8 @@ std::string constantText(const vm::Value& value) {
         case vm::Kind::None: return "None";
         case vm::Kind::Bool: return value.asBool() ? "True" : "False";
         case vm::Kind::Int: return std::to_string(value.asInt());
-        case vm::Kind::Float: return frontend::pythonFloatRepr(value.asFloat());
-        case vm::Kind::Str: return frontend::pythonStringRepr(value.str());
+        case vm::Kind::Float: return python::floatRepr(value.asFloat());
+        case vm::Kind::Str: return python::stringRepr(value.str());
         case vm::Kind::DType: return "torch." + std::string(tensor::dtypeName(value.as<vm::DTypeObject>().value));
         case vm::Kind::Device: return fmt::format("device(type='{}')", value.as<vm::DeviceObject>().value.str());
         case vm::Kind::Ellipsis: return "Ellipsis";
@@ -277,6 +277,22 @@ std::string graphSizes(const Graph& graph, const std::string& name) {
         if (symbolic) text += node->name + " (concrete): " + tuple(concrete) + "\n";
     }
     return text;
+}
+
+traces::Graph graphRow(const Graph& graph) {
+    traces::Graph row;
+    row.kind = traces::GraphKind::Dynamo;
+    row.name = "dynamo_output_graph";
+    row.text = readableGraph(graph);
+    row.nodes = graphNodeRows(graph);
+    return row;
+}
+
+int callNodeCount(const Graph& graph) {
+    int count = 0;
+    for (const auto& node : graph.nodes())
+        if (node->op == NodeOp::CallFunction || node->op == NodeOp::CallMethod || node->op == NodeOp::CallModule) ++count;
+    return count;
 }
 
 std::vector<traces::GraphNode> graphNodeRows(const Graph& graph) {

@@ -30,6 +30,10 @@ std::string graphSizes(const Graph& graph, const std::string& name);
 /// The trace's node rows of the graph, made from its nodes (not from the printed text): what readableGraph
 /// prints, one row per node, with the argument text and the earlier nodes each node reads.
 std::vector<traces::GraphNode> graphNodeRows(const Graph& graph);
+/// The graph's trace row as Dynamo's output graph (dynamo_output_graph: the readable text and its node rows).
+traces::Graph graphRow(const Graph& graph);
+/// The call nodes of a graph (call_function, call_method, call_module): what compilation metrics count as ops.
+int callNodeCount(const Graph& graph);
 /// Python's repr of a constant argument as FX prints it (0.5, 'none', torch.float32, ...).
 std::string constantText(const vm::Value& value);
 

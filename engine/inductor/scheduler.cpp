@@ -48,13 +48,6 @@ ExprPtr rewriteExpr(const ExprPtr& e, const std::function<ExprPtr(const ExprPtr&
     return result;
 }
 
-void forEachExpr(const ExprPtr& e, const std::function<void(const Expr&)>& visit, std::set<const Expr*>& seen) {
-    if (!e || !seen.insert(e.get()).second) return;
-    visit(*e);
-    forEachExpr(e->a, visit, seen);
-    forEachExpr(e->b, visit, seen);
-    forEachExpr(e->c, visit, seen);
-}
 
 struct Group {
     bool isExtern = false;
@@ -81,6 +74,11 @@ struct GroupPlan {
     Group group;
     std::vector<PlannedMember> members;
     std::set<int> externalLoads;
+    std::unordered_map<int, size_t> planned;    // buffer -> index in members
+    std::unordered_map<int, int> reductionLevel;  // reduction member -> the pass level it is computed in
+    // The group's variables: pointwise groups index every dim; reduction groups put kept dims first, reduced
+    // dims after. acrossKeepdimIndex indexes a result over the reduced dims, keepdim.
+    std::vector<Index> fullIndex, rowIndex, keepdimIndex, outerVars, redVars, acrossKeepdimIndex;
 };
 
 class Scheduler {
@@ -94,6 +92,8 @@ public:
 private:
     const GraphBuffer& buf(int id) const { return graph_.buffers.at(static_cast<size_t>(id)); }
     std::variant<GroupPlan, std::string> plan(const Group& group) const;
+    GroupPlan startPlan(const Group& group) const;
+    std::optional<std::string> addMember(GroupPlan& plan, int id) const;
     std::optional<Group> signatureWith(const Group& group, const GraphBuffer& b, std::string& why) const;
     void assemble(const GroupPlan& plan, const std::vector<bool>& stored, Schedule& schedule) const;
 
@@ -140,6 +140,11 @@ std::vector<bool> complement(const std::vector<bool>& dims) {
 
 bool reducesAcross(const Group& g, const GraphBuffer& b) {
     return g.reduction && b.kind == BufferKind::Reduction && b.reducedDims != g.reducedDims;
+}
+
+// Whether two groups plan their members alike: the same variables, so a member's plan does not change.
+bool sameSignature(const Group& a, const Group& b) {
+    return a.reduction == b.reduction && a.reducedDims == b.reducedDims && sameSizes(a.sizes, b.sizes);
 }
 
 bool Scheduler::hasAcross(const Group& g) const {
@@ -204,114 +209,126 @@ bool readsAcross(const GroupPlan& plan, const GraphBuffer& b) {
     return false;
 }
 
-std::variant<GroupPlan, std::string> Scheduler::plan(const Group& group) const {
+GroupPlan Scheduler::startPlan(const Group& group) const {
     GroupPlan result;
     result.group = group;
-    std::map<int, size_t> planned;  // buffer -> index in result.members
-    std::map<int, int> reductionLevel;
-    // Variables: pointwise groups index every dim; reduction groups put kept dims first, reduced dims after.
-    std::vector<Index> fullIndex(group.sizes.size()), rowIndex, keepdimIndex(group.sizes.size()), outerVars, redVars;
-    std::vector<Index> acrossKeepdimIndex(group.sizes.size());  // a result over the reduced dims, keepdim
+    const size_t rank = group.sizes.size();
+    result.fullIndex.resize(rank);
+    result.keepdimIndex.resize(rank);
+    result.acrossKeepdimIndex.resize(rank);
     int kept = 0;
     if (group.reduction)
         for (bool r : group.reducedDims) kept += r ? 0 : 1;
     int nextKept = 0, nextReduced = kept;
-    for (size_t d = 0; d < group.sizes.size(); ++d) {
+    for (size_t d = 0; d < rank; ++d) {
         const bool reduced = group.reduction && group.reducedDims[d];
-        fullIndex[d] = indexVar(reduced ? nextReduced++ : nextKept++);
+        result.fullIndex[d] = indexVar(reduced ? nextReduced++ : nextKept++);
         if (reduced) {
-            redVars.push_back(fullIndex[d]);
-            keepdimIndex[d] = indexConstant(0);
-            acrossKeepdimIndex[d] = fullIndex[d];
+            result.redVars.push_back(result.fullIndex[d]);
+            result.keepdimIndex[d] = indexConstant(0);
+            result.acrossKeepdimIndex[d] = result.fullIndex[d];
         } else {
-            outerVars.push_back(fullIndex[d]);
-            rowIndex.push_back(fullIndex[d]);
-            keepdimIndex[d] = fullIndex[d];
-            acrossKeepdimIndex[d] = indexConstant(0);
+            result.outerVars.push_back(result.fullIndex[d]);
+            result.rowIndex.push_back(result.fullIndex[d]);
+            result.keepdimIndex[d] = result.fullIndex[d];
+            result.acrossKeepdimIndex[d] = indexConstant(0);
         }
     }
-    for (int id : group.members) {
-        const GraphBuffer& b = buf(id);
-        PlannedMember m;
-        m.buffer = id;
-        const bool sameRank = b.sizes.size() == group.sizes.size();
-        if (reducesAcross(group, b)) {
-            // Its kept dims are the group's reduced ones: r variables index its result, x variables its input.
-            m.role = PlannedMember::Role::AcrossReduction;
-            m.value = b.reductionBody(redVars, outerVars);
-            m.storeIndex = offsetOf(sameRank ? acrossKeepdimIndex : redVars, b.strides);
-        } else if (b.kind == BufferKind::Reduction) {
-            m.role = PlannedMember::Role::Reduction;
-            m.value = b.reductionBody(outerVars, redVars);
-            m.storeIndex = offsetOf(sameRank ? keepdimIndex : rowIndex, b.strides);
-        } else if (readsAcross(result, b)) {
-            std::vector<Index> index = sameRank ? acrossKeepdimIndex : redVars;
-            m.role = PlannedMember::Role::FinalStore;
-            m.value = b.body(index);
-            m.storeIndex = offsetOf(index, b.strides);
-        } else {
-            std::vector<Index> index;
-            if (!group.reduction || sameSizes(b.sizes, group.sizes)) {
-                index = fullIndex;
-                m.role = group.reduction ? PlannedMember::Role::FullStore : PlannedMember::Role::OuterStore;
-            } else if (sameSizes(b.sizes, keptSizes(group)) || sameSizes(b.sizes, keepdimSizes(group))) {
-                index = sameSizes(b.sizes, keptSizes(group)) ? rowIndex : keepdimIndex;
-                m.role = PlannedMember::Role::OuterStore;
-            } else {  // over the column results' sizes without reading them
-                return fmt::format("iteration space {} is not the reduction's input {} or its rows", rangesText(b.sizes), rangesText(group.sizes));
-            }
-            m.value = b.body(index);
-            m.storeIndex = offsetOf(index, b.strides);
+    return result;
+}
+
+// Plans buffer `id` as the next member of `result`: a member's plan depends only on the group's signature and
+// the members before it, so a buffer joining a group of unchanged signature is planned alone, in time of its own
+// body (re-planning every member for every join made a chain of N buffers cost N squared times the chain).
+std::optional<std::string> Scheduler::addMember(GroupPlan& result, int id) const {
+    const Group& group = result.group;
+    const GraphBuffer& b = buf(id);
+    PlannedMember m;
+    m.buffer = id;
+    const bool sameRank = b.sizes.size() == group.sizes.size();
+    if (reducesAcross(group, b)) {
+        // Its kept dims are the group's reduced ones: r variables index its result, x variables its input.
+        m.role = PlannedMember::Role::AcrossReduction;
+        m.value = b.reductionBody(result.redVars, result.outerVars);
+        m.storeIndex = offsetOf(sameRank ? result.acrossKeepdimIndex : result.redVars, b.strides);
+    } else if (b.kind == BufferKind::Reduction) {
+        m.role = PlannedMember::Role::Reduction;
+        m.value = b.reductionBody(result.outerVars, result.redVars);
+        m.storeIndex = offsetOf(sameRank ? result.keepdimIndex : result.rowIndex, b.strides);
+    } else if (readsAcross(result, b)) {
+        std::vector<Index> index = sameRank ? result.acrossKeepdimIndex : result.redVars;
+        m.role = PlannedMember::Role::FinalStore;
+        m.value = b.body(index);
+        m.storeIndex = offsetOf(index, b.strides);
+    } else {
+        std::vector<Index> index;
+        if (!group.reduction || sameSizes(b.sizes, group.sizes)) {
+            index = result.fullIndex;
+            m.role = group.reduction ? PlannedMember::Role::FullStore : PlannedMember::Role::OuterStore;
+        } else if (sameSizes(b.sizes, keptSizes(group)) || sameSizes(b.sizes, keepdimSizes(group))) {
+            index = sameSizes(b.sizes, keptSizes(group)) ? result.rowIndex : result.keepdimIndex;
+            m.role = PlannedMember::Role::OuterStore;
+        } else {  // over the column results' sizes without reading them
+            return fmt::format("iteration space {} is not the reduction's input {} or its rows", rangesText(b.sizes), rangesText(group.sizes));
         }
-        // Reads of fused members at the point being computed become registers.
-        std::string failure;
-        std::unordered_map<const Expr*, ExprPtr> memo;
-        int level = 0;
-        m.value = rewriteExpr(m.value, [&](const ExprPtr& e) -> ExprPtr {
-            if (e->kind != Expr::Kind::Load) return e;
-            auto found = planned.find(e->buffer);
-            if (found == planned.end()) return e;
-            const PlannedMember& producer = result.members[found->second];
-            if (!sameIndex(e->index, producer.storeIndex)) {
-                if (failure.empty()) failure = fmt::format("reads {} at {}, not where it is computed ({})", buf(e->buffer).name, toString(e->index), toString(producer.storeIndex));
-                return e;
-            }
-            const bool producerLast = producer.role == PlannedMember::Role::AcrossReduction || producer.role == PlannedMember::Role::FinalStore;
-            if (producerLast != (m.role == PlannedMember::Role::FinalStore)) {
-                if (failure.empty())
-                    failure = producerLast ? fmt::format("reads {}, which is finished only after every outer point", buf(e->buffer).name)
-                                           : fmt::format("reads {} of one outer point after every outer point", buf(e->buffer).name);
-                return e;
-            }
-            if (producer.role == PlannedMember::Role::AcrossReduction) return reductionValue(producer.buffer, e->dtype);
-            if (producer.role == PlannedMember::Role::Reduction) {
-                level = std::max(level, reductionLevel.at(producer.buffer) + 1);
-                return reductionValue(producer.sameAs >= 0 ? producer.sameAs : producer.buffer, e->dtype);
-            }
-            level = std::max(level, producer.level);
-            return producer.value;
-        }, memo);
-        if (!failure.empty()) return failure;
-        // A value built on a finished reduction inherits its level through the substituted expression.
-        std::set<const Expr*> seen;
-        forEachExpr(m.value, [&](const Expr& x) {
-            if (x.kind == Expr::Kind::ReductionValue) level = std::max(level, reductionLevel.at(x.reduction) + 1);
-        }, seen);
-        m.level = level;
-        if (m.role == PlannedMember::Role::AcrossReduction) reductionLevel[id] = level;
-        if (m.role == PlannedMember::Role::Reduction) {
-            reductionLevel[id] = level;
-            for (const PlannedMember& other : result.members)
-                if (other.role == PlannedMember::Role::Reduction && other.sameAs < 0 && other.level == level &&
-                    buf(other.buffer).reductionOp == b.reductionOp && buf(other.buffer).dtype == b.dtype && exprEqual(other.value, m.value, sameIndex)) {
-                    m.sameAs = other.buffer;
-                    break;
-                }
-        }
-        for (int load : loadedBuffers(m.value)) result.externalLoads.insert(load);
-        planned[id] = result.members.size();
-        result.members.push_back(m);
+        m.value = b.body(index);
+        m.storeIndex = offsetOf(index, b.strides);
     }
+    // Reads of fused members at the point being computed become registers. The level of a value is one past the
+    // latest reduction it reads, directly or through a substituted member (whose level already counts its own).
+    std::string failure;
+    std::unordered_map<const Expr*, ExprPtr> memo;
+    std::set<int> loads;
+    int level = 0;
+    m.value = rewriteExpr(m.value, [&](const ExprPtr& e) -> ExprPtr {
+        if (e->kind != Expr::Kind::Load) return e;
+        auto found = result.planned.find(e->buffer);
+        if (found == result.planned.end()) {
+            loads.insert(e->buffer);
+            return e;
+        }
+        const PlannedMember& producer = result.members[found->second];
+        if (!sameIndex(e->index, producer.storeIndex)) {
+            if (failure.empty()) failure = fmt::format("reads {} at {}, not where it is computed ({})", buf(e->buffer).name, toString(e->index), toString(producer.storeIndex));
+            return e;
+        }
+        const bool producerLast = producer.role == PlannedMember::Role::AcrossReduction || producer.role == PlannedMember::Role::FinalStore;
+        if (producerLast != (m.role == PlannedMember::Role::FinalStore)) {
+            if (failure.empty())
+                failure = producerLast ? fmt::format("reads {}, which is finished only after every outer point", buf(e->buffer).name)
+                                       : fmt::format("reads {} of one outer point after every outer point", buf(e->buffer).name);
+            return e;
+        }
+        if (producer.role == PlannedMember::Role::AcrossReduction || producer.role == PlannedMember::Role::Reduction) {
+            level = std::max(level, result.reductionLevel.at(producer.buffer) + 1);
+            return reductionValue(producer.sameAs >= 0 ? producer.sameAs : producer.buffer, e->dtype);
+        }
+        level = std::max(level, producer.level);
+        return producer.value;
+    }, memo);
+    if (!failure.empty()) return failure;
+    m.level = level;
+    if (m.role == PlannedMember::Role::AcrossReduction) result.reductionLevel[id] = level;
+    if (m.role == PlannedMember::Role::Reduction) {
+        result.reductionLevel[id] = level;
+        for (const PlannedMember& other : result.members)
+            if (other.role == PlannedMember::Role::Reduction && other.sameAs < 0 && other.level == level &&
+                buf(other.buffer).reductionOp == b.reductionOp && buf(other.buffer).dtype == b.dtype && exprEqual(other.value, m.value, sameIndex)) {
+                m.sameAs = other.buffer;
+                break;
+            }
+    }
+    // Loads inside substituted members are those members' own, counted when they were planned.
+    result.externalLoads.insert(loads.begin(), loads.end());
+    result.planned[id] = result.members.size();
+    result.members.push_back(m);
+    return std::nullopt;
+}
+
+std::variant<GroupPlan, std::string> Scheduler::plan(const Group& group) const {
+    GroupPlan result = startPlan(group);
+    for (int id : group.members)
+        if (auto failure = addMember(result, id)) return *failure;
     return result;
 }
 
@@ -400,17 +417,17 @@ void Scheduler::assemble(const GroupPlan& plan, const std::vector<bool>& stored,
     if (!writes) return;  // every result is consumed elsewhere through registers only: nothing to run
     for (const Index& r : k.outerRanges) collectSymbols(r, k.symbols);
     for (const Index& r : k.reductionRanges) collectSymbols(r, k.symbols);
-    std::set<const Expr*> seen;
+    std::unordered_set<const Expr*> seen;
     auto visit = [&](const Expr& x) { if (x.index) collectSymbols(x.index, k.symbols); };
     auto storeSymbols = [&](const std::vector<Store>& stores) {
         for (const Store& s : stores) {
             collectSymbols(s.index, k.symbols);
-            forEachExpr(s.value, visit, seen);
+            forEachExprOnce(s.value, visit, seen);
         }
     };
     for (const KernelPass& pass : k.passes) {
         storeSymbols(pass.stores);
-        for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit, seen);
+        for (const Reduction& r : pass.reductions) forEachExprOnce(r.value, visit, seen);
     }
     storeSymbols(k.finalStores);
     k.name = fmt::format("{}_{}", kernelBaseName(g.reduction ? "cwb_red_fused" : "cwb_poi_fused", g.members, graph_), schedule.kernels.size());
@@ -438,7 +455,9 @@ Schedule Scheduler::run() {
             g.members = {b.id};
             groupOf[static_cast<size_t>(b.id)] = static_cast<int>(groups.size());
             groups.push_back(g);
-            plans.push_back(GroupPlan{g, {}, {}});
+            GroupPlan externPlan;
+            externPlan.group = g;
+            plans.push_back(std::move(externPlan));
             schedule.decisions.push_back(FusionDecision{b.name, b.name, false, "extern kernel (" + b.extern_.op + "): runs on its own"});
             if (!b.extern_.epilogue.empty())
                 schedule.decisions.push_back(FusionDecision{fmt::format("{}", fmt::join(b.extern_.epilogueNodes, ", ")), b.name, true, b.extern_.epilogue});
@@ -464,7 +483,15 @@ Schedule Scheduler::run() {
             std::string why;
             auto joined = signatureWith(groups[p], b, why);
             if (joined) {
-                auto planned = plan(*joined);
+                std::variant<GroupPlan, std::string> planned;
+                if (sameSignature(*joined, groups[p])) {
+                    GroupPlan extended = plans[p];
+                    extended.group = *joined;
+                    if (auto failure = addMember(extended, b.id)) planned = *failure;
+                    else planned = std::move(extended);
+                } else {
+                    planned = plan(*joined);
+                }
                 if (auto* ok = std::get_if<GroupPlan>(&planned)) {
                     bool ordered = true;
                     for (int load : ok->externalLoads)
@@ -474,7 +501,7 @@ Schedule Scheduler::run() {
                         }
                     if (ordered) {
                         groups[p] = *joined;
-                        plans[p] = *ok;
+                        plans[p] = std::move(*ok);
                         groupOf[static_cast<size_t>(b.id)] = static_cast<int>(p);
                         schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", p), true,
                             producer ? "consumer fused with its producer (same iteration space)"

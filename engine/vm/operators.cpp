@@ -215,6 +215,12 @@ Value Interpreter::binaryOp(uint32_t op, const Value& a, const Value& b) {
         }
     }
     if (base == BinaryOperator::Remainder && a.is(Kind::Str)) return makeStr(percentFormat(a.str(), b));
+    if (base == BinaryOperator::BitOr && a.is(Kind::Dict) && b.is(Kind::Dict)) {
+        // PEP 584: `a | b` is a copy of a updated with b (a's class kept); `a |= b` updates a.
+        auto merged = inplace ? std::static_pointer_cast<DictObject>(a.object()) : std::make_shared<DictObject>(a.as<DictObject>());
+        for (const auto& [key, value] : b.as<DictObject>().entries) merged->set(key, value);
+        return inplace ? a : Value(merged);
+    }
     if (std::optional<Value> set = setOperator(base, inplace, a, b)) return *set;
     typeError(fmt::format("unsupported operand type(s) for {}: '{}' and '{}'", ops::binaryOpArgSymbol(op),
                           classOf(a)->name, classOf(b)->name));

@@ -27,7 +27,10 @@ package() {
     staging=$(mktemp -d)
     # The tests read tests/data through the absolute path compiled into them; `run` recreates it.
     mkdir -p "$staging/gpu_tests"
-    strings "$build_dir/tests/${binaries[0]}" | grep -m1 '/tests/data$' >"$staging/gpu_tests/data_dir" || true
+    local binary
+    for binary in "${binaries[@]}"; do
+        strings "$build_dir/tests/$binary" | grep -m1 '/tests/data$' >"$staging/gpu_tests/data_dir" && break
+    done
     # Binaries and their non-system libraries (not libcuda, NVRTC or cuBLAS, which the GPU machine has); the
     # script's own .tar.xz of the folder is what travels (compressing twice took minutes).
     "$repo_root/scripts/bundle_binary.sh" "$staging/gpu_tests" "${binaries[@]/#/$build_dir/tests/}" >/dev/null
@@ -59,6 +62,9 @@ unpack() {
         mkdir -p "$(dirname "$data_dir")"
         ln -s "$repo_root/tests/data" "$data_dir"
     fi
+    # The script tests find their programs beside the data folder (tests/scripts).
+    local scripts_dir=${data_dir%/data}/scripts
+    if [[ -n $data_dir && ! -e $scripts_dir ]]; then ln -s "$repo_root/tests/scripts" "$scripts_dir"; fi
     export LD_LIBRARY_PATH="$bundle:$(cuda_library_dirs)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export CWB_KERNEL_CACHE_DIR="$work/kernels"
 }

@@ -32,7 +32,8 @@ trap 'kill "$cwb_pid" 2>/dev/null || true' EXIT
 window=$(timeout 60 xdotool search --sync --pid "$cwb_pid" --name "cwb - Compile Workbench" | head -1)
 source "$here/live_window.sh"
 
-# click LABEL: clicks the item the last snapshot placed at "item: LABEL at X Y".
+# click LABEL: clicks the item the last snapshot placed at "item: LABEL at X Y". What a click opens (a menu, a
+# list) is waited for with wait_for, never assumed drawn after a fixed delay: under load a frame takes longer.
 click() {
   local where
   where=$(grep -F -- "item: $1 at " "$work/snapshot.txt" | tail -1 | sed 's/.* at //')
@@ -49,7 +50,7 @@ press() { xdotool key "$1" sleep 0.3; }
 open_export_dialog() {
   snapshot menu_closed
   click "File"
-  snapshot file_menu
+  wait_for "item: Export report... at " file_menu
   click "Export report..."
   wait_for "dialog: Export report in $out" export_dialog
 }
@@ -73,7 +74,7 @@ wait_for "status: Wrote report to $out/typed_report.md" md_written
 # 3. JSON: picked in the Format list, which renames the file.
 open_export_dialog
 click "Format"
-snapshot format_list
+wait_for "item: JSON report at " format_list
 click "JSON report"
 wait_for "file-name: ${stem}_report.json" json_picked
 click "Save"
@@ -82,7 +83,7 @@ wait_for "status: Wrote report to $out/${stem}_report.json" json_written
 # 4. The graph view's Export...: DOT, SVG and PNG of the shown graph.
 snapshot graph_before_export
 click "Export..."
-snapshot export_popup
+wait_for "item: PNG at " export_popup
 for format in DOT SVG PNG; do
   click "$format"
   wait_for "^export: Saved $out/graph-[^ ]*\.${format,,} " "graph_${format}_saved" -E

@@ -149,6 +149,8 @@ if grep -q "^views: .*graph" "$work/metrics.txt"; then
     "provenance: forward: links inferred from the kernels' fusion comments" \
     "selected: code triton_poi_fused_gelu_0: pre h; post add, erf, mul, mul_1, mul_2; code triton_poi_fused_gelu_0" \
     "pane: pre-grad graph: 13 lines, 1 linked" "pane: post-grad graph (forward): 11 lines, 5 linked"
+  # With nothing picked, it opens on the module's first kernel and what it links to, not on three bare panes.
+  shot provenance_first_kernel "$training" provenance "--select 0/0" "" "selected: code triton_" "linked"
   # With nothing selected, the graph view shows the first compile that has graphs, not an empty view.
   shot graph_first_compile "$training" graph "" "" "tab: Dynamo" "graph: Dynamo: " "; labels"
 

@@ -48,6 +48,38 @@ constexpr std::array<InfixOperator, 19> kInfixOperators = {{
 
 constexpr std::string_view kDefForward = "def forward(";
 
+/// An in-place operator node as FX prints it: the operation, then the node named after its first argument
+/// ("out_4 += x_3;  out_5: \"f32[...]\" = out_4", "x[0] = y;  setitem = x"). Dynamo records a residual add
+/// (`out += identity`) this way.
+struct InPlaceOperation {
+    std::string target;  ///< "operator.iadd", "operator.setitem"
+    std::string args;    ///< "out_4, x_3"
+};
+
+/// `statement` as an in-place operation (`a += b` for every arithmetic infix operator, `a[i] = v`), if it is one.
+std::optional<InPlaceOperation> inPlaceOperationOf(std::string_view statement) {
+    for (const InfixOperator& op : kInfixOperators) {
+        bool arithmetic = op.token != "<" && op.token != ">" && op.token.find('=') == std::string_view::npos;
+        if (!arithmetic) continue;
+        std::string token = " " + std::string(op.token) + "= ";
+        size_t pos = scan::findTopLevel(statement, token);
+        if (pos == std::string_view::npos) continue;
+        std::string_view name = op.target.substr(op.target.find('.') + 1);
+        if (name.ends_with('_')) name.remove_suffix(1);  // and_ -> iand
+        return InPlaceOperation{"operator.i" + std::string(name), std::string(trim(statement.substr(0, pos))) + ", " +
+                                                                     std::string(trim(statement.substr(pos + token.size())))};
+    }
+    size_t eq = scan::findTopLevel(statement, " = ");
+    std::string_view target = eq == std::string_view::npos ? std::string_view() : trim(statement.substr(0, eq));
+    size_t open = target.find('[');
+    if (open == std::string_view::npos || !scan::isIdentifier(target.substr(0, open)) || !target.ends_with(']') ||
+        scan::findClosingBracket(target, open) != target.size() - 1)
+        return std::nullopt;
+    return InPlaceOperation{"operator.setitem", std::string(target.substr(0, open)) + ", " +
+                                                    std::string(target.substr(open + 1, target.size() - open - 2)) + ", " +
+                                                    std::string(trim(statement.substr(eq + 3)))};
+}
+
 /// "path:line in fn, code: src" (the text after "# File: ").
 SourceLocation parseFileComment(std::string_view rest) {
     SourceLocation loc;
@@ -157,6 +189,8 @@ private:
     size_t stamp_ = 0;
     std::optional<SourceLocation> source_;
     size_t signaturePlaceholders_ = 0;
+    /// Set while the statement naming an in-place operation's node is handled: the node computes this.
+    std::optional<InPlaceOperation> inPlace_;
 };
 
 std::vector<GraphNode> FxGraphParser::parse(std::string_view text) {
@@ -279,9 +313,21 @@ void FxGraphParser::handleComment(std::string_view comment) {
 }
 
 void FxGraphParser::handleStatement(std::string_view statement) {
-    // Everything after the first top-level ';' is FX freeing dead values ("mul = None"), not a node.
-    if (size_t semi = scan::findTopLevel(statement, ";"); semi != std::string_view::npos)
+    // Everything after the first top-level ';' is FX freeing dead values ("mul = None"), not a node, but for
+    // an in-place operation, whose node is named in the second statement.
+    if (size_t semi = scan::findTopLevel(statement, ";"); semi != std::string_view::npos) {
+        std::string_view rest = statement.substr(semi + 1);
         statement = statement.substr(0, semi);
+        if (std::optional<InPlaceOperation> inPlace = inPlaceOperationOf(trim(statement))) {
+            std::vector<std::string> inputs = referencedNodes(statement);
+            inPlace_ = std::move(inPlace);
+            size_t nodes = nodes_.size();
+            handleStatement(rest.substr(0, scan::findTopLevel(rest, ";")));
+            if (nodes_.size() > nodes) nodes_.back().inputs = std::move(inputs);
+            inPlace_.reset();
+            return;
+        }
+    }
     statement = trim(statement);
     if (statement.empty()) return;
 
@@ -349,13 +395,19 @@ void FxGraphParser::handleUnpack(std::string_view statement) {
 }
 
 void FxGraphParser::handleAssignment(std::string_view name, std::string_view annotation, std::string_view expr) {
-    if (annotation.empty() && scan::isIdentifier(expr) && renamePlaceholder(name, expr)) return;
+    if (!inPlace_ && annotation.empty() && scan::isIdentifier(expr) && renamePlaceholder(name, expr)) return;
 
     GraphNode node;
     node.name = std::string(name);
     applyValueType(annotation, node);
-    classify(expr, node);
-    node.inputs = referencedNodes(expr);
+    if (inPlace_) {
+        node.op = "call_function";
+        node.target = inPlace_->target;
+        node.args = inPlace_->args;
+    } else {
+        classify(expr, node);
+        node.inputs = referencedNodes(expr);
+    }
     if (source_) {
         node.sourceFile = source_->file;
         node.sourceLine = source_->line;

@@ -54,7 +54,7 @@ GraphScene sceneOf(const LayoutGraph& graph, std::shared_ptr<const GraphLayout> 
     GraphScene scene;
     scene.layout = std::move(layout);
     scene.nodes.reserve(graph.nodes.size());
-    for (const LayoutNode& node : graph.nodes) scene.nodes.push_back({node.lines, node.fill, node.folded});
+    for (const LayoutNode& node : graph.nodes) scene.nodes.push_back({node.lines, node.fill, node.folded, node.swatches});
     for (const LayoutCluster& cluster : graph.clusters) {
         bool inSameFill = cluster.parent >= 0 && static_cast<size_t>(cluster.parent) < graph.clusters.size() &&
                           graph.clusters[static_cast<size_t>(cluster.parent)].fill == cluster.fill;
@@ -442,6 +442,7 @@ void GraphCanvas::drawNodes(ImDrawList& list, const Rect& visible) {
                                rounding);
         }
         list.AddRectFilled(min, max, colourOf(fill), rounding);
+        if (i < scene_.nodes.size() && !scene_.nodes[i].swatches.empty()) drawSwatches(list, scene_.nodes[i].swatches, min, max);
         bool selected = index == selectedNode_;
         bool matched = i < highlighted_.size() && highlighted_[i];
         uint32_t mark = i < marks_.size() ? marks_[i] : 0;
@@ -463,12 +464,25 @@ void GraphCanvas::drawNodes(ImDrawList& list, const Rect& visible) {
     stats_.labelsDrawn = text;
 }
 
+void GraphCanvas::drawSwatches(ImDrawList& list, const std::vector<uint32_t>& swatches, ImVec2 min, ImVec2 max) {
+    float inset = std::max(2.0f * zoom_, 1.0f);
+    float bottom = max.y - inset;
+    float top = bottom - std::max((kSwatchStripPoints - 2.0f) * zoom_, 1.0f);
+    float left = min.x + inset;
+    float width = (max.x - min.x - 2 * inset) / static_cast<float>(swatches.size());
+    for (size_t k = 0; k < swatches.size(); ++k) {
+        float x = left + width * static_cast<float>(k);
+        list.AddRectFilled(ImVec2(x, top), ImVec2(x + width, bottom), colourOf(swatches[k]));
+    }
+}
+
 void GraphCanvas::drawNodeText(ImDrawList& list, int node, ImVec2 min, ImVec2 max) {
     if (static_cast<size_t>(node) >= scene_.nodes.size()) return;
     const std::vector<std::string>& lines = scene_.nodes[static_cast<size_t>(node)].lines;
     ImFont* font = ImGui::GetFont();
     float fontSize = kFontPoints * zoom_;
     float lineHeight = kLinePoints * zoom_;
+    if (!scene_.nodes[static_cast<size_t>(node)].swatches.empty()) max.y -= kSwatchStripPoints * zoom_;
     float top = (min.y + max.y) * 0.5f - lineHeight * static_cast<float>(lines.size()) * 0.5f;
     ImVec4 clip(min.x + 1, min.y + 1, max.x - 1, max.y - 1);
     for (size_t i = 0; i < lines.size(); ++i) {

@@ -20,6 +20,7 @@ struct SceneNode {
     std::vector<std::string> lines;
     uint32_t fill = 0xeeeeee;  ///< 0xRRGGBB
     bool folded = false;       ///< drawn as a stack: it stands for a folded group
+    std::vector<uint32_t> swatches = {};  ///< kernel colours inside a folded module (LayoutNode::swatches)
 };
 
 struct SceneCluster {
@@ -125,6 +126,7 @@ private:
     void drawClusters(ImDrawList& list, const Rect& visible);
     void drawEdges(ImDrawList& list, const Rect& visible);
     void drawNodes(ImDrawList& list, const Rect& visible);
+    void drawSwatches(ImDrawList& list, const std::vector<uint32_t>& swatches, ImVec2 min, ImVec2 max);
     void drawNodeText(ImDrawList& list, int node, ImVec2 min, ImVec2 max);
     void drawTooltip(int node) const;
     /// The minimap's screen rect this frame (empty when the whole graph is in view).

@@ -57,6 +57,21 @@ std::vector<std::string> groupLabelLines(const GraphModel& model, const FoldGrou
     return lines;
 }
 
+/// The colours of the kernels a folded module's nodes fused into, one per kernel in graph order, at most a strip's
+/// worth: the fusion diagram's overview says which kernels each block runs without opening it.
+std::vector<uint32_t> kernelSwatches(const FoldGroup& group, const FusionMap& fusion) {
+    constexpr size_t kMaxSwatches = 16;
+    std::vector<uint32_t> swatches;
+    std::set<int> seen;
+    for (int node : group.nodes) {
+        int kernel = fusion.kernelOf(node);
+        if (kernel < 0 || !seen.insert(kernel).second) continue;
+        if (swatches.size() == kMaxSwatches) break;
+        swatches.push_back(kernelFill(kernel));
+    }
+    return swatches;
+}
+
 }  // namespace
 
 std::vector<std::string> nodeLabelLines(const GraphModelNode& node) {
@@ -127,6 +142,11 @@ DisplayGraph buildDisplayGraph(const GraphModel& model, const DisplayOptions& op
                 uint32_t fill = fold.kernel >= 0 ? kernelFill(fold.kernel) : kFoldedFill;
                 slot = addNode(groupLabelLines(model, fold, options.fusion), {-1, shown}, fill,
                                clusterOf(fold.parent, clusterOf), true);
+                if (fold.kernel < 0 && options.fusion) {
+                    LayoutNode& box = display.layout.nodes[static_cast<size_t>(slot)];
+                    box.swatches = kernelSwatches(fold, *options.fusion);
+                    if (!box.swatches.empty()) box.height += kSwatchStripPoints;
+                }
             }
             display.displayOfModelNode[static_cast<size_t>(node.index)] = slot;
             continue;
@@ -145,21 +165,53 @@ DisplayGraph buildDisplayGraph(const GraphModel& model, const DisplayOptions& op
 
     // In a folded graph, a single node that feeds boxes all over it (Inductor's RNG seeds, an attention mask, a
     // constant) would draw a fan of edges across the screen and pull the layout apart: its edges are left out
-    // and its label says how many users it has (the side panel lists them).
-    std::vector<std::set<int>> targetsOf(folding ? display.nodes.size() : 0);
+    // and its label (or, inside a folded group, the group's) says how many users it has (the side panel lists
+    // them). The same holds for the output of a training forward, which collects the tensors saved from every
+    // block: only the edge from its last input's box is kept, which keeps it below them.
+    std::vector<std::set<int>> targetsOf(folding ? model.nodes.size() : 0);
+    std::set<int> sourcesOfOutput;
+    int output = -1;
     for (const GraphModelEdge& edge : model.edges) {
         if (!folding) break;
         int from = display.displayOfModelNode[static_cast<size_t>(edge.from)];
         int to = display.displayOfModelNode[static_cast<size_t>(edge.to)];
-        if (from != to && display.nodes[static_cast<size_t>(from)].modelNode >= 0) targetsOf[static_cast<size_t>(from)].insert(to);
+        if (from == to) continue;
+        targetsOf[static_cast<size_t>(edge.from)].insert(to);
+        if (model.nodes[static_cast<size_t>(edge.to)].kind != NodeKind::Output) continue;
+        output = edge.to;
+        sourcesOfOutput.insert(from);
     }
-    std::vector<bool> fansOut(display.nodes.size(), false);
+    std::vector<bool> fansOut(model.nodes.size(), false);
+    auto annotate = [&](int box, std::string line) {
+        LayoutNode& shown = display.layout.nodes[static_cast<size_t>(box)];
+        shown.lines.push_back(clipped(std::move(line)));
+        std::tie(shown.width, shown.height) = labelBoxSize(shown.lines);
+    };
     for (size_t node = 0; node < targetsOf.size(); ++node) {
-        if (targetsOf[node].size() < kFanOutUsers) continue;
+        size_t users = targetsOf[node].size();
+        if (users < kFanOutUsers || model.nodes[node].kind == NodeKind::Output) continue;
         fansOut[node] = true;
-        LayoutNode& box = display.layout.nodes[node];
-        box.lines.push_back("-> " + std::to_string(targetsOf[node].size()) + " users, edges hidden");
-        std::tie(box.width, box.height) = labelBoxSize(box.lines);
+        int box = display.displayOfModelNode[node];
+        std::string count = "-> " + std::to_string(users) + " users, edges hidden";
+        annotate(box, display.nodes[static_cast<size_t>(box)].modelNode >= 0 ? count : model.nodes[node].name + " " + count);
+    }
+    // Into a crowded output, only computed nodes shown on their own (the logits, the loss) keep their edges, or,
+    // when there are none, the box of its last input.
+    std::set<int> keptIntoOutput;
+    if (sourcesOfOutput.size() >= kFanOutUsers) {
+        int last = -1;
+        for (const GraphModelEdge& edge : model.edges) {
+            if (edge.to != output) continue;
+            last = std::max(last, edge.from);
+            int from = display.displayOfModelNode[static_cast<size_t>(edge.from)];
+            if (display.nodes[static_cast<size_t>(from)].modelNode >= 0 && model.nodes[static_cast<size_t>(edge.from)].kind != NodeKind::Input)
+                keptIntoOutput.insert(from);
+        }
+        if (keptIntoOutput.empty()) keptIntoOutput.insert(display.displayOfModelNode[static_cast<size_t>(last)]);
+        int hidden = 0;
+        for (const GraphModelEdge& edge : model.edges)
+            hidden += edge.to == output && !keptIntoOutput.contains(display.displayOfModelNode[static_cast<size_t>(edge.from)]);
+        annotate(display.displayOfModelNode[static_cast<size_t>(output)], "<- " + std::to_string(hidden) + " inputs, edges hidden");
     }
 
     std::map<std::pair<int, int>, size_t> edgeIndex;
@@ -167,7 +219,8 @@ DisplayGraph buildDisplayGraph(const GraphModel& model, const DisplayOptions& op
         int from = display.displayOfModelNode[static_cast<size_t>(edge.from)];
         int to = display.displayOfModelNode[static_cast<size_t>(edge.to)];
         if (from == to) continue;  // inside one collapsed group
-        if (fansOut[static_cast<size_t>(from)]) continue;
+        if (folding && fansOut[static_cast<size_t>(edge.from)]) continue;
+        if (!keptIntoOutput.empty() && edge.to == output && !keptIntoOutput.contains(from)) continue;
         auto [it, added] = edgeIndex.try_emplace({from, to}, display.layout.edges.size());
         if (added) display.layout.edges.push_back({from, to, 1});
         else ++display.layout.edges[it->second].weight;

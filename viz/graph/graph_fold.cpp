@@ -85,6 +85,39 @@ std::vector<Run> bundleRuns(const std::vector<Run>& runs, int targetUnits) {
     return bundles;
 }
 
+/// A training forward computes what it saves for the backward (a weight's transpose, a layer norm's scale) at
+/// its end, after the last block: such nodes, used by the output alone, move to just after their last input, so
+/// that they fold with the block they belong to rather than in a second copy of every block at the bottom.
+std::vector<int> hoistOutputOnlyNodes(const GraphModel& model, const std::vector<std::vector<int>>& inputs,
+                                      const std::vector<std::vector<int>>& users, const std::vector<int>& order) {
+    auto outputOnly = [&](int node) {
+        const GraphModelNode& shown = model.nodes[static_cast<size_t>(node)];
+        if (shown.kind == NodeKind::Input || shown.kind == NodeKind::Output) return false;
+        if (inputs[static_cast<size_t>(node)].empty() || users[static_cast<size_t>(node)].empty()) return false;
+        for (int user : users[static_cast<size_t>(node)])
+            if (model.nodes[static_cast<size_t>(user)].kind != NodeKind::Output) return false;
+        return true;
+    };
+    std::vector<int> position(model.nodes.size(), 0);
+    for (size_t i = 0; i < order.size(); ++i) position[static_cast<size_t>(order[i])] = static_cast<int>(i);
+    std::vector<std::vector<int>> hoistedAfter(order.size());
+    std::vector<bool> hoisted(model.nodes.size(), false);
+    for (int node : order) {
+        if (!outputOnly(node)) continue;
+        int anchor = 0;
+        for (int input : inputs[static_cast<size_t>(node)]) anchor = std::max(anchor, position[static_cast<size_t>(input)]);
+        hoistedAfter[static_cast<size_t>(anchor)].push_back(node);
+        hoisted[static_cast<size_t>(node)] = true;
+    }
+    std::vector<int> hoistedOrder;
+    hoistedOrder.reserve(order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        if (!hoisted[static_cast<size_t>(order[i])]) hoistedOrder.push_back(order[i]);
+        hoistedOrder.insert(hoistedOrder.end(), hoistedAfter[i].begin(), hoistedAfter[i].end());
+    }
+    return hoistedOrder;
+}
+
 /// Graph order, except that inputs (Dynamo lifts every parameter to a placeholder at the top) move to just
 /// before their first user. Folding by graph order would otherwise put all parameters in one group feeding every
 /// layer: edges spanning the whole graph, which dot turns into tens of thousands of virtual nodes.
@@ -112,7 +145,7 @@ std::vector<int> foldOrderOf(const GraphModel& model) {
     }
     for (const GraphModelNode& node : model.nodes)  // inputs whose users all come before them (none in FX)
         if (deferred[static_cast<size_t>(node.index)] && !placed[static_cast<size_t>(node.index)]) order.push_back(node.index);
-    return order;
+    return hoistOutputOnlyNodes(model, inputs, users, order);
 }
 
 class FoldBuilder {

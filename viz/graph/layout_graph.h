@@ -18,7 +18,13 @@ struct LayoutNode {
     int cluster = -1;                ///< index into LayoutGraph::clusters, -1 for none
     uint32_t fill = 0xffffff;        ///< 0xRRGGBB, used by exports only (the canvas colours nodes itself)
     bool folded = false;             ///< stands for a folded group of nodes (drawn stacked)
+    /// A folded module in the fusion diagram: the colours of the kernels inside, in graph order, drawn as a strip
+    /// along the box's bottom (its height has room for it).
+    std::vector<uint32_t> swatches = {};
 };
+
+/// Height of the strip of kernel colours at the bottom of a folded module's box, in points.
+constexpr float kSwatchStripPoints = 7.0f;
 
 struct LayoutEdge {
     int from = 0;

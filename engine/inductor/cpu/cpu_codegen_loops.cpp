@@ -113,11 +113,8 @@ void accumulate(KernelEmitter& e, const Reduction& r, DType d, Value* valuePtr, 
 }
 
 void collectLoads(const ExprPtr& e, std::vector<Index>& out) {
-    if (!e) return;
-    if (e->kind == Expr::Kind::Load) out.push_back(e->index);
-    collectLoads(e->a, out);
-    collectLoads(e->b, out);
-    collectLoads(e->c, out);
+    std::unordered_set<const Expr*> seen;
+    forEachExprOnce(e, [&](const Expr& x) { if (x.kind == Expr::Kind::Load) out.push_back(x.index); }, seen);
 }
 
 // Column-style reductions (the reduced dimension strided, the last outer dimension contiguous: sum over dim 0)

@@ -2,6 +2,7 @@
 // operand order or symbolic sizes), bounds (to pick 32-bit indexing), and the kernel-level decisions built on them.
 #include <algorithm>
 #include <limits>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -123,16 +124,8 @@ std::optional<int64_t> indexBound(const Index& index, const std::vector<int64_t>
 }
 
 void forEachExpr(const ExprPtr& root, const std::function<void(const Expr&)>& visit) {
-    std::vector<const Expr*> seen;
-    std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& e) {
-        if (!e || std::find(seen.begin(), seen.end(), e.get()) != seen.end()) return;
-        seen.push_back(e.get());
-        visit(*e);
-        walk(e->a);
-        walk(e->b);
-        walk(e->c);
-    };
-    walk(root);
+    std::unordered_set<const Expr*> seen;
+    forEachExprOnce(root, visit, seen);
 }
 
 void forEachKernelExpr(const Kernel& kernel, const std::function<void(const Expr&)>& visit) {

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "inductor/ir/kernel_ir.h"
 #include "tensor/half.h"
@@ -147,13 +148,41 @@ int64_t integerForm(ElementOp op, int64_t a, [[maybe_unused]] int64_t b) {
 }
 
 struct Interpreter {
+    Interpreter(const Kernel& k, std::span<void* const> b, const SymbolValues& s) : kernel(k), buffers(b), symbols(s) {
+        for (const Expr* e : sharedSubexpressions(kernel)) sharedSlots.emplace(e, sharedSlots.size());
+        sharedValues.assign(sharedSlots.size(), {0, Element{}});
+    }
+
     const Kernel& kernel;
     std::span<void* const> buffers;
     const SymbolValues& symbols;
     std::vector<int64_t> vars;
     std::map<int, Element> finished;
+    // Subexpressions read more than once are evaluated once per statement and point (a DAG walked as a tree
+    // costs exponential time): their slot holds the value and the statement it was computed for.
+    std::unordered_map<const Expr*, size_t> sharedSlots;
+    std::vector<std::pair<uint64_t, Element>> sharedValues;
+    uint64_t statement = 0;
+
+    // A statement's value at the current point.
+    Element evalStatement(const ExprPtr& e) {
+        ++statement;
+        return eval(e);
+    }
 
     Element eval(const ExprPtr& e) {
+        if (sharedSlots.empty() || e->kind == Expr::Kind::Load || e->kind == Expr::Kind::Constant) return evalNode(e);
+        auto slot = sharedSlots.find(e.get());
+        if (slot == sharedSlots.end()) return evalNode(e);
+        auto& [computedFor, value] = sharedValues[slot->second];
+        if (computedFor != statement) {
+            value = evalNode(e);
+            computedFor = statement;
+        }
+        return value;
+    }
+
+    Element evalNode(const ExprPtr& e) {
         Element out;
         switch (e->kind) {
             case Expr::Kind::Load: {
@@ -201,7 +230,7 @@ struct Interpreter {
 
     void runStores(const std::vector<Store>& stores) {
         for (const Store& s : stores) {
-            Element v = eval(s.value);
+            Element v = evalStatement(s.value);
             writeElement(buffers[static_cast<size_t>(s.buffer)], kernel.buffers[static_cast<size_t>(s.buffer)].dtype,
                          evaluate(s.index, vars, symbols), v);
         }
@@ -302,12 +331,12 @@ struct Interpreter {
             for (size_t k = 0; k < pass.reductions.size(); ++k) {
                 const Reduction& r = pass.reductions[k];
                 if (!r.overOuterRange) {
-                    accumulate(acc[k], r, eval(r.value), flat);
+                    accumulate(acc[k], r, evalStatement(r.value), flat);
                     continue;
                 }
                 std::vector<Accumulator>& points = acrossOuter[r.id];
                 if (points.size() <= static_cast<size_t>(flat)) points.resize(static_cast<size_t>(flat) + 1);
-                accumulate(points[static_cast<size_t>(flat)], r, eval(r.value), flat);
+                accumulate(points[static_cast<size_t>(flat)], r, evalStatement(r.value), flat);
             }
         });
         for (size_t k = 0; k < pass.reductions.size(); ++k)
@@ -349,7 +378,7 @@ void interpretKernel(const Kernel& kernel, std::span<void* const> buffers, const
         }
         return;
     }
-    Interpreter{kernel, buffers, symbols, {}, {}, {}}.run();
+    Interpreter(kernel, buffers, symbols).run();
 }
 
 }  // namespace eng::inductor

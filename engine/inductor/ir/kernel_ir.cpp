@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -362,21 +365,38 @@ ExprPtr reductionValue(int reduction, DType dtype) {
     return e;
 }
 
-bool exprEqual(const ExprPtr& a, const ExprPtr& b, bool (*sameIndex)(const Index&, const Index&)) {
+namespace {
+
+// Pairs already found equal are not compared again, so that DAGs compare in time of their size.
+bool exprEqualMemo(const ExprPtr& a, const ExprPtr& b, bool (*sameIndex)(const Index&, const Index&),
+                   std::set<std::pair<const Expr*, const Expr*>>& equal) {
     if (a == b) return true;
     if (!a || !b || a->kind != b->kind || a->dtype != b->dtype) return false;
+    auto same = [&](const ExprPtr& x, const ExprPtr& y) { return exprEqualMemo(x, y, sameIndex, equal); };
+    bool result = false;
     switch (a->kind) {
         case Expr::Kind::Load: return a->buffer == b->buffer && sameIndex(a->index, b->index);
         case Expr::Kind::IndexValue: return sameIndex(a->index, b->index);
         case Expr::Kind::Constant: return a->integer == b->integer && std::memcmp(&a->number, &b->number, sizeof(double)) == 0;
         case Expr::Kind::ReductionValue: return a->reduction == b->reduction;
-        case Expr::Kind::Unary: return a->op == b->op && exprEqual(a->a, b->a, sameIndex);
-        case Expr::Kind::Cast: return exprEqual(a->a, b->a, sameIndex);
-        case Expr::Kind::Binary: return a->op == b->op && exprEqual(a->a, b->a, sameIndex) && exprEqual(a->b, b->b, sameIndex);
+        case Expr::Kind::Unary:
+        case Expr::Kind::Cast:
+        case Expr::Kind::Binary:
         case Expr::Kind::Where:
-            return exprEqual(a->a, b->a, sameIndex) && exprEqual(a->b, b->b, sameIndex) && exprEqual(a->c, b->c, sameIndex);
+            if (equal.count({a.get(), b.get()})) return true;
+            result = (a->kind == Expr::Kind::Cast || a->kind == Expr::Kind::Where || a->op == b->op) && same(a->a, b->a) && same(a->b, b->b) &&
+                     same(a->c, b->c);
+            break;
     }
-    return false;
+    if (result) equal.insert({a.get(), b.get()});
+    return result;
+}
+
+}  // namespace
+
+bool exprEqual(const ExprPtr& a, const ExprPtr& b, bool (*sameIndex)(const Index&, const Index&)) {
+    std::set<std::pair<const Expr*, const Expr*>> equal;
+    return exprEqualMemo(a, b, sameIndex, equal);
 }
 
 const char* reductionOpName(ReductionOp op) {
@@ -432,28 +452,64 @@ bool Kernel::hasOuterRangeReductions() const {
 
 namespace {
 
-std::string exprText(const Kernel& kernel, const ExprPtr& e) {
-    const int outers = kernel.outerVarCount();
-    switch (e->kind) {
-        case Expr::Kind::Load: return fmt::format("{}[{}]", kernel.buffers.at(static_cast<size_t>(e->buffer)).name, indexText(e->index, outers, false));
-        case Expr::Kind::Constant:
-            return tensor::isFloating(e->dtype) ? fmt::format("{}", e->number) : fmt::format("{}", e->integer);
-        case Expr::Kind::IndexValue: return fmt::format("index({})", indexText(e->index, outers, false));
-        case Expr::Kind::Unary: return fmt::format("{}({})", elementOpName(e->op), exprText(kernel, e->a));
-        case Expr::Kind::Binary: return fmt::format("{}({}, {})", elementOpName(e->op), exprText(kernel, e->a), exprText(kernel, e->b));
-        case Expr::Kind::Where:
-            return fmt::format("where({}, {}, {})", exprText(kernel, e->a), exprText(kernel, e->b), exprText(kernel, e->c));
-        case Expr::Kind::Cast: return fmt::format("to_{}({})", tensor::dtypeName(e->dtype), exprText(kernel, e->a));
-        case Expr::Kind::ReductionValue: return fmt::format("red{}", e->reduction);
-    }
-    return "?";
-}
+// Prints expressions as trees, except that a subexpression read more than once is printed once, as a named
+// temporary (`t0 = ...`) on a line of its own before its first reader: a value squared forty times is forty
+// lines, not 2**40 copies.
+struct ExprPrinter {
+    explicit ExprPrinter(const Kernel& k) : kernel(k), shared(sharedSubexpressions(k)) {}
 
-void storesText(const Kernel& kernel, const std::vector<Store>& stores, std::string& text) {
-    for (const Store& s : stores)
-        text += fmt::format("    {}[{}] = {}\n", kernel.buffers.at(static_cast<size_t>(s.buffer)).name,
-                            indexText(s.index, kernel.outerVarCount(), false), exprText(kernel, s.value));
-}
+    const Kernel& kernel;
+    const std::unordered_set<const Expr*> shared;
+    std::unordered_map<const Expr*, std::string> names;  // temporaries defined in the current pass
+    int nextName = 0;
+    std::string definitions;  // lines of temporaries the statement being printed needs first
+
+    std::string text(const ExprPtr& e) {
+        if (auto found = names.find(e.get()); found != names.end()) return found->second;
+        std::string t = inlineText(e);
+        if (!shared.count(e.get())) return t;
+        std::string name = fmt::format("t{}", nextName++);
+        definitions += fmt::format("    {} = {}\n", name, t);
+        names.emplace(e.get(), name);
+        return name;
+    }
+
+    std::string inlineText(const ExprPtr& e) {
+        const int outers = kernel.outerVarCount();
+        switch (e->kind) {
+            case Expr::Kind::Load: return fmt::format("{}[{}]", kernel.buffers.at(static_cast<size_t>(e->buffer)).name, indexText(e->index, outers, false));
+            case Expr::Kind::Constant:
+                return tensor::isFloating(e->dtype) ? fmt::format("{}", e->number) : fmt::format("{}", e->integer);
+            case Expr::Kind::IndexValue: return fmt::format("index({})", indexText(e->index, outers, false));
+            case Expr::Kind::Unary: return fmt::format("{}({})", elementOpName(e->op), text(e->a));
+            case Expr::Kind::Binary: {
+                std::string a = text(e->a);
+                return fmt::format("{}({}, {})", elementOpName(e->op), a, text(e->b));
+            }
+            case Expr::Kind::Where: {
+                std::string a = text(e->a), b = text(e->b);
+                return fmt::format("where({}, {}, {})", a, b, text(e->c));
+            }
+            case Expr::Kind::Cast: return fmt::format("to_{}({})", tensor::dtypeName(e->dtype), text(e->a));
+            case Expr::Kind::ReductionValue: return fmt::format("red{}", e->reduction);
+        }
+        return "?";
+    }
+
+    // A statement, after the temporaries it is the first to need.
+    void statement(std::string line, std::string& out) {
+        out += definitions + line;
+        definitions.clear();
+    }
+
+    void stores(const std::vector<Store>& list, std::string& out) {
+        for (const Store& s : list) {
+            std::string value = text(s.value);
+            statement(fmt::format("    {}[{}] = {}\n", kernel.buffers.at(static_cast<size_t>(s.buffer)).name,
+                                  indexText(s.index, kernel.outerVarCount(), false), value), out);
+        }
+    }
+};
 
 }  // namespace
 
@@ -463,19 +519,48 @@ std::string rangesText(const std::vector<Index>& ranges) {
     return "[" + text + "]";
 }
 
-std::set<int> loadedBuffers(const ExprPtr& root) {
-    std::set<int> loads;
-    std::set<const Expr*> seen;
+void forEachExprOnce(const ExprPtr& root, const std::function<void(const Expr&)>& visit, std::unordered_set<const Expr*>& seen) {
     std::vector<const Expr*> pending;
     if (root) pending.push_back(root.get());
     while (!pending.empty()) {
         const Expr* e = pending.back();
         pending.pop_back();
         if (!seen.insert(e).second) continue;
-        if (e->kind == Expr::Kind::Load) loads.insert(e->buffer);
-        for (const ExprPtr& operand : {e->a, e->b, e->c})
+        visit(*e);
+        for (const ExprPtr& operand : {e->c, e->b, e->a})  // a first: the order of a recursive walk
             if (operand) pending.push_back(operand.get());
     }
+}
+
+std::unordered_set<const Expr*> sharedSubexpressions(const Kernel& kernel) {
+    std::unordered_map<const Expr*, int> readers;  // each node's readers: operand slots of distinct nodes, and roots
+    std::unordered_set<const Expr*> seen;
+    auto countOperands = [&](const Expr& e) {
+        for (const ExprPtr& operand : {e.a, e.b, e.c})
+            if (operand) ++readers[operand.get()];
+    };
+    auto walk = [&](const ExprPtr& root) {
+        if (!root) return;
+        ++readers[root.get()];
+        forEachExprOnce(root, countOperands, seen);
+    };
+    for (const KernelPass& pass : kernel.passes) {
+        for (const Reduction& r : pass.reductions) walk(r.value);
+        for (const Store& s : pass.stores) walk(s.value);
+    }
+    for (const Store& s : kernel.finalStores) walk(s.value);
+    std::unordered_set<const Expr*> shared;
+    for (const auto& [e, count] : readers)
+        if (count > 1 && e->kind != Expr::Kind::Load && e->kind != Expr::Kind::Constant && e->kind != Expr::Kind::IndexValue &&
+            e->kind != Expr::Kind::ReductionValue)
+            shared.insert(e);
+    return shared;
+}
+
+std::set<int> loadedBuffers(const ExprPtr& root) {
+    std::set<int> loads;
+    std::unordered_set<const Expr*> seen;
+    forEachExprOnce(root, [&](const Expr& e) { if (e.kind == Expr::Kind::Load) loads.insert(e.buffer); }, seen);
     return loads;
 }
 
@@ -493,16 +578,20 @@ std::string kernelText(const Kernel& kernel) {
     text += fmt::format(")\n  outer {}", rangesText(kernel.outerRanges));
     if (kernel.isReduction()) text += fmt::format(" reduce {}", rangesText(kernel.reductionRanges));
     text += "\n";
+    ExprPrinter printer(kernel);
     for (const KernelPass& pass : kernel.passes) {
         text += pass.overReductionRange ? "  pass over reduction range:\n" : "  pass over outer range:\n";
-        for (const Reduction& r : pass.reductions)
-            text += fmt::format("    red{} = {}({}){}\n", r.id, reductionOpName(r.op), exprText(kernel, r.value),
-                                r.overOuterRange ? " over the outer range" : "");
-        storesText(kernel, pass.stores, text);
+        printer.names.clear();  // a temporary holds a value at one point of its pass
+        for (const Reduction& r : pass.reductions) {
+            std::string value = printer.text(r.value);
+            printer.statement(fmt::format("    red{} = {}({}){}\n", r.id, reductionOpName(r.op), value, r.overOuterRange ? " over the outer range" : ""), text);
+        }
+        printer.stores(pass.stores, text);
     }
     if (!kernel.finalStores.empty()) {
         text += "  after every outer point, over reduction range:\n";
-        storesText(kernel, kernel.finalStores, text);
+        printer.names.clear();
+        printer.stores(kernel.finalStores, text);
     }
     return text;
 }

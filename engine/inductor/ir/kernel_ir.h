@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <span>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "ops/elementwise.h"
@@ -219,6 +221,11 @@ std::string kernelText(const Kernel& kernel);
 std::string rangesText(const std::vector<Index>& ranges);
 /// The buffers an expression loads (each shared subexpression visited once).
 std::set<int> loadedBuffers(const ExprPtr& e);
+/// Calls `visit` on every node of `root` not in `seen` (adding it), each once: expressions are DAGs whose
+/// shared subexpressions a tree walk would visit exponentially often (`x = x * x + x` repeated).
+void forEachExprOnce(const ExprPtr& root, const std::function<void(const Expr&)>& visit, std::unordered_set<const Expr*>& seen);
+/// The non-leaf nodes of a kernel's expressions that more than one expression node (or statement) reads.
+std::unordered_set<const Expr*> sharedSubexpressions(const Kernel& kernel);
 /// Throws std::logic_error naming the rule a malformed kernel breaks (dtypes, variables out of range, a
 /// ReductionValue before its reduction finished, stores of the outer pass indexing reduction variables).
 void verifyKernel(const Kernel& kernel);

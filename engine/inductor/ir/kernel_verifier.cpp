@@ -2,6 +2,7 @@
 // malformed kernel fails with the rule it breaks instead of generating wrong code.
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -33,8 +34,14 @@ struct Verifier {
     void checkBuffer(int buffer) const {
         if (buffer < 0 || buffer >= static_cast<int>(kernel.buffers.size())) fail(fmt::format("buffer {} does not exist", buffer));
     }
+    // One statement's expression, each shared subexpression checked once.
     void checkExpr(const ExprPtr& e, int varLimit) const {
+        std::unordered_set<const Expr*> checked;
+        checkNode(e, varLimit, checked);
+    }
+    void checkNode(const ExprPtr& e, int varLimit, std::unordered_set<const Expr*>& checked) const {
         if (!e) fail("missing expression");
+        if (!checked.insert(e.get()).second) return;
         switch (e->kind) {
             case Expr::Kind::Load:
                 checkBuffer(e->buffer);
@@ -42,20 +49,20 @@ struct Verifier {
                 checkIndex(e->index, varLimit);
                 break;
             case Expr::Kind::IndexValue: checkIndex(e->index, varLimit); break;
-            case Expr::Kind::Unary: checkExpr(e->a, varLimit); break;
+            case Expr::Kind::Unary: checkNode(e->a, varLimit, checked); break;
             case Expr::Kind::Binary:
-                checkExpr(e->a, varLimit);
-                checkExpr(e->b, varLimit);
+                checkNode(e->a, varLimit, checked);
+                checkNode(e->b, varLimit, checked);
                 if (e->a->dtype != e->b->dtype) fail(fmt::format("operands of {} differ in dtype", elementOpName(e->op)));
                 break;
             case Expr::Kind::Where:
-                checkExpr(e->a, varLimit);
-                checkExpr(e->b, varLimit);
-                checkExpr(e->c, varLimit);
+                checkNode(e->a, varLimit, checked);
+                checkNode(e->b, varLimit, checked);
+                checkNode(e->c, varLimit, checked);
                 if (e->a->dtype != DType::Bool) fail("where's condition is not bool");
                 if (e->b->dtype != e->c->dtype) fail("where's branches differ in dtype");
                 break;
-            case Expr::Kind::Cast: checkExpr(e->a, varLimit); break;
+            case Expr::Kind::Cast: checkNode(e->a, varLimit, checked); break;
             case Expr::Kind::ReductionValue:
                 if (std::find(finished.begin(), finished.end(), e->reduction) == finished.end())
                     fail(fmt::format("red{} is read before a pass finished it", e->reduction));

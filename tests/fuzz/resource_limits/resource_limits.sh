@@ -22,5 +22,6 @@ expect recurse_forever.py "RecursionError: maximum recursion depth exceeded"
 expect recurse_forever_compiled.py "RecursionError: maximum recursion depth exceeded"
 expect grow_list_forever.py "MemoryError"
 expect grow_tensors_forever.py "RuntimeError: DefaultCPUAllocator: can't allocate memory: you tried to allocate 40000000 bytes."
-expect long_compiled_chain.py "tensor([3000., 3000., 3000., 3000.])" 0
+expect long_compiled_chain.py "tensor([10000., 10000., 10000., 10000.])" 0
+expect million_node_graph.py "tensor([1000000., 1000000., 1000000., 1000000.])" 0
 exit $(( failures > 0 ))

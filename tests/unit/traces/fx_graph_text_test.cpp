@@ -97,6 +97,39 @@ TEST(FxGraphText, DeletionSuffixAndKeywordNamesAreNotInputs) {
     EXPECT_THAT(findNode(nodes, "twice")->inputs, ElementsAre("max_1"));  // de-duplicated
 }
 
+TEST(FxGraphText, InPlaceOperatorsAreNodesNamedInTheirSecondStatement) {
+    // As Dynamo prints torchvision ResNet's residual add (`out += identity`) and an item assignment.
+    std::vector<GraphNode> nodes = parseFxGraphText(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, L_x_: "f32[4, 8][8, 1]cpu", L_y_: "f32[4, 8][8, 1]cpu"):
+        l_x_ = L_x_
+        l_y_ = L_y_
+        out_4: "f32[4, 8][8, 1]cpu" = torch.relu(l_x_)
+        out_4 += l_y_;  out_5: "f32[4, 8][8, 1]cpu" = out_4;  out_4 = l_y_ = None
+        out_5 //= 2;  out_6: "f32[4, 8][8, 1]cpu" = out_5;  out_5 = None
+        out_6[0] = l_x_;  setitem = out_6;  out_6 = l_x_ = None
+        out_7: "f32[4, 8][8, 1]cpu" = torch.relu(setitem);  setitem = None
+        return (out_7,)
+)FX");
+    EXPECT_THAT(namesOf(nodes), ElementsAre("l_x_", "l_y_", "out_4", "out_5", "out_6", "setitem", "out_7", "output"));
+    const GraphNode* add = findNode(nodes, "out_5");
+    ASSERT_NE(add, nullptr);
+    EXPECT_EQ(add->op, "call_function");
+    EXPECT_EQ(add->target, "operator.iadd");
+    EXPECT_EQ(add->args, "out_4, l_y_");
+    EXPECT_THAT(add->inputs, ElementsAre("out_4", "l_y_"));
+    EXPECT_EQ(add->shape, "[4, 8]");
+    const GraphNode* divided = findNode(nodes, "out_6");
+    ASSERT_NE(divided, nullptr);
+    EXPECT_EQ(divided->target, "operator.ifloordiv");
+    EXPECT_THAT(divided->inputs, ElementsAre("out_5"));
+    const GraphNode* set = findNode(nodes, "setitem");
+    ASSERT_NE(set, nullptr);
+    EXPECT_EQ(set->target, "operator.setitem");
+    EXPECT_EQ(set->args, "out_6, 0, l_x_");
+    EXPECT_THAT(set->inputs, ElementsAre("out_6", "l_x_"));
+    EXPECT_THAT(findNode(nodes, "out_7")->inputs, ElementsAre("setitem"));
+}
+
 TEST(FxGraphText, InfixOperatorsMethodsGetitemAndSymbolicShapes) {
     std::vector<GraphNode> nodes = parseFxGraphText(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, s77: "Sym(s77)", L_x_: "f32[s77][1]cuda:0"):

@@ -338,6 +338,67 @@ TEST(DisplayGraph, FusionDiagramFoldsEachKernelIntoOneBoxInItsColour) {
     EXPECT_EQ(display.clusters[static_cast<size_t>(parent)].group, fc);
 }
 
+/// stackedLayers as a training forward: a mask made in layer 0 that every layer reads, and what the backward
+/// needs computed after the last layer (each layer's transposed weight), every layer's output saved.
+traces::Graph trainingForward(int layers) {
+    traces::Graph graph = stackedLayers(layers);
+    std::vector<traces::GraphNode> nodes(graph.nodes.begin(), graph.nodes.end() - 1);
+    traces::GraphNode output = graph.nodes.back();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        if (nodes[i].name == "linear") {
+            nodes.insert(nodes.begin() + static_cast<long>(i) + 1, testing::node("mask", "call_function", "torch.ones_like", {"linear"}));
+            break;
+        }
+    }
+    for (traces::GraphNode& node : nodes)
+        if (node.name.starts_with("mul")) node.inputs.push_back("mask");
+    for (int layer = 0; layer < layers; ++layer) {
+        std::string weight = "l_self_modules_layers_modules_" + std::to_string(layer) + "_modules_fc_parameters_weight_";
+        nodes.push_back(testing::node("t_" + std::to_string(layer), "call_function", "torch.t", {weight}));
+        output.inputs.push_back("t_" + std::to_string(layer));
+        output.inputs.push_back(layer ? "mul_" + std::to_string(layer) : "mul");
+    }
+    nodes.push_back(output);
+    return testing::graphOf(traces::GraphKind::AotForward, std::move(nodes));
+}
+
+TEST(DisplayGraph, ATrainingForwardReadsAsAColumnOfLayersWithoutSideRoutes) {
+    constexpr int kLayers = 12;
+    GraphModel model = buildGraphModel(trainingForward(kLayers));
+    Folding folding = foldGraph(model);
+    // What the backward needs folds with the layer it belongs to, not in a second copy of every layer.
+    for (int layer = 0; layer < kLayers; ++layer) {
+        int group = folding.groupOfNode[static_cast<size_t>(model.findNode("t_" + std::to_string(layer)))];
+        ASSERT_GE(group, 0);
+        EXPECT_EQ(folding.groups[static_cast<size_t>(group)].key, "layers." + std::to_string(layer) + ".fc");
+    }
+    std::vector<bool> expanded(folding.groups.size(), false);
+    expanded[static_cast<size_t>(groupNamed(folding, "layers"))] = true;
+    DisplayOptions options;
+    options.folding = &folding;
+    options.expanded = &expanded;
+    DisplayGraph display = buildDisplayGraph(model, options);
+    // Each layer's box feeds the next one only: the mask's fan and the saved tensors' edges are left out, and
+    // the boxes say so.
+    int output = display.displayNodeOf(model.findNode("output"));
+    int edgesIntoOutput = 0;
+    for (const LayoutEdge& edge : display.layout.edges) {
+        if (edge.to == output) {
+            ++edgesIntoOutput;
+            continue;
+        }
+        int from = display.nodes[static_cast<size_t>(edge.from)].group;
+        int to = display.nodes[static_cast<size_t>(edge.to)].group;
+        if (from < 0 || to < 0) continue;
+        EXPECT_EQ(to, folding.groups[static_cast<size_t>(from)].parent == folding.groups[static_cast<size_t>(to)].parent ? from + 1 : to)
+            << display.layout.nodes[static_cast<size_t>(edge.from)].lines.front() << " -> " << display.layout.nodes[static_cast<size_t>(edge.to)].lines.front();
+    }
+    EXPECT_EQ(edgesIntoOutput, 1);
+    EXPECT_EQ(display.layout.nodes[static_cast<size_t>(output)].lines.back(), "<- 22 inputs, edges hidden");
+    int first = display.displayNodeOf(model.findNode("mask"));
+    EXPECT_EQ(display.layout.nodes[static_cast<size_t>(first)].lines.back(), "mask -> 11 users, edges hidden");
+}
+
 TEST(LayoutGraph, HashFollowsGeometryNotColours) {
     LayoutGraph a;
     a.nodes = {{"n0", {"a"}, 50, 24, -1, 0xffffff, false}, {"n1", {"b"}, 50, 24, -1, 0xffffff, false}};

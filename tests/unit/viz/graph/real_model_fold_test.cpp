@@ -30,6 +30,20 @@ struct Gpt2 {
             if (graph->kind == kind) return graph;
         return nullptr;
     }
+
+    /// The forward's graph after Inductor's passes (what it fused), null when missing.
+    const traces::Graph* postGradForward() const {
+        for (const traces::Graph* graph : graphs)
+            if (graph->kind == traces::GraphKind::PostGrad && graph->name == "inductor_post_grad_graph") return graph;
+        return nullptr;
+    }
+
+    std::vector<const traces::OutputCode*> outputCodeOf(const traces::Graph& graph) const {
+        std::vector<const traces::OutputCode*> codes;
+        for (const traces::OutputCode& code : data.outputCode)
+            if (code.compileId == graph.compileId) codes.push_back(&code);
+        return codes;
+    }
 };
 
 const Gpt2* gpt2() {
@@ -198,13 +212,9 @@ TEST(RealModelFold, AotGraphsBorrowModulePathsFromDynamoAndTheForward) {
 
 TEST(RealModelFold, FusionDiagramFoldsKernelsInsideTheirBlocks) {
     REQUIRE_GPT2();
-    const traces::Graph* postGrad = nullptr;  // the forward's graph after Inductor's passes: what it fused
-    for (const traces::Graph* graph : model->graphs)
-        if (graph->kind == traces::GraphKind::PostGrad && graph->name == "inductor_post_grad_graph" && !postGrad) postGrad = graph;
+    const traces::Graph* postGrad = model->postGradForward();
     ASSERT_NE(postGrad, nullptr);
-    std::vector<const traces::OutputCode*> codes;
-    for (const traces::OutputCode& code : model->data.outputCode)
-        if (code.compileId == postGrad->compileId) codes.push_back(&code);
+    std::vector<const traces::OutputCode*> codes = model->outputCodeOf(*postGrad);
     ModuleDonors donors = moduleDonorsOf(model->graphs);
     GraphModel graph = buildGraphModel(*postGrad, &donors);
     auto kernelsInBlock = [&](const FusionMap& fusion, const std::string& block) {
@@ -237,6 +247,90 @@ TEST(RealModelFold, FusionDiagramFoldsKernelsInsideTheirBlocks) {
     EXPECT_GE(kernelsInBlock(everyCall, "transformer.h.5"), 5);
     EXPECT_EQ(kernelsInBlock(everyCall, "transformer.h.5"), kernelsInBlock(everyCall, "transformer.h.6"));
     EXPECT_GE(kernelsInBlock(everyCall, "transformer.h.11"), 5);
+}
+
+TEST(RealModelFold, FusionOverviewIsAColumnOfBlocksInTheirKernelsColours) {
+    REQUIRE_GPT2();
+    const traces::Graph* postGrad = model->postGradForward();
+    ASSERT_NE(postGrad, nullptr);
+    std::vector<const traces::OutputCode*> codes = model->outputCodeOf(*postGrad);
+    ModuleDonors donors = moduleDonorsOf(model->graphs);
+    GraphModel graph = buildGraphModel(*postGrad, &donors);
+    FusionMap fusion = mapNodesToKernels(graph, codes, kernelCallNodesOfCompile(model->data.artifacts, *postGrad->compileId));
+    Folding folding = foldGraph(graph, kFoldTargetUnits, &fusion);
+    std::vector<bool> expanded = overviewExpansion(folding, graph.nodes.size());
+    DisplayOptions options;
+    options.clusters = ClusterMode::Kernels;
+    options.fusion = &fusion;
+    options.folding = &folding;
+    options.expanded = &expanded;
+    DisplayGraph display = buildDisplayGraph(graph, options);
+    // One box per block, each striped with the colours of the kernels it runs (the mask and the tensors saved
+    // for the backward, computed after the last block, fold with their block).
+    std::map<int, int> boxOfBlock;
+    for (size_t n = 0; n < display.nodes.size(); ++n) {
+        const std::string& label = display.layout.nodes[n].lines.front();
+        if (!label.starts_with("transformer.h.")) continue;
+        int block = std::stoi(label.substr(14));
+        EXPECT_FALSE(boxOfBlock.contains(block)) << label << " shown twice";
+        boxOfBlock[block] = static_cast<int>(n);
+        EXPECT_GE(display.layout.nodes[n].swatches.size(), 5u) << label;
+    }
+    ASSERT_EQ(boxOfBlock.size(), 12u);
+    // No side routes: a block feeds the next block only, and the output's edges from every block are left out.
+    int output = display.displayNodeOf(graph.findNode("output"));
+    int intoOutput = 0;
+    for (const LayoutEdge& edge : display.layout.edges) {
+        intoOutput += edge.to == output;
+        for (auto [block, box] : boxOfBlock) {
+            if (edge.from != box || edge.to == output) continue;
+            std::string to = display.layout.nodes[static_cast<size_t>(edge.to)].lines.front();
+            if (to.starts_with("transformer.h.")) {
+                EXPECT_EQ(to, "transformer.h." + std::to_string(block + 1));
+            }
+        }
+    }
+    EXPECT_LE(intoOutput, 6);
+}
+
+TEST(RealModelFold, ResNetOverviewIsOneChainOfBlocks) {
+    // torchvision ResNet-18: Dynamo prints each residual add as `out_4 += identity;  out_5: ... = out_4`. The
+    // blocks read as one chain only when those in-place nodes carry the residual edges from block to block.
+    std::string dir = std::string(CWB_REAL_LOGS_DIR) + "/resnet18_train_cuda/log";
+    if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no real logs at " << dir;
+    traces::TraceData data = traces::openAsTrace(dir);
+    const traces::Graph* dynamo = nullptr;
+    for (const traces::Graph& graph : data.graphs)
+        if (graph.kind == traces::GraphKind::Dynamo && !dynamo) dynamo = &graph;
+    ASSERT_NE(dynamo, nullptr);
+    GraphModel graph = buildGraphModel(*dynamo);
+    std::vector<int> inputs(graph.nodes.size(), 0);
+    for (const GraphModelEdge& edge : graph.edges) ++inputs[static_cast<size_t>(edge.to)];
+    for (const GraphModelNode& node : graph.nodes)
+        EXPECT_TRUE(node.kind == NodeKind::Input || inputs[static_cast<size_t>(node.index)] > 0) << node.name;
+    Folding folding = foldGraph(graph);
+    std::vector<bool> expanded = overviewExpansion(folding, graph.nodes.size());
+    DisplayOptions options;
+    options.folding = &folding;
+    options.expanded = &expanded;
+    DisplayGraph display = buildDisplayGraph(graph, options);
+    auto boxOf = [&](const std::string& key) {
+        for (size_t n = 0; n < display.nodes.size(); ++n)
+            if (display.layout.nodes[n].lines.front() == key) return static_cast<int>(n);
+        return -1;
+    };
+    std::vector<std::string> blocks;
+    for (int layer = 1; layer <= 4; ++layer)
+        for (int block = 0; block < 2; ++block) blocks.push_back("layer" + std::to_string(layer) + "." + std::to_string(block));
+    for (size_t b = 0; b + 1 < blocks.size(); ++b) {
+        int from = boxOf(blocks[b]);
+        int to = boxOf(blocks[b + 1]);
+        ASSERT_GE(from, 0) << blocks[b];
+        ASSERT_GE(to, 0) << blocks[b + 1];
+        bool linked = std::any_of(display.layout.edges.begin(), display.layout.edges.end(),
+                                  [&](const LayoutEdge& edge) { return edge.from == from && edge.to == to; });
+        EXPECT_TRUE(linked) << blocks[b] << " -> " << blocks[b + 1];
+    }
 }
 
 }  // namespace
