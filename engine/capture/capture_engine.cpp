@@ -18,6 +18,7 @@ LogSettings LogSettings::fromEnvironment() {
     settings.recompiles = fx::torchLogEnabled("recompiles");
     settings.guards = fx::torchLogEnabled("guards");
     settings.graphCode = fx::torchLogEnabled("graph_code");
+    settings.graphSizes = fx::torchLogEnabled("graph_sizes");
     return settings;
 }
 

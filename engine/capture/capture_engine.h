@@ -76,6 +76,7 @@ struct LogSettings {
     bool recompiles = false;
     bool guards = false;
     bool graphCode = false;
+    bool graphSizes = false;
     static LogSettings fromEnvironment();
 };
 
@@ -123,6 +124,7 @@ private:
     /// The `[__graph_breaks]` log lines of one break (`reason` follows "Graph Break Reason: ").
     void logGraphBreak(const std::string& prefix, const GraphBreakInfo& info, const std::string& reason);
     CacheEntry* compileEntry(FrameCache& cache, vm::Frame& frame, const vm::ValueList& view, const vm::CompileOptions& options);
+    vm::CompileOptions withInductorConfig(const vm::CompileOptions& options);
     vm::Value rebuild(const Rebuild& r, const vm::ValueList& outputs, const vm::ValueList& view, const vm::Namespace& globals);
     /// Writes an entry's side effects to the real lists, objects, dicts and globals after its graph ran.
     void replaySideEffects(const CacheEntry& entry, const vm::ValueList& outputs, const vm::ValueList& view, vm::Namespace& globals);

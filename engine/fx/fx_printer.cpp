@@ -2,7 +2,7 @@
 // qualified calls with `key = value` keywords, and each line frees the values it used last (`;  a = b = None`).
 #include "fx/fx_printer.h"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
@@ -255,6 +255,28 @@ std::optional<TensorMeta> tensorMeta(const Graph& graph, const Node& node) {
         strides += (i ? ", " : "") + strideText;
     }
     return TensorMeta{shortDtype(t.dtype()), "[" + sizes + "]", "[" + strides + "]", t.device().isCpu() ? "cpu" : t.device().str()};
+}
+
+std::string graphSizes(const Graph& graph, const std::string& name) {
+    std::string text = "TRACED GRAPH TENSOR SIZES\n===== " + name + " =====\n";
+    auto tuple = [](const std::vector<std::string>& items) {
+        return "(" + fmt::format("{}", fmt::join(items, ", ")) + (items.size() == 1 ? ",)" : ")");
+    };
+    for (const auto& node : graph.nodes()) {
+        if (!node->example.is(vm::Kind::Tensor)) continue;
+        const tensor::Tensor& t = node->example.tensor();
+        std::vector<std::string> sizes, concrete;
+        bool symbolic = false;
+        for (size_t d = 0; d < t.sizes().size(); ++d) {
+            const bool hasSymbol = d < node->dimSymbols.size() && !node->dimSymbols[d].empty();
+            symbolic = symbolic || hasSymbol;
+            sizes.push_back(hasSymbol ? node->dimSymbols[d] : std::to_string(t.sizes()[d]));
+            concrete.push_back(std::to_string(t.sizes()[d]));
+        }
+        text += node->name + ": " + tuple(sizes) + "\n";
+        if (symbolic) text += node->name + " (concrete): " + tuple(concrete) + "\n";
+    }
+    return text;
 }
 
 traces::Graph graphRow(const Graph& graph) {

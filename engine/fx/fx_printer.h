@@ -24,6 +24,9 @@ struct TensorMeta {
     std::string dtype, shape, stride, device;
 };
 std::optional<TensorMeta> tensorMeta(const Graph& graph, const Node& node);
+/// TORCH_LOGS=graph_sizes: "TRACED GRAPH TENSOR SIZES\n===== NAME =====\n" and each tensor node's size as a Python
+/// tuple (symbols where dynamic), followed by its concrete sizes when it has a symbol, as Dynamo's get_graph_sizes.
+std::string graphSizes(const Graph& graph, const std::string& name);
 /// The trace's node rows of the graph, made from its nodes (not from the printed text): what readableGraph
 /// prints, one row per node, with the argument text and the earlier nodes each node reads.
 std::vector<traces::GraphNode> graphNodeRows(const Graph& graph);

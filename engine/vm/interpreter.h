@@ -199,6 +199,11 @@ Value makeNamedTupleClass(Interpreter& vm, const std::string& name, const std::v
 const char* polyfillSource(const std::string& module);
 /// collections, collections.abc, typing and dataclasses (python_polyfills_data.cpp), or null.
 const char* dataTypesPolyfillSource(const std::string& module);
+/// torch.nn's layers and utilities written in the subset (nn_polyfills.cpp), and the modules holding its layers.
+const char* nnPolyfillSource(const std::string& module);
+/// torch.distributions written in the subset (distributions_polyfill.cpp).
+const char* distributionsPolyfillSource();
+const std::vector<std::string>& nnLayerModules();
 /// The dataclasses module's source (python_polyfills_dataclasses.cpp).
 const char* dataclassesPolyfillSource();
 void installNn(Interpreter& vm, ModuleObject& nn);
