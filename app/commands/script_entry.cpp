@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace cwb {
 
@@ -49,10 +51,22 @@ void capScriptMemory(const std::string& device) {
     setrlimit(RLIMIT_DATA, &current);
 }
 
+/// PYTHONPATH's directories (colon-separated, empty entries skipped), searched for the program's own modules
+/// after the script's directory as Python does.
+std::vector<std::filesystem::path> pythonPath() {
+    std::vector<std::filesystem::path> directories;
+    const char* env = std::getenv("PYTHONPATH");
+    std::istringstream entries(env ? env : "");
+    for (std::string entry; std::getline(entries, entry, ':');)
+        if (!entry.empty()) directories.emplace_back(entry);
+    return directories;
+}
+
 }  // namespace
 
 EntryResult runModuleAndEntry(eng::vm::Interpreter& vm, const ScriptEntry& entry, const std::string& text) {
     capScriptMemory(entry.device);
+    vm.setModuleSearchPath(pythonPath());
     eng::vm::RunResult result = vm.runScript(entry.script, text);
     if (!result.ok) {
         std::cout.flush();

@@ -421,8 +421,8 @@ std::string Workbench::paneTraceName(const Pane& pane) const {
     return name;
 }
 
-void Workbench::drawPaneHeader(Pane& pane, UiDump* dump) {
-    drawHistoryButtons(pane, dump);
+void Workbench::drawPaneHeader(Pane& pane) {
+    drawHistoryButtons(pane);
     ImGui::SameLine();
     const Selection& selection = pane.selection;
     std::string current = paneTraceName(pane);
@@ -487,7 +487,7 @@ void Workbench::drawPane(size_t paneIndex, UiDump* dump) {
                                                   ImGui::GetColorU32(ImGuiCol_TabActive));
         ImGui::Dummy(ImVec2(0, 2.0f));
     }
-    drawPaneHeader(pane, paneIndex == focusedPane_ ? dump : nullptr);
+    drawPaneHeader(pane);
     if (dump) dump->add("pane", std::to_string(paneIndex) + " " + paneTraceName(pane));
     if (ImGui::BeginTabBar("##views")) {
         for (const auto& view : pane.views) {
@@ -512,6 +512,7 @@ void Workbench::drawPane(size_t paneIndex, UiDump* dump) {
                                      [&](const auto& view) { return pane.pendingFocus == view->id(); });
     if (pane.pendingFocus && (!pendingExists || pane.pendingFocus == pane.active)) pane.pendingFocus.reset();
     recordPlace(pane);
+    if (dump && paneIndex == focusedPane_) dumpHistory(pane, *dump);
 }
 
 void Workbench::drawWelcome() {

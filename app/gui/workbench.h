@@ -90,7 +90,10 @@ private:
     void goBack(Pane& pane);
     void goForward(Pane& pane);
     /// The Back and Forward buttons at the start of a pane's header, with where they lead.
-    void drawHistoryButtons(Pane& pane, UiDump* dump);
+    void drawHistoryButtons(Pane& pane);
+    /// The pane's history as it stands at the end of the frame (the buttons, drawn before the view, show the
+    /// frame before's: a dump taken as a link is followed must not pair the new view with the old history).
+    void dumpHistory(const Pane& pane, UiDump& dump) const;
     /// "Graph  [0/1]": a place as the buttons' tooltips and the dump name it.
     std::string placeName(const Place& place) const;
     /// Follow mode: imports what every followed log gained, at most once a second, in the background.
@@ -103,7 +106,7 @@ private:
     void drawMenuBar(UiDump* dump);
     void drawSidebar(UiDump* dump);
     void drawPane(size_t paneIndex, UiDump* dump);
-    void drawPaneHeader(Pane& pane, UiDump* dump);
+    void drawPaneHeader(Pane& pane);
     /// "trace name" or "trace name  >  session" of what the pane shows.
     std::string paneTraceName(const Pane& pane) const;
     /// Points a pane whose trace was closed, failed or never chosen at the first loaded session.

@@ -59,7 +59,7 @@ std::string Workbench::placeName(const Place& place) const {
     return name;
 }
 
-void Workbench::drawHistoryButtons(Pane& pane, UiDump* dump) {
+void Workbench::drawHistoryButtons(Pane& pane) {
     std::string back = pane.back.empty() ? "none" : placeName(pane.back.back());
     std::string forward = pane.forward.empty() ? "none" : placeName(pane.forward.back());
     ImGui::BeginDisabled(pane.back.empty());
@@ -73,8 +73,13 @@ void Workbench::drawHistoryButtons(Pane& pane, UiDump* dump) {
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("Forward to %s (Alt+Right)", forward.c_str());
-    if (dump) dump->add("history", "back: " + back + " (" + std::to_string(pane.back.size()) + "), forward: " + forward +
-                                       " (" + std::to_string(pane.forward.size()) + ")");
+}
+
+void Workbench::dumpHistory(const Pane& pane, UiDump& dump) const {
+    std::string back = pane.back.empty() ? "none" : placeName(pane.back.back());
+    std::string forward = pane.forward.empty() ? "none" : placeName(pane.forward.back());
+    dump.add("history", "back: " + back + " (" + std::to_string(pane.back.size()) + "), forward: " + forward + " (" +
+                            std::to_string(pane.forward.size()) + ")");
 }
 
 }  // namespace app

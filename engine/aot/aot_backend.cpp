@@ -43,6 +43,9 @@ int64_t nextAotId() {
 }
 std::string aotIdLine(int64_t aotId, std::string_view role) { return fmt::format("# AOT ID: ['{}_{}']\n", aotId, role); }
 
+/// Examples this small keep their data after compiling (constants and scalars a printout may show by value).
+constexpr size_t kKeptExampleBytes = 64 * 1024;
+
 const tensor::Tensor* tensorOf(const vm::Value& v) { return v.is(vm::Kind::Tensor) ? &v.as<vm::TensorObject>().value : nullptr; }
 
 /// What one compiled training graph needs at run time.
@@ -250,6 +253,9 @@ fx::CompiledFn AotBackend::compileCaptured(vm::Interpreter& vm, std::shared_ptr<
         compiled->forward = compilePass(vm, partition.forward, forwardExamples, forwardCode, forwardPhases);
         compiled->backward = compilePass(vm, partition.backward, backwardExamples, backwardCode, backwardPhases);
     }
+    forwardExamples.clear();
+    backwardExamples.clear();
+    releaseExampleData({joint.graph.get(), partition.forward.get(), partition.backward.get()}, kKeptExampleBytes);
 
     const std::string summary = fmt::format("# AOT Autograd: joint graph of {} nodes traced in {:.1f} ms, partitioned in {:.1f} ms\n",
                                             joint.graph->nodes().size(), traceSeconds * 1e3, partitionSeconds * 1e3) + partition.report();

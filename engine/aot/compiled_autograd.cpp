@@ -14,7 +14,8 @@
 
 #include "aot/aot_backend.h"
 #include "aot/graph_builder.h"
-#include "capture/capture_engine.h"
+#include "capture/compile_events.h"
+#include "fx/compile_host.h"
 #include "fx/fx_printer.h"
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/autograd/graph_walk.h"
@@ -210,8 +211,8 @@ struct PassCache {
     std::set<std::string> loggedReasons;
 };
 
-PassCache& cacheOf(capture::CaptureEngine& engine) {
-    std::shared_ptr<void>& state = engine.compiledAutogradState();
+PassCache& cacheOf(fx::CompileHost& host) {
+    std::shared_ptr<void>& state = host.compiledAutogradState();
     if (!state) state = std::make_shared<PassCache>();
     return *static_cast<PassCache*>(state.get());
 }
@@ -224,9 +225,9 @@ double epochSeconds() { return std::chrono::duration<double>(std::chrono::system
 
 /// Captures and compiles a pass: `!<id>` records the compiled autograd graph, `!<id>/<frame>/0` the Dynamo compile
 /// of it with the backend's stages and code. Null when capturing raised (the reason in `reason`).
-std::shared_ptr<CachedPass> compilePass(capture::CaptureEngine& engine, const vm::CompileOptions& options, const ag::RootGradients& start,
+std::shared_ptr<CachedPass> compilePass(fx::CompileHost& host, const vm::CompileOptions& options, const ag::RootGradients& start,
                                         const PassPlan& plan, std::string& reason) {
-    vm::Interpreter& vm = engine.interpreter();
+    vm::Interpreter& vm = host.interpreter();
     const auto started = std::chrono::steady_clock::now();
     auto entry = std::make_shared<CachedPass>();
     entry->key = plan.key;
@@ -239,15 +240,15 @@ std::shared_ptr<CachedPass> compilePass(capture::CaptureEngine& engine, const vm
     }
     for (const PassStep& step : plan.steps)
         if (step.backward) entry->inlined.push_back(step.backward);
-    PassCache& cache = cacheOf(engine);
+    PassCache& cache = cacheOf(host);
     const int autogradId = cache.nextAutogradId++;
-    engine.countCounter("compiled_autograd", "captures", 1);
-    capture::CompileEventSink* sink = engine.eventSink();
+    host.countCounter("compiled_autograd", "captures", 1);
+    capture::CompileEventSink* sink = host.eventSink();
     const std::shared_ptr<const fx::Graph> graph = entry->pass.graph;
     if (sink) {
         traces::CompileKey captureKey;
         captureKey.autogradId = autogradId;
-        traces::Graph row = capture::graphRow(*graph);
+        traces::Graph row = fx::graphRow(*graph);
         row.kind = traces::GraphKind::CompiledAutograd;
         row.name = "compiled_autograd_graph";
         sink->graphCaptured(captureKey, row);
@@ -255,7 +256,7 @@ std::shared_ptr<CachedPass> compilePass(capture::CaptureEngine& engine, const vm
 
     traces::Compile compile;
     compile.key.autogradId = autogradId;
-    compile.key.frameId = engine.takeFrameId();
+    compile.key.frameId = host.takeFrameId();
     compile.key.frameCompileId = 0;
     compile.started = true;
     compile.function = "forward";
@@ -281,20 +282,20 @@ std::shared_ptr<CachedPass> compilePass(capture::CaptureEngine& engine, const vm
         compile.status = traces::CompileStatus::Failed;
         compile.failType = "BackendCompilerFailed";
         compile.failReason = e.what();
-        engine.countCounter("frames", "total", 1);
+        host.countCounter("frames", "total", 1);
         if (sink) sink->compileFinished(compile);
         reason = fmt::format("the backend raised: {}", e.what());
         return nullptr;
     }
     const double backendSeconds = secondsSince(backendStart);
-    engine.countCounter("compiled_autograd", "compiles", 1);
-    engine.countCompiledGraph(*graph);
-    engine.countCounter("frames", "total", 1);
-    engine.countCounter("frames", "ok", 1);
+    host.countCounter("compiled_autograd", "compiles", 1);
+    host.countCompiledGraph(*graph);
+    host.countCounter("frames", "total", 1);
+    host.countCounter("frames", "ok", 1);
     if (sink) {
-        sink->graphCaptured(compile.key, capture::graphRow(*graph));
+        sink->graphCaptured(compile.key, fx::graphRow(*graph));
         for (const fx::Backend::StageGraph& stage : backend->stageGraphs()) {
-            traces::Graph row = capture::graphRow(*stage.graph);
+            traces::Graph row = fx::graphRow(*stage.graph);
             row.kind = stage.kind;
             row.name = stage.name;
             row.text = stage.header + row.text;
@@ -304,7 +305,7 @@ std::shared_ptr<CachedPass> compilePass(capture::CaptureEngine& engine, const vm
     }
     compile.status = traces::CompileStatus::Ok;
     compile.guardCount = 0;
-    compile.opCount = capture::callNodeCount(*graph);
+    compile.opCount = fx::callNodeCount(*graph);
     compile.nodeCount = static_cast<int64_t>(graph->nodes().size());
     compile.inputCount = static_cast<int64_t>(graph->placeholders().size());
     compile.phases.push_back({"entire_frame_compile", secondsSince(started)});
@@ -343,9 +344,9 @@ void runPass(vm::Interpreter& vm, const CachedPass& entry, const PassPlan& plan,
         for (const PassStep& step : plan.steps) step.node->releaseSavedTensors();
 }
 
-bool runCompiledAutograd(capture::CaptureEngine& engine, const vm::CompileOptions& options, const ag::RootGradients& start, bool retainGraph) {
+bool runCompiledAutograd(fx::CompileHost& host, const vm::CompileOptions& options, const ag::RootGradients& start, bool retainGraph) {
     const PassPlan plan = planPass(start);
-    PassCache& cache = cacheOf(engine);
+    PassCache& cache = cacheOf(host);
     std::string reason = plan.unsupported;
     std::shared_ptr<CachedPass> hit;
     if (reason.empty()) {
@@ -355,21 +356,21 @@ bool runCompiledAutograd(capture::CaptureEngine& engine, const vm::CompileOption
                 break;
             }
         if (!hit) {
-            hit = compilePass(engine, options, start, plan, reason);
+            hit = compilePass(host, options, start, plan, reason);
             if (hit) cache.entries.push_back(hit);
         }
     }
     if (!hit) {
         if (cache.loggedReasons.insert(reason).second)
-            engine.log() << "compiled autograd: this backward runs on the eager autograd engine: " << reason << "\n";
+            host.log() << "compiled autograd: this backward runs on the eager autograd engine: " << reason << "\n";
         return false;
     }
-    runPass(engine.interpreter(), *hit, plan, start, retainGraph);
+    runPass(host.interpreter(), *hit, plan, start, retainGraph);
     return true;
 }
 
 }  // namespace
 
-void installCompiledAutograd() { capture::registerCompiledAutograd(runCompiledAutograd); }
+void installCompiledAutograd() { fx::registerCompiledAutograd(runCompiledAutograd); }
 
 }  // namespace eng::aot

@@ -127,4 +127,35 @@ Arg GraphBuilder::sizesOf(const Node& node) const {
     return Arg::ofItems(Arg::Kind::List, std::move(items));
 }
 
+void releaseExampleData(const std::vector<const fx::Graph*>& graphs, size_t minBytes) {
+    std::map<const tensor::Storage*, tensor::StoragePtr> standIns;
+    auto release = [&](vm::Value& v) {
+        if (!v.is(vm::Kind::Tensor)) return;
+        const tensor::Tensor& t = v.as<vm::TensorObject>().value;
+        if (!t.defined() || t.nbytes() < minBytes) return;
+        tensor::StoragePtr& empty = standIns[t.storage().get()];
+        if (!empty) empty = std::make_shared<tensor::Storage>(0, t.device());
+        tensor::Tensor standIn(empty, t.sizes(), t.strides(), t.storageOffset(), t.dtype());
+        standIn.setRequiresGrad(t.requiresGrad());
+        v = vm::makeTensor(std::move(standIn));
+    };
+    for (const fx::Graph* graph : graphs) {
+        if (!graph) continue;
+        for (const auto& node : graph->nodes()) {
+            if (node->example.is(vm::Kind::Tuple)) {
+                // A new tuple: the old one may be another graph's example too.
+                const vm::TupleObject& old = node->example.as<vm::TupleObject>();
+                vm::ValueList items = old.items;
+                for (vm::Value& item : items) release(item);
+                vm::Value copy = vm::makeTuple(std::move(items));
+                copy.as<vm::TupleObject>().typeName = old.typeName;
+                copy.as<vm::TupleObject>().fieldNames = old.fieldNames;
+                node->example = std::move(copy);
+            } else {
+                release(node->example);
+            }
+        }
+    }
+}
+
 }  // namespace eng::aot

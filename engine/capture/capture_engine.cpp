@@ -18,17 +18,9 @@ LogSettings LogSettings::fromEnvironment() {
     settings.recompiles = fx::torchLogEnabled("recompiles");
     settings.guards = fx::torchLogEnabled("guards");
     settings.graphCode = fx::torchLogEnabled("graph_code");
+    settings.graphSizes = fx::torchLogEnabled("graph_sizes");
     return settings;
 }
-
-namespace {
-CompiledAutogradHandler& compiledAutogradHandler() {
-    static CompiledAutogradHandler handler;
-    return handler;
-}
-}  // namespace
-
-void registerCompiledAutograd(CompiledAutogradHandler handler) { compiledAutogradHandler() = std::move(handler); }
 
 CaptureEngine::CaptureEngine(vm::Interpreter& vm) : vm_(vm), logs_(LogSettings::fromEnvironment()) {}
 
@@ -63,7 +55,7 @@ bool CaptureEngine::dynamoDisabled(const vm::Namespace& config) {
 
 bool CaptureEngine::compiledAutogradEnabled(const vm::Namespace& config) {
     auto flag = config.find("compiled_autograd");
-    return compiledAutogradHandler() && flag != config.end() && vm_.truthy(flag->second);
+    return fx::compiledAutogradHandler() && flag != config.end() && vm_.truthy(flag->second);
 }
 
 int CaptureEngine::recompileLimit() {
@@ -105,7 +97,7 @@ std::optional<vm::Value> CaptureEngine::onFrame(vm::Interpreter&, vm::Frame& fra
     std::optional<tensor::autograd::BackwardInterceptorScope> compiledAutograd;
     if (!tensor::autograd::backwardIntercepted() && compiledAutogradEnabled(config))
         compiledAutograd.emplace([this, options](const tensor::autograd::RootGradients& start, bool retainGraph) {
-            return compiledAutogradHandler()(*this, options, start, retainGraph);
+            return fx::compiledAutogradHandler()(*this, options, start, retainGraph);
         });
     if (pendingExplain_) {
         explain_ = pendingExplain_;

@@ -14,6 +14,8 @@
 #include "capture/guards.h"
 #include "capture/tracer.h"
 #include "fx/backend.h"
+#include "fx/compile_host.h"
+#include "fx/fx_printer.h"
 #include "tensor/autocast.h"
 #include "tensor/autograd/engine.h"
 #include "vm/interpreter.h"
@@ -24,17 +26,9 @@ namespace eng::capture {
 using fx::Backend;
 using fx::CompiledFn;
 
-class CaptureEngine;
-/// Compiled autograd (`torch._dynamo.config.compiled_autograd = True`): while a compiled function runs, each backward
-/// pass is offered to this handler (AOT Autograd registers it) with the call's compile options; it captures and
-/// compiles the pass as its own graph (true) or declines, and the eager engine runs it.
-using CompiledAutogradHandler =
-    std::function<bool(CaptureEngine& engine, const vm::CompileOptions& options, const tensor::autograd::RootGradients& start, bool retainGraph)>;
-void registerCompiledAutograd(CompiledAutogradHandler handler);
-
-/// The call nodes of a graph (what compilation metrics count as ops), and its trace row as Dynamo's output graph.
-int callNodeCount(const Graph& graph);
-traces::Graph graphRow(const Graph& graph);
+// A graph's op count and trace row are facts of the graph layer.
+using fx::callNodeCount;
+using fx::graphRow;
 
 /// One compiled version of a frame (Dynamo's cache entry).
 struct CacheEntry {
@@ -82,10 +76,11 @@ struct LogSettings {
     bool recompiles = false;
     bool guards = false;
     bool graphCode = false;
+    bool graphSizes = false;
     static LogSettings fromEnvironment();
 };
 
-class CaptureEngine : public vm::FrameHook {
+class CaptureEngine : public vm::FrameHook, public fx::CompileHost {
 public:
     explicit CaptureEngine(vm::Interpreter& vm);
     ~CaptureEngine() override;
@@ -111,16 +106,15 @@ public:
     /// Graphs compiled so far (stats.unique_graphs).
     int uniqueGraphs() const { return uniqueGraphs_; }
 
-    // For graphs compiled outside a frame (compiled autograd's): the sink, a frame id from Dynamo's one counter,
-    // the counters a compiled graph adds, and torch._dynamo.utils.counters.
-    vm::Interpreter& interpreter() { return vm_; }
-    CompileEventSink* eventSink() const { return sink_; }
-    int takeFrameId() { return nextFrameId_++; }
-    void countCompiledGraph(const Graph& graph);
-    void countCounter(const std::string& group, const std::string& name, int64_t delta);
-    std::ostream& log();
-    /// Compiled autograd's cache and ids, kept by its handler; reset() clears them, as torch._dynamo.reset() does.
-    std::shared_ptr<void>& compiledAutogradState() { return compiledAutogradState_; }
+    // fx::CompileHost: what graphs compiled outside a frame (compiled autograd's) take from the engine.
+    vm::Interpreter& interpreter() override { return vm_; }
+    CompileEventSink* eventSink() const override { return sink_; }
+    int takeFrameId() override { return nextFrameId_++; }
+    void countCompiledGraph(const Graph& graph) override;
+    void countCounter(const std::string& group, const std::string& name, int64_t delta) override;
+    std::ostream& log() override;
+    /// reset() clears it, as torch._dynamo.reset() does.
+    std::shared_ptr<void>& compiledAutogradState() override { return compiledAutogradState_; }
 
 private:
     using CacheKey = std::pair<const frontend::CodeObject*, uint32_t>;
@@ -130,6 +124,7 @@ private:
     /// The `[__graph_breaks]` log lines of one break (`reason` follows "Graph Break Reason: ").
     void logGraphBreak(const std::string& prefix, const GraphBreakInfo& info, const std::string& reason);
     CacheEntry* compileEntry(FrameCache& cache, vm::Frame& frame, const vm::ValueList& view, const vm::CompileOptions& options);
+    vm::CompileOptions withInductorConfig(const vm::CompileOptions& options);
     vm::Value rebuild(const Rebuild& r, const vm::ValueList& outputs, const vm::ValueList& view, const vm::Namespace& globals);
     /// Writes an entry's side effects to the real lists, objects, dicts and globals after its graph ran.
     void replaySideEffects(const CacheEntry& entry, const vm::ValueList& outputs, const vm::ValueList& view, vm::Namespace& globals);

@@ -6,9 +6,11 @@
 #include <tuple>
 
 #include "capture/capture_engine.h"
+#include "fx/backend_options.h"
 #include "fx/fx_printer.h"
 #include "fx/torch_logs.h"
 #include "tensor/random.h"
+#include "vm/inductor_config.h"
 
 namespace eng::capture {
 
@@ -80,22 +82,6 @@ void CaptureEngine::logGraphBreak(const std::string& prefix, const GraphBreakInf
     logLines(log(), prefix + "[__graph_breaks] ", text + "\n");
 }
 
-int callNodeCount(const Graph& graph) {
-    int count = 0;
-    for (const auto& node : graph.nodes())
-        if (node->op == NodeOp::CallFunction || node->op == NodeOp::CallMethod || node->op == NodeOp::CallModule) ++count;
-    return count;
-}
-
-traces::Graph graphRow(const Graph& graph) {
-    traces::Graph row;
-    row.kind = traces::GraphKind::Dynamo;
-    row.name = "dynamo_output_graph";
-    row.text = fx::readableGraph(graph);
-    row.nodes = fx::graphNodeRows(graph);
-    return row;
-}
-
 void CaptureEngine::countCompiledGraph(const Graph& graph) {
     ++uniqueGraphs_;
     countCounter("stats", "unique_graphs", 1);
@@ -112,6 +98,22 @@ void CaptureEngine::emitGraphBreak(const traces::CompileKey& key, const GraphBre
     row.userStack = info.userStack;
     row.text = fmt::format("Graph break in user code at {}:{}\nGraph Break Reason: {}", info.file, info.line, info.reason);
     if (sink_) sink_->graphBreak(key, row);
+}
+
+/// The compile's options with what the program set in torch._inductor.config beneath options={...} (which
+/// win), as Inductor reads its config when it compiles; checked again, since a config entry cwb cannot honour
+/// must be refused as an option would be.
+vm::CompileOptions CaptureEngine::withInductorConfig(const vm::CompileOptions& options) {
+    if (options.backend != "inductor") return options;
+    vm::Value overrides = vm::inductorConfigOverrides(vm_);
+    auto& merged = overrides.as<vm::DictObject>();
+    if (merged.entries.empty()) return options;
+    if (options.backendOptions.is(vm::Kind::Dict))
+        for (const auto& [key, value] : options.backendOptions.as<vm::DictObject>().entries) merged.set(key, value);
+    vm::CompileOptions combined = options;
+    combined.backendOptions = overrides;
+    fx::checkNamedBackendOptions(combined);
+    return combined;
 }
 
 CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, const vm::ValueList& view, const vm::CompileOptions& options) {
@@ -282,7 +284,8 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         }
         auto backendStart = std::chrono::steady_clock::now();
         const fx::CompileIdScope compileScope(key.str(), log());
-        std::unique_ptr<Backend> backend = fx::makeBackend(options);
+        const vm::CompileOptions backendOptions = withInductorConfig(options);
+        std::unique_ptr<Backend> backend = fx::makeBackend(backendOptions);
         try {
             if (sink_) backend->setRunNote([sink = sink_, key](const std::string& text) { sink->warning(key, text); });
             entry.compiled = backend->compile(vm_, graph, examples);
@@ -318,6 +321,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         }
         if (logs_.graphCode)
             logLines(log(), prefix + "[__graph_code] ", fmt::format("TRACED GRAPH\n ===== __compiled_fn_{} =====\n {}", uniqueGraphs_, fx::readableGraph(*graph)));
+        if (logs_.graphSizes) logLines(log(), prefix + "[__graph_sizes] ", fx::graphSizes(*graph, fmt::format("__compiled_fn_{}", uniqueGraphs_)));
         if (explain_) explain_->graphs.push_back(graph);
     }
     if (entry.graphBreak) {

@@ -357,6 +357,17 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         const std::string& name = value.as<vm::ClassObject>().name;
         if (types.contains(name)) return callBuiltin(*this, frame, name, value, args, kwargs);
     }
+    if (value.is(vm::Kind::Class) && value.as<vm::ClassObject>().module == "torch" &&
+        (value.as<vm::ClassObject>().name == "finfo" || value.as<vm::ClassObject>().name == "iinfo") &&
+        std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) && kwargs.empty()) {
+        // torch.finfo / torch.iinfo of a dtype fold, as Dynamo constant-folds them.
+        vm::ValueList values;
+        for (const VarRef& a : args) {
+            argOf(a);
+            values.push_back(exampleOf(a));
+        }
+        return constant(vm_.call(value, std::move(values)));
+    }
     if (value.is(vm::Kind::Native)) {
         const std::string& name = value.as<vm::NativeObject>().name;
         // A closure made in the trace holds traced cells the real function cannot see: a native must not call it
@@ -386,6 +397,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
                         {"Remove the `torch._dynamo.graph_break()` call."},
                         "Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`", 25);
         if (module == "torch.compiler" && (name == "is_compiling" || name == "is_dynamo_compiling")) return constant(vm::Value(true));
+        if (module == "torch.compiler" && name == "is_exporting") return constant(vm::Value(false));
         if (module == "torch" && (name == "manual_seed" || name == "set_default_dtype" || name == "set_grad_enabled"))
             unsupported("Unsupported torch function", fmt::format("`torch.{}` changes global state.", name), {}, "torch." + name);
         if (module == "torch.autograd" && name == "grad")

@@ -98,7 +98,9 @@ bool isGradModeClass(const vm::Value& value) {
 bool isAutocastClass(const vm::Value& value) {
     if (!value.is(vm::Kind::Class)) return false;
     const auto& cls = value.as<vm::ClassObject>();
-    return cls.module == "torch.amp.autocast_mode" && cls.name == "autocast";
+    // torch.autocast and the deprecated torch.cuda.amp.autocast / torch.cpu.amp.autocast (AutocastModeVariable's)
+    return cls.name == "autocast" && (cls.module == "torch.amp.autocast_mode" || cls.module == "torch.cuda.amp.autocast_mode" ||
+                                      cls.module == "torch.cpu.amp.autocast_mode");
 }
 
 bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in) {

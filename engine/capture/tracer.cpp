@@ -115,7 +115,10 @@ vm::Value privateCopy(const vm::Value& value) {
     tensor::Tensor copy = tensor::emptyStrided(t.sizes(), t.strides(), t.dtype(), t.device());
     tensor::copyInto(copy, t);
     copy.setRequiresGrad(t.requiresGrad());
-    return vm::Value(std::make_shared<vm::TensorObject>(copy, value.as<vm::TensorObject>().parameter));
+    auto object = std::make_shared<vm::TensorObject>(copy, value.as<vm::TensorObject>().parameter);
+    object->dynamicMarks = value.as<vm::TensorObject>().dynamicMarks;  // mark_dynamic follows the tensor into the trace
+    object->staticAddress = value.as<vm::TensorObject>().staticAddress;
+    return vm::Value(object);
 }
 }  // namespace
 
@@ -320,7 +323,10 @@ Arg Tracer::argOf(const VarRef& v) {
             std::vector<std::string> dimSymbols(g.sizes.size());
             for (size_t d = 0; d < g.sizes.size(); ++d) {
                 bool changed = options_.automaticDynamic && d < seen.size() && seen[d] == -1;
-                if ((changed || options_.dynamicAll) && g.sizes[d] >= 2) {
+                // torch._dynamo.mark_dynamic / maybe_mark_dynamic: symbolic from the first compile.
+                const auto& marks = v->value.as<vm::TensorObject>().dynamicMarks;
+                bool marked = std::find(marks.begin(), marks.end(), static_cast<int64_t>(d)) != marks.end();
+                if ((changed || marked || options_.dynamicAll) && g.sizes[d] >= 2) {
                     g.dynamicDims[d] = true;
                     std::string symbol = "s" + std::to_string(symbolCount_++);
                     Node* s = graph_->addPlaceholder(symbol, vm::Value(g.sizes[d]), "torch.SymInt");

@@ -52,7 +52,7 @@ std::string nvrtcVersionText() {
     return text;
 }
 
-KernelCompiler::KernelCompiler(std::filesystem::path cacheDir) : disk_(std::move(cacheDir)) {}
+KernelCompiler::KernelCompiler(std::filesystem::path cacheDir) : disk_(std::move(cacheDir), ".cubin") {}
 
 KernelCompiler& KernelCompiler::instance() {
     static KernelCompiler compiler;

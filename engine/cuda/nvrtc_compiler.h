@@ -3,13 +3,14 @@
 // so kernels can be compiled and checked on any machine.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include "cuda/kernel_cache.h"
+#include "kernel_cache/disk_cache.h"
 
 namespace eng::cuda {
 
@@ -36,12 +37,19 @@ struct KernelCompileOutcome {
     double seconds = 0;
 };
 
+// Where this process's compiles were served from.
+struct KernelCacheStats {
+    int64_t memoryHits = 0;
+    int64_t diskHits = 0;
+    int64_t compiles = 0;
+};
+
 // "13.0": the NVRTC library in use (part of every cache key).
 std::string nvrtcVersionText();
 
 class KernelCompiler {
 public:
-    explicit KernelCompiler(std::filesystem::path cacheDir = defaultKernelCacheDir());
+    explicit KernelCompiler(std::filesystem::path cacheDir = kernel_cache::defaultKernelCacheDir());
     // The process-wide compiler using defaultKernelCacheDir().
     static KernelCompiler& instance();
 
@@ -55,14 +63,14 @@ public:
     std::string cacheKey(const KernelSource& source, const std::string& arch) const;
 
     KernelCacheStats stats() const;
-    const DiskKernelCache& diskCache() const { return disk_; }
+    const kernel_cache::DiskKernelCache& diskCache() const { return disk_; }
 
 private:
     std::vector<std::string> optionsFor(const std::string& arch) const;
     KernelCompileOutcome compileTimed(const KernelSource& source, const std::string& arch);
     std::string compileWithNvrtc(const KernelSource& source, const std::string& arch) const;
 
-    DiskKernelCache disk_;
+    kernel_cache::DiskKernelCache disk_;
     mutable std::mutex mutex_;
     std::unordered_map<std::string, std::shared_ptr<const CompiledKernel>> memory_;
     KernelCacheStats stats_;

@@ -3,7 +3,7 @@
 
 #include <fmt/core.h>
 
-#include "frontend/python_repr.h"
+#include "python/python_repr.h"
 
 namespace eng::frontend {
 
@@ -47,8 +47,8 @@ std::string AstPrinter::constant(const ConstantValue& value) const {
                           [](EllipsisValue) -> std::string { return "..."; },
                           [](bool b) -> std::string { return b ? "True" : "False"; },
                           [](int64_t i) -> std::string { return std::to_string(i); },
-                          [](double d) -> std::string { return pythonFloatRepr(d); },
-                          [](const std::string& s) -> std::string { return pythonStringRepr(s); },
+                          [](double d) -> std::string { return python::floatRepr(d); },
+                          [](const std::string& s) -> std::string { return python::stringRepr(s); },
                       },
                       value);
 }

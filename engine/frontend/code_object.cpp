@@ -7,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "frontend/python_repr.h"
+#include "python/python_repr.h"
 
 namespace eng::frontend {
 
@@ -36,8 +36,8 @@ std::string constantRepr(const Constant& constant) {
                           [](EllipsisValue) -> std::string { return "Ellipsis"; },
                           [](bool b) -> std::string { return b ? "True" : "False"; },
                           [](int64_t i) -> std::string { return std::to_string(i); },
-                          [](double d) -> std::string { return pythonFloatRepr(d); },
-                          [](const std::string& s) -> std::string { return pythonStringRepr(s); },
+                          [](double d) -> std::string { return python::floatRepr(d); },
+                          [](const std::string& s) -> std::string { return python::stringRepr(s); },
                           [](const ConstantTuple& t) -> std::string {
                               std::string out = "(";
                               for (size_t i = 0; i < t.items.size(); ++i)

@@ -77,7 +77,7 @@ void registerBackend(const std::string& name, BackendFactory factory) {
 
 void installBackendCatalog() {
     vm::setBackendCatalog({.exists = [](const std::string& name) { return registeredBackends().contains(name); },
-                           .listed = listBackends,
+                           .listed = [](bool withDebugBackends) { return listBackends(withDebugBackends); },
                            .checkOptions = checkNamedBackendOptions});
 }
 
@@ -93,10 +93,10 @@ bool sameBackend(const vm::CompileOptions& compiledWith, const vm::CompileOption
     return vm::valuesEqual(compiledWith.backendOptions, current.backendOptions);
 }
 
-std::vector<std::string> listBackends() {
+std::vector<std::string> listBackends(bool withDebugBackends) {
     std::vector<std::string> names;
     for (const auto& [name, backend] : registeredBackends())
-        if (backend.listed) names.push_back(name);
+        if (backend.listed || withDebugBackends) names.push_back(name);
     return names;
 }
 

@@ -62,8 +62,9 @@ std::unique_ptr<Backend> makeBackend(const vm::CompileOptions& options);
 /// per cache entry and skips entries of another backend (eval_frame's backend_match: the same compiler function,
 /// mode and options, and dynamic setting, as `_TorchCompileWrapper.__eq__` compares them).
 bool sameBackend(const vm::CompileOptions& compiledWith, const vm::CompileOptions& current);
-/// torch._dynamo.list_backends(): the registry's names that PyTorch lists (the debugging ones excluded), sorted.
-std::vector<std::string> listBackends();
+/// torch._dynamo.list_backends(): the registry's names that PyTorch lists (the debugging ones excluded unless
+/// asked for: list_backends(exclude_tags=None)), sorted.
+std::vector<std::string> listBackends(bool withDebugBackends = false);
 
 /// A GraphModule object for a backend function: `.graph` prints, `.code` is the FX code, `.forward(*inputs)`
 /// and calling it run the graph.

@@ -2,13 +2,13 @@
 // qualified calls with `key = value` keywords, and each line frees the values it used last (`;  a = b = None`).
 #include "fx/fx_printer.h"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-#include "frontend/python_repr.h"
+#include "python/python_repr.h"
 #include "ops/operators.h"
 
 namespace eng::fx {
@@ -184,8 +184,8 @@ std::string constantText(const vm::Value& value) {
         case vm::Kind::None: return "None";
         case vm::Kind::Bool: return value.asBool() ? "True" : "False";
         case vm::Kind::Int: return std::to_string(value.asInt());
-        case vm::Kind::Float: return frontend::pythonFloatRepr(value.asFloat());
-        case vm::Kind::Str: return frontend::pythonStringRepr(value.str());
+        case vm::Kind::Float: return python::floatRepr(value.asFloat());
+        case vm::Kind::Str: return python::stringRepr(value.str());
         case vm::Kind::DType: return "torch." + std::string(tensor::dtypeName(value.as<vm::DTypeObject>().value));
         case vm::Kind::Device: return fmt::format("device(type='{}')", value.as<vm::DeviceObject>().value.str());
         case vm::Kind::Ellipsis: return "Ellipsis";
@@ -255,6 +255,44 @@ std::optional<TensorMeta> tensorMeta(const Graph& graph, const Node& node) {
         strides += (i ? ", " : "") + strideText;
     }
     return TensorMeta{shortDtype(t.dtype()), "[" + sizes + "]", "[" + strides + "]", t.device().isCpu() ? "cpu" : t.device().str()};
+}
+
+std::string graphSizes(const Graph& graph, const std::string& name) {
+    std::string text = "TRACED GRAPH TENSOR SIZES\n===== " + name + " =====\n";
+    auto tuple = [](const std::vector<std::string>& items) {
+        return "(" + fmt::format("{}", fmt::join(items, ", ")) + (items.size() == 1 ? ",)" : ")");
+    };
+    for (const auto& node : graph.nodes()) {
+        if (!node->example.is(vm::Kind::Tensor)) continue;
+        const tensor::Tensor& t = node->example.tensor();
+        std::vector<std::string> sizes, concrete;
+        bool symbolic = false;
+        for (size_t d = 0; d < t.sizes().size(); ++d) {
+            const bool hasSymbol = d < node->dimSymbols.size() && !node->dimSymbols[d].empty();
+            symbolic = symbolic || hasSymbol;
+            sizes.push_back(hasSymbol ? node->dimSymbols[d] : std::to_string(t.sizes()[d]));
+            concrete.push_back(std::to_string(t.sizes()[d]));
+        }
+        text += node->name + ": " + tuple(sizes) + "\n";
+        if (symbolic) text += node->name + " (concrete): " + tuple(concrete) + "\n";
+    }
+    return text;
+}
+
+traces::Graph graphRow(const Graph& graph) {
+    traces::Graph row;
+    row.kind = traces::GraphKind::Dynamo;
+    row.name = "dynamo_output_graph";
+    row.text = readableGraph(graph);
+    row.nodes = graphNodeRows(graph);
+    return row;
+}
+
+int callNodeCount(const Graph& graph) {
+    int count = 0;
+    for (const auto& node : graph.nodes())
+        if (node->op == NodeOp::CallFunction || node->op == NodeOp::CallMethod || node->op == NodeOp::CallModule) ++count;
+    return count;
 }
 
 std::vector<traces::GraphNode> graphNodeRows(const Graph& graph) {

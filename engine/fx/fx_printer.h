@@ -24,9 +24,16 @@ struct TensorMeta {
     std::string dtype, shape, stride, device;
 };
 std::optional<TensorMeta> tensorMeta(const Graph& graph, const Node& node);
+/// TORCH_LOGS=graph_sizes: "TRACED GRAPH TENSOR SIZES\n===== NAME =====\n" and each tensor node's size as a Python
+/// tuple (symbols where dynamic), followed by its concrete sizes when it has a symbol, as Dynamo's get_graph_sizes.
+std::string graphSizes(const Graph& graph, const std::string& name);
 /// The trace's node rows of the graph, made from its nodes (not from the printed text): what readableGraph
 /// prints, one row per node, with the argument text and the earlier nodes each node reads.
 std::vector<traces::GraphNode> graphNodeRows(const Graph& graph);
+/// The graph's trace row as Dynamo's output graph (dynamo_output_graph: the readable text and its node rows).
+traces::Graph graphRow(const Graph& graph);
+/// The call nodes of a graph (call_function, call_method, call_module): what compilation metrics count as ops.
+int callNodeCount(const Graph& graph);
 /// Python's repr of a constant argument as FX prints it (0.5, 'none', torch.float32, ...).
 std::string constantText(const vm::Value& value);
 

@@ -88,7 +88,18 @@ std::string opName(const Node& node) {
     return name;
 }
 
+/// Same-shape ops whose other tensor arguments do not broadcast into the result (`x.to(y)`, `x.type_as(y)`,
+/// `layer_norm(x, shape, weight)`): the result has self's sizes.
+bool selfShapeOp(const std::string& name) {
+    static const std::set<std::string> names = {"to", "type", "type_as", "clone", "contiguous", "detach", "dropout", "softmax",
+                                                "log_softmax", "layer_norm", "rms_norm", "zeros_like", "ones_like", "empty_like",
+                                                "full_like", "rand_like", "randn_like", "copy", "fill", "zero", "normal", "uniform",
+                                                "requires_grad", "float", "double", "half", "bfloat16", "long", "int", "bool", "short"};
+    return names.contains(name);
+}
+
 bool sameShapeOp(const std::string& name) {
+    // The ops that keep self's shape are same-shape ops too: they are listed once, in selfShapeOp.
     static const std::set<std::string> names = {
 #define CWB_UNARY_MATH(Name, function, integers, llvm) #function,
 #include "ops/unary_math.def"
@@ -101,23 +112,9 @@ bool sameShapeOp(const std::string& name) {
 #undef CWB_ELEMENTWISE_BINARY
 #undef CWB_ELEMENTWISE_UNARY
         "relu6", "tanh", "hardtanh", "leaky_relu", "elu", "selu", "hardswish", "hardsigmoid", "logsigmoid", "sgn",
-        "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "not_", "pos", "float", "double", "half",
-        "bfloat16", "long", "int", "bool", "short", "to", "type", "type_as", "clone", "contiguous", "detach",
-        "dropout", "softmax", "log_softmax", "layer_norm", "rms_norm", "lerp", "addcmul", "addcdiv", "nan_to_num",
-        "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "copy", "fill", "zero",
-        "normal", "uniform", "iadd", "isub", "imul", "itruediv", "ifloordiv", "imod", "ipow", "requires_grad",
-        "hypot"};
-    return names.contains(name);
-}
-
-/// Same-shape ops whose other tensor arguments do not broadcast into the result (`x.to(y)`, `x.type_as(y)`,
-/// `layer_norm(x, shape, weight)`): the result has self's sizes.
-bool selfShapeOp(const std::string& name) {
-    static const std::set<std::string> names = {"to", "type", "type_as", "clone", "contiguous", "detach", "dropout", "softmax",
-                                                "log_softmax", "layer_norm", "rms_norm", "zeros_like", "ones_like", "empty_like",
-                                                "full_like", "rand_like", "randn_like", "copy", "fill", "zero", "normal", "uniform",
-                                                "requires_grad", "float", "double", "half", "bfloat16", "long", "int", "bool", "short"};
-    return names.contains(name);
+        "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "not_", "pos", "lerp", "addcmul",
+        "addcdiv", "nan_to_num", "iadd", "isub", "imul", "itruediv", "ifloordiv", "imod", "ipow", "hypot"};
+    return names.contains(name) || selfShapeOp(name);
 }
 
 bool reductionOp(const std::string& name) {

@@ -1,5 +1,5 @@
-// torch.compile's `options={...}`: the torch._inductor.config keys cwb knows, their types, and whether cwb does
-// what they say. The backend registers the check with the backend registry (fx/backend_options.h), which
+// torch.compile's `options={...}`, checked against the torch._inductor.config keys cwb knows
+// (vm/inductor_config.h: their types, and whether cwb does what they say). The backend registers the check with the backend registry (fx/backend_options.h), which
 // torch.compile asks when called, as PyTorch checks them, so mistakes surface at once.
 #pragma once
 
@@ -9,15 +9,6 @@
 #include "vm/value.h"
 
 namespace eng::inductor {
-
-struct InductorOptionSpec {
-    std::string name;     // "max_autotune", "triton.cudagraphs"
-    vm::Kind type;            // Bool, Int or Str
-    bool supported;       // false: only its default value is accepted
-    std::string meaning;  // what cwb does with it (or why it refuses it)
-};
-
-const std::vector<InductorOptionSpec>& inductorOptionSpecs();
 
 /// Raises RuntimeError with PyTorch's wording for unknown keys and wrong types, and cwb's reason for options it
 /// cannot honour when set away from their default.

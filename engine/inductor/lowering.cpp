@@ -389,14 +389,6 @@ LValue Lowering::externCall(const std::string& op, std::vector<LValue> inputs, s
     return bufferValue(graph_.add(std::move(b)).id);
 }
 
-bool Lowering::aliasesItsInput(const tensor::ViewOp& view, const fx::Node& node, const fx::Node& self) {
-    if (view.aliasing == tensor::ViewAliasing::View) return true;
-    // x.to(torch.bfloat16) of a float32 x is a copy (autocast's weight casts): only a result that is its input
-    // eagerly, as the traced examples show, shares its storage.
-    if (!node.example.is(vm::Kind::Tensor) || !self.example.is(vm::Kind::Tensor)) return true;
-    return node.example.as<vm::TensorObject>().value.sharesStorageWith(self.example.as<vm::TensorObject>().value);
-}
-
 const fx::Node* Lowering::storageRoot(const fx::Node* node) const {
     for (auto base = storageBase_.find(node); base != storageBase_.end(); base = storageBase_.find(node)) node = base->second;
     return node;

@@ -63,10 +63,10 @@ std::optional<std::vector<int64_t>> NodeArgs::dims(size_t position, const std::s
     if (!has(position, name)) return std::nullopt;
     LValue v = get(position, name);
     std::vector<int64_t> dims;
-    if (v.kind == LValue::Kind::Number) dims.push_back(v.number.asInt());
+    if (v.kind == LValue::Kind::Number && v.number.is(vm::Kind::Int)) dims.push_back(v.number.asInt());
     else if (v.kind == LValue::Kind::List)
         for (const LValue& item : v.items) {
-            if (item.kind != LValue::Kind::Number) throw LoweringError(node_.name + ": dims must be constant ints");
+            if (item.kind != LValue::Kind::Number || !item.number.is(vm::Kind::Int)) throw LoweringError(node_.name + ": dims must be constant ints");
             dims.push_back(item.number.asInt());
         }
     else throw LoweringError(node_.name + ": dims must be constant ints");

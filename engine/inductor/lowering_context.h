@@ -126,8 +126,12 @@ private:
     const fx::Node* storageRoot(const fx::Node* node) const;
     /// Whether `node` is (an in-place result of) a view op's result.
     bool isViewNode(const fx::Node* node) const;
-    /// Whether a view op's node shares its first argument's storage (a SelfWhenUnchanged op only when it changed nothing).
-    static bool aliasesItsInput(const tensor::ViewOp& view, const fx::Node& node, const fx::Node& self);
+    /// Whether a view op's node shares its first argument's storage: x.to(torch.bfloat16) of a float32 x is a copy
+    /// (autocast's weight casts), so a SelfWhenUnchanged op aliases only where the traced examples share storage.
+    static bool aliasesItsInput(const tensor::ViewOp& view, const fx::Node& node, const fx::Node& self) {
+        return view.aliasing == tensor::ViewAliasing::View || !node.example.is(vm::Kind::Tensor) || !self.example.is(vm::Kind::Tensor) ||
+               node.example.as<vm::TensorObject>().value.sharesStorageWith(self.example.as<vm::TensorObject>().value);
+    }
     /// Throws when an in-place op on `self` would have to reach a view's base or a view taken earlier.
     void checkInPlaceTarget(const fx::Node& node, const fx::Node& self) const;
 

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "python/python_repr.h"
 #include "tensor/autograd/node.h"
 #include "tensor/conversion.h"
 #include "tensor/shape.h"
@@ -25,7 +26,7 @@ std::string printfFormat(const char* format, int width, int precision, double va
 std::string pythonStr(const Scalar& v) {
     if (v.isBool()) return v.toBool() ? "True" : "False";
     if (v.isIntegral()) return std::to_string(v.toInt());
-    return pythonFloatRepr(v.toDouble());
+    return python::floatRepr(v.toDouble());
 }
 
 class Formatter {

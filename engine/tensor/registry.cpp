@@ -351,6 +351,7 @@ const OpRegistry& OpRegistry::instance() {
         registerShapeOps(r);
         registerTensorMethodOps(r);
         registerNnOps(r);
+        registerCompositeOps(r);
         registerAutogradOps(r);
         // view_ops.def is the one list of view ops the compiler trusts: each must exist here.
         for (const ViewOp& op : viewOps()) {

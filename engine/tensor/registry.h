@@ -113,6 +113,9 @@ void registerReductionOps(OpRegistry& registry);
 void registerShapeOps(OpRegistry& registry);
 void registerTensorMethodOps(OpRegistry& registry);
 void registerNnOps(OpRegistry& registry);
+// Ops made of registry calls, whose autograd records their parts (registry_composite.cpp).
+void registerCompositeOps(OpRegistry& registry);
+bool isCompositeOp(std::string_view schemaName);
 // Tensor.backward, retain_grad, grad_fn, is_leaf, retains_grad, torch.autograd.backward (tensor/autograd/).
 void registerAutogradOps(OpRegistry& registry);
 

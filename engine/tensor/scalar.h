@@ -49,7 +49,4 @@ private:
     };
 };
 
-// Python's repr of a float: the shortest string that round-trips, with ".0" for integral values.
-std::string pythonFloatRepr(double value);
-
 }  // namespace eng::tensor

@@ -2,13 +2,14 @@
 #include "tensor/tensor.h"
 
 #include <algorithm>
-#include <charconv>
 #include <limits>
 #include <numeric>
 #include <string>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "python/python_repr.h"
 
 namespace eng::tensor {
 
@@ -144,42 +145,8 @@ std::string shapeStr(std::span<const int64_t> sizes) { return fmt::format("[{}]"
 std::string Scalar::str() const {
     if (kind_ == ScalarKind::Bool) return int_ ? "True" : "False";
     if (kind_ == ScalarKind::Int) return std::to_string(int_);
-    return pythonFloatRepr(double_);
+    return python::floatRepr(double_);
 }
 
-std::string pythonFloatRepr(double value) {
-    if (value != value) return "nan";
-    if (value == std::numeric_limits<double>::infinity()) return "inf";
-    if (value == -std::numeric_limits<double>::infinity()) return "-inf";
-    // Shortest round-trip digits in scientific form, then laid out as Python's repr does: fixed for
-    // exponents in [-4, 16), scientific otherwise.
-    char buffer[64];
-    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
-    std::string sci(buffer, end);
-    const size_t ePos = sci.find('e');
-    std::string mantissa = sci.substr(0, ePos);
-    const int exponent = std::stoi(sci.substr(ePos + 1));
-    const bool negative = mantissa[0] == '-';
-    if (negative) mantissa.erase(0, 1);
-    std::string digits;
-    for (char c : mantissa)
-        if (c != '.') digits += c;
-    std::string out = negative ? "-" : "";
-    if (exponent >= -4 && exponent < 16) {
-        if (exponent < 0) {
-            out += "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
-        } else if (static_cast<size_t>(exponent) + 1 >= digits.size()) {
-            out += digits + std::string(static_cast<size_t>(exponent) + 1 - digits.size(), '0') + ".0";
-        } else {
-            out += digits.substr(0, static_cast<size_t>(exponent) + 1) + "." +
-                   digits.substr(static_cast<size_t>(exponent) + 1);
-        }
-        return out;
-    }
-    out += digits.substr(0, 1);
-    if (digits.size() > 1) out += "." + digits.substr(1);
-    out += fmt::format("e{}{:02d}", exponent < 0 ? '-' : '+', exponent < 0 ? -exponent : exponent);
-    return out;
-}
 
 }  // namespace eng::tensor

@@ -1,10 +1,12 @@
-// torch.autocast (= torch.amp.autocast, torch.amp.autocast_mode.autocast; torch.cpu/cuda.amp.autocast) as a
+// torch.autocast (= torch.amp.autocast, torch.amp.autocast_mode.autocast; the deprecated torch.cpu/cuda.amp.autocast) as a
 // context manager and decorator, the _enter_autocast / _exit_autocast functions Dynamo's graphs call, and
 // torch.is_autocast_enabled / get_autocast_dtype / set_autocast_*. The state and the casts are tensor/autocast.h's.
 #include <fmt/core.h>
 
+#include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "tensor/autocast.h"
 #include "vm/errors.h"
@@ -101,7 +103,55 @@ std::shared_ptr<ClassObject> defineAutocastClass(Interpreter& vm) {
     return cls;
 }
 
+/// Python's default warning filter: a FutureWarning is shown once per calling line, on stderr, as
+/// `file:line: FutureWarning: message` and the line's source.
+void futureWarning(Interpreter& vm, const std::string& message) {
+    static std::set<std::pair<std::string, int>> shown;
+    const std::vector<TracebackEntry> stack = vm.callStack();
+    const std::string file = stack.empty() ? "<unknown>" : stack.back().filename;
+    const int line = stack.empty() ? 0 : stack.back().line;
+    if (!shown.insert({file, line}).second) return;
+    std::cerr << fmt::format("{}:{}: FutureWarning: {}\n", file, line, message);
+    if (std::string source = vm.sourceLine(file, line); !source.empty()) std::cerr << "  " << source << "\n";
+}
+
+/// torch.cuda.amp.autocast / torch.cpu.amp.autocast(enabled=True, dtype=..., cache_enabled=True): deprecated
+/// subclasses of torch.amp.autocast for one device, with PyTorch's FutureWarning.
+std::shared_ptr<ClassObject> defineDeprecatedAutocast(Interpreter& vm, const std::shared_ptr<ClassObject>& autocast, const char* device,
+                                                      tensor::DType defaultDtype) {
+    auto cls = std::make_shared<ClassObject>("autocast", autocast);
+    cls->module = fmt::format("torch.{}.amp.autocast_mode", device);
+    const Value baseInit = autocast->dict.at("__init__");
+    cls->dict["__init__"] = makeNative("__init__", [baseInit, device, defaultDtype](Interpreter& m, CallArgs& a) {
+        futureWarning(m, fmt::format("`torch.{0}.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('{0}', args...)` instead.", device));
+        const Value self = a.positional.at(0);
+        const Value enabled = argument(a, 1, "enabled", Value(true));
+        const Value dtype = argument(a, 2, "dtype", dtypeValue(defaultDtype));
+        const Value cacheEnabled = argument(a, 3, "cache_enabled", Value(true));
+        CallArgs init;
+        init.positional = {self, makeStr(device), dtype, enabled, cacheEnabled};
+        return m.callArgs(baseInit, init);
+    });
+    (void)vm;
+    return cls;
+}
+
 }  // namespace
+
+void installDeprecatedAutocast(Interpreter& vm, ModuleObject& torch) {
+    const auto autocast = vm.modules().at("torch.amp").as<ModuleObject>().attributes.at("autocast").ref<ClassObject>();
+    for (const auto& [device, dtype] : {std::pair{"cuda", tensor::DType::Float16}, std::pair{"cpu", tensor::DType::BFloat16}}) {
+        const std::string parent = std::string("torch.") + device;
+        if (!vm.modules().contains(parent)) {
+            vm.modules()[parent] = Value(std::make_shared<ModuleObject>(parent));
+            torch.attributes[device] = vm.modules().at(parent);
+        }
+        auto amp = std::make_shared<ModuleObject>(parent + ".amp");
+        amp->attributes["autocast"] = Value(defineDeprecatedAutocast(vm, autocast, device, dtype));
+        vm.modules()[parent + ".amp"] = Value(amp);
+        vm.modules().at(parent).as<ModuleObject>().attributes["amp"] = Value(amp);
+    }
+}
 
 void installAutocast(Interpreter& vm, ModuleObject& torch, ModuleObject& amp, ModuleObject& autocastMode) {
     auto cls = defineAutocastClass(vm);

@@ -13,7 +13,7 @@ namespace eng::vm {
 
 struct BackendCatalog {
     std::function<bool(const std::string& name)> exists;
-    std::function<std::vector<std::string>()> listed;
+    std::function<std::vector<std::string>(bool withDebugBackends)> listed;
     std::function<void(const CompileOptions& options)> checkOptions;
 };
 

@@ -154,6 +154,8 @@ void Interpreter::bindArguments(const FunctionObject& function, CallArgs& args, 
 
 Value Interpreter::getAttr(const Value& object, const std::string& name) {
     if (auto value = findAttr(object, name)) return *value;
+    if (object.is(Kind::Module) && object.as<ModuleObject>().closedConfig)
+        raise("AttributeError", fmt::format("{}.{} does not exist", object.as<ModuleObject>().name, name));
     if (object.is(Kind::Module))
         raise("AttributeError", fmt::format("module '{}' has no attribute '{}'", object.as<ModuleObject>().name, name));
     if (object.is(Kind::Class))
@@ -233,6 +235,12 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
             // attributes of torch.
             if (module.name.starts_with("torch") && polyfillSource(module.name + "." + name))
                 return importName(module.name + "." + name, makeStr("*"));
+            // torch.nn's layers written in the subset (Conv2d, Softmax, ...) load with their module on first use.
+            if (module.name == "torch.nn")
+                for (const std::string& layers : nnLayerModules()) {
+                    const auto& loaded = importName(layers, makeStr("*")).as<ModuleObject>().attributes;
+                    if (auto found = loaded.find(name); found != loaded.end() && found->second.is(Kind::Class)) return found->second;
+                }
             if (module.registryPrefix.empty()) return std::nullopt;
             std::string qualified = module.registryPrefix + name;
             const tensor::OpEntry* entry = tensor::OpRegistry::instance().find(qualified);
@@ -292,7 +300,13 @@ void Interpreter::setAttr(const Value& object, const std::string& name, Value va
         }
         case Kind::Class: object.as<ClassObject>().dict[name] = std::move(value); return;
         case Kind::Function: object.as<FunctionObject>().attributes[name] = std::move(value); return;
-        case Kind::Module: object.as<ModuleObject>().attributes[name] = std::move(value); return;
+        case Kind::Module: {
+            auto& module = object.as<ModuleObject>();
+            if (module.closedConfig && !module.attributes.contains(name))
+                raise("AttributeError", fmt::format("{}.{} does not exist", module.name, name));
+            module.attributes[name] = std::move(value);
+            return;
+        }
         case Kind::Native: object.as<NativeObject>().attributes[name] = std::move(value); return;
         case Kind::Tensor:
             callOp("Tensor.__setattr__", {object, makeStr(name), value});

@@ -602,22 +602,29 @@ std::shared_ptr<Namespace> Interpreter::runDefinitions(const std::string& filena
 }
 
 bool Interpreter::importFromScriptDirectory(const std::string& name) {
-    // As Python puts the script's directory first on sys.path: NAME.py or the package NAME/__init__.py there;
-    // a dotted name is looked up inside its (imported first) parent package's directory.
+    // As Python puts the script's directory first on sys.path, then PYTHONPATH's entries: NAME.py or the package
+    // NAME/__init__.py in the first of them that has it; a dotted name is looked up inside its (imported first)
+    // parent package's directory under each of them.
     namespace fs = std::filesystem;
     size_t dot = name.rfind('.');
-    fs::path directory = scriptDirectory_.empty() ? fs::path(".") : scriptDirectory_;
+    std::string packageDirectory;
     if (dot != std::string::npos) {
         importName(name.substr(0, dot), makeStr("*"));
-        std::string parent = name.substr(0, dot);
-        std::replace(parent.begin(), parent.end(), '.', '/');
-        directory /= parent;
+        packageDirectory = name.substr(0, dot);
+        std::replace(packageDirectory.begin(), packageDirectory.end(), '.', '/');
     }
     const std::string leaf = name.substr(dot == std::string::npos ? 0 : dot + 1);
-    fs::path path = directory / (leaf + ".py");
+    std::vector<fs::path> roots{scriptDirectory_.empty() ? fs::path(".") : scriptDirectory_};
+    roots.insert(roots.end(), moduleSearchPath_.begin(), moduleSearchPath_.end());
+    fs::path path;
     std::error_code error;
-    if (!fs::is_regular_file(path, error)) path = directory / leaf / "__init__.py";
-    if (!fs::is_regular_file(path, error)) return false;
+    for (const fs::path& root : roots) {
+        const fs::path directory = packageDirectory.empty() ? root : root / packageDirectory;
+        if (fs::is_regular_file(directory / (leaf + ".py"), error)) path = directory / (leaf + ".py");
+        else if (fs::is_regular_file(directory / leaf / "__init__.py", error)) path = directory / leaf / "__init__.py";
+        if (!path.empty()) break;
+    }
+    if (path.empty()) return false;
     std::ifstream in(path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();

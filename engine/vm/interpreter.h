@@ -54,6 +54,9 @@ public:
 
     /// Compiles and runs a script as __main__. Syntax errors and uncaught exceptions come back as text.
     RunResult runScript(const std::string& filename, const std::string& source);
+    /// Directories searched for the program's own modules after the script's directory, as PYTHONPATH's entries
+    /// follow it on sys.path.
+    void setModuleSearchPath(std::vector<std::filesystem::path> directories) { moduleSearchPath_ = std::move(directories); }
     /// A global of the last script run.
     std::optional<Value> global(const std::string& name) const;
     /// Calls any callable; Python exceptions propagate as RaisedException (or VmError from native code).
@@ -146,7 +149,8 @@ private:
     std::shared_ptr<ClassObject> namedTupleFromClass(const ClassObject& body);
     Value makeFunction(Frame& frame, uint32_t flags);
     Value importName(const std::string& name, const Value& fromList);
-    /// Loads the program's own module or package `name` from beside the script; false when there is none.
+    /// Loads the program's own module or package `name` from beside the script or the module search path; false
+    /// when there is none.
     bool importFromScriptDirectory(const std::string& name);
     /// Runs a module written in the subset (a polyfill) and registers it under `name`.
     Value loadPythonModule(const std::string& name, const char* source);
@@ -160,6 +164,7 @@ private:
     std::unordered_map<std::string, std::shared_ptr<frontend::SourceFile>> sources_;
     std::shared_ptr<Namespace> mainGlobals_;
     std::filesystem::path scriptDirectory_;  // where the program's own modules are imported from
+    std::vector<std::filesystem::path> moduleSearchPath_;  // then from these, in order
     /// Each code object's constants as values, converted once.
     std::unordered_map<const frontend::CodeObject*, std::pair<std::shared_ptr<const frontend::CodeObject>, ValueList>>
         constantCache_;
@@ -194,6 +199,11 @@ Value makeNamedTupleClass(Interpreter& vm, const std::string& name, const std::v
 const char* polyfillSource(const std::string& module);
 /// collections, collections.abc, typing and dataclasses (python_polyfills_data.cpp), or null.
 const char* dataTypesPolyfillSource(const std::string& module);
+/// torch.nn's layers and utilities written in the subset (nn_polyfills.cpp), and the modules holding its layers.
+const char* nnPolyfillSource(const std::string& module);
+/// torch.distributions written in the subset (distributions_polyfill.cpp).
+const char* distributionsPolyfillSource();
+const std::vector<std::string>& nnLayerModules();
 /// The dataclasses module's source (python_polyfills_dataclasses.cpp).
 const char* dataclassesPolyfillSource();
 void installNn(Interpreter& vm, ModuleObject& nn);

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "frontend/python_repr.h"
+#include "python/python_repr.h"
 #include "tensor/registry.h"
 
 namespace eng::vm {
@@ -17,7 +17,7 @@ std::string jsonNumber(double x, bool integral) {
     if (std::isnan(x)) return "\"nan\"";
     if (std::isinf(x)) return x < 0 ? "\"-inf\"" : "\"inf\"";
     if (integral) return fmt::format("{}", static_cast<int64_t>(x));
-    return frontend::pythonFloatRepr(x);
+    return python::floatRepr(x);
 }
 
 std::string jsonString(const std::string& text) {

@@ -215,7 +215,8 @@ const char* polyfillSource(const std::string& module) {
     static const std::string kOperator = operatorModuleSource();
     static const std::map<std::string, const char*> kSources = {
         {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer},
-                                                                  {"torch.onnx", kTorchOnnx}, {"torch.distributed", kTorchDistributed}};
+                                                                  {"torch.onnx", kTorchOnnx}, {"torch.distributed", kTorchDistributed},
+                                                                  {"torch.distributions", distributionsPolyfillSource()}};
     auto it = kSources.find(module);
     return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
 }

@@ -508,7 +508,7 @@ const char* dataTypesPolyfillSource(const std::string& module) {
         {"collections", kCollections}, {"collections.abc", kCollectionsAbc}, {"typing", kTyping}, {"dataclasses", dataclassesPolyfillSource()},
         {"inspect", kInspect}};
     auto it = kSources.find(module);
-    return it == kSources.end() ? nullptr : it->second;
+    return it == kSources.end() ? nnPolyfillSource(module) : it->second;
 }
 
 }  // namespace eng::vm

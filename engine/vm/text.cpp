@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "frontend/python_repr.h"
+#include "python/python_repr.h"
 #include "tensor/printing.h"
 #include "tensor/registry.h"
 #include "vm/interpreter.h"
@@ -113,7 +113,7 @@ std::string formatFloat(double x, const FormatSpec& s) {
             case 'g':
             case 'G': body = fmt::format("{:.{}g}", x, precision == 0 ? 1 : precision); break;
             default:
-                body = s.precision < 0 ? frontend::pythonFloatRepr(x) : fmt::format("{:.{}g}", x, precision == 0 ? 1 : precision);
+                body = s.precision < 0 ? python::floatRepr(x) : fmt::format("{:.{}g}", x, precision == 0 ? 1 : precision);
         }
     }
     if (s.grouping) {
@@ -158,8 +158,8 @@ std::string Interpreter::repr(const Value& v) {
         case Kind::None: return "None";
         case Kind::Bool: return v.asBool() ? "True" : "False";
         case Kind::Int: return std::to_string(v.asInt());
-        case Kind::Float: return frontend::pythonFloatRepr(v.asFloat());
-        case Kind::Str: return frontend::pythonStringRepr(v.str());
+        case Kind::Float: return python::floatRepr(v.asFloat());
+        case Kind::Str: return python::stringRepr(v.str());
         case Kind::Tensor: return tensor::repr(v.tensor());
         case Kind::DType:
         case Kind::Device: return toTensorValue(v).repr();

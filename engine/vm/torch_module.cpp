@@ -1,7 +1,7 @@
 // The `torch` module as VM objects: torch.* ops and dtypes over the registry, torch.no_grad, and the
 // compile surface (torch.compile, torch.compiler.*, torch._dynamo.*) whose compiled functions enter the
 // interpreter's FrameHook; with no hook installed they run eagerly.
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -9,6 +9,7 @@
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/registry.h"
 #include "vm/backend_catalog.h"
+#include "vm/inductor_config.h"
 #include "vm/interpreter.h"
 #include "vm/optimizer_state.h"
 
@@ -32,7 +33,6 @@ constexpr std::pair<const char*, tensor::DType> kDTypes[] = {
     {"bool", tensor::DType::Bool},
 };
 
-constexpr const char* kModes[] = {"default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"};
 BackendCatalog& backendCatalog() {
     static BackendCatalog catalog;
     return catalog;
@@ -51,7 +51,8 @@ std::shared_ptr<CompileOptions> compileOptions(Interpreter& vm, CallArgs& args) 
         raise("RuntimeError", "Either mode or options can be specified, but both can't be specified at the same time.");
     if (hasMode) {
         const std::string& text = mode->str();
-        if (std::find(std::begin(kModes), std::end(kModes), text) == std::end(kModes))
+        // torch.compile names the modes in its own order, not list_mode_options'.
+        if (std::none_of(compileModeOptions().begin(), compileModeOptions().end(), [&](const auto& m) { return m.first == text; }))
             raise("RuntimeError", fmt::format("Unrecognized mode={}, should be one of: {}", text,
                                               "default, reduce-overhead, max-autotune, max-autotune-no-cudagraphs"));
         options->mode = text;
@@ -182,10 +183,13 @@ void installDynamo(Interpreter& vm, ModuleObject& torch) {
     dynamo->attributes["explain"] = makeNative("explain", [](Interpreter&, CallArgs&) -> Value {
         raise("NotImplementedError", "torch._dynamo.explain needs the capture engine, which is not part of cwb yet");
     });
-    dynamo->attributes["list_backends"] = makeNative("list_backends", [](Interpreter&, CallArgs&) {
+    dynamo->attributes["list_backends"] = makeNative("list_backends", [](Interpreter&, CallArgs& a) {
+        // exclude_tags=None lists the debugging backends too (eager, aot_eager), as PyTorch's does.
+        std::optional<Value> exclude = a.positional.empty() ? a.take("exclude_tags") : std::optional<Value>(a.positional[0]);
+        const bool everything = exclude && exclude->isNone();
         ValueList names;
         if (backendCatalog().listed)
-            for (const std::string& name : backendCatalog().listed()) names.push_back(makeStr(name));
+            for (const std::string& name : backendCatalog().listed(everything)) names.push_back(makeStr(name));
         return makeList(std::move(names));
     });
     dynamo->attributes["disable"] = makeNative("disable", [](Interpreter&, CallArgs& a) {
@@ -261,8 +265,8 @@ void installCompiler(Interpreter& vm, ModuleObject& torch) {
     compiler->attributes["reset"] = makeNative("reset", [](Interpreter&, CallArgs&) { return Value(); });
     compiler->attributes["is_compiling"] = makeNative("is_compiling", [](Interpreter&, CallArgs&) { return Value(false); });
     compiler->attributes["is_dynamo_compiling"] = compiler->attributes["is_compiling"];
-    compiler->attributes["list_backends"] = makeNative("list_backends", [](Interpreter& m, CallArgs&) {
-        return m.call(m.modules().at("torch._dynamo").as<ModuleObject>().attributes.at("list_backends"), {});
+    compiler->attributes["list_backends"] = makeNative("list_backends", [](Interpreter& m, CallArgs& a) {
+        return m.callArgs(m.modules().at("torch._dynamo").as<ModuleObject>().attributes.at("list_backends"), a);
     });
     auto stance = vm.defineClass("_set_stance", "object");
     stance->module = "torch.compiler";
@@ -279,8 +283,13 @@ void installCompiler(Interpreter& vm, ModuleObject& torch) {
 
 // torch.optim (optim_module.cpp).
 void installOptim(Interpreter& vm, ModuleObject& torch);
+// torch.finfo/iinfo, torch._check*, deterministic algorithms, the dynamic-shape marks (torch_runtime_module.cpp).
+void installTorchRuntime(Interpreter& vm, ModuleObject& torch, ModuleObject& dynamo, ModuleObject& compiler);
+// torch._inductor: config, list_options, list_mode_options (inductor_module.cpp).
+void installInductor(Interpreter& vm, ModuleObject& torch);
 // torch.cuda's synchronize, get_device_name and Event (cuda_module.cpp).
 void installCuda(Interpreter& vm, ModuleObject& cuda);
+void installDeprecatedAutocast(Interpreter& vm, ModuleObject& torch);
 // torch.autocast, torch.amp and the autocast state functions (autocast_module.cpp).
 void installAutocast(Interpreter& vm, ModuleObject& torch, ModuleObject& amp, ModuleObject& autocastMode);
 
@@ -327,6 +336,7 @@ void installTorch(Interpreter& vm) {
         torch->attributes[sub] = Value(module);
     }
     installCuda(vm, vm.modules().at("torch.cuda").as<ModuleObject>());
+    installDeprecatedAutocast(vm, *torch);
     defineLegacyTensorTypes(vm, *torch);
     defineLegacyTensorTypes(vm, vm.modules().at("torch.cuda").as<ModuleObject>());
     // Checkpoint recomputation is only invalid inside a backward pass that runs Python hooks, which this runtime
@@ -342,7 +352,9 @@ void installTorch(Interpreter& vm) {
     installNn(vm, *nn);
     installDynamo(vm, *torch);
     installCompiler(vm, *torch);
+    installTorchRuntime(vm, *torch, vm.modules().at("torch._dynamo").as<ModuleObject>(), vm.modules().at("torch.compiler").as<ModuleObject>());
     installOptim(vm, *torch);
+    installInductor(vm, *torch);
 }
 
 void setBackendCatalog(BackendCatalog catalog) { backendCatalog() = std::move(catalog); }

@@ -109,6 +109,9 @@ struct TensorObject : Object {
         : Object(Kind::Tensor), value(std::move(t)), parameter(isParameter) {}
     tensor::Tensor value;
     bool parameter;  // made by nn.Parameter: modules register it on attribute assignment
+    /// torch._dynamo.mark_dynamic / maybe_mark_dynamic: dims the capture engine keeps symbolic from the first compile.
+    std::vector<int64_t> dynamicMarks;
+    bool staticAddress = false;  // torch._dynamo.mark_static_address: CUDA graphs read it in place
 };
 struct DTypeObject : Object {
     explicit DTypeObject(tensor::DType d) : Object(Kind::DType), value(d) {}
@@ -250,6 +253,9 @@ struct ModuleObject : Object {
     Namespace attributes;
     /// Where unknown attributes fall back to in the op registry ("torch.", "F."); empty for none.
     std::string registryPrefix;
+    /// A config module (torch._inductor.config): reading or setting a name it lacks raises PyTorch's
+    /// "NAME does not exist".
+    bool closedConfig = false;
 };
 
 struct IteratorObject : Object {

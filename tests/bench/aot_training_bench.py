@@ -3,8 +3,9 @@
 # included). One script for both engines: `python3 -c 'import aot_training_bench as b; b.main("SPEC")'` (PyTorch)
 # and `cwb run aot_training_bench.py --device SPEC` (cwb calls main(SPEC)).
 # SPEC: comma-separated tokens: cpu | cuda, iters=N (default 20), warmup=N (default 3), the workloads to run
-# (mlp, block, gpt2; default mlp and block), tiny (a GPT-2 of 2 layers, d=64, 64 tokens: the CPU smoke size).
-# Output: RESULT <impl> <model> <mode> median_ms=<x> first_s=<y> tokens_per_s=<t> loss=<z>
+# (mlp, block, gpt2; default mlp and block; ops: GPT-2's heaviest eager ops one by one), tiny (a GPT-2 of 2 layers, d=64, 64 tokens: the CPU smoke size).
+# Output: RESULT <impl> <model> <mode> median_ms=<x> first_s=<y> tokens_per_s=<t> forward_ms= backward_ms= step_ms=
+#   (medians of each phase, the device synchronised between them) first_loss=<first step's> loss=<last step's>
 import time
 
 import torch
@@ -135,6 +136,24 @@ def forward_backward(model, *inputs):
     return loss
 
 
+class Phases:
+    """Wall time of a step's phases (forward, backward, optimizer step), synchronising the device at each mark."""
+
+    def __init__(self, device):
+        self.device = device
+        self.times = {}
+
+    def start(self):
+        sync(self.device)
+        self.t = time.perf_counter()
+
+    def mark(self, phase):
+        sync(self.device)
+        now = time.perf_counter()
+        self.times.setdefault(phase, []).append(now - self.t)
+        self.t = now
+
+
 def bench(workload, mode, cfg):
     torch._dynamo.reset()  # each mode compiles afresh (the cache is per code object, whatever the backend)
     torch.manual_seed(0)
@@ -145,32 +164,74 @@ def bench(workload, mode, cfg):
     torch._dynamo.config.compiled_autograd = mode == "compiled_autograd"
     if mode == "compiled_autograd":
         compiled = torch.compile(forward_backward, backend="inductor")
-        step_fn = lambda *xs: compiled(model, *xs)
-    elif workload["autocast"]:
-        # bf16 autocast around the forward, the backward outside it (PyTorch's AMP recipe)
-        run = model if mode == "eager" else torch.compile(model, backend=mode)
-
-        def step_fn(*xs):
-            with torch.autocast(device, dtype=torch.bfloat16):
-                loss = run(*xs)
-            loss.backward()
-            return loss
+        forward = lambda *xs: compiled(model, *xs)
     else:
         run = model if mode == "eager" else torch.compile(model, backend=mode)
-        step_fn = lambda *xs: forward_backward(run, *xs)
+        forward = run
+        if workload["autocast"]:
+            # bf16 autocast around the forward, the backward outside it (PyTorch's AMP recipe)
+            def forward(*xs):
+                with torch.autocast(device, dtype=torch.bfloat16):
+                    return run(*xs)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=workload["fused"])
-    times = []
-    loss = None
+    phases = Phases(device)
+    losses = []
     for i in range(cfg["warmup"] + cfg["iters"]):
-        sync(device)
-        t0 = time.perf_counter()
+        phases.start()
         opt.zero_grad()
-        loss = step_fn(*inputs)
+        loss = forward(*inputs)
+        phases.mark("forward")
+        if mode != "compiled_autograd":
+            loss.backward()
+        phases.mark("backward")
         opt.step()
-        sync(device)
-        times.append(time.perf_counter() - t0)
+        phases.mark("step")
+        losses.append(float(loss.detach()))
     torch._dynamo.config.compiled_autograd = False
-    return median(times[cfg["warmup"]:]), times[0], float(loss)
+    per_step = [sum(t) for t in zip(*phases.times.values())]
+    split = {phase: median(times[cfg["warmup"]:]) for phase, times in phases.times.items()}
+    return median(per_step[cfg["warmup"]:]), per_step[0], split, losses
+
+
+def gpt2_ops(cfg):
+    """Median ms of the GPT-2 step's heaviest eager ops at its shapes (bf16 as autocast runs them), each on its own:
+    where the time of an eager step (and of a compiled step's extern calls) goes."""
+    g = GPT2_TINY if cfg["tiny"] else GPT2_FULL
+    device, b, t, d, h, v = cfg["device"], g["batch"], g["context"], g["d"], g["heads"], g["vocab"]
+    bf16 = torch.bfloat16
+    x = torch.randn(b * t, d, device=device, dtype=bf16)
+    w_qkv = torch.randn(3 * d, d, device=device, dtype=bf16)
+    w_head = torch.randn(v, d, device=device, dtype=bf16)
+    q = torch.randn(b, h, t, d // h, device=device, dtype=bf16)
+    logits = torch.randn(b * t, v, device=device)
+    targets = torch.randint(0, v, (b * t,), device=device)
+    idx = torch.randint(0, v, (b, t), device=device)
+    table = torch.randn(v, d, device=device)
+    ln = nn.LayerNorm(d).to(device)
+    xf = torch.randn(b, t, d, device=device)
+    zeros = torch.zeros(v, d, device=device)
+    rows = torch.randn(b * t, d, device=device)
+    ops = [
+        ("linear_qkv", lambda: F.linear(x, w_qkv)),
+        ("linear_head", lambda: F.linear(x, w_head)),
+        ("sdpa_causal", lambda: F.scaled_dot_product_attention(q, q, q, is_causal=True)),
+        ("cross_entropy", lambda: F.cross_entropy(logits, targets)),
+        ("embedding", lambda: F.embedding(idx, table)),
+        ("layer_norm", lambda: ln(xf)),
+        ("gelu_tanh", lambda: F.gelu(xf, approximate="tanh")),
+        ("to_bf16", lambda: table.to(bf16)),
+        ("index_put_accumulate", lambda: torch.index_put(zeros, (idx.view(-1),), rows, True)),
+    ]
+    with torch.no_grad():
+        for name, op in ops:
+            times = []
+            for i in range(cfg["warmup"] + cfg["iters"]):
+                sync(device)
+                t0 = time.perf_counter()
+                op()
+                sync(device)
+                times.append(time.perf_counter() - t0)
+            print(f"OP {IMPL} {name} median_ms={median(times[cfg['warmup']:]) * 1000.0:.3f}", flush=True)
 
 
 def parse_spec(spec):
@@ -187,7 +248,7 @@ def parse_spec(spec):
             cfg["warmup"] = int(token[7:])
         elif token == "tiny":
             cfg["tiny"] = True
-        elif token in ("mlp", "block", "gpt2"):
+        elif token in ("mlp", "block", "gpt2", "ops"):
             cfg["only"].append(token)
         else:
             raise ValueError(f"unknown SPEC token {token!r}")
@@ -215,16 +276,20 @@ def main(spec="cpu"):
     cfg = parse_spec(spec)
     if cfg["device"] == "cuda":
         print(f"DEVICE {IMPL} {torch.cuda.get_device_name()}")
+    if "ops" in cfg["only"]:
+        gpt2_ops(cfg)
     table = workloads(cfg)
-    for name in cfg["only"]:
+    for name in [w for w in cfg["only"] if w != "ops"]:
         workload = table[name]
         for mode in workload["modes"]:
-            median_s, first, loss = bench(workload, mode, cfg)
+            median_s, first, split, losses = bench(workload, mode, cfg)
+            ms = " ".join(f"{phase}_ms={seconds * 1000.0:.3f}" for phase, seconds in split.items())
             print(f"RESULT {IMPL} {name} {mode} median_ms={median_s * 1000.0:.3f} first_s={first:.3f} "
-                  f"tokens_per_s={workload['tokens'] / median_s:.0f} loss={loss:.4f}", flush=True)
+                  f"tokens_per_s={workload['tokens'] / median_s:.0f} {ms} first_loss={losses[0]:.4f} "
+                  f"loss={losses[-1]:.4f}", flush=True)
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and IMPL == "torch":  # (cwb calls main(SPEC) itself)
     import sys
 
     main(sys.argv[1] if len(sys.argv) > 1 else "cpu")

@@ -58,8 +58,8 @@ private:
 
 /// Compiles all kernels of one graph, a module each, in one JIT session (O3, host CPU features, glibc's
 /// libmvec for vectorised math where available). Each kernel's object file is kept in the on-disk kernel cache
-/// (cuda::defaultKernelCacheDir(), shared with NVRTC's CUBINs), keyed by its kernel IR, name, the host CPU, LLVM's
-/// version and this cwb executable, so a later process loads it instead of compiling. Throws std::runtime_error with the kernel's or LLVM's message on
+/// (kernel_cache::defaultKernelCacheDir(), `<hash>.o`, beside NVRTC's CUBINs), keyed by its kernel IR, name, the host
+/// CPU, LLVM's version and this cwb executable, so a later process loads it instead of compiling. Throws std::runtime_error with the kernel's or LLVM's message on
 /// failure (malformed kernels included).
 std::shared_ptr<CpuKernelModule> compileCpuKernels(const std::vector<Kernel>& kernels);
 

@@ -24,7 +24,7 @@
 
 #include "inductor/cpu/cpu_codegen.h"
 #include "inductor/cpu/cpu_codegen_internal.h"
-#include "cuda/kernel_cache.h"
+#include "kernel_cache/disk_cache.h"
 
 namespace eng::inductor::cpu {
 
@@ -213,7 +213,7 @@ std::shared_ptr<CpuKernelModule> compileCpuKernels(const std::vector<Kernel>& ke
     std::vector<std::string> irTexts;
     std::vector<double> seconds;
     std::vector<bool> fromCache;
-    const cuda::DiskKernelCache cache(cuda::defaultKernelCacheDir());
+    const kernel_cache::DiskKernelCache cache(kernel_cache::defaultKernelCacheDir(), ".o");
     // The kernel's optimised IR text (the entry first, then the combo parts or the finish) and its object file.
     auto generate = [&](const Kernel& kernel, const std::string& name) {
         auto context = std::make_unique<llvm::LLVMContext>();

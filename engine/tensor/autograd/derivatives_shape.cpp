@@ -170,6 +170,25 @@ void registerShapeDerivatives(DerivativeTable& table) {
         const int64_t offset = call.args.integer(1), dim1 = call.args.integer(2), dim2 = call.args.integer(3);
         return recordEmbed(call, "DiagonalBackward0", [=](const Tensor& whole) { return diagonal(whole, offset, dim1, dim2); });
     });
+    // Windows may overlap (step < size): each window's gradient adds into its stretch of the input.
+    table.def({"unfold"}, [](const DerivativeCall& call) {
+        const Tensor& x = call.args.tensor(0);
+        const int64_t rank = std::max<int64_t>(x.dim(), 1);
+        const int64_t dim = call.args.integer(1) < 0 ? call.args.integer(1) + rank : call.args.integer(1);
+        const int64_t size = call.args.integer(2), step = call.args.integer(3);
+        const Shape shape = x.sizes();
+        const DType dtype = x.dtype();
+        return recordRearrange(call, "UnfoldBackward0", [=](const Tensor& g) {
+            Tensor whole = to(zeros(shape, TensorOptions{dtype, kCpu, false}), std::nullopt, g.device());
+            if (shape.empty()) return copyInto(whole, reshape(g, {}));
+            for (int64_t i = 0; i < g.size(dim); ++i) {
+                const Tensor piece = movedim(select(g, dim, i), {g.dim() - 2}, {dim});
+                const Tensor region = narrow(whole, dim, i * step, size);
+                copyInto(region, add(region, piece));
+            }
+            return whole;
+        });
+    });
     table.def({"narrow"}, [](const DerivativeCall& call) {
         const int64_t dim = call.args.integer(1), start = call.args.integer(2), length = call.args.integer(3);
         return recordEmbed(call, "NarrowBackward0", [=](const Tensor& whole) { return narrow(whole, dim, start, length); });

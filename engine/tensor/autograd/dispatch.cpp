@@ -185,6 +185,8 @@ Value dispatch(const OpEntry& entry, const OpOverload& overload, const Args& arg
         return overload.kernel(a);
     };
     const std::string& name = overload.schema.name;
+    // Composite ops record the ops they are made of: they run as they are, grad mode on.
+    if (isCompositeOp(name)) return overload.kernel(args);
     if (kNonDifferentiable.contains(name)) return forward(args);
     if (isInPlaceCall(overload.schema, args)) return inPlaceCall(overload, args, forward);
     if (const Derivative* derivative = DerivativeTable::instance().find(name))

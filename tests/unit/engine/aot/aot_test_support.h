@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 #include "../capture/capture_support.h"
@@ -13,10 +14,13 @@
 
 namespace aottest {
 
+/// tests/scripts/: programs run here import the test programs' shared models (`from _lib.models import MLP`).
+inline const std::filesystem::path kScriptsDir = std::filesystem::path(CWB_TEST_DATA_DIR).parent_path() / "scripts";
+
 inline capturetest::CapturedRun runWithAot(const std::string& source, const std::string& filename = "train.py", eng::vm::ValueList args = {}) {
     eng::inductor::installInductorBackend();
     eng::aot::installAotAutograd();
-    return capturetest::runCaptured(source, filename, "main", std::move(args));
+    return capturetest::runCaptured(source, filename, "main", std::move(args), nullptr, std::nullopt, {kScriptsDir});
 }
 
 /// main() returned [eager values, compiled values]: every tensor must agree within float tolerance.
@@ -35,35 +39,10 @@ inline void expectSameAsEager(const capturetest::CapturedRun& run, double tolera
     }
 }
 
-/// A two-layer MLP `MLP()(x [N, 16]) -> [N, 8]` (needs torch and nn imported).
-inline const char* const kSmallMlp = R"(
-class MLP(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(16, 32)
-        self.fc2 = nn.Linear(32, 8)
-
-    def forward(self, x):
-        return self.fc2(torch.relu(self.fc1(x)) * 2.0 - torch.tanh(self.fc1(x)))
-)";
-
-/// A LayerNorm / GELU (both forms) / softmax / cross-entropy block `Block()(x [N, 24], y [N] classes < 10)` (needs
-/// torch, nn and F imported).
-inline const char* const kLayerNormBlock = R"(
-class Block(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.norm = nn.LayerNorm(24)
-        self.up = nn.Linear(24, 48)
-        self.down = nn.Linear(48, 10)
-
-    def forward(self, x, y):
-        h = F.gelu(self.up(self.norm(x)))
-        h = h + F.gelu(h, approximate="tanh") * 0.5
-        logits = self.down(h)
-        p = torch.softmax(logits, dim=-1)
-        return F.cross_entropy(logits, y) + (p * p).sum() * 0.01 - F.log_softmax(logits, dim=1).mean() * 0.1
-)";
+/// The two-layer MLP `MLP()(x [N, 16]) -> [N, 8]` and the LayerNorm / GELU / softmax / cross-entropy
+/// `Block()(x [N, 24], y [N] classes < 10)` of tests/scripts/_lib/models.py, imported.
+inline const char* const kSmallMlp = "from _lib.models import MLP\n";
+inline const char* const kLayerNormBlock = "from _lib.models import Block\n";
 
 /// A script defining `f` and `run(fn)` (which returns a list of tensors), with a main() that runs f eagerly and
 /// compiled with `backend`.

@@ -2,6 +2,7 @@
 // logs captured, compile events recorded, and the returned values at hand.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -53,12 +54,15 @@ struct CapturedRun {
 };
 
 /// Runs `source` as `filename` with the capture engine installed; when `entry` is given, calls it with `args`.
+/// The program imports its own modules from beside `filename`, then from `moduleSearchPath`.
 inline CapturedRun runCaptured(const std::string& source, const std::string& filename = "x.py", const std::string& entry = "",
                                eng::vm::ValueList args = {}, eng::capture::ExplainRecord* explain = nullptr,
-                               std::optional<eng::capture::LogSettings> logSettings = std::nullopt) {
+                               std::optional<eng::capture::LogSettings> logSettings = std::nullopt,
+                               std::vector<std::filesystem::path> moduleSearchPath = {}) {
     CapturedRun run;
     std::ostringstream out, logs;
     eng::vm::Interpreter vm(out);
+    vm.setModuleSearchPath(std::move(moduleSearchPath));
     eng::capture::CaptureEngine engine(vm);
     engine.install();
     engine.setEventSink(&run.events);

@@ -164,9 +164,9 @@ TEST(KernelCacheDir, FollowsXdgCacheHome) {
     const std::string keep = saved ? saved : "";
     unsetenv("CWB_KERNEL_CACHE_DIR");
     setenv("XDG_CACHE_HOME", "/tmp/xdg-cache", 1);
-    EXPECT_EQ(eng::cuda::defaultKernelCacheDir(), fs::path("/tmp/xdg-cache/cwb/kernels"));
+    EXPECT_EQ(eng::kernel_cache::defaultKernelCacheDir(), fs::path("/tmp/xdg-cache/cwb/kernels"));
     setenv("CWB_KERNEL_CACHE_DIR", "/tmp/explicit-kernels", 1);
-    EXPECT_EQ(eng::cuda::defaultKernelCacheDir(), fs::path("/tmp/explicit-kernels"));
+    EXPECT_EQ(eng::kernel_cache::defaultKernelCacheDir(), fs::path("/tmp/explicit-kernels"));
     if (saved) setenv("XDG_CACHE_HOME", keep.c_str(), 1);
     else unsetenv("XDG_CACHE_HOME");
     if (savedExplicit) setenv("CWB_KERNEL_CACHE_DIR", keepExplicit.c_str(), 1);

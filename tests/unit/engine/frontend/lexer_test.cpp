@@ -1,7 +1,7 @@
 // Lexer: indentation, line joining, comments, every string form, f-string pieces, numbers, and lexical errors.
 #include <gtest/gtest.h>
 
-#include "frontend/python_repr.h"
+#include "python/python_repr.h"
 #include "frontend_test_support.h"
 
 using namespace eng::frontend;
@@ -16,8 +16,8 @@ std::string tokenText(const Token& token) {
         case TokenKind::Dedent: return "DEDENT";
         case TokenKind::Name: return token.text;
         case TokenKind::Integer: return "int:" + std::to_string(token.intValue);
-        case TokenKind::Float: return "float:" + pythonFloatRepr(token.floatValue);
-        case TokenKind::String: return "str:" + pythonStringRepr(token.text);
+        case TokenKind::Float: return "float:" + eng::python::floatRepr(token.floatValue);
+        case TokenKind::String: return "str:" + eng::python::stringRepr(token.text);
         case TokenKind::FString: return "fstr";
         default: return std::string(tokenKindSpelling(token.kind));
     }

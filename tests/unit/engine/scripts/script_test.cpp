@@ -13,6 +13,10 @@
 //   # expect warning: TEXT      some compile warning contains TEXT
 //   # expect code: TEXT         some compile's output code contains TEXT (what the backend generated)
 //   # expect no code: TEXT      no compile's output code contains TEXT (e.g. no graph fell back to the eager runtime)
+//   # expect code[I]: TEXT      the I-th output code row (from 0, in the order the compiles wrote them) contains TEXT
+//   # expect code_count N: TEXT N output code rows contain TEXT
+//   # expect code_files: A, B   the output code rows, in order, by file name, each followed by " with kernels" when
+//                               it holds generated kernels ("cwb_inductor_output_code with kernels, cwb_aot_eager")
 //   # expect graph_code: TEXT   some captured graph's GraphModule.code contains TEXT
 //   # expect graph_code:        (nothing after the colon) the comment lines that follow, less their "# ", are the
 //                               whole GraphModule.code of the next captured graph, in compile order
@@ -20,10 +24,13 @@
 //                               devices) contains TEXT
 //   # expect compiles: A, B     the compiles, in order, as "frame/attempt function" ("0/0 f, 1/0 torch_dynamo_resume_in_f_at_6"),
 //                               a compile that did not finish Ok followed by its status ("0/0 f failed")
+//   # expect graph_names: A, B  the graphs recorded (TORCH_TRACE's graph names), in order
 // One test per file (ScriptTest.Runs/capture_stdlib_defaultdict_factory), discovered when ctest runs, so a new
-// file is a new test without touching C++.
+// file is a new test without touching C++. Programs share code through tests/scripts/_lib/ (`from _lib.training
+// import ...`), which is on their module search path and holds no tests.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -54,7 +61,21 @@ struct Expectations {
     std::vector<std::string> codeLines, absentCodeLines;
     std::vector<std::string> graphCodeLines, graphCodes, graphLines;
     std::optional<std::string> compiles;
+    std::vector<std::pair<size_t, std::string>> codeRowLines;  // row index, text
+    std::vector<std::pair<size_t, std::string>> codeCounts;    // rows expected to contain the text, text
+    std::optional<std::string> codeFiles, graphNames;
 };
+
+/// "3]: TEXT" -> {3, TEXT} (code[I]) and "2: TEXT" -> {2, TEXT} (code_count N): a number, `close`, ": ", the text.
+std::optional<std::pair<size_t, std::string>> numbered(const std::string& rest, std::string_view open, std::string_view close) {
+    if (!rest.starts_with(open)) return std::nullopt;
+    const size_t end = rest.find(close, open.size());
+    if (end == std::string::npos || end == open.size()) throw std::invalid_argument("no number");
+    const std::string number = rest.substr(open.size(), end - open.size());
+    if (number.find_first_not_of("0123456789") != std::string::npos) throw std::invalid_argument("not a number: " + number);
+    std::string text = rest.substr(end + close.size());
+    return std::pair<size_t, std::string>{std::stoul(number), text.starts_with(" ") ? text.substr(1) : text};
+}
 
 /// "# TEXT" -> "TEXT", "#" -> "": a line of a `# expect graph_code:` block.
 std::optional<std::string> blockLine(const std::string& line) {
@@ -113,6 +134,10 @@ Expectations expectationsOf(const std::string& source, const fs::path& path) {
             else if (auto count = value(" warnings:")) e.warnings = std::stoul(*count);
             else if (auto warning = value(" warning:")) e.warningLines.push_back(*warning);
             else if (auto code = value(" code:")) e.codeLines.push_back(*code);
+            else if (auto row = numbered(rest, " code[", "]:")) e.codeRowLines.push_back(*row);
+            else if (auto counted = numbered(rest, " code_count ", ":")) e.codeCounts.push_back(*counted);
+            else if (auto files = value(" code_files:")) e.codeFiles = *files;
+            else if (auto names = value(" graph_names:")) e.graphNames = *names;
             else if (auto absent = value(" no code:")) e.absentCodeLines.push_back(*absent);
             else if (auto graphCode = value(" graph_code:"); graphCode && !graphCode->empty()) e.graphCodeLines.push_back(*graphCode);
             else if (graphCode) {
@@ -140,11 +165,15 @@ Expectations expectationsOf(const std::string& source, const fs::path& path) {
     return e;
 }
 
+/// Every program under tests/scripts/, less the modules they share: a folder whose name starts with `_` (`_lib/`)
+/// holds modules that programs import (it is on their module search path), not tests.
 std::vector<fs::path> scripts() {
     std::vector<fs::path> found;
     if (!fs::exists(kScriptsDir)) return found;
-    for (const auto& entry : fs::recursive_directory_iterator(kScriptsDir))
-        if (entry.path().extension() == ".py") found.push_back(fs::relative(entry.path(), kScriptsDir));
+    for (auto entry = fs::recursive_directory_iterator(kScriptsDir); entry != fs::recursive_directory_iterator(); ++entry) {
+        if (entry->is_directory() && entry->path().filename().string().starts_with("_")) entry.disable_recursion_pending();
+        else if (entry->path().extension() == ".py") found.push_back(fs::relative(entry->path(), kScriptsDir));
+    }
     std::sort(found.begin(), found.end());
     return found;
 }
@@ -162,7 +191,8 @@ TEST_P(ScriptTest, Runs) {
     if (expected.torchLogs) setenv("TORCH_LOGS", expected.torchLogs->c_str(), 1);
     const std::optional<eng::capture::LogSettings> logs =
         expected.torchLogs ? std::optional(eng::capture::LogSettings::fromEnvironment()) : std::nullopt;
-    const capturetest::CapturedRun run = capturetest::runCaptured(source, GetParam().generic_string(), "", {}, nullptr, logs);
+    const capturetest::CapturedRun run =
+        capturetest::runCaptured(source, GetParam().generic_string(), "", {}, nullptr, logs, {kScriptsDir});
     if (expected.torchLogs) unsetenv("TORCH_LOGS");
     if (!expected.errorLines.empty()) {
         EXPECT_FALSE(run.ok) << "the script was expected to raise " << expected.errorLines.back();
@@ -192,6 +222,26 @@ TEST_P(ScriptTest, Runs) {
     for (const traces::OutputCode& c : run.events.code) code += c.source + "\n";
     for (const std::string& text : expected.codeLines) EXPECT_NE(code.find(text), std::string::npos) << "output code:\n" << code;
     for (const std::string& text : expected.absentCodeLines) EXPECT_EQ(code.find(text), std::string::npos) << "output code:\n" << code;
+    for (const auto& [row, text] : expected.codeRowLines) {
+        ASSERT_LT(row, run.events.code.size()) << "no output code row " << row << ":\n" << code;
+        EXPECT_NE(run.events.code[row].source.find(text), std::string::npos) << "output code row " << row << ":\n" << run.events.code[row].source;
+    }
+    for (const auto& [count, text] : expected.codeCounts) {
+        const size_t rows = std::count_if(run.events.code.begin(), run.events.code.end(),
+                                          [&](const traces::OutputCode& c) { return c.source.find(text) != std::string::npos; });
+        EXPECT_EQ(rows, count) << "output code rows with '" << text << "':\n" << code;
+    }
+    if (expected.codeFiles) {
+        std::string files;
+        for (const traces::OutputCode& c : run.events.code)
+            files += (files.empty() ? "" : ", ") + c.filename + (c.kernels.empty() ? "" : " with kernels");
+        EXPECT_EQ(files, *expected.codeFiles);
+    }
+    if (expected.graphNames) {
+        std::string names;
+        for (const auto& [key, graph] : run.events.graphs) names += (names.empty() ? "" : ", ") + graph.name;
+        EXPECT_EQ(names, *expected.graphNames);
+    }
     std::string graphCodes;
     for (const std::string& c : run.graphCodes) graphCodes += trimmedCode(c) + "\n\n";
     for (const std::string& text : expected.graphCodeLines)

@@ -1,6 +1,6 @@
 // Python's float and string repr. Float digits come from std::to_chars' shortest round-trip form; the layout
 // (fixed or scientific) follows CPython's float_repr_style 'short' rules.
-#include "frontend/python_repr.h"
+#include "python/python_repr.h"
 
 #include <fmt/core.h>
 
@@ -8,9 +8,9 @@
 #include <cmath>
 #include <cstdlib>
 
-namespace eng::frontend {
+namespace eng::python {
 
-std::string pythonFloatRepr(double value) {
+std::string floatRepr(double value) {
     if (std::isnan(value)) return "nan";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
     char buffer[64];
@@ -41,7 +41,7 @@ std::string pythonFloatRepr(double value) {
            digits.substr(static_cast<size_t>(decimalPoint));
 }
 
-std::string pythonStringRepr(std::string_view text) {
+std::string stringRepr(std::string_view text) {
     bool hasSingle = text.find('\'') != std::string_view::npos;
     bool hasDouble = text.find('"') != std::string_view::npos;
     char quote = hasSingle && !hasDouble ? '"' : '\'';
@@ -67,4 +67,4 @@ std::string pythonStringRepr(std::string_view text) {
     return out;
 }
 
-}  // namespace eng::frontend
+}  // namespace eng::python

@@ -1,26 +1,25 @@
-// Compiled kernels (CUBIN) cached on disk and in memory, keyed by everything that decides the binary: the
-// source, the target architecture, the NVRTC version and the compile options.
+// Compiled kernels cached on disk, keyed by everything that decides the binary (for NVRTC's CUBINs: the source,
+// the architecture, the NVRTC version and the options; for the CPU code generator's object files: the kernel IR,
+// the host CPU, LLVM's version and the executable). Device-neutral: both backends keep their binaries here.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <unordered_map>
 
-namespace eng::cuda {
+namespace eng::kernel_cache {
 
 // $CWB_KERNEL_CACHE_DIR if set, else $XDG_CACHE_HOME/cwb/kernels, else ~/.cache/cwb/kernels; empty (the disk
 // cache off) with CWB_KERNEL_CACHE=0 (as PyTorch's TORCHINDUCTOR_FX_GRAPH_CACHE=0) or when none can be determined.
 std::filesystem::path defaultKernelCacheDir();
 
-// One file per kernel, named by a hash of the key; the file also holds the whole key, so that a hash
-// collision or a truncated file reads as a miss. Writes go to a temporary file renamed into place, so
-// concurrent processes never see partial files.
+// One file per kernel, named by a hash of the key and the kind of binary (`.cubin`, `.o`); the file also holds the
+// whole key, so that a hash collision or a truncated file reads as a miss. Writes go to a temporary file renamed
+// into place, so concurrent processes never see partial files.
 class DiskKernelCache {
 public:
-    explicit DiskKernelCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+    DiskKernelCache(std::filesystem::path dir, std::string suffix) : dir_(std::move(dir)), suffix_(std::move(suffix)) {}
     const std::filesystem::path& dir() const { return dir_; }
     std::optional<std::string> load(const std::string& key) const;
     // Best effort: an unwritable cache directory costs a recompile later, never an error.
@@ -29,15 +28,10 @@ public:
 
 private:
     std::filesystem::path dir_;
-};
-
-struct KernelCacheStats {
-    int64_t memoryHits = 0;
-    int64_t diskHits = 0;
-    int64_t compiles = 0;
+    std::string suffix_;
 };
 
 // 64-bit FNV-1a, as 16 hex digits (file names; the full key is still compared on load).
 std::string hashHex(const std::string& text);
 
-}  // namespace eng::cuda
+}  // namespace eng::kernel_cache

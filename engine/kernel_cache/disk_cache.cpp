@@ -1,5 +1,5 @@
-// The on-disk CUBIN cache: <dir>/<hash>.cubin holding a header, the full key and the binary.
-#include "cuda/kernel_cache.h"
+// The on-disk kernel cache: <dir>/<hash><suffix> holding a header, the full key and the binary.
+#include "kernel_cache/disk_cache.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-namespace eng::cuda {
+namespace eng::kernel_cache {
 
 namespace {
 
@@ -34,7 +34,7 @@ std::string hashHex(const std::string& text) {
     return fmt::format("{:016x}", hash);
 }
 
-std::filesystem::path DiskKernelCache::pathFor(const std::string& key) const { return dir_ / (hashHex(key) + ".cubin"); }
+std::filesystem::path DiskKernelCache::pathFor(const std::string& key) const { return dir_ / (hashHex(key) + suffix_); }
 
 std::optional<std::string> DiskKernelCache::load(const std::string& key) const {
     if (dir_.empty()) return std::nullopt;
@@ -83,4 +83,4 @@ void DiskKernelCache::store(const std::string& key, const std::string& binary) c
     if (ec) std::filesystem::remove(tempPath, ec);
 }
 
-}  // namespace eng::cuda
+}  // namespace eng::kernel_cache
