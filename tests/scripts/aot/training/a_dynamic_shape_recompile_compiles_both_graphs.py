@@ -2,7 +2,8 @@
 # AOT Autograd; losses and gradients equal eager.
 # expect: True
 # expect code_count 2: # AOT Autograd: joint graph
-# expect code[1]: s0
+# expect code[2]: # AOT Autograd: joint graph
+# expect code[2]: s0
 import torch
 from _lib.eager_comparison import eager_and_compiled, same_as_eager
 

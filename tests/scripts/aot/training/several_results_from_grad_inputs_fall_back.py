@@ -1,7 +1,7 @@
 # max(dim=1) returns values and indices from an input that requires grad: aot_eager falls back, saying why, and
 # the gradient equals eager.
 # expect: True
-# expect code_files: cwb_aot_eager_fallback
+# expect code_files: cwb_inductor_eager_fallback
 # expect code[0]: returns several values from inputs that require grad
 import torch
 from _lib.eager_comparison import eager_and_compiled, same_as_eager
