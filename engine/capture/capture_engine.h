@@ -121,6 +121,8 @@ private:
     vm::Value runCompiled(vm::Frame& frame, const vm::CompileOptions& options);
     /// Runs a skipped frame eagerly; the functions it calls are still compiled.
     vm::Value evalSkippedFrame(vm::Frame& frame, const vm::CompileOptions& options);
+    /// A compile that ends in Unsupported (fullgraph=True, or no resume point): counters and the compile's record.
+    void failUnsupported(traces::Compile& compile, const GraphBreakInfo& info);
     /// The `[__graph_breaks]` log lines of one break (`reason` follows "Graph Break Reason: ").
     void logGraphBreak(const std::string& prefix, const GraphBreakInfo& info, const std::string& reason);
     CacheEntry* compileEntry(FrameCache& cache, vm::Frame& frame, const vm::ValueList& view, const vm::CompileOptions& options);

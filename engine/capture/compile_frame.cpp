@@ -82,6 +82,17 @@ void CaptureEngine::logGraphBreak(const std::string& prefix, const GraphBreakInf
     logLines(log(), prefix + "[__graph_breaks] ", text + "\n");
 }
 
+void CaptureEngine::failUnsupported(traces::Compile& compile, const GraphBreakInfo& info) {
+    countCounter("unimplemented", info.reason, 1);
+    countCounter("frames", "total", 1);
+    compile.status = traces::CompileStatus::Failed;
+    compile.failType = "Unsupported";
+    compile.failReason = info.reason;
+    compile.failUserFile = info.file;
+    compile.failUserLine = info.line;
+    if (sink_) sink_->compileFinished(compile);
+}
+
 void CaptureEngine::countCompiledGraph(const Graph& graph) {
     ++uniqueGraphs_;
     countCounter("stats", "unique_graphs", 1);
@@ -226,31 +237,17 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
             // No resume point (a break inside the function a lazy map/filter calls at FOR_ITER): Dynamo skips the
             // whole frame from now on and runs it eagerly; the functions it calls are still compiled as frames.
             const GraphBreakInfo& info = *result.graphBreak;
-            countCounter("unimplemented", info.reason, 1);
-            countCounter("frames", "total", 1);
             if (logs_.graphBreaks)
                 logGraphBreak(prefix, info,
                               "Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph break "
                               "encountered:\n\n" + info.reason);
-            compile.status = traces::CompileStatus::Failed;
-            compile.failType = "Unsupported";
-            compile.failReason = info.reason;
-            compile.failUserFile = info.file;
-            compile.failUserLine = info.line;
-            if (sink_) sink_->compileFinished(compile);
+            failUnsupported(compile, info);
             cache.skipped = true;
             return nullptr;
         }
         if (options.fullgraph) {
             const GraphBreakInfo& info = *result.graphBreak;
-            countCounter("unimplemented", info.reason, 1);
-            countCounter("frames", "total", 1);
-            compile.status = traces::CompileStatus::Failed;
-            compile.failType = "Unsupported";
-            compile.failReason = info.reason;
-            compile.failUserFile = info.file;
-            compile.failUserLine = info.line;
-            if (sink_) sink_->compileFinished(compile);
+            failUnsupported(compile, info);
             std::string stack;
             for (const auto& f : info.userStack) stack += fmt::format("\n  File \"{}\", line {}, in {}\n    {}", f.file, f.line, f.function, f.source);
             vm::raise("Unsupported", info.reason + "\n\nfrom user code:" + stack +

@@ -117,6 +117,16 @@ void Tracer::storeGlobal(TraceFrame& frame, const std::string& name, const VarRe
 }
 
 namespace {
+/// An items() view's (key, value) tuple.
+VarRef itemPair(VarRef key, VarRef value) {
+    auto pair = std::make_shared<Variable>();
+    pair->kind = Variable::Kind::Tuple;
+    pair->value = vm::makeTuple({});
+    pair->fresh = true;
+    pair->items = {std::move(key), std::move(value)};
+    return pair;
+}
+
 /// A dict view's items from its dict: keys, values or (key, value) tuples.
 void fillView(Tracer& tracer, Variable& view, const Variable& dict) {
     view.items.clear();
@@ -126,12 +136,7 @@ void fillView(Tracer& tracer, Variable& view, const Variable& dict) {
         } else if (view.name == "values") {
             view.items.push_back(dict.items[i]);
         } else {
-            auto pair = std::make_shared<Variable>();
-            pair->kind = Variable::Kind::Tuple;
-            pair->value = vm::makeTuple({});
-            pair->fresh = true;
-            pair->items = {tracer.constant(dict.keys[i]), dict.items[i]};
-            view.items.push_back(pair);
+            view.items.push_back(itemPair(tracer.constant(dict.keys[i]), dict.items[i]));
         }
     }
 }
@@ -338,12 +343,7 @@ VarRef Tracer::outsideDictView(const VarRef& dict, const std::string& name) {
         } else if (name == "values") {
             view->items.push_back(value);
         } else {
-            auto pair = std::make_shared<Variable>();
-            pair->kind = Variable::Kind::Tuple;
-            pair->value = vm::makeTuple({});
-            pair->fresh = true;
-            pair->items = {constant(key), value};
-            view->items.push_back(pair);
+            view->items.push_back(itemPair(constant(key), value));
         }
     }
     outsideViews_.push_back(view);
