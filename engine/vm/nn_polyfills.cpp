@@ -16,40 +16,28 @@ from torch.nn import Module
 import torch.nn.functional as F
 
 
-class Softmax(Module):
+class _DimActivation(Module):
     def __init__(self, dim=None):
         super().__init__()
         self.dim = dim
 
+    def extra_repr(self):
+        return "dim=" + str(self.dim)
+
+
+class Softmax(_DimActivation):
     def forward(self, input):
         return F.softmax(input, self.dim, _stacklevel=5)
 
-    def extra_repr(self):
-        return "dim=" + str(self.dim)
 
-
-class LogSoftmax(Module):
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
+class LogSoftmax(_DimActivation):
     def forward(self, input):
         return F.log_softmax(input, self.dim, _stacklevel=5)
 
-    def extra_repr(self):
-        return "dim=" + str(self.dim)
 
-
-class Softmin(Module):
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
+class Softmin(_DimActivation):
     def forward(self, input):
         return F.softmax(-input, self.dim, _stacklevel=5)
-
-    def extra_repr(self):
-        return "dim=" + str(self.dim)
 )PY";
 
 const char* kConv = R"PY(
