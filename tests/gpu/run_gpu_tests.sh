@@ -22,7 +22,7 @@ package() {
     local exclude
     exclude=$(cd "$repo_root" && realpath -m "$(git rev-parse --git-path info/exclude)")
     mkdir -p "$(dirname "$exclude")"
-    grep -qx '/.devbin*/' "$exclude" 2>/dev/null || echo '/.devbin*/' >>"$exclude"
+    grep -qxF '/.devbin*/' "$exclude" 2>/dev/null || echo '/.devbin*/' >>"$exclude"
     local staging
     staging=$(mktemp -d)
     # The tests read tests/data through the absolute path compiled into them; `run` recreates it.
