@@ -400,6 +400,29 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         if (module == "torch.compiler" && name == "is_exporting") return constant(vm::Value(false));
         if (module == "torch" && (name == "manual_seed" || name == "set_default_dtype" || name == "set_grad_enabled"))
             unsupported("Unsupported torch function", fmt::format("`torch.{}` changes global state.", name), {}, "torch." + name);
+        if ((module == "torch" || module == "torch.nn.functional") && name == "batch_norm") {
+            // The op updates running_mean/running_var in place inside one node, a write the graph cannot show to
+            // functionalization: break (nn.BatchNorm writes its buffers with traced in-place ops instead).
+            const bool functional = module == "torch.nn.functional";
+            auto argument = [&](size_t index, std::string_view key) -> const VarRef* {
+                if (index < args.size()) return &args[index];
+                for (const auto& [k, a] : kwargs)
+                    if (k == key) return &a;
+                return nullptr;
+            };
+            const VarRef* training = argument(5, "training");
+            const bool maybeTraining = training && !(isConstant(*training) && exampleOf(*training).is(vm::Kind::Bool) &&
+                                                     !exampleOf(*training).asBool());
+            bool runningStats = false;
+            for (const VarRef* stat : {argument(functional ? 1 : 3, "running_mean"), argument(functional ? 2 : 4, "running_var")})
+                runningStats = runningStats || (stat && containsTensor(*stat));
+            if (maybeTraining && runningStats)
+                unsupported("Unsupported torch function",
+                            fmt::format("`{}.batch_norm` in training mode updates running_mean and running_var in place inside the op.",
+                                        functional ? "F" : "torch"),
+                            {"Use nn.BatchNorm1d/nn.BatchNorm2d, whose running statistics are traced as in-place updates."},
+                            module + ".batch_norm");
+        }
         if (module == "torch.autograd" && name == "grad")
             // trace_rules maps torch.autograd.grad to SkipFunctionVariable: the call runs eagerly after the break.
             unsupported("Attempted to call function marked as skipped",
