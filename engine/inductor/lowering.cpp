@@ -441,8 +441,7 @@ LValue Lowering::lowerCall(const fx::Node& node) {
     } else if (const tensor::ViewOp* view = self ? viewOpOf(op) : nullptr; view && aliasesItsInput(*view, node, *self)) {
         storageBase_[&node] = self;
     } else if (view && !graph_.device.isCpu()) {
-        // Compiled CUDA autocast training gave other gradients than eager (inductor/cuda/training_under_cuda_autocast
-        // _equals_eager.py): such graphs run eagerly on CUDA until that is found; the CPU's code equals eager.
+        // Compiled CUDA autocast training gave other gradients than eager (the CUDA autocast test): eager until found.
         throw LoweringError(fmt::format("{} changes the dtype of {} on CUDA, not yet proven equal to eager", node.name, self->name));
     }
     if (inPlace) {
