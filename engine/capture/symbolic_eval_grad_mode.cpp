@@ -114,8 +114,16 @@ bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction
         return true;
     }
     if (manager->kind != Variable::Kind::Python || !manager->value.is(vm::Kind::Instance) ||
-        !isGradModeClass(vm::Value(manager->value.as<vm::InstanceObject>().cls)))
-        unsupportedContextManager(tracer, manager);
+        !isGradModeClass(vm::Value(manager->value.as<vm::InstanceObject>().cls))) {
+        try {
+            unsupportedContextManager(tracer, manager);
+        } catch (Unsupported& u) {
+            // No resume point inside a with-block whose manager the trace cannot hold (its __exit__ would be lost):
+            // Dynamo fails the frame and runs it eagerly ("Failed to handle graph break gracefully").
+            if (!frame.parent) u.info.skipFrame = true;
+            throw;
+        }
+    }
     bool enabled = manager->value.as<vm::InstanceObject>().cls->name == "enable_grad";
     bool previous = tensor::autograd::isGradEnabled();
     popVar(frame);
