@@ -212,26 +212,27 @@ void DeviceContext::synchronize() {
     check(driver().streamSynchronize(static_cast<CUstream>(stream_)), fmt::format("cuda:{} stream synchronize", index_).c_str());
 }
 
-void* DeviceContext::loadFunction(const CompiledKernel& kernel) {
+void* DeviceContext::loadFunction(const CompiledKernel& kernel, const std::string& entry) {
     std::lock_guard lock(mutex_);
-    if (auto it = functions_.find(kernel.key); it != functions_.end()) return it->second;
+    const std::string& name = entry.empty() ? kernel.entry : entry;
+    const std::string key = entry.empty() ? kernel.key : kernel.key + "\nentry point " + entry;
+    if (auto it = functions_.find(key); it != functions_.end()) return it->second;
     if (kernel.arch != arch_)
         throw CudaError(fmt::format("kernel {} was compiled for {} but cuda:{} is {}", kernel.entry, kernel.arch, index_, arch_));
     CUmodule module = nullptr;
     check(driver().moduleLoadData(&module, kernel.cubin.data()), fmt::format("cuModuleLoadData({})", kernel.entry).c_str());
     CUfunction function = nullptr;
-    check(driver().moduleGetFunction(&function, module, kernel.entry.c_str()),
-          fmt::format("cuModuleGetFunction({})", kernel.entry).c_str());
-    functions_.emplace(kernel.key, function);
+    check(driver().moduleGetFunction(&function, module, name.c_str()), fmt::format("cuModuleGetFunction({})", name).c_str());
+    functions_.emplace(key, function);
     return function;
 }
 
-void DeviceContext::launch(const CompiledKernel& kernel, const LaunchShape& s, void** args) {
+void DeviceContext::launch(const CompiledKernel& kernel, const LaunchShape& s, void** args, const std::string& entry) {
     makeCurrent();
-    auto function = static_cast<CUfunction>(loadFunction(kernel));
+    auto function = static_cast<CUfunction>(loadFunction(kernel, entry));
     check(driver().launchKernel(function, s.gridX, s.gridY, s.gridZ, s.blockX, s.blockY, s.blockZ, s.sharedBytes,
                                 static_cast<CUstream>(stream_), args, nullptr),
-          fmt::format("cuLaunchKernel({})", kernel.entry).c_str());
+          fmt::format("cuLaunchKernel({})", entry.empty() ? kernel.entry : entry).c_str());
 }
 
 void DeviceContext::launch(const KernelSource& source, const LaunchShape& shape, void** args) {

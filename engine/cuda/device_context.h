@@ -57,8 +57,9 @@ public:
     void synchronize();
 
     // Loads the kernel's module on this device once (by its cache key) and launches it on stream().
-    // args: pointers to each kernel parameter, as cuLaunchKernel takes them.
-    void launch(const CompiledKernel& kernel, const LaunchShape& shape, void** args);
+    // args: pointers to each kernel parameter, as cuLaunchKernel takes them. `entry` launches another entry point
+    // of the kernel's module than kernel.entry (a generated kernel's second stage).
+    void launch(const CompiledKernel& kernel, const LaunchShape& shape, void** args, const std::string& entry = {});
     // Compiles (through the cache) for this device's architecture and launches.
     void launch(const KernelSource& source, const LaunchShape& shape, void** args);
 
@@ -69,7 +70,7 @@ private:
     friend class MemoryPool;
     friend class PrivatePoolScope;
     explicit DeviceContext(int index);
-    void* loadFunction(const CompiledKernel& kernel);
+    void* loadFunction(const CompiledKernel& kernel, const std::string& entry);
     uint64_t createPool();
     void releasePool(uint64_t pool);
     // cuMemAlloc, allowed while this thread captures a CUDA graph (see allocate()).
@@ -98,7 +99,7 @@ private:
     size_t cachedBytes_ = 0;
     std::unordered_map<uint64_t, Pool> pools_;           // live private pools by id (ids are never reused)
     uint64_t nextPool_ = 1;
-    std::unordered_map<std::string, void*> functions_;   // kernel key -> CUfunction
+    std::unordered_map<std::string, void*> functions_;   // kernel key (+ another entry's name) -> CUfunction
 };
 
 // A private memory pool, as torch.cuda.graph's: a CUDA graph bakes in the addresses its kernels and library

@@ -83,9 +83,7 @@ struct GroupPlan {
 
 class Scheduler {
 public:
-    // Reductions over a kernel's outer range (Reduction::overOuterRange) have a CPU code generator (and the
-    // interpreter's) only: on other devices a column reduction beside row reductions gets a kernel of its own.
-    explicit Scheduler(const LoweredGraph& graph) : graph_(graph), acrossOuterRange_(graph.device.isCpu()) {}
+    explicit Scheduler(const LoweredGraph& graph) : graph_(graph) {}
 
     Schedule run();
 
@@ -98,9 +96,9 @@ private:
     void assemble(const GroupPlan& plan, const std::vector<bool>& stored, Schedule& schedule) const;
 
     bool hasAcross(const Group& g) const;
+    bool acrossGenerated(const Group& g) const;
 
     const LoweredGraph& graph_;
-    const bool acrossOuterRange_;
 };
 
 std::vector<Index> keptSizes(const Group& g) {
@@ -153,6 +151,17 @@ bool Scheduler::hasAcross(const Group& g) const {
     return false;
 }
 
+// Reductions over a kernel's outer range (Reduction::overOuterRange) are generated for the CPU, and for CUDA when
+// the kernel's rows are its input's last dims: each CUDA thread keeps the partials of the columns it reads, the
+// same ones in every row, which needs rows read along their contiguous dims. Elsewhere a column reduction beside
+// row reductions gets a kernel of its own.
+bool Scheduler::acrossGenerated(const Group& g) const {
+    if (graph_.device.isCpu()) return true;
+    if (graph_.device.type() != tensor::DeviceType::CUDA) return false;
+    const auto firstReduced = std::find(g.reducedDims.begin(), g.reducedDims.end(), true);
+    return std::find(firstReduced, g.reducedDims.end(), false) == g.reducedDims.end();
+}
+
 /// The signature of `group` once `b` joins it, or nullopt with the reason.
 std::optional<Group> Scheduler::signatureWith(const Group& group, const GraphBuffer& b, std::string& why) const {
     if (group.members.size() >= kMaxFusionSize) {
@@ -182,10 +191,10 @@ std::optional<Group> Scheduler::signatureWith(const Group& group, const GraphBuf
         // The other dims of the same input (x.sum(dim=1) beside x.sum(dim=0)): one read of the input for both.
         const bool across = sameSizes(group.sizes, b.fullSizes) && b.reducedDims == complement(group.reducedDims) &&
                             b.reductionOp != ReductionOp::ArgMax && b.reductionOp != ReductionOp::ArgMin;
-        if (across && acrossOuterRange_) return joined;
+        if (across && acrossGenerated(group)) return joined;
         why = fmt::format("reductions over different ranges: dims {} of {} vs dims {} of {}{}", reducedText(b.reducedDims),
                           rangesText(b.fullSizes), reducedText(group.reducedDims), rangesText(group.sizes),
-                          across ? " (one pass over both is generated for the CPU only)" : "");
+                          across ? " (one pass over both is generated only where the kernel's rows are the input's last dims, or on the CPU)" : "");
         return std::nullopt;
     }
     if (sameSizes(b.sizes, group.sizes) || sameSizes(b.sizes, keptSizes(group)) || sameSizes(b.sizes, keepdimSizes(group))) return joined;

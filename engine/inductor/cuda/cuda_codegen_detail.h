@@ -106,4 +106,39 @@ std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKe
 CudaKernelCode generateCombo(const Kernel& kernel, const CudaTuning& tuning);
 CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning);
 
+// How one reduction accumulates per thread (`update` of `acc` by `v`), combines across threads (`combine`: a
+// functor of the prelude, `cwb_sum()`) and becomes its ReductionValue (`finish`, from `acc`).
+struct Accumulator {
+    std::string type, identity, combine, update, finish;
+};
+Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std::string& v, const std::string& position);
+
+// Reductions over a row kernel's outer range (Reduction::overOuterRange, B6's column sums beside its row sums;
+// cuda_outer_partials.cpp). Each piece of the grid (one block's row of threads: blockIdx.x * blockDim.y +
+// threadIdx.y) reads the same columns of every row it takes, so it keeps per-column partials while it reads its
+// rows: in registers when the row is a constant number of aligned vectors, else in its own row of the workspace.
+// The partials end in the workspace (reduction j's region: pieces x columns accumulators); a second entry point,
+// `<name>_finish`, combines them piece by piece in order (deterministic for a given grid) and runs finalStores.
+struct OuterPartials {
+    std::vector<const Reduction*> reductions;  // in kernel order: reduction j owns workspace region j
+    bool registers = false;  // partials in registers: `iters` vector steps of `width` lanes per thread and row
+    int iters = 0, width = 1, bx = 1, by = 1;
+    std::string idx;  // the kernel's index type
+    bool any() const { return !reductions.empty(); }
+    bool covers(const KernelPass& pass) const;  // the pass accumulates one of them
+    // Statements before the group loop: the piece's partials set to each reduction's identity.
+    std::string declarations(const Kernel& kernel) const;
+    // Where the point at `rindex` (lane k of the unrolled vector step `it`, in registers) accumulates `r`.
+    std::string slot(const Reduction& r) const;
+    // Statements after the group loop: partials kept in registers go to the piece's workspace row.
+    std::string writeBack() const;
+};
+// Plans them for a row kernel whose outer-range passes run `bx` threads a row; `registers` when every such pass
+// moves aligned vectors of `width` (no scalar tail) over a row of constant length.
+OuterPartials planOuterPartials(const Kernel& kernel, const std::string& indexType, int bx, int by, int width, bool registers);
+// The kernel parameters after the symbols: the workspace and the number of pieces the launch has.
+const char* outerPartialsParameters();
+// The `<name>_finish` entry point (appended to the kernel's source); sets code's finish block.
+std::string outerPartialsFinish(const Kernel& kernel, const OuterPartials& partials, CudaKernelCode& code);
+
 }  // namespace eng::inductor::cuda::detail

@@ -26,13 +26,13 @@ CudaKernelCode generateCudaKernel(const Kernel& kernel, const CudaTuning& tuning
     verifyKernel(kernel);
     if (kernel.outerRanges.empty() && !kernel.isReduction() && kernel.passes.empty())
         throw std::logic_error("CUDA codegen: kernel " + kernel.name + " does nothing");
-    if (kernel.hasOuterRangeReductions())  // the scheduler keeps such reductions in kernels of their own on CUDA
-        throw std::logic_error("CUDA codegen: kernel " + kernel.name + " reduces over its outer range, which only the CPU generates");
     CudaKernelCode code = kernel.isCombo()       ? detail::generateCombo(kernel, tuning)
                           : kernel.isReduction() ? detail::generateReduction(kernel, tuning)
                                                  : detail::generatePointwise(kernel, tuning);
     code.name = kernel.name;
+    if (tuning.gridWaves > 0) code.gridWaves = tuning.gridWaves;
     code.outerRanges = kernel.outerRanges;
+    code.reductionRanges = kernel.reductionRanges;
     code.symbols = kernel.symbols;
     return code;
 }
@@ -45,10 +45,14 @@ eng::cuda::LaunchShape CudaKernelCode::launchShape(const SymbolValues& symbolVal
         blocks = 0;
         for (const ComboBlocks& part : comboParts) blocks += (evaluate(part.numel, {}, symbolValues) + part.itemsPerBlock - 1) / part.itemsPerBlock;
         blocks = std::max<int64_t>(1, blocks);
+    } else if (multiprocessors > 0 && outerPartials > 0) {
+        // Every piece writes a row of partials per reduction over the outer range: about one wave of blocks.
+        const int64_t perSm = std::max<int64_t>(1, partialThreadsPerSm / (static_cast<int64_t>(blockX) * blockY));
+        blocks = std::min<int64_t>(blocks, multiprocessors * perSm);
     } else if (multiprocessors > 0) {
         // Beyond a few full waves the kernels' grid-stride loops do the rest with no extra block launches.
         const int64_t residentPerSm = std::max<int64_t>(1, 2048 / (static_cast<int64_t>(blockX) * blockY));
-        blocks = std::min<int64_t>(blocks, multiprocessors * residentPerSm * 8);
+        blocks = std::min<int64_t>(blocks, multiprocessors * residentPerSm * gridWaves);
     }
     blocks = std::min<int64_t>(blocks, 2147483647);
     eng::cuda::LaunchShape shape;
@@ -58,9 +62,28 @@ eng::cuda::LaunchShape CudaKernelCode::launchShape(const SymbolValues& symbolVal
     return shape;
 }
 
+eng::cuda::LaunchShape CudaKernelCode::finishShape(const SymbolValues& symbolValues) const {
+    int64_t columns = 1;
+    for (const Index& range : reductionRanges) columns *= evaluate(range, {}, symbolValues);
+    eng::cuda::LaunchShape shape;
+    shape.gridX = static_cast<unsigned>(std::clamp<int64_t>((columns + finishBlockX - 1) / finishBlockX, 1, 2147483647));
+    shape.blockX = finishBlockX;
+    shape.blockY = finishBlockY;
+    return shape;
+}
+
+size_t CudaKernelCode::workspaceBytes(const eng::cuda::LaunchShape& shape, const SymbolValues& symbolValues) const {
+    int64_t columns = 1;
+    for (const Index& range : reductionRanges) columns *= evaluate(range, {}, symbolValues);
+    return static_cast<size_t>(outerPartials) * shape.gridX * shape.blockY * static_cast<size_t>(std::max<int64_t>(columns, 0)) * 8;
+}
+
 std::string CudaKernelCode::launchText(const SymbolValues& symbolValues, int multiprocessors) const {
     const eng::cuda::LaunchShape s = launchShape(symbolValues, multiprocessors);
-    return fmt::format("grid=({}, {}, {}) block=({}, {}, {})", s.gridX, s.gridY, s.gridZ, s.blockX, s.blockY, s.blockZ);
+    std::string text = fmt::format("grid=({}, {}, {}) block=({}, {}, {})", s.gridX, s.gridY, s.gridZ, s.blockX, s.blockY, s.blockZ);
+    if (outerPartials == 0) return text;
+    const eng::cuda::LaunchShape f = finishShape(symbolValues);
+    return text + fmt::format(", then {}_finish grid=({}, 1, 1) block=({}, {}, 1)", name, f.gridX, f.blockX, f.blockY);
 }
 
 bool buffersAligned(std::span<void* const> buffers) {
@@ -79,14 +102,34 @@ void launchCudaKernel(eng::cuda::DeviceContext& device, const eng::cuda::Compile
         if (found == symbols.end()) throw std::logic_error(fmt::format("launching {}: no value for symbol {}", code.name, symbol));
         values.push_back(found->second);
     }
-    // An empty outer range launches nothing (a zero grid is a launch error).
+    // An empty outer range launches nothing (a zero grid is a launch error), unless reductions over it still
+    // have results to write (their identities).
     int64_t items = 1;
     for (const Index& range : code.outerRanges) items *= evaluate(range, {}, symbols);
-    if (items <= 0) return;
+    if (items <= 0 && code.outerPartials == 0) return;
     std::vector<void*> args;
     for (void*& pointer : pointers) args.push_back(&pointer);
     for (long long& value : values) args.push_back(&value);
-    device.launch(compiled, code.launchShape(symbols, device.multiprocessorCount()), args.data());
+    const eng::cuda::LaunchShape shape = code.launchShape(symbols, device.multiprocessorCount());
+    if (code.outerPartials == 0) {
+        device.launch(compiled, shape, args.data());
+        return;
+    }
+    // The pieces' partials live in a workspace until the finish entry has combined them; blocks of the caching
+    // allocator are reused in stream order only, so it can go back as soon as both launches are queued.
+    const size_t bytes = code.workspaceBytes(shape, symbols);
+    void* workspace = device.allocate(std::max<size_t>(bytes, 16));
+    int pieces = static_cast<int>(shape.gridX * shape.blockY);
+    args.push_back(&workspace);
+    args.push_back(&pieces);
+    try {
+        device.launch(compiled, shape, args.data());
+        device.launch(compiled, code.finishShape(symbols), args.data(), code.name + "_finish");
+    } catch (...) {
+        device.deallocate(workspace);
+        throw;
+    }
+    device.deallocate(workspace);
 }
 
 }  // namespace eng::inductor::cuda

@@ -32,6 +32,12 @@ struct CudaTuning {
     /// which roughly halves NVRTC's work. The launcher checks the pointers and falls back to a kernel generated
     /// without the assumption for offset views.
     bool assumeAligned = true;
+    /// Kernels with reductions over their outer range write per-piece partials (one piece per block row of
+    /// threads), so their grid is capped near one wave: this many threads per multiprocessor (0: 1024).
+    int partialThreadsPerSm = 0;
+    /// Other kernels' grids are capped at this many full waves of resident blocks, the grid-stride loops doing
+    /// the rest (0: 8).
+    int gridWaves = 0;
 };
 
 enum class CudaStrategy {
@@ -54,6 +60,7 @@ struct CudaKernelCode {
     unsigned blockX = 1, blockY = 1;
     int64_t itemsPerBlock = 1;       // outer elements (pointwise) or outer indices (reductions) a block covers per step
     std::vector<Index> outerRanges;  // what the grid covers
+    std::vector<Index> reductionRanges;  // what a finish entry covers (outerPartials)
     std::vector<std::string> symbols;
     /// A combo kernel's parts, in grid order: each covers ceil(numel / itemsPerBlock) blocks (the kernel computes
     /// the same split), and the grid is their sum.
@@ -62,6 +69,15 @@ struct CudaKernelCode {
         int64_t itemsPerBlock = 1;
     };
     std::vector<ComboBlocks> comboParts;
+    /// Reductions over the outer range (Reduction::overOuterRange): how many. Such a kernel has a second entry,
+    /// `<name>_finish`, launched after it over the reduction range with blocks of finishBlockX x finishBlockY; both
+    /// take the workspace (workspaceBytes) and the number of pieces (gridX * blockY) after the symbols.
+    int outerPartials = 0;
+    unsigned finishBlockX = 32, finishBlockY = 8;
+    int partialThreadsPerSm = 1024;  // the grid cap of such kernels (CudaTuning::partialThreadsPerSm)
+    int gridWaves = 8;               // the grid cap of the others (CudaTuning::gridWaves)
+    eng::cuda::LaunchShape finishShape(const SymbolValues& symbols) const;
+    size_t workspaceBytes(const eng::cuda::LaunchShape& shape, const SymbolValues& symbols) const;
 
     /// Grid and block for given symbol values. With multiprocessors > 0 the grid is capped at a few waves of
     /// the device (the kernels grid-stride); with 0 it is exact (capped only by CUDA's limit).

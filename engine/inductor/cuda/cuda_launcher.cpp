@@ -21,7 +21,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// CWB_CUDA_TUNING="block=512,elements=8,persistent=1,online=1": other defaults than the heuristics' for every kernel, for
+// CWB_CUDA_TUNING="block=512,elements=8,persistent=1,online=1,partials=2048,waves=4": other defaults than the heuristics' for every kernel, for
 // measuring a variant without rebuilding (CudaTuning's fields; part of the source, so of the cache key too).
 cuda::CudaTuning tuningFromEnvironment() {
     cuda::CudaTuning tuning;
@@ -40,7 +40,9 @@ cuda::CudaTuning tuningFromEnvironment() {
         else if (key == "persistent") tuning.persistentRows = value != 0;
         else if (key == "vectors") tuning.allowVectorized = value != 0;
         else if (key == "online") tuning.onlineSoftmax = value != 0;
-        else throw std::invalid_argument(fmt::format("CWB_CUDA_TUNING: unknown key '{}' (block, elements, persistent, vectors, online)", key));
+        else if (key == "partials") tuning.partialThreadsPerSm = value;
+        else if (key == "waves") tuning.gridWaves = value;
+        else throw std::invalid_argument(fmt::format("CWB_CUDA_TUNING: unknown key '{}' (block, elements, persistent, vectors, online, partials, waves)", key));
     }
     return tuning;
 }

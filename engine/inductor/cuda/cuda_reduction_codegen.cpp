@@ -49,11 +49,6 @@ bool preferColumns(const Kernel& kernel) {
     return columnVotes > rowVotes;
 }
 
-// How one reduction accumulates per thread, combines across threads and becomes its ReductionValue.
-struct Accumulator {
-    std::string type, identity, combine, update, finish;
-};
-
 std::string extremeLiteral(DType dtype, bool largest) {
     if (isFloating(dtype)) return floatLiteral(largest ? INFINITY : -INFINITY, dtype == DType::Float64 ? DType::Float64 : DType::Float32);
     switch (dtype) {
@@ -65,6 +60,8 @@ std::string extremeLiteral(DType dtype, bool largest) {
         default: return largest ? "9223372036854775807LL" : "(-9223372036854775807LL - 1)";
     }
 }
+
+}  // namespace
 
 Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std::string& v, const std::string& position) {
     const DType dtype = r.value->dtype;
@@ -107,6 +104,8 @@ Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std
     }
     return {};
 }
+
+namespace {
 
 // A max(v) pass merged with the sum(exp(v - max)) pass after it: one (max, sum) accumulator fed v.
 Accumulator onlineAccumulator(const Reduction& max, const std::string& acc, const std::string& v) {
@@ -188,11 +187,16 @@ RowVectorPlan planRowVectors(const Kernel& kernel, const CudaTuning& tuning) {
 
 }  // namespace
 
-CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning) {
+CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& requested) {
     CudaKernelCode code;
     code.index64 = needsIndex64(kernel);
     const std::string idx = code.index64 ? "long long" : "int";
-    const bool columns = preferColumns(kernel);
+    // Reductions over the outer range keep per-column partials of the rows a thread reads (cuda_outer_partials.cpp):
+    // row strategy, rows re-read from L2 in each pass, and no online softmax.
+    const bool outer = kernel.hasOuterRangeReductions();
+    CudaTuning tuning = requested;
+    if (outer) tuning.persistentRows = tuning.onlineSoftmax = false;
+    const bool columns = !outer && preferColumns(kernel);
     code.strategy = columns ? CudaStrategy::ColumnReduction : CudaStrategy::RowReduction;
     const std::optional<int64_t> reduceCount = constantValue(product(kernel.reductionRanges));
     // 16 elements per thread measured best on the H100 (softmax over 8192 columns: 4 -> 1.71, 8 -> 1.72,
@@ -233,6 +237,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
     }
     body += fmt::format("  const {} outer_count = {};\n", idx, sizes.index(product(kernel.outerRanges)));
     body += fmt::format("  const {} reduce_count = {};\n", idx, sizes.index(product(kernel.reductionRanges)));
+    const size_t groupLoopAt = body.size();
     body += fmt::format("  for ({0} group = ({0})blockIdx.x * {1}; group < outer_count; group += ({0})gridDim.x * {1}) {{\n", idx,
                         code.itemsPerBlock);
     body += fmt::format("    const {} outer = group + {};\n", idx, lane);
@@ -240,7 +245,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
     body += "    const bool active = outer < outer_count;\n";
     ExprEmitter outerVars(kernel, idx, "    ", counter);
     body += decodeVars(kernel, kernel.outerRanges, 0, "outer", idx, "    ", outerVars);
-    const RowVectorPlan vectors = columns ? RowVectorPlan{} : planRowVectors(kernel, tuning);
+    RowVectorPlan vectors = columns ? RowVectorPlan{} : planRowVectors(kernel, tuning);
     const int width = vectors.width;
     if (vectors.any()) code.vectorWidth = width;
     // Whether rows are aligned is known here when buffers are (CudaTuning::assumeAligned) and every row start
@@ -262,7 +267,12 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
         }
         for (const std::string& base : bases) checks += fmt::format(" | (({}) % {})", base, width);
         rowsAligned = checks.empty();
-        if (rowsAligned) {
+        if (outer && !rowsAligned) {
+            // A thread must read the same columns of every row, so rows whose alignment varies take the scalar loop.
+            vectors.passOk.assign(kernel.passes.size(), false);
+            code.vectorWidth = 1;
+            code.assumesAligned = false;
+        } else if (rowsAligned) {
             body += fmt::format("    // Every row starts on a vector of {} elements (buffers are 16-byte aligned; the launcher checks).\n", width);
         } else {
             body += fmt::format("    // Rows move as vectors of {} elements when every row start and buffer is aligned to them.\n", width);
@@ -277,6 +287,15 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
     bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && *reduceCount % width == 0 && iters >= 1 && iters <= 16;
     for (size_t p = 0; persistentOk && p < kernel.passes.size(); ++p)
         if (kernel.passes[p].overReductionRange && !vectors.passOk[p]) persistentOk = false;
+    // Reductions over the outer range: per-column partials in registers when every pass that has them moves
+    // aligned vectors over a row of constant length (no scalar tail), else in the piece's workspace row.
+    OuterPartials partials;
+    if (outer) {
+        bool inRegisters = rowsAligned;
+        for (size_t p = 0; p < kernel.passes.size(); ++p)
+            if (partials.covers(kernel.passes[p]) && !vectors.passOk[p]) inRegisters = false;
+        partials = planOuterPartials(kernel, idx, bx, by, width, inRegisters);
+    }
     // Per pass, the pass merged into it as online softmax (-1: none).
     const std::vector<int> online = tuning.onlineSoftmax ? onlineSoftmaxPairs(kernel) : std::vector<int>(kernel.passes.size(), -1);
     // The lanes of one vector step (persistent or streaming): each lane's point with its loads read from `laneLoad`,
@@ -379,7 +398,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
         std::vector<Accumulator> accs;
         for (const Reduction& r : pass.reductions) {
             accs.push_back(accumulator(r, "", ""));
-            out += fmt::format("    {} acc{} = {};\n", accs.back().type, r.id, accs.back().identity);
+            if (!r.overOuterRange) out += fmt::format("    {} acc{} = {};\n", accs.back().type, r.id, accs.back().identity);
         }
         // The interpreter runs a point's stores before evaluating its reductions.
         auto emitPoint = [&](ExprEmitter& emitter, const std::function<std::string(const Store&)>& target) {
@@ -390,6 +409,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
             for (const Reduction& r : pass.reductions) {
                 const std::string v = emitter.value(r.value);
                 if (onlineSum && target) emitter.line(fmt::format("acc{}_lanes[k] = {};", r.id, v));  // vector lanes
+                else if (r.overOuterRange) emitter.line(accumulatorFor(r, partials.slot(r), v, "").update);
                 else emitter.line(accumulator(r, v, "rindex").update);
             }
         };
@@ -404,7 +424,12 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
             if (vectorPass) {
                 out += rowsAligned ? fmt::format("      const {} rvectors = reduce_count / {};\n", idx, width)
                                    : fmt::format("      const {} rvectors = row_vectors ? reduce_count / {} : 0;\n", idx, width);
-                out += fmt::format("      for ({0} rvec = {1}; rvec < rvectors; rvec += {2}) {{\n", idx, splitter, step);
+                // Column partials in registers: the thread's vector steps unrolled, so that each names its registers.
+                const bool unrolled = partials.registers && partials.covers(pass);
+                if (unrolled)
+                    out += fmt::format("#pragma unroll\n      for (int it = 0; it < {0}; ++it) {{\n        const {1} rvec = {2} + it * {3};\n        if (rvec < rvectors) {{\n",
+                                       partials.iters, idx, splitter, step);
+                else out += fmt::format("      for ({0} rvec = {1}; rvec < rvectors; rvec += {2}) {{\n", idx, splitter, step);
                 out += fmt::format("        const {} rbase = rvec * {};\n", idx, width);
                 ExprEmitter addresses(kernel, idx, "        ", counter);
                 // base + rbase: where the vector of an access index (base + r0) starts.
@@ -434,7 +459,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
                     if (auto name = vectorOf(e)) return "cwb_load(" + *name + ".v[k])";
                     return std::nullopt;
                 });
-                out += "      }\n";
+                out += unrolled ? "        }\n      }\n" : "      }\n";
                 scalarStart = fmt::format("rvectors * {} + {}", width, splitter);
             }
             // Aligned rows whose length is a multiple of the width leave no scalar tail.
@@ -449,6 +474,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
         }
         for (size_t k = 0; k < pass.reductions.size(); ++k) {
             const Reduction& r = pass.reductions[k];
+            if (r.overOuterRange) continue;  // combined across pieces by the finish entry
             const Accumulator& a = accs[k];
             const std::string combined = columns ? fmt::format("cwb_reduce_y<{}, {}>(acc{}, {}, reinterpret_cast<{}*>(scratch))", bx, by, r.id, a.combine, a.type)
                                                  : fmt::format("cwb_reduce_x<{}>(acc{}, {}, reinterpret_cast<{}*>(scratch{}))", bx, r.id, a.combine, a.type,
@@ -483,11 +509,20 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning)
         body += emitPasses(false);
     }
     body += "  }\n";
+    std::string parameters, finish;
+    if (outer) {
+        body.insert(groupLoopAt, partials.declarations(kernel));
+        body += partials.writeBack();
+        parameters = outerPartialsParameters();
+        code.outerPartials = static_cast<int>(partials.reductions.size());
+        if (tuning.partialThreadsPerSm > 0) code.partialThreadsPerSm = tuning.partialThreadsPerSm;
+        finish = outerPartialsFinish(kernel, partials, code);
+    }
 
     code.source = prelude() + "\n" + irComment(kernel) +
                   fmt::format("// strategy: {} with blocks of {} x {} threads ({} per {}), {}-bit indexing\n", strategyName(code.strategy), bx,
                               by, columns ? by : bx, columns ? "column" : "row", code.index64 ? 64 : 32) +
-                  signature(kernel, bx * by) + " {\n" + body + "}\n";
+                  signature(kernel, bx * by).insert(signature(kernel, bx * by).size() - 1, parameters) + " {\n" + body + "}\n" + finish;
     return code;
 }
 

@@ -64,7 +64,8 @@ TEST_F(CudaCodegenCompile, EveryTestKernelCompilesForSm90) {
         allIntegerOps(100, DType::Int8), allIntegerOps(100, DType::Int32), allIntegerOps(100, DType::Int64),
         allIntegerOps(100, DType::UInt8), boolOps(100), casts(100), halfMath(100), indexValues3d(3, 5, 7), inPlaceSymbolic(),
         everyReduction(10, true, true), everyReduction(10, false, true), integerReductions(5, 9), multiDimReduction(3, 4, 5),
-        columnSoftmax(9, 40), maskedSoftmax(16, 100), storeThenReload(4, 70), softmaxConstant(3, 64), fullSum(100), fillScalar()};
+        columnSoftmax(9, 40), maskedSoftmax(16, 100), storeThenReload(4, 70), softmaxConstant(3, 64), fullSum(100), fillScalar(),
+        rowAndColumnReductions(64, 512), rowAndColumnReductions(5, 13), rowAndColumnReductions(5, 13, true)};
     for (const Kernel& kernel : kernels) {
         SCOPED_TRACE(kernel.name);
         compiles(kernel);
@@ -281,6 +282,35 @@ TEST_F(CudaCodegenCompile, BlockReductionsAlternateScratchAreasInsteadOfAClosing
     // One reduction per row group: the next group would reuse its area, so the group ends with a barrier.
     const CudaKernelCode sum = compiles(cudatest::fullSum(100000));
     EXPECT_NE(sum.source.find("__syncthreads();  // the next row group reuses the scratch area"), std::string::npos) << sum.source;
+}
+
+TEST_F(CudaCodegenCompile, ColumnPartialsBesideRowReductionsReadTheInputOnce) {
+    // B6's [8192, 8192]: 512 threads a row, each reading the same 4 vectors of every row, so its 16 column partials of
+    // each reduction stay in registers; one load of the input per vector feeds the row sum and every partial.
+    const CudaKernelCode code = compiles(cudatest::rowAndColumnReductions(8192, 8192));
+    EXPECT_EQ(code.strategy, CudaStrategy::RowReduction);
+    EXPECT_EQ(code.outerPartials, 3);
+    EXPECT_EQ(count(code.source, "*reinterpret_cast<const cwb_vec<float, 4>*>(arg0_1 + x0 * 8192 + rbase)"), 1) << code.source;
+    EXPECT_NE(code.source.find("float cwb_col1[16];"), std::string::npos) << code.source;
+    EXPECT_NE(code.source.find("cwb_u64 cwb_col3[16];"), std::string::npos);
+    EXPECT_NE(code.source.find("cwb_col1[it * 4 + k] = cwb_col1[it * 4 + k] + "), std::string::npos);
+    EXPECT_EQ(count(code.source, "for (int rindex"), 0) << "no scalar tail";
+    EXPECT_NE(code.source.find("extern \"C\" __global__ void __launch_bounds__(256) cwb_red_fused_amax_mean_mul_sum_0_finish("), std::string::npos);
+    // About one wave of 1024 threads per multiprocessor, so that the pieces' partials stay small.
+    EXPECT_EQ(code.launchText({}, 132), "grid=(264, 1, 1) block=(512, 1, 1), then cwb_red_fused_amax_mean_mul_sum_0_finish grid=(256, 1, 1) block=(32, 8, 1)");
+    EXPECT_EQ(code.workspaceBytes(code.launchShape({}, 132), {}), size_t{3} * 264 * 8192 * 8);
+    CudaTuning wider;
+    wider.partialThreadsPerSm = 2048;
+    EXPECT_EQ(compiles(cudatest::rowAndColumnReductions(8192, 8192), wider).launchShape({}, 132).gridX, 528u);
+    // Rows of 13 (not whole vectors) or of a symbolic length: each thread keeps its partials in its piece's row of
+    // the workspace, reading the same columns of every row (no vectors where row starts vary).
+    for (const Kernel& kernel : {cudatest::rowAndColumnReductions(5, 13), cudatest::rowAndColumnReductions(5, 13, true)}) {
+        const CudaKernelCode general = compiles(kernel);
+        EXPECT_NE(general.source.find("cwb_part1[rindex] = cwb_part1[rindex] + "), std::string::npos) << general.source;
+        EXPECT_EQ(general.source.find("cwb_col1"), std::string::npos);
+        EXPECT_EQ(general.source.find("row_vectors"), std::string::npos);
+        EXPECT_EQ(general.vectorWidth, 1);
+    }
 }
 
 TEST_F(CudaCodegenCompile, KernelsWithoutOuterRanges) {

@@ -247,6 +247,16 @@ TEST_F(CudaCodegenRun, ColumnSoftmax) {
         runAndCompare(columnSoftmax(rows, cols), {}, reductionOptions(rows));
 }
 
+TEST_F(CudaCodegenRun, ColumnPartialsBesideRowReductions) {
+    // Registers (whole aligned vectors), the workspace (13 and 517 columns, a symbolic length), one row, more
+    // pieces than rows, and rows of 8192 over several row groups per piece.
+    for (auto [rows, cols] : {std::pair{1, 1}, std::pair{5, 13}, std::pair{300, 517}, std::pair{256, 512}, std::pair{3, 8192}, std::pair{700, 8192}}) {
+        SCOPED_TRACE(fmt::format("{}x{}", rows, cols));
+        runAndCompare(cudatest::rowAndColumnReductions(rows, cols), {}, reductionOptions(std::max(rows, cols)));
+    }
+    runAndCompare(cudatest::rowAndColumnReductions(300, 0, true), {{"s0", 517}}, reductionOptions(517));
+}
+
 TEST_F(CudaCodegenRun, LaterPassesSeeEarlierStores) {
     for (auto [rows, cols] : {std::pair{1, 1}, std::pair{4, 70}, std::pair{33, 2500}}) runAndCompare(storeThenReload(rows, cols), {}, reductionOptions(cols));
 }

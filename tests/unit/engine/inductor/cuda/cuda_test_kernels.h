@@ -332,6 +332,31 @@ inline Kernel fullSumsOfRows(int64_t rows, int64_t cols) {
     return k;
 }
 
+// B6 and more in one read of [rows, cols]: row sums, and over the outer range (Reduction::overOuterRange) the
+// column sums (written as their mean), maxima (times 2) and counts of positives (an int64 sum), which finalStores
+// write after every row; `symbolicColumns` makes the row length s0.
+inline Kernel rowAndColumnReductions(int64_t rows, int64_t cols, bool symbolicColumns = false) {
+    Kernel k;
+    k.name = "cwb_red_fused_amax_mean_mul_sum_0";
+    k.buffers = {buffer("arg0_1", DType::Float32, true, false), buffer("buf0", DType::Float32, false, true), buffer("buf1", DType::Float32, false, true),
+                 buffer("buf2", DType::Float32, false, true), buffer("buf3", DType::Int64, false, true)};
+    const Index length = symbolicColumns ? indexSymbol("s0") : c(cols);
+    if (symbolicColumns) k.symbols = {"s0"};
+    k.outerRanges = {c(rows)};
+    k.reductionRanges = {length};
+    auto in = load(0, x(0) * length + x(1), DType::Float32);
+    auto positive = cast(binary(ElementOp::Gt, in, constantFloat(0, DType::Float32)), DType::Int64);
+    k.passes = {KernelPass{true,
+                           {Reduction{0, ReductionOp::Sum, in}, Reduction{1, ReductionOp::Sum, in, true}, Reduction{2, ReductionOp::Max, in, true},
+                            Reduction{3, ReductionOp::Sum, positive, true}},
+                           {}},
+                KernelPass{false, {}, {Store{1, x(0), reductionValue(0, DType::Float32)}}}};
+    k.finalStores = {Store{2, x(1), binary(ElementOp::Div, reductionValue(1, DType::Float32), constantFloat(static_cast<double>(rows), DType::Float32))},
+                     Store{3, x(1), binary(ElementOp::Mul, reductionValue(2, DType::Float32), constantFloat(2, DType::Float32))},
+                     Store{4, x(1), reductionValue(3, DType::Int64)}};
+    return k;
+}
+
 // A 0-d store of a constant: no outer ranges, no loads.
 inline Kernel fillScalar() {
     Kernel k;

@@ -48,6 +48,10 @@ inline std::vector<int64_t> bufferExtents(const Kernel& kernel, const SymbolValu
             collect(s.value, out);
         }
     }
+    for (const Store& s : kernel.finalStores) {  // over the reduction range only
+        reductionAccesses.emplace_back(s.buffer, s.index);
+        collect(s.value, reductionAccesses);
+    }
     std::vector<int64_t> extents(kernel.buffers.size(), 0);
     const size_t outers = kernel.outerRanges.size(), reduces = kernel.reductionRanges.size();
     std::vector<int64_t> vars(outers + reduces, 0), outerSize, reduceSize;

@@ -67,8 +67,8 @@ inline std::string replaceOnce(std::string s, const std::string& from, const std
     return s.replace(at, from.size(), to);
 }
 
-inline std::string hostSource(const Kernel& kernel, const std::string& source) {
-    std::string s = source;
+inline std::string hostSource(const Kernel& kernel, const inductor::cuda::CudaKernelCode& code) {
+    std::string s = code.source;
     s = replaceOnce(s, R"(__device__ __forceinline__ float cwb_load(cwb_half h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.bits)); return f; })",
                     "inline float cwb_load(cwb_half h) { return eng::tensor::halfBitsToFloat(h.bits); }");
     s = replaceOnce(s, R"(__device__ __forceinline__ cwb_half cwb_to_half(float f) { cwb_half h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h.bits) : "f"(f)); return h; })",
@@ -80,9 +80,14 @@ inline std::string hostSource(const Kernel& kernel, const std::string& source) {
     for (size_t b = 0; b < kernel.buffers.size(); ++b, ++arg)
         call += fmt::format("{}({}*)*(void**)args[{}]", arg ? ", " : "", inductor::cuda::detail::storageType(kernel.buffers[b].dtype), arg);
     for (size_t k = 0; k < kernel.symbols.size(); ++k, ++arg) call += fmt::format(", *(long long*)args[{}]", arg);
+    // Kernels with reductions over their outer range take the workspace and the piece count, and have a finish entry.
+    if (code.outerPartials > 0) call += fmt::format(", *(unsigned char**)args[{}], *(int*)args[{}]", arg, arg + 1);
     call += ")";
-    return std::string(kShim) + s + fmt::format(R"(
-extern "C" void cwb_emu_run(void** args, unsigned gx, unsigned bx, unsigned by) {{
+    std::string finishCall = call;
+    finishCall.replace(0, kernel.name.size(), kernel.name + "_finish");
+    auto entry = [](const std::string& name, const std::string& body) {
+        return fmt::format(R"(
+extern "C" void {}(void** args, unsigned gx, unsigned bx, unsigned by) {{
   blockDim = {{bx, by, 1}}; gridDim = {{gx, 1, 1}};
   const unsigned n = bx * by;
   for (unsigned b = 0; b < gx; ++b) {{
@@ -93,7 +98,9 @@ extern "C" void cwb_emu_run(void** args, unsigned gx, unsigned bx, unsigned by) 
     for (auto& th : threads) th.join();
   }}
 }}
-)", call);
+)", name, body);
+    };
+    return std::string(kShim) + s + entry("cwb_emu_run", call) + (code.outerPartials > 0 ? entry("cwb_emu_run_finish", finishCall) : "");
 }
 
 inline void emulateAndCompare(const Kernel& kernel, const SymbolValues& symbols, const RunOptions& options = {}) {
@@ -103,7 +110,7 @@ inline void emulateAndCompare(const Kernel& kernel, const SymbolValues& symbols,
     if (options.offsetElements != 0) tuning.assumeAligned = false;  // offset buffers get this variant, as on a device
     const inductor::cuda::CudaKernelCode code = inductor::cuda::generateCudaKernel(kernel, tuning);
     const std::string base = fmt::format("{}/k{}_{}", std::getenv("CWB_EMU_DIR") ? std::getenv("CWB_EMU_DIR") : "/tmp", getpid(), counter++);
-    { std::ofstream(base + ".cpp") << hostSource(kernel, code.source); }
+    { std::ofstream(base + ".cpp") << hostSource(kernel, code); }
     const std::string cmd = fmt::format("g++ -std=c++20 -O1 -ffp-contract=off -w -shared -fPIC -I{1} -o {0}.so {0}.cpp -lpthread", base, CWB_EMU_ENGINE_DIR);
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     void* lib = dlopen((base + ".so").c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -127,7 +134,17 @@ inline void emulateAndCompare(const Kernel& kernel, const SymbolValues& symbols,
     int64_t items = 1;
     for (const Index& r : kernel.outerRanges) items *= evaluate(r, {}, symbols);
     const auto shape = code.launchShape(symbols, 1 + counter % 2);
-    if (items > 0) run(args.data(), shape.gridX, shape.blockX, shape.blockY);
+    std::vector<unsigned char> workspace(code.outerPartials > 0 ? code.workspaceBytes(shape, symbols) + 16 : 0);
+    unsigned char* workspacePointer = workspace.data();
+    int pieces = static_cast<int>(shape.gridX * shape.blockY);
+    args.push_back(&workspacePointer);
+    args.push_back(&pieces);
+    if (items > 0 || code.outerPartials > 0) run(args.data(), shape.gridX, shape.blockX, shape.blockY);
+    if (code.outerPartials > 0) {
+        const auto finish = code.finishShape(symbols);
+        reinterpret_cast<void (*)(void**, unsigned, unsigned, unsigned)>(dlsym(lib, "cwb_emu_run_finish"))(args.data(), finish.gridX, finish.blockX,
+                                                                                                           finish.blockY);
+    }
     interpretKernel(kernel, hostPointers, symbols);
     expectWrittenBuffersMatch(kernel, expected, std::vector<const void*>(emuPointers.begin(), emuPointers.end()), options.tolerance,
                               fmt::format("strategy {} {}.cpp", inductor::cuda::strategyName(code.strategy), base));

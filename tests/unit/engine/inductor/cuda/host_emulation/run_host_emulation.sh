@@ -19,7 +19,8 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 g++ -std=c++20 -O1 -DCWB_EMU_ENGINE_DIR="\"$repo/engine\"" -I"$repo/engine" -I"$here/.." -I"$here" -I"$cuda/include" \
     "$work/emulated_run_test.cpp" -o "$work/emulated_run_test" \
     -lgtest_main -lgtest "$build/engine/libcwb_inductor_cuda.a" "$build/engine/libcwb_inductor_ir.a" \
-    "$build/engine/libcwb_engine_tensor.a" "$build/engine/libcwb_engine_cuda.a" \
+    "$build/engine/libcwb_engine_tensor.a" "$build/engine/libcwb_engine_cuda.a" "$build/engine/libcwb_engine_kernel_cache.a" \
+    "$build/engine/libcwb_engine_python.a" \
     -L"$cuda/lib" -L"$cuda/lib64" -L"$cuda/lib/stubs" -L"$cuda/lib64/stubs" -lnvrtc -lcuda -lcublas -lopenblas -lfmt -ldl -lpthread \
     -Wl,-rpath,"$cuda/lib:$cuda/lib64"
 CWB_EMU_DIR="$work" "$work/emulated_run_test" --gtest_filter="${2:-*}"

@@ -1,0 +1,126 @@
+// Reductions over a row kernel's outer range (B6's column sums beside its row sums, one read of the input): the
+// per-piece partials (registers or the piece's workspace row) and the `<name>_finish` entry point that combines
+// the pieces in order and runs the kernel's finalStores.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "inductor/cuda/cuda_codegen_detail.h"
+
+namespace eng::inductor::cuda::detail {
+
+namespace {
+
+// Every region of the workspace holds pieces x columns accumulators of up to 8 bytes.
+constexpr int kSlotBytes = 8;
+
+std::string regionPointer(size_t j, const std::string& type) {
+    return fmt::format("reinterpret_cast<{}*>(cwb_workspace + {}LL * cwb_pieces * reduce_count * {})", type, j, kSlotBytes);
+}
+
+}  // namespace
+
+bool OuterPartials::covers(const KernelPass& pass) const {
+    return std::any_of(pass.reductions.begin(), pass.reductions.end(), [](const Reduction& r) { return r.overOuterRange; });
+}
+
+OuterPartials planOuterPartials(const Kernel& kernel, const std::string& indexType, int bx, int by, int width, bool registers) {
+    OuterPartials plan;
+    for (const KernelPass& pass : kernel.passes)
+        for (const Reduction& r : pass.reductions)
+            if (r.overOuterRange) plan.reductions.push_back(&r);
+    plan.idx = indexType;
+    plan.bx = bx;
+    plan.by = by;
+    plan.width = width;
+    const std::optional<int64_t> count = constantValue(product(kernel.reductionRanges));
+    if (registers && count && *count % width == 0) {
+        const int64_t vectors = *count / width;
+        plan.iters = static_cast<int>((vectors + bx - 1) / bx);
+        // At most 64 registers of partials a thread (a double or a 64-bit integer takes two).
+        int64_t words = 0;
+        for (const Reduction* r : plan.reductions)
+            words += int64_t{plan.iters} * width * (tensor::itemSize(r->value->dtype) > 4 || !tensor::isFloating(r->value->dtype) ? 2 : 1);
+        plan.registers = plan.iters >= 1 && words <= 64;
+    }
+    return plan;
+}
+
+const char* outerPartialsParameters() { return ", unsigned char* __restrict__ cwb_workspace, int cwb_pieces"; }
+
+std::string OuterPartials::declarations(const Kernel& kernel) const {
+    std::string out = fmt::format("  // Column partials of this piece (block row of threads): the reductions over the outer range.\n"
+                                  "  const int cwb_piece = blockIdx.x * {} + threadIdx.y;\n",
+                                  by);
+    for (size_t j = 0; j < reductions.size(); ++j) {
+        const Reduction& r = *reductions[j];
+        const Accumulator a = accumulatorFor(r, "", "", "");
+        out += fmt::format("  {0}* const cwb_part{1} = {2} + (long long)cwb_piece * reduce_count;\n", a.type, r.id, regionPointer(j, a.type));
+        if (registers) {
+            out += fmt::format("  {0} cwb_col{1}[{2}];\n#pragma unroll\n  for (int i = 0; i < {2}; ++i) cwb_col{1}[i] = {3};\n", a.type, r.id,
+                               iters * width, a.identity);
+        } else {
+            out += fmt::format("  for ({0} c = threadIdx.x; c < reduce_count; c += {1}) cwb_part{2}[c] = {3};\n", idx, bx, r.id, a.identity);
+        }
+    }
+    (void)kernel;
+    // Threads own other columns while reading rows than while setting them (vectors of `width` columns).
+    if (!registers) out += "  __syncthreads();\n";
+    return out;
+}
+
+std::string OuterPartials::slot(const Reduction& r) const {
+    return registers ? fmt::format("cwb_col{}[it * {} + k]", r.id, width) : fmt::format("cwb_part{}[rindex]", r.id);
+}
+
+std::string OuterPartials::writeBack() const {
+    if (!registers) return {};
+    std::string out = fmt::format("  // This piece's column partials to its workspace row.\n#pragma unroll\n  for (int it = 0; it < {}; ++it) {{\n", iters);
+    out += fmt::format("    const {0} rvec = threadIdx.x + it * {1};\n    if (rvec < reduce_count / {2}) {{\n#pragma unroll\n      for (int k = 0; k < {2}; ++k) {{\n",
+                       idx, bx, width);
+    for (const Reduction* r : reductions) out += fmt::format("        cwb_part{0}[rvec * {1} + k] = cwb_col{0}[it * {1} + k];\n", r->id, width);
+    return out + "      }\n    }\n  }\n";
+}
+
+std::string outerPartialsFinish(const Kernel& kernel, const OuterPartials& partials, CudaKernelCode& code) {
+    const unsigned fx = code.finishBlockX, fy = code.finishBlockY;
+    const std::string& idx = partials.idx;
+    int counter = 0;
+    ExprEmitter sizes(kernel, idx, "  ", counter);
+    std::string body;
+    body += fmt::format("  const {} reduce_count = {};\n", idx, sizes.index(product(kernel.reductionRanges)));
+    body += fmt::format("  const {0} rindex = ({0})blockIdx.x * {1} + threadIdx.x;\n", idx, fx);
+    body += "  const bool active = rindex < reduce_count;\n";
+    body += fmt::format("  // Thread row y combines pieces [y * chunk, (y + 1) * chunk) in order, then row 0 the {} rows in order.\n", fy);
+    body += fmt::format("  const int chunk = (cwb_pieces + {0}) / {1};\n", fy - 1, fy);
+    body += "  const int first = threadIdx.y * chunk, last = first + chunk < cwb_pieces ? first + chunk : cwb_pieces;\n";
+    std::string finish;
+    for (size_t j = 0; j < partials.reductions.size(); ++j) {
+        const Reduction& r = *partials.reductions[j];
+        const std::string acc = fmt::format("acc{}", r.id);
+        const Accumulator a = accumulatorFor(r, acc, "", "");
+        body += fmt::format("  __shared__ {} rows{}[{}][{}];\n", a.type, r.id, fy, fx);
+        body += fmt::format("  {} {} = {};\n", a.type, acc, a.identity);
+        body += fmt::format("  if (active) {{\n    const {}* const part = {};\n", a.type, regionPointer(j, a.type));
+        body += fmt::format("    for (int p = first; p < last; ++p) {0} = {1}({0}, part[(long long)p * reduce_count + rindex]);\n  }}\n", acc, a.combine);
+        body += fmt::format("  rows{}[threadIdx.y][threadIdx.x] = {};\n", r.id, acc);
+        finish += fmt::format("  {0} = rows{1}[0][threadIdx.x];\n  for (int y = 1; y < {2}; ++y) {0} = {3}({0}, rows{1}[y][threadIdx.x]);\n", acc, r.id, fy, a.combine);
+        finish += fmt::format("  const {} red{} = {};\n", computeType(r.resultDtype()), r.id, a.finish);
+    }
+    body += "  __syncthreads();\n  if (!active || threadIdx.y != 0) return;\n" + finish;
+    ExprEmitter emitter(kernel, idx, "  ", counter);
+    body += decodeVars(kernel, kernel.reductionRanges, kernel.outerVarCount(), "rindex", idx, "  ", emitter);
+    for (size_t i = 0; i < kernel.finalStores.size(); ++i) {
+        emitter.store(kernel.finalStores[i]);
+        if (laterStoreReads(kernel.finalStores, i, {})) emitter.forgetValues();
+    }
+    body += emitter.code();
+    std::string head = signature(kernel, static_cast<int>(fx * fy));
+    const std::string entry = kernel.name + "(";
+    head.replace(head.find(entry), entry.size(), kernel.name + "_finish(");
+    head.insert(head.size() - 1, outerPartialsParameters());
+    return fmt::format("\n// Combines the pieces' column partials in piece order and writes what is computed from the results.\n{} {{\n{}}}\n", head,
+                       body);
+}
+
+}  // namespace eng::inductor::cuda::detail
