@@ -197,18 +197,23 @@ void FusionView::drawKernelList(FusionEntry& entry, ViewContext& context) {
     ImGui::Separator();
     for (const traces::Kernel& kernel : entry.code->kernels) {
         int index = entry.pane ? entry.pane->fusion().findKernel(kernel.id) : -1;
-        size_t nodeCount = index >= 0 ? entry.pane->fusion().kernels[static_cast<size_t>(index)].nodes.size() : 0;
+        const viz::FusionKernel* fused = index >= 0 ? &entry.pane->fusion().kernels[static_cast<size_t>(index)] : nullptr;
+        size_t nodeCount = fused ? fused->nodes.size() : 0;
+        // A kernel Inductor added itself (a layout copy) computes no node: say which inputs it copies.
+        std::string counted = fused && fused->copiesInputs
+                                  ? std::to_string(nodeCount) + (nodeCount == 1 ? " input copied" : " inputs copied")
+                                  : std::to_string(nodeCount) + (nodeCount == 1 ? " node" : " nodes");
         bool selected = context.selection.kernelId == kernel.id;
         ImGui::PushID(static_cast<int>(kernel.id));
         if (ImGui::Selectable(kernel.name.c_str(), selected)) openKernel(entry, kernel.id, context);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Select %s and open its source", kernel.name.c_str());
         ImGui::SameLine();
-        std::string facts = kernel.language + ", " + std::to_string(nodeCount) + (nodeCount == 1 ? " node" : " nodes");
+        std::string facts = kernel.language + ", " + counted;
         if (kernel.compileSeconds) facts += ", " + widgets::formatSeconds(*kernel.compileSeconds);
         ImGui::TextDisabled("%s", facts.c_str());
         if (!kernel.launchConfig.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kernel.launchConfig.c_str());
         ImGui::PopID();
-        if (context.uiDump) context.uiDump->add("kernel", kernel.name + " " + std::to_string(nodeCount) + " nodes");
+        if (context.uiDump) context.uiDump->add("kernel", kernel.name + " " + counted);
     }
     if (entry.code->kernels.empty()) ImGui::TextDisabled("no kernels (only extern calls)");
 }

@@ -366,8 +366,15 @@ void GraphCanvas::drawClusters(ImDrawList& list, const Rect& visible) {
         if (zoom_ >= kTextZoom * 0.7f * pixelScale_ && i < scene_.clusters.size()) {
             const std::string& label = scene_.clusters[i].label;
             ImVec4 clip(min.x, min.y, max.x, max.y);
-            list.AddText(ImGui::GetFont(), kFontPoints * zoom_, ImVec2(min.x + 6.0f * zoom_, min.y + 3.0f * zoom_),
-                         kClusterText, label.c_str(), label.c_str() + label.size(), 0.0f, &clip);
+            // A group wider than the view keeps its label in view: drawn at the group's left edge, off-screen,
+            // only the label's end showed ("(9 nodes)" of ResNet's "bn1  (9 nodes)"). It slides right with the
+            // view's left edge, as far as the group's right edge allows.
+            float pad = 6.0f * zoom_;
+            float textWidth = ImGui::GetFont()->CalcTextSizeA(kFontPoints * zoom_, FLT_MAX, 0.0f, label.c_str(),
+                                                              label.c_str() + label.size()).x;
+            float x = std::max(min.x + pad, std::min(origin_.x + pad, max.x - pad - textWidth));
+            list.AddText(ImGui::GetFont(), kFontPoints * zoom_, ImVec2(x, min.y + 3.0f * zoom_), kClusterText,
+                         label.c_str(), label.c_str() + label.size(), 0.0f, &clip);
             if (kFontPoints * zoom_ >= kLegiblePixels) ++stats_.legibleLabels;
         }
         ++stats_.clustersDrawn;

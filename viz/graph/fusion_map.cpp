@@ -7,6 +7,7 @@
 
 #include "graph/provenance.h"
 #include "parse/output_code.h"
+#include "parse/text_scan.h"
 
 namespace viz {
 namespace {
@@ -56,6 +57,11 @@ public:
     }
 
     bool any() const { return !map_.kernels.empty(); }
+    bool has(const traces::Kernel& kernel) const { return indexOfKernel_.contains(&kernel); }
+    void markCopiesInputs(const traces::Kernel& kernel) {
+        if (auto it = indexOfKernel_.find(&kernel); it != indexOfKernel_.end())
+            map_.kernels[static_cast<size_t>(it->second)].copiesInputs = true;
+    }
 
     void sortNodes() {
         for (FusionKernel& kernel : map_.kernels) std::sort(kernel.nodes.begin(), kernel.nodes.end());
@@ -150,6 +156,26 @@ std::unordered_set<std::string> externComputedNodes(const traces::OutputCode& co
     for (const auto& [node, call] : lastCall)
         if (!call->generatedKernel && call->sourceNodes.back() == node) nodes.insert(node);
     return nodes;
+}
+
+/// The graph inputs that the calls of `kernel` in the wrapper read: `triton_poi_fused_0.run(primals_1, buf0, 192, 49,
+/// stream=stream0)` reads primals_1 (buffers, sizes and keywords name no node).
+std::vector<int> inputsReadByCalls(const GraphModel& model, std::string_view source, const std::string& kernel) {
+    std::vector<int> inputs;
+    std::string call = kernel + ".run(";
+    for (size_t pos = source.find(call); pos != std::string_view::npos; pos = source.find(call, pos + call.size())) {
+        if (pos > 0 && traces::scan::isIdentChar(source[pos - 1])) continue;
+        size_t open = pos + call.size() - 1;
+        size_t close = traces::scan::findClosingBracket(source, open);
+        if (close == std::string_view::npos) break;
+        traces::scan::forEachTopLevelPiece(source.substr(open + 1, close - open - 1), ',', [&](std::string_view arg) {
+            int node = traces::scan::isIdentifier(arg) ? model.findNode(arg) : -1;
+            if (node >= 0 && model.nodes[static_cast<size_t>(node)].kind == NodeKind::Input &&
+                std::find(inputs.begin(), inputs.end(), node) == inputs.end())
+                inputs.push_back(node);
+        });
+    }
+    return inputs;
 }
 
 int guessedNodeCount(const GraphModel& model, const traces::OutputCode& code) {
@@ -277,6 +303,11 @@ FusionMap mapNodesToKernels(const GraphModel& model, const std::vector<const tra
             const std::vector<std::string>& names = calls && called != calls->end() ? called->second : kernel.postGradNodes;
             for (const std::string& name : names)
                 if (int node = model.findNode(name); node >= 0) builder.assign(*code, kernel, node);
+        }
+        for (const traces::Kernel& kernel : code->kernels) {
+            if (builder.has(kernel) || !kernel.postGradNodes.empty()) continue;
+            for (int node : inputsReadByCalls(model, code->source, kernel.name)) builder.assign(*code, kernel, node);
+            builder.markCopiesInputs(kernel);
         }
         map.match = KernelMatch::PostGradNodes;
     }

@@ -27,6 +27,9 @@ struct FusionKernel {
     std::string language;
     CodeRole role = CodeRole::Unknown;
     std::vector<int> nodes;  ///< model nodes it computes, in graph order
+    /// Inductor named no node for it (a kernel it added itself, such as the channels-last copy of a convolution's
+    /// weight or image, "# Unsorted Source Nodes: []"): `nodes` are the graph inputs its calls read.
+    bool copiesInputs = false;
 };
 
 struct FusionMap {

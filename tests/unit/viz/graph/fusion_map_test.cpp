@@ -180,5 +180,49 @@ TEST(FusionMap, ProvenanceRecordsMapEveryCallOfAKernel) {
     EXPECT_TRUE(kernelCallNodesOf(R"({"version": 2.0})").empty());
 }
 
+// torchvision ResNet-18's training forward (torch 2.11, H100): Inductor copies each convolution weight and the
+// image to channels-last in kernels of its own, whose comments name no node ("# Unsorted Source Nodes: []").
+// They map to the graph inputs their calls read, not to nothing.
+TEST(FusionMap, LayoutCopyKernelsMapToTheInputsTheirCallsRead) {
+    traces::Graph graph = testing::graphOf(
+        traces::GraphKind::PostGrad,
+        {testing::node("primals_1", "placeholder", "primals_1"), testing::node("primals_2", "placeholder", "primals_2"),
+         testing::node("primals_8", "placeholder", "primals_8"), testing::node("primals_14", "placeholder", "primals_14"),
+         testing::node("convolution", "call_function", "torch.ops.aten.convolution.default", {"primals_2", "primals_1"}),
+         testing::node("relu", "call_function", "torch.ops.aten.relu.default", {"convolution"}),
+         testing::node("output", "output", "output", {"relu"}, "")});
+    graph.name = "inductor_post_grad_graph";
+    GraphModel model = buildGraphModel(graph);
+    traces::OutputCode code = testing::module(
+        10, "0_forward",
+        {testing::kernel(100, "triton_poi_fused_0", {}, {}), testing::kernel(101, "triton_poi_fused_2", {}, {}),
+         testing::kernel(102, "triton_poi_fused_relu_3", {"relu"}, {"relu"})});
+    code.source += R"(    def call(self, args):
+        with torch.cuda._DeviceGuard(0):
+            buf0 = empty_strided_cuda((64, 3, 7, 7), (147, 1, 21, 3), torch.float32)
+            # Unsorted Source Nodes: [], Original ATen: []
+            stream0 = get_raw_stream(0)
+            triton_poi_fused_0.run(primals_1, buf0, 192, 49, stream=stream0)
+            del primals_1
+            # Unsorted Source Nodes: [], Original ATen: []
+            triton_poi_fused_2.run(primals_8, buf2, 4096, 9, stream=stream0)
+            # Unsorted Source Nodes: [], Original ATen: []
+            triton_poi_fused_2.run(primals_14, buf3, 4096, 9, stream=stream0)
+            buf4 = extern_kernels.convolution(buf1, buf0, stride=(2, 2), padding=(3, 3))
+            # Topologically Sorted Source Nodes: [relu], Original ATen: [aten.relu]
+            triton_poi_fused_relu_3.run(buf4, 802816, stream=stream0)
+)";
+    FusionMap map = mapNodesToKernels(model, {&code});
+    ASSERT_EQ(map.kernels.size(), 3u);
+    EXPECT_EQ(kernelNameOf(map, model, "primals_1"), "triton_poi_fused_0");
+    EXPECT_EQ(kernelNameOf(map, model, "primals_14"), "triton_poi_fused_2");
+    EXPECT_EQ(kernelNameOf(map, model, "relu"), "triton_poi_fused_relu_3");
+    EXPECT_EQ(map.kernelOf(model.findNode("primals_2")), -1);  // no call reads it
+    const FusionKernel& copies = map.kernels[static_cast<size_t>(map.findKernel(101))];
+    EXPECT_TRUE(copies.copiesInputs);
+    EXPECT_THAT(copies.nodes, ElementsAre(model.findNode("primals_8"), model.findNode("primals_14")));
+    EXPECT_FALSE(map.kernels[static_cast<size_t>(map.findKernel(102))].copiesInputs);
+}
+
 }  // namespace
 }  // namespace viz
