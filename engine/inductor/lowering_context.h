@@ -157,9 +157,11 @@ private:
 /// linear on CUDA as one cuBLASLt call with its epilogue (lowering_linear.cpp); nullopt where it does not apply
 /// (the CPU, other dtypes, a symbolic weight), which keeps matmul + a pointwise bias.
 std::optional<LValue> lowerLinearLt(Lowering& lowering, const fx::Node& node, NodeArgs& args);
-/// The cuBLASLt epilogue of a linear: its bias, plus the activation of `soleUser` (its only reader) when that is
-/// relu or gelu(approximate='tanh') of it; *absorbed is then that reader, computed by the call.
-cuda::Epilogue chooseLinearEpilogue(const fx::Node& linear, bool hasBias, const fx::Node* soleUser,
+/// The cuBLASLt epilogue of a linear of `dtype`: its bias, plus the activation of `soleUser` (its only reader) when
+/// that is relu, or gelu(approximate='tanh') of a float32 linear, of it; *absorbed is then that reader, computed by
+/// the call. (Eager rounds a 16-bit linear's result before the GELU; the epilogue would not: relu alone commutes
+/// with that rounding.)
+cuda::Epilogue chooseLinearEpilogue(const fx::Node& linear, bool hasBias, tensor::DType dtype, const fx::Node* soleUser,
                                     const fx::Node** absorbed);
 
 /// The output sizes of an extern kernel for `node` derived from its operands' sizes (mm, bmm, matmul, cat, stack;

@@ -1,10 +1,11 @@
-// linear on CUDA: one cuBLASLt extern call whose epilogue adds the bias and, when the linear's only reader is
-// relu or tanh-GELU, applies that activation too (Inductor's addmm with a fused epilogue). Exact GELU is not
-// cuBLASLt's (its GELU is the tanh form), so it stays a generated pointwise kernel after the call.
+// linear on CUDA: one cuBLASLt extern call (the eager op's own, tensor::cudaops::linearLt) whose epilogue adds the
+// bias and, when the linear's only reader is relu or (float32) tanh-GELU, applies that activation too (Inductor's
+// addmm with a fused epilogue). Exact GELU is not cuBLASLt's (its GELU is the tanh form), so it stays a generated
+// pointwise kernel after the call.
 #include <fmt/format.h>
 
-#include "inductor/extern_linear.h"
 #include "inductor/lowering_context.h"
+#include "tensor/cuda_kernels.h"
 
 namespace eng::inductor::lowering {
 
@@ -21,7 +22,7 @@ const vm::Value* constantArg(const fx::Node& node, size_t position, const std::s
 
 }  // namespace
 
-cuda::Epilogue chooseLinearEpilogue(const fx::Node& linear, bool hasBias, const fx::Node* soleUser,
+cuda::Epilogue chooseLinearEpilogue(const fx::Node& linear, bool hasBias, tensor::DType dtype, const fx::Node* soleUser,
                                     const fx::Node** absorbed) {
     *absorbed = nullptr;
     const cuda::Epilogue plain = hasBias ? cuda::Epilogue::Bias : cuda::Epilogue::None;
@@ -34,7 +35,7 @@ cuda::Epilogue chooseLinearEpilogue(const fx::Node& linear, bool hasBias, const 
         *absorbed = soleUser;
         return hasBias ? cuda::Epilogue::ReluBias : cuda::Epilogue::Relu;
     }
-    if (op == "gelu") {
+    if (op == "gelu" && dtype == tensor::DType::Float32) {
         const vm::Value* approximate = constantArg(*soleUser, 1, "approximate");
         if (!approximate || !approximate->is(vm::Kind::Str) || approximate->as<vm::StrObject>().value != "tanh") return plain;
         *absorbed = soleUser;
@@ -49,17 +50,17 @@ std::optional<LValue> lowerLinearLt(Lowering& lowering, const fx::Node& node, No
     const bool hasBias = args.has(2, "bias");
     LValue b = hasBias ? args.tensor(2, "bias") : LValue{};
     auto k = constantValue(w.sizes[1]), n = constantValue(w.sizes[0]);
-    if (!ltLinearSupports(x.dtype) || w.dtype != x.dtype || !k || *k <= 0 || !n) return std::nullopt;
+    if (!tensor::cudaops::linearLtSupports(x.dtype) || w.dtype != x.dtype || !k || *k <= 0 || !n) return std::nullopt;
     if (hasBias && (b.dtype != x.dtype || b.dim() != 1 || !sameIndex(b.sizes[0], w.sizes[0]))) return std::nullopt;
     const fx::Node* absorbed = nullptr;
-    const cuda::Epilogue epilogue = chooseLinearEpilogue(node, hasBias, lowering.soleUser(node), &absorbed);
+    const cuda::Epilogue epilogue = chooseLinearEpilogue(node, hasBias, x.dtype, lowering.soleUser(node), &absorbed);
     std::vector<Index> sizes(x.sizes.begin(), x.sizes.end() - 1);
     sizes.push_back(w.sizes[0]);
     std::vector<LValue> inputs{x, w};
     if (hasBias) inputs.push_back(b);
     LValue out = lowering.externCall(hasBias ? "addmm" : "mm", std::move(inputs), sizes, x.dtype, [epilogue, hasBias](const vm::ValueList& t) {
         auto tensorAt = [&](size_t i) { return t.at(i).as<vm::TensorObject>().value; };
-        return vm::makeTensor(linearEpilogue(tensorAt(0), tensorAt(1), hasBias ? tensorAt(2) : tensor::Tensor(), epilogue));
+        return vm::makeTensor(tensor::cudaops::linearLt(tensorAt(0), tensorAt(1), hasBias ? tensorAt(2) : tensor::Tensor(), epilogue));
     });
     ExternCall& call = lowering.buffer(out.buffer).extern_;
     std::string fused = hasBias ? "bias" : "";

@@ -44,6 +44,12 @@ void softmax(const Tensor& out, const Tensor& input, int64_t dim, bool logarithm
 // out = a @ b for 2-D float32/float64/float16/bfloat16 tensors, or batch by batch for 3-D ones in one
 // strided-batched call (cuBLAS, TF32 off; 16-bit types accumulate in float32).
 void gemm(const Tensor& out, const Tensor& a, const Tensor& b);
+// F.linear as one cuBLASLt call: act(x @ weight.T + bias) for x [..., k], weight [n, k], bias [n] (undefined for
+// the epilogues without bias), one dtype linearLtSupports takes, k > 0; non-contiguous operands are copied first.
+// The bias and activation join the float32 accumulator before the one rounding to x's dtype, as PyTorch's CUDA
+// addmm adds a bias (gemm_and_bias). Eager linear and the compiled linear extern both call it.
+bool linearLtSupports(DType dtype);
+Tensor linearLt(const Tensor& x, const Tensor& weight, const Tensor& bias, cuda::Epilogue epilogue);
 // cuBLAS's element type for dtype; the floating dtypes only (others raise PyTorch's "addmm_cuda" error).
 cuda::GemmType gemmType(DType dtype);
 

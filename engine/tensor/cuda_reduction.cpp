@@ -1,4 +1,5 @@
-// Row-wise CUDA kernels (reductions along any dims, softmax/log_softmax) and matrix products via cuBLAS.
+// Row-wise CUDA kernels (reductions along any dims, softmax/log_softmax) and matrix products via cuBLAS (linear
+// through cuBLASLt with its epilogues).
 // Reductions permute the reduced dims last and make the input contiguous, so every kernel sees rows.
 #include <algorithm>
 
@@ -169,6 +170,35 @@ void gemm(const Tensor& out, const Tensor& a, const Tensor& b) {
     }
     cuda::gemm(normalizeDevice(out.device()).index(), call);
     if (!target.isSameTensor(out)) copyInto(out, target);
+}
+
+bool linearLtSupports(DType dtype) { return dtype == DType::Float32 || dtype == DType::Float16 || dtype == DType::BFloat16; }
+
+Tensor linearLt(const Tensor& x, const Tensor& weight, const Tensor& bias, cuda::Epilogue epilogue) {
+    if (!linearLtSupports(x.dtype()) || weight.dtype() != x.dtype() || (bias.defined() && bias.dtype() != x.dtype()))
+        fail(ErrorKind::Runtime, "cuBLASLt linear: operands must share one of float32, float16, bfloat16");
+    if (x.dim() < 1 || weight.dim() != 2 || x.size(-1) != weight.size(1) || weight.size(1) == 0)
+        fail(ErrorKind::Runtime, "cuBLASLt linear: x [..., k] and weight [n, k] with k > 0 expected");
+    for (const Tensor* t : {&weight, &bias})
+        if (t->defined() && normalizeDevice(t->device()) != normalizeDevice(x.device())) deviceMismatch(x.device(), t->device());
+    const Tensor xc = contiguous(x), wc = contiguous(weight);
+    const Tensor bc = bias.defined() ? contiguous(bias) : bias;
+    Shape sizes = x.sizes();
+    sizes.back() = weight.size(0);
+    Tensor out = empty(sizes, x.dtype(), x.device());
+    if (out.numel() == 0) return out;
+    cuda::LinearCall call;
+    call.type = gemmType(x.dtype());
+    call.k = weight.size(1);
+    call.n = weight.size(0);
+    call.m = x.numel() / call.k;
+    call.x = xc.data();
+    call.weight = wc.data();
+    call.bias = bc.defined() ? bc.data() : nullptr;
+    call.out = out.data();
+    call.epilogue = epilogue;
+    cuda::linearLt(normalizeDevice(x.device()).index(), call);
+    return out;
 }
 
 }  // namespace eng::tensor::cudaops

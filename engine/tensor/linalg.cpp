@@ -217,6 +217,11 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
         fail(ErrorKind::Runtime, fmt::format("mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})",
                                              x.numel() / std::max<int64_t>(x.size(-1), 1), x.size(-1), weight.size(-1),
                                              weight.dim() == 2 ? weight.size(0) : 1));
+    // On CUDA one cuBLASLt call, the bias added to the float32 accumulator before the one rounding, as PyTorch's
+    // CUDA addmm does and as the compiled linear does (a 16-bit product rounded, then a rounded bias add, differs).
+    if (cudaops::onCuda(x) && cudaops::linearLtSupports(x.dtype()) && weight.dtype() == x.dtype() && weight.dim() == 2 &&
+        (!bias.defined() || (bias.dtype() == x.dtype() && bias.dim() == 1 && bias.size(0) == weight.size(0))))
+        return cudaops::linearLt(x, weight, bias, bias.defined() ? cuda::Epilogue::Bias : cuda::Epilogue::None);
     const Tensor product = matmul(x, t(weight));
     return bias.defined() ? add(product, bias) : product;
 }

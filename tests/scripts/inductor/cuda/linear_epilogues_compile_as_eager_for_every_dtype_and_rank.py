@@ -1,6 +1,8 @@
-# F.linear on a GPU takes a cuBLASLt epilogue from its sole reader (bias, relu, tanh-GELU); exact GELU stays a
-# kernel of its own. Compiled equals eager for each epilogue, float32 and bfloat16, 2-d and 3-d inputs
-# (bfloat16 to 0.08: eager rounds the product before adding the bias, cuBLASLt once).
+# F.linear on a GPU takes a cuBLASLt epilogue from its sole reader (bias, relu, float32 tanh-GELU); exact GELU stays
+# a kernel of its own. Compiled equals eager for each epilogue, float32 and bfloat16, 2-d and 3-d inputs; bfloat16
+# bit for bit: eager linear is the same cuBLASLt call, the bias added before the one rounding (it used to round the
+# product, then the bias add: a CUDA autocast training step drifted from eager), and a bfloat16 tanh-GELU keeps its
+# kernel, as eager rounds the linear's result before it.
 # requires: cuda
 # expect: True True
 # expect code: extern_kernels.addmm(
@@ -52,4 +54,4 @@ with torch.no_grad():
                     worst32 = max(worst32, err)
                 else:
                     worst16 = max(worst16, err)
-print(worst32 < 1e-4, worst16 < 0.08)
+print(worst32 < 1e-4, worst16 == 0.0)

@@ -10,6 +10,7 @@ namespace {
 using eng::fx::Arg;
 using eng::fx::Node;
 using eng::cuda::Epilogue;
+using eng::tensor::DType;
 namespace ev = eng::vm;
 
 Node call(const std::string& target, std::vector<Arg> args, std::vector<eng::fx::KwArg> kwargs = {},
@@ -23,8 +24,8 @@ Node call(const std::string& target, std::vector<Arg> args, std::vector<eng::fx:
     return n;
 }
 
-Epilogue choose(const Node& linear, bool bias, const Node* user, const Node** absorbed) {
-    return eng::inductor::lowering::chooseLinearEpilogue(linear, bias, user, absorbed);
+Epilogue choose(const Node& linear, bool bias, const Node* user, const Node** absorbed, DType dtype = DType::Float32) {
+    return eng::inductor::lowering::chooseLinearEpilogue(linear, bias, dtype, user, absorbed);
 }
 
 TEST(LinearEpilogue, ReluAndTanhGeluReadersJoinTheBiasEpilogue) {
@@ -40,6 +41,10 @@ TEST(LinearEpilogue, ReluAndTanhGeluReadersJoinTheBiasEpilogue) {
     Node tanhGelu = call("torch._C._nn.gelu", {in}, {{"approximate", Arg::ofConstant(ev::makeStr("tanh"))}});
     EXPECT_EQ(choose(linear, true, &tanhGelu, &absorbed), Epilogue::GeluTanhBias);
     EXPECT_EQ(absorbed, &tanhGelu);
+    // A 16-bit linear: eager rounds its result before the GELU, so the GELU keeps its kernel; relu commutes with it.
+    EXPECT_EQ(choose(linear, true, &tanhGelu, &absorbed, DType::BFloat16), Epilogue::Bias);
+    EXPECT_EQ(absorbed, nullptr);
+    EXPECT_EQ(choose(linear, true, &relu, &absorbed, DType::BFloat16), Epilogue::ReluBias);
 }
 
 TEST(LinearEpilogue, ExactGeluInPlaceReluAndOtherReadersKeepTheirKernels) {
