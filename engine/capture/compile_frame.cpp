@@ -10,7 +10,7 @@
 #include "fx/fx_printer.h"
 #include "fx/torch_logs.h"
 #include "tensor/random.h"
-#include "vm/inductor_config.h"
+#include "vm/backend_catalog.h"
 
 namespace eng::capture {
 

@@ -445,10 +445,10 @@ Node* Tracer::recordCall(NodeOp op, const std::string& target, std::vector<Arg> 
     Node* node = graph_->addCall(op, target, fx::nameCandidateOf(target), std::move(args), std::move(kwargs));
     // Dynamo's node stack trace: the innermost user frame.
     if (current_) {
-        node->file = current_->code->filename;
+        node->file = fx::InternedText(current_->code->filename);
         node->line = current_->code->lineTable.lineOf(current_->pc);
-        node->function = current_->parent ? current_->code->name : options_.functionName;
-        node->code = sourceLineOf(*current_);
+        node->function = fx::InternedText(current_->parent ? current_->code->name : options_.functionName);
+        node->code = fx::InternedText(sourceLineOf(*current_));
     }
     return node;
 }

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <new>
 
 #include "capture/symbolic_eval.h"
 #include "capture/tracer.h"
@@ -94,6 +95,10 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
             if (error.pythonClass() == "UserError") throw;
             breakOnError(root, result, error.what());
             return;
+        } catch (const std::bad_alloc&) {
+            // Running out of memory is no property of the instruction: it ends the program with MemoryError
+            // wherever the allocation that failed happened to be, instead of a break that depends on it.
+            throw;
         } catch (std::exception& error) {
             breakOnError(root, result, error.what());
             return;

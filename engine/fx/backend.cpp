@@ -78,7 +78,19 @@ void registerBackend(const std::string& name, BackendFactory factory) {
 void installBackendCatalog() {
     vm::setBackendCatalog({.exists = [](const std::string& name) { return registeredBackends().contains(name); },
                            .listed = [](bool withDebugBackends) { return listBackends(withDebugBackends); },
-                           .checkOptions = checkNamedBackendOptions});
+                           .checkOptions = checkNamedBackendOptions,
+                           .configDefaults =
+                               [](const std::string& backend) {
+                                   vm::ConfigDefaults defaults;
+                                   if (const BackendOptionTable* table = backendOptionTable(backend))
+                                       for (const BackendOption& option : table->options) defaults.emplace_back(option.name, option.torchDefault);
+                                   return defaults;
+                               },
+                           .modeOptions =
+                               [](const std::string& backend) {
+                                   const BackendOptionTable* table = backendOptionTable(backend);
+                                   return table ? table->modes : vm::ModeOptions{};
+                               }});
 }
 
 std::unique_ptr<Backend> makeBackend(const vm::CompileOptions& options) {

@@ -1,4 +1,5 @@
-// The option checks of registered backends (see backend_options.h), asked by the VM's torch.compile.
+// The option tables of registered backends (see backend_options.h), read by the VM's torch.compile and
+// torch._inductor through the backend catalog.
 #include "fx/backend_options.h"
 
 #include <map>
@@ -9,20 +10,25 @@ namespace eng::fx {
 
 namespace {
 
-std::map<std::string, OptionsCheck>& optionChecks() {
-    static std::map<std::string, OptionsCheck> checks;
-    return checks;
+std::map<std::string, BackendOptionTable>& optionTables() {
+    static std::map<std::string, BackendOptionTable> tables;
+    return tables;
 }
 
 }  // namespace
 
-void checkNamedBackendOptions(const vm::CompileOptions& options) {
-    auto found = optionChecks().find(options.backend);
-    if (found != optionChecks().end()) found->second(options.backendOptions);
+const BackendOptionTable* backendOptionTable(const std::string& backend) {
+    auto found = optionTables().find(backend);
+    return found == optionTables().end() ? nullptr : &found->second;
 }
 
-void registerBackendOptions(const std::string& backend, OptionsCheck check) {
-    optionChecks()[backend] = std::move(check);
+void checkNamedBackendOptions(const vm::CompileOptions& options) {
+    const BackendOptionTable* table = backendOptionTable(options.backend);
+    if (table && table->check) table->check(options.backendOptions);
+}
+
+void registerBackendOptions(const std::string& backend, BackendOptionTable table) {
+    optionTables()[backend] = std::move(table);
     installBackendCatalog();
 }
 

@@ -320,10 +320,10 @@ std::vector<traces::GraphNode> graphNodeRows(const Graph& graph) {
             row.stride = meta->stride;
             row.device = meta->device;
         }
-        row.sourceFile = node->file;
+        row.sourceFile = node->file.str();
         row.sourceLine = node->line;
-        row.sourceFunction = node->function;
-        row.sourceCode = node->code;
+        row.sourceFunction = node->function.str();
+        row.sourceCode = node->code.str();
         rows.push_back(std::move(row));
     }
     return rows;
@@ -363,9 +363,9 @@ std::string readableGraph(const Graph& graph) {
             body += "        " + outputText(*node) + "\n";
             continue;
         }
-        std::string location = fmt::format("{}:{} in {}", node->file, node->line, node->function);
+        std::string location = fmt::format("{}:{} in {}", node->file.str(), node->line, node->function.str());
         if (!node->file.empty() && location != lastLocation) {
-            body += fmt::format("\n        # File: {}, code: {}\n", location, node->code);
+            body += fmt::format("\n        # File: {}, code: {}\n", location, node->code.str());
             lastLocation = location;
         }
         std::string meta = metaText(graph, *node);

@@ -4,10 +4,25 @@
 
 #include <algorithm>
 #include <cctype>
+#include <mutex>
+#include <unordered_set>
 
 namespace eng::fx {
 
 namespace {
+
+std::mutex internedMutex;
+
+/// Every interned text; node-based, so the addresses InternedText keeps stay valid as it grows.
+std::unordered_set<std::string>& internedTexts() {
+    static std::unordered_set<std::string> texts{std::string()};
+    return texts;
+}
+
+const std::string* intern(const std::string& text) {
+    std::lock_guard lock(internedMutex);
+    return &*internedTexts().insert(text).first;
+}
 
 // Names FX refuses because they would shadow a Python builtin or keyword in the generated code.
 const std::set<std::string>& reservedNames() {
@@ -43,6 +58,12 @@ std::string sanitized(const std::string& text) {
 }
 
 }  // namespace
+
+InternedText::InternedText() {
+    static const std::string* const none = intern(std::string());
+    text_ = none;
+}
+InternedText::InternedText(const std::string& text) : text_(intern(text)) {}
 
 const char* toString(NodeOp op) {
     switch (op) {

@@ -15,6 +15,21 @@ namespace eng::fx {
 
 struct Node;
 
+/// Text kept once per distinct value for the life of the process (source file names, function names, source
+/// lines): the nodes made by one line of a program point at the same text, so a node's size does not grow with the
+/// length of its script's path (a million-node graph needs as much memory from a short path as from a long one).
+class InternedText {
+public:
+    InternedText();
+    explicit InternedText(const std::string& text);
+    const std::string& str() const { return *text_; }
+    bool empty() const { return text_->empty(); }
+    bool operator==(const InternedText& other) const { return text_ == other.text_; }
+
+private:
+    const std::string* text_;
+};
+
 /// An argument of a node as FX holds it: another node, a constant, or a list/tuple/slice of arguments.
 struct Arg {
     enum class Kind { NodeRef, Constant, List, Tuple, Slice };
@@ -60,10 +75,10 @@ struct Node {
     vm::Value example;          // the value this node produced while tracing
     std::string typeName;       // placeholder annotation: torch.Tensor, torch.nn.parameter.Parameter, torch.SymInt
     bool nameFromUser = false;  // renamed after the local it was stored to (Dynamo's set_name_hint)
-    std::string file;           // user source of the instruction that made it
+    InternedText file;          // user source of the instruction that made it
     int line = 0;
-    std::string function;
-    std::string code;
+    InternedText function;
+    InternedText code;
     /// The symbol of each dimension of a tensor example ("" where static), carried from the inputs' dimensions
     /// rather than guessed from sizes, so a static dimension that happens to equal a symbol's hint stays static.
     std::vector<std::string> dimSymbols;

@@ -256,7 +256,7 @@ void installInductorBackend() {
     fx::registerBackend("inductor", [](const vm::CompileOptions& options) {
         return std::make_unique<InductorBackend>(InductorConfig::from(options));
     });
-    fx::registerBackendOptions("inductor", validateInductorOptions);
+    fx::registerBackendOptions("inductor", inductorOptionTable());
 }
 
 }  // namespace eng::inductor

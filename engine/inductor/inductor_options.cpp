@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include "vm/inductor_config.h"
 #include "vm/interpreter.h"
 
 namespace eng::inductor {
@@ -15,15 +14,45 @@ using vm::Value;
 
 namespace {
 
-const vm::InductorConfigEntry* findSpec(const std::string& name) {
-    for (const vm::InductorConfigEntry& spec : vm::inductorConfigEntries())
-        if (spec.name == name) return &spec;
+const std::vector<fx::BackendOption>& inductorOptions() {
+    static const std::vector<fx::BackendOption> options = {
+        {"max_autotune", Value(false), "times candidate launch shapes of each generated CUDA kernel and keeps the fastest"},
+        {"max_autotune_pointwise", Value(false), "as max_autotune, for pointwise kernels"},
+        {"max_autotune_gemm", Value(false), "accepted: matrix products always use cuBLAS/OpenBLAS, which pick their own kernels"},
+        {"triton.cudagraphs", Value(false), "replays CUDA graphs of the generated kernels (reduce-overhead)"},
+        {"epilogue_fusion", Value(true), "bias and activations after a matrix product run in one fused kernel"},
+        {"fallback_random", Value(false), "random ops always run on the eager runtime (their results equal eager)"},
+        {"trace.enabled", Value(false), "writes the output code and every kernel's source under torch_compile_debug/"},
+        {"trace.graph_diagram", Value(false), "with trace.enabled, also writes the fusion diagram as Graphviz DOT"},
+        {"debug", Value(false), "as trace.enabled"},
+        {"combo_kernels", Value(false), "independent pointwise kernels of different sizes run as one combo kernel (always for optimizer steps)"},
+        {"shape_padding", Value(true), "matrix operands are never padded: cuBLAS handles unaligned shapes", true},
+        {"freezing", Value(false), "parameters are not folded into the graph as constants", true},
+        {"cpp_wrapper", Value(false), "the wrapper is cwb's own C++ executor already; no generated C++ wrapper", true},
+        {"coordinate_descent_tuning", Value(false), "only max_autotune's launch-shape search exists", true},
+        {"aggressive_fusion", Value(false), "fusion only shares iteration spaces; no fusion across them", true},
+    };
+    return options;
+}
+
+const fx::BackendOption* findOption(const std::string& name) {
+    for (const fx::BackendOption& option : inductorOptions())
+        if (option.name == name) return &option;
     return nullptr;
 }
 
 const char* typeName(Kind kind) { return kind == Kind::Bool ? "bool" : kind == Kind::Int ? "int" : kind == Kind::Float ? "float" : "str"; }
 
 }  // namespace
+
+fx::BackendOptionTable inductorOptionTable() {
+    return {.options = inductorOptions(),
+            .modes = {{"default", {}},
+                      {"reduce-overhead", {{"triton.cudagraphs", true}}},
+                      {"max-autotune-no-cudagraphs", {{"max_autotune", true}, {"coordinate_descent_tuning", true}}},
+                      {"max-autotune", {{"max_autotune", true}, {"triton.cudagraphs", true}, {"coordinate_descent_tuning", true}}}},
+            .check = validateInductorOptions};
+}
 
 void validateInductorOptions(const Value& options) {
     if (options.isNone()) return;
@@ -33,17 +62,17 @@ void validateInductorOptions(const Value& options) {
         std::string attr = name;
         for (char& c : attr)
             if (c == '-') c = '_';
-        const vm::InductorConfigEntry* spec = findSpec(attr);
+        const fx::BackendOption* spec = findOption(attr);
         if (!spec) {
             std::vector<std::string> known;
-            for (const vm::InductorConfigEntry& s : vm::inductorConfigEntries()) known.push_back("'" + s.name + "'");
+            for (const fx::BackendOption& option : inductorOptions()) known.push_back("'" + option.name + "'");
             raise("RuntimeError", fmt::format("Unexpected optimization option {}, known options are [{}]", name, fmt::join(known, ", ")));
         }
         if (!value.is(spec->torchDefault.kind()))
             raise("RuntimeError", fmt::format("Unexpected type of attr {}, got {} should be {}", name,
                                               value.is(Kind::Int) ? "int" : value.is(Kind::Float) ? "float" : value.is(Kind::Str) ? "str" : "object",
                                               typeName(spec->torchDefault.kind())));
-        if (!spec->honoured && value.asInt() != 0)
+        if (spec->onlyDefault && value.asInt() != 0)
             raise("RuntimeError", fmt::format("cwb cannot honour the inductor option {}=True: {}", name, spec->meaning));
     }
 }

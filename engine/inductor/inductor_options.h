@@ -1,14 +1,18 @@
-// torch.compile's `options={...}`, checked against the torch._inductor.config keys cwb knows
-// (vm/inductor_config.h: their types, and whether cwb does what they say). The backend registers the check with the backend registry (fx/backend_options.h), which
-// torch.compile asks when called, as PyTorch checks them, so mistakes surface at once.
+// The inductor's options: torch._inductor.config's keys with torch 2.11's defaults and what cwb does with each, the
+// options each torch.compile mode stands for, and the check of options={...}. installInductorBackend() registers
+// the table with the backend registry (fx/backend_options.h), from which the VM's torch._inductor.config,
+// list_options(), list_mode_options() and torch.compile's check read it.
 #pragma once
 
 #include <string>
-#include <vector>
 
+#include "fx/backend_options.h"
 #include "vm/value.h"
 
 namespace eng::inductor {
+
+/// The one table of the inductor's options (with its modes and its check).
+fx::BackendOptionTable inductorOptionTable();
 
 /// Raises RuntimeError with PyTorch's wording for unknown keys and wrong types, and cwb's reason for options it
 /// cannot honour when set away from their default.

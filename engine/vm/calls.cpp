@@ -229,6 +229,7 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
         }
         case Kind::Module: {
             auto& module = object.as<ModuleObject>();
+            module.fillOnFirstUse();
             auto it = module.attributes.find(name);
             if (it != module.attributes.end()) return it->second;
             // torch's submodules written in the subset (torch.onnx) load on first use, as `import torch` makes them
@@ -302,6 +303,7 @@ void Interpreter::setAttr(const Value& object, const std::string& name, Value va
         case Kind::Function: object.as<FunctionObject>().attributes[name] = std::move(value); return;
         case Kind::Module: {
             auto& module = object.as<ModuleObject>();
+            module.fillOnFirstUse();
             if (module.closedConfig && !module.attributes.contains(name))
                 raise("AttributeError", fmt::format("{}.{} does not exist", module.name, name));
             module.attributes[name] = std::move(value);

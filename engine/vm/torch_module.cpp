@@ -9,7 +9,6 @@
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/registry.h"
 #include "vm/backend_catalog.h"
-#include "vm/inductor_config.h"
 #include "vm/interpreter.h"
 #include "vm/optimizer_state.h"
 
@@ -33,7 +32,7 @@ constexpr std::pair<const char*, tensor::DType> kDTypes[] = {
     {"bool", tensor::DType::Bool},
 };
 
-BackendCatalog& backendCatalog() {
+BackendCatalog& installedCatalog() {
     static BackendCatalog catalog;
     return catalog;
 }
@@ -52,7 +51,8 @@ std::shared_ptr<CompileOptions> compileOptions(Interpreter& vm, CallArgs& args) 
     if (hasMode) {
         const std::string& text = mode->str();
         // torch.compile names the modes in its own order, not list_mode_options'.
-        if (std::none_of(compileModeOptions().begin(), compileModeOptions().end(), [&](const auto& m) { return m.first == text; }))
+        const ModeOptions modes = backendCatalog().modeOptions ? backendCatalog().modeOptions("inductor") : ModeOptions{};
+        if (!modes.empty() && std::none_of(modes.begin(), modes.end(), [&](const auto& m) { return m.first == text; }))
             raise("RuntimeError", fmt::format("Unrecognized mode={}, should be one of: {}", text,
                                               "default, reduce-overhead, max-autotune, max-autotune-no-cudagraphs"));
         options->mode = text;
@@ -357,6 +357,7 @@ void installTorch(Interpreter& vm) {
     installInductor(vm, *torch);
 }
 
-void setBackendCatalog(BackendCatalog catalog) { backendCatalog() = std::move(catalog); }
+void setBackendCatalog(BackendCatalog catalog) { installedCatalog() = std::move(catalog); }
+const BackendCatalog& backendCatalog() { return installedCatalog(); }
 
 }  // namespace eng::vm

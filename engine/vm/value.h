@@ -256,6 +256,12 @@ struct ModuleObject : Object {
     /// A config module (torch._inductor.config): reading or setting a name it lacks raises PyTorch's
     /// "NAME does not exist".
     bool closedConfig = false;
+    /// Fills the attributes on first use and answers whether it could (torch._inductor.config: from the table the
+    /// backend registers, which may come after the interpreter was made); kept until it could.
+    std::function<bool(ModuleObject&)> fillAttributes;
+    void fillOnFirstUse() {
+        if (fillAttributes && fillAttributes(*this)) fillAttributes = nullptr;
+    }
 };
 
 struct IteratorObject : Object {
