@@ -49,7 +49,7 @@ eng::cuda::LaunchShape CudaKernelCode::launchShape(const SymbolValues& symbolVal
         // Every piece writes a row of partials per reduction over the outer range: about one wave of blocks.
         const int64_t perSm = std::max<int64_t>(1, partialThreadsPerSm / (static_cast<int64_t>(blockX) * blockY));
         blocks = std::min<int64_t>(blocks, multiprocessors * perSm);
-    } else if (multiprocessors > 0) {
+    } else if (multiprocessors > 0 && gridWaves > 0) {
         // Beyond a few full waves the kernels' grid-stride loops do the rest with no extra block launches.
         const int64_t residentPerSm = std::max<int64_t>(1, 2048 / (static_cast<int64_t>(blockX) * blockY));
         blocks = std::min<int64_t>(blocks, multiprocessors * residentPerSm * gridWaves);

@@ -102,7 +102,7 @@ std::string outerPartialsFinish(const Kernel& kernel, const OuterPartials& parti
         body += fmt::format("  __shared__ {} rows{}[{}][{}];\n", a.type, r.id, fy, fx);
         body += fmt::format("  {} {} = {};\n", a.type, acc, a.identity);
         body += fmt::format("  if (active) {{\n    const {}* const part = {};\n", a.type, regionPointer(j, a.type));
-        body += fmt::format("    for (int p = first; p < last; ++p) {0} = {1}({0}, part[(long long)p * reduce_count + rindex]);\n  }}\n", acc, a.combine);
+        body += fmt::format("#pragma unroll 4\n    for (int p = first; p < last; ++p) {0} = {1}({0}, part[(long long)p * reduce_count + rindex]);\n  }}\n", acc, a.combine);
         body += fmt::format("  rows{}[threadIdx.y][threadIdx.x] = {};\n", r.id, acc);
         finish += fmt::format("  {0} = rows{1}[0][threadIdx.x];\n  for (int y = 1; y < {2}; ++y) {0} = {3}({0}, rows{1}[y][threadIdx.x]);\n", acc, r.id, fy, a.combine);
         finish += fmt::format("  const {} red{} = {};\n", computeType(r.resultDtype()), r.id, a.finish);

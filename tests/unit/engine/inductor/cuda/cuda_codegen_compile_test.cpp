@@ -104,9 +104,11 @@ TEST_F(CudaCodegenCompile, PointwiseChainIsVectorisedWithNamedTemporariesAndCse)
     EXPECT_NE(general.source.find("const bool aligned = ((reinterpret_cast<unsigned long long>(arg0_1) & 15)"), std::string::npos);
     EXPECT_NE(general.source.find("or everything when unaligned"), std::string::npos);
     EXPECT_EQ(code.launchText({}), "grid=(65536, 1, 1) block=(256, 1, 1)");
-    const auto capped = code.launchShape({}, 132);
-    EXPECT_LT(capped.gridX, 65536u);
-    EXPECT_GE(capped.gridX, 132u);
+    // A block per piece of work by default (a cap of 8 waves measured 3% slower on B1); a cap when tuned.
+    EXPECT_EQ(code.launchShape({}, 132).gridX, 65536u);
+    CudaTuning waves;
+    waves.gridWaves = 2;
+    EXPECT_EQ(compiles(pointwiseChain(1 << 26), waves).launchShape({}, 132).gridX, 132u * 8 * 2);
 }
 
 TEST_F(CudaCodegenCompile, TuningChangesBlockAndUnroll) {
@@ -295,9 +297,9 @@ TEST_F(CudaCodegenCompile, ColumnPartialsBesideRowReductionsReadTheInputOnce) {
     EXPECT_NE(code.source.find("cwb_u64 cwb_col3[16];"), std::string::npos);
     EXPECT_NE(code.source.find("cwb_col1[it * 4 + k] = cwb_col1[it * 4 + k] + "), std::string::npos);
     EXPECT_EQ(count(code.source, "for (int rindex"), 0) << "no scalar tail";
-    EXPECT_NE(code.source.find("extern \"C\" __global__ void __launch_bounds__(256) cwb_red_fused_amax_mean_mul_sum_0_finish("), std::string::npos);
+    EXPECT_NE(code.source.find("extern \"C\" __global__ void __launch_bounds__(1024) cwb_red_fused_amax_mean_mul_sum_0_finish("), std::string::npos);
     // About one wave of 1024 threads per multiprocessor, so that the pieces' partials stay small.
-    EXPECT_EQ(code.launchText({}, 132), "grid=(264, 1, 1) block=(512, 1, 1), then cwb_red_fused_amax_mean_mul_sum_0_finish grid=(256, 1, 1) block=(32, 8, 1)");
+    EXPECT_EQ(code.launchText({}, 132), "grid=(264, 1, 1) block=(512, 1, 1), then cwb_red_fused_amax_mean_mul_sum_0_finish grid=(256, 1, 1) block=(32, 32, 1)");
     EXPECT_EQ(code.workspaceBytes(code.launchShape({}, 132), {}), size_t{3} * 264 * 8192 * 8);
     CudaTuning wider;
     wider.partialThreadsPerSm = 2048;
