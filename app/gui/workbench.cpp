@@ -280,14 +280,15 @@ void Workbench::drawFrame(UiDump* dump) {
     ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
     ImGui::Begin("cwb", nullptr, flags);
     ImGui::PopStyleVar();
+    // Nor do the panels inside it (the views' bordered lists and side panels): the cleared frame is their colour
+    // already, and each filled one cost llvmpipe as many pixels again (GPT-2's fusion view: the kernel list).
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(0, 0, 0, 0));
     drawMenuBar(dump);
 
     float statusHeight = ImGui::GetFrameHeightWithSpacing();
     // The config keeps the width in logical pixels, so that it suits both a normal and a HiDPI screen.
     float scale = theme::uiScale();
-    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(0, 0, 0, 0));  // the cleared frame is its colour already
     ImGui::BeginChild("Traces", ImVec2(config_.sidebarWidth * scale, -statusHeight), true);
-    ImGui::PopStyleColor();
     drawSidebar(dump);
     ImGui::EndChild();
     ImGui::SameLine(0, 0);
@@ -320,6 +321,7 @@ void Workbench::drawFrame(UiDump* dump) {
     }
     ImGui::EndChild();
     drawStatusBar(dump);
+    ImGui::PopStyleColor();
     ImGui::End();
     drawDialogs(dump);
     drawHelp();

@@ -37,6 +37,7 @@ constexpr ImU32 kSelectedBorder = IM_COL32(60, 140, 255, 255);
 constexpr ImU32 kMatchBorder = IM_COL32(255, 150, 40, 255);
 constexpr ImU32 kClusterBorder = IM_COL32(120, 120, 130, 255);
 constexpr ImU32 kClusterText = IM_COL32(40, 40, 46, 255);
+constexpr ImU32 kClusterTextOnCanvas = IM_COL32(200, 202, 212, 255);
 constexpr ImU32 kMinimapBackground = IM_COL32(30, 32, 38, 200);
 constexpr ImU32 kMinimapContent = IM_COL32(150, 155, 170, 255);
 constexpr ImU32 kMinimapView = IM_COL32(95, 170, 255, 255);
@@ -49,20 +50,6 @@ ImU32 darker(uint32_t rgb) {
 }
 
 }  // namespace
-
-GraphScene sceneOf(const LayoutGraph& graph, std::shared_ptr<const GraphLayout> layout) {
-    GraphScene scene;
-    scene.layout = std::move(layout);
-    scene.nodes.reserve(graph.nodes.size());
-    for (const LayoutNode& node : graph.nodes) scene.nodes.push_back({node.lines, node.fill, node.folded, node.swatches});
-    for (const LayoutCluster& cluster : graph.clusters) {
-        bool inSameFill = cluster.parent >= 0 && static_cast<size_t>(cluster.parent) < graph.clusters.size() &&
-                          graph.clusters[static_cast<size_t>(cluster.parent)].fill == cluster.fill;
-        scene.clusters.push_back({cluster.label, cluster.fill, inSameFill});
-    }
-    scene.edges = graph.edges;
-    return scene;
-}
 
 void GraphCanvas::setScene(GraphScene scene) {
     bool sameLayout = scene.layout == scene_.layout;
@@ -373,7 +360,9 @@ void GraphCanvas::drawClusters(ImDrawList& list, const Rect& visible) {
             float textWidth = ImGui::GetFont()->CalcTextSizeA(kFontPoints * zoom_, FLT_MAX, 0.0f, label.c_str(),
                                                               label.c_str() + label.size()).x;
             float x = std::max(min.x + pad, std::min(origin_.x + pad, max.x - pad - textWidth));
-            list.AddText(ImGui::GetFont(), kFontPoints * zoom_, ImVec2(x, min.y + 3.0f * zoom_), kClusterText,
+            bool onCanvas = i < scene_.clusters.size() && scene_.clusters[i].onCanvas;
+            list.AddText(ImGui::GetFont(), kFontPoints * zoom_, ImVec2(x, min.y + 3.0f * zoom_),
+                         onCanvas ? kClusterTextOnCanvas : kClusterText,
                          label.c_str(), label.c_str() + label.size(), 0.0f, &clip);
             if (kFontPoints * zoom_ >= kLegiblePixels) ++stats_.legibleLabels;
         }

@@ -26,9 +26,12 @@ struct SceneNode {
 struct SceneCluster {
     std::string label;
     uint32_t fill = 0xf0f0f0;  ///< 0xRRGGBB
-    /// Inside a cluster of the same colour: only its outline is drawn. On a software renderer every layer of filled
-    /// pixels costs time each frame, and open groups nest three or four deep over most of the view.
+    /// Inside a cluster of the same colour, or a top-level group around nearly every box: only its outline is
+    /// drawn. On a software renderer every layer of filled pixels costs time each frame, and open groups nest
+    /// three or four deep over most of the view.
     bool outlineOnly = false;
+    /// Neither it nor a group around it is filled: its label is drawn light, on the canvas's dark background.
+    bool onCanvas = false;
 };
 
 /// A finished layout and, parallel to its lists, the text and colours to draw.

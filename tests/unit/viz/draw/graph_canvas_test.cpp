@@ -221,5 +221,28 @@ TEST_F(HeadlessImGui, ArrowsMoveAlongEdgesAndRowsEnterOpensEscClosesSlashSearche
     EXPECT_LT(selected.y, 700.0f);
 }
 
+// Fills cost llvmpipe a layer of pixels each: a top-level group around nearly every box (GPT-2's "transformer")
+// and the groups of its colour inside it are outlined, their labels drawn light on the canvas; a group of another
+// colour inside keeps its fill, and a small top-level group too.
+TEST(GraphScene, GroupAroundNearlyEveryBoxIsOutlined) {
+    LayoutGraph graph;
+    graph.clusters = {{"transformer", 0xeeeeff, -1}, {"transformer.h", 0xeeeeff, 0}, {"kernel", 0xffcc99, 1},
+                      {"lm_head", 0xeeeeff, -1}};
+    for (int cluster : {0, 1, 1, 2, 2, 1, 1, 2, 0, 3}) {
+        LayoutNode node;
+        node.cluster = cluster;
+        graph.nodes.push_back(node);
+    }
+    GraphScene scene = sceneOf(graph, std::make_shared<GraphLayout>());
+    ASSERT_EQ(scene.clusters.size(), 4u);
+    EXPECT_TRUE(scene.clusters[0].outlineOnly);  // 9 of the 10 boxes
+    EXPECT_TRUE(scene.clusters[0].onCanvas);
+    EXPECT_TRUE(scene.clusters[1].outlineOnly);  // the colour around it
+    EXPECT_TRUE(scene.clusters[1].onCanvas);
+    EXPECT_FALSE(scene.clusters[2].outlineOnly);
+    EXPECT_FALSE(scene.clusters[2].onCanvas);
+    EXPECT_FALSE(scene.clusters[3].outlineOnly);  // 1 box of 10
+}
+
 }  // namespace
 }  // namespace viz
