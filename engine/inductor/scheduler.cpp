@@ -85,7 +85,8 @@ class Scheduler {
 public:
     // Reductions over a kernel's outer range (Reduction::overOuterRange) have a CPU code generator (and the
     // interpreter's) only: on other devices a column reduction beside row reductions gets a kernel of its own.
-    explicit Scheduler(const LoweredGraph& graph) : graph_(graph), acrossOuterRange_(graph.device.isCpu()) {}
+    Scheduler(const LoweredGraph& graph, bool aggressiveFusion)
+        : graph_(graph), acrossOuterRange_(graph.device.isCpu()), aggressiveFusion_(aggressiveFusion) {}
 
     Schedule run();
 
@@ -101,6 +102,7 @@ private:
 
     const LoweredGraph& graph_;
     const bool acrossOuterRange_;
+    const bool aggressiveFusion_;
 };
 
 std::vector<Index> keptSizes(const Group& g) {
@@ -480,6 +482,11 @@ Schedule Scheduler::run() {
                 if (producer) break;
                 continue;
             }
+            // Shared data: b reads what kernel p computes, or a buffer kernel p reads too.
+            bool sharesReads = false;
+            for (int r : reads) sharesReads = sharesReads || plans[p].externalLoads.count(r) > 0;
+            const bool sharesData = producer || sharesReads;
+            if (!sharesData && !(aggressiveFusion_ && b.kind != BufferKind::Reduction && !groups[p].reduction)) continue;
             std::string why;
             auto joined = signatureWith(groups[p], b, why);
             if (joined) {
@@ -506,7 +513,8 @@ Schedule Scheduler::run() {
                         schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", p), true,
                             producer ? "consumer fused with its producer (same iteration space)"
                             : reducesAcross(groups[p], b) ? "reduction over the other dims of the same input, in the same pass (one read for both)"
-                                                          : "independent buffer over the same iteration space (horizontal fusion)"});
+                            : sharesReads ? "reads what the kernel reads, over the same iteration space (horizontal fusion)"
+                                          : "no shared data, same iteration space (aggressive_fusion)"});
                         placed = true;
                         break;
                     }
@@ -516,9 +524,7 @@ Schedule Scheduler::run() {
             }
             // Failed candidates worth telling: the producer's kernel, and kernels reading the same inputs (where
             // horizontal fusion would have saved a read).
-            bool sharesReads = false;
-            for (int r : reads) sharesReads = sharesReads || plans[p].externalLoads.count(r) > 0;
-            if (producer || sharesReads) schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", p), false, why});
+            if (sharesData) schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", p), false, why});
             if (producer) break;
         }
         if (placed) continue;
@@ -558,9 +564,9 @@ Schedule Scheduler::run() {
 
 }  // namespace
 
-Schedule scheduleGraph(const LoweredGraph& graph, bool comboKernels) {
-    Schedule schedule = Scheduler(graph).run();
-    if (comboKernels) fuseComboKernels(graph, schedule);
+Schedule scheduleGraph(const LoweredGraph& graph, ScheduleOptions options) {
+    Schedule schedule = Scheduler(graph, options.aggressiveFusion).run();
+    if (options.comboKernels) fuseComboKernels(graph, schedule);
     return schedule;
 }
 
