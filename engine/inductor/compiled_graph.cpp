@@ -209,12 +209,12 @@ vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& input
     if (cudaGraphs_ && calls_++ > 0)
         if (auto outputs = replay(vm, inputs, symbols)) return *outputs;
     vm::ValueList outputs = runPlain(vm, inputs, symbols);
-    if (reportAutotune_) {
-        // max-autotune times its candidates on the first launch, after the trace recorded the kernels.
-        reportAutotune_ = false;
+    if (!tuningLabel_.empty()) {
+        // Tuning times its candidates on the first launch, after the trace recorded the kernels.
         if (runNote_)
             for (size_t i = 0; i < schedule_.kernels.size(); ++i)
-                runNote_(fmt::format("max-autotune: {} {}", schedule_.kernels[i].kernel.name, launcher_->artifact(i, symbols).launchConfig));
+                runNote_(fmt::format("{}: {} {}", tuningLabel_, schedule_.kernels[i].kernel.name, launcher_->artifact(i, symbols).launchConfig));
+        tuningLabel_.clear();
     }
     return outputs;
 }

@@ -43,11 +43,12 @@ public:
     int cudaGraphRecordings() const { return static_cast<int>(recordings_.size()); }
     /// Why recording failed and the graph went back to plain runs; empty while CUDA graphs work (or are off).
     const std::string& cudaGraphFailure() const { return cudaGraphFailure_; }
-    /// Where the first run's facts go (fx::Backend::setRunNote): each kernel's autotuning result when
-    /// `autotuned`, and why a CUDA graph could not be recorded.
-    void setRunNote(std::function<void(const std::string&)> note, bool autotuned) {
+    /// Where the first run's facts go (fx::Backend::setRunNote): each kernel's tuning result under `tuningLabel`
+    /// ("max-autotune", "coordinate_descent_tuning"; empty when the launcher tunes nothing), and why a CUDA graph
+    /// could not be recorded.
+    void setRunNote(std::function<void(const std::string&)> note, std::string tuningLabel) {
         runNote_ = std::move(note);
-        reportAutotune_ = autotuned;
+        tuningLabel_ = std::move(tuningLabel);
     }
     /// After an ExternResultMismatch: the graph runs on the eager runtime from now on, and the run note says why.
     void fallBackToEager(const std::string& reason);
@@ -75,7 +76,7 @@ private:
     std::map<std::vector<int64_t>, std::shared_ptr<Recording>> recordings_;
     std::string cudaGraphFailure_;
     std::function<void(const std::string&)> runNote_;
-    bool reportAutotune_ = false;
+    std::string tuningLabel_;  // cleared once the first run noted each kernel's tuning
     std::string eagerFallback_;
 };
 

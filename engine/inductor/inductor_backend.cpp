@@ -168,7 +168,7 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     }
     const double loweringSeconds = secondsSince(start);
     if (fx::torchLogEnabled("ir_pre_fusion")) fx::logArtifact("ir_pre_fusion", preFusionText(lowered));
-    Schedule schedule = scheduleGraph(lowered, config_.comboKernels);
+    Schedule schedule = scheduleGraph(lowered, {.comboKernels = config_.comboKernels, .aggressiveFusion = config_.aggressiveFusion});
     if (fx::torchLogEnabled("ir_post_fusion")) fx::logArtifact("ir_post_fusion", postFusionText(schedule, lowered));
     const double schedulingSeconds = secondsSince(start) - loweringSeconds;
     std::vector<Kernel> kernels;
@@ -176,13 +176,20 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     const tensor::Device device = lowered.device;
     std::unique_ptr<KernelLauncher> launcher;
     if (config_.codegen == CodegenChoice::Native) {
-        launcher = makeLauncher(device.type(), kernels, device.index(), config_.autotune);
+        launcher = makeLauncher(device.type(), kernels, device.index(),
+                                {.autotune = config_.autotune, .coordinateDescent = config_.coordinateDescent});
         if (!launcher && device.type() != tensor::DeviceType::CPU)
             return runEagerly(graph, fmt::format("no code generator is registered for {} kernels", device.str()));
     }
     if (!launcher) launcher = makeInterpreterLauncher(kernels);
     auto compiled = std::make_shared<CompiledGraph>(std::move(lowered), std::move(schedule), std::move(launcher));
-    compiled->setRunNote(runNote_, config_.autotune && device.type() == tensor::DeviceType::CUDA);
+    // What tuning on the first launch chose is noted after the first run (the trace recorded the kernels already).
+    const bool tunedOnCuda = config_.autotune && device.type() == tensor::DeviceType::CUDA;
+    const bool nativeLauncher = config_.codegen == CodegenChoice::Native;
+    compiled->setRunNote(runNote_, !nativeLauncher                  ? ""
+                                   : tunedOnCuda                    ? "max-autotune"
+                                   : config_.coordinateDescent      ? "coordinate_descent_tuning"
+                                                                    : "");
 
     traces::OutputCode code;
     code.event = "engine";
@@ -247,6 +254,8 @@ InductorConfig InductorConfig::from(const vm::CompileOptions& options) {
     config.debugTrace = inductorFlag(extra, "trace.enabled", false) || inductorFlag(extra, "debug", false);
     config.graphDiagram = inductorFlag(extra, "trace.graph_diagram", false);
     config.comboKernels = inductorFlag(extra, "combo_kernels", false);
+    config.coordinateDescent = inductorFlag(extra, "coordinate_descent_tuning", autotuneMode);
+    config.aggressiveFusion = inductorFlag(extra, "aggressive_fusion", false);
     return config;
 }
 

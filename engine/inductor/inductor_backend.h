@@ -23,6 +23,8 @@ struct InductorConfig {
     bool debugTrace = false;    // options trace.enabled / debug: output code and kernels under torch_compile_debug/
     bool graphDiagram = false;  // options trace.graph_diagram: the fusion diagram as DOT next to them
     bool comboKernels = false;  // option combo_kernels, and AOT Autograd's optimizer-step graphs: fuseComboKernels
+    bool coordinateDescent = false;  // option coordinate_descent_tuning (max-autotune modes set it): launch configs tuned
+    bool aggressiveFusion = false;   // option aggressive_fusion: pointwise kernels fuse without shared reads
     static InductorConfig from(const vm::CompileOptions& options);
 };
 

@@ -29,8 +29,8 @@ const std::vector<fx::BackendOption>& inductorOptions() {
         {"shape_padding", Value(true), "matrix operands are never padded: cuBLAS handles unaligned shapes", true},
         {"freezing", Value(false), "parameters are not folded into the graph as constants", true},
         {"cpp_wrapper", Value(false), "the wrapper is cwb's own C++ executor already; no generated C++ wrapper", true},
-        {"coordinate_descent_tuning", Value(false), "only max_autotune's launch-shape search exists", true},
-        {"aggressive_fusion", Value(false), "fusion only shares iteration spaces; no fusion across them", true},
+        {"coordinate_descent_tuning", Value(false), "each kernel's launch configuration (CPU: the pieces its outer range splits into; CUDA: threads per block) tuned by coordinate descent on its first launch"},
+        {"aggressive_fusion", Value(false), "pointwise kernels over the same iteration space fuse even when they share no data"},
     };
     return options;
 }

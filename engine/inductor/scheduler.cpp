@@ -83,7 +83,8 @@ struct GroupPlan {
 
 class Scheduler {
 public:
-    explicit Scheduler(const LoweredGraph& graph) : graph_(graph) {}
+    Scheduler(const LoweredGraph& graph, bool aggressiveFusion)
+        : graph_(graph), aggressiveFusion_(aggressiveFusion) {}
 
     Schedule run();
 
@@ -99,6 +100,7 @@ private:
     bool acrossGenerated(const Group& g) const;
 
     const LoweredGraph& graph_;
+    const bool aggressiveFusion_;
 };
 
 std::vector<Index> keptSizes(const Group& g) {
@@ -489,6 +491,11 @@ Schedule Scheduler::run() {
                 if (producer) break;
                 continue;
             }
+            // Shared data: b reads what kernel p computes, or a buffer kernel p reads too.
+            bool sharesReads = false;
+            for (int r : reads) sharesReads = sharesReads || plans[p].externalLoads.count(r) > 0;
+            const bool sharesData = producer || sharesReads;
+            if (!sharesData && !(aggressiveFusion_ && b.kind != BufferKind::Reduction && !groups[p].reduction)) continue;
             std::string why;
             auto joined = signatureWith(groups[p], b, why);
             if (joined) {
@@ -515,7 +522,8 @@ Schedule Scheduler::run() {
                         schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", p), true,
                             producer ? "consumer fused with its producer (same iteration space)"
                             : reducesAcross(groups[p], b) ? "reduction over the other dims of the same input, in the same pass (one read for both)"
-                                                          : "independent buffer over the same iteration space (horizontal fusion)"});
+                            : sharesReads ? "reads what the kernel reads, over the same iteration space (horizontal fusion)"
+                                          : "no shared data, same iteration space (aggressive_fusion)"});
                         placed = true;
                         break;
                     }
@@ -525,9 +533,7 @@ Schedule Scheduler::run() {
             }
             // Failed candidates worth telling: the producer's kernel, and kernels reading the same inputs (where
             // horizontal fusion would have saved a read).
-            bool sharesReads = false;
-            for (int r : reads) sharesReads = sharesReads || plans[p].externalLoads.count(r) > 0;
-            if (producer || sharesReads) schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", p), false, why});
+            if (sharesData) schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", p), false, why});
             if (producer) break;
         }
         if (placed) continue;
@@ -567,9 +573,9 @@ Schedule Scheduler::run() {
 
 }  // namespace
 
-Schedule scheduleGraph(const LoweredGraph& graph, bool comboKernels) {
-    Schedule schedule = Scheduler(graph).run();
-    if (comboKernels) fuseComboKernels(graph, schedule);
+Schedule scheduleGraph(const LoweredGraph& graph, ScheduleOptions options) {
+    Schedule schedule = Scheduler(graph, options.aggressiveFusion).run();
+    if (options.comboKernels) fuseComboKernels(graph, schedule);
     return schedule;
 }
 

@@ -38,9 +38,16 @@ struct Schedule {
     std::vector<FusionDecision> decisions;
 };
 
-/// Fuses and orders the lowered graph into kernels and extern calls; with `comboKernels`, then runs
-/// fuseComboKernels.
-Schedule scheduleGraph(const LoweredGraph& graph, bool comboKernels = false);
+struct ScheduleOptions {
+    bool comboKernels = false;      // then run fuseComboKernels
+    /// Inductor's aggressive_fusion: pointwise buffers over the same iteration space fuse even when they share no
+    /// data (neither reads what the other computes nor reads a buffer the other reads); off, such a pair stays in
+    /// two kernels ("no shared data"), as PyTorch's scheduler keeps it. Reductions never fuse without shared data.
+    bool aggressiveFusion = false;
+};
+
+/// Fuses and orders the lowered graph into kernels and extern calls.
+Schedule scheduleGraph(const LoweredGraph& graph, ScheduleOptions options = {});
 
 /// Inductor's combo (foreach) kernels: each run of consecutive pointwise kernels that are independent of one
 /// another (none reads or writes what another writes) becomes one combo kernel, whatever their sizes

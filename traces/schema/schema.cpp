@@ -6,15 +6,57 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "store/trace_tables.h"
 
 namespace traces {
 namespace {
 
+// The compiles table as migrations 1 and 2 create it: one column list, `{statuses}` standing for the status values
+// each allows (migration 2 adds 'empty'). Shipped: never edit; a later change of compiles is a new migration.
+constexpr const char* kCompilesColumns = R"sql(
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  site_id INTEGER REFERENCES compile_sites(id),
+  autograd_id INTEGER,
+  frame_id INTEGER,
+  frame_compile_id INTEGER,
+  attempt INTEGER NOT NULL DEFAULT 0,
+  compile_key TEXT NOT NULL,          -- PyTorch's form: 0/1, 0/1_2, !0/3/0
+  seq INTEGER NOT NULL,
+  line INTEGER NOT NULL,
+  started INTEGER NOT NULL DEFAULT 0, -- opened by a dynamo_start record
+  status TEXT NOT NULL CHECK (status IN ({statuses})),
+  function TEXT NOT NULL DEFAULT '',
+  file TEXT NOT NULL DEFAULT '',
+  first_line INTEGER NOT NULL DEFAULT 0,
+  fail_type TEXT NOT NULL DEFAULT '',
+  fail_reason TEXT NOT NULL DEFAULT '',
+  fail_user_file TEXT NOT NULL DEFAULT '',
+  fail_user_line INTEGER NOT NULL DEFAULT 0,
+  restart_reasons TEXT NOT NULL DEFAULT '[]',    -- JSON array of strings
+  recompile_reasons TEXT NOT NULL DEFAULT '[]',  -- JSON array of strings
+  cache_size INTEGER,
+  accumulated_cache_size INTEGER,
+  guard_count INTEGER,
+  shape_env_guard_count INTEGER,
+  op_count INTEGER,
+  node_count INTEGER,
+  input_count INTEGER,
+  start_time REAL,
+  metrics_json TEXT NOT NULL DEFAULT ''
+)sql";
+
+std::string compilesTableSql(const std::string& table, const std::string& statuses) {
+    std::string columns = kCompilesColumns;
+    columns.replace(columns.find("{statuses}"), std::string("{statuses}").size(), statuses);
+    return "CREATE TABLE " + table + " (" + columns + ");\n";
+}
+
 // Migration 1: the initial schema. Row order inside a session follows `seq` (input order); `line` is the
 // 1-based line of the input log the row came from (0 for engine runs).
-constexpr const char* kMigration1 = R"sql(
+constexpr const char* kMigration1Before = R"sql(
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 CREATE TABLE sessions (
@@ -57,39 +99,8 @@ CREATE TABLE compile_sites (
   user_stack TEXT NOT NULL            -- JSON array of {file, line, function, source}
 );
 
-CREATE TABLE compiles (
-  id INTEGER PRIMARY KEY,
-  session_id INTEGER NOT NULL REFERENCES sessions(id),
-  site_id INTEGER REFERENCES compile_sites(id),
-  autograd_id INTEGER,
-  frame_id INTEGER,
-  frame_compile_id INTEGER,
-  attempt INTEGER NOT NULL DEFAULT 0,
-  compile_key TEXT NOT NULL,          -- PyTorch's form: 0/1, 0/1_2, !0/3/0
-  seq INTEGER NOT NULL,
-  line INTEGER NOT NULL,
-  started INTEGER NOT NULL DEFAULT 0, -- opened by a dynamo_start record
-  status TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'restarted', 'unknown')),
-  function TEXT NOT NULL DEFAULT '',
-  file TEXT NOT NULL DEFAULT '',
-  first_line INTEGER NOT NULL DEFAULT 0,
-  fail_type TEXT NOT NULL DEFAULT '',
-  fail_reason TEXT NOT NULL DEFAULT '',
-  fail_user_file TEXT NOT NULL DEFAULT '',
-  fail_user_line INTEGER NOT NULL DEFAULT 0,
-  restart_reasons TEXT NOT NULL DEFAULT '[]',    -- JSON array of strings
-  recompile_reasons TEXT NOT NULL DEFAULT '[]',  -- JSON array of strings
-  cache_size INTEGER,
-  accumulated_cache_size INTEGER,
-  guard_count INTEGER,
-  shape_env_guard_count INTEGER,
-  op_count INTEGER,
-  node_count INTEGER,
-  input_count INTEGER,
-  start_time REAL,
-  metrics_json TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX compiles_by_session ON compiles(session_id, seq);
+)sql";
+constexpr const char* kMigration1After = R"sql(CREATE INDEX compiles_by_session ON compiles(session_id, seq);
 
 CREATE TABLE compile_phases (
   compile_id INTEGER NOT NULL REFERENCES compiles(id),
@@ -233,46 +244,19 @@ CREATE TABLE spans (
 CREATE INDEX spans_by_time ON spans(session_id, start_us);
 )sql";
 
+std::string migration1() {
+    return kMigration1Before + compilesTableSql("compiles", "'ok', 'failed', 'restarted', 'unknown'") + kMigration1After;
+}
+
 // Migration 2: compiles may be "empty" (tlparse's status-empty: finished without a graph). SQLite cannot alter a
 // CHECK constraint, so the table is rebuilt (foreign keys are off while writing; references follow the name).
-constexpr const char* kMigration2 = R"sql(
-CREATE TABLE compiles_v2 (
-  id INTEGER PRIMARY KEY,
-  session_id INTEGER NOT NULL REFERENCES sessions(id),
-  site_id INTEGER REFERENCES compile_sites(id),
-  autograd_id INTEGER,
-  frame_id INTEGER,
-  frame_compile_id INTEGER,
-  attempt INTEGER NOT NULL DEFAULT 0,
-  compile_key TEXT NOT NULL,          -- PyTorch's form: 0/1, 0/1_2, !0/3/0
-  seq INTEGER NOT NULL,
-  line INTEGER NOT NULL,
-  started INTEGER NOT NULL DEFAULT 0, -- opened by a dynamo_start record
-  status TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'restarted', 'unknown', 'empty')),
-  function TEXT NOT NULL DEFAULT '',
-  file TEXT NOT NULL DEFAULT '',
-  first_line INTEGER NOT NULL DEFAULT 0,
-  fail_type TEXT NOT NULL DEFAULT '',
-  fail_reason TEXT NOT NULL DEFAULT '',
-  fail_user_file TEXT NOT NULL DEFAULT '',
-  fail_user_line INTEGER NOT NULL DEFAULT 0,
-  restart_reasons TEXT NOT NULL DEFAULT '[]',    -- JSON array of strings
-  recompile_reasons TEXT NOT NULL DEFAULT '[]',  -- JSON array of strings
-  cache_size INTEGER,
-  accumulated_cache_size INTEGER,
-  guard_count INTEGER,
-  shape_env_guard_count INTEGER,
-  op_count INTEGER,
-  node_count INTEGER,
-  input_count INTEGER,
-  start_time REAL,
-  metrics_json TEXT NOT NULL DEFAULT ''
-);
-INSERT INTO compiles_v2 SELECT * FROM compiles;
+std::string migration2() {
+    return compilesTableSql("compiles_v2", "'ok', 'failed', 'restarted', 'unknown', 'empty'") + R"sql(INSERT INTO compiles_v2 SELECT * FROM compiles;
 DROP TABLE compiles;
 ALTER TABLE compiles_v2 RENAME TO compiles;
 CREATE INDEX compiles_by_session ON compiles(session_id, seq);
 )sql";
+}
 
 // Migration 3: records whose envelope named no compile id get a table of their own (tlparse's `[-/-]` entries and
 // unknown stacks). Files imported earlier list the rows their import left without a compile; spans have no line.
@@ -300,7 +284,10 @@ INSERT INTO records_without_compile_id(session_id, seq, line, event, name, compi
 )sql";
 
 // Append new migrations here; index i upgrades a file from version i to i + 1.
-constexpr std::array<const char*, kSchemaVersion> kMigrations = {kMigration1, kMigration2, kMigration3};
+const std::array<std::string, kSchemaVersion>& migrations() {
+    static const std::array<std::string, kSchemaVersion> all = {migration1(), migration2(), kMigration3};
+    return all;
+}
 
 void markAsTrace(Database& db) {
     db.exec(std::string("INSERT INTO meta(key, value) VALUES ('format', '") + kTraceFormatName + "')");
@@ -309,7 +296,7 @@ void markAsTrace(Database& db) {
 void applyMigrations(Database& db, int from, int to = kSchemaVersion) {
     for (int version = from; version < to; ++version) {
         db.exec("BEGIN IMMEDIATE");
-        db.exec(kMigrations[static_cast<size_t>(version)]);
+        db.exec(migrations()[static_cast<size_t>(version)]);
         db.exec("PRAGMA user_version = " + std::to_string(version + 1));
         if (version == 0) markAsTrace(db);
         db.exec("COMMIT");

@@ -1,11 +1,13 @@
 // The CUDA KernelLauncher: each kernel generated as CUDA C++, compiled by NVRTC for the device's architecture
 // through the kernel cache (a graph's kernels in parallel), and launched on the device's stream with a launch shape computed per call. Under
-// max-autotune the first launch of a kernel times candidate block shapes on the real buffers and keeps the best.
+// max-autotune the first launch of a kernel times candidate block shapes on the real buffers and keeps the best; with
+// coordinate_descent_tuning it then walks the threads per block by coordinate descent (ir/coordinate_descent.h).
 #include "inductor/cuda/cuda_launcher.h"
 
 #include <chrono>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -13,6 +15,7 @@
 
 #include "cuda/driver.h"
 #include "inductor/cuda/cuda_kernel_codegen.h"
+#include "inductor/ir/coordinate_descent.h"
 #include "inductor/ir/kernel_launcher.h"
 
 namespace eng::inductor {
@@ -49,8 +52,9 @@ cuda::CudaTuning tuningFromEnvironment() {
 
 class CudaLauncher : public KernelLauncher {
 public:
-    CudaLauncher(const std::vector<Kernel>& kernels, int deviceIndex, bool autotune)
-        : device_(eng::cuda::DeviceContext::get(deviceIndex)), kernels_(kernels), autotune_(autotune) {
+    CudaLauncher(const std::vector<Kernel>& kernels, int deviceIndex, LaunchTuning tuning)
+        : device_(eng::cuda::DeviceContext::get(deviceIndex)), kernels_(kernels), autotune_(tuning.autotune),
+          coordinateDescent_(tuning.coordinateDescent) {
         auto start = Clock::now();
         const cuda::CudaTuning defaults = tuningFromEnvironment();
         std::vector<eng::cuda::KernelSource> sources;
@@ -62,7 +66,7 @@ public:
             compiled_.push_back(std::move(outcome.kernel));
             info_.push_back({outcome.seconds, outcome.origin == eng::cuda::KernelOrigin::Nvrtc ? "NVRTC" : std::string("the ") + toString(outcome.origin)});
         }
-        tuned_.assign(kernels.size(), !autotune);
+        tuned_.assign(kernels.size(), !autotune_ && !coordinateDescent_);
         generatedWith_.assign(kernels.size(), defaults);
         unaligned_.resize(kernels.size());
         tuningReports_.assign(kernels.size(), "");
@@ -72,7 +76,8 @@ public:
     KernelArtifact artifact(size_t index, const SymbolValues& hints) const override {
         const cuda::CudaKernelCode& code = codes_.at(index);
         std::string launch = code.launchText(hints, device_.multiprocessorCount()) + " " + cuda::strategyName(code.strategy);
-        if (autotune_) launch += tuningReports_[index].empty() ? " (autotuned on its first launch)" : " " + tuningReports_[index];
+        if (autotune_ || coordinateDescent_)
+            launch += tuningReports_[index].empty() ? " (tuned on its first launch)" : " " + tuningReports_[index];
         return KernelArtifact{"cuda", code.source, launch};
     }
 
@@ -119,6 +124,40 @@ private:
     /// leaves the same results behind.
     void autotune(size_t index, std::span<void* const> buffers, const SymbolValues& symbols) {
         tuned_[index] = true;
+        if (autotune_) timeCandidates(index, buffers, symbols);
+        if (coordinateDescent_) descend(index, buffers, symbols);
+    }
+
+    /// coordinate_descent_tuning: threads per block walked by coordinate descent (32 to 1024, doubling) from what
+    /// the heuristic or max-autotune chose.
+    void descend(size_t index, std::span<void* const> buffers, const SymbolValues& symbols) {
+        LaunchCoordinate block{"block", {32, 64, 128, 256, 512, 1024}};
+        const int64_t current = static_cast<int64_t>(codes_[index].blockX) * codes_[index].blockY;
+        size_t start = 0;
+        while (start + 1 < block.values.size() && block.values[start] < current) ++start;
+        std::map<int64_t, std::pair<cuda::CudaKernelCode, std::shared_ptr<const eng::cuda::CompiledKernel>>> made;
+        auto variant = [&](int64_t threads) -> auto& {
+            auto found = made.find(threads);
+            if (found != made.end()) return found->second;
+            cuda::CudaTuning tuning = generatedWith_[index];
+            tuning.blockSize = static_cast<int>(threads);
+            cuda::CudaKernelCode code = cuda::generateCudaKernel(kernels_[index], tuning);
+            auto compiled = compile(code);
+            return made[threads] = {std::move(code), std::move(compiled)};
+        };
+        DescentResult result = coordinateDescent({block}, {start}, [&](const std::vector<size_t>& choice) {
+            auto& [code, compiled] = variant(block.values[choice[0]]);
+            return timeLaunches(*compiled, code, buffers, symbols);
+        });
+        auto& [code, compiled] = variant(block.values[result.choice[0]]);
+        generatedWith_[index].blockSize = static_cast<int>(block.values[result.choice[0]]);
+        codes_[index] = code;
+        compiled_[index] = compiled;
+        tuningReports_[index] += (tuningReports_[index].empty() ? "" : "; ") + result.report;
+    }
+
+    /// max_autotune: the heuristic's launch shape and fixed candidates timed, the fastest kept.
+    void timeCandidates(size_t index, std::span<void* const> buffers, const SymbolValues& symbols) {
         double best = timeLaunches(*compiled_[index], codes_[index], buffers, symbols);
         std::string report = fmt::format("heuristic {:.1f} us", best);
         std::vector<std::pair<std::string, cuda::CudaTuning>> candidates;
@@ -151,6 +190,7 @@ private:
     eng::cuda::DeviceContext& device_;
     std::vector<Kernel> kernels_;
     bool autotune_;
+    bool coordinateDescent_;
     std::vector<cuda::CudaKernelCode> codes_;
     std::vector<std::shared_ptr<const eng::cuda::CompiledKernel>> compiled_;
     std::vector<bool> tuned_;
@@ -164,8 +204,8 @@ private:
 }  // namespace
 
 void registerCudaLauncher() {
-    registerLauncher(tensor::DeviceType::CUDA, [](const std::vector<Kernel>& kernels, int device, bool autotune) -> std::unique_ptr<KernelLauncher> {
-        return std::make_unique<CudaLauncher>(kernels, device, autotune);
+    registerLauncher(tensor::DeviceType::CUDA, [](const std::vector<Kernel>& kernels, int device, LaunchTuning tuning) -> std::unique_ptr<KernelLauncher> {
+        return std::make_unique<CudaLauncher>(kernels, device, tuning);
     });
 }
 

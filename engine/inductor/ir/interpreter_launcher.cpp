@@ -42,9 +42,9 @@ std::map<tensor::DeviceType, LauncherFactory>& registeredLaunchers() {
 void registerLauncher(tensor::DeviceType device, LauncherFactory factory) { registeredLaunchers()[device] = std::move(factory); }
 
 std::unique_ptr<KernelLauncher> makeLauncher(tensor::DeviceType device, const std::vector<Kernel>& kernels, int deviceIndex,
-                                             bool autotune) {
+                                             LaunchTuning tuning) {
     auto found = registeredLaunchers().find(device);
-    return found == registeredLaunchers().end() ? nullptr : found->second(kernels, deviceIndex, autotune);
+    return found == registeredLaunchers().end() ? nullptr : found->second(kernels, deviceIndex, tuning);
 }
 
 }  // namespace eng::inductor

@@ -42,15 +42,20 @@ public:
 /// Every kernel run by interpretKernel (tests, and the fallback for a device without a code generator).
 std::unique_ptr<KernelLauncher> makeInterpreterLauncher(const std::vector<Kernel>& kernels);
 
-/// A code generator's launcher for the kernels of one graph on device `deviceIndex`. With `autotune`, a launcher
-/// may time candidate launch shapes on the real buffers at each kernel's first launch and keep the fastest.
+/// How a launcher may tune each kernel's launch configuration on the real buffers at its first launch.
+struct LaunchTuning {
+    bool autotune = false;           // max_autotune: time candidate launch shapes and keep the fastest
+    bool coordinateDescent = false;  // coordinate_descent_tuning: walk the launch configuration by coordinate descent
+};
+
+/// A code generator's launcher for the kernels of one graph on device `deviceIndex`.
 using LauncherFactory =
-    std::function<std::unique_ptr<KernelLauncher>(const std::vector<Kernel>& kernels, int deviceIndex, bool autotune)>;
+    std::function<std::unique_ptr<KernelLauncher>(const std::vector<Kernel>& kernels, int deviceIndex, LaunchTuning tuning)>;
 /// Makes `factory` the code generator of `device`'s kernels (engine/inductor/cpu: the LLVM JIT for CPU tensors,
 /// engine/inductor/cuda: NVRTC for CUDA tensors; each registers itself when the backend is installed).
 void registerLauncher(tensor::DeviceType device, LauncherFactory factory);
 /// The launcher of `device`'s registered code generator, or null when none is registered.
 std::unique_ptr<KernelLauncher> makeLauncher(tensor::DeviceType device, const std::vector<Kernel>& kernels, int deviceIndex,
-                                             bool autotune);
+                                             LaunchTuning tuning);
 
 }  // namespace eng::inductor

@@ -8,7 +8,7 @@
 # expect: torch._inductor.config.nope does not exist
 # expect: Unrecognized mode=fast, should be one of: default, reduce-overhead, max-autotune-no-cudagraphs, max-autotune
 # expect: [0.0, 2.0]
-# expect: cwb cannot honour the inductor option coordinate_descent_tuning=True: only max_autotune's launch-shape search exists
+# expect: cwb cannot honour the inductor option freezing=True: parameters are not folded into the graph as constants
 # expect: True True False
 import torch
 
@@ -33,7 +33,7 @@ def f(x):
 
 torch._inductor.config.max_autotune = True
 print(torch.compile(f)(torch.tensor([0.0, 1.5707963])).round().tolist())
-torch._inductor.config.coordinate_descent_tuning = True
+torch._inductor.config.freezing = True
 try:
     torch.compile(f)(torch.tensor([1.0]))
 except RuntimeError as e:
