@@ -7,7 +7,9 @@
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/iteration.h"
+#include "tensor/reduction.h"
 #include "tensor/shape.h"
+#include "tensor/cuda_indexing.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/host_route.h"
 
@@ -98,48 +100,73 @@ BasicResult applyBasic(const Tensor& x, const std::vector<TensorIndex>& indices)
     return r;
 }
 
-// Storage positions (int64, contiguous) of every element of x[indices], and the result's shape.
-Tensor positionsFor(const Tensor& x, const std::vector<Tensor>& indices) {
-    std::vector<size_t> indexed;
-    std::vector<Tensor> wrapped;
-    for (size_t d = 0; d < indices.size(); ++d) {
-        if (!indices[d].defined()) continue;
-        indexed.push_back(d);
-        // Bounds-check and wrap negatives once, into an int64 copy.
-        std::vector<int64_t> values = toInts(indices[d]);
-        const int64_t size = x.sizes()[d];
+// Where x[indices] takes its elements from: the index tensors (int64 on x's device, negatives wrapped, checked
+// against their dims) and the result's dims, either [before..., index..., after...] (indexed dims adjacent) or
+// [index..., rest...].
+struct IndexLayout {
+    std::vector<size_t> indexed;  // x's dims that have an index tensor
+    std::vector<Tensor> wrapped;  // their indices
+    Shape indexShape;             // the indices broadcast together
+    size_t insertAt = 0;          // where the index dims sit in the result
+    Shape outShape;
+    std::vector<std::pair<size_t, size_t>> restPlacement;  // (dim of x, dim of result) of the dims not indexed
+};
+
+// The index values as int64 on `device`, negatives wrapped; `kind` of error (IndexError for x[idx], RuntimeError for
+// gather) for a value outside [-size, size). On the
+// host the first such value is named; on a CUDA device the smallest or largest (one read of both back).
+Tensor wrappedIndex(const Tensor& index, int64_t size, size_t dim, Device device, ErrorKind kind = ErrorKind::Index) {
+    auto outOfBounds = [&](int64_t v) {
+        fail(kind, fmt::format("index {} is out of bounds for dimension {} with size {}", v, dim, size));
+    };
+    if (device.isCpu()) {
+        std::vector<int64_t> values = toInts(index);
         for (int64_t& v : values) {
-            if (v < -size || v >= size)
-                fail(ErrorKind::Index, fmt::format("index {} is out of bounds for dimension {} with size {}", v, d, size));
+            if (v < -size || v >= size) outOfBounds(v);
             if (v < 0) v += size;
         }
-        wrapped.push_back(fromInts(values, indices[d].sizes()));
+        return fromInts(values, index.sizes());
     }
-    const Shape indexShape = broadcastAll(wrapped);
+    const Tensor onDevice = to(index, DType::Int64, device);
+    if (onDevice.numel() == 0) return onDevice;
+    for (int64_t v : toInts(stack({minAll(onDevice), maxAll(onDevice)})))
+        if (v < -size || v >= size) outOfBounds(v);
+    return where(lt(onDevice, int64_t{0}), add(onDevice, size), onDevice);
+}
+
+IndexLayout layoutFor(const Tensor& x, const std::vector<Tensor>& indices) {
+    IndexLayout l;
+    for (size_t d = 0; d < indices.size(); ++d) {
+        if (!indices[d].defined()) continue;
+        l.indexed.push_back(d);
+        l.wrapped.push_back(wrappedIndex(indices[d], x.sizes()[d], d, x.device()));
+    }
+    l.indexShape = broadcastAll(l.wrapped);
     bool adjacent = true;
-    for (size_t i = 1; i < indexed.size(); ++i) adjacent = adjacent && indexed[i] == indexed[i - 1] + 1;
-    // Result dims: either [before..., index..., after...] (adjacent) or [index..., rest...].
-    const size_t indexRank = indexShape.size();
-    const size_t insertAt = adjacent ? indexed.front() : 0;
-    Shape outShape;
-    std::vector<std::pair<size_t, size_t>> restPlacement;  // (dim of x, dim of result)
+    for (size_t i = 1; i < l.indexed.size(); ++i) adjacent = adjacent && l.indexed[i] == l.indexed[i - 1] + 1;
+    l.insertAt = adjacent ? l.indexed.front() : 0;
     for (size_t d = 0; d < static_cast<size_t>(x.dim()); ++d) {
         if (d < indices.size() && indices[d].defined()) continue;
-        if (outShape.size() == insertAt) outShape.insert(outShape.end(), indexShape.begin(), indexShape.end());
-        restPlacement.emplace_back(d, outShape.size());
-        outShape.push_back(x.sizes()[d]);
+        if (l.outShape.size() == l.insertAt) l.outShape.insert(l.outShape.end(), l.indexShape.begin(), l.indexShape.end());
+        l.restPlacement.emplace_back(d, l.outShape.size());
+        l.outShape.push_back(x.sizes()[d]);
     }
-    if (outShape.size() == insertAt) outShape.insert(outShape.end(), indexShape.begin(), indexShape.end());
-    const size_t outRank = outShape.size();
+    if (l.outShape.size() == l.insertAt) l.outShape.insert(l.outShape.end(), l.indexShape.begin(), l.indexShape.end());
+    return l;
+}
+
+// Storage positions (int64, contiguous, on the host) of every element of x[indices], in the result's shape.
+Tensor positionsFor(const Tensor& x, const IndexLayout& l) {
+    const size_t outRank = l.outShape.size(), indexRank = l.indexShape.size();
     // positions = offset + sum_k index_k * stride_k (placed at the index dims) + sum_r arange * stride_r.
-    Tensor positions = full(outShape, Scalar(x.storageOffset()), TensorOptions{DType::Int64});
-    for (size_t k = 0; k < wrapped.size(); ++k) {
+    Tensor positions = full(l.outShape, Scalar(x.storageOffset()), TensorOptions{DType::Int64});
+    for (size_t k = 0; k < l.wrapped.size(); ++k) {
         Shape placed(outRank, 1);
-        const Tensor b = expandTo(wrapped[k], indexShape);
-        for (size_t i = 0; i < indexRank; ++i) placed[insertAt + i] = indexShape[i];
-        addInPlace(positions, reshape(mul(contiguous(b), Scalar(x.strides()[indexed[k]])), placed));
+        const Tensor b = expandTo(l.wrapped[k], l.indexShape);
+        for (size_t i = 0; i < indexRank; ++i) placed[l.insertAt + i] = l.indexShape[i];
+        addInPlace(positions, reshape(mul(contiguous(b), Scalar(x.strides()[l.indexed[k]])), placed));
     }
-    for (auto [xDim, outDim] : restPlacement) {
+    for (auto [xDim, outDim] : l.restPlacement) {
         Shape placed(outRank, 1);
         placed[outDim] = x.sizes()[xDim];
         addInPlace(positions, reshape(mul(arange(Scalar(x.sizes()[xDim])), Scalar(x.strides()[xDim])), placed));
@@ -147,12 +174,33 @@ Tensor positionsFor(const Tensor& x, const std::vector<Tensor>& indices) {
     return positions;
 }
 
+// The same positions for the CUDA kernels: the indexed part as a table over the index shape (on the device), the
+// rest as x's strides of the dims not indexed (cuda_kernels.h's IndexedAccess).
+cudaops::IndexedAccess accessFor(const Tensor& x, const IndexLayout& l) {
+    cudaops::IndexedAccess access;
+    access.sizes = l.outShape;
+    access.dataStrides.assign(l.outShape.size(), 0);
+    access.tableStrides.assign(l.outShape.size(), 0);
+    Tensor table = zeros(l.indexShape, TensorOptions{DType::Int64, x.device(), false});
+    for (size_t k = 0; k < l.wrapped.size(); ++k) addInPlace(table, mul(l.wrapped[k], Scalar(x.strides()[l.indexed[k]])));
+    const Shape tableStrides = contiguousStrides(l.indexShape);
+    for (size_t i = 0; i < l.indexShape.size(); ++i) access.tableStrides[l.insertAt + i] = tableStrides[i];
+    for (auto [xDim, outDim] : l.restPlacement) access.dataStrides[outDim] = x.strides()[xDim];
+    access.table = table;
+    return access;
+}
+
 }  // namespace
 
 Tensor advancedIndex(const Tensor& x, const std::vector<Tensor>& indices) {
-    if (cudaops::onCuda(x))
-        return hostroute::backTo(x.device(), advancedIndex(hostroute::toHost(x), hostroute::toHost(indices)));
-    const Tensor positions = positionsFor(x, indices);
+    const IndexLayout layout = layoutFor(x, indices);
+    if (cudaops::onCuda(x)) {
+        const cudaops::IndexedAccess access = accessFor(x, layout);
+        Tensor out = empty(access.sizes, x.dtype(), x.device());
+        cudaops::gatherIndexed(out, x, access);
+        return out;
+    }
+    const Tensor positions = positionsFor(x, layout);
     Tensor out = empty(positions.sizes(), x.dtype());
     dispatchDType(x.dtype(), [&]<typename T>() {
         const T* base = static_cast<const T*>(x.storage()->data());
@@ -164,18 +212,19 @@ Tensor advancedIndex(const Tensor& x, const std::vector<Tensor>& indices) {
 }
 
 void indexPut(const Tensor& x, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate) {
-    if (cudaops::onCuda(x)) {
-        const Tensor host = hostroute::toHost(x);
-        indexPut(host, hostroute::toHost(indices), hostroute::toHost(values), accumulate);
-        return hostroute::writeBack(x, host);
-    }
-    const Tensor positions = positionsFor(x, indices);
+    const IndexLayout layout = layoutFor(x, indices);
     Tensor source = values;
-    while (source.dim() > positions.dim() && source.sizes()[0] == 1) source = squeeze(source, std::vector<int64_t>{0});
-    if (broadcastShapes(source.sizes(), positions.sizes()) != positions.sizes())
+    while (source.dim() > static_cast<int64_t>(layout.outShape.size()) && source.sizes()[0] == 1) source = squeeze(source, std::vector<int64_t>{0});
+    if (broadcastShapes(source.sizes(), layout.outShape) != layout.outShape)
         fail(ErrorKind::Runtime, fmt::format("shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of "
                                              "shape {}",
-                                             shapeStr(values.sizes()), shapeStr(positions.sizes())));
+                                             shapeStr(values.sizes()), shapeStr(layout.outShape)));
+    if (cudaops::onCuda(x)) {
+        // Broadcast dims keep stride 0: the kernel reads each value where the expanded tensor would.
+        const Tensor converted = to(source, x.dtype(), x.device());
+        return cudaops::scatterIndexed(x, expandTo(converted, layout.outShape), accessFor(x, layout), accumulate);
+    }
+    const Tensor positions = positionsFor(x, layout);
     const Tensor dense = contiguous(to(expandTo(source, positions.sizes()), x.dtype()));
     dispatchDType(x.dtype(), [&]<typename T>() {
         T* base = static_cast<T*>(x.storage()->data());
@@ -223,11 +272,28 @@ Tensor indexSelect(const Tensor& x, int64_t dim, const Tensor& index) {
 }
 
 Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
-    if (cudaops::onCuda(x)) return hostroute::backTo(x.device(), gather(hostroute::toHost(x), dim, hostroute::toHost(index)));
     if (index.dtype() != DType::Int64) fail(ErrorKind::Runtime, "gather(): Expected dtype int64 for index");
     const int64_t d = wrapDim(dim, x.dim());
     if (index.dim() != x.dim())
         fail(ErrorKind::Runtime, "Index tensor must have the same number of dimensions as input tensor");
+    for (int64_t k = 0; k < x.dim(); ++k)
+        if (k != d && index.size(k) > x.size(k))
+            fail(ErrorKind::Runtime, fmt::format("Size does not match at dimension {} expected index {} to be no larger than self {} apart from "
+                                                 "dimension {}",
+                                                 k, shapeStr(index.sizes()), shapeStr(x.sizes()), d));
+    if (cudaops::onCuda(x)) {
+        // The gathered dim's position comes from the table (index * stride), the others from x's strides.
+        cudaops::IndexedAccess access;
+        access.sizes = index.sizes();
+        access.dataStrides = x.strides();
+        access.dataStrides[static_cast<size_t>(d)] = 0;
+        const Tensor wrapped = wrappedIndex(index, x.size(d), static_cast<size_t>(d), x.device(), ErrorKind::Runtime);
+        access.table = contiguous(mul(wrapped, Scalar(x.strides()[static_cast<size_t>(d)])));
+        access.tableStrides = contiguousStrides(index.sizes());
+        Tensor out = empty(index.sizes(), x.dtype(), x.device());
+        cudaops::gatherIndexed(out, x, access);
+        return out;
+    }
     const std::vector<int64_t> idx = toInts(index);
     Tensor out = empty(index.sizes(), x.dtype());
     const Shape strides = contiguousStrides(index.sizes());

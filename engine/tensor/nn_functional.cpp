@@ -12,7 +12,6 @@
 #include "tensor/creation.h"
 #include "tensor/cuda_attention.h"
 #include "tensor/cuda_kernels.h"
-#include "tensor/host_route.h"
 #include "tensor/indexing.h"
 #include "tensor/iteration.h"
 #include "tensor/linalg.h"
@@ -275,8 +274,10 @@ Tensor embedding(const Tensor& indices, const Tensor& weight, std::optional<int6
                                              "Long, Int; but got torch.{}Tensor instead (while checking arguments for embedding)",
                                              dtypeKernelName(indices.dtype())));
     if (weight.dim() != 2) fail(ErrorKind::Runtime, "'weight' must be 2-D");
-    for (int64_t index : toInts(indices))
-        if (index < 0 || index >= weight.sizes()[0]) fail(ErrorKind::Index, "index out of range in self");
+    // The smallest and largest index decide (on CUDA one read of both back, not every index on the host).
+    if (indices.numel() > 0)
+        for (int64_t index : toInts(stack({minAll(indices), maxAll(indices)})))
+            if (index < 0 || index >= weight.sizes()[0]) fail(ErrorKind::Index, "index out of range in self");
     Shape outShape = indices.sizes();
     outShape.push_back(weight.sizes()[1]);
     return reshape(indexSelect(weight, 0, reshape(indices, {-1})), outShape);
@@ -314,6 +315,31 @@ Tensor mseLoss(const Tensor& input, const Tensor& target, std::string_view reduc
     return reduce(mul(diff, diff), reduction);
 }
 
+namespace {
+
+// nll_loss of CUDA rows (batch x classes): each row's label picked by a gather on the device; labels equal to
+// ignoreIndex count zero and are left out of the mean. One read back checks the labels (PyTorch's CUDA kernel
+// asserts on the device instead).
+Tensor nllLossOnDevice(const Tensor& rows, const Tensor& target, std::string_view reduction, int64_t ignoreIndex, bool single) {
+    const int64_t classes = rows.sizes()[1];
+    const Tensor labels = reshape(to(target, DType::Int64, rows.device()), {-1});
+    const Tensor counted = ne(labels, ignoreIndex);
+    const Tensor outside = logicalAnd(counted, logicalOr(lt(labels, int64_t{0}), ge(labels, classes)));
+    if (labels.numel() > 0 && item(any(outside)).toBool()) {
+        for (int64_t label : toInts(labels))
+            if (label != ignoreIndex && (label < 0 || label >= classes)) fail(ErrorKind::Index, fmt::format("Target {} is out of bounds.", label));
+    }
+    const Tensor safe = where(counted, labels, int64_t{0});
+    const Tensor picked = reshape(gather(rows, 1, unsqueeze(safe, 1)), {-1});
+    const Tensor losses = where(counted, unary(UnaryOp::Neg, picked), 0.0);
+    if (reduction == "none") return single ? reshape(losses, {}) : losses;
+    const Tensor total = sum(losses);
+    if (reduction == "sum") return total;
+    return div(total, sum(counted, std::nullopt, false, rows.dtype()));
+}
+
+}  // namespace
+
 Tensor nllLoss(const Tensor& logProbs, const Tensor& target, std::string_view reduction, int64_t ignoreIndex) {
     checkedReduction(reduction);
     if (logProbs.dim() < 1 || logProbs.dim() > 2)
@@ -321,10 +347,11 @@ Tensor nllLoss(const Tensor& logProbs, const Tensor& target, std::string_view re
     if (isFloating(target.dtype()))
         fail(ErrorKind::Runtime, fmt::format("expected scalar type Long but found {}", dtypeKernelName(target.dtype())));
     const Tensor rows = logProbs.dim() == 1 ? unsqueeze(logProbs, 0) : logProbs;
-    const std::vector<int64_t> labels = toInts(target);
     const int64_t batch = rows.sizes()[0], classes = rows.sizes()[1];
-    if (static_cast<int64_t>(labels.size()) != batch)
-        fail(ErrorKind::Value, fmt::format("Expected input batch_size ({}) to match target batch_size ({}).", batch, labels.size()));
+    if (target.numel() != batch)
+        fail(ErrorKind::Value, fmt::format("Expected input batch_size ({}) to match target batch_size ({}).", batch, target.numel()));
+    if (cudaops::onCuda(logProbs)) return nllLossOnDevice(rows, target, reduction, ignoreIndex, logProbs.dim() == 1);
+    const std::vector<int64_t> labels = toInts(target);
     std::vector<double> losses(static_cast<size_t>(batch), 0.0);
     double total = 0;
     int64_t counted = 0;
@@ -336,10 +363,8 @@ Tensor nllLoss(const Tensor& logProbs, const Tensor& target, std::string_view re
         total += losses[static_cast<size_t>(i)];
         ++counted;
     }
-    // The losses are summed on the host; the result lives where the input does, as PyTorch's does (a kernel of a
-    // compiled CUDA graph reads it).
     if (reduction == "none") {
-        Tensor out = hostroute::backTo(logProbs.device(), fromDoubles(losses, {batch}, logProbs.dtype()));
+        Tensor out = fromDoubles(losses, {batch}, logProbs.dtype());
         return logProbs.dim() == 1 ? reshape(out, {}) : out;
     }
     const double result = reduction == "sum" ? total : total / static_cast<double>(counted);

@@ -101,7 +101,7 @@ void registerNnDerivatives(DerivativeTable& table) {
             Tensor g = ctx.grad();
             // The padding row's gradient stays zero: it is a fixed vector.
             if (paddingIdx) g = mul(g, unsqueeze(ne(indices, Scalar(*paddingIdx < 0 ? *paddingIdx + weightShape[0] : *paddingIdx)), -1));
-            Tensor gw = to(zeros(weightShape, TensorOptions{weightDType, kCpu, false}), std::nullopt, g.device());
+            Tensor gw = zeros(weightShape, TensorOptions{weightDType, g.device(), false});
             indexPut(gw, {indices}, g, true);
             return std::vector<Tensor>{Tensor(), gw};
         }, Saves{std::vector<size_t>{0}, false});

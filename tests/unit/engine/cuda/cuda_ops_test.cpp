@@ -293,8 +293,8 @@ TEST_F(CudaOps, LayerNormRunsOnTheDevice) {
                1e-2, 2e-2);
 }
 
-// The losses read their targets on the host; their results must still be cuda tensors, as PyTorch's are (a compiled
-// graph's kernel reads a cross_entropy extern's result as device memory).
+// The losses' results are cuda tensors, as PyTorch's are (a compiled graph's kernel reads a cross_entropy extern's
+// result as device memory); their label lookups: cuda_indexing_test.cpp.
 TEST_F(CudaOps, LossesStayOnTheDevice) {
     for (const char* reduction : {"mean", "sum", "none"}) {
         expectSame(std::string("cross_entropy ") + reduction, [&](const Inputs& in) { return crossEntropy(in[0], in[1], reduction); },
@@ -304,17 +304,11 @@ TEST_F(CudaOps, LossesStayOnTheDevice) {
     }
 }
 
+// The indexing kernels: cuda_indexing_test.cpp.
 TEST_F(CudaOps, OpsThroughHostCopies) {
-    expectSame("gather", [](const Inputs& in) { return gather(in[0], 1, in[1]); }, {randomFloats({3, 5}), randomInts({3, 4}, 0, 5)});
-    expectSame("advanced index", [](const Inputs& in) { return advancedIndex(in[0], {in[1]}); }, {randomFloats({6, 2}), randomInts({4}, 0, 6)});
     expectSame("nonzero", [](const Inputs& in) { return nonzero(gt(in[0], Scalar(0.0))); }, {randomFloats({4, 5})});
     expectSame("cumsum", [](const Inputs& in) { return cumsum(in[0], 1); }, {randomFloats({3, 8})});
     expectSame("triu", [](const Inputs& in) { return triu(in[0], 1); }, {randomFloats({4, 4})});
-    expectSame("index_put_", [](const Inputs& in) {
-        const Tensor target = clone(in[0]);
-        indexPut(target, {in[1]}, in[2], true);
-        return target;
-    }, {randomFloats({5, 2}), randomInts({3}, 0, 5), randomFloats({3, 2})});
     // In-place random fills draw on the host from the same generator: equal under the same seed.
     manualSeed(7);
     const Tensor onCpu = uniformInPlace(empty({6}), -1.0, 1.0);
