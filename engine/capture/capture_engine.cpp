@@ -5,6 +5,9 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <functional>
+
 #include <iostream>
 
 #include "fx/backend.h"
@@ -233,6 +236,52 @@ void CaptureEngine::replaySideEffects(const CacheEntry& entry, const vm::ValueLi
     }
 }
 
+namespace {
+
+/// Dynamo's has_tensor_in_frame: a global module torch or torch.* among the names the code reads, or a tensor or
+/// nn.Module (a class of one too) among its locals (a resumed frame's stack values and cells included), inside
+/// plain lists, tuples and dicts; anything else counts as holding none.
+bool hasTensorInFrame(vm::Interpreter& vm, const vm::Frame& frame) {
+    // A frame of torch's own Python (the torch.optim.optimizer entry compiled for opt.step) stands for PyTorch code,
+    // which reads the torch module.
+    if (auto name = frame.globals->find("__name__"); name != frame.globals->end() && name->second.is(vm::Kind::Str) &&
+                                                      name->second.str().rfind("torch.", 0) == 0)
+        return true;
+    for (const std::string& name : frame.code->names) {
+        auto it = frame.globals->find(name);
+        if (it == frame.globals->end() || !it->second.is(vm::Kind::Module)) continue;
+        const std::string& module = it->second.as<vm::ModuleObject>().name;
+        if (module == "torch" || module.rfind("torch.", 0) == 0) return true;
+    }
+    const auto& moduleClass = *vm.builtinClass("Module");
+    std::vector<const vm::Object*> seen;
+    std::function<bool(const vm::Value&)> holds = [&](const vm::Value& v) -> bool {
+        switch (v.kind()) {
+            case vm::Kind::Tensor: return true;
+            case vm::Kind::Instance: return v.as<vm::InstanceObject>().cls->isSubclassOf(moduleClass);
+            case vm::Kind::Class: return v.as<vm::ClassObject>().isSubclassOf(moduleClass);
+            case vm::Kind::List:
+            case vm::Kind::Tuple:
+            case vm::Kind::Dict: {
+                if (std::find(seen.begin(), seen.end(), v.object().get()) != seen.end()) return false;
+                seen.push_back(v.object().get());
+                if (v.is(vm::Kind::Dict)) {
+                    for (const auto& [key, item] : v.as<vm::DictObject>().entries)
+                        if (holds(item)) return true;
+                    return false;
+                }
+                const vm::ValueList& items = v.is(vm::Kind::List) ? v.as<vm::ListObject>().items : v.as<vm::TupleObject>().items;
+                return std::any_of(items.begin(), items.end(), holds);
+            }
+            default: return false;
+        }
+    };
+    if (std::any_of(frame.fast.begin(), frame.fast.end(), holds) || std::any_of(frame.stack.begin(), frame.stack.end(), holds)) return true;
+    return std::any_of(frame.cells.begin(), frame.cells.end(), [&](const auto& cell) { return cell->value && holds(*cell->value); });
+}
+
+}  // namespace
+
 vm::Value CaptureEngine::evalSkippedFrame(vm::Frame& frame, const vm::CompileOptions& options) {
     // Dynamo's callback stays installed while a skipped frame runs: every function it calls is a frame of its own.
     const vm::CompileOptions* outer = vm_.hookEveryCall();
@@ -274,6 +323,10 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
             if (fx::sameBackend(it->compiledWith, options) && it->autocast == autocast && it->guards.check(vm_, *view, *frame.globals)) hit = &*it;
         if (!hit) {
             if (cache.skipped) return evalSkippedFrame(frame, options);
+            // Dynamo's convert_frame runs a frame with no tensor in it eagerly, with no compile and no count; the
+            // functions it calls are still frames of their own (a manager's __enter__ that touches no tensor, say).
+            // fullgraph=True compiles it all the same (real torch 2.11 recompiles test_truth's int-only calls).
+            if (!options.fullgraph && !hasTensorInFrame(vm_, frame)) return evalSkippedFrame(frame, options);
             if (cache.limitHit) return vm_.evalFrame(frame);
             if (!cache.entries.empty() && stance_ == "eager_on_recompile") return vm_.evalFrame(frame);
             hit = compileEntry(cache, frame, *view, options);

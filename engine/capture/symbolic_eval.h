@@ -35,6 +35,16 @@ bool isGradModeClass(const vm::Value& value);
 /// torch.autocast (= torch.amp.autocast): constructing one with constant arguments is free of effects too.
 bool isAutocastClass(const vm::Value& value);
 
+/// RAISE_VARARGS, RERAISE, PUSH_EXC_INFO, POP_EXCEPT, CHECK_EXC_MATCH and WITH_EXCEPT_START over exceptions made
+/// in the trace (symbolic_eval_exceptions.cpp); false for other opcodes.
+bool evaluateExceptionInstruction(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in);
+/// An exception object made in the trace (a Kind::Object of a BaseException subclass).
+bool isTracedException(Tracer& tracer, const VarRef& v);
+/// Calling an exception class in the trace: an object whose user __init__ is inlined, else whose `args` are the
+/// call's arguments.
+VarRef constructException(Tracer& tracer, TraceFrame& frame, const VarRef& cls, std::vector<VarRef> args,
+                          std::vector<std::pair<std::string, VarRef>> kwargs);
+
 /// Dynamo's "Missing bytecode handler" break for an instruction the evaluator does not model.
 [[noreturn]] void unsupportedInstruction(Tracer& tracer, const frontend::Instruction& in);
 

@@ -272,8 +272,9 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
             try {
                 item = tracer.nextOf(iterator);
             } catch (Unsupported& u) {
-                // A break inside the function a lazy map/filter calls: FOR_ITER is no resume point in the root frame.
-                if (!frame.parent && !iterator->lazySources.empty()) u.info.skipFrame = true;
+                // A break inside the function a lazy map/filter or a generator calls: FOR_ITER is no resume point in the
+                // root frame.
+                if (!frame.parent && (!iterator->lazySources.empty() || iterator->generator)) u.info.skipFrame = true;
                 throw;
             }
             if (item) {
@@ -311,6 +312,25 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
             break;
         }
         case Opcode::ReturnValue: frame.returned = popVar(frame); return;
+        case Opcode::YieldValue:
+            // A generator's frame pauses here (Tracer::nextOf resumes it); the root frame is never a generator.
+            frame.yielded = popVar(frame);
+            return;
+        case Opcode::Send: {
+            // `yield from`: the delegate's next item is yielded in turn; its return value is the expression's value.
+            VarRef sent = popVar(frame);
+            VarRef delegate = stack.back();
+            if (!tracer.isConstant(sent) || !sent->value.isNone() || delegate->kind != Variable::Kind::Iterator)
+                unsupportedInstruction(tracer, in);
+            if (std::optional<VarRef> item = tracer.nextOf(delegate)) {
+                stack.push_back(*item);
+                break;
+            }
+            stack.back() = delegate->generator && delegate->generator->returned ? *delegate->generator->returned
+                                                                                 : tracer.constant(vm::Value());
+            frame.pc = in.arg;
+            return;
+        }
         case Opcode::ReturnConst: frame.returned = tracer.constant(constantAsValue(frame.code->constants[in.arg])); return;
         case Opcode::ImportName: {
             // The VM's IMPORT_NAME takes the from-list only (no level: imports are absolute).
@@ -330,7 +350,8 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
         }
         default:
             if (evaluateOperatorInstruction(tracer, frame, in) || evaluateCallInstruction(tracer, frame, in) ||
-                evaluateClosureInstruction(tracer, frame, in) || evaluateWith(tracer, frame, in))
+                evaluateClosureInstruction(tracer, frame, in) || evaluateWith(tracer, frame, in) ||
+                evaluateExceptionInstruction(tracer, frame, in))
                 break;
             unsupportedInstruction(tracer, in);
     }

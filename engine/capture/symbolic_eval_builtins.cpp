@@ -45,6 +45,9 @@ std::optional<VarRef> callBuiltinOnObject(Tracer& tracer, TraceFrame& frame, con
     const auto& cls = object->value.as<vm::InstanceObject>().cls;
     if (name == "type" && args.size() == 1 && made) return tracer.constant(vm::Value(cls));
     if ((name == "str" || name == "repr") && args.size() == 1) {
+        if (isTracedException(tracer, object))  // its text comes from its args, which the trace-time instance lacks
+            tracer.unsupported("Failed to trace builtin operator", fmt::format("Dynamo does not trace `{}` of an exception made in the compiled frame.", name),
+                               {}, "builtin " + name);
         std::optional<VarRef> text = name == "str" ? tracer.callDunder(frame, object, "__str__", {}) : std::nullopt;
         if (!text) text = tracer.callDunder(frame, object, "__repr__", {});
         if (text) return text;
@@ -170,6 +173,24 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         tracer.argOf(kwargs[0].second);
         zipStrict = tracer.vm().truthy(tracer.exampleOf(kwargs[0].second));
         kwargs.clear();
+    }
+    if ((name == "enumerate" || name == "zip") && kwargs.empty() && !args.empty() &&
+        std::any_of(args.begin(), args.end(), [](const VarRef& a) { return holdsGenerator(*a); })) {
+        // Over a generator made in the trace: lazy as in Python, so its body runs between the loop's iterations
+        // (draining it first would reorder its side effects against the loop body's).
+        if (zipStrict) tracer.unsupported("Failed to trace builtin operator", "zip(strict=True) over a generator.", {}, "builtin zip");
+        auto out = std::make_shared<Variable>();
+        out->kind = Variable::Kind::Iterator;
+        out->fresh = true;
+        out->name = name;
+        if (name == "enumerate") {
+            if (args.size() > 2 || (args.size() == 2 && !tracer.isConstant(args[1]))) tracer.unsupported("Failed to trace builtin operator", "enumerate() start is not a constant.", {}, "builtin enumerate");
+            out->value = vm::Value(args.size() == 2 ? args[1]->value.asInt() : int64_t{0});  // the next index
+            out->lazySources.push_back(tracer.iteratorOf(args[0]));
+        } else {
+            for (const VarRef& a : args) out->lazySources.push_back(tracer.iteratorOf(a));
+        }
+        return out;
     }
     if ((name == "enumerate" || name == "zip" || name == "reversed" || name == "list" || name == "tuple") && kwargs.empty()) {
         std::vector<std::vector<VarRef>> sources;

@@ -240,7 +240,8 @@ VarRef Tracer::inlineFunction(TraceFrame& caller, const vm::Value& function, std
         }
         return constant(v);
     };
-    TraceFrame frame;
+    auto boundFrame = std::make_shared<TraceFrame>();
+    TraceFrame& frame = *boundFrame;
     frame.code = fn.code;
     frame.globals = fn.globals;
     frame.parent = &caller;
@@ -265,6 +266,15 @@ VarRef Tracer::inlineFunction(TraceFrame& caller, const vm::Value& function, std
         for (size_t i = 0; i < fn.closure.size(); ++i)
             for (size_t j = 0; j < root_->cells.size(); ++j)
                 if (root_->cells[j] == fn.closure[i]) frame.cellValues[fn.code->cellVars.size() + i] = root_->cellValues.at(j);
+    }
+    if (fn.code->isGenerator) {
+        // A generator function's call binds the frame only: its body runs as the generator is iterated.
+        auto generator = std::make_shared<Variable>();
+        generator->kind = Variable::Kind::Iterator;
+        generator->fresh = true;
+        generator->generator = boundFrame;
+        frame.parent = nullptr;
+        return generator;
     }
     ++inlineDepth_;
     try {

@@ -1,7 +1,8 @@
 // `with torch.no_grad():` / `torch.enable_grad()` inside a compiled frame, captured as Dynamo captures them:
 // the graph records torch._C._set_grad_enabled(False) at the entry and (True) at the exit, and the trace runs
 // the body's example ops under that grad mode; `with torch.autocast(...)` records torch.amp's _enter_autocast and
-// _exit_autocast (AutocastModeVariable). Other context managers break with Dynamo's message (gb0142).
+// _exit_autocast (AutocastModeVariable). A context manager made in the trace has its __enter__/__exit__ inlined;
+// other context managers break with Dynamo's message (gb0142).
 #include <fmt/core.h>
 
 #include "capture/symbolic_eval.h"
@@ -111,6 +112,19 @@ bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction
         const vm::Value mode = manager->value;
         popVar(frame);
         enterAutocast(tracer, frame, mode.as<vm::InstanceObject>());
+        return true;
+    }
+    if (manager->kind == Variable::Kind::Object && tracer.vm().findAttr(manager->value, "__enter__") &&
+        tracer.vm().findAttr(manager->value, "__exit__")) {
+        // A context manager made in the trace (a user class, contextlib.contextmanager's): __enter__ inlined now, its
+        // bound __exit__ left below the entered value for the block's end, as Dynamo's GenericContextWrappingVariable.
+        VarRef exit = tracer.getAttr(frame, manager, "__exit__");
+        std::optional<VarRef> entered = tracer.callDunder(frame, manager, "__enter__", {});
+        if (!entered) unsupportedContextManager(tracer, manager);
+        exit->contextExit = true;
+        popVar(frame);
+        frame.stack.push_back(exit);
+        frame.stack.push_back(*entered);
         return true;
     }
     if (manager->kind != Variable::Kind::Python || !manager->value.is(vm::Kind::Instance) ||

@@ -1,5 +1,6 @@
 // Iterators and dict merging during symbolic evaluation: iter() and next() of traced iterators, lazy map/filter
-// (their function runs through the trace when an item is asked for), and PEP 584's `|` / `|=` on plain dicts.
+// (their function runs through the trace when an item is asked for), generators made in the trace (run to their
+// next yield the same way), and PEP 584's `|` / `|=` on plain dicts.
 #include "capture/symbolic_eval.h"
 #include "ops/operators.h"
 
@@ -12,6 +13,36 @@ VarRef Tracer::iteratorOf(const VarRef& iterable) {
 
 std::optional<VarRef> Tracer::nextOf(const VarRef& iterator) {
     Variable& it = *iterator;
+    if (it.generator) {
+        // A generator made in the trace runs through it to its next yield, called from the frame asking for the item.
+        TraceFrame& g = *it.generator;
+        if (g.returned) return std::nullopt;
+        if (g.started) {
+            g.stack.push_back(constant(vm::Value()));  // the paused yield expression's value: next() sends None
+            ++g.pc;
+        }
+        g.started = true;
+        g.parent = current_;
+        ++inlineDepth_;
+        try {
+            while (!g.returned && !g.yielded) step(g);
+        } catch (TracedRaise&) {
+            --inlineDepth_;
+            g.parent = nullptr;
+            g.returned = constant(vm::Value());  // a generator that raised is finished
+            throw;
+        } catch (...) {
+            --inlineDepth_;
+            g.parent = nullptr;
+            throw;
+        }
+        --inlineDepth_;
+        g.parent = nullptr;
+        if (!g.yielded) return std::nullopt;
+        VarRef item = *g.yielded;
+        g.yielded.reset();
+        return item;
+    }
     if (it.position < it.items.size()) return it.items[it.position++];
     while (!it.lazySources.empty()) {
         std::vector<VarRef> args;
@@ -25,7 +56,12 @@ std::optional<VarRef> Tracer::nextOf(const VarRef& iterator) {
             break;
         }
         VarRef item;
-        if (it.name == "map") {
+        if (it.name == "zip") {
+            item = container(Variable::Kind::Tuple, args);
+        } else if (it.name == "enumerate") {
+            item = container(Variable::Kind::Tuple, {constant(it.value), args[0]});
+            it.value = vm::Value(it.value.asInt() + 1);
+        } else if (it.name == "map") {
             item = callFunction(*current_, it.self, args, {});
         } else {
             VarRef keep = it.self->value.isNone() ? args[0] : callFunction(*current_, it.self, args, {});

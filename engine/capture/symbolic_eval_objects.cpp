@@ -94,6 +94,8 @@ std::optional<VarRef> Tracer::constructObject(TraceFrame& frame, const VarRef& c
                                               std::vector<std::pair<std::string, VarRef>> kwargs) {
     if (!cls->value.is(vm::Kind::Class)) return std::nullopt;
     if (std::optional<VarRef> module = constructModule(cls, args, kwargs)) return module;
+    if (cls->value.as<vm::ClassObject>().isSubclassOf(*vm_.builtinClass("BaseException")))
+        return constructException(*this, frame, cls, std::move(args), std::move(kwargs));
     if (!isPlainUserClass(*this, cls->value.as<vm::ClassObject>())) return std::nullopt;
     auto classRef = cls->value.ref<vm::ClassObject>();
     if (std::optional<vm::Value> setter = classRef->lookup("__setattr__"); setter && setter->is(vm::Kind::Function))
@@ -133,6 +135,11 @@ VarRef Tracer::objectAttr(TraceFrame& frame, const VarRef& object, const std::st
         }
         if (!found) vm::raise("AttributeError", fmt::format("'super' object has no attribute '{}'", name));
         if (found->is(vm::Kind::Function)) return boundMethod(*found, object->self, name);
+        if (found->is(vm::Kind::Native))  // BaseException.__init__ under an exception class's own __init__, say
+            unsupported("Attempted to call a super() attribute that is not a function or method",
+                        fmt::format("Dynamo does not know how to trace the call `super().{0}()` because `super().{0}` is not a function or method attribute.", name),
+                        {"Ensure the attribute accessed via `super()` is a standard method or function."},
+                        "call_method SuperVariable() " + name, 6);
         unsupported("Unsupported attribute access", fmt::format("Dynamo does not trace `super().{}` here.", name), {}, "var_getattr SuperVariable " + name);
     }
     for (size_t i = 0; i < object->keys.size(); ++i)

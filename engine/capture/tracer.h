@@ -28,6 +28,7 @@ using fx::NodeOp;
 
 struct Variable;
 using VarRef = std::shared_ptr<Variable>;
+struct TraceFrame;
 
 /// A cell as the trace sees it: its current traced contents. Closures made inside the trace share their
 /// parent frame's cells, so `nonlocal` stores and late-bound reads behave as in Python.
@@ -75,8 +76,24 @@ struct Variable {
     vm::Value original;     // Kind::Tensor read from a source: the real object (the trace computes on a private copy)
     /// Kind::Iterator of `map`/`filter` (in `name`): lazy, as in Python; the function in `self` is called through the
     /// trace on the next items of these iterators each time an item is asked for (Dynamo's MapVariable/FilterVariable).
+    /// `zip`/`enumerate` over a generator are lazy the same way (enumerate's next index in `value`).
     std::vector<VarRef> lazySources;
+    /// Kind::Iterator of a generator made in the trace (Dynamo's LocalGeneratorObjectVariable): its paused frame,
+    /// run through the trace to its next yield each time an item is asked for (Tracer::nextOf).
+    std::shared_ptr<TraceFrame> generator;
+    /// The bound __exit__ of a context manager the trace entered (Dynamo's GenericContextWrappingVariable): while
+    /// it is on the root frame's stack a graph break has no resume point.
+    bool contextExit = false;
 };
+
+/// An iterator over a generator made in the trace, directly or through lazy map/filter/zip/enumerate sources.
+inline bool holdsGenerator(const Variable& v) {
+    if (v.kind != Variable::Kind::Iterator) return false;
+    if (v.generator) return true;
+    for (const VarRef& source : v.lazySources)
+        if (holdsGenerator(*source)) return true;
+    return false;
+}
 
 /// A keys()/values()/items() view (a Tuple variable over `self`): of a dict the trace made, or of one from outside.
 inline bool isDictView(const Variable& v) {
@@ -186,6 +203,14 @@ struct TraceFrame {
     uint32_t pc = 0;
     TraceFrame* parent = nullptr;
     std::optional<VarRef> returned;
+    // A generator's frame: YIELD_VALUE leaves the value in `yielded` and the frame paused at that instruction.
+    std::optional<VarRef> yielded;
+    bool started = false;
+};
+
+/// Thrown by a traced `raise`: unwinds the traced frames to the innermost handler of their exception tables.
+struct TracedRaise {
+    VarRef exception;
 };
 
 /// Thrown by instruction handlers when something cannot be captured.
@@ -254,6 +279,14 @@ public:
     std::optional<VarRef> pendingItem(const vm::Value& dict, const vm::Value& key) const;
     /// Breaks when a whole-dict read (len, iteration, `in`, methods) would miss the trace's pending stores.
     void requireNoPendingItems(const vm::Value& dict, const std::string& what);
+    // ---- exceptions raised in the trace (symbolic_eval_exceptions.cpp)
+    /// The exception the traced code is handling (sys.exc_info()'s); null when none.
+    const VarRef& handledException() const { return handled_; }
+    void setHandledException(VarRef exception) { handled_ = std::move(exception); }
+    /// Sends a traced exception raised at frame.pc to the frame's handler: true when one covers the pc.
+    bool catchRaise(TraceFrame& frame, const VarRef& exception);
+    /// Python's implicit chaining: the exception being handled becomes the new one's __context__.
+    void chainContext(const VarRef& exception);
     // ---- instances of user classes (symbolic_eval_objects.cpp)
     /// An object made in the trace, or a plain user-class instance from outside the frame.
     bool isUserInstance(const VarRef& v);
@@ -316,7 +349,8 @@ public:
     bool tensorOfConstants(const VarRef& v) const;
     bool truthOf(TraceFrame& frame, const VarRef& v);
     std::vector<VarRef> unpack(const VarRef& v);
-    /// The next item of a traced iterator (a lazy map/filter calls its function now); nullopt when exhausted.
+    /// The next item of a traced iterator (a lazy map/filter calls its function now, a generator runs to its next
+    /// yield); nullopt when exhausted.
     std::optional<VarRef> nextOf(const VarRef& iterator);
     /// keys()/values()/items() of a dict from outside the frame: a view over its guarded keys and sourced values.
     VarRef outsideDictView(const VarRef& dict, const std::string& name);
@@ -336,6 +370,8 @@ private:
     /// Anything else the evaluator cannot model (a Python error of the user's code included) breaks the graph
     /// before the instruction: the VM runs it and raises the error with the user's traceback.
     void breakOnError(TraceFrame& root, TraceResult& result, const std::string& what);
+    /// A generator made in the trace reached the frame state or the return value: fail the frame instead.
+    void failOnEscapedGenerator(TraceFrame& root, TraceResult& result, const GraphBreakInfo* atBreak);
     void finishWithReturn(TraceResult& result, const VarRef& value);
     void finishWithBreak(TraceResult& result, TraceFrame& root, const GraphBreakInfo& info);
     Rebuild rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex);
@@ -387,6 +423,8 @@ private:
     std::map<const vm::FunctionObject*, uint32_t> madeAt_;
     std::map<const vm::Object*, uint32_t> madeModules_;  // nn.Modules constructed by the trace: the root pc that made them
     bool escapedModule_ = false;                          // what escapingClosure found: a module, else a closure
+    VarRef handled_;  // the traced exception being handled (PUSH_EXC_INFO / POP_EXCEPT)
+    bool generatorEscaped_ = false;  // rebuildOf met a generator made in the trace: it cannot leave the frame
     std::vector<vm::Value> keptAlive_;
     TraceFrame* root_ = nullptr;
     TraceFrame* current_ = nullptr;
@@ -394,6 +432,10 @@ private:
     int inlineDepth_ = 0;
     int unbackedCount_ = 0;
 };
+
+/// A graph break at root.pc has no resume point (Dynamo fails the frame and runs it eagerly): a context manager the
+/// trace entered is active, or the instruction is inside a try block.
+bool noResumePoint(const TraceFrame& root);
 
 /// Locals read (before written) on some path from `pc`: what a resume point needs.
 std::vector<bool> liveLocalsAt(const frontend::CodeObject& code, uint32_t pc);

@@ -69,6 +69,11 @@ void Tracer::step(TraceFrame& frame) {
     current_ = &frame;
     try {
         evaluateInstruction(*this, frame);
+    } catch (TracedRaise& raised) {
+        // A traced `raise` here or in a callee: this frame's handler takes it, else it unwinds to the caller.
+        current_ = saved;
+        if (!catchRaise(frame, raised.exception)) throw;
+        return;
     } catch (...) {
         current_ = saved;
         throw;
@@ -82,13 +87,25 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
             current_ = &root;
             if (std::optional<uint32_t> made = escapingClosure(root, &result, nullptr)) return breakAtClosure(result, root, *made);
             finishWithBreak(result, root, it->second);
+            if (generatorEscaped_) failOnEscapedGenerator(root, result, &it->second);
             return;
         }
         try {
-            step(root);
+            try {
+                step(root);
+            } catch (TracedRaise& raised) {
+                // No traced handler catches it: it leaves the compiled frame, raised by the interpreter for real.
+                unsupported("Observed exception",
+                            "Dynamo found no exception handler at the top-level compiled function when encountering an exception. "
+                            "Exception will propagate outside the compiled region.",
+                            {"Dynamo has detected that tracing the code will result in an error when running in eager. Please double "
+                             "check that your code doesn't contain a similar error when actually running eagerly/intentionally."},
+                            "raised exception " + vm_.classOf(raised.exception->value)->name);
+            }
         } catch (Unsupported& u) {
             result.graphBreak = u.info;
             result.restartAt = root.pc;
+            if (noResumePoint(root)) result.graphBreak->skipFrame = true;
             return;
         } catch (vm::VmError& error) {
             // Errors Dynamo raises to the user (UserError: guarding on data-dependent values) end the compile.
@@ -107,9 +124,46 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
             current_ = &root;
             if (std::optional<uint32_t> made = escapingClosure(root, nullptr, &*root.returned)) return breakAtClosure(result, root, *made);
             finishWithReturn(result, *root.returned);
+            if (generatorEscaped_) failOnEscapedGenerator(root, result, nullptr);
             return;
         }
     }
+}
+
+bool noResumePoint(const TraceFrame& root) {
+    // Inside the block of a context manager the trace entered, its __exit__ lives only in the trace: Dynamo fails
+    // the frame ("Graph break under GenericContextWrappingVariable").
+    for (const VarRef& v : root.stack)
+        if (v->contextExit) return true;
+    // Inside a try block (the innermost handler covering the instruction is not a with-statement's), Dynamo 3.11+
+    // compiles no partial graph either (should_compile_partial_graph): the frame runs eagerly.
+    const auto& instructions = root.code->instructions;
+    for (const auto& entry : root.code->exceptionTable)
+        if (entry.start <= root.pc && root.pc < entry.end)
+            return !(entry.target + 1 < instructions.size() && instructions[entry.target].opcode == frontend::Opcode::PushExcInfo &&
+                     instructions[entry.target + 1].opcode == frontend::Opcode::WithExceptStart);
+    return false;
+}
+
+void Tracer::failOnEscapedGenerator(TraceFrame& root, TraceResult& result, const GraphBreakInfo* atBreak) {
+    // A generator made in the trace would leave it (returned, or alive at a graph break): its paused frame exists
+    // only in the trace, so the frame runs eagerly (Dynamo's "Failed to handle graph break gracefully").
+    current_ = &root;
+    GraphBreakInfo info;
+    try {
+        unsupported("Unsupported generator",
+                    "Dynamo cannot reconstruct a generator created in the compiled frame once it leaves the frame (as a "
+                    "return value or across a graph break).",
+                    {"Consume the generator inside the compiled function (list(gen), a for loop), or create it outside."},
+                    atBreak ? "LocalGeneratorObjectVariable alive at a graph break" : "LocalGeneratorObjectVariable returned");
+    } catch (Unsupported& u) {
+        info = u.info;
+    }
+    if (atBreak && !atBreak->reason.empty()) info = *atBreak;  // the break that met it is what the log names
+    info.skipFrame = true;
+    result = TraceResult{};
+    result.graphBreak = info;
+    result.restartAt = root.pc;
 }
 
 void Tracer::breakOnError(TraceFrame& root, TraceResult& result, const std::string& what) {
@@ -125,6 +179,7 @@ void Tracer::breakOnError(TraceFrame& root, TraceResult& result, const std::stri
     info.function = options_.functionName;
     info.code = sourceLineOf(root);
     info.userStack.push_back(traces::Frame{info.file, info.line, info.function, info.code});
+    if (noResumePoint(root)) info.skipFrame = true;
     result.graphBreak = info;
     result.restartAt = root.pc;
 }
@@ -221,6 +276,10 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
             r.items.push_back(rebuildOf(v->self, outputs, outputIndex));
             return r;
         case Variable::Kind::Iterator:
+            if (holdsGenerator(*v)) {
+                generatorEscaped_ = true;  // runRoot fails the frame: nothing can rebuild a generator's paused frame
+                return r;
+            }
             r.kind = Rebuild::Kind::Iterator;
             for (size_t i = v->position; i < v->items.size(); ++i) r.items.push_back(rebuildOf(v->items[i], outputs, outputIndex));
             if (!v->lazySources.empty()) {

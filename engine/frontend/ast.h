@@ -173,9 +173,16 @@ struct ComprehensionExpr {
     std::vector<ComprehensionClause> clauses;
 };
 
+/// `yield [value]` or `yield from value`: makes the enclosing function a generator.
+struct YieldExpr {
+    ExprPtr value;  ///< null for a bare `yield`
+    bool from = false;
+};
+
 using ExprNode = std::variant<NameExpr, ConstantExpr, FStringExpr, FormattedValueExpr, AttributeExpr, SubscriptExpr,
                               SliceExpr, StarredExpr, CallExpr, UnaryExpr, BinaryExpr, BoolOpExpr, CompareExpr,
-                              ConditionalExpr, LambdaExpr, TupleExpr, ListExpr, SetExpr, DictExpr, ComprehensionExpr>;
+                              ConditionalExpr, LambdaExpr, TupleExpr, ListExpr, SetExpr, DictExpr, ComprehensionExpr,
+                              YieldExpr>;
 
 /// What every syntax node is: its source range and one alternative of `Variant` (Expr and Stmt below).
 template <typename Variant>

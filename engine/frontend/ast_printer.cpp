@@ -158,6 +158,9 @@ std::string AstPrinter::expr(const Expr& e) {
                 if (c.value) rest += " " + expr(*c.value);
                 return node(kNames[static_cast<int>(c.kind)], rest + clauses(c.clauses));
             },
+            [&](const YieldExpr& y) {
+                return node(y.from ? "yield_from" : "yield", y.value ? " " + expr(*y.value) : "");
+            },
         },
         e.node);
 }

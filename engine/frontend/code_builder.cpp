@@ -22,6 +22,7 @@ CodeBuilder::CodeBuilder(CodeKind kind, const Scope& scope, const std::string& f
     code.keywordOnlyArgCount = scope.keywordOnlyArgCount;
     code.hasVarArgs = scope.hasVarArgs;
     code.hasVarKeywords = scope.hasVarKeywords;
+    code.isGenerator = scope.isGenerator;
     code.varNames = scope.varNames;
     code.cellVars = scope.cellVars;
     code.freeVars = scope.freeVars;

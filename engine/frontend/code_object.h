@@ -91,6 +91,8 @@ struct CodeObject {
     int keywordOnlyArgCount = 0;
     bool hasVarArgs = false;
     bool hasVarKeywords = false;
+    /// Its body holds `yield` (CPython's CO_GENERATOR): a call binds the frame and returns a generator over it.
+    bool isGenerator = false;
 
     std::vector<std::string> varNames;  ///< fast locals (LOAD_FAST)
     std::vector<std::string> cellVars;  ///< cells this frame creates on entry (LOAD_DEREF 0..)

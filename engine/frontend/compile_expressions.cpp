@@ -70,6 +70,7 @@ void Compiler::compileExpr(const Expr& expr) {
             },
             [&](const StarredExpr&) { throw std::logic_error("starred expression outside a display or a call"); },
             [&](const CallExpr& c) { compileCall(c, expr); },
+            [&](const YieldExpr& y) { compileYield(y); },
             [&](const UnaryExpr& u) {
                 // -1 and -0.5 are constants, as CPython folds them; x[-1] then costs one instruction.
                 const auto* literal = u.operand->as<ConstantExpr>();

@@ -147,21 +147,24 @@ void Compiler::compileClassDef(const ClassDefStmt& node, const Stmt& statement) 
 }
 
 /// The comprehension is a function of one parameter, ".0", the iterator over the first iterable (evaluated
-/// in the enclosing scope); it builds the list, set or dict and returns it. A generator expression builds a
-/// list too and returns an iterator over it: the subset evaluates generator expressions eagerly.
+/// in the enclosing scope); it builds the list, set or dict and returns it. A generator expression is a
+/// generator function instead: it yields each element as it is asked for, as in Python.
 void Compiler::compileComprehension(const ComprehensionExpr& node, const Expr& expr) {
     openUnit(CodeKind::Comprehension, scopes_.scopeOf(&expr), expr.range.begin.line);
     {
         LocationScope at(code(), expr.range);
         switch (node.kind) {
-            case ComprehensionKind::List:
-            case ComprehensionKind::Generator: emit(Opcode::BuildList, 0); break;
+            case ComprehensionKind::List: emit(Opcode::BuildList, 0); break;
             case ComprehensionKind::Set: emit(Opcode::BuildSet, 0); break;
             case ComprehensionKind::Dict: emit(Opcode::BuildMap, 0); break;
+            case ComprehensionKind::Generator: break;
         }
         compileComprehensionClause(node, 0);
-        if (node.kind == ComprehensionKind::Generator) emit(Opcode::GetIter);
-        emit(Opcode::ReturnValue);
+        if (node.kind == ComprehensionKind::Generator) {
+            emit(Opcode::ReturnConst, code().addConstant(Constant{NoneValue{}}));
+        } else {
+            emit(Opcode::ReturnValue);
+        }
     }
     makeFunction(closeUnit(), 0);
     emit(Opcode::PushNull);
@@ -172,6 +175,28 @@ void Compiler::compileComprehension(const ComprehensionExpr& node, const Expr& e
         emit(Opcode::GetIter);
     }
     emit(Opcode::Call, 1);
+}
+
+void Compiler::compileYield(const YieldExpr& node) {
+    if (!node.from) {
+        if (node.value) {
+            compileExpr(*node.value);
+        } else {
+            emitNone();
+        }
+        emit(Opcode::YieldValue);
+        return;
+    }
+    compileExpr(*node.value);
+    emit(Opcode::GetIter);
+    emitNone();
+    Label loop = code().newLabel();
+    Label done = code().newLabel();
+    code().bind(loop);
+    code().emitJump(Opcode::Send, done);
+    emit(Opcode::YieldValue);
+    code().emitJump(Opcode::JumpForward, loop);  // made JUMP_BACKWARD when the labels are placed
+    code().bind(done);
 }
 
 void Compiler::compileComprehensionClause(const ComprehensionExpr& node, size_t index) {
@@ -199,9 +224,13 @@ void Compiler::compileComprehensionClause(const ComprehensionExpr& node, size_t 
         LocationScope at(code(), node.element->range);
         switch (node.kind) {
             case ComprehensionKind::List:
-            case ComprehensionKind::Generator:
                 compileExpr(*node.element);
                 emit(Opcode::ListAppend, depth);
+                break;
+            case ComprehensionKind::Generator:
+                compileExpr(*node.element);
+                emit(Opcode::YieldValue);
+                emit(Opcode::PopTop);
                 break;
             case ComprehensionKind::Set:
                 compileExpr(*node.element);

@@ -122,6 +122,8 @@ private:
     void compileLambda(const LambdaExpr& node, const Expr& expr);
     void compileClassDef(const ClassDefStmt& node, const Stmt& statement);
     void compileComprehension(const ComprehensionExpr& node, const Expr& expr);
+    /// `yield v`: YIELD_VALUE; `yield from it`: GET_ITER, then SEND/YIELD_VALUE until the delegate returns.
+    void compileYield(const YieldExpr& node);
     void compileComprehensionClause(const ComprehensionExpr& node, size_t index);
     /// Evaluates defaults (and keyword-only defaults); returns the MAKE_FUNCTION flags they need.
     uint32_t compileDefaults(const Parameters& params);

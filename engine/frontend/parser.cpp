@@ -487,7 +487,6 @@ StmtPtr Parser::parseSimpleStatement() {
         }
         case TokenKind::KeywordImport: return parseImport();
         case TokenKind::KeywordFrom: return parseFromImport();
-        case TokenKind::KeywordYield: failUnsupported(begin, "'yield'", "generators are not in the cwb subset");
         default: rejectSoftKeywordStatements(); return parseExpressionStatement();
     }
 }
@@ -495,15 +494,11 @@ StmtPtr Parser::parseSimpleStatement() {
 /// Expression statements and every assignment form: chained, unpacking, augmented and annotated.
 StmtPtr Parser::parseExpressionStatement() {
     SourcePos begin = startPos();
-    ExprPtr first = parseStarExpressions(true);
+    ExprPtr first = parseAssignedValue();
     if (at(TokenKind::Equal)) {
         AssignStmt node;
         node.targets.push_back(std::move(first));
-        while (accept(TokenKind::Equal)) {
-            if (at(TokenKind::KeywordYield))
-                failUnsupported(startPos(), "'yield'", "generators are not in the cwb subset");
-            node.targets.push_back(parseStarExpressions(true));
-        }
+        while (accept(TokenKind::Equal)) node.targets.push_back(parseAssignedValue());
         node.value = std::move(node.targets.back());
         node.targets.pop_back();
         for (const ExprPtr& target : node.targets) checkTarget(*target, TargetUse::Assign);
@@ -517,7 +512,7 @@ StmtPtr Parser::parseExpressionStatement() {
         AugAssignStmt node;
         node.op = augmentedOperator(kind);
         node.target = std::move(first);
-        node.value = parseStarExpressions();
+        node.value = at(TokenKind::KeywordYield) ? parseYieldExpression() : parseStarExpressions();
         return makeStmt(rangeFrom(begin), std::move(node));
     }
     if (accept(TokenKind::Colon)) {
@@ -525,7 +520,7 @@ StmtPtr Parser::parseExpressionStatement() {
         AnnAssignStmt node;
         node.target = std::move(first);
         node.annotation = parseExpression();
-        if (accept(TokenKind::Equal)) node.value = parseStarExpressions();
+        if (accept(TokenKind::Equal)) node.value = at(TokenKind::KeywordYield) ? parseYieldExpression() : parseStarExpressions();
         return makeStmt(rangeFrom(begin), std::move(node));
     }
     if (first->is<StarredExpr>()) fail(first->range.begin, "can't use starred expression here");

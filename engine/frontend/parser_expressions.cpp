@@ -99,6 +99,7 @@ std::string describeTarget(const Expr& target) {
                           [](const TupleExpr&) -> std::string { return "tuple"; },
                           [](const ListExpr&) -> std::string { return "list"; },
                           [](const StarredExpr&) -> std::string { return "starred"; },
+                          [](const YieldExpr&) -> std::string { return "yield expression"; },
                           [](const auto&) -> std::string { return "expression"; },
                       },
                       target.node);
@@ -296,11 +297,28 @@ ExprPtr Parser::parseAtom() {
         case TokenKind::LeftParen: return parseParenthesized();
         case TokenKind::LeftBracket: return parseListDisplay();
         case TokenKind::LeftBrace: return parseBraceDisplay();
-        case TokenKind::KeywordYield: failUnsupported(begin, "'yield'", "generators are not in the cwb subset");
+        case TokenKind::KeywordYield: fail(begin, "invalid syntax: a yield expression here needs parentheses");
         case TokenKind::KeywordAwait: failUnsupported(begin, "'await'", "coroutines are not in the cwb subset");
         case TokenKind::Star: fail(begin, "can't use starred expression here");
         default: failExpected("an expression");
     }
+}
+
+ExprPtr Parser::parseYieldExpression() {
+    SourcePos begin = advance().range.begin;
+    if (!contexts_.back().inFunction) fail(begin, "'yield' outside function");
+    YieldExpr node;
+    if (accept(TokenKind::KeywordFrom)) {
+        node.from = true;
+        node.value = parseExpression();
+    } else if (canStartExpression(current().kind)) {
+        node.value = parseStarExpressions();
+    }
+    return makeExpr(rangeFrom(begin), std::move(node));
+}
+
+ExprPtr Parser::parseAssignedValue() {
+    return at(TokenKind::KeywordYield) ? parseYieldExpression() : parseStarExpressions(true);
 }
 
 ExprPtr Parser::parseLambda() {
@@ -317,7 +335,12 @@ ExprPtr Parser::parseLambda() {
 ExprPtr Parser::parseParenthesized() {
     SourcePos begin = advance().range.begin;
     if (accept(TokenKind::RightParen)) return makeExpr(rangeFrom(begin), TupleExpr{});
-    if (at(TokenKind::KeywordYield)) failUnsupported(startPos(), "'yield'", "generators are not in the cwb subset");
+    if (at(TokenKind::KeywordYield)) {
+        ExprPtr yielded = parseYieldExpression();
+        expect(TokenKind::RightParen);
+        yielded->range = rangeFrom(begin);
+        return yielded;
+    }
     ExprPtr first = parseStarExpression();
     if ((at(TokenKind::KeywordFor) || at(TokenKind::KeywordAsync)) && !first->is<StarredExpr>()) {
         ExprPtr comprehension = finishComprehension(begin, ComprehensionKind::Generator, std::move(first), nullptr);

@@ -74,6 +74,10 @@ private:
     /// Comma-separated expressions with *unpacking: a tuple when there is a comma. A lone `*x` is only let
     /// through for assignment statements, whose target checks give Python's message for it.
     ExprPtr parseStarExpressions(bool allowLoneStar = false);
+    /// `yield [star-expressions]` or `yield from expression`, at the `yield` keyword.
+    ExprPtr parseYieldExpression();
+    /// The right-hand side of an assignment: a yield expression or star-expressions.
+    ExprPtr parseAssignedValue();
     ExprPtr parseDisjunction();
     ExprPtr parseConjunction();
     ExprPtr parseInversion();

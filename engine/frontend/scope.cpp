@@ -320,6 +320,18 @@ void ScopeBuilder::visitExpr(const Expr& e) {
                        }
                    },
                    [&](const ComprehensionExpr& c) { visitComprehension(c, e); },
+                   [&](const YieldExpr& y) {
+                       Scope& scope = *current().scope;
+                       if (scope.kind == ScopeKind::Comprehension) {
+                           const std::string kind = scope.name == "<genexpr>" ? "generator expression"
+                                                    : scope.name == "<setcomp>" ? "set comprehension"
+                                                    : scope.name == "<dictcomp>" ? "dict comprehension"
+                                                                                 : "list comprehension";
+                           throwError(file_, e.range.begin, fmt::format("'{}' inside {}", y.from ? "yield from" : "yield", kind));
+                       }
+                       scope.isGenerator = true;
+                       visitOptional(y.value);
+                   },
                },
                e.node);
 }
@@ -330,6 +342,7 @@ void ScopeBuilder::visitComprehension(const ComprehensionExpr& c, const Expr& e)
     static constexpr const char* kNames[] = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"};
     visitExpr(*c.clauses.front().iter);
     openScope(ScopeKind::Comprehension, kNames[static_cast<int>(c.kind)], &e, e.range);
+    current().scope->isGenerator = c.kind == ComprehensionKind::Generator;  // a generator expression is lazy
     note(".0", kParameter);
     current().scope->argCount = 1;
     for (size_t i = 0; i < c.clauses.size(); ++i) {

@@ -42,6 +42,7 @@ struct Scope {
     int keywordOnlyArgCount = 0;
     bool hasVarArgs = false;
     bool hasVarKeywords = false;
+    bool isGenerator = false;  ///< a function whose body holds `yield`: calling it makes a generator
     std::vector<const Scope*> children;
 
     bool isFunctionLike() const {

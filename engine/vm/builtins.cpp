@@ -265,7 +265,7 @@ void installBuiltinFunctions(Namespace& builtins);
 void installBuiltins(Interpreter& vm, Namespace& builtins) {
     vm.defineClass("object", "");
     for (const char* name : {"type", "NoneType", "int", "float", "str", "list", "tuple", "dict", "set", "frozenset", "slice",
-                             "ellipsis", "function", "method", "builtin_function_or_method", "module", "cell", "iterator", "super", "code",
+                             "ellipsis", "function", "method", "builtin_function_or_method", "module", "cell", "iterator", "generator", "super", "code",
                              "dtype", "device", "Tensor"})
         vm.defineClass(name, "object");
     vm.defineClass("bool", "int");
@@ -430,7 +430,9 @@ void installBuiltinFunctions(Namespace& builtins) {
         if (!it.is(Kind::Iterator)) typeError(fmt::format("'{}' object is not an iterator", m.classOf(it)->name));
         if (auto v = it.as<IteratorObject>().next()) return *v;
         if (a.positional.size() > 1) return a.positional[1];
-        raise("StopIteration", "");
+        // A generator's return value travels as StopIteration.value.
+        const auto* generator = dynamic_cast<const GeneratorObject*>(&it.as<IteratorObject>());
+        m.raiseStopIteration(generator ? generator->returnValue : Value());
     });
     def("enumerate", [](Interpreter& m, CallArgs& a) {
         std::optional<Value> start = a.take("start");

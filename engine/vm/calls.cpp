@@ -79,6 +79,9 @@ Value Interpreter::callFunction(const std::shared_ptr<FunctionObject>& function,
         frame.cells.push_back(std::move(cell));
     }
     for (const auto& cell : function->closure) frame.cells.push_back(cell);
+    // A generator function's call only binds the frame: its body runs as the generator is iterated (and a
+    // compiled generator function runs eagerly, as Dynamo skips generator frames).
+    if (code.isGenerator) return makeGenerator(std::move(frame));
     if (!compiled && hookEveryCall_ && !function->attributes.contains("_torchdynamo_disable")) compiled = hookEveryCall_;
     if (compiled && !compiled->disable && frameHook_) {
         if (std::optional<Value> result = frameHook_->onFrame(*this, frame, *compiled)) return *result;
@@ -340,6 +343,8 @@ std::shared_ptr<ClassObject> Interpreter::classOf(const Value& v) {
             return classes_.at(v.as<TupleObject>().typeName == "torch.Size" ? "Size" : "tuple");
         case Kind::Dict: return v.as<DictObject>().cls ? v.as<DictObject>().cls : classes_.at("dict");
         case Kind::Set: return classes_.at(v.as<SetObject>().frozen ? "frozenset" : "set");
+        case Kind::Iterator:
+            return classes_.at(dynamic_cast<const GeneratorObject*>(&v.as<IteratorObject>()) ? "generator" : "iterator");
         default: return classes_.at(kNames[static_cast<size_t>(v.kind())]);
     }
 }

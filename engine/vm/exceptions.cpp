@@ -16,6 +16,7 @@ constexpr std::pair<const char*, const char*> kExceptionClasses[] = {
     {"BaseException", "object"},
     {"Exception", "BaseException"},
     {"KeyboardInterrupt", "BaseException"},
+    {"GeneratorExit", "BaseException"},
     {"StopIteration", "Exception"},
     {"ArithmeticError", "Exception"},
     {"ZeroDivisionError", "ArithmeticError"},

@@ -130,6 +130,11 @@ Value Interpreter::runFrame(Frame& f) {
 
     for (;;) {
         try {
+            if (!f.pendingThrow.isNull()) {
+                // generator.throw(): the exception is raised by the paused YIELD_VALUE.
+                Value thrown = std::exchange(f.pendingThrow, Value::null());
+                throw RaisedException(thrown);
+            }
             for (;;) {
                 if (f.instructionBudget >= 0 && f.instructionBudget-- == 0) return Value::null();
                 const frontend::Instruction in = instructions[f.pc];
@@ -330,6 +335,31 @@ Value Interpreter::runFrame(Frame& f) {
                         break;
                     }
                     case Opcode::ReturnValue: return pop(stack);
+                    case Opcode::YieldValue:
+                        // Leaves the frame paused here; resumeGenerator pushes the sent value and steps past it.
+                        f.suspended = true;
+                        return pop(stack);
+                    case Opcode::Send: {
+                        Value sent = pop(stack);
+                        std::optional<Value> yielded;
+                        if (auto* generator = dynamic_cast<GeneratorObject*>(stack.back().is(Kind::Iterator) ? &stack.back().as<IteratorObject>() : nullptr)) {
+                            yielded = resumeGenerator(*generator, sent, std::nullopt);
+                            if (!yielded) {
+                                stack.back() = generator->returnValue;
+                                f.pc = in.arg;
+                                continue;
+                            }
+                        } else if (!sent.isNone()) {
+                            stack.push_back(call(getAttr(stack.back(), "send"), {sent}));
+                            break;
+                        } else if (!(yielded = stack.back().as<IteratorObject>().next())) {
+                            stack.back() = Value();
+                            f.pc = in.arg;
+                            continue;
+                        }
+                        stack.push_back(std::move(*yielded));
+                        break;
+                    }
                     case Opcode::ReturnConst: return constants[in.arg];
                     case Opcode::BuildTuple:
                     case Opcode::BuildList:

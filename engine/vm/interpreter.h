@@ -29,6 +29,22 @@ struct Frame {
     /// Instructions left before runFrame hands the frame back (returning Null); -1 runs to the end. The capture
     /// engine runs a graph-break instruction alone this way, then resumes tracing after it.
     int64_t instructionBudget = -1;
+    /// Set by YIELD_VALUE: runFrame returned the yielded value and the frame waits at that instruction.
+    bool suspended = false;
+    /// An exception to raise at the current pc when runFrame resumes the frame (generator.throw/close).
+    Value pendingThrow = Value::null();
+};
+
+/// A generator: the bound frame of a call of a generator function, run to its next `yield` by next(), send()
+/// and throw() (generators.cpp). It is an iterator, so FOR_ITER, list() and friends drive it as any other.
+struct GeneratorObject : IteratorObject {
+    GeneratorObject() : IteratorObject(nullptr) {}
+    Frame frame;
+    bool started = false;   // ran to a first yield: send() may pass a value now
+    bool running = false;   // its frame is on the stack: re-entering raises ValueError
+    bool finished = false;  // returned or raised: next() raises StopIteration from now on
+    Value returnValue;      // what its `return` gave: StopIteration.value
+    Value handled;          // the exception its frame was handling when it last yielded (sys.exc_info())
 };
 
 /// Plugged in by the capture engine. Called when a function wrapped by torch.compile is entered, with its
@@ -82,6 +98,13 @@ public:
         frame.instructionBudget = -1;
         return result;
     }
+    /// A generator over a bound frame of a generator function's code (what calling that function returns).
+    Value makeGenerator(Frame frame);
+    /// Runs a generator to its next yield: that value, or nullopt once it returned (its value in returnValue).
+    /// `sent` is the value of the paused yield expression; `thrown` is raised at the yield instead.
+    std::optional<Value> resumeGenerator(GeneratorObject& generator, const Value& sent, const std::optional<Value>& thrown);
+    /// StopIteration(value) for a finished generator whose return gave `value` (None: a bare StopIteration).
+    [[noreturn]] void raiseStopIteration(const Value& value);
     /// Binds a call's arguments to a function's parameters in `frame.fast` with Python's rules and TypeErrors.
     void bindArguments(const FunctionObject& function, CallArgs& args, Frame& frame);
     /// The stripped text of a line of a script this interpreter ran ("" when unknown).
@@ -207,6 +230,8 @@ const std::vector<std::string>& nnLayerModules();
 /// The dataclasses module's source (python_polyfills_dataclasses.cpp).
 const char* dataclassesPolyfillSource();
 void installNn(Interpreter& vm, ModuleObject& nn);
+/// send / throw / close / __next__ of a generator (generators.cpp); nullopt for other names.
+std::optional<Value> generatorAttribute(Interpreter& vm, const Value& generator, const std::string& name);
 /// Attributes of builtin values (str/list/dict/... methods, tensor methods and properties).
 std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, const std::string& name);
 

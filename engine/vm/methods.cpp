@@ -533,6 +533,7 @@ std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, cons
         case Kind::Device:
             if (name == "type") return makeStr(object.as<DeviceObject>().value.isCpu() ? "cpu" : "cuda");
             return std::nullopt;
+        case Kind::Iterator: return generatorAttribute(vm, object, name);
         default: return std::nullopt;
     }
 }

@@ -1,7 +1,7 @@
-// Standard-library modules written in our Python subset (functools, itertools, operator; torch.optim.optimizer's
+// Standard-library modules written in our Python subset (functools, itertools, operator, contextlib; torch.optim.optimizer's
 // compiled-step entry), loaded on first
 // import. Being Python, the capture engine inlines them like user code, as Dynamo inlines its polyfills, so
-// their calls leave the same graphs. Iterator results are iterators over lists (the subset has no generators).
+// their calls leave the same graphs.
 #include <fmt/core.h>
 
 #include <map>
@@ -155,6 +155,79 @@ def attrgetter(name):
     return lambda obj: getattr(obj, name)
 )PY";
 
+// contextlib: contextmanager wraps a generator function in CPython's _GeneratorContextManager protocol. The
+// normal path raises nothing (next() with a default instead of catching StopIteration), so a `with` on one made
+// in a compiled frame is traced through: the generator runs to its yield at __enter__ and on to its end at __exit__.
+const char* kContextlib = R"PY(
+_exhausted = object()
+
+
+class _GeneratorContextManager:
+    def __init__(self, func, args, kwds):
+        self.gen = func(*args, **kwds)
+        self.func = func
+        self.args = args
+        self.kwds = kwds
+
+    def __enter__(self):
+        value = next(self.gen, _exhausted)
+        if value is _exhausted:
+            raise RuntimeError("generator didn't yield")
+        return value
+
+    def __exit__(self, typ, value, traceback):
+        if typ is None:
+            if next(self.gen, _exhausted) is _exhausted:
+                return False
+            raise RuntimeError("generator didn't stop")
+        if value is None:
+            value = typ()
+        try:
+            self.gen.throw(value)
+        except StopIteration as exc:
+            return exc is not value
+        except RuntimeError as exc:
+            if exc is value:
+                return False
+            if isinstance(value, StopIteration) and exc.__cause__ is value:
+                return False
+            raise
+        except BaseException as exc:
+            if exc is not value:
+                raise
+            return False
+        raise RuntimeError("generator didn't stop after throw()")
+
+
+def contextmanager(func):
+    def helper(*args, **kwds):
+        return _GeneratorContextManager(func, args, kwds)
+
+    return helper
+
+
+class nullcontext:
+    def __init__(self, enter_result=None):
+        self.enter_result = enter_result
+
+    def __enter__(self):
+        return self.enter_result
+
+    def __exit__(self, *excinfo):
+        return False
+
+
+class suppress:
+    def __init__(self, *exceptions):
+        self._exceptions = exceptions
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, exctype, excinst, exctb):
+        return exctype is not None and issubclass(exctype, self._exceptions)
+)PY";
+
 // torch.onnx: this runtime exports nothing, so no call ever runs inside an ONNX export (Dynamo folds it too).
 const char* kTorchOnnx = R"PY(
 def is_in_onnx_export():
@@ -214,7 +287,7 @@ std::string operatorModuleSource() {
 const char* polyfillSource(const std::string& module) {
     static const std::string kOperator = operatorModuleSource();
     static const std::map<std::string, const char*> kSources = {
-        {"functools", kFunctools}, {"itertools", kItertools}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer},
+        {"functools", kFunctools}, {"itertools", kItertools}, {"contextlib", kContextlib}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer},
                                                                   {"torch.onnx", kTorchOnnx}, {"torch.distributed", kTorchDistributed},
                                                                   {"torch.distributions", distributionsPolyfillSource()}};
     auto it = kSources.find(module);

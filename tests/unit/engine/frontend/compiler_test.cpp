@@ -187,10 +187,10 @@ TEST(Compiler, ComprehensionsAreNestedFunctions) {
         listingOf(source, "<listcomp>"),
         "BUILD_LIST 0\nLOAD_FAST .0\nFOR_ITER to 11\nSTORE_FAST x\nLOAD_FAST x\nPOP_JUMP_IF_FALSE to 2\nLOAD_FAST x\n"
         "LOAD_DEREF k\nBINARY_OP *\nLIST_APPEND 2\nJUMP_BACKWARD to 2\nRETURN_VALUE\n");
+    // A generator expression is a generator: it yields each element.
     EXPECT_EQ(listingOf(source, "<genexpr>"),
-              "BUILD_LIST 0\nLOAD_FAST .0\nFOR_ITER to 7\nSTORE_FAST y\nLOAD_FAST y\nLIST_APPEND 2\nJUMP_BACKWARD to "
-              "2\nGET_ITER\n"
-              "RETURN_VALUE\n");
+              "LOAD_FAST .0\nFOR_ITER to 7\nSTORE_FAST y\nLOAD_FAST y\nYIELD_VALUE\nPOP_TOP\nJUMP_BACKWARD to 1\n"
+              "RETURN_CONST None\n");
     EXPECT_EQ(
         listingOf("d = {k: v for k, v in items for _ in k}\n", "<dictcomp>"),
         "BUILD_MAP 0\nLOAD_FAST .0\nFOR_ITER to 15\nUNPACK_SEQUENCE 2\nSTORE_FAST k\nSTORE_FAST v\nLOAD_FAST "
