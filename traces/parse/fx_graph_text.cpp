@@ -9,6 +9,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "parse/fx_operators.h"
 #include "parse/text_scan.h"
 
 namespace traces {
@@ -18,6 +19,9 @@ using scan::isIdentChar;
 using scan::isIdentStart;
 using scan::trim;
 using scan::trimLeft;
+using fx_operators::findInfixOperator;
+using fx_operators::InPlaceOperation;
+using fx_operators::inPlaceOperationOf;
 
 struct StringHash {
     using is_transparent = void;
@@ -32,83 +36,7 @@ struct SourceLocation {
     std::string code;
 };
 
-struct InfixOperator {
-    std::string_view token;
-    std::string_view target;
-};
-
-// FX prints these operator.* calls infix with one blank on each side ("a * b"), which is what we match.
-constexpr std::array<InfixOperator, 19> kInfixOperators = {{
-    {"**", "operator.pow"},  {"//", "operator.floordiv"}, {"<<", "operator.lshift"}, {">>", "operator.rshift"},
-    {"<=", "operator.le"},   {">=", "operator.ge"},       {"==", "operator.eq"},     {"!=", "operator.ne"},
-    {"*", "operator.mul"},   {"/", "operator.truediv"},   {"+", "operator.add"},     {"-", "operator.sub"},
-    {"%", "operator.mod"},   {"@", "operator.matmul"},    {"&", "operator.and_"},    {"|", "operator.or_"},
-    {"^", "operator.xor"},   {"<", "operator.lt"},        {">", "operator.gt"},
-}};
-
 constexpr std::string_view kDefForward = "def forward(";
-
-/// An in-place operator node as FX prints it: the operation, then the node named after its first argument
-/// ("out_4 += x_3;  out_5: \"f32[...]\" = out_4", "x[0] = y;  setitem = x"). Dynamo records a residual add
-/// (`out += identity`) this way.
-struct InPlaceOperation {
-    std::string target;  ///< "operator.iadd", "operator.setitem"
-    std::string args;    ///< "out_4, x_3"
-};
-
-bool isArithmetic(const InfixOperator& op) {
-    return op.token != "<" && op.token != ">" && op.token.find('=') == std::string_view::npos;
-}
-
-/// `statement` as an in-place operation (`a += b` for every arithmetic infix operator, `a[i] = v`), if it is one.
-/// One scan over the statement looks at each top-level "= ": the text before it tells " += ", " //= ", ... from
-/// " = " (a search per operator made this a third of an import's parsing: most statements end in "; x = None").
-/// Where several operators occur, the first in kInfixOperators wins, at its first occurrence.
-std::optional<InPlaceOperation> inPlaceOperationOf(std::string_view statement) {
-    size_t winner = kInfixOperators.size();
-    size_t winnerPos = std::string_view::npos;
-    size_t assignPos = std::string_view::npos;  // the first top-level " = "
-    int depth = 0;
-    for (size_t i = 0; i < statement.size();) {
-        char c = statement[i];
-        if (c == '\'' || c == '"') {
-            i = scan::skipQuoted(statement, i);
-            continue;
-        }
-        if (c == '(' || c == '[' || c == '{') ++depth;
-        else if (c == ')' || c == ']' || c == '}') --depth;
-        else if (c == '=' && depth == 0 && i > 0 && i + 1 < statement.size() && statement[i + 1] == ' ') {
-            if (statement[i - 1] == ' ' && assignPos == std::string_view::npos) assignPos = i - 1;
-            for (size_t k = 0; k < winner; ++k) {
-                std::string_view token = kInfixOperators[k].token;
-                if (!isArithmetic(kInfixOperators[k]) || i < token.size() + 1) continue;
-                if (statement[i - token.size() - 1] == ' ' && statement.substr(i - token.size(), token.size()) == token) {
-                    winner = k;
-                    winnerPos = i - token.size() - 1;
-                    break;
-                }
-            }
-        }
-        ++i;
-    }
-    if (winner < kInfixOperators.size()) {
-        const InfixOperator& op = kInfixOperators[winner];
-        std::string_view name = op.target.substr(op.target.find('.') + 1);
-        if (name.ends_with('_')) name.remove_suffix(1);  // and_ -> iand
-        size_t afterToken = winnerPos + op.token.size() + 3;  // " ", the token, "= "
-        return InPlaceOperation{"operator.i" + std::string(name), std::string(trim(statement.substr(0, winnerPos))) + ", " +
-                                                                     std::string(trim(statement.substr(afterToken)))};
-    }
-    size_t eq = assignPos;
-    std::string_view target = eq == std::string_view::npos ? std::string_view() : trim(statement.substr(0, eq));
-    size_t open = target.find('[');
-    if (open == std::string_view::npos || !scan::isIdentifier(target.substr(0, open)) || !target.ends_with(']') ||
-        scan::findClosingBracket(target, open) != target.size() - 1)
-        return std::nullopt;
-    return InPlaceOperation{"operator.setitem", std::string(target.substr(0, open)) + ", " +
-                                                    std::string(target.substr(open + 1, target.size() - open - 2)) + ", " +
-                                                    std::string(trim(statement.substr(eq + 3)))};
-}
 
 /// "path:line in fn, code: src" (the text after "# File: ").
 SourceLocation parseFileComment(std::string_view rest) {
@@ -146,29 +74,6 @@ size_t dottedNameLength(std::string_view s) {
         break;
     }
     return i;
-}
-
-/// Position of the first top-level infix operator (" op "), with the operator it is.
-std::optional<std::pair<size_t, const InfixOperator*>> findInfixOperator(std::string_view expr) {
-    int depth = 0;
-    for (size_t i = 0; i < expr.size();) {
-        char c = expr[i];
-        if (c == '\'' || c == '"') {
-            i = scan::skipQuoted(expr, i);
-            continue;
-        }
-        if (c == '(' || c == '[' || c == '{') ++depth;
-        else if (c == ')' || c == ']' || c == '}') --depth;
-        else if (c == ' ' && depth == 0) {
-            for (const InfixOperator& op : kInfixOperators) {
-                size_t end = i + 1 + op.token.size();
-                if (end < expr.size() && expr[end] == ' ' && expr.substr(i + 1, op.token.size()) == op.token)
-                    return std::make_pair(i, &op);
-            }
-        }
-        ++i;
-    }
-    return std::nullopt;
 }
 
 void appendPiece(std::string& joined, std::string_view piece) {
