@@ -23,6 +23,7 @@ struct InductorConfig {
     bool debugTrace = false;    // options trace.enabled / debug: output code and kernels under torch_compile_debug/
     bool graphDiagram = false;  // options trace.graph_diagram: the fusion diagram as DOT next to them
     bool comboKernels = false;  // option combo_kernels, and AOT Autograd's optimizer-step graphs: fuseComboKernels
+    bool fxGraphCache = true;   // schedules kept on disk across runs (fx_graph_cache.h)
     static InductorConfig from(const vm::CompileOptions& options);
 };
 
