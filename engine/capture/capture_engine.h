@@ -14,6 +14,7 @@
 #include "capture/guards.h"
 #include "capture/tracer.h"
 #include "fx/backend.h"
+#include "fx/cache_events.h"
 #include "fx/compile_host.h"
 #include "fx/fx_printer.h"
 #include "tensor/autocast.h"
@@ -131,6 +132,10 @@ private:
     /// Writes an entry's side effects to the real lists, objects, dicts and globals after its graph ran.
     void replaySideEffects(const CacheEntry& entry, const vm::ValueList& outputs, const vm::ValueList& view, vm::Namespace& globals);
     void emitGraphBreak(const traces::CompileKey& key, const GraphBreakInfo& info);
+    /// TORCH_LOGS at the start of a frame compile: +dynamo's stack, dynamo's Step 1, dynamic's create_env, bytecode.
+    void logCompileStart(const vm::Frame& frame, const FrameCache& cache);
+    /// The backend's cache lookups of this compile: trace artifacts and counters["inductor"].
+    void reportCacheEvents(const traces::CompileKey& key, const std::vector<fx::CacheEvent>& events);
     void countGraphBreak(const std::string& reason);
     int recompileLimit();
     /// torch._dynamo.config's attributes.

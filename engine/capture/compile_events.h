@@ -30,6 +30,11 @@ public:
     virtual void graphBreak(const traces::CompileKey& key, const traces::GraphBreak& graphBreak) = 0;
     /// Generated code of the backend for this compile (kernels with their fused nodes), when there is any.
     virtual void outputCode(const traces::CompileKey& key, const traces::OutputCode& code) = 0;
+    /// A cache lookup of the backend (Inductor's FX graph cache), as TORCH_TRACE logs it: the artifact
+    /// `fx_graph_cache_hit` / `_miss` / `_bypass` with its JSON payload (key, components, cache_state, reason).
+    virtual void cacheLookup(const traces::CompileKey& key, const std::string& artifactName, const std::string& payload) {
+        (void)key, (void)artifactName, (void)payload;
+    }
     /// A message Dynamo logs as a warning, e.g. the recompile-limit warning, verbatim.
     virtual void warning(const traces::CompileKey& key, const std::string& text) = 0;
     /// The compile is over: status (Ok, Failed with failType/failReason), counts (guardCount, opCount,

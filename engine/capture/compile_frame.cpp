@@ -6,8 +6,11 @@
 #include <tuple>
 
 #include "capture/capture_engine.h"
+#include "capture/guard_filter.h"
 #include "fx/backend_options.h"
+#include "fx/cache_events.h"
 #include "fx/fx_printer.h"
+#include "frontend/disassembler.h"
 #include "fx/torch_logs.h"
 #include "tensor/random.h"
 #include "vm/backend_catalog.h"
@@ -82,6 +85,28 @@ void CaptureEngine::logGraphBreak(const std::string& prefix, const GraphBreakInf
     logLines(log(), prefix + "[__graph_breaks] ", text + "\n");
 }
 
+void CaptureEngine::logCompileStart(const vm::Frame& frame, const FrameCache& cache) {
+    const std::string& file = frame.code->filename;
+    if (fx::torchLogDebug("dynamo")) {
+        // The user's stack as traceback.format() prints it; Dynamo elides its own frames (the 5 between the call
+        // and the log line: eval_frame's wrapper and convert_frame's).
+        std::string stack;
+        for (const vm::TracebackEntry& e : vm_.callStack())
+            stack += fmt::format("  File \"{}\", line {}, in {}\n    {}\n", e.filename, e.line, e.function, vm_.sourceLine(e.filename, e.line));
+        fx::logComponent("dynamo", fmt::format("torchdynamo start compiling {} {}:{}, stack (elided 5 frames):\n{}", cache.functionName, file,
+                                               cache.firstLine, stack),
+                         /*debug=*/true);
+    }
+    fx::logComponent("dynamo", fmt::format("Step 1: torchdynamo start tracing {} {}:{}", cache.functionName, file, cache.firstLine));
+    fx::logComponent("dynamic", "create_env");
+    if (fx::torchLogEnabled("bytecode")) {
+        frontend::DisassemblyOptions listing;
+        listing.nested = false;
+        fx::logArtifact("bytecode", fmt::format("ORIGINAL BYTECODE {} {} line {} \n{}\n", cache.functionName, file, cache.firstLine,
+                                                frontend::disassemble(*frame.code, listing)));
+    }
+}
+
 void CaptureEngine::failUnsupported(traces::Compile& compile, const GraphBreakInfo& info) {
     countCounter("unimplemented", info.reason, 1);
     countCounter("frames", "total", 1);
@@ -97,6 +122,14 @@ void CaptureEngine::countCompiledGraph(const Graph& graph) {
     ++uniqueGraphs_;
     countCounter("stats", "unique_graphs", 1);
     countCounter("stats", "calls_captured", callNodeCount(graph));
+}
+
+void CaptureEngine::reportCacheEvents(const traces::CompileKey& key, const std::vector<fx::CacheEvent>& events) {
+    for (const fx::CacheEvent& event : events) {
+        // counters["inductor"]["fxgraph_cache_hit"], as Inductor's FxGraphCache counts its lookups.
+        countCounter("inductor", fmt::format("{}_cache_{}", event.cache == "fx_graph" ? "fxgraph" : event.cache, event.result), 1);
+        if (sink_) sink_->cacheLookup(key, fmt::format("{}_cache_{}", event.cache, event.result), event.payload);
+    }
 }
 
 void CaptureEngine::emitGraphBreak(const traces::CompileKey& key, const GraphBreakInfo& info) {
@@ -209,6 +242,9 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         userStack.push_back(traces::Frame{file, line, cache.functionName, vm_.sourceLine(file, line)});
         sink_->compileStarted(compile, userStack);
     }
+    // Everything logged from here on (the trace's ShapeEnv lines, the backend's stages) carries this compile's id.
+    const fx::CompileIdScope compileScope(key.str(), log());
+    logCompileStart(frame, cache);
 
     TraceOptions traceOptions;
     traceOptions.functionName = cache.functionName;
@@ -256,6 +292,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         }
         traceOptions.breakBefore[*result.restartAt] = *result.graphBreak;
     }
+    if (result.returned) fx::logComponent("dynamo", fmt::format("Step 1: torchdynamo done tracing {} (RETURN_VALUE)", cache.functionName));
 
     CacheEntry entry;
     entry.compileNumber = static_cast<int>(cache.entries.size());
@@ -280,16 +317,19 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
             examples.push_back(binding.dimension >= 0 ? vm::Value(v.tensor().size(binding.dimension)) : v);
         }
         auto backendStart = std::chrono::steady_clock::now();
-        const fx::CompileIdScope compileScope(key.str(), log());
         const vm::CompileOptions backendOptions = withInductorConfig(options);
         std::unique_ptr<Backend> backend = fx::makeBackend(backendOptions);
+        fx::CacheEventScope cacheEvents;
+        const std::string backendName =
+            options.backend == "<callable>" ? vm_.getAttr(options.backendCallable, "__name__").str() : options.backend;
+        fx::logComponent("dynamo", "Step 2: calling compiler function " + backendName);
         try {
             if (sink_) backend->setRunNote([sink = sink_, key](const std::string& text) { sink->warning(key, text); });
             entry.compiled = backend->compile(vm_, graph, examples);
+            reportCacheEvents(key, cacheEvents.events());
         } catch (...) {
             // A backend that raises fails the compile with Dynamo's BackendCompilerFailed.
             vm::Value error = vm_.exceptionFrom(std::current_exception());
-            std::string backendName = options.backend == "<callable>" ? vm_.getAttr(options.backendCallable, "__name__").str() : options.backend;
             compile.status = traces::CompileStatus::Failed;
             compile.failType = "BackendCompilerFailed";
             countCounter("frames", "total", 1);
@@ -300,6 +340,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
                                   "TORCH_LOGS=\"+dynamo\"\n",
                                   backendName, vm_.classOf(error)->name, vm_.str(error)));
         }
+        fx::logComponent("dynamo", "Step 2: done compiler function " + backendName);
         backendSeconds = secondsSince(backendStart);
         backendPhases = backend->phaseTimes();
         logBackendStages(*backend);
@@ -338,6 +379,18 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         if (logs_.graphBreaks)
             logGraphBreak(prefix, info, fmt::format("Encountered graph break when attempting to trace {}:\n\n{}",
                                                     instructionDescription(*frame.code, entry.breakPc), info.reason));
+    }
+    fx::logComponent("dynamic", "produce_guards");
+    if (!options.guardFilterFn.isNone()) {
+        try {
+            result.guards = filterGuards(vm_, options.guardFilterFn, std::move(result.guards), view, *frame.globals);
+        } catch (...) {
+            // The program's filter raised (or answered wrongly): the compile fails with it, as Dynamo's does.
+            compile.status = traces::CompileStatus::Failed;
+            compile.failType = "UserError";
+            if (sink_) sink_->compileFinished(compile);
+            throw;
+        }
     }
     entry.guards = GuardTree(std::move(result.guards));
     std::vector<traces::Guard> guardRows = entry.guards.rows();

@@ -4,6 +4,8 @@
 
 #include "capture/capture_engine.h"
 #include "capture/explain.h"
+#include "capture/guard_filter.h"
+#include "capture/substitute_in_graph.h"
 
 namespace eng::capture {
 
@@ -72,6 +74,8 @@ void CaptureEngine::installDynamoSurface() {
             return makeExplainOutput(machine, record);
         });
     });
+    installGuardFilterHelpers(vm_, compiler);
+    installSubstituteInGraph(compiler);
     compiler["is_compiling"] = vm::makeNative("is_compiling", [](vm::Interpreter&, vm::CallArgs&) { return vm::Value(false); });
     compiler["is_dynamo_compiling"] = compiler["is_compiling"];
     auto stanceClass = vm_.builtinClass("_set_stance");

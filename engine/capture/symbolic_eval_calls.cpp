@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "capture/substitute_in_graph.h"
 #include "capture/symbolic_eval.h"
 #include "ops/operators.h"
 
@@ -314,6 +315,8 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         for (const auto& [key, a] : kwargs) keywords.emplace_back(key, exampleOf(a));
         return constant(vm_.call(value, std::move(values), std::move(keywords)));
     }
+    // torch.compiler.substitute_in_graph: the polyfill is inlined in the original's place (PolyfilledFunctionVariable).
+    if (std::optional<vm::Value> polyfill = graphSubstitute(value)) return inlineFunction(frame, *polyfill, std::move(args), std::move(kwargs), nullptr);
     if (value.is(vm::Kind::Function)) {
         if (value.as<vm::FunctionObject>().attributes.contains("_torchdynamo_allow_in_graph")) {
             std::string target = "__main__." + value.as<vm::FunctionObject>().code->name;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "fx/graph_runner.h"
+#include "capture/shape_logs.h"
 #include "capture/symbolic_eval.h"
 #include "ops/operators.h"
 
@@ -235,6 +236,7 @@ VarRef Tracer::compareOp(uint32_t op, const VarRef& a, const VarRef& b) {
         g.compareOp = sizeFirst ? op : reflected[op % 6];
         g.expected = bound->value;
         g.outcome = vm_.truthy(result);
+        logShapeGuard(size->node->target, g);
         guards_.push_back(std::move(g));
         return constant(result);
     }

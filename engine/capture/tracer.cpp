@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "capture/shape_logs.h"
 #include "fx/graph_runner.h"
 #include "frontend/opcodes.h"
 #include "ops/in_place.h"
@@ -329,6 +330,7 @@ Arg Tracer::argOf(const VarRef& v) {
                 if ((changed || marked || options_.dynamicAll) && g.sizes[d] >= 2) {
                     g.dynamicDims[d] = true;
                     std::string symbol = "s" + std::to_string(symbolCount_++);
+                    logCreateSymbol(symbol, std::to_string(g.sizes[d]), fmt::format("{}.size()[{}]", v->source->str(), d), "[2, int_oo]", g.origin);
                     Node* s = graph_->addPlaceholder(symbol, vm::Value(g.sizes[d]), "torch.SymInt");
                     graph_->symbols[symbol] = s;
                     dimSymbols[d] = symbol;
@@ -354,6 +356,8 @@ Arg Tracer::argOf(const VarRef& v) {
             guardValue(v);
             // ShapeEnv names float symbols zf0, zf1, ... and int ones s0, s1, ...
             std::string symbol = (v->value.is(vm::Kind::Float) ? "zf" : "s") + std::to_string(symbolCount_++);
+            logCreateSymbol(symbol, vm_.repr(v->value), v->source ? v->source->str() : symbol, v->value.is(vm::Kind::Float) ? "[-oo, oo]" : "[-int_oo, int_oo]",
+                            originHere());
             v->node = graph_->addPlaceholder(symbol, v->value, v->value.is(vm::Kind::Int) ? "torch.SymInt" : "torch.SymFloat");
             graph_->symbols[symbol] = v->node;
             symbolVars_[symbol] = v;

@@ -1,6 +1,7 @@
-// TORCH_LOGS as PyTorch's logging reads it: which log artifacts a run prints to stderr. Dynamo's own (graph_breaks,
-// recompiles, guards, graph_code) and the IR of each compile stage after it (aot_graphs, post_grad_graphs,
-// ir_pre_fusion, ir_post_fusion, output_code) are read through one parser and printed with one prefix rule.
+// TORCH_LOGS as PyTorch's logging reads it: which components (dynamo, dynamic: INFO, or DEBUG with a leading "+")
+// and artifacts (graph_breaks, recompiles, guards, graph_code, bytecode, the IR of each compile stage, the
+// scheduler's fusion decisions, ...) a run prints to stderr. The names are one table, torch_log_channels.def; they
+// are read through one parser and printed with one prefix rule.
 #pragma once
 
 #include <ostream>
@@ -11,9 +12,13 @@
 
 namespace eng::fx {
 
-/// Whether TORCH_LOGS (comma-separated, a leading "+" asks for verbose output) names `artifact`, or
-/// `artifact`_verbose (recompiles_verbose turns recompiles on). Read on every call.
-bool torchLogEnabled(std::string_view artifact);
+/// Whether TORCH_LOGS (comma-separated, a leading "+" asks for DEBUG) shows `name` (a name of
+/// torch_log_channels.def; another is a programming error, std::logic_error): a component when named, with or
+/// without "+"; an artifact when named, or `name`_verbose is (recompiles_verbose turns recompiles on), or its
+/// component is at DEBUG and it is not off by default. Read on every call.
+bool torchLogEnabled(std::string_view name);
+/// Whether TORCH_LOGS asks for component `name` at DEBUG ("+dynamo").
+bool torchLogDebug(std::string_view component);
 
 /// Prints every line of `text` after `prefix` ("[0/1] [__recompiles] "), as TORCH_LOGS does.
 void logLines(std::ostream& out, const std::string& prefix, const std::string& text);
@@ -21,6 +26,10 @@ void logLines(std::ostream& out, const std::string& prefix, const std::string& t
 /// Prints `text` under `artifact` when TORCH_LOGS names it, each line after "[compile id] [__artifact] ", where the
 /// compile in progress on this thread logs (see CompileIdScope; stderr outside a compile).
 void logArtifact(std::string_view artifact, const std::string& text);
+
+/// Prints `text` from component `component` (its INFO messages, or DEBUG ones with `debug`) when TORCH_LOGS asks for
+/// it, each line after "[compile id] " (no artifact tag), where the compile in progress on this thread logs.
+void logComponent(std::string_view component, const std::string& text, bool debug = false);
 
 /// The artifact a backend's stage graph is logged under: aot_joint_graph, aot_graphs (forward, backward, inference),
 /// post_grad_graphs; "" for a kind without one.

@@ -7,12 +7,24 @@
 
 #include "cuda/cuda_graph.h"
 #include "cuda/driver.h"
+#include "fx/torch_logs.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 
 namespace eng::inductor {
 
 namespace {
+
+/// cudagraph_trees numbers the functions it wraps and the graphs it records, process-wide.
+int nextCudaGraphFunctionId() {
+    static int next = 0;
+    return next++;
+}
+
+int nextCudaGraphRecordingId() {
+    static int next = 0;
+    return next++;
+}
 
 std::vector<int64_t> evaluateAll(const std::vector<Index>& sizes, const SymbolValues& symbols) {
     std::vector<int64_t> out;
@@ -153,6 +165,7 @@ std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm
         if (b.kind == BufferKind::Input && b.isParameter) key.push_back(reinterpret_cast<int64_t>(bound[static_cast<size_t>(b.id)].data()));
     std::shared_ptr<Recording>& recording = recordings_[key];
     if (!recording) {
+        fx::logArtifact("cudagraphs", fmt::format("Recording function {} of graph recording id {}", cudaGraphFunctionId_, nextCudaGraphRecordingId()));
         auto fresh = std::make_shared<Recording>();
         fresh->tensors.resize(graph_.buffers.size());
         for (const GraphBuffer& b : graph_.buffers) {
@@ -195,6 +208,11 @@ std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm
     return outputsOf(recording->tensors, inputs, symbols);
 }
 
+void CompiledGraph::enableCudaGraphs() {
+    cudaGraphs_ = true;
+    cudaGraphFunctionId_ = nextCudaGraphFunctionId();
+}
+
 void CompiledGraph::fallBackToEager(const std::string& reason) {
     eagerFallback_ = reason;
     if (runNote_) runNote_("cwb inductor: this graph runs on the eager runtime from now on: " + reason);
@@ -208,6 +226,8 @@ vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& input
     // must not do).
     if (cudaGraphs_ && calls_++ > 0)
         if (auto outputs = replay(vm, inputs, symbols)) return *outputs;
+    // cudagraph_trees' words: the first call is the warmup, the second records.
+    if (cudaGraphs_ && calls_ == 1) fx::logArtifact("cudagraphs", fmt::format("Running warmup of function {}", cudaGraphFunctionId_));
     vm::ValueList outputs = runPlain(vm, inputs, symbols);
     if (!tuningLabel_.empty()) {
         // Tuning times its candidates on the first launch, after the trace recorded the kernels.

@@ -39,7 +39,7 @@ public:
     /// recording's static buffers, what the externs allocate while recording comes from the recording's private
     /// memory pool, and outputs are the recording's buffers (overwritten by the next call, as PyTorch's cudagraph
     /// outputs are). A recording that fails (an extern that synchronises) turns CUDA graphs off for this graph.
-    void enableCudaGraphs() { cudaGraphs_ = true; }
+    void enableCudaGraphs();
     int cudaGraphRecordings() const { return static_cast<int>(recordings_.size()); }
     /// Why recording failed and the graph went back to plain runs; empty while CUDA graphs work (or are off).
     const std::string& cudaGraphFailure() const { return cudaGraphFailure_; }
@@ -72,6 +72,7 @@ private:
     std::vector<int> lastUse_;  // per buffer: the last step reading it (freed after), -1 when kept to the end
     std::vector<bool> kernelArgument_;  // per buffer: whether a kernel takes its address (it must be on graph_.device)
     bool cudaGraphs_ = false;
+    int cudaGraphFunctionId_ = -1;  // TORCH_LOGS=cudagraphs: this graph's number among those using CUDA graphs
     int calls_ = 0;
     std::map<std::vector<int64_t>, std::shared_ptr<Recording>> recordings_;
     std::string cudaGraphFailure_;

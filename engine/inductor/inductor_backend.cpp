@@ -16,6 +16,7 @@
 #include "inductor/cpu/cpu_launcher.h"
 #include "inductor/cuda/cuda_launcher.h"
 #include "inductor/debug_trace.h"
+#include "inductor/fx_graph_cache.h"
 #include "tensor/autograd/grad_mode.h"
 #include "inductor/inductor_options.h"
 #include "inductor/stage_logs.h"
@@ -168,7 +169,14 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     }
     const double loweringSeconds = secondsSince(start);
     if (fx::torchLogEnabled("ir_pre_fusion")) fx::logArtifact("ir_pre_fusion", preFusionText(lowered));
-    Schedule schedule = scheduleGraph(lowered, {.comboKernels = config_.comboKernels, .aggressiveFusion = config_.aggressiveFusion});
+    // The scheduler's logs come with its work: a schedule read from the FX graph cache was not made here.
+    Schedule schedule = scheduleThroughCache(*graph, exampleInputs, config_, lowered, [&] {
+        Schedule made = scheduleGraph(lowered, {.comboKernels = config_.comboKernels, .aggressiveFusion = config_.aggressiveFusion});
+        if (fx::torchLogEnabled("fusion")) fx::logArtifact("fusion", fusionLogText(made, lowered));
+        if (fx::torchLogEnabled("schedule"))
+            for (const std::string& text : scheduleLogTexts(made, lowered)) fx::logArtifact("schedule", text);
+        return made;
+    });
     if (fx::torchLogEnabled("ir_post_fusion")) fx::logArtifact("ir_post_fusion", postFusionText(schedule, lowered));
     const double schedulingSeconds = secondsSince(start) - loweringSeconds;
     std::vector<Kernel> kernels;
@@ -215,6 +223,8 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     if (config_.cudaGraphs) {
         const std::string decision = cudaGraphsDecision(*compiled);
         code.source += "# " + decision + "\n";
+        // Inductor warns of a skip through perf_hint_log (log_cudagraph_skip_and_bump_counter).
+        if (decision.rfind("skipping", 0) == 0) fx::logArtifact("perf_hints", decision);
         if (decision.rfind("skipping", 0) != 0) compiled->enableCudaGraphs();
     }
     if (config_.autotune && device.type() != tensor::DeviceType::CUDA)
@@ -256,6 +266,7 @@ InductorConfig InductorConfig::from(const vm::CompileOptions& options) {
     config.comboKernels = inductorFlag(extra, "combo_kernels", false);
     config.coordinateDescent = inductorFlag(extra, "coordinate_descent_tuning", autotuneMode);
     config.aggressiveFusion = inductorFlag(extra, "aggressive_fusion", false);
+    config.fxGraphCache = fxGraphCacheEnabled(extra);
     return config;
 }
 

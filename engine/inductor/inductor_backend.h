@@ -25,6 +25,7 @@ struct InductorConfig {
     bool comboKernels = false;  // option combo_kernels, and AOT Autograd's optimizer-step graphs: fuseComboKernels
     bool coordinateDescent = false;  // option coordinate_descent_tuning (max-autotune modes set it): launch configs tuned
     bool aggressiveFusion = false;   // option aggressive_fusion: pointwise kernels fuse without shared reads
+    bool fxGraphCache = true;        // schedules kept on disk across runs (fx_graph_cache.h)
     static InductorConfig from(const vm::CompileOptions& options);
 };
 

@@ -540,7 +540,7 @@ Schedule Scheduler::run() {
         groupOf[static_cast<size_t>(b.id)] = static_cast<int>(groups.size());
         groups.push_back(std::move(alone));
         plans.push_back(std::move(alonePlan));
-        schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", groups.size() - 1), false, "starts a new kernel"});
+        schedule.decisions.push_back(FusionDecision{b.name, fmt::format("kernel {}", groups.size() - 1), false, kStartsNewKernel});
     }
 
     // A buffer is stored when it is an output, written back into an input, or read outside its own kernel.

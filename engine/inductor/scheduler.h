@@ -10,6 +10,9 @@
 
 namespace eng::inductor {
 
+/// The reason of the decision that opens a kernel (no fusion was refused).
+inline constexpr const char* kStartsNewKernel = "starts a new kernel";
+
 struct FusionDecision {
     std::string buffer;  // the buffer being placed (buf3)
     std::string kernel;  // the kernel it joined or was tried against (its name once named)

@@ -85,4 +85,28 @@ std::string postFusionText(const Schedule& schedule, const LoweredGraph& graph) 
     return text;
 }
 
+std::string fusionLogText(const Schedule& schedule, const LoweredGraph& graph) {
+    size_t nodes = 0;
+    for (const GraphBuffer& buffer : graph.buffers) nodes += buffer.kind == BufferKind::Input ? 0 : 1;
+    std::string text = fmt::format("===== attempting fusion (1/10): {} nodes =====\n", nodes);
+    for (const FusionDecision& d : schedule.decisions) {
+        if (d.fused) text += fmt::format("fusing {} with {}\n", d.buffer, d.kernel);
+        // A node that opens a kernel, or an extern kernel on its own, is no refused fusion.
+        else if (d.buffer != d.kernel && d.reason != kStartsNewKernel) text += fmt::format("cannot fuse {} with {}: {}\n", d.buffer, d.kernel, d.reason);
+    }
+    text += fmt::format("completed fusion round (1/10): fused {} nodes into {} nodes\n\n", nodes, schedule.steps.size());
+    return text + "===== fusion complete (1 iterations) =====";
+}
+
+std::vector<std::string> scheduleLogTexts(const Schedule& schedule, const LoweredGraph& graph) {
+    std::vector<std::string> texts;
+    for (const ScheduleStep& step : schedule.steps) {
+        if (step.kind != ScheduleStep::Kind::Kernel) continue;
+        std::vector<std::string> nodes;
+        for (int member : schedule.kernels.at(step.index).members) nodes.push_back(fmt::format("SchedulerNode(name='{}')", graph.buffers.at(member).name));
+        texts.push_back(fmt::format("Schedule:\n [{}]", fmt::join(nodes, ", ")));
+    }
+    return texts;
+}
+
 }  // namespace eng::inductor

@@ -25,6 +25,18 @@ std::filesystem::path defaultKernelCacheDir() {
     return {};
 }
 
+const std::string& executableIdentity() {
+    static const std::string identity = [] {
+        std::error_code ec;
+        const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+        if (ec) return std::string("exe unknown");
+        const auto size = std::filesystem::file_size(self, ec);
+        const auto written = std::filesystem::last_write_time(self, ec).time_since_epoch().count();
+        return "exe " + self.string() + " " + std::to_string(size) + " " + std::to_string(written);
+    }();
+    return identity;
+}
+
 std::string hashHex(const std::string& text) {
     uint64_t hash = 14695981039346656037ull;
     for (unsigned char c : text) {

@@ -31,6 +31,10 @@ private:
     std::string suffix_;
 };
 
+// This build of cwb: its executable's path, size and modification time. Keys that include it miss after a rebuild,
+// whose code generators or schedulers may produce other code for the same input.
+const std::string& executableIdentity();
+
 // 64-bit FNV-1a, as 16 hex digits (file names; the full key is still compared on load).
 std::string hashHex(const std::string& text);
 

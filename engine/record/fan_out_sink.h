@@ -31,6 +31,9 @@ public:
     void outputCode(const traces::CompileKey& key, const traces::OutputCode& code) override {
         for (auto* sink : sinks_) sink->outputCode(key, code);
     }
+    void cacheLookup(const traces::CompileKey& key, const std::string& artifactName, const std::string& payload) override {
+        for (auto* sink : sinks_) sink->cacheLookup(key, artifactName, payload);
+    }
     void warning(const traces::CompileKey& key, const std::string& text) override {
         for (auto* sink : sinks_) sink->warning(key, text);
     }

@@ -225,6 +225,23 @@ void SessionRecorder::outputCode(const CompileKey& key, const traces::OutputCode
     target_->addOutputCode(row);
 }
 
+void SessionRecorder::cacheLookup(const CompileKey& key, const std::string& artifactName, const std::string& payload) {
+    ++session_.records;
+    traces::Artifact row;
+    row.sessionId = session_.id;
+    if (seenKeys_.contains(key)) row.compileId = rowFor(key).id;
+    row.seq = nextSeq_++;
+    row.event = "artifact";
+    row.name = artifactName;
+    row.encoding = "json";
+    nlohmann::ordered_json envelope;
+    envelope["artifact"] = {{"name", row.name}, {"encoding", row.encoding}};
+    addContextKeys(envelope, key);
+    row.metadata = envelope.dump();
+    row.payload = payload;
+    target_->addArtifact(row);
+}
+
 void SessionRecorder::warning(const CompileKey& key, const std::string& text) {
     ++session_.records;
     traces::Artifact row;

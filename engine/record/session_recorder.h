@@ -33,6 +33,7 @@ public:
     void guardsInstalled(const traces::CompileKey& key, const std::vector<traces::Guard>& guards) override;
     void graphBreak(const traces::CompileKey& key, const traces::GraphBreak& graphBreak) override;
     void outputCode(const traces::CompileKey& key, const traces::OutputCode& code) override;
+    void cacheLookup(const traces::CompileKey& key, const std::string& artifactName, const std::string& payload) override;
     void warning(const traces::CompileKey& key, const std::string& text) override;
     void compileFinished(const traces::Compile& compile) override;
 

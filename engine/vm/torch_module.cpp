@@ -57,7 +57,21 @@ std::shared_ptr<CompileOptions> compileOptions(Interpreter& vm, CallArgs& args) 
                                               "default, reduce-overhead, max-autotune, max-autotune-no-cudagraphs"));
         options->mode = text;
     }
-    if (extra && !extra->isNone()) options->backendOptions = *extra;
+    if (extra && !extra->isNone()) {
+        options->backendOptions = *extra;
+        // torch.compile hands guard_filter_fn to Dynamo, and the rest of the options to the backend.
+        if (extra->is(Kind::Dict)) {
+            const Value key = makeStr("guard_filter_fn");
+            if (const Value* filter = extra->as<DictObject>().find(key)) {
+                auto rest = std::make_shared<DictObject>();
+                for (const auto& [k, v] : extra->as<DictObject>().entries)
+                    if (!(k.is(Kind::Str) && k.str() == "guard_filter_fn")) rest->set(k, v);
+                options->guardFilterFn = *filter;
+                // What is left goes to the backend; nothing left is no options at all (PyTorch's `if options:`).
+                options->backendOptions = rest->entries.empty() ? Value() : Value(rest);
+            }
+        }
+    }
     if (auto v = args.take("backend")) {
         if (v->is(Kind::Str)) {
             if (backendCatalog().exists && !backendCatalog().exists(v->str()))

@@ -180,6 +180,7 @@ struct CompileOptions {
     Value backendCallable;  // backend="<callable>": the user's backend function
     std::string mode = "default";
     Value backendOptions;  // torch.compile's options={...} dict (None when not given), checked and read by the backend
+    Value guardFilterFn;   // options["guard_filter_fn"], which Dynamo takes out of the options: which guards to keep
     bool disable = false;
 };
 

@@ -143,17 +143,7 @@ std::string objectFile(llvm::Module& module, llvm::TargetMachine& tm) {
 // What besides the kernel IR decides the machine code: this build of cwb (its code generator), LLVM, the host
 // CPU and whether libmvec is there. A rebuilt cwb misses the entries of the old one.
 std::string buildIdentity() {
-    static const std::string identity = [] {
-        std::error_code ec;
-        const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-        std::string text = "cwb-cpu-kernel 1 llvm " LLVM_VERSION_STRING;
-        if (!ec) {
-            const auto size = std::filesystem::file_size(self, ec);
-            const auto written = std::filesystem::last_write_time(self, ec).time_since_epoch().count();
-            text += " exe " + self.string() + " " + std::to_string(size) + " " + std::to_string(written);
-        }
-        return text;
-    }();
+    static const std::string identity = "cwb-cpu-kernel 1 llvm " LLVM_VERSION_STRING " " + kernel_cache::executableIdentity();
     return identity;
 }
 

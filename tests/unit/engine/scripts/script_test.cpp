@@ -7,6 +7,7 @@
 //   # expect recompiles: N      N recompiles (guard failures) happened
 //   # requires: cuda            the program needs a CUDA device: without one (no GPU, no driver) the test is skipped
 //   # torch_logs: A,B           the program runs with TORCH_LOGS=A,B (graph_breaks,recompiles when not given)
+//   # env: NAME=VALUE           the program runs with that environment variable set (TORCHINDUCTOR_FX_GRAPH_CACHE=0)
 //   # expect log: TEXT          the TORCH_LOGS output contains TEXT
 //   # expect no log: TEXT       the TORCH_LOGS output does not contain TEXT
 //   # expect warnings: N        the compiles noted N warnings (the trace's compile warnings: recompile limit, run notes)
@@ -55,6 +56,7 @@ struct Expectations {
     std::optional<size_t> recompiles;
     bool requiresCuda = false;
     std::optional<std::string> torchLogs;
+    std::vector<std::pair<std::string, std::string>> environment;
     std::vector<std::string> logLines, absentLogLines;
     std::optional<size_t> warnings;
     std::vector<std::string> warningLines;
@@ -109,6 +111,13 @@ Expectations expectationsOf(const std::string& source, const fs::path& path) {
         if (line.starts_with("# requires:")) {
             if (line == "# requires: cuda") e.requiresCuda = true;
             else ADD_FAILURE() << path.string() << ":" << number << ":1: unknown requirement '" << line << "' (known: cuda)";
+            continue;
+        }
+        if (line.starts_with("# env:")) {
+            const std::string setting = line.substr(line.find_first_not_of(' ', 6));
+            const size_t equals = setting.find('=');
+            if (equals == std::string::npos || equals == 0) ADD_FAILURE() << path.string() << ":" << number << ":1: expected '# env: NAME=VALUE'";
+            else e.environment.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
             continue;
         }
         if (line.starts_with("# torch_logs:")) {
@@ -189,11 +198,13 @@ TEST_P(ScriptTest, Runs) {
     eng::aot::installAotAutograd();
     // The channels are read from TORCH_LOGS as a user sets them; each test runs in a process of its own.
     if (expected.torchLogs) setenv("TORCH_LOGS", expected.torchLogs->c_str(), 1);
+    for (const auto& [name, setting] : expected.environment) setenv(name.c_str(), setting.c_str(), 1);
     const std::optional<eng::capture::LogSettings> logs =
         expected.torchLogs ? std::optional(eng::capture::LogSettings::fromEnvironment()) : std::nullopt;
     const capturetest::CapturedRun run =
         capturetest::runCaptured(source, GetParam().generic_string(), "", {}, nullptr, logs, {kScriptsDir});
     if (expected.torchLogs) unsetenv("TORCH_LOGS");
+    for (const auto& [name, setting] : expected.environment) unsetenv(name.c_str());
     if (!expected.errorLines.empty()) {
         EXPECT_FALSE(run.ok) << "the script was expected to raise " << expected.errorLines.back();
         for (const std::string& text : expected.errorLines) EXPECT_NE(run.error.find(text), std::string::npos) << "no '" << text << "' in the traceback:\n" << run.error;
