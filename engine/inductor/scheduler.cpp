@@ -85,8 +85,10 @@ class Scheduler {
 public:
     // Reductions over a kernel's outer range (Reduction::overOuterRange) have a CPU code generator (and the
     // interpreter's) only: on other devices a column reduction beside row reductions gets a kernel of its own.
-    Scheduler(const LoweredGraph& graph, bool aggressiveFusion)
-        : graph_(graph), acrossOuterRange_(graph.device.isCpu()), aggressiveFusion_(aggressiveFusion) {}
+    Scheduler(const LoweredGraph& graph, const ScheduleOptions& options)
+        : graph_(graph), acrossOuterRange_(graph.device.isCpu()), fuseWithoutSharedData_(options.aggressiveFusion || options.comboKernels),
+          withoutSharedDataReason_(options.aggressiveFusion ? "no shared data, same iteration space (aggressive_fusion)"
+                                                           : "no shared data, same iteration space (the combo kernel it would join)") {}
 
     Schedule run();
 
@@ -102,7 +104,8 @@ private:
 
     const LoweredGraph& graph_;
     const bool acrossOuterRange_;
-    const bool aggressiveFusion_;
+    const bool fuseWithoutSharedData_;
+    const std::string withoutSharedDataReason_;
 };
 
 std::vector<Index> keptSizes(const Group& g) {
@@ -486,7 +489,7 @@ Schedule Scheduler::run() {
             bool sharesReads = false;
             for (int r : reads) sharesReads = sharesReads || plans[p].externalLoads.count(r) > 0;
             const bool sharesData = producer || sharesReads;
-            if (!sharesData && !(aggressiveFusion_ && b.kind != BufferKind::Reduction && !groups[p].reduction)) continue;
+            if (!sharesData && !(fuseWithoutSharedData_ && b.kind != BufferKind::Reduction && !groups[p].reduction)) continue;
             std::string why;
             auto joined = signatureWith(groups[p], b, why);
             if (joined) {
@@ -514,7 +517,7 @@ Schedule Scheduler::run() {
                             producer ? "consumer fused with its producer (same iteration space)"
                             : reducesAcross(groups[p], b) ? "reduction over the other dims of the same input, in the same pass (one read for both)"
                             : sharesReads ? "reads what the kernel reads, over the same iteration space (horizontal fusion)"
-                                          : "no shared data, same iteration space (aggressive_fusion)"});
+                                          : withoutSharedDataReason_});
                         placed = true;
                         break;
                     }
@@ -565,7 +568,7 @@ Schedule Scheduler::run() {
 }  // namespace
 
 Schedule scheduleGraph(const LoweredGraph& graph, ScheduleOptions options) {
-    Schedule schedule = Scheduler(graph, options.aggressiveFusion).run();
+    Schedule schedule = Scheduler(graph, options).run();
     if (options.comboKernels) fuseComboKernels(graph, schedule);
     return schedule;
 }
