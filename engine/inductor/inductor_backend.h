@@ -25,6 +25,7 @@ struct InductorConfig {
     bool comboKernels = false;  // option combo_kernels, and AOT Autograd's optimizer-step graphs: fuseComboKernels
     bool coordinateDescent = false;  // option coordinate_descent_tuning (max-autotune modes set it): launch configs tuned
     bool aggressiveFusion = false;   // option aggressive_fusion: pointwise kernels fuse without shared reads
+    bool cppWrapper = false;         // option cpp_wrapper: the output code's wrapper written as C++
     static InductorConfig from(const vm::CompileOptions& options);
 };
 
