@@ -41,19 +41,45 @@ std::string reinterpretText(const std::string& buffer, const ExternView& view) {
     return fmt::format("reinterpret_tensor({}, ({}), ({}), {})", buffer, fmt::join(view.sizes, ", "), fmt::join(view.strides, ", "), view.offset);
 }
 
-std::string wrapperSource(const CompiledGraph& compiled, const std::string& device) {
+/// The wrapper's spelling: Python's output_code.py, or with cpp_wrapper the C++ that PyTorch's cpp_wrapper output
+/// code holds in `cpp_wrapper_src`.
+struct WrapperSyntax {
+    bool cpp = false;
+    std::string comment() const { return cpp ? "//" : "#"; }
+    std::string end() const { return cpp ? ";" : ""; }
+    std::string assign(const std::string& name, const std::string& value) const {
+        return fmt::format("    {}{} = {}{}\n", cpp ? "auto " : "", name, value, end());
+    }
+    std::string shape(const std::vector<Index>& sizes) const {
+        if (!cpp) return sizesText(sizes);
+        std::string text;
+        for (const Index& s : sizes) text += (text.empty() ? "" : ", ") + toString(s);
+        return "{" + text + "}";
+    }
+};
+
+std::string wrapperSource(const CompiledGraph& compiled, const std::string& device, bool cppWrapper) {
     const LoweredGraph& g = compiled.graph();
     const Schedule& s = compiled.schedule();
+    const WrapperSyntax syntax{cppWrapper};
     std::string text = fmt::format("# cwb inductor: {} kernels, {} extern calls on {}\n", s.kernels.size(),
                                    s.steps.size() - s.kernels.size(), device);
     text += "# Fusion decisions:\n";
     for (const FusionDecision& d : s.decisions)
         text += fmt::format("#   {} {} {}: {}\n", d.buffer, d.fused ? "fused into" : "->", d.kernel, d.reason);
-    text += "\ndef call(args):\n";
     std::vector<std::string> inputs;
     for (const GraphBuffer& b : g.buffers)
         if (b.kind == BufferKind::Input) inputs.push_back(b.name);
-    text += fmt::format("    {}, = args\n", fmt::join(inputs, ", "));
+    if (cppWrapper) {
+        // cwb never runs a Python wrapper: CompiledGraph::run, compiled C++, executes this schedule under every
+        // option; cpp_wrapper=True writes the wrapper as that C++ instead of PyTorch's Python form.
+        text += "\n# cpp_wrapper: the host wrapper as C++ (cwb's executor, CompiledGraph::run, runs this schedule)\n";
+        text += "cpp_wrapper_src = '''\nstd::vector<at::Tensor> call(std::vector<at::Tensor> args) {\n";
+        for (size_t i = 0; i < inputs.size(); ++i) text += syntax.assign(inputs[i], fmt::format("std::move(args[{}])", i));
+    } else {
+        text += "\ndef call(args):\n";
+        text += fmt::format("    {}, = args\n", fmt::join(inputs, ", "));
+    }
     for (const ScheduleStep& step : s.steps) {
         if (step.kind == ScheduleStep::Kind::Extern) {
             const GraphBuffer& b = g.buffers[static_cast<size_t>(step.index)];
@@ -63,7 +89,8 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
                 const std::optional<ExternView>& view = b.extern_.inputViews[i];
                 args.push_back(view ? reinterpretText(name, *view) : name);
             }
-            text += fmt::format("    {} = extern_kernels.{}({})  # {}{}\n", b.name, b.extern_.op, fmt::join(args, ", "), fmt::join(b.originNodes, ", "),
+            text += fmt::format("    {}{} = extern_kernels{}{}({}){}  {} {}{}\n", cppWrapper ? "auto " : "", b.name, cppWrapper ? "::" : ".",
+                                b.extern_.op, fmt::join(args, ", "), syntax.end(), syntax.comment(), fmt::join(b.originNodes, ", "),
                                 b.extern_.epilogue.empty() ? "" : "; cublasLt matmul, " + b.extern_.epilogue);
             continue;
         }
@@ -72,18 +99,18 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
         for (size_t p = 0; p < k.bufferIds.size(); ++p) {
             const GraphBuffer& b = g.buffers[static_cast<size_t>(k.bufferIds[p])];
             if (k.kernel.buffers[p].written && b.kind != BufferKind::Input)
-                text += fmt::format("    {} = empty_strided({}, {}, dtype=torch.{})\n", b.name, sizesText(b.sizes), sizesText(b.strides),
-                                    tensor::dtypeName(b.dtype));
+                text += syntax.assign(b.name, fmt::format("empty_strided({}, {}, {}{})", syntax.shape(b.sizes), syntax.shape(b.strides),
+                                                          cppWrapper ? "cached_torch_dtype_" : "dtype=torch.", tensor::dtypeName(b.dtype)));
             args.push_back(b.name);
         }
         for (const std::string& symbol : k.kernel.symbols) args.push_back(symbol);
-        text += fmt::format("    # Source Nodes: [{}]\n", fmt::join(k.sourceNodes, ", "));
+        text += fmt::format("    {} Source Nodes: [{}]\n", syntax.comment(), fmt::join(k.sourceNodes, ", "));
         const KernelCompileInfo compiledBy = compiled.launcher().compileInfo(static_cast<size_t>(step.index));
-        text += fmt::format("    # code from {} in {:.1f} ms\n", compiledBy.how, compiledBy.seconds * 1e3);
-        text += fmt::format("    {}({})\n", k.kernel.name, fmt::join(args, ", "));
+        text += fmt::format("    {} code from {} in {:.1f} ms\n", syntax.comment(), compiledBy.how, compiledBy.seconds * 1e3);
+        text += fmt::format("    {}({}){}\n", k.kernel.name, fmt::join(args, ", "), syntax.end());
     }
     for (const GraphBuffer& b : g.buffers)
-        if (b.mutatesInput >= 0) text += fmt::format("    {}.copy_({})\n", g.buffers[static_cast<size_t>(b.mutatesInput)].name, b.name);
+        if (b.mutatesInput >= 0) text += fmt::format("    {}.copy_({}){}\n", g.buffers[static_cast<size_t>(b.mutatesInput)].name, b.name, syntax.end());
     std::vector<std::string> outs;
     for (const GraphOutput& out : g.outputs) {
         if (out.kind == GraphOutput::Kind::Buffer) {
@@ -91,10 +118,11 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
             outs.push_back(out.view ? reinterpretText(name, *out.view) : name);
         }
         else if (out.kind == GraphOutput::Kind::Symbol) outs.push_back(toString(out.symbolic));
-        else if (out.kind == GraphOutput::Kind::None) outs.push_back("None");
+        else if (out.kind == GraphOutput::Kind::None) outs.push_back(cppWrapper ? "at::Tensor()" : "None");
         else outs.push_back(out.number.is(vm::Kind::Float) ? fmt::format("{}", out.number.asFloat()) : fmt::format("{}", out.number.asInt()));
     }
-    text += fmt::format("    return ({}{})\n", fmt::join(outs, ", "), outs.size() == 1 ? "," : "");
+    if (cppWrapper) text += fmt::format("    return {{{}}};\n}}\n'''\n", fmt::join(outs, ", "));
+    else text += fmt::format("    return ({}{})\n", fmt::join(outs, ", "), outs.size() == 1 ? "," : "");
     return text;
 }
 
@@ -203,7 +231,7 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     code.event = "engine";
     code.filename = "cwb_inductor_output_code";
     code.language = "python";
-    code.source = wrapperSource(*compiled, device.str());
+    code.source = wrapperSource(*compiled, device.str(), config_.cppWrapper);
     const SymbolValues hints = compiled->symbolValues(exampleInputs);
     const double generateSeconds = compiled->launcher().compileSeconds();
     for (size_t i = 0; i < compiled->schedule().kernels.size(); ++i) {
@@ -267,6 +295,7 @@ InductorConfig InductorConfig::from(const vm::CompileOptions& options) {
     config.coordinateDescent = inductorFlag(extra, "coordinate_descent_tuning", autotuneMode);
     config.aggressiveFusion = inductorFlag(extra, "aggressive_fusion", false);
     config.fxGraphCache = fxGraphCacheEnabled(extra);
+    config.cppWrapper = inductorFlag(extra, "cpp_wrapper", false);
     return config;
 }
 

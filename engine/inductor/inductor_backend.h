@@ -26,6 +26,7 @@ struct InductorConfig {
     bool coordinateDescent = false;  // option coordinate_descent_tuning (max-autotune modes set it): launch configs tuned
     bool aggressiveFusion = false;   // option aggressive_fusion: pointwise kernels fuse without shared reads
     bool fxGraphCache = true;        // schedules kept on disk across runs (fx_graph_cache.h)
+    bool cppWrapper = false;         // option cpp_wrapper: the output code's wrapper written as C++
     static InductorConfig from(const vm::CompileOptions& options);
 };
 

@@ -28,7 +28,7 @@ const std::vector<fx::BackendOption>& inductorOptions() {
         {"combo_kernels", Value(false), "independent pointwise kernels of different sizes run as one combo kernel (always for optimizer steps)"},
         {"shape_padding", Value(true), "matrix operands are never padded: cuBLAS handles unaligned shapes", true},
         {"freezing", Value(false), "parameters are not folded into the graph as constants", true},
-        {"cpp_wrapper", Value(false), "the wrapper is cwb's own C++ executor already; no generated C++ wrapper", true},
+        {"cpp_wrapper", Value(false), "the output code's wrapper written as C++ (cwb's executor, compiled C++, runs every wrapper: no Python wrapper runs either way)"},
         {"coordinate_descent_tuning", Value(false), "each kernel's launch configuration (CPU: the pieces its outer range splits into; CUDA: threads per block) tuned by coordinate descent on its first launch"},
         {"aggressive_fusion", Value(false), "pointwise kernels over the same iteration space fuse even when they share no data"},
     };

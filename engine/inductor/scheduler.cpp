@@ -83,8 +83,10 @@ struct GroupPlan {
 
 class Scheduler {
 public:
-    Scheduler(const LoweredGraph& graph, bool aggressiveFusion)
-        : graph_(graph), aggressiveFusion_(aggressiveFusion) {}
+    Scheduler(const LoweredGraph& graph, const ScheduleOptions& options)
+        : graph_(graph), fuseWithoutSharedData_(options.aggressiveFusion || options.comboKernels),
+          withoutSharedDataReason_(options.aggressiveFusion ? "no shared data, same iteration space (aggressive_fusion)"
+                                                           : "no shared data, same iteration space (the combo kernel it would join)") {}
 
     Schedule run();
 
@@ -100,7 +102,8 @@ private:
     bool acrossGenerated(const Group& g) const;
 
     const LoweredGraph& graph_;
-    const bool aggressiveFusion_;
+    const bool fuseWithoutSharedData_;
+    const std::string withoutSharedDataReason_;
 };
 
 std::vector<Index> keptSizes(const Group& g) {
@@ -495,7 +498,7 @@ Schedule Scheduler::run() {
             bool sharesReads = false;
             for (int r : reads) sharesReads = sharesReads || plans[p].externalLoads.count(r) > 0;
             const bool sharesData = producer || sharesReads;
-            if (!sharesData && !(aggressiveFusion_ && b.kind != BufferKind::Reduction && !groups[p].reduction)) continue;
+            if (!sharesData && !(fuseWithoutSharedData_ && b.kind != BufferKind::Reduction && !groups[p].reduction)) continue;
             std::string why;
             auto joined = signatureWith(groups[p], b, why);
             if (joined) {
@@ -523,7 +526,7 @@ Schedule Scheduler::run() {
                             producer ? "consumer fused with its producer (same iteration space)"
                             : reducesAcross(groups[p], b) ? "reduction over the other dims of the same input, in the same pass (one read for both)"
                             : sharesReads ? "reads what the kernel reads, over the same iteration space (horizontal fusion)"
-                                          : "no shared data, same iteration space (aggressive_fusion)"});
+                                          : withoutSharedDataReason_});
                         placed = true;
                         break;
                     }
@@ -574,7 +577,7 @@ Schedule Scheduler::run() {
 }  // namespace
 
 Schedule scheduleGraph(const LoweredGraph& graph, ScheduleOptions options) {
-    Schedule schedule = Scheduler(graph, options.aggressiveFusion).run();
+    Schedule schedule = Scheduler(graph, options).run();
     if (options.comboKernels) fuseComboKernels(graph, schedule);
     return schedule;
 }

@@ -45,7 +45,9 @@ struct ScheduleOptions {
     bool comboKernels = false;      // then run fuseComboKernels
     /// Inductor's aggressive_fusion: pointwise buffers over the same iteration space fuse even when they share no
     /// data (neither reads what the other computes nor reads a buffer the other reads); off, such a pair stays in
-    /// two kernels ("no shared data"), as PyTorch's scheduler keeps it. Reductions never fuse without shared data.
+    /// two kernels ("no shared data"), as PyTorch's scheduler keeps it, unless combo kernels are on: there they fuse
+    /// directly into the kernel whose combo kernel they would join (an optimizer step's per-parameter scalars).
+    /// Reductions never fuse without shared data.
     bool aggressiveFusion = false;
 };
 
