@@ -6,6 +6,8 @@
 #include <cstdlib>
 
 #include <fmt/format.h>
+#include <pwd.h>
+#include <unistd.h>
 
 #include "fx/cache_events.h"
 #include "fx/fx_printer.h"
@@ -179,8 +181,13 @@ int64_t nowNs() {
 
 std::filesystem::path inductorCacheDir() {
     if (const char* dir = std::getenv("TORCHINDUCTOR_CACHE_DIR"); dir && *dir) return dir;
-    const char* user = std::getenv("USER");
-    return std::filesystem::path("/tmp") / fmt::format("torchinductor_{}", user && *user ? user : "unknown");
+    // getpass.getuser(): the first of LOGNAME, USER, LNAME, USERNAME that is set, else the password database's name.
+    std::string user;
+    for (const char* name : {"LOGNAME", "USER", "LNAME", "USERNAME"})
+        if (const char* value = std::getenv(name); value && *value && user.empty()) user = value;
+    if (user.empty())
+        if (const passwd* entry = getpwuid(geteuid())) user = entry->pw_name;
+    return std::filesystem::path("/tmp") / ("torchinductor_" + (user.empty() ? std::string("unknown") : user));
 }
 
 bool fxGraphCacheEnabled(const vm::Value& backendOptions) {
