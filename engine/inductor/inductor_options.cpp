@@ -30,6 +30,7 @@ const std::vector<fx::BackendOption>& inductorOptions() {
         {"freezing", Value(false), "parameters are not folded into the graph as constants", true},
         {"cpp_wrapper", Value(false), "the output code's wrapper written as C++ (cwb's executor, compiled C++, runs every wrapper: no Python wrapper runs either way)"},
         {"coordinate_descent_tuning", Value(false), "each kernel's launch configuration (CPU: the pieces its outer range splits into; CUDA: threads per block) tuned by coordinate descent on its first launch"},
+        {"fx_graph_cache", Value(true), "each graph's schedule kept on disk under TORCHINDUCTOR_CACHE_DIR and reused by later runs (TORCHINDUCTOR_FX_GRAPH_CACHE=0 turns it off)"},
         {"aggressive_fusion", Value(false), "pointwise kernels over the same iteration space fuse even when they share no data"},
     };
     return options;
