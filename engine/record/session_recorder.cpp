@@ -226,37 +226,29 @@ void SessionRecorder::outputCode(const CompileKey& key, const traces::OutputCode
 }
 
 void SessionRecorder::cacheLookup(const CompileKey& key, const std::string& artifactName, const std::string& payload) {
+    addArtifactRow(key, artifactName, "json", payload);
+}
+
+void SessionRecorder::warning(const CompileKey& key, const std::string& text) {
+    addArtifactRow(key, "dynamo_warning", "string", text);
+}
+
+void SessionRecorder::addArtifactRow(const CompileKey& key, const std::string& name, const std::string& encoding,
+                                     const std::string& payload) {
     ++session_.records;
     traces::Artifact row;
     row.sessionId = session_.id;
+    // Only a compile already seen gets the row: the limit warning names a compile that never starts.
     if (seenKeys_.contains(key)) row.compileId = rowFor(key).id;
     row.seq = nextSeq_++;
     row.event = "artifact";
-    row.name = artifactName;
-    row.encoding = "json";
+    row.name = name;
+    row.encoding = encoding;
     nlohmann::ordered_json envelope;
     envelope["artifact"] = {{"name", row.name}, {"encoding", row.encoding}};
     addContextKeys(envelope, key);
     row.metadata = envelope.dump();
     row.payload = payload;
-    target_->addArtifact(row);
-}
-
-void SessionRecorder::warning(const CompileKey& key, const std::string& text) {
-    ++session_.records;
-    traces::Artifact row;
-    row.sessionId = session_.id;
-    // Only a compile already seen gets the warning: the limit warning names a compile that never starts.
-    if (seenKeys_.contains(key)) row.compileId = rowFor(key).id;
-    row.seq = nextSeq_++;
-    row.event = "artifact";
-    row.name = "dynamo_warning";
-    row.encoding = "string";
-    nlohmann::ordered_json envelope;
-    envelope["artifact"] = {{"name", row.name}, {"encoding", row.encoding}};
-    addContextKeys(envelope, key);
-    row.metadata = envelope.dump();
-    row.payload = text;
     target_->addArtifact(row);
 }
 

@@ -58,6 +58,9 @@ private:
     /// compile id), the next place in the session's order, and no input line (engine rows come from no log).
     template <typename Row>
     void placeInSession(Row& row, const traces::CompileKey& key);
+    /// One artifact row (cache lookups, warnings) placed in the compile the key names when it was seen.
+    void addArtifactRow(const traces::CompileKey& key, const std::string& name, const std::string& encoding,
+                        const std::string& payload);
 
     std::unique_ptr<traces::RowSink> target_;
     traces::Session session_;
