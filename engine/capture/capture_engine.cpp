@@ -73,7 +73,9 @@ void CaptureEngine::countCounter(const std::string& group, const std::string& na
     auto& counters = vm_.getAttr(vm_.modules().at("torch._dynamo.utils"), "counters").as<vm::DictObject>();
     vm::Value* bucket = counters.find(vm::makeStr(group));
     if (!bucket) {
-        counters.set(vm::makeStr(group), vm::Value(std::make_shared<vm::DictObject>()));
+        // A new group is what PyTorch's defaultdict(Counter) makes (a script may have replaced counters by a dict).
+        counters.set(vm::makeStr(group), counters.defaultFactory.isNone() ? vm::Value(std::make_shared<vm::DictObject>())
+                                                                          : vm_.call(counters.defaultFactory, {}));
         bucket = counters.find(vm::makeStr(group));
     }
     auto& dict = bucket->as<vm::DictObject>();

@@ -68,9 +68,9 @@ struct FrameGuard {
 
 Interpreter::Interpreter(std::ostream& out) : out_(out) {
     installBuiltins(*this, builtins_);
+    installCollections(*this);  // before torch: torch._dynamo.utils.counters is a collections.defaultdict
     installTorch(*this);
     installStdlib(*this);
-    installCollections(*this);
     installInspect(*this);
 }
 

@@ -226,7 +226,12 @@ void installDynamo(Interpreter& vm, ModuleObject& torch) {
                           {"disable", Value(disabledByEnvironment())}};
     auto utils = newModule(vm, "torch._dynamo.utils");
     dynamo->attributes["utils"] = Value(utils);
-    utils->attributes["counters"] = Value(std::make_shared<DictObject>());
+    // defaultdict(Counter), as in PyTorch: a group or count nothing has bumped reads as empty / 0.
+    const auto& collections = vm.modules().at("_collections").as<ModuleObject>().attributes;
+    auto counters = std::make_shared<DictObject>();
+    counters->cls = std::static_pointer_cast<ClassObject>(collections.at("defaultdict").object());
+    counters->defaultFactory = collections.at("Counter");
+    utils->attributes["counters"] = Value(counters);
     auto exc = newModule(vm, "torch._dynamo.exc");
     dynamo->attributes["exc"] = Value(exc);
     // UserError derives from Unsupported, as in torch._dynamo.exc; the capture engine raises these.
