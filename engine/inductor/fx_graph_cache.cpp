@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -129,24 +130,6 @@ CacheKey cacheKey(const fx::Graph& graph, const vm::ValueList& examples, const I
     return key;
 }
 
-std::string jsonString(const std::string& text) {
-    std::string out = "\"";
-    for (unsigned char c : text) {
-        if (c == '"' || c == '\\') out += {'\\', static_cast<char>(c)};
-        else if (c == '\n') out += "\\n";
-        else if (c == '\t') out += "\\t";
-        else if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-        else out += static_cast<char>(c);
-    }
-    return out + "\"";
-}
-
-std::string jsonList(const std::vector<std::string>& items) {
-    std::string out = "[";
-    for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + jsonString(items[i]);
-    return out + "]";
-}
-
 /// A decoded schedule fits the lowered graph: every buffer, kernel and step it names exists, and each kernel is
 /// well-formed; otherwise the entry is not used.
 bool fits(const Schedule& schedule, const LoweredGraph& lowered) {
@@ -201,22 +184,25 @@ Schedule scheduleThroughCache(const fx::Graph& graph, const vm::ValueList& examp
     if (!config.fxGraphCache) return schedule();
     const CacheKey key = cacheKey(graph, examples, config, lowered);
     if (!key.bypassReason.empty()) {
-        fx::reportCacheEvent({"fx_graph", "bypass",
-                              fmt::format("{{\"cache_bypass_reason\": {}, \"cache_state\": \"bypass\", \"cache_event_time\": {}}}",
-                                          jsonString(key.bypassReason), nowNs())});
+        const nlohmann::ordered_json event = {{"cache_bypass_reason", key.bypassReason}, {"cache_state", "bypass"}, {"cache_event_time", nowNs()}};
+        fx::reportCacheEvent({"fx_graph", "bypass", event.dump()});
         return schedule();
     }
     const kernel_cache::DiskKernelCache cache(inductorCacheDir() / "fxgraph", ".fxgraph");
     const std::string keyText = key.text();
-    const std::string common = fmt::format("\"key\": {}, \"components\": {}", jsonString(key.hash()), jsonList(key.components));
+    // PyTorch's fx_graph_cache_<state> artifact: the key and its components, then what the lookup found.
+    const auto event = [&](const char* state) {
+        return nlohmann::ordered_json{{"key", key.hash()}, {"components", key.components}, {"cache_state", state}};
+    };
     if (std::optional<std::string> entry = cache.load(keyText)) {
         // Layout: the nanoseconds the scheduler took when the entry was made, a newline, the encoded schedule.
         const size_t newline = entry->find('\n');
         std::optional<Schedule> cached = newline == std::string::npos ? std::nullopt : decodeSchedule(entry->substr(newline + 1));
         if (cached && fits(*cached, lowered)) {
-            fx::reportCacheEvent({"fx_graph", "hit",
-                                  fmt::format("{{{}, \"cache_state\": \"hit\", \"time_saved_ns\": {}, \"cache_event_time\": {}}}", common,
-                                              std::atoll(entry->substr(0, newline).c_str()), nowNs())});
+            nlohmann::ordered_json hit = event("hit");
+            hit["time_saved_ns"] = std::atoll(entry->substr(0, newline).c_str());
+            hit["cache_event_time"] = nowNs();
+            fx::reportCacheEvent({"fx_graph", "hit", hit.dump()});
             return std::move(*cached);
         }
     }
@@ -224,7 +210,9 @@ Schedule scheduleThroughCache(const fx::Graph& graph, const vm::ValueList& examp
     Schedule made = schedule();
     const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count();
     cache.store(keyText, std::to_string(took) + "\n" + encodeSchedule(made));
-    fx::reportCacheEvent({"fx_graph", "miss", fmt::format("{{{}, \"cache_state\": \"miss\", \"cache_event_time\": {}}}", common, nowNs())});
+    nlohmann::ordered_json miss = event("miss");
+    miss["cache_event_time"] = nowNs();
+    fx::reportCacheEvent({"fx_graph", "miss", miss.dump()});
     return made;
 }
 
