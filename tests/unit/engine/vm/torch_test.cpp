@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "frontend/code_object.h"
 #include "script_support.h"
 
 namespace {
