@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 
 #include "python/python_repr.h"
@@ -20,17 +22,9 @@ std::string jsonNumber(double x, bool integral) {
     return python::floatRepr(x);
 }
 
+/// A JSON string through the project's JSON library (escapes and invalid UTF-8 as it writes them everywhere else).
 std::string jsonString(const std::string& text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (c == '\n') {
-            out += "\\n";
-            continue;
-        }
-        out += c;
-    }
-    return out + "\"";
+    return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string intList(const std::vector<int64_t>& values) {
