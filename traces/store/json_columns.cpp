@@ -1,9 +1,104 @@
 // JSON column encodings (see json_columns.h). Malformed column text decodes to an empty list.
 #include "store/json_columns.h"
 
+#include <simdjson.h>
+
+#include <charconv>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 namespace traces {
+namespace {
+
+/// GraphNode's fields in their JSON order (json_columns.h): the one list that the encoders and the decoder follow.
+template <class Node, class Visit>
+void forEachNodeField(Node& node, Visit&& visit) {
+    visit(node.index);
+    visit(node.name);
+    visit(node.op);
+    visit(node.target);
+    visit(node.args);
+    visit(node.inputs);
+    visit(node.shape);
+    visit(node.dtype);
+    visit(node.stride);
+    visit(node.device);
+    visit(node.sourceFile);
+    visit(node.sourceLine);
+    visit(node.sourceFunction);
+    visit(node.sourceCode);
+}
+
+/// Appends `text` as a JSON string escaped as nlohmann's dump escapes it; notes bytes that need a UTF-8 check.
+void appendJson(std::string& out, std::string_view text, bool& nonAscii) {
+    out += '"';
+    size_t copied = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x80) {
+            nonAscii = true;
+            continue;
+        }
+        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        out.append(text, copied, i - copied);
+        copied = i + 1;
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\b': out += "\\b"; break;
+            case '\f': out += "\\f"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default: {
+                static constexpr char kHex[] = "0123456789abcdef";
+                out += "\\u00";
+                out += kHex[c >> 4];
+                out += kHex[c & 15];
+            }
+        }
+    }
+    out.append(text, copied, text.size() - copied);
+    out += '"';
+}
+void appendJson(std::string& out, int value, bool&) {
+    char digits[16];
+    auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    out.append(digits, end);
+}
+void appendJson(std::string& out, const std::vector<std::string>& items, bool& nonAscii) {
+    out += '[';
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ',';
+        appendJson(out, items[i], nonAscii);
+    }
+    out += ']';
+}
+
+bool readJson(simdjson::dom::element value, int& out) {
+    int64_t number = 0;
+    if (value.get_int64().get(number)) return false;
+    out = static_cast<int>(number);
+    return true;
+}
+bool readJson(simdjson::dom::element value, std::string& out) {
+    std::string_view text;
+    if (value.get_string().get(text)) return false;
+    out = text;
+    return true;
+}
+bool readJson(simdjson::dom::element value, std::vector<std::string>& out) {
+    simdjson::dom::array items;
+    if (value.get_array().get(items)) return false;
+    for (simdjson::dom::element item : items) {
+        std::string_view text;
+        if (item.get_string().get(text)) return false;
+        out.emplace_back(text);
+    }
+    return true;
+}
+
+}  // namespace
 
 std::string stackToJson(const Stack& stack) {
     nlohmann::json out = nlohmann::json::array();
@@ -57,6 +152,67 @@ std::vector<std::string> stringsFromJson(std::string_view json) {
     for (const auto& item : parsed)
         if (item.is_string()) items.push_back(item.get<std::string>());
     return items;
+}
+
+bool operator==(const GraphNode& a, const GraphNode& b) {
+    auto fields = [](const GraphNode& n) {
+        return std::tie(n.index, n.name, n.op, n.target, n.args, n.inputs, n.shape, n.dtype, n.stride, n.device,
+                        n.sourceFile, n.sourceLine, n.sourceFunction, n.sourceCode);
+    };
+    return fields(a) == fields(b);
+}
+
+std::string graphNodesToJson(const std::vector<GraphNode>& nodes) {
+    size_t size = 2;
+    for (const GraphNode& n : nodes)
+        size += 48 + n.name.size() + n.op.size() + n.target.size() + n.args.size() + n.shape.size() +
+                n.dtype.size() + n.stride.size() + n.device.size() + n.sourceFile.size() +
+                n.sourceFunction.size() + n.sourceCode.size() + 12 * n.inputs.size();
+    std::string out;
+    out.reserve(size);
+    bool nonAscii = false;
+    out += '[';
+    for (const GraphNode& node : nodes) {
+        if (out.size() > 1) out += ',';
+        char separator = '[';
+        forEachNodeField(node, [&](const auto& value) {
+            out += separator;
+            separator = ',';
+            appendJson(out, value, nonAscii);
+        });
+        out += ']';
+    }
+    out += ']';
+    if (!nonAscii || simdjson::validate_utf8(out.data(), out.size())) return out;
+    // Text that is not UTF-8 (a log's stray bytes): nlohmann replaces what cannot be encoded, as for other lists.
+    nlohmann::json all = nlohmann::json::array();
+    for (const GraphNode& node : nodes) {
+        nlohmann::json fields = nlohmann::json::array();
+        forEachNodeField(node, [&](const auto& value) { fields.push_back(value); });
+        all.push_back(std::move(fields));
+    }
+    return all.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::vector<GraphNode> graphNodesFromJson(std::string_view json) {
+    std::vector<GraphNode> nodes;
+    thread_local simdjson::dom::parser parser;
+    simdjson::dom::array list;
+    if (parser.parse(json.data(), json.size()).get_array().get(list)) return nodes;
+    nodes.reserve(list.size());
+    for (simdjson::dom::element item : list) {
+        simdjson::dom::array fields;
+        if (item.get_array().get(fields)) continue;
+        GraphNode node;
+        auto field = fields.begin();
+        bool complete = true;
+        forEachNodeField(node, [&](auto& value) {
+            complete = complete && field != fields.end() && readJson(*field, value);
+            if (complete) ++field;
+        });
+        if (complete) nodes.push_back(std::move(node));
+    }
+    return nodes;
 }
 
 }  // namespace traces
