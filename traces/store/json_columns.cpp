@@ -4,6 +4,8 @@
 #include <simdjson.h>
 
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <tuple>
 #include <nlohmann/json.hpp>
 
@@ -29,11 +31,32 @@ void forEachNodeField(Node& node, Visit&& visit) {
     visit(node.sourceCode);
 }
 
+/// True when one of the 8 bytes of `word` is a control byte, '"' or '\\' (JSON escapes those); may say true for
+/// a word without one, never false for a word with one. The exact check runs on words it flags.
+constexpr uint64_t kOnes = 0x0101010101010101u;
+constexpr uint64_t kHighBits = 0x8080808080808080u;
+constexpr bool mayNeedEscape(uint64_t word) {
+    auto hasZeroByte = [](uint64_t v) { return (v - kOnes) & ~v & kHighBits; };
+    uint64_t control = (word - kOnes * 0x20) & ~word & kHighBits;
+    return (control | hasZeroByte(word ^ (kOnes * '"')) | hasZeroByte(word ^ (kOnes * '\\'))) != 0;
+}
+
 /// Appends `text` as a JSON string escaped as nlohmann's dump escapes it; notes bytes that need a UTF-8 check.
 void appendJson(std::string& out, std::string_view text, bool& nonAscii) {
+    // Node texts are plain ASCII nearly always: test 8 bytes at a time and copy the text whole.
+    size_t clean = 0;
+    uint64_t highBits = 0;
+    for (; clean + 8 <= text.size(); clean += 8) {
+        uint64_t word;
+        std::memcpy(&word, text.data() + clean, 8);
+        if (mayNeedEscape(word)) break;
+        highBits |= word & kHighBits;
+    }
+    if (highBits) nonAscii = true;
     out += '"';
-    size_t copied = 0;
-    for (size_t i = 0; i < text.size(); ++i) {
+    out.append(text.data(), clean);
+    size_t copied = clean;
+    for (size_t i = clean; i < text.size(); ++i) {
         auto c = static_cast<unsigned char>(text[i]);
         if (c >= 0x80) {
             nonAscii = true;
