@@ -27,6 +27,10 @@ void recordSetGradEnabled(Tracer& tracer, bool enabled);
 /// A call of torch.optim's SGD / Adam / AdamW `step` (symbolic_eval_optimizer.cpp); nullopt for any other callable.
 std::optional<VarRef> callOptimizerStep(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,
                                         const std::vector<std::pair<std::string, VarRef>>& kwargs);
+/// torch.cond: a Python predicate inlines its branch; a tensor one records torch.ops.higher_order.cond, which runs
+/// the picked branch when the graph runs (symbolic_eval_cond.cpp).
+VarRef traceCond(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,
+                 const std::vector<std::pair<std::string, VarRef>>& kwargs);
 /// A call of a Python builtin (len, isinstance, print, ...) during capture (symbolic_eval_builtins.cpp).
 VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, const vm::Value& callee, std::vector<VarRef>& args,
                    std::vector<std::pair<std::string, VarRef>>& kwargs);

@@ -41,7 +41,6 @@ std::vector<Index> contiguousStrides(const std::vector<Index>& sizes) {
 }
 
 bool sameIndex(const Index& a, const Index& b) { return indexEqual(a, b); }
-
 bool sameSizes(const std::vector<Index>& a, const std::vector<Index>& b) {
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i)
@@ -83,8 +82,10 @@ bool isInPlace(const fx::Node& node, const std::string& op) {
 }  // namespace
 
 std::string nodeOpName(const fx::Node& node) { return opNameOf(node); }
+bool nodeIsInPlace(const fx::Node& node) { return isInPlace(node, opNameOf(node)); }
 
-Lowering::Lowering(const fx::Graph& graph, const vm::ValueList& examples) : source_(graph), examples_(examples) {
+Lowering::Lowering(const fx::Graph& graph, const vm::ValueList& examples, const LoweringOptions& options)
+    : source_(graph), examples_(examples), options_(options) {
     for (const auto& node : graph.nodes()) {
         std::function<void(const fx::Arg&)> count = [&](const fx::Arg& arg) {
             if (arg.kind == fx::Arg::Kind::NodeRef) {
@@ -104,7 +105,6 @@ const fx::Node* Lowering::soleUser(const fx::Node& node) const {
 }
 
 int64_t Lowering::hint(const Index& size) const { return evaluate(size, {}, hints_); }
-
 std::vector<int64_t> Lowering::hints(const std::vector<Index>& sizes) const {
     std::vector<int64_t> out;
     for (const Index& s : sizes) out.push_back(hint(s));
@@ -560,6 +560,7 @@ void Lowering::lowerOutput(const fx::Node& node) {
 }
 
 LoweredGraph Lowering::run() {
+    if (options_.freezing && options_.vm) chooseFrozenInputs();
     size_t inputIndex = 0;
     for (const auto& owned : source_.nodes()) {
         const fx::Node& node = *owned;
@@ -571,7 +572,8 @@ LoweredGraph Lowering::run() {
             case fx::NodeOp::CallFunction:
             case fx::NodeOp::CallMethod:
             case fx::NodeOp::CallModule: {
-                LValue value = lowerCall(node);
+                std::optional<LValue> folded = foldFrozen(node);  // freezing: computed from constants at compile time
+                LValue value = folded ? std::move(*folded) : lowerCall(node);
                 checkAgainstExample(node, value);
                 // A value read by several nodes is computed once into a buffer, unless it is only a view of one
                 // (a permute, a select): Inductor keeps those as views too, and realizing one would cost a copy
@@ -590,8 +592,8 @@ LoweredGraph Lowering::run() {
 
 }  // namespace lowering
 
-LoweredGraph lowerGraph(const fx::Graph& graph, const vm::ValueList& exampleInputs) {
-    return lowering::Lowering(graph, exampleInputs).run();
+LoweredGraph lowerGraph(const fx::Graph& graph, const vm::ValueList& exampleInputs, const LoweringOptions& options) {
+    return lowering::Lowering(graph, exampleInputs, options).run();
 }
 
 }  // namespace eng::inductor
