@@ -11,7 +11,7 @@
 
 #include "aot/graph_builder.h"
 #include "fx/graph_runner.h"
-#include "ops/in_place.h"
+#include "fx/written_arguments.h"
 #include "tensor/autograd/grad_mode.h"
 
 namespace eng::aot {
@@ -52,13 +52,10 @@ std::vector<std::pair<tensor::Tensor, tensor::DType>> castsOf(vm::Interpreter& v
     return casts;
 }
 
-/// An in-place call (`x.add_(y)`, `x += y`, `x[i] = y`): not run again on the examples, which it would change.
-/// Autocast casts none of them (its tables name functional ops only).
-bool writesInPlace(const fx::Node& node) {
-    const std::string& t = node.target;
-    if (t.starts_with("operator.i") || t == "operator.setitem") return true;
-    return ops::hasInPlaceSuffix(t);
-}
+/// A call that writes an argument (`x.add_(y)`, `x += y`, `x[i] = y`, batch_norm's running statistics; the op
+/// registry's marks): not run again on the examples, which it would change. Autocast casts none of them (its
+/// tables name functional ops only).
+bool writesInPlace(const fx::Node& node) { return !fx::writtenArguments(node).empty(); }
 
 }  // namespace
 

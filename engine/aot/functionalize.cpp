@@ -4,10 +4,12 @@
 #include "aot/functionalize.h"
 
 #include <fmt/format.h>
+
+#include <optional>
 #include <set>
 
+#include "fx/written_arguments.h"
 #include "inductor/lowering_context.h"
-#include "ops/in_place.h"
 #include "ops/operators.h"
 #include "tensor/view_ops.h"
 
@@ -18,30 +20,27 @@ using fx::Node;
 
 namespace {
 
-bool isInPlaceMethodName(const std::string& name) {
-    return ops::writesTensorData(name);
-}
-
 const Node* firstNodeArg(const Node& node) {
     return !node.args.empty() && node.args[0].kind == Arg::Kind::NodeRef ? node.args[0].node : nullptr;
 }
 
-/// The node's in-place form, if it is one: an in-place method, `x += y` (operator.iadd) or a torch.X_ function.
-/// `n += 1` on a SymInt or number is operator.iadd too, but rebinds a value: only a tensor is updated in place.
+/// The node's in-place form, if it is one (the op registry's marks, fx::writtenArguments): an in-place method,
+/// `x += y` (operator.iadd) or a torch.X_ function. `n += 1` on a SymInt or number is operator.iadd too, but
+/// rebinds a value: only a tensor is updated in place.
 bool updatesInPlace(const Node& node) {
-    if (node.callKind == fx::CallKind::Binary && node.target.starts_with("operator.i")) {
-        const Node* target = firstNodeArg(node);
-        return target && exampleTensor(*target);
-    }
-    if (node.op == fx::NodeOp::CallMethod) return isInPlaceMethodName(node.target);
-    const auto dot = node.target.rfind('.');
-    return node.op == fx::NodeOp::CallFunction && isInPlaceMethodName(dot == std::string::npos ? node.target : node.target.substr(dot + 1));
+    if (!fx::writesOnlySelf(node)) return false;
+    const Node* target = firstNodeArg(node);
+    return node.callKind != fx::CallKind::Binary || (target && exampleTensor(*target));
 }
 
-bool hasInPlaceFlag(const Node& node) {
-    for (const auto& [key, a] : node.kwargs)
-        if (key == "inplace" && a.kind == Arg::Kind::Constant && a.constant.is(vm::Kind::Bool) && a.constant.asBool()) return true;
-    return false;
+/// A write that the functional graph cannot express: a flag-gated write (F.relu(x, inplace=True), batch_norm's
+/// running statistics in training) or one into an argument other than self.
+std::optional<std::string> unsupportedWrite(const Node& node) {
+    for (const fx::WrittenArgument& written : fx::writtenArguments(node)) {
+        if (!written.when.empty()) return fmt::format("{} ({}) with {}=True", node.name, node.target, written.when);
+        if (written.index != 0) return fmt::format("{} ({}) writes its argument {}", node.name, node.target, written.param);
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -76,7 +75,7 @@ FunctionalForward functionalize(GraphBuilder& builder, const fx::Graph& graph, c
             gradEnabled = node.args[0].constant.asBool();
             continue;
         }
-        if (hasInPlaceFlag(node)) throw AotUnsupported(fmt::format("{} ({}) with inplace=True", node.name, node.target));
+        if (auto write = unsupportedWrite(node)) throw AotUnsupported(*write);
         if (!updatesInPlace(node)) {
             Node* copy = builder.copy(node, out.remap);
             out.remap[&node] = copy;

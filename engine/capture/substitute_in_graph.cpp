@@ -5,6 +5,8 @@
 
 #include <fmt/core.h>
 
+#include "frontend/code_object.h"
+
 namespace eng::capture {
 
 namespace {

@@ -2,12 +2,14 @@
 // graph nodes, pure builtins fold at trace time, and everything with effects outside the graph (print,
 // .item(), graph_break(), disabled functions) is a graph break with Dynamo's message.
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
 #include "capture/substitute_in_graph.h"
 #include "capture/symbolic_eval.h"
 #include "ops/operators.h"
+#include "tensor/registry.h"
 
 namespace eng::capture {
 
@@ -288,6 +290,44 @@ VarRef Tracer::inlineFunction(TraceFrame& caller, const vm::Value& function, std
     return *frame.returned;
 }
 
+bool Tracer::breakOnArgumentWrites(const std::string& module, const std::string& name, const std::vector<VarRef>& args, const KwVars& kwargs) {
+    const std::string shortModule = module == "torch.nn.functional" ? "F" : "torch";
+    const tensor::OpEntry* entry = tensor::OpRegistry::instance().find(shortModule + "." + name);
+    if (!entry || entry->overloads.empty()) return false;
+    const tensor::Schema& schema = entry->overloads.front().schema;
+    auto argument = [&](size_t index) -> const VarRef* {
+        if (index < args.size() && !schema.params[index].keywordOnly) return &args[index];
+        for (const auto& [key, a] : kwargs)
+            if (key == schema.params[index].name) return &a;
+        return nullptr;
+    };
+    std::vector<std::string> written;
+    std::string when;
+    bool writesInput = false;
+    for (size_t i = 0; i < schema.params.size(); ++i) {
+        const tensor::Param& p = schema.params[i];
+        const VarRef* a = p.written ? argument(i) : nullptr;
+        if (!a || !containsTensor(*a)) continue;
+        if (!p.writtenWhen.empty()) {
+            size_t flag = 0;
+            while (flag < schema.params.size() && schema.params[flag].name != p.writtenWhen) ++flag;
+            const VarRef* f = argument(flag);
+            const vm::Value known = f ? (isConstant(*f) ? exampleOf(*f) : vm::Value::null()) : vm::fromTensorValue(schema.params[flag].defaultValue);
+            if (known.is(vm::Kind::Bool) && !known.asBool()) continue;
+            if (i > 0) when = p.writtenWhen;
+        }
+        if (i == 0) writesInput = true;
+        else written.push_back(p.name);
+    }
+    if (written.empty()) return writesInput;
+    unsupported("Unsupported torch function",
+                fmt::format("`{}.{}`{} updates {} in place inside the op.", shortModule, name, when.empty() ? "" : " in " + when + " mode",
+                            fmt::join(written, " and ")),
+                {name == "batch_norm" ? "Use nn.BatchNorm1d/nn.BatchNorm2d, whose running statistics are traced as in-place updates."
+                                      : "Write the update with in-place tensor ops, which the graph records."},
+                module + "." + name);
+}
+
 VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vector<VarRef> args, KwVars kwargs) {
     if (std::optional<VarRef> exit = callGradModeExit(*this, callable)) return *exit;
     // Before the callable's own guard: a bound step is made anew on every access; the optimizer's class is guarded.
@@ -415,29 +455,9 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         if (module == "torch.compiler" && name == "is_exporting") return constant(vm::Value(false));
         if (module == "torch" && (name == "manual_seed" || name == "set_default_dtype" || name == "set_grad_enabled"))
             unsupported("Unsupported torch function", fmt::format("`torch.{}` changes global state.", name), {}, "torch." + name);
-        if ((module == "torch" || module == "torch.nn.functional") && name == "batch_norm") {
-            // The op updates running_mean/running_var in place inside one node, a write the graph cannot show to
-            // functionalization: break (nn.BatchNorm writes its buffers with traced in-place ops instead).
-            const bool functional = module == "torch.nn.functional";
-            auto argument = [&](size_t index, std::string_view key) -> const VarRef* {
-                if (index < args.size()) return &args[index];
-                for (const auto& [k, a] : kwargs)
-                    if (k == key) return &a;
-                return nullptr;
-            };
-            const VarRef* training = argument(5, "training");
-            const bool maybeTraining = training && !(isConstant(*training) && exampleOf(*training).is(vm::Kind::Bool) &&
-                                                     !exampleOf(*training).asBool());
-            bool runningStats = false;
-            for (const VarRef* stat : {argument(functional ? 1 : 3, "running_mean"), argument(functional ? 2 : 4, "running_var")})
-                runningStats = runningStats || (stat && containsTensor(*stat));
-            if (maybeTraining && runningStats)
-                unsupported("Unsupported torch function",
-                            fmt::format("`{}.batch_norm` in training mode updates running_mean and running_var in place inside the op.",
-                                        functional ? "F" : "torch"),
-                            {"Use nn.BatchNorm1d/nn.BatchNorm2d, whose running statistics are traced as in-place updates."},
-                            module + ".batch_norm");
-        }
+        // F.relu(x, inplace=True) writes x: recorded under F's own name, whose schema marks the write, rather than
+        // as torch.relu, which would read as a pure op.
+        const bool writesInput = (module == "torch" || module == "torch.nn.functional") && breakOnArgumentWrites(module, name, args, kwargs);
         if (module == "torch.autograd" && name == "grad")
             // trace_rules maps torch.autograd.grad to SkipFunctionVariable: the call runs eagerly after the break.
             unsupported("Attempted to call function marked as skipped",
@@ -464,7 +484,8 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
                     return constant(probe);
                 }
             }
-            return callTensorOp(NodeOp::CallFunction, torchTarget(module, name), args, kwargs, value, CallKind::Callable);
+            return callTensorOp(NodeOp::CallFunction, writesInput ? module + "." + name : torchTarget(module, name), args, kwargs, value,
+                                CallKind::Callable);
         }
         // math functions of constants fold, as Dynamo folds them (math.sqrt(k.size(-1)) of a static size).
         if (module == "math" && kwargs.empty() && std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); })) {

@@ -240,6 +240,11 @@ public:
     /// A dict made at trace time as a traced dict the trace owns (its class and default factory kept in `value`).
     VarRef dictVariable(const vm::Value& dict);
     bool containsTensor(const VarRef& v) const;
+    /// A torch function that may write an argument other than its first (the op registry's marks: F.batch_norm's
+    /// running statistics in training) breaks the graph: the write happens inside one node, which the graph cannot
+    /// show to functionalisation (nn.BatchNorm writes its buffers with traced in-place ops instead). Returns
+    /// whether the call may write its first argument (F.relu(x, inplace=True)).
+    bool breakOnArgumentWrites(const std::string& module, const std::string& name, const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs);
     /// Guards a Python value read from a source before trace-time code depends on it.
     void guardValue(const VarRef& v);
     /// guardValue, and for a dict from outside the frame whose keys the trace folds (iterated, tested with `in`),

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "fx/graph_runner.h"
+#include "fx/written_arguments.h"
 #include "inductor/lowering_registry.h"
 #include "ops/in_place.h"
 #include "ops/operators.h"
@@ -73,10 +74,12 @@ std::string opNameOf(const fx::Node& node) {
     return dot == std::string::npos ? node.target : node.target.substr(dot + 1);
 }
 
-bool isInPlace(const fx::Node& node, const std::string& op) {
-    if (node.callKind == fx::CallKind::Binary) return inPlaceOperator(node).has_value();
-    if (node.op != fx::NodeOp::CallMethod) return false;
-    return ops::writesTensorData(op);
+/// The node writes its first argument (the op registry's marks, fx::writtenArguments). Any other write (a flag
+/// that is not a constant, batch_norm's running statistics) the lowering cannot follow: the graph runs eagerly.
+bool isInPlace(const fx::Node& node) {
+    const std::vector<fx::WrittenArgument> written = fx::writtenArguments(node);
+    if (!written.empty() && !fx::writesOnlySelf(node)) throw LoweringError(fmt::format("{} writes its argument {}", node.target, written.back().param));
+    return !written.empty();
 }
 
 }  // namespace
@@ -420,8 +423,8 @@ LValue Lowering::lowerCall(const fx::Node& node) {
     std::string op = opNameOf(node);
     graph_.opOfNode[node.name] = op;
     if (auto absorbed = absorbed_.find(&node); absorbed != absorbed_.end()) return absorbed->second;
-    const bool inPlace = isInPlace(node, op);
-    if (inPlace && node.op == fx::NodeOp::CallMethod) op.pop_back();
+    const bool inPlace = isInPlace(node);
+    if (inPlace && node.callKind != fx::CallKind::Binary && ops::hasInPlaceSuffix(op)) op.pop_back();
     const fx::Node* self = !node.args.empty() && node.args[0].kind == fx::Arg::Kind::NodeRef ? node.args[0].node : nullptr;
     if (inPlace) {
         if (!self) throw LoweringError("in-place op on a constant");

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ops/in_place.h"
 #include "tensor/autocast.h"
 #include "tensor/autograd/dispatch.h"
 #include "tensor/view_ops.h"
@@ -242,6 +243,24 @@ std::optional<std::vector<Value>> bind(const Schema& s, std::span<const Value> a
     return values;
 }
 
+/// The schema as messages show it: "Tensor(a! if training)? running_mean" reads "Tensor? running_mean".
+std::string withoutAliasAnnotations(std::string_view text) {
+    std::string out;
+    const size_t open = text.find('(');
+    out.append(text.substr(0, open == std::string_view::npos ? text.size() : open + 1));
+    for (size_t i = out.size(); i < text.size(); ++i) {
+        if (text[i] == '(') {
+            const size_t close = text.find(')', i);
+            if (close != std::string_view::npos && text.substr(i, close - i).find('!') != std::string_view::npos) {
+                i = close;
+                continue;
+            }
+        }
+        out.push_back(text[i]);
+    }
+    return out;
+}
+
 std::string signatureOf(const Schema& s) {
     const size_t open = s.text.find('(');
     const size_t close = s.text.rfind(')');
@@ -250,9 +269,18 @@ std::string signatureOf(const Schema& s) {
 
 }  // namespace
 
+bool writesArgument(const Schema& schema, const Args& args, size_t index) {
+    if (index >= schema.params.size() || !schema.params[index].written) return false;
+    const std::string& flag = schema.params[index].writtenWhen;
+    if (flag.empty()) return true;
+    for (size_t k = 0; k < schema.params.size() && k < args.size(); ++k)
+        if (schema.params[k].name == flag) return args[k].isBool() && args[k].toBool();
+    return false;
+}
+
 Schema parseSchema(std::string_view text) {
     Schema s;
-    s.text = std::string(text);
+    s.text = withoutAliasAnnotations(text);
     const size_t open = text.find('(');
     const size_t close = text.rfind(')');
     if (open == std::string_view::npos || close == std::string_view::npos || close < open)
@@ -275,6 +303,20 @@ Schema parseSchema(std::string_view text) {
         const size_t space = declaration.rfind(' ');
         std::string_view type = trim(declaration.substr(0, space));
         p.name = std::string(trim(declaration.substr(space + 1)));
+        if (const size_t annotationStart = type.find('('); annotationStart != std::string_view::npos) {
+            // "Tensor(a!)" or "Tensor(a! if training)": the op writes this argument (always, or under the flag).
+            const size_t annotationEnd = type.find(')', annotationStart);
+            if (annotationEnd == std::string_view::npos) throw std::logic_error(fmt::format("bad alias annotation in schema '{}'", text));
+            const std::string_view annotation = type.substr(annotationStart + 1, annotationEnd - annotationStart - 1);
+            if (annotation.find('!') == std::string_view::npos)
+                throw std::logic_error(fmt::format("bad alias annotation in schema '{}'", text));
+            p.written = true;
+            if (const size_t when = annotation.find(" if "); when != std::string_view::npos)
+                p.writtenWhen = std::string(trim(annotation.substr(when + 4)));
+            const std::string_view rest = type.substr(annotationEnd + 1);
+            type = type.substr(0, annotationStart);
+            if (rest == "?") p.optional = true;
+        }
         if (!type.empty() && type.back() == '?') {
             p.optional = true;
             type.remove_suffix(1);
@@ -287,6 +329,11 @@ Schema parseSchema(std::string_view text) {
         p.type = parseType(type, isList);
         s.params.push_back(std::move(p));
     }
+    if (!s.params.empty() && ops::schemaWritesSelf(s.name)) s.params[0].written = true;  // self, or nn.init's tensor
+    for (const Param& p : s.params)
+        if (!p.writtenWhen.empty() &&
+            std::none_of(s.params.begin(), s.params.end(), [&](const Param& q) { return q.name == p.writtenWhen && q.type == Param::Type::Bool; }))
+            throw std::logic_error(fmt::format("schema '{}': '{}' is written when '{}', which is not a bool parameter", text, p.name, p.writtenWhen));
     size_t positional = 0;
     const Param* onlyPositional = nullptr;
     for (const Param& p : s.params) {

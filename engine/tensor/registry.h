@@ -24,6 +24,11 @@ struct Param {
     bool keywordOnly = false;  // after "*"
     bool hasDefault = false;
     Value defaultValue;
+    /// The op writes this argument: PyTorch's alias annotation "Tensor(a!)" (self of every in-place variant is
+    /// marked by its name, see ops/in_place.h). "Tensor(a! if training)" writes it only when the named bool argument
+    /// is true (batch_norm's running statistics, F.relu's input with inplace=True).
+    bool written = false;
+    std::string writtenWhen;  // that bool argument's name; empty: always written
 };
 
 struct Schema {
@@ -67,6 +72,11 @@ public:
 private:
     std::vector<Value> values_;
 };
+
+/// Whether a call bound to `schema` writes its parameter `index` (always, or under a flag that `args` sets): the
+/// one answer to "this op writes its argument" for eager autograd, the capture engine, functionalisation and the
+/// lowering (fx::writtenArguments reads the same marks for graph nodes).
+bool writesArgument(const Schema& schema, const Args& args, size_t index);
 
 using Kernel = std::function<Value(const Args&)>;
 using KeywordArgs = std::vector<std::pair<std::string, Value>>;

@@ -455,11 +455,13 @@ void registerCompositeOps(OpRegistry& registry) {
               [dims](const Args& a) { return Value(avgPool(a, dims)); });
     }
     r.def({"F.batch_norm"},
-          "batch_norm(Tensor input, Tensor? running_mean, Tensor? running_var, Tensor? weight=None, Tensor? bias=None, bool training=False, "
+          "batch_norm(Tensor input, Tensor(a! if training)? running_mean, Tensor(b! if training)? running_var, "
+          "Tensor? weight=None, Tensor? bias=None, bool training=False, "
           "float momentum=0.1, float eps=1e-05)",
           [](const Args& a) { return Value(batchNorm(a)); });
     r.def({"torch.batch_norm"},
-          "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, "
+          "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor(a! if training)? running_mean, "
+          "Tensor(b! if training)? running_var, bool training, float momentum, "
           "float eps, bool cudnn_enabled)",
           [](const Args& a) {
               std::vector<Value> reordered{a[0], a[3], a[4], a[1], a[2], a[5], a[6], a[7]};

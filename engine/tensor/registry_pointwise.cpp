@@ -101,13 +101,13 @@ void registerPointwiseOps(OpRegistry& r) {
               [captured](const Args& a) { return Value(unary(captured, a.tensor(0))); });
         r.def({fmt::format("Tensor.{}_", name), fmt::format("torch.{}_", name), fmt::format("F.{}_", name)},
               fmt::format("{}_(Tensor self)", name), [captured](const Args& a) { return Value(unaryInPlace(captured, a.tensor(0))); });
-        r.def({fmt::format("F.{}", name)}, fmt::format("{}(Tensor input, bool inplace=False)", name),
+        r.def({fmt::format("F.{}", name)}, fmt::format("{}(Tensor(a! if inplace) input, bool inplace=False)", name),
               [captured](const Args& a) { return activation(a, captured); });
     }
     r.def({"F.gelu", "torch._C._nn.gelu"}, "gelu(Tensor input, str approximate='none')",
           [](const Args& a) { return Value(gelu(a.tensor(0), a.str(1))); });
     r.def({"Tensor.gelu"}, "gelu(Tensor self, *, str approximate='none')", [](const Args& a) { return Value(gelu(a.tensor(0), a.str(1))); });
-    r.def({"F.leaky_relu"}, "leaky_relu(Tensor input, float negative_slope=0.01, bool inplace=False)", [](const Args& a) {
+    r.def({"F.leaky_relu"}, "leaky_relu(Tensor(a! if inplace) input, float negative_slope=0.01, bool inplace=False)", [](const Args& a) {
         Tensor out = leakyRelu(a.tensor(0), a.real(1));
         return Value(a.boolean(2) ? copyInto(a.tensor(0), out) : out);
     });

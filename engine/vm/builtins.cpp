@@ -6,6 +6,7 @@
 #include <cmath>
 #include <ostream>
 
+#include "frontend/code_object.h"
 #include "ops/operators.h"
 #include "tensor/registry.h"
 #include "vm/interpreter.h"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "frontend/code_object.h"
 #include "tensor/registry.h"
 #include "vm/interpreter.h"
 

@@ -4,6 +4,7 @@
 
 #include <new>
 
+#include "frontend/source.h"
 #include "tensor/error.h"
 #include "vm/interpreter.h"
 

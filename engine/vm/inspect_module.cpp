@@ -3,6 +3,7 @@
 // `def f<text>: pass`), and what kind of object a value is.
 #include <fmt/core.h>
 
+#include "frontend/code_object.h"
 #include "vm/interpreter.h"
 
 namespace eng::vm {

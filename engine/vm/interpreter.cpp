@@ -76,6 +76,12 @@ Interpreter::Interpreter(std::ostream& out) : out_(out) {
 
 Interpreter::~Interpreter() = default;
 
+std::vector<TracebackEntry> Interpreter::callStack() const {
+    std::vector<TracebackEntry> out;
+    for (const Frame* f : frames_) out.push_back({f->code->filename, f->code->lineTable.lineOf(f->pc), f->code->name});
+    return out;
+}
+
 RunResult Interpreter::runScript(const std::string& filename, const std::string& source) {
     auto file = std::make_shared<frontend::SourceFile>(filename, source);
     sources_[filename] = file;

@@ -10,10 +10,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "frontend/source.h"
 #include "ops/operators.h"
 #include "vm/errors.h"
 #include "vm/value.h"
+
+namespace eng::frontend {
+class SourceFile;
+}
 
 namespace eng::vm {
 
@@ -148,11 +151,7 @@ public:
     void setGradEnabled(bool enabled) { gradEnabled_ = enabled; }
     Frame* currentFrame() { return frames_.empty() ? nullptr : frames_.back(); }
     /// The Python frames running now, outermost first (file, current line, function), as a traceback names them.
-    std::vector<TracebackEntry> callStack() const {
-        std::vector<TracebackEntry> out;
-        for (const Frame* f : frames_) out.push_back({f->code->filename, f->code->lineTable.lineOf(f->pc), f->code->name});
-        return out;
-    }
+    std::vector<TracebackEntry> callStack() const;
     const Namespace& builtins() const { return builtins_; }
     /// Runs `source` (definitions) in a fresh namespace and returns it; null when it does not compile (inspect
     /// parses a builtin's __text_signature__ this way, as CPython's inspect does).

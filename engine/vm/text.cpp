@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "frontend/code_object.h"
 #include "python/python_repr.h"
 #include "tensor/printing.h"
 #include "tensor/registry.h"

@@ -12,9 +12,14 @@
 #include <variant>
 #include <vector>
 
-#include "frontend/code_object.h"
 #include "tensor/tensor.h"
 #include "tensor/value.h"
+
+// Code objects are the front end's: the VM holds them by pointer only, so that the layers above it (the graph layer,
+// the backends) do not see the front end through the VM's headers.
+namespace eng::frontend {
+struct CodeObject;
+}
 
 namespace eng::vm {
 

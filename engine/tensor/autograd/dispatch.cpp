@@ -47,14 +47,10 @@ bool anyRequiresGrad(const Args& args) {
     return false;
 }
 
-// True when the call writes into its first argument: x.add_(), x += y, x[i] = v, F.relu(x, inplace=True).
+// True when the call writes into its first argument (x.add_(), x += y, x[i] = v, F.relu(x, inplace=True), as the
+// schema marks it) and autograd must rewrite its history: not detach_, which writes no data it differentiates.
 bool isInPlaceCall(const Schema& schema, const Args& args) {
-    const std::string& name = schema.name;
-    if (kAugmented.contains(name) || name == "__setitem__") return true;
-    if (name.ends_with("_") && !name.starts_with("__")) return !kNonDifferentiable.contains(name);
-    for (size_t i = 0; i < schema.params.size(); ++i)
-        if (schema.params[i].name == "inplace") return args[i].toBool();
-    return false;
+    return writesArgument(schema, args, 0) && !kNonDifferentiable.contains(schema.name);
 }
 
 void collectTensors(const Value& v, std::vector<Tensor>& out) {
