@@ -3,7 +3,8 @@
 // elements of a 16-bit float, 4 of a float32) reads operands padded with zeros to aligned sizes, and its result is
 // the slice of the original size. Zeros add nothing to any dot product, so the values are the unpadded product's.
 // It applies where Inductor's can_pad does (the options' devices, CUDA; floating operands; static sizes; nothing
-// empty) and where it pays: force_shape_pad, or the padded form timed on the device beating the plain one by 10%.
+// empty) and where it pays: force_shape_pad, or a compute-bound product whose padded form, timed on the device,
+// beats the plain one by 10%.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -83,6 +84,19 @@ tensor::Tensor padTensor(const tensor::Tensor& t, int64_t rowDim, int64_t rowPad
     return padded;
 }
 
+/// Inductor's is_mm_compute_bound: a product whose arithmetic intensity (flops per element moved) is below half the
+/// device's balance of compute to memory bandwidth is bound by memory, where padding only adds traffic; it is left
+/// alone without timing. The balances are an H100's (dense 16-bit tensor-core and float32 peaks over its HBM3
+/// bandwidth), the device class PyTorch's own numbers come from here.
+bool computeBound(int64_t m, int64_t k, int64_t n, DType dtype, std::string& why) {
+    const double moved = static_cast<double>(m * k + k * n + m * n);
+    const double intensity = static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n) / moved;
+    const double balance = (dtype == DType::Float32 ? 67e12 : 989e12) / 3.35e12;
+    if (intensity > balance * 0.5) return true;
+    why = fmt::format("not compute-bound (arithmetic intensity {:.1f}, below {:.1f})", intensity, balance * 0.5);
+    return false;
+}
+
 /// Inductor's should_pad benchmark: the plain product against pad + product + slice, on operands of the graph's
 /// sizes on its device (filled with ones: timing needs no random numbers, and the program's generator keeps its
 /// state). Padding pays when it is faster by Inductor's multiplier, 1.1. Decisions are kept per shape.
@@ -156,7 +170,8 @@ std::optional<LValue> lowerPaddedProduct(Lowering& lowering, const std::string& 
     p.nPad = paddingOf(p.mat2.sizes[rows + 1], alignment);
     if (p.mPad == 0 && p.kPad == 0 && p.nPad == 0) return std::nullopt;
     std::string why = "force_shape_pad";
-    if (!options.forceShapePad && !paddingPays(p, a, b, device, why)) {
+    const int64_t m = a[rows], k = a[rows + 1], n = b[rows + 1];
+    if (!options.forceShapePad && !(computeBound(m, k, n, dtype, why) && paddingPays(p, a, b, device, why))) {
         lowering.graph().passNotes.push_back(fmt::format("shape_padding: {} ({}) left unpadded: {}", p.op, node.name, why));
         return std::nullopt;
     }

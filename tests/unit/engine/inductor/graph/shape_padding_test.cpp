@@ -93,10 +93,14 @@ TEST(ShapePadding, BmmMatmulAndAddmmPadTheirOwnDims) {
     EXPECT_NE(notes.find("addmm (addmm) of [3, 6] @ [6, 5] padded to [4, 8]"), std::string::npos) << notes;
 }
 
-TEST(ShapePadding, WithoutForceTheTimingDecidesAndSaysSo) {
+TEST(ShapePadding, WithoutForceSmallProductsStayAndLargeOnesAreTimed) {
     ts::manualSeed(3);
-    const ts::Tensor a = ts::randn({33, 65}), b = ts::randn({65, 17});
-    const std::string notes = runAndCompare(*productGraph("mm", {a, b}, ts::mm(a, b)), onTheCpu(false));
+    const ts::Tensor a = ts::randn({5, 7}), b = ts::randn({7, 3});
+    std::string notes = runAndCompare(*productGraph("mm", {a, b}, ts::mm(a, b)), onTheCpu(false));
+    EXPECT_NE(notes.find("shape_padding: mm (mm) left unpadded: not compute-bound (arithmetic intensity 1.5, below 10.0)"), std::string::npos)
+        << notes;
+    const ts::Tensor c = ts::randn({129, 257}), d = ts::randn({257, 65});
+    notes = runAndCompare(*productGraph("mm", {c, d}, ts::mm(c, d)), onTheCpu(false));
     EXPECT_NE(notes.find("us plain, "), std::string::npos) << notes;
 }
 
