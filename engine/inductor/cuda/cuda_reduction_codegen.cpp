@@ -287,7 +287,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
     // Aligned rows of whole vector steps (every thread the same number): the steps unrolled with no bounds check, so
     // that each thread's loads of a pass are issued back to back instead of one per loop trip.
     const bool exactSteps = !columns && rowsAligned && reduceCount && *reduceCount % width == 0 && rowVectors % bx == 0 && iters <= 16;
-    bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && *reduceCount % width == 0 && iters >= 1 && iters <= 16;
+    bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && *reduceCount % width == 0 && iters >= 1 && iters <= 4;
     for (size_t p = 0; persistentOk && p < kernel.passes.size(); ++p)
         if (kernel.passes[p].overReductionRange && !vectors.passOk[p]) persistentOk = false;
     // Reductions over the outer range: per-column partials in registers when every pass that has them moves

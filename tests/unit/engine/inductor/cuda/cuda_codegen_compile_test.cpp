@@ -215,10 +215,13 @@ TEST_F(CudaCodegenCompile, RowReductionsMoveVectorsAlongAlignedRows) {
     EXPECT_EQ(count(softmax.source, "*reinterpret_cast<cwb_vec<float, 4>*>(buf0 + x0 * s0 + rbase) = buf0_out"), 1);
     // Rows of a constant length that is whole vector steps of every thread: the steps unrolled, no bounds check,
     // so a thread's loads of a pass leave together.
-    const std::string constant = compiles(cudatest::softmaxConstant(64, 8192)).source;
+    CudaTuning streaming;
+    streaming.persistentRows = false;
+    const std::string constant = compiles(cudatest::softmaxConstant(64, 8192), streaming).source;
     EXPECT_EQ(count(constant, "for (int it = 0; it < 4; ++it) {\n        const int rvec = threadIdx.x + it * 512;\n        {\n"), 3) << constant;
     EXPECT_EQ(count(constant, "rvec < "), 0);
-    EXPECT_NE(compiles(cudatest::softmaxConstant(64, 8200)).source.find("rvec < rvectors"), std::string::npos) << "2050 vectors on 512 threads";
+    EXPECT_EQ(count(compiles(cudatest::softmaxConstant(64, 8192)).source, "rvec < "), 0) << "nor in registers";
+    EXPECT_NE(compiles(cudatest::softmaxConstant(64, 8200)).source.find("if (rvec < "), std::string::npos) << "2050 vectors on 512 threads";
     // bfloat16 rows with float32 weights: vectors of 4 (16 bytes of float, 8 of bfloat16).
     EXPECT_EQ(compiles(layerNormBf16(10, 1024)).vectorWidth, 4);
     // A pass reading the row backwards stays scalar; the forward pass before it is vectorised.
@@ -251,7 +254,8 @@ TEST_F(CudaCodegenCompile, PersistentRowsKeepTheRowInRegistersAcrossPasses) {
     EXPECT_FALSE(compiles(cudatest::softmaxConstant(10, 1001), persistent).persistent) << "length not a multiple of the vector";
     EXPECT_FALSE(compiles(softmaxRows(10), persistent).persistent) << "symbolic length";
     EXPECT_FALSE(compiles(cudatest::storeThenReload(4, 64), persistent).persistent) << "a pass reads the row backwards";
-    EXPECT_FALSE(compiles(cudatest::softmaxConstant(8192, 8192)).persistent) << "off by default (measured slower)";
+    EXPECT_TRUE(compiles(cudatest::softmaxConstant(8192, 8192)).persistent) << "on by default (measured faster)";
+    EXPECT_FALSE(compiles(cudatest::softmaxConstant(64, 32768)).persistent) << "8 vectors a thread: more than 16 registers of row";
 }
 
 TEST_F(CudaCodegenCompile, OnlineSoftmaxReadsTheRowOnceForMaxAndSum) {
