@@ -98,6 +98,85 @@ void appendJson(std::string& out, const std::vector<std::string>& items, bool& n
     out += ']';
 }
 
+/// The size of `text` as a JSON string (quotes included) when no byte of it needs escaping, else npos.
+size_t plainJsonSize(std::string_view text, bool& nonAscii) {
+    uint64_t highBits = 0;
+    size_t i = 0;
+    for (; i + 8 <= text.size(); i += 8) {
+        uint64_t word;
+        std::memcpy(&word, text.data() + i, 8);
+        if (mayNeedEscape(word)) return std::string_view::npos;
+        highBits |= word & kHighBits;
+    }
+    for (; i < text.size(); ++i) {
+        auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 || c == '"' || c == '\\') return std::string_view::npos;
+        highBits |= c & 0x80;
+    }
+    if (highBits) nonAscii = true;
+    return text.size() + 2;
+}
+size_t plainJsonSize(int, bool&) { return 11; }  // at most: "-2147483648"
+size_t plainJsonSize(const std::vector<std::string>& items, bool& nonAscii) {
+    size_t size = items.size() + 2;  // brackets and commas, one spare
+    for (const std::string& item : items) {
+        size_t itemSize = plainJsonSize(item, nonAscii);
+        if (itemSize == std::string_view::npos) return itemSize;
+        size += itemSize;
+    }
+    return size;
+}
+
+char* writePlain(char* at, std::string_view text) {
+    *at++ = '"';
+    std::memcpy(at, text.data(), text.size());
+    at += text.size();
+    *at++ = '"';
+    return at;
+}
+char* writePlain(char* at, int value) { return std::to_chars(at, at + 11, value).ptr; }
+char* writePlain(char* at, const std::vector<std::string>& items) {
+    *at++ = '[';
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (i) *at++ = ',';
+        at = writePlain(at, items[i]);
+    }
+    *at++ = ']';
+    return at;
+}
+
+/// The nodes' JSON when none of their texts needs escaping (every real log so far): sized first, then copied
+/// into place. False, with `out` unspecified, when some text needs escaping.
+bool writePlainNodes(const std::vector<GraphNode>& nodes, std::string& out, bool& nonAscii) {
+    size_t size = 2;
+    bool plain = true;
+    for (const GraphNode& node : nodes) {
+        size += 16;  // brackets and commas: 15, one spare
+        forEachNodeField(node, [&](const auto& value) {
+            size_t valueSize = plain ? plainJsonSize(value, nonAscii) : 0;
+            plain = plain && valueSize != std::string_view::npos;
+            if (plain) size += valueSize;
+        });
+        if (!plain) return false;
+    }
+    out.resize(size);
+    char* at = out.data();
+    *at++ = '[';
+    for (const GraphNode& node : nodes) {
+        if (&node != nodes.data()) *at++ = ',';
+        char separator = '[';
+        forEachNodeField(node, [&](const auto& value) {
+            *at++ = separator;
+            separator = ',';
+            at = writePlain(at, value);
+        });
+        *at++ = ']';
+    }
+    *at++ = ']';
+    out.resize(static_cast<size_t>(at - out.data()));
+    return true;
+}
+
 bool readJson(simdjson::dom::element value, int& out) {
     int64_t number = 0;
     if (value.get_int64().get(number)) return false;
@@ -186,26 +265,23 @@ bool operator==(const GraphNode& a, const GraphNode& b) {
 }
 
 std::string graphNodesToJson(const std::vector<GraphNode>& nodes) {
-    size_t size = 2;
-    for (const GraphNode& n : nodes)
-        size += 48 + n.name.size() + n.op.size() + n.target.size() + n.args.size() + n.shape.size() +
-                n.dtype.size() + n.stride.size() + n.device.size() + n.sourceFile.size() +
-                n.sourceFunction.size() + n.sourceCode.size() + 12 * n.inputs.size();
     std::string out;
-    out.reserve(size);
     bool nonAscii = false;
-    out += '[';
-    for (const GraphNode& node : nodes) {
-        if (out.size() > 1) out += ',';
-        char separator = '[';
-        forEachNodeField(node, [&](const auto& value) {
-            out += separator;
-            separator = ',';
-            appendJson(out, value, nonAscii);
-        });
+    if (!writePlainNodes(nodes, out, nonAscii)) {
+        out.clear();
+        out += '[';
+        for (const GraphNode& node : nodes) {
+            if (out.size() > 1) out += ',';
+            char separator = '[';
+            forEachNodeField(node, [&](const auto& value) {
+                out += separator;
+                separator = ',';
+                appendJson(out, value, nonAscii);
+            });
+            out += ']';
+        }
         out += ']';
     }
-    out += ']';
     if (!nonAscii || simdjson::validate_utf8(out.data(), out.size())) return out;
     // Text that is not UTF-8 (a log's stray bytes): nlohmann replaces what cannot be encoded, as for other lists.
     nlohmann::json all = nlohmann::json::array();
