@@ -24,6 +24,8 @@ bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction
 std::optional<VarRef> callGradModeExit(Tracer& tracer, const VarRef& callable);
 /// Records torch._C._set_grad_enabled(enabled) and switches the trace's grad mode.
 void recordSetGradEnabled(Tracer& tracer, bool enabled);
+/// Dynamo's VariableTracker repr of a value in its messages (`LazyVariableTracker(realized: TensorVariable())`).
+std::string variableRepr(Tracer& tracer, const Variable& v);
 /// A call of torch.optim's SGD / Adam / AdamW `step` (symbolic_eval_optimizer.cpp); nullopt for any other callable.
 std::optional<VarRef> callOptimizerStep(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,
                                         const std::vector<std::pair<std::string, VarRef>>& kwargs);

@@ -249,6 +249,7 @@ ExprPtr Lowering::viewedLoad(const LValue& value) const {
 
 int Lowering::realize(LValue& value, const std::string& origin) {
     if (value.buffer >= 0) return value.buffer;
+    if (tensor::isComplex(value.dtype)) throw LoweringError(fmt::format("{}: a {} kernel (kernels have no complex type)", origin, tensor::dtypeName(value.dtype)));
     GraphBuffer b;
     b.name = newBufferName();
     b.kind = BufferKind::Pointwise;
@@ -430,7 +431,9 @@ LValue Lowering::lowerCall(const fx::Node& node) {
         if (!self) throw LoweringError("in-place op on a constant");
         checkInPlaceTarget(node, *self);
     }
-    const OpLowering* entry = LoweringRegistry::instance().find(op);
+    // Kernels have no complex type: a node that reads or makes a complex tensor is an extern kernel (in place: eager).
+    if (touchesComplex(node) && inPlace) throw LoweringError(fmt::format("in-place {} on a complex tensor", node.target));
+    const OpLowering* entry = touchesComplex(node) ? nullptr : LoweringRegistry::instance().find(op);
     std::optional<LValue> result;
     if (entry && (!inPlace || entry->inPlaceForm)) result = entry->lower(*this, op, node);
     if (!result) {

@@ -127,6 +127,8 @@ private:
 
     void lowerPlaceholder(const fx::Node& node, size_t inputIndex);
     LValue lowerCall(const fx::Node& node);
+    // True when the node reads or makes a complex tensor (it then runs as an extern kernel).
+    bool touchesComplex(const fx::Node& node) const;
     void lowerOutput(const fx::Node& node);
     void checkAgainstExample(const fx::Node& node, const LValue& value) const;
     /// `output` as its buffer or a strided view of the buffer of `root`, the tensor whose storage it and the
