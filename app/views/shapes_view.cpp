@@ -3,6 +3,7 @@
 // the later guard failures that name its source.
 #include <imgui.h>
 
+#include <algorithm>
 #include <memory>
 #include <regex>
 #include <string>
@@ -83,7 +84,9 @@ void ShapesView::draw(ViewContext& context) {
     if (context.uiDump) context.uiDump->add("symbols", std::to_string(rows.size()));
     ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                             ImGuiTableFlags_Resizable;
-    float tableHeight = ImGui::GetContentRegionAvail().y * 0.45f;
+    // As tall as its rows (a few symbols leave the details room), at most 45% of the view.
+    float rowsHeight = ImGui::GetFrameHeightWithSpacing() * static_cast<float>(rows.size() + 2);
+    float tableHeight = std::min(rowsHeight, ImGui::GetContentRegionAvail().y * 0.45f);
     if (ImGui::BeginTable("symbols", 6, flags, ImVec2(0, tableHeight))) {
         ImGui::TableSetupScrollFreeze(0, 1);
         for (const char* name : {"Compile", "Symbol", "Source", "Value", "Range", "Created by"})
@@ -109,8 +112,11 @@ void ShapesView::draw(ViewContext& context) {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(row.symbol->range.c_str());
             ImGui::TableNextColumn();
+            // Site-packages paths fill the column before the file name: the cell names the file, the tooltip the path.
             std::string frame = frameText(row.symbol->userStack);
-            ImGui::TextUnformatted(frame.c_str());
+            size_t slash = frame.rfind('/', frame.find(':'));
+            ImGui::TextUnformatted(slash == std::string::npos ? frame.c_str() : frame.c_str() + slash + 1);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", frame.c_str());
             if (context.uiDump)
                 context.uiDump->add("symbol", row.compile->key.display() + " " + row.symbol->symbol + " = " +
                                                   row.symbol->source + " (" + row.symbol->value + ") from " + frame);

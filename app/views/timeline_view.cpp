@@ -21,6 +21,28 @@ namespace {
 constexpr float kZoomStep = 1.25f;
 constexpr double kMinVisibleUs = 10.0;
 
+/// The smallest 1, 2 or 5 times a power of ten at least `minimum`.
+double niceStep(double minimum) {
+    double power = std::pow(10.0, std::floor(std::log10(std::max(minimum, 1e-9))));
+    for (double multiple : {1.0, 2.0, 5.0, 10.0})
+        if (power * multiple >= minimum) return power * multiple;
+    return power * 10.0;
+}
+
+/// Ticks in seconds from the first compile event, at least ~90 px apart, so durations read off the lanes.
+void drawRuler(ImDrawList* draw, ImVec2 topLeft, float width, float rowHeight, double usPerPixel, double viewStartUs) {
+    const ImU32 tickColor = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    double stepUs = niceStep(90.0 * usPerPixel);
+    draw->PushClipRect(topLeft, ImVec2(topLeft.x + width, topLeft.y + rowHeight), true);
+    for (double tickUs = std::ceil(viewStartUs / stepUs) * stepUs; tickUs <= viewStartUs + width * usPerPixel; tickUs += stepUs) {
+        float x = topLeft.x + static_cast<float>((tickUs - viewStartUs) / usPerPixel);
+        draw->AddLine(ImVec2(x, topLeft.y + rowHeight * 0.5f), ImVec2(x, topLeft.y + rowHeight), tickColor);
+        draw->AddText(ImVec2(x + 3, topLeft.y), tickColor, widgets::formatSeconds(tickUs / 1e6).c_str());
+    }
+    draw->AddLine(ImVec2(topLeft.x, topLeft.y + rowHeight - 1), ImVec2(topLeft.x + width, topLeft.y + rowHeight - 1), tickColor);
+    draw->PopClipRect();
+}
+
 class TimelineView : public View {
 public:
     ViewId id() const override { return ViewId::Timeline; }
@@ -84,9 +106,14 @@ void TimelineView::drawLanes(ViewContext& context, const viz::TraceAnalysis& ana
     const double usPerPixel = viewLengthUs_ / width;
     ImDrawList* draw = ImGui::GetWindowDrawList();
 
-    // Zoom and pan act on the area right of the labels.
-    float height = 0;
-    for (const traces::TimelineLane& lane : timeline_.lanes) height += rowHeight * static_cast<float>(lane.depth) + 4.0f;
+    // Zoom and pan act on the area right of the labels: a time ruler, then per session a header row and its lanes.
+    float height = rowHeight;
+    std::string headerFor;
+    for (const traces::TimelineLane& lane : timeline_.lanes) {
+        if (lane.sessionLabel != headerFor) height += rowHeight;
+        headerFor = lane.sessionLabel;
+        height += rowHeight * static_cast<float>(lane.depth) + 4.0f;
+    }
     ImGui::SetCursorScreenPos(ImVec2(origin.x + labelWidth, origin.y));
     ImGui::InvisibleButton("timeline area", ImVec2(width, std::max(height, rowHeight)));
     bool areaHovered = ImGui::IsItemHovered();
@@ -103,7 +130,8 @@ void TimelineView::drawLanes(ViewContext& context, const viz::TraceAnalysis& ana
     }
     bool clicked = ImGui::IsItemDeactivated() && !dragged_;
 
-    float y = origin.y;
+    drawRuler(draw, ImVec2(origin.x + labelWidth, origin.y), width, rowHeight, usPerPixel, viewStartUs_);
+    float y = origin.y + rowHeight;
     std::string previousSession;
     const traces::Compile* selected = selectedHead(context);
     for (const traces::TimelineLane& lane : timeline_.lanes) {
@@ -112,14 +140,20 @@ void TimelineView::drawLanes(ViewContext& context, const viz::TraceAnalysis& ana
         const traces::Compile* head = compile ? analysis.index().occurrenceHead(*compile) : nullptr;
         viz::CompileState state = head ? viz::compileStateOf(analysis.index(), *head) : viz::CompileState::Unknown;
         bool isSelected = head && selected == head;
+        // Each session (rank or log) gets a header row, as a process track in Perfetto, so that the lane labels
+        // can name the compile (id and function) without the long log file name cutting them off.
         if (lane.sessionLabel != previousSession) {
             draw->AddLine(ImVec2(origin.x, y), ImVec2(origin.x + labelWidth + width, y), ImGui::GetColorU32(ImGuiCol_Separator));
+            draw->PushClipRect(ImVec2(origin.x, y), ImVec2(origin.x + labelWidth + width, y + rowHeight), true);
+            draw->AddText(ImVec2(origin.x + 2, y + 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), lane.sessionLabel.c_str());
+            draw->PopClipRect();
             previousSession = lane.sessionLabel;
+            y += rowHeight;
         }
         std::string label = lane.sessionLabel + "  " + lane.label;
         draw->PushClipRect(ImVec2(origin.x, y), ImVec2(origin.x + labelWidth - 4, y + laneHeight), true);
-        draw->AddText(ImVec2(origin.x + 2, y + 2), isSelected ? theme::stateTextColor(state) : ImGui::GetColorU32(ImGuiCol_Text),
-                      label.c_str());
+        draw->AddText(ImVec2(origin.x + 10, y + 2), isSelected ? theme::stateTextColor(state) : ImGui::GetColorU32(ImGuiCol_Text),
+                      lane.label.c_str());
         draw->PopClipRect();
         draw->PushClipRect(ImVec2(origin.x + labelWidth, y), ImVec2(origin.x + labelWidth + width, y + laneHeight), true);
         for (const traces::TimelineSpan& s : lane.spans) {

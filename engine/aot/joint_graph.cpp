@@ -67,6 +67,10 @@ JointGraph traceJointGraph(vm::Interpreter& vm, const fx::Graph& graph, const vm
         const std::string op = inductor::lowering::nodeOpName(*node);
         if (!forward.gradEnabled.at(node) || passesNoGradient(op) || !anyNodeArg(*node, [&](const Node* n) { return requiresGrad.contains(n); }))
             continue;
+        // The derivative rules are written for real tensors (a complex product's gradient takes the conjugate).
+        auto complexNode = [](const Node* n) { return exampleTensor(*n) && tensor::isComplex(exampleTensor(*n)->dtype()); };
+        if (complexNode(node) || anyNodeArg(*node, complexNode))
+            throw AotUnsupported(fmt::format("{} ({}) differentiates through a complex tensor", node->name, node->target));
         // Several results: split/chunk/unbind get gradients item by item; others (max with dim) no rule traces.
         if (node->example.is(vm::Kind::Tuple) || node->example.is(vm::Kind::List)) {
             if (!hasSeveralDifferentiableResults(op))

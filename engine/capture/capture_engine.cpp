@@ -12,6 +12,7 @@
 
 #include "fx/backend.h"
 #include "fx/torch_logs.h"
+#include "tensor/autograd/grad_mode.h"
 
 namespace eng::capture {
 
@@ -321,8 +322,11 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
         CacheEntry* hit = nullptr;
         // Dynamo checks the most recent entry first.
         const tensor::AutocastStates autocast = tensor::autocastStates();
+        const bool gradEnabled = tensor::autograd::isGradEnabled();
         for (auto it = cache.entries.rbegin(); it != cache.entries.rend() && !hit; ++it)
-            if (fx::sameBackend(it->compiledWith, options) && it->autocast == autocast && it->guards.check(vm_, *view, *frame.globals)) hit = &*it;
+            if (fx::sameBackend(it->compiledWith, options) && it->autocast == autocast && it->gradEnabled == gradEnabled &&
+                it->guards.check(vm_, *view, *frame.globals))
+                hit = &*it;
         if (!hit) {
             if (cache.skipped) return evalSkippedFrame(frame, options);
             // Dynamo's convert_frame runs a frame with no tensor in it eagerly, with no compile and no count; the

@@ -35,7 +35,9 @@ using fx::graphRow;
 struct CacheEntry {
     int compileNumber = 0;
     vm::CompileOptions compiledWith;  // the backend and its settings: a call under another backend skips the entry
-    tensor::AutocastStates autocast;  // Dynamo's GLOBAL_STATE guard: a call under another autocast state recompiles
+    // Dynamo's GLOBAL_STATE guard: a call under another grad mode or autocast state recompiles.
+    tensor::AutocastStates autocast;
+    bool gradEnabled = true;
     GuardTree guards{{}};
     std::shared_ptr<const Graph> graph;  // null when the trace recorded no operation
     CompiledFn compiled;

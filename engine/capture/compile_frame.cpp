@@ -12,6 +12,7 @@
 #include "fx/fx_printer.h"
 #include "frontend/disassembler.h"
 #include "fx/torch_logs.h"
+#include "tensor/autograd/grad_mode.h"
 #include "tensor/random.h"
 #include "vm/backend_catalog.h"
 
@@ -41,9 +42,12 @@ void logBackendStages(const Backend& backend) {
         for (const traces::OutputCode& code : backend.generatedCodes()) fx::logArtifact("output_code", "Output code: \n" + code.source);
 }
 
-/// What GlobalStateGuard::reason() names of autocast's state ("autocast(cuda)_enabled "); empty when unchanged.
-std::string autocastChange(const tensor::AutocastStates& compiled, const tensor::AutocastStates& now) {
-    std::string text;
+/// What GlobalStateGuard::reason() names of what changed since `entry` was compiled ("grad_mode ",
+/// "autocast(cuda)_enabled "); empty when nothing did.
+std::string globalStateChange(const CacheEntry& entry) {
+    std::string text = entry.gradEnabled != tensor::autograd::isGradEnabled() ? "grad_mode " : "";
+    const tensor::AutocastStates& compiled = entry.autocast;
+    const tensor::AutocastStates now = tensor::autocastStates();
     for (const auto& [device, was, is] : {std::tuple{"cpu", compiled.cpu, now.cpu}, std::tuple{"cuda", compiled.cuda, now.cuda}}) {
         if (was.enabled != is.enabled) text += fmt::format("autocast({})_enabled ", device);
         if (was.dtype != is.dtype) text += fmt::format("autocast({})_dtype ", device);
@@ -176,7 +180,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         row.index = static_cast<int>(failures.size());
         row.failedCompile = fmt::format("{}/{}", cache.frameId, it->compileNumber);
         // The root's GLOBAL_STATE guard runs before the guards on the frame's values.
-        if (std::string changed = autocastChange(it->autocast, tensor::autocastStates()); !changed.empty()) {
+        if (std::string changed = globalStateChange(*it); !changed.empty()) {
             row.reason = "GLOBAL_STATE changed: " + changed;
             failures.push_back(std::move(row));
             continue;
@@ -298,6 +302,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
     entry.compileNumber = static_cast<int>(cache.entries.size());
     entry.compiledWith = options;
     entry.autocast = tensor::autocastStates();
+    entry.gradEnabled = tensor::autograd::isGradEnabled();
     entry.inputs = result.inputs;
     entry.returned = result.returned;
     entry.returnValue = result.returnValue;

@@ -24,9 +24,15 @@ bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction
 std::optional<VarRef> callGradModeExit(Tracer& tracer, const VarRef& callable);
 /// Records torch._C._set_grad_enabled(enabled) and switches the trace's grad mode.
 void recordSetGradEnabled(Tracer& tracer, bool enabled);
+/// Dynamo's VariableTracker repr of a value in its messages (`LazyVariableTracker(realized: TensorVariable())`).
+std::string variableRepr(Tracer& tracer, const Variable& v);
 /// A call of torch.optim's SGD / Adam / AdamW `step` (symbolic_eval_optimizer.cpp); nullopt for any other callable.
 std::optional<VarRef> callOptimizerStep(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,
                                         const std::vector<std::pair<std::string, VarRef>>& kwargs);
+/// torch.cond: a Python predicate inlines its branch; a tensor one records torch.ops.higher_order.cond, which runs
+/// the picked branch when the graph runs (symbolic_eval_cond.cpp).
+VarRef traceCond(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,
+                 const std::vector<std::pair<std::string, VarRef>>& kwargs);
 /// A call of a Python builtin (len, isinstance, print, ...) during capture (symbolic_eval_builtins.cpp).
 VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, const vm::Value& callee, std::vector<VarRef>& args,
                    std::vector<std::pair<std::string, VarRef>>& kwargs);

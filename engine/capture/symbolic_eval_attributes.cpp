@@ -66,7 +66,9 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
             return constant(vm_.getAttr(object->value, name));
         if (name == "T" || name == "mT")
             return callTensorOp(NodeOp::CallMethod, name == "T" ? "t" : "mT", {object}, {}, vm::Value(), CallKind::Callable);
-        if (name == "data" || name == "grad" || name == "real" || name == "imag")
+        // The parts of a complex tensor are views Dynamo records in the graph (imag of a real tensor raises here).
+        if (name == "real" || name == "imag") return callTensorOp(NodeOp::CallMethod, name, {object}, {}, vm::Value(), CallKind::Callable);
+        if (name == "data" || name == "grad")
             unsupported("Unsupported Tensor attribute", fmt::format("Dynamo does not trace `Tensor.{}`.", name), {},
                         fmt::format("var_getattr TensorVariable() {}", name));
         // A name the tensor does not have: the VM raises its AttributeError with the user's traceback.

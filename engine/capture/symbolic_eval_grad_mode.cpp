@@ -57,7 +57,9 @@ vm::Value setGradEnabledFunction() {
     return function;
 }
 
-/// Dynamo's VariableTracker repr of a context manager it cannot enter (a frame value is wrapped lazily).
+}  // namespace
+
+/// Dynamo's VariableTracker repr of a value in its messages (a frame value is wrapped lazily).
 std::string variableRepr(Tracer& tracer, const Variable& v) {
     std::string repr;
     switch (v.kind) {
@@ -70,6 +72,8 @@ std::string variableRepr(Tracer& tracer, const Variable& v) {
     }
     return v.source ? "LazyVariableTracker(realized: " + repr + ")" : repr;
 }
+
+namespace {
 
 [[noreturn]] void unsupportedContextManager(Tracer& tracer, const VarRef& manager) {
     std::string type = manager->kind == Variable::Kind::Tensor ? "Tensor" : tracer.vm().classOf(tracer.exampleOf(manager))->name;

@@ -2,6 +2,7 @@
 // frame makes an object whose attributes are traced values and whose __init__, methods, properties and dunder
 // methods are inlined; objects from outside the frame get their dunder methods inlined the same way.
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <functional>
@@ -98,6 +99,18 @@ std::optional<VarRef> Tracer::constructObject(TraceFrame& frame, const VarRef& c
         return constructException(*this, frame, cls, std::move(args), std::move(kwargs));
     if (!isPlainUserClass(*this, cls->value.as<vm::ClassObject>())) return std::nullopt;
     auto classRef = cls->value.ref<vm::ClassObject>();
+    // types.SimpleNamespace is a builtin type to Dynamo, which does not trace its construction.
+    if (classRef->module == "types" && classRef->name == "SimpleNamespace") {
+        std::vector<std::string> positional, keywords;
+        for (const VarRef& a : args) positional.push_back(variableRepr(*this, *a));
+        for (const auto& [key, value] : kwargs) keywords.push_back(fmt::format("'{}': {}", key, variableRepr(*this, *value)));
+        const std::string type = "`<class 'types.SimpleNamespace'>`";
+        unsupported("Unsupported function call", "Dynamo does not know how to trace the function " + type,
+                    {"Avoid calling " + type + " in your code.", "Please report an issue to PyTorch."},
+                    fmt::format("call_function UserDefinedClassVariable(<class 'types.SimpleNamespace'>) [{}] {{{}}}", fmt::join(positional, ", "),
+                                fmt::join(keywords, ", ")),
+                    147);
+    }
     if (std::optional<vm::Value> setter = classRef->lookup("__setattr__"); setter && setter->is(vm::Kind::Function))
         unsupported("Unsupported user-defined class", fmt::format("Dynamo does not trace the construction of `{}`: its class defines __setattr__.", classRef->name),
                     {}, "call_function UserDefinedClassVariable(" + classRef->name + ")");

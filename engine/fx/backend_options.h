@@ -13,8 +13,7 @@
 
 namespace eng::fx {
 
-/// Raises with PyTorch's wording for unknown keys and wrong types (RuntimeError), and the backend's reason for an
-/// option it cannot honour.
+/// Raises with PyTorch's wording for unknown keys and wrong types (RuntimeError).
 using OptionsCheck = std::function<void(const vm::Value& options)>;
 
 /// One key of a backend's config: its name ("max_autotune", "triton.cudagraphs"), torch's default (whose kind is
@@ -22,8 +21,7 @@ using OptionsCheck = std::function<void(const vm::Value& options)>;
 struct BackendOption {
     std::string name;
     vm::Value torchDefault;
-    std::string meaning;      // what the backend does with it (or, for onlyDefault, why it cannot)
-    bool onlyDefault = false; // the backend cannot do what another value asks: the check refuses it
+    std::string meaning;  // what the backend does with it
 };
 
 /// A backend's options: the one table its config module, list_options(), the modes and the check derive from.

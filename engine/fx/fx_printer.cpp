@@ -46,6 +46,8 @@ std::string shortDtype(tensor::DType dtype) {
         case tensor::DType::BFloat16: return "bf16";
         case tensor::DType::Float32: return "f32";
         case tensor::DType::Float64: return "f64";
+        case tensor::DType::Complex64: return "c64";
+        case tensor::DType::Complex128: return "c128";
     }
     return "?";
 }

@@ -4,10 +4,12 @@
 #include "inductor/compiled_graph.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cuda/cuda_graph.h"
 #include "cuda/driver.h"
 #include "fx/torch_logs.h"
+#include "inductor/step_profile.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 
@@ -239,6 +241,22 @@ vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& input
     return outputs;
 }
 
+std::string CompiledGraph::stepLabel(const ScheduleStep& step, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols) const {
+    // A kernel by its name and the largest buffer it touches (bound now); an extern by its op and result.
+    auto shape = [](tensor::DType dtype, const auto& sizes) { return fmt::format("{}[{}]", tensor::dtypeName(dtype), fmt::join(sizes, ", ")); };
+    if (step.kind != ScheduleStep::Kind::Kernel) {
+        const GraphBuffer& b = graph_.buffers[static_cast<size_t>(step.index)];
+        return fmt::format("extern {} {}", b.extern_.op, shape(b.dtype, evaluateAll(b.sizes, symbols)));
+    }
+    const ScheduledKernel& kernel = schedule_.kernels[static_cast<size_t>(step.index)];
+    const tensor::Tensor* largest = nullptr;
+    for (int id : kernel.bufferIds) {
+        const tensor::Tensor& t = tensors[static_cast<size_t>(id)];
+        if (t.defined() && (!largest || t.numel() > largest->numel())) largest = &t;
+    }
+    return largest ? fmt::format("{} {}", kernel.kernel.name, shape(largest->dtype(), largest->sizes())) : kernel.kernel.name;
+}
+
 vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols) {
     std::vector<tensor::Tensor> tensors = bindInputs(inputs, symbols);
     for (size_t i = 0; i < graph_.buffers.size(); ++i) {
@@ -248,8 +266,12 @@ vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& 
     }
     for (size_t step = 0; step < schedule_.steps.size(); ++step) {
         const ScheduleStep& s = schedule_.steps[step];
-        if (s.kind == ScheduleStep::Kind::Kernel) launchKernel(static_cast<size_t>(s.index), tensors, symbols);
-        else tensors[static_cast<size_t>(s.index)] = runExtern(vm, s.index, tensors, symbols);
+        {
+            std::optional<StepTimer> timer;
+            if (stepProfilingEnabled()) timer.emplace(graph_.device, stepLabel(s, tensors, symbols));
+            if (s.kind == ScheduleStep::Kind::Kernel) launchKernel(static_cast<size_t>(s.index), tensors, symbols);
+            else tensors[static_cast<size_t>(s.index)] = runExtern(vm, s.index, tensors, symbols);
+        }
         for (size_t id = 0; id < lastUse_.size(); ++id)
             if (lastUse_[id] == static_cast<int>(step) && graph_.buffers[id].kind != BufferKind::Input) tensors[id] = tensor::Tensor();
     }

@@ -64,6 +64,8 @@ private:
     /// Runs extern step `buffer` on `tensors` and returns its (contiguous) output.
     tensor::Tensor runExtern(vm::Interpreter& vm, int buffer, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols);
     vm::ValueList runPlain(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols);
+    /// The step's row in CWB_PROFILE_STEPS' table (inductor/step_profile.h).
+    std::string stepLabel(const ScheduleStep& step, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols) const;
     std::optional<vm::ValueList> replay(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols);
 
     LoweredGraph graph_;

@@ -122,10 +122,12 @@ CacheKey cacheKey(const fx::Graph& graph, const vm::ValueList& examples, const I
     key.components.push_back(component("grad_enabled", tensor::autograd::isGradEnabled() ? "True" : "False"));
     key.components.push_back(component(
         "inductor_config", fmt::format("mode={} codegen={} max_autotune={} cudagraphs={} trace={} graph_diagram={} combo_kernels={} "
-                                       "coordinate_descent_tuning={} aggressive_fusion={} cpp_wrapper={}",
+                                       "coordinate_descent_tuning={} aggressive_fusion={} cpp_wrapper={} shape_padding={} "
+                                       "force_shape_pad={} freezing={}",
                                        config.mode, config.codegen == CodegenChoice::Native ? "native" : "interpreter", config.autotune,
                                        config.cudaGraphs, config.debugTrace, config.graphDiagram, config.comboKernels,
-                                       config.coordinateDescent, config.aggressiveFusion, config.cppWrapper)));
+                                       config.coordinateDescent, config.aggressiveFusion, config.cppWrapper, config.shapePadding,
+                                       config.forceShapePad, config.freezing)));
     key.components.push_back(component("lowered_graph", loweredFingerprint(lowered)));
     return key;
 }

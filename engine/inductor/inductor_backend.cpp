@@ -64,6 +64,7 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
     const WrapperSyntax syntax{cppWrapper};
     std::string text = fmt::format("# cwb inductor: {} kernels, {} extern calls on {}\n", s.kernels.size(),
                                    s.steps.size() - s.kernels.size(), device);
+    for (const std::string& note : g.passNotes) text += "# " + note + "\n";
     text += "# Fusion decisions:\n";
     for (const FusionDecision& d : s.decisions)
         text += fmt::format("#   {} {} {}: {}\n", d.buffer, d.fused ? "fused into" : "->", d.kernel, d.reason);
@@ -83,6 +84,11 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
     for (const ScheduleStep& step : s.steps) {
         if (step.kind == ScheduleStep::Kind::Extern) {
             const GraphBuffer& b = g.buffers[static_cast<size_t>(step.index)];
+            if (!b.extern_.foldedConstant.empty()) {
+                text += fmt::format("    {}{} = _frozen_{}{}  {} {}, folded at compile time\n", cppWrapper ? "auto " : "", b.name, b.name,
+                                    syntax.end(), syntax.comment(), b.extern_.foldedConstant);
+                continue;
+            }
             std::vector<std::string> args;
             for (size_t i = 0; i < b.extern_.inputBuffers.size(); ++i) {
                 const std::string& name = g.buffers[static_cast<size_t>(b.extern_.inputBuffers[i])].name;
@@ -130,7 +136,8 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
 /// allocations go to the recording's private pool. Anything else (.item(), nonzero, copies to the CPU, random
 /// ops, unknown fallbacks) may synchronise with the host or read host state, so it is refused: an allow-list.
 bool captureSafeExtern(const std::string& op) {
-    static const char* const safe[] = {"matmul", "mm", "bmm", "addmm", "baddbmm", "addbmm", "linear", "scaled_dot_product_attention"};
+    static const char* const safe[] = {"matmul", "mm", "bmm", "addmm", "baddbmm", "addbmm", "linear", "scaled_dot_product_attention",
+                                       "constant"};
     const auto dot = op.rfind('.');
     const std::string name = dot == std::string::npos ? op : op.substr(dot + 1);
     return std::find(std::begin(safe), std::end(safe), name) != std::end(safe);
@@ -181,7 +188,6 @@ fx::CompiledFn InductorBackend::runEagerly(std::shared_ptr<const fx::Graph> grap
 
 fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph,
                                              const vm::ValueList& exampleInputs) {
-    (void)vm;
     code_.reset();
     phases_.clear();
     eagerReason_.clear();
@@ -191,7 +197,10 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     auto start = std::chrono::steady_clock::now();
     LoweredGraph lowered;
     try {
-        lowered = lowerGraph(*graph, exampleInputs);
+        // Freezing is for inference, as Inductor's: a graph compiled with grad mode on keeps its parameters as inputs.
+        lowered = lowerGraph(*graph, exampleInputs,
+                             {.shapePadding = config_.shapePadding, .forceShapePad = config_.forceShapePad,
+                              .freezing = config_.freezing && !tensor::autograd::isGradEnabled(), .vm = &vm});
     } catch (const LoweringError& error) {
         return runEagerly(graph, std::string("lowering failed: ") + error.what());
     }
@@ -296,6 +305,9 @@ InductorConfig InductorConfig::from(const vm::CompileOptions& options) {
     config.aggressiveFusion = inductorFlag(extra, "aggressive_fusion", false);
     config.fxGraphCache = fxGraphCacheEnabled(extra);
     config.cppWrapper = inductorFlag(extra, "cpp_wrapper", false);
+    config.shapePadding = inductorFlag(extra, "shape_padding", true);
+    config.forceShapePad = inductorFlag(extra, "force_shape_pad", false);
+    config.freezing = inductorFlag(extra, "freezing", false);
     return config;
 }
 

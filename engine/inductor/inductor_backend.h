@@ -27,6 +27,9 @@ struct InductorConfig {
     bool aggressiveFusion = false;   // option aggressive_fusion: pointwise kernels fuse without shared reads
     bool fxGraphCache = true;        // schedules kept on disk across runs (fx_graph_cache.h)
     bool cppWrapper = false;         // option cpp_wrapper: the output code's wrapper written as C++
+    bool shapePadding = true;        // option shape_padding: unaligned matrix products padded where that pays
+    bool forceShapePad = false;      // option force_shape_pad: padded without timing
+    bool freezing = false;           // option freezing: parameters folded as constants (grad mode off only)
     static InductorConfig from(const vm::CompileOptions& options);
 };
 

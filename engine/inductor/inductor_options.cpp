@@ -26,8 +26,9 @@ const std::vector<fx::BackendOption>& inductorOptions() {
         {"trace.graph_diagram", Value(false), "with trace.enabled, also writes the fusion diagram as Graphviz DOT"},
         {"debug", Value(false), "as trace.enabled"},
         {"combo_kernels", Value(false), "independent pointwise kernels of different sizes run as one combo kernel (always for optimizer steps)"},
-        {"shape_padding", Value(true), "matrix operands are never padded: cuBLAS handles unaligned shapes", true},
-        {"freezing", Value(false), "parameters are not folded into the graph as constants", true},
+        {"shape_padding", Value(true), "CUDA mm/bmm/addmm operands with unaligned sizes padded with zeros where the padded product times faster; the result sliced back"},
+        {"force_shape_pad", Value(false), "with shape_padding, pads every unaligned CUDA product without timing it"},
+        {"freezing", Value(false), "with grad mode off, parameters and buffers are constants of the graph and what is computed from them alone is folded at compile time"},
         {"cpp_wrapper", Value(false), "the output code's wrapper written as C++ (cwb's executor, compiled C++, runs every wrapper: no Python wrapper runs either way)"},
         {"coordinate_descent_tuning", Value(false), "each kernel's launch configuration (CPU: the pieces its outer range splits into; CUDA: threads per block) tuned by coordinate descent on its first launch"},
         {"fx_graph_cache", Value(true), "each graph's schedule kept on disk under TORCHINDUCTOR_CACHE_DIR and reused by later runs (TORCHINDUCTOR_FX_GRAPH_CACHE=0 turns it off)"},
@@ -73,8 +74,6 @@ void validateInductorOptions(const Value& options) {
             raise("RuntimeError", fmt::format("Unexpected type of attr {}, got {} should be {}", name,
                                               value.is(Kind::Int) ? "int" : value.is(Kind::Float) ? "float" : value.is(Kind::Str) ? "str" : "object",
                                               typeName(spec->torchDefault.kind())));
-        if (spec->onlyDefault && value.asInt() != 0)
-            raise("RuntimeError", fmt::format("cwb cannot honour the inductor option {}=True: {}", name, spec->meaning));
     }
 }
 

@@ -46,6 +46,9 @@ struct ExternCall {
     /// decisions show it: "bias and relu fused into the cuBLASLt matmul epilogue"; empty when none.
     std::string epilogue;
     std::vector<std::string> epilogueNodes;  // graph nodes the epilogue computes (the activation's node)
+    /// freezing: this call returns a constant computed once at compile time from frozen parameters (the
+    /// expression it folds, "t(arg3_1)"); empty for every other extern call.
+    std::string foldedConstant;
     /// Runs the op on the realized tensors of inputBuffers (in that order) and this call's symbol values.
     std::function<vm::Value(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols)> call;
 };
@@ -104,6 +107,8 @@ struct LoweredGraph {
     int inputCount = 0;
     /// Graph node name -> the op it calls (sin, mul, softmax): kernels are named after the ops they fuse.
     std::map<std::string, std::string> opOfNode;
+    /// What the graph-level passes did (freezing, shape padding), one line each, for the output code.
+    std::vector<std::string> passNotes;
 
     GraphBuffer& add(GraphBuffer buffer) {
         buffer.id = static_cast<int>(buffers.size());
@@ -118,7 +123,23 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// What the inductor options ask of lowering (InductorConfig::loweringOptions).
+struct LoweringOptions {
+    /// shape_padding: mm/bmm/addmm operands padded to aligned sizes where that pays (lowering_pad_mm.cpp).
+    bool shapePadding = true;
+    /// force_shape_pad: pad every unaligned product padding applies to, without timing both forms.
+    bool forceShapePad = false;
+    /// Devices whose products are padded: CUDA, as Inductor's can_pad (tensor cores want aligned sizes; a CPU BLAS
+    /// gains nothing from them).
+    std::vector<tensor::DeviceType> paddingDevices{tensor::DeviceType::CUDA};
+    /// freezing with grad mode off: parameters and buffers are constants of the graph and what is computed from
+    /// them alone is folded at compile time (lowering_freezing.cpp).
+    bool freezing = false;
+    /// Runs the folded ops (constant folding calls the eager ops); freezing folds nothing without it.
+    vm::Interpreter* vm = nullptr;
+};
+
 /// Lowers a captured graph for the given example inputs (one per placeholder).
-LoweredGraph lowerGraph(const fx::Graph& graph, const vm::ValueList& exampleInputs);
+LoweredGraph lowerGraph(const fx::Graph& graph, const vm::ValueList& exampleInputs, const LoweringOptions& options = {});
 
 }  // namespace eng::inductor

@@ -42,7 +42,6 @@ std::vector<Index> contiguousStrides(const std::vector<Index>& sizes) {
 }
 
 bool sameIndex(const Index& a, const Index& b) { return indexEqual(a, b); }
-
 bool sameSizes(const std::vector<Index>& a, const std::vector<Index>& b) {
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i)
@@ -86,8 +85,10 @@ bool isInPlace(const fx::Node& node) {
 }  // namespace
 
 std::string nodeOpName(const fx::Node& node) { return opNameOf(node); }
+bool nodeIsInPlace(const fx::Node& node) { return isInPlace(node, opNameOf(node)); }
 
-Lowering::Lowering(const fx::Graph& graph, const vm::ValueList& examples) : source_(graph), examples_(examples) {
+Lowering::Lowering(const fx::Graph& graph, const vm::ValueList& examples, const LoweringOptions& options)
+    : source_(graph), examples_(examples), options_(options) {
     for (const auto& node : graph.nodes()) {
         std::function<void(const fx::Arg&)> count = [&](const fx::Arg& arg) {
             if (arg.kind == fx::Arg::Kind::NodeRef) {
@@ -107,7 +108,6 @@ const fx::Node* Lowering::soleUser(const fx::Node& node) const {
 }
 
 int64_t Lowering::hint(const Index& size) const { return evaluate(size, {}, hints_); }
-
 std::vector<int64_t> Lowering::hints(const std::vector<Index>& sizes) const {
     std::vector<int64_t> out;
     for (const Index& s : sizes) out.push_back(hint(s));
@@ -249,6 +249,7 @@ ExprPtr Lowering::viewedLoad(const LValue& value) const {
 
 int Lowering::realize(LValue& value, const std::string& origin) {
     if (value.buffer >= 0) return value.buffer;
+    if (tensor::isComplex(value.dtype)) throw LoweringError(fmt::format("{}: a {} kernel (kernels have no complex type)", origin, tensor::dtypeName(value.dtype)));
     GraphBuffer b;
     b.name = newBufferName();
     b.kind = BufferKind::Pointwise;
@@ -430,7 +431,9 @@ LValue Lowering::lowerCall(const fx::Node& node) {
         if (!self) throw LoweringError("in-place op on a constant");
         checkInPlaceTarget(node, *self);
     }
-    const OpLowering* entry = LoweringRegistry::instance().find(op);
+    // Kernels have no complex type: a node that reads or makes a complex tensor is an extern kernel (in place: eager).
+    if (touchesComplex(node) && inPlace) throw LoweringError(fmt::format("in-place {} on a complex tensor", node.target));
+    const OpLowering* entry = touchesComplex(node) ? nullptr : LoweringRegistry::instance().find(op);
     std::optional<LValue> result;
     if (entry && (!inPlace || entry->inPlaceForm)) result = entry->lower(*this, op, node);
     if (!result) {
@@ -563,6 +566,7 @@ void Lowering::lowerOutput(const fx::Node& node) {
 }
 
 LoweredGraph Lowering::run() {
+    if (options_.freezing && options_.vm) chooseFrozenInputs();
     size_t inputIndex = 0;
     for (const auto& owned : source_.nodes()) {
         const fx::Node& node = *owned;
@@ -574,7 +578,8 @@ LoweredGraph Lowering::run() {
             case fx::NodeOp::CallFunction:
             case fx::NodeOp::CallMethod:
             case fx::NodeOp::CallModule: {
-                LValue value = lowerCall(node);
+                std::optional<LValue> folded = foldFrozen(node);  // freezing: computed from constants at compile time
+                LValue value = folded ? std::move(*folded) : lowerCall(node);
                 checkAgainstExample(node, value);
                 // A value read by several nodes is computed once into a buffer, unless it is only a view of one
                 // (a permute, a select): Inductor keeps those as views too, and realizing one would cost a copy
@@ -593,8 +598,8 @@ LoweredGraph Lowering::run() {
 
 }  // namespace lowering
 
-LoweredGraph lowerGraph(const fx::Graph& graph, const vm::ValueList& exampleInputs) {
-    return lowering::Lowering(graph, exampleInputs).run();
+LoweredGraph lowerGraph(const fx::Graph& graph, const vm::ValueList& exampleInputs, const LoweringOptions& options) {
+    return lowering::Lowering(graph, exampleInputs, options).run();
 }
 
 }  // namespace eng::inductor

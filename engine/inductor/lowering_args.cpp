@@ -1,5 +1,7 @@
 // Reading a graph node's arguments as Python binds them (keyword or position), as the lowering's values:
-// tensors, constant numbers and ints, dim lists, dtypes and strings.
+// tensors, constant numbers and ints, dim lists, dtypes and strings; whether a node reads or makes a complex tensor.
+#include <functional>
+
 #include <fmt/format.h>
 
 #include "inductor/lowering_context.h"
@@ -83,6 +85,24 @@ std::string NodeArgs::text(size_t position, const std::string& name, const std::
     const fx::Arg* arg = find(position, name);
     if (!arg || arg->kind != fx::Arg::Kind::Constant || !arg->constant.is(vm::Kind::Str)) return fallback;
     return arg->constant.as<vm::StrObject>().value;
+}
+
+bool Lowering::touchesComplex(const fx::Node& node) const {
+    if (node.example.is(vm::Kind::Tensor) && tensor::isComplex(node.example.as<vm::TensorObject>().value.dtype())) return true;
+    std::function<bool(const fx::Arg&)> complexArg = [&](const fx::Arg& arg) {
+        if (arg.kind == fx::Arg::Kind::NodeRef) {
+            auto v = values_.find(arg.node);
+            if (v != values_.end() && v->second.isTensor() && tensor::isComplex(v->second.dtype)) return true;
+        }
+        for (const fx::Arg& item : arg.items)
+            if (complexArg(item)) return true;
+        return false;
+    };
+    for (const fx::Arg& arg : node.args)
+        if (complexArg(arg)) return true;
+    for (const auto& kw : node.kwargs)
+        if (complexArg(kw.second)) return true;
+    return false;
 }
 
 }  // namespace eng::inductor::lowering

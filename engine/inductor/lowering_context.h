@@ -46,6 +46,8 @@ class Lowering;
 
 /// The op name a node lowers by: torch.sin -> sin, operator.mul -> mul, x.relu() -> relu.
 std::string nodeOpName(const fx::Node& node);
+/// Whether the node writes its first argument (x.mul_(y), x += y).
+bool nodeIsInPlace(const fx::Node& node);
 /// A node's argument as Python binds it: the keyword `name` if given, else position `position`; null if absent.
 const fx::Arg* findArg(const fx::Node& node, size_t position, const std::string& name);
 
@@ -74,8 +76,9 @@ private:
 
 class Lowering {
 public:
-    Lowering(const fx::Graph& graph, const vm::ValueList& examples);
+    Lowering(const fx::Graph& graph, const vm::ValueList& examples, const LoweringOptions& options = {});
     LoweredGraph run();
+    const LoweringOptions& options() const { return options_; }
 
     // --- used by the op lowerings ---
     LValue valueOf(const fx::Arg& arg);
@@ -114,8 +117,18 @@ public:
     void addExternInput(ExternCall& call, LValue& input, const std::string& origin);
 
 private:
+    // freezing (lowering_freezing.cpp)
+    /// Picks the graph inputs that are parameters or buffers and so constants of the graph, unless an in-place op
+    /// reaches one (what it writes must reach the module, as eagerly): then nothing is frozen, and a note says why.
+    void chooseFrozenInputs();
+    /// A node computed from frozen tensors alone by a deterministic op: its value, computed now, as a constant
+    /// buffer; nullopt when the node is computed as usual.
+    std::optional<LValue> foldFrozen(const fx::Node& node);
+
     void lowerPlaceholder(const fx::Node& node, size_t inputIndex);
     LValue lowerCall(const fx::Node& node);
+    // True when the node reads or makes a complex tensor (it then runs as an extern kernel).
+    bool touchesComplex(const fx::Node& node) const;
     void lowerOutput(const fx::Node& node);
     void checkAgainstExample(const fx::Node& node, const LValue& value) const;
     /// `output` as its buffer or a strided view of the buffer of `root`, the tensor whose storage it and the
@@ -137,6 +150,10 @@ private:
 
     const fx::Graph& source_;
     const vm::ValueList& examples_;
+    LoweringOptions options_;
+    /// freezing: graph inputs that are constants and nodes folded from them -> their value at compile time.
+    std::map<const fx::Node*, tensor::Tensor> frozen_;
+    int foldedCount_ = 0;
     LoweredGraph graph_;
     std::map<const fx::Node*, LValue> values_;
     std::map<const fx::Node*, int> users_;

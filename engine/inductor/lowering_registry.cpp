@@ -12,6 +12,7 @@ const char* toString(OpFamily family) {
         case OpFamily::Pointwise: return "pointwise";
         case OpFamily::Reduction: return "reduction";
         case OpFamily::View: return "view";
+        case OpFamily::MatrixProduct: return "matrix product";
     }
     return "?";
 }
@@ -22,6 +23,7 @@ const LoweringRegistry& LoweringRegistry::instance() {
         registerPointwiseLowerings(r);
         registerReductionLowerings(r);
         registerViewLowerings(r);
+        registerMatrixProductLowerings(r);
         return r;
     }();
     return registry;

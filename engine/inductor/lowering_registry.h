@@ -15,7 +15,7 @@
 
 namespace eng::inductor::lowering {
 
-enum class OpFamily { Pointwise, Reduction, View };
+enum class OpFamily { Pointwise, Reduction, View, MatrixProduct };
 const char* toString(OpFamily family);
 
 /// Lowers one call of `op`; nullopt when this call is not supported (its arguments, dtypes): it then runs as an
@@ -60,5 +60,7 @@ LowerFn member(std::optional<LValue> (Family::*handler)(const std::string&)) {
 void registerPointwiseLowerings(LoweringRegistry& registry);
 void registerReductionLowerings(LoweringRegistry& registry);
 void registerViewLowerings(LoweringRegistry& registry);
+/// mm/bmm/addmm/matmul: shape padding (lowering_pad_mm.cpp); the product itself is an extern kernel either way.
+void registerMatrixProductLowerings(LoweringRegistry& registry);
 
 }  // namespace eng::inductor::lowering

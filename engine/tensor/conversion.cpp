@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "tensor/complex.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/iteration.h"
@@ -55,6 +56,10 @@ const Tensor& copyInto(const Tensor& dst, const Tensor& src) {
     if (const Shape together = broadcastShapes(dst.sizes(), src.sizes()); together != dst.sizes())
         fail(ErrorKind::Runtime, fmt::format("output with shape {} doesn't match the broadcast shape {}",
                                              shapeStr(dst.sizes()), shapeStr(together)));
+    if (isComplex(dst.dtype()) || isComplex(src.dtype())) {
+        complexCopy(dst, src);
+        return dst;
+    }
     if (normalizeDevice(dst.device()) == normalizeDevice(src.device())) {
         if (cudaops::onCuda(dst)) cudaops::copy(dst, expandTo(src, dst.sizes()));
         else copySameDevice(dst, src);

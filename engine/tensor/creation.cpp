@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "tensor/complex.h"
 #include "tensor/conversion.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/op_recorder.h"
@@ -21,6 +22,7 @@ void fillContiguous(const Tensor& t, T value) {
 }
 
 void fillWith(const Tensor& t, Scalar value) {
+    if (isComplex(t.dtype())) return complexFill(t, value);
     dispatchDType(t.dtype(), [&]<typename T>() { fillContiguous<T>(t, value.to<T>()); });
 }
 
@@ -189,7 +191,8 @@ Tensor fullLike(const Tensor& t, Scalar fill, const TensorOptions& options) {
     cpuOptions.device = kCpu;
     Tensor out = emptyLike(t, cpuOptions);
     // A dense layout may be permuted, but filling every storage slot is the same.
-    dispatchDType(out.dtype(), [&]<typename T>() { fillContiguous<T>(out.asStrided({out.numel()}, {1}, 0), fill.to<T>()); });
+    if (isComplex(out.dtype())) complexFill(out.asStrided({out.numel()}, {1}, 0), fill);
+    else dispatchDType(out.dtype(), [&]<typename T>() { fillContiguous<T>(out.asStrided({out.numel()}, {1}, 0), fill.to<T>()); });
     return onDevice(out, options.device.value_or(t.device()));
 }
 
@@ -200,6 +203,7 @@ namespace {
 
 template <typename Value>
 Tensor fromValues(const std::vector<Value>& values, const Shape& sizes, DType dtype) {
+    if (isComplex(dtype)) return to(fromValues(values, sizes, complexValueType(dtype)), dtype);  // real numbers: imaginary 0
     Tensor t = empty(sizes, dtype);
     if (static_cast<int64_t>(values.size()) != t.numel())
         fail(ErrorKind::Value, fmt::format("{} values for shape {}", values.size(), shapeStr(sizes)));

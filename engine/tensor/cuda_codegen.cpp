@@ -174,6 +174,8 @@ std::string storageTypeName(DType d) {
         case DType::BFloat16: return "cwb_bf16";
         case DType::Float32: return "float";
         case DType::Float64: return "double";
+        case DType::Complex64:
+        case DType::Complex128: complexNotImplemented(d);
     }
     return "void";
 }

@@ -24,6 +24,8 @@ constexpr std::array<DTypeInfo, kDTypeCount> kInfo = {{
     {2, "bfloat16", "BFloat16"},
     {4, "float32", "Float"},
     {8, "float64", "Double"},
+    {8, "complex64", "ComplexFloat"},
+    {16, "complex128", "ComplexDouble"},
 }};
 
 std::optional<DType> promoteOptional(std::optional<DType> a, DType b) { return a ? promoteTypes(*a, b) : b; }
@@ -32,6 +34,9 @@ std::optional<DType> promoteOptional(std::optional<DType> a, DType b) { return a
 std::optional<DType> combineCategories(std::optional<DType> higher, std::optional<DType> lower) {
     if (!higher) return lower;
     if (!lower) return higher;
+    if (isComplex(*higher)) return higher;
+    // A complex operand of lower priority keeps a floating higher one's precision (float64 + complex64 -> complex128).
+    if (isComplex(*lower)) return isFloating(*higher) ? complexTypeOf(*higher) : *lower;
     if (isFloating(*higher)) return higher;
     if (*higher == DType::Bool || isFloating(*lower)) return promoteTypes(*higher, *lower);
     return higher;
@@ -53,6 +58,10 @@ std::string_view TensorError::pythonClass() const {
 
 void fail(ErrorKind kind, const std::string& message) { throw TensorError(kind, message); }
 
+void complexNotImplemented(DType dtype) {
+    fail(ErrorKind::Runtime, "kernel not implemented for '" + std::string(dtypeKernelName(dtype)) + "'");
+}
+
 size_t itemSize(DType dtype) { return kInfo[static_cast<size_t>(dtype)].size; }
 std::string_view dtypeName(DType dtype) { return kInfo[static_cast<size_t>(dtype)].name; }
 std::string_view dtypeKernelName(DType dtype) { return kInfo[static_cast<size_t>(dtype)].kernelName; }
@@ -65,7 +74,9 @@ std::optional<DType> parseDType(std::string_view name) {
         std::string_view name;
         DType dtype;
     };
-    static constexpr std::array<Alias, 6> kAliases = {{{"float", DType::Float32},
+    static constexpr std::array<Alias, 8> kAliases = {{{"float", DType::Float32},
+                                                       {"cfloat", DType::Complex64},
+                                                       {"cdouble", DType::Complex128},
                                                        {"double", DType::Float64},
                                                        {"half", DType::Float16},
                                                        {"long", DType::Int64},
@@ -80,6 +91,11 @@ DType promoteTypes(DType a, DType b) {
     if (a == b) return a;
     if (a == DType::Bool) return b;
     if (b == DType::Bool) return a;
+    if (isComplex(a) || isComplex(b)) {
+        // The complex type wide enough for both value types (complex64 + float64 -> complex128).
+        const DType wider = promoteTypes(isComplex(a) ? complexValueType(a) : a, isComplex(b) ? complexValueType(b) : b);
+        return complexTypeOf(wider);
+    }
     const bool aFloat = isFloating(a);
     const bool bFloat = isFloating(b);
     if (aFloat && bFloat) {

@@ -15,10 +15,11 @@
 
 namespace eng::tensor {
 
-// Ordered by promotion category (bool < integral < floating) so that category tests are range checks.
-enum class DType : uint8_t { Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64 };
+// Ordered by promotion category (bool < integral < floating < complex) so that category tests are range checks.
+// A complex element is two floats of its value type (real, imaginary), as torch.view_as_real shows it.
+enum class DType : uint8_t { Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64, Complex64, Complex128 };
 
-constexpr int kDTypeCount = 10;
+constexpr int kDTypeCount = 12;
 constexpr DType kDefaultFloat = DType::Float32;
 
 size_t itemSize(DType dtype);
@@ -29,10 +30,15 @@ std::optional<DType> parseDType(std::string_view name);
 // Letter-case name used in PyTorch's kernel errors, e.g. "Float", "Long", "Bool", "Half", "BFloat16".
 std::string_view dtypeKernelName(DType dtype);
 
-constexpr bool isFloating(DType d) { return d >= DType::Float16; }
+constexpr bool isFloating(DType d) { return d >= DType::Float16 && d <= DType::Float64; }
+constexpr bool isComplex(DType d) { return d >= DType::Complex64; }
 constexpr bool isIntegral(DType d, bool includeBool) { return d < DType::Float16 && (includeBool || d != DType::Bool); }
 constexpr bool isReducedFloat(DType d) { return d == DType::Float16 || d == DType::BFloat16; }
 constexpr bool isSigned(DType d) { return d != DType::Bool && d != DType::UInt8; }
+// The float type of a complex type's parts (complex64 -> float32), and the complex type of a float type
+// (PyTorch's toRealValueType / toComplexType; the 16-bit floats go to complex64 as they have no complex32 here).
+constexpr DType complexValueType(DType d) { return d == DType::Complex128 ? DType::Float64 : DType::Float32; }
+constexpr DType complexTypeOf(DType d) { return d == DType::Float64 || d == DType::Complex128 ? DType::Complex128 : DType::Complex64; }
 
 // torch.promote_types: the smallest type both convert to without losing category.
 DType promoteTypes(DType a, DType b);
@@ -93,8 +99,12 @@ constexpr DType dtypeOf<float>() { return DType::Float32; }
 template <>
 constexpr DType dtypeOf<double>() { return DType::Float64; }
 
+// The error of a typed kernel that has no complex form: PyTorch's "not implemented for 'ComplexFloat'".
+[[noreturn]] void complexNotImplemented(DType dtype);
+
 // Calls body.template operator()<T>() with T the C++ type of dtype. Bodies are C++20 template lambdas:
-// dispatchDType(d, [&]<typename T>() { ... }).
+// dispatchDType(d, [&]<typename T>() { ... }). Complex tensors have no typed kernels: their ops are composed
+// from float ops on the (real, imaginary) pairs (complex.h), so dispatching one is an error, never a guess.
 template <typename Body>
 decltype(auto) dispatchDType(DType dtype, Body&& body) {
     switch (dtype) {
@@ -108,6 +118,8 @@ decltype(auto) dispatchDType(DType dtype, Body&& body) {
         case DType::BFloat16: return body.template operator()<BFloat16>();
         case DType::Float32: return body.template operator()<float>();
         case DType::Float64: return body.template operator()<double>();
+        case DType::Complex64:
+        case DType::Complex128: complexNotImplemented(dtype);
     }
     throw TensorError(ErrorKind::Runtime, "unknown dtype");
 }

@@ -59,6 +59,20 @@ void gemmInto(const Tensor& out, const Tensor& a, const Tensor& b) {
                         0.0, out.dataAs<double>(), N);
         return;
     }
+    if (isComplex(dtype) && out.device().isCpu()) {
+        const BlasOperand left = asBlas(a), right = asBlas(b);
+        const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
+        // cblas_?gemm's complex forms take alpha and beta by address, as (real, imaginary) pairs.
+        const double one64[2] = {1.0, 0.0}, zero64[2] = {0.0, 0.0};
+        const float one32[2] = {1.0f, 0.0f}, zero32[2] = {0.0f, 0.0f};
+        if (dtype == DType::Complex64)
+            cblas_cgemm(CblasRowMajor, left.trans, right.trans, M, N, K, one32, left.data, static_cast<blasint>(left.ld), right.data,
+                        static_cast<blasint>(right.ld), zero32, out.data(), N);
+        else
+            cblas_zgemm(CblasRowMajor, left.trans, right.trans, M, N, K, one64, left.data, static_cast<blasint>(left.ld), right.data,
+                        static_cast<blasint>(right.ld), zero64, out.data(), N);
+        return;
+    }
     if (isReducedFloat(dtype)) {
         Tensor product = empty(out.sizes(), DType::Float32, out.device());
         gemmInto(product, to(a, DType::Float32), to(b, DType::Float32));
@@ -95,6 +109,8 @@ std::string_view cppTypeName(DType d) {
         case DType::Int8: return "signed char";
         case DType::UInt8: return "unsigned char";
         case DType::Bool: return "bool";
+        case DType::Complex64: return "c10::complex<float>";
+        case DType::Complex128: return "c10::complex<double>";
     }
     return "?";
 }

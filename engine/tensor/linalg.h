@@ -19,4 +19,11 @@ Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta =
 // F.linear: x @ weight.T + bias, for x of any rank >= 1.
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = Tensor());
 
+// A = U diag(S) Vh over the last two dims (linalg_svd.cpp): U is m x m (full) or m x k, Vh n x n or k x n, k = min(m, n);
+// without vectors U and Vh are left empty of meaning (torch.linalg.svdvals).
+struct SvdResult {
+    Tensor u, s, vh;
+};
+SvdResult svd(const Tensor& a, bool fullMatrices, bool computeVectors = true);
+
 }  // namespace eng::tensor

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "tensor/complex.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
@@ -116,6 +117,7 @@ DType resultType(const Operand& a, const Operand& b) {
 }
 
 bool canCast(DType from, DType to) {
+    if (isComplex(from) && !isComplex(to)) return false;
     if (isFloating(from) && isIntegral(to, true)) return false;
     if (from != DType::Bool && to == DType::Bool) return false;
     return true;
@@ -144,6 +146,8 @@ Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Tensor* int
             function, [&] { return std::move(call); }, [&] { return binary(op, a, b); });
     }
     checkOperands(op, a, b);
+    if ((a.isTensor() && isComplex(a.tensor().dtype())) || (b.isTensor() && isComplex(b.tensor().dtype())))
+        return complexBinary(op, a, b, into);
     const Device device = cudaops::commonDevice({tensorOrUndefined(a), tensorOrUndefined(b)});
     const DType compute = computeTypeFor(op, a, b);
     const DType outType = rowOf(op).typing == ops::ElementTyping::Bool ? DType::Bool : compute;

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "tensor/complex.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
@@ -222,6 +223,15 @@ Tensor maskedFill(const Tensor& x, const Tensor& mask, const Operand& value) {
 }
 
 const Tensor& fillInPlace(const Tensor& self, const Operand& value) {
+    if (isComplex(self.dtype()) || (value.isTensor() && isComplex(value.tensor().dtype()))) {
+        if (value.isTensor()) {
+            if (value.tensor().dim() != 0) fillValue(value, "fill_");  // PyTorch's error for a value with dims
+            complexCopy(self, value.tensor());
+        } else {
+            complexFill(self, value.scalar());
+        }
+        return self;
+    }
     const Scalar fill = fillValue(value, "fill_");
     if (cudaops::onCuda(self)) {
         cudaops::fill(self, fill);

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "tensor/complex.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
@@ -127,6 +128,7 @@ Tensor unary(UnaryOp op, const Tensor& x) {
         return recordedOp(
             function, [&] { return std::move(call); }, [&] { return unary(op, x); });
     }
+    if (isComplex(x.dtype())) return complexUnary(op, x);
     op = checkedOp(op, x.dtype());
     const DType outType = unaryResultType(op, x.dtype());
     // Compute in the result type (ints become floats first), except predicates which read the input
@@ -142,6 +144,13 @@ Tensor unary(UnaryOp op, const Tensor& x) {
 }
 
 const Tensor& unaryInPlace(UnaryOp op, const Tensor& self) {
+    if (isComplex(self.dtype())) {
+        const Tensor result = complexUnary(op, self);
+        if (!isComplex(result.dtype())) fail(ErrorKind::Runtime, fmt::format("result type {} can't be cast to the desired output type {}",
+                                                                            dtypeKernelName(result.dtype()), dtypeKernelName(self.dtype())));
+        copyInto(self, result);
+        return self;
+    }
     op = checkedOp(op, self.dtype());
     const DType outType = unaryResultType(op, self.dtype());
     if (outType != self.dtype()) {

@@ -4,12 +4,14 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "python/python_repr.h"
 #include "tensor/autograd/node.h"
+#include "tensor/complex.h"
 #include "tensor/conversion.h"
 #include "tensor/shape.h"
 
@@ -100,6 +102,30 @@ private:
     size_t maxWidth_ = 1;
 };
 
+// How one element prints: a real value through one formatter; a complex one as PyTorch's _val_formatter puts its
+// real part (first formatter) and imaginary part (second, with "j" and its sign) side by side.
+class CellFormat {
+public:
+    explicit CellFormat(Formatter real, std::optional<Formatter> imaginary = std::nullopt)
+        : real_(std::move(real)), imaginary_(std::move(imaginary)) {}
+
+    // Element length for line wrapping, without the ", " between elements.
+    size_t width() const { return real_.width() + (imaginary_ ? imaginary_->width() + 1 : 0); }
+
+    std::string cell(const Tensor& t, int64_t i) const {
+        if (!imaginary_) return real_.format(elementAt(t, i));
+        const Tensor pairs = viewAsReal(t);
+        std::string imag = imaginary_->format(elementAt(pairs, 2 * i + 1)) + "j";
+        imag.erase(0, imag.find_first_not_of(' '));
+        const std::string real = real_.format(elementAt(pairs, 2 * i));
+        return imag[0] == '+' || imag[0] == '-' ? real + imag : real + "+" + imag;
+    }
+
+private:
+    Formatter real_;
+    std::optional<Formatter> imaginary_;
+};
+
 std::vector<Scalar> elementsOf(const Tensor& t) {
     std::vector<Scalar> out;
     out.reserve(static_cast<size_t>(t.numel()));
@@ -127,18 +153,18 @@ void collectSummarized(const Tensor& t, std::vector<Scalar>& out) {
     }
 }
 
-std::string vectorStr(const Tensor& t, int64_t indent, bool summarize, const Formatter& formatter) {
+std::string vectorStr(const Tensor& t, int64_t indent, bool summarize, const CellFormat& formatter) {
     const PrintOptions& opts = printOptions();
     const int64_t elementLength = static_cast<int64_t>(formatter.width()) + 2;
     const int64_t perLine = std::max<int64_t>(1, (opts.linewidth - indent) / elementLength);
     std::vector<std::string> data;
     const int64_t n = t.sizes()[0];
     if (summarize && n > 2 * opts.edgeitems) {
-        for (int64_t i = 0; i < opts.edgeitems; ++i) data.push_back(formatter.format(elementAt(t, i)));
+        for (int64_t i = 0; i < opts.edgeitems; ++i) data.push_back(formatter.cell(t, i));
         data.emplace_back(" ...");
-        for (int64_t i = n - opts.edgeitems; i < n; ++i) data.push_back(formatter.format(elementAt(t, i)));
+        for (int64_t i = n - opts.edgeitems; i < n; ++i) data.push_back(formatter.cell(t, i));
     } else {
-        for (int64_t i = 0; i < n; ++i) data.push_back(formatter.format(elementAt(t, i)));
+        for (int64_t i = 0; i < n; ++i) data.push_back(formatter.cell(t, i));
     }
     std::string out = "[";
     for (size_t i = 0; i < data.size(); ++i) {
@@ -148,8 +174,8 @@ std::string vectorStr(const Tensor& t, int64_t indent, bool summarize, const For
     return out + "]";
 }
 
-std::string tensorStr(const Tensor& t, int64_t indent, bool summarize, const Formatter& formatter) {
-    if (t.dim() == 0) return formatter.format(elementAt(t, 0));
+std::string tensorStr(const Tensor& t, int64_t indent, bool summarize, const CellFormat& formatter) {
+    if (t.dim() == 0) return formatter.cell(t, 0);
     if (t.dim() == 1) return vectorStr(t, indent, summarize, formatter);
     const int64_t edge = printOptions().edgeitems;
     const int64_t n = t.sizes()[0];
@@ -188,7 +214,8 @@ std::string repr(const Tensor& t, const std::optional<std::string>& gradFnName) 
     std::vector<std::string> suffixes;
     if (!t.device().isCpu()) suffixes.push_back(fmt::format("device='{}'", normalizeDevice(t.device()).str()));
     const Tensor host = t.device().isCpu() ? t : to(t, std::nullopt, kCpu);
-    const bool defaultDType = t.dtype() == kDefaultFloat || t.dtype() == DType::Int64 || t.dtype() == DType::Bool;
+    // complex64 is the default complex type while float32 is the default float type.
+    const bool defaultDType = t.dtype() == kDefaultFloat || t.dtype() == DType::Int64 || t.dtype() == DType::Bool || t.dtype() == DType::Complex64;
     std::string body;
     if (t.numel() == 0) {
         if (t.dim() != 1) suffixes.push_back("size=" + shapeTuple(t.sizes()));
@@ -199,10 +226,14 @@ std::string repr(const Tensor& t, const std::optional<std::string>& gradFnName) 
         // 16-bit floats print through float32, as PyTorch converts them first.
         const Tensor shown = isReducedFloat(host.dtype()) ? to(host, DType::Float32) : host;
         const bool summarize = shown.numel() > printOptions().threshold;
-        std::vector<Scalar> values;
-        if (summarize) collectSummarized(shown, values);
-        else values = elementsOf(shown);
-        const Formatter formatter(values, isFloating(shown.dtype()));
+        auto formatterOf = [&](const Tensor& part) {
+            std::vector<Scalar> values;
+            if (summarize) collectSummarized(part, values);
+            else values = elementsOf(part);
+            return Formatter(values, isFloating(part.dtype()) || isComplex(shown.dtype()));
+        };
+        const CellFormat formatter = isComplex(shown.dtype()) ? CellFormat(formatterOf(realPart(shown)), formatterOf(imagPart(shown)))
+                                                              : CellFormat(formatterOf(shown));
         body = tensorStr(shown, indent, summarize, formatter);
     }
     const std::optional<std::string> shownGradFn = gradFnName ? gradFnName : autograd::gradFnName(t);

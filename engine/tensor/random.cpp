@@ -132,6 +132,53 @@ Tensor randperm(int64_t n, const TensorOptions& options) {
     return finish(fromInts(values, {n}, options.dtype.value_or(DType::Int64)), options);
 }
 
+Tensor multinomial(const Tensor& probs, int64_t numSamples, bool replacement) {
+    if (!isFloating(probs.dtype()))
+        fail(ErrorKind::Runtime, fmt::format("multinomial only supports floating-point dtypes for input, got: {}", dtypeKernelName(probs.dtype())));
+    if (probs.dim() != 1 && probs.dim() != 2) fail(ErrorKind::Runtime, "prob_dist must be 1 or 2 dim");
+    const int64_t categories = probs.size(-1);
+    if (numSamples <= 0) fail(ErrorKind::Runtime, "cannot sample n_sample <= 0 samples");
+    if (!replacement && numSamples > categories)
+        fail(ErrorKind::Runtime, "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+    const std::vector<double> p = toDoubles(contiguous(to(probs, std::nullopt, kCpu)));
+    const int64_t rows = probs.dim() == 1 ? 1 : probs.size(0);
+    for (double v : p)
+        if (!(v >= 0) || std::isinf(v)) fail(ErrorKind::Runtime, "probability tensor contains either `inf`, `nan` or element < 0");
+    std::vector<int64_t> samples;
+    samples.reserve(static_cast<size_t>(rows * numSamples));
+    for (int64_t r = 0; r < rows; ++r) {
+        const double* row = p.data() + r * categories;
+        double total = 0;
+        for (int64_t c = 0; c < categories; ++c) total += row[c];
+        if (total <= 0) fail(ErrorKind::Runtime, "invalid multinomial distribution (sum of probabilities <= 0)");
+        if (!replacement || numSamples == 1) {
+            // PyTorch's sampling without replacement: the categories with the largest p / q, q ~ Exp(1) per category
+            // (the Gumbel-max trick with exp applied), as one draw per category.
+            std::vector<double> score(static_cast<size_t>(categories));
+            for (int64_t c = 0; c < categories; ++c) score[static_cast<size_t>(c)] = row[c] / -std::log1p(-uniform01(DType::Float64));
+            std::vector<int64_t> order(static_cast<size_t>(categories));
+            for (int64_t c = 0; c < categories; ++c) order[static_cast<size_t>(c)] = c;
+            std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return score[static_cast<size_t>(a)] > score[static_cast<size_t>(b)]; });
+            samples.insert(samples.end(), order.begin(), order.begin() + numSamples);
+            continue;
+        }
+        // With replacement: a uniform draw per sample, found in the normalised cumulative distribution by binary search.
+        std::vector<double> cumulative(static_cast<size_t>(categories));
+        double running = 0;
+        for (int64_t c = 0; c < categories; ++c) cumulative[static_cast<size_t>(c)] = (running += row[c]) / total;
+        for (int64_t s = 0; s < numSamples; ++s) {
+            const double u = uniform01(DType::Float64);
+            // The first category whose cumulative probability passes u: never one of probability 0.
+            const auto found = std::upper_bound(cumulative.begin(), cumulative.end(), u);
+            int64_t index = std::min<int64_t>(found - cumulative.begin(), categories - 1);
+            while (row[index] == 0 && index > 0) --index;  // rounding left the last sum under u
+            samples.push_back(index);
+        }
+    }
+    const Shape shape = probs.dim() == 1 ? Shape{numSamples} : Shape{rows, numSamples};
+    return to(fromInts(samples, shape), std::nullopt, probs.device());
+}
+
 Tensor randLike(const Tensor& t) { return rand(t.sizes(), TensorOptions{t.dtype(), t.device(), false}); }
 Tensor randnLike(const Tensor& t) { return randn(t.sizes(), TensorOptions{t.dtype(), t.device(), false}); }
 

@@ -28,6 +28,9 @@ Tensor randn(const Shape& sizes, const TensorOptions& options = {});
 // Integers in [low, high); dtype defaults to int64.
 Tensor randint(int64_t low, int64_t high, const Shape& sizes, const TensorOptions& options = {});
 Tensor randperm(int64_t n, const TensorOptions& options = {});
+/// torch.multinomial: `numSamples` category indices per row of `probs` (1-D or 2-D, non-negative weights), drawn
+/// from the global generator with PyTorch's algorithms (without replacement: the top p / Exp(1) draws).
+Tensor multinomial(const Tensor& probs, int64_t numSamples, bool replacement);
 Tensor randLike(const Tensor& t);
 Tensor randnLike(const Tensor& t);
 

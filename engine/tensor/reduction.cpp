@@ -1,5 +1,6 @@
 // Reduction kernels. The input's kept dims are walked in row-major order; for each output element the reduced
 // dims (coalesced) arrive as strided 1-D segments to a reducer object, so one driver serves every reduction.
+#include "tensor/complex.h"
 #include "tensor/reduction.h"
 
 #include <cmath>
@@ -333,6 +334,7 @@ bool sumLeadingDims(const Tensor& input, const std::vector<bool>& mask, const Te
 }
 
 Tensor sumOrMean(const Tensor& x, const DimList& dims, bool keepdim, std::optional<DType> dtype, bool isMean) {
+    if (isComplex(x.dtype()) || (dtype && isComplex(*dtype))) return complexSum(x, dims, keepdim, dtype, isMean);
     DType outType = dtype.value_or(isIntegral(x.dtype(), true) ? DType::Int64 : x.dtype());
     if (isMean && !isFloating(outType))
         fail(ErrorKind::Runtime,

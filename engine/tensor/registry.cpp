@@ -398,6 +398,7 @@ const OpRegistry& OpRegistry::instance() {
         registerShapeOps(r);
         registerTensorMethodOps(r);
         registerNnOps(r);
+        registerComplexOps(r);
         registerCompositeOps(r);
         registerAutogradOps(r);
         // view_ops.def is the one list of view ops the compiler trusts: each must exist here.
@@ -471,7 +472,7 @@ bool OpRegistry::isTensorProperty(std::string_view name) {
     static constexpr std::string_view kProperties[] = {"shape", "dtype", "device", "ndim", "T", "mT", "H", "mH",
                                                        "requires_grad", "is_cuda", "is_cpu", "data", "is_leaf",
                                                        "grad", "itemsize", "nbytes", "layout", "grad_fn",
-                                                       "retains_grad"};
+                                                       "retains_grad", "real", "imag"};
     return std::find(std::begin(kProperties), std::end(kProperties), name) != std::end(kProperties);
 }
 

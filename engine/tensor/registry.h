@@ -123,6 +123,7 @@ void registerReductionOps(OpRegistry& registry);
 void registerShapeOps(OpRegistry& registry);
 void registerTensorMethodOps(OpRegistry& registry);
 void registerNnOps(OpRegistry& registry);
+void registerComplexOps(OpRegistry& registry);
 // Ops made of registry calls, whose autograd records their parts (registry_composite.cpp).
 void registerCompositeOps(OpRegistry& registry);
 bool isCompositeOp(std::string_view schemaName);

@@ -1,6 +1,6 @@
 // Ops written as registry calls (PyTorch's CompositeImplicitAutograd): their kernels call other ops through the
 // registry with grad mode as the caller left it, so autograd records the ops they are made of and no derivative
-// formula is written twice. torch.diag, topk, the torch._foreach_* family (one op per list element), F.pad
+// formula is written twice. torch.diag, topk, sort, the torch._foreach_* family (one op per list element), F.pad
 // (constant), F.conv1d/conv2d (sliding windows and a matrix product), F.avg_pool2d and F.batch_norm.
 #include <algorithm>
 #include <numeric>
@@ -58,7 +58,7 @@ Tensor diag(const Tensor& x, int64_t k) {
     return out;
 }
 
-Value topk(const Tensor& x, int64_t k, int64_t dim, bool largest, bool sorted) {
+Value topk(const Tensor& x, int64_t k, int64_t dim, bool largest, bool sorted, const char* typeName = "torch.return_types.topk") {
     const int64_t rank = std::max<int64_t>(x.dim(), 1);
     const int64_t d = dim < 0 ? dim + rank : dim;
     if (d < 0 || d >= rank)
@@ -101,7 +101,7 @@ Value topk(const Tensor& x, int64_t k, int64_t dim, bool largest, bool sorted) {
         gathered = top("torch.movedim", {gathered, -1, d});
         indices = top("torch.movedim", {indices, -1, d});
     }
-    return Value::namedTuple("torch.return_types.topk", {"values", "indices"}, {gathered, indices});
+    return Value::namedTuple(typeName, {"values", "indices"}, {gathered, indices});
 }
 
 // ---- torch._foreach_* ----
@@ -430,6 +430,11 @@ void registerCompositeOps(OpRegistry& registry) {
     r.def({"torch.diag", "Tensor.diag"}, "diag(Tensor self, int diagonal=0)", [](const Args& a) { return Value(diag(a.tensor(0), a.integer(1))); });
     r.def({"torch.topk", "Tensor.topk"}, "topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True)",
           [](const Args& a) { return topk(a.tensor(0), a.integer(1), a.integer(2), a.boolean(3), a.boolean(4)); });
+    // sort is topk of every element: stable (ties keep their order), NaN last ascending and first descending.
+    r.def({"torch.sort", "Tensor.sort"}, "sort(Tensor self, int dim=-1, bool descending=False, bool stable=False)", [](const Args& a) {
+        const Tensor& x = a.tensor(0);
+        return topk(x, x.dim() == 0 ? 1 : x.size(a.integer(1)), a.integer(1), a.boolean(2), true, "torch.return_types.sort");
+    });
     registerForeachOps(r);
     r.def({"F.pad", "torch._C._nn.pad"}, "pad(Tensor input, int[] pad, str mode='constant', float? value=None)", [](const Args& a) {
         if (a.str(2) != "constant")

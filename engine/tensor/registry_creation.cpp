@@ -1,4 +1,4 @@
-// Registry entries for factories and global settings: torch.tensor/zeros/ones/full/arange/linspace/eye/rand*,
+// Registry entries for factories and global settings: torch.tensor/zeros/ones/full/arange/linspace/eye/rand*, multinomial,
 // the *_like and Tensor.new_* variants, seeds, the CPU thread count, print options and dtype/device queries.
 #include <algorithm>
 #include <limits>
@@ -71,6 +71,8 @@ void registerCreationOps(OpRegistry& r) {
           [](const Args& a) { return Value(randint(a.integer(0), a.integer(1), a.intList(2), factoryOptions(a, 4))); });
     r.def({"torch.randperm"}, withTail("randperm(int n, *, Generator? generator=None"),
           [](const Args& a) { return Value(randperm(a.integer(0), factoryOptions(a, 2))); });
+    r.def({"torch.multinomial", "Tensor.multinomial"}, "multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None)",
+          [](const Args& a) { return Value(multinomial(a.tensor(0), a.integer(1), a.boolean(2))); });
 
     const std::string likeTail = ", *, " + std::string(kFactoryTail) + ", MemoryFormat? memory_format=None)";
     r.def({"torch.zeros_like"}, "zeros_like(Tensor self" + likeTail,

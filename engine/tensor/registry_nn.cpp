@@ -1,4 +1,5 @@
-// Registry entries for matrix products (matmul/mm/bmm/mv/dot/outer/addmm, F.linear), torch.nn.functional
+// Registry entries for matrix products (matmul/mm/bmm/mv/dot/outer/addmm, F.linear), the SVD (torch.linalg.svd,
+// torch.linalg.svdvals, torch.svd), torch.nn.functional
 // layers and losses (layer_norm, dropout, embedding, scaled_dot_product_attention, mse/nll/cross_entropy),
 // and the torch.nn.init initialisers.
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "tensor/pointwise.h"
 #include "tensor/random.h"
 #include "tensor/registry_support.h"
+#include "tensor/shape.h"
 
 namespace eng::tensor {
 
@@ -49,6 +51,26 @@ void registerNnOps(OpRegistry& r) {
     r.def(both("outer"), "outer(Tensor self, Tensor vec2)", [](const Args& a) { return Value(outer(a.tensor(0), a.tensor(1))); });
     r.def(both("addmm"), "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)", [](const Args& a) {
         return Value(addmm(a.tensor(0), a.tensor(1), a.tensor(2), a.scalar(3).toDouble(), a.scalar(4).toDouble()));
+    });
+    r.def({"torch.linalg.svd"}, "linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None)", [](const Args& a) {
+        const SvdResult f = svd(a.tensor(0), a.boolean(1));
+        return Value::namedTuple("torch.return_types.linalg_svd", {"U", "S", "Vh"}, {f.u, f.s, f.vh});
+    });
+    r.def({"torch.linalg.svdvals"}, "linalg_svdvals(Tensor A, *, str? driver=None)",
+          [](const Args& a) { return Value(svd(a.tensor(0), false, false).s); });
+    r.def(both("svd"), "svd(Tensor self, bool some=True, bool compute_uv=True)", [](const Args& a) {
+        const Tensor& x = a.tensor(0);
+        if (!a.boolean(2)) {
+            // PyTorch's torch.svd without vectors: zero-filled U (m x m) and V (n x n) beside the singular values.
+            const TensorOptions options{.dtype = x.dtype(), .device = x.device()};
+            Shape u(x.sizes().begin(), x.sizes().end() - 1), v(x.sizes().begin(), x.sizes().end() - 2);
+            u.push_back(x.size(-2));
+            v.push_back(x.size(-1));
+            v.push_back(x.size(-1));
+            return Value::namedTuple("torch.return_types.svd", {"U", "S", "V"}, {zeros(u, options), svd(x, false, false).s, zeros(v, options)});
+        }
+        const SvdResult f = svd(x, !a.boolean(1));
+        return Value::namedTuple("torch.return_types.svd", {"U", "S", "V"}, {f.u, f.s, contiguous(transpose(f.vh, -2, -1))});
     });
     r.def({"F.linear", "torch._C._nn.linear"}, "linear(Tensor input, Tensor weight, Tensor? bias=None)",
           [](const Args& a) { return Value(linear(a.tensor(0), a.tensor(1), a.optTensor(2))); });

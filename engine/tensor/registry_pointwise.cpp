@@ -207,8 +207,6 @@ void registerPointwiseOps(OpRegistry& r) {
         Tensor quotient = binary(BinaryOp::Div, a.tensor(1), a.tensor(2));
         return Value(binary(BinaryOp::Add, a.tensor(0), binary(BinaryOp::Mul, quotient, operandOf(a[3]))));
     });
-    // cwb has no complex dtypes: no tensor is complex.
-    r.def({"torch.is_complex", "Tensor.is_complex"}, "is_complex(Tensor self)", [](const Args&) { return Value(false); });
     r.def({"torch.isclose", "Tensor.isclose"}, "isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)",
           [](const Args& a) { return Value(isclose(a.tensor(0), a.tensor(1), a.real(2), a.real(3), a.boolean(4))); });
     r.def({"torch.allclose", "Tensor.allclose"}, "allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)",

@@ -240,6 +240,15 @@ void defineConstructors(Interpreter& vm) {
         if (a.positional.size() != 1) typeError("type() takes 1 argument");
         return Value(m.classOf(a.positional[0]));
     });
+    // types.MethodType(function, object) and types.ModuleType(name).
+    constructor("method", [](Interpreter&, CallArgs& a) {
+        if (a.positional.size() != 2) typeError(fmt::format("method expected 2 arguments, got {}", a.positional.size()));
+        return Value(std::make_shared<BoundMethodObject>(a.positional[1], a.positional[0]));
+    });
+    constructor("module", [](Interpreter& m, CallArgs& a) {
+        if (a.positional.empty() || !a.positional[0].is(Kind::Str)) typeError("module.__new__() argument 'name' must be str");
+        return Value(std::make_shared<ModuleObject>(m.str(a.positional[0])));
+    });
     constructor("object", [](Interpreter& m, CallArgs&) { return Value(std::make_shared<InstanceObject>(m.builtinClass("object"))); });
     constructor("slice", [](Interpreter&, CallArgs& a) {
         ValueList b = a.positional;

@@ -236,6 +236,7 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
             module.fillOnFirstUse();
             auto it = module.attributes.find(name);
             if (it != module.attributes.end()) return it->second;
+            if (name == "__name__") return makeStr(module.name);
             // torch's submodules written in the subset (torch.onnx) load on first use, as `import torch` makes them
             // attributes of torch.
             if (module.name.starts_with("torch") && polyfillSource(module.name + "." + name))

@@ -228,6 +228,8 @@ const char* distributionsPolyfillSource();
 const std::vector<std::string>& nnLayerModules();
 /// The dataclasses module's source (python_polyfills_dataclasses.cpp).
 const char* dataclassesPolyfillSource();
+/// The `types` module (python_polyfills_types.cpp).
+const char* typesPolyfillSource();
 void installNn(Interpreter& vm, ModuleObject& nn);
 /// send / throw / close / __next__ of a generator (generators.cpp); nullopt for other names.
 std::optional<Value> generatorAttribute(Interpreter& vm, const Value& generator, const std::string& name);

@@ -528,6 +528,7 @@ std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, cons
             return std::nullopt;
         case Kind::DType:
             if (name == "is_floating_point") return Value(tensor::isFloating(object.as<DTypeObject>().value));
+            if (name == "is_complex") return Value(tensor::isComplex(object.as<DTypeObject>().value));
             if (name == "itemsize") return Value(static_cast<int64_t>(tensor::itemSize(object.as<DTypeObject>().value)));
             return std::nullopt;
         case Kind::Device:

@@ -33,10 +33,13 @@ std::string intList(const std::vector<int64_t>& values) {
     return out + "]";
 }
 
-/// Every element as double, row-major.
+/// Every element as double, row-major; a complex element as its real and imaginary parts (view_as_real), as the
+/// ground-truth harness writes them.
 std::vector<double> elements(const tensor::Tensor& t) {
     const auto& ops = tensor::OpRegistry::instance();
-    tensor::ValueList args{tensor::Value(t), tensor::Value(-1)};
+    tensor::ValueList args{tensor::Value(t)};
+    const tensor::Tensor parts = tensor::isComplex(t.dtype()) ? ops.call("torch.view_as_real", args).toTensor() : t;
+    args = {tensor::Value(parts), tensor::Value(-1)};
     tensor::Value flat = ops.call("Tensor.reshape", args);
     args = {flat, tensor::Value(tensor::DType::Float64)};
     tensor::Value asDouble = ops.call("Tensor.to", args);
@@ -69,7 +72,7 @@ std::string tensorJson(const tensor::Tensor& t) {
     std::string out = fmt::format(
         "{{\"kind\": \"tensor\", \"shape\": {}, \"dtype\": \"{}\", \"device\": \"{}\", \"numel\": {}, \"stride\": {}, "
         "\"requires_grad\": {}, \"sum\": {}, \"abs_sum\": {}",
-        intList(t.sizes()), tensor::dtypeName(t.dtype()), t.device().isCpu() ? "cpu" : "cuda", values.size(),
+        intList(t.sizes()), tensor::dtypeName(t.dtype()), t.device().isCpu() ? "cpu" : "cuda", t.numel(),
         intList(t.strides()), t.requiresGrad() ? "true" : "false", jsonNumber(sum, integral), jsonNumber(absSum, integral));
     if (!values.empty()) out += fmt::format(", \"min\": {}, \"max\": {}", element(low), element(high));
     bool all = static_cast<int64_t>(values.size()) <= kMaxOutputValues;

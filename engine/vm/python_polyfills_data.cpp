@@ -506,7 +506,7 @@ def isbuiltin(obj):
 const char* dataTypesPolyfillSource(const std::string& module) {
     static const std::map<std::string, const char*> kSources = {
         {"collections", kCollections}, {"collections.abc", kCollectionsAbc}, {"typing", kTyping}, {"dataclasses", dataclassesPolyfillSource()},
-        {"inspect", kInspect}};
+        {"inspect", kInspect}, {"types", typesPolyfillSource()}};
     auto it = kSources.find(module);
     return it == kSources.end() ? nnPolyfillSource(module) : it->second;
 }

@@ -2,6 +2,7 @@
 // (copy/deepcopy of containers; tensors are cloned by deepcopy, as torch does) and time (clocks for benchmarks).
 #include <chrono>
 #include <cmath>
+#include <map>
 
 #include "ops/operators.h"
 #include "vm/interpreter.h"
@@ -74,6 +75,19 @@ void installStdlib(Interpreter& vm) {
         constexpr uint32_t kMultiply = ops::binaryOpArg(ops::BinaryOperator::Multiply, false);
         for (const Value& v : m.toList(a.positional.at(0))) total = m.binaryOp(kMultiply, total, v);
         return total;
+    });
+
+    // The native half of the types polyfill: an object's attributes as sorted (name, value) pairs, which is what
+    // SimpleNamespace's == compares (dict equality ignores order) and its repr shows.
+    auto types = std::make_shared<ModuleObject>("_types");
+    vm.modules()["_types"] = Value(types);
+    types->attributes["_instance_items"] = makeNative("_instance_items", [](Interpreter&, CallArgs& a) {
+        const Value& object = a.positional.at(0);
+        if (!object.is(Kind::Instance)) typeError("_instance_items expects an object");
+        std::map<std::string, Value> sorted(object.as<InstanceObject>().attributes.begin(), object.as<InstanceObject>().attributes.end());
+        ValueList items;
+        for (auto& [name, value] : sorted) items.push_back(makeTuple({makeStr(name), value}));
+        return makeList(std::move(items));
     });
 
     auto copy = std::make_shared<ModuleObject>("copy");

@@ -29,7 +29,8 @@ constexpr std::pair<const char*, tensor::DType> kDTypes[] = {
     {"bfloat16", tensor::DType::BFloat16}, {"int64", tensor::DType::Int64},   {"long", tensor::DType::Int64},
     {"int32", tensor::DType::Int32},     {"int", tensor::DType::Int32},       {"int16", tensor::DType::Int16},
     {"short", tensor::DType::Int16},     {"int8", tensor::DType::Int8},       {"uint8", tensor::DType::UInt8},
-    {"bool", tensor::DType::Bool},
+    {"bool", tensor::DType::Bool},       {"complex64", tensor::DType::Complex64}, {"cfloat", tensor::DType::Complex64},
+    {"complex128", tensor::DType::Complex128}, {"cdouble", tensor::DType::Complex128},
 };
 
 BackendCatalog& installedCatalog() {

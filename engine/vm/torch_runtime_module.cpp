@@ -1,5 +1,5 @@
 // torch's runtime queries and checks: torch.finfo / torch.iinfo (a dtype's numeric limits, PyTorch's reprs and
-// TypeErrors), the torch._check family, torch.use_deterministic_algorithms and its queries, and the dynamic-shape
+// TypeErrors), the torch._check family, torch.cond (the branch a predicate picks), torch.use_deterministic_algorithms and its queries, and the dynamic-shape
 // marks of torch._dynamo (mark_dynamic, maybe_mark_dynamic, mark_static_address) that the capture engine reads.
 #include <fmt/format.h>
 
@@ -123,6 +123,28 @@ Value checkCondition(Interpreter& vm, CallArgs& a, const std::string& exception)
     raise(exception, vm.str(vm.call(*message, {})));
 }
 
+/// torch.cond(pred, true_fn, false_fn, operands=()): the branch pred picks, called with the operands. The capture
+/// engine inlines the branch of a Python predicate and keeps a tensor predicate's choice for run time.
+Value torchCond(Interpreter& vm, CallArgs& a) {
+    static const char* const names[] = {"pred", "true_fn", "false_fn", "operands"};
+    ValueList args;
+    for (size_t i = 0; i < 4; ++i) {
+        std::optional<Value> v = i < a.positional.size() ? std::optional<Value>(a.positional[i]) : a.take(names[i]);
+        if (!v && i == 3) v = makeTuple({});
+        if (!v) typeError(fmt::format("cond() missing 1 required positional argument: '{}'", names[i]));
+        args.push_back(*v);
+    }
+    const Value& pred = args[0];
+    if (!(pred.is(Kind::Bool) || pred.is(Kind::Int) || (pred.is(Kind::Tensor) && pred.as<TensorObject>().value.numel() == 1)))
+        raise("RuntimeError", fmt::format("Expected pred to be bool or single-element tensor, but got {}.", vm.repr(pred)));
+    const Value& operands = args[3];
+    if (!operands.is(Kind::Tuple) && !operands.is(Kind::List))
+        raise("RuntimeError", fmt::format("Expect operands to be a tuple of possibly nested dict/list/tuple that only consists of tensor "
+                                          "leaves, but got {}.", vm.repr(operands)));
+    ValueList items = operands.is(Kind::Tuple) ? operands.as<TupleObject>().items : operands.as<ListObject>().items;
+    return vm.call(vm.truthy(pred) ? args[1] : args[2], std::move(items));
+}
+
 struct DeterministicState {
     bool enabled = false;
     bool warnOnly = false;
@@ -178,6 +200,7 @@ void installTorchRuntime(Interpreter& vm, ModuleObject& torch, ModuleObject& dyn
         if (a.positional.size() > 1) check.positional.push_back(a.positional[1]);
         return checkCondition(m, check, "RuntimeError");
     });
+    torch.attributes["cond"] = makeNative("cond", torchCond);
     torch.attributes["use_deterministic_algorithms"] = makeNative("use_deterministic_algorithms", [](Interpreter& m, CallArgs& a) {
         std::optional<Value> mode = a.positional.empty() ? a.take("mode") : std::optional<Value>(a.positional[0]);
         std::optional<Value> warnOnly = a.take("warn_only");

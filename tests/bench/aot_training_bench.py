@@ -4,6 +4,8 @@
 # and `cwb run aot_training_bench.py --device SPEC` (cwb calls main(SPEC)).
 # SPEC: comma-separated tokens: cpu | cuda, iters=N (default 20), warmup=N (default 3), the workloads to run
 # (mlp, block, gpt2; default mlp and block; ops: GPT-2's heaviest eager ops one by one), tiny (a GPT-2 of 2 layers, d=64, 64 tokens: the CPU smoke size).
+# For finding where compiled and eager part (gpt2): layers=N, fp32 (no autocast), eager_step (the compiled modes keep
+# opt.step eager), modes=a+b (only these modes); LOSSES lines give every step's loss.
 # Output: RESULT <impl> <model> <mode> median_ms=<x> first_s=<y> tokens_per_s=<t> forward_ms= backward_ms= step_ms=
 #   (medians of each phase, the device synchronised between them) first_loss=<first step's> loss=<last step's>
 import time
@@ -168,14 +170,15 @@ def bench(workload, mode, cfg):
     else:
         run = model if mode == "eager" else torch.compile(model, backend=mode)
         forward = run
-        if workload["autocast"]:
+        if workload["autocast"] and not cfg["fp32"]:
             # bf16 autocast around the forward, the backward outside it (PyTorch's AMP recipe)
             def forward(*xs):
                 with torch.autocast(device, dtype=torch.bfloat16):
                     return run(*xs)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=workload["fused"])
     # GPT-2's compiled modes compile the optimizer step too (torch.compile(opt.step)), as a compiled training loop does
-    step = torch.compile(opt.step, backend="inductor") if workload["compiled_step"] and mode != "eager" else opt.step
+    compile_step = workload["compiled_step"] and mode != "eager" and not cfg["eager_step"]
+    step = torch.compile(opt.step, backend="inductor") if compile_step else opt.step
     phases = Phases(device)
     losses = []
     for i in range(cfg["warmup"] + cfg["iters"]):
@@ -237,7 +240,8 @@ def gpt2_ops(cfg):
 
 
 def parse_spec(spec):
-    cfg = {"iters": 20, "warmup": 3, "device": "cpu", "only": [], "tiny": False}
+    cfg = {"iters": 20, "warmup": 3, "device": "cpu", "only": [], "tiny": False, "layers": None, "fp32": False,
+           "eager_step": False, "modes": None}
     for token in spec.split(","):
         token = token.strip()
         if token == "":
@@ -248,8 +252,12 @@ def parse_spec(spec):
             cfg["iters"] = int(token[6:])
         elif token.startswith("warmup="):
             cfg["warmup"] = int(token[7:])
-        elif token == "tiny":
-            cfg["tiny"] = True
+        elif token in ("tiny", "fp32", "eager_step"):
+            cfg[token] = True
+        elif token.startswith("layers="):
+            cfg["layers"] = int(token[7:])
+        elif token.startswith("modes="):
+            cfg["modes"] = token[6:].split("+")
         elif token in ("mlp", "block", "gpt2", "ops"):
             cfg["only"].append(token)
         else:
@@ -261,7 +269,9 @@ def parse_spec(spec):
 
 def workloads(cfg):
     torch.manual_seed(1)
-    g = GPT2_TINY if cfg["tiny"] else GPT2_FULL
+    g = dict(GPT2_TINY if cfg["tiny"] else GPT2_FULL)
+    if cfg["layers"] is not None:
+        g["layers"] = cfg["layers"]
     shape = (g["batch"], g["context"])
     return {
         "mlp": {"make": MLP, "inputs": (torch.randn(64, 256), torch.randint(0, 10, (64,))), "tokens": 64,
@@ -286,12 +296,13 @@ def main(spec="cpu"):
     table = workloads(cfg)
     for name in [w for w in cfg["only"] if w != "ops"]:
         workload = table[name]
-        for mode in workload["modes"]:
+        for mode in cfg["modes"] or workload["modes"]:
             median_s, first, split, losses = bench(workload, mode, cfg)
             ms = " ".join(f"{phase}_ms={seconds * 1000.0:.3f}" for phase, seconds in split.items())
             print(f"RESULT {IMPL} {name} {mode} median_ms={median_s * 1000.0:.3f} first_s={first:.3f} "
                   f"tokens_per_s={workload['tokens'] / median_s:.0f} {ms} first_loss={losses[0]:.4f} "
                   f"loss={losses[-1]:.4f}", flush=True)
+            print(f"LOSSES {IMPL} {name} {mode} " + " ".join(f"{x:.4f}" for x in losses), flush=True)
 
 
 if __name__ == "__main__" and IMPL == "torch":  # (cwb calls main(SPEC) itself)

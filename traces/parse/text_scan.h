@@ -3,6 +3,7 @@
 // They are hand-written rather than regex based because they run over every payload of logs of hundreds of MB.
 #pragma once
 
+#include <array>
 #include <charconv>
 #include <cstddef>
 #include <optional>
@@ -153,11 +154,24 @@ void forEachTopLevelPiece(std::string_view s, char separator, Fn&& fn) {
     fn(trim(s.substr(start)));
 }
 
+/// Quotes and brackets: the bytes that change a scan's nesting, found by one table lookup per byte.
+inline constexpr std::array<bool, 256> kNestingBytes = [] {
+    std::array<bool, 256> table{};
+    for (unsigned char c : std::string_view("'\"()[]{}")) table[c] = true;
+    return table;
+}();
+
 /// First occurrence of `needle` outside brackets and string literals, or npos.
 inline size_t findTopLevel(std::string_view s, std::string_view needle, size_t from = 0) {
     int depth = 0;
     for (size_t i = from; i < s.size();) {
         char c = s[i];
+        if (!kNestingBytes[static_cast<unsigned char>(c)]) {  // most bytes: only the needle can start here
+            if (depth == 0 && (needle.empty() || c == needle.front()) && s.substr(i, needle.size()) == needle)
+                return i;
+            ++i;
+            continue;
+        }
         if (c == '\'' || c == '"') {
             i = skipQuoted(s, i);
             continue;
@@ -175,19 +189,19 @@ inline size_t findTopLevel(std::string_view s, std::string_view needle, size_t f
 inline std::string stripLocalScope(std::string_view s) {
     std::string out;
     out.reserve(s.size());
-    for (size_t i = 0; i < s.size();) {
+    size_t copied = 0;  // the text before this is in `out`
+    for (size_t i = s.find("L['"); i != std::string_view::npos; i = s.find("L['", i)) {
         const bool atBoundary = i == 0 || !(isIdentChar(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '\'');
-        if (s[i] == 'L' && atBoundary && s.substr(i, 3) == "L['") {
-            size_t close = s.find("']", i + 3);
-            if (close != std::string_view::npos && isIdentifier(s.substr(i + 3, close - i - 3))) {
-                out.append(s.substr(i + 3, close - i - 3));
-                i = close + 2;
-                continue;
-            }
+        size_t close = atBoundary ? s.find("']", i + 3) : std::string_view::npos;
+        if (close != std::string_view::npos && isIdentifier(s.substr(i + 3, close - i - 3))) {
+            out.append(s.substr(copied, i - copied));
+            out.append(s.substr(i + 3, close - i - 3));
+            i = copied = close + 2;
+            continue;
         }
-        out.push_back(s[i]);
         ++i;
     }
+    out.append(s.substr(copied));
     return out;
 }
 

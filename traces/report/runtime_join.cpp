@@ -30,6 +30,30 @@ struct Region {
     double end() const { return startUs + durationUs; }
 };
 
+/// What one thread of the profile did that the join reads: compiled regions and graph calls by start time (an
+/// enclosing event before those it encloses), and the disjoint spans it spent compiling, by start time.
+struct ThreadEvents {
+    std::vector<Region> regions;
+    std::vector<std::pair<double, double>> compileSpans;  ///< [start, end) in microseconds
+
+    /// Microseconds of [startUs, endUs) spent compiling.
+    double compileWithin(double startUs, double endUs) const {
+        double total = 0;
+        auto first = std::lower_bound(compileSpans.begin(), compileSpans.end(), std::pair{startUs, startUs},
+                                      [](const auto& span, const auto& key) { return span.second <= key.first; });
+        for (auto it = first; it != compileSpans.end() && it->first < endUs; ++it)
+            total += std::min(endUs, it->second) - std::max(startUs, it->first);
+        return total;
+    }
+};
+
+/// Dynamo and Inductor compile events (and the first call's autotuning) are profiled as "entire_frame_compile"
+/// and "<phase> (dynamo_timed)" spans; a (re)compile runs inside the region of the frame whose eager code
+/// called the recompiled function, so without them its seconds would read as that frame's eager time.
+bool isCompileEvent(const std::string& name) {
+    return name == "entire_frame_compile" || name.ends_with(" (dynamo_timed)");
+}
+
 Json readProfile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error(path + ": cannot read the profile");
@@ -40,22 +64,33 @@ Json readProfile(const std::string& path) {
     throw std::runtime_error(path + ": no traceEvents (expected a torch.profiler chrome trace)");
 }
 
-/// Compiled regions and graph calls per thread, by start time (an enclosing event before those it encloses).
-std::map<std::pair<int64_t, int64_t>, std::vector<Region>> regionsByThread(const Json& events) {
-    std::map<std::pair<int64_t, int64_t>, std::vector<Region>> threads;
+std::map<std::pair<int64_t, int64_t>, ThreadEvents> eventsByThread(const Json& events) {
+    std::map<std::pair<int64_t, int64_t>, ThreadEvents> threads;
     for (const Json& e : events) {
         if (!e.is_object() || e.value("ph", "") != "X") continue;
         std::string name = e.value("name", "");
         bool region = name.starts_with(kRegionPrefix);
-        if (!region && !name.starts_with(kGraphCallPrefix)) continue;
+        bool compiling = !region && isCompileEvent(name);
+        if (!region && !compiling && !name.starts_with(kGraphCallPrefix)) continue;
         auto id = [&](const char* key) { return e.contains(key) && e[key].is_number() ? e[key].get<int64_t>() : 0; };
-        threads[{id("pid"), id("tid")}].push_back(
-            {region ? name.substr(kRegionPrefix.size()) : "", e.value("ts", 0.0), e.value("dur", 0.0)});
+        ThreadEvents& thread = threads[{id("pid"), id("tid")}];
+        double start = e.value("ts", 0.0), duration = e.value("dur", 0.0);
+        if (compiling) thread.compileSpans.emplace_back(start, start + duration);
+        else thread.regions.push_back({region ? name.substr(kRegionPrefix.size()) : "", start, duration});
     }
-    for (auto& [thread, regions] : threads)
-        std::stable_sort(regions.begin(), regions.end(), [](const Region& a, const Region& b) {
+    for (auto& [key, thread] : threads) {
+        std::stable_sort(thread.regions.begin(), thread.regions.end(), [](const Region& a, const Region& b) {
             return a.startUs != b.startUs ? a.startUs < b.startUs : a.durationUs > b.durationUs;
         });
+        // Compile events nest (phases inside entire_frame_compile): keep their union.
+        std::sort(thread.compileSpans.begin(), thread.compileSpans.end());
+        std::vector<std::pair<double, double>> merged;
+        for (const auto& span : thread.compileSpans) {
+            if (!merged.empty() && span.first <= merged.back().second) merged.back().second = std::max(merged.back().second, span.second);
+            else merged.push_back(span);
+        }
+        thread.compileSpans = std::move(merged);
+    }
     return threads;
 }
 
@@ -131,29 +166,34 @@ RuntimeJoin joinRuntime(const TraceData& trace, const std::string& profilePath, 
     std::map<std::string, CompiledFrameRuntime> frames;
     if (!profilePath.empty()) {
         std::map<std::pair<std::string, std::string>, EagerGap> gaps;
-        for (const auto& [thread, regions] : regionsByThread(readProfile(profilePath))) {
+        for (const auto& [key, thread] : eventsByThread(readProfile(profilePath))) {
             std::vector<const Region*> open;  // enclosing regions, innermost last
             const Region* previousTop = nullptr;
-            for (const Region& r : regions) {
+            for (const Region& r : thread.regions) {
                 while (!open.empty() && open.back()->end() <= r.startUs) open.pop_back();
                 CompiledFrameRuntime* parent = open.empty() ? nullptr : &frames[open.back()->compileId];
-                if (r.compileId.empty()) {  // a graph call: the enclosing frame's own compiled work
-                    if (parent) parent->eagerUs -= r.durationUs;
-                    continue;
+                // Compiling inside a nested region or a graph call (first-call autotuning) is theirs, not the parent's.
+                double compiling = thread.compileWithin(r.startUs, r.end());
+                if (parent) {
+                    parent->eagerUs -= r.durationUs;
+                    parent->compileUs -= compiling;
                 }
+                if (r.compileId.empty()) continue;  // a graph call: the enclosing frame's own compiled work
                 CompiledFrameRuntime& f = frames[r.compileId];
                 f.compileId = r.compileId;
                 ++f.hits;
                 f.totalUs += r.durationUs;
                 f.eagerUs += r.durationUs;
-                if (parent) parent->eagerUs -= r.durationUs;
+                f.compileUs += compiling;
                 if (open.empty()) {
                     if (previousTop) {
                         EagerGap& g = gaps[{previousTop->compileId, r.compileId}];
                         g.after = previousTop->compileId;
                         g.before = r.compileId;
                         ++g.count;
-                        g.totalUs += r.startUs - previousTop->end();
+                        double compilingBetween = thread.compileWithin(previousTop->end(), r.startUs);
+                        g.totalUs += r.startUs - previousTop->end() - compilingBetween;
+                        g.compileUs += compilingBetween;
                     }
                     previousTop = &r;
                 }
@@ -161,6 +201,7 @@ RuntimeJoin joinRuntime(const TraceData& trace, const std::string& profilePath, 
             }
         }
         for (auto& [id, f] : frames) {
+            f.eagerUs -= f.compileUs;
             f.function = functionOf.contains(id) ? functionOf[id] : "";
             join.frames.push_back(f);
         }
@@ -210,10 +251,11 @@ Json joinJson(const RuntimeJoin& join) {
         Json frames = Json::array(), gaps = Json::array(), fixes = Json::array();
         for (const auto& f : join.frames)
             frames.push_back({{"compile_id", f.compileId}, {"function", f.function}, {"hits", f.hits},
-                              {"total_us", f.totalUs}, {"eager_us", f.eagerUs},
+                              {"total_us", f.totalUs}, {"eager_us", f.eagerUs}, {"compile_us", f.compileUs},
                               {"mean_us", f.hits ? f.totalUs / static_cast<double>(f.hits) : 0.0}});
         for (const auto& g : join.gaps)
-            gaps.push_back({{"after", g.after}, {"before", g.before}, {"count", g.count}, {"total_us", g.totalUs}});
+            gaps.push_back({{"after", g.after}, {"before", g.before}, {"count", g.count}, {"total_us", g.totalUs},
+                            {"compile_us", g.compileUs}});
         for (const auto& f : join.fixFirst)
             fixes.push_back({{"kind", f.kind}, {"what", f.what}, {"compile_ids", f.compileIds}, {"cost_us", f.costUs},
                              {"cost_basis", f.costBasis}, {"remedy", f.remedy}});
@@ -227,15 +269,17 @@ void writeJoinMarkdown(const RuntimeJoin& join, const std::string& heading, std:
     out << (join.profilePath.empty() ? "No profile: ranked by compile time.\n\n"
                                      : "Profile `" + join.profilePath + "`.\n\n");
     if (!join.profilePath.empty()) {
-        out << heading << " Compiled frames\n\n| Compile id | Function | Hits | Total | Mean | Eager in it |\n"
-            << "|---|---|---:|---:|---:|---:|\n";
+        out << heading << " Compiled frames\n\n| Compile id | Function | Hits | Total | Mean | Eager in it | Compiling in it |\n"
+            << "|---|---|---:|---:|---:|---:|---:|\n";
         for (const auto& f : join.frames)
-            out << fmt::format("| `{}` | `{}` | {} | {:.3f} ms | {:.3f} ms | {:.3f} ms |\n", f.compileId, f.function,
-                               f.hits, f.totalUs / 1e3, f.hits ? f.totalUs / 1e3 / static_cast<double>(f.hits) : 0.0,
-                               f.eagerUs / 1e3);
-        out << "\n" << heading << " Eager time between top-level compiled calls\n\n| After | Before | Times | Total |\n|---|---|---:|---:|\n";
+            out << fmt::format("| `{}` | `{}` | {} | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms |\n", f.compileId,
+                               f.function, f.hits, f.totalUs / 1e3,
+                               f.hits ? f.totalUs / 1e3 / static_cast<double>(f.hits) : 0.0, f.eagerUs / 1e3,
+                               f.compileUs / 1e3);
+        out << "\n" << heading << " Eager time between top-level compiled calls\n\n| After | Before | Times | Eager | Compiling |\n|---|---|---:|---:|---:|\n";
         for (const auto& g : join.gaps)
-            out << fmt::format("| `{}` | `{}` | {} | {:.3f} ms |\n", g.after, g.before, g.count, g.totalUs / 1e3);
+            out << fmt::format("| `{}` | `{}` | {} | {:.3f} ms | {:.3f} ms |\n", g.after, g.before, g.count,
+                               g.totalUs / 1e3, g.compileUs / 1e3);
         out << '\n';
     }
     out << heading << " Fix first\n\n| # | Kind | What | Compile ids | Cost | Basis | Remedy |\n|---:|---|---|---|---:|---|---|\n";

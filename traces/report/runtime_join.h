@@ -21,14 +21,16 @@ struct CompiledFrameRuntime {
     std::string function;  ///< from the trace's compile of that id, "" when the trace has none
     int64_t hits = 0;
     double totalUs = 0;  ///< the regions' durations, nested regions included
-    double eagerUs = 0;  ///< outside the frame's own graph calls and outside nested regions: eager at its break
+    double eagerUs = 0;  ///< outside the frame's own graph calls, nested regions and compiling: eager at its break
+    double compileUs = 0;  ///< compiling inside it (a recompile of a function its eager code called, autotuning)
 };
 
 /// Time between the end of one top-level compiled region and the start of the next on the same thread.
 struct EagerGap {
     std::string after, before;  ///< compile ids of the regions around the gap
     int64_t count = 0;
-    double totalUs = 0;
+    double totalUs = 0;    ///< eager: the gaps less the compiling in them
+    double compileUs = 0;  ///< compiling in the gaps (a backward compiled lazily, a compile before the next region)
 };
 
 /// One thing to fix, ranked by `costUs` (runtime with a profile, else compile time).

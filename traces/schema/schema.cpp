@@ -283,9 +283,24 @@ INSERT INTO records_without_compile_id(session_id, seq, line, event, name, compi
   ) ORDER BY session_id, seq;
 )sql";
 
+// Migration 4: a graph's nodes are one JSON column of its row (json_columns.h: an array per node, its fields in
+// graph_nodes' column order), not a row each: node rows were most of an import's rows and of its writing time.
+constexpr const char* kMigration4 = R"sql(
+ALTER TABLE graphs ADD COLUMN nodes TEXT NOT NULL DEFAULT '[]';
+UPDATE graphs SET nodes = (
+  SELECT json_group_array(json_array(idx, name, op, target, args,
+                                     CASE WHEN json_valid(inputs) THEN json(inputs) ELSE json('[]') END,
+                                     shape, dtype, stride, device, source_file, source_line, source_function,
+                                     source_code))
+  FROM (SELECT * FROM graph_nodes n WHERE n.graph_id = graphs.id ORDER BY n.idx))
+WHERE id IN (SELECT graph_id FROM graph_nodes);
+DROP TABLE graph_nodes;
+)sql";
+
 // Append new migrations here; index i upgrades a file from version i to i + 1.
 const std::array<std::string, kSchemaVersion>& migrations() {
-    static const std::array<std::string, kSchemaVersion> all = {migration1(), migration2(), kMigration3};
+    static const std::array<std::string, kSchemaVersion> all = {migration1(), migration2(), kMigration3,
+                                                                kMigration4};
     return all;
 }
 

@@ -10,7 +10,7 @@
 namespace traces {
 
 /// The schema version this build writes; migrations 1..kSchemaVersion exist.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 /// Stored in the `meta` table so that other SQLite files are told apart from traces.
 inline constexpr const char* kTraceFormatName = "cwb-trace";
 

@@ -31,6 +31,7 @@ inline void putValue(Statement& s, int i, GraphKind v) { s.bind(i, toString(v));
 inline void putValue(Statement& s, int i, SessionKind v) { s.bind(i, toString(v)); }
 inline void putValue(Statement& s, int i, const std::vector<std::string>& v) { s.bind(i, stringsToJson(v)); }
 inline void putValue(Statement& s, int i, const Stack& v) { s.bind(i, stackToJson(v)); }
+inline void putValue(Statement& s, int i, const std::vector<GraphNode>& v) { s.bind(i, graphNodesToJson(v)); }
 template <class T>
 void putValue(Statement& s, int i, const std::optional<T>& v) {
     if (v) putValue(s, i, *v);
@@ -53,6 +54,7 @@ inline void getValue(const Statement& q, int c, SessionKind& out) {
 }
 inline void getValue(const Statement& q, int c, std::vector<std::string>& out) { out = stringsFromJson(q.text(c)); }
 inline void getValue(const Statement& q, int c, Stack& out) { out = stackFromJson(q.text(c)); }
+inline void getValue(const Statement& q, int c, std::vector<GraphNode>& out) { out = graphNodesFromJson(q.text(c)); }
 template <class T>
 void getValue(const Statement& q, int c, std::optional<T>& out) {
     if (q.isNull(c)) {

@@ -123,25 +123,9 @@ inline constexpr auto kGraphs = makeTable<Graph>(
     field<&Graph::line>("line", "INTEGER NOT NULL"),
     field<&Graph::kind>("kind", "TEXT NOT NULL"),
     field<&Graph::name>("name", "TEXT NOT NULL"),
-    field<&Graph::text>("text", "TEXT NOT NULL"));
-
-inline constexpr auto kGraphNodes = makeTable<GraphNode>(
-    "graph_nodes", "PRIMARY KEY (graph_id, idx)", "", "graph_id, idx",
-    external<GraphNode>("graph_id", "INTEGER NOT NULL REFERENCES graphs(id)"),
-    field<&GraphNode::index>("idx", "INTEGER NOT NULL"),
-    field<&GraphNode::name>("name", "TEXT NOT NULL"),
-    field<&GraphNode::op>("op", "TEXT NOT NULL"),
-    field<&GraphNode::target>("target", "TEXT NOT NULL"),
-    field<&GraphNode::args>("args", "TEXT NOT NULL"),
-    field<&GraphNode::inputs>("inputs", "TEXT NOT NULL"),  // JSON array of node names
-    field<&GraphNode::shape>("shape", "TEXT NOT NULL"),
-    field<&GraphNode::dtype>("dtype", "TEXT NOT NULL"),
-    field<&GraphNode::stride>("stride", "TEXT NOT NULL"),
-    field<&GraphNode::device>("device", "TEXT NOT NULL"),
-    field<&GraphNode::sourceFile>("source_file", "TEXT NOT NULL"),
-    field<&GraphNode::sourceLine>("source_line", "INTEGER NOT NULL"),
-    field<&GraphNode::sourceFunction>("source_function", "TEXT NOT NULL"),
-    field<&GraphNode::sourceCode>("source_code", "TEXT NOT NULL"));
+    field<&Graph::text>("text", "TEXT NOT NULL"),
+    // JSON: one array per node (json_columns.h); nodes were rows of a graph_nodes table before schema version 4.
+    field<&Graph::nodes>("nodes", "TEXT NOT NULL DEFAULT '[]'"));
 
 inline constexpr auto kGuards = makeTable<Guard>(
     "guards", "", "CREATE INDEX guards_by_compile ON guards(compile_id, idx);\n", "compile_id, idx",
@@ -266,7 +250,6 @@ void forEachTable(Visit&& visit) {
     visit(kCompiles);
     visit(kCompilePhases);
     visit(kGraphs);
-    visit(kGraphNodes);
     visit(kGuards);
     visit(kGuardFailures);
     visit(kGraphBreaks);
@@ -288,7 +271,6 @@ void forEachModelTable(Visit&& visit) {
     visit.rows(kCompiles, &TraceData::compiles, "compiles");
     visit.children(kCompilePhases, "compile_id", &TraceData::compiles, &Compile::phases, "compile phases");
     visit.rows(kGraphs, &TraceData::graphs, "graphs");
-    visit.children(kGraphNodes, "graph_id", &TraceData::graphs, &Graph::nodes, "graph nodes");
     visit.rows(kGuards, &TraceData::guards, "guards");
     visit.rows(kGuardFailures, &TraceData::guardFailures, "guard failures");
     visit.rows(kGraphBreaks, &TraceData::graphBreaks, "graph breaks");

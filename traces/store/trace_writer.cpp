@@ -32,7 +32,6 @@ constexpr size_t kJobOverhead = 512;
 // Bind indexes of the columns that rows do not hold themselves.
 constexpr int kIssueIdColumn = columnNumber(tables::kImportIssues, "id");
 constexpr int kPhaseCompileIdColumn = columnNumber(tables::kCompilePhases, "compile_id");
-constexpr int kNodeGraphIdColumn = columnNumber(tables::kGraphNodes, "graph_id");
 constexpr int kArtifactPayloadIdColumn = columnNumber(tables::kArtifacts, "payload_id");
 
 /// Hands out ids for one table, continuing after the largest id already in the file.
@@ -61,7 +60,7 @@ struct TraceWriter::Impl {
     size_t batchBytes = 0;
     size_t batchRows = 0;
     Statement insertSession, updateSession, insertIssue, insertString, insertSite, insertCompile, updateCompile,
-        deletePhases, insertPhase, insertGraph, insertNode, insertGuard, insertFailure, insertBreak, insertOutput,
+        deletePhases, insertPhase, insertGraph, insertGuard, insertFailure, insertBreak, insertOutput,
         insertKernel, insertPayload, insertArtifact, insertSpan, insertNoCompile;
 
     // The queue between the caller and the writer thread.
@@ -99,7 +98,6 @@ struct TraceWriter::Impl {
           deletePhases(db->prepare("DELETE FROM compile_phases WHERE compile_id=?")),
           insertPhase(db->prepare(insertSql(tables::kCompilePhases, "INSERT OR REPLACE"))),
           insertGraph(db->prepare(insertSql(tables::kGraphs))),
-          insertNode(db->prepare(insertSql(tables::kGraphNodes))),
           insertGuard(db->prepare(insertSql(tables::kGuards))),
           insertFailure(db->prepare(insertSql(tables::kGuardFailures))),
           insertBreak(db->prepare(insertSql(tables::kGraphBreaks))),
@@ -309,12 +307,8 @@ RowId TraceWriter::addGraph(Graph&& graph) {
     row.id = impl_->graphIds.take();
     RowId id = row.id;
     size_t bytes = row.text.size() + 128 * row.nodes.size();
-    impl_->enqueue(bytes, [impl = impl_.get(), row = std::move(row)] {
-        impl->write(impl->insertGraph, tables::kGraphs, row, row.text.size());
-        for (const GraphNode& node : row.nodes) {
-            impl->insertNode.bind(kNodeGraphIdColumn, row.id);
-            impl->write(impl->insertNode, tables::kGraphNodes, node, 128 + node.args.size());
-        }
+    impl_->enqueue(bytes, [impl = impl_.get(), row = std::move(row), bytes] {
+        impl->write(impl->insertGraph, tables::kGraphs, row, bytes);
     });
     return id;
 }

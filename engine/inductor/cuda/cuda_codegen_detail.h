@@ -123,6 +123,7 @@ struct OuterPartials {
     std::vector<const Reduction*> reductions;  // in kernel order: reduction j owns workspace region j
     bool registers = false;  // partials in registers: `iters` vector steps of `width` lanes per thread and row
     int iters = 0, width = 1, bx = 1, by = 1;
+    bool exact = false;  // every thread of a row has `iters` whole vector steps (no bounds check)
     std::string idx;  // the kernel's index type
     bool any() const { return !reductions.empty(); }
     bool covers(const KernelPass& pass) const;  // the pass accumulates one of them

@@ -47,8 +47,11 @@ eng::cuda::LaunchShape CudaKernelCode::launchShape(const SymbolValues& symbolVal
         blocks = std::max<int64_t>(1, blocks);
     } else if (multiprocessors > 0 && outerPartials > 0) {
         // Every piece writes a row of partials per reduction over the outer range: about one wave of blocks.
+        // The fewest blocks that leave no block more row groups than the cap's would: the same time, fewer pieces,
+        // and no last round that only some blocks run (8192 rows on 264 blocks: 256 blocks of 32 rows each).
         const int64_t perSm = std::max<int64_t>(1, partialThreadsPerSm / (static_cast<int64_t>(blockX) * blockY));
-        blocks = std::min<int64_t>(blocks, multiprocessors * perSm);
+        const int64_t rounds = (blocks + multiprocessors * perSm - 1) / (multiprocessors * perSm);
+        blocks = (blocks + rounds - 1) / rounds;
     } else if (multiprocessors > 0 && gridWaves > 0) {
         // Beyond a few full waves the kernels' grid-stride loops do the rest with no extra block launches.
         const int64_t residentPerSm = std::max<int64_t>(1, 2048 / (static_cast<int64_t>(blockX) * blockY));

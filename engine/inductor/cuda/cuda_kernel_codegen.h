@@ -18,10 +18,10 @@ struct CudaTuning {
                                 // reductions: reduction-range elements per thread (decides threads per row)
     bool allowVectorized = true;  // 16-byte loads/stores where every access is the flat index (or base + r0 along rows)
     // Row reductions of a constant length keep each row in registers across passes instead of re-reading it
-    // from L2 in every pass. Off: with the shuffle-based cross-warp combine, re-reading measured as fast or
-    // faster on the H100 (layer_norm [16384, 1024] 0.0503 against 0.0496 ms, softmax over 8192 columns 0.199
-    // against 0.241 ms).
-    bool persistentRows = false;
+    // from L2 in every pass, when a thread's share of the row is at most 4 vectors (16 registers a loaded
+    // buffer). On: once a thread's vector steps were unrolled with no bounds check, it measured faster on the H100
+    // (softmax [8192, 8192] 0.1827 against 0.1903 ms, layer_norm [16384, 1024] 0.0496 against 0.0519 ms).
+    bool persistentRows = true;
     // Softmax's max and sum of exp(x - max) in one read of the row (an online (max, sum) accumulator), so the
     // row is read twice instead of three times. Off: on the H100 it measured slower than three passes whose later
     // two re-read the row from L2 (softmax [8192, 8192] 0.225 ms, against 0.199-0.201 ms for three passes; the

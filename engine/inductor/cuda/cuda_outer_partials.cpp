@@ -37,6 +37,7 @@ OuterPartials planOuterPartials(const Kernel& kernel, const std::string& indexTy
     if (registers && count && *count % width == 0) {
         const int64_t vectors = *count / width;
         plan.iters = static_cast<int>((vectors + bx - 1) / bx);
+        plan.exact = vectors % bx == 0;
         // At most 64 registers of partials a thread (a double or a 64-bit integer takes two).
         int64_t words = 0;
         for (const Reduction* r : plan.reductions)
@@ -75,11 +76,25 @@ std::string OuterPartials::slot(const Reduction& r) const {
 
 std::string OuterPartials::writeBack() const {
     if (!registers) return {};
-    std::string out = fmt::format("  // This piece's column partials to its workspace row.\n#pragma unroll\n  for (int it = 0; it < {}; ++it) {{\n", iters);
-    out += fmt::format("    const {0} rvec = threadIdx.x + it * {1};\n    if (rvec < reduce_count / {2}) {{\n#pragma unroll\n      for (int k = 0; k < {2}; ++k) {{\n",
-                       idx, bx, width);
-    for (const Reduction* r : reductions) out += fmt::format("        cwb_part{0}[rvec * {1} + k] = cwb_col{0}[it * {1} + k];\n", r->id, width);
-    return out + "      }\n    }\n  }\n";
+    std::string out = fmt::format("  // This piece's column partials to its workspace row, 16 bytes a store where the type allows.\n"
+                                  "#pragma unroll\n  for (int it = 0; it < {}; ++it) {{\n    const {} rvec = threadIdx.x + it * {};\n    {}{{\n",
+                                  iters, idx, bx, exact ? "" : fmt::format("if (rvec < reduce_count / {}) ", width));
+    for (const Reduction* r : reductions) {
+        const Accumulator a = accumulatorFor(*r, "", "", "");
+        const int bytes = a.type == "float" ? 4 : a.type == "double" || a.type == "cwb_u64" ? 8 : 0;
+        const int lanes = bytes > 0 && 16 / bytes <= width ? 16 / bytes : 1;
+        for (int k = 0; k < width; k += lanes) {
+            if (lanes == 1) {
+                out += fmt::format("      cwb_part{0}[rvec * {1} + {2}] = cwb_col{0}[it * {1} + {2}];\n", r->id, width, k);
+                continue;
+            }
+            std::string values;
+            for (int lane = 0; lane < lanes; ++lane) values += fmt::format("{}cwb_col{}[it * {} + {}]", lane ? ", " : "", r->id, width, k + lane);
+            out += fmt::format("      *reinterpret_cast<cwb_vec<{0}, {1}>*>(cwb_part{2} + rvec * {3} + {4}) = cwb_vec<{0}, {1}>{{{{{5}}}}};\n", a.type, lanes, r->id,
+                               width, k, values);
+        }
+    }
+    return out + "    }\n  }\n";
 }
 
 std::string outerPartialsFinish(const Kernel& kernel, const OuterPartials& partials, CudaKernelCode& code) {

@@ -32,9 +32,10 @@ template <class F> __device__ __forceinline__ F cwb_fmod_py(F a, F b) {
   F r = fmod(a, b);
   return (r != F(0) && ((r < F(0)) != (b < F(0)))) ? r + b : r;
 }
-// torch.maximum / minimum: NaN wins; otherwise std::max / std::min (the first operand on ties).
-template <class T> __device__ __forceinline__ T cwb_maximum(T a, T b) { if (a != a) return a; if (b != b) return b; return a < b ? b : a; }
-template <class T> __device__ __forceinline__ T cwb_minimum(T a, T b) { if (a != a) return a; if (b != b) return b; return b < a ? b : a; }
+// torch.maximum / minimum: NaN wins (a when both are); otherwise std::max / std::min (the first operand on ties).
+// One select, no branches: a max reduction's next load need not wait for this value to be compared.
+template <class T> __device__ __forceinline__ T cwb_maximum(T a, T b) { return ((b != b) | (a < b)) & (a == a) ? b : a; }
+template <class T> __device__ __forceinline__ T cwb_minimum(T a, T b) { return ((b != b) | (b < a)) & (a == a) ? b : a; }
 // Integer division has no error channel on the GPU: division by zero gives 0 (the interpreter throws).
 __device__ __forceinline__ cwb_i64 cwb_idiv(cwb_i64 a, cwb_i64 b) { return b == 0 ? 0 : (b == -1 ? (cwb_i64)(0ULL - (cwb_u64)a) : a / b); }
 __device__ __forceinline__ cwb_i64 cwb_ifloordiv(cwb_i64 a, cwb_i64 b) {

@@ -284,7 +284,10 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
     // loads them to the last pass that reads them (a store to the buffer in between forces a reload).
     const int64_t rowVectors = reduceCount ? *reduceCount / width : 0;
     const int iters = static_cast<int>((rowVectors + bx - 1) / bx);
-    bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && *reduceCount % width == 0 && iters >= 1 && iters <= 16;
+    // Aligned rows of whole vector steps (every thread the same number): the steps unrolled with no bounds check, so
+    // that each thread's loads of a pass are issued back to back instead of one per loop trip.
+    const bool exactSteps = !columns && rowsAligned && reduceCount && *reduceCount % width == 0 && rowVectors % bx == 0 && iters <= 16;
+    bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && *reduceCount % width == 0 && iters >= 1 && iters <= 4;
     for (size_t p = 0; persistentOk && p < kernel.passes.size(); ++p)
         if (kernel.passes[p].overReductionRange && !vectors.passOk[p]) persistentOk = false;
     // Reductions over the outer range: per-column partials in registers when every pass that has them moves
@@ -350,7 +353,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
         for (const Store& st : pass.stores) forEachExpr(st.value, visit);
         out += fmt::format("    if (active) {{\n#pragma unroll\n      for (int it = 0; it < {}; ++it) {{\n", iters);
         out += fmt::format("        const int rvec = threadIdx.x + it * {};\n", bx);
-        out += fmt::format("        if (rvec < {}) {{\n", rowVectors);
+        out += exactSteps ? "        {\n" : fmt::format("        if (rvec < {}) {{\n", rowVectors);
         out += fmt::format("          const {0} rbase = ({0})rvec * {1};\n", idx, width);
         out += loads;
         out += emitLanes("          ", pass, emitPoint, vecType, rowAddress, [&](const Expr& e) -> std::optional<std::string> {
@@ -365,6 +368,13 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
     // Every pass of one row group, as statements of the group loop; persistent: rows read once into registers.
     // Row reductions through scratch alternate between its two areas (cwb_reduce_x has no closing barrier).
     const int areaBytes = slots * 16;
+    // With an odd number of combines a row group the areas swap roles from one group to the next (cwb_area), so the
+    // group loop needs no closing barrier.
+    int combines = 0;
+    for (size_t p = 0; p < kernel.passes.size(); ++p)
+        if (kernel.passes[p].overReductionRange && !(p > 0 && online[p - 1] == static_cast<int>(p)))
+            combines += static_cast<int>(std::count_if(kernel.passes[p].reductions.begin(), kernel.passes[p].reductions.end(), [](const Reduction& r) { return !r.overOuterRange; }));
+    const bool flipAreas = needsScratch && !columns && combines % 2 == 1;
     auto emitPasses = [&](bool persistent) {
     std::string out;
     std::vector<int> written;
@@ -425,10 +435,10 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
                 out += rowsAligned ? fmt::format("      const {} rvectors = reduce_count / {};\n", idx, width)
                                    : fmt::format("      const {} rvectors = row_vectors ? reduce_count / {} : 0;\n", idx, width);
                 // Column partials in registers: the thread's vector steps unrolled, so that each names its registers.
-                const bool unrolled = partials.registers && partials.covers(pass);
+                const bool unrolled = exactSteps || (partials.registers && partials.covers(pass));
                 if (unrolled)
-                    out += fmt::format("#pragma unroll\n      for (int it = 0; it < {0}; ++it) {{\n        const {1} rvec = {2} + it * {3};\n        if (rvec < rvectors) {{\n",
-                                       partials.iters, idx, splitter, step);
+                    out += fmt::format("#pragma unroll\n      for (int it = 0; it < {0}; ++it) {{\n        const {1} rvec = {2} + it * {3};\n        {4}{{\n",
+                                       exactSteps ? iters : partials.iters, idx, splitter, step, exactSteps ? "" : "if (rvec < rvectors) ");
                 else out += fmt::format("      for ({0} rvec = {1}; rvec < rvectors; rvec += {2}) {{\n", idx, splitter, step);
                 out += fmt::format("        const {} rbase = rvec * {};\n", idx, width);
                 ExprEmitter addresses(kernel, idx, "        ", counter);
@@ -478,15 +488,14 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
             const Accumulator& a = accs[k];
             const std::string combined = columns ? fmt::format("cwb_reduce_y<{}, {}>(acc{}, {}, reinterpret_cast<{}*>(scratch))", bx, by, r.id, a.combine, a.type)
                                                  : fmt::format("cwb_reduce_x<{}>(acc{}, {}, reinterpret_cast<{}*>(scratch{}))", bx, r.id, a.combine, a.type,
-                                                               rowReductions++ % 2 == 0 ? "" : fmt::format(" + {}", areaBytes));
-            if (needsScratch) out += fmt::format("    acc{} = {};\n", r.id, combined);
+                                                               flipAreas ? " + cwb_area" : rowReductions % 2 == 0 ? "" : fmt::format(" + {}", areaBytes));
+            ++rowReductions;
+            if (needsScratch) out += fmt::format("    acc{} = {};\n{}", r.id, combined, flipAreas ? fmt::format("    cwb_area ^= {};\n", areaBytes) : "");
             else if (!columns) out += fmt::format("    acc{} = cwb_reduce_x<{}>(acc{}, {}, ({}*)nullptr);\n", r.id, bx, r.id, a.combine, a.type);
             out += fmt::format("    const {} red{} = {};\n", computeType(r.resultDtype()), r.id, a.finish);
             if (onlineSum) out += fmt::format("    const {} red{} = cwb_online_sum(acc{}, reduce_count);\n", computeType(onlineSum->resultDtype()), onlineSum->id, r.id);
         }
     }
-    // An odd count would start the next row group in the area the last reduction of this one used.
-    if (needsScratch && !columns && rowReductions % 2 == 1) out += "    __syncthreads();  // the next row group reuses the scratch area\n";
     return out;
     };
     if (persistentOk) {
@@ -509,6 +518,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
         body += emitPasses(false);
     }
     body += "  }\n";
+    if (flipAreas) body.insert(groupLoopAt, fmt::format("  int cwb_area = 0;  // which scratch area (0 or {}) the next combine uses\n", areaBytes));
     std::string parameters, finish;
     if (outer) {
         body.insert(groupLoopAt, partials.declarations(kernel));

@@ -77,6 +77,15 @@ std::vector<Tensor> tensorInputs(const Args& args) {
     return inputs;
 }
 
+// Ops that make complex tensors from real ones.
+const std::set<std::string, std::less<>> kMakesComplex = {"view_as_complex", "complex", "polar"};
+
+bool anyComplex(const std::vector<Tensor>& tensors) {
+    for (const Tensor& t : tensors)
+        if (t.defined() && isComplex(t.dtype())) return true;
+    return false;
+}
+
 // Self as it was before an in-place op: a copy of its values that takes over its autograd history, so that
 // the in-place op can be recorded as an out-of-place op from this copy to the updated self.
 Tensor snapshotBeforeInPlace(const Tensor& self) {
@@ -185,6 +194,17 @@ Value dispatch(const OpEntry& entry, const OpOverload& overload, const Args& arg
     if (isCompositeOp(name)) return overload.kernel(args);
     if (kNonDifferentiable.contains(name)) return forward(args);
     if (isInPlaceCall(overload.schema, args)) return inPlaceCall(overload, args, forward);
+    // The derivative formulas are written for real tensors (a complex product's gradient needs the conjugate):
+    // an op that reads or makes a complex tensor runs, and its backward raises rather than give a wrong gradient.
+    if (anyComplex(tensorInputs(args)) || kMakesComplex.contains(name)) {
+        Value result = forward(args);
+        std::vector<Tensor> outputs;
+        collectTensors(result, outputs);
+        recordOp("NotImplemented", tensorInputs(args), outputs, {}, [name](const BackwardContext&) -> std::vector<Tensor> {
+            fail(ErrorKind::NotImplemented, fmt::format("the derivative of {} through complex tensors is not implemented in cwb", name));
+        });
+        return result;
+    }
     if (const Derivative* derivative = DerivativeTable::instance().find(name))
         return (*derivative)(DerivativeCall{overload.schema, args, forward, false});
     Value result = forward(args);

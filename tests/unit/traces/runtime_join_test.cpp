@@ -32,6 +32,7 @@ TEST(RuntimeJoin, HitsAndTimePerCompiledFrameEqualTheProfilesOwnCounts) {
         EXPECT_EQ(f.hits, expected.at(f.compileId).at("hits").get<int64_t>());
         EXPECT_NEAR(f.totalUs, expected.at(f.compileId).at("total_us").get<double>(), 1e-6);
         EXPECT_NEAR(f.eagerUs, expected.at(f.compileId).at("eager_us").get<double>(), 1e-6);
+        EXPECT_EQ(f.compileUs, 0);  // profiled after every compile
         EXPECT_GT(f.eagerUs, 0);
         EXPECT_EQ(f.function.empty(), false);
     }
@@ -59,6 +60,38 @@ TEST(RuntimeJoin, HitsAndTimePerCompiledFrameEqualTheProfilesOwnCounts) {
     }
     EXPECT_TRUE(sawItem);
     EXPECT_TRUE(sawPrint);
+}
+
+// A real GPT-2 training run (transformers, 12 layers, H100) profiled while its sequence length grew: the
+// recompiles of the frames after the logging break ran inside the outer frame's region. Their compile time is
+// compiling, not the eager time of that break (which read 65 s before), and fix-first ranks the recompile first.
+TEST(RuntimeJoin, CompilingInsideARegionIsNotEagerTime) {
+    const std::filesystem::path dir = kDir / "gpt2_train_profile";
+    TraceData trace = openAsTrace(dir.string());
+    RuntimeJoin join = joinRuntime(trace, (dir / "profile.json").string());
+    json expected = json::parse(testsupport::readFile((kDir / "expected_counts.json").string()))
+                        .at("gpt2_train_profile").at("profile.json").at("regions");
+    ASSERT_EQ(join.frames.size(), expected.size());
+    double compiling = 0;
+    for (const CompiledFrameRuntime& f : join.frames) {
+        SCOPED_TRACE(f.compileId);
+        const json& counted = expected.at(f.compileId);
+        EXPECT_EQ(f.hits, counted.at("hits").get<int64_t>());
+        // Timestamps are ~5e12 us, so sums of differences keep about 1e-3 us.
+        EXPECT_NEAR(f.totalUs, counted.at("total_us").get<double>(), 0.01);
+        EXPECT_NEAR(f.eagerUs, counted.at("eager_us").get<double>(), 0.01);
+        EXPECT_NEAR(f.compileUs, counted.at("compile_us").get<double>(), 0.01);
+        EXPECT_GE(f.eagerUs, 0);
+        compiling += f.compileUs;
+    }
+    EXPECT_GT(compiling, 60e6);
+    ASSERT_FALSE(join.fixFirst.empty());
+    EXPECT_EQ(join.fixFirst.front().kind, "recompile");
+    EXPECT_NE(join.fixFirst.front().what.find("forward"), std::string::npos);
+    for (const FixFirstItem& item : join.fixFirst) {
+        if (item.kind != "graph_break") continue;
+        EXPECT_LT(item.costUs, 1e6) << item.what;  // eager: milliseconds, not 65 s
+    }
 }
 
 TEST(RuntimeJoin, WithoutAProfileBreaksAndRecompilesRankByCompileTime) {

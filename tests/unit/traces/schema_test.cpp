@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <nlohmann/json.hpp>
 
 #include "schema/schema.h"
 #include "store/json_columns.h"
@@ -288,4 +289,81 @@ TEST(Schema, NodeInputListsAreJsonArraysThatReadBack) {
     EXPECT_EQ(stringsToJson(odd), R"(["a\"b","c\\d","tab\there","caf)" "\xc3\xa9" R"(","x"])");
     EXPECT_EQ(stringsFromJson(stringsToJson(plain)), plain);
     EXPECT_EQ(stringsFromJson(stringsToJson(odd)), odd);
+}
+
+namespace {
+
+GraphNode node(int index, std::string name, std::string args, std::vector<std::string> inputs, std::string code) {
+    GraphNode n;
+    n.index = index;
+    n.name = std::move(name);
+    n.op = "call_function";
+    n.target = "aten.add.Tensor";
+    n.args = std::move(args);
+    n.inputs = std::move(inputs);
+    n.shape = "[8, s27]";
+    n.dtype = "f32";
+    n.stride = "[s27, 1]";
+    n.device = "cuda:0";
+    n.sourceFile = "/home/u/model.py";
+    n.sourceLine = 42;
+    n.sourceFunction = "forward";
+    n.sourceCode = std::move(code);
+    return n;
+}
+
+}  // namespace
+
+// A graph's nodes are one JSON column: plain text takes a fast path whose text is what nlohmann writes, escapes and
+// non-ASCII text read back unchanged, and bytes that are not UTF-8 are replaced rather than losing the graph.
+TEST(Schema, GraphNodesAreOneJsonColumnThatReadsBack) {
+    std::vector<GraphNode> nodes = {node(0, "x", "", {}, "x = a + b"),
+                                    node(1, "add", "x, \"q\\\\\" \t\x01", {"x", "l_\"y_"}, "caf\xc3\xa9 \xe2\x86\x92 y")};
+    std::string json = graphNodesToJson(nodes);
+    EXPECT_EQ(json.rfind(R"([[0,"x","call_function","aten.add.Tensor","",[],"[8, s27]",)", 0), 0u) << json;
+    nlohmann::json same = nlohmann::json::parse(json);
+    EXPECT_EQ(same.dump(), json);
+    EXPECT_EQ(graphNodesFromJson(json), nodes);
+    EXPECT_EQ(graphNodesFromJson(graphNodesToJson({})), std::vector<GraphNode>{});
+    EXPECT_TRUE(graphNodesFromJson("not json").empty());
+    std::vector<GraphNode> stray = {node(0, "x", "\xff\xfe", {}, "ok")};
+    std::vector<GraphNode> back = graphNodesFromJson(graphNodesToJson(stray));
+    ASSERT_EQ(back.size(), 1u);
+    EXPECT_EQ(back[0].sourceCode, "ok");
+    EXPECT_NE(back[0].args, stray[0].args);
+}
+
+// A file of schema version 3 held a row per graph node: migration 4 folds them into their graph's JSON column in
+// index order, and the graph_nodes table goes.
+TEST(Schema, UpgradesAVersion3FileWithItsGraphNodes) {
+    testsupport::TempDir dir;
+    std::string path = dir.file("v3.db");
+    std::vector<GraphNode> nodes = {node(0, "x", "", {}, "x = a + b"),
+                                    node(1, "add", "x, 'q\"'", {"x", "l_y_"}, "caf\xc3\xa9 \xe2\x86\x92 y"),
+                                    node(2, "out", "(add,)", {"add"}, "")};
+    {
+        auto db = createTraceDatabase(path, 3);
+        db->exec(R"sql(
+INSERT INTO sessions(id, kind, source_file, source_path) VALUES (1, 'imported_log', 'r0.log', 'run/r0.log');
+INSERT INTO graphs(id, session_id, compile_id, seq, line, kind, name, text)
+  VALUES (3, 1, NULL, 4, 12, 'dynamo', 'dynamo_output_graph', 'g'), (4, 1, NULL, 5, 13, 'dynamo', 'empty', '');
+)sql");
+        auto insert = db->prepare("INSERT INTO graph_nodes VALUES (3, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        for (size_t i : {2u, 0u, 1u}) {  // rows out of index order: the migration orders them
+            const GraphNode& n = nodes[i];
+            insert.bind(1, n.index).bind(2, n.name).bind(3, n.op).bind(4, n.target).bind(5, n.args);
+            insert.bind(6, stringsToJson(n.inputs)).bind(7, n.shape).bind(8, n.dtype).bind(9, n.stride);
+            insert.bind(10, n.device).bind(11, n.sourceFile).bind(12, n.sourceLine).bind(13, n.sourceFunction);
+            insert.bind(14, n.sourceCode).run();
+        }
+    }
+    TraceData t = loadTrace(path);
+    EXPECT_EQ(t.schemaVersion, kSchemaVersion);
+    ASSERT_EQ(t.graphs.size(), 2u);
+    EXPECT_EQ(t.graphs[0].nodes, nodes);
+    EXPECT_TRUE(t.graphs[1].nodes.empty());
+    Database db(path, Database::Mode::ReadOnly);
+    auto q = db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'graph_nodes'");
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.int64(0), 0);
 }

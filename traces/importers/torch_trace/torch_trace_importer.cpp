@@ -6,10 +6,10 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <unordered_map>
 
 #include "importers/torch_trace/chromium_spans.h"
 #include "importers/torch_trace/compile_tracker.h"
+#include "importers/torch_trace/graph_parse_ahead.h"
 #include "importers/torch_trace/log_names.h"
 #include "importers/torch_trace/log_records.h"
 #include "importers/torch_trace/read_ahead.h"
@@ -96,6 +96,7 @@ public:
             }
         }
         report(reader.trailingProblems());
+        graphs_.drain(storeGraph_);
         if (progress_) progress_(reader.bytesRead(), reader.fileSize());
         bytesRead_ = reader.bytesRead();
         linesRead_ = reader.linesRead();
@@ -106,6 +107,7 @@ public:
 
     /// Writes the session row as far as read and commits: readers see the rows so far.
     void publish() {
+        graphs_.drain(storeGraph_);
         session_.bytes = static_cast<int64_t>(bytesRead_);
         session_.records = result_.records;
         session_.malformedRecords = result_.malformedRecords;
@@ -146,8 +148,19 @@ private:
     int64_t seq_ = 0;
     int64_t droppedIssues_ = 0;
     bool sawRank_ = false;
+    GraphParseAhead graphs_{kMaxGraphNodes};
+    // Parsed graphs reach the sink in log order, as do the problems noted between them (problem drains first).
+    GraphParseAhead::Done storeGraph_ = [this](Graph&& g, bool tooLarge) {
+        if (tooLarge)
+            noteProblem(g.line, 0, "graph_too_large", "graph " + g.name + " has more than " + std::to_string(kMaxGraphNodes) + " nodes: its text is kept, its nodes are not listed");
+        writer_.addGraph(std::move(g));
+    };
 
     void problem(int64_t line, int column, std::string kind, std::string message) {
+        graphs_.drain(storeGraph_);
+        noteProblem(line, column, std::move(kind), std::move(message));
+    }
+    void noteProblem(int64_t line, int column, std::string kind, std::string message) {
         ++result_.malformedRecords;
         ImportIssue issue{session_.id, line, column, std::move(kind), std::move(message)};
         if (result_.firstIssues.size() < 20) result_.firstIssues.push_back(issue);
@@ -464,12 +477,7 @@ private:
         g.kind = kind;
         g.name = std::move(name);
         g.text = std::move(record.payload);
-        bool tooLarge = false;
-        g.nodes = parseFxGraphText(g.text, kMaxGraphNodes, &tooLarge);
-        if (tooLarge)
-            problem(record.line, 0, "graph_too_large",
-                    "graph " + g.name + " has more than " + std::to_string(kMaxGraphNodes) + " nodes: its text is kept, its nodes are not listed");
-        writer_.addGraph(std::move(g));
+        graphs_.push(std::move(g), storeGraph_);
     }
 
     void addOutputCode(LogRecord& record, std::string_view event, element value,

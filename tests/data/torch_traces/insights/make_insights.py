@@ -7,7 +7,7 @@ record of a kept kind, byte for byte with its payload (so every md5 still matche
 kinds are dropped. `expected_counts.json` is computed here, by this script's own parser, from the FULL logs,
 so the tests check cwb on the trimmed logs against numbers taken from the untrimmed ones.
 
-    python3 make_insights.py SOURCE_DIR    # SOURCE_DIR holds mlp_cache_cold_cpu/, mlp_cache_warm_cpu/, ...
+    python3 make_insights.py SOURCE_DIR [NAME...]   # SOURCE_DIR holds mlp_cache_cold_cpu/, ...; NAMEs: only those
 """
 import glob
 import json
@@ -37,7 +37,10 @@ LOGS = {
     "gpt2_dynamic": ("gpt2_dynamic_cuda", False, False),
     "ddp_gloo_2ranks": ("ddp_gloo_2ranks", True, True),
     "breaks_profile": ("breaks_profile_cpu", False, False),
+    "gpt2_train_profile": ("gpt2_train_profile_cuda", False, False),
 }
+# A larger profile is kept trimmed to the events the runtime join reads (trim_profile); counts come from the whole.
+PROFILE_COPY_LIMIT = 1 << 20
 
 
 def records(path):
@@ -121,30 +124,70 @@ def count(path, with_caches):
             "compile_ids": sorted({k.split("_")[0] for k in compiles if k != "-"} | set(attempts))}
 
 
+def is_compile_event(name):
+    return name == "entire_frame_compile" or name.endswith(" (dynamo_timed)")
+
+
 def count_profile(path):
     """Per compile id, the "Torch-Compiled Region: F/C" events of a torch.profiler chrome trace: hits, total
-    time, and eager time (the region's time outside its own "## Call CompiledFxGraph" calls and outside the
-    regions nested in it, such as the resume functions that run after a graph break)."""
+    time, compile time (the compile events inside the region: a recompile of a function its eager code called,
+    first-call autotuning) and eager time (the region's time outside its own "## Call CompiledFxGraph" calls,
+    outside the regions nested in it, such as the resume functions that run after a graph break, and outside
+    compiling)."""
     events = [e for e in json.load(open(path))["traceEvents"] if e.get("ph") == "X"]
+    compiling = {}  # tid -> set of microsecond ticks spent compiling (profiles are small enough for this)
+    for e in events:
+        if is_compile_event(e.get("name", "")):
+            ticks = compiling.setdefault((e.get("pid"), e.get("tid")), [])
+            ticks.append((e["ts"], e["ts"] + e["dur"]))
+
+    def compiled_within(thread, start, end):
+        spans = sorted(compiling.get(thread, []))
+        total, covered_until = 0.0, start
+        for s, t in spans:
+            s, t = max(s, covered_until), min(t, end)
+            if t > s:
+                total += t - s
+                covered_until = t
+        return total
+
     events.sort(key=lambda e: (e["ts"], -e.get("dur", 0)))
-    regions, open_regions, top_level = {}, [], 0
+    regions, open_regions, top_level = {}, {}, 0
     for e in events:
         name = e.get("name", "")
-        while open_regions and open_regions[-1][1] <= e["ts"]:
-            open_regions.pop()
-        if name.startswith("Torch-Compiled Region: "):
-            r = regions.setdefault(name.split(": ", 1)[1], {"hits": 0, "total_us": 0.0, "eager_us": 0.0})
+        thread = (e.get("pid"), e.get("tid"))
+        stack = open_regions.setdefault(thread, [])
+        while stack and stack[-1][1] <= e["ts"]:
+            stack.pop()
+        is_region = name.startswith("Torch-Compiled Region: ")
+        if not is_region and not name.startswith("## Call CompiledFxGraph"):
+            continue
+        inner_compile = compiled_within(thread, e["ts"], e["ts"] + e["dur"])
+        if stack:
+            stack[-1][0]["eager_us"] -= e["dur"] - inner_compile
+            stack[-1][0]["compile_us"] -= inner_compile
+        if is_region:
+            r = regions.setdefault(name.split(": ", 1)[1], {"hits": 0, "total_us": 0.0, "eager_us": 0.0,
+                                                            "compile_us": 0.0})
             r["hits"] += 1
             r["total_us"] += e["dur"]
-            r["eager_us"] += e["dur"]
-            if open_regions:
-                open_regions[-1][0]["eager_us"] -= e["dur"]
-            else:
+            r["eager_us"] += e["dur"] - inner_compile
+            r["compile_us"] += inner_compile
+            if not stack:
                 top_level += 1
-            open_regions.append((r, e["ts"] + e["dur"]))
-        elif name.startswith("## Call CompiledFxGraph") and open_regions:
-            open_regions[-1][0]["eager_us"] -= e["dur"]
+            stack.append((r, e["ts"] + e["dur"]))
     return {"regions": regions, "top_level_regions": top_level}
+
+
+def trim_profile(source, target):
+    """A profile the join reads, without the operator events it does not: compiled regions, graph calls and
+    compile events, each byte for byte as torch.profiler wrote its fields."""
+    profile = json.load(open(source))
+    keep = [e for e in profile["traceEvents"] if e.get("ph") == "X" and (
+        e.get("name", "").startswith(("Torch-Compiled Region: ", "## Call CompiledFxGraph")) or
+        is_compile_event(e.get("name", "")))]
+    with open(target, "w") as out:
+        json.dump({"traceEvents": keep}, out, indent=0)
 
 
 def trim(source, target, keep_all, keep_caches, keep_events):
@@ -162,8 +205,13 @@ def trim(source, target, keep_all, keep_caches, keep_events):
 
 def main():
     source_dir = sys.argv[1]
-    expected = {}
+    only = set(sys.argv[2:]) or set(LOGS)
+    expected_path = os.path.join(HERE, "expected_counts.json")
+    expected = json.load(open(expected_path)) if os.path.exists(expected_path) else {}
     for name, (folder, keep_all, keep_caches) in LOGS.items():
+        if name not in only:
+            continue
+        expected.pop(name, None)
         target_dir = os.path.join(HERE, name)
         shutil.rmtree(target_dir, ignore_errors=True)
         os.makedirs(target_dir)
@@ -174,9 +222,12 @@ def main():
             trim(source, os.path.join(target_dir, base), keep_all, keep_caches, not has_profile)
             expected.setdefault(name, {})[base] = count(source, keep_caches)
         if has_profile:
-            shutil.copy(profile, os.path.join(target_dir, "profile.json"))
+            if os.path.getsize(profile) > PROFILE_COPY_LIMIT:
+                trim_profile(profile, os.path.join(target_dir, "profile.json"))
+            else:
+                shutil.copy(profile, os.path.join(target_dir, "profile.json"))
             expected[name]["profile.json"] = count_profile(profile)
-    with open(os.path.join(HERE, "expected_counts.json"), "w") as out:
+    with open(expected_path, "w") as out:
         json.dump(expected, out, indent=1, sort_keys=True)
         out.write("\n")
 

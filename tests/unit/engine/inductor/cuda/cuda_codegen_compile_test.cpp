@@ -213,6 +213,15 @@ TEST_F(CudaCodegenCompile, RowReductionsMoveVectorsAlongAlignedRows) {
     EXPECT_EQ(count(compiles(softmaxRows(8192), online).source, "*reinterpret_cast<const cwb_vec<float, 4>*>(arg0_1 + x0 * s0 + rbase)"), 2)
         << "one for the max and the sum (online), one for the write";
     EXPECT_EQ(count(softmax.source, "*reinterpret_cast<cwb_vec<float, 4>*>(buf0 + x0 * s0 + rbase) = buf0_out"), 1);
+    // Rows of a constant length that is whole vector steps of every thread: the steps unrolled, no bounds check,
+    // so a thread's loads of a pass leave together.
+    CudaTuning streaming;
+    streaming.persistentRows = false;
+    const std::string constant = compiles(cudatest::softmaxConstant(64, 8192), streaming).source;
+    EXPECT_EQ(count(constant, "for (int it = 0; it < 4; ++it) {\n        const int rvec = threadIdx.x + it * 512;\n        {\n"), 3) << constant;
+    EXPECT_EQ(count(constant, "rvec < "), 0);
+    EXPECT_EQ(count(compiles(cudatest::softmaxConstant(64, 8192)).source, "rvec < "), 0) << "nor in registers";
+    EXPECT_NE(compiles(cudatest::softmaxConstant(64, 8200)).source.find("if (rvec < "), std::string::npos) << "2050 vectors on 512 threads";
     // bfloat16 rows with float32 weights: vectors of 4 (16 bytes of float, 8 of bfloat16).
     EXPECT_EQ(compiles(layerNormBf16(10, 1024)).vectorWidth, 4);
     // A pass reading the row backwards stays scalar; the forward pass before it is vectorised.
@@ -245,7 +254,8 @@ TEST_F(CudaCodegenCompile, PersistentRowsKeepTheRowInRegistersAcrossPasses) {
     EXPECT_FALSE(compiles(cudatest::softmaxConstant(10, 1001), persistent).persistent) << "length not a multiple of the vector";
     EXPECT_FALSE(compiles(softmaxRows(10), persistent).persistent) << "symbolic length";
     EXPECT_FALSE(compiles(cudatest::storeThenReload(4, 64), persistent).persistent) << "a pass reads the row backwards";
-    EXPECT_FALSE(compiles(cudatest::softmaxConstant(8192, 8192)).persistent) << "off by default (measured slower)";
+    EXPECT_TRUE(compiles(cudatest::softmaxConstant(8192, 8192)).persistent) << "on by default (measured faster)";
+    EXPECT_FALSE(compiles(cudatest::softmaxConstant(64, 32768)).persistent) << "8 vectors a thread: more than 16 registers of row";
 }
 
 TEST_F(CudaCodegenCompile, OnlineSoftmaxReadsTheRowOnceForMaxAndSum) {
@@ -254,7 +264,7 @@ TEST_F(CudaCodegenCompile, OnlineSoftmaxReadsTheRowOnceForMaxAndSum) {
     const CudaKernelCode code = compiles(cudatest::softmaxConstant(64, 8192), online);
     EXPECT_NE(code.source.find("red1 = sum of exp(x - red0) in the same read (online softmax)"), std::string::npos) << code.source;
     EXPECT_NE(code.source.find("cwb_online<float> acc0 = cwb_online<float>{"), std::string::npos);
-    EXPECT_NE(code.source.find("cwb_reduce_x<512>(acc0, cwb_online_combine(), reinterpret_cast<cwb_online<float>*>(scratch))"), std::string::npos);
+    EXPECT_NE(code.source.find("cwb_reduce_x<512>(acc0, cwb_online_combine(), reinterpret_cast<cwb_online<float>*>(scratch + cwb_area))"), std::string::npos);
     EXPECT_NE(code.source.find("const float red1 = cwb_online_sum(acc0, reduce_count);"), std::string::npos);
     EXPECT_EQ(code.source.find("cwb_sum()"), std::string::npos);
     EXPECT_NE(code.source.find("acc0 = cwb_online_add(acc0, acc0_lanes);"), std::string::npos) << "a vector's lanes at once";
@@ -281,9 +291,11 @@ TEST_F(CudaCodegenCompile, BlockReductionsAlternateScratchAreasInsteadOfAClosing
     EXPECT_NE(softmax.source.find("cwb_reduce_x<512>(acc0, cwb_max(), reinterpret_cast<float*>(scratch))"), std::string::npos);
     EXPECT_NE(softmax.source.find("cwb_reduce_x<512>(acc1, cwb_sum(), reinterpret_cast<float*>(scratch + 512))"), std::string::npos);
     EXPECT_EQ(softmax.source.find("the next row group reuses"), std::string::npos) << "an even count needs no barrier";
-    // One reduction per row group: the next group would reuse its area, so the group ends with a barrier.
+    // One reduction per row group: the areas swap roles from one group to the next instead of a closing barrier.
     const CudaKernelCode sum = compiles(cudatest::fullSum(100000));
-    EXPECT_NE(sum.source.find("__syncthreads();  // the next row group reuses the scratch area"), std::string::npos) << sum.source;
+    EXPECT_NE(sum.source.find("int cwb_area = 0;"), std::string::npos) << sum.source;
+    EXPECT_NE(sum.source.find("reinterpret_cast<float*>(scratch + cwb_area));\n    cwb_area ^= 512;"), std::string::npos) << sum.source;
+    EXPECT_EQ(count(sum.source.substr(sum.source.find("extern \"C\"")), "__syncthreads"), 0) << sum.source;
 }
 
 TEST_F(CudaCodegenCompile, ColumnPartialsBesideRowReductionsReadTheInputOnce) {
@@ -297,13 +309,18 @@ TEST_F(CudaCodegenCompile, ColumnPartialsBesideRowReductionsReadTheInputOnce) {
     EXPECT_NE(code.source.find("cwb_u64 cwb_col3[16];"), std::string::npos);
     EXPECT_NE(code.source.find("cwb_col1[it * 4 + k] = cwb_col1[it * 4 + k] + "), std::string::npos);
     EXPECT_EQ(count(code.source, "for (int rindex"), 0) << "no scalar tail";
+    EXPECT_EQ(count(code.source, "if (rvec < "), 0) << "every thread has 4 whole vectors a row: no bounds checks";
+    EXPECT_NE(code.source.find("*reinterpret_cast<cwb_vec<float, 4>*>(cwb_part1 + rvec * 4 + 0) = cwb_vec<float, 4>{{cwb_col1[it * 4 + 0], "),
+              std::string::npos) << "partials leave as 16-byte stores";
+    EXPECT_NE(code.source.find("*reinterpret_cast<cwb_vec<cwb_u64, 2>*>(cwb_part3 + rvec * 4 + 2) = "), std::string::npos);
     EXPECT_NE(code.source.find("extern \"C\" __global__ void __launch_bounds__(1024) cwb_red_fused_amax_mean_mul_sum_0_finish("), std::string::npos);
-    // About one wave of 1024 threads per multiprocessor, so that the pieces' partials stay small.
-    EXPECT_EQ(code.launchText({}, 132), "grid=(264, 1, 1) block=(512, 1, 1), then cwb_red_fused_amax_mean_mul_sum_0_finish grid=(256, 1, 1) block=(32, 32, 1)");
-    EXPECT_EQ(code.workspaceBytes(code.launchShape({}, 132), {}), size_t{3} * 264 * 8192 * 8);
+    // About one wave of 1024 threads per multiprocessor, so that the pieces' partials stay small: 8192 rows take
+    // 32 rounds on 264 blocks, so 256 blocks of 32 rows each.
+    EXPECT_EQ(code.launchText({}, 132), "grid=(256, 1, 1) block=(512, 1, 1), then cwb_red_fused_amax_mean_mul_sum_0_finish grid=(256, 1, 1) block=(32, 32, 1)");
+    EXPECT_EQ(code.workspaceBytes(code.launchShape({}, 132), {}), size_t{3} * 256 * 8192 * 8);
     CudaTuning wider;
     wider.partialThreadsPerSm = 2048;
-    EXPECT_EQ(compiles(cudatest::rowAndColumnReductions(8192, 8192), wider).launchShape({}, 132).gridX, 528u);
+    EXPECT_EQ(compiles(cudatest::rowAndColumnReductions(8192, 8192), wider).launchShape({}, 132).gridX, 512u);
     // Rows of 13 (not whole vectors) or of a symbolic length: each thread keeps its partials in its piece's row of
     // the workspace, reading the same columns of every row (no vectors where row starts vary).
     for (const Kernel& kernel : {cudatest::rowAndColumnReductions(5, 13), cudatest::rowAndColumnReductions(5, 13, true)}) {

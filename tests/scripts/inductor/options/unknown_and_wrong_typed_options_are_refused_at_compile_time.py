@@ -1,9 +1,10 @@
 # torch.compile refuses inductor options when it is called, in PyTorch's wording: an unknown name (with the known
-# ones listed), a value of the wrong type, and an option cwb cannot honour (which it says); honouring is checked
-# per value, so shape_padding=False compiles.
+# ones listed) and a value of the wrong type; every option torch accepts is accepted (shape_padding, freezing and
+# force_shape_pad are honoured, see the shape_padding and freezing programs).
 # expect: Unexpected optimization option max_autotunes ['max_autotune'
 # expect: Unexpected type of attr max_autotune, got int should be bool
-# expect: cwb cannot honour the inductor option shape_padding=True: matrix operands are never padded: cuBLAS handles unaligned shapes
+# expect: accepted {'shape_padding': True}
+# expect: accepted {'freezing': True, 'force_shape_pad': True}
 # expect: [0.0, 2.0]
 import torch
 
@@ -12,7 +13,7 @@ def f(x):
     return torch.sin(x) * 2
 
 
-for options in [{'max_autotunes': True}, {'max_autotune': 1}, {'shape_padding': True}]:
+for options in [{'max_autotunes': True}, {'max_autotune': 1}, {'shape_padding': True}, {'freezing': True, 'force_shape_pad': True}]:
     try:
         torch.compile(f, options=options)
         print("accepted", options)

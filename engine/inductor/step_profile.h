@@ -1,0 +1,31 @@
+// CWB_PROFILE_STEPS=1: every kernel launch and extern call of the compiled graphs timed on its own (the device
+// synchronised before and after), summed per step over the process and printed to stderr at exit, largest first:
+// where a compiled forward or backward spends its time. Off by default: the synchronisations remove launch overlap.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "tensor/device.h"
+
+namespace eng::inductor {
+
+/// Whether CWB_PROFILE_STEPS is set (to anything but "0"), read once.
+bool stepProfilingEnabled();
+
+/// Times one step from construction to destruction, the device synchronised at both ends, and adds it to the
+/// process's table under `label` (a kernel name or `extern <op>`, with its result's dtype and sizes).
+class StepTimer {
+public:
+    StepTimer(const tensor::Device& device, std::string label);
+    ~StepTimer();
+    StepTimer(const StepTimer&) = delete;
+    StepTimer& operator=(const StepTimer&) = delete;
+
+private:
+    tensor::Device device_;
+    std::string label_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace eng::inductor
