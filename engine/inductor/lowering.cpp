@@ -48,13 +48,11 @@ bool sameSizes(const std::vector<Index>& a, const std::vector<Index>& b) {
         if (!sameIndex(a[i], b[i])) return false;
     return true;
 }
-
 Index offsetOf(const std::vector<Index>& index, const std::vector<Index>& strides) {
     Index offset = indexConstant(0);
     for (size_t d = 0; d < index.size(); ++d) offset = offset + index[d] * strides[d];
     return offset;
 }
-
 namespace {
 
 /// Python's in-place operator functions (operator.iadd, operator.iand, ...): the operator they update with.
@@ -70,22 +68,19 @@ std::optional<std::string> inPlaceOperator(const fx::Node& node) {
 std::string opNameOf(const fx::Node& node) {
     if (node.op == fx::NodeOp::CallMethod) return node.target;
     if (auto updated = inPlaceOperator(node)) return *updated;
-    auto dot = node.target.rfind('.');
-    return dot == std::string::npos ? node.target : node.target.substr(dot + 1);
+    return node.target.substr(node.target.rfind('.') + 1);  // the whole target when it has no dot
 }
 
-/// The node writes its first argument (the op registry's marks, fx::writtenArguments). Any other write (a flag
-/// that is not a constant, batch_norm's running statistics) the lowering cannot follow: the graph runs eagerly.
+/// The node writes its first argument (fx::writtenArguments); a write the lowering cannot follow (a flag that is not a constant, batch_norm's statistics) runs the graph eagerly.
 bool isInPlace(const fx::Node& node) {
-    const std::vector<fx::WrittenArgument> written = fx::writtenArguments(node);
-    if (!written.empty() && !fx::writesOnlySelf(node)) throw LoweringError(fmt::format("{} writes its argument {}", node.target, written.back().param));
-    return !written.empty();
+    if (nodeIsInPlace(node) && !fx::writesOnlySelf(node)) throw LoweringError(fmt::format("{} writes an argument other than its first", node.target));
+    return nodeIsInPlace(node);
 }
 
 }  // namespace
 
 std::string nodeOpName(const fx::Node& node) { return opNameOf(node); }
-bool nodeIsInPlace(const fx::Node& node) { return isInPlace(node, opNameOf(node)); }
+bool nodeIsInPlace(const fx::Node& node) { return !fx::writtenArguments(node).empty(); }
 
 Lowering::Lowering(const fx::Graph& graph, const vm::ValueList& examples, const LoweringOptions& options)
     : source_(graph), examples_(examples), options_(options) {

@@ -46,7 +46,7 @@ class Lowering;
 
 /// The op name a node lowers by: torch.sin -> sin, operator.mul -> mul, x.relu() -> relu.
 std::string nodeOpName(const fx::Node& node);
-/// Whether the node writes its first argument (x.mul_(y), x += y).
+/// Whether the node writes an argument (x.mul_(y), x += y; the op registry's marks, fx::writtenArguments).
 bool nodeIsInPlace(const fx::Node& node);
 /// A node's argument as Python binds it: the keyword `name` if given, else position `position`; null if absent.
 const fx::Arg* findArg(const fx::Node& node, size_t position, const std::string& name);
