@@ -126,8 +126,13 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     requireNoPendingItems(object->value, name);
     guardValue(object);
     vm::Value value = vm_.getAttr(object->value, name);
-    if (value.is(vm::Kind::BoundMethod) && value.as<vm::BoundMethodObject>().function.is(vm::Kind::Function))
+    if (value.is(vm::Kind::BoundMethod) && value.as<vm::BoundMethodObject>().function.is(vm::Kind::Function)) {
+        // A method bound to another object (types.MethodType(f, other) stored as an attribute) is not this object's.
+        if (!value.as<vm::BoundMethodObject>().self.identical(object->value))
+            unsupported("Unsupported attribute access", fmt::format("Dynamo does not trace `{}`: a method bound to another object.", name), {},
+                        fmt::format("var_getattr {}", name));
         return boundMethod(value.as<vm::BoundMethodObject>().function, object, name);
+    }
     if (object->value.is(vm::Kind::Module)) {
         VarRef v = constant(value);
         v->name = object->value.as<vm::ModuleObject>().name;  // torch functions print as module.name

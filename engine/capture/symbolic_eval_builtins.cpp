@@ -107,7 +107,11 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         // The outcome depends on the value's type: a value from a source is guarded (a list by its type and length).
         if (args[0]->source && args[0]->kind != Variable::Kind::Tensor) tracer.guardValue(args[0]);
         tracer.argOf(args[1]);
-        return tracer.constant(tracer.vm().call(callee, {tracer.exampleOf(args[0]), tracer.exampleOf(args[1])}));
+        // A bound method is traced as its function and self: the check sees the method object it stands for.
+        vm::Value checked = args[0]->kind == Variable::Kind::BoundMethod && args[0]->self
+                                ? vm::Value(std::make_shared<vm::BoundMethodObject>(tracer.exampleOf(args[0]->self), args[0]->value))
+                                : tracer.exampleOf(args[0]);
+        return tracer.constant(tracer.vm().call(callee, {checked, tracer.exampleOf(args[1])}));
     }
     if (name == "getattr" && args.size() >= 2 && tracer.isConstant(args[1])) return tracer.getAttr(frame, args[0], args[1]->value.str());
     if (name == "hasattr" && args.size() == 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor && tracer.isConstant(args[1]) &&

@@ -58,7 +58,7 @@ ValueList returnedItems(const Value& returned) {
 
 std::string tensorJson(const tensor::Tensor& t) {
     std::vector<double> values = elements(t);
-    bool integral = !tensor::isFloating(t.dtype());
+    bool integral = tensor::isIntegral(t.dtype(), true);
     bool isBool = t.dtype() == tensor::DType::Bool;
     double sum = 0, absSum = 0;
     double low = values.empty() ? 0 : values[0], high = low;

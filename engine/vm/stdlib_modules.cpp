@@ -1,5 +1,6 @@
 // The few standard-library modules such programs import: math (functions and constants), copy
-// (copy/deepcopy of containers; tensors are cloned by deepcopy, as torch does) and time (clocks for benchmarks).
+// (copy/deepcopy of containers; tensors are cloned by deepcopy, as torch does), time (clocks for benchmarks) and
+// _types (the native half of the types polyfill).
 #include <chrono>
 #include <cmath>
 #include <map>

@@ -84,6 +84,23 @@ TEST(Promotion, PythonScalarsDoNotWidenTensors) {
     EXPECT_EQ(div(i64, i64).dtype(), DType::Float32);
 }
 
+TEST(Promotion, ComplexTypesWidenToHoldTheOtherValueType) {
+    EXPECT_EQ(promoteTypes(DType::Complex64, DType::Float64), DType::Complex128);
+    EXPECT_EQ(promoteTypes(DType::Int64, DType::Complex64), DType::Complex64);
+    EXPECT_EQ(promoteTypes(DType::Complex64, DType::Float16), DType::Complex64);
+    EXPECT_EQ(promoteTypes(DType::Complex128, DType::Complex64), DType::Complex128);
+    EXPECT_FALSE(isFloating(DType::Complex64));
+    EXPECT_TRUE(isComplex(DType::Complex128));
+    const Tensor z = zeros({2}, TensorOptions{DType::Complex64});
+    // A zero-dim complex tensor brings its category, at the precision of a float64 tensor (combine_categories).
+    EXPECT_EQ(resultType(ones({2}, TensorOptions{DType::Float64}), zeros({}, TensorOptions{DType::Complex64})), DType::Complex128);
+    EXPECT_EQ(resultType(z, 2.5), DType::Complex64);
+    EXPECT_EQ(resultType(ones({2}, TensorOptions{DType::Int32}), z), DType::Complex64);
+    EXPECT_FALSE(canCast(DType::Complex64, DType::Float64));
+    EXPECT_EQ(parseDType("cfloat"), DType::Complex64);
+    EXPECT_EQ(dtypeKernelName(DType::Complex128), "ComplexDouble");
+}
+
 TEST(Conversion, FloatToIntTruncatesAndHalfRoundTrips) {
     const Tensor x = fromDoubles({-1.7, 2.9, 0.5}, {3});
     EXPECT_EQ(toInts(to(x, DType::Int64)), (std::vector<int64_t>{-1, 2, 0}));
