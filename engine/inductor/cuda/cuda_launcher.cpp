@@ -24,7 +24,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// CWB_CUDA_TUNING="block=512,elements=8,persistent=1,online=1,partials=2048,waves=4": other defaults than the heuristics' for every kernel, for
+// CWB_CUDA_TUNING="block=512,elements=8,persistent=0,online=1,partials=2048,waves=4": other defaults than the heuristics' for every kernel, for
 // measuring a variant without rebuilding (CudaTuning's fields; part of the source, so of the cache key too).
 cuda::CudaTuning tuningFromEnvironment() {
     cuda::CudaTuning tuning;
