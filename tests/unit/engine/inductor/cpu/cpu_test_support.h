@@ -6,6 +6,7 @@
 
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -112,6 +113,8 @@ inline void fillRandom(void* data, DType dtype, int64_t n, std::mt19937& rng, do
             case DType::Int16: static_cast<int16_t*>(data)[i] = static_cast<int16_t>(v * 300); break;
             case DType::Int32: static_cast<int32_t*>(data)[i] = static_cast<int32_t>(v * 100000); break;
             case DType::Int64: static_cast<int64_t*>(data)[i] = v * 10000000000LL; break;
+            case DType::Complex64:
+            case DType::Complex128: throw std::logic_error("kernels have no complex buffers");
         }
     }
 }

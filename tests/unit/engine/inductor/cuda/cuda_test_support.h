@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 #include <limits>
 #include <random>
 #include <string>
@@ -114,6 +115,8 @@ inline void fillRandom(void* data, DType dtype, int64_t count, std::mt19937& rng
             case DType::BFloat16: static_cast<tensor::BFloat16*>(data)[i] = tensor::BFloat16(static_cast<float>(floatValue())); break;
             case DType::Float32: static_cast<float*>(data)[i] = static_cast<float>(floatValue()); break;
             case DType::Float64: static_cast<double*>(data)[i] = floatValue(); break;
+            case DType::Complex64:
+            case DType::Complex128: throw std::logic_error("kernels have no complex buffers");
         }
     }
 }
