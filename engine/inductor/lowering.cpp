@@ -16,19 +16,11 @@ namespace eng::inductor {
 
 namespace lowering {
 
-LValue numberValue(vm::Value v) {
-    LValue value;
-    value.kind = LValue::Kind::Number;
-    value.number = std::move(v);
-    return value;
-}
+LValue numberValue(vm::Value v) { return LValue{.kind = LValue::Kind::Number, .number = std::move(v)}; }
 
 LValue sizeValue(Index size) {
     if (auto constant = constantValue(size)) return numberValue(vm::Value(*constant));
-    LValue value;
-    value.kind = LValue::Kind::Size;
-    value.size = std::move(size);
-    return value;
+    return LValue{.kind = LValue::Kind::Size, .size = std::move(size)};
 }
 
 std::vector<Index> contiguousStrides(const std::vector<Index>& sizes) {
@@ -85,7 +77,7 @@ bool isInPlace(const fx::Node& node) {
 }  // namespace
 
 std::string nodeOpName(const fx::Node& node) { return opNameOf(node); }
-bool nodeIsInPlace(const fx::Node& node) { return isInPlace(node, opNameOf(node)); }
+bool nodeIsInPlace(const fx::Node& node) { return isInPlace(node); }
 
 Lowering::Lowering(const fx::Graph& graph, const vm::ValueList& examples, const LoweringOptions& options)
     : source_(graph), examples_(examples), options_(options) {
