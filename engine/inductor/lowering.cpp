@@ -16,19 +16,11 @@ namespace eng::inductor {
 
 namespace lowering {
 
-LValue numberValue(vm::Value v) {
-    LValue value;
-    value.kind = LValue::Kind::Number;
-    value.number = std::move(v);
-    return value;
-}
+LValue numberValue(vm::Value v) { return LValue{.kind = LValue::Kind::Number, .number = std::move(v)}; }
 
 LValue sizeValue(Index size) {
     if (auto constant = constantValue(size)) return numberValue(vm::Value(*constant));
-    LValue value;
-    value.kind = LValue::Kind::Size;
-    value.size = std::move(size);
-    return value;
+    return LValue{.kind = LValue::Kind::Size, .size = std::move(size)};
 }
 
 std::vector<Index> contiguousStrides(const std::vector<Index>& sizes) {
@@ -71,10 +63,13 @@ std::string opNameOf(const fx::Node& node) {
     return node.target.substr(node.target.rfind('.') + 1);  // the whole target when it has no dot
 }
 
-/// The node writes its first argument (fx::writtenArguments); a write the lowering cannot follow (a flag that is not a constant, batch_norm's statistics) runs the graph eagerly.
+/// The node writes its first argument (the op registry's marks, fx::writtenArguments). Any other write (a flag
+/// that is not a constant, batch_norm's running statistics) the lowering cannot follow: the graph runs eagerly.
 bool isInPlace(const fx::Node& node) {
-    if (nodeIsInPlace(node) && !fx::writesOnlySelf(node)) throw LoweringError(fmt::format("{} writes an argument other than its first", node.target));
-    return nodeIsInPlace(node);
+    const std::vector<fx::WrittenArgument> written = fx::writtenArguments(node);
+    if (!written.empty() && !fx::writesOnlySelf(node))
+        throw LoweringError(fmt::format("{} writes its argument {}", node.target, written.back().param));
+    return !written.empty();
 }
 
 }  // namespace

@@ -19,15 +19,15 @@ struct LValue {
     Kind kind = Kind::None;
     // Tensor
     DType dtype = DType::Float32;
-    std::vector<Index> sizes;
-    Loader loader;
-    int buffer = -1;                   // the value is exactly this buffer (read in its own layout)
-    std::vector<std::string> origins;  // graph nodes computed by this value's body
+    std::vector<Index> sizes{};
+    Loader loader{};
+    int buffer = -1;                     // the value is exactly this buffer (read in its own layout)
+    std::vector<std::string> origins{};  // graph nodes computed by this value's body
     // Number / Size
-    vm::Value number;
-    Index size;
+    vm::Value number{};
+    Index size{};
     // List (tuples too)
-    std::vector<LValue> items;
+    std::vector<LValue> items{};
 
     bool isTensor() const { return kind == Kind::Tensor; }
     bool isScalar() const { return kind == Kind::Number || kind == Kind::Size; }

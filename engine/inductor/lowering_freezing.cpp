@@ -60,7 +60,8 @@ void Lowering::chooseFrozenInputs() {
 }
 
 std::optional<LValue> Lowering::foldFrozen(const fx::Node& node) {
-    if (frozen_.empty() || node.op == fx::NodeOp::CallModule || !node.example.is(vm::Kind::Tensor) || nodeIsInPlace(node))
+    if (frozen_.empty() || node.op == fx::NodeOp::CallModule || !node.example.is(vm::Kind::Tensor) || nodeIsInPlace(node) ||
+        touchesComplex(node))
         return std::nullopt;
     // Registry ops are deterministic (random ops have no lowering and run as extern kernels on every call).
     const std::string op = nodeOpName(node);
