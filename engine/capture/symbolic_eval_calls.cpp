@@ -63,6 +63,16 @@ VarRef callLeafModule(Tracer& tracer, TraceFrame& frame, const VarRef& module, c
     };
     if (className == "Linear") return call("torch._C._nn.linear", "linear", {x, attr("weight"), attr("bias")});
     if (className == "GELU") return call("torch._C._nn.gelu", "gelu", {x}, {{"approximate", attr("approximate")}});
+    // nn.ReLU(inplace=True) and nn.SiLU(inplace=True) write their input: traced as the user's own
+    // F.relu(x, inplace=True) is, so the write reaches the input's other uses (or the frame breaks).
+    if ((className == "ReLU" || className == "SiLU" || className == "Dropout") && tracer.vm().truthy(attr("inplace")->value)) {
+        std::string function = className == "ReLU" ? "relu" : className == "SiLU" ? "silu" : "dropout";
+        VarRef callable = constant(functional(tracer, function));
+        callable->name = "torch.nn.functional";
+        std::vector<VarRef> callArgs = {x};
+        if (className == "Dropout") callArgs = {x, attr("p"), attr("training")};
+        return tracer.callFunction(frame, callable, callArgs, {{"inplace", attr("inplace")}});
+    }
     if (className == "ReLU") return call("torch.relu", "relu", {x});
     if (className == "SiLU") return call("torch.nn.functional.silu", "silu", {x}, {{"inplace", constant(vm::Value(false))}});
     if (className == "Tanh")

@@ -412,26 +412,34 @@ void defineLeafModules(Interpreter& vm, ModuleObject& nn) {
         return makeStr(fmt::format("{}, {}", attribute(self(a), "num_embeddings").asInt(), attribute(self(a), "embedding_dim").asInt()));
     });
 
-    // Activations: forward is one op; GELU keeps its approximate mode.
+    // Activations: forward is one op; GELU keeps its approximate mode, ReLU and SiLU their inplace flag (an
+    // in-place module writes its input, as PyTorch's does).
     for (auto [name, opName] : {std::pair{"ReLU", "F.relu"}, std::pair{"GELU", "F.gelu"}, std::pair{"SiLU", "F.silu"},
                                 std::pair{"Tanh", "torch.tanh"}, std::pair{"Sigmoid", "torch.sigmoid"}, std::pair{"Identity", ""}}) {
         auto cls = leaf(vm, nn, name);
         std::string target = opName;
         bool gelu = std::string(name) == "GELU";
-        cls->dict["__init__"] = makeNative("__init__", [gelu](Interpreter& m, CallArgs& a) {
+        bool hasInplace = std::string(name) == "ReLU" || std::string(name) == "SiLU";
+        cls->dict["__init__"] = makeNative("__init__", [gelu, hasInplace](Interpreter& m, CallArgs& a) {
             init(m, a);
             if (gelu) self(a).attributes["approximate"] = param(a, 0, "approximate", makeStr("none"));
+            if (hasInplace) self(a).attributes["inplace"] = Value(m.truthy(param(a, 0, "inplace", Value(false))));
             return Value();
         });
-        cls->dict["forward"] = makeNative("forward", [target, gelu](Interpreter&, CallArgs& a) {
+        cls->dict["forward"] = makeNative("forward", [target, gelu, hasInplace](Interpreter&, CallArgs& a) {
             if (target.empty()) return a.positional.at(1);
             tensor::KeywordArgs kwargs;
             if (gelu) kwargs.emplace_back("approximate", toTensorValue(attribute(self(a), "approximate")));
+            if (hasInplace) kwargs.emplace_back("inplace", toTensorValue(attribute(self(a), "inplace")));
             return op(target, {toTensorValue(a.positional.at(1))}, kwargs);
         });
         if (gelu)
             cls->dict["extra_repr"] = makeNative("extra_repr", [](Interpreter& m, CallArgs& a) {
                 return makeStr("approximate=" + m.repr(attribute(self(a), "approximate")));
+            });
+        if (hasInplace)
+            cls->dict["extra_repr"] = makeNative("extra_repr", [](Interpreter& m, CallArgs& a) {
+                return makeStr(m.truthy(attribute(self(a), "inplace")) ? "inplace=True" : "");
             });
     }
     auto dropout = leaf(vm, nn, "Dropout");
@@ -443,7 +451,8 @@ void defineLeafModules(Interpreter& vm, ModuleObject& nn) {
     });
     dropout->dict["forward"] = makeNative("forward", [](Interpreter&, CallArgs& a) {
         auto& s = self(a);
-        return op("F.dropout", {toTensorValue(a.positional.at(1)), toTensorValue(attribute(s, "p")), toTensorValue(attribute(s, "training"))});
+        return op("F.dropout", {toTensorValue(a.positional.at(1)), toTensorValue(attribute(s, "p")), toTensorValue(attribute(s, "training")),
+                                toTensorValue(attribute(s, "inplace"))});
     });
     dropout->dict["extra_repr"] = makeNative("extra_repr", [](Interpreter& m, CallArgs& a) {
         return makeStr(fmt::format("p={}, inplace={}", m.repr(attribute(self(a), "p")), m.repr(attribute(self(a), "inplace"))));
