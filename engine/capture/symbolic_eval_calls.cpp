@@ -52,7 +52,7 @@ vm::Value functional(Tracer& tracer, const std::string& name) {
     return tracer.vm().getAttr(tracer.vm().modules().at("torch.nn.functional"), name);
 }
 
-/// A builtin leaf module's forward as the functional call Dynamo records when it inlines it.
+/// A builtin leaf module's forward as the functional call Dynamo records when it inlines it (in place: as F.relu(x, inplace=True)).
 VarRef callLeafModule(Tracer& tracer, TraceFrame& frame, const VarRef& module, const std::string& className,
                       const std::vector<VarRef>& args) {
     auto attr = [&](const char* name) { return tracer.getAttr(frame, module, name); };
@@ -63,14 +63,10 @@ VarRef callLeafModule(Tracer& tracer, TraceFrame& frame, const VarRef& module, c
     };
     if (className == "Linear") return call("torch._C._nn.linear", "linear", {x, attr("weight"), attr("bias")});
     if (className == "GELU") return call("torch._C._nn.gelu", "gelu", {x}, {{"approximate", attr("approximate")}});
-    // nn.ReLU(inplace=True) and nn.SiLU(inplace=True) write their input: traced as the user's own
-    // F.relu(x, inplace=True) is, so the write reaches the input's other uses (or the frame breaks).
     if ((className == "ReLU" || className == "SiLU" || className == "Dropout") && tracer.vm().truthy(attr("inplace")->value)) {
-        std::string function = className == "ReLU" ? "relu" : className == "SiLU" ? "silu" : "dropout";
-        VarRef callable = constant(functional(tracer, function));
+        VarRef callable = constant(functional(tracer, className == "ReLU" ? "relu" : className == "SiLU" ? "silu" : "dropout"));
         callable->name = "torch.nn.functional";
-        std::vector<VarRef> callArgs = {x};
-        if (className == "Dropout") callArgs = {x, attr("p"), attr("training")};
+        std::vector<VarRef> callArgs = className == "Dropout" ? std::vector<VarRef>{x, attr("p"), attr("training")} : std::vector<VarRef>{x};
         return tracer.callFunction(frame, callable, callArgs, {{"inplace", attr("inplace")}});
     }
     if (className == "ReLU") return call("torch.relu", "relu", {x});
