@@ -37,19 +37,19 @@ vm::Value applyOperator(vm::Interpreter& vm, CallKind kind, std::string_view tar
 
 namespace {
 
-vm::Value argValue(const Arg& arg, const std::unordered_map<const Node*, vm::Value>& values) {
+vm::Value argValue(const Arg& arg, const std::function<vm::Value(const Node&)>& nodeValue) {
     switch (arg.kind) {
-        case Arg::Kind::NodeRef: return values.at(arg.node);
+        case Arg::Kind::NodeRef: return nodeValue(*arg.node);
         case Arg::Kind::Constant: return arg.constant;
         case Arg::Kind::List:
         case Arg::Kind::Tuple: {
             vm::ValueList items;
-            for (const Arg& item : arg.items) items.push_back(argValue(item, values));
+            for (const Arg& item : arg.items) items.push_back(argValue(item, nodeValue));
             return arg.kind == Arg::Kind::List ? vm::makeList(std::move(items)) : vm::makeTuple(std::move(items));
         }
         case Arg::Kind::Slice:
-            return vm::Value(std::make_shared<vm::SliceObject>(argValue(arg.items[0], values), argValue(arg.items[1], values),
-                                                               argValue(arg.items[2], values)));
+            return vm::Value(std::make_shared<vm::SliceObject>(argValue(arg.items[0], nodeValue), argValue(arg.items[1], nodeValue),
+                                                               argValue(arg.items[2], nodeValue)));
     }
     return vm::Value();
 }
@@ -78,8 +78,17 @@ vm::Value callNode(vm::Interpreter& vm, const Node& node, vm::ValueList args, vm
     return vm.call(node.callee, std::move(args), std::move(kwargs));
 }
 
+vm::Value callNodeOn(vm::Interpreter& vm, const Node& node, const std::function<vm::Value(const Node&)>& nodeValue) {
+    vm::ValueList args;
+    for (const Arg& a : node.args) args.push_back(argValue(a, nodeValue));
+    vm::KwArgs kwargs;
+    for (const auto& [key, a] : node.kwargs) kwargs.emplace_back(key, argValue(a, nodeValue));
+    return callNode(vm, node, std::move(args), std::move(kwargs));
+}
+
 vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueList& inputs) {
     std::unordered_map<const Node*, vm::Value> values;
+    auto valueOf = [&](const Node& n) { return values.at(&n); };
     size_t nextInput = 0;
     for (const auto& owned : graph.nodes()) {
         const Node& node = *owned;
@@ -88,19 +97,12 @@ vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueL
             case NodeOp::GetAttr: values[&node] = node.callee; break;
             case NodeOp::Output: {
                 vm::ValueList out;
-                for (const Arg& item : node.args.at(0).items) out.push_back(argValue(item, values));
+                for (const Arg& item : node.args.at(0).items) out.push_back(argValue(item, valueOf));
                 return out;
             }
             case NodeOp::CallMethod:
             case NodeOp::CallFunction:
-            case NodeOp::CallModule: {
-                vm::ValueList args;
-                for (const Arg& a : node.args) args.push_back(argValue(a, values));
-                vm::KwArgs kwargs;
-                for (const auto& [key, a] : node.kwargs) kwargs.emplace_back(key, argValue(a, values));
-                values[&node] = callNode(vm, node, std::move(args), std::move(kwargs));
-                break;
-            }
+            case NodeOp::CallModule: values[&node] = callNodeOn(vm, node, valueOf); break;
         }
     }
     return {};

@@ -2,6 +2,8 @@
 // the inputs of this call (the "eager"/"aot_eager" backends and today's default).
 #pragma once
 
+#include <functional>
+
 #include "fx/graph_ir.h"
 #include "ops/operators.h"
 #include "vm/interpreter.h"
@@ -18,6 +20,9 @@ vm::Value applyOperator(vm::Interpreter& vm, CallKind kind, std::string_view tar
 /// Runs one call node on argument values (self first for call_method), as runGraph does: the operator, method,
 /// getitem or callable it was traced from.
 vm::Value callNode(vm::Interpreter& vm, const Node& node, vm::ValueList args, vm::KwArgs kwargs);
+/// Runs one call node on the values `nodeValue` gives the nodes it reads (its constants, lists, tuples and slices
+/// rebuilt around them): runGraph, the extern kernels and freezing's folds run nodes through it.
+vm::Value callNodeOn(vm::Interpreter& vm, const Node& node, const std::function<vm::Value(const Node&)>& nodeValue);
 /// A call_method node's target on `self`: a method is called; a property (`mT`, `H`) is read.
 vm::Value callMethodNode(vm::Interpreter& vm, const vm::Value& self, const std::string& target, vm::ValueList args, vm::KwArgs kwargs);
 

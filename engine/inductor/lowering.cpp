@@ -307,30 +307,11 @@ LValue Lowering::externFallback(const fx::Node& node) {
     b.extern_.op = node.target;
     b.extern_.node = target;
     b.extern_.call = [target, inputSlot, scalars](vm::Interpreter& vm, const vm::ValueList& tensors, const SymbolValues& symbols) {
-        std::function<vm::Value(const fx::Arg&)> rebuild = [&](const fx::Arg& arg) -> vm::Value {
-            switch (arg.kind) {
-                case fx::Arg::Kind::NodeRef: {
-                    if (auto slot = inputSlot.find(arg.node); slot != inputSlot.end()) return tensors.at(slot->second);
-                    const LValue& s = scalars.at(arg.node);
-                    return s.kind == LValue::Kind::Size ? vm::Value(evaluate(s.size, {}, symbols)) : s.number;
-                }
-                case fx::Arg::Kind::Constant: return arg.constant;
-                case fx::Arg::Kind::List:
-                case fx::Arg::Kind::Tuple: {
-                    vm::ValueList items;
-                    for (const fx::Arg& item : arg.items) items.push_back(rebuild(item));
-                    return arg.kind == fx::Arg::Kind::List ? vm::makeList(std::move(items)) : vm::makeTuple(std::move(items));
-                }
-                case fx::Arg::Kind::Slice:
-                    return vm::Value(std::make_shared<vm::SliceObject>(rebuild(arg.items[0]), rebuild(arg.items[1]), rebuild(arg.items[2])));
-            }
-            return vm::Value();
-        };
-        vm::ValueList args;
-        for (const fx::Arg& a : target->args) args.push_back(rebuild(a));
-        vm::KwArgs kwargs;
-        for (const auto& [key, a] : target->kwargs) kwargs.emplace_back(key, rebuild(a));
-        return fx::callNode(vm, *target, std::move(args), std::move(kwargs));
+        return fx::callNodeOn(vm, *target, [&](const fx::Node& read) {
+            if (auto slot = inputSlot.find(&read); slot != inputSlot.end()) return tensors.at(slot->second);
+            const LValue& s = scalars.at(&read);
+            return s.kind == LValue::Kind::Size ? vm::Value(evaluate(s.size, {}, symbols)) : s.number;
+        });
     };
     return bufferValue(graph_.add(std::move(b)).id);
 }

@@ -85,31 +85,13 @@ std::optional<LValue> Lowering::foldFrozen(const fx::Node& node) {
     if (node.example.as<vm::TensorObject>().value.numel() > frozenElements) return std::nullopt;
 
     std::vector<std::string> operands;
-    std::function<vm::Value(const fx::Arg&)> rebuild = [&](const fx::Arg& arg) -> vm::Value {
-        switch (arg.kind) {
-            case fx::Arg::Kind::NodeRef:
-                if (auto it = frozen_.find(arg.node); it != frozen_.end()) {
-                    operands.push_back(arg.node->name);
-                    return vm::makeTensor(it->second);
-                }
-                return values_.at(arg.node).number;
-            case fx::Arg::Kind::Constant: return arg.constant;
-            case fx::Arg::Kind::List:
-            case fx::Arg::Kind::Tuple: {
-                vm::ValueList items;
-                for (const fx::Arg& item : arg.items) items.push_back(rebuild(item));
-                return arg.kind == fx::Arg::Kind::List ? vm::makeList(std::move(items)) : vm::makeTuple(std::move(items));
-            }
-            case fx::Arg::Kind::Slice:
-                return vm::Value(std::make_shared<vm::SliceObject>(rebuild(arg.items[0]), rebuild(arg.items[1]), rebuild(arg.items[2])));
+    const vm::Value result = fx::callNodeOn(*options_.vm, node, [&](const fx::Node& read) {
+        if (auto it = frozen_.find(&read); it != frozen_.end()) {
+            operands.push_back(read.name);
+            return vm::makeTensor(it->second);
         }
-        return vm::Value();
-    };
-    vm::ValueList args;
-    for (const fx::Arg& a : node.args) args.push_back(rebuild(a));
-    vm::KwArgs kwargs;
-    for (const auto& [key, a] : node.kwargs) kwargs.emplace_back(key, rebuild(a));
-    const vm::Value result = fx::callNode(*options_.vm, node, std::move(args), std::move(kwargs));
+        return values_.at(&read).number;
+    });
     if (!result.is(vm::Kind::Tensor)) return std::nullopt;
     // Kept contiguous: a folded transpose is read row by row by the kernels and libraries that use it.
     const tensor::Tensor constant = tensor::contiguous(result.as<vm::TensorObject>().value);
