@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "tensor/conversion.h"
+#include "tensor/cuda_attention.h"
 #include "tensor/linalg.h"
 #include "tensor/nn_functional.h"
 #include "tensor/pointwise.h"
@@ -103,6 +104,13 @@ void registerNnOps(OpRegistry& r) {
           [](const Args& a) {
               return Value(scaledDotProductAttention(a.tensor(0), a.tensor(1), a.tensor(2), a.optTensor(3), a.real(4), a.boolean(5),
                                                      a.optReal(6)));
+          });
+    // cwb's own: the flash backward of scaled_dot_product_attention (no mask or dropout), which AOT Autograd's
+    // joint graph and the eager derivative call on CUDA; the three gradients stacked (cudaops::flashAttentionBackward).
+    r.def({"torch._flash_attention_backward"},
+          "_flash_attention_backward(Tensor grad, Tensor query, Tensor key, Tensor value, Tensor out, bool is_causal, float scale)",
+          [](const Args& a) {
+              return Value(cudaops::flashAttentionBackward(a.tensor(0), a.tensor(1), a.tensor(2), a.tensor(3), a.tensor(4), a.boolean(5), a.real(6)));
           });
     r.def({"F.mse_loss"}, "mse_loss(Tensor input, Tensor target, Any size_average=None, Any reduce=None, str reduction='mean')",
           [](const Args& a) { return Value(mseLoss(a.tensor(0), a.tensor(1), a.str(4))); });
