@@ -1,4 +1,8 @@
-# Ground truth for cwb's CPU generator: PyTorch's values per seed, size and dtype, as exact bit patterns.
+"""PyTorch's CPU random numbers for cwb's generator test (tests/unit/engine/tensor/random_torch_test.cpp).
+
+Run with real torch (the GPU machine has 2.11): OUT=. python3 make_rng_ground_truth.py  -> torch_rng.json
+Values are exact: float32 as int32 bit patterns, float64 as int64 ones, integers as they are.
+"""
 import json, math, os, sys, platform
 import torch
 import torch.nn.functional as F
