@@ -17,6 +17,7 @@
 
 #include "aot/index_derivative.h"
 #include "inductor/lowering_context.h"
+#include "tensor/cuda_attention.h"
 
 namespace eng::aot {
 
@@ -169,7 +170,8 @@ void layerNormRule(GradContext& ctx) {
 }
 
 /// scaled_dot_product_attention (no mask, no dropout, q/k/v of one shape but the sequence lengths): the weights are
-/// recomputed from q and k (softmax of the scaled scores, the causal mask top-left aligned), then the eager formula.
+/// recomputed from q and k (softmax of the scaled scores, the causal mask top-left aligned), then the eager formula;
+/// on CUDA, the flash backward kernel (torch._flash_attention_backward), as the eager derivative there.
 void attentionRule(GradContext& ctx) {
     Node* q = ctx.nodeArg(0, "query");
     Node* k = ctx.nodeArg(1, "key");
@@ -187,6 +189,18 @@ void attentionRule(GradContext& ctx) {
     const bool causal = ctx.number(5, "is_causal", 0.0) != 0.0;
     const double factor = ctx.number(6, "scale", 1.0 / std::sqrt(static_cast<double>(qs.back())));
     GraphBuilder& b = ctx.b;
+    if (tensor::cudaops::flashAttentionBackwardSupported(*exampleTensor(*q), *exampleTensor(*k), *exampleTensor(*v)) &&
+        exampleTensor(*ctx.grad)->dtype() == exampleTensor(*q)->dtype()) {
+        // On CUDA (16-bit q/k/v of one 4-D shape) the flash backward recomputes the weights tile by tile from the
+        // forward's output; its three gradients come stacked in PyTorch's flash layout.
+        Node* grads = b.torchFunction("_flash_attention_backward", {ref(ctx.grad), ref(q), ref(k), ref(v), ref(&ctx.node),
+                                                                    GraphBuilder::constant(vm::Value(causal)), c(factor)});
+        auto integer = [](int64_t i) { return GraphBuilder::constant(vm::Value(i)); };
+        for (int64_t i = 0; i < 3; ++i)
+            if (Node* input = ctx.differentiable(static_cast<size_t>(i), i == 0 ? "query" : i == 1 ? "key" : "value"))
+                ctx.send(input, b.method("transpose", b.method("select", grads, {integer(0), integer(i)}), {integer(1), integer(2)}));
+        return;
+    }
     auto swapLast = [&](Node* x) {
         return b.method("transpose", x, {GraphBuilder::constant(vm::Value(int64_t{-2})), GraphBuilder::constant(vm::Value(int64_t{-1}))});
     };

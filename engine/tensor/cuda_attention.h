@@ -1,5 +1,5 @@
-// A fused (FlashAttention-2 style) attention forward for CUDA float16/bfloat16: softmax(q k^T * scale) v in one
-// kernel, so the [L, S] scores never reach memory. Used by F.scaled_dot_product_attention without mask/dropout.
+// A fused (FlashAttention-2 style) attention forward and backward for CUDA float16/bfloat16: softmax(q k^T * scale) v
+// in one kernel, so the [L, S] scores never reach memory. Used by F.scaled_dot_product_attention without mask/dropout.
 #pragma once
 
 #include "cuda/nvrtc_compiler.h"
@@ -17,6 +17,9 @@ namespace cudagen {
 cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal);
 constexpr unsigned kAttentionThreads = 128;
 constexpr int kAttentionRowsPerBlock = 64;
+// The backward's two kernels (cuda_attention_backward.cpp), same grid and block: pass 0 writes dQ and each query
+// row's log-sum-exp and dO . O, pass 1 dK and dV from them. One parameter: the block of pointers and strides.
+cuda::KernelSource flashAttentionBackwardKernel(DType dtype, int headDim, bool causal, int pass);
 
 }  // namespace cudagen
 
@@ -28,6 +31,13 @@ bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tenso
 // softmax(query key^T * scale [+ causal mask, top-left aligned]) value, a fresh [..., L, Ev] tensor: for 4-D operands
 // laid out as PyTorch's flash kernel leaves it ([batch, L, heads, Ev] in memory, transposed), else contiguous.
 Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale);
+// Whether flashAttentionBackward takes these operands: flashAttentionSupported, 4-D, and q, k, v of one shape.
+bool flashAttentionBackwardSupported(const Tensor& query, const Tensor& key, const Tensor& value);
+// The gradients of sdpa(query, key, value) = out (no mask or dropout) from the gradient of out, computed with the
+// weights recomputed tile by tile: one fresh [3, batch, L, heads, E] tensor holding dQ, dK, dV in PyTorch's flash
+// layout (item i transposed(1, 2) is the [batch, heads, L, E] gradient).
+Tensor flashAttentionBackward(const Tensor& grad, const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& out, bool causal,
+                              double scale);
 
 }  // namespace cudaops
 

@@ -8,6 +8,7 @@
 #include "tensor/autograd/derivatives.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
+#include "tensor/cuda_attention.h"
 #include "tensor/indexing.h"
 #include "tensor/linalg.h"
 #include "tensor/nn_functional.h"
@@ -115,6 +116,12 @@ void registerNnDerivatives(DerivativeTable& table) {
                 fail(ErrorKind::NotImplemented, "derivative for aten::scaled_dot_product_attention with dropout_p > 0 is not implemented");
             const Tensor &q = ctx.saved[0], &k = ctx.saved[1], &v = ctx.saved[2], &mask = ctx.saved[3];
             const Tensor& g = ctx.grad();
+            if (!mask.defined() && cudaops::flashAttentionBackwardSupported(q, k, v) && g.dtype() == q.dtype()) {
+                // The flash backward (as AOT Autograd's joint graph calls it), from the saved output.
+                const Tensor grads = cudaops::flashAttentionBackward(g, q, k, v, ctx.saved.back(), isCausal, factor);
+                auto item = [&](int64_t i) { return transpose(select(grads, 0, i), 1, 2); };
+                return std::vector<Tensor>{ctx.needs(0) ? item(0) : Tensor(), ctx.needs(1) ? item(1) : Tensor(), ctx.needs(2) ? item(2) : Tensor(), Tensor()};
+            }
             const Tensor weights = softmax(attentionScores(q, k, mask, isCausal, factor), -1);
             const Tensor gWeights = matmul(g, transpose(v, -2, -1));
             const Tensor gScores = mul(weights, sub(gWeights, sum(mul(gWeights, weights), std::vector<int64_t>{-1}, true)));
@@ -122,7 +129,7 @@ void registerNnDerivatives(DerivativeTable& table) {
             return std::vector<Tensor>{ctx.needs(0) ? matmul(gScaled, k) : Tensor(), ctx.needs(1) ? matmul(transpose(gScaled, -2, -1), q) : Tensor(),
                                        ctx.needs(2) ? matmul(transpose(weights, -2, -1), g) : Tensor(),
                                        ctx.needs(3) && mask.dtype() != DType::Bool ? gScores : Tensor()};
-        });
+        }, kSaveAll);
     });
     table.def({"mse_loss"}, [](const DerivativeCall& call) {
         const std::string reduction = call.args.str(4);

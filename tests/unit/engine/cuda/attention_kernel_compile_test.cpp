@@ -1,4 +1,4 @@
-// The fused attention kernel compiles with NVRTC for sm_90 (no GPU needed) for every dtype, head dim and causal
+// The fused attention kernels (forward and backward) compile with NVRTC for sm_90 (no GPU needed) for every dtype, head dim and causal
 // flag it supports, and refuses what it does not support.
 #include <gtest/gtest.h>
 
@@ -23,13 +23,17 @@ TEST(FlashAttentionKernel, CompilesForEveryDTypeHeadDimAndCausalFlag) {
             for (int headDim : {16, 32, 64, 128})
                 for (bool causal : {false, true}) {
                     SCOPED_TRACE(std::string(dtypeName(dtype)) + " d" + std::to_string(headDim) + (causal ? " causal" : ""));
-                    const eng::cuda::KernelSource source = cudagen::flashAttentionKernel(dtype, headDim, causal);
-                    EXPECT_NE(source.entry.find(std::to_string(headDim)), std::string::npos) << source.entry;
-                    try {
-                        const auto kernel = compiler.compile(source, "sm_90");
-                        EXPECT_NE(kernel->cubin.find(source.entry), std::string::npos) << source.entry;
-                    } catch (const std::exception& e) {
-                        ADD_FAILURE() << e.what();
+                    // The forward, then the backward's two passes.
+                    for (const eng::cuda::KernelSource& source :
+                         {cudagen::flashAttentionKernel(dtype, headDim, causal), cudagen::flashAttentionBackwardKernel(dtype, headDim, causal, 0),
+                          cudagen::flashAttentionBackwardKernel(dtype, headDim, causal, 1)}) {
+                        EXPECT_NE(source.entry.find(std::to_string(headDim)), std::string::npos) << source.entry;
+                        try {
+                            const auto kernel = compiler.compile(source, "sm_90");
+                            EXPECT_NE(kernel->cubin.find(source.entry), std::string::npos) << source.entry;
+                        } catch (const std::exception& e) {
+                            ADD_FAILURE() << e.what();
+                        }
                     }
                 }
     }
@@ -40,6 +44,8 @@ TEST(FlashAttentionKernel, OtherDTypesAndHeadDimsHaveNoKernel) {
     EXPECT_THROW(cudagen::flashAttentionKernel(DType::Float32, 64, false), TensorError);
     EXPECT_THROW(cudagen::flashAttentionKernel(DType::BFloat16, 48, false), TensorError);
     EXPECT_THROW(cudagen::flashAttentionKernel(DType::Float16, 256, true), TensorError);
+    EXPECT_THROW(cudagen::flashAttentionBackwardKernel(DType::Float32, 64, false, 0), TensorError);
+    EXPECT_THROW(cudagen::flashAttentionBackwardKernel(DType::BFloat16, 48, true, 1), TensorError);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The fused CUDA attention (F.scaled_dot_product_attention on float16/bfloat16 without mask or dropout) equals
 // the composite path computed in float32 on the same (rounded) inputs, for causal and not, L != S, tails, every
-// head dim, and strided batch views; what it does not handle still takes the composite path. Needs a GPU.
+// head dim, and strided batch views; what it does not handle still takes the composite path; the flash backward
+// equals the composite derivative. Needs a GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -125,6 +126,55 @@ TEST_F(CudaAttention, WhatTheKernelDoesNotHandleTakesTheCompositePath) {
     const Tensor causal = scaledDotProductAttention(q, q, q, Tensor(), 0.0, true, std::nullopt);
     const std::vector<double> a = toDoubles(to(masked, DType::Float32, kCpu)), b = toDoubles(to(causal, DType::Float32, kCpu));
     for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 2e-2 * (1 + std::abs(b[i]))) << i;
+}
+
+// The flash backward's dQ, dK, dV against the composite derivative of sdpa on the float32 values (autograd
+// through the registry), for an upstream gradient g; worst error relative to the largest reference element.
+void expectBackwardMatchesComposite(const std::string& what, const Shape& shape, DType dtype, bool causal, std::optional<double> scale = std::nullopt) {
+    SCOPED_TRACE(what);
+    const OpRegistry& ops = OpRegistry::instance();
+    auto random = [&](const Shape& s) { return to(randn(s), dtype, kCuda); };
+    const Tensor q = random(shape), k = random(shape), v = random(shape), g = random(shape);
+    ASSERT_TRUE(cudaops::flashAttentionBackwardSupported(q, k, v));
+    const double factor = scale.value_or(1.0 / std::sqrt(static_cast<double>(shape.back())));
+    const Tensor out = cudaops::flashAttention(q, k, v, causal, factor);
+    const Tensor grads = cudaops::flashAttentionBackward(g, q, k, v, out, causal, factor);
+    ASSERT_EQ(grads.sizes(), (Shape{3, shape[0], shape[2], shape[1], shape[3]}));
+    std::vector<Tensor> leaves;
+    for (const Tensor* t : {&q, &k, &v}) {
+        leaves.push_back(to(*t, DType::Float32));
+        leaves.back().setRequiresGrad(true);
+    }
+    const std::vector<Value> args{Value(leaves[0]), Value(leaves[1]), Value(leaves[2])};
+    const Value result = ops.call("F.scaled_dot_product_attention", args, KeywordArgs{{"is_causal", Value(causal)}, {"scale", Value(factor)}});
+    const std::vector<Value> backwardArgs{result, Value(to(g, DType::Float32))};
+    ops.call("Tensor.backward", backwardArgs);
+    const double tolerance = dtype == DType::BFloat16 ? 2e-2 : 4e-3;
+    for (int64_t i = 0; i < 3; ++i) {
+        SCOPED_TRACE("gradient " + std::to_string(i));
+        const std::vector<double> a = toDoubles(to(transpose(select(grads, 0, i), 1, 2), DType::Float32, kCpu));
+        const std::vector<double> b = toDoubles(to(gradOf(leaves[static_cast<size_t>(i)]), std::nullopt, kCpu));
+        ASSERT_EQ(a.size(), b.size());
+        double largest = 0, worst = 0;
+        for (double x : b) largest = std::max(largest, std::abs(x));
+        for (size_t j = 0; j < a.size(); ++j) {
+            ASSERT_TRUE(std::isfinite(a[j])) << "element " << j;
+            worst = std::max(worst, std::abs(a[j] - b[j]));
+        }
+        EXPECT_LE(worst, tolerance * largest + 1e-5) << "largest " << largest;  // (a single key: dQ and dK are 0)
+    }
+}
+
+TEST_F(CudaAttention, FlashBackwardEqualsTheCompositeDerivative) {
+    expectBackwardMatchesComposite("[2,12,256,64] bf16 causal", {2, 12, 256, 64}, DType::BFloat16, true);
+    expectBackwardMatchesComposite("[2,3,77,64] f16 causal, tails", {2, 3, 77, 64}, DType::Float16, true);
+    expectBackwardMatchesComposite("[1,2,130,64] bf16", {1, 2, 130, 64}, DType::BFloat16, false);
+    for (int64_t e : {16, 32, 128}) expectBackwardMatchesComposite("E=" + std::to_string(e), {1, 2, 100, e}, DType::Float16, e != 32);
+    expectBackwardMatchesComposite("scale=0.3", {1, 4, 65, 32}, DType::BFloat16, false, 0.3);
+    expectBackwardMatchesComposite("L=1", {1, 1, 1, 64}, DType::BFloat16, true);
+    EXPECT_FALSE(cudaops::flashAttentionBackwardSupported(random({1, 2, 30, 64}, DType::BFloat16), random({1, 2, 40, 64}, DType::BFloat16),
+                                                         random({1, 2, 40, 64}, DType::BFloat16)))
+        << "L != S";
 }
 
 TEST_F(CudaAttention, GradientsStillFlowThroughTheRegistry) {

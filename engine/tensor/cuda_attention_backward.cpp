@@ -1,0 +1,384 @@
+// The fused attention backward (FlashAttention-2 style, tensor-core mma.sync, fp32 accumulation): the [L, S]
+// weights are recomputed tile by tile from q, k and each row's log-sum-exp, never stored. Two kernels per call.
+#include <cmath>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+#include "cuda/device_context.h"
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
+#include "tensor/cuda_attention.h"
+#include "tensor/error.h"
+#include "tensor/shape.h"
+
+namespace eng::tensor {
+
+namespace cudagen {
+
+namespace {
+
+// Pass 0 (grid over query tiles): each row's log-sum-exp (base 2) from a first walk over the keys, the row's
+// D = dO . O, then dQ = scale * dS K with dS = P * (dP - D), P = exp2(S log2e - lse), dP = dO V^T.
+// Pass 1 (grid over key tiles): dV = P^T dO and dK = scale * dS^T Q, with S^T = K Q^T and dP^T = V dO^T, so
+// that P^T and dS^T come out of the accumulators in the A-operand layout of the next product (as P does in the
+// forward). Both passes keep their fixed 64 rows (Q and dO, or K and V) in registers and stream the other side
+// through two swizzled shared tiles (the helpers are the forward kernel's, see cuda_attention.cpp).
+constexpr const char* kFlashBackwardSource = R"CUDA(
+typedef unsigned short cwb_u16;
+typedef unsigned int cwb_u32;
+#define BM 64
+#define CHUNKS (CWB_D / 8)
+#define SWZ (CHUNKS < 8 ? CHUNKS - 1 : 7)
+#define NEG_INF __int_as_float(0xff800000)
+#define POS_INF __int_as_float(0x7f800000)
+
+struct cwb_attn_params {
+  const cwb_u16* q; const cwb_u16* k; const cwb_u16* v; const cwb_u16* o; const cwb_u16* dout;
+  cwb_u16* dq; cwb_u16* dk; cwb_u16* dv;
+  float* lse; float* delta;  // per (batch, head, query row): log2-sum-exp2 of the scaled scores, dO . O
+  int L, S; float scaleLog2e, scale;
+  // element strides (batch, head, row) of q, k, v, o, dout, dq, dk, dv
+  long long st[8][3];
+};
+
+__device__ __forceinline__ cwb_u32 cwb_smem(const void* p) {
+  cwb_u32 r;
+  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(p));
+  return r;
+}
+__device__ __forceinline__ int cwb_swz(int row, int chunk) { return row * CWB_D + ((chunk ^ (row & SWZ)) << 3); }
+__device__ __forceinline__ void cwb_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+__device__ __forceinline__ void cwb_wait0() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
+__device__ __forceinline__ void cwb_load_tile(cwb_u16* tile, const cwb_u16* g, long long stride, int row0, int rows) {
+  for (int i = threadIdx.x; i < BM * CHUNKS; i += blockDim.x) {
+    const int r = i / CHUNKS, c = i % CHUNKS, gr = row0 + r;
+    const bool ok = gr < rows;
+    const cwb_u16* src = g + (long long)(ok ? gr : 0) * stride + c * 8;
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(cwb_smem(tile + cwb_swz(r, c))), "l"(src), "r"(ok ? 16 : 0) : "memory");
+  }
+}
+__device__ __forceinline__ void cwb_ldm(cwb_u32* r, cwb_u32 addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
+}
+__device__ __forceinline__ void cwb_ldm_t(cwb_u32* r, cwb_u32 addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
+}
+__device__ __forceinline__ void cwb_mma(float* c, const cwb_u32* a, cwb_u32 b0, cwb_u32 b1) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32." CWB_T "." CWB_T ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+__device__ __forceinline__ cwb_u32 cwb_pack(float lo, float hi) {
+  cwb_u32 r;
+  asm("cvt.rn." CWB_T "x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  return r;
+}
+__device__ __forceinline__ float cwb_float(cwb_u16 x) {
+#if CWB_BF16
+  return __uint_as_float(((cwb_u32)x) << 16);
+#else
+  float f;
+  asm("{ .reg .b16 h; mov.b16 h, %1; cvt.f32.f16 %0, h; }" : "=f"(f) : "h"(x));
+  return f;
+#endif
+}
+__device__ __forceinline__ float cwb_exp2(float x) { float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
+__device__ __forceinline__ float cwb_log2(float x) { float y; asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
+
+// The 16 rows of this warp of a [64, CWB_D] tile as A operands, one per k16 step.
+__device__ __forceinline__ void cwb_load_a(cwb_u32 (*f)[4], const cwb_u16* tile, int warp, int lane) {
+  for (int kk = 0; kk < CWB_D / 16; ++kk)
+    cwb_ldm(f[kk], cwb_smem(tile + cwb_swz(warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, kk * 2 + (lane >> 4))));
+}
+// acc[64 cols as 8 n8 tiles] += a[16 rows, CWB_D] . tile[64 rows, CWB_D]^T
+__device__ __forceinline__ void cwb_mul_bt(float (*acc)[4], cwb_u32 (*a)[4], const cwb_u16* tile, int lane) {
+  for (int kk = 0; kk < CWB_D / 16; ++kk)
+    for (int n = 0; n < BM / 16; ++n) {
+      cwb_u32 b[4];
+      cwb_ldm(b, cwb_smem(tile + cwb_swz(n * 16 + (lane & 7) + (lane >> 4) * 8, kk * 2 + ((lane >> 3) & 1))));
+      cwb_mma(acc[2 * n], a[kk], b[0], b[1]);
+      cwb_mma(acc[2 * n + 1], a[kk], b[2], b[3]);
+    }
+}
+// acc[CWB_D cols] += p[16 rows, 64] . tile[64 rows, CWB_D], p given as accumulators (rounded here)
+__device__ __forceinline__ void cwb_mul_b(float (*acc)[4], float (*p)[4], const cwb_u16* tile, int lane) {
+  for (int kk = 0; kk < BM / 16; ++kk) {
+    const cwb_u32 a[4] = {cwb_pack(p[2 * kk][0], p[2 * kk][1]), cwb_pack(p[2 * kk][2], p[2 * kk][3]),
+                          cwb_pack(p[2 * kk + 1][0], p[2 * kk + 1][1]), cwb_pack(p[2 * kk + 1][2], p[2 * kk + 1][3])};
+    for (int d = 0; d < CWB_D / 16; ++d) {
+      cwb_u32 b[4];
+      cwb_ldm_t(b, cwb_smem(tile + cwb_swz(kk * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, d * 2 + (lane >> 4))));
+      cwb_mma(acc[2 * d], a, b[0], b[1]);
+      cwb_mma(acc[2 * d + 1], a, b[2], b[3]);
+    }
+  }
+}
+__device__ __forceinline__ void cwb_zero(float (*acc)[4], int n) {
+  for (int i = 0; i < n; ++i) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0.f;
+}
+// Rows (warp's 16) of an accumulator [16, CWB_D] times `factor`, written where row < rows.
+__device__ __forceinline__ void cwb_store(cwb_u16* out, long long stride, float (*acc)[4], float factor, int row0, int rows, int g, int t) {
+  for (int r = 0; r < 2; ++r) {
+    const int row = row0 + g + r * 8;
+    if (row >= rows) continue;
+    cwb_u16* p = out + (long long)row * stride + 2 * t;
+    for (int d = 0; d < CWB_D / 8; ++d) *(cwb_u32*)(p + d * 8) = cwb_pack(acc[d][2 * r] * factor, acc[d][2 * r + 1] * factor);
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_params P) {
+  __shared__ __align__(128) cwb_u16 sA[BM * CWB_D];
+  __shared__ __align__(128) cwb_u16 sB[BM * CWB_D];
+  const long long b = blockIdx.z, h = blockIdx.y;
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int g = lane >> 2, t = lane & 3;
+  const cwb_u16* q = P.q + b * P.st[0][0] + h * P.st[0][1];
+  const cwb_u16* k = P.k + b * P.st[1][0] + h * P.st[1][1];
+  const cwb_u16* v = P.v + b * P.st[2][0] + h * P.st[2][1];
+  const cwb_u16* dout = P.dout + b * P.st[4][0] + h * P.st[4][1];
+  const long long rowBase = (b * gridDim.y + h) * (long long)P.L;
+  float s[BM / 8][4], dp[BM / 8][4], acc[CWB_D / 8][4];
+#if CWB_PASS == 0
+  const cwb_u16* o = P.o + b * P.st[3][0] + h * P.st[3][1];
+  const int m0 = (gridDim.x - 1 - blockIdx.x) * BM;  // the longest causal rows first
+  const int kvEnd = CWB_CAUSAL ? min(P.S, m0 + BM) : P.S;
+  const int tiles = (kvEnd + BM - 1) / BM;
+  cwb_u32 qf[CWB_D / 16][4], df[CWB_D / 16][4];
+  cwb_load_tile(sA, q, P.st[0][2], m0, P.L);
+  cwb_load_tile(sB, dout, P.st[4][2], m0, P.L);
+  cwb_commit();
+  cwb_wait0();
+  __syncthreads();
+  cwb_load_a(qf, sA, warp, lane);
+  cwb_load_a(df, sB, warp, lane);
+  // D of this thread's two rows: the quad splits the head dim.
+  float delta[2], lse[2], rowMax[2] = {NEG_INF, NEG_INF}, rowSum[2] = {0.f, 0.f};
+  for (int r = 0; r < 2; ++r) {
+    const int row = m0 + warp * 16 + g + r * 8;
+    float sum = 0.f;
+    if (row < P.L)
+      for (int d = t * (CWB_D / 4); d < (t + 1) * (CWB_D / 4); ++d)
+        sum += cwb_float(dout[(long long)row * P.st[4][2] + d]) * cwb_float(o[(long long)row * P.st[3][2] + d]);
+    sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+    sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+    delta[r] = sum;
+  }
+  __syncthreads();
+  // First walk: each row's log-sum-exp over the allowed keys.
+  for (int j = 0; j < tiles; ++j) {
+    cwb_load_tile(sA, k, P.st[1][2], j * BM, P.S);
+    cwb_commit();
+    cwb_wait0();
+    __syncthreads();
+    cwb_zero(s, BM / 8);
+    cwb_mul_bt(s, qf, sA, lane);
+    __syncthreads();
+    const int n0 = j * BM;
+    for (int r = 0; r < 2; ++r) {
+      const int row = m0 + warp * 16 + g + r * 8;
+      float mx = rowMax[r];
+      for (int n = 0; n < BM / 8; ++n)
+        for (int e = 0; e < 2; ++e) {
+          const int key = n0 + n * 8 + 2 * t + e;
+          float x = s[n][2 * r + e] * P.scaleLog2e;
+          if (key >= P.S || (CWB_CAUSAL && key > row)) x = NEG_INF;
+          s[n][2 * r + e] = x;
+          mx = fmaxf(mx, x);
+        }
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+      const float base = mx == NEG_INF ? 0.f : mx;
+      float sum = 0.f;
+      for (int n = 0; n < BM / 8; ++n) sum += cwb_exp2(s[n][2 * r] - base) + cwb_exp2(s[n][2 * r + 1] - base);
+      rowSum[r] = rowSum[r] * cwb_exp2(rowMax[r] - base) + sum;
+      rowMax[r] = mx;
+    }
+  }
+  for (int r = 0; r < 2; ++r) {
+    float total = rowSum[r];
+    total += __shfl_xor_sync(0xffffffffu, total, 1);
+    total += __shfl_xor_sync(0xffffffffu, total, 2);
+    lse[r] = total > 0.f ? rowMax[r] + cwb_log2(total) : POS_INF;  // no allowed key: every weight is 0
+    const int row = m0 + warp * 16 + g + r * 8;
+    if (t == 0 && row < P.L) {
+      P.lse[rowBase + row] = lse[r];
+      P.delta[rowBase + row] = delta[r];
+    }
+  }
+  // Second walk: dQ.
+  cwb_zero(acc, CWB_D / 8);
+  for (int j = 0; j < tiles; ++j) {
+    cwb_load_tile(sA, k, P.st[1][2], j * BM, P.S);
+    cwb_load_tile(sB, v, P.st[2][2], j * BM, P.S);
+    cwb_commit();
+    cwb_wait0();
+    __syncthreads();
+    cwb_zero(s, BM / 8);
+    cwb_zero(dp, BM / 8);
+    cwb_mul_bt(s, qf, sA, lane);
+    cwb_mul_bt(dp, df, sB, lane);
+    const int n0 = j * BM;
+    for (int n = 0; n < BM / 8; ++n)
+      for (int e = 0; e < 4; ++e) {
+        const int r = e >> 1, key = n0 + n * 8 + 2 * t + (e & 1), row = m0 + warp * 16 + g + r * 8;
+        const bool masked = key >= P.S || (CWB_CAUSAL && key > row);
+        const float p = masked ? 0.f : cwb_exp2(s[n][e] * P.scaleLog2e - lse[r]);
+        s[n][e] = p * (dp[n][e] - delta[r]);
+      }
+    cwb_mul_b(acc, s, sA, lane);
+    __syncthreads();
+  }
+  cwb_store(P.dq + b * P.st[5][0] + h * P.st[5][1], P.st[5][2], acc, P.scale, m0 + warp * 16, P.L, g, t);
+#else
+  __shared__ float sLse[BM], sDelta[BM];
+  const int n0 = blockIdx.x * BM;  // the longest causal columns first
+  cwb_u32 kf[CWB_D / 16][4], vf[CWB_D / 16][4];
+  cwb_load_tile(sA, k, P.st[1][2], n0, P.S);
+  cwb_load_tile(sB, v, P.st[2][2], n0, P.S);
+  cwb_commit();
+  cwb_wait0();
+  __syncthreads();
+  cwb_load_a(kf, sA, warp, lane);
+  cwb_load_a(vf, sB, warp, lane);
+  __syncthreads();
+  float dv[CWB_D / 8][4];
+  cwb_zero(acc, CWB_D / 8);  // dK
+  cwb_zero(dv, CWB_D / 8);
+  const int first = CWB_CAUSAL ? n0 / BM : 0;  // query tiles wholly above the diagonal see none of these keys
+  const int tiles = (P.L + BM - 1) / BM;
+  for (int i = first; i < tiles; ++i) {
+    const int m0 = i * BM;
+    cwb_load_tile(sA, q, P.st[0][2], m0, P.L);
+    cwb_load_tile(sB, dout, P.st[4][2], m0, P.L);
+    cwb_commit();
+    if (threadIdx.x < BM) {
+      const int row = m0 + threadIdx.x;
+      sLse[threadIdx.x] = row < P.L ? P.lse[rowBase + row] : 0.f;
+      sDelta[threadIdx.x] = row < P.L ? P.delta[rowBase + row] : 0.f;
+    }
+    cwb_wait0();
+    __syncthreads();
+    cwb_zero(s, BM / 8);
+    cwb_zero(dp, BM / 8);
+    cwb_mul_bt(s, kf, sA, lane);   // S^T: rows are keys, columns queries
+    cwb_mul_bt(dp, vf, sB, lane);  // dP^T
+    for (int n = 0; n < BM / 8; ++n)
+      for (int e = 0; e < 4; ++e) {
+        const int col = n * 8 + 2 * t + (e & 1), query = m0 + col, key = n0 + warp * 16 + g + (e >> 1) * 8;
+        const bool masked = query >= P.L || key >= P.S || (CWB_CAUSAL && key > query);
+        const float p = masked ? 0.f : cwb_exp2(s[n][e] * P.scaleLog2e - sLse[col]);
+        s[n][e] = p;
+        dp[n][e] = p * (dp[n][e] - sDelta[col]);
+      }
+    cwb_mul_b(dv, s, sB, lane);    // dV += P^T dO
+    cwb_mul_b(acc, dp, sA, lane);  // dK += dS^T Q
+    __syncthreads();
+  }
+  cwb_store(P.dk + b * P.st[6][0] + h * P.st[6][1], P.st[6][2], acc, P.scale, n0 + warp * 16, P.S, g, t);
+  cwb_store(P.dv + b * P.st[7][0] + h * P.st[7][1], P.st[7][2], dv, 1.f, n0 + warp * 16, P.S, g, t);
+#endif
+}
+)CUDA";
+
+// The kernel's parameter block, as the source declares it.
+struct AttentionParams {
+    const void *q, *k, *v, *o, *dout;
+    void *dq, *dk, *dv;
+    float *lse, *delta;
+    int L, S;
+    float scaleLog2e, scale;
+    long long st[8][3];
+};
+
+}  // namespace
+
+cuda::KernelSource flashAttentionBackwardKernel(DType dtype, int headDim, bool causal, int pass) {
+    if ((dtype != DType::Float16 && dtype != DType::BFloat16) || !(headDim == 16 || headDim == 32 || headDim == 64 || headDim == 128))
+        fail(ErrorKind::NotImplemented, fmt::format("flash attention backward: no kernel for {} with head dim {}", dtypeName(dtype), headDim));
+    const bool bf16 = dtype == DType::BFloat16;
+    std::string entry = fmt::format("cwb_flash_attention_backward_{}_{}_d{}{}", pass == 0 ? "dq" : "dkv", bf16 ? "bf16" : "f16", headDim,
+                                    causal ? "_causal" : "");
+    std::string code = fmt::format("#define CWB_ENTRY {}\n#define CWB_D {}\n#define CWB_CAUSAL {}\n#define CWB_T \"{}\"\n#define CWB_BF16 {}\n#define CWB_PASS {}\n",
+                                   entry, headDim, causal ? 1 : 0, bf16 ? "bf16" : "f16", bf16 ? 1 : 0, pass);
+    code += kFlashBackwardSource;
+    return {std::move(entry), std::move(code)};
+}
+
+}  // namespace cudagen
+
+namespace cudaops {
+
+namespace {
+
+// cp.async moves 16-byte chunks: rows must start 16-byte aligned and be dense along the head dim.
+Tensor kernelReadable(const Tensor& x) {
+    auto fits = [](const Tensor& t) {
+        if (reinterpret_cast<uintptr_t>(t.data()) % 16 != 0 || t.strides()[3] != 1) return false;
+        for (int d = 0; d < 3; ++d)
+            if (t.sizes()[static_cast<size_t>(d)] > 1 && t.strides()[static_cast<size_t>(d)] % 8 != 0) return false;
+        return true;
+    };
+    if (fits(x)) return x;
+    Tensor dense = contiguous(x);
+    return fits(dense) ? dense : clone(dense);
+}
+
+}  // namespace
+
+bool flashAttentionBackwardSupported(const Tensor& query, const Tensor& key, const Tensor& value) {
+    return query.dim() == 4 && flashAttentionSupported(query, key, value) && key.sizes() == query.sizes() && value.sizes() == query.sizes();
+}
+
+Tensor flashAttentionBackward(const Tensor& grad, const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& out, bool causal,
+                              double scale) {
+    if (!flashAttentionBackwardSupported(query, key, value) || grad.sizes() != query.sizes() || out.sizes() != query.sizes() ||
+        grad.dtype() != query.dtype() || out.dtype() != query.dtype())
+        fail(ErrorKind::Runtime, "_flash_attention_backward: query, key, value, out and grad must be 4-D CUDA float16/bfloat16 tensors of one "
+                                 "shape with head dim 16, 32, 64 or 128");
+    const Tensor q = kernelReadable(query), k = kernelReadable(key), v = kernelReadable(value), o = kernelReadable(out), g = kernelReadable(grad);
+    const int64_t batch = q.sizes()[0], heads = q.sizes()[1], rows = q.sizes()[2], dim = q.sizes()[3];
+    // [3, batch, L, heads, E]: PyTorch's flash layout, so that the transposes back to [batch, L, heads * E] are views.
+    const Tensor grads = empty({3, batch, rows, heads, dim}, q.dtype(), q.device());
+    const Tensor rowStats = empty({2, batch, heads, rows}, DType::Float32, q.device());
+    cudagen::AttentionParams params{};
+    params.q = q.data();
+    params.k = k.data();
+    params.v = v.data();
+    params.o = o.data();
+    params.dout = g.data();
+    char* base = static_cast<char*>(grads.data());
+    const size_t part = static_cast<size_t>(batch * rows * heads * dim) * itemSize(q.dtype());
+    params.dq = base;
+    params.dk = base + part;
+    params.dv = base + 2 * part;
+    params.lse = static_cast<float*>(rowStats.data());
+    params.delta = params.lse + batch * heads * rows;
+    params.L = params.S = static_cast<int>(rows);
+    params.scaleLog2e = static_cast<float>(scale * 1.4426950408889634);
+    params.scale = static_cast<float>(scale);
+    const Tensor* operands[5] = {&q, &k, &v, &o, &g};
+    for (int i = 0; i < 5; ++i)
+        for (int d = 0; d < 3; ++d) params.st[i][d] = operands[i]->strides()[static_cast<size_t>(d)];
+    for (int i = 5; i < 8; ++i) {  // (batch, head, row) strides of a [batch, L, heads, E] block
+        params.st[i][0] = rows * heads * dim;
+        params.st[i][1] = dim;
+        params.st[i][2] = heads * dim;
+    }
+    cuda::DeviceContext& context = cuda::DeviceContext::get(normalizeDevice(q.device()).index());
+    cuda::LaunchShape shape;
+    shape.gridX = static_cast<unsigned>((rows + cudagen::kAttentionRowsPerBlock - 1) / cudagen::kAttentionRowsPerBlock);
+    shape.gridY = static_cast<unsigned>(heads);
+    shape.gridZ = static_cast<unsigned>(batch);
+    shape.blockX = cudagen::kAttentionThreads;
+    void* args[] = {&params};
+    for (int pass = 0; pass < 2; ++pass)
+        context.launch(cudagen::flashAttentionBackwardKernel(q.dtype(), static_cast<int>(dim), causal, pass), shape, args);
+    return grads;
+}
+
+}  // namespace cudaops
+
+}  // namespace eng::tensor
