@@ -12,6 +12,7 @@
 #include "aot/graph_builder.h"
 #include "fx/graph_runner.h"
 #include "fx/written_arguments.h"
+#include "tensor/autocast_cache.h"
 #include "tensor/autograd/grad_mode.h"
 
 namespace eng::aot {
@@ -52,6 +53,20 @@ std::vector<std::pair<tensor::Tensor, tensor::DType>> castsOf(vm::Interpreter& v
     return casts;
 }
 
+/// Whether a region entered by `enter` keeps autocast's weight-cast cache: its cache_enabled argument, or the
+/// region around it when that is None.
+bool cacheEnabledBy(const fx::Node& enter, bool outer) {
+    if (enter.args.size() < 4 || enter.args[3].kind != fx::Arg::Kind::Constant || enter.args[3].constant.isNone()) return outer;
+    return enter.args[3].constant.is(vm::Kind::Bool) && enter.args[3].constant.asBool();
+}
+
+/// A cast that eager autocast makes once per region and reuses (tensor/autocast_cache.h): a float32 leaf that
+/// requires grad, to the region's lower-precision dtype of its device.
+bool cachedCast(const tensor::Tensor& from, tensor::DType to, const tensor::AutocastStates& state) {
+    const tensor::AutocastState& device = from.device().type() == tensor::DeviceType::CUDA ? state.cuda : state.cpu;
+    return from.dtype() == tensor::DType::Float32 && from.requiresGrad() && from.isLeaf() && to == device.dtype;
+}
+
 /// A call that writes an argument (`x.add_(y)`, `x += y`, `x[i] = y`, batch_norm's running statistics; the op
 /// registry's marks): not run again on the examples, which it would change. Autocast casts none of them (its
 /// tables name functional ops only).
@@ -73,6 +88,11 @@ AutocastCasts explicitAutocastCasts(vm::Interpreter& vm, const fx::Graph& graph,
     std::map<const fx::Node*, fx::Node*> remap;
     std::map<const fx::Node*, tensor::AutocastStates> enteredFrom;  // each enter node: the state it replaced
     tensor::AutocastStates state = before;
+    // The regions entered in the graph, each with whether it caches weight casts; within the outermost one a
+    // cached cast is one `to` node for all its readers, so a write to the weight inside the region is not seen by
+    // later casts, as eagerly.
+    std::vector<bool> caching;
+    std::map<std::pair<const fx::Node*, tensor::DType>, fx::Node*> regionCasts;
     std::function<fx::Arg(const fx::Arg&)> mapped = [&](const fx::Arg& a) {
         fx::Arg result = a;
         if (a.kind == fx::Arg::Kind::NodeRef) result.node = remap.at(a.node);
@@ -93,6 +113,7 @@ AutocastCasts explicitAutocastCasts(vm::Interpreter& vm, const fx::Graph& graph,
         if (node->op == fx::NodeOp::CallFunction && node->target == kEnter) {
             enteredFrom[node.get()] = state;
             state = entered(*node, state);
+            caching.push_back(cacheEnabledBy(*node, caching.empty() ? tensor::autocastCacheEnabled() : caching.back()));
             continue;
         }
         if (node->op == fx::NodeOp::CallFunction && node->target == kExit) {
@@ -100,6 +121,8 @@ AutocastCasts explicitAutocastCasts(vm::Interpreter& vm, const fx::Graph& graph,
             auto found = enter ? enteredFrom.find(enter) : enteredFrom.end();
             if (found == enteredFrom.end()) throw AotUnsupported("_exit_autocast of a region entered outside the graph");
             state = found->second;
+            if (!caching.empty()) caching.pop_back();
+            if (caching.empty()) regionCasts.clear();
             continue;
         }
         std::vector<std::pair<tensor::Tensor, tensor::DType>> casts;
@@ -117,7 +140,8 @@ AutocastCasts explicitAutocastCasts(vm::Interpreter& vm, const fx::Graph& graph,
             if (!example) return;
             for (const auto& [from, dtype] : casts) {
                 if (!from.isSameTensor(*example)) continue;
-                fx::Node*& cast = castNodes[{a.node, dtype}];
+                const bool cached = !caching.empty() && caching.back() && cachedCast(from, dtype, state);
+                fx::Node*& cast = cached ? regionCasts[{a.node, dtype}] : castNodes[{a.node, dtype}];
                 if (!cast) {
                     cast = b.method("to", a.node, {GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(dtype)))});
                     // The cast belongs to the user's line of the op it feeds.

@@ -1,9 +1,11 @@
 // torch.autocast's per-thread state and the casts a registry call makes under it (the policies are
 // ops/autocast_policies.def): eligible arguments are floating tensors on the autocast device, float64 excluded.
 #include "tensor/autocast.h"
+#include "tensor/autocast_cache.h"
 
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "tensor/registry.h"
 
@@ -11,10 +13,19 @@ namespace eng::tensor {
 
 namespace {
 
+struct CastCache {
+    bool enabled = true;
+    int nesting = 0;
+    // By the leaf's TensorImpl: the leaf (weak, so a freed one's address reused by another tensor is no hit) and
+    // its cast.
+    std::unordered_map<const TensorImpl*, std::pair<std::weak_ptr<TensorImpl>, Tensor>> casts;
+};
+
 struct ThreadAutocast {
     AutocastStates states{{false, DType::BFloat16}, {false, DType::Float16}};
     int suspended = 0;
     AutocastCastObserver* observer = nullptr;
+    CastCache cache;
 };
 
 ThreadAutocast& current() {
@@ -99,6 +110,24 @@ bool autocastActive() {
     return s.suspended == 0 && s.states.anyEnabled();
 }
 
+AutocastStatesRestore::AutocastStatesRestore() : saved_(autocastStates()), savedCache_(std::make_shared<const CastCache>(current().cache)) {}
+AutocastStatesRestore::~AutocastStatesRestore() {
+    setAutocastStates(saved_);
+    current().cache = *static_cast<const CastCache*>(savedCache_.get());
+}
+
+bool autocastCacheEnabled() { return current().cache.enabled; }
+void setAutocastCacheEnabled(bool enabled) { current().cache.enabled = enabled; }
+int autocastIncrementNesting() { return ++current().cache.nesting; }
+// Never below 0: a compiled graph's region is entered by its explicit casts, not by _enter_autocast, while the exit
+// after a graph break inside the region still runs; that exit leaves no region open.
+int autocastDecrementNesting() {
+    int& nesting = current().cache.nesting;
+    nesting = nesting > 0 ? nesting - 1 : 0;
+    return nesting;
+}
+void clearAutocastCache() { current().cache.casts.clear(); }
+
 AutocastSuspend::AutocastSuspend() { ++current().suspended; }
 AutocastSuspend::~AutocastSuspend() { --current().suspended; }
 
@@ -130,9 +159,20 @@ bool applyAutocast(const Schema& schema, std::vector<Value>& args) {
         if (args.empty() || !args[0].isTensor() || !eligible(args[0].toTensor(), device)) return true;
     }
     const AutocastSuspend suspend;
+    ThreadAutocast& thread = current();
     forEachTensor(args, [&](const Tensor& t) -> std::optional<Tensor> {
         if (!eligible(t, device) || t.dtype() == target) return std::nullopt;
-        if (AutocastCastObserver* observer = current().observer) (*observer)(t, target);
+        if (AutocastCastObserver* observer = thread.observer) {
+            // A trace writes every cast into its graph: no cache, whose entries would outlive the traced region.
+            (*observer)(t, target);
+        } else if (target == state.dtype && t.dtype() == DType::Float32 && t.requiresGrad() && t.isLeaf() && thread.cache.enabled) {
+            auto hit = thread.cache.casts.find(t.impl());
+            if (hit != thread.cache.casts.end() && hit->second.first.lock() == t.implPtr()) return hit->second.second;
+            const Value cast[] = {Value(t), Value(target)};
+            Tensor lower = OpRegistry::instance().call("Tensor.to", cast).toTensor();
+            thread.cache.casts[t.impl()] = {t.implPtr(), lower};
+            return lower;
+        }
         const Value cast[] = {Value(t), Value(target)};
         return OpRegistry::instance().call("Tensor.to", cast).toTensor();
     });

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -35,16 +36,19 @@ AutocastStates autocastStates();
 void setAutocastStates(const AutocastStates& states);
 
 /// Puts this thread's autocast states back as they were at construction, however the scope ends (a trace of a
-/// `with torch.autocast` block, a pass that runs ops under a region's state).
+/// `with torch.autocast` block, a pass that runs ops under a region's state), and the weight-cast cache's too
+/// (autocast_cache.h: the regions entered, whether it caches, what it holds), so that a trace abandoned inside a
+/// region leaves no region open and no cast of its examples behind.
 class AutocastStatesRestore {
 public:
-    AutocastStatesRestore() : saved_(autocastStates()) {}
-    ~AutocastStatesRestore() { setAutocastStates(saved_); }
+    AutocastStatesRestore();
+    ~AutocastStatesRestore();
     AutocastStatesRestore(const AutocastStatesRestore&) = delete;
     AutocastStatesRestore& operator=(const AutocastStatesRestore&) = delete;
 
 private:
     AutocastStates saved_;
+    std::shared_ptr<const void> savedCache_;
 };
 
 enum class AutocastPolicy { Keep, Lower, Fp32, Fp32Opt, Promote };

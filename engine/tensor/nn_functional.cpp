@@ -263,8 +263,9 @@ Tensor dropout(const Tensor& x, double p, bool training) {
 
 Tensor dropoutScale(const Tensor& x, double p) {
     Tensor keep = emptyLike(x, TensorOptions{x.dtype(), x.device(), false});
+    // PyTorch's CPU dropout: noise.bernoulli_(1 - p).div_(1 - p), then input * noise.
     bernoulliInPlace(keep, 1 - p);
-    return mul(keep, Scalar(1.0 / (1.0 - p)));
+    return div(keep, Scalar(1.0 - p));
 }
 
 Tensor embedding(const Tensor& indices, const Tensor& weight, std::optional<int64_t> paddingIdx) {

@@ -399,6 +399,7 @@ const OpRegistry& OpRegistry::instance() {
         registerTensorMethodOps(r);
         registerNnOps(r);
         registerComplexOps(r);
+        registerRandomOps(r);
         registerCompositeOps(r);
         registerAutogradOps(r);
         // view_ops.def is the one list of view ops the compiler trusts: each must exist here.

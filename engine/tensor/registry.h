@@ -124,6 +124,8 @@ void registerShapeOps(OpRegistry& registry);
 void registerTensorMethodOps(OpRegistry& registry);
 void registerNnOps(OpRegistry& registry);
 void registerComplexOps(OpRegistry& registry);
+// Seeds, generator states, torch.Generator objects and the in-place random fills (registry_random.cpp).
+void registerRandomOps(OpRegistry& registry);
 // Ops made of registry calls, whose autograd records their parts (registry_composite.cpp).
 void registerCompositeOps(OpRegistry& registry);
 bool isCompositeOp(std::string_view schemaName);

@@ -1,5 +1,5 @@
 // Registry entries for factories and global settings: torch.tensor/zeros/ones/full/arange/linspace/eye/rand*, multinomial,
-// the *_like and Tensor.new_* variants, seeds, the CPU thread count, print options and dtype/device queries.
+// the *_like and Tensor.new_* variants, the CPU thread count, print options and dtype/device queries.
 #include <algorithm>
 #include <limits>
 
@@ -62,17 +62,17 @@ void registerCreationOps(OpRegistry& r) {
     r.def({"torch.eye"}, withTail("eye(int n, int? m=None"),
           [](const Args& a) { return Value(eye(a.integer(0), a.optInteger(1), factoryOptions(a, 2))); });
     r.def({"torch.rand"}, withTail("rand(int[] size, *, Generator? generator=None"),
-          [](const Args& a) { return Value(rand(a.intList(0), factoryOptions(a, 2))); });
+          [](const Args& a) { return Value(rand(a.intList(0), factoryOptions(a, 2), &generatorFrom(a[1]))); });
     r.def({"torch.randn"}, withTail("randn(int[] size, *, Generator? generator=None"),
-          [](const Args& a) { return Value(randn(a.intList(0), factoryOptions(a, 2))); });
+          [](const Args& a) { return Value(randn(a.intList(0), factoryOptions(a, 2), &generatorFrom(a[1]))); });
     r.def({"torch.randint"}, withTail("randint(int high, int[] size, *, Generator? generator=None"),
-          [](const Args& a) { return Value(randint(0, a.integer(0), a.intList(1), factoryOptions(a, 3))); });
+          [](const Args& a) { return Value(randint(0, a.integer(0), a.intList(1), factoryOptions(a, 3), &generatorFrom(a[2]))); });
     r.def({"torch.randint"}, withTail("randint(int low, int high, int[] size, *, Generator? generator=None"),
-          [](const Args& a) { return Value(randint(a.integer(0), a.integer(1), a.intList(2), factoryOptions(a, 4))); });
+          [](const Args& a) { return Value(randint(a.integer(0), a.integer(1), a.intList(2), factoryOptions(a, 4), &generatorFrom(a[3]))); });
     r.def({"torch.randperm"}, withTail("randperm(int n, *, Generator? generator=None"),
-          [](const Args& a) { return Value(randperm(a.integer(0), factoryOptions(a, 2))); });
+          [](const Args& a) { return Value(randperm(a.integer(0), factoryOptions(a, 2), &generatorFrom(a[1]))); });
     r.def({"torch.multinomial", "Tensor.multinomial"}, "multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None)",
-          [](const Args& a) { return Value(multinomial(a.tensor(0), a.integer(1), a.boolean(2))); });
+          [](const Args& a) { return Value(multinomial(a.tensor(0), a.integer(1), a.boolean(2), &generatorFrom(a[3]))); });
 
     const std::string likeTail = ", *, " + std::string(kFactoryTail) + ", MemoryFormat? memory_format=None)";
     r.def({"torch.zeros_like"}, "zeros_like(Tensor self" + likeTail,
@@ -110,17 +110,12 @@ void registerCreationOps(OpRegistry& r) {
         return Value(withGrad(tensorFromData(a[1], o.dtype, o.device.value_or(kCpu)), o.requiresGrad));
     });
 
-    r.def({"torch.manual_seed"}, "manual_seed(int seed)", [](const Args& a) {
-        manualSeed(static_cast<uint64_t>(a.integer(0)));
-        return noneValue();
-    });
     r.def({"torch.set_num_threads"}, "set_num_threads(int nthreads)", [](const Args& a) {
         if (a.integer(0) <= 0) fail(ErrorKind::Runtime, "set_num_threads expects a positive integer");
         setWorkerThreadCount(static_cast<int>(std::min<int64_t>(a.integer(0), std::numeric_limits<int>::max())));
         return noneValue();
     });
     r.def({"torch.get_num_threads"}, "get_num_threads()", [](const Args&) { return Value(int64_t{workerThreadCount()}); });
-    r.def({"torch.initial_seed"}, "initial_seed()", [](const Args&) { return Value(static_cast<int64_t>(initialSeed())); });
     r.def({"torch.get_default_dtype"}, "get_default_dtype()", [](const Args&) { return Value(kDefaultFloat); });
     r.def({"torch.is_tensor"}, "is_tensor(Any obj)", [](const Args& a) { return Value(a[0].isTensor()); });
     r.def({"torch.is_floating_point", "Tensor.is_floating_point"}, "is_floating_point(Tensor self)",

@@ -32,6 +32,14 @@ std::pair<double, double> fans(const Tensor& t) {
     return {static_cast<double>(t.sizes()[1]) * receptive, static_cast<double>(t.sizes()[0]) * receptive};
 }
 
+// _calculate_correct_fan: the mode (any case) picks fan_in or fan_out.
+double correctFan(std::string mode, double fanIn, double fanOut) {
+    std::transform(mode.begin(), mode.end(), mode.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (mode != "fan_in" && mode != "fan_out")
+        fail(ErrorKind::Value, fmt::format("Mode {} not supported, please use one of ['fan_in', 'fan_out']", mode));
+    return mode == "fan_in" ? fanIn : fanOut;
+}
+
 double gainFor(const std::string& nonlinearity, double param) {
     if (nonlinearity == "relu") return std::sqrt(2.0);
     if (nonlinearity == "leaky_relu") return std::sqrt(2.0 / (1 + param * param));
@@ -122,41 +130,53 @@ void registerNnOps(OpRegistry& r) {
               return Value(crossEntropy(a.tensor(0), a.tensor(1), a.str(6), a.integer(4)));
           });
 
+    // torch.nn.init with PyTorch's arithmetic (bound = sqrt(3) * std, std from the gain and the fans), so the bounds
+    // and thus the values are torch's to the last bit.
     r.def({"torch.nn.init.uniform_"}, "uniform_(Tensor tensor, float a=0.0, float b=1.0, Generator? generator=None)",
-          [](const Args& a) { return Value(uniformInPlace(a.tensor(0), a.real(1), a.real(2))); });
+          [](const Args& a) { return Value(uniformInPlace(a.tensor(0), a.real(1), a.real(2), &generatorFrom(a[3]))); });
     r.def({"torch.nn.init.normal_"}, "normal_(Tensor tensor, float mean=0.0, float std=1.0, Generator? generator=None)",
-          [](const Args& a) { return Value(normalInPlace(a.tensor(0), a.real(1), a.real(2))); });
+          [](const Args& a) { return Value(normalInPlace(a.tensor(0), a.real(1), a.real(2), &generatorFrom(a[3]))); });
+    r.def({"torch.nn.init.trunc_normal_"},
+          "trunc_normal_(Tensor tensor, float mean=0.0, float std=1.0, float a=-2.0, float b=2.0, Generator? generator=None)",
+          [](const Args& a) {
+              return Value(truncNormalInPlace(a.tensor(0), a.real(1), a.real(2), a.real(3), a.real(4), &generatorFrom(a[5])));
+          });
     r.def({"torch.nn.init.zeros_"}, "zeros_(Tensor tensor)", [](const Args& a) { return Value(fillInPlace(a.tensor(0), Scalar(int64_t{0}))); });
     r.def({"torch.nn.init.ones_"}, "ones_(Tensor tensor)", [](const Args& a) { return Value(fillInPlace(a.tensor(0), Scalar(int64_t{1}))); });
     r.def({"torch.nn.init.constant_"}, "constant_(Tensor tensor, Scalar val)",
           [](const Args& a) { return Value(fillInPlace(a.tensor(0), a.scalar(1))); });
     r.def({"torch.nn.init.calculate_gain"}, "calculate_gain(str nonlinearity, float? param=None)",
           [](const Args& a) { return Value(gainFor(a.str(0), a.optReal(1).value_or(0.01))); });
-    r.def({"torch.nn.init.kaiming_uniform_"},
-          "kaiming_uniform_(Tensor tensor, float a=0, str mode='fan_in', str nonlinearity='leaky_relu', Generator? generator=None)",
-          [](const Args& a) {
-              const auto [fanIn, fanOut] = fans(a.tensor(0));
-              const double fan = a.str(2) == "fan_in" ? fanIn : fanOut;
-              const double bound = gainFor(a.str(3), a.real(1)) * std::sqrt(3.0 / fan);
-              return Value(uniformInPlace(a.tensor(0), -bound, bound));
-          });
-    r.def({"torch.nn.init.xavier_uniform_"}, "xavier_uniform_(Tensor tensor, float gain=1.0, Generator? generator=None)",
-          [](const Args& a) {
-              const auto [fanIn, fanOut] = fans(a.tensor(0));
-              const double bound = a.real(1) * std::sqrt(6.0 / (fanIn + fanOut));
-              return Value(uniformInPlace(a.tensor(0), -bound, bound));
-          });
+    for (const char* name : {"kaiming_uniform_", "kaiming_normal_"}) {
+        const bool uniform = std::string_view(name) == "kaiming_uniform_";
+        r.def({fmt::format("torch.nn.init.{}", name)},
+              fmt::format("{}(Tensor tensor, float a=0, str mode='fan_in', str nonlinearity='leaky_relu', Generator? generator=None)", name),
+              [uniform](const Args& a) {
+                  const auto [fanIn, fanOut] = fans(a.tensor(0));
+                  const double std = gainFor(a.str(3), a.real(1)) / std::sqrt(correctFan(a.str(2), fanIn, fanOut));
+                  if (!uniform) return Value(normalInPlace(a.tensor(0), 0.0, std, &generatorFrom(a[4])));
+                  const double bound = std::sqrt(3.0) * std;
+                  return Value(uniformInPlace(a.tensor(0), -bound, bound, &generatorFrom(a[4])));
+              });
+    }
+    for (const char* name : {"xavier_uniform_", "xavier_normal_"}) {
+        const bool uniform = std::string_view(name) == "xavier_uniform_";
+        r.def({fmt::format("torch.nn.init.{}", name)}, fmt::format("{}(Tensor tensor, float gain=1.0, Generator? generator=None)", name),
+              [uniform](const Args& a) {
+                  const auto [fanIn, fanOut] = fans(a.tensor(0));
+                  const double std = a.real(1) * std::sqrt(2.0 / (fanIn + fanOut));
+                  if (!uniform) return Value(normalInPlace(a.tensor(0), 0.0, std, &generatorFrom(a[2])));
+                  const double bound = std::sqrt(3.0) * std;
+                  return Value(uniformInPlace(a.tensor(0), -bound, bound, &generatorFrom(a[2])));
+              });
+    }
     r.def({"torch.nn.init._calculate_fan_in_and_fan_out"}, "_calculate_fan_in_and_fan_out(Tensor tensor)", [](const Args& a) {
         const auto [fanIn, fanOut] = fans(a.tensor(0));
         return Value::tuple({Value(static_cast<int64_t>(fanIn)), Value(static_cast<int64_t>(fanOut))});
     });
     r.def({"torch.nn.init._calculate_correct_fan"}, "_calculate_correct_fan(Tensor tensor, str mode)", [](const Args& a) {
-        std::string mode(a.str(1));
-        std::transform(mode.begin(), mode.end(), mode.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        if (mode != "fan_in" && mode != "fan_out")
-            fail(ErrorKind::Value, fmt::format("Mode {} not supported, please use one of ['fan_in', 'fan_out']", mode));
         const auto [fanIn, fanOut] = fans(a.tensor(0));
-        return Value(static_cast<int64_t>(mode == "fan_in" ? fanIn : fanOut));
+        return Value(static_cast<int64_t>(correctFan(a.str(1), fanIn, fanOut)));
     });
 }
 

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include "tensor/conversion.h"
-#include "tensor/random.h"
 #include "tensor/registry_support.h"
 #include "tensor/shape.h"
 
@@ -85,13 +84,6 @@ void registerTensorMethodOps(OpRegistry& r) {
         self.setRequiresGrad(a.boolean(1));
         return a[0];
     });
-    r.def(method("uniform_"), "uniform_(Tensor self, float from=0, float to=1, *, Generator? generator=None)",
-          [](const Args& a) { return Value(uniformInPlace(a.tensor(0), a.real(1), a.real(2))); });
-    r.def(method("normal_"), "normal_(Tensor self, float mean=0, float std=1, *, Generator? generator=None)",
-          [](const Args& a) { return Value(normalInPlace(a.tensor(0), a.real(1), a.real(2))); });
-    r.def(method("bernoulli_"), "bernoulli_(Tensor self, float p=0.5, *, Generator? generator=None)",
-          [](const Args& a) { return Value(bernoulliInPlace(a.tensor(0), a.real(1))); });
-
     r.def(method("item"), "item(Tensor self)", [](const Args& a) { return Value(item(a.tensor(0))); });
     r.def(method("tolist"), "tolist(Tensor self)", [](const Args& a) { return tensorToList(a.tensor(0)); });
     r.def(method("size"), "size(Tensor self, int? dim=None)", [](const Args& a) {

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "tensor/autocast.h"
+#include "tensor/autocast_cache.h"
 #include "vm/errors.h"
 #include "vm/interpreter.h"
 
@@ -47,14 +48,20 @@ void enter(InstanceObject& mode) {
     const tensor::DeviceType device = autocastDevice(mode.attributes.at("device"));
     mode.attributes["_prev_enabled"] = Value(tensor::autocastState(device).enabled);
     mode.attributes["_prev_dtype"] = dtypeValue(tensor::autocastState(device).dtype);
+    mode.attributes["prev_cache_enabled"] = Value(tensor::autocastCacheEnabled());
     tensor::setAutocastState(device, {mode.attributes.at("_enabled").asBool(), mode.attributes.at("fast_dtype").as<DTypeObject>().value});
+    tensor::setAutocastCacheEnabled(mode.attributes.at("_cache_enabled").asBool());
+    tensor::autocastIncrementNesting();
 }
 
+/// As PyTorch's __exit__: leaving the outermost region drops the weight casts it cached.
 void exit(InstanceObject& mode) {
     auto& attributes = mode.attributes;
     if (!attributes.contains("_prev_enabled")) return;
+    if (tensor::autocastDecrementNesting() == 0) tensor::clearAutocastCache();
     tensor::setAutocastState(autocastDevice(attributes.at("device")),
                              {attributes.at("_prev_enabled").asBool(), attributes.at("_prev_dtype").as<DTypeObject>().value});
+    tensor::setAutocastCacheEnabled(attributes.at("prev_cache_enabled").asBool());
 }
 
 std::shared_ptr<ClassObject> defineAutocastClass(Interpreter& vm) {
@@ -71,7 +78,9 @@ std::shared_ptr<ClassObject> defineAutocastClass(Interpreter& vm) {
         // The arguments as given: Dynamo's graphs pass them to _enter_autocast.
         self.attributes["_dtype_arg"] = dtype;
         self.attributes["_enabled_arg"] = Value(enabled);
-        self.attributes["_cache_enabled_arg"] = argument(a, 4, "cache_enabled", Value());
+        const Value cacheEnabled = argument(a, 4, "cache_enabled", Value());
+        self.attributes["_cache_enabled_arg"] = cacheEnabled;
+        self.attributes["_cache_enabled"] = Value(cacheEnabled.isNone() ? tensor::autocastCacheEnabled() : m.truthy(cacheEnabled));
         self.attributes["fast_dtype"] = dtypeValue(state.dtype);
         self.attributes["_enabled"] = Value(state.enabled);
         return Value();
@@ -194,6 +203,20 @@ void installAutocast(Interpreter& vm, ModuleObject& torch, ModuleObject& amp, Mo
         tensor::setAutocastState(device, state);
         return Value();
     });
+    torch.attributes["is_autocast_cache_enabled"] =
+        makeNative("is_autocast_cache_enabled", [](Interpreter&, CallArgs&) { return Value(tensor::autocastCacheEnabled()); });
+    torch.attributes["set_autocast_cache_enabled"] = makeNative("set_autocast_cache_enabled", [](Interpreter& m, CallArgs& a) {
+        tensor::setAutocastCacheEnabled(m.truthy(a.positional.at(0)));
+        return Value();
+    });
+    torch.attributes["clear_autocast_cache"] = makeNative("clear_autocast_cache", [](Interpreter&, CallArgs&) {
+        tensor::clearAutocastCache();
+        return Value();
+    });
+    torch.attributes["autocast_increment_nesting"] = makeNative(
+        "autocast_increment_nesting", [](Interpreter&, CallArgs&) { return Value(static_cast<int64_t>(tensor::autocastIncrementNesting())); });
+    torch.attributes["autocast_decrement_nesting"] = makeNative(
+        "autocast_decrement_nesting", [](Interpreter&, CallArgs&) { return Value(static_cast<int64_t>(tensor::autocastDecrementNesting())); });
     torch.attributes["set_autocast_dtype"] = makeNative("set_autocast_dtype", [](Interpreter&, CallArgs& a) {
         const tensor::DeviceType device = autocastDevice(a.positional.at(0));
         tensor::AutocastState state = tensor::autocastState(device);

@@ -241,6 +241,9 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
             // attributes of torch.
             if (module.name.starts_with("torch") && polyfillSource(module.name + "." + name))
                 return importName(module.name + "." + name, makeStr("*"));
+            // torch.amp.GradScaler, written in the subset, loads with torch.amp.grad_scaler on first use.
+            if (module.name == "torch.amp" && name == "GradScaler")
+                return getAttr(importName("torch.amp.grad_scaler", makeStr("*")), name);
             // torch.nn's layers written in the subset (Conv2d, Softmax, ...) load with their module on first use.
             if (module.name == "torch.nn")
                 for (const std::string& layers : nnLayerModules()) {

@@ -284,12 +284,16 @@ std::string operatorModuleSource() {
 
 }  // namespace
 
+/// torch.amp.grad_scaler (GradScaler) written in the subset (grad_scaler_polyfill.cpp).
+const char* gradScalerPolyfillSource();
+
 const char* polyfillSource(const std::string& module) {
     static const std::string kOperator = operatorModuleSource();
     static const std::map<std::string, const char*> kSources = {
         {"functools", kFunctools}, {"itertools", kItertools}, {"contextlib", kContextlib}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer},
                                                                   {"torch.onnx", kTorchOnnx}, {"torch.distributed", kTorchDistributed},
-                                                                  {"torch.distributions", distributionsPolyfillSource()}};
+                                                                  {"torch.distributions", distributionsPolyfillSource()},
+                                                                  {"torch.amp.grad_scaler", gradScalerPolyfillSource()}};
     auto it = kSources.find(module);
     return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
 }

@@ -312,6 +312,8 @@ void installCuda(Interpreter& vm, ModuleObject& cuda);
 void installDeprecatedAutocast(Interpreter& vm, ModuleObject& torch);
 // torch.autocast, torch.amp and the autocast state functions (autocast_module.cpp).
 void installAutocast(Interpreter& vm, ModuleObject& torch, ModuleObject& amp, ModuleObject& autocastMode);
+// torch.Generator (generator_module.cpp).
+void defineGenerator(Interpreter& vm, ModuleObject& torch);
 
 /// torch.FloatTensor, torch.cuda.HalfTensor, ...: the legacy tensor types. A tensor is an instance of one when its
 /// `t.type()` names it; passed to an op (`t.type(torch.HalfTensor)`) one is that name (toTensorValue).
@@ -351,12 +353,13 @@ void installTorch(Interpreter& vm) {
     defineGradMode(vm, *torch, "no_grad", false);
     defineGradMode(vm, *torch, "enable_grad", true);
     torch->attributes["inference_mode"] = torch->attributes["no_grad"];
-    for (const char* sub : {"cuda", "linalg", "autograd"}) {
+    for (const char* sub : {"cuda", "linalg", "autograd", "random"}) {
         auto module = newModule(vm, std::string("torch.") + sub, std::string("torch.") + sub + ".");
         torch->attributes[sub] = Value(module);
     }
     installCuda(vm, vm.modules().at("torch.cuda").as<ModuleObject>());
     installDeprecatedAutocast(vm, *torch);
+    defineGenerator(vm, *torch);
     defineLegacyTensorTypes(vm, *torch);
     defineLegacyTensorTypes(vm, vm.modules().at("torch.cuda").as<ModuleObject>());
     // Checkpoint recomputation is only invalid inside a backward pass that runs Python hooks, which this runtime

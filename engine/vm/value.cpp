@@ -3,8 +3,10 @@
 
 #include <algorithm>
 
+#include "tensor/random.h"
 #include "tensor/registry.h"
 #include "vm/errors.h"
+#include "vm/torch_generator.h"
 
 namespace eng::vm {
 
@@ -184,6 +186,9 @@ tensor::Value toTensorValue(const Value& v) {
             if (tuple.typeName == "tuple") return tensor::Value::tuple(std::move(converted));
             return tensor::Value::namedTuple(tuple.typeName, tuple.fieldNames, std::move(converted));
         }
+        case Kind::Instance:
+            if (auto* generator = dynamic_cast<TorchGeneratorObject*>(v.object().get())) return tensor::generatorValue(generator->id);
+            typeError("unsupported argument type for a torch operation");
         default: typeError("unsupported argument type for a torch operation");
     }
 }

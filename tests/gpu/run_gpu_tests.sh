@@ -85,8 +85,9 @@ run() {
     # Generated kernels against the reference interpreter, then whole programs compiled for the GPU.
     run_if_bundled engine_inductor_cuda_tests
     run_if_bundled engine_inductor_tests --gtest_filter='*Cuda*'
-    # Compiled training steps (AOT Autograd, both passes' CUDA code) against eager on the GPU.
-    run_if_bundled engine_aot_tests --gtest_filter='*cuda_*'
+    # The programs of tests/scripts/**/cuda/: compiled training and optimizer steps (AOT Autograd, both passes' CUDA
+    # code) against eager on the GPU, and the rest that need a device.
+    run_if_bundled engine_script_tests --gtest_filter='*cuda_*'
     # A second process: kernels now come from the disk cache.
     run_if_bundled engine_cuda_tests --gtest_filter='CudaOps.Reductions'
     [[ -d $CWB_KERNEL_CACHE_DIR ]] && ls "$CWB_KERNEL_CACHE_DIR" | wc -l | xargs echo "kernels in the disk cache:"

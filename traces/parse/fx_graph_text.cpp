@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
-#include <unordered_map>
 
 #include "parse/fx_operators.h"
+#include "parse/node_name_table.h"
 #include "parse/text_scan.h"
 
 namespace traces {
@@ -22,12 +22,6 @@ using scan::trimLeft;
 using fx_operators::findInfixOperator;
 using fx_operators::InPlaceOperation;
 using fx_operators::inPlaceOperationOf;
-
-struct StringHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
-using NameTable = std::unordered_map<std::string, size_t, StringHash, std::equal_to<>>;
 
 struct SourceLocation {
     std::string file;
@@ -119,7 +113,7 @@ private:
 
     size_t maxNodes_;
     std::vector<GraphNode> nodes_;
-    NameTable byName_;
+    NodeNameTable byName_{nodes_};
     std::vector<size_t> seenStamp_;  // per node: the last statement that listed it as an input
     size_t stamp_ = 0;
     std::optional<SourceLocation> source_;
@@ -353,14 +347,13 @@ void FxGraphParser::handleAssignment(std::string_view name, std::string_view ann
 }
 
 bool FxGraphParser::renamePlaceholder(std::string_view newName, std::string_view argumentName) {
-    auto it = byName_.find(argumentName);
-    if (it == byName_.end()) return false;
-    GraphNode& node = nodes_[it->second];
+    std::optional<size_t> index = byName_.find(argumentName);
+    if (!index) return false;
+    GraphNode& node = nodes_[*index];
     if (node.op != "placeholder" || node.name != node.target || byName_.contains(newName)) return false;
-    size_t index = it->second;
-    byName_.erase(it);
+    byName_.erase(argumentName);
     node.name = std::string(newName);
-    byName_.emplace(node.name, index);
+    byName_.assign(node.name, *index);
     return true;
 }
 
@@ -447,10 +440,10 @@ std::vector<std::string> FxGraphParser::referencedNodes(std::string_view expr) {
         while (after < expr.size() && expr[after] == ' ') ++after;
         bool keyword = after < expr.size() && expr[after] == '=' && (after + 1 >= expr.size() || expr[after + 1] != '=');
         if (keyword) continue;
-        auto it = byName_.find(expr.substr(start, i - start));
-        if (it == byName_.end() || seenStamp_[it->second] == stamp_) continue;
-        seenStamp_[it->second] = stamp_;
-        out.push_back(it->first);
+        std::optional<size_t> node = byName_.find(expr.substr(start, i - start));
+        if (!node || seenStamp_[*node] == stamp_) continue;
+        seenStamp_[*node] = stamp_;
+        out.push_back(nodes_[*node].name);
     }
     return out;
 }
@@ -458,8 +451,8 @@ std::vector<std::string> FxGraphParser::referencedNodes(std::string_view expr) {
 size_t FxGraphParser::addNode(GraphNode&& node) {
     size_t index = nodes_.size();
     if (index >= maxNodes_) throw TooManyNodes{};
-    byName_.insert_or_assign(node.name, index);
     nodes_.push_back(std::move(node));
+    byName_.assign(nodes_.back().name, index);
     seenStamp_.push_back(0);
     return index;
 }
@@ -468,8 +461,7 @@ void FxGraphParser::dropSignaturePlaceholders() {
     if (signaturePlaceholders_ == 0) return;
     nodes_.erase(nodes_.begin(), nodes_.begin() + static_cast<std::ptrdiff_t>(signaturePlaceholders_));
     signaturePlaceholders_ = 0;
-    byName_.clear();
-    for (size_t i = 0; i < nodes_.size(); ++i) byName_.insert_or_assign(nodes_[i].name, i);
+    byName_.rebuildFromNodes();
     seenStamp_.assign(nodes_.size(), 0);
 }
 

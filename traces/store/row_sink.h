@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/trace_model.h"
+#include "store/json_columns.h"
 
 namespace traces {
 
@@ -45,6 +46,16 @@ public:
     virtual RowId addOutputCode(OutputCode&& code) { return addOutputCode(static_cast<const OutputCode&>(code)); }
     virtual RowId addArtifact(Artifact&& artifact, std::string_view payloadMd5) {
         return addArtifact(static_cast<const Artifact&>(artifact), payloadMd5);
+    }
+
+    /// True for a sink that stores a graph's nodes as their JSON (graphNodesToJson): the importer then encodes
+    /// them on its parsing thread, where they were just made and are still in cache, frees them there, and hands
+    /// over the text with addGraph(graph, nodesJson).
+    virtual bool storesEncodedGraphNodes() const { return false; }
+    /// `graph` without its nodes, and `nodesJson`, their encoding. By default decoded into `graph.nodes`.
+    virtual RowId addGraph(Graph&& graph, std::string&& nodesJson) {
+        graph.nodes = graphNodesFromJson(nodesJson);
+        return addGraph(std::move(graph));
     }
 
     /// Makes everything written so far durable and visible to readers (a no-op in memory).

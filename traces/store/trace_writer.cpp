@@ -33,6 +33,7 @@ constexpr size_t kJobOverhead = 512;
 constexpr int kIssueIdColumn = columnNumber(tables::kImportIssues, "id");
 constexpr int kPhaseCompileIdColumn = columnNumber(tables::kCompilePhases, "compile_id");
 constexpr int kArtifactPayloadIdColumn = columnNumber(tables::kArtifacts, "payload_id");
+constexpr int kGraphNodesColumn = columnNumber(tables::kGraphs, "nodes");
 
 /// Hands out ids for one table, continuing after the largest id already in the file.
 class IdCounter {
@@ -309,6 +310,21 @@ RowId TraceWriter::addGraph(Graph&& graph) {
     size_t bytes = row.text.size() + 128 * row.nodes.size();
     impl_->enqueue(bytes, [impl = impl_.get(), row = std::move(row), bytes] {
         impl->write(impl->insertGraph, tables::kGraphs, row, bytes);
+    });
+    return id;
+}
+
+RowId TraceWriter::addGraph(Graph&& graph, std::string&& nodesJson) {
+    Graph row = std::move(graph);
+    row.id = impl_->graphIds.take();
+    RowId id = row.id;
+    size_t bytes = row.text.size() + nodesJson.size();
+    impl_->enqueue(bytes, [impl = impl_.get(), row = std::move(row), json = std::move(nodesJson), bytes] {
+        // The row's own nodes are empty: the encoding made on the parsing thread replaces their "[]".
+        bindRow(impl->insertGraph, tables::kGraphs, row);
+        impl->insertGraph.bindUncopied(kGraphNodesColumn, json);
+        impl->insertGraph.run();
+        impl->wrote(bytes);
     });
     return id;
 }

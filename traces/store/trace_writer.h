@@ -41,6 +41,8 @@ public:
     RowId addRecordWithoutCompileId(const RecordWithoutCompileId& record) override;
     void updateCompile(Compile&& compile) override;
     RowId addGraph(Graph&& graph) override;
+    bool storesEncodedGraphNodes() const override { return true; }
+    RowId addGraph(Graph&& graph, std::string&& nodesJson) override;
     RowId addOutputCode(OutputCode&& code) override;
     RowId addArtifact(Artifact&& artifact, std::string_view payloadMd5) override;
     /// Ends the current batch so that everything written so far is durable and visible to readers.

@@ -1,38 +1,30 @@
 # Training steps of a model eagerly and compiled in lockstep: before each optimizer step the compiled copy takes the
 # eager copy's gradients, so both stay on the same parameters and every step is compared on its own (losses and
 # gradients of the step, then each parameter's update). A free-running comparison of many bf16 steps measures chaos
-# as much as the compiler: where training is unstable, rounding-level differences grow step by step.
+# as much as the compiler: where training is unstable, rounding-level differences grow step by step. The test
+# programs use lockstep(); tests/bench/aot_training_diff.py prints lockstep_steps() parameter by parameter.
 import torch
 
 
-def relative(a, b):
-    """||b - a|| / ||a|| over the whole tensor (1 for a zero a)."""
+def difference(a, b):
+    """(||b - a|| / ||a|| over the whole tensor (1 for a zero a), max |b - a|)."""
     a = a.detach().float()
     b = b.detach().float()
     norm = float(a.norm())
-    return float((b - a).norm()) / (norm if norm > 0 else 1.0)
+    return float((b - a).norm()) / (norm if norm > 0 else 1.0), float((b - a).abs().max())
 
 
-def lockstep(make, inputs, device, steps=3, autocast=None, lr=1e-3):
-    """make() twice (the same parameters), AdamW(fused on cuda) and torch.compile(opt.step) for the compiled copy;
-    returns the worst (loss difference, gradient, update) relative difference over the steps."""
-    eager_model = make().to(device)
-    compiled_model = make().to(device)
+def lockstep_steps(eager_model, compiled_model, loss_of, steps, lr=1e-3, fused=False, own_gradients=False):
+    """AdamW on both models, the compiled one through torch.compile(model) and torch.compile(opt.step); before each
+    step the compiled copy takes the eager gradients (own_gradients keeps its own, as a real loop would). Yields
+    each step's (eager loss, compiled loss, rows), one row per parameter: (eager gradient, compiled gradient, eager
+    update, compiled update, eager parameter, compiled parameter) after the step."""
     compiled = torch.compile(compiled_model)
     eager_params = list(eager_model.parameters())
     compiled_params = list(compiled_model.parameters())
-    fused = device == "cuda"
     eager_opt = torch.optim.AdamW(eager_params, lr=lr, fused=fused)
     compiled_opt = torch.optim.AdamW(compiled_params, lr=lr, fused=fused)
     compiled_step = torch.compile(compiled_opt.step)
-
-    def loss_of(model):
-        if autocast is None:
-            return model(*inputs)
-        with torch.autocast(device, dtype=autocast):
-            return model(*inputs)
-
-    worst_loss, worst_grad, worst_update = 0.0, 0.0, 0.0
     for i in range(steps):
         eager_opt.zero_grad()
         compiled_opt.zero_grad()
@@ -40,13 +32,33 @@ def lockstep(make, inputs, device, steps=3, autocast=None, lr=1e-3):
         eager_loss.backward()
         compiled_loss = loss_of(compiled)
         compiled_loss.backward()
-        worst_loss = max(worst_loss, abs(float(compiled_loss) - float(eager_loss)) / abs(float(eager_loss)))
-        before = [p.detach().clone() for p in eager_params + compiled_params]
-        for p, q in zip(eager_params, compiled_params):
-            worst_grad = max(worst_grad, relative(p.grad, q.grad))
-            q.grad = p.grad.detach().clone()
+        gradients = [(p.grad, q.grad) for p, q in zip(eager_params, compiled_params)]
+        before = [(p.detach().clone(), q.detach().clone()) for p, q in zip(eager_params, compiled_params)]
+        if not own_gradients:
+            for p, q in zip(eager_params, compiled_params):
+                q.grad = p.grad.detach().clone()
         eager_opt.step()
         compiled_step()
-        for p, q, p0, q0 in zip(eager_params, compiled_params, before, before[len(eager_params):]):
-            worst_update = max(worst_update, relative(p.detach() - p0, q.detach() - q0))
+        rows = []
+        for p, q, (gp, gq), (p0, q0) in zip(eager_params, compiled_params, gradients, before):
+            rows.append((gp, gq, p.detach() - p0, q.detach() - q0, p.detach(), q.detach()))
+        yield eager_loss, compiled_loss, rows
+
+
+def lockstep(make, inputs, device, steps=3, autocast=None, lr=1e-3):
+    """make() twice (the same parameters), AdamW (fused on cuda) in lockstep_steps; returns the worst (loss
+    difference, gradient, update) relative difference over the steps."""
+    def loss_of(model):
+        if autocast is None:
+            return model(*inputs)
+        with torch.autocast(device, dtype=autocast):
+            return model(*inputs)
+
+    worst_loss, worst_grad, worst_update = 0.0, 0.0, 0.0
+    for eager_loss, compiled_loss, rows in lockstep_steps(make().to(device), make().to(device), loss_of, steps, lr,
+                                                          fused=device == "cuda"):
+        worst_loss = max(worst_loss, abs(float(compiled_loss) - float(eager_loss)) / abs(float(eager_loss)))
+        for eager_grad, compiled_grad, eager_update, compiled_update, _, _ in rows:
+            worst_grad = max(worst_grad, difference(eager_grad, compiled_grad)[0])
+            worst_update = max(worst_update, difference(eager_update, compiled_update)[0])
     return worst_loss, worst_grad, worst_update

@@ -52,7 +52,7 @@ class Attention(nn.Module):
         k = self.k(h).view(b, t, 4, 4).transpose(1, 2)
         v = self.v(h).view(b, t, 4, 4).transpose(1, 2)
         att = (q @ k.transpose(-2, -1)) * 0.5
-        mask = torch.ones(t, t).tril() == 0
+        mask = torch.ones(t, t, device=x.device).tril() == 0
         att = att.masked_fill(mask, -1e9).softmax(dim=-1)
         y = (att @ v).transpose(1, 2).contiguous().view(b, t, c)
         return x + self.proj(y)

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "parse/fx_graph_text.h"
+#include "store/json_columns.h"
 
 namespace traces {
 namespace {
@@ -22,11 +23,13 @@ constexpr size_t kMaxQueuedBytes = 16u << 20;
 struct GraphParseAhead::State {
     struct Item {
         Graph graph;
+        std::string nodesJson;
         bool tooLarge = false;
         bool parsed = false;
         std::exception_ptr failure;
     };
     size_t maxNodes;
+    bool encodeNodes;
     std::mutex mutex;
     std::condition_variable changed;
     std::deque<std::unique_ptr<Item>> items;  // oldest first; the parser works through them in order
@@ -35,7 +38,7 @@ struct GraphParseAhead::State {
     bool stopping = false;
     std::thread thread;
 
-    explicit State(size_t limit) : maxNodes(limit) {
+    State(size_t limit, bool encode) : maxNodes(limit), encodeNodes(encode) {
         thread = std::thread([this] {
             pthread_setname_np(pthread_self(), "cwb-fx-parser");
             parseLoop();
@@ -60,6 +63,10 @@ struct GraphParseAhead::State {
             lock.unlock();
             try {
                 item.graph.nodes = parseFxGraphText(item.graph.text, maxNodes, &item.tooLarge);
+                if (encodeNodes) {
+                    item.nodesJson = graphNodesToJson(item.graph.nodes);
+                    std::vector<GraphNode>().swap(item.graph.nodes);  // freed by the thread that allocated them
+                }
             } catch (...) {
                 item.failure = std::current_exception();
             }
@@ -71,7 +78,8 @@ struct GraphParseAhead::State {
     }
 };
 
-GraphParseAhead::GraphParseAhead(size_t maxNodes) : state_(std::make_unique<State>(maxNodes)) {}
+GraphParseAhead::GraphParseAhead(size_t maxNodes, bool encodeNodes)
+    : state_(std::make_unique<State>(maxNodes, encodeNodes)) {}
 
 GraphParseAhead::~GraphParseAhead() = default;
 
@@ -90,6 +98,8 @@ void GraphParseAhead::push(Graph&& graph, const Done& done) {
 
 void GraphParseAhead::drain(const Done& done) { handBack(true, 0, done); }
 
+bool GraphParseAhead::encodesNodes() const { return state_->encodeNodes; }
+
 void GraphParseAhead::handBack(bool waitForAll, size_t maxQueuedBytes, const Done& done) {
     for (;;) {
         std::unique_ptr<State::Item> item;
@@ -106,7 +116,7 @@ void GraphParseAhead::handBack(bool waitForAll, size_t maxQueuedBytes, const Don
             state_->queuedBytes -= item->graph.text.size();
         }
         if (item->failure) std::rethrow_exception(item->failure);
-        done(std::move(item->graph), item->tooLarge);
+        done(std::move(item->graph), std::move(item->nodesJson), item->tooLarge);
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "model/trace_model.h"
 
@@ -11,20 +12,23 @@ namespace traces {
 
 class GraphParseAhead {
 public:
-    /// Graphs of more than `maxNodes` nodes keep their text and list no nodes (see parseFxGraphText).
-    explicit GraphParseAhead(size_t maxNodes);
+    /// Graphs of more than `maxNodes` nodes keep their text and list no nodes (see parseFxGraphText). With
+    /// `encodeNodes`, each graph's nodes are encoded as JSON (graphNodesToJson) and freed on the parsing thread.
+    GraphParseAhead(size_t maxNodes, bool encodeNodes);
     ~GraphParseAhead();
     GraphParseAhead(const GraphParseAhead&) = delete;
     GraphParseAhead& operator=(const GraphParseAhead&) = delete;
 
     /// Called with each parsed graph, in the order the graphs were pushed; `tooLarge` as parseFxGraphText says.
-    using Done = std::function<void(Graph&& graph, bool tooLarge)>;
+    /// With `encodeNodes`, `graph.nodes` is empty and `nodesJson` holds them; else `nodesJson` is empty.
+    using Done = std::function<void(Graph&& graph, std::string&& nodesJson, bool tooLarge)>;
 
     /// Queues `graph`, whose nodes are parsed from its text; hands back parsed graphs that are ready to `done`,
     /// waiting for the oldest while too much text is queued, so that memory stays flat.
     void push(Graph&& graph, const Done& done);
     /// Hands every queued graph to `done`, waiting for their parses; rethrows what a parse threw.
     void drain(const Done& done);
+    bool encodesNodes() const;
 
 private:
     struct State;

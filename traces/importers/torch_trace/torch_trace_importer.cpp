@@ -148,12 +148,12 @@ private:
     int64_t seq_ = 0;
     int64_t droppedIssues_ = 0;
     bool sawRank_ = false;
-    GraphParseAhead graphs_{kMaxGraphNodes};
+    GraphParseAhead graphs_{kMaxGraphNodes, writer_.storesEncodedGraphNodes()};
     // Parsed graphs reach the sink in log order, as do the problems noted between them (problem drains first).
-    GraphParseAhead::Done storeGraph_ = [this](Graph&& g, bool tooLarge) {
+    GraphParseAhead::Done storeGraph_ = [this](Graph&& g, std::string&& nodesJson, bool tooLarge) {
         if (tooLarge)
             noteProblem(g.line, 0, "graph_too_large", "graph " + g.name + " has more than " + std::to_string(kMaxGraphNodes) + " nodes: its text is kept, its nodes are not listed");
-        writer_.addGraph(std::move(g));
+        graphs_.encodesNodes() ? writer_.addGraph(std::move(g), std::move(nodesJson)) : writer_.addGraph(std::move(g));
     };
 
     void problem(int64_t line, int column, std::string kind, std::string message) {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "../../traces/test_support.h"
+#include "../test_programs.h"
 #include "aot/aot_backend.h"
 #include "capture/capture_engine.h"
 #include "core/selection_links.h"
@@ -18,38 +19,8 @@
 
 namespace {
 
-const char* const kTrainingStep = R"(
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(12, 24)
-        self.norm = nn.LayerNorm(24)
-        self.fc2 = nn.Linear(24, 5)
-
-    def forward(self, x, y):
-        return F.cross_entropy(self.fc2(F.gelu(self.norm(self.fc1(x)))), y)
-
-def main():
-    torch.manual_seed(0)
-    model = Net()
-    step = torch.compile(model)
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    x = torch.randn(4, 12)
-    y = torch.tensor([0, 4, 2, 1])
-    for i in range(2):
-        opt.zero_grad()
-        loss = step(x, y)
-        loss.backward()
-        opt.step()
-    return loss.detach()
-)";
-
 /// Runs `script`'s main() as `cwb run --trace` does and reads the trace back (null when the script raised).
-std::shared_ptr<const traces::TraceData> recordRun(const std::string& path, const char* script) {
+std::shared_ptr<const traces::TraceData> recordRun(const std::string& path, const std::string& script) {
     {
         std::ostringstream out;
         eng::vm::Interpreter vm(out);
@@ -70,7 +41,7 @@ std::shared_ptr<const traces::TraceData> recordRun(const std::string& path, cons
 
 TEST(AotTrace, TrainingStepRecordsAotGraphsAndBothPassesKernels) {
     testsupport::TempDir dir;
-    auto trace = recordRun(dir.file("run.db"), kTrainingStep);
+    auto trace = recordRun(dir.file("run.db"), enginetest::testProgram("aot/training_step_of_a_small_net.py"));
     ASSERT_TRUE(trace);
     viz::TraceAnalysis analysis(trace);
     ASSERT_EQ(trace->compiles.size(), 1u);
@@ -116,29 +87,9 @@ TEST(AotTrace, TrainingStepRecordsAotGraphsAndBothPassesKernels) {
     EXPECT_EQ(postGradTitles, (std::vector<std::string>{"post-grad forward", "post-grad backward"}));
 }
 
-const char* const kCompiledAutogradStep = R"(
-import torch
-import torch.nn as nn
-
-def step(model, x):
-    loss = torch.tanh(model(x)).pow(2).mean()
-    loss.backward()
-    return loss
-
-def main():
-    torch._dynamo.config.compiled_autograd = True
-    torch.manual_seed(0)
-    model = nn.Linear(6, 3)
-    run = torch.compile(step)
-    for i in range(2):
-        model.zero_grad()
-        loss = run(model, torch.randn(4, 6))
-    return loss.detach()
-)";
-
 TEST(AotTrace, CompiledAutogradPassIsACompileOfItsOwn) {
     testsupport::TempDir dir;
-    auto trace = recordRun(dir.file("run.db"), kCompiledAutogradStep);
+    auto trace = recordRun(dir.file("run.db"), enginetest::testProgram("aot/compiled_autograd_step.py"));
     ASSERT_TRUE(trace);
     viz::TraceAnalysis analysis(trace);
     const traces::Compile* capture = nullptr;

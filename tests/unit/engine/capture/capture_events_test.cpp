@@ -1,27 +1,15 @@
 // The compile events a capture hands its sink (the contract of compile_events.h): keys, counts, phases, the
 // user's stack, the printed graph and the guards (programs checked by what they print, log and compile are in
-// tests/scripts/capture/).
+// tests/scripts/capture/); the program is tests/data/engine/programs/capture/allowed_function_and_sin.py.
 #include <gtest/gtest.h>
 
+#include "../test_programs.h"
 #include "capture_support.h"
 
 using capturetest::runCaptured;
 
 TEST(CaptureEvents, CarryKeysCountsPhasesStacksAndGuards) {
-    const char* source = R"(import torch
-
-def scale(t):
-    return t * 3.0
-
-scale = torch.compiler.allow_in_graph(scale)
-
-@torch.compile
-def f(x, y):
-    return scale(x) + torch.sin(y)
-
-def main():
-    return f(torch.ones(2), torch.zeros(2))
-)";
+    const std::string source = enginetest::testProgram("capture/allowed_function_and_sin.py");
     capturetest::CapturedRun run = runCaptured(source, "t.py", "main");
     ASSERT_TRUE(run.ok) << run.error;
     ASSERT_EQ(run.events.started.size(), 1u);
@@ -30,7 +18,7 @@ def main():
     EXPECT_EQ(c.key.str(), "0/0");
     EXPECT_EQ(c.function, "f");
     EXPECT_EQ(c.file, "t.py");
-    EXPECT_EQ(c.firstLine, 8);  // the decorator's line, as co_firstlineno
+    EXPECT_EQ(c.firstLine, 10);  // the decorator's line, as co_firstlineno
     EXPECT_EQ(c.status, traces::CompileStatus::Ok);
     EXPECT_EQ(c.opCount, 3);     // scale (allowed in graph), sin, add
     EXPECT_EQ(c.inputCount, 2);
@@ -41,7 +29,7 @@ def main():
     // The user's stack at the call: main's line, then the compiled frame.
     ASSERT_EQ(run.events.startStacks.at(0).size(), 2u);
     EXPECT_EQ(run.events.startStacks[0][0].function, "main");
-    EXPECT_EQ(run.events.startStacks[0][0].line, 13);
+    EXPECT_EQ(run.events.startStacks[0][0].line, 15);
     EXPECT_EQ(run.events.startStacks[0][0].source, "return f(torch.ones(2), torch.zeros(2))");
     EXPECT_EQ(run.events.startStacks[0][1].function, "f");
     ASSERT_EQ(c.phases.size(), 2u);

@@ -3,6 +3,7 @@
 // imported log's show the same rows.
 #include <gtest/gtest.h>
 
+#include "../test_programs.h"
 #include "capture_support.h"
 #include "parse/fx_graph_text.h"
 
@@ -24,17 +25,7 @@ void expectSameRow(const traces::GraphNode& structured, const traces::GraphNode&
 }
 
 TEST(CaptureGraphRows, RowsSayWhatThePrintedGraphSays) {
-    const std::string source = R"(import torch
-
-@torch.compile
-def f(x, y):
-    a = torch.cat([x, y * 2], dim=0)
-    b = a.sum(dim=0, keepdim=True)
-    c = torch.sin(a) + b
-    return c.transpose(0, 1), b
-
-f(torch.ones(2, 3), torch.zeros(2, 3))
-)";
+    const std::string source = enginetest::testProgram("capture/cat_sum_and_transpose.py");
     const capturetest::CapturedRun run = capturetest::runCaptured(source, "rows.py");
     ASSERT_TRUE(run.ok) << run.error;
     ASSERT_FALSE(run.events.graphs.empty());

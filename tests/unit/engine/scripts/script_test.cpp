@@ -23,6 +23,8 @@
 //                               whole GraphModule.code of the next captured graph, in compile order
 //   # expect graph: TEXT        some captured graph as TORCH_TRACE prints it (print_readable: shapes, strides,
 //                               devices) contains TEXT
+//   # expect no graph: TEXT     no recorded graph contains TEXT
+//   # expect kernels_at_most: N every output code row holds at most N generated kernels (horizontal fusion)
 //   # expect compiles: A, B     the compiles, in order, as "frame/attempt function" ("0/0 f, 1/0 torch_dynamo_resume_in_f_at_6"),
 //                               a compile that did not finish Ok followed by its status ("0/0 f failed")
 //   # expect graph_names: A, B  the graphs recorded (TORCH_TRACE's graph names), in order
@@ -61,7 +63,8 @@ struct Expectations {
     std::optional<size_t> warnings;
     std::vector<std::string> warningLines;
     std::vector<std::string> codeLines, absentCodeLines;
-    std::vector<std::string> graphCodeLines, graphCodes, graphLines;
+    std::vector<std::string> graphCodeLines, graphCodes, graphLines, absentGraphLines;
+    std::optional<size_t> kernelsAtMost;
     std::optional<std::string> compiles;
     std::vector<std::pair<size_t, std::string>> codeRowLines;  // row index, text
     std::vector<std::pair<size_t, std::string>> codeCounts;    // rows expected to contain the text, text
@@ -164,6 +167,8 @@ Expectations expectationsOf(const std::string& source, const fs::path& path) {
                 e.graphCodes.push_back(block);
             }
             else if (auto graph = value(" graph:")) e.graphLines.push_back(*graph);
+            else if (auto absentGraph = value(" no graph:")) e.absentGraphLines.push_back(*absentGraph);
+            else if (auto most = value(" kernels_at_most:")) e.kernelsAtMost = std::stoul(*most);
             else if (auto compiles = value(" compiles:")) e.compiles = *compiles;
             else throw std::invalid_argument("unknown expectation");
         } catch (const std::exception& error) {
@@ -264,6 +269,10 @@ TEST_P(ScriptTest, Runs) {
     std::string graphs;
     for (const auto& [key, graph] : run.events.graphs) graphs += graph.text + "\n";
     for (const std::string& text : expected.graphLines) EXPECT_NE(graphs.find(text), std::string::npos) << "graphs:\n" << graphs;
+    for (const std::string& text : expected.absentGraphLines) EXPECT_EQ(graphs.find(text), std::string::npos) << "graphs:\n" << graphs;
+    if (expected.kernelsAtMost) {
+        for (const traces::OutputCode& c : run.events.code) EXPECT_LE(c.kernels.size(), *expected.kernelsAtMost) << c.source;
+    }
     if (expected.compiles) {
         std::string compiles;
         for (const traces::Compile& c : run.events.started) {

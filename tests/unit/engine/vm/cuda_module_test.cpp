@@ -1,9 +1,10 @@
 // torch.cuda in the VM (vm/cuda_module.cpp) without a driver: is_available() is False and synchronize / Event raise
-// PyTorch's lazy-initialisation error, whose wording depends on what the machine lacks (the programs that check
-// torch.cuda's arguments and time events on a device are in tests/scripts/vm/cuda/).
+// PyTorch's lazy-initialisation error, whose wording depends on what the machine lacks (the program is
+// tests/data/engine/programs/vm/cuda_without_a_driver.py; those that check arguments and timing are tests/scripts/vm/cuda/).
 #include <gtest/gtest.h>
 
 #include "cuda/driver.h"
+#include "../test_programs.h"
 #include "script_support.h"
 
 using vmtest::runScript;
@@ -22,15 +23,7 @@ std::string unavailableMessage() {
 
 TEST(VmCuda, WithoutADriverCudaIsUnavailableAndRaisesPyTorchsError) {
     if (eng::cuda::cudaAvailable()) GTEST_SKIP() << "a CUDA device is present";
-    auto run = runScript(R"(import torch
-print(torch.cuda.is_available(), torch.cuda.device_count())
-start = torch.cuda.Event(enable_timing=True)
-for call in [torch.cuda.synchronize, torch.cuda.get_device_name, torch.cuda.current_device, start.record]:
-    try:
-        call()
-    except RuntimeError as e:
-        print(type(e).__name__, e)
-)");
+    auto run = runScript(enginetest::testProgram("vm/cuda_without_a_driver.py"));
     ASSERT_TRUE(run.ok) << run.error;
     std::string line = "RuntimeError " + unavailableMessage() + "\n";
     EXPECT_EQ(run.out, "False 0\n" + line + line + line + line);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../test_programs.h"
 #include "vm/outputs.h"
 
 namespace {
@@ -19,13 +20,7 @@ nlohmann::json outputsOf(const std::string& source) {
 }  // namespace
 
 TEST(VmOutputs, TensorSummariesFollowTheGroundTruthFormat) {
-    nlohmann::json outputs = outputsOf(
-        "import torch\n"
-        "def main(device):\n"
-        "    a = torch.arange(6, dtype=torch.float32, device=device).reshape(2, 3).t()\n"
-        "    b = torch.tensor([1.0, float('nan'), float('-inf')])\n"
-        "    c = torch.arange(5000)\n"
-        "    return [a, b, c, torch.tensor([True, False])]\n");
+    nlohmann::json outputs = outputsOf(enginetest::testProgram("vm/outputs_in_the_ground_truth_format.py"));
     ASSERT_EQ(outputs.size(), 4u);
     const auto& a = outputs[0];
     EXPECT_EQ(a["kind"], "tensor");

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "../test_programs.h"
 #include "frontend/code_object.h"
 #include "script_support.h"
 
@@ -24,15 +25,7 @@ public:
 }  // namespace
 
 TEST(VmTorch, CompiledFunctionsEnterTheFrameHook) {
-    const std::string source =
-        "import torch\nimport torch.nn as nn\n"
-        "@torch.compile(fullgraph=True)\n"
-        "def f(x, k=2):\n    return x * k\n"
-        "def plain(x):\n    return x + 1\n"
-        "class M(nn.Module):\n    def forward(self, x):\n        return x - 1\n"
-        "cm = torch.compile(M())\n"
-        "m2 = M()\nm2.compile(dynamic=False)\n"
-        "def main(device):\n    return [f(3), plain(3), cm(5), f.__name__, m2(7)]\n";
+    const std::string source = enginetest::testProgram("vm/compiled_functions_enter_the_frame_hook.py");
     std::ostringstream out;
     eng::vm::Interpreter vm(out);
     ASSERT_TRUE(vm.runScript("x.py", source).ok);

@@ -13,25 +13,7 @@ namespace {
 
 namespace ev = eng::vm;
 
-const char* kTwice = R"(import torch
-
-
-def f(x):
-    return torch.softmax(x * 2, dim=-1), x.sum(dim=1), x.mean(dim=0)
-
-
-def g(x):
-    return torch.softmax(x * 2, dim=-1), x.sum(dim=1), x.mean(dim=0)
-
-
-def main():
-    torch.manual_seed(0)
-    x = torch.randn(37, 300)
-    a, b, want = torch.compile(f)(x), torch.compile(g)(x), f(x)
-    return max(max((p - w).abs().max().item(), (q - w).abs().max().item()) for p, q, w in zip(a, b, want))
-)";
-
-// Runs kTwice with the cache in a fresh folder; returns the two compiles' output code.
+// Runs one_softmax_compiled_twice.py with the cache in a fresh folder; returns the two compiles' output code.
 std::vector<std::string> compileTwice(bool cacheOn) {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("cwb_cpu_kernel_cache_test_" + std::to_string(getpid()));
     std::filesystem::remove_all(dir);
@@ -39,7 +21,7 @@ std::vector<std::string> compileTwice(bool cacheOn) {
     if (cacheOn) unsetenv("CWB_KERNEL_CACHE");
     else setenv("CWB_KERNEL_CACHE", "0", 1);
     inductortest::useInterpreter(false);
-    auto run = inductortest::runInductor(kTwice, "main", {});
+    auto run = inductortest::runInductor(enginetest::testProgram("inductor/one_softmax_compiled_twice.py"), "main", {});
     unsetenv("CWB_KERNEL_CACHE_DIR");
     unsetenv("CWB_KERNEL_CACHE");
     std::filesystem::remove_all(dir);

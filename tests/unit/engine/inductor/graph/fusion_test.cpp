@@ -1,5 +1,6 @@
 // Fusion as users see it in the output code: which graph nodes share a kernel, what runs as an extern kernel,
-// why two buffers did not fuse, symbolic sizes kept symbolic; compiled results equal eager ones throughout.
+// why two buffers did not fuse; compiled results equal eager ones throughout. The functions compiled are
+// tests/data/engine/programs/inductor/fusion_cases.py.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,13 +13,11 @@ namespace {
 using eng::vm::Kind;
 using eng::vm::Value;
 
-/// Runs `body` (a function f(x) of one tensor) compiled and eagerly on `setup`'s x and compares every output.
-inductortest::InductorRun compileAndCompare(const std::string& body, const std::string& setup, bool interpreter = false) {
+/// Runs the case `name` of fusion_cases.py (a function of one tensor) compiled and eagerly and compares every output.
+inductortest::InductorRun compileAndCompare(const std::string& name, bool interpreter = false) {
     inductortest::useInterpreter(interpreter);
-    std::string source = "import torch\nimport torch.nn.functional as F\n\n" + body +
-                         "\n\ndef main():\n    torch.manual_seed(0)\n" + setup +
-                         "\n    compiled = torch.compile(f)\n    got = compiled(x)\n    got = compiled(x)\n    want = f(x)\n    return [got, want]\n";
-    inductortest::InductorRun run = inductortest::runInductor(source, "main", {});
+    inductortest::InductorRun run =
+        inductortest::runInductor(enginetest::testProgram("inductor/fusion_cases.py"), "main", {eng::vm::makeStr(name)});
     EXPECT_TRUE(run.ok) << run.error;
     if (!run.ok) return run;
     const auto& pair = run.returned.as<eng::vm::ListObject>().items;
@@ -46,7 +45,7 @@ bool hasNode(const traces::Kernel& k, const std::string& node) {
 }
 
 TEST(InductorFusion, PointwiseChainIsOneKernel) {
-    auto run = compileAndCompare("def f(x):\n    return torch.relu(x * 2 + 1).sin() * torch.sigmoid(x)", "    x = torch.randn(4099)");
+    auto run = compileAndCompare("pointwise_chain");
     const auto& code = onlyCode(run);
     ASSERT_EQ(code.kernels.size(), 1u);
     EXPECT_EQ(code.kernels[0].name, "cwb_poi_fused_add_mul_relu_sigmoid_sin_0");
@@ -55,7 +54,7 @@ TEST(InductorFusion, PointwiseChainIsOneKernel) {
 }
 
 TEST(InductorFusion, SoftmaxRowIsOneKernelOfThreePasses) {
-    auto run = compileAndCompare("def f(x):\n    return torch.softmax(x, dim=-1)", "    x = torch.randn(33, 257)");
+    auto run = compileAndCompare("softmax_row");
     const auto& code = onlyCode(run);
     ASSERT_EQ(code.kernels.size(), 1u);
     EXPECT_EQ(code.kernels[0].name.rfind("cwb_red_fused_softmax_", 0), 0u) << code.kernels[0].name;
@@ -64,9 +63,7 @@ TEST(InductorFusion, SoftmaxRowIsOneKernelOfThreePasses) {
 // A classifier's loss tail: the full sums of a squared softmax and of a log_softmax (a kernel without outer ranges
 // over [6, 10], reading the softmax kernel's per-row max and sum) added to the cross_entropy extern's 0-d result.
 TEST(InductorFusion, FullSumsOverRowReductionsBesideAnExternLoss) {
-    auto run = compileAndCompare("y = torch.tensor([1, 0, 9, 3, 3, 7])\n\ndef f(x):\n    p = torch.softmax(x, dim=-1)\n"
-                                 "    return F.cross_entropy(x, y) + (p * p).sum() * 0.01 - F.log_softmax(x, dim=1).mean() * 0.1",
-                                 "    x = torch.randn(6, 10)");
+    auto run = compileAndCompare("loss_tail");
     const auto& code = onlyCode(run);
     EXPECT_NE(code.source.find("cross_entropy"), std::string::npos) << code.source;
     bool tail = false;
@@ -76,7 +73,7 @@ TEST(InductorFusion, FullSumsOverRowReductionsBesideAnExternLoss) {
 
 // softmax and log_softmax of one row reduce the same values: one max and one sum of exp serve both.
 TEST(InductorFusion, SameReductionOfTheSameValuesIsComputedOnce) {
-    auto run = compileAndCompare("def f(x):\n    return torch.softmax(x, dim=-1), F.log_softmax(x, dim=-1)", "    x = torch.randn(6, 10)", true);
+    auto run = compileAndCompare("softmax_and_log_softmax", true);
     const auto& code = onlyCode(run);
     ASSERT_EQ(code.kernels.size(), 1u) << code.source;
     auto count = [&](const std::string& what) {
@@ -89,17 +86,12 @@ TEST(InductorFusion, SameReductionOfTheSameValuesIsComputedOnce) {
 }
 
 TEST(InductorFusion, LayerNormWithAffineIsOneKernel) {
-    auto run = compileAndCompare("def f(x):\n    w = torch.ones(64) * 1.5\n    return F.layer_norm(x, (64,), w, None, 1e-5)",
-                                 "    x = torch.randn(10, 64) * 3 + 1");
+    auto run = compileAndCompare("layer_norm_with_affine");
     ASSERT_EQ(onlyCode(run).kernels.size(), 1u) << onlyCode(run).source;
 }
 
 TEST(InductorFusion, LinearBiasFusesWithTheActivation) {
-    auto run = compileAndCompare(
-        "class MLP(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc1 = torch.nn.Linear(16, 32)\n"
-        "        self.fc2 = torch.nn.Linear(32, 8)\n    def forward(self, x):\n        return self.fc2(F.gelu(self.fc1(x)))\n\n"
-        "model = MLP()\nfor p in model.parameters():\n    p.requires_grad_(False)\n\ndef f(x):\n    return model(x)",
-        "    x = torch.randn(5, 16)");
+    auto run = compileAndCompare("linear_gelu_linear");
     const auto& code = onlyCode(run);
     // mm (extern), bias + gelu (one kernel), mm (extern), bias (one kernel)
     ASSERT_EQ(code.kernels.size(), 2u) << code.source;
@@ -108,13 +100,9 @@ TEST(InductorFusion, LinearBiasFusesWithTheActivation) {
 }
 
 TEST(InductorFusion, AttentionIsTwoMatmulsAroundOneMaskedSoftmaxKernel) {
-    for (const char* call : {"F.scaled_dot_product_attention(q, k, v, is_causal=True)",
-                             "F.scaled_dot_product_attention(q, k, v, attn_mask=mask)",
-                             "F.scaled_dot_product_attention(q, k, v, scale=0.3)"}) {
-        SCOPED_TRACE(call);
-        // query, key and value are the graph's input itself: nothing to copy before the matmuls
-        auto run = compileAndCompare(std::string("mask = torch.rand(6, 6) > 0.3\n\ndef f(x):\n    q = x\n    k = x\n    v = x\n    return ") + call,
-                                     "    x = torch.randn(2, 4, 6, 8)");
+    for (const char* name : {"causal_attention", "masked_attention", "scaled_attention"}) {
+        SCOPED_TRACE(name);
+        auto run = compileAndCompare(name);
         const auto& code = onlyCode(run);
         ASSERT_EQ(code.kernels.size(), 1u) << code.source;
         EXPECT_EQ(code.kernels[0].name.rfind("cwb_red_fused_", 0), 0u);
@@ -123,7 +111,7 @@ TEST(InductorFusion, AttentionIsTwoMatmulsAroundOneMaskedSoftmaxKernel) {
 }
 
 TEST(InductorFusion, DifferentReductionsStaySeparateWithTheReasonRecorded) {
-    auto run = compileAndCompare("def f(x):\n    return x.sum(dim=1), x.amax()", "    x = torch.randn(40, 24)");
+    auto run = compileAndCompare("sum_and_amax");
     const auto& code = onlyCode(run);
     EXPECT_EQ(code.kernels.size(), 2u);
     EXPECT_NE(code.source.find("reductions over different ranges: dims {0, 1} of [40, 24] vs dims {1} of [40, 24]"), std::string::npos)
@@ -134,8 +122,8 @@ TEST(InductorFusion, RowAndColumnReductionsOfOneInputReadItInOnePass) {
     for (bool interpreter : {true, false}) {
         SCOPED_TRACE(interpreter ? "interpreter" : "LLVM");
         // 300 x 517 is enough work to split the rows over threads: each piece's column partials are combined.
-        for (const char* size : {"40, 24", "300, 517"}) {
-            auto run = compileAndCompare("def f(x):\n    return x.sum(dim=1), x.mean(dim=0)", std::string("    x = torch.randn(") + size + ")", interpreter);
+        for (const char* name : {"row_sum_and_column_mean", "row_sum_and_column_mean_large"}) {
+            auto run = compileAndCompare(name, interpreter);
             const auto& code = onlyCode(run);
             ASSERT_EQ(code.kernels.size(), 1u) << code.source;
             EXPECT_TRUE(hasNode(code.kernels[0], "sum_1") && hasNode(code.kernels[0], "mean")) << code.source;
@@ -144,26 +132,23 @@ TEST(InductorFusion, RowAndColumnReductionsOfOneInputReadItInOnePass) {
         }
     }
     // keepdim, max/min, three dims, a pointwise op on the column results: still one kernel each
-    for (const char* body : {"def f(x):\n    return x.amax(dim=0, keepdim=True), x.sum(dim=1, keepdim=True)",
-                             "def f(x):\n    return x.sum(dim=0), x.amin(dim=1) * 2, x.sum(dim=0) * 3 + 1",
-                             "def f(x):\n    y = x.view(6, 5, 12)\n    return y.sum(dim=(1, 2)), y.amax(dim=0).sin()"}) {
-        SCOPED_TRACE(body);
-        auto run = compileAndCompare(body, "    x = torch.randn(30, 12)");
+    for (const char* name : {"column_amax_and_row_sum_keepdim", "column_sums_with_pointwise_ops", "three_dim_reductions"}) {
+        SCOPED_TRACE(name);
+        auto run = compileAndCompare(name);
         EXPECT_EQ(onlyCode(run).kernels.size(), 1u) << onlyCode(run).source;
     }
 }
 
 TEST(InductorFusion, APointwiseOpOverTheColumnSizesThatReadsNoColumnResultGetsAKernelOfItsOwn) {
-    auto run = compileAndCompare("def f(x):\n    return x.sum(dim=1), x.sum(dim=0), x[0] * 2", "    x = torch.randn(40, 24)");
+    auto run = compileAndCompare("pointwise_over_the_column_sizes");
     EXPECT_EQ(onlyCode(run).kernels.size(), 2u) << onlyCode(run).source;
 }
 
 TEST(InductorFusion, WhatNeedsTheColumnResultsBeforeTheLastRowGetsAKernelOfItsOwn) {
     // var(dim=0) reads mean(dim=0) at every element; x - c reads the column sums at every element
-    for (const char* body : {"def f(x):\n    return x.sum(dim=1), x.var(dim=0)",
-                             "def f(x):\n    r = x.sum(dim=1)\n    c = x.sum(dim=0)\n    return r, x - c"}) {
-        SCOPED_TRACE(body);
-        auto run = compileAndCompare(body, "    x = torch.randn(40, 24)");
+    for (const char* name : {"row_sum_and_column_var", "row_sum_and_centered_by_column_sums"}) {
+        SCOPED_TRACE(name);
+        auto run = compileAndCompare(name);
         const auto& code = onlyCode(run);
         EXPECT_GE(code.kernels.size(), 2u) << code.source;
         EXPECT_NE(code.source.find("which is finished only after every outer point"), std::string::npos) << code.source;
@@ -171,7 +156,7 @@ TEST(InductorFusion, WhatNeedsTheColumnResultsBeforeTheLastRowGetsAKernelOfItsOw
 }
 
 TEST(InductorFusion, EachKernelRecordsItsOwnCompileTimeAndTheCompileItsPhases) {
-    auto run = compileAndCompare("def f(x):\n    return x.sum(dim=1), x.amax()", "    x = torch.randn(40, 24)");
+    auto run = compileAndCompare("sum_and_amax");
     const auto& code = onlyCode(run);
     ASSERT_EQ(code.kernels.size(), 2u);
     double kernelSum = 0;
@@ -197,7 +182,7 @@ TEST(InductorFusion, EachKernelRecordsItsOwnCompileTimeAndTheCompileItsPhases) {
 
 TEST(InductorFusion, AViewReadBySeveralNodesStaysAView) {
     // y is read three times: computing it into a buffer would only copy x; the readers index x directly.
-    auto run = compileAndCompare("def f(x):\n    y = x.permute(1, 0)\n    return y + 1, y * 2, y.sum(dim=1)", "    x = torch.randn(24, 40)");
+    auto run = compileAndCompare("view_read_three_times");
     const auto& code = onlyCode(run);
     ASSERT_EQ(code.kernels.size(), 1u) << code.source;
     // Three computed buffers (the two pointwise results and the sum), none for y itself.
@@ -205,26 +190,9 @@ TEST(InductorFusion, AViewReadBySeveralNodesStaysAView) {
     EXPECT_EQ(code.source.find("#   buf3"), std::string::npos) << code.source;
 }
 
-TEST(InductorFusion, DynamicSizesStaySymbolic) {
-    inductortest::useInterpreter(false);
-    std::string source =
-        "import torch\n\n@torch.compile(dynamic=True)\ndef f(x):\n    return (x * x).sum(dim=-1) / x.shape[1]\n\n"
-        "def main():\n    a = torch.randn(3, 7)\n    b = torch.randn(5, 11)\n    return [f(a), (a * a).sum(dim=-1) / 7, f(b), (b * b).sum(dim=-1) / 11]\n";
-    auto run = inductortest::runInductor(source, "main", {});
-    ASSERT_TRUE(run.ok) << run.error;
-    ASSERT_EQ(run.events.code.size(), 1u) << "one compile serves both sizes";
-    ASSERT_FALSE(run.events.code[0].kernels.empty());
-    EXPECT_NE(run.events.code[0].source.find("s0"), std::string::npos) << run.events.code[0].source;
-    const auto& items = run.returned.as<eng::vm::ListObject>().items;
-    for (size_t i = 0; i < 4; i += 2)
-        EXPECT_TRUE(eng::vm::callOp("torch.allclose", {items[i], items[i + 1]}).asInt()) << i;
-}
-
 TEST(InductorFusion, TrainingGraphsRunEagerlyAndSayWhy) {
     inductortest::useInterpreter(false);
-    std::string source = "import torch\n\n@torch.compile\ndef f(w, x):\n    return (w * x).sum()\n\n"
-                         "def main():\n    w = torch.ones(4, requires_grad=True)\n    loss = f(w, torch.arange(4.0))\n    loss.backward()\n    return w.grad\n";
-    auto run = inductortest::runInductor(source, "main", {});
+    auto run = inductortest::runInductor(enginetest::testProgram("inductor/training_graph_without_aot_autograd.py"), "main", {});
     ASSERT_TRUE(run.ok) << run.error;
     ASSERT_EQ(run.events.code.size(), 1u);
     EXPECT_NE(run.events.code[0].source.find("no compiled backward graphs yet"), std::string::npos);
@@ -237,12 +205,7 @@ TEST(InductorFusion, TrainingGraphsRunEagerlyAndSayWhy) {
 TEST(InductorFusion, ExternCallsTakeViewsOfComputedBuffersInPlace) {
     // q, k and v are a reshape/permute/select of the projection's buffer: the matmuls read them through
     // reinterpret_tensor views, and the split of 96 into (3, 2, 16) is index arithmetic without div/mod.
-    auto run = compileAndCompare(
-        "w = torch.randn(96, 32)\n\n\ndef f(x):\n    b, s, _ = x.shape\n"
-        "    qkv = F.linear(x, w).view(b, s, 3, 2, 16).permute(2, 0, 3, 1, 4)\n"
-        "    scores = qkv[0] @ qkv[1].transpose(-2, -1)\n"
-        "    return (scores.softmax(dim=-1) @ qkv[2]).transpose(1, 2).reshape(b, s, 32)",
-        "    x = torch.randn(2, 5, 32)");
+    auto run = compileAndCompare("attention_over_a_projection");
     const auto& code = onlyCode(run);
     // The softmax and the final transposed copy; nothing copies q, k or v.
     ASSERT_EQ(code.kernels.size(), 2u) << code.source;

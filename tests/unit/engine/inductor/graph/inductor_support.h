@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../../capture/capture_support.h"
+#include "../../test_programs.h"
 #include "inductor/inductor_backend.h"
 
 namespace inductortest {

@@ -11,18 +11,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* kTraced =
-    "import torch\n\ndef f(x):\n    return torch.sin(x) * 2\n\n"
-    "g = torch.compile(f, options={'trace.enabled': True, 'trace.graph_diagram': True})\n\n"
-    "def main():\n    x = torch.arange(8.0)\n    return [g(x), f(x)]\n";
-
 TEST(InductorOptions, TraceEnabledWritesTheDebugFolder) {
     fs::path work = fs::temp_directory_path() / "cwb_inductor_trace_test";
     fs::remove_all(work);
     fs::create_directories(work);
     fs::path previous = fs::current_path();
     fs::current_path(work);
-    auto run = inductortest::runInductor(kTraced, "main", {});
+    auto run = inductortest::runInductor(enginetest::testProgram("inductor/trace_enabled_with_a_graph_diagram.py"), "main", {});
     fs::current_path(previous);
     ASSERT_TRUE(run.ok) << run.error;
     std::vector<fs::path> files;
