@@ -259,6 +259,7 @@ LValue Lowering::externFallback(const fx::Node& node) {
     if (!node.example.is(vm::Kind::Tensor)) throw LoweringError(fmt::format("{} ({}) has no lowering", node.name, node.target));
     // Pass every tensor argument (as a view of its buffer or realized); remember where each goes in the call.
     GraphBuffer b;
+    const bool readOnly = fx::writtenArguments(node).empty();
     std::map<const fx::Node*, size_t> inputSlot;
     std::map<const fx::Node*, LValue> scalars;
     std::function<void(const fx::Arg&)> collect = [&](const fx::Arg& arg) {
@@ -267,7 +268,7 @@ LValue Lowering::externFallback(const fx::Node& node) {
             if (v.isTensor()) {
                 if (!inputSlot.count(arg.node)) {
                     inputSlot[arg.node] = b.extern_.inputBuffers.size();
-                    addExternInput(b.extern_, v, arg.node->name);
+                    addExternInput(b.extern_, v, arg.node->name, readOnly);
                 }
             } else if (v.isScalar()) {
                 scalars[arg.node] = v;
@@ -316,10 +317,15 @@ LValue Lowering::externFallback(const fx::Node& node) {
     return bufferValue(graph_.add(std::move(b)).id);
 }
 
-std::optional<std::pair<int, ExternView>> Lowering::stridedView(const LValue& value) const {
+std::optional<std::pair<int, ExternView>> Lowering::stridedView(const LValue& value, bool readOnly) const {
     if (value.buffer >= 0) return std::nullopt;  // a buffer already: passed as it is
     const ExprPtr e = viewedLoad(value);
-    if (!e || graph_.buffers.at(static_cast<size_t>(e->buffer)).kind == BufferKind::Input) return std::nullopt;
+    if (!e) return std::nullopt;
+    if (const GraphBuffer& base = graph_.buffers.at(static_cast<size_t>(e->buffer));
+        base.kind == BufferKind::Input) {
+        const std::vector<Index> dense = contiguousStrides(base.sizes);
+        if (!readOnly || !std::equal(base.strides.begin(), base.strides.end(), dense.begin(), dense.end(), indexEqual)) return std::nullopt;
+    }
     std::vector<std::string> symbols;
     collectSymbols(e->index, symbols);
     if (!symbols.empty()) return std::nullopt;
@@ -342,8 +348,8 @@ std::optional<std::pair<int, ExternView>> Lowering::stridedView(const LValue& va
     return std::make_pair(e->buffer, std::move(view));
 }
 
-void Lowering::addExternInput(ExternCall& call, LValue& input, const std::string& origin) {
-    std::optional<std::pair<int, ExternView>> view = stridedView(input);
+void Lowering::addExternInput(ExternCall& call, LValue& input, const std::string& origin, bool readOnly) {
+    std::optional<std::pair<int, ExternView>> view = stridedView(input, readOnly);
     call.inputBuffers.push_back(view ? view->first : realize(input, origin));
     call.inputViews.push_back(view ? std::optional<ExternView>(std::move(view->second)) : std::nullopt);
 }
@@ -351,7 +357,7 @@ void Lowering::addExternInput(ExternCall& call, LValue& input, const std::string
 LValue Lowering::externCall(const std::string& op, std::vector<LValue> inputs, std::vector<Index> sizes, DType dtype,
                             std::function<vm::Value(const vm::ValueList&)> call) {
     GraphBuffer b;
-    for (LValue& input : inputs) addExternInput(b.extern_, input, current_->name);
+    for (LValue& input : inputs) addExternInput(b.extern_, input, current_->name, true);  // (library products: they write no operand)
     b.name = newBufferName();
     b.kind = BufferKind::Extern;
     b.dtype = dtype;

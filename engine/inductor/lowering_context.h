@@ -110,11 +110,13 @@ public:
     /// index over the loop variables x0, x1, ... of value's dims; else null.
     ExprPtr viewedLoad(const LValue& value) const;
     /// When `value` reads one computed buffer at constant strides: the buffer and that view of it, which an
-    /// extern call can take in place. Graph inputs are never viewed so: they may arrive in another layout.
-    std::optional<std::pair<int, ExternView>> stridedView(const LValue& value) const;
+    /// extern call can take in place. A graph input is viewed so only for `readOnly` calls (the op writes no
+    /// argument) and when it is declared contiguous: an input arriving in another layout is made contiguous
+    /// (CompiledGraph::bindInputs), so only then do the view's strides still hold.
+    std::optional<std::pair<int, ExternView>> stridedView(const LValue& value, bool readOnly = false) const;
     /// Appends `input` to an extern call's operands: a view of its buffer when stridedView finds one, else the
-    /// buffer it is realized into (which `input` then reads).
-    void addExternInput(ExternCall& call, LValue& input, const std::string& origin);
+    /// buffer it is realized into (which `input` then reads). `readOnly`: the call writes none of its operands.
+    void addExternInput(ExternCall& call, LValue& input, const std::string& origin, bool readOnly);
 
 private:
     // freezing (lowering_freezing.cpp)

@@ -82,6 +82,19 @@ Index operator+(const Index& a, const Index& b) {
         if (isRoundedDown(a, b->lhs, b->rhs)) return b->lhs;
         if (a->op == IndexNode::Op::Add && isRoundedDown(a->rhs, b->lhs, b->rhs)) return a->lhs + b->lhs;
     }
+    // (e // c) * (c * k) + (e % c) * k -> e * k: the same merge read through a buffer's strides (k its stride).
+    if (b->op == IndexNode::Op::Mul && b->lhs->op == IndexNode::Op::Mod) {
+        const Index& e = b->lhs->lhs;
+        const auto c = constantValue(b->lhs->rhs), k = constantValue(b->rhs);
+        auto scaledRoundDown = [&](const Index& term) {
+            return term->op == IndexNode::Op::Mul && term->lhs->op == IndexNode::Op::FloorDiv && indexEqual(term->lhs->lhs, e) &&
+                   constantValue(term->lhs->rhs) == c && constantValue(term->rhs) == *c * *k;
+        };
+        if (c && k) {
+            if (scaledRoundDown(a)) return e * b->rhs;
+            if (a->op == IndexNode::Op::Add && scaledRoundDown(a->rhs)) return a->lhs + e * b->rhs;
+        }
+    }
     if (ca && cb) return indexConstant(*ca + *cb);
     if (ca == 0) return b;
     if (cb == 0) return a;

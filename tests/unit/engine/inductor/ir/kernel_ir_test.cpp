@@ -29,6 +29,10 @@ TEST(KernelIndex, FoldsADimSplitAndMergedBack) {
     EXPECT_EQ(toString(x(0) * c(393216) + floorDiv(x(2), c(64)) * c(64) + modulo(x(2), c(64))), "x0 * 393216 + x2");
     // Different divisors, or a different expression, stay as they are.
     EXPECT_NE(toString(floorDiv(x(2), c(64)) * c(64) + modulo(x(2), c(32))), "x2");
+    // Through a buffer's strides: [2, 64, 256] flattened to [128, 256] reads x0 // 64 * 16384 + x0 % 64 * 256.
+    EXPECT_EQ(toString(floorDiv(x(0), c(64)) * c(16384) + modulo(x(0), c(64)) * c(256) + x(1)), "x0 * 256 + x1");
+    EXPECT_EQ(toString(x(1) * c(7) + floorDiv(x(0), c(64)) * c(128) + modulo(x(0), c(64)) * c(2)), "x1 * 7 + x0 * 2");
+    EXPECT_NE(toString(floorDiv(x(0), c(64)) * c(16384) + modulo(x(0), c(64)) * c(128)), "x0 * 128");
     EXPECT_NE(toString(floorDiv(x(1), c(64)) * c(64) + modulo(x(2), c(64))), "x2");
 }
 
