@@ -6,6 +6,7 @@
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -67,6 +68,13 @@ std::string wrappedTo(DType dtype, const std::string& value) {
     return "(" + storageType(dtype) + ")(" + value + ")";
 }
 
+// The device function of a unary math op: sinf(a) / sin(a), or the prelude's out-of-line cwb_sin(a) for the
+// trigonometric functions whose inlined copies dominate NVRTC's time (cuda_prelude.cpp).
+std::string mathCall(std::string_view function, bool single, const std::string& a) {
+    if (function == "sin" || function == "cos" || function == "tan") return fmt::format("cwb_{}({})", function, a);
+    return fmt::format("{}{}({})", function, single ? "f" : "", a);
+}
+
 }  // namespace
 
 std::string ExprEmitter::unaryText(const Expr& e, const std::string& a) {
@@ -76,7 +84,7 @@ std::string ExprEmitter::unaryText(const Expr& e, const std::string& a) {
         switch (e.op) {
 #define CWB_UNARY_MATH(Name, function, integers, llvm) \
     case ElementOp::Name:                              \
-        return roundedTo(e.dtype, fmt::format(#function "{}({})", single ? "f" : "", a));
+        return roundedTo(e.dtype, mathCall(#function, single, a));
 #include "ops/unary_math.def"
 #undef CWB_UNARY_MATH
             default: break;

@@ -39,6 +39,10 @@ struct CudaTuning {
     /// (0: no cap, a block per piece of work as Triton launches; on the H100 a cap of 8 waves made B1 3% and B2 4%
     /// slower).
     int gridWaves = 0;
+    /// sin, cos and tan inlined into every use instead of called (prelude's cwb_sin/cwb_cos/cwb_tan). Off: inlined,
+    /// their argument reduction (with its slow path for large arguments) is copied into every unrolled vector lane
+    /// and is most of NVVM's and ptxas's work on such a kernel (B1's kernel: 97 against 64 ms of NVRTC CPU time).
+    bool inlineTrig = false;
 };
 
 enum class CudaStrategy {
