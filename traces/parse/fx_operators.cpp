@@ -12,12 +12,33 @@ bool isArithmetic(const InfixOperator& op) {
     return op.token != "<" && op.token != ">" && op.token.find('=') == std::string_view::npos;
 }
 
+/// False for a statement that the scan below cannot find an in-place operation in, true for every one it can:
+/// an operator needs "X= " with X an arithmetic token's last character, a setitem a name then '[' from the start.
+/// Most statements are neither (`name: "f32[8]" = torch.ops.aten.add.Tensor(x, y)`) and skip the scan.
+bool mayBeInPlace(std::string_view statement) {
+    std::string_view target = scan::trimLeft(statement);
+    size_t name = 0;
+    while (name < target.size() && scan::isIdentChar(target[name])) ++name;
+    if (name > 0 && name < target.size() && target[name] == '[') return true;
+    for (size_t i = statement.find('=', 1); i != std::string_view::npos && i + 1 < statement.size();
+         i = statement.find('=', i + 1)) {
+        if (statement[i + 1] != ' ') continue;
+        switch (statement[i - 1]) {
+            case '*': case '/': case '<': case '>': case '+': case '-': case '%': case '@': case '&': case '|':
+            case '^': return true;
+            default: break;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 /// One scan over the statement looks at each top-level "= ": the text before it tells " += ", " //= ", ... from
 /// " = " (a search per operator made this a third of an import's parsing: most statements end in "; x = None").
 /// Where several operators occur, the first in kInfixOperators wins, at its first occurrence.
 std::optional<InPlaceOperation> inPlaceOperationOf(std::string_view statement) {
+    if (!mayBeInPlace(statement)) return std::nullopt;
     size_t winner = kInfixOperators.size();
     size_t winnerPos = std::string_view::npos;
     size_t assignPos = std::string_view::npos;  // the first top-level " = "
