@@ -131,6 +131,14 @@ def getitem(a, b):
     return a[b]
 
 
+def setitem(a, b, c):
+    a[b] = c
+
+
+def delitem(a, b):
+    del a[b]
+
+
 def index(a):
     return int(a)
 
@@ -284,12 +292,16 @@ std::string operatorModuleSource() {
 
 }  // namespace
 
+/// torch.func (vmap) written in the subset (func_polyfill.cpp).
+const char* funcPolyfillSource();
+
 const char* polyfillSource(const std::string& module) {
     static const std::string kOperator = operatorModuleSource();
     static const std::map<std::string, const char*> kSources = {
         {"functools", kFunctools}, {"itertools", kItertools}, {"contextlib", kContextlib}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer},
                                                                   {"torch.onnx", kTorchOnnx}, {"torch.distributed", kTorchDistributed},
-                                                                  {"torch.distributions", distributionsPolyfillSource()}};
+                                                                  {"torch.distributions", distributionsPolyfillSource()},
+                                                                  {"torch.func", funcPolyfillSource()}};
     auto it = kSources.find(module);
     return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
 }
