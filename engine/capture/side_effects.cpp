@@ -168,6 +168,13 @@ vm::Value Tracer::dictKey(const VarRef& key) {
 
 void Tracer::storeItem(const VarRef& container, const VarRef& key, const VarRef& value) {
     const char* what = value ? "STORE_SUBSCR" : "DELETE_SUBSCR";
+    if (container->kind == Variable::Kind::Tensor && value) {
+        // Dynamo's TensorVariable.__setitem__: one operator.setitem node that writes the tensor in place (the trace's
+        // private example now, the tensor itself when the graph runs), so later reads follow the graph's order.
+        const vm::Value setitem = vm_.getAttr(vm_.importModule("operator"), "setitem");
+        callTensorOp(NodeOp::CallFunction, "operator.setitem", {container, key, value}, {}, setitem, CallKind::Callable);
+        return;
+    }
     if (container->node || (!isConstant(key) && container->kind == Variable::Kind::List))
         unsupported("Unsupported item assignment", "Dynamo does not trace item assignment on this value.", {}, what);
     vm::Value k = dictKey(key);
@@ -227,6 +234,7 @@ void Tracer::storeItem(const VarRef& container, const VarRef& key, const VarRef&
 
 VarRef Tracer::callContainerMethod(const VarRef& method, std::vector<VarRef> args, std::vector<std::pair<std::string, VarRef>> kwargs) {
     const VarRef& self = method->self;
+    if (self->generator) return callGeneratorMethod(method, args, kwargs);
     if (self->kind == Variable::Kind::Set) {
         if (args.size() != 1 || !kwargs.empty()) vm::typeError("set.add() takes exactly one argument (" + std::to_string(args.size()) + " given)");
         addToSet(self, args[0]);

@@ -33,6 +33,10 @@ std::optional<VarRef> callOptimizerStep(Tracer& tracer, TraceFrame& frame, const
 /// the picked branch when the graph runs (symbolic_eval_cond.cpp).
 VarRef traceCond(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,
                  const std::vector<std::pair<std::string, VarRef>>& kwargs);
+/// torch.Tensor.acos_(x, ...): a tensor method read from the class (a native whose __objclass__ is Tensor) called on
+/// a traced tensor is that tensor's method call, as Dynamo calls a method descriptor; nullopt for other callables.
+std::optional<VarRef> callTensorDescriptor(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,
+                                           const std::vector<std::pair<std::string, VarRef>>& kwargs);
 /// A call of a Python builtin (len, isinstance, print, ...) during capture (symbolic_eval_builtins.cpp).
 VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, const vm::Value& callee, std::vector<VarRef>& args,
                    std::vector<std::pair<std::string, VarRef>>& kwargs);

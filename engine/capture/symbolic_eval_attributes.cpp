@@ -110,7 +110,10 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
                              !object->value.as<vm::DictObject>().cls;
     bool dictMethod = outsideView || (freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear" ||
                                                     (object->kind == Variable::Kind::Dict && viewMethod)));
-    if (listMethod || dictUpdate || dictMethod) {
+    // A generator made in the trace: send / throw / close run its frame through the trace (callGeneratorMethod).
+    const bool generatorMethod = object->kind == Variable::Kind::Iterator && object->generator &&
+                                 (name == "send" || name == "throw" || name == "close" || name == "__next__");
+    if (listMethod || dictUpdate || dictMethod || generatorMethod) {
         auto method = std::make_shared<Variable>();
         method->kind = Variable::Kind::ContainerMethod;
         method->self = object;
@@ -166,6 +169,18 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     // Parameters are realized at once (Dynamo wraps them eagerly), which fixes the placeholder order.
     if (kind == Source::Kind::Parameter && v->kind == Variable::Kind::Tensor) argOf(v);
     return v;
+}
+
+std::optional<VarRef> callTensorDescriptor(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,
+                                           const std::vector<std::pair<std::string, VarRef>>& kwargs) {
+    if (callable->kind != Variable::Kind::Python || !callable->value.is(vm::Kind::Native) || args.empty() ||
+        args[0]->kind != Variable::Kind::Tensor)
+        return std::nullopt;
+    const auto& native = callable->value.as<vm::NativeObject>();
+    auto owner = native.attributes.find("__objclass__");
+    if (owner == native.attributes.end() || !owner->second.identical(vm::Value(tracer.vm().builtinClass("Tensor")))) return std::nullopt;
+    VarRef method = tracer.getAttr(frame, args[0], native.name);
+    return tracer.callFunction(frame, method, std::vector<VarRef>(args.begin() + 1, args.end()), kwargs);
 }
 
 }  // namespace eng::capture

@@ -18,7 +18,6 @@ using frontend::Opcode;
 namespace {
 
 using KwVars = std::vector<std::pair<std::string, VarRef>>;
-
 constexpr int kMaxInlineDepth = 48;
 
 /// Traced arguments bound with the VM's own rules: each goes in as a string naming it, and comes back from
@@ -338,6 +337,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     if (std::optional<VarRef> exit = callGradModeExit(*this, callable)) return *exit;
     // Before the callable's own guard: a bound step is made anew on every access; the optimizer's class is guarded.
     if (std::optional<VarRef> stepped = callOptimizerStep(*this, frame, callable, args, kwargs)) return *stepped;
+    if (std::optional<VarRef> method = callTensorDescriptor(*this, frame, callable, args, kwargs)) return *method;
     switch (callable->kind) {
         case Variable::Kind::TensorMethod: return callTensorMethod(*this, callable, std::move(args), std::move(kwargs));
         case Variable::Kind::ContainerMethod: return callContainerMethod(callable, std::move(args), std::move(kwargs));
@@ -395,11 +395,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     if (value.is(vm::Kind::Class) && value.object().get() == vm_.builtinClass("range").get() && kwargs.empty()) {
         // Dynamo's RangeVariable: the bounds are specialized (an int that became symbolic gets an equality guard
         // again, so every value the loop runs for compiles its own graph, up to the recompile limit).
-        for (const VarRef& a : args)
-            if (a->kind == Variable::Kind::SymScalar && a->source && !a->node) {
-                a->kind = Variable::Kind::Python;
-                guardValue(a);
-            }
+        for (const VarRef& a : args) specializeScalar(a);
         bool constantBounds = std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); });
         if (constantBounds) {
             vm::ValueList bounds;

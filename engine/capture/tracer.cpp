@@ -181,6 +181,30 @@ std::string Tracer::sourceLineOf(const TraceFrame& frame) const {
     return vm_.sourceLine(frame.code->filename, frame.code->lineTable.lineOf(frame.pc));
 }
 
+void Tracer::specializeScalar(const VarRef& v) {
+    if (v->kind != Variable::Kind::SymScalar) return;
+    if (v->source && !v->node) {
+        v->kind = Variable::Kind::Python;
+        guardValue(v);
+        return;
+    }
+    auto binding = v->node ? symbolSizes_.find(v->node) : symbolSizes_.end();
+    if (binding == symbolSizes_.end()) return;
+    GuardSpec g;
+    g.kind = GuardKind::ScalarCompare;
+    g.source = binding->second.source;
+    g.dimension = binding->second.dimension;
+    g.origin = originHere();
+    g.compareOp = 2;  // ==, in CPython's COMPARE_OP order
+    g.expected = exampleOf(v);
+    g.outcome = true;
+    logShapeGuard(v->node->target, g);
+    guards_.push_back(std::move(g));
+    v->value = exampleOf(v);
+    v->kind = Variable::Kind::Python;
+    v->node = nullptr;
+}
+
 void Tracer::guardValue(const VarRef& v) {
     if (v->guarded || !v->source) return;
     v->guarded = true;

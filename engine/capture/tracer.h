@@ -247,6 +247,9 @@ public:
     bool breakOnArgumentWrites(const std::string& module, const std::string& name, const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs);
     /// Guards a Python value read from a source before trace-time code depends on it.
     void guardValue(const VarRef& v);
+    /// A symbolic int becomes this call's value under an equality guard (Dynamo's specialization): an int argument
+    /// gets its value guard back, a tensor's symbolic size `L['x'].size()[0] == 4`. Other values are left as they are.
+    void specializeScalar(const VarRef& v);
     /// guardValue, and for a dict from outside the frame whose keys the trace folds (iterated, tested with `in`),
     /// Dynamo's DICT_KEYS_MATCH on them (`ordered`: the trace iterated them, so their order counts too).
     void guardDictKeys(const VarRef& v, bool ordered);
@@ -357,6 +360,9 @@ public:
     /// The next item of a traced iterator (a lazy map/filter calls its function now, a generator runs to its next
     /// yield); nullopt when exhausted.
     std::optional<VarRef> nextOf(const VarRef& iterator);
+    /// send() / throw() / close() / __next__ of a generator made in the trace (a ContainerMethod over it), run through
+    /// the trace as Dynamo's LocalGeneratorObjectVariable.call_method runs them.
+    VarRef callGeneratorMethod(const VarRef& method, const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs);
     /// keys()/values()/items() of a dict from outside the frame: a view over its guarded keys and sourced values.
     VarRef outsideDictView(const VarRef& dict, const std::string& name);
     /// An iterator over a traced iterable: an iterator is its own iterator.
@@ -372,6 +378,9 @@ public:
 
 private:
     void runRoot(TraceFrame& root, TraceResult& result);
+    /// Runs a generator's frame to its next yield, with `sent` as the paused yield's value, or with `thrown` raised
+    /// at it (non-null); nullopt when the generator returns.
+    std::optional<VarRef> resumeGenerator(Variable& iterator, const VarRef& sent, const VarRef& thrown);
     /// Anything else the evaluator cannot model (a Python error of the user's code included) breaks the graph
     /// before the instruction: the VM runs it and raises the error with the user's traceback.
     void breakOnError(TraceFrame& root, TraceResult& result, const std::string& what);

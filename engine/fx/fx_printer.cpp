@@ -96,6 +96,14 @@ std::string callText(const Node& node) {
     }
 }
 
+/// A node's assignment line: `name = call`, or FX's form of an in-place operator.setitem, `x[key] = value;  name = x`.
+std::string assignmentText(const Node& node, const std::string& annotatedName) {
+    if (node.op == NodeOp::CallFunction && node.target == "operator.setitem" && node.args.size() == 3)
+        return fmt::format("{}[{}] = {};  {} = {}", argText(node.args[0]), argText(node.args[1]), argText(node.args[2]), annotatedName,
+                           argText(node.args[0]));
+    return annotatedName + " = " + callText(node);
+}
+
 void collectNodes(const Arg& arg, std::vector<Node*>& out) {
     if (arg.kind == Arg::Kind::NodeRef) out.push_back(arg.node);
     for (const Arg& item : arg.items) collectNodes(item, out);
@@ -345,7 +353,7 @@ std::string graphCode(const Graph& graph) {
             body += "    " + outputText(*node) + "\n    ";
             continue;
         }
-        body += fmt::format("    {} = {}{}\n", node->name, callText(*node), deletions(uses, node.get()));
+        body += fmt::format("    {}{}\n", assignmentText(*node, node->name), deletions(uses, node.get()));
     }
     return fmt::format("\n\n\ndef forward({}):\n{}", signature, body);
 }
@@ -371,7 +379,7 @@ std::string readableGraph(const Graph& graph) {
             lastLocation = location;
         }
         std::string meta = metaText(graph, *node);
-        body += fmt::format("        {}{} = {}{}\n", node->name, meta.empty() ? "" : ": \"" + meta + "\"", callText(*node),
+        body += fmt::format("        {}{}\n", assignmentText(*node, node->name + (meta.empty() ? "" : ": \"" + meta + "\"")),
                             deletions(uses, node.get()));
     }
     return fmt::format("class GraphModule(torch.nn.Module):\n    def forward({}):\n{}", signature, body);

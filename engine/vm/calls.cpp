@@ -217,6 +217,18 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
             if (name == "__module__") return makeStr(cls.module);
             if (name == "__base__") return cls.base ? Value(cls.base) : Value();
             auto value = cls.lookup(name);
+            if (!value && &cls == classes_.at("Tensor").get() && tensor::OpRegistry::instance().find("Tensor." + name)) {
+                // torch.Tensor.acos_: the method as a function of its receiver (a method descriptor, __objclass__ Tensor).
+                Value method = makeNative(name, [name](Interpreter& m, CallArgs& args) {
+                    if (args.positional.empty() || !args.positional[0].is(Kind::Tensor))
+                        typeError(fmt::format("descriptor '{}' of 'torch._C.TensorBase' object needs an argument", name));
+                    Value self = args.positional.front();
+                    args.positional.erase(args.positional.begin());
+                    return m.callArgs(m.getAttr(self, name), args);
+                });
+                method.as<NativeObject>().attributes["__objclass__"] = object;
+                return method;
+            }
             if (!value) return value;
             std::string decorator = decoratorKind(*value);
             if (decorator == "staticmethod") return value->as<InstanceObject>().attributes.at("__func__");
@@ -244,6 +256,7 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
             // torch.amp.GradScaler, written in the subset, loads with torch.amp.grad_scaler on first use.
             if (module.name == "torch.amp" && name == "GradScaler")
                 return getAttr(importName("torch.amp.grad_scaler", makeStr("*")), name);
+            if (module.name == "torch" && name == "vmap") return getAttr(importName("torch.func", makeStr("*")), "vmap");  // torch.func.vmap
             // torch.nn's layers written in the subset (Conv2d, Softmax, ...) load with their module on first use.
             if (module.name == "torch.nn")
                 for (const std::string& layers : nnLayerModules()) {

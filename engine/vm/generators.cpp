@@ -1,7 +1,10 @@
 // Generators: a call of a function whose code holds `yield` binds its frame and returns a generator; next(),
 // send(), throw() and close() run that frame to its next YIELD_VALUE (PEP 255/342/380, PEP 479's
-// StopIteration-to-RuntimeError rule), and a `yield from` passes thrown exceptions on to its delegate.
+// StopIteration-to-RuntimeError rule), and a `yield from` passes thrown exceptions on to its delegate. One dropped
+// before its end is closed then, as CPython's finalizer does.
 #include <fmt/core.h>
+
+#include <iostream>
 
 #include "frontend/code_object.h"
 #include "frontend/opcodes.h"
@@ -35,6 +38,7 @@ void releaseLocals(Frame& f) {
 Value Interpreter::makeGenerator(Frame frame) {
     auto generator = std::make_shared<GeneratorObject>();
     generator->frame = std::move(frame);
+    generator->owner = self_;
     GeneratorObject* self = generator.get();  // the generator owns this function: the pointer lives as long
     generator->next = [this, self]() { return resumeGenerator(*self, Value(), std::nullopt); };
     return Value(std::shared_ptr<Object>(std::move(generator)));
@@ -122,6 +126,40 @@ std::optional<Value> Interpreter::resumeGenerator(GeneratorObject& g, const Valu
     return std::nullopt;
 }
 
+void Interpreter::closeGenerator(GeneratorObject& g) {
+    if (!g.started || g.finished) {
+        g.finished = true;
+        return;
+    }
+    try {
+        if (resumeGenerator(g, Value(), call(Value(builtinClass("GeneratorExit")), {}))) raise("RuntimeError", "generator ignored GeneratorExit");
+    } catch (const RaisedException& raised) {
+        if (isInstance(raised.exception(), *builtinClass("GeneratorExit")) || isInstance(raised.exception(), *builtinClass("StopIteration")))
+            return;
+        throw;
+    }
+}
+
+GeneratorObject::~GeneratorObject() {
+    Interpreter* vm = owner ? *owner : nullptr;
+    if (!vm || !started || finished || running) return;
+    // Only a yield inside a try block (a finally, an except clause, a with-block) has code to run on GeneratorExit.
+    bool covered = false;
+    for (const auto& entry : frame.code->exceptionTable) covered = covered || (entry.start <= frame.pc && frame.pc < entry.end);
+    if (!covered) return;
+    try {
+        vm->closeGenerator(*this);
+    } catch (...) {
+        // CPython reports what the finalizer raised and goes on (PyErr_WriteUnraisable).
+        std::string name = frame.code ? frame.code->name : "<generator>";
+        try {
+            std::cerr << "Exception ignored in: <generator object " << name << ">\n" << vm->formatUncaught(std::current_exception());
+        } catch (...) {
+            std::cerr << "Exception ignored in: <generator object " << name << ">\n";
+        }
+    }
+}
+
 std::optional<Value> generatorAttribute(Interpreter&, const Value& generator, const std::string& name) {
     GeneratorObject* g = asGenerator(generator);
     if (!g) return std::nullopt;
@@ -149,19 +187,7 @@ std::optional<Value> generatorAttribute(Interpreter&, const Value& generator, co
         });
     if (name == "close")
         return method([](Interpreter& m, GeneratorObject& self, CallArgs&) -> Value {
-            if (!self.started || self.finished) {
-                self.finished = true;
-                return Value();
-            }
-            try {
-                if (m.resumeGenerator(self, Value(), m.call(Value(m.builtinClass("GeneratorExit")), {})))
-                    raise("RuntimeError", "generator ignored GeneratorExit");
-            } catch (const RaisedException& raised) {
-                if (m.isInstance(raised.exception(), *m.builtinClass("GeneratorExit")) ||
-                    m.isInstance(raised.exception(), *m.builtinClass("StopIteration")))
-                    return Value();
-                throw;
-            }
+            m.closeGenerator(self);
             return Value();
         });
     if (name == "__iter__") return makeNative(name, [generator](Interpreter&, CallArgs&) { return generator; });

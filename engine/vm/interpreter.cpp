@@ -74,7 +74,9 @@ Interpreter::Interpreter(std::ostream& out) : out_(out) {
     installInspect(*this);
 }
 
-Interpreter::~Interpreter() = default;
+Interpreter::~Interpreter() {
+    *self_ = nullptr;  // generators dropped from here on (with the namespaces) are not closed: no code runs any more
+}
 
 std::vector<TracebackEntry> Interpreter::callStack() const {
     std::vector<TracebackEntry> out;

@@ -42,6 +42,10 @@ struct Frame {
 /// and throw() (generators.cpp). It is an iterator, so FOR_ITER, list() and friends drive it as any other.
 struct GeneratorObject : IteratorObject {
     GeneratorObject() : IteratorObject(nullptr) {}
+    /// A generator dropped before its end is closed, as CPython's finalizer closes it: its finally blocks run.
+    ~GeneratorObject() override;
+    /// Its interpreter while that lives (null once it is being destroyed): who closes it when it is dropped.
+    std::shared_ptr<Interpreter*> owner;
     Frame frame;
     bool started = false;   // ran to a first yield: send() may pass a value now
     bool running = false;   // its frame is on the stack: re-entering raises ValueError
@@ -106,6 +110,8 @@ public:
     /// Runs a generator to its next yield: that value, or nullopt once it returned (its value in returnValue).
     /// `sent` is the value of the paused yield expression; `thrown` is raised at the yield instead.
     std::optional<Value> resumeGenerator(GeneratorObject& generator, const Value& sent, const std::optional<Value>& thrown);
+    /// generator.close(): GeneratorExit raised at the paused yield (RuntimeError when the generator yields again).
+    void closeGenerator(GeneratorObject& generator);
     /// StopIteration(value) for a finished generator whose return gave `value` (None: a bare StopIteration).
     [[noreturn]] void raiseStopIteration(const Value& value);
     /// Binds a call's arguments to a function's parameters in `frame.fast` with Python's rules and TypeErrors.
@@ -195,6 +201,7 @@ private:
     FrameHook* frameHook_ = nullptr;
     const CompileOptions* hookEveryCall_ = nullptr;
     bool gradEnabled_ = true;
+    std::shared_ptr<Interpreter*> self_ = std::make_shared<Interpreter*>(this);  // generators' owner (cleared when destroyed)
 };
 
 // Set-up of the builtin namespace and the modules (one file each).

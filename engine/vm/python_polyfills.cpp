@@ -131,6 +131,14 @@ def getitem(a, b):
     return a[b]
 
 
+def setitem(a, b, c):
+    a[b] = c
+
+
+def delitem(a, b):
+    del a[b]
+
+
 def index(a):
     return int(a)
 
@@ -286,6 +294,8 @@ std::string operatorModuleSource() {
 
 /// torch.amp.grad_scaler (GradScaler) written in the subset (grad_scaler_polyfill.cpp).
 const char* gradScalerPolyfillSource();
+/// torch.func (vmap) written in the subset (func_polyfill.cpp).
+const char* funcPolyfillSource();
 
 const char* polyfillSource(const std::string& module) {
     static const std::string kOperator = operatorModuleSource();
@@ -293,7 +303,8 @@ const char* polyfillSource(const std::string& module) {
         {"functools", kFunctools}, {"itertools", kItertools}, {"contextlib", kContextlib}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer},
                                                                   {"torch.onnx", kTorchOnnx}, {"torch.distributed", kTorchDistributed},
                                                                   {"torch.distributions", distributionsPolyfillSource()},
-                                                                  {"torch.amp.grad_scaler", gradScalerPolyfillSource()}};
+                                                                  {"torch.amp.grad_scaler", gradScalerPolyfillSource()},
+                                                                  {"torch.func", funcPolyfillSource()}};
     auto it = kSources.find(module);
     return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
 }
