@@ -68,8 +68,8 @@ std::string wrappedTo(DType dtype, const std::string& value) {
     return "(" + storageType(dtype) + ")(" + value + ")";
 }
 
-// The device function of a unary math op: sinf(a) / sin(a), or the prelude's out-of-line cwb_sin(a) for the
-// trigonometric functions whose inlined copies dominate NVRTC's time (cuda_prelude.cpp).
+// The device function of a unary math op: sinf(a) / sin(a), or for the trigonometric functions the prelude's
+// cwb_sin(a), which CudaTuning::trigCalls compiles out of line (cuda_prelude.cpp).
 std::string mathCall(std::string_view function, bool single, const std::string& a) {
     if (function == "sin" || function == "cos" || function == "tan") return fmt::format("cwb_{}({})", function, a);
     return fmt::format("{}{}({})", function, single ? "f" : "", a);

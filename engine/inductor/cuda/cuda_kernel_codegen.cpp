@@ -30,7 +30,7 @@ CudaKernelCode generateCudaKernel(const Kernel& kernel, const CudaTuning& tuning
                           : kernel.isReduction() ? detail::generateReduction(kernel, tuning)
                                                  : detail::generatePointwise(kernel, tuning);
     code.name = kernel.name;
-    if (tuning.inlineTrig) code.source = "#define CWB_INLINE_TRIG\n" + code.source;  // before the prelude reads it
+    if (tuning.trigCalls) code.source = "#define CWB_TRIG_CALLS\n" + code.source;  // before the prelude reads it
     if (tuning.gridWaves > 0) code.gridWaves = tuning.gridWaves;
     code.outerRanges = kernel.outerRanges;
     code.reductionRanges = kernel.reductionRanges;

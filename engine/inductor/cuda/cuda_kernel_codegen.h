@@ -39,10 +39,11 @@ struct CudaTuning {
     /// (0: no cap, a block per piece of work as Triton launches; on the H100 a cap of 8 waves made B1 3% and B2 4%
     /// slower).
     int gridWaves = 0;
-    /// sin, cos and tan inlined into every use instead of called (prelude's cwb_sin/cwb_cos/cwb_tan). Off: inlined,
-    /// their argument reduction (with its slow path for large arguments) is copied into every unrolled vector lane
-    /// and is most of NVVM's and ptxas's work on such a kernel (B1's kernel: 97 against 64 ms of NVRTC CPU time).
-    bool inlineTrig = false;
+    /// sin, cos and tan called out of line (the prelude's cwb_sin/cwb_cos/cwb_tan, one copy a kernel) instead of
+    /// inlined into every unrolled vector lane. Off: it cut NVRTC's CPU time on B1's kernel from 97 to 64 ms on
+    /// the development machine, but on the H100 host the cold compiles moved within their noise (75-128 ms against
+    /// 110-243 ms, three processes each) while B1 ran 1.5% slower (0.1832-0.1834 against 0.1805-0.1808 ms).
+    bool trigCalls = false;
 };
 
 enum class CudaStrategy {

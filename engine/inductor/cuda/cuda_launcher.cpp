@@ -24,7 +24,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// CWB_CUDA_TUNING="block=512,elements=8,persistent=0,online=1,partials=2048,waves=4,inline_trig=1": other defaults than the heuristics' for every kernel, for
+// CWB_CUDA_TUNING="block=512,elements=8,persistent=0,online=1,partials=2048,waves=4,trig_calls=1": other defaults than the heuristics' for every kernel, for
 // measuring a variant without rebuilding (CudaTuning's fields; part of the source, so of the cache key too).
 cuda::CudaTuning tuningFromEnvironment() {
     cuda::CudaTuning tuning;
@@ -45,8 +45,8 @@ cuda::CudaTuning tuningFromEnvironment() {
         else if (key == "online") tuning.onlineSoftmax = value != 0;
         else if (key == "partials") tuning.partialThreadsPerSm = value;
         else if (key == "waves") tuning.gridWaves = value;
-        else if (key == "inline_trig") tuning.inlineTrig = value != 0;
-        else throw std::invalid_argument(fmt::format("CWB_CUDA_TUNING: unknown key '{}' (block, elements, persistent, vectors, online, partials, waves, inline_trig)", key));
+        else if (key == "trig_calls") tuning.trigCalls = value != 0;
+        else throw std::invalid_argument(fmt::format("CWB_CUDA_TUNING: unknown key '{}' (block, elements, persistent, vectors, online, partials, waves, trig_calls)", key));
     }
     return tuning;
 }

@@ -25,12 +25,12 @@ __device__ __forceinline__ float cwb_nan_f() { return __int_as_float(0x7fc00000)
 __device__ __forceinline__ double cwb_inf_d() { return __longlong_as_double(0x7ff0000000000000LL); }
 __device__ __forceinline__ double cwb_nan_d() { return __longlong_as_double(0x7ff8000000000000LL); }
 
-// sin, cos and tan as calls of one out-of-line copy each, so that their argument reduction (with the slow path for
-// large arguments) is compiled once, not once per unrolled vector lane (CudaTuning::inlineTrig keeps them inline).
-#ifdef CWB_INLINE_TRIG
-#define CWB_TRIG_LINKAGE __forceinline__
-#else
+// sin, cos and tan: inlined, or with CudaTuning::trigCalls called out of line, so that their argument reduction
+// (with the slow path for large arguments) is compiled once a kernel instead of once per unrolled vector lane.
+#ifdef CWB_TRIG_CALLS
 #define CWB_TRIG_LINKAGE __noinline__
+#else
+#define CWB_TRIG_LINKAGE __forceinline__
 #endif
 template <class F> __device__ CWB_TRIG_LINKAGE F cwb_sin(F v) { if constexpr (sizeof(F) == 4) return sinf(v); else return sin(v); }
 template <class F> __device__ CWB_TRIG_LINKAGE F cwb_cos(F v) { if constexpr (sizeof(F) == 4) return cosf(v); else return cos(v); }

@@ -85,10 +85,10 @@ TEST_F(CudaCodegenCompile, PointwiseChainIsVectorisedWithNamedTemporariesAndCse)
     EXPECT_TRUE(code.assumesAligned);
     EXPECT_EQ(code.source.find("scalar tail"), std::string::npos);
     EXPECT_EQ(code.source.find("reinterpret_cast<unsigned long long>"), std::string::npos);
-    // sin through the prelude's out-of-line copy, not inlined into each of the 4 lanes; inline_trig inlines it
+    // sin through the prelude's cwb_sin, inlined unless trig_calls asks for one out-of-line copy
     EXPECT_NE(code.source.find("cwb_sin(tmp"), std::string::npos);
-    EXPECT_EQ(code.source.find("#define CWB_INLINE_TRIG"), std::string::npos);
-    EXPECT_EQ(compiles(pointwiseChain(int64_t{1} << 26), {.inlineTrig = true}).source.rfind("#define CWB_INLINE_TRIG\n", 0), 0u);
+    EXPECT_EQ(code.source.find("#define CWB_TRIG_CALLS"), std::string::npos);
+    EXPECT_EQ(compiles(pointwiseChain(int64_t{1} << 26), {.trigCalls = true}).source.rfind("#define CWB_TRIG_CALLS\n", 0), 0u);
     // sigmoid is its ops/elementwise.def row's device function, in float
     EXPECT_NE(code.source.find("cwb_forms::cwb_f_sigmoid<float>("), std::string::npos);
     EXPECT_EQ(code.source.find("__expf"), std::string::npos) << "no fast-math intrinsics";
