@@ -1,5 +1,6 @@
 # Smoke test of the training-step benchmark: `cwb run tests/bench/aot_training_bench.py` (few steps) must print a
-# RESULT line with a time for every model and mode, and each model's loss (4 decimals) must be the same in every mode.
+# RESULT line with a time for every model and mode, and each model's loss (4 decimals) must be the same in every mode
+# (within one unit of the last decimal).
 # The optimizer-step benchmark uses it too, with its own GROUPS (optimizers), MODES and KEY (checksum).
 cmake_minimum_required(VERSION 3.25)
 if(NOT DEFINED GROUPS)
@@ -28,9 +29,24 @@ foreach(model ${GROUPS})
     endif()
     list(APPEND losses "${CMAKE_MATCH_1}")
   endforeach()
-  list(REMOVE_DUPLICATES losses)
-  list(LENGTH losses distinct)
-  if(NOT distinct EQUAL 1)
-    message(FATAL_ERROR "${model}: the modes' ${KEY} values differ (${losses}):\n${out}")
-  endif()
+  # Equal to the last printed decimal, give or take one unit there: compiled kernels sum in another order than
+  # eager ones, so a value lying on a rounding boundary of the 4th decimal may print either way.
+  list(GET losses 0 first)
+  foreach(value ${losses})
+    string(REGEX MATCH "^-?[0-9]+\\.([0-9]+)$" decimal_first "${first}")
+    set(first_digits "${CMAKE_MATCH_1}")
+    string(REGEX MATCH "^-?[0-9]+\\.([0-9]+)$" decimal_value "${value}")
+    string(LENGTH "${first_digits}" first_places)
+    string(LENGTH "${CMAKE_MATCH_1}" value_places)
+    if(decimal_first AND decimal_value AND first_places EQUAL value_places)
+      string(REPLACE "." "" first_units "${first}")
+      string(REPLACE "." "" value_units "${value}")
+      math(EXPR apart "${first_units} - ${value_units}")
+      if(apart GREATER 1 OR apart LESS -1)
+        message(FATAL_ERROR "${model}: the modes' ${KEY} values differ (${losses}):\n${out}")
+      endif()
+    elseif(NOT value STREQUAL first)
+      message(FATAL_ERROR "${model}: the modes' ${KEY} values differ (${losses}):\n${out}")
+    endif()
+  endforeach()
 endforeach()
