@@ -1,6 +1,7 @@
 # Smoke test of the training-step benchmark: `cwb run tests/bench/aot_training_bench.py` (few steps) must print a
 # RESULT line with a time for every model and mode, and each model's loss (4 decimals) must be the same in every mode,
-# or within TOLERANCE_UNITS of its last printed digit where a mode rounds to bfloat16 in other places (autocast).
+# within TOLERANCE_UNITS of its last printed digit: 1 by default (compiled kernels sum in another order, so a value on
+# a rounding boundary may print either way), more where a mode rounds to bfloat16 in other places (autocast).
 # The optimizer-step benchmark uses it too, with its own GROUPS (optimizers), MODES and KEY (checksum).
 cmake_minimum_required(VERSION 3.25)
 if(NOT DEFINED GROUPS)
@@ -16,7 +17,7 @@ if(NOT DEFINED KEY)
   set(KEY loss)
 endif()
 if(NOT DEFINED TOLERANCE_UNITS)
-  set(TOLERANCE_UNITS 0)
+  set(TOLERANCE_UNITS 1)
 endif()
 execute_process(COMMAND "${CWB}" run "${SCRIPT}" --device "${SPEC}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
