@@ -31,6 +31,18 @@ bool mentionsVar(const Index& index, int number) {
     }
 }
 
+/// A split dim merged back, what a merging reshape leaves: (e // c) * c + e % c -> e, and read through a buffer's
+/// stride k, (e // c) * (c * k) + (e % c) * k -> e * k; null when `high + low` is neither.
+Index mergedBack(const Index& high, const Index& low) {
+    const bool scaled = low->op == IndexNode::Op::Mul && constantValue(low->rhs);
+    const Index& mod = scaled ? low->lhs : low;
+    if (mod->op != IndexNode::Op::Mod || high->op != IndexNode::Op::Mul || high->lhs->op != IndexNode::Op::FloorDiv) return nullptr;
+    if (!indexEqual(high->lhs->lhs, mod->lhs) || !indexEqual(high->lhs->rhs, mod->rhs)) return nullptr;
+    if (!scaled) return indexEqual(high->rhs, mod->rhs) ? mod->lhs : nullptr;
+    const auto c = constantValue(mod->rhs);
+    return c && constantValue(high->rhs) == *c * low->rhs->value ? mod->lhs * low->rhs : nullptr;
+}
+
 }  // namespace
 
 Index indexConstant(int64_t value) {
@@ -65,36 +77,12 @@ bool indexEqual(const Index& a, const Index& b) {
     return indexEqual(a->lhs, b->lhs) && indexEqual(a->rhs, b->rhs);
 }
 
-namespace {
-
-/// `(e // c) * c` for this e and c.
-bool isRoundedDown(const Index& term, const Index& e, const Index& c) {
-    return term->op == IndexNode::Op::Mul && indexEqual(term->rhs, c) && term->lhs->op == IndexNode::Op::FloorDiv &&
-           indexEqual(term->lhs->lhs, e) && indexEqual(term->lhs->rhs, c);
-}
-
-}  // namespace
-
 Index operator+(const Index& a, const Index& b) {
     auto ca = constantValue(a), cb = constantValue(b);
-    // (e // c) * c + e % c -> e, also at the end of a longer sum: what a merging reshape of a split dim leaves.
-    if (b->op == IndexNode::Op::Mod) {
-        if (isRoundedDown(a, b->lhs, b->rhs)) return b->lhs;
-        if (a->op == IndexNode::Op::Add && isRoundedDown(a->rhs, b->lhs, b->rhs)) return a->lhs + b->lhs;
-    }
-    // (e // c) * (c * k) + (e % c) * k -> e * k: the same merge read through a buffer's strides (k its stride).
-    if (b->op == IndexNode::Op::Mul && b->lhs->op == IndexNode::Op::Mod) {
-        const Index& e = b->lhs->lhs;
-        const auto c = constantValue(b->lhs->rhs), k = constantValue(b->rhs);
-        auto scaledRoundDown = [&](const Index& term) {
-            return term->op == IndexNode::Op::Mul && term->lhs->op == IndexNode::Op::FloorDiv && indexEqual(term->lhs->lhs, e) &&
-                   constantValue(term->lhs->rhs) == c && constantValue(term->rhs) == *c * *k;
-        };
-        if (c && k) {
-            if (scaledRoundDown(a)) return e * b->rhs;
-            if (a->op == IndexNode::Op::Add && scaledRoundDown(a->rhs)) return a->lhs + e * b->rhs;
-        }
-    }
+    // A split dim merged back, also at the end of a longer sum.
+    if (Index e = mergedBack(a, b)) return e;
+    if (a->op == IndexNode::Op::Add)
+        if (Index e = mergedBack(a->rhs, b)) return a->lhs + e;
     if (ca && cb) return indexConstant(*ca + *cb);
     if (ca == 0) return b;
     if (cb == 0) return a;

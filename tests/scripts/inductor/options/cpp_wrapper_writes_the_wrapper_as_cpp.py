@@ -4,9 +4,9 @@
 # expect: True
 # expect code_count 1: cpp_wrapper_src = '''
 # expect code_count 1: std::vector<at::Tensor> call(std::vector<at::Tensor> args) {
-# expect code_count 1:     auto buf3 = empty_strided({8}, {1}, cached_torch_dtype_float32);
+# expect code_count 1:     auto buf1 = empty_strided({8}, {1}, cached_torch_dtype_float32);
 # expect code_count 1: def call(args):
-# expect code_count 1:     buf3 = empty_strided((8,), (1,), dtype=torch.float32)
+# expect code_count 1:     buf1 = empty_strided((8,), (1,), dtype=torch.float32)
 from _lib.eager_comparison import same_as_eager
 import torch
 
