@@ -24,11 +24,12 @@ uint32_t toBits(float f) {
     return bits;
 }
 
-// a * b + c with one rounding, as the compiled kernel's vfmadd.
-float fused(float a, float b, float c) { return std::fma(a, b, c); }
+// a * b + c with one rounding, as the compiled kernel's vfmadd (inlined into fill16's clones: a vfmadd instruction
+// where the CPU has one, libm's exact software fma elsewhere; the same value either way).
+[[gnu::always_inline]] inline float fused(float a, float b, float c) { return std::fma(a, b, c); }
 
 // avx_mathfun.h's log256_ps for one lane (inputs here are in (0, 1]).
-float cephesLog(float x) {
+[[gnu::always_inline]] inline float cephesLog(float x) {
     constexpr float kSqrtHalf = static_cast<float>(0.707106781186547524);
     constexpr float kP[] = {static_cast<float>(7.0376836292E-2),  static_cast<float>(-1.1514610310E-1), static_cast<float>(1.1676998740E-1),
                             static_cast<float>(-1.2420140846E-1), static_cast<float>(1.4249322787E-1),  static_cast<float>(-1.6668057665E-1),
@@ -55,7 +56,7 @@ float cephesLog(float x) {
 }
 
 // avx_mathfun.h's sincos256_ps for one lane.
-void cephesSinCos(float x, float& sine, float& cosine) {
+[[gnu::always_inline]] inline void cephesSinCos(float x, float& sine, float& cosine) {
     constexpr float kFourOverPi = static_cast<float>(1.27323954473516);
     constexpr float kDp1 = static_cast<float>(-0.78515625), kDp2 = static_cast<float>(-2.4187564849853515625e-4),
                     kDp3 = static_cast<float>(-3.77489497744594108e-8);
@@ -88,7 +89,7 @@ void cephesSinCos(float x, float& sine, float& cosine) {
     cosine = fromBits(toBits(sinePolynomial ? c : s) ^ cosineSign);
 }
 
-void fill16(float* data, float mean, float std) {
+[[gnu::target_clones("fma", "default")]] void fill16(float* data, float mean, float std) {
     const float twoPi = static_cast<float>(2.0f * std::numbers::pi);
     for (int j = 0; j < 8; ++j) {
         const float radius = std::sqrt(-2.0f * cephesLog(1.0f - data[j]));
