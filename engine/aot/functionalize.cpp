@@ -43,6 +43,26 @@ std::optional<std::string> unsupportedWrite(const Node& node) {
     return std::nullopt;
 }
 
+/// `x[mask] = value` with a boolean mask of x's shape and one value (a number, or a 0-d tensor of x's dtype), as
+/// its functional form x.masked_fill(mask, value), whose derivative the joint graph has. Other item assignments
+/// (slices, ints, integer indices) have no functional form here yet: the graph runs eagerly.
+Node* itemAssignment(GraphBuilder& builder, const Node& node, const std::map<const Node*, Node*>& remap) {
+    const Node* target = firstNodeArg(node);
+    const Arg& key = node.args.at(1);
+    const Arg& value = node.args.at(2);
+    const tensor::Tensor* mask = key.kind == Arg::Kind::NodeRef ? exampleTensor(*key.node) : nullptr;
+    const tensor::Tensor* valueTensor = value.kind == Arg::Kind::NodeRef ? exampleTensor(*value.node) : nullptr;
+    const bool oneValue = (value.kind == Arg::Kind::Constant && value.constant.isNumber()) ||
+                          (valueTensor && valueTensor->dim() == 0 && valueTensor->dtype() == exampleTensor(*target)->dtype());
+    if (!mask || mask->dtype() != tensor::DType::Bool || mask->sizes() != exampleTensor(*target)->sizes() || !oneValue)
+        throw AotUnsupported(fmt::format("in-place function {} with an index other than a boolean mask of {}'s shape and one value",
+                                         node.target, target->name));
+    std::vector<Arg> args{key, value};
+    for (Arg& a : args)
+        if (a.kind == Arg::Kind::NodeRef) a.node = remap.at(a.node);
+    return builder.method("masked_fill", remap.at(target), std::move(args));
+}
+
 }  // namespace
 
 FunctionalForward functionalize(GraphBuilder& builder, const fx::Graph& graph, const std::vector<Node*>& inputs,
@@ -92,10 +112,13 @@ FunctionalForward functionalize(GraphBuilder& builder, const fx::Graph& graph, c
         // Also under no_grad: the backward would read the input after the write (eager's version check raises).
         if (input != inputIndex.end() && inputRequiresGrad[static_cast<size_t>(input->second)])
             throw AotUnsupported(fmt::format("in-place {} on the input {}, which requires grad", node.target, target->name));
-        if (node.op == fx::NodeOp::CallFunction && node.callKind != fx::CallKind::Binary)
+        if (node.op == fx::NodeOp::CallFunction && node.callKind != fx::CallKind::Binary && node.target != "operator.setitem")
             throw AotUnsupported(fmt::format("in-place function {}", node.target));
-        Node* functional = builder.copy(node, out.remap);
-        if (functional->callKind == fx::CallKind::Binary) {
+        const bool itemWrite = node.target == "operator.setitem";
+        Node* functional = itemWrite ? itemAssignment(builder, node, out.remap) : builder.copy(node, out.remap);
+        if (itemWrite) {
+            // already its functional form
+        } else if (functional->callKind == fx::CallKind::Binary) {
             // operator.iand updates with operator.and_: the out-of-place function of the same operator.
             const auto operand = ops::binaryOperatorByFunction(std::string_view(node.target).substr(std::string_view("operator.").size()));
             if (!operand) throw AotUnsupported(fmt::format("in-place operator {}", node.target));

@@ -24,6 +24,7 @@ const LoweringRegistry& LoweringRegistry::instance() {
         registerReductionLowerings(r);
         registerViewLowerings(r);
         registerMatrixProductLowerings(r);
+        registerIndexWriteLowerings(r);
         return r;
     }();
     return registry;

@@ -62,5 +62,7 @@ void registerReductionLowerings(LoweringRegistry& registry);
 void registerViewLowerings(LoweringRegistry& registry);
 /// mm/bmm/addmm/matmul: shape padding (lowering_pad_mm.cpp); the product itself is an extern kernel either way.
 void registerMatrixProductLowerings(LoweringRegistry& registry);
+/// `x[index] = value` (operator.setitem) as a functional write (lowering_setitem.cpp).
+void registerIndexWriteLowerings(LoweringRegistry& registry);
 
 }  // namespace eng::inductor::lowering
