@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "fx/fx_printer.h"
 
@@ -155,14 +156,27 @@ std::optional<std::string> relationalFailure(vm::Interpreter& vm, const GuardSpe
         if (a && b && a->identical(*b)) return std::nullopt;
         return stripLocalScope(g.code());
     }
-    std::vector<std::pair<vm::Value, const Source*>> seen;
+    // Keyed by the object's address (Python's `is` for objects), so a frame of N tensors (an optimizer over 148
+    // parameters has ~600) costs N lookups per call, not N^2 / 2 comparisons; scalars, if any, compare one by one.
+    std::unordered_map<const vm::Object*, const Source*> seenObjects;
+    std::vector<std::pair<vm::Value, const Source*>> seenScalars;
+    vm::ValueList alive;  // holds every value read, so no address is freed and reused within the check
+    seenObjects.reserve(g.related.size());
+    alive.reserve(g.related.size());
     for (const SourceRef& source : g.related) {
         std::optional<vm::Value> value = readSource(vm, *source, locals, globals);
         if (!value) continue;  // the tensor's own TENSOR_MATCH reports a missing one
-        for (const auto& [other, otherSource] : seen)
-            if (other.identical(*value))
-                return fmt::format("Duplicate tensors found: [\"{}\", \"{}\"]", otherSource->stripped(), source->stripped());
-        seen.emplace_back(*value, source.get());
+        alive.push_back(*value);
+        const Source* other = nullptr;
+        if (value->isNumber() || value->isNone() || value->isNull()) {
+            for (const auto& [scalar, scalarSource] : seenScalars)
+                if (!other && scalar.identical(*value)) other = scalarSource;
+            if (!other) seenScalars.emplace_back(*value, source.get());
+        } else {
+            auto [it, inserted] = seenObjects.emplace(value->object().get(), source.get());
+            if (!inserted) other = it->second;
+        }
+        if (other) return fmt::format("Duplicate tensors found: [\"{}\", \"{}\"]", other->stripped(), source->stripped());
     }
     return std::nullopt;
 }
