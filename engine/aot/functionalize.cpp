@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -43,9 +44,75 @@ std::optional<std::string> unsupportedWrite(const Node& node) {
     return std::nullopt;
 }
 
-/// `x[mask] = value` with a boolean mask of x's shape and one value (a number, or a 0-d tensor of x's dtype), as
-/// its functional form x.masked_fill(mask, value), whose derivative the joint graph has. Other item assignments
-/// (slices, ints, integer indices) have no functional form here yet: the graph runs eagerly.
+/// The positions `x[key] = ...` writes for a basic key of constants (ints, slices, None, Ellipsis) over x's static
+/// sizes: a bool tensor that broadcasts to x, the AND of one arange comparison per narrowed dim; null when the key
+/// narrows nothing (the whole tensor is written); nullopt when the key is not such a key.
+std::optional<Node*> basicRegion(GraphBuilder& b, const Node& x, const Arg& key) {
+    const tensor::Tensor& t = *exampleTensor(x);
+    for (const std::string& symbol : x.dimSymbols)
+        if (!symbol.empty()) return std::nullopt;  // arange would keep this call's size
+    std::vector<const Arg*> parts;
+    if (key.kind == Arg::Kind::Tuple) for (const Arg& item : key.items) parts.push_back(&item);
+    else parts.push_back(&key);
+    auto constantPart = [](const Arg* p, vm::Kind kind) { return p->kind == Arg::Kind::Constant && p->constant.is(kind); };
+    const int64_t rank = t.dim();
+    int64_t consuming = 0;
+    for (const Arg* p : parts) consuming += !constantPart(p, vm::Kind::None) && !constantPart(p, vm::Kind::Ellipsis);
+    if (consuming > rank) return std::nullopt;
+    Node* region = nullptr;
+    int64_t dim = 0;
+    for (const Arg* p : parts) {
+        if (constantPart(p, vm::Kind::None)) continue;
+        if (constantPart(p, vm::Kind::Ellipsis)) {
+            dim += rank - consuming;
+            consuming = rank;
+            continue;
+        }
+        const int64_t n = t.sizes()[static_cast<size_t>(dim)];
+        Node* positions = b.torchFunction("arange", {GraphBuilder::constant(vm::Value(n))});
+        auto compare = [&](const char* op, int64_t bound) { return b.method(op, positions, {GraphBuilder::constant(vm::Value(bound))}); };
+        Node* written = nullptr;
+        if (p->kind == Arg::Kind::Slice) {
+            std::optional<int64_t> bounds[3];
+            for (size_t i = 0; i < 3; ++i) {
+                if (constantPart(&p->items[i], vm::Kind::Int)) bounds[i] = p->items[i].constant.asInt();
+                else if (!constantPart(&p->items[i], vm::Kind::None)) return std::nullopt;
+            }
+            const int64_t step = bounds[2].value_or(1);
+            if (step <= 0) return std::nullopt;
+            int64_t first = bounds[0].value_or(0), last = bounds[1].value_or(n);
+            first = std::clamp<int64_t>(first < 0 ? first + n : first, 0, n);
+            last = std::clamp<int64_t>(last < 0 ? last + n : last, 0, n);
+            if (first == 0 && last == n && step == 1) {
+                ++dim;
+                continue;
+            }
+            written = b.method("logical_and", compare("ge", first), {GraphBuilder::ref(compare("lt", last))});
+            if (step != 1) {
+                Node* offset = b.method("sub", positions, {GraphBuilder::constant(vm::Value(first))});
+                Node* onStep = b.method("eq", b.method("remainder", offset, {GraphBuilder::constant(vm::Value(step))}), {GraphBuilder::constant(vm::Value(int64_t{0}))});
+                written = b.method("logical_and", written, {GraphBuilder::ref(onStep)});
+            }
+        } else if (constantPart(p, vm::Kind::Int)) {
+            const int64_t k = p->constant.asInt();
+            if (k < -n || k >= n) return std::nullopt;  // the eager op raises
+            written = compare("eq", k < 0 ? k + n : k);
+        } else {
+            return std::nullopt;
+        }
+        std::vector<int64_t> shape(static_cast<size_t>(rank), 1);
+        shape[static_cast<size_t>(dim)] = n;
+        written = b.method("reshape", written, {GraphBuilder::ints(shape)});
+        region = region ? b.method("logical_and", region, {GraphBuilder::ref(written)}) : written;
+        ++dim;
+    }
+    return region;
+}
+
+/// `x[index] = value` with one value (a number, or a 0-d tensor of x's dtype) as its functional form
+/// x.masked_fill(mask, value), whose derivative the joint graph has: the mask is the index itself when it is a
+/// boolean mask of x's shape, or the region a basic index writes. Other item assignments (integer tensor indices,
+/// tensor values) have no functional form here yet: the graph runs eagerly.
 Node* itemAssignment(GraphBuilder& builder, const Node& node, const std::map<const Node*, Node*>& remap) {
     const Node* target = firstNodeArg(node);
     const Arg& key = node.args.at(1);
@@ -54,13 +121,18 @@ Node* itemAssignment(GraphBuilder& builder, const Node& node, const std::map<con
     const tensor::Tensor* valueTensor = value.kind == Arg::Kind::NodeRef ? exampleTensor(*value.node) : nullptr;
     const bool oneValue = (value.kind == Arg::Kind::Constant && value.constant.isNumber()) ||
                           (valueTensor && valueTensor->dim() == 0 && valueTensor->dtype() == exampleTensor(*target)->dtype());
-    if (!mask || mask->dtype() != tensor::DType::Bool || mask->sizes() != exampleTensor(*target)->sizes() || !oneValue)
-        throw AotUnsupported(fmt::format("in-place function {} with an index other than a boolean mask of {}'s shape and one value",
-                                         node.target, target->name));
-    std::vector<Arg> args{key, value};
-    for (Arg& a : args)
-        if (a.kind == Arg::Kind::NodeRef) a.node = remap.at(a.node);
-    return builder.method("masked_fill", remap.at(target), std::move(args));
+    std::optional<Node*> region;
+    if (mask && mask->dtype() == tensor::DType::Bool && mask->sizes() == exampleTensor(*target)->sizes()) region = remap.at(key.node);
+    else if (!mask && oneValue) region = basicRegion(builder, *target, key);
+    // The whole tensor written with a tensor value: full_like takes numbers only.
+    if (region && !*region && value.kind == Arg::Kind::NodeRef) region.reset();
+    if (!oneValue || !region)
+        throw AotUnsupported(fmt::format("in-place function {} with an index other than a boolean mask of {}'s shape or ints and slices, "
+                                         "and a value other than one number", node.target, target->name));
+    Arg filled = value;
+    if (filled.kind == Arg::Kind::NodeRef) filled.node = remap.at(filled.node);
+    if (!*region) return builder.torchFunction("full_like", {GraphBuilder::ref(remap.at(target)), filled});
+    return builder.method("masked_fill", remap.at(target), {GraphBuilder::ref(*region), filled});
 }
 
 }  // namespace
@@ -115,9 +187,14 @@ FunctionalForward functionalize(GraphBuilder& builder, const fx::Graph& graph, c
         if (node.op == fx::NodeOp::CallFunction && node.callKind != fx::CallKind::Binary && node.target != "operator.setitem")
             throw AotUnsupported(fmt::format("in-place function {}", node.target));
         const bool itemWrite = node.target == "operator.setitem";
+        const size_t built = builder.graph().nodes().size();
         Node* functional = itemWrite ? itemAssignment(builder, node, out.remap) : builder.copy(node, out.remap);
         if (itemWrite) {
-            // already its functional form
+            // The region mask's nodes come before the masked_fill (pushed below) in the forward.
+            for (size_t i = built; i + 1 < builder.graph().nodes().size(); ++i) {
+                out.nodes.push_back(builder.graph().nodes()[i].get());
+                out.gradEnabled[out.nodes.back()] = gradEnabled;
+            }
         } else if (functional->callKind == fx::CallKind::Binary) {
             // operator.iand updates with operator.and_: the out-of-place function of the same operator.
             const auto operand = ops::binaryOperatorByFunction(std::string_view(node.target).substr(std::string_view("operator.").size()));

@@ -1,7 +1,8 @@
 # Item assignment (`x[index] = value`, one operator.setitem node) is lowered to kernels, not run eagerly: slices,
 # ints, None and Ellipsis as a where over the written region (scalar and tensor values broadcast as setitem does),
 # a boolean mask as where(mask, value, x) fused into the softmax after it, integer tensor indices as an index_put on
-# a copy; a write into a graph input is written back. Training graphs take scores[mask] = -inf as masked_fill.
+# a copy; a write into a graph input is written back. Training graphs take scores[mask] = -inf and one value
+# written through ints and slices as masked_fill.
 # Compiled equals eager under the inductor and aot_eager.
 # expect: inductor
 # expect: intermediate [[0.0, 0.0], [6.0, 1.0], [6.0, 8.0]] True
@@ -9,17 +10,17 @@
 # expect: mask [[0.0, 0.1087, 0.8913, 0.0], [0.9358, 0.0353, 0.0, 0.0289]] True
 # expect: ints [[4, 4], [9, 9], [2, 2]] True
 # expect: index_put [[0.0, 1.0], [2.0, 3.0], [0.0, 1.0]] True
-# expect: training True True
+# expect: training True True True
 # expect: aot_eager
 # expect: intermediate [[0.0, 0.0], [6.0, 1.0], [6.0, 8.0]] True
 # expect: input 245.0 [[0.0, 100.0, 100.0, 1.0], [4.0, 5.0, 6.0, 1.0], [8.0, 9.0, 10.0, 1.0]] True
 # expect: mask [[0.0, 0.1087, 0.8913, 0.0], [0.9358, 0.0353, 0.0, 0.0289]] True
 # expect: ints [[4, 4], [9, 9], [2, 2]] True
 # expect: index_put [[0.0, 1.0], [2.0, 3.0], [0.0, 1.0]] True
-# expect: training True True
+# expect: training True True True
 # expect graph_breaks: 0
 # expect no code: runs on the eager runtime
-# expect code_files: cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_aot_eager
+# expect code_files: cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_inductor_output_code with kernels, cwb_aot_eager, cwb_aot_eager
 import torch
 
 
@@ -58,6 +59,13 @@ def tensor_index(x, i):
     return y
 
 
+def region(x, v):
+    y = x.sin()
+    y[:, 1] = 3.0
+    y[0, ::2] = v
+    return (y * y).sum()
+
+
 def attention(q, m):
     s = q @ q.t()
     s[m] = float("-inf")
@@ -93,4 +101,11 @@ for backend in ("inductor", "aot_eager"):
     eager_grad, q.grad = q.grad, None
     out = compiled(attention)(q, m)
     (out * weights).sum().backward()
-    print("training", torch.allclose(out, attention(q, m)), torch.allclose(q.grad, eager_grad))
+    x = torch.arange(12.0).reshape(3, 4).requires_grad_()
+    v = torch.tensor(4.0, requires_grad=True)
+    region(x, v).backward()
+    eager_grads = (x.grad, v.grad)
+    x.grad = v.grad = None
+    compiled(region)(x, v).backward()
+    print("training", torch.allclose(out, attention(q, m)), torch.allclose(q.grad, eager_grad),
+          torch.allclose(x.grad, eager_grads[0]) and torch.allclose(v.grad, eager_grads[1]))
