@@ -7,14 +7,14 @@
 # expect: inductor
 # expect: intermediate [[0.0, 0.0], [6.0, 1.0], [6.0, 8.0]] True
 # expect: input 245.0 [[0.0, 100.0, 100.0, 1.0], [4.0, 5.0, 6.0, 1.0], [8.0, 9.0, 10.0, 1.0]] True
-# expect: mask [[0.0, 0.1087, 0.8913, 0.0], [0.9358, 0.0353, 0.0, 0.0289]] True
+# expect: mask [[0.0, 0.9442, 0.0558, 0.0], [0.0513, 0.032, 0.0, 0.9167]] True
 # expect: ints [[4, 4], [9, 9], [2, 2]] True
 # expect: index_put [[0.0, 1.0], [2.0, 3.0], [0.0, 1.0]] True
 # expect: training True True True
 # expect: aot_eager
 # expect: intermediate [[0.0, 0.0], [6.0, 1.0], [6.0, 8.0]] True
 # expect: input 245.0 [[0.0, 100.0, 100.0, 1.0], [4.0, 5.0, 6.0, 1.0], [8.0, 9.0, 10.0, 1.0]] True
-# expect: mask [[0.0, 0.1087, 0.8913, 0.0], [0.9358, 0.0353, 0.0, 0.0289]] True
+# expect: mask [[0.0, 0.9442, 0.0558, 0.0], [0.0513, 0.032, 0.0, 0.9167]] True
 # expect: ints [[4, 4], [9, 9], [2, 2]] True
 # expect: index_put [[0.0, 1.0], [2.0, 3.0], [0.0, 1.0]] True
 # expect: training True True True
