@@ -19,21 +19,16 @@ namespace eng::tensor {
 
 namespace cudagen {
 
-namespace {
-
-// Each block owns 64 query rows (16 per warp) and walks the keys in tiles of 64 staged in shared memory, one
-// buffer each for Q, K and V: K of the next tile loads while P V runs, V while Q K^T and the softmax run.
-// Rows are stored in 16-byte chunks whose position is XORed with the row, so that the 8 row addresses of an
-// ldmatrix hit distinct banks without padding (which would not fit 3 tiles of head dim 128 in 48 KiB).
-constexpr const char* kFlashSource = R"CUDA(
+// What the forward and backward kernels share: 16-bit element types, 64-row tiles of 16-byte chunks swizzled
+// against bank conflicts, their cp.async loads, ldmatrix, the m16n8k16 mma and the pack to 16 bits.
+const char* flashTilePrelude() {
+    return R"CUDA(
 typedef unsigned short cwb_u16;
 typedef unsigned int cwb_u32;
 #define BM 64
-#define BN 64
 #define CHUNKS (CWB_D / 8)
 #define SWZ (CHUNKS < 8 ? CHUNKS - 1 : 7)
 #define NEG_INF __int_as_float(0xff800000)
-
 __device__ __forceinline__ cwb_u32 cwb_smem(const void* p) {
   cwb_u32 r;
   asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(p));
@@ -42,7 +37,6 @@ __device__ __forceinline__ cwb_u32 cwb_smem(const void* p) {
 // Element offset of (row, 16-byte chunk) in a swizzled [rows, CWB_D] tile.
 __device__ __forceinline__ int cwb_swz(int row, int chunk) { return row * CWB_D + ((chunk ^ (row & SWZ)) << 3); }
 __device__ __forceinline__ void cwb_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-__device__ __forceinline__ void cwb_wait1() { asm volatile("cp.async.wait_group 1;\n" ::: "memory"); }
 // Rows [row0, row0 + 64) of a [rows, CWB_D] matrix (row stride `stride`) into a tile; rows past the end read
 // as zeros (cp.async with source size 0), so tails need no separate path.
 __device__ __forceinline__ void cwb_load_tile(cwb_u16* tile, const cwb_u16* g, long long stride, int row0, int rows) {
@@ -72,6 +66,18 @@ __device__ __forceinline__ cwb_u32 cwb_pack(float lo, float hi) {
   asm("cvt.rn." CWB_T "x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
   return r;
 }
+)CUDA";
+}
+
+namespace {
+
+// Each block owns 64 query rows (16 per warp) and walks the keys in tiles of 64 staged in shared memory, one
+// buffer each for Q, K and V: K of the next tile loads while P V runs, V while Q K^T and the softmax run.
+// Rows are stored in 16-byte chunks whose position is XORed with the row, so that the 8 row addresses of an
+// ldmatrix hit distinct banks without padding (which would not fit 3 tiles of head dim 128 in 48 KiB).
+constexpr const char* kFlashSource = R"CUDA(
+#define BN 64
+__device__ __forceinline__ void cwb_wait1() { asm volatile("cp.async.wait_group 1;\n" ::: "memory"); }
 __device__ __forceinline__ float cwb_exp2(float x) { float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 
 extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(
@@ -206,6 +212,7 @@ cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal) {
     std::string entry = fmt::format("cwb_flash_attention_{}_d{}{}", type, headDim, causal ? "_causal" : "");
     std::string code = fmt::format("#define CWB_ENTRY {}\n#define CWB_D {}\n#define CWB_CAUSAL {}\n#define CWB_T \"{}\"\n", entry, headDim,
                                    causal ? 1 : 0, type);
+    code += flashTilePrelude();
     code += kFlashSource;
     return {std::move(entry), std::move(code)};
 }

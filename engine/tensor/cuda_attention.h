@@ -20,6 +20,8 @@ constexpr int kAttentionRowsPerBlock = 64;
 // The backward's two kernels (cuda_attention_backward.cpp), same grid and block: pass 0 writes dQ and each query
 // row's log-sum-exp and dO . O, pass 1 dK and dV from them. One parameter: the block of pointers and strides.
 cuda::KernelSource flashAttentionBackwardKernel(DType dtype, int headDim, bool causal, int pass);
+// The device code both kernels start with (after their CWB_D and CWB_T defines): types, tile layout and loads, mma.
+const char* flashTilePrelude();
 
 }  // namespace cudagen
 

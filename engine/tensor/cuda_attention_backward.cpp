@@ -23,14 +23,8 @@ namespace {
 // Pass 1 (grid over key tiles): dV = P^T dO and dK = scale * dS^T Q, with S^T = K Q^T and dP^T = V dO^T, so
 // that P^T and dS^T come out of the accumulators in the A-operand layout of the next product (as P does in the
 // forward). Both passes keep their fixed 64 rows (Q and dO, or K and V) in registers and stream the other side
-// through two swizzled shared tiles (the helpers are the forward kernel's, see cuda_attention.cpp).
+// through two swizzled shared tiles (the helpers are flashTilePrelude, shared with the forward kernel).
 constexpr const char* kFlashBackwardSource = R"CUDA(
-typedef unsigned short cwb_u16;
-typedef unsigned int cwb_u32;
-#define BM 64
-#define CHUNKS (CWB_D / 8)
-#define SWZ (CHUNKS < 8 ? CHUNKS - 1 : 7)
-#define NEG_INF __int_as_float(0xff800000)
 #define POS_INF __int_as_float(0x7f800000)
 
 struct cwb_attn_params {
@@ -42,40 +36,7 @@ struct cwb_attn_params {
   long long st[8][3];
 };
 
-__device__ __forceinline__ cwb_u32 cwb_smem(const void* p) {
-  cwb_u32 r;
-  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(p));
-  return r;
-}
-__device__ __forceinline__ int cwb_swz(int row, int chunk) { return row * CWB_D + ((chunk ^ (row & SWZ)) << 3); }
-__device__ __forceinline__ void cwb_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 __device__ __forceinline__ void cwb_wait0() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
-__device__ __forceinline__ void cwb_load_tile(cwb_u16* tile, const cwb_u16* g, long long stride, int row0, int rows) {
-  for (int i = threadIdx.x; i < BM * CHUNKS; i += blockDim.x) {
-    const int r = i / CHUNKS, c = i % CHUNKS, gr = row0 + r;
-    const bool ok = gr < rows;
-    const cwb_u16* src = g + (long long)(ok ? gr : 0) * stride + c * 8;
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(cwb_smem(tile + cwb_swz(r, c))), "l"(src), "r"(ok ? 16 : 0) : "memory");
-  }
-}
-__device__ __forceinline__ void cwb_ldm(cwb_u32* r, cwb_u32 addr) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
-}
-__device__ __forceinline__ void cwb_ldm_t(cwb_u32* r, cwb_u32 addr) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
-}
-__device__ __forceinline__ void cwb_mma(float* c, const cwb_u32* a, cwb_u32 b0, cwb_u32 b1) {
-  asm("mma.sync.aligned.m16n8k16.row.col.f32." CWB_T "." CWB_T ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-__device__ __forceinline__ cwb_u32 cwb_pack(float lo, float hi) {
-  cwb_u32 r;
-  asm("cvt.rn." CWB_T "x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-  return r;
-}
 __device__ __forceinline__ float cwb_float(cwb_u16 x) {
 #if CWB_BF16
   return __uint_as_float(((cwb_u32)x) << 16);
@@ -303,6 +264,7 @@ cuda::KernelSource flashAttentionBackwardKernel(DType dtype, int headDim, bool c
                                     causal ? "_causal" : "");
     std::string code = fmt::format("#define CWB_ENTRY {}\n#define CWB_D {}\n#define CWB_CAUSAL {}\n#define CWB_T \"{}\"\n#define CWB_BF16 {}\n#define CWB_PASS {}\n",
                                    entry, headDim, causal ? 1 : 0, bf16 ? "bf16" : "f16", bf16 ? 1 : 0, pass);
+    code += flashTilePrelude();
     code += kFlashBackwardSource;
     return {std::move(entry), std::move(code)};
 }
