@@ -19,10 +19,11 @@ namespace eng::tensor {
 
 namespace cudagen {
 
+namespace {
+
 // What the forward and backward kernels share: 16-bit element types, 64-row tiles of 16-byte chunks swizzled
 // against bank conflicts, their cp.async loads, ldmatrix, the m16n8k16 mma and the pack to 16 bits.
-const char* flashTilePrelude() {
-    return R"CUDA(
+constexpr const char* kFlashTilePrelude = R"CUDA(
 typedef unsigned short cwb_u16;
 typedef unsigned int cwb_u32;
 #define BM 64
@@ -67,9 +68,6 @@ __device__ __forceinline__ cwb_u32 cwb_pack(float lo, float hi) {
   return r;
 }
 )CUDA";
-}
-
-namespace {
 
 // Each block owns 64 query rows (16 per warp) and walks the keys in tiles of 64 staged in shared memory, one
 // buffer each for Q, K and V: K of the next tile loads while P V runs, V while Q K^T and the softmax run.
@@ -205,16 +203,22 @@ bool supportedHeadDim(int64_t d) { return d == 16 || d == 32 || d == 64 || d == 
 
 }  // namespace
 
-cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal) {
+cuda::KernelSource flashKernelSource(const char* what, std::string entry, DType dtype, int headDim, bool causal, const std::string& defines,
+                                     const char* body) {
     if ((dtype != DType::Float16 && dtype != DType::BFloat16) || !supportedHeadDim(headDim))
-        fail(ErrorKind::NotImplemented, fmt::format("flash attention: no kernel for {} with head dim {}", dtypeName(dtype), headDim));
-    const char* type = dtype == DType::BFloat16 ? "bf16" : "f16";
-    std::string entry = fmt::format("cwb_flash_attention_{}_d{}{}", type, headDim, causal ? "_causal" : "");
+        fail(ErrorKind::NotImplemented, fmt::format("{}: no kernel for {} with head dim {}", what, dtypeName(dtype), headDim));
     std::string code = fmt::format("#define CWB_ENTRY {}\n#define CWB_D {}\n#define CWB_CAUSAL {}\n#define CWB_T \"{}\"\n", entry, headDim,
-                                   causal ? 1 : 0, type);
-    code += flashTilePrelude();
-    code += kFlashSource;
+                                   causal ? 1 : 0, dtype == DType::BFloat16 ? "bf16" : "f16");
+    code += defines;
+    code += kFlashTilePrelude;
+    code += body;
     return {std::move(entry), std::move(code)};
+}
+
+cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal) {
+    const char* type = dtype == DType::BFloat16 ? "bf16" : "f16";
+    return flashKernelSource("flash attention", fmt::format("cwb_flash_attention_{}_d{}{}", type, headDim, causal ? "_causal" : ""), dtype,
+                             headDim, causal, "", kFlashSource);
 }
 
 }  // namespace cudagen
@@ -245,13 +249,13 @@ bool kernelCanRead(const Tensor& x) {
     return true;
 }
 
-Tensor readable(const Tensor& x) {
+}  // namespace
+
+Tensor flashReadable(const Tensor& x) {
     if (kernelCanRead(x)) return x;
     Tensor dense = contiguous(x);
     return kernelCanRead(dense) ? dense : clone(dense);  // an offset view into a dense buffer: a fresh one
 }
-
-}  // namespace
 
 bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tensor& value) {
     for (const Tensor* t : {&query, &key, &value})
@@ -274,7 +278,7 @@ bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tenso
 }
 
 Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale) {
-    const Tensor q = readable(asFourDims(query)), k = readable(asFourDims(key)), v = readable(asFourDims(value));
+    const Tensor q = flashReadable(asFourDims(query)), k = flashReadable(asFourDims(key)), v = flashReadable(asFourDims(value));
     const int64_t batch = q.sizes()[0], heads = q.sizes()[1], queries = q.sizes()[2], keys = k.sizes()[2], dim = q.sizes()[3];
     // 4-D operands get PyTorch's flash layout: [batch, L, heads, E] in memory, returned transposed, so that the
     // usual y.transpose(1, 2).reshape(b, L, heads * E) that follows is a view, not a copy.

@@ -20,8 +20,11 @@ constexpr int kAttentionRowsPerBlock = 64;
 // The backward's two kernels (cuda_attention_backward.cpp), same grid and block: pass 0 writes dQ and each query
 // row's log-sum-exp and dO . O, pass 1 dK and dV from them. One parameter: the block of pointers and strides.
 cuda::KernelSource flashAttentionBackwardKernel(DType dtype, int headDim, bool causal, int pass);
-// The device code both kernels start with (after their CWB_D and CWB_T defines): types, tile layout and loads, mma.
-const char* flashTilePrelude();
+// One translation unit of the forward or backward: the defines both read (CWB_ENTRY, CWB_D, CWB_CAUSAL, CWB_T), then
+// `defines`, the device code both share (types, tile layout and loads, mma), then `body`. Fails with `what` for a
+// dtype other than Float16/BFloat16 or a head dim other than 16, 32, 64 or 128.
+cuda::KernelSource flashKernelSource(const char* what, std::string entry, DType dtype, int headDim, bool causal, const std::string& defines,
+                                     const char* body);
 
 }  // namespace cudagen
 
@@ -40,6 +43,8 @@ bool flashAttentionBackwardSupported(const Tensor& query, const Tensor& key, con
 // layout (item i transposed(1, 2) is the [batch, heads, L, E] gradient).
 Tensor flashAttentionBackward(const Tensor& grad, const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& out, bool causal,
                               double scale);
+// x itself when the kernels can read it (rows 16-byte aligned, dense along the head dim), else a dense copy.
+Tensor flashReadable(const Tensor& x);
 
 }  // namespace cudaops
 

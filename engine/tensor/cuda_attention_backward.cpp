@@ -257,38 +257,18 @@ struct AttentionParams {
 }  // namespace
 
 cuda::KernelSource flashAttentionBackwardKernel(DType dtype, int headDim, bool causal, int pass) {
-    if ((dtype != DType::Float16 && dtype != DType::BFloat16) || !(headDim == 16 || headDim == 32 || headDim == 64 || headDim == 128))
-        fail(ErrorKind::NotImplemented, fmt::format("flash attention backward: no kernel for {} with head dim {}", dtypeName(dtype), headDim));
     const bool bf16 = dtype == DType::BFloat16;
-    std::string entry = fmt::format("cwb_flash_attention_backward_{}_{}_d{}{}", pass == 0 ? "dq" : "dkv", bf16 ? "bf16" : "f16", headDim,
-                                    causal ? "_causal" : "");
-    std::string code = fmt::format("#define CWB_ENTRY {}\n#define CWB_D {}\n#define CWB_CAUSAL {}\n#define CWB_T \"{}\"\n#define CWB_BF16 {}\n#define CWB_PASS {}\n",
-                                   entry, headDim, causal ? 1 : 0, bf16 ? "bf16" : "f16", bf16 ? 1 : 0, pass);
-    code += flashTilePrelude();
-    code += kFlashBackwardSource;
-    return {std::move(entry), std::move(code)};
+    return flashKernelSource("flash attention backward",
+                             fmt::format("cwb_flash_attention_backward_{}_{}_d{}{}", pass == 0 ? "dq" : "dkv", bf16 ? "bf16" : "f16", headDim,
+                                         causal ? "_causal" : ""),
+                             dtype, headDim, causal, fmt::format("#define CWB_BF16 {}\n#define CWB_PASS {}\n", bf16 ? 1 : 0, pass),
+                             kFlashBackwardSource);
 }
 
 }  // namespace cudagen
 
 namespace cudaops {
 
-namespace {
-
-// cp.async moves 16-byte chunks: rows must start 16-byte aligned and be dense along the head dim.
-Tensor kernelReadable(const Tensor& x) {
-    auto fits = [](const Tensor& t) {
-        if (reinterpret_cast<uintptr_t>(t.data()) % 16 != 0 || t.strides()[3] != 1) return false;
-        for (int d = 0; d < 3; ++d)
-            if (t.sizes()[static_cast<size_t>(d)] > 1 && t.strides()[static_cast<size_t>(d)] % 8 != 0) return false;
-        return true;
-    };
-    if (fits(x)) return x;
-    Tensor dense = contiguous(x);
-    return fits(dense) ? dense : clone(dense);
-}
-
-}  // namespace
 
 bool flashAttentionBackwardSupported(const Tensor& query, const Tensor& key, const Tensor& value) {
     return query.dim() == 4 && flashAttentionSupported(query, key, value) && key.sizes() == query.sizes() && value.sizes() == query.sizes();
@@ -300,7 +280,7 @@ Tensor flashAttentionBackward(const Tensor& grad, const Tensor& query, const Ten
         grad.dtype() != query.dtype() || out.dtype() != query.dtype())
         fail(ErrorKind::Runtime, "_flash_attention_backward: query, key, value, out and grad must be 4-D CUDA float16/bfloat16 tensors of one "
                                  "shape with head dim 16, 32, 64 or 128");
-    const Tensor q = kernelReadable(query), k = kernelReadable(key), v = kernelReadable(value), o = kernelReadable(out), g = kernelReadable(grad);
+    const Tensor q = flashReadable(query), k = flashReadable(key), v = flashReadable(value), o = flashReadable(out), g = flashReadable(grad);
     const int64_t batch = q.sizes()[0], heads = q.sizes()[1], rows = q.sizes()[2], dim = q.sizes()[3];
     // [3, batch, L, heads, E]: PyTorch's flash layout, so that the transposes back to [batch, L, heads * E] are views.
     const Tensor grads = empty({3, batch, rows, heads, dim}, q.dtype(), q.device());
