@@ -8,6 +8,7 @@
 #include "fx/graph_runner.h"
 #include "inductor/lowering_registry.h"
 #include "tensor/dtype.h"
+#include "tensor/shape.h"
 
 namespace eng::inductor::lowering {
 
@@ -59,10 +60,8 @@ std::optional<BasicIndex> basicIndex(Lowering& lowering, const LValue& x, const 
             if (bounds[0].value_or(0) != 0 || bounds[1] || step != 1) {
                 const std::optional<int64_t> n = constantValue(x.sizes[static_cast<size_t>(dim)]);
                 if (!n) return std::nullopt;
-                int64_t first = bounds[0].value_or(0), last = bounds[1].value_or(*n);
-                first = std::clamp<int64_t>(first < 0 ? first + *n : first, 0, *n);
-                last = std::clamp<int64_t>(last < 0 ? last + *n : last, 0, *n);
-                d = {DimIndex::Kind::Slice, first, last > first ? (last - first + step - 1) / step : 0, step, {}};
+                const tensor::SliceRange range = tensor::sliceRange(*n, bounds[0], bounds[1], step);
+                d = {DimIndex::Kind::Slice, range.first, range.length, step, {}};
             }
             out.regionDims.push_back(dim++);
         } else {

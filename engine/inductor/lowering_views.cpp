@@ -193,13 +193,8 @@ struct ViewLowering {
             Index s = indexConstant(start.value_or(0));
             return {s, floorDiv(size + indexConstant(-start.value_or(0) + step - 1), indexConstant(step))};
         }
-        int64_t first = start.value_or(0), last = stop.value_or(*n);
-        if (first < 0) first = std::max<int64_t>(first + *n, 0);
-        if (last < 0) last = std::max<int64_t>(last + *n, 0);
-        first = std::min(first, *n);
-        last = std::min(last, *n);
-        int64_t length = last > first ? (last - first + step - 1) / step : 0;
-        return {indexConstant(first), indexConstant(length)};
+        const tensor::SliceRange range = tensor::sliceRange(*n, start, stop, step);
+        return {indexConstant(range.first), indexConstant(range.length)};
     }
 
     std::optional<LValue> getItem() {

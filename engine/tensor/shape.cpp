@@ -365,21 +365,25 @@ Tensor select(const Tensor& x, int64_t dim, int64_t index) {
     return x.asStrided(std::move(sizes), std::move(strides), offset);
 }
 
-Tensor slice(const Tensor& x, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
-    if (x.dim() == 0) fail(ErrorKind::Index, "slice() cannot be applied to a 0-dim tensor.");
-    if (step <= 0) fail(ErrorKind::Value, "step must be greater than zero");
-    const auto d = static_cast<size_t>(wrapDim(dim, x.dim()));
-    const int64_t size = x.sizes()[d];
+SliceRange sliceRange(int64_t size, std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
     auto clampIndex = [size](int64_t i) {
         if (i < 0) i += size;
         return std::clamp<int64_t>(i, 0, size);
     };
     const int64_t first = start ? clampIndex(*start) : 0;
     const int64_t last = std::max(first, end ? clampIndex(*end) : size);
+    return {first, (last - first + step - 1) / step};
+}
+
+Tensor slice(const Tensor& x, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
+    if (x.dim() == 0) fail(ErrorKind::Index, "slice() cannot be applied to a 0-dim tensor.");
+    if (step <= 0) fail(ErrorKind::Value, "step must be greater than zero");
+    const auto d = static_cast<size_t>(wrapDim(dim, x.dim()));
+    const SliceRange range = sliceRange(x.sizes()[d], start, end, step);
     Shape sizes = x.sizes(), strides = x.strides();
-    sizes[d] = (last - first + step - 1) / step;
+    sizes[d] = range.length;
     strides[d] *= step;
-    return x.asStrided(std::move(sizes), std::move(strides), x.storageOffset() + first * x.strides()[d]);
+    return x.asStrided(std::move(sizes), std::move(strides), x.storageOffset() + range.first * x.strides()[d]);
 }
 
 std::vector<Tensor> unbind(const Tensor& x, int64_t dim) {

@@ -47,6 +47,13 @@ Tensor unfold(const Tensor& x, int64_t dimension, int64_t size, int64_t step);
 Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length);
 // x[..., index, ...] along dim (negative index counts from the end).
 Tensor select(const Tensor& x, int64_t dim, int64_t index);
+// The elements x[start:end:step] takes from a dim of `size` with Python's slice clamping (step > 0): the first
+// index and how many.
+struct SliceRange {
+    int64_t first = 0;
+    int64_t length = 0;
+};
+SliceRange sliceRange(int64_t size, std::optional<int64_t> start, std::optional<int64_t> end, int64_t step);
 // x[start:end:step] along dim with Python slice clamping; step must be positive.
 Tensor slice(const Tensor& x, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end, int64_t step = 1);
 std::vector<Tensor> unbind(const Tensor& x, int64_t dim = 0);
