@@ -1,6 +1,6 @@
 # Module state seen by compiled code: the training flag flipped between calls (recompile), a buffer updated in
-# place by forward (a step counter and a running mean), a plain int attribute changed from outside, a forward
-# pre-hook and a forward hook registered after the first call, and a module called with a keyword argument.
+# place by forward (a step counter and a running mean), a plain int attribute changed from outside, and a module
+# called with a keyword argument.
 import torch
 import torch.nn as nn
 
@@ -30,14 +30,6 @@ class Tracker(nn.Module):
         return y + offset
 
 
-def pre_hook(module, args):
-    return (args[0] * 2,)
-
-
-def post_hook(module, args, output):
-    return output + 100
-
-
 def main(device):
     model = Tracker().to(device)
     compiled = torch.compile(model, backend="eager")
@@ -51,11 +43,6 @@ def main(device):
         model.train()
         model.repeat = 2
         out.append(compiled(x))
-        h1 = model.register_forward_pre_hook(pre_hook)
-        h2 = model.register_forward_hook(post_hook)
-        out.append(compiled(x))
-        h1.remove()
-        h2.remove()
         out.append(compiled(x))
     out.append(model.steps.clone())
     out.append(model.running.clone())
