@@ -220,10 +220,12 @@ void attentionRule(GradContext& ctx) {
 }
 
 /// [N, count] rows of `indices` (1-D, integral) one-hot encoded in `like`'s dtype and device: the class numbers are made
-/// from `like` (no device constant in the graph).
+/// from `indices` (no device constant in the graph), so they are exact integers whatever `like`'s dtype (a bfloat16
+/// cumsum stops counting at 256).
 Node* oneHotRows(GraphBuilder& b, Node* like, Node* indices, int64_t count) {
     const Arg zero = GraphBuilder::constant(vm::Value(int64_t{0}));
-    Node* classIds = b.method("sub", b.method("cumsum", b.method("new_ones", like, {GraphBuilder::ints({count})}), {zero}), {c(1.0)});
+    Node* classIds = b.method("sub", b.method("cumsum", b.method("new_ones", indices, {GraphBuilder::ints({count})}), {zero}),
+                              {GraphBuilder::constant(vm::Value(int64_t{1}))});
     Node* matches = b.method("eq", b.method("unsqueeze", indices, {GraphBuilder::constant(vm::Value(int64_t{1}))}), {ref(classIds)});
     return b.method("to", matches, {GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(exampleTensor(*like)->dtype())))});
 }
@@ -267,14 +269,16 @@ void crossEntropyRule(GradContext& ctx) {
     const std::string reduction = ctx.text(6, "reduction", "mean");
     GraphBuilder& b = ctx.b;
     const int64_t classes = exampleTensor(*x)->sizes()[1];
-    Node* probabilities = b.method("softmax", x, {GraphBuilder::constant(vm::Value(int64_t{1}))});
-    Node* oneHot = oneHotRows(b, x, target, classes);
+    if (reduction != "mean" && reduction != "sum" && reduction != "none") ctx.unsupported("cross_entropy reduction " + reduction);
+    const Arg one = GraphBuilder::constant(vm::Value(int64_t{1}));
+    // The per-row factors first (grad / rows kept, the ignore mask), so that the [N, C] gradient is one pass over
+    // the row after its softmax: (softmax(x) - onehot) * factor.
     Node* valid = b.method("ne", target, {c(ignore)});
-    Node* perRow = b.method("mul", b.method("sub", probabilities, {ref(oneHot)}), {ref(b.method("unsqueeze", valid, {GraphBuilder::constant(vm::Value(int64_t{1}))}))});
-    if (reduction == "mean") ctx.send(x, b.method("div", b.method("mul", perRow, {ref(ctx.grad)}), {ref(b.method("sum", valid))}));
-    else if (reduction == "sum") ctx.send(x, b.method("mul", perRow, {ref(ctx.grad)}));
-    else if (reduction == "none") ctx.send(x, b.method("mul", perRow, {ref(b.method("unsqueeze", ctx.grad, {GraphBuilder::constant(vm::Value(int64_t{1}))}))}));
-    else ctx.unsupported("cross_entropy reduction " + reduction);
+    Node* factor = reduction == "none" ? ctx.grad : reduction == "sum" ? ctx.grad : b.method("div", ctx.grad, {ref(b.method("sum", valid))});
+    Node* rowFactor = b.method("unsqueeze", b.method("mul", factor, {ref(valid)}), {one});
+    Node* oneHot = oneHotRows(b, x, target, classes);
+    Node* probabilities = b.method("softmax", x, {one});
+    ctx.send(x, b.method("mul", b.method("sub", probabilities, {ref(oneHot)}), {ref(rowFactor)}));
 }
 
 void reshapeRule(GradContext& ctx) {

@@ -176,7 +176,7 @@ std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm
                 slot = b.isParameter ? bound[static_cast<size_t>(b.id)]
                                      : tensor::emptyStrided(evaluateAll(b.sizes, symbols), evaluateAll(b.strides, symbols), b.dtype, graph_.device);
             else if (b.kind != BufferKind::Extern && schedule_.stored[static_cast<size_t>(b.id)])
-                slot = tensor::empty(evaluateAll(b.sizes, symbols), b.dtype, graph_.device);
+                slot = tensor::emptyStrided(evaluateAll(b.sizes, symbols), evaluateAll(b.strides, symbols), b.dtype, graph_.device);
         }
         auto& device = eng::cuda::DeviceContext::get(graph_.device.index());
         fresh->pool = std::make_unique<eng::cuda::MemoryPool>(device);
@@ -262,7 +262,7 @@ vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& 
     for (size_t i = 0; i < graph_.buffers.size(); ++i) {
         const GraphBuffer& b = graph_.buffers[i];
         if ((b.kind == BufferKind::Pointwise || b.kind == BufferKind::Reduction) && schedule_.stored[i])
-            tensors[i] = tensor::empty(evaluateAll(b.sizes, symbols), b.dtype, graph_.device);
+            tensors[i] = tensor::emptyStrided(evaluateAll(b.sizes, symbols), evaluateAll(b.strides, symbols), b.dtype, graph_.device);  // padded rows too
     }
     for (size_t step = 0; step < schedule_.steps.size(); ++step) {
         const ScheduleStep& s = schedule_.steps[step];

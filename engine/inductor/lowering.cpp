@@ -561,7 +561,7 @@ LoweredGraph Lowering::run() {
                 // A value read by several nodes is computed once into a buffer, unless it is only a view of one
                 // (a permute, a select): Inductor keeps those as views too, and realizing one would cost a copy
                 // kernel that writes and re-reads the whole tensor to save nothing.
-                if (value.isTensor() && value.buffer < 0 && users_[&node] > 1 && !viewedLoad(value)) realize(value, node.name);
+                if (value.isTensor() && value.buffer < 0 && users_[&node] > 1 && !viewedLoad(value)) realizeShared(*this, value, node.name);
                 // A body that computes more graph nodes than one may fuse is computed into a buffer.
                 if (value.isTensor() && value.buffer < 0 && value.origins.size() >= kMaxFusionSize) realize(value, node.name);
                 values_[&node] = std::move(value);

@@ -183,6 +183,17 @@ std::optional<LValue> lowerLinearLt(Lowering& lowering, const fx::Node& node, No
 cuda::Epilogue chooseLinearEpilogue(const fx::Node& linear, bool hasBias, tensor::DType dtype, const fx::Node* soleUser,
                                     const fx::Node** absorbed);
 
+/// shape_padding of a CUDA linear (lowering_pad_mm.cpp): the rows to add to its weight, so that its output's rows are
+/// aligned (cuBLAS writes an unaligned leading dim slowly: the 50257-wide GPT-2 head), when pad_mm would pad the same
+/// product; 0 when not. The output is then read in place at the padded row stride.
+int64_t linearOutputPadding(Lowering& lowering, const fx::Node& node, const LValue& x, const LValue& w);
+/// `x` with `pad` zeros after the end of each dim of `pads` (dim -> count) (lowering_pad_mm.cpp).
+LValue padWithZeros(Lowering& lowering, const LValue& x, const std::map<int64_t, int64_t>& pads);
+/// Realizes `value`, read by several nodes, into a buffer; Inductor's comprehensive_padding on the padding devices: a
+/// floating value whose last dim is constant, unaligned and over 1024 wide gets rows padded to 128 bytes (its buffer's
+/// row stride; the padding is never read), so the matrix products reading it get aligned leading dims.
+void realizeShared(Lowering& lowering, LValue& value, const std::string& origin);
+
 /// The output sizes of an extern kernel for `node` derived from its operands' sizes (mm, bmm, matmul, cat, stack;
 /// lowering_extern_shapes.cpp); nullopt for other ops.
 std::optional<std::vector<Index>> externOutputSizes(Lowering& lowering, const fx::Node& node);

@@ -1,7 +1,7 @@
 // linear on CUDA: one cuBLASLt extern call (the eager op's own, tensor::cudaops::linearLt) whose epilogue adds the
 // bias and, when the linear's only reader is relu or (float32) tanh-GELU, applies that activation too (Inductor's
 // addmm with a fused epilogue). Exact GELU is not cuBLASLt's (its GELU is the tanh form), so it stays a generated
-// pointwise kernel after the call.
+// pointwise kernel after the call. An unaligned output width is padded (shape_padding, lowering_pad_mm.cpp).
 #include <fmt/format.h>
 
 #include "inductor/lowering_context.h"
@@ -56,19 +56,28 @@ std::optional<LValue> lowerLinearLt(Lowering& lowering, const fx::Node& node, No
     const cuda::Epilogue epilogue = chooseLinearEpilogue(node, hasBias, x.dtype, lowering.soleUser(node), &absorbed);
     std::vector<Index> sizes(x.sizes.begin(), x.sizes.end() - 1);
     sizes.push_back(w.sizes[0]);
-    std::vector<LValue> inputs{x, w};
-    if (hasBias) inputs.push_back(b);
-    LValue out = lowering.externCall(hasBias ? "addmm" : "mm", std::move(inputs), sizes, x.dtype, [epilogue, hasBias](const vm::ValueList& t) {
+    // An unaligned output width: the product runs on a weight (and bias) padded with zero rows and is read in place.
+    const int64_t pad = linearOutputPadding(lowering, node, x, w);
+    std::vector<Index> paddedSizes = sizes;
+    if (pad) paddedSizes.back() = indexConstant(*n + pad);
+    std::vector<LValue> inputs{x, pad ? padWithZeros(lowering, w, {{0, pad}}) : w};
+    if (hasBias) inputs.push_back(pad ? padWithZeros(lowering, b, {{0, pad}}) : b);
+    LValue out = lowering.externCall(hasBias ? "addmm" : "mm", std::move(inputs), paddedSizes, x.dtype, [epilogue, hasBias](const vm::ValueList& t) {
         auto tensorAt = [&](size_t i) { return t.at(i).as<vm::TensorObject>().value; };
         return vm::makeTensor(tensor::cudaops::linearLt(tensorAt(0), tensorAt(1), hasBias ? tensorAt(2) : tensor::Tensor(), epilogue));
     });
-    ExternCall& call = lowering.buffer(out.buffer).extern_;
+    const int product = out.buffer;
+    ExternCall& call = lowering.buffer(product).extern_;
+    if (pad) {
+        out.sizes = sizes;  // the kept columns, at the padded buffer's row stride
+        out.buffer = -1;
+    }
     std::string fused = hasBias ? "bias" : "";
     if (absorbed) {
         const std::string activation = nodeOpName(*absorbed) == "relu" ? "relu" : "gelu(approximate='tanh')";
         fused += (fused.empty() ? "" : " and ") + activation;
         call.epilogueNodes = {absorbed->name};
-        lowering.buffer(out.buffer).originNodes.push_back(absorbed->name);
+        lowering.buffer(product).originNodes.push_back(absorbed->name);
         lowering.absorb(*absorbed, out);
     } else if (hasBias) {
         call.epilogueNodes = {node.name};

@@ -4,7 +4,8 @@
 // the slice of the original size. Zeros add nothing to any dot product, so the values are the unpadded product's.
 // It applies where Inductor's can_pad does (the options' devices, CUDA; floating operands; static sizes; nothing
 // empty) and where it pays: force_shape_pad, or a compute-bound product whose padded form, timed on the device,
-// beats the plain one by 10%.
+// beats the plain one by 10%. A CUDA linear whose output rows are unaligned gets a padded weight (linearOutputPadding),
+// and a value several nodes read is stored with padded rows (realizeShared: Inductor's comprehensive_padding).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,22 +21,7 @@
 
 namespace eng::inductor::lowering {
 
-namespace {
-
-int64_t alignmentOf(DType dtype) {
-    if (dtype == DType::Float16 || dtype == DType::BFloat16) return 8;
-    return dtype == DType::Float32 ? 4 : 0;
-}
-
-/// Zeros to add after a dim of `size` (0 for a dynamic size, an aligned one, or 1, which squeezes away).
-int64_t paddingOf(const Index& size, int64_t alignment) {
-    const std::optional<int64_t> n = constantValue(size);
-    if (!n || alignment == 0 || *n % alignment == 0 || *n == 1) return 0;
-    return (*n / alignment + 1) * alignment - *n;
-}
-
-/// `x` with `pad` zeros after the end of each dim of `pads` (dim -> count): a loader that reads x inside and 0
-/// outside (the index is wrapped into range, so no load leaves x).
+// A loader that reads x inside and 0 outside (the index is wrapped into range, so no load leaves x).
 LValue padWithZeros(Lowering& lowering, const LValue& x, const std::map<int64_t, int64_t>& pads) {
     LValue out = x;
     std::map<int64_t, int64_t> extents;
@@ -62,6 +48,30 @@ LValue padWithZeros(Lowering& lowering, const LValue& x, const std::map<int64_t,
         return where(inside, inner(wrapped), constantFloat(0.0, dtype));
     };
     return out;
+}
+
+namespace {
+
+/// Inductor's comprehensive_padding: strides over padding_stride_threshold elements are padded to
+/// padding_alignment_bytes.
+constexpr int64_t kPaddingStrideThreshold = 1024;
+constexpr int64_t kPaddingAlignmentBytes = 128;
+
+bool padsOn(const LoweringOptions& options, tensor::Device device) {
+    return options.shapePadding &&
+           std::find(options.paddingDevices.begin(), options.paddingDevices.end(), device.type()) != options.paddingDevices.end();
+}
+
+int64_t alignmentOf(DType dtype) {
+    if (dtype == DType::Float16 || dtype == DType::BFloat16) return 8;
+    return dtype == DType::Float32 ? 4 : 0;
+}
+
+/// Zeros to add after a dim of `size` (0 for a dynamic size, an aligned one, or 1, which squeezes away).
+int64_t paddingOf(const Index& size, int64_t alignment) {
+    const std::optional<int64_t> n = constantValue(size);
+    if (!n || alignment == 0 || *n % alignment == 0 || *n == 1) return 0;
+    return (*n / alignment + 1) * alignment - *n;
 }
 
 /// One product as Inductor's pad_mm sees it: its operands, the rows of mat1 (m), the shared dim (k), the columns of
@@ -136,9 +146,7 @@ bool paddingPays(const Product& p, const std::vector<int64_t>& a, const std::vec
 std::optional<LValue> lowerPaddedProduct(Lowering& lowering, const std::string& op, const fx::Node& node) {
     const LoweringOptions& options = lowering.options();
     const tensor::Device device = lowering.graph().device;
-    if (!options.shapePadding ||
-        std::find(options.paddingDevices.begin(), options.paddingDevices.end(), device.type()) == options.paddingDevices.end())
-        return std::nullopt;
+    if (!padsOn(options, device)) return std::nullopt;
     for (const auto& [name, arg] : node.kwargs)
         if (name != "beta" && name != "alpha") return std::nullopt;  // out=...: the eager op writes it
     NodeArgs args(lowering, node);
@@ -206,6 +214,45 @@ std::optional<LValue> lowerPaddedProduct(Lowering& lowering, const std::string& 
 }
 
 }  // namespace
+
+int64_t linearOutputPadding(Lowering& lowering, const fx::Node& node, const LValue& x, const LValue& w) {
+    const LoweringOptions& options = lowering.options();
+    const tensor::Device device = lowering.graph().device;
+    if (!padsOn(options, device) || x.dim() < 2 || w.dim() != 2 || x.dtype != w.dtype) return 0;
+    Product p;
+    p.op = "mm";
+    p.mat1 = x;
+    p.mat2 = w;
+    p.nPad = paddingOf(w.sizes[0], alignmentOf(x.dtype));
+    const std::vector<int64_t> xs = lowering.hints(x.sizes), ws = lowering.hints(w.sizes);
+    int64_t m = 1;
+    for (size_t d = 0; d + 1 < xs.size(); ++d) m *= xs[d];
+    if (p.nPad == 0 || m == 0 || ws[1] == 0 || !constantValue(w.sizes[1])) return 0;
+    std::string why = "force_shape_pad";
+    if (!options.forceShapePad && !(computeBound(m, ws[1], ws[0], x.dtype, why) && paddingPays(p, {m, ws[1]}, {ws[1], ws[0]}, device, why))) {
+        lowering.graph().passNotes.push_back(fmt::format("shape_padding: linear ({}) left unpadded: {}", node.name, why));
+        return 0;
+    }
+    lowering.graph().passNotes.push_back(fmt::format("shape_padding: linear ({}) of [{}, {}] @ [{}, {}] padded to {} columns ({}); the result "
+                                                     "is read in place at that row stride",
+                                                     node.name, m, ws[1], ws[1], ws[0], ws[0] + p.nPad, why));
+    return p.nPad;
+}
+
+void realizeShared(Lowering& lowering, LValue& value, const std::string& origin) {
+    const int id = lowering.realize(value, origin);
+    const std::optional<int64_t> n = value.dim() >= 2 ? constantValue(value.sizes.back()) : std::nullopt;
+    if (!padsOn(lowering.options(), lowering.graph().device) || !tensor::isFloating(value.dtype) || !n || *n <= kPaddingStrideThreshold) return;
+    const int64_t alignment = kPaddingAlignmentBytes / static_cast<int64_t>(tensor::itemSize(value.dtype));
+    if (*n % alignment == 0) return;
+    GraphBuffer& b = lowering.buffer(id);
+    std::vector<Index> padded = b.sizes;
+    padded.back() = indexConstant((*n / alignment + 1) * alignment);
+    b.strides = contiguousStrides(padded);
+    value.loader = lowering.bufferLoader(id);
+    lowering.graph().passNotes.push_back(fmt::format("comprehensive_padding: {} ({}, read by several nodes) stored with rows of {} padded to {}",
+                                                     b.name, origin, *n, lowering.hint(padded.back())));
+}
 
 void registerMatrixProductLowerings(LoweringRegistry& registry) {
     registry.def({"mm", "bmm", "addmm", "matmul", "__matmul__"}, OpFamily::MatrixProduct, lowerPaddedProduct);

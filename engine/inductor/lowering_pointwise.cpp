@@ -1,5 +1,5 @@
 // Pointwise lowerings: arithmetic, comparisons, math functions, activations (gelu, silu, ...), where/clamp,
-// dtype conversions and identities. Each builds a loader over the broadcast operands; nothing is materialised.
+// dtype conversions, identities and cat. Each builds a loader over the broadcast operands; nothing is materialised.
 #include <cmath>
 #include <memory>
 #include <unordered_set>
@@ -297,6 +297,57 @@ struct PointwiseLowering {
         return finish(mapElements({x}, x.dtype, *target, [](const std::vector<ExprPtr>& e) { return e[0]; }), {x});
     }
 
+    /// torch.cat along a dim of constant sizes, as Inductor's pointwise cat: each element reads the input its position
+    /// falls in (every input's index is wrapped into its range, so no load leaves it), so one kernel writes the result
+    /// (the attention's q/k/v gradients) where the eager op copied input by input. Dynamic or empty pieces (the legacy
+    /// 1-D empty tensor that cat skips) keep the eager op.
+    std::optional<LValue> cat(const std::string&) {
+        if (findArg(node, SIZE_MAX, "out")) return std::nullopt;  // the eager op writes it
+        LValue list = args.get(0, "tensors");
+        if (list.kind != LValue::Kind::List || list.items.empty()) return std::nullopt;
+        const LValue& first = list.items[0];
+        if (!first.isTensor() || first.dim() == 0) return std::nullopt;
+        int64_t dim = args.has(1, "dim") ? args.integer(1, "dim") : 0;
+        if (dim < -first.dim() || dim >= first.dim()) return std::nullopt;
+        if (dim < 0) dim += first.dim();
+        std::vector<int64_t> offsets, extents;
+        std::vector<const LValue*> operands;
+        int64_t total = 0;
+        for (const LValue& item : list.items) {
+            if (!item.isTensor() || item.dim() != first.dim()) return std::nullopt;
+            for (int64_t d = 0; d < first.dim(); ++d)
+                if (d != dim && !sameIndex(item.sizes[static_cast<size_t>(d)], first.sizes[static_cast<size_t>(d)])) return std::nullopt;
+            const std::optional<int64_t> extent = constantValue(item.sizes[static_cast<size_t>(dim)]);
+            if (!extent || *extent <= 0) return std::nullopt;
+            offsets.push_back(total);
+            extents.push_back(*extent);
+            total += *extent;
+            operands.push_back(&item);
+        }
+        const DType dtype = promote(operands);
+        LValue out;
+        out.kind = LValue::Kind::Tensor;
+        out.dtype = dtype;
+        out.sizes = first.sizes;
+        out.sizes[static_cast<size_t>(dim)] = indexConstant(total);
+        out.origins = mergeOrigins(list.items, node.name);
+        out.loader = [items = list.items, offsets, extents, dim, dtype](const std::vector<Index>& index) {
+            const Index& position = index[static_cast<size_t>(dim)];
+            ExprPtr value;
+            for (size_t k = items.size(); k-- > 0;) {
+                std::vector<Index> local = index;
+                // (position - offset) mod extent, kept non-negative: offset is at most a multiple of extent below position
+                const int64_t lift = (offsets[k] + extents[k] - 1) / extents[k] * extents[k];
+                local[static_cast<size_t>(dim)] = modulo(position + indexConstant(lift - offsets[k]), indexConstant(extents[k]));
+                ExprPtr piece = cast(items[k].loader(local), dtype);
+                value = value ? where(binary(ElementOp::Lt, indexValue(position, DType::Int64), constantInt(offsets[k] + extents[k], DType::Int64)), piece, value)
+                              : piece;
+            }
+            return value;
+        };
+        return out;
+    }
+
     std::optional<LValue> fullLike(const std::string& op) {
         LValue x = args.tensor(0, "input");
         double fill = op == "zeros_like" ? 0.0 : op == "ones_like" ? 1.0 : args.number(1, "fill_value");
@@ -334,6 +385,7 @@ void registerPointwiseLowerings(LoweringRegistry& r) {
     r.def({"masked_fill"}, OpFamily::Pointwise, member(&P::maskedFill));
     r.def({"clamp", "clip"}, OpFamily::Pointwise, member(&P::clampOp));
     r.def({"zeros_like", "ones_like", "full_like"}, OpFamily::Pointwise, member(&P::fullLike));
+    r.def({"cat", "concat", "concatenate"}, OpFamily::Pointwise, member(&P::cat));
     // Every other op of the elementwise tables, as its row says (add, sub, div and pow above take more arguments).
     for (const auto& [name, op] : elementOpsByName())
         if (!r.find(name)) r.def(name, OpFamily::Pointwise, member(&P::elementwiseOp));

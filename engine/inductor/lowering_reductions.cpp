@@ -1,5 +1,5 @@
 // Reduction lowerings and the decompositions built on them: sum/mean/prod/amax/amin/max/min/argmax/any/all,
-// var/std, softmax, log_softmax, logsumexp, layer_norm, linear, scaled_dot_product_attention. Each reduction
+// var/std, softmax, log_softmax, logsumexp, cross_entropy, layer_norm, linear, scaled_dot_product_attention. Each reduction
 // becomes a Reduction buffer whose body reads its input's loader, so producers are computed inside its loop.
 #include <cmath>
 
@@ -365,6 +365,61 @@ struct ReductionLowering {
         return named(mapElements({s, mk}, acc, x.dtype, [](const std::vector<ExprPtr>& v) { return binary(ElementOp::Add, unary(ElementOp::Log, v[0]), v[1]); }));
     }
 
+    /// F.cross_entropy of [N, C] logits and class indices, as Inductor decomposes it (log_softmax + nll_loss) but
+    /// without a gather, which the kernel IR has not: per row the max and the sum of exp(x - max) (one online-softmax
+    /// pass) and the target's logit, summed out of the row where the column equals the target, all in one pass over
+    /// the row (16-bit logits read as they are); loss = log(sum) + max - x[target], 0 on ignore_index rows, their
+    /// mean over the rows kept. Class weights, label smoothing and the legacy arguments run as the eager op. A target
+    /// outside [0, C) that is not ignore_index gives NaN where eager raises (a kernel cannot).
+    std::optional<LValue> crossEntropy(const std::string&) {
+        LValue x = args.tensor(0, "input"), target = args.tensor(1, "target");
+        if (x.dim() != 2 || target.dim() != 1 || !tensor::isFloating(x.dtype) || tensor::isFloating(target.dtype) || target.dtype == DType::Bool)
+            return std::nullopt;
+        if (args.has(2, "weight") || args.has(3, "size_average") || args.has(5, "reduce") || args.number(7, "label_smoothing", 0.0) != 0.0)
+            return std::nullopt;
+        const std::string reduction = args.text(6, "reduction", "mean");
+        if (reduction != "mean" && reduction != "sum" && reduction != "none") return std::nullopt;
+        const double ignore = static_cast<double>(args.integer(4, "ignore_index", -100));
+        const DType acc = computeTypeFor(x.dtype);
+        const Index classes = x.sizes[1];
+        LValue xf = castTo(x, acc);
+        // target as a [N, 1] column, to meet the keepdim row results
+        LValue column = target;
+        column.buffer = -1;
+        column.sizes = {x.sizes[0], indexConstant(1)};
+        column.loader = [rows = target.loader](const std::vector<Index>& i) { return rows({i[0]}); };
+        LValue m = reduce(lowering, xf, {1}, true, ReductionOp::Max, acc);
+        LValue e = mapElements({xf, m}, acc, acc, [](const std::vector<ExprPtr>& v) { return unary(ElementOp::Exp, binary(ElementOp::Sub, v[0], v[1])); });
+        LValue s = reduce(lowering, e, {1}, true, ReductionOp::Sum, acc);
+        LValue targetLogits = xf;
+        targetLogits.buffer = -1;
+        targetLogits.loader = [logits = xf.loader, rows = target.loader, acc](const std::vector<Index>& i) {
+            ExprPtr isTarget = binary(ElementOp::Eq, indexValue(i[1], DType::Int64), cast(rows({i[0]}), DType::Int64));
+            return where(isTarget, logits(i), constantFloat(0.0, acc));
+        };
+        LValue picked = reduce(lowering, targetLogits, {1}, true, ReductionOp::Sum, acc);
+        LValue count = lowering.asTensor(sizeValue(classes), DType::Int64);
+        LValue rowLoss = mapElements({s, m, picked, column, count}, acc, acc, [acc, ignore](const std::vector<ExprPtr>& v) {
+            ExprPtr t = cast(v[3], DType::Int64), n = cast(v[4], DType::Int64);
+            ExprPtr kept = binary(ElementOp::Ne, t, constantInt(static_cast<int64_t>(ignore), DType::Int64));
+            ExprPtr inRange = binary(ElementOp::LogicalAnd, binary(ElementOp::Ge, t, constantInt(0, DType::Int64)), binary(ElementOp::Lt, t, n));
+            ExprPtr loss = binary(ElementOp::Sub, binary(ElementOp::Add, unary(ElementOp::Log, v[0]), v[1]), v[2]);
+            return where(kept, where(inRange, loss, constantFloat(std::nan(""), acc)), constantFloat(0.0, acc));
+        });
+        LValue perRow = rowLoss;  // [N]
+        perRow.buffer = -1;
+        perRow.sizes = {x.sizes[0]};
+        perRow.loader = [rows = rowLoss.loader](const std::vector<Index>& i) { return rows({i[0], indexConstant(0)}); };
+        if (reduction == "none") return named(castTo(perRow, x.dtype));
+        LValue total = reduce(lowering, perRow, {0}, false, ReductionOp::Sum, acc);
+        if (reduction == "sum") return named(castTo(total, x.dtype));
+        LValue keptRows = mapElements({target}, acc, acc, [acc, ignore](const std::vector<ExprPtr>& v) {
+            return cast(binary(ElementOp::Ne, cast(v[0], DType::Int64), constantInt(static_cast<int64_t>(ignore), DType::Int64)), acc);
+        });
+        LValue kept = reduce(lowering, keptRows, {0}, false, ReductionOp::Sum, acc);
+        return named(mapElements({total, kept}, acc, x.dtype, [](const std::vector<ExprPtr>& v) { return binary(ElementOp::Div, v[0], v[1]); }));
+    }
+
     std::optional<LValue> layerNormOp(const std::string&) { return layerNorm(); }
     std::optional<LValue> linearOp(const std::string&) { return linear(); }
     std::optional<LValue> attentionOp(const std::string&) { return attention(); }
@@ -383,6 +438,7 @@ void registerReductionLowerings(LoweringRegistry& r) {
     r.def({"var", "std"}, OpFamily::Reduction, member(&R::varOrStd));
     r.def({"softmax", "_softmax", "log_softmax", "_log_softmax"}, OpFamily::Reduction, member(&R::softmaxOp));
     r.def("logsumexp", OpFamily::Reduction, member(&R::logsumexp));
+    r.def("cross_entropy", OpFamily::Reduction, member(&R::crossEntropy));
     r.def("layer_norm", OpFamily::Reduction, member(&R::layerNormOp));
     r.def("linear", OpFamily::Reduction, member(&R::linearOp));
     r.def("scaled_dot_product_attention", OpFamily::Reduction, member(&R::attentionOp));

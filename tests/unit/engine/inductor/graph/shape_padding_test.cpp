@@ -1,7 +1,8 @@
 // shape_padding's transformation (lowering_pad_mm.cpp) run on the CPU, with the padding devices widened to it for
 // the test (the engine pads CUDA products only, as Inductor's can_pad): unaligned mm, bmm and addmm read zero-padded
 // operands from an extern call over the padded sizes, and the result equals the unpadded product; aligned products,
-// shape_padding=False and the default devices leave the product as it is.
+// shape_padding=False and the default devices leave the product as it is. A value several nodes read, with wide
+// unaligned rows, is stored with padded rows (comprehensive_padding) and read in place by kernels and products.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -11,6 +12,7 @@
 #include "inductor/scheduler.h"
 #include "tensor/creation.h"
 #include "tensor/linalg.h"
+#include "tensor/pointwise.h"
 #include "tensor/random.h"
 
 namespace {
@@ -102,6 +104,45 @@ TEST(ShapePadding, WithoutForceSmallProductsStayAndLargeOnesAreTimed) {
     const ts::Tensor c = ts::randn({129, 257}), d = ts::randn({257, 65});
     notes = runAndCompare(*productGraph("mm", {c, d}, ts::mm(c, d)), onTheCpu(false));
     EXPECT_NE(notes.find("us plain, "), std::string::npos) << notes;
+}
+
+TEST(ShapePadding, AValueSeveralNodesReadIsStoredWithPaddedRows) {
+    ts::manualSeed(4);
+    const ts::Tensor x = ts::randn({4, 1030}), w = ts::randn({1030, 3});
+    fx::Graph graph;
+    const ev::ValueList inputs{ev::makeTensor(x), ev::makeTensor(w)};
+    fx::Node* px = graph.addPlaceholder("L_x_", inputs[0], "torch.Tensor");
+    fx::Node* pw = graph.addPlaceholder("L_w_", inputs[1], "torch.Tensor");
+    const ts::Tensor squares = ts::mul(x, x);
+    fx::Node* square = graph.addCall(fx::NodeOp::CallMethod, "mul", "mul", {fx::Arg::ofNode(px), fx::Arg::ofNode(px)}, {});
+    square->example = ev::makeTensor(squares);
+    fx::Node* product = graph.addCall(fx::NodeOp::CallMethod, "mm", "mm", {fx::Arg::ofNode(square), fx::Arg::ofNode(pw)}, {});
+    product->example = ev::makeTensor(ts::mm(squares, w));
+    fx::Node* fourth = graph.addCall(fx::NodeOp::CallMethod, "mul", "mul_1", {fx::Arg::ofNode(square), fx::Arg::ofNode(square)}, {});
+    fourth->example = ev::makeTensor(ts::mul(squares, squares));
+    graph.setOutput({fx::Arg::ofNode(product), fx::Arg::ofNode(fourth)});
+    for (const bool onCpu : {true, false}) {
+        eng::inductor::LoweredGraph lowered = eng::inductor::lowerGraph(graph, inputs, onCpu ? onTheCpu(false) : LoweringOptions{});
+        std::string notes;
+        for (const std::string& note : lowered.passNotes) notes += note + "\n";
+        // float32 rows of 1030 padded to 128 bytes (1056); not on the default devices (CUDA only)
+        EXPECT_EQ(notes.find("comprehensive_padding: buf0 (mul, read by several nodes) stored with rows of 1030 padded to 1056") != std::string::npos,
+                  onCpu)
+            << notes;
+        eng::inductor::Schedule schedule = eng::inductor::scheduleGraph(lowered);
+        std::vector<eng::inductor::Kernel> kernels;
+        for (const auto& k : schedule.kernels) kernels.push_back(k.kernel);
+        eng::inductor::CompiledGraph compiled(std::move(lowered), std::move(schedule), eng::inductor::makeInterpreterLauncher(kernels));
+        std::ostringstream out;
+        ev::Interpreter vm(out);
+        const ev::ValueList result = compiled.run(vm, inputs);
+        for (size_t i = 0; i < 2; ++i) {
+            const ts::Tensor expected = (i == 0 ? product : fourth)->example.as<ev::TensorObject>().value;
+            const std::vector<double> a = ts::toDoubles(result.at(i).as<ev::TensorObject>().value), b = ts::toDoubles(expected);
+            ASSERT_EQ(a.size(), b.size());
+            for (size_t k = 0; k < a.size(); ++k) ASSERT_NEAR(a[k], b[k], 1e-3 * (1 + std::abs(b[k]))) << "output " << i << " element " << k;
+        }
+    }
 }
 
 }  // namespace
