@@ -50,6 +50,7 @@ Node* GraphBuilder::copy(const Node& node, const std::map<const Node*, Node*>& r
     Node* out = graph_.addCall(node.op, node.target, namePrefix + node.name, std::move(args), std::move(kwargs));
     out->callKind = node.callKind;
     out->callee = node.callee;
+    out->subgraph = node.subgraph;
     out->example = node.example;
     out->typeName = node.typeName;
     out->file = node.file;

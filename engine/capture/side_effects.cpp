@@ -41,6 +41,7 @@ const Tracer::PendingEffect* Tracer::findEffect(SideEffect::Kind kind, const voi
 
 void Tracer::addEffect(PendingEffect effect) {
     // One effect per target: a later store replaces the value (and a dict key's set/delete) in place.
+    ++effectWrites_;
     const vm::Value* key = &effect.key;
     if (PendingEffect* existing = findEffect(effect.kind, effect.identity, effect.name, key)) {
         existing->kind = effect.kind;

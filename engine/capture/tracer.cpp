@@ -317,6 +317,9 @@ void Tracer::guardDictContains(const VarRef& dict, const vm::Value& key, bool fo
 }
 
 Arg Tracer::argOf(const VarRef& v) {
+    const bool graphValue = v->kind == Variable::Kind::Tensor || v->kind == Variable::Kind::SymScalar ||
+                            ((v->kind == Variable::Kind::Tuple || v->kind == Variable::Kind::List) && v->node);
+    if (speculation_ && graphValue && !(v->node && graph_->contains(v->node))) return liftIntoSubgraph(v);
     switch (v->kind) {
         case Variable::Kind::Tensor: {
             if (v->node) return Arg::ofNode(v->node);

@@ -218,6 +218,15 @@ struct Unsupported {
     GraphBreakInfo info;
 };
 
+/// A higher-order op's body traced into its own graph (Dynamo's speculate_subgraph).
+struct Subgraph {
+    std::shared_ptr<Graph> graph;
+    VarRef result;               // what the body returned (its values are the subgraph's nodes)
+    std::vector<Node*> outputs;  // the subgraph's output nodes, in order
+    std::vector<Node*> lifted;   // outer graph values the body read (free tensors): extra inputs after the operands
+    std::map<const Node*, Node*> liftedInputs;  // outer value -> its placeholder in the subgraph
+};
+
 class Tracer {
 public:
     Tracer(vm::Interpreter& vm, TraceOptions options, DynamicState& dynamicState);
@@ -232,8 +241,13 @@ public:
     VarRef null();
     VarRef wrapSource(const vm::Value& value, SourceRef source);
     VarRef wrapResult(const vm::Value& example, Node* node);
-    /// The graph argument for a traced value (creates the placeholder of an input on first use).
+    /// The graph argument for a traced value (creates the placeholder of an input on first use). While a body is
+    /// speculated, a tensor from outside it becomes an input of the subgraph (lifted).
     Arg argOf(const VarRef& v);
+    /// Traces `body` called on `operands` into a subgraph of its own (symbolic_eval_cond.cpp): each tensor operand
+    /// is a placeholder named after its outer node; a tensor the body reads from outside is lifted. Side effects
+    /// on values outside the body, and outputs other than tensors, are unsupported (Dynamo's rules).
+    Subgraph speculateSubgraph(TraceFrame& frame, const VarRef& body, const std::vector<VarRef>& operands);
     /// A value fit for the eager runtime: the example of tensors, the object of constants.
     vm::Value exampleOf(const VarRef& v);
     bool isConstant(const VarRef& v) const;
@@ -407,6 +421,16 @@ private:
     /// Adds v to the inputs that guard covers, once.
     void markDistinct(const VarRef& v);
 
+    /// The subgraph being speculated: the graph it interrupted (graph_ is the subgraph meanwhile) and its lifts;
+    /// `enclosing` is the speculation the interrupted graph belongs to (a cond inside a branch).
+    struct Speculation {
+        std::unique_ptr<Graph> outer;
+        Subgraph* subgraph = nullptr;
+        Speculation* enclosing = nullptr;
+    };
+    Arg liftIntoSubgraph(const VarRef& v);
+    Speculation* speculation_ = nullptr;
+
     vm::Interpreter& vm_;
     TraceOptions options_;
     DynamicState& dynamic_;
@@ -431,6 +455,7 @@ private:
     const PendingEffect* findEffect(SideEffect::Kind kind, const void* identity, const std::string& name, const vm::Value* key) const;
     void addEffect(PendingEffect effect);
     std::vector<PendingEffect> effects_;  // in the order the trace made them; one per target
+    size_t effectWrites_ = 0;             // stores into effects_ so far (a speculated body must make none)
     std::vector<std::weak_ptr<Variable>> outsideViews_;  // views of dicts from outside the frame (outsideDictView)
     std::map<const Variable*, size_t> aliasIds_;  // containers made by the trace, numbered for one rebuilt object each
     std::map<const vm::FunctionObject*, std::vector<CellRef>> madeClosures_;

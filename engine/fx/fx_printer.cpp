@@ -344,7 +344,7 @@ std::string graphCode(const Graph& graph) {
     std::string signature = "self";
     std::string body;
     for (Node* p : graph.placeholders()) {
-        signature += fmt::format(", {} : {}", p->target, p->typeName);
+        signature += p->typeName.empty() ? ", " + p->target : fmt::format(", {} : {}", p->target, p->typeName);
         if (p->name != p->target) body += fmt::format("    {} = {}\n", p->name, p->target);
     }
     for (const auto& node : graph.nodes()) {
@@ -358,31 +358,42 @@ std::string graphCode(const Graph& graph) {
     return fmt::format("\n\n\ndef forward({}):\n{}", signature, body);
 }
 
-std::string readableGraph(const Graph& graph) {
+namespace {
+
+/// print_readable's text of one GraphModule at `indent`, followed by the GraphModules of its subgraphs (a
+/// torch.cond's branches) nested in it as torch prints submodule classes.
+std::string readableModule(const Graph& graph, const std::string& className, const std::string& indent) {
     auto uses = lastUses(graph);
+    const std::string body1 = indent + "        ";
     std::string signature = "self";
     std::string body;
     for (Node* p : graph.placeholders()) {
         signature += fmt::format(", {}: \"{}\"", p->target, metaText(graph, *p));
-        if (p->name != p->target) body += fmt::format("        {} = {}\n", p->name, p->target);
+        if (p->name != p->target) body += fmt::format("{}{} = {}\n", body1, p->name, p->target);
     }
     std::string lastLocation;
+    std::string nested;
     for (const auto& node : graph.nodes()) {
         if (node->op == NodeOp::Placeholder) continue;
         if (node->op == NodeOp::Output) {
-            body += "        " + outputText(*node) + "\n";
+            body += body1 + outputText(*node) + "\n";
             continue;
         }
+        if (node->subgraph) nested += "\n" + readableModule(*node->subgraph, node->target, indent + "    ");
         std::string location = fmt::format("{}:{} in {}", node->file.str(), node->line, node->function.str());
         if (!node->file.empty() && location != lastLocation) {
-            body += fmt::format("\n        # File: {}, code: {}\n", location, node->code.str());
+            body += fmt::format("\n{}# File: {}, code: {}\n", body1, location, node->code.str());
             lastLocation = location;
         }
         std::string meta = metaText(graph, *node);
-        body += fmt::format("        {}{}\n", assignmentText(*node, node->name + (meta.empty() ? "" : ": \"" + meta + "\"")),
+        body += fmt::format("{}{}{}\n", body1, assignmentText(*node, node->name + (meta.empty() ? "" : ": \"" + meta + "\"")),
                             deletions(uses, node.get()));
     }
-    return fmt::format("class GraphModule(torch.nn.Module):\n    def forward({}):\n{}", signature, body);
+    return fmt::format("{}class {}(torch.nn.Module):\n{}    def forward({}):\n{}{}", indent, className, indent, signature, body, nested);
 }
+
+}  // namespace
+
+std::string readableGraph(const Graph& graph) { return readableModule(graph, "GraphModule", ""); }
 
 }  // namespace eng::fx

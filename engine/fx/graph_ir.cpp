@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <mutex>
+#include <stdexcept>
 #include <unordered_set>
 
 namespace eng::fx {
@@ -149,6 +150,20 @@ void Graph::renameOnce(Node* node, const std::string& candidate) {
     node->nameFromUser = true;
     if (node->name == candidate) return;
     node->name = uniqueName(candidate);
+}
+
+bool Graph::contains(const Node* node) const {
+    return std::any_of(nodes_.begin(), nodes_.end(), [&](const auto& owned) { return owned.get() == node; });
+}
+
+void Graph::orderPlaceholders(const std::vector<Node*>& order) {
+    if (order.size() != placeholderCount_) throw std::logic_error("orderPlaceholders: not every placeholder");
+    std::vector<std::unique_ptr<Node>> reordered;
+    for (Node* wanted : order)
+        for (size_t i = 0; i < placeholderCount_; ++i)
+            if (nodes_[i].get() == wanted) reordered.push_back(std::move(nodes_[i]));
+    if (reordered.size() != placeholderCount_) throw std::logic_error("orderPlaceholders: a node that is not a placeholder");
+    for (size_t i = 0; i < placeholderCount_; ++i) nodes_[i] = std::move(reordered[i]);
 }
 
 std::vector<Node*> Graph::placeholders() const {

@@ -14,6 +14,7 @@
 namespace eng::fx {
 
 struct Node;
+class Graph;
 
 /// Text kept once per distinct value for the life of the process (source file names, function names, source
 /// lines): the nodes made by one line of a program point at the same text, so a node's size does not grow with the
@@ -85,6 +86,9 @@ struct Node {
     /// Per dimension of a call's tensor result: its dimSymbols entry is exact (shape_facts.cpp), not inferred
     /// from sizes alone. Placeholders and get_attr tensors are exact without it.
     std::vector<bool> dimsExact;
+    /// get_attr of a higher-order op's body (cond_true_0): the subgraph it names, printed as a nested
+    /// GraphModule; `callee` is a callable that runs it (fx::subgraphCallable) and returns its outputs as a tuple.
+    std::shared_ptr<const Graph> subgraph;
 };
 
 /// Sets a call node's dimSymbols from its tensor arguments': an output dimension takes the label of the input
@@ -105,6 +109,11 @@ public:
     Node* setOutput(std::vector<Arg> outputs);
     /// Dynamo's set_name_hint: the node takes the name of the local it is first stored to.
     void renameOnce(Node* node, const std::string& candidate);
+    /// Whether `node` is one of this graph's nodes (a subgraph's trace tells its own values from lifted ones).
+    bool contains(const Node* node) const;
+    /// Puts the placeholders in this order (every placeholder once): the two branches of a torch.cond take
+    /// their lifted inputs in one order.
+    void orderPlaceholders(const std::vector<Node*>& order);
 
     const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
     std::vector<Node*> placeholders() const;

@@ -108,4 +108,12 @@ vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueL
     return {};
 }
 
+vm::Value subgraphCallable(const std::string& name, std::shared_ptr<const Graph> graph) {
+    return vm::makeNative(name, [graph](vm::Interpreter& vm, vm::CallArgs& a) {
+        if (!a.keywords.empty() || a.positional.size() != graph->placeholders().size())
+            throw std::logic_error("a subgraph is called with one value per placeholder");
+        return vm::makeTuple(runGraph(vm, *graph, a.positional));
+    });
+}
+
 }  // namespace eng::fx

@@ -29,4 +29,8 @@ vm::Value callMethodNode(vm::Interpreter& vm, const vm::Value& self, const std::
 /// Executes `graph` on `inputs` (one per placeholder); returns the output node's values.
 vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueList& inputs);
 
+/// A callable that runs a higher-order op's body on its arguments and returns the outputs as a tuple (what a
+/// subgraph's get_attr node holds, so torch.ops.higher_order.cond calls the branch its predicate picks).
+vm::Value subgraphCallable(const std::string& name, std::shared_ptr<const Graph> graph);
+
 }  // namespace eng::fx

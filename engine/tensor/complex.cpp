@@ -1,6 +1,7 @@
 // Complex tensors: a complex element is stored as two floats of its value type, so views (view_as_real, .real,
 // .imag) are float geometry over the same storage, and each op with a complex form runs one std::complex loop
-// over contiguous operands, with PyTorch's promotion, messages and formulas (c10::complex's division).
+// over contiguous operands, with PyTorch's promotion, messages and formulas (c10::complex's division). The loops
+// run on the host: CUDA operands go through host copies (host_route.h), so a GPU computes what the CPU does.
 #include "tensor/complex.h"
 
 #include <cmath>
@@ -10,6 +11,7 @@
 
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
+#include "tensor/host_route.h"
 #include "tensor/iteration.h"
 #include "tensor/shape.h"
 
@@ -71,10 +73,21 @@ void checkFloatParts(const Tensor& real, const Tensor& imag, std::string_view wh
     (void)what;
 }
 
+// The device a complex loop's result belongs on: a CUDA operand's, else the CPU.
+Device loopDevice(const Operand& a, const Operand& b) {
+    for (const Operand* o : {&a, &b})
+        if (o->isTensor() && !o->tensor().device().isCpu()) return o->tensor().device();
+    return a.isTensor() ? a.tensor().device() : b.tensor().device();
+}
+
+Operand onHost(const Operand& o) { return o.isTensor() ? Operand(hostroute::toHost(o.tensor())) : o; }
+
 // A new complex tensor whose element i is make(real[i], imag[i]) over the broadcast operands.
 template <typename Make>
 Tensor fromParts(const Tensor& first, const Tensor& second, Make make) {
     checkFloatParts(first, second, "");
+    if (const Device device = loopDevice(first, second); !device.isCpu())
+        return hostroute::backTo(device, fromParts(hostroute::toHost(first), hostroute::toHost(second), make));
     const Shape shape = broadcastShapes(first.sizes(), second.sizes());
     const DType valueType = first.dtype() == DType::Float64 ? DType::Float64 : DType::Float32;
     const Tensor a = contiguous(to(expandTo(first, shape), valueType));
@@ -154,7 +167,15 @@ Tensor complexBinary(BinaryOp op, const Operand& a, const Operand& b, const Tens
         fail(ErrorKind::Runtime, fmt::format("result type {} can't be cast to the desired output type {}", dtypeKernelName(outType),
                                              dtypeKernelName(into->dtype())));
     const Shape shape = broadcastShapes(a.isTensor() ? a.tensor().sizes() : Shape{}, b.isTensor() ? b.tensor().sizes() : Shape{});
-    const Device device = a.isTensor() ? a.tensor().device() : b.tensor().device();
+    const Device device = loopDevice(a, b);
+    if (!device.isCpu()) {
+        const Tensor out = hostroute::backTo(device, complexBinary(op, onHost(a), onHost(b), nullptr));
+        if (!into) return out;
+        if (into->sizes() != shape)
+            fail(ErrorKind::Runtime, fmt::format("output with shape {} doesn't match the broadcast shape {}", shapeStr(into->sizes()), shapeStr(shape)));
+        copyInto(*into, out);
+        return *into;
+    }
     const Tensor left = denseComplex(a, compute, shape, device);
     const Tensor right = denseComplex(b, compute, shape, device);
     Tensor out = empty(shape, outType, device);
@@ -188,6 +209,7 @@ Tensor complexBinary(BinaryOp op, const Operand& a, const Operand& b, const Tens
 }
 
 Tensor complexUnary(UnaryOp op, const Tensor& x) {
+    if (!x.device().isCpu()) return hostroute::backTo(x.device(), complexUnary(op, hostroute::toHost(x)));
     switch (op) {
         case UnaryOp::Neg: return viewAsComplex(contiguous(unary(UnaryOp::Neg, pairsOf(x))));
         case UnaryOp::Abs: {

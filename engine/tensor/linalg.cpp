@@ -9,6 +9,7 @@
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
+#include "tensor/host_route.h"
 #include "tensor/iteration.h"
 #include "tensor/pointwise.h"
 #include "tensor/shape.h"
@@ -43,6 +44,13 @@ void gemmInto(const Tensor& out, const Tensor& a, const Tensor& b) {
     const DType dtype = out.dtype();
     if (k == 0) {
         fillInPlace(out, Scalar(int64_t{0}));
+        return;
+    }
+    if (cudaops::onCuda(out) && isComplex(dtype)) {
+        // cuBLAS's complex products are not wired up: the CPU's cgemm/zgemm on host copies, written back.
+        Tensor host = hostroute::toHost(out);
+        gemmInto(host, hostroute::toHost(a), hostroute::toHost(b));
+        hostroute::writeBack(out, host);
         return;
     }
     if (cudaops::onCuda(out)) return cudaops::gemm(out, a, b);

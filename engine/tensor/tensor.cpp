@@ -92,8 +92,8 @@ void Tensor::setRequiresGrad(bool value) {
              "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a "
              "subgraph that doesn't require differentiation use var_no_grad = var.detach().");
     }
-    if (value && !isFloating(dtype()))
-        fail(ErrorKind::Runtime, "only Tensors of floating point dtype can require gradients");
+    if (value && !isFloating(dtype()) && !isComplex(dtype()))
+        fail(ErrorKind::Runtime, "only Tensors of floating point and complex dtype can require gradients");
     impl_->requiresGrad = value;
 }
 

@@ -55,6 +55,10 @@ Value recordSimple(const DerivativeCall& call, const std::string& nodeName, cons
 // args[i] as a tensor when it is one, else undefined (scalar operands of binary ops).
 Tensor tensorArg(const Args& args, size_t i);
 
+// The derivative of an op that reads or makes complex tensors (derivatives_complex.cpp); nullptr when its
+// formula is written for real tensors only.
+const Derivative* complexDerivative(std::string_view schemaName);
+
 // Registration of each family's formulas (one file each).
 void registerPointwiseDerivatives(DerivativeTable& table);
 void registerReductionDerivatives(DerivativeTable& table);

@@ -194,9 +194,11 @@ Value dispatch(const OpEntry& entry, const OpOverload& overload, const Args& arg
     if (isCompositeOp(name)) return overload.kernel(args);
     if (kNonDifferentiable.contains(name)) return forward(args);
     if (isInPlaceCall(overload.schema, args)) return inPlaceCall(overload, args, forward);
-    // The derivative formulas are written for real tensors (a complex product's gradient needs the conjugate):
-    // an op that reads or makes a complex tensor runs, and its backward raises rather than give a wrong gradient.
+    // Most derivative formulas are written for real tensors (a complex product's gradient needs the conjugate): an
+    // op that reads or makes a complex tensor takes its complex formula, or runs and raises at backward rather than
+    // give a wrong gradient.
     if (anyComplex(tensorInputs(args)) || kMakesComplex.contains(name)) {
+        if (const Derivative* derivative = complexDerivative(name)) return (*derivative)(DerivativeCall{overload.schema, args, forward, false});
         Value result = forward(args);
         std::vector<Tensor> outputs;
         collectTensors(result, outputs);

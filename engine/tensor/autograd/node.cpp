@@ -16,6 +16,9 @@ namespace {
 
 std::atomic<uint64_t> gNextSequenceNr{0};
 
+// Results that carry gradients: floating and complex tensors (a complex intermediate must not cut the graph).
+bool differentiable(DType dtype) { return isFloating(dtype) || isComplex(dtype); }
+
 std::shared_ptr<AutogradMeta>& metaOf(const Tensor& t) {
     auto& meta = t.impl()->autograd;
     if (!meta) meta = std::make_shared<AutogradMeta>();
@@ -160,7 +163,7 @@ void recordOp(const std::string& name, const std::vector<Tensor>& inputs, const 
         inputGeometry.push_back(input.defined() ? TensorGeometry::of(input) : TensorGeometry{});
     }
     bool anyDifferentiableOutput = false;
-    for (const Tensor& output : outputs) anyDifferentiableOutput = anyDifferentiableOutput || (output.defined() && isFloating(output.dtype()));
+    for (const Tensor& output : outputs) anyDifferentiableOutput = anyDifferentiableOutput || (output.defined() && differentiable(output.dtype()));
     if (!anyRequiresGrad || !anyDifferentiableOutput) return;
     std::vector<TensorGeometry> outputGeometry;
     for (const Tensor& output : outputs) outputGeometry.push_back(TensorGeometry::of(output));
@@ -170,7 +173,7 @@ void recordOp(const std::string& name, const std::vector<Tensor>& inputs, const 
                                               std::move(savedDetached), std::move(formula), std::move(description));
     for (size_t i = 0; i < outputs.size(); ++i) {
         const Tensor& output = outputs[i];
-        if (!output.defined() || !isFloating(output.dtype())) continue;
+        if (!output.defined() || !differentiable(output.dtype())) continue;
         bool isInput = false;
         std::shared_ptr<TensorImpl> viewBase;
         for (const Tensor& input : inputs) {

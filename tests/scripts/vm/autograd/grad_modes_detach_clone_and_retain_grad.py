@@ -8,7 +8,7 @@
 # expect: tensor([  6., -12.]) tensor([ 19., -35.]) True False
 # expect: False True
 # expect: True
-# expect: RuntimeError: only Tensors of floating point dtype can require gradients
+# expect: RuntimeError: only Tensors of floating point and complex dtype can require gradients
 # expect: RuntimeError: you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().
 import torch
 x = torch.tensor([1.0, -2.0], requires_grad=True)
