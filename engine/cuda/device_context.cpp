@@ -1,6 +1,12 @@
 // Per-device state: primary context, stream, caching allocator, copies and kernel launches.
 #include "cuda/device_context.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "cuda/driver_api.h"
@@ -212,6 +218,38 @@ void DeviceContext::synchronize() {
     check(driver().streamSynchronize(static_cast<CUstream>(stream_)), fmt::format("cuda:{} stream synchronize", index_).c_str());
 }
 
+void* DeviceContext::loadPtx(const CompiledKernel& kernel) {
+    // The driver JIT-compiles the PTX for this device (its compute cache keeps the result for later processes).
+    // CWB_PTX_JIT_OPT=0..4 sets its optimisation level (default 4, as ptxas -O3); CWB_PTX_JIT_LOG=1 prints the
+    // time it took.
+    std::vector<CUjit_option> options;
+    std::vector<void*> values;
+    float wallMs = 0;
+    std::string errors(8192, '\0');
+    options.push_back(CU_JIT_WALL_TIME);
+    values.push_back(nullptr);
+    options.push_back(CU_JIT_ERROR_LOG_BUFFER);
+    values.push_back(errors.data());
+    options.push_back(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES);
+    values.push_back(reinterpret_cast<void*>(errors.size()));
+    int level = 4;
+    if (const char* text = std::getenv("CWB_PTX_JIT_OPT"); text && *text) {
+        level = std::clamp(std::atoi(text), 0, 4);
+        options.push_back(CU_JIT_OPTIMIZATION_LEVEL);
+        values.push_back(reinterpret_cast<void*>(static_cast<uintptr_t>(level)));
+    }
+    CUmodule module = nullptr;
+    const CUresult result = driver().moduleLoadDataEx(&module, kernel.cubin.c_str(), static_cast<unsigned>(options.size()), options.data(), values.data());
+    if (result != CUDA_SUCCESS) {
+        errors.resize(std::strlen(errors.c_str()));
+        check(result, fmt::format("cuModuleLoadDataEx({}, PTX): {}", kernel.entry, errors).c_str());
+    }
+    std::memcpy(&wallMs, &values[0], sizeof wallMs);  // CU_JIT_WALL_TIME comes back as a float in the pointer's place
+    if (const char* log = std::getenv("CWB_PTX_JIT_LOG"); log && *log == '1')
+        std::fprintf(stderr, "cwb: driver JIT of %s (PTX %zu bytes, level %d): %.2f ms\n", kernel.entry.c_str(), kernel.cubin.size(), level, wallMs);
+    return module;
+}
+
 void* DeviceContext::loadFunction(const CompiledKernel& kernel, const std::string& entry) {
     std::lock_guard lock(mutex_);
     const std::string& name = entry.empty() ? kernel.entry : entry;
@@ -220,7 +258,8 @@ void* DeviceContext::loadFunction(const CompiledKernel& kernel, const std::strin
     if (kernel.arch != arch_)
         throw CudaError(fmt::format("kernel {} was compiled for {} but cuda:{} is {}", kernel.entry, kernel.arch, index_, arch_));
     CUmodule module = nullptr;
-    check(driver().moduleLoadData(&module, kernel.cubin.data()), fmt::format("cuModuleLoadData({})", kernel.entry).c_str());
+    if (kernel.ptx) module = static_cast<CUmodule>(loadPtx(kernel));
+    else check(driver().moduleLoadData(&module, kernel.cubin.data()), fmt::format("cuModuleLoadData({})", kernel.entry).c_str());
     CUfunction function = nullptr;
     check(driver().moduleGetFunction(&function, module, name.c_str()), fmt::format("cuModuleGetFunction({})", name).c_str());
     functions_.emplace(key, function);

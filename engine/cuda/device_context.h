@@ -71,6 +71,7 @@ private:
     friend class PrivatePoolScope;
     explicit DeviceContext(int index);
     void* loadFunction(const CompiledKernel& kernel, const std::string& entry);
+    void* loadPtx(const CompiledKernel& kernel);  // a CUmodule, JIT-compiled by the driver
     uint64_t createPool();
     void releasePool(uint64_t pool);
     // cuMemAlloc, allowed while this thread captures a CUDA graph (see allocate()).

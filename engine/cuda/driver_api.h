@@ -29,6 +29,7 @@ struct DriverApi {
     decltype(&::cuMemcpyDtoDAsync) memcpyDtoDAsync = nullptr;
     decltype(&::cuMemsetD8Async) memsetD8Async = nullptr;
     decltype(&::cuModuleLoadData) moduleLoadData = nullptr;
+    decltype(&::cuModuleLoadDataEx) moduleLoadDataEx = nullptr;  // PTX, with JIT options
     decltype(&::cuModuleGetFunction) moduleGetFunction = nullptr;
     decltype(&::cuLaunchKernel) launchKernel = nullptr;
     // Stream capture into CUDA graphs (cuda/cuda_graph.h): reduce-overhead's record-once, replay-many.

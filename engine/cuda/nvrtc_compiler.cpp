@@ -39,6 +39,7 @@ const char* toString(KernelOrigin origin) {
         case KernelOrigin::Nvrtc: return "nvrtc";
         case KernelOrigin::DiskCache: return "disk cache";
         case KernelOrigin::MemoryCache: return "memory cache";
+        case KernelOrigin::Llvm: return "LLVM NVPTX";
     }
     return "?";
 }
@@ -52,7 +53,7 @@ std::string nvrtcVersionText() {
     return text;
 }
 
-KernelCompiler::KernelCompiler(std::filesystem::path cacheDir) : disk_(std::move(cacheDir), ".cubin") {}
+KernelCompiler::KernelCompiler(std::filesystem::path cacheDir) : disk_(cacheDir, ".cubin"), ptxDisk_(cacheDir, ".ptx") {}
 
 KernelCompiler& KernelCompiler::instance() {
     static KernelCompiler compiler;
@@ -111,9 +112,20 @@ std::shared_ptr<const CompiledKernel> KernelCompiler::compile(const KernelSource
 }
 
 KernelCompileOutcome KernelCompiler::compileTimed(const KernelSource& source, const std::string& arch) {
+    return compileCached(source.entry, cacheKey(source, arch), arch, false, disk_, KernelOrigin::Nvrtc,
+                         [&] { return compileWithNvrtc(source, arch); });
+}
+
+KernelCompileOutcome KernelCompiler::compilePtx(const std::string& entry, const std::string& key, const std::string& arch,
+                                                const std::function<std::string()>& generate) {
+    return compileCached(entry, "ptx\narch " + arch + "\nentry " + entry + "\n" + key, arch, true, ptxDisk_, KernelOrigin::Llvm, generate);
+}
+
+KernelCompileOutcome KernelCompiler::compileCached(const std::string& entry, const std::string& key, const std::string& arch, bool ptx,
+                                                   const kernel_cache::DiskKernelCache& disk, KernelOrigin generator,
+                                                   const std::function<std::string()>& generate) {
     const auto started = std::chrono::steady_clock::now();
     KernelCompileOutcome outcome;
-    const std::string key = cacheKey(source, arch);
     {
         std::lock_guard lock(mutex_);
         if (auto it = memory_.find(key); it != memory_.end()) {
@@ -125,15 +137,16 @@ KernelCompileOutcome KernelCompiler::compileTimed(const KernelSource& source, co
     }
     auto kernel = std::make_shared<CompiledKernel>();
     kernel->key = key;
-    kernel->entry = source.entry;
+    kernel->entry = entry;
     kernel->arch = arch;
-    if (std::optional<std::string> cached = disk_.load(key)) {
+    kernel->ptx = ptx;
+    if (std::optional<std::string> cached = disk.load(key)) {
         kernel->cubin = std::move(*cached);
         outcome.origin = KernelOrigin::DiskCache;
     } else {
-        kernel->cubin = compileWithNvrtc(source, arch);
-        disk_.store(key, kernel->cubin);
-        outcome.origin = KernelOrigin::Nvrtc;
+        kernel->cubin = generate();
+        disk.store(key, kernel->cubin);
+        outcome.origin = generator;
     }
     std::lock_guard lock(mutex_);
     if (outcome.origin == KernelOrigin::DiskCache) ++stats_.diskHits;

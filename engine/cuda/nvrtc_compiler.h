@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -23,11 +24,12 @@ struct CompiledKernel {
     std::string key;    // cache key (also identifies the loaded module per device)
     std::string entry;
     std::string arch;
-    std::string cubin;  // ELF image for cuModuleLoadData
+    std::string cubin;  // ELF image for cuModuleLoadData, or PTX text when `ptx`
+    bool ptx = false;   // PTX (the LLVM NVPTX path): the driver compiles it to machine code when it loads the module
 };
 
-// Where a compile() call found its CUBIN.
-enum class KernelOrigin { Nvrtc, DiskCache, MemoryCache };
+// Where a compile() call found its CUBIN (Llvm: compilePtx's generator made the PTX).
+enum class KernelOrigin { Nvrtc, DiskCache, MemoryCache, Llvm };
 const char* toString(KernelOrigin origin);
 
 // One kernel of compileAll: the kernel, where it came from and the wall time its compile() took on its thread.
@@ -59,6 +61,10 @@ public:
     // NVRTC is thread-safe and spends its time in optimisation and ptxas, so a graph's kernels compile in the
     // time of its slowest one. Outcomes in source order; the first failure is rethrown after all have finished.
     std::vector<KernelCompileOutcome> compileAll(const std::vector<KernelSource>& sources, const std::string& arch, unsigned threads = 0);
+    // PTX that another code generator makes (`generate`, called on a miss), cached in memory and on disk as
+    // compile()'s CUBINs are; `key` must name everything that decides the PTX (the generator's identity, the kernel).
+    KernelCompileOutcome compilePtx(const std::string& entry, const std::string& key, const std::string& arch,
+                                    const std::function<std::string()>& generate);
     // The key compile() would use (source, arch, NVRTC version, options).
     std::string cacheKey(const KernelSource& source, const std::string& arch) const;
 
@@ -68,9 +74,14 @@ public:
 private:
     std::vector<std::string> optionsFor(const std::string& arch) const;
     KernelCompileOutcome compileTimed(const KernelSource& source, const std::string& arch);
+    // compile() and compilePtx(): the memory cache, then `disk`, then `generate`.
+    KernelCompileOutcome compileCached(const std::string& entry, const std::string& key, const std::string& arch, bool ptx,
+                                       const kernel_cache::DiskKernelCache& disk, KernelOrigin generator,
+                                       const std::function<std::string()>& generate);
     std::string compileWithNvrtc(const KernelSource& source, const std::string& arch) const;
 
     kernel_cache::DiskKernelCache disk_;
+    kernel_cache::DiskKernelCache ptxDisk_;
     mutable std::mutex mutex_;
     std::unordered_map<std::string, std::shared_ptr<const CompiledKernel>> memory_;
     KernelCacheStats stats_;

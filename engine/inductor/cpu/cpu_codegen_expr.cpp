@@ -54,6 +54,8 @@ bool nonNegativeByConstruction(const Index& ix) {
 Value* KernelEmitter::index(const Index& ix) {
     // Values are non-negative wherever kernels use indices, so nsw and unsigned division are exact and let SCEV see
     // affine addresses; nuw only where no operand is a negative constant.
+    if (indexOverride)
+        if (Value* given = indexOverride(ix)) return given;
     switch (ix->op) {
         case IndexNode::Op::Constant: return b.getInt64(static_cast<uint64_t>(ix->value));
         case IndexNode::Op::Var:
@@ -141,8 +143,8 @@ Value* KernelEmitter::expr(const ExprPtr& e) {
                 throw std::runtime_error("load from buffer " + std::to_string(e->buffer) + " out of range");
             const DType stored = kernel.buffers[static_cast<size_t>(e->buffer)].dtype;
             if (stored != e->dtype) throw std::runtime_error("load dtype differs from buffer " + kernel.buffers[static_cast<size_t>(e->buffer)].name);
-            Value* p = b.CreateInBoundsGEP(memType(stored), buffers[static_cast<size_t>(e->buffer)], index(e->index));
-            Value* raw = b.CreateLoad(memType(stored), p);
+            Value* raw = loadOverride ? loadOverride(*e) : nullptr;
+            if (!raw) raw = b.CreateLoad(memType(stored), b.CreateInBoundsGEP(memType(stored), buffers[static_cast<size_t>(e->buffer)], index(e->index)));
             if (stored == DType::Bool) v = b.CreateICmpNE(raw, b.getInt8(0));
             else if (stored == DType::Float16) v = b.CreateFPExt(b.CreateBitCast(raw, b.getHalfTy()), b.getFloatTy());
             else if (stored == DType::BFloat16) v = b.CreateBitCast(b.CreateShl(b.CreateZExt(raw, b.getInt32Ty()), 16), b.getFloatTy());
@@ -189,7 +191,7 @@ void KernelEmitter::store(const Store& s) {
     if (d == DType::Bool) raw = b.CreateZExt(v, b.getInt8Ty());
     else if (d == DType::Float16) raw = b.CreateBitCast(b.CreateFPTrunc(v, b.getHalfTy()), b.getInt16Ty());
     else if (d == DType::BFloat16) raw = b.CreateTrunc(b.CreateLShr(b.CreateBitCast(roundTo(v, d), b.getInt32Ty()), 16), b.getInt16Ty());
-    b.CreateStore(raw, b.CreateInBoundsGEP(memType(d), buffers[static_cast<size_t>(s.buffer)], index(s.index)));
+    if (!storeOverride || !storeOverride(s, raw)) b.CreateStore(raw, b.CreateInBoundsGEP(memType(d), buffers[static_cast<size_t>(s.buffer)], index(s.index)));
     forget();  // later loads may read what this store wrote
 }
 

@@ -69,6 +69,13 @@ public:
     std::vector<llvm::Value*> vars;                     // current value of each loop variable (i64)
     std::map<int, llvm::Value*> finished;               // reduction id -> where its finished value is (this point)
     std::map<int, DType> finishedDtype;
+    /// Hooks of the NVPTX generator (inductor/nvptx), unset for the CPU. indexOverride: a value for an index instead
+    /// of computing it (the element's flat position). loadOverride: a load's value as stored in memory (a lane of a
+    /// vector loaded before), or null to load it. storeOverride: takes a store's value as stored in memory (a lane of
+    /// a vector stored after) and returns true, or false to store it.
+    std::function<llvm::Value*(const Index&)> indexOverride;
+    std::function<llvm::Value*(const Expr&)> loadOverride;
+    std::function<bool(const Store&, llvm::Value*)> storeOverride;
 
 private:
     llvm::Value* castOp(llvm::Value* a, DType from, DType to);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cuda/device_context.h"
+#include "cuda/nvrtc_compiler.h"
 #include "inductor/ir/kernel_ir.h"
 
 namespace eng::inductor::cuda {
@@ -99,6 +100,22 @@ CudaKernelCode generateCudaKernel(const Kernel& kernel, const CudaTuning& tuning
 
 /// Whether every buffer starts on a 16-byte boundary, as a kernel with CudaKernelCode::assumesAligned needs.
 bool buffersAligned(std::span<void* const> buffers);
+
+/// Which compiler makes a kernel's machine code. Nvrtc: the generated CUDA C++ through NVRTC. Llvm: kernels that
+/// inductor/nvptx covers (pointwise) as LLVM IR lowered to PTX by LLVM's NVPTX backend, which the driver compiles
+/// when it loads them; the others still through NVRTC. CWB_CUDA_CODEGEN=nvrtc|llvm, default nvrtc.
+enum class CudaCodegenPath { Nvrtc, Llvm };
+/// Throws std::invalid_argument for other values of CWB_CUDA_CODEGEN.
+CudaCodegenPath cudaCodegenFromEnvironment();
+/// Whether the Llvm path generates this kernel (`code` is the CUDA generator's, whose launch plan it follows).
+bool llvmGenerates(const Kernel& kernel, const CudaKernelCode& code, const std::string& arch);
+/// Each kernel compiled for `arch` through `compiler`'s kernel cache by `path`; NVRTC's on parallel threads.
+/// Outcomes in order. Needs no GPU: the driver compiles PTX only when a device loads it.
+std::vector<eng::cuda::KernelCompileOutcome> compileCudaKernels(const std::vector<Kernel>& kernels, const std::vector<CudaKernelCode>& codes,
+                                                               const std::string& arch, CudaCodegenPath path,
+                                                               eng::cuda::KernelCompiler& compiler = eng::cuda::KernelCompiler::instance());
+std::shared_ptr<const eng::cuda::CompiledKernel> compileCudaKernel(const Kernel& kernel, const CudaKernelCode& code, const std::string& arch,
+                                                                   CudaCodegenPath path);
 
 /// Launches on device's stream: one device pointer per Kernel::buffers, one value per Kernel::symbols.
 void launchCudaKernel(eng::cuda::DeviceContext& device, const eng::cuda::CompiledKernel& compiled, const CudaKernelCode& code,

@@ -58,14 +58,13 @@ public:
           coordinateDescent_(tuning.coordinateDescent) {
         auto start = Clock::now();
         const cuda::CudaTuning defaults = tuningFromEnvironment();
-        std::vector<eng::cuda::KernelSource> sources;
-        for (const Kernel& k : kernels) {
-            codes_.push_back(cuda::generateCudaKernel(k, defaults));
-            sources.push_back(codes_.back().kernelSource());
-        }
-        for (eng::cuda::KernelCompileOutcome& outcome : eng::cuda::KernelCompiler::instance().compileAll(sources, device_.arch())) {
+        for (const Kernel& k : kernels) codes_.push_back(cuda::generateCudaKernel(k, defaults));
+        for (eng::cuda::KernelCompileOutcome& outcome : cuda::compileCudaKernels(kernels, codes_, device_.arch(), path_)) {
+            const eng::cuda::KernelOrigin origin = outcome.origin;
             compiled_.push_back(std::move(outcome.kernel));
-            info_.push_back({outcome.seconds, outcome.origin == eng::cuda::KernelOrigin::Nvrtc ? "NVRTC" : std::string("the ") + toString(outcome.origin)});
+            info_.push_back({outcome.seconds, origin == eng::cuda::KernelOrigin::Nvrtc ? "NVRTC"
+                                              : origin == eng::cuda::KernelOrigin::Llvm ? "LLVM NVPTX"
+                                                                                        : std::string("the ") + toString(origin)});
         }
         tuned_.assign(kernels.size(), !autotune_ && !coordinateDescent_);
         generatedWith_.assign(kernels.size(), defaults);
@@ -79,6 +78,8 @@ public:
         std::string launch = code.launchText(hints, device_.multiprocessorCount()) + " " + cuda::strategyName(code.strategy);
         if (autotune_ || coordinateDescent_)
             launch += tuningReports_[index].empty() ? " (tuned on its first launch)" : " " + tuningReports_[index];
+        // PTX from the LLVM path: the PTX the driver loads is what ran.
+        if (compiled_.at(index)->ptx) return KernelArtifact{"ptx", compiled_.at(index)->cubin, launch + " (LLVM NVPTX)"};
         return KernelArtifact{"cuda", code.source, launch};
     }
 
@@ -93,7 +94,7 @@ public:
                 cuda::CudaTuning general = generatedWith_[index];
                 general.assumeAligned = false;
                 code = cuda::generateCudaKernel(kernels_[index], general);
-                compiled = compile(code);
+                compiled = compile(index, code);
             }
             cuda::launchCudaKernel(device_, *compiled, code, buffers, symbols);
             return;
@@ -105,8 +106,8 @@ public:
     KernelCompileInfo compileInfo(size_t index) const override { return info_.at(index); }
 
 private:
-    std::shared_ptr<const eng::cuda::CompiledKernel> compile(const cuda::CudaKernelCode& code) {
-        return eng::cuda::KernelCompiler::instance().compile(code.kernelSource(), device_.arch());
+    std::shared_ptr<const eng::cuda::CompiledKernel> compile(size_t index, const cuda::CudaKernelCode& code) {
+        return cuda::compileCudaKernel(kernels_[index], code, device_.arch(), path_);
     }
 
     /// Mean time of `code` over a few launches after a warm-up launch, in microseconds.
@@ -143,7 +144,7 @@ private:
             cuda::CudaTuning tuning = generatedWith_[index];
             tuning.blockSize = static_cast<int>(threads);
             cuda::CudaKernelCode code = cuda::generateCudaKernel(kernels_[index], tuning);
-            auto compiled = compile(code);
+            auto compiled = compile(index, code);
             return made[threads] = {std::move(code), std::move(compiled)};
         };
         DescentResult result = coordinateDescent({block}, {start}, [&](const std::vector<size_t>& choice) {
@@ -175,7 +176,7 @@ private:
             }
         for (const auto& [label, tuning] : candidates) {
             cuda::CudaKernelCode code = cuda::generateCudaKernel(kernels_[index], tuning);
-            auto compiled = compile(code);
+            auto compiled = compile(index, code);
             double micros = timeLaunches(*compiled, code, buffers, symbols);
             report += fmt::format(", {} {:.1f} us", label, micros);
             if (micros < best) {
@@ -189,6 +190,7 @@ private:
     }
 
     eng::cuda::DeviceContext& device_;
+    cuda::CudaCodegenPath path_ = cuda::cudaCodegenFromEnvironment();
     std::vector<Kernel> kernels_;
     bool autotune_;
     bool coordinateDescent_;

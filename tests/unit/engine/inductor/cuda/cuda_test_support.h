@@ -250,7 +250,8 @@ inline void runAndCompare(const Kernel& kernel, const SymbolValues& symbols, con
     inductor::cuda::CudaTuning tuning = options.tuning;
     if (!inductor::cuda::buffersAligned(devicePointers)) tuning.assumeAligned = false;
     const inductor::cuda::CudaKernelCode code = inductor::cuda::generateCudaKernel(kernel, tuning);
-    auto compiled = eng::cuda::KernelCompiler::instance().compile(code.kernelSource(), device.arch());
+    // CWB_CUDA_CODEGEN=llvm runs the kernels the LLVM NVPTX path covers through it.
+    auto compiled = inductor::cuda::compileCudaKernel(kernel, code, device.arch(), inductor::cuda::cudaCodegenFromEnvironment());
     inductor::cuda::launchCudaKernel(device, *compiled, code, devicePointers, symbols);
     interpretKernel(kernel, hostPointers, symbols);
     std::vector<const void*> results;
