@@ -53,7 +53,7 @@ bool resolveAll(GetProcAddress p, DriverApi& a, std::string& missing) {
            resolve(p, "cuStreamEndCapture", a.streamEndCapture, missing) &&
            resolve(p, "cuGraphInstantiateWithFlags", a.graphInstantiate, missing) &&
            resolve(p, "cuGraphLaunch", a.graphLaunch, missing) && resolve(p, "cuGraphExecDestroy", a.graphExecDestroy, missing) &&
-           resolve(p, "cuGraphDestroy", a.graphDestroy, missing) &&
+           resolve(p, "cuGraphDestroy", a.graphDestroy, missing) && resolve(p, "cuStreamIsCapturing", a.streamIsCapturing, missing) &&
            resolve(p, "cuThreadExchangeStreamCaptureMode", a.threadExchangeStreamCaptureMode, missing) &&
            resolve(p, "cuEventCreate", a.eventCreate, missing) && resolve(p, "cuEventRecord", a.eventRecord, missing) &&
            resolve(p, "cuEventQuery", a.eventQuery, missing) &&

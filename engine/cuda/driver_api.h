@@ -39,6 +39,7 @@ struct DriverApi {
     decltype(&::cuGraphLaunch) graphLaunch = nullptr;
     decltype(&::cuGraphExecDestroy) graphExecDestroy = nullptr;
     decltype(&::cuGraphDestroy) graphDestroy = nullptr;
+    decltype(&::cuStreamIsCapturing) streamIsCapturing = nullptr;  // library calls time candidates only outside a capture
     // Lets the allocator call cuMemAlloc while this thread captures (a private pool's first blocks).
     decltype(&::cuThreadExchangeStreamCaptureMode) threadExchangeStreamCaptureMode = nullptr;
     // Events (cuda/events.h): timing of work on cwb's stream, torch.cuda.Event.

@@ -59,6 +59,25 @@ CompiledGraph::CompiledGraph(LoweredGraph graph, Schedule schedule, std::unique_
         if (out.kind == GraphOutput::Kind::Buffer) lastUse_[static_cast<size_t>(out.buffer)] = -1;
     for (const GraphBuffer& b : graph_.buffers)
         if (b.mutatesInput >= 0) lastUse_[static_cast<size_t>(b.id)] = -1;
+    evaluatedLayout_.assign(graph_.buffers.size(), false);
+    for (const GraphBuffer& b : graph_.buffers)
+        evaluatedLayout_[static_cast<size_t>(b.id)] =
+            b.kind == BufferKind::Input || b.kind == BufferKind::Extern || schedule_.stored[static_cast<size_t>(b.id)];
+}
+
+std::shared_ptr<const CompiledGraph::Layouts> CompiledGraph::layoutsFor(const SymbolValues& symbols) {
+    if (layouts_ && layouts_->symbols == symbols) return layouts_;
+    auto layouts = std::make_shared<Layouts>();
+    layouts->symbols = symbols;
+    layouts->sizes.resize(graph_.buffers.size());
+    layouts->strides.resize(graph_.buffers.size());
+    for (const GraphBuffer& b : graph_.buffers) {
+        if (!evaluatedLayout_[static_cast<size_t>(b.id)]) continue;
+        layouts->sizes[static_cast<size_t>(b.id)] = evaluateAll(b.sizes, symbols);
+        layouts->strides[static_cast<size_t>(b.id)] = evaluateAll(b.strides, symbols);
+    }
+    layouts_ = std::move(layouts);
+    return layouts_;
 }
 
 SymbolValues CompiledGraph::symbolValues(const vm::ValueList& inputs) const {
@@ -70,13 +89,13 @@ SymbolValues CompiledGraph::symbolValues(const vm::ValueList& inputs) const {
     return symbols;
 }
 
-std::vector<tensor::Tensor> CompiledGraph::bindInputs(const vm::ValueList& inputs, const SymbolValues& symbols) const {
+std::vector<tensor::Tensor> CompiledGraph::bindInputs(const vm::ValueList& inputs, const Layouts& layouts) const {
     std::vector<tensor::Tensor> tensors(graph_.buffers.size());
     for (const GraphBuffer& b : graph_.buffers) {
         if (b.kind != BufferKind::Input) continue;
         tensor::Tensor t = tensorOf(inputs.at(static_cast<size_t>(b.inputIndex)), b.name);
-        std::vector<int64_t> strides = evaluateAll(b.strides, symbols);
-        if (t.sizes() != evaluateAll(b.sizes, symbols) || t.dtype() != b.dtype)
+        const std::vector<int64_t>& strides = layouts.strides[static_cast<size_t>(b.id)];
+        if (t.sizes() != layouts.sizes[static_cast<size_t>(b.id)] || t.dtype() != b.dtype)
             throw std::runtime_error(fmt::format("input {} does not match the compiled graph", b.name));
         // Guards keep layouts stable; a size-1 dimension's stride may still differ, which the kernels never use.
         bool sameLayout = true;
@@ -127,7 +146,7 @@ struct CompiledGraph::Recording {
 };
 
 tensor::Tensor CompiledGraph::runExtern(vm::Interpreter& vm, int buffer, const std::vector<tensor::Tensor>& tensors,
-                                        const SymbolValues& symbols) {
+                                        const SymbolValues& symbols, const Layouts& layouts) {
     const GraphBuffer& b = graph_.buffers[static_cast<size_t>(buffer)];
     vm::ValueList args;
     for (size_t i = 0; i < b.extern_.inputBuffers.size(); ++i) {
@@ -137,7 +156,7 @@ tensor::Tensor CompiledGraph::runExtern(vm::Interpreter& vm, int buffer, const s
     }
     vm::Value result = b.extern_.call(vm, args, symbols);
     tensor::Tensor t = tensorOf(result, b.name);
-    const std::vector<int64_t> expected = evaluateAll(b.sizes, symbols);
+    const std::vector<int64_t>& expected = layouts.sizes[static_cast<size_t>(buffer)];
     if (t.sizes() != expected)
         throw ExternResultMismatch(fmt::format("extern kernel {} ({}) returned sizes [{}] where the compiled graph expects [{}]", b.extern_.op,
                                                b.name, fmt::join(t.sizes(), ", "), fmt::join(expected, ", ")));
@@ -159,8 +178,9 @@ tensor::Tensor CompiledGraph::runExtern(vm::Interpreter& vm, int buffer, const s
     return t.isContiguous() && !aliases ? t : tensor::clone(t);
 }
 
-std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols) {
-    std::vector<tensor::Tensor> bound = bindInputs(inputs, symbols);
+std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols,
+                                                  const Layouts& layouts) {
+    std::vector<tensor::Tensor> bound = bindInputs(inputs, layouts);
     std::vector<int64_t> key;
     for (const auto& [name, value] : symbols) key.push_back(value);
     for (const GraphBuffer& b : graph_.buffers)
@@ -172,11 +192,11 @@ std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm
         fresh->tensors.resize(graph_.buffers.size());
         for (const GraphBuffer& b : graph_.buffers) {
             tensor::Tensor& slot = fresh->tensors[static_cast<size_t>(b.id)];
+            const size_t id = static_cast<size_t>(b.id);
             if (b.kind == BufferKind::Input)
-                slot = b.isParameter ? bound[static_cast<size_t>(b.id)]
-                                     : tensor::emptyStrided(evaluateAll(b.sizes, symbols), evaluateAll(b.strides, symbols), b.dtype, graph_.device);
-            else if (b.kind != BufferKind::Extern && schedule_.stored[static_cast<size_t>(b.id)])
-                slot = tensor::emptyStrided(evaluateAll(b.sizes, symbols), evaluateAll(b.strides, symbols), b.dtype, graph_.device);
+                slot = b.isParameter ? bound[id] : tensor::emptyStrided(layouts.sizes[id], layouts.strides[id], b.dtype, graph_.device);
+            else if (b.kind != BufferKind::Extern && schedule_.stored[id])
+                slot = tensor::emptyStrided(layouts.sizes[id], layouts.strides[id], b.dtype, graph_.device);  // padded rows too
         }
         auto& device = eng::cuda::DeviceContext::get(graph_.device.index());
         fresh->pool = std::make_unique<eng::cuda::MemoryPool>(device);
@@ -186,7 +206,7 @@ std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm
             fresh->graph = eng::cuda::CapturedGraph::capture(device, [&] {
                 for (const ScheduleStep& s : schedule_.steps) {
                     if (s.kind == ScheduleStep::Kind::Kernel) launchKernel(static_cast<size_t>(s.index), fresh->tensors, symbols);
-                    else fresh->tensors[static_cast<size_t>(s.index)] = runExtern(vm, s.index, fresh->tensors, symbols);
+                    else fresh->tensors[static_cast<size_t>(s.index)] = runExtern(vm, s.index, fresh->tensors, symbols, layouts);
                 }
             }, fresh->pool.get());
         } catch (const eng::cuda::CudaError& error) {
@@ -224,13 +244,14 @@ vm::ValueList CompiledGraph::run(vm::Interpreter& vm, const vm::ValueList& input
     if (inputs.size() != static_cast<size_t>(graph_.inputCount))
         throw std::runtime_error(fmt::format("compiled graph takes {} inputs, got {}", graph_.inputCount, inputs.size()));
     const SymbolValues symbols = symbolValues(inputs);
+    const std::shared_ptr<const Layouts> layouts = layoutsFor(symbols);
     // The first call runs plainly (it loads modules, autotunes and creates library handles, which a recording
     // must not do).
     if (cudaGraphs_ && calls_++ > 0)
-        if (auto outputs = replay(vm, inputs, symbols)) return *outputs;
+        if (auto outputs = replay(vm, inputs, symbols, *layouts)) return *outputs;
     // cudagraph_trees' words: the first call is the warmup, the second records.
     if (cudaGraphs_ && calls_ == 1) fx::logArtifact("cudagraphs", fmt::format("Running warmup of function {}", cudaGraphFunctionId_));
-    vm::ValueList outputs = runPlain(vm, inputs, symbols);
+    vm::ValueList outputs = runPlain(vm, inputs, symbols, *layouts);
     if (!tuningLabel_.empty()) {
         // Tuning times its candidates on the first launch, after the trace recorded the kernels.
         if (runNote_)
@@ -257,12 +278,12 @@ std::string CompiledGraph::stepLabel(const ScheduleStep& step, const std::vector
     return largest ? fmt::format("{} {}", kernel.kernel.name, shape(largest->dtype(), largest->sizes())) : kernel.kernel.name;
 }
 
-vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols) {
-    std::vector<tensor::Tensor> tensors = bindInputs(inputs, symbols);
+vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols, const Layouts& layouts) {
+    std::vector<tensor::Tensor> tensors = bindInputs(inputs, layouts);
     for (size_t i = 0; i < graph_.buffers.size(); ++i) {
         const GraphBuffer& b = graph_.buffers[i];
         if ((b.kind == BufferKind::Pointwise || b.kind == BufferKind::Reduction) && schedule_.stored[i])
-            tensors[i] = tensor::emptyStrided(evaluateAll(b.sizes, symbols), evaluateAll(b.strides, symbols), b.dtype, graph_.device);  // padded rows too
+            tensors[i] = tensor::emptyStrided(layouts.sizes[i], layouts.strides[i], b.dtype, graph_.device);  // padded rows too
     }
     for (size_t step = 0; step < schedule_.steps.size(); ++step) {
         const ScheduleStep& s = schedule_.steps[step];
@@ -270,7 +291,7 @@ vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& 
             std::optional<StepTimer> timer;
             if (stepProfilingEnabled()) timer.emplace(graph_.device, stepLabel(s, tensors, symbols));
             if (s.kind == ScheduleStep::Kind::Kernel) launchKernel(static_cast<size_t>(s.index), tensors, symbols);
-            else tensors[static_cast<size_t>(s.index)] = runExtern(vm, s.index, tensors, symbols);
+            else tensors[static_cast<size_t>(s.index)] = runExtern(vm, s.index, tensors, symbols, layouts);
         }
         for (size_t id = 0; id < lastUse_.size(); ++id)
             if (lastUse_[id] == static_cast<int>(step) && graph_.buffers[id].kind != BufferKind::Input) tensors[id] = tensor::Tensor();

@@ -57,22 +57,33 @@ public:
 
 private:
     struct Recording;
-    /// The checked input tensors (contiguous copies where the layout differs) and the call's symbols.
-    std::vector<tensor::Tensor> bindInputs(const vm::ValueList& inputs, const SymbolValues& symbols) const;
+    /// The sizes and strides of the buffers a call allocates or checks (inputs, stored buffers, extern results)
+    /// for one set of symbol values: a static graph evaluates them once, a dynamic one again when its symbols
+    /// change. Shared so that a call keeps its own while a nested call of the graph replaces the cached one.
+    struct Layouts {
+        SymbolValues symbols;
+        std::vector<std::vector<int64_t>> sizes, strides;  // per buffer; empty for fused buffers
+    };
+    std::shared_ptr<const Layouts> layoutsFor(const SymbolValues& symbols);
+    /// The checked input tensors (contiguous copies where the layout differs).
+    std::vector<tensor::Tensor> bindInputs(const vm::ValueList& inputs, const Layouts& layouts) const;
     vm::ValueList outputsOf(const std::vector<tensor::Tensor>& tensors, const vm::ValueList& inputs, const SymbolValues& symbols) const;
     void launchKernel(size_t index, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols);
     /// Runs extern step `buffer` on `tensors` and returns its (contiguous) output.
-    tensor::Tensor runExtern(vm::Interpreter& vm, int buffer, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols);
-    vm::ValueList runPlain(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols);
+    tensor::Tensor runExtern(vm::Interpreter& vm, int buffer, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols,
+                             const Layouts& layouts);
+    vm::ValueList runPlain(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols, const Layouts& layouts);
     /// The step's row in CWB_PROFILE_STEPS' table (inductor/step_profile.h).
     std::string stepLabel(const ScheduleStep& step, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols) const;
-    std::optional<vm::ValueList> replay(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols);
+    std::optional<vm::ValueList> replay(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols, const Layouts& layouts);
 
     LoweredGraph graph_;
     Schedule schedule_;
     std::unique_ptr<KernelLauncher> launcher_;
     std::vector<int> lastUse_;  // per buffer: the last step reading it (freed after), -1 when kept to the end
     std::vector<bool> kernelArgument_;  // per buffer: whether a kernel takes its address (it must be on graph_.device)
+    std::vector<bool> evaluatedLayout_;  // per buffer: whether a call allocates or checks it (Layouts holds its sizes)
+    std::shared_ptr<const Layouts> layouts_;  // the last call's
     bool cudaGraphs_ = false;
     int cudaGraphFunctionId_ = -1;  // TORCH_LOGS=cudagraphs: this graph's number among those using CUDA graphs
     int calls_ = 0;
