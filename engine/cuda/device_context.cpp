@@ -253,7 +253,10 @@ void* DeviceContext::loadPtx(const CompiledKernel& kernel) {
 void* DeviceContext::loadFunction(const CompiledKernel& kernel, const std::string& entry) {
     std::lock_guard lock(mutex_);
     const std::string& name = entry.empty() ? kernel.entry : entry;
-    const std::string key = entry.empty() ? kernel.key : kernel.key + "\nentry point " + entry;
+    // The key holds the kernel's whole source (tens of kilobytes with the prelude): looked up in place, not
+    // copied on every launch.
+    const std::string entryKey = entry.empty() ? std::string() : kernel.key + "\nentry point " + entry;
+    const std::string& key = entry.empty() ? kernel.key : entryKey;
     if (auto it = functions_.find(key); it != functions_.end()) return it->second;
     if (kernel.arch != arch_)
         throw CudaError(fmt::format("kernel {} was compiled for {} but cuda:{} is {}", kernel.entry, kernel.arch, index_, arch_));
@@ -269,9 +272,10 @@ void* DeviceContext::loadFunction(const CompiledKernel& kernel, const std::strin
 void DeviceContext::launch(const CompiledKernel& kernel, const LaunchShape& s, void** args, const std::string& entry) {
     makeCurrent();
     auto function = static_cast<CUfunction>(loadFunction(kernel, entry));
-    check(driver().launchKernel(function, s.gridX, s.gridY, s.gridZ, s.blockX, s.blockY, s.blockZ, s.sharedBytes,
-                                static_cast<CUstream>(stream_), args, nullptr),
-          fmt::format("cuLaunchKernel({})", entry.empty() ? kernel.entry : entry).c_str());
+    const CUresult launched = driver().launchKernel(function, s.gridX, s.gridY, s.gridZ, s.blockX, s.blockY, s.blockZ, s.sharedBytes,
+                                                   static_cast<CUstream>(stream_), args, nullptr);
+    // (the message is formatted only on failure: a launch costs a few microseconds, a string more than nothing)
+    if (launched != CUDA_SUCCESS) check(launched, fmt::format("cuLaunchKernel({})", entry.empty() ? kernel.entry : entry).c_str());
 }
 
 void DeviceContext::launch(const KernelSource& source, const LaunchShape& shape, void** args) {
