@@ -3,6 +3,8 @@
 // libdevice, libdevice linked (only what is used), the O3 pipeline for the GPU, then PTX from the NVPTX backend.
 #include "inductor/nvptx/nvptx_codegen.h"
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -12,6 +14,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include <fmt/format.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
@@ -322,6 +325,14 @@ PtxKernel generatePtx(const Kernel& kernel, const PtxLaunchPlan& plan, const std
     std::unique_ptr<llvm::TargetMachine> tm(target.createTargetMachine(kTriple, arch, "+ptx78", llvm::TargetOptions(), std::nullopt,
                                                                        std::nullopt, llvm::CodeGenOptLevel::Aggressive));
     if (!tm) throw std::runtime_error("cannot create an NVPTX target machine for " + arch);
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point mark = Clock::now();
+    std::string phases;  // CWB_NVPTX_LOG=1: where the time went
+    auto phase = [&](const char* name) {
+        const Clock::time_point now = Clock::now();
+        phases += fmt::format(" {} {:.2f}", name, std::chrono::duration<double, std::milli>(now - mark).count());
+        mark = now;
+    };
     llvm::LLVMContext context;
     llvm::Module module(kernel.name, context);
     module.setTargetTriple(kTriple);
@@ -335,8 +346,11 @@ PtxKernel generatePtx(const Kernel& kernel, const PtxLaunchPlan& plan, const std
     llvm::raw_string_ostream verifyStream(verifyMessage);
     if (llvm::verifyModule(module, &verifyStream))
         throw std::runtime_error("generated NVPTX IR of kernel " + kernel.name + " is invalid: " + verifyStream.str());
+    phase("emit");
     linkLibdevice(module, *fn);
+    phase("libdevice");
     optimise(module, *tm);
+    phase("O3");
     llvm::SmallVector<char, 0> buffer;
     llvm::raw_svector_ostream ptxStream(buffer);
     llvm::legacy::PassManager codegen;
@@ -344,6 +358,9 @@ PtxKernel generatePtx(const Kernel& kernel, const PtxLaunchPlan& plan, const std
         throw std::runtime_error("the NVPTX target machine cannot emit PTX");
     codegen.run(module);
     out.ptx.assign(buffer.data(), buffer.size());
+    phase("ptx");
+    if (const char* log = std::getenv("CWB_NVPTX_LOG"); log && *log == '1')
+        std::fprintf(stderr, "cwb: LLVM NVPTX %s (%zu bytes of PTX), ms:%s\n", kernel.name.c_str(), out.ptx.size(), phases.c_str());
     return out;
 }
 
