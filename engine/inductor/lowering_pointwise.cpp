@@ -1,5 +1,5 @@
 // Pointwise lowerings: arithmetic, comparisons, math functions, activations (gelu, silu, ...), where/clamp,
-// dtype conversions, identities and cat. Each builds a loader over the broadcast operands; nothing is materialised.
+// dtype conversions, identities, cat, new_ones/new_zeros/new_full and the cumsum of a constant. Each builds a loader over the broadcast operands; nothing is materialised.
 #include <cmath>
 #include <memory>
 #include <unordered_set>
@@ -348,6 +348,56 @@ struct PointwiseLowering {
         return out;
     }
 
+    /// x.new_ones(size) / new_zeros(size) / new_full(size, fill): a constant of constant sizes in x's dtype (or dtype=).
+    std::optional<LValue> newFilled(const std::string& op) {
+        for (const auto& [key, arg] : node.kwargs)
+            if (key != "dtype") return std::nullopt;  // device=, layout=, ...: the eager op
+        LValue x = args.tensor(0, "self");
+        const bool full = op == "new_full";
+        std::vector<LValue> items;
+        if (LValue shape = args.get(1, "size"); shape.kind == LValue::Kind::List) items = shape.items;
+        else if (!full) for (size_t i = 1; i < node.args.size(); ++i) items.push_back(args.get(i, "size"));
+        else return std::nullopt;
+        LValue out;
+        for (const LValue& item : items) {
+            if (item.kind != LValue::Kind::Number || !item.number.is(vm::Kind::Int) || item.number.asInt() < 0) return std::nullopt;
+            out.sizes.push_back(indexConstant(item.number.asInt()));
+        }
+        const double fill = op == "new_zeros" ? 0.0 : op == "new_ones" ? 1.0 : args.number(2, "fill_value");
+        out.kind = LValue::Kind::Tensor;
+        out.dtype = args.dtype(99, "dtype").value_or(x.dtype);
+        out.loader = [fill, dtype = out.dtype](const std::vector<Index>&) {
+            return tensor::isFloating(dtype) ? constantFloat(fill, dtype) : constantInt(static_cast<int64_t>(fill), dtype);
+        };
+        out.origins = {node.name};
+        return out;
+    }
+
+    /// cumsum of a constant tensor (the class numbers x.new_ones(C).cumsum(0) of cross_entropy's gradient): (i + 1) * c
+    /// along the dim, in cumsum's dtype (int64 for integers and bools). Any other input keeps the eager scan.
+    std::optional<LValue> cumsumOfConstant(const std::string&) {
+        LValue x = args.tensor(0, "input");
+        // Integers only: a float cumsum rounds every partial sum (a bfloat16 one stops counting at 256).
+        if (x.dim() == 0 || args.has(2, "dtype") || tensor::isFloating(x.dtype) || tensor::isComplex(x.dtype)) return std::nullopt;
+        int64_t dim = args.integer(1, "dim");
+        if (dim < -x.dim() || dim >= x.dim()) return std::nullopt;
+        if (dim < 0) dim += x.dim();
+        std::vector<Index> probe;
+        for (int64_t d = 0; d < x.dim(); ++d) probe.push_back(indexVar(static_cast<int>(d)));
+        const ExprPtr element = x.loader(probe);
+        if (element->kind != Expr::Kind::Constant) return std::nullopt;
+        const DType dtype = DType::Int64;
+        LValue out = x;
+        out.buffer = -1;
+        out.dtype = dtype;
+        out.origins = mergeOrigins({x}, node.name);
+        out.loader = [element, dim, dtype](const std::vector<Index>& index) {
+            ExprPtr count = indexValue(index[static_cast<size_t>(dim)] + indexConstant(1), dtype);
+            return binary(ElementOp::Mul, count, cast(element, dtype));
+        };
+        return out;
+    }
+
     std::optional<LValue> fullLike(const std::string& op) {
         LValue x = args.tensor(0, "input");
         double fill = op == "zeros_like" ? 0.0 : op == "ones_like" ? 1.0 : args.number(1, "fill_value");
@@ -386,6 +436,8 @@ void registerPointwiseLowerings(LoweringRegistry& r) {
     r.def({"clamp", "clip"}, OpFamily::Pointwise, member(&P::clampOp));
     r.def({"zeros_like", "ones_like", "full_like"}, OpFamily::Pointwise, member(&P::fullLike));
     r.def({"cat", "concat", "concatenate"}, OpFamily::Pointwise, member(&P::cat));
+    r.def({"new_ones", "new_zeros", "new_full"}, OpFamily::Pointwise, member(&P::newFilled));
+    r.def("cumsum", OpFamily::Pointwise, member(&P::cumsumOfConstant));
     // Every other op of the elementwise tables, as its row says (add, sub, div and pow above take more arguments).
     for (const auto& [name, op] : elementOpsByName())
         if (!r.find(name)) r.def(name, OpFamily::Pointwise, member(&P::elementwiseOp));

@@ -1,5 +1,5 @@
 // Fusion by greedy placement in graph order: a buffer joins the latest kernel whose iteration space it shares
-// (same sizes, or the rows of a reduction), reading fused producers at the same point as registers (their
+// (same sizes, the rows of a reduction, or its input with the rows reshaped), reading fused producers at the same point as registers (their
 // expression, or a finished reduction's value) instead of memory; otherwise it starts a kernel of its own.
 #include "inductor/scheduler.h"
 
@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "inductor/lowering_context.h"
+#include "inductor/reshaped_rows.h"
 
 namespace eng::inductor {
 
@@ -203,6 +204,10 @@ std::optional<Group> Scheduler::signatureWith(const Group& group, const GraphBuf
         return std::nullopt;
     }
     if (sameSizes(b.sizes, group.sizes) || sameSizes(b.sizes, keptSizes(group)) || sameSizes(b.sizes, keepdimSizes(group))) return joined;
+    std::vector<Index> outer, red;  // the kernel's variables, as startPlan numbers them
+    for (bool reduced : group.reducedDims) (reduced ? red : outer).push_back(indexVar(0));
+    for (size_t v = 0; v < outer.size() + red.size(); ++v) (v < outer.size() ? outer[v] : red[v - outer.size()]) = indexVar(static_cast<int>(v));
+    if (reshapedRowsIndex(group.sizes, group.reducedDims, outer, red, b.sizes)) return joined;
     if (hasAcross(group) && (sameSizes(b.sizes, acrossSizes(group)) || sameSizes(b.sizes, acrossKeepdimSizes(group)))) return joined;
     why = fmt::format("iteration space {} is not the reduction's input {} or its rows", rangesText(b.sizes), rangesText(group.sizes));
     return std::nullopt;
@@ -282,6 +287,9 @@ std::optional<std::string> Scheduler::addMember(GroupPlan& result, int id) const
         } else if (sameSizes(b.sizes, keptSizes(group)) || sameSizes(b.sizes, keepdimSizes(group))) {
             index = sameSizes(b.sizes, keptSizes(group)) ? result.rowIndex : result.keepdimIndex;
             m.role = PlannedMember::Role::OuterStore;
+        } else if (auto reshaped = reshapedRowsIndex(group.sizes, group.reducedDims, result.outerVars, result.redVars, b.sizes)) {
+            index = *reshaped;  // the rows reshaped: computed at each row's point
+            m.role = PlannedMember::Role::FullStore;
         } else {  // over the column results' sizes without reading them
             return fmt::format("iteration space {} is not the reduction's input {} or its rows", rangesText(b.sizes), rangesText(group.sizes));
         }
