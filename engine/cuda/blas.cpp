@@ -183,7 +183,9 @@ cublasLtMatmulAlgo_t fastestCandidate(DeviceBlas& blas, DeviceContext& context, 
 // Row-major out[m, n] = x[m, k] weight[n, k]^T is column-major out^T (n x m) = weight^T^T (n x k) x^T (k x m):
 // A is the weight's memory read as a k x n column-major matrix and transposed, B is x's memory as k x m, and
 // the bias (one value per row of the column-major result) is cuBLASLt's per-row bias of length n.
-LtPlan makePlan(DeviceBlas& blas, DeviceContext& context, const LinearCall& call, const LtKey& key) {
+// `productAlgo`: the algorithm of the same product without the activation (see planFor), taken when it supports
+// this epilogue.
+LtPlan makePlan(DeviceBlas& blas, DeviceContext& context, const LinearCall& call, const LtKey& key, const cublasLtMatmulAlgo_t* productAlgo) {
     const cudaDataType_t data = gemmTypes(call.type).data;
     LtPlan plan;
     checkBlas(cublasLt().cublasLtMatmulDescCreate(&plan.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
@@ -200,6 +202,14 @@ LtPlan makePlan(DeviceBlas& blas, DeviceContext& context, const LinearCall& call
     checkBlas(cublasLt().cublasLtMatrixLayoutCreate(&plan.a, data, static_cast<uint64_t>(call.k), static_cast<uint64_t>(call.n), call.k), "cublasLtMatrixLayoutCreate");
     checkBlas(cublasLt().cublasLtMatrixLayoutCreate(&plan.b, data, static_cast<uint64_t>(call.k), static_cast<uint64_t>(call.m), call.k), "cublasLtMatrixLayoutCreate");
     checkBlas(cublasLt().cublasLtMatrixLayoutCreate(&plan.d, data, static_cast<uint64_t>(call.n), static_cast<uint64_t>(call.m), call.n), "cublasLtMatrixLayoutCreate");
+    if (productAlgo) {
+        cublasLtMatmulHeuristicResult_t check{};
+        if (cublasLt().cublasLtMatmulAlgoCheck(blas.lt, plan.desc, plan.a, plan.b, plan.d, plan.d, productAlgo, &check) == CUBLAS_STATUS_SUCCESS &&
+            check.workspaceSize <= kWorkspaceBytes) {
+            plan.algo = *productAlgo;
+            return plan;
+        }
+    }
     cublasLtMatmulPreference_t preference = nullptr;
     checkBlas(cublasLt().cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
     const size_t workspace = kWorkspaceBytes;
@@ -226,6 +236,30 @@ LtPlan makePlan(DeviceBlas& blas, DeviceContext& context, const LinearCall& call
     return plan;
 }
 
+using LtPlans = std::map<LtKey, LtPlan>;
+
+LtKey keyOf(int device, const LinearCall& call) {
+    return LtKey{device, call.type, call.m, call.n, call.k, call.epilogue, alignmentOf(call.weight), alignmentOf(call.x),
+                 alignmentOf(call.out), hasBias(call.epilogue) ? alignmentOf(call.bias) : 16u};
+}
+
+// The plan of `call`'s problem, made on first use. An epilogue with an activation runs the algorithm chosen for
+// the same product without it (bias or none), so that a compiled linear + relu computes, before the activation,
+// exactly what eager F.linear (that product) does and then relu: one timing can pick another kernel for each
+// epilogue, and another kernel sums in another order (bfloat16 results would differ in the last bit).
+const LtPlan& planFor(LtPlans& plans, DeviceBlas& blas, DeviceContext& context, int device, const LinearCall& call) {
+    const LtKey key = keyOf(device, call);
+    if (auto it = plans.find(key); it != plans.end()) return it->second;
+    const Epilogue product = hasBias(call.epilogue) ? Epilogue::Bias : Epilogue::None;
+    const cublasLtMatmulAlgo_t* productAlgo = nullptr;
+    if (call.epilogue != product) {
+        LinearCall plain = call;
+        plain.epilogue = product;
+        productAlgo = &planFor(plans, blas, context, device, plain).algo;  // (std::map: references stay valid)
+    }
+    return plans.emplace(key, makePlan(blas, context, call, key, productAlgo)).first->second;
+}
+
 }  // namespace
 
 const char* epilogueName(Epilogue epilogue) {
@@ -247,16 +281,12 @@ void linearLt(int device, const LinearCall& call) {
     DeviceContext& context = DeviceContext::get(device);
     DeviceBlas& blas = blasFor(context);
     context.makeCurrent();
-    const LtKey key{device, call.type, call.m, call.n, call.k, call.epilogue, alignmentOf(call.weight), alignmentOf(call.x),
-                    alignmentOf(call.out), hasBias(call.epilogue) ? alignmentOf(call.bias) : 16u};
     static std::mutex mutex;
-    static auto& plans = *new std::map<LtKey, LtPlan>();  // leaked: descriptors stay valid to the end
+    static auto& plans = *new LtPlans();  // leaked: descriptors stay valid to the end
     LtPlan plan;
     {
         std::lock_guard lock(mutex);
-        auto it = plans.find(key);
-        if (it == plans.end()) it = plans.emplace(key, makePlan(blas, context, call, key)).first;
-        plan = it->second;
+        plan = planFor(plans, blas, context, device, call);
         // The descriptor is shared by calls of this shape; the bias pointer is set under the lock, just before use.
         if (hasBias(call.epilogue))
             checkBlas(cublasLt().cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &call.bias, sizeof call.bias),
