@@ -280,7 +280,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
             if (logs_.graphBreaks)
                 logGraphBreak(prefix, info,
                               "Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph break "
-                              "encountered:\n\n" + info.reason);
+                              "encountered:\n\n" + info.reason + info.skipNote);
             failUnsupported(compile, info);
             cache.skipped = true;
             return nullptr;

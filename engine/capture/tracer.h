@@ -111,6 +111,7 @@ struct GraphBreakInfo {
     std::string code;
     std::vector<traces::Frame> userStack;
     bool skipFrame = false;  // no resume point: Dynamo fails the frame and runs it eagerly ("Failed to handle graph break gracefully")
+    std::string skipNote;    // why the frame is skipped when that is a second break (a break in a loop), for the log line
 };
 
 /// How to rebuild a frame value from the compiled graph's outputs after the graph ran.
@@ -400,6 +401,7 @@ private:
     void breakOnError(TraceFrame& root, TraceResult& result, const std::string& what);
     /// A generator made in the trace reached the frame state or the return value: fail the frame instead.
     void failOnEscapedGenerator(TraceFrame& root, TraceResult& result, const GraphBreakInfo* atBreak);
+    void skipForLoop(const TraceFrame& root, GraphBreakInfo& info);
     void finishWithReturn(TraceResult& result, const VarRef& value);
     void finishWithBreak(TraceResult& result, TraceFrame& root, const GraphBreakInfo& info);
     Rebuild rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex);
@@ -475,6 +477,8 @@ private:
 /// A graph break at root.pc has no resume point (Dynamo fails the frame and runs it eagerly): a context manager the
 /// trace entered is active, or the instruction is inside a try block.
 bool noResumePoint(const TraceFrame& root);
+/// Dynamo's has_backedge(): a jump at or after the root frame's pc goes back before it (the break is inside a loop).
+bool insideLoop(const TraceFrame& root);
 
 /// Locals read (before written) on some path from `pc`: what a resume point needs.
 std::vector<bool> liveLocalsAt(const frontend::CodeObject& code, uint32_t pc);

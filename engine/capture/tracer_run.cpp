@@ -106,6 +106,7 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
             result.graphBreak = u.info;
             result.restartAt = root.pc;
             if (noResumePoint(root)) result.graphBreak->skipFrame = true;
+            else if (!result.graphBreak->skipFrame && insideLoop(root)) skipForLoop(root, *result.graphBreak);
             return;
         } catch (vm::VmError& error) {
             // Errors Dynamo raises to the user (UserError: guarding on data-dependent values) end the compile.
@@ -145,6 +146,29 @@ bool noResumePoint(const TraceFrame& root) {
     return false;
 }
 
+bool insideLoop(const TraceFrame& root) {
+    const auto& instructions = root.code->instructions;
+    for (size_t i = root.pc; i < instructions.size(); ++i)
+        if (frontend::hasJump(instructions[i].opcode) && instructions[i].arg < root.pc) return true;
+    return false;
+}
+
+void Tracer::skipForLoop(const TraceFrame& root, GraphBreakInfo& info) {
+    // Dynamo resumes no frame inside a for/while loop: the whole frame runs eagerly from now on, and the log names
+    // this second break after the first (gb7000); the counters keep the first.
+    info.skipFrame = true;
+    info.skipNote = fmt::format(
+        "\n\n*** While handling this graph break, another graph break occurred: ***\n\n"
+        "graph break in loop\n"
+        "  Explanation: torch.compile detected a graph break in a for/while loop. Skipping the frame and falling back to eager, as "
+        "graph breaks in loops are not supported.\n"
+        "  Hint: This graph break may have been caused by an earlier graph break. Resolving the earlier graph break may resolve this "
+        "one.\n\n"
+        "  Developer debug context: frame skipped: {} ({} line {})\n\n"
+        " For more details about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb7000.html",
+        options_.functionName, root.code->filename, root.code->firstLine);
+}
+
 void Tracer::failOnEscapedGenerator(TraceFrame& root, TraceResult& result, const GraphBreakInfo* atBreak) {
     // A generator made in the trace would leave it (returned, or alive at a graph break): its paused frame exists
     // only in the trace, so the frame runs eagerly (Dynamo's "Failed to handle graph break gracefully").
@@ -180,6 +204,7 @@ void Tracer::breakOnError(TraceFrame& root, TraceResult& result, const std::stri
     info.code = sourceLineOf(root);
     info.userStack.push_back(traces::Frame{info.file, info.line, info.function, info.code});
     if (noResumePoint(root)) info.skipFrame = true;
+    else if (!info.skipFrame && insideLoop(root)) skipForLoop(root, info);
     result.graphBreak = info;
     result.restartAt = root.pc;
 }

@@ -301,6 +301,14 @@ void installBuiltins(Interpreter& vm, Namespace& builtins) {
         });
         builtins[name] = Value(cls);
     }
+    // property.setter(fset): a new property with the same getter that attribute stores call (calls.cpp setAttr).
+    vm.builtinClass("property")->dict["setter"] = makeNative("setter", [](Interpreter&, CallArgs& a) {
+        const auto& old = a.positional.at(0).as<InstanceObject>();
+        auto copy = std::make_shared<InstanceObject>(old.cls);
+        copy->attributes = old.attributes;
+        copy->attributes["fset"] = a.positional.at(1);
+        return Value(copy);
+    });
     builtins["None"] = Value();
     builtins["Ellipsis"] = ellipsisValue();
     installBuiltinFunctions(builtins);

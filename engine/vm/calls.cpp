@@ -317,6 +317,15 @@ void Interpreter::setAttr(const Value& object, const std::string& name, Value va
                 call(*hook, {object, makeStr(name), std::move(value)});
                 return;
             }
+            // A property of the class is a data descriptor: the store goes to its setter (or fails without one).
+            if (auto descriptor = instance.cls->lookup(name); descriptor && decoratorKind(*descriptor) == "property") {
+                const auto& attributes = descriptor->as<InstanceObject>().attributes;
+                auto fset = attributes.find("fset");
+                if (fset == attributes.end())
+                    raise("AttributeError", fmt::format("property '{}' of '{}' object has no setter", name, instance.cls->name));
+                call(fset->second, {object, std::move(value)});
+                return;
+            }
             instance.attributes[name] = std::move(value);
             return;
         }

@@ -242,20 +242,7 @@ Value Interpreter::runFrame(Frame& f) {
                     case Opcode::DeleteSubscr: {
                         Value key = pop(stack);
                         Value container = pop(stack);
-                        if (container.is(Kind::Dict)) {
-                            if (!container.as<DictObject>().erase(key)) raiseKeyError(key);
-                        } else if (container.is(Kind::List)) {
-                            auto& items = container.as<ListObject>().items;
-                            int64_t i = key.asInt();
-                            if (i < 0) i += static_cast<int64_t>(items.size());
-                            if (i < 0 || i >= static_cast<int64_t>(items.size()))
-                                raise("IndexError", "list assignment index out of range");
-                            items.erase(items.begin() + i);
-                        } else if (auto method = container.is(Kind::Instance) ? findAttr(container, "__delitem__") : std::nullopt) {
-                            call(*method, {key});
-                        } else {
-                            typeError(fmt::format("'{}' object doesn't support item deletion", classOf(container)->name));
-                        }
+                        deleteItem(container, key);
                         break;
                     }
                     case Opcode::BuildSlice: {

@@ -132,6 +132,7 @@ public:
     bool contains(const Value& container, const Value& item);
     Value getItem(const Value& container, const Value& key);
     void setItem(const Value& container, const Value& key, Value value);
+    void deleteItem(const Value& container, const Value& key);  ///< `del container[key]`
     bool truthy(const Value& v);
     std::string str(const Value& v);
     std::string repr(const Value& v);

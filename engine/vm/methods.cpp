@@ -367,6 +367,20 @@ std::optional<Value> setAttribute(const Value& self, const std::string& name) {
                  for (const Value& v : other) s.as<SetObject>().add(v);
              return Value();
          }},
+        // The in-place forms of the reading methods keep self's identity (the `&=` / `-=` / `^=` of a set).
+        {"intersection_update", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             s.as<SetObject>().items = intersectionItems(s.as<SetObject>().items, argumentElements(vm, a));
+             return Value();
+         }},
+        {"difference_update", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             s.as<SetObject>().items = differenceItems(s.as<SetObject>().items, argumentElements(vm, a));
+             return Value();
+         }},
+        {"symmetric_difference_update", [](Interpreter& vm, const Value& s, CallArgs& a) {
+             ValueList other = vm.toList(argAt(a, 0, "symmetric_difference_update"));
+             s.as<SetObject>().items = symmetricDifferenceItems(s.as<SetObject>().items, other);
+             return Value();
+         }},
     };
     auto it = kMethods.find(name);
     if (it == kMethods.end()) return std::nullopt;
@@ -418,6 +432,14 @@ std::optional<Value> dictAttribute(const Value& self, const std::string& name) {
              return Value(copy);
          }},
         {"clear", [](Interpreter&, const Value& s, CallArgs&) { s.as<DictObject>().entries.clear(); return Value(); }},
+        // The last pair inserted, removed (LIFO, as CPython's dict.popitem).
+        {"popitem", [](Interpreter&, const Value& s, CallArgs&) {
+             auto& dict = s.as<DictObject>();
+             if (dict.entries.empty()) raise("KeyError", "'popitem(): dictionary is empty'");
+             auto [key, value] = dict.entries.back();
+             dict.erase(key);
+             return makeTuple({key, value});
+         }},
     };
     auto it = kMethods.find(name);
     if (it == kMethods.end()) return std::nullopt;

@@ -145,6 +145,30 @@ std::vector<size_t> slicePositions(const SliceObject& slice, size_t size) {
     return positions;
 }
 
+/// `items[slice] = replacement`: a plain slice (step 1) takes any length, an extended one exactly its own.
+void assignListSlice(Interpreter&, ValueList& items, const SliceObject& slice, ValueList replacement) {
+    const int64_t step = slice.step.isNone() ? 1 : slice.step.asInt();
+    if (step == 1) {
+        const auto n = static_cast<int64_t>(items.size());
+        auto bound = [&](const Value& b, int64_t fallback) {
+            if (b.isNone()) return fallback;
+            int64_t i = b.asInt();
+            if (i < 0) i += n;
+            return std::clamp<int64_t>(i, 0, n);
+        };
+        const int64_t start = bound(slice.start, 0);
+        const int64_t stop = std::max(start, bound(slice.stop, n));
+        items.erase(items.begin() + start, items.begin() + stop);
+        items.insert(items.begin() + start, replacement.begin(), replacement.end());
+        return;
+    }
+    std::vector<size_t> positions = slicePositions(slice, items.size());
+    if (positions.size() != replacement.size())
+        raise("ValueError", fmt::format("attempt to assign sequence of size {} to extended slice of size {}", replacement.size(),
+                                        positions.size()));
+    for (size_t k = 0; k < positions.size(); ++k) items[positions[k]] = replacement[k];
+}
+
 int64_t indexValue(const Value& key, const char* what) {
     if (key.is(Kind::Int) || key.is(Kind::Bool)) return key.asInt();
     if (key.is(Kind::Tensor)) return tensor::Value(key.tensor()).toInt();
@@ -351,6 +375,10 @@ void Interpreter::setItem(const Value& container, const Value& key, Value value)
     switch (container.kind()) {
         case Kind::List: {
             auto& items = container.as<ListObject>().items;
+            if (key.is(Kind::Slice)) {
+                assignListSlice(*this, items, key.as<SliceObject>(), toList(value));
+                return;
+            }
             items[static_cast<size_t>(normalizeIndex(indexValue(key, "list"), items.size(), "list assignment"))] = std::move(value);
             return;
         }
@@ -365,6 +393,26 @@ void Interpreter::setItem(const Value& container, const Value& key, Value value)
         default: break;
     }
     typeError(fmt::format("'{}' object does not support item assignment", classOf(container)->name));
+}
+
+void Interpreter::deleteItem(const Value& container, const Value& key) {
+    if (container.is(Kind::Dict)) {
+        if (!container.as<DictObject>().erase(key)) raiseKeyError(key);
+    } else if (container.is(Kind::List)) {
+        auto& items = container.as<ListObject>().items;
+        if (key.is(Kind::Slice)) {
+            std::vector<size_t> doomed = slicePositions(key.as<SliceObject>(), items.size());
+            std::sort(doomed.begin(), doomed.end());
+            for (auto it = doomed.rbegin(); it != doomed.rend(); ++it) items.erase(items.begin() + static_cast<std::ptrdiff_t>(*it));
+            return;
+        }
+        const int64_t i = normalizeIndex(indexValue(key, "list"), items.size(), "list assignment");
+        items.erase(items.begin() + i);
+    } else if (auto method = container.is(Kind::Instance) ? findAttr(container, "__delitem__") : std::nullopt) {
+        call(*method, {key});
+    } else {
+        typeError(fmt::format("'{}' object doesn't support item deletion", classOf(container)->name));
+    }
 }
 
 bool Interpreter::truthy(const Value& v) {

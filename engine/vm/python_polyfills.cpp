@@ -26,6 +26,21 @@ class partial:
         return self.func(*self.args, *args, **merged)
 
 
+WRAPPER_ASSIGNMENTS = ("__module__", "__name__", "__qualname__", "__doc__")
+
+
+def update_wrapper(wrapper, wrapped, assigned=WRAPPER_ASSIGNMENTS, updated=()):
+    for attr in assigned:
+        if hasattr(wrapped, attr):
+            setattr(wrapper, attr, getattr(wrapped, attr))
+    wrapper.__wrapped__ = wrapped
+    return wrapper
+
+
+def wraps(wrapped, assigned=WRAPPER_ASSIGNMENTS, updated=()):
+    return partial(update_wrapper, wrapped=wrapped, assigned=assigned, updated=updated)
+
+
 def reduce(function, iterable, *initial):
     items = list(iterable)
     if len(initial) > 1:
@@ -76,10 +91,22 @@ def islice(iterable, *bounds):
         start = bounds[0] if bounds[0] is not None else 0
         stop = bounds[1]
         step = bounds[2] if len(bounds) > 2 and bounds[2] is not None else 1
-    items = list(iterable)
-    if stop is None or stop > len(items):
-        stop = len(items)
-    return iter(items[start:stop:step])
+    return _islice_items(iter(iterable), start, stop, step)
+
+
+def _islice_items(iterator, start, stop, step):
+    # Lazy, as CPython's: an item is pulled only when asked for, and none past `stop` (infinite inputs work).
+    index = 0
+    wanted = start
+    if stop is not None and index >= stop:
+        return
+    for item in iterator:
+        if index == wanted:
+            yield item
+            wanted += step
+        index += 1
+        if stop is not None and index >= stop:
+            return
 
 
 def zip_longest(*iterables, fillvalue=None):

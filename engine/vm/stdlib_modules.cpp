@@ -71,6 +71,16 @@ void installStdlib(Interpreter& vm) {
     math->attributes["isfinite"] = makeNative("isfinite", [](Interpreter& m, CallArgs& a) { return Value(std::isfinite(number(m, a, 0))); });
     math->attributes["atan2"] = makeNative("atan2", [](Interpreter& m, CallArgs& a) { return Value(std::atan2(number(m, a, 0), number(m, a, 1))); });
     math->attributes["isinf"] = makeNative("isinf", [](Interpreter& m, CallArgs& a) { return Value(std::isinf(number(m, a, 0))); });
+    math->attributes["isqrt"] = makeNative("isqrt", [](Interpreter&, CallArgs& a) {
+        const Value& v = a.positional.at(0);
+        if (!v.is(Kind::Int) && !v.is(Kind::Bool)) typeError("'float' object cannot be interpreted as an integer");
+        const int64_t n = v.asInt();
+        if (n < 0) raise("ValueError", "isqrt() argument must be nonnegative");
+        auto root = static_cast<int64_t>(std::sqrt(static_cast<double>(n)));
+        while (root * root > n) --root;  // the double's root can be one off either way for large n
+        while ((root + 1) * (root + 1) <= n) ++root;
+        return Value(root);
+    });
     math->attributes["prod"] = makeNative("prod", [](Interpreter& m, CallArgs& a) {
         Value total(1);
         constexpr uint32_t kMultiply = ops::binaryOpArg(ops::BinaryOperator::Multiply, false);

@@ -169,6 +169,25 @@ void defineGradMode(Interpreter& vm, ModuleObject& torch, const char* name, bool
     torch.attributes[name] = Value(cls);
 }
 
+/// torch.set_grad_enabled(mode): sets the mode at once (a plain call is all many programs do); used as a context
+/// manager, its exit restores the mode it found.
+void defineSetGradEnabled(Interpreter& vm, ModuleObject& torch) {
+    auto cls = vm.defineClass("set_grad_enabled", "object");
+    cls->module = "torch";
+    cls->dict["__enter__"] = makeNative("__enter__", [](Interpreter&, CallArgs&) { return Value(); });
+    cls->dict["__exit__"] = makeNative("__exit__", [](Interpreter& m, CallArgs& a) {
+        setGradMode(m, a.positional.at(0).as<InstanceObject>().attributes.at("prev").asBool());
+        return Value(false);
+    });
+    torch.attributes["set_grad_enabled"] = makeNative("set_grad_enabled", [cls](Interpreter& m, CallArgs& a) {
+        if (a.positional.empty()) typeError("set_grad_enabled() missing required argument 'mode'");
+        auto manager = std::make_shared<InstanceObject>(cls);
+        manager->attributes["prev"] = Value(tensor::autograd::isGradEnabled());
+        setGradMode(m, m.truthy(a.positional[0]));
+        return Value(manager);
+    });
+}
+
 /// torch.compiler.disable / allow_in_graph: the function, marked for the capture engine (a copy, so the
 /// original stays traceable). Eagerly the marked function behaves exactly like the original.
 Value markedFunction(const Value& target, const std::string& marker) {
@@ -353,6 +372,7 @@ void installTorch(Interpreter& vm) {
     defineGradMode(vm, *torch, "no_grad", false);
     defineGradMode(vm, *torch, "enable_grad", true);
     torch->attributes["inference_mode"] = torch->attributes["no_grad"];
+    defineSetGradEnabled(vm, *torch);
     for (const char* sub : {"cuda", "linalg", "autograd", "random"}) {
         auto module = newModule(vm, std::string("torch.") + sub, std::string("torch.") + sub + ".");
         torch->attributes[sub] = Value(module);
