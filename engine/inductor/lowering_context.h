@@ -183,6 +183,10 @@ std::optional<LValue> lowerLinearLt(Lowering& lowering, const fx::Node& node, No
 cuda::Epilogue chooseLinearEpilogue(const fx::Node& linear, bool hasBias, tensor::DType dtype, const fx::Node* soleUser,
                                     const fx::Node** absorbed);
 
+/// torch.ops.higher_order.cond: an extern kernel that runs the branch its predicate picks (lowering_cond.cpp); a
+/// list of its one output.
+LValue lowerCond(Lowering& lowering, const fx::Node& node);
+
 /// The output sizes of an extern kernel for `node` derived from its operands' sizes (mm, bmm, matmul, cat, stack;
 /// lowering_extern_shapes.cpp); nullopt for other ops.
 std::optional<std::vector<Index>> externOutputSizes(Lowering& lowering, const fx::Node& node);
