@@ -353,6 +353,14 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         countCompiledGraph(*graph);
         if (sink_) {
             sink_->graphCaptured(key, graphRow(*graph));
+            // A torch.cond's branches as graphs of their own (the workbench's graph view opens each in a tab).
+            for (const auto& node : graph->nodes())
+                if (node->subgraph) {
+                    traces::Graph row = graphRow(*node->subgraph);
+                    row.kind = traces::GraphKind::Other;
+                    row.name = node->target;
+                    sink_->graphCaptured(key, row);
+                }
             for (const Backend::StageGraph& stage : backend->stageGraphs()) {
                 traces::Graph row = graphRow(*stage.graph);
                 row.kind = stage.kind;

@@ -40,6 +40,8 @@ std::string torchTarget(const std::string& module, const std::string& name) {
         if (name == "linear" || name == "gelu") return "torch._C._nn." + name;
         if (name == "relu" || name == "tanh" || name == "sigmoid") return "torch." + name;
     }
+    // Defined in Python in torch/functional.py, which Dynamo records by that module.
+    if (module == "torch" && name == "broadcast_tensors") return "torch.functional." + name;
     return module + "." + name;
 }
 
@@ -413,9 +415,10 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         if (types.contains(name)) return callBuiltin(*this, frame, name, value, args, kwargs);
     }
     if (value.is(vm::Kind::Class) && value.as<vm::ClassObject>().module == "torch" &&
-        (value.as<vm::ClassObject>().name == "finfo" || value.as<vm::ClassObject>().name == "iinfo") &&
+        (value.as<vm::ClassObject>().name == "finfo" || value.as<vm::ClassObject>().name == "iinfo" ||
+         value.as<vm::ClassObject>().name == "Size") &&
         std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) && kwargs.empty()) {
-        // torch.finfo / torch.iinfo of a dtype fold, as Dynamo constant-folds them.
+        // torch.finfo / torch.iinfo of a dtype and torch.Size of constant ints fold, as Dynamo constant-folds them.
         vm::ValueList values;
         for (const VarRef& a : args) {
             argOf(a);

@@ -19,7 +19,9 @@ bool isPlainUserClass(Tracer& tracer, const vm::ClassObject& cls) {
     const vm::ClassObject* object = tracer.vm().builtinClass("object").get();
     for (const vm::ClassObject* c = &cls; c; c = c->base.get()) {
         if (c == object) return true;
-        if (c->module == "builtins" || c->module.rfind("torch", 0) == 0 || c->dict.contains("__new__")) return false;
+        // torch.distributions is Python that Dynamo inlines (its allowed_functions_module_string_ignorelist), as here.
+        const bool torchClass = c->module.rfind("torch", 0) == 0 && c->module.rfind("torch.distributions", 0) != 0;
+        if (c->module == "builtins" || torchClass || c->dict.contains("__new__")) return false;
     }
     return false;
 }

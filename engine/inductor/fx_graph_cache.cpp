@@ -99,6 +99,8 @@ CacheKey cacheKey(const fx::Graph& graph, const vm::ValueList& examples, const I
     CacheKey key;
     key.components.push_back(component("cwb", std::string(kKeyFormat) + " " + kernel_cache::executableIdentity()));
     key.components.push_back(component("gm", fx::graphCode(graph)));
+    for (const auto& node : graph.nodes())  // a torch.cond's branches are submodules of the graph module
+        if (node->subgraph) key.components.push_back(component("gm." + node->target, fx::graphCode(*node->subgraph)));
     std::string meta;
     for (const auto& node : graph.nodes()) {
         for (const fx::Arg& arg : node->args)

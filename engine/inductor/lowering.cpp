@@ -401,6 +401,7 @@ LValue Lowering::lowerCall(const fx::Node& node) {
     std::string op = opNameOf(node);
     graph_.opOfNode[node.name] = op;
     if (auto absorbed = absorbed_.find(&node); absorbed != absorbed_.end()) return absorbed->second;
+    if (node.target == "torch.ops.higher_order.cond") return lowerCond(*this, node);
     const bool inPlace = isInPlace(node);
     if (inPlace && node.callKind != fx::CallKind::Binary && ops::hasInPlaceSuffix(op)) op.pop_back();
     const fx::Node* self = !node.args.empty() && node.args[0].kind == fx::Arg::Kind::NodeRef ? node.args[0].node : nullptr;
@@ -550,7 +551,11 @@ LoweredGraph Lowering::run() {
         current_ = &node;
         switch (node.op) {
             case fx::NodeOp::Placeholder: lowerPlaceholder(node, inputIndex++); break;
-            case fx::NodeOp::GetAttr: throw LoweringError("get_attr nodes are not lowered");
+            case fx::NodeOp::GetAttr:
+                // A higher-order op's branch is read by that op's lowering (lowering_cond.cpp), never as a value.
+                if (!node.subgraph) throw LoweringError("get_attr nodes are not lowered");
+                values_[&node] = LValue{};
+                break;
             case fx::NodeOp::Output: lowerOutput(node); break;
             case fx::NodeOp::CallFunction:
             case fx::NodeOp::CallMethod:

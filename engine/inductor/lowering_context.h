@@ -193,6 +193,9 @@ LValue padWithZeros(Lowering& lowering, const LValue& x, const std::map<int64_t,
 /// floating value whose last dim is constant, unaligned and over 1024 wide gets rows padded to 128 bytes (its buffer's
 /// row stride; the padding is never read), so the matrix products reading it get aligned leading dims.
 void realizeShared(Lowering& lowering, LValue& value, const std::string& origin);
+/// torch.ops.higher_order.cond: an extern kernel that runs the branch its predicate picks (lowering_cond.cpp); a
+/// list of its one output.
+LValue lowerCond(Lowering& lowering, const fx::Node& node);
 
 /// The output sizes of an extern kernel for `node` derived from its operands' sizes (mm, bmm, matmul, cat, stack;
 /// lowering_extern_shapes.cpp); nullopt for other ops.

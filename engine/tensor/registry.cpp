@@ -189,7 +189,8 @@ std::optional<std::vector<Value>> bind(const Schema& s, std::span<const Value> a
         if (next >= args.size()) continue;
         const Param& p = s.params[k];
         Value given = args[next];
-        if (s.intListVarargs && p.type == Param::Type::IntList && isIntLike(args[next])) {
+        const bool packInts = s.intListVarargs && p.type == Param::Type::IntList && isIntLike(args[next]);
+        if (packInts || (s.tensorListVarargs && p.type == Param::Type::TensorList && args[next].isTensor())) {
             ValueList packed;
             while (next < args.size()) packed.push_back(args[next++]);
             given = Value::tuple(std::move(packed));
@@ -327,6 +328,10 @@ Schema parseSchema(std::string_view text) {
             type = type.substr(0, bracket);
         }
         p.type = parseType(type, isList);
+        if (p.name.starts_with('*') && p.type == Param::Type::TensorList) {  // Python's *tensors
+            p.name.erase(0, 1);
+            s.tensorListVarargs = true;
+        }
         s.params.push_back(std::move(p));
     }
     if (!s.params.empty() && ops::schemaWritesSelf(s.name)) s.params[0].written = true;  // self, or nn.init's tensor

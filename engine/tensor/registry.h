@@ -36,6 +36,8 @@ struct Schema {
     std::vector<Param> params;
     // "x.view(2, 3)": the single positional int[] parameter also takes the ints as separate arguments.
     bool intListVarargs = false;
+    // "broadcast_tensors(Tensor[] *tensors)": the Tensor[] parameter also takes the tensors as separate arguments.
+    bool tensorListVarargs = false;
     std::string text;  // as written, for error messages
 };
 

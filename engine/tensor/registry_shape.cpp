@@ -5,6 +5,7 @@
 
 #include "tensor/conversion.h"
 #include "tensor/indexing.h"
+#include "tensor/iteration.h"
 #include "tensor/registry_support.h"
 #include "tensor/shape.h"
 
@@ -71,6 +72,14 @@ void registerShapeOps(OpRegistry& r) {
     for (const char* name : {"cat", "concat", "concatenate"})
         r.def({fmt::format("torch.{}", name)}, fmt::format("{}(Tensor[] tensors, int dim=0)", name),
               [](const Args& a) { return Value(cat(a.tensorList(0), a.integer(1))); });
+    r.def({"torch.broadcast_tensors"}, "broadcast_tensors(Tensor[] *tensors)", [](const Args& a) {
+        const std::vector<Tensor> ts = a.tensorList(0);
+        Shape shape;
+        for (const Tensor& t : ts) shape = broadcastShapes(shape, t.sizes());
+        std::vector<Tensor> expanded;
+        for (const Tensor& t : ts) expanded.push_back(expandTo(t, shape));
+        return tupleOf(expanded);
+    });
     r.def({"torch.stack"}, "stack(Tensor[] tensors, int dim=0)", [](const Args& a) { return Value(stack(a.tensorList(0), a.integer(1))); });
     r.def({"torch.hstack"}, "hstack(Tensor[] tensors)", [](const Args& a) {
         const std::vector<Tensor> ts = a.tensorList(0);

@@ -12,23 +12,25 @@ import math
 import torch
 
 
-def _broadcast_shape(a, b):
-    out = []
-    for i in range(max(len(a), len(b))):
-        x = a[len(a) - 1 - i] if i < len(a) else 1
-        y = b[len(b) - 1 - i] if i < len(b) else 1
-        if x != y and x != 1 and y != 1:
-            raise RuntimeError("The size of tensor a (" + str(x) + ") must match the size of tensor b (" + str(y) + ")")
-        out.insert(0, y if x == 1 else x)
-    return out
-
-
 def broadcast_all(*values):
-    tensors = [v if isinstance(v, torch.Tensor) else torch.tensor(float(v)) for v in values]
-    shape = []
-    for t in tensors:
-        shape = _broadcast_shape(shape, list(t.shape))
-    return [t.expand(shape) for t in tensors]
+    # PyTorch's: numbers become tensors of the first tensor's dtype and device (else the default dtype), then
+    # torch.broadcast_tensors, which keeps each dtype.
+    tensors_only = True
+    for v in values:
+        if not isinstance(v, (torch.Tensor, int, float)):
+            raise ValueError("Input arguments must all be instances of numbers.Number, torch.Tensor or objects implementing __torch_function__.")
+        if not isinstance(v, torch.Tensor):
+            tensors_only = False
+    if not tensors_only:
+        dtype = torch.get_default_dtype()
+        device = None
+        for v in values:
+            if isinstance(v, torch.Tensor):
+                dtype = v.dtype
+                device = v.device
+                break
+        values = [v if isinstance(v, torch.Tensor) else torch.tensor(v, dtype=dtype, device=device) for v in values]
+    return torch.broadcast_tensors(*values)
 
 
 def _sum_rightmost(value, dim):
@@ -80,7 +82,8 @@ class Normal(Distribution):
 
     def __init__(self, loc, scale, validate_args=None):
         self.loc, self.scale = broadcast_all(loc, scale)
-        Distribution.__init__(self, self.loc.shape, (), validate_args)
+        batch_shape = () if isinstance(loc, (int, float)) and isinstance(scale, (int, float)) else self.loc.size()
+        Distribution.__init__(self, batch_shape, (), validate_args)
         self._check_positive("scale", self.scale)
 
     @property

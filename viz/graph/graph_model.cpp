@@ -229,7 +229,8 @@ GraphModel buildGraphModel(const traces::Graph& graph, const ModuleDonors* donor
     GraphModel model;
     model.graphId = graph.id;
     model.kind = graph.kind;
-    model.title = graphKindTitle(graph.kind);
+    // A graph of no stage (a torch.cond branch the engine recorded) is titled by its name (cond_true_0).
+    model.title = graph.kind == traces::GraphKind::Other && !graph.name.empty() ? graph.name : graphKindTitle(graph.kind);
     model.nodes.reserve(graph.nodes.size());
     for (const traces::GraphNode& source : graph.nodes) {
         GraphModelNode node;

@@ -6,6 +6,7 @@
 # expect: eager True True True True True True True
 # expect: aot_eager True True True True True True True
 # expect: inductor True True True True True True True
+# expect: True True
 # expect graph_breaks: 0
 # expect graph_code:
 # def forward(self, L_x_ : torch.Tensor):
@@ -72,3 +73,13 @@ for backend in ["eager", "aot_eager", "inductor"]:
     print(backend, torch.allclose(f(x), pick(x)), torch.allclose(f(-x), pick(-x)), torch.allclose(g(x, w), closure_pick(x, w)),
           torch.allclose(g(-x, w), closure_pick(-x, w)), torch.allclose(h(x, w), pair(x, w)), torch.allclose(h(-x, w), pair(-x, w)),
           torch.allclose(k(x, False), flag_pick(x, False)))
+
+# Gradients through the branch the predicate picks, compiled with AOT Autograd, equal eager's.
+grads = []
+for sign in [1.0, -1.0]:
+    xc = (x * sign).requires_grad_()
+    torch.compile(pick, backend="aot_eager")(xc).sum().backward()
+    xe = (x * sign).requires_grad_()
+    pick(xe).sum().backward()
+    grads.append(torch.allclose(xc.grad, xe.grad))
+print(*grads)
