@@ -1,5 +1,5 @@
 // shape_padding (Inductor's pad_mm pass) in lowering: a matrix product (mm, bmm, addmm, and matmul of two 2-D or two
-// 3-D operands, which Inductor sees as mm/bmm) whose m, k or n is not a multiple of what tensor cores want (8
+// 3-D operands or of an N-D by a 2-D one, which Inductor sees as mm/bmm) whose m, k or n is not a multiple of what tensor cores want (8
 // elements of a 16-bit float, 4 of a float32) reads operands padded with zeros to aligned sizes, and its result is
 // the slice of the original size. Zeros add nothing to any dot product, so the values are the unpadded product's.
 // It applies where Inductor's can_pad does (the options' devices, CUDA; floating operands; static sizes; nothing
@@ -162,10 +162,14 @@ std::optional<LValue> lowerPaddedProduct(Lowering& lowering, const std::string& 
         p.alpha = args.number(kKeywordOnly, "alpha", 1.0);
     }
     const int64_t rank = p.mat1.dim();
-    if (rank != p.mat2.dim() || (rank != 2 && rank != 3) || (addmm && rank != 2) || (op == "mm" && rank != 2) || (op == "bmm" && rank != 3))
+    // matmul of an N-D input by a 2-D operand is mm of its rows, as Inductor sees it (the head's input gradient,
+    // [8, 1024, 50257] @ [50257, 768]): its k and n are padded, its rows never.
+    const bool foldedRows = !addmm && op != "mm" && op != "bmm" && rank >= 3 && p.mat2.dim() == 2;
+    if (!foldedRows && (rank != p.mat2.dim() || (rank != 2 && rank != 3) || (addmm && rank != 2) || (op == "mm" && rank != 2) ||
+                        (op == "bmm" && rank != 3)))
         return std::nullopt;
-    if (rank == 3 && !sameIndex(p.mat1.sizes[0], p.mat2.sizes[0])) return std::nullopt;  // matmul would broadcast the batch
-    p.op = addmm ? "addmm" : rank == 3 ? "bmm" : "mm";
+    if (!foldedRows && rank == 3 && !sameIndex(p.mat1.sizes[0], p.mat2.sizes[0])) return std::nullopt;  // matmul would broadcast the batch
+    p.op = addmm ? "addmm" : foldedRows ? "matmul" : rank == 3 ? "bmm" : "mm";
     const DType dtype = p.mat1.dtype;
     if (!tensor::isFloating(dtype) || p.mat2.dtype != dtype || (addmm && p.input.dtype != dtype)) return std::nullopt;
     const std::vector<int64_t> a = lowering.hints(p.mat1.sizes), b = lowering.hints(p.mat2.sizes);
@@ -173,20 +177,24 @@ std::optional<LValue> lowerPaddedProduct(Lowering& lowering, const std::string& 
     for (int64_t size : b) if (size == 0) return std::nullopt;
     const size_t rows = static_cast<size_t>(rank) - 2;
     const int64_t alignment = alignmentOf(dtype);
-    p.mPad = paddingOf(p.mat1.sizes[rows], alignment);
+    p.mPad = foldedRows ? 0 : paddingOf(p.mat1.sizes[rows], alignment);
     p.kPad = paddingOf(p.mat1.sizes[rows + 1], alignment);
-    p.nPad = paddingOf(p.mat2.sizes[rows + 1], alignment);
+    p.nPad = paddingOf(p.mat2.sizes.back(), alignment);
     if (p.mPad == 0 && p.kPad == 0 && p.nPad == 0) return std::nullopt;
     std::string why = "force_shape_pad";
-    const int64_t m = a[rows], k = a[rows + 1], n = b[rows + 1];
-    if (!options.forceShapePad && !(computeBound(m, k, n, dtype, why) && paddingPays(p, a, b, device, why))) {
+    int64_t m = a[rows];
+    for (size_t d = 0; foldedRows && d < rows; ++d) m *= a[d];
+    const int64_t k = a[rows + 1], n = b.back();
+    const std::vector<int64_t> timedA = foldedRows ? std::vector<int64_t>{m, k} : a;
+    if (!options.forceShapePad && !(computeBound(m, k, n, dtype, why) && paddingPays(p, timedA, b, device, why))) {
         lowering.graph().passNotes.push_back(fmt::format("shape_padding: {} ({}) left unpadded: {}", p.op, node.name, why));
         return std::nullopt;
     }
 
     const int64_t r = static_cast<int64_t>(rows);
+    const int64_t r2 = foldedRows ? 0 : r;  // mat2's rows
     std::vector<LValue> inputs{padWithZeros(lowering, p.mat1, {{r, p.mPad}, {r + 1, p.kPad}}),
-                               padWithZeros(lowering, p.mat2, {{r, p.kPad}, {r + 1, p.nPad}})};
+                               padWithZeros(lowering, p.mat2, {{r2, p.kPad}, {r2 + 1, p.nPad}})};
     if (addmm) {
         // The input broadcasts over the product: only a dim of its own that is not 1 grows (as Inductor's pad_addmm).
         std::map<int64_t, int64_t> pads;
@@ -202,6 +210,7 @@ std::optional<LValue> lowerPaddedProduct(Lowering& lowering, const std::string& 
     LValue product = lowering.externCall(p.op, std::move(inputs), paddedSizes, dtype, [op = p.op, beta = p.beta, alpha = p.alpha](const vm::ValueList& t) {
         auto at = [&](size_t i) { return t.at(i).as<vm::TensorObject>().value; };
         if (op == "addmm") return vm::makeTensor(tensor::addmm(at(0), at(1), at(2), beta, alpha));
+        if (op == "matmul") return vm::makeTensor(tensor::matmul(at(0), at(1)));
         return vm::makeTensor(op == "bmm" ? tensor::bmm(at(0), at(1)) : tensor::mm(at(0), at(1)));
     });
     lowering.graph().passNotes.push_back(fmt::format("shape_padding: {} ({}) of [{}] @ [{}] padded to [{}] ({}); the result is its [{}] slice",

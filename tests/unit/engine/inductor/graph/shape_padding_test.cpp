@@ -90,6 +90,10 @@ TEST(ShapePadding, BmmMatmulAndAddmmPadTheirOwnDims) {
     EXPECT_NE(notes.find("bmm (bmm) of [2, 3, 6] @ [2, 6, 5] padded to [2, 4, 8]"), std::string::npos) << notes;
     notes = runAndCompare(*productGraph("matmul", {a, b}, ts::matmul(a, b)), onTheCpu(true));
     EXPECT_NE(notes.find("bmm (matmul) of"), std::string::npos) << notes;
+    // An N-D input by a 2-D operand: mm of its rows, k and n padded (GPT-2's head input gradient).
+    const ts::Tensor rows = ts::randn({2, 3, 6}), right = ts::randn({6, 5});
+    notes = runAndCompare(*productGraph("matmul", {rows, right}, ts::matmul(rows, right)), onTheCpu(true));
+    EXPECT_NE(notes.find("matmul (matmul) of [2, 3, 6] @ [6, 5] padded to [2, 3, 8]"), std::string::npos) << notes;
     const ts::Tensor x = ts::randn({3, 6}), w = ts::randn({6, 5}), bias = ts::randn({5});
     notes = runAndCompare(*productGraph("addmm", {bias, x, w}, ts::addmm(bias, x, w)), onTheCpu(true));
     EXPECT_NE(notes.find("addmm (addmm) of [3, 6] @ [6, 5] padded to [4, 8]"), std::string::npos) << notes;
