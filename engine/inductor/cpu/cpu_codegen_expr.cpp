@@ -79,6 +79,7 @@ Value* KernelEmitter::roundTo(Value* v, DType d) {
     if (d == DType::Float16) {
         return b.CreateFPExt(b.CreateFPTrunc(v, b.getHalfTy()), b.getFloatTy());
     }
+    if (d == DType::BFloat16 && nativeBFloat16) return b.CreateFPExt(b.CreateFPTrunc(v, b.getBFloatTy()), b.getFloatTy());
     if (d == DType::BFloat16) {
         // floatToBFloat16Bits in integer ops (vectorises; no libcall): NaN stays quiet, otherwise nearest even.
         Value* bits = b.CreateBitCast(v, b.getInt32Ty());
@@ -190,6 +191,7 @@ void KernelEmitter::store(const Store& s) {
     Value* raw = v;
     if (d == DType::Bool) raw = b.CreateZExt(v, b.getInt8Ty());
     else if (d == DType::Float16) raw = b.CreateBitCast(b.CreateFPTrunc(v, b.getHalfTy()), b.getInt16Ty());
+    else if (d == DType::BFloat16 && nativeBFloat16) raw = b.CreateBitCast(b.CreateFPTrunc(v, b.getBFloatTy()), b.getInt16Ty());
     else if (d == DType::BFloat16) raw = b.CreateTrunc(b.CreateLShr(b.CreateBitCast(roundTo(v, d), b.getInt32Ty()), 16), b.getInt16Ty());
     if (!storeOverride || !storeOverride(s, raw)) b.CreateStore(raw, b.CreateInBoundsGEP(memType(d), buffers[static_cast<size_t>(s.buffer)], index(s.index)));
     forget();  // later loads may read what this store wrote

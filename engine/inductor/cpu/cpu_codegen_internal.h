@@ -76,6 +76,9 @@ public:
     std::function<llvm::Value*(const Index&)> indexOverride;
     std::function<llvm::Value*(const Expr&)> loadOverride;
     std::function<bool(const Store&, llvm::Value*)> storeOverride;
+    /// bfloat16 rounding as LLVM's fptrunc to bfloat (one cvt.rn.bf16.f32 on sm_80+ GPUs), not the integer sequence
+    /// the CPU needs (x86 has no such instruction before AVX-512 BF16).
+    bool nativeBFloat16 = false;
 
 private:
     llvm::Value* castOp(llvm::Value* a, DType from, DType to);

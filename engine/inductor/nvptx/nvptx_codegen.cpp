@@ -106,8 +106,11 @@ Value* specialRegister(llvm::IRBuilder<>& b, llvm::Intrinsic::ID id) {
 }
 
 // The kernel's entry: buffers (noalias, as the CUDA generator's __restrict__), then int64 symbols, in Kernel order.
-llvm::Function* emitPointwise(llvm::Module& module, const Kernel& kernel, const PtxLaunchPlan& plan) {
+llvm::Function* emitPointwise(llvm::Module& module, const Kernel& kernel, const PtxLaunchPlan& plan, int sm) {
     cpu::detail::KernelEmitter e(module, kernel);
+    // NVRTC's kernels round to bfloat16 with cvt.rn.bf16.f32 too; the integer sequence made B4's bfloat16 GELU 10%
+    // slower on the H100 (0.2571 against 0.2334 ms a call).
+    e.nativeBFloat16 = sm >= 80;
     llvm::IRBuilder<>& b = e.b;
     std::vector<llvm::Type*> params(kernel.buffers.size(), b.getPtrTy());
     params.insert(params.end(), kernel.symbols.size(), b.getInt64Ty());
@@ -337,7 +340,7 @@ PtxKernel generatePtx(const Kernel& kernel, const PtxLaunchPlan& plan, const std
     llvm::Module module(kernel.name, context);
     module.setTargetTriple(kTriple);
     module.setDataLayout(tm->createDataLayout());
-    llvm::Function* fn = emitPointwise(module, kernel, plan);
+    llvm::Function* fn = emitPointwise(module, kernel, plan, smVersion(arch));
     PtxKernel out;
     llvm::raw_string_ostream irStream(out.kernelIr);
     redirectMathToLibdevice(module);
