@@ -183,8 +183,9 @@ void Tracer::storeItem(const VarRef& container, const VarRef& key, const VarRef&
     bool outsideList = container->kind == Variable::Kind::List && container->source && !container->fresh && container->value.is(vm::Kind::List);
     if (container->kind == Variable::Kind::List && (container->fresh || outsideList)) {
         if (outsideList) guardValue(container);
+        if (k.is(vm::Kind::Slice)) return storeListSlice(container, k.as<vm::SliceObject>(), value);
         int64_t n = static_cast<int64_t>(container->items.size());
-        if (k.is(vm::Kind::Slice) || !k.isNumber())
+        if (!k.isNumber())
             unsupported("Unsupported item assignment", "Dynamo does not trace this list item assignment.", {}, what);
         int64_t i = k.asInt() < 0 ? k.asInt() + n : k.asInt();
         if (i < 0 || i >= n) vm::raise("IndexError", value ? "list assignment index out of range" : "list index out of range");
@@ -242,6 +243,8 @@ VarRef Tracer::callContainerMethod(const VarRef& method, std::vector<VarRef> arg
         return constant(vm::Value());
     }
     if (method->name != "update" && self->kind != Variable::Kind::List) return callFreshDictMethod(method, args, kwargs);
+    if (self->kind == Variable::Kind::List && isTracedListMethod(method->name))
+        return callListMethod(self, method->name, std::move(args), std::move(kwargs));
     if (self->kind == Variable::Kind::List) {
         if (!kwargs.empty()) unsupported("Unsupported method call", "list methods take no keyword arguments.", {}, method->name);
         if (method->name == "clear" && args.empty()) {

@@ -96,7 +96,7 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
                 return boundMethod(*method, object, name);
     }
     // Lists the trace made (no value yet) and lists from outside; not the list result of one op.
-    bool listMethod = (object->kind == Variable::Kind::List && !object->node && (name == "append" || name == "extend" || name == "clear")) ||
+    bool listMethod = (object->kind == Variable::Kind::List && !object->node && (name == "append" || name == "extend" || name == "clear" || isTracedListMethod(name))) ||
                       (object->kind == Variable::Kind::Set && name == "add");
     bool dictUpdate = name == "update" && (object->kind == Variable::Kind::Dict ||
                                            (object->kind == Variable::Kind::Python && object->value.is(vm::Kind::Dict) && object->source));

@@ -178,6 +178,15 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         zipStrict = tracer.vm().truthy(tracer.exampleOf(kwargs[0].second));
         kwargs.clear();
     }
+    if (name == "enumerate" && args.size() == 1 && kwargs.size() == 1 && kwargs[0].first == "start") {
+        args.push_back(kwargs[0].second);  // enumerate(xs, start=k) is enumerate(xs, k)
+        kwargs.clear();
+    }
+    if (name == "enumerate" && args.size() == 2) {
+        // The start is specialized (guarded when it came from the frame), as Dynamo's constant start.
+        if (!tracer.isConstant(args[1])) tracer.unsupported("Failed to trace builtin operator", "enumerate() start is not a constant.", {}, "builtin enumerate");
+        tracer.argOf(args[1]);
+    }
     if ((name == "enumerate" || name == "zip") && kwargs.empty() && !args.empty() &&
         std::any_of(args.begin(), args.end(), [](const VarRef& a) { return holdsGenerator(*a); })) {
         // Over a generator made in the trace: lazy as in Python, so its body runs between the loop's iterations
@@ -189,7 +198,7 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         out->name = name;
         if (name == "enumerate") {
             if (args.size() > 2 || (args.size() == 2 && !tracer.isConstant(args[1]))) tracer.unsupported("Failed to trace builtin operator", "enumerate() start is not a constant.", {}, "builtin enumerate");
-            out->value = vm::Value(args.size() == 2 ? args[1]->value.asInt() : int64_t{0});  // the next index
+            out->value = vm::Value(args.size() == 2 ? tracer.exampleOf(args[1]).asInt() : int64_t{0});  // the next index
             out->lazySources.push_back(tracer.iteratorOf(args[0]));
         } else {
             for (const VarRef& a : args) out->lazySources.push_back(tracer.iteratorOf(a));
@@ -213,7 +222,7 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         } else if (name == "reversed") {
             out->items.assign(sources.at(0).rbegin(), sources.at(0).rend());
         } else if (name == "enumerate") {
-            int64_t start = args.size() > 1 ? args[1]->value.asInt() : 0;
+            int64_t start = args.size() > 1 ? tracer.exampleOf(args[1]).asInt() : 0;
             for (size_t i = 0; i < sources.at(0).size(); ++i) {
                 auto pair = std::make_shared<Variable>();
                 pair->kind = Variable::Kind::Tuple;

@@ -458,6 +458,16 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
                         "Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`", 25);
         if (module == "torch.compiler" && (name == "is_compiling" || name == "is_dynamo_compiling")) return constant(vm::Value(true));
         if (module == "torch.compiler" && name == "is_exporting") return constant(vm::Value(false));
+        if (module == "torch" && name == "set_grad_enabled" && args.size() == 1 && kwargs.empty() && isConstant(args[0]) &&
+            frame.pc + 1 < frame.code->instructions.size() && frame.code->instructions[frame.pc + 1].opcode == frontend::Opcode::BeforeWith) {
+            // `with torch.set_grad_enabled(mode):` (GradModeVariable): the mode is set now, in the graph and for the
+            // example ops; the manager remembers the mode it found, which the block's exit records (evaluateWith).
+            argOf(args[0]);
+            const bool enabled = vm_.truthy(exampleOf(args[0]));
+            vm::Value manager = vm_.call(value, {vm::Value(enabled)});
+            recordSetGradEnabled(*this, enabled);
+            return constant(manager);
+        }
         if (module == "torch" && (name == "manual_seed" || name == "set_default_dtype" || name == "set_grad_enabled"))
             unsupported("Unsupported torch function", fmt::format("`torch.{}` changes global state.", name), {}, "torch." + name);
         // F.relu(x, inplace=True) writes x: recorded under F's own name, whose schema marks the write, rather than
@@ -473,6 +483,12 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
                          "breaks may occur as a result of attempting to trace into the function.",
                          "Please file an issue to PyTorch."},
                         "module: torch.autograd, qualname: grad, skip reason: <missing reason>");
+        if (module == "torch" && (name == "is_tensor" || name == "is_floating_point" || name == "is_complex") && args.size() == 1 &&
+            kwargs.empty() && (args[0]->kind == Variable::Kind::Tensor || (name == "is_tensor" && isConstant(args[0])))) {
+            // Questions of a tensor's type or dtype fold, as Dynamo folds them: TENSOR_MATCH guards the dtype.
+            if (args[0]->kind != Variable::Kind::Tensor) argOf(args[0]);
+            return constant(vm_.call(value, {exampleOf(args[0])}));
+        }
         if (module.rfind("torch", 0) == 0 && module.find("_dynamo") == std::string::npos && module != "torch.compiler") {
             // A torch function: a node when it makes or takes tensors, folded at trace time otherwise.
             bool tensors = false;

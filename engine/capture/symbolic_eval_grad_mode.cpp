@@ -108,6 +108,23 @@ bool isAutocastClass(const vm::Value& value) {
                                       cls.module == "torch.cpu.amp.autocast_mode");
 }
 
+namespace {
+
+/// The exit of a grad-mode block: traced, it records the restoring node; run by the interpreter after a graph break
+/// inside the block, it restores the mode itself.
+void pushGradModeExit(Tracer& tracer, TraceFrame& frame, bool previous) {
+    VarRef exit = tracer.constant(vm::makeNative("__exit__", [previous](vm::Interpreter& vm, vm::CallArgs&) {
+        setGradMode(vm, previous);
+        return vm::Value(false);
+    }));
+    exit->name = kExitMarker;
+    exit->value.as<vm::NativeObject>().attributes["previous"] = vm::Value(previous);
+    frame.stack.push_back(exit);
+    frame.stack.push_back(tracer.constant(vm::Value()));
+}
+
+}  // namespace
+
 bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in) {
     if (in.opcode != frontend::Opcode::BeforeWith) return false;
     const VarRef& manager = frame.stack.back();
@@ -131,6 +148,15 @@ bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction
         frame.stack.push_back(*entered);
         return true;
     }
+    if (manager->kind == Variable::Kind::Python && !manager->source && manager->value.is(vm::Kind::Instance) &&
+        manager->value.as<vm::InstanceObject>().cls->module == "torch" && manager->value.as<vm::InstanceObject>().cls->name == "set_grad_enabled") {
+        // torch.set_grad_enabled(mode) made in the trace already set (and recorded) its mode: the exit restores the one
+        // it found.
+        const bool previous = manager->value.as<vm::InstanceObject>().attributes.at("prev").asBool();
+        popVar(frame);
+        pushGradModeExit(tracer, frame, previous);
+        return true;
+    }
     if (manager->kind != Variable::Kind::Python || !manager->value.is(vm::Kind::Instance) ||
         !isGradModeClass(vm::Value(manager->value.as<vm::InstanceObject>().cls))) {
         try {
@@ -146,16 +172,7 @@ bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction
     bool previous = tensor::autograd::isGradEnabled();
     popVar(frame);
     recordSetGradEnabled(tracer, enabled);
-    // The exit: traced, it records the restoring node; run by the interpreter after a graph break inside the
-    // block, it restores the mode itself.
-    VarRef exit = tracer.constant(vm::makeNative("__exit__", [previous](vm::Interpreter& vm, vm::CallArgs&) {
-        setGradMode(vm, previous);
-        return vm::Value(false);
-    }));
-    exit->name = kExitMarker;
-    exit->value.as<vm::NativeObject>().attributes["previous"] = vm::Value(previous);
-    frame.stack.push_back(exit);
-    frame.stack.push_back(tracer.constant(vm::Value()));
+    pushGradModeExit(tracer, frame, previous);
     return true;
 }
 

@@ -281,6 +281,10 @@ public:
     /// list.append / list.extend and dict.update: the traced container changes now; an outside one's change is
     /// replayed on the real container after the graph runs (side_effects.cpp).
     VarRef callContainerMethod(const VarRef& method, std::vector<VarRef> args, std::vector<std::pair<std::string, VarRef>> kwargs);
+    VarRef callListMethod(const VarRef& self, const std::string& name, std::vector<VarRef> args,
+                          std::vector<std::pair<std::string, VarRef>> kwargs);  // symbolic_eval_lists.cpp
+    void storeListSlice(const VarRef& list, const vm::SliceObject& slice, const VarRef& value);  // value null: del
+    bool listItemEquals(const VarRef& item, const VarRef& value, const std::string& method);
     /// The key/value pairs of a dict (traced or from outside; an outside one's items keep their sources), or, unless
     /// `mappingOnly`, of an iterable of pairs: what dict(), dict.update and `**` read.
     std::vector<std::pair<VarRef, VarRef>> dictPairs(const VarRef& other, bool mappingOnly);
@@ -477,6 +481,8 @@ private:
 /// A graph break at root.pc has no resume point (Dynamo fails the frame and runs it eagerly): a context manager the
 /// trace entered is active, or the instruction is inside a try block.
 bool noResumePoint(const TraceFrame& root);
+/// pop, insert, remove, index, count, reverse, sort, copy: traced by Tracer::callListMethod.
+bool isTracedListMethod(const std::string& name);
 /// Dynamo's has_backedge(): a jump at or after the root frame's pc goes back before it (the break is inside a loop).
 bool insideLoop(const TraceFrame& root);
 

@@ -342,6 +342,14 @@ void installBuiltinFunctions(Namespace& builtins) {
         if (v.is(Kind::Tensor)) return tensorDunder("Tensor.__abs__", v);
         typeError(fmt::format("bad operand type for abs(): '{}'", m.classOf(v)->name));
     });
+    def("divmod", [](Interpreter& m, CallArgs& a) {
+        // (a // b, a % b) with the operators' own rules (floor semantics, ZeroDivisionError, tensors).
+        constexpr uint32_t kFloorDivide = ops::binaryOpArg(ops::BinaryOperator::FloorDivide, false);
+        constexpr uint32_t kRemainder = ops::binaryOpArg(ops::BinaryOperator::Remainder, false);
+        const Value& x = arg(a, 0, "divmod");
+        const Value& y = arg(a, 1, "divmod");
+        return makeTuple({m.binaryOp(kFloorDivide, x, y), m.binaryOp(kRemainder, x, y)});
+    });
     def("min", [](Interpreter& m, CallArgs& a) { return extremum(m, a, false); });
     def("max", [](Interpreter& m, CallArgs& a) { return extremum(m, a, true); });
     def("sum", [](Interpreter& m, CallArgs& a) {
