@@ -274,7 +274,7 @@ void crossEntropyRule(GradContext& ctx) {
     // The per-row factors first (grad / rows kept, the ignore mask), so that the [N, C] gradient is one pass over
     // the row after its softmax: (softmax(x) - onehot) * factor.
     Node* valid = b.method("ne", target, {c(ignore)});
-    Node* factor = reduction == "none" ? ctx.grad : reduction == "sum" ? ctx.grad : b.method("div", ctx.grad, {ref(b.method("sum", valid))});
+    Node* factor = reduction == "mean" ? b.method("div", ctx.grad, {ref(b.method("sum", valid))}) : ctx.grad;
     Node* rowFactor = b.method("unsqueeze", b.method("mul", factor, {ref(valid)}), {one});
     Node* oneHot = oneHotRows(b, x, target, classes);
     Node* probabilities = b.method("softmax", x, {one});
