@@ -417,7 +417,7 @@ std::optional<Value> dictAttribute(const Value& self, const std::string& name) {
              auto copy = std::make_shared<DictObject>(s.as<DictObject>());  // a subclass's copy keeps its class
              return Value(copy);
          }},
-        {"clear", [](Interpreter&, const Value& s, CallArgs&) { s.as<DictObject>().entries.clear(); return Value(); }},
+        {"clear", [](Interpreter&, const Value& s, CallArgs&) { s.as<DictObject>().clear(); return Value(); }},
     };
     auto it = kMethods.find(name);
     if (it == kMethods.end()) return std::nullopt;
