@@ -269,7 +269,7 @@ bool hasTensorInFrame(vm::Interpreter& vm, const vm::Frame& frame) {
                 if (std::find(seen.begin(), seen.end(), v.object().get()) != seen.end()) return false;
                 seen.push_back(v.object().get());
                 if (v.is(vm::Kind::Dict)) {
-                    for (const auto& [key, item] : v.as<vm::DictObject>().entries)
+                    for (const auto& [key, item] : v.as<vm::DictObject>().entries())
                         if (holds(item)) return true;
                     return false;
                 }
@@ -320,14 +320,18 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
             view = &joined;
         }
         CacheEntry* hit = nullptr;
-        // Dynamo checks the most recent entry first.
+        // Dynamo checks the most recent entry first. The hit's guards leave what they read in `values`, where the
+        // graph's inputs are read from too.
         const tensor::AutocastStates autocast = tensor::autocastStates();
         const bool gradEnabled = tensor::autograd::isGradEnabled();
-        for (auto it = cache.entries.rbegin(); it != cache.entries.rend() && !hit; ++it)
-            if (fx::sameBackend(it->compiledWith, options) && it->autocast == autocast && it->gradEnabled == gradEnabled &&
-                it->guards.check(vm_, *view, *frame.globals))
-                hit = &*it;
+        std::optional<SourceValues> values;
+        for (auto it = cache.entries.rbegin(); it != cache.entries.rend() && !hit; ++it) {
+            if (!fx::sameBackend(it->compiledWith, options) || it->autocast != autocast || it->gradEnabled != gradEnabled) continue;
+            values.emplace(it->guards, vm_, *view, *frame.globals);
+            if (it->guards.check(*values)) hit = &*it;
+        }
         if (!hit) {
+            values.reset();  // (a compile adds an entry, which may move the others)
             if (cache.skipped) return evalSkippedFrame(frame, options);
             // Dynamo's convert_frame runs a frame with no tensor in it eagerly, with no compile and no count; the
             // functions it calls are still frames of their own (a manager's __enter__ that touches no tensor, say).
@@ -341,8 +345,9 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
         vm::ValueList outputs;
         if (hit->graph) {
             vm::ValueList inputs;
-            for (const InputBinding& binding : hit->inputs) {
-                std::optional<vm::Value> v = readSource(vm_, *binding.source, *view, *frame.globals);
+            for (size_t i = 0; i < hit->inputs.size(); ++i) {
+                const InputBinding& binding = hit->inputs[i];
+                std::optional<vm::Value> v = values ? values->at(hit->inputAccessors.at(i)) : readSource(vm_, *binding.source, *view, *frame.globals);
                 if (!v) vm::raise("RuntimeError", "torch.compile: graph input " + binding.source->str() + " is gone");
                 inputs.push_back(binding.dimension >= 0 ? vm::Value(v->tensor().size(binding.dimension)) : *v);
             }

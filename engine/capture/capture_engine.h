@@ -42,6 +42,7 @@ struct CacheEntry {
     std::shared_ptr<const Graph> graph;  // null when the trace recorded no operation
     CompiledFn compiled;
     std::vector<InputBinding> inputs;
+    std::vector<int> inputAccessors;  // per input: its source's accessor in `guards` (read by the guards' check)
     bool returned = false;
     Rebuild returnValue;
     uint32_t breakPc = 0;

@@ -155,9 +155,9 @@ vm::CompileOptions CaptureEngine::withInductorConfig(const vm::CompileOptions& o
     if (options.backend != "inductor") return options;
     vm::Value overrides = vm::inductorConfigOverrides(vm_);
     auto& merged = overrides.as<vm::DictObject>();
-    if (merged.entries.empty()) return options;
+    if (merged.entries().empty()) return options;
     if (options.backendOptions.is(vm::Kind::Dict))
-        for (const auto& [key, value] : options.backendOptions.as<vm::DictObject>().entries) merged.set(key, value);
+        for (const auto& [key, value] : options.backendOptions.as<vm::DictObject>().entries()) merged.set(key, value);
     vm::CompileOptions combined = options;
     combined.backendOptions = overrides;
     fx::checkNamedBackendOptions(combined);
@@ -406,6 +406,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         }
     }
     entry.guards = GuardTree(std::move(result.guards));
+    for (const InputBinding& binding : entry.inputs) entry.inputAccessors.push_back(entry.guards.accessor(binding.source));
     std::vector<traces::Guard> guardRows = entry.guards.rows();
     if (sink_) sink_->guardsInstalled(key, guardRows);
     if (explain_) {

@@ -1,6 +1,6 @@
 // The guard tree: built once per cache entry from the guard list (sources sharing a prefix share its
-// accessor), then checked on every call before the cached graph runs. The verbose pass, run only after a
-// miss, names the first failing guard the way Dynamo's recompile log does.
+// accessor, and each accessor is read once per call), then checked on every call before the cached graph runs.
+// The verbose pass, run only after a miss, names the first failing guard the way Dynamo's recompile log does.
 #include "capture/guards.h"
 
 #include <fmt/core.h>
@@ -124,9 +124,9 @@ std::optional<std::string> failure(const GuardSpec& g, const std::optional<vm::V
             return stripLocalScope(g.verboseCode());
         case GuardKind::DictKeysMatch: {
             const vm::ValueList& keys = g.expected.as<vm::ListObject>().items;
-            bool holds = value && value->is(vm::Kind::Dict) && value->as<vm::DictObject>().entries.size() == keys.size();
+            bool holds = value && value->is(vm::Kind::Dict) && value->as<vm::DictObject>().entries().size() == keys.size();
             for (size_t i = 0; holds && i < keys.size(); ++i)
-                holds = g.ordered ? constantEquals(keys[i], value->as<vm::DictObject>().entries[i].first)
+                holds = g.ordered ? constantEquals(keys[i], value->as<vm::DictObject>().entries()[i].first)
                                   : value->as<vm::DictObject>().find(keys[i]) != nullptr;
             if (holds) return std::nullopt;
             return stripLocalScope(g.verboseCode());
@@ -137,7 +137,7 @@ std::optional<std::string> failure(const GuardSpec& g, const std::optional<vm::V
             int64_t length = -1;
             if (value && value->is(vm::Kind::List)) length = static_cast<int64_t>(value->as<vm::ListObject>().items.size());
             if (value && value->is(vm::Kind::Tuple)) length = static_cast<int64_t>(value->as<vm::TupleObject>().items.size());
-            if (value && value->is(vm::Kind::Dict)) length = static_cast<int64_t>(value->as<vm::DictObject>().entries.size());
+            if (value && value->is(vm::Kind::Dict)) length = static_cast<int64_t>(value->as<vm::DictObject>().entries().size());
             // A list and a tuple of one length are not interchangeable (Dynamo checks the type with the length).
             if (length == g.length && value->kind() == g.valueKind) return std::nullopt;
             return stripLocalScope(g.verboseCode());
@@ -148,37 +148,43 @@ std::optional<std::string> failure(const GuardSpec& g, const std::optional<vm::V
 
 bool relational(const GuardSpec& g) { return g.kind == GuardKind::DuplicateInput || g.kind == GuardKind::NoTensorAliasing; }
 
-/// A guard over several sources, each read from the frame: empty when it holds, else the failure reason.
-std::optional<std::string> relationalFailure(vm::Interpreter& vm, const GuardSpec& g, const vm::ValueList& locals, const vm::Namespace& globals) {
+/// A guard over several sources (their accessors `sources`, in the guard's order): empty when it holds, else the
+/// failure reason.
+std::optional<std::string> relationalFailure(const GuardSpec& g, const std::vector<int>& sources, SourceValues& values) {
     if (g.kind == GuardKind::DuplicateInput) {
-        std::optional<vm::Value> a = readSource(vm, *g.source, locals, globals);
-        std::optional<vm::Value> b = readSource(vm, *g.related.front(), locals, globals);
+        const std::optional<vm::Value>& a = values.at(sources[0]);
+        const std::optional<vm::Value>& b = values.at(sources[1]);
         if (a && b && a->identical(*b)) return std::nullopt;
         return stripLocalScope(g.code());
     }
     // Keyed by the object's address (Python's `is` for objects), so a frame of N tensors (an optimizer over 148
     // parameters has ~600) costs N lookups per call, not N^2 / 2 comparisons; scalars, if any, compare one by one.
-    std::unordered_map<const vm::Object*, const Source*> seenObjects;
-    std::vector<std::pair<vm::Value, const Source*>> seenScalars;
-    vm::ValueList alive;  // holds every value read, so no address is freed and reused within the check
-    seenObjects.reserve(g.related.size());
-    alive.reserve(g.related.size());
-    for (const SourceRef& source : g.related) {
-        std::optional<vm::Value> value = readSource(vm, *source, locals, globals);
+    // The values stay alive in `values` for the whole check, so no address is freed and reused within it.
+    std::unordered_map<const vm::Object*, size_t> seenObjects;
+    std::vector<std::pair<vm::Value, size_t>> seenScalars;
+    seenObjects.reserve(sources.size());
+    for (size_t i = 0; i < sources.size(); ++i) {
+        const std::optional<vm::Value>& value = values.at(sources[i]);
         if (!value) continue;  // the tensor's own TENSOR_MATCH reports a missing one
-        alive.push_back(*value);
-        const Source* other = nullptr;
+        std::optional<size_t> other;
         if (value->isNumber() || value->isNone() || value->isNull()) {
-            for (const auto& [scalar, scalarSource] : seenScalars)
-                if (!other && scalar.identical(*value)) other = scalarSource;
-            if (!other) seenScalars.emplace_back(*value, source.get());
+            for (const auto& [scalar, index] : seenScalars)
+                if (!other && scalar.identical(*value)) other = index;
+            if (!other) seenScalars.emplace_back(*value, i);
         } else {
-            auto [it, inserted] = seenObjects.emplace(value->object().get(), source.get());
+            auto [it, inserted] = seenObjects.emplace(value->object().get(), i);
             if (!inserted) other = it->second;
         }
-        if (other) return fmt::format("Duplicate tensors found: [\"{}\", \"{}\"]", other->stripped(), source->stripped());
+        if (other) return fmt::format("Duplicate tensors found: [\"{}\", \"{}\"]", values.source(sources[*other]).stripped(),
+                                           values.source(sources[i]).stripped());
     }
     return std::nullopt;
+}
+
+/// The sources a relational guard relates, in the order relationalFailure reads them.
+std::vector<SourceRef> relatedSources(const GuardSpec& g) {
+    if (g.kind == GuardKind::DuplicateInput) return {g.source, g.related.front()};
+    return g.related;
 }
 
 }  // namespace
@@ -238,70 +244,27 @@ std::string GuardSpec::verboseCode() const {
 struct GuardTree::Node {
     SourceRef source;  // null at the root
     std::string key;
+    int accessor = -1;
     std::vector<const GuardSpec*> checks;
     std::vector<std::unique_ptr<Node>> children;
 
-    /// Reads this node's value from its parent's (or from the frame at the top level).
-    std::optional<vm::Value> read(vm::Interpreter& vm, const std::optional<vm::Value>& parent, const vm::ValueList& locals,
-                                  const vm::Namespace& globals) const {
-        switch (source->kind) {
-            case Source::Kind::Local: {
-                size_t slot = static_cast<size_t>(source->index);
-                if (slot >= locals.size() || locals[slot].isNull()) return std::nullopt;
-                return locals[slot];
-            }
-            case Source::Kind::Global: return readSource(vm, *source, locals, globals);
-            case Source::Kind::Item: {
-                if (!parent) return std::nullopt;
-                const vm::ValueList* items = parent->is(vm::Kind::List)    ? &parent->as<vm::ListObject>().items
-                                             : parent->is(vm::Kind::Tuple) ? &parent->as<vm::TupleObject>().items
-                                                                           : nullptr;
-                if (!items || source->index < 0 || static_cast<size_t>(source->index) >= items->size()) return std::nullopt;
-                return (*items)[static_cast<size_t>(source->index)];
-            }
-            case Source::Kind::DictItem: {
-                if (!parent || !parent->is(vm::Kind::Dict)) return std::nullopt;
-                std::optional<vm::Value> itemKey = source->keySource ? readSource(vm, *source->keySource, locals, globals) : source->key;
-                if (!itemKey) return std::nullopt;
-                vm::Value* item = parent->as<vm::DictObject>().find(*itemKey);
-                if (!item) return std::nullopt;
-                return *item;
-            }
-            default: {
-                if (!parent) return std::nullopt;
-                if (parent->is(vm::Kind::Instance)) {
-                    auto& attributes = parent->as<vm::InstanceObject>().attributes;
-                    auto it = attributes.find(source->name);
-                    if (it != attributes.end()) return it->second;
-                }
-                try {
-                    return vm.findAttr(*parent, source->name);
-                } catch (...) {
-                    return std::nullopt;
-                }
-            }
-        }
-    }
-
-    bool check(vm::Interpreter& vm, const std::optional<vm::Value>& parent, const vm::ValueList& locals,
-               const vm::Namespace& globals) const {
-        std::optional<vm::Value> value = read(vm, parent, locals, globals);
+    bool check(SourceValues& values) const {
+        const std::optional<vm::Value>& value = values.at(accessor);
         for (const GuardSpec* g : checks)
             if (failure(*g, value)) return false;
         for (const auto& child : children)
-            if (!child->check(vm, value, locals, globals)) return false;
+            if (!child->check(values)) return false;
         return true;
     }
 
-    std::optional<GuardFailureReason> explain(vm::Interpreter& vm, const std::optional<vm::Value>& parent,
-                                              const vm::ValueList& locals, const vm::Namespace& globals) const {
-        std::optional<vm::Value> value = read(vm, parent, locals, globals);
+    std::optional<GuardFailureReason> explain(SourceValues& values) const {
+        const std::optional<vm::Value>& value = values.at(accessor);
         for (const GuardSpec* g : checks)
             if (auto reason = failure(*g, value))
                 return GuardFailureReason{*reason, g->origin,
                                           g->kind != GuardKind::TensorMatch && g->kind != GuardKind::ScalarCompare && !g->origin.file.empty()};
         for (const auto& child : children)
-            if (auto reason = child->explain(vm, value, locals, globals)) return reason;
+            if (auto reason = child->explain(values)) return reason;
         return std::nullopt;
     }
 };
@@ -310,6 +273,9 @@ GuardTree::GuardTree(std::vector<GuardSpec> guards) : guards_(std::move(guards))
     for (const GuardSpec& g : guards_) {
         if (relational(g)) {
             relational_.push_back(&g);
+            std::vector<int> sources;
+            for (const SourceRef& s : relatedSources(g)) sources.push_back(accessor(s));
+            relationalSources_.push_back(std::move(sources));
             continue;
         }
         std::vector<SourceRef> chain;
@@ -324,7 +290,8 @@ GuardTree::GuardTree(std::vector<GuardSpec> guards) : guards_(std::move(guards))
                 node->children.push_back(std::make_unique<Node>());
                 next = node->children.back().get();
                 next->source = s;
-                next->key = key;
+                next->accessor = accessor(s);
+                next->key = std::move(key);
             }
             node = next;
         }
@@ -336,20 +303,59 @@ GuardTree::~GuardTree() = default;
 GuardTree::GuardTree(GuardTree&&) noexcept = default;
 GuardTree& GuardTree::operator=(GuardTree&&) noexcept = default;
 
+int GuardTree::accessor(const SourceRef& source) {
+    std::string name = source->str();
+    if (auto it = accessorByName_.find(name); it != accessorByName_.end()) return it->second;
+    Accessor step{source};
+    if (source->base) step.base = accessor(source->base);
+    if (source->keySource) step.key = accessor(source->keySource);
+    const int index = static_cast<int>(accessors_.size());
+    accessors_.push_back(std::move(step));
+    accessorByName_.emplace(std::move(name), index);
+    return index;
+}
+
+SourceValues::SourceValues(const GuardTree& tree, vm::Interpreter& vm, const vm::ValueList& locals, const vm::Namespace& globals)
+    : tree_(tree), vm_(vm), locals_(locals), globals_(globals), values_(tree.accessors_.size()), read_(tree.accessors_.size(), false) {}
+
+const std::optional<vm::Value>& SourceValues::at(int index) {
+    const size_t i = static_cast<size_t>(index);
+    if (read_[i]) return values_[i];
+    const GuardTree::Accessor& step = tree_.accessors_[i];
+    // A path whose base is gone is gone; the key of a dict item keyed by another source is read only then.
+    if (step.base < 0 || at(step.base)) {
+        static const std::optional<vm::Value> kNoKey;
+        const std::optional<vm::Value>& key = step.key >= 0 ? at(step.key) : kNoKey;
+        values_[i] = readSourceStep(vm_, *step.source, step.base >= 0 ? values_[static_cast<size_t>(step.base)] : kNoKey, key, locals_, globals_);
+    }
+    read_[i] = true;
+    ++reads_;
+    return values_[i];
+}
+
+const Source& SourceValues::source(int index) const { return *tree_.accessors_[static_cast<size_t>(index)].source; }
+
 bool GuardTree::check(vm::Interpreter& vm, const vm::ValueList& locals, const vm::Namespace& globals) const {
+    SourceValues values(*this, vm, locals, globals);
+    return check(values);
+}
+
+bool GuardTree::check(SourceValues& values) const {
     for (const auto& child : root_->children)
-        if (!child->check(vm, std::nullopt, locals, globals)) return false;
-    for (const GuardSpec* g : relational_)
-        if (relationalFailure(vm, *g, locals, globals)) return false;
+        if (!child->check(values)) return false;
+    for (size_t i = 0; i < relational_.size(); ++i)
+        if (relationalFailure(*relational_[i], relationalSources_[i], values)) return false;
     return true;
 }
 
 std::optional<GuardFailureReason> GuardTree::explainFailure(vm::Interpreter& vm, const vm::ValueList& locals,
                                                             const vm::Namespace& globals) const {
+    SourceValues values(*this, vm, locals, globals);
     for (const auto& child : root_->children)
-        if (auto reason = child->explain(vm, std::nullopt, locals, globals)) return reason;
-    for (const GuardSpec* g : relational_)
-        if (auto reason = relationalFailure(vm, *g, locals, globals)) return GuardFailureReason{*reason, g->origin, false};
+        if (auto reason = child->explain(values)) return reason;
+    for (size_t i = 0; i < relational_.size(); ++i)
+        if (auto reason = relationalFailure(*relational_[i], relationalSources_[i], values))
+            return GuardFailureReason{*reason, relational_[i]->origin, false};
     return std::nullopt;
 }
 

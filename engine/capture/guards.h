@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "capture/source.h"
@@ -62,6 +63,8 @@ struct GuardFailureReason {
     bool hasUserStack = false;
 };
 
+class SourceValues;
+
 /// The guards of one cache entry, as a tree of source accessors.
 class GuardTree {
 public:
@@ -72,18 +75,56 @@ public:
 
     /// True when every guard holds for a frame with these fast locals (stack entries after them) and globals.
     bool check(vm::Interpreter& vm, const vm::ValueList& locals, const vm::Namespace& globals) const;
+    /// The same, reading the frame through `values` (made for this tree), which keeps what it read for the caller.
+    bool check(SourceValues& values) const;
     /// The first failing guard in tree order, in Dynamo's wording; nullopt when all hold.
     std::optional<GuardFailureReason> explainFailure(vm::Interpreter& vm, const vm::ValueList& locals,
                                                      const vm::Namespace& globals) const;
     const std::vector<GuardSpec>& guards() const { return guards_; }
     /// Rows for the trace: the tree as Dynamo prints it (GuardManager per source, checks below).
     std::vector<traces::Guard> rows() const;
+    /// The accessor reading `source` (one per source name, with one per prefix of its path), added if the guards
+    /// have none: the graph's inputs are read through the accessors the guards read them with.
+    int accessor(const SourceRef& source);
 
 private:
+    friend class SourceValues;
     struct Node;
+    /// One step of a source path: `base` and `key` (a dict item keyed by another source) are accessors too.
+    struct Accessor {
+        SourceRef source;
+        int base = -1;
+        int key = -1;
+    };
     std::vector<GuardSpec> guards_;
     std::unique_ptr<Node> root_;
-    std::vector<const GuardSpec*> relational_;  // guards over several sources, checked after the tree
+    std::vector<const GuardSpec*> relational_;        // guards over several sources, checked after the tree
+    std::vector<std::vector<int>> relationalSources_;  // per relational guard: the accessors of the sources it relates
+    std::vector<Accessor> accessors_;
+    std::unordered_map<std::string, int> accessorByName_;
+};
+
+/// One call's values at a guard tree's sources, as Dynamo's guard manager caches its accessors' results: each
+/// accessor reads its step once, from its base's value, so `self.state[p]['exp_avg']` walks no path twice, and the
+/// tree's checks, its relational guards and the graph's input bindings all take their values from here.
+class SourceValues {
+public:
+    SourceValues(const GuardTree& tree, vm::Interpreter& vm, const vm::ValueList& locals, const vm::Namespace& globals);
+    /// The value at accessor `index` of the tree (nullopt when the path is gone), read on first use.
+    const std::optional<vm::Value>& at(int index);
+    /// The source accessor `index` reads.
+    const Source& source(int index) const;
+    /// How many accessors have been read (each at most once).
+    int64_t reads() const { return reads_; }
+
+private:
+    const GuardTree& tree_;
+    vm::Interpreter& vm_;
+    const vm::ValueList& locals_;
+    const vm::Namespace& globals_;
+    std::vector<std::optional<vm::Value>> values_;
+    std::vector<bool> read_;
+    int64_t reads_ = 0;
 };
 
 }  // namespace eng::capture

@@ -348,7 +348,7 @@ VarRef Tracer::outsideDictView(const VarRef& dict, const std::string& name) {
     view->fresh = true;
     view->self = dict;
     view->name = name;
-    for (const auto& [key, item] : dict->value.as<vm::DictObject>().entries) {
+    for (const auto& [key, item] : dict->value.as<vm::DictObject>().entries()) {
         VarRef value = name == "keys" ? nullptr : wrapSource(item, Source::dictItem(dict->source, key));
         if (name == "keys") {
             view->items.push_back(constant(key));
@@ -369,7 +369,7 @@ std::vector<std::pair<VarRef, VarRef>> Tracer::dictPairs(const VarRef& other, bo
     } else if (other->kind == Variable::Kind::Python && other->value.is(vm::Kind::Dict) && !other->value.as<vm::DictObject>().cls) {
         requireNoPendingItems(other->value, "update");
         guardDictKeys(other, true);
-        for (const auto& [key, item] : other->value.as<vm::DictObject>().entries)
+        for (const auto& [key, item] : other->value.as<vm::DictObject>().entries())
             pairs.emplace_back(constant(key), other->source ? wrapSource(item, Source::dictItem(other->source, key)) : constant(item));
     } else if (mappingOnly && isUserInstance(other)) {
         // A mapping that is not a dict (a MutableMapping subclass): Python reads its keys(), then each item by

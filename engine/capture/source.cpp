@@ -1,5 +1,5 @@
-// Source names as Dynamo prints them and reading a source back from a frame (the guard tree's accessors
-// do the same, cached per tree node).
+// Source names as Dynamo prints them and reading a source back from a frame (the guard tree's accessors take
+// the same steps, each source read once per call).
 #include "capture/source.h"
 
 #include <fmt/format.h>
@@ -131,8 +131,9 @@ std::string stripLocalScope(const std::string& text) {
     return out;
 }
 
-std::optional<vm::Value> readSource(vm::Interpreter& vm, const Source& source, const vm::ValueList& locals,
-                                    const vm::Namespace& globals) {
+std::optional<vm::Value> readSourceStep(vm::Interpreter& vm, const Source& source, const std::optional<vm::Value>& base,
+                                        const std::optional<vm::Value>& keyValue, const vm::ValueList& locals,
+                                        const vm::Namespace& globals) {
     switch (source.kind) {
         case Source::Kind::Local: {
             if (source.index < 0 || static_cast<size_t>(source.index) >= locals.size()) return std::nullopt;
@@ -152,7 +153,6 @@ std::optional<vm::Value> readSource(vm::Interpreter& vm, const Source& source, c
         }
         default: break;
     }
-    std::optional<vm::Value> base = readSource(vm, *source.base, locals, globals);
     if (!base) return std::nullopt;
     if (source.kind == Source::Kind::Item) {
         if (base->is(vm::Kind::List) || base->is(vm::Kind::Tuple)) {
@@ -164,7 +164,7 @@ std::optional<vm::Value> readSource(vm::Interpreter& vm, const Source& source, c
     }
     if (source.kind == Source::Kind::DictItem) {
         if (!base->is(vm::Kind::Dict)) return std::nullopt;
-        std::optional<vm::Value> key = source.keySource ? readSource(vm, *source.keySource, locals, globals) : source.key;
+        const std::optional<vm::Value>& key = source.keySource ? keyValue : std::optional<vm::Value>(source.key);
         if (!key) return std::nullopt;
         vm::Value* item = base->as<vm::DictObject>().find(*key);
         if (!item) return std::nullopt;
@@ -180,6 +180,17 @@ std::optional<vm::Value> readSource(vm::Interpreter& vm, const Source& source, c
     } catch (...) {
         return std::nullopt;
     }
+}
+
+std::optional<vm::Value> readSource(vm::Interpreter& vm, const Source& source, const vm::ValueList& locals,
+                                    const vm::Namespace& globals) {
+    if (source.kind == Source::Kind::Local || source.kind == Source::Kind::Global)
+        return readSourceStep(vm, source, std::nullopt, std::nullopt, locals, globals);
+    std::optional<vm::Value> base = readSource(vm, *source.base, locals, globals);
+    if (!base) return std::nullopt;
+    std::optional<vm::Value> key;
+    if (source.kind == Source::Kind::DictItem && source.keySource) key = readSource(vm, *source.keySource, locals, globals);
+    return readSourceStep(vm, source, base, key, locals, globals);
 }
 
 }  // namespace eng::capture

@@ -42,6 +42,13 @@ struct Source {
     std::string placeholderName() const;
 };
 
+/// One step of a source path: the value at `source` given its base's value and, for a dict item keyed by another
+/// source, that key's value (a Local or Global reads the frame, which a step needs nothing else for); nullopt when
+/// the path is gone. readSource walks a whole path with it, the guard tree's accessors one step each.
+std::optional<vm::Value> readSourceStep(vm::Interpreter& vm, const Source& source, const std::optional<vm::Value>& base,
+                                        const std::optional<vm::Value>& keyValue, const vm::ValueList& locals,
+                                        const vm::Namespace& globals);
+
 /// The value at `source` in a frame whose fast slots are `locals` (nullopt when the path is gone).
 std::optional<vm::Value> readSource(vm::Interpreter& vm, const Source& source, const vm::ValueList& locals,
                                     const vm::Namespace& globals);

@@ -242,7 +242,7 @@ VarRef Tracer::inlineFunction(TraceFrame& caller, const vm::Value& function, std
             auto d = std::make_shared<Variable>();
             d->kind = Variable::Kind::Dict;
             d->fresh = true;
-            for (const auto& [key, item] : v.as<vm::DictObject>().entries) {
+            for (const auto& [key, item] : v.as<vm::DictObject>().entries()) {
                 d->keys.push_back(key);
                 d->items.push_back(self_(self_, item));
             }

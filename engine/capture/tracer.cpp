@@ -247,7 +247,7 @@ void Tracer::guardValue(const VarRef& v) {
             case vm::Kind::Dict:
                 // Its length; what the trace folds from its keys is guarded by guardDictKeys.
                 g.kind = GuardKind::LengthCheck;
-                g.length = static_cast<int64_t>(value.as<vm::DictObject>().entries.size());
+                g.length = static_cast<int64_t>(value.as<vm::DictObject>().entries().size());
                 g.valueKind = vm::Kind::Dict;
                 break;
             case vm::Kind::Instance:
@@ -301,7 +301,7 @@ void Tracer::guardDictKeys(const VarRef& v, bool ordered) {
     g.origin = originHere();
     g.ordered = ordered;
     vm::ValueList keys;
-    for (const auto& entry : v->value.as<vm::DictObject>().entries) keys.push_back(entry.first);
+    for (const auto& entry : v->value.as<vm::DictObject>().entries()) keys.push_back(entry.first);
     g.expected = vm::makeList(std::move(keys));
     guards_.push_back(std::move(g));
 }
@@ -465,7 +465,7 @@ VarRef Tracer::dictVariable(const vm::Value& dict) {
         shape->defaultFactory = object.defaultFactory;
         v->value = vm::Value(shape);
     }
-    for (const auto& [key, item] : object.entries) {
+    for (const auto& [key, item] : object.entries()) {
         v->keys.push_back(key);
         v->items.push_back(constant(item));
     }

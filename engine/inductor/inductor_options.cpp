@@ -59,7 +59,7 @@ fx::BackendOptionTable inductorOptionTable() {
 void validateInductorOptions(const Value& options) {
     if (options.isNone()) return;
     if (!options.is(Kind::Dict)) raise("RuntimeError", "torch.compile's options must be a dict");
-    for (const auto& [key, value] : options.as<DictObject>().entries) {
+    for (const auto& [key, value] : options.as<DictObject>().entries()) {
         const std::string name = key.str();
         std::string attr = name;
         for (char& c : attr)
@@ -79,7 +79,7 @@ void validateInductorOptions(const Value& options) {
 
 bool inductorFlag(const Value& options, const std::string& name, bool fallback) {
     if (!options.is(Kind::Dict)) return fallback;
-    for (const auto& [key, value] : options.as<DictObject>().entries)
+    for (const auto& [key, value] : options.as<DictObject>().entries())
         if (key.is(Kind::Str) && key.str() == name) return value.asInt() != 0;
     return fallback;
 }

@@ -170,14 +170,14 @@ void defineDictViews(Interpreter& vm) {
             return makeTuple({entry.first, entry.second});
         };
         cls->dict["__len__"] = makeNative("__len__", [mapping](Interpreter&, CallArgs& a) {
-            return Value(static_cast<int64_t>(mapping(a.positional.at(0)).entries.size()));
+            return Value(static_cast<int64_t>(mapping(a.positional.at(0)).size()));
         });
         cls->dict["__iter__"] = makeNative("__iter__", [mapping, element](Interpreter&, CallArgs& a) {
             Value view = a.positional.at(0);
             size_t i = 0;
-            size_t size = mapping(view).entries.size();
+            size_t size = mapping(view).entries().size();
             return makeIterator([mapping, element, view, i, size]() mutable -> std::optional<Value> {
-                const auto& entries = mapping(view).entries;
+                const auto& entries = mapping(view).entries();
                 if (entries.size() != size) raise("RuntimeError", "dictionary changed size during iteration");
                 if (i >= entries.size()) return std::nullopt;
                 return element(entries[i++]);
@@ -186,7 +186,7 @@ void defineDictViews(Interpreter& vm) {
         cls->dict["__repr__"] = makeNative("__repr__", [mapping, element, kind](Interpreter& m, CallArgs& a) {
             std::string out = kind + "([";
             bool first = true;
-            for (const auto& entry : mapping(a.positional.at(0)).entries) {
+            for (const auto& entry : mapping(a.positional.at(0)).entries()) {
                 out += (first ? "" : ", ") + m.repr(element(entry));
                 first = false;
             }

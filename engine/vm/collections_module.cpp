@@ -27,7 +27,7 @@ void updateDict(Interpreter& vm, DictObject& dict, const Value& source, DictSour
     };
     if (source.is(Kind::Dict)) {
         // Read in place: a dict updated with itself only overwrites its own entries.
-        for (const auto& [key, value] : source.as<DictObject>().entries) store(key, value);
+        for (const auto& [key, value] : source.as<DictObject>().entries()) store(key, value);
         return;
     }
     // Any other mapping: its keys(), then each item, as PyDict_Merge reads one.
@@ -56,10 +56,9 @@ std::shared_ptr<DictObject> newDict(const Value& cls) {
     return dict;
 }
 
-std::string entriesRepr(Interpreter& vm, const DictObject& dict) {
+std::string entriesRepr(Interpreter& vm, const std::vector<DictObject::Entry>& entries) {
     std::string text = "{";
-    for (size_t i = 0; i < dict.entries.size(); ++i)
-        text += (i ? ", " : "") + vm.repr(dict.entries[i].first) + ": " + vm.repr(dict.entries[i].second);
+    for (size_t i = 0; i < entries.size(); ++i) text += (i ? ", " : "") + vm.repr(entries[i].first) + ": " + vm.repr(entries[i].second);
     return text + "}";
 }
 
@@ -206,29 +205,22 @@ void installCollections(Interpreter& vm) {
     auto ordered = dictSubclass(vm, *module, "OrderedDict", [](Interpreter& m, DictObject& d, CallArgs& a) { dictArguments(m, d, a, "OrderedDict"); });
     ordered->dict["__repr__"] = makeNative("__repr__", [](Interpreter& m, CallArgs& a) {
         const auto& dict = a.positional.at(0).as<DictObject>();
-        return makeStr(dict.cls->name + (dict.entries.empty() ? "()" : "(" + entriesRepr(m, dict) + ")"));
+        return makeStr(dict.cls->name + (dict.entries().empty() ? "()" : "(" + entriesRepr(m, dict.entries()) + ")"));
     });
     ordered->dict["move_to_end"] = makeNative("move_to_end", [](Interpreter& m, CallArgs& a) {
         std::optional<Value> last = a.take("last");
         auto& dict = a.positional.at(0).as<DictObject>();
         const Value& key = a.positional.at(1);
         if (a.positional.size() > 2) last = a.positional[2];
-        auto it = std::find_if(dict.entries.begin(), dict.entries.end(), [&](const auto& e) { return valuesEqual(e.first, key); });
-        if (it == dict.entries.end()) m.raiseKeyError(key);
-        auto entry = *it;
-        dict.entries.erase(it);
-        if (!last || m.truthy(*last)) dict.entries.push_back(entry);
-        else dict.entries.insert(dict.entries.begin(), entry);
+        if (!dict.moveToEnd(key, !last || m.truthy(*last))) m.raiseKeyError(key);
         return Value();
     });
     ordered->dict["popitem"] = makeNative("popitem", [](Interpreter& m, CallArgs& a) {
         std::optional<Value> last = a.take("last");
         auto& dict = a.positional.at(0).as<DictObject>();
         if (a.positional.size() > 1) last = a.positional[1];
-        if (dict.entries.empty()) m.raiseKeyError(makeStr("dictionary is empty"));
-        bool fromEnd = !last || m.truthy(*last);
-        auto entry = fromEnd ? dict.entries.back() : dict.entries.front();
-        dict.entries.erase(fromEnd ? dict.entries.end() - 1 : dict.entries.begin());
+        if (dict.entries().empty()) m.raiseKeyError(makeStr("dictionary is empty"));
+        DictObject::Entry entry = dict.popItem(!last || m.truthy(*last));
         return makeTuple({entry.first, entry.second});
     });
 
@@ -258,7 +250,7 @@ void installCollections(Interpreter& vm) {
     defaultDict->dict["default_factory"] = Value(factoryProperty);
     defaultDict->dict["__repr__"] = makeNative("__repr__", [](Interpreter& m, CallArgs& a) {
         const auto& dict = a.positional.at(0).as<DictObject>();
-        return makeStr(fmt::format("defaultdict({}, {})", m.repr(dict.defaultFactory), entriesRepr(m, dict)));
+        return makeStr(fmt::format("defaultdict({}, {})", m.repr(dict.defaultFactory), entriesRepr(m, dict.entries())));
     });
 
     // Counter(iterable or mapping): counts; its other methods are Python (python_polyfills.cpp).
@@ -279,11 +271,11 @@ void installCollections(Interpreter& vm) {
     counter->dict["__missing__"] = makeNative("__missing__", [](Interpreter&, CallArgs&) { return Value(0); });
     counter->dict["__repr__"] = makeNative("__repr__", [](Interpreter& m, CallArgs& a) {
         // Python shows the counts most common first (most_common's order: stable, by count).
-        DictObject byCount(a.positional.at(0).as<DictObject>());
-        std::stable_sort(byCount.entries.begin(), byCount.entries.end(), [](const auto& x, const auto& y) {
+        std::vector<DictObject::Entry> byCount = a.positional.at(0).as<DictObject>().entries();
+        std::stable_sort(byCount.begin(), byCount.end(), [](const auto& x, const auto& y) {
             return x.second.isNumber() && y.second.isNumber() && x.second.asFloat() > y.second.asFloat();
         });
-        return makeStr("Counter(" + (byCount.entries.empty() ? std::string() : entriesRepr(m, byCount)) + ")");
+        return makeStr("Counter(" + (byCount.empty() ? std::string() : entriesRepr(m, byCount)) + ")");
     });
 
     defineNamedTuple(*module);

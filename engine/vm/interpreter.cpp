@@ -478,7 +478,7 @@ Value Interpreter::runFrame(Frame& f) {
                         CallArgs args;
                         args.positional = positional.is(Kind::Tuple) ? positional.as<TupleObject>().items : toList(positional);
                         if (kwargs.is(Kind::Dict))
-                            for (auto& [key, value] : kwargs.as<DictObject>().entries) args.keywords.emplace_back(key.str(), value);
+                            for (auto& [key, value] : kwargs.as<DictObject>().entries()) args.keywords.emplace_back(key.str(), value);
                         stack.push_back(callArgs(callable, args));
                         break;
                     }
@@ -594,7 +594,7 @@ Value Interpreter::makeFunction(Frame& frame, uint32_t flags) {
     }
     if (flags & frontend::kMakeFunctionKeywordDefaults) {
         Value defaults = pop(frame.stack);
-        for (auto& [key, value] : defaults.as<DictObject>().entries) function->keywordDefaults.emplace_back(key.str(), value);
+        for (auto& [key, value] : defaults.as<DictObject>().entries()) function->keywordDefaults.emplace_back(key.str(), value);
     }
     if (flags & frontend::kMakeFunctionDefaults) function->defaults = pop(frame.stack).as<TupleObject>().items;
     return Value(function);
@@ -696,7 +696,7 @@ std::shared_ptr<ClassObject> Interpreter::namedTupleFromClass(const ClassObject&
     std::vector<std::string> fields;
     ValueList defaults;
     if (auto annotations = body.dict.find("__annotations__"); annotations != body.dict.end() && annotations->second.is(Kind::Dict))
-        for (const auto& [key, annotation] : annotations->second.as<DictObject>().entries) {
+        for (const auto& [key, annotation] : annotations->second.as<DictObject>().entries()) {
             fields.push_back(key.str());
             auto value = body.dict.find(key.str());
             if (value != body.dict.end()) defaults.push_back(value->second);

@@ -431,12 +431,12 @@ std::optional<Value> dictAttribute(const Value& self, const std::string& name) {
              auto copy = std::make_shared<DictObject>(s.as<DictObject>());  // a subclass's copy keeps its class
              return Value(copy);
          }},
-        {"clear", [](Interpreter&, const Value& s, CallArgs&) { s.as<DictObject>().entries.clear(); return Value(); }},
+        {"clear", [](Interpreter&, const Value& s, CallArgs&) { s.as<DictObject>().clear(); return Value(); }},
         // The last pair inserted, removed (LIFO, as CPython's dict.popitem).
         {"popitem", [](Interpreter&, const Value& s, CallArgs&) {
              auto& dict = s.as<DictObject>();
-             if (dict.entries.empty()) raise("KeyError", "'popitem(): dictionary is empty'");
-             auto [key, value] = dict.entries.back();
+             if (dict.empty()) raise("KeyError", "'popitem(): dictionary is empty'");
+             auto [key, value] = dict.entries().back();
              dict.erase(key);
              return makeTuple({key, value});
          }},

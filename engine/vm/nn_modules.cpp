@@ -238,7 +238,7 @@ void defineModuleBase(Interpreter& interpreter, ModuleObject& nn) {
         const Value& source = a.positional.at(1);
         if (!source.is(Kind::Dict)) typeError("Expected state_dict to be dict-like");
         std::vector<std::string> missing;
-        for (auto& [key, target] : own->entries) {
+        for (auto& [key, target] : own->entries()) {
             Value* value = source.as<DictObject>().find(key);
             if (!value) {
                 missing.push_back(key.str());
@@ -247,7 +247,7 @@ void defineModuleBase(Interpreter& interpreter, ModuleObject& nn) {
             callOp("Tensor.copy_", {target, *value});
         }
         std::vector<std::string> unexpected;
-        for (auto& [key, value] : source.as<DictObject>().entries)
+        for (auto& [key, value] : source.as<DictObject>().entries())
             if (!own->find(key)) unexpected.push_back(vm.str(key));
         if (!missing.empty() || !unexpected.empty()) {
             std::string message = "Error(s) in loading state_dict for " + self(a).cls->name + ":\n\t";

@@ -242,7 +242,7 @@ Value Interpreter::binaryOp(uint32_t op, const Value& a, const Value& b) {
     if (base == BinaryOperator::BitOr && a.is(Kind::Dict) && b.is(Kind::Dict)) {
         // PEP 584: `a | b` is a copy of a updated with b (a's class kept); `a |= b` updates a.
         auto merged = inplace ? std::static_pointer_cast<DictObject>(a.object()) : std::make_shared<DictObject>(a.as<DictObject>());
-        for (const auto& [key, value] : b.as<DictObject>().entries) merged->set(key, value);
+        for (const auto& [key, value] : b.as<DictObject>().entries()) merged->set(key, value);
         return inplace ? a : Value(merged);
     }
     if (std::optional<Value> set = setOperator(base, inplace, a, b)) return *set;
@@ -425,7 +425,7 @@ bool Interpreter::truthy(const Value& v) {
         case Kind::Str: return !v.str().empty();
         case Kind::List: return !v.as<ListObject>().items.empty();
         case Kind::Tuple: return !v.as<TupleObject>().items.empty();
-        case Kind::Dict: return !v.as<DictObject>().entries.empty();
+        case Kind::Dict: return !v.as<DictObject>().entries().empty();
         case Kind::Set: return !v.as<SetObject>().items.empty();
         case Kind::Tensor: return callOp("Tensor.__bool__", {v}).asBool();
         case Kind::Instance:
@@ -441,7 +441,7 @@ int64_t Interpreter::length(const Value& v) {
         case Kind::Str: return static_cast<int64_t>(v.str().size());
         case Kind::List: return static_cast<int64_t>(v.as<ListObject>().items.size());
         case Kind::Tuple: return static_cast<int64_t>(v.as<TupleObject>().items.size());
-        case Kind::Dict: return static_cast<int64_t>(v.as<DictObject>().entries.size());
+        case Kind::Dict: return static_cast<int64_t>(v.as<DictObject>().entries().size());
         case Kind::Set: return static_cast<int64_t>(v.as<SetObject>().items.size());
         case Kind::Tensor: return callOp("Tensor.__len__", {v}).asInt();
         case Kind::Instance:
@@ -467,7 +467,7 @@ Value Interpreter::iterate(const Value& iterable) {
         case Kind::Set: return overItems(iterable.object(), &iterable.as<SetObject>().items);
         case Kind::Dict: {
             ValueList keys;
-            for (auto& entry : iterable.as<DictObject>().entries) keys.push_back(entry.first);
+            for (auto& entry : iterable.as<DictObject>().entries()) keys.push_back(entry.first);
             return iterate(makeList(std::move(keys)));
         }
         case Kind::Str: {

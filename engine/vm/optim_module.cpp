@@ -84,7 +84,7 @@ void setParamGroups(Interpreter& vm, InstanceObject& self, const Value& params, 
             if (!p.is(Kind::Tensor))
                 typeError(fmt::format("optimizer can only optimize Tensors, but one of the params is {}", vm.classOf(p)->name));
         group->set(makeStr("params"), makeList(tensors));
-        for (const auto& [key, value] : defaults->entries)
+        for (const auto& [key, value] : defaults->entries())
             if (Value* own = given.as<DictObject>().find(key)) group->set(key, *own);
             else group->set(key, value);
         groups.push_back(Value(group));

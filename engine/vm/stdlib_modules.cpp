@@ -36,7 +36,7 @@ Value deepCopy(const Value& v) {
             auto dict = std::make_shared<DictObject>();
             dict->cls = v.as<DictObject>().cls;
             dict->defaultFactory = v.as<DictObject>().defaultFactory;
-            for (auto& [key, value] : v.as<DictObject>().entries) dict->entries.emplace_back(key, deepCopy(value));
+            for (auto& [key, value] : v.as<DictObject>().entries()) dict->set(key, deepCopy(value));
             return Value(dict);
         }
         case Kind::Set: return Value(std::make_shared<SetObject>(v.as<SetObject>()));

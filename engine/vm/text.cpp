@@ -177,7 +177,7 @@ std::string Interpreter::repr(const Value& v) {
                 if (auto method = cls->lookup("__repr__")) return str(call(*method, {v}));
             std::string text = "{";
             bool first = true;
-            for (auto& [key, value] : v.as<DictObject>().entries) {
+            for (auto& [key, value] : v.as<DictObject>().entries()) {
                 if (!first) text += ", ";
                 first = false;
                 text += repr(key) + ": " + repr(value);

@@ -65,11 +65,11 @@ std::shared_ptr<CompileOptions> compileOptions(Interpreter& vm, CallArgs& args) 
             const Value key = makeStr("guard_filter_fn");
             if (const Value* filter = extra->as<DictObject>().find(key)) {
                 auto rest = std::make_shared<DictObject>();
-                for (const auto& [k, v] : extra->as<DictObject>().entries)
+                for (const auto& [k, v] : extra->as<DictObject>().entries())
                     if (!(k.is(Kind::Str) && k.str() == "guard_filter_fn")) rest->set(k, v);
                 options->guardFilterFn = *filter;
                 // What is left goes to the backend; nothing left is no options at all (PyTorch's `if options:`).
-                options->backendOptions = rest->entries.empty() ? Value() : Value(rest);
+                options->backendOptions = rest->entries().empty() ? Value() : Value(rest);
             }
         }
     }

@@ -25,8 +25,40 @@ bool Value::identical(const Value& other) const {
     }
 }
 
+bool DictObject::keyedByIdentity(const Value& key) {
+    // valuesEqual compares these kinds by value (numbers across kinds, strings, containers) or across kinds
+    // (a device equals its string spelling); every other object equals only itself.
+    switch (key.kind()) {
+        case Kind::Null:
+        case Kind::None:
+        case Kind::Bool:
+        case Kind::Int:
+        case Kind::Float:
+        case Kind::Str:
+        case Kind::DType:
+        case Kind::Device:
+        case Kind::List:
+        case Kind::Tuple:
+        case Kind::Dict:
+        case Kind::Set: return false;
+        default: return true;
+    }
+}
+
+Value* DictObject::findIndexed(const Object* key) {
+    if (indexStale_) {
+        byIdentity_.clear();
+        for (size_t i = 0; i < entries_.size(); ++i)
+            if (keyedByIdentity(entries_[i].first)) byIdentity_.emplace(entries_[i].first.object().get(), i);
+        indexStale_ = false;
+    }
+    auto it = byIdentity_.find(key);
+    return it == byIdentity_.end() ? nullptr : &entries_[it->second].second;
+}
+
 Value* DictObject::find(const Value& key) {
-    for (auto& entry : entries)
+    if (keyedByIdentity(key)) return findIndexed(key.object().get());
+    for (auto& entry : entries_)
         if (valuesEqual(entry.first, key)) return &entry.second;
     return nullptr;
 }
@@ -36,14 +68,40 @@ void DictObject::set(const Value& key, Value value) {
         *slot = std::move(value);
         return;
     }
-    entries.emplace_back(key, std::move(value));
+    if (keyedByIdentity(key) && !indexStale_) byIdentity_.emplace(key.object().get(), entries_.size());
+    entries_.emplace_back(key, std::move(value));
 }
 
 bool DictObject::erase(const Value& key) {
-    auto it = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return valuesEqual(e.first, key); });
-    if (it == entries.end()) return false;
-    entries.erase(it);
+    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const auto& e) { return valuesEqual(e.first, key); });
+    if (it == entries_.end()) return false;
+    entries_.erase(it);
+    indexStale_ = true;
     return true;
+}
+
+void DictObject::clear() {
+    entries_.clear();
+    byIdentity_.clear();
+    indexStale_ = false;
+}
+
+bool DictObject::moveToEnd(const Value& key, bool last) {
+    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const auto& e) { return valuesEqual(e.first, key); });
+    if (it == entries_.end()) return false;
+    Entry entry = *it;
+    entries_.erase(it);
+    if (last) entries_.push_back(std::move(entry));
+    else entries_.insert(entries_.begin(), std::move(entry));
+    indexStale_ = true;
+    return true;
+}
+
+DictObject::Entry DictObject::popItem(bool last) {
+    Entry entry = last ? entries_.back() : entries_.front();
+    entries_.erase(last ? entries_.end() - 1 : entries_.begin());
+    indexStale_ = true;
+    return entry;
 }
 
 bool SetObject::contains(const Value& v) const {
@@ -124,8 +182,8 @@ bool valuesEqual(const Value& a, const Value& b) {
         case Kind::Dict: {
             auto& x = a.as<DictObject>();
             auto& y = b.as<DictObject>();
-            if (x.entries.size() != y.entries.size()) return false;
-            for (auto& [key, value] : x.entries) {
+            if (x.size() != y.size()) return false;
+            for (auto& [key, value] : x.entries()) {
                 Value* other = y.find(key);
                 if (!other || !valuesEqual(value, *other)) return false;
             }

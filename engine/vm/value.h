@@ -143,16 +143,38 @@ struct TupleObject : Object {
         cls = other.cls;
     }
 };
-/// Insertion-ordered; keys compared with Python's == (dicts here are small).
+/// Insertion-ordered; keys compared with Python's == (valuesEqual). A key that equals only itself (a tensor, an
+/// instance, a function: Python hashes these by id, as torch.Tensor.__hash__ does) is found through an index by
+/// its address, so an optimizer's state dict keyed by hundreds of parameters is no linear scan; other keys
+/// (numbers, strings, tuples, ...) are compared one by one. Keys change only through the methods below, which keep
+/// the index.
 struct DictObject : Object {
+    using Entry = std::pair<Value, Value>;
     DictObject() : Object(Kind::Dict) {}
-    std::vector<std::pair<Value, Value>> entries;
     /// A dict subclass of the collections module (OrderedDict, defaultdict, Counter); null for dict.
     std::shared_ptr<ClassObject> cls;
     Value defaultFactory;  // defaultdict's default_factory
+
+    const std::vector<Entry>& entries() const { return entries_; }
+    size_t size() const { return entries_.size(); }
+    bool empty() const { return entries_.empty(); }
     Value* find(const Value& key);
     void set(const Value& key, Value value);
     bool erase(const Value& key);
+    void clear();
+    /// OrderedDict.move_to_end: false when the key is absent.
+    bool moveToEnd(const Value& key, bool last);
+    /// OrderedDict.popitem (the dict is not empty).
+    Entry popItem(bool last);
+
+    /// Whether `key` equals only itself under valuesEqual (so an index by address finds it exactly).
+    static bool keyedByIdentity(const Value& key);
+
+private:
+    std::vector<Entry> entries_;
+    std::unordered_map<const Object*, size_t> byIdentity_;  // identity keys' positions in entries_
+    bool indexStale_ = false;                                // positions shifted: rebuilt on the next lookup
+    Value* findIndexed(const Object* key);
 };
 struct SetObject : Object {
     SetObject() : Object(Kind::Set) {}

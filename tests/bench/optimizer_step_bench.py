@@ -2,7 +2,10 @@
 # (10 linear layers of different widths), SGD with momentum, Adam and AdamW, median step time. One script for both
 # engines: `python3 -c 'import optimizer_step_bench as b; b.main("SPEC")'` (PyTorch) and
 # `cwb run optimizer_step_bench.py --device SPEC --trace steps.db` (the trace holds each step graph's kernels).
-# SPEC: comma-separated tokens: cpu | cuda, iters=N (default 50), warmup=N (default 3).
+# SPEC: comma-separated tokens: cpu | cuda, iters=N (default 50), warmup=N (default 3), modes=eager+inductor (the
+# default); gpt2: instead, AdamW(fused=True)
+# over the 148 parameters of GPT-2 small's layout (2 embeddings, 12 layers of 12 tensors, the final norm) at width
+# d=N (default 32), the host cost of a compiled step over many parameters (engine/aot/README.md).
 # Output: RESULT <impl> <optimizer> <mode> median_ms=<x> first_s=<y> checksum=<z>
 import time
 
@@ -18,11 +21,22 @@ def make_model(device):
     return nn.Sequential(*layers).to(device)
 
 
+def gpt2_parameters(d, device):
+    """GPT-2 small's parameter shapes at width d (vocabulary 256 and 64 positions keep the tables small)."""
+    shapes = [(256, d), (64, d)]
+    for _ in range(12):
+        shapes += [(d,), (d,), (3 * d, d), (3 * d,), (d, d), (d,), (d,), (d,), (4 * d, d), (4 * d,), (d, 4 * d), (d,)]
+    shapes += [(d,), (d,)]
+    return [nn.Parameter(torch.randn(shape, device=device) * 0.02) for shape in shapes]
+
+
 def make_optimizer(name, params):
     if name == "sgd":
         return torch.optim.SGD(params, lr=0.01, momentum=0.9, weight_decay=1e-4, foreach=True)
     if name == "adam":
         return torch.optim.Adam(params, lr=1e-3, fused=True)
+    if name == "gpt2_adamw":
+        return torch.optim.AdamW(params, lr=1e-3, fused=True)
     return torch.optim.AdamW(params, lr=1e-3, weight_decay=0.01)
 
 
@@ -34,8 +48,7 @@ def median(values):
 def bench(name, mode, cfg, device):
     torch._dynamo.reset()
     torch.manual_seed(0)
-    model = make_model(device)
-    params = list(model.parameters())
+    params = gpt2_parameters(cfg["d"], device) if name == "gpt2_adamw" else list(make_model(device).parameters())
     for p in params:
         p.grad = torch.randn(p.shape, device=device) * 0.01
     opt = make_optimizer(name, params)
@@ -52,16 +65,24 @@ def bench(name, mode, cfg, device):
 
 
 def main(spec="cpu"):
-    cfg = {"iters": 50, "warmup": 3}
+    cfg = {"iters": 50, "warmup": 3, "d": 32}
+    names = ["sgd", "adam", "adamw"]
+    modes = ["eager", "inductor"]
     device = "cpu"
     for token in spec.split(","):
         if token.startswith("iters="):
             cfg["iters"] = int(token[6:])
         elif token.startswith("warmup="):
             cfg["warmup"] = int(token[7:])
+        elif token.startswith("d="):
+            cfg["d"] = int(token[2:])
+        elif token.startswith("modes="):
+            modes = token[6:].split("+")
+        elif token == "gpt2":
+            names = ["gpt2_adamw"]
         elif token in ("cpu", "cuda"):
             device = token
-    for name in ["sgd", "adam", "adamw"]:
-        for mode in ["eager", "inductor"]:
+    for name in names:
+        for mode in modes:
             ms, first, checksum = bench(name, mode, cfg, device)
             print(f"RESULT {IMPL} {name} {mode} median_ms={ms:.3f} first_s={first:.3f} checksum={checksum:.3f}")

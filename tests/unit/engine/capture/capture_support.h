@@ -90,8 +90,8 @@ inline CapturedRun runCaptured(const std::string& source, const std::string& fil
     for (const auto& graph : everyGraph.graphs) run.graphCodes.push_back(eng::fx::graphCode(*graph));
     engine.setExplainRecord(nullptr);
     const auto& counters = vm.getAttr(vm.modules().at("torch._dynamo.utils"), "counters").as<eng::vm::DictObject>();
-    for (const auto& [group, values] : counters.entries)
-        for (const auto& [key, count] : values.as<eng::vm::DictObject>().entries) run.counters[group.str()][key.str()] = count.asInt();
+    for (const auto& [group, values] : counters.entries())
+        for (const auto& [key, count] : values.as<eng::vm::DictObject>().entries()) run.counters[group.str()][key.str()] = count.asInt();
     return run;
 }
 
