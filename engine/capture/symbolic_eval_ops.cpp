@@ -587,6 +587,9 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
                     return true;
                 }
             }
+            // A symbolic int looked up among constants (`k in {2, 4}`) is specialized again, as Dynamo does: an
+            // equality guard on its value, so a later call with another value recompiles.
+            if (tracer.isConstant(container) && item->kind == Variable::Kind::SymScalar) tracer.specializeScalar(item);
             if (!tracer.isConstant(container) || !tracer.isConstant(item))
                 tracer.unsupported("Unsupported `in`", "Dynamo cannot evaluate `in` on traced values.", {}, "CONTAINS_OP");
             tracer.requireNoPendingItems(container->value, "__contains__");
