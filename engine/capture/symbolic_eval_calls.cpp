@@ -460,12 +460,10 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         if (module == "torch.compiler" && name == "is_exporting") return constant(vm::Value(false));
         if (module == "torch" && name == "set_grad_enabled" && args.size() == 1 && kwargs.empty() && isConstant(args[0]) &&
             frame.pc + 1 < frame.code->instructions.size() && frame.code->instructions[frame.pc + 1].opcode == frontend::Opcode::BeforeWith) {
-            // `with torch.set_grad_enabled(mode):` (GradModeVariable): the mode is set now, in the graph and for the
-            // example ops; the manager remembers the mode it found, which the block's exit records (evaluateWith).
+            // `with torch.set_grad_enabled(mode):` sets the mode now, in the graph too; the block's exit restores it.
             argOf(args[0]);
-            const bool enabled = vm_.truthy(exampleOf(args[0]));
-            vm::Value manager = vm_.call(value, {vm::Value(enabled)});
-            recordSetGradEnabled(*this, enabled);
+            vm::Value manager = vm_.call(value, {vm::Value(vm_.truthy(exampleOf(args[0])))});
+            recordSetGradEnabled(*this, vm_.truthy(exampleOf(args[0])));
             return constant(manager);
         }
         if (module == "torch" && (name == "manual_seed" || name == "set_default_dtype" || name == "set_grad_enabled"))
@@ -485,8 +483,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
                         "module: torch.autograd, qualname: grad, skip reason: <missing reason>");
         if (module == "torch" && (name == "is_tensor" || name == "is_floating_point" || name == "is_complex") && args.size() == 1 &&
             kwargs.empty() && (args[0]->kind == Variable::Kind::Tensor || (name == "is_tensor" && isConstant(args[0])))) {
-            // Questions of a tensor's type or dtype fold, as Dynamo folds them: TENSOR_MATCH guards the dtype.
-            if (args[0]->kind != Variable::Kind::Tensor) argOf(args[0]);
+            if (args[0]->kind != Variable::Kind::Tensor) argOf(args[0]);  // a tensor's dtype is guarded (TENSOR_MATCH)
             return constant(vm_.call(value, {exampleOf(args[0])}));
         }
         if (module.rfind("torch", 0) == 0 && module.find("_dynamo") == std::string::npos && module != "torch.compiler") {
@@ -521,46 +518,6 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     }
     unsupported("Unsupported function call", fmt::format("Dynamo does not know how to trace the call of `{}`.", vm_.repr(value)), {},
                 "call_function " + vm_.repr(value));
-}
-
-std::optional<VarRef> Tracer::constructDictSubclass(const VarRef& callable, std::vector<VarRef>& args, KwVars& kwargs) {
-    const vm::Value& value = callable->value;
-    auto dictClass = vm_.builtinClass("dict");
-    // OrderedDict.fromkeys / dict.fromkeys of constants: made now, a dict the trace owns.
-    if (value.is(vm::Kind::BoundMethod) && value.as<vm::BoundMethodObject>().self.is(vm::Kind::Class) &&
-        value.as<vm::BoundMethodObject>().self.as<vm::ClassObject>().isSubclassOf(*dictClass) &&
-        value.as<vm::BoundMethodObject>().function.is(vm::Kind::Native) &&
-        value.as<vm::BoundMethodObject>().function.as<vm::NativeObject>().name == "fromkeys" && !args.empty() && args.size() <= 2) {
-        VarRef item = args.size() > 1 ? args[1] : constant(vm::Value());
-        for (const auto& [keyword, a] : kwargs) {
-            if (keyword != "value" || args.size() > 1) vm::typeError("fromkeys() got an unexpected keyword argument '" + keyword + "'");
-            item = a;
-        }
-        VarRef out = dictVariable(vm_.call(value, {vm::makeList({})}));  // the empty dict of the class
-        for (const VarRef& key : unpack(args[0])) storeItem(out, key, item);
-        return out;
-    }
-    if (!value.is(vm::Kind::Class) || value.as<vm::ClassObject>().module != "collections" || !value.as<vm::ClassObject>().isSubclassOf(*dictClass))
-        return std::nullopt;
-    const std::string& name = value.as<vm::ClassObject>().name;
-    if (name != "OrderedDict" && name != "defaultdict") return std::nullopt;  // Counter counts its argument
-    guardValue(callable);
-    // The empty dict of this class (and factory), then dict(...)'s filling through the trace.
-    vm::Value factory;
-    if (name == "defaultdict" && !args.empty()) {
-        if (args[0]->kind != Variable::Kind::Python) vm::typeError("first argument must be callable or None");
-        argOf(args[0]);
-        factory = args[0]->value;
-        args.erase(args.begin());
-    }
-    vm::Value empty = vm_.call(value, factory.isNone() ? vm::ValueList{} : vm::ValueList{factory});
-    VarRef out = dictVariable(empty);
-    if (args.size() > 1) vm::typeError(fmt::format("{} expected at most 1 argument, got {}", name, args.size()));
-    std::vector<std::pair<VarRef, VarRef>> pairs;
-    if (!args.empty()) pairs = dictPairs(args[0], false);
-    for (auto& [keyword, item] : kwargs) pairs.emplace_back(constant(vm::makeStr(keyword)), item);
-    for (auto& [key, item] : pairs) storeItem(out, key, item);
-    return out;
 }
 
 VarRef Tracer::callObject(TraceFrame& frame, const VarRef& object, std::vector<VarRef> args, KwVars kwargs) {

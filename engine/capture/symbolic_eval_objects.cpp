@@ -235,4 +235,46 @@ VarRef Tracer::makeSuper(TraceFrame& frame, const std::vector<VarRef>& args) {
     return super;
 }
 
+/// OrderedDict(...) / defaultdict(factory, ...) / dict.fromkeys(...) called in the frame: a dict the trace owns.
+std::optional<VarRef> Tracer::constructDictSubclass(const VarRef& callable, std::vector<VarRef>& args,
+                                                          std::vector<std::pair<std::string, VarRef>>& kwargs) {
+    const vm::Value& value = callable->value;
+    auto dictClass = vm_.builtinClass("dict");
+    // OrderedDict.fromkeys / dict.fromkeys of constants: made now, a dict the trace owns.
+    if (value.is(vm::Kind::BoundMethod) && value.as<vm::BoundMethodObject>().self.is(vm::Kind::Class) &&
+        value.as<vm::BoundMethodObject>().self.as<vm::ClassObject>().isSubclassOf(*dictClass) &&
+        value.as<vm::BoundMethodObject>().function.is(vm::Kind::Native) &&
+        value.as<vm::BoundMethodObject>().function.as<vm::NativeObject>().name == "fromkeys" && !args.empty() && args.size() <= 2) {
+        VarRef item = args.size() > 1 ? args[1] : constant(vm::Value());
+        for (const auto& [keyword, a] : kwargs) {
+            if (keyword != "value" || args.size() > 1) vm::typeError("fromkeys() got an unexpected keyword argument '" + keyword + "'");
+            item = a;
+        }
+        VarRef out = dictVariable(vm_.call(value, {vm::makeList({})}));  // the empty dict of the class
+        for (const VarRef& key : unpack(args[0])) storeItem(out, key, item);
+        return out;
+    }
+    if (!value.is(vm::Kind::Class) || value.as<vm::ClassObject>().module != "collections" || !value.as<vm::ClassObject>().isSubclassOf(*dictClass))
+        return std::nullopt;
+    const std::string& name = value.as<vm::ClassObject>().name;
+    if (name != "OrderedDict" && name != "defaultdict") return std::nullopt;  // Counter counts its argument
+    guardValue(callable);
+    // The empty dict of this class (and factory), then dict(...)'s filling through the trace.
+    vm::Value factory;
+    if (name == "defaultdict" && !args.empty()) {
+        if (args[0]->kind != Variable::Kind::Python) vm::typeError("first argument must be callable or None");
+        argOf(args[0]);
+        factory = args[0]->value;
+        args.erase(args.begin());
+    }
+    vm::Value empty = vm_.call(value, factory.isNone() ? vm::ValueList{} : vm::ValueList{factory});
+    VarRef out = dictVariable(empty);
+    if (args.size() > 1) vm::typeError(fmt::format("{} expected at most 1 argument, got {}", name, args.size()));
+    std::vector<std::pair<VarRef, VarRef>> pairs;
+    if (!args.empty()) pairs = dictPairs(args[0], false);
+    for (auto& [keyword, item] : kwargs) pairs.emplace_back(constant(vm::makeStr(keyword)), item);
+    for (auto& [key, item] : pairs) storeItem(out, key, item);
+    return out;
+}
+
 }  // namespace eng::capture

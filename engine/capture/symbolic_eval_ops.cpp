@@ -340,17 +340,7 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
                 if (i >= 0 && i < static_cast<int64_t>(order.size()))
                     return wrapSource(item, Source::child(container->source, Source::Kind::ModuleChild, order[static_cast<size_t>(i)]));
             }
-            // A parameter of a module container by name (nn.ParameterDict): read again from the module's parameters.
-            if (container->source && container->value.is(vm::Kind::Instance) && index.is(vm::Kind::Str)) {
-                const auto& order = container->value.as<vm::InstanceObject>().parameterOrder;
-                if (std::find(order.begin(), order.end(), index.str()) != order.end()) {
-                    VarRef parameter = wrapSource(item, Source::child(container->source, Source::Kind::Parameter, index.str()));
-                    if (parameter->kind == Variable::Kind::Tensor) argOf(parameter);
-                    return parameter;
-                }
-            }
-            if (container->source && !item.is(vm::Kind::Instance)) {
-                // Read again by its index; a value found by another kind of key has no such source.
+            if (container->source && !item.is(vm::Kind::Instance)) {  // read again by its index; no other key has a source
                 if (!index.isNumber())
                     unsupported("Unsupported subscript", "Dynamo cannot read this item of an object from outside the compiled frame.", {},
                                 "operator.getitem");
@@ -587,6 +577,9 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
                     return true;
                 }
             }
+            // A symbolic int looked up among constants (`k in {2, 4}`) is specialized again, as Dynamo does: an
+            // equality guard on its value, so a later call with another value recompiles.
+            if (tracer.isConstant(container) && item->kind == Variable::Kind::SymScalar) tracer.specializeScalar(item);
             if (!tracer.isConstant(container) || !tracer.isConstant(item))
                 tracer.unsupported("Unsupported `in`", "Dynamo cannot evaluate `in` on traced values.", {}, "CONTAINS_OP");
             tracer.requireNoPendingItems(container->value, "__contains__");

@@ -435,7 +435,7 @@ std::optional<Value> dictAttribute(const Value& self, const std::string& name) {
         // The last pair inserted, removed (LIFO, as CPython's dict.popitem).
         {"popitem", [](Interpreter&, const Value& s, CallArgs&) {
              auto& dict = s.as<DictObject>();
-             if (dict.empty()) raise("KeyError", "'popitem(): dictionary is empty'");
+             if (dict.empty()) raise("KeyError", "popitem(): dictionary is empty");
              auto [key, value] = dict.entries().back();
              dict.erase(key);
              return makeTuple({key, value});

@@ -459,62 +459,6 @@ void defineLeafModules(Interpreter& vm, ModuleObject& nn) {
     });
 }
 
-/// ParameterDict: parameters by name, held as the module's own parameters (so `_parameters['a']` is their source),
-/// in insertion order, with dict's reading methods.
-void defineParameterDict(Interpreter& vm, ModuleObject& nn) {
-    auto cls = leaf(vm, nn, "ParameterDict");
-    cls->dict["__init__"] = makeNative("__init__", [](Interpreter& m, CallArgs& a) {
-        init(m, a);
-        Value parameters = a.positional.size() > 1 ? a.positional[1] : a.take("parameters").value_or(Value());
-        if (!parameters.isNone()) m.call(m.getAttr(a.positional.at(0), "update"), {parameters});
-        return Value();
-    });
-    cls->dict["update"] = makeNative("update", [](Interpreter& m, CallArgs& a) {
-        const Value& parameters = a.positional.at(1);
-        ValueList pairs = parameters.is(Kind::Dict) ? m.toList(m.call(m.getAttr(parameters, "items"), {})) : m.toList(parameters);
-        for (const Value& pair : pairs) {
-            ValueList kv = m.toList(pair);
-            if (kv.size() != 2) raise("ValueError", "ParameterDict update sequence element has length " + std::to_string(kv.size()) + "; 2 is required");
-            m.setAttr(a.positional.at(0), m.str(kv[0]), kv[1]);
-        }
-        return Value();
-    });
-    cls->dict["__getitem__"] = makeNative("__getitem__", [](Interpreter& m, CallArgs& a) {
-        auto& order = self(a).parameterOrder;
-        const Value& key = a.positional.at(1);
-        if (!key.is(Kind::Str) || std::find(order.begin(), order.end(), key.str()) == order.end()) raise("KeyError", m.repr(key));
-        return attribute(self(a), key.str());
-    });
-    cls->dict["__setitem__"] = makeNative("__setitem__", [](Interpreter& m, CallArgs& a) {
-        m.setAttr(a.positional.at(0), m.str(a.positional.at(1)), a.positional.at(2));
-        return Value();
-    });
-    cls->dict["__contains__"] = makeNative("__contains__", [](Interpreter&, CallArgs& a) {
-        auto& order = self(a).parameterOrder;
-        return Value(a.positional.at(1).is(Kind::Str) && std::find(order.begin(), order.end(), a.positional.at(1).str()) != order.end());
-    });
-    cls->dict["__len__"] = makeNative("__len__", [](Interpreter&, CallArgs& a) { return Value(static_cast<int64_t>(self(a).parameterOrder.size())); });
-    auto listing = [](int what) {
-        return [what](Interpreter&, CallArgs& a) {
-            ValueList out;
-            for (const std::string& n : self(a).parameterOrder) {
-                if (what == 0) out.push_back(makeStr(n));
-                else if (what == 1) out.push_back(attribute(self(a), n));
-                else out.push_back(makeTuple({makeStr(n), attribute(self(a), n)}));
-            }
-            return makeList(std::move(out));
-        };
-    };
-    cls->dict["keys"] = makeNative("keys", listing(0));
-    cls->dict["values"] = makeNative("values", listing(1));
-    cls->dict["items"] = makeNative("items", listing(2));
-    cls->dict["__iter__"] = makeNative("__iter__", [](Interpreter& m, CallArgs& a) {
-        ValueList out;
-        for (const std::string& n : self(a).parameterOrder) out.push_back(makeStr(n));
-        return iteratorOver(m, std::move(out));
-    });
-}
-
 void defineContainers(Interpreter& vm, ModuleObject& nn) {
     for (const char* name : {"Sequential", "ModuleList"}) {
         auto cls = leaf(vm, nn, name);
@@ -612,7 +556,6 @@ void defineContainers(Interpreter& vm, ModuleObject& nn) {
         for (const std::string& n : self(a).moduleOrder) out.push_back(makeStr(n));
         return iteratorOver(m, std::move(out));
     });
-    defineParameterDict(vm, nn);
 }
 
 }  // namespace
