@@ -5,7 +5,7 @@
 # expect unique_graphs: 0
 # expect log: Graph Break Reason: Failed to handle graph break gracefully. Skipping the function and falling back to eager.
 # expect log: graph break in loop
-# expect log: Developer debug context: frame skipped: loop_break (capture/breaks/a_break_inside_a_loop_skips_the_frame.py line 13)
+# expect log: Developer debug context: frame skipped: loop_break (capture/breaks/a_break_inside_a_loop_skips_the_frame.py line 12)
 import torch
 
 
