@@ -8,6 +8,7 @@
 #include "capture/symbolic_eval.h"
 #include "capture/tracer.h"
 #include "tensor/autocast.h"
+#include "tensor/error.h"
 #include "tensor/autograd/grad_mode.h"
 
 namespace eng::capture {
@@ -117,6 +118,8 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
             // Running out of memory is no property of the instruction: it ends the program with MemoryError
             // wherever the allocation that failed happened to be, instead of a break that depends on it.
             throw;
+        } catch (const tensor::AllocationError&) {
+            throw std::bad_alloc();  // an example value's allocation failed: the same, under the memory cap
         } catch (std::exception& error) {
             breakOnError(root, result, error.what());
             return;

@@ -27,7 +27,7 @@ public:
         // Aligned for vector loads; aligned_alloc wants a size that is a multiple of the alignment.
         const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
         void* data = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
-        if (!data) fail(ErrorKind::Runtime, fmt::format("DefaultCPUAllocator: can't allocate memory: you tried to allocate {} bytes.", bytes));
+        if (!data) throw AllocationError(fmt::format("DefaultCPUAllocator: can't allocate memory: you tried to allocate {} bytes.", bytes));
         return data;
     }
     void deallocate(void* data, int) override { std::free(data); }

@@ -21,6 +21,13 @@ private:
     ErrorKind kind_;
 };
 
+/// The allocator found no memory: PyTorch's RuntimeError "DefaultCPUAllocator: can't allocate memory". Its own type so
+/// that the capture can tell running out of memory (no property of the instruction) from an op's error.
+class AllocationError : public TensorError {
+public:
+    explicit AllocationError(const std::string& message) : TensorError(ErrorKind::Runtime, message) {}
+};
+
 [[noreturn]] void fail(ErrorKind kind, const std::string& message);
 inline void check(bool condition, ErrorKind kind, const std::string& message) {
     if (!condition) fail(kind, message);
