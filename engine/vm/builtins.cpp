@@ -100,6 +100,28 @@ Value extremum(Interpreter& vm, CallArgs& args, bool wantMax) {
 
 Value makeIterator(std::function<std::optional<Value>()> next) { return Value(std::make_shared<IteratorObject>(std::move(next))); }
 
+// type(name, bases, namespace): a class made at run time, as a class statement with that body would make it.
+Value makeClassFromNamespace(Interpreter& m, const Value& name, const Value& bases, const Value& namespaceDict) {
+    if (!name.is(Kind::Str)) typeError(fmt::format("type.__new__() argument 1 must be str, not {}", m.classOf(name)->name));
+    if (!bases.is(Kind::Tuple)) typeError(fmt::format("type.__new__() argument 2 must be tuple, not {}", m.classOf(bases)->name));
+    if (!namespaceDict.is(Kind::Dict)) typeError(fmt::format("type.__new__() argument 3 must be dict, not {}", m.classOf(namespaceDict)->name));
+    const ValueList& baseList = bases.as<TupleObject>().items;
+    if (baseList.size() > 1) typeError("cwb supports classes with one base class; type() got " + std::to_string(baseList.size()));
+    if (!baseList.empty() && !baseList[0].is(Kind::Class)) typeError("bases must be types");
+    auto cls = std::make_shared<ClassObject>(name.str(), baseList.empty() ? m.builtinClass("object") : baseList[0].ref<ClassObject>());
+    cls->module = "__main__";
+    if (Frame* caller = m.currentFrame(); caller && caller->globals) {
+        auto moduleName = caller->globals->find("__name__");
+        if (moduleName != caller->globals->end() && moduleName->second.is(Kind::Str)) cls->module = moduleName->second.str();
+    }
+    for (const auto& [key, value] : namespaceDict.as<DictObject>().entries()) {
+        if (!key.is(Kind::Str)) typeError("type() namespace keys must be str");
+        cls->dict[key.str()] = value;
+    }
+    if (auto module = cls->dict.find("__module__"); module != cls->dict.end() && module->second.is(Kind::Str)) cls->module = module->second.str();
+    return Value(cls);
+}
+
 void defineRange(Interpreter& vm, Namespace& builtins) {
     auto range = vm.defineClass("range", "object");
     builtins["range"] = Value(range);
@@ -237,8 +259,9 @@ void defineConstructors(Interpreter& vm) {
         return Value(dict);
     });
     constructor("type", [](Interpreter& m, CallArgs& a) {
-        if (a.positional.size() != 1) typeError("type() takes 1 argument");
-        return Value(m.classOf(a.positional[0]));
+        if (a.positional.size() == 1) return Value(m.classOf(a.positional[0]));
+        if (a.positional.size() != 3) typeError("type() takes 1 or 3 arguments");
+        return makeClassFromNamespace(m, a.positional[0], a.positional[1], a.positional[2]);
     });
     // types.MethodType(function, object) and types.ModuleType(name).
     constructor("method", [](Interpreter&, CallArgs& a) {
