@@ -209,7 +209,7 @@ const char* toString(CodeRole role) {
 }
 
 std::string graphTitle(const traces::Graph& graph, const FusionMap& fusion) {
-    std::string title = graphKindTitle(graph.kind);
+    std::string title = graphBaseTitle(graph);
     if (graph.kind == traces::GraphKind::PostGrad && !fusion.kernels.empty() && fusion.kernels.front().role != CodeRole::Unknown)
         title += std::string(" ") + toString(fusion.kernels.front().role);
     if (graph.name.starts_with("before_")) title += " (before passes)";

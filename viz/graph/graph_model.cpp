@@ -187,6 +187,10 @@ std::vector<std::string> modulePathOf(std::string_view name, std::string_view op
     return path;
 }
 
+std::string graphBaseTitle(const traces::Graph& graph) {
+    return graph.kind == traces::GraphKind::Other && !graph.name.empty() ? graph.name : graphKindTitle(graph.kind);
+}
+
 std::string graphKindTitle(traces::GraphKind kind) {
     switch (kind) {
         case traces::GraphKind::Dynamo: return "Dynamo";
@@ -229,8 +233,7 @@ GraphModel buildGraphModel(const traces::Graph& graph, const ModuleDonors* donor
     GraphModel model;
     model.graphId = graph.id;
     model.kind = graph.kind;
-    // A graph of no stage (a torch.cond branch the engine recorded) is titled by its name (cond_true_0).
-    model.title = graph.kind == traces::GraphKind::Other && !graph.name.empty() ? graph.name : graphKindTitle(graph.kind);
+    model.title = graphBaseTitle(graph);
     model.nodes.reserve(graph.nodes.size());
     for (const traces::GraphNode& source : graph.nodes) {
         GraphModelNode node;

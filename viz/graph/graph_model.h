@@ -81,5 +81,8 @@ std::vector<std::string> modulePathOf(std::string_view name, std::string_view op
 
 /// What the graph kind is called in tabs and titles: "Dynamo", "AOT forward", "post-grad", ...
 std::string graphKindTitle(traces::GraphKind kind);
+/// A graph's own title before any role: its kind's, or, for a graph of no stage (a torch.cond branch the engine
+/// recorded), its name (cond_true_0).
+std::string graphBaseTitle(const traces::Graph& graph);
 
 }  // namespace viz

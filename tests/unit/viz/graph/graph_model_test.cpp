@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "graph/fusion_map.h"
 #include "graph/graph_search.h"
 #include "graph_fixtures.h"
 
@@ -41,6 +42,16 @@ TEST(GraphModel, RepeatedInputsGiveOneEdge) {
     ASSERT_EQ(model.edges.size(), 1u);
     EXPECT_EQ(model.edges[0].from, 0);
     EXPECT_EQ(model.edges[0].to, 1);
+}
+
+// The engine records each torch.cond branch as a graph of no stage: its tab says which branch, not "other".
+TEST(GraphModel, CondBranchGraphsAreTitledByTheirName) {
+    traces::Graph branch = testing::graphOf(traces::GraphKind::Other, {testing::node("l_x_", "placeholder", "l_x_")});
+    branch.name = "cond_true_0";
+    EXPECT_EQ(buildGraphModel(branch).title, "cond_true_0");
+    EXPECT_EQ(graphTitle(branch, FusionMap{}), "cond_true_0");
+    branch.name.clear();
+    EXPECT_EQ(buildGraphModel(branch).title, graphKindTitle(traces::GraphKind::Other));
 }
 
 TEST(GraphModel, ShortTargetsAndOpNames) {
