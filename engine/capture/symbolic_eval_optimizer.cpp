@@ -6,6 +6,7 @@
 
 #include "capture/symbolic_eval.h"
 #include "tensor/autograd/grad_mode.h"
+#include "tensor/conversion.h"
 #include "vm/optimizer_state.h"
 
 namespace eng::capture {
@@ -164,7 +165,14 @@ std::optional<VarRef> callOptimizerStep(Tracer& tracer, TraceFrame& frame, const
                 vm::optim::sgdParameterUpdate(sink, param, gradVar, lr, sgd, buffer);
             } else {
                 if (!state.find(realParams[i])) state.set(realParams[i], vm::Value(std::make_shared<vm::DictObject>()));
-                vm::optim::initAdamState(state.find(realParams[i])->as<vm::DictObject>(), realParams[i].tensor(), false);
+                vm::DictObject& paramState = state.find(realParams[i])->as<vm::DictObject>();
+                vm::optim::initAdamState(paramState, realParams[i].tensor(), false);
+                // Dynamo keeps the step count on its parameter's device (OptimizerVariable.move_step_if_cpu, and a
+                // capturable group creates it there), so the compiled step updates it in device memory instead of
+                // copying a cpu scalar in and out of every call.
+                const tensor::Tensor& stepCount = paramState.find(vm::makeStr("step"))->tensor();
+                if (stepCount.device().isCpu() && !realParams[i].tensor().device().isCpu())
+                    paramState.set(vm::makeStr("step"), vm::makeTensor(tensor::to(stepCount, std::nullopt, realParams[i].tensor().device())));
                 vm::optim::adamParameterUpdate(sink, param, gradVar, lr, adam, stateTensor("step"), stateTensor("exp_avg"),
                                                stateTensor("exp_avg_sq"), static_cast<const VarRef*>(nullptr), [](const VarRef& count) { return Op(count); });
             }

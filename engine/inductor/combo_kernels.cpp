@@ -1,12 +1,14 @@
 // Combo kernels, after fusion: consecutive pointwise kernels of different iteration spaces that do not depend on
 // one another (an optimizer step's update of each parameter) become one kernel with one part each, as Inductor's
-// foreach and combo kernels run a compiled optimizer step in a few launches instead of one per parameter.
+// foreach and combo kernels run a compiled optimizer step in a few launches instead of one per parameter; and which
+// buffers fuse into one part.
 #include <algorithm>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "inductor/lowering_context.h"
 #include "inductor/scheduler.h"
 
 namespace eng::inductor {
@@ -49,9 +51,62 @@ std::string memberNames(const ScheduledKernel& k, const LoweredGraph& graph) {
     return names;
 }
 
+/// The steps with each stretch of kernels between extern calls ordered by depth, stably: a kernel's depth is one
+/// more than that of the deepest earlier kernel it depends on (it reads what that one writes, or writes what that one
+/// reads or writes). Kernels of one depth are independent, so an optimizer step's per-parameter kernels (every step
+/// count, then every update) come out next to one another, ready to be gathered.
+std::vector<ScheduleStep> orderedByDepth(const Schedule& schedule) {
+    std::vector<ScheduleStep> out;
+    std::vector<std::pair<int, ScheduleStep>> stretch;  // (depth, step)
+    std::vector<Accesses> accesses;
+    auto flushStretch = [&] {
+        std::stable_sort(stretch.begin(), stretch.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& entry : stretch) out.push_back(entry.second);
+        stretch.clear();
+        accesses.clear();
+    };
+    for (const ScheduleStep& step : schedule.steps) {
+        if (step.kind == ScheduleStep::Kind::Extern) {
+            flushStretch();
+            out.push_back(step);
+            continue;
+        }
+        Accesses a = accessesOf(schedule.kernels[static_cast<size_t>(step.index)]);
+        int depth = 0;
+        for (size_t m = 0; m < stretch.size(); ++m)
+            if (intersects(a.reads, accesses[m].writes) || intersects(a.writes, accesses[m].all)) depth = std::max(depth, stretch[m].first + 1);
+        stretch.emplace_back(depth, step);
+        accesses.push_back(std::move(a));
+    }
+    flushStretch();
+    return out;
+}
+
 }  // namespace
 
+std::vector<int> comboFusionComponents(const LoweredGraph& graph, const std::function<std::set<int>(int)>& readsOf) {
+    std::vector<int> parent(graph.buffers.size());
+    for (size_t i = 0; i < parent.size(); ++i) parent[i] = static_cast<int>(i);
+    auto find = [&](int x) {
+        while (parent[static_cast<size_t>(x)] != x) x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
+        return x;
+    };
+    for (const GraphBuffer& b : graph.buffers) {
+        if (b.kind != BufferKind::Pointwise) continue;
+        for (int r : readsOf(b.id)) {
+            const GraphBuffer& read = graph.buffers.at(static_cast<size_t>(r));
+            if ((read.kind == BufferKind::Pointwise || read.kind == BufferKind::Input) && lowering::sameSizes(read.sizes, b.sizes))
+                parent[static_cast<size_t>(find(b.id))] = find(r);
+        }
+    }
+    std::vector<int> component(graph.buffers.size(), -1);
+    for (const GraphBuffer& b : graph.buffers)
+        if (b.kind == BufferKind::Pointwise) component[static_cast<size_t>(b.id)] = find(b.id);
+    return component;
+}
+
 void fuseComboKernels(const LoweredGraph& graph, Schedule& schedule) {
+    schedule.steps = orderedByDepth(schedule);
     Schedule out;
     out.stored = std::move(schedule.stored);
     std::map<std::string, std::string> renamed;

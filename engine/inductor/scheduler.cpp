@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <variant>
@@ -49,7 +50,6 @@ ExprPtr rewriteExpr(const ExprPtr& e, const std::function<ExprPtr(const ExprPtr&
     return result;
 }
 
-
 struct Group {
     bool isExtern = false;
     std::vector<int> members;
@@ -85,9 +85,9 @@ struct GroupPlan {
 class Scheduler {
 public:
     Scheduler(const LoweredGraph& graph, const ScheduleOptions& options)
-        : graph_(graph), fuseWithoutSharedData_(options.aggressiveFusion || options.comboKernels),
+        : graph_(graph), fuseWithoutSharedData_(options.aggressiveFusion), comboKernels_(options.comboKernels),
           withoutSharedDataReason_(options.aggressiveFusion ? "no shared data, same iteration space (aggressive_fusion)"
-                                                           : "no shared data, same iteration space (the combo kernel it would join)") {}
+                                                           : "no shared data, one dataflow over the same iteration space (a combo kernel's part)") {}
 
     Schedule run();
 
@@ -104,6 +104,7 @@ private:
 
     const LoweredGraph& graph_;
     const bool fuseWithoutSharedData_;
+    const bool comboKernels_;
     const std::string withoutSharedDataReason_;
 };
 
@@ -469,6 +470,12 @@ Schedule Scheduler::run() {
     std::vector<Group> groups;
     std::vector<GroupPlan> plans;
     std::vector<int> groupOf(graph_.buffers.size(), -1);
+    std::vector<std::optional<GroupPlan>> alonePlans(graph_.buffers.size());  // each buffer in a kernel of its own
+    for (const GraphBuffer& b : graph_.buffers)
+        if (const bool reduction = b.kind == BufferKind::Reduction; b.kind != BufferKind::Input && b.kind != BufferKind::Extern)
+            alonePlans[static_cast<size_t>(b.id)] = std::get<GroupPlan>(plan(Group{false, {b.id}, reduction, reduction ? b.fullSizes : b.sizes, b.reducedDims}));
+    const std::vector<int> components = comboKernels_ ? comboFusionComponents(graph_, [&](int id) { return alonePlans[static_cast<size_t>(id)]->externalLoads; })
+                                                      : std::vector<int>{};
     for (const GraphBuffer& b : graph_.buffers) {
         if (b.kind == BufferKind::Input) continue;
         if (b.kind == BufferKind::Extern) {
@@ -487,12 +494,8 @@ Schedule Scheduler::run() {
         }
         // b in a kernel of its own: what it reads directly (before any fusion) tells which kernels it must
         // follow, and it is the new kernel when it joins none.
-        Group alone;
-        alone.members = {b.id};
-        alone.reduction = b.kind == BufferKind::Reduction;
-        alone.sizes = alone.reduction ? b.fullSizes : b.sizes;
-        alone.reducedDims = b.reducedDims;
-        GroupPlan alonePlan = std::get<GroupPlan>(plan(alone));
+        const Group alone = alonePlans[static_cast<size_t>(b.id)]->group;
+        GroupPlan alonePlan = std::move(*alonePlans[static_cast<size_t>(b.id)]);
         const std::set<int> reads = alonePlan.externalLoads;
         bool placed = false;
         for (size_t p = groups.size(); p-- > 0;) {
@@ -506,7 +509,9 @@ Schedule Scheduler::run() {
             bool sharesReads = false;
             for (int r : reads) sharesReads = sharesReads || plans[p].externalLoads.count(r) > 0;
             const bool sharesData = producer || sharesReads;
-            if (!sharesData && !(fuseWithoutSharedData_ && b.kind != BufferKind::Reduction && !groups[p].reduction)) continue;
+            const bool sameComponent = !components.empty() && components[static_cast<size_t>(b.id)] >= 0 &&
+                                       components[static_cast<size_t>(b.id)] == components[static_cast<size_t>(groups[p].members[0])];
+            if (!sharesData && !(((fuseWithoutSharedData_ && b.kind != BufferKind::Reduction) || sameComponent) && !groups[p].reduction)) continue;
             std::string why;
             auto joined = signatureWith(groups[p], b, why);
             if (joined) {

@@ -3,6 +3,8 @@
 // fusion decision with its reason; extern kernels run between the generated ones.
 #pragma once
 
+#include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,8 +47,8 @@ struct ScheduleOptions {
     bool comboKernels = false;      // then run fuseComboKernels
     /// Inductor's aggressive_fusion: pointwise buffers over the same iteration space fuse even when they share no
     /// data (neither reads what the other computes nor reads a buffer the other reads); off, such a pair stays in
-    /// two kernels ("no shared data"), as PyTorch's scheduler keeps it, unless combo kernels are on: there they fuse
-    /// directly into the kernel whose combo kernel they would join (an optimizer step's per-parameter scalars).
+    /// two kernels ("no shared data"), as PyTorch's scheduler keeps it, unless combo kernels are on and both belong to one
+    /// dataflow (comboFusionComponents: an optimizer step's update of one parameter).
     /// Reductions never fuse without shared data.
     bool aggressiveFusion = false;
 };
@@ -54,9 +56,16 @@ struct ScheduleOptions {
 /// Fuses and orders the lowered graph into kernels and extern calls.
 Schedule scheduleGraph(const LoweredGraph& graph, ScheduleOptions options = {});
 
-/// Inductor's combo (foreach) kernels: each run of consecutive pointwise kernels that are independent of one
-/// another (none reads or writes what another writes) becomes one combo kernel, whatever their sizes
-/// (combo_kernels.cpp). Kernels are renamed by their new positions.
+/// With combo kernels, which pointwise buffers may share a kernel although they share no data: those of one
+/// dataflow over one iteration space (buffers linked by reads of one another or of one input of their sizes, as an
+/// optimizer step's update of one parameter with its state is), so that each parameter's whole update is one kernel
+/// and the combo kernel gathers the parameters. Per buffer a component number, -1 for buffers that are not pointwise.
+std::vector<int> comboFusionComponents(const LoweredGraph& graph, const std::function<std::set<int>(int)>& readsOf);
+
+/// Inductor's combo (foreach) kernels: between extern calls, kernels are ordered by their depth in the dependency
+/// graph (stable), and each run of consecutive pointwise kernels that are independent of one another (none reads
+/// or writes what another writes) becomes one combo kernel, whatever their sizes (combo_kernels.cpp). Kernels are
+/// renamed by their new positions.
 void fuseComboKernels(const LoweredGraph& graph, Schedule& schedule);
 
 /// `prefix` + "_" + the ops of the graph nodes behind `members` (sorted): cwb_poi_fused_add_mul.
