@@ -22,6 +22,10 @@ struct CompiledBackwardGraph final : tensor::autograd::BackwardDescription {
     std::shared_ptr<const fx::Graph> graph;
     size_t savedCount = 0;
     bool dynamicShapes = false;  // symbolic sizes in the graph (SymInts among the saved values, dims of its nodes)
+    /// A backward under create_graph runs, but its gradients cannot be differentiated again, as in PyTorch.
+    std::optional<std::string> doubleBackwardRefusal() const override {
+        return "torch.compile with aot_autograd does not currently support double backward";
+    }
 };
 
 enum class PassCompiler { Inductor, Eager };

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "inductor/lowering_registry.h"
+#include "tensor/nn_functional.h"
 
 namespace eng::inductor::lowering {
 
@@ -370,7 +371,8 @@ struct ReductionLowering {
     /// pass) and the target's logit, summed out of the row where the column equals the target, all in one pass over
     /// the row (16-bit logits read as they are); loss = log(sum) + max - x[target], 0 on ignore_index rows, their
     /// mean over the rows kept. Class weights, label smoothing and the legacy arguments run as the eager op. A target
-    /// outside [0, C) that is not ignore_index gives NaN where eager raises (a kernel cannot).
+    /// outside [0, C) that is not ignore_index raises eager's IndexError before any kernel reads the targets (a kernel
+    /// cannot raise): an extern call checks them (nll_loss's own check) and the kernels read its result.
     std::optional<LValue> crossEntropy(const std::string&) {
         LValue x = args.tensor(0, "input"), target = args.tensor(1, "target");
         if (x.dim() != 2 || target.dim() != 1 || !tensor::isFloating(x.dtype) || tensor::isFloating(target.dtype) || target.dtype == DType::Bool)
@@ -382,6 +384,11 @@ struct ReductionLowering {
         const double ignore = static_cast<double>(args.integer(4, "ignore_index", -100));
         const DType acc = computeTypeFor(x.dtype);
         const Index classes = x.sizes[1];
+        target = lowering.externCall("check_class_targets", {target}, target.sizes, target.dtype, nullptr);
+        lowering.buffer(target.buffer).extern_.call = [classes, ignore](vm::Interpreter&, const vm::ValueList& t, const SymbolValues& symbols) {
+            tensor::checkClassTargets(t.at(0).as<vm::TensorObject>().value, evaluate(classes, {}, symbols), static_cast<int64_t>(ignore));
+            return t.at(0);
+        };
         LValue xf = castTo(x, acc);
         // target as a [N, 1] column, to meet the keepdim row results
         LValue column = target;

@@ -11,6 +11,7 @@
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/iteration.h"
+#include "tensor/op_recorder.h"
 
 namespace eng::tensor {
 
@@ -93,12 +94,19 @@ Tensor clone(const Tensor& t) {
 }
 
 Tensor contiguous(const Tensor& t) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "Tensor.contiguous", [&] { return RecordedCall{{Value(t)}, {}}; }, [&] { return contiguous(t); });
     if (t.isContiguous()) return t;
     Tensor out = empty(t.sizes(), t.dtype(), t.device());
     return copyInto(out, t);
 }
 
 Tensor to(const Tensor& t, std::optional<DType> dtype, std::optional<Device> device, bool copy) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "Tensor.to", [&] { return RecordedCall{{Value(t), device ? Value(*device) : Value(), dtype ? Value(*dtype) : Value()}, {{"copy", Value(copy)}}}; },
+            [&] { return to(t, dtype, device, copy); });
     const DType targetType = dtype.value_or(t.dtype());
     const Device targetDevice = normalizeDevice(device.value_or(t.device()));
     if (!copy && targetType == t.dtype() && targetDevice == normalizeDevice(t.device())) return t;

@@ -11,6 +11,7 @@
 #include "tensor/cuda_kernels.h"
 #include "tensor/host_route.h"
 #include "tensor/iteration.h"
+#include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
 #include "tensor/shape.h"
 
@@ -133,6 +134,9 @@ void checkSameDType(const Tensor& a, const Tensor& b, const char* what) {
 }  // namespace
 
 Tensor mm(const Tensor& a, const Tensor& b) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "torch.mm", [&] { return RecordedCall{{Value(a), Value(b)}, {}}; }, [&] { return mm(a, b); });
     if (a.dim() != 2) fail(ErrorKind::Runtime, fmt::format("self must be a matrix"));
     if (b.dim() != 2) fail(ErrorKind::Runtime, fmt::format("mat2 must be a matrix"));
     if (a.sizes()[1] != b.sizes()[0])
@@ -145,6 +149,9 @@ Tensor mm(const Tensor& a, const Tensor& b) {
 }
 
 Tensor bmm(const Tensor& a, const Tensor& b) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "torch.bmm", [&] { return RecordedCall{{Value(a), Value(b)}, {}}; }, [&] { return bmm(a, b); });
     if (a.dim() != 3) fail(ErrorKind::Runtime, fmt::format("batch1 must be a 3D tensor"));
     if (b.dim() != 3) fail(ErrorKind::Runtime, fmt::format("batch2 must be a 3D tensor"));
     const int64_t batch = a.sizes()[0];
@@ -186,6 +193,9 @@ Tensor dot(const Tensor& a, const Tensor& b) {
 Tensor outer(const Tensor& a, const Tensor& b) { return mul(unsqueeze(a, 1), b); }
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "torch.matmul", [&] { return RecordedCall{{Value(a), Value(b)}, {}}; }, [&] { return matmul(a, b); });
     const int64_t da = a.dim(), db = b.dim();
     if (da == 0 || db == 0)
         fail(ErrorKind::Runtime, fmt::format("both arguments to matmul need to be at least 1D, but they are {}D and {}D", da, db));

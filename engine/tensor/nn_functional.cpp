@@ -316,6 +316,16 @@ Tensor mseLoss(const Tensor& input, const Tensor& target, std::string_view reduc
     return reduce(mul(diff, diff), reduction);
 }
 
+void checkClassTargets(const Tensor& target, int64_t classes, int64_t ignoreIndex) {
+    if (target.numel() == 0) return;
+    if (cudaops::onCuda(target)) {
+        const Tensor outside = logicalAnd(ne(target, ignoreIndex), logicalOr(lt(target, int64_t{0}), ge(target, classes)));
+        if (!item(any(outside)).toBool()) return;
+    }
+    for (int64_t label : toInts(target))
+        if (label != ignoreIndex && (label < 0 || label >= classes)) fail(ErrorKind::Index, fmt::format("Target {} is out of bounds.", label));
+}
+
 namespace {
 
 // nll_loss of CUDA rows (batch x classes): each row's label picked by a gather on the device; labels equal to
@@ -324,12 +334,8 @@ namespace {
 Tensor nllLossOnDevice(const Tensor& rows, const Tensor& target, std::string_view reduction, int64_t ignoreIndex, bool single) {
     const int64_t classes = rows.sizes()[1];
     const Tensor labels = reshape(to(target, DType::Int64, rows.device()), {-1});
+    checkClassTargets(labels, classes, ignoreIndex);
     const Tensor counted = ne(labels, ignoreIndex);
-    const Tensor outside = logicalAnd(counted, logicalOr(lt(labels, int64_t{0}), ge(labels, classes)));
-    if (labels.numel() > 0 && item(any(outside)).toBool()) {
-        for (int64_t label : toInts(labels))
-            if (label != ignoreIndex && (label < 0 || label >= classes)) fail(ErrorKind::Index, fmt::format("Target {} is out of bounds.", label));
-    }
     const Tensor safe = where(counted, labels, int64_t{0});
     const Tensor picked = reshape(gather(rows, 1, unsqueeze(safe, 1)), {-1});
     const Tensor losses = where(counted, unary(UnaryOp::Neg, picked), 0.0);
@@ -352,6 +358,7 @@ Tensor nllLoss(const Tensor& logProbs, const Tensor& target, std::string_view re
     if (target.numel() != batch)
         fail(ErrorKind::Value, fmt::format("Expected input batch_size ({}) to match target batch_size ({}).", batch, target.numel()));
     if (cudaops::onCuda(logProbs)) return nllLossOnDevice(rows, target, reduction, ignoreIndex, logProbs.dim() == 1);
+    checkClassTargets(target, classes, ignoreIndex);
     const std::vector<int64_t> labels = toInts(target);
     std::vector<double> losses(static_cast<size_t>(batch), 0.0);
     double total = 0;
@@ -359,7 +366,6 @@ Tensor nllLoss(const Tensor& logProbs, const Tensor& target, std::string_view re
     for (int64_t i = 0; i < batch; ++i) {
         const int64_t label = labels[static_cast<size_t>(i)];
         if (label == ignoreIndex) continue;
-        if (label < 0 || label >= classes) fail(ErrorKind::Index, fmt::format("Target {} is out of bounds.", label));
         losses[static_cast<size_t>(i)] = -item(select(select(rows, 0, i), 0, label)).toDouble();
         total += losses[static_cast<size_t>(i)];
         ++counted;

@@ -25,6 +25,9 @@ Tensor scaledDotProductAttention(const Tensor& query, const Tensor& key, const T
                                  std::optional<double> scale = std::nullopt);
 // reduction: "mean", "sum" or "none".
 Tensor mseLoss(const Tensor& input, const Tensor& target, std::string_view reduction = "mean");
+/// nll_loss's check of class indices: IndexError "Target N is out of bounds." for the first label outside
+/// [0, classes) that is not ignoreIndex (on CUDA after one read back, where PyTorch asserts on the device).
+void checkClassTargets(const Tensor& target, int64_t classes, int64_t ignoreIndex);
 Tensor nllLoss(const Tensor& logProbs, const Tensor& target, std::string_view reduction = "mean", int64_t ignoreIndex = -100);
 Tensor crossEntropy(const Tensor& input, const Tensor& target, std::string_view reduction = "mean",
                     int64_t ignoreIndex = -100);

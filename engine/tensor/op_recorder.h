@@ -24,6 +24,10 @@ public:
     virtual ~OpRecorder() = default;
     /// torch.<function>(*call.args, **call.kwargs) returned `result`; `function` may be dotted ("nn.functional.gelu").
     virtual void record(std::string_view function, const RecordedCall& call, const Tensor& result) = 0;
+    /// Whether the recorder also wants the structural ops (views, sum, matrix products, casts: recordedStructuralOp),
+    /// named as registry ops ("Tensor.reshape"). AOT Autograd's graph recorder does not (their formulas are
+    /// derivative_rules.cpp's); create_graph's recorder does, as every op of a formula must carry history.
+    virtual bool recordsStructuralOps() const { return false; }
 };
 
 /// This thread's recorder; null unless a tracer installed one.
@@ -55,6 +59,19 @@ Tensor recordedOp(std::string_view function, MakeCall&& makeCall, Compute&& comp
     Tensor out = compute();
     recorder->record(function, makeCall(), out);
     return out;
+}
+
+/// Whether this thread's recorder wants structural ops (views, sum, matrix products, casts), which such an op then
+/// records with recordedOp under its registry name ("Tensor.reshape"); for any other recorder it runs unrecorded.
+inline bool structuralOpsRecorded() {
+    const OpRecorder* recorder = activeOpRecorder();
+    return recorder && recorder->recordsStructuralOps();
+}
+
+/// Integers as a recorded list argument (sizes, dims).
+inline Value recordedInts(const std::vector<int64_t>& ints) {
+    ValueList items(ints.begin(), ints.end());
+    return Value::list(std::move(items));
 }
 
 }  // namespace eng::tensor

@@ -14,6 +14,7 @@
 #include "tensor/cuda_kernels.h"
 #include "tensor/host_route.h"
 #include "tensor/iteration.h"
+#include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
 #include "tensor/shape.h"
 #include "tensor/worker_pool.h"
@@ -419,6 +420,10 @@ DimList singleDim(std::optional<int64_t> dim) {
 }  // namespace
 
 Tensor sum(const Tensor& x, const DimList& dims, bool keepdim, std::optional<DType> dtype) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "torch.sum", [&] { return RecordedCall{{Value(x), dims ? recordedInts(*dims) : Value(), Value(keepdim)}, {{"dtype", dtype ? Value(*dtype) : Value()}}}; },
+            [&] { return sum(x, dims, keepdim, dtype); });
     return sumOrMean(x, dims, keepdim, dtype, false);
 }
 

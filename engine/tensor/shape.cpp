@@ -12,6 +12,7 @@
 #include "tensor/pointwise.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/host_route.h"
+#include "tensor/op_recorder.h"
 
 namespace eng::tensor {
 
@@ -120,6 +121,9 @@ Tensor viewDtype(const Tensor& x, DType dtype) {
 }
 
 Tensor reshape(const Tensor& x, const Shape& shape) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "Tensor.reshape", [&] { return RecordedCall{{Value(x), recordedInts(shape)}, {}}; }, [&] { return reshape(x, shape); });
     const Shape target = inferShape(shape, x.numel());
     if (std::optional<Shape> strides = viewStrides(x.sizes(), x.strides(), target))
         return x.asStrided(target, std::move(*strides), x.storageOffset());
@@ -129,6 +133,9 @@ Tensor reshape(const Tensor& x, const Shape& shape) {
 }
 
 Tensor permute(const Tensor& x, const std::vector<int64_t>& dims) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "Tensor.permute", [&] { return RecordedCall{{Value(x), recordedInts(dims)}, {}}; }, [&] { return permute(x, dims); });
     const int64_t ndim = x.dim();
     if (static_cast<int64_t>(dims.size()) != ndim)
         fail(ErrorKind::Runtime,
@@ -148,6 +155,9 @@ Tensor permute(const Tensor& x, const std::vector<int64_t>& dims) {
 }
 
 Tensor transpose(const Tensor& x, int64_t dim0, int64_t dim1) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "Tensor.transpose", [&] { return RecordedCall{{Value(x), Value(dim0), Value(dim1)}, {}}; }, [&] { return transpose(x, dim0, dim1); });
     const int64_t ndim = x.dim();
     const auto a = static_cast<size_t>(wrapDim(dim0, ndim));
     const auto b = static_cast<size_t>(wrapDim(dim1, ndim));
@@ -159,12 +169,18 @@ Tensor transpose(const Tensor& x, int64_t dim0, int64_t dim1) {
 }
 
 Tensor t(const Tensor& x) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "Tensor.t", [&] { return RecordedCall{{Value(x)}, {}}; }, [&] { return t(x); });
     if (x.dim() > 2)
         fail(ErrorKind::Runtime, fmt::format("t() expects a tensor with <= 2 dimensions, but self is {}D", x.dim()));
     return x.dim() < 2 ? x.asStrided(x.sizes(), x.strides(), x.storageOffset()) : transpose(x, 0, 1);
 }
 
 Tensor unsqueeze(const Tensor& x, int64_t dim) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "Tensor.unsqueeze", [&] { return RecordedCall{{Value(x), Value(dim)}, {}}; }, [&] { return unsqueeze(x, dim); });
     const auto d = static_cast<size_t>(wrapDim(dim, x.dim() + 1));
     Shape sizes = x.sizes(), strides = x.strides();
     const int64_t stride = d >= sizes.size() ? 1 : sizes[d] * strides[d];
@@ -190,6 +206,9 @@ Tensor squeeze(const Tensor& x, const std::optional<std::vector<int64_t>>& dims)
 }
 
 Tensor expand(const Tensor& x, const Shape& sizes) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "Tensor.expand", [&] { return RecordedCall{{Value(x), recordedInts(sizes)}, {}}; }, [&] { return expand(x, sizes); });
     const size_t oldDims = x.sizes().size();
     if (sizes.size() < oldDims)
         fail(ErrorKind::Runtime, fmt::format("expand({}{{{}}}, size={}): the number of sizes provided ({}) must be greater or "

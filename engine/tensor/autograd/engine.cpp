@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <optional>
+
+#include "tensor/autograd/double_backward.h"
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/autograd/graph_walk.h"
 #include "tensor/autograd/grad_utils.h"
@@ -85,9 +88,10 @@ BackwardInterceptorScope::~BackwardInterceptorScope() { gInterceptor = previous_
 
 bool backwardIntercepted() { return gInterceptor != nullptr; }
 
-void backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradRoots, bool retainGraph) {
+void backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradRoots, bool retainGraph, bool createGraph) {
     const RootGradients start = rootGradients(roots, gradRoots);
     if (gInterceptor) {
+        if (createGraph) fail(ErrorKind::Runtime, "compiled_autograd does not support create_graph");
         // The interceptor runs the pass itself or declines; a backward inside it (none today) would run eagerly.
         BackwardInterceptor* interceptor = gInterceptor;
         gInterceptor = nullptr;
@@ -98,6 +102,8 @@ void backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradR
         if ((*interceptor)(start, retainGraph)) return;
     }
     const GradModeGuard noGrad(false);
+    std::optional<CreateGraphScope> recording;
+    if (createGraph) recording.emplace();
     auto run = [&](Node& node, std::vector<Tensor>& grads) { return runNode(node, grads, retainGraph); };
     walkBackward(start.edges, start.grads, run, [](const Tensor& a, const Tensor& b) { return add(a, b); });
 }
@@ -107,7 +113,7 @@ void backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradR
 namespace eng::tensor::autograd {
 
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs, const std::vector<Tensor>& gradOutputs,
-                         bool retainGraph, bool allowUnused) {
+                         bool retainGraph, bool allowUnused, bool createGraph) {
     std::vector<Edge> inputEdges;
     for (const Tensor& input : inputs) {
         if (!input.requiresGrad()) fail(ErrorKind::Runtime, "One of the differentiated Tensors does not require grad");
@@ -116,6 +122,8 @@ std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<T
     const RootGradients start = rootGradients(outputs, gradOutputs);
     std::vector<Tensor> results(inputs.size());
     const GradModeGuard noGrad(false);
+    std::optional<CreateGraphScope> recording;
+    if (createGraph) recording.emplace();
     auto run = [&](Node& node, std::vector<Tensor>& grads) -> std::vector<Tensor> {
         // The gradient reaching an input's edge is its result; no leaf's .grad is touched.
         for (size_t i = 0; i < inputEdges.size(); ++i)

@@ -35,11 +35,12 @@ bool backwardIntercepted();
 // Accumulates d(roots)/d(leaf) into every reachable leaf's .grad (and retain_grad tensors). gradRoots[i] may be
 // undefined for a one-element root (implicitly ones). Without retainGraph the saved tensors are freed, so a
 // second pass through the same nodes raises PyTorch's "Trying to backward through the graph a second time".
-void backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradRoots, bool retainGraph = false);
+// With createGraph the pass itself is recorded (double_backward.h): the gradients have history.
+void backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& gradRoots, bool retainGraph = false, bool createGraph = false);
 
 // torch.autograd.grad: d(outputs)/d(inputs) returned (undefined for an input no gradient reached, with
 // allowUnused), without accumulating into any .grad.
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs, const std::vector<Tensor>& gradOutputs,
-                         bool retainGraph, bool allowUnused);
+                         bool retainGraph, bool allowUnused, bool createGraph = false);
 
 }  // namespace eng::tensor::autograd

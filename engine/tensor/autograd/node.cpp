@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "tensor/autograd/double_backward.h"
+#include "tensor/autograd/grad_mode.h"
 #include "tensor/conversion.h"
 #include "tensor/error.h"
 #include "tensor/pointwise.h"
@@ -26,10 +28,14 @@ std::shared_ptr<AutogradMeta>& metaOf(const Tensor& t) {
 }
 
 // Adds `grad` into a tensor's .grad: a fresh copy the first time (never an alias of a tensor the caller may
-// hold), in place afterwards, as PyTorch's AccumulateGrad does outside create_graph.
+// hold), in place afterwards, as PyTorch's AccumulateGrad does outside create_graph (double_backward.h under it).
 void accumulateInto(TensorImpl& target, const Tensor& grad) {
     if (!target.autograd) target.autograd = std::make_shared<AutogradMeta>();
     Tensor& existing = target.autograd->grad;
+    if (creatingGraph()) {  // create_graph: the .grad keeps its history
+        existing = accumulateCreatingGraph(existing, grad);
+        return;
+    }
     if (!existing.defined()) existing = clone(grad);
     else addInPlace(existing, grad);
 }
@@ -66,7 +72,7 @@ FormulaNode::FormulaNode(std::string name, std::vector<Edge> next, std::vector<T
       saved_(std::move(saved)),
       formula_(std::move(formula)),
       description_(std::move(description)) {
-    for (const Tensor& s : saved_) savedInfo_.push_back({s.defined() ? versionOf(s) : 0, false, 0, {}});
+    for (const Tensor& s : saved_) savedInfo_.push_back({s.defined() ? versionOf(s) : 0, false, 0, {}, nullptr});
 }
 
 void FormulaNode::setSavedOrigins(const std::vector<Tensor>& originals) {
@@ -76,6 +82,7 @@ void FormulaNode::setSavedOrigins(const std::vector<Tensor>& originals) {
         savedInfo_[i].isOwnOutput = meta && meta->gradFn.get() == this;
         savedInfo_[i].outputNr = meta ? meta->outputNr : 0;
         savedInfo_[i].original = originals[i].implPtr();
+        if (meta && !savedInfo_[i].isOwnOutput) savedInfo_[i].gradFn = meta->gradFn;
     }
 }
 
@@ -114,10 +121,28 @@ const std::vector<Tensor>& FormulaNode::savedTensors() const {
     return saved_;
 }
 
+Tensor FormulaNode::unpackSaved(size_t i) {
+    const Tensor& s = saved_[i];
+    if (!s.defined()) return s;
+    const SavedInfo& info = savedInfo_[i];
+    const std::shared_ptr<Node> producer = info.isOwnOutput ? shared_from_this() : info.gradFn;
+    if (producer) {
+        Tensor out = detached(s);
+        out.impl()->autograd = std::make_shared<AutogradMeta>();
+        out.impl()->autograd->gradFn = producer;
+        out.impl()->autograd->outputNr = info.outputNr;
+        return out;
+    }
+    const std::shared_ptr<TensorImpl> leaf = info.original.lock();
+    if (leaf && leaf->requiresGrad && (!leaf->autograd || !leaf->autograd->gradFn)) return Tensor::fromImpl(leaf);
+    return s;
+}
+
 std::vector<Tensor> FormulaNode::apply(const std::vector<Tensor>& gradOutputs) {
     savedTensors();
     std::vector<bool> needs;
     for (const Edge& e : nextEdges()) needs.push_back(e.valid());
+    if (creatingGraph()) return applyCreatingGraph(gradOutputs, std::move(needs));
     const BackwardContext context{gradOutputs, saved_, std::move(needs)};
     return formula_(context);
 }

@@ -29,7 +29,7 @@ struct TensorGeometry {
     static TensorGeometry of(const Tensor& t) { return {t.sizes(), t.dtype(), t.device()}; }
 };
 
-class Node {
+class Node : public std::enable_shared_from_this<Node> {
 public:
     virtual ~Node() = default;
     // PyTorch's class name of the node ("MulBackward0", "AccumulateGrad").
@@ -78,6 +78,9 @@ using BackwardFormula = std::function<std::vector<Tensor>(const BackwardContext&
 class BackwardDescription {
 public:
     virtual ~BackwardDescription() = default;
+    /// Under create_graph, the error a second backward through this node raises (its gradients are computed, then
+    /// made the results of a node that raises), when it has its own wording: AOT Autograd's for compiled graphs.
+    virtual std::optional<std::string> doubleBackwardRefusal() const { return std::nullopt; }
 };
 
 // A node whose backward is a formula over saved tensors. The formula must keep tensors only in `saved`
@@ -93,6 +96,9 @@ public:
     const std::vector<Tensor>& savedTensors() const;
     // Records which node output each saved tensor was (called once outputs are attached to this node).
     void setSavedOrigins(const std::vector<Tensor>& originals);
+    /// Saved tensor i as create_graph's formulas read it: with its autograd history (this node's own output, the
+    /// node that produced a saved input, or the leaf itself), as PyTorch's SavedVariable::unpack.
+    Tensor unpackSaved(size_t i);
 
 private:
     // What a saved tensor was when saved: its version, and the node output it was (for PyTorch's message).
@@ -101,7 +107,9 @@ private:
         bool isOwnOutput = false;
         uint32_t outputNr = 0;
         std::weak_ptr<TensorImpl> original;  // a saved input: named by its grad_fn when the check fails
+        std::shared_ptr<Node> gradFn;        // a saved non-leaf input's producer (older than this node: no cycle)
     };
+    std::vector<Tensor> applyCreatingGraph(const std::vector<Tensor>& gradOutputs, std::vector<bool> needs);
     void checkSavedVersions() const;
     std::string savedOrigin(size_t i) const;
     std::vector<Tensor> saved_;

@@ -21,10 +21,9 @@ std::vector<Tensor> tensorsOf(const Value& v) {
 
 void runBackward(const std::vector<Tensor>& roots, const std::vector<Tensor>& grads, const Args& a, size_t retainIndex,
                  size_t createIndex) {
-    if (a.boolean(createIndex))
-        fail(ErrorKind::NotImplemented, "backward(create_graph=True): higher-order gradients are not supported by the cwb autograd");
+    const bool createGraph = a.boolean(createIndex);
     // retain_graph defaults to create_graph, as in PyTorch.
-    autograd::backward(roots, grads, a.optBoolean(retainIndex).value_or(false));
+    autograd::backward(roots, grads, a.optBoolean(retainIndex).value_or(createGraph), createGraph);
 }
 
 }  // namespace
@@ -49,13 +48,12 @@ void registerAutogradOps(OpRegistry& r) {
           "grad(Any outputs, Any inputs, Any grad_outputs=None, bool? retain_graph=None, bool create_graph=False, bool? only_inputs=None, "
           "bool? allow_unused=None, bool is_grads_batched=False, bool materialize_grads=False)",
           [](const Args& a) {
-              if (a.boolean(4))
-                  fail(ErrorKind::NotImplemented, "grad(create_graph=True): higher-order gradients are not supported by the cwb autograd");
               if (a.boolean(7)) fail(ErrorKind::NotImplemented, "grad(is_grads_batched=True) is not supported by the cwb autograd");
               const bool materialize = a.boolean(8);
               const std::vector<Tensor> inputs = tensorsOf(a[1]);
-              const std::vector<Tensor> grads = autograd::grad(tensorsOf(a[0]), inputs, tensorsOf(a[2]), a.optBoolean(3).value_or(false),
-                                                               a.optBoolean(6).value_or(materialize) || materialize);
+              const bool createGraph = a.boolean(4);
+              const std::vector<Tensor> grads = autograd::grad(tensorsOf(a[0]), inputs, tensorsOf(a[2]), a.optBoolean(3).value_or(createGraph),
+                                                               a.optBoolean(6).value_or(materialize) || materialize, createGraph);
               ValueList out;
               for (size_t i = 0; i < grads.size(); ++i)
                   out.push_back(grads[i].defined() ? Value(grads[i]) : materialize ? Value(zerosLike(inputs[i])) : Value());
