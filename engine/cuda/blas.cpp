@@ -2,6 +2,7 @@
 // matmul/mm/bmm/linear on CUDA tensors; cuBLASLt matmuls with bias/activation epilogues for compiled linears.
 #include "cuda/blas.h"
 
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,6 +15,7 @@
 #include "cuda/driver.h"
 #include "cuda/driver_api.h"
 #include "cuda/events.h"
+#include "cuda/lt_algo_store.h"
 #include "cuda/toolkit_libraries.h"
 
 namespace eng::cuda {
@@ -180,6 +182,38 @@ cublasLtMatmulAlgo_t fastestCandidate(DeviceBlas& blas, DeviceContext& context, 
     return results[best].algo;
 }
 
+static_assert(sizeof(cublasLtMatmulAlgo_t) == sizeof(LtAlgoWords), "cuBLASLt's algorithm struct is 8 opaque words");
+
+// Timed choices persist in the kernel cache directory: another process of the same problem on the same device and
+// library runs the same algorithm (and so the same summation order) instead of timing again, perhaps differently.
+const LtAlgoStore& algoStore() {
+    static const LtAlgoStore store;
+    return store;
+}
+
+LtAlgoKey storedKeyOf(DeviceContext& context, const LinearCall& call, const LtKey& key) {
+    LtAlgoKey stored;
+    stored.library = std::to_string(cublasLt().cublasLtGetVersion());
+    stored.device = context.name() + " " + context.arch();
+    stored.type = call.type;
+    stored.m = call.m;
+    stored.n = call.n;
+    stored.k = call.k;
+    stored.epilogue = call.epilogue;
+    stored.alignWeight = std::get<6>(key);
+    stored.alignX = std::get<7>(key);
+    stored.alignOut = std::get<8>(key);
+    stored.alignBias = std::get<9>(key);
+    return stored;
+}
+
+// Whether `algo` runs this plan's problem within the fixed workspace.
+bool supports(DeviceBlas& blas, const LtPlan& plan, const cublasLtMatmulAlgo_t& algo) {
+    cublasLtMatmulHeuristicResult_t check{};
+    return cublasLt().cublasLtMatmulAlgoCheck(blas.lt, plan.desc, plan.a, plan.b, plan.d, plan.d, &algo, &check) == CUBLAS_STATUS_SUCCESS &&
+           check.workspaceSize <= kWorkspaceBytes;
+}
+
 // Row-major out[m, n] = x[m, k] weight[n, k]^T is column-major out^T (n x m) = weight^T^T (n x k) x^T (k x m):
 // A is the weight's memory read as a k x n column-major matrix and transposed, B is x's memory as k x m, and
 // the bias (one value per row of the column-major result) is cuBLASLt's per-row bias of length n.
@@ -202,14 +236,22 @@ LtPlan makePlan(DeviceBlas& blas, DeviceContext& context, const LinearCall& call
     checkBlas(cublasLt().cublasLtMatrixLayoutCreate(&plan.a, data, static_cast<uint64_t>(call.k), static_cast<uint64_t>(call.n), call.k), "cublasLtMatrixLayoutCreate");
     checkBlas(cublasLt().cublasLtMatrixLayoutCreate(&plan.b, data, static_cast<uint64_t>(call.k), static_cast<uint64_t>(call.m), call.k), "cublasLtMatrixLayoutCreate");
     checkBlas(cublasLt().cublasLtMatrixLayoutCreate(&plan.d, data, static_cast<uint64_t>(call.n), static_cast<uint64_t>(call.m), call.n), "cublasLtMatrixLayoutCreate");
-    if (productAlgo) {
-        cublasLtMatmulHeuristicResult_t check{};
-        if (cublasLt().cublasLtMatmulAlgoCheck(blas.lt, plan.desc, plan.a, plan.b, plan.d, plan.d, productAlgo, &check) == CUBLAS_STATUS_SUCCESS &&
-            check.workspaceSize <= kWorkspaceBytes) {
-            plan.algo = *productAlgo;
-            return plan;
-        }
+    if (productAlgo && supports(blas, plan, *productAlgo)) {
+        plan.algo = *productAlgo;
+        return plan;
     }
+    // A problem small enough to be timed takes the choice an earlier process timed, also while capturing a graph.
+    const bool timed = call.m * call.n * call.k <= kTunedMacs;
+    const LtAlgoKey storedKey = timed ? storedKeyOf(context, call, key) : LtAlgoKey{};
+    if (timed)
+        if (std::optional<LtAlgoWords> words = algoStore().load(storedKey)) {
+            cublasLtMatmulAlgo_t stored;
+            std::memcpy(&stored, words->data(), sizeof stored);
+            if (supports(blas, plan, stored)) {
+                plan.algo = stored;
+                return plan;
+            }
+        }
     cublasLtMatmulPreference_t preference = nullptr;
     checkBlas(cublasLt().cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
     const size_t workspace = kWorkspaceBytes;
@@ -223,7 +265,7 @@ LtPlan makePlan(DeviceBlas& blas, DeviceContext& context, const LinearCall& call
     cublasLt().cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &alignOut, sizeof alignOut);
     // Timing needs a synchronize, which a CUDA graph capture forbids: a plan first made while capturing keeps
     // the heuristic's first choice.
-    const bool tune = call.m * call.n * call.k <= kTunedMacs && !streamCapturing(context);
+    const bool tune = timed && !streamCapturing(context);
     cublasLtMatmulHeuristicResult_t results[kCandidates]{};
     int found = 0;
     const cublasStatus_t status =
@@ -233,6 +275,11 @@ LtPlan makePlan(DeviceBlas& blas, DeviceContext& context, const LinearCall& call
         throw CudaError(fmt::format("cuBLASLt has no algorithm for linear {}x{}x{} with epilogue {}", call.m, call.n, call.k,
                                     epilogueName(call.epilogue)));
     plan.algo = found > 1 ? fastestCandidate(blas, context, plan, call, results, found) : results[0].algo;
+    if (found > 1) {
+        LtAlgoWords words;
+        std::memcpy(words.data(), &plan.algo, sizeof words);
+        algoStore().store(storedKey, words);
+    }
     return plan;
 }
 

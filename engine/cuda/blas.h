@@ -34,8 +34,10 @@ const char* epilogueName(Epilogue epilogue);  // "bias + relu", for output code 
 
 // F.linear through cuBLASLt, row-major and contiguous: out[m, n] = act(x[m, k] @ weight[n, k]^T + bias[n]).
 // Float32 (full precision, no TF32), Float16 and BFloat16 (float32 accumulation; bias in the same type as x).
-// The algorithm comes from cuBLASLt's heuristic, once per shape, type, epilogue and pointer alignment; the
-// per-device workspace is fixed, so the call never allocates (it may be captured into a CUDA graph).
+// The algorithm comes from cuBLASLt's heuristic, once per shape, type, epilogue and pointer alignment (small problems:
+// the fastest of its candidates, timed on the first call and kept in the kernel cache directory for later processes,
+// cuda/lt_algo_store.h); the per-device workspace is fixed, so the call never allocates (it may be captured into a
+// CUDA graph).
 struct LinearCall {
     GemmType type = GemmType::Float32;
     int64_t m = 0, n = 0, k = 0;

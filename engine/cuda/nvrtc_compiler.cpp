@@ -9,7 +9,9 @@
 #include <cstdlib>
 #include <sstream>
 #include <exception>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -40,6 +42,7 @@ const char* toString(KernelOrigin origin) {
         case KernelOrigin::DiskCache: return "disk cache";
         case KernelOrigin::MemoryCache: return "memory cache";
         case KernelOrigin::Llvm: return "LLVM NVPTX";
+        case KernelOrigin::SameSource: return "another kernel with the same code";
     }
     return "?";
 }
@@ -74,10 +77,12 @@ std::vector<std::string> KernelCompiler::optionsFor(const std::string& arch) con
 }
 
 std::string KernelCompiler::cacheKey(const KernelSource& source, const std::string& arch) const {
-    std::string key = fmt::format("nvrtc {}\narch {}\nentry {}\noptions", nvrtcVersionText(), arch, source.entry);
+    std::string key = fmt::format("nvrtc {}\narch {}\noptions", nvrtcVersionText(), arch);
     for (const std::string& option : optionsFor(arch)) key += " " + option;
-    key += "\n";
-    key += source.code;
+    key += "\nnames masked\n";
+    std::vector<std::string> names{source.entry};
+    names.insert(names.end(), source.renamable.begin(), source.renamable.end());
+    key += kernel_cache::maskNames(source.code, names);
     return key;
 }
 
@@ -118,8 +123,24 @@ KernelCompileOutcome KernelCompiler::compileTimed(const KernelSource& source, co
 
 KernelCompileOutcome KernelCompiler::compilePtx(const std::string& entry, const std::string& key, const std::string& arch,
                                                 const std::function<std::string()>& generate) {
-    return compileCached(entry, "ptx\narch " + arch + "\nentry " + entry + "\n" + key, arch, true, ptxDisk_, KernelOrigin::Llvm, generate);
+    return compileCached(entry, ptxCacheKey(key, arch), arch, true, ptxDisk_, KernelOrigin::Llvm, generate);
 }
+
+std::string KernelCompiler::ptxCacheKey(const std::string& key, const std::string& arch) { return "ptx\narch " + arch + "\n" + key; }
+
+namespace {
+
+// A cache file holds the entry point's name (that of the kernel which compiled it) before the binary.
+std::string withEntry(const std::string& entry, const std::string& binary) { return "entry " + entry + "\n" + binary; }
+bool splitEntry(std::string& stored, std::string& entry) {
+    const size_t end = stored.find('\n');
+    if (stored.compare(0, 6, "entry ") != 0 || end == std::string::npos || end == 6 || end + 1 == stored.size()) return false;
+    entry = stored.substr(6, end - 6);
+    stored.erase(0, end + 1);
+    return true;
+}
+
+}  // namespace
 
 KernelCompileOutcome KernelCompiler::compileCached(const std::string& entry, const std::string& key, const std::string& arch, bool ptx,
                                                    const kernel_cache::DiskKernelCache& disk, KernelOrigin generator,
@@ -140,12 +161,13 @@ KernelCompileOutcome KernelCompiler::compileCached(const std::string& entry, con
     kernel->entry = entry;
     kernel->arch = arch;
     kernel->ptx = ptx;
-    if (std::optional<std::string> cached = disk.load(key)) {
+    std::optional<std::string> cached = disk.load(key);
+    if (cached && splitEntry(*cached, kernel->entry)) {
         kernel->cubin = std::move(*cached);
         outcome.origin = KernelOrigin::DiskCache;
     } else {
         kernel->cubin = generate();
-        disk.store(key, kernel->cubin);
+        disk.store(key, withEntry(entry, kernel->cubin));
         outcome.origin = generator;
     }
     std::lock_guard lock(mutex_);
@@ -160,26 +182,51 @@ KernelCompileOutcome KernelCompiler::compileCached(const std::string& entry, con
 
 std::vector<KernelCompileOutcome> KernelCompiler::compileAll(const std::vector<KernelSource>& sources, const std::string& arch,
                                                              unsigned threads) {
-    std::vector<KernelCompileOutcome> outcomes(sources.size());
-    std::vector<std::exception_ptr> errors(sources.size());
+    std::vector<CompileJob> jobs;
+    jobs.reserve(sources.size());
+    for (const KernelSource& source : sources)
+        jobs.push_back({cacheKey(source, arch), [this, &source, &arch] { return compileTimed(source, arch); }});
+    return compileJobs(jobs, threads);
+}
+
+std::vector<KernelCompileOutcome> KernelCompiler::compileJobs(const std::vector<CompileJob>& jobs, unsigned threads) {
+    // Each distinct key's first job compiles; the others wait for it.
+    std::vector<size_t> distinct, firstOf(jobs.size());
+    std::unordered_map<std::string_view, size_t> byKey;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+        auto [it, inserted] = byKey.emplace(jobs[i].key, i);
+        firstOf[i] = it->second;
+        if (inserted) distinct.push_back(i);
+    }
+    std::vector<KernelCompileOutcome> outcomes(jobs.size());
+    std::vector<std::exception_ptr> errors(jobs.size());
     std::atomic<size_t> next{0};
     auto work = [&] {
-        for (size_t i = next++; i < sources.size(); i = next++) {
+        for (size_t d = next++; d < distinct.size(); d = next++) {
             try {
-                outcomes[i] = compileTimed(sources[i], arch);
+                outcomes[distinct[d]] = jobs[distinct[d]].compile();
             } catch (...) {
-                errors[i] = std::current_exception();
+                errors[distinct[d]] = std::current_exception();
             }
         }
     };
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    const size_t helpers = std::min<size_t>(threads, sources.size()) - (sources.empty() ? 0 : 1);
+    const size_t helpers = std::min<size_t>(threads, distinct.size()) - (distinct.empty() ? 0 : 1);
     std::vector<std::thread> pool;
     for (size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
     work();
     for (std::thread& t : pool) t.join();
     for (const std::exception_ptr& error : errors)
         if (error) std::rethrow_exception(error);
+    int64_t shared = 0;
+    for (size_t i = 0; i < jobs.size(); ++i)
+        if (firstOf[i] != i) {
+            outcomes[i].kernel = outcomes[firstOf[i]].kernel;
+            outcomes[i].origin = KernelOrigin::SameSource;
+            ++shared;
+        }
+    std::lock_guard lock(mutex_);
+    stats_.sameSource += shared;
     return outcomes;
 }
 

@@ -16,20 +16,29 @@
 namespace eng::cuda {
 
 struct KernelSource {
+    KernelSource() = default;
+    KernelSource(std::string entryName, std::string source, std::vector<std::string> renamableNames = {})
+        : entry(std::move(entryName)), code(std::move(source)), renamable(std::move(renamableNames)) {}
     std::string entry;  // the extern "C" __global__ function to launch
     std::string code;   // complete translation unit
+    // Identifiers besides `entry` that do not decide the machine code (parameter names, the module's other entry
+    // points named after `entry`, such as `<entry>_finish`). The cache key masks them and the entry
+    // (kernel_cache::maskNames), so kernels that differ only in these names compile once and share one module,
+    // whose entry points keep the names of the kernel that compiled it (CompiledKernel::entry).
+    std::vector<std::string> renamable;
 };
 
 struct CompiledKernel {
     std::string key;    // cache key (also identifies the loaded module per device)
-    std::string entry;
+    std::string entry;  // the entry point's name in the module: that of the kernel which compiled it
     std::string arch;
     std::string cubin;  // ELF image for cuModuleLoadData, or PTX text when `ptx`
     bool ptx = false;   // PTX (the LLVM NVPTX path): the driver compiles it to machine code when it loads the module
 };
 
-// Where a compile() call found its CUBIN (Llvm: compilePtx's generator made the PTX).
-enum class KernelOrigin { Nvrtc, DiskCache, MemoryCache, Llvm };
+// Where a compile() call found its CUBIN (Llvm: compilePtx's generator made the PTX; SameSource: another kernel of the
+// same batch with the same code but for names compiled it).
+enum class KernelOrigin { Nvrtc, DiskCache, MemoryCache, Llvm, SameSource };
 const char* toString(KernelOrigin origin);
 
 // One kernel of compileAll: the kernel, where it came from and the wall time its compile() took on its thread.
@@ -44,6 +53,13 @@ struct KernelCacheStats {
     int64_t memoryHits = 0;
     int64_t diskHits = 0;
     int64_t compiles = 0;
+    int64_t sameSource = 0;  // kernels of a batch that took another's compile (same code but for names)
+};
+
+// One kernel to compile: its cache key (jobs with equal keys compile once) and how to compile it.
+struct CompileJob {
+    std::string key;
+    std::function<KernelCompileOutcome()> compile;
 };
 
 // "13.0": the NVRTC library in use (part of every cache key).
@@ -57,23 +73,30 @@ public:
 
     // Throws CudaError with NVRTC's log when the source does not compile.
     std::shared_ptr<const CompiledKernel> compile(const KernelSource& source, const std::string& arch);
+    // compile() telling where the kernel came from and how long it took.
+    KernelCompileOutcome compileTimed(const KernelSource& source, const std::string& arch);
     // Every source compiled as compile() does, on up to `threads` threads at once (0: one per hardware thread):
     // NVRTC is thread-safe and spends its time in optimisation and ptxas, so a graph's kernels compile in the
     // time of its slowest one. Outcomes in source order; the first failure is rethrown after all have finished.
     std::vector<KernelCompileOutcome> compileAll(const std::vector<KernelSource>& sources, const std::string& arch, unsigned threads = 0);
+    // The jobs with distinct keys run on up to `threads` threads at once (0: one per hardware thread); a job whose
+    // key an earlier one has gets that one's kernel (origin SameSource). Outcomes in job order; the first failure
+    // is rethrown after all have finished.
+    std::vector<KernelCompileOutcome> compileJobs(const std::vector<CompileJob>& jobs, unsigned threads = 0);
     // PTX that another code generator makes (`generate`, called on a miss), cached in memory and on disk as
     // compile()'s CUBINs are; `key` must name everything that decides the PTX (the generator's identity, the kernel).
     KernelCompileOutcome compilePtx(const std::string& entry, const std::string& key, const std::string& arch,
                                     const std::function<std::string()>& generate);
-    // The key compile() would use (source, arch, NVRTC version, options).
+    // The key compile() would use (the source with its names masked, arch, NVRTC version, options).
     std::string cacheKey(const KernelSource& source, const std::string& arch) const;
+    // The key compilePtx(entry, key, arch, ...) uses: `key` should have the kernel's names masked, as cacheKey's.
+    static std::string ptxCacheKey(const std::string& key, const std::string& arch);
 
     KernelCacheStats stats() const;
     const kernel_cache::DiskKernelCache& diskCache() const { return disk_; }
 
 private:
     std::vector<std::string> optionsFor(const std::string& arch) const;
-    KernelCompileOutcome compileTimed(const KernelSource& source, const std::string& arch);
     // compile() and compilePtx(): the memory cache, then `disk`, then `generate`.
     KernelCompileOutcome compileCached(const std::string& entry, const std::string& key, const std::string& arch, bool ptx,
                                        const kernel_cache::DiskKernelCache& disk, KernelOrigin generator,

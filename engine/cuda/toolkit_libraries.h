@@ -20,7 +20,7 @@ namespace eng::cuda {
 #define CWB_CUBLASLT_FUNCTIONS(X)                                                                              \
     X(cublasLtCreate) X(cublasLtMatmulDescCreate) X(cublasLtMatmulDescSetAttribute) X(cublasLtMatrixLayoutCreate) \
     X(cublasLtMatmulPreferenceCreate) X(cublasLtMatmulPreferenceSetAttribute) X(cublasLtMatmulPreferenceDestroy)  \
-    X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmulAlgoCheck) X(cublasLtMatmul)
+    X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmulAlgoCheck) X(cublasLtMatmul) X(cublasLtGetVersion)
 
 #define CWB_DECLARE_ENTRY(name) decltype(&::name) name = nullptr;
 struct NvrtcApi {

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -44,6 +46,30 @@ std::string hashHex(const std::string& text) {
         hash *= 1099511628211ull;
     }
     return fmt::format("{:016x}", hash);
+}
+
+std::string maskNames(const std::string& text, const std::vector<std::string>& names) {
+    std::unordered_map<std::string_view, size_t> index;
+    for (size_t i = 0; i < names.size(); ++i) index.emplace(names[i], i);
+    auto identifierChar = [](char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
+    std::string masked;
+    masked.reserve(text.size());
+    for (size_t i = 0; i < text.size();) {
+        if (!identifierChar(text[i])) {
+            masked += text[i++];
+            continue;
+        }
+        size_t end = i;
+        while (end < text.size() && (identifierChar(text[end]) || (text[i] >= '0' && text[i] <= '9' && text[end] == '.'))) ++end;
+        const std::string_view token(text.data() + i, end - i);
+        // '\x01' occurs in no C source or kernel text, so a marker never equals text that was not a name.
+        if (auto found = index.find(token); found != index.end() && !(token[0] >= '0' && token[0] <= '9'))
+            masked += fmt::format("\x01{}\x01", found->second);
+        else
+            masked += token;
+        i = end;
+    }
+    return masked;
 }
 
 std::filesystem::path DiskKernelCache::pathFor(const std::string& key) const { return dir_ / (hashHex(key) + suffix_); }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace eng::kernel_cache {
 
@@ -34,6 +35,13 @@ private:
 // This build of cwb: its executable's path, size and modification time. Keys that include it miss after a rebuild,
 // whose code generators or schedulers may produce other code for the same input.
 const std::string& executableIdentity();
+
+// `text` (C source, a kernel's IR text) with every identifier equal to names[i] replaced by a marker of i that no
+// source holds (the first i where a name repeats); numbers are skipped whole, so a name never matches inside
+// `0x1f` or `1e5f`. Two texts equal after masking differ only by a consistent renaming of those names, so a
+// kernel whose name and parameter names are masked compiles to the same code as any other with the same masked
+// text: its cache key.
+std::string maskNames(const std::string& text, const std::vector<std::string>& names);
 
 // 64-bit FNV-1a, as 16 hex digits (file names; the full key is still compared on load).
 std::string hashHex(const std::string& text);

@@ -77,6 +77,25 @@ __device__ __forceinline__ void cwb_mul_b(float (*acc)[4], float (*p)[4], const 
     }
   }
 }
+// Rows row0.. of `a` into tile sA and of `b` into tile sB (one cp.async group; the caller waits for it).
+__device__ __forceinline__ void cwb_load_tile_pair(cwb_u16* sA, const cwb_u16* a, long long strideA, cwb_u16* sB, const cwb_u16* b,
+                                                   long long strideB, int row0, int rows) {
+  cwb_load_tile(sA, a, strideA, row0, rows);
+  cwb_load_tile(sB, b, strideB, row0, rows);
+  cwb_commit();
+}
+// A pass's fixed 64 rows (Q and dO, or K and V) as this warp's A operands fa and fb, through sA and sB, which are free
+// again when this returns.
+__device__ __forceinline__ void cwb_load_fixed_rows(cwb_u32 (*fa)[4], cwb_u32 (*fb)[4], cwb_u16* sA, const cwb_u16* a, long long strideA,
+                                                    cwb_u16* sB, const cwb_u16* b, long long strideB, int row0, int rows, int warp,
+                                                    int lane) {
+  cwb_load_tile_pair(sA, a, strideA, sB, b, strideB, row0, rows);
+  cwb_wait0();
+  __syncthreads();
+  cwb_load_a(fa, sA, warp, lane);
+  cwb_load_a(fb, sB, warp, lane);
+  __syncthreads();
+}
 __device__ __forceinline__ void cwb_zero(float (*acc)[4], int n) {
   for (int i = 0; i < n; ++i) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0.f;
 }
@@ -108,13 +127,7 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
   const int kvEnd = CWB_CAUSAL ? min(P.S, m0 + BM) : P.S;
   const int tiles = (kvEnd + BM - 1) / BM;
   cwb_u32 qf[CWB_D / 16][4], df[CWB_D / 16][4];
-  cwb_load_tile(sA, q, P.st[0][2], m0, P.L);
-  cwb_load_tile(sB, dout, P.st[4][2], m0, P.L);
-  cwb_commit();
-  cwb_wait0();
-  __syncthreads();
-  cwb_load_a(qf, sA, warp, lane);
-  cwb_load_a(df, sB, warp, lane);
+  cwb_load_fixed_rows(qf, df, sA, q, P.st[0][2], sB, dout, P.st[4][2], m0, P.L, warp, lane);
   // D of this thread's two rows: the quad splits the head dim.
   float delta[2], lse[2], rowMax[2] = {NEG_INF, NEG_INF}, rowSum[2] = {0.f, 0.f};
   for (int r = 0; r < 2; ++r) {
@@ -127,7 +140,6 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
     sum += __shfl_xor_sync(0xffffffffu, sum, 2);
     delta[r] = sum;
   }
-  __syncthreads();
   // First walk: each row's log-sum-exp over the allowed keys.
   for (int j = 0; j < tiles; ++j) {
     cwb_load_tile(sA, k, P.st[1][2], j * BM, P.S);
@@ -172,9 +184,7 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
   // Second walk: dQ.
   cwb_zero(acc, CWB_D / 8);
   for (int j = 0; j < tiles; ++j) {
-    cwb_load_tile(sA, k, P.st[1][2], j * BM, P.S);
-    cwb_load_tile(sB, v, P.st[2][2], j * BM, P.S);
-    cwb_commit();
+    cwb_load_tile_pair(sA, k, P.st[1][2], sB, v, P.st[2][2], j * BM, P.S);
     cwb_wait0();
     __syncthreads();
     cwb_zero(s, BM / 8);
@@ -197,14 +207,7 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
   __shared__ float sLse[BM], sDelta[BM];
   const int n0 = blockIdx.x * BM;  // the longest causal columns first
   cwb_u32 kf[CWB_D / 16][4], vf[CWB_D / 16][4];
-  cwb_load_tile(sA, k, P.st[1][2], n0, P.S);
-  cwb_load_tile(sB, v, P.st[2][2], n0, P.S);
-  cwb_commit();
-  cwb_wait0();
-  __syncthreads();
-  cwb_load_a(kf, sA, warp, lane);
-  cwb_load_a(vf, sB, warp, lane);
-  __syncthreads();
+  cwb_load_fixed_rows(kf, vf, sA, k, P.st[1][2], sB, v, P.st[2][2], n0, P.S, warp, lane);
   float dv[CWB_D / 8][4];
   cwb_zero(acc, CWB_D / 8);  // dK
   cwb_zero(dv, CWB_D / 8);
@@ -212,9 +215,7 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
   const int tiles = (P.L + BM - 1) / BM;
   for (int i = first; i < tiles; ++i) {
     const int m0 = i * BM;
-    cwb_load_tile(sA, q, P.st[0][2], m0, P.L);
-    cwb_load_tile(sB, dout, P.st[4][2], m0, P.L);
-    cwb_commit();
+    cwb_load_tile_pair(sA, q, P.st[0][2], sB, dout, P.st[4][2], m0, P.L);
     if (threadIdx.x < BM) {
       const int row = m0 + threadIdx.x;
       sLse[threadIdx.x] = row < P.L ? P.lse[rowBase + row] : 0.f;

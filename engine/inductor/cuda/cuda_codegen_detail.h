@@ -84,6 +84,9 @@ bool laterStoreReads(const std::vector<Store>& stores, size_t i, const std::vect
 
 // The C name of a buffer parameter: the scheduler's name unless it would clash with generated locals.
 std::string bufferName(const Kernel& kernel, int buffer);
+// The names the generated source and kernelText(kernel) hold besides kernel.name that do not decide the code: the
+// buffers' (IR and C names), `<name>_finish`, and the same of a combo's parts (cuda_compile.cpp).
+std::vector<std::string> renamableNames(const Kernel& kernel);
 // "// " + each line of kernelText(kernel).
 std::string irComment(const Kernel& kernel);
 // `extern "C" __global__ void __launch_bounds__(threads) name(const float* __restrict__ arg0_1, ..., long long s0)`.

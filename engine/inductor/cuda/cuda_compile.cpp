@@ -1,6 +1,7 @@
 // Which compiler makes a generated kernel's machine code: NVRTC from the CUDA C++, or, with CWB_CUDA_CODEGEN=llvm,
 // LLVM's NVPTX backend for the kernels it covers (inductor/nvptx: pointwise kernels, following the CUDA kernel's
-// launch plan), both through the kernel cache.
+// launch plan), both through the kernel cache, keyed with the kernels' names masked so that kernels differing only in
+// names compile once; a graph's distinct kernels compile on parallel threads.
 #include <cstdlib>
 #include <stdexcept>
 
@@ -8,6 +9,7 @@
 
 #include "inductor/cuda/cuda_codegen_detail.h"
 #include "inductor/nvptx/nvptx_codegen.h"
+#include "kernel_cache/disk_cache.h"
 
 namespace eng::inductor::cuda {
 
@@ -38,34 +40,53 @@ nvptx::PtxLaunchPlan launchPlan(const Kernel& kernel, const CudaKernelCode& code
     return plan;
 }
 
-eng::cuda::KernelCompileOutcome compileWithLlvm(const Kernel& kernel, const CudaKernelCode& code, const std::string& arch,
-                                                eng::cuda::KernelCompiler& compiler) {
-    const nvptx::PtxLaunchPlan plan = launchPlan(kernel, code);
-    const std::string key = fmt::format("{}\nplan block {} width {} unroll {}\n{}", nvptx::nvptxIdentity(), plan.blockX, plan.vectorWidth,
-                                        plan.unroll, kernelText(kernel));
-    return compiler.compilePtx(code.name, key, arch, [&] { return nvptx::generatePtx(kernel, plan, arch).ptx; });
+// The LLVM path's cache key: its generator, the plan and the kernel's IR text with the kernel's names masked.
+std::string llvmKey(const Kernel& kernel, const nvptx::PtxLaunchPlan& plan) {
+    std::vector<std::string> names{kernel.name};
+    for (std::string& name : detail::renamableNames(kernel)) names.push_back(std::move(name));
+    return fmt::format("{}\nplan block {} width {} unroll {}\nnames masked\n{}", nvptx::nvptxIdentity(), plan.blockX, plan.vectorWidth,
+                       plan.unroll, kernel_cache::maskNames(kernelText(kernel), names));
 }
 
 }  // namespace
+
+namespace detail {
+
+std::vector<std::string> renamableNames(const Kernel& kernel) {
+    std::vector<std::string> names{kernel.name + "_finish"};
+    for (size_t i = 0; i < kernel.buffers.size(); ++i) {
+        names.push_back(kernel.buffers[i].name);
+        names.push_back(bufferName(kernel, static_cast<int>(i)));
+    }
+    for (const ComboPart& part : kernel.parts) {
+        names.push_back(part.kernel.name);
+        for (std::string& name : renamableNames(part.kernel)) names.push_back(std::move(name));
+    }
+    return names;
+}
+
+}  // namespace detail
 
 std::vector<eng::cuda::KernelCompileOutcome> compileCudaKernels(const std::vector<Kernel>& kernels, const std::vector<CudaKernelCode>& codes,
                                                                const std::string& arch, CudaCodegenPath path,
                                                                eng::cuda::KernelCompiler& compiler) {
     if (kernels.size() != codes.size()) throw std::logic_error("compileCudaKernels: one code per kernel");
-    std::vector<eng::cuda::KernelCompileOutcome> outcomes(kernels.size());
-    std::vector<eng::cuda::KernelSource> sources;
-    std::vector<size_t> byNvrtc;
+    std::vector<eng::cuda::CompileJob> jobs;
+    jobs.reserve(kernels.size());
     for (size_t i = 0; i < kernels.size(); ++i) {
         if (path == CudaCodegenPath::Llvm && llvmGenerates(kernels[i], codes[i], arch)) {
-            outcomes[i] = compileWithLlvm(kernels[i], codes[i], arch, compiler);
+            std::string key = llvmKey(kernels[i], launchPlan(kernels[i], codes[i]));
+            jobs.push_back({eng::cuda::KernelCompiler::ptxCacheKey(key, arch), [&, i, key] {
+                                const nvptx::PtxLaunchPlan plan = launchPlan(kernels[i], codes[i]);
+                                return compiler.compilePtx(codes[i].name, key, arch, [&] { return nvptx::generatePtx(kernels[i], plan, arch).ptx; });
+                            }});
         } else {
-            sources.push_back(codes[i].kernelSource());
-            byNvrtc.push_back(i);
+            eng::cuda::KernelSource source = codes[i].kernelSource();
+            std::string key = compiler.cacheKey(source, arch);
+            jobs.push_back({std::move(key), [&compiler, source = std::move(source), &arch] { return compiler.compileTimed(source, arch); }});
         }
     }
-    std::vector<eng::cuda::KernelCompileOutcome> compiled = compiler.compileAll(sources, arch);
-    for (size_t j = 0; j < byNvrtc.size(); ++j) outcomes[byNvrtc[j]] = std::move(compiled[j]);
-    return outcomes;
+    return compiler.compileJobs(jobs);
 }
 
 std::shared_ptr<const eng::cuda::CompiledKernel> compileCudaKernel(const Kernel& kernel, const CudaKernelCode& code, const std::string& arch,

@@ -30,6 +30,7 @@ CudaKernelCode generateCudaKernel(const Kernel& kernel, const CudaTuning& tuning
                           : kernel.isReduction() ? detail::generateReduction(kernel, tuning)
                                                  : detail::generatePointwise(kernel, tuning);
     code.name = kernel.name;
+    code.renamable = detail::renamableNames(kernel);
     if (tuning.trigCalls) code.source = "#define CWB_TRIG_CALLS\n" + code.source;  // before the prelude reads it
     if (tuning.gridWaves > 0) code.gridWaves = tuning.gridWaves;
     code.outerRanges = kernel.outerRanges;
@@ -128,7 +129,7 @@ void launchCudaKernel(eng::cuda::DeviceContext& device, const eng::cuda::Compile
     args.push_back(&pieces);
     try {
         device.launch(compiled, shape, args.data());
-        device.launch(compiled, code.finishShape(symbols), args.data(), code.name + "_finish");
+        device.launch(compiled, code.finishShape(symbols), args.data(), compiled.entry + "_finish");  // a shared module's names
     } catch (...) {
         device.deallocate(workspace);
         throw;

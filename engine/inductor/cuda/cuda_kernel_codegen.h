@@ -58,6 +58,9 @@ const char* strategyName(CudaStrategy strategy);
 struct CudaKernelCode {
     std::string name;    // == Kernel::name, the extern "C" __global__ entry
     std::string source;  // a complete NVRTC translation unit, meant to be read by users
+    /// Names in `source` besides `name` that do not decide the machine code (buffers, `<name>_finish`): the kernel
+    /// cache masks them, so kernels that differ only in names compile once (eng::cuda::KernelSource::renamable).
+    std::vector<std::string> renamable;
 
     CudaStrategy strategy = CudaStrategy::PointwiseScalar;
     int vectorWidth = 1;     // elements per vector access (PointwiseVectorized; row reductions along aligned rows)
@@ -92,7 +95,7 @@ struct CudaKernelCode {
     eng::cuda::LaunchShape launchShape(const SymbolValues& symbols, int multiprocessors = 0) const;
     /// "grid=(4096, 1, 1) block=(256, 1, 1)" for launchShape(symbols, multiprocessors).
     std::string launchText(const SymbolValues& symbols, int multiprocessors = 0) const;
-    eng::cuda::KernelSource kernelSource() const { return {name, source}; }
+    eng::cuda::KernelSource kernelSource() const { return {name, source, renamable}; }
 };
 
 /// Throws std::logic_error for kernels verifyKernel rejects.
@@ -109,8 +112,10 @@ enum class CudaCodegenPath { Nvrtc, Llvm };
 CudaCodegenPath cudaCodegenFromEnvironment();
 /// Whether the Llvm path generates this kernel (`code` is the CUDA generator's, whose launch plan it follows).
 bool llvmGenerates(const Kernel& kernel, const CudaKernelCode& code, const std::string& arch);
-/// Each kernel compiled for `arch` through `compiler`'s kernel cache by `path`; NVRTC's on parallel threads.
-/// Outcomes in order. Needs no GPU: the driver compiles PTX only when a device loads it.
+/// Each kernel compiled for `arch` through `compiler`'s kernel cache by `path`, the distinct ones on parallel threads
+/// (NVRTC and LLVM alike); kernels with the same code but for their names (the layers of a model) compile once and
+/// share the module, whose entry is the first one's name (launch by CompiledKernel::entry). Outcomes in order.
+/// Needs no GPU: the driver compiles PTX only when a device loads it.
 std::vector<eng::cuda::KernelCompileOutcome> compileCudaKernels(const std::vector<Kernel>& kernels, const std::vector<CudaKernelCode>& codes,
                                                                const std::string& arch, CudaCodegenPath path,
                                                                eng::cuda::KernelCompiler& compiler = eng::cuda::KernelCompiler::instance());
