@@ -3,6 +3,8 @@
 // (symbolic_eval_calls.cpp, with torch functions, tensor methods, builtins and nn modules).
 #pragma once
 
+#include <functional>
+
 #include "capture/tracer.h"
 #include "frontend/opcodes.h"
 
@@ -44,6 +46,17 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
 bool isGradModeClass(const vm::Value& value);
 /// torch.autocast (= torch.amp.autocast): constructing one with constant arguments is free of effects too.
 bool isAutocastClass(const vm::Value& value);
+
+/// nn.Modules (symbolic_eval_modules.cpp): whether a dunder of this value is inlined (a user object's, or a Python
+/// one of a module class: ParameterDict.__getitem__); a structural method read from a module (children,
+/// named_parameters, ModuleDict.items, ...: nullopt for others) and its call; a module call with its hooks.
+bool inlinesDunder(Tracer& tracer, const VarRef& v, const std::string& name);
+std::optional<VarRef> moduleMethod(Tracer& tracer, const VarRef& module, const std::string& name, const vm::Value& value);
+std::optional<VarRef> callModuleMethod(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,
+                                       const std::vector<std::pair<std::string, VarRef>>& kwargs);
+VarRef callModuleWithHooks(Tracer& tracer, TraceFrame& frame, const VarRef& module, std::vector<VarRef> args,
+                           std::vector<std::pair<std::string, VarRef>> kwargs,
+                           const std::function<VarRef(std::vector<VarRef>, std::vector<std::pair<std::string, VarRef>>)>& forward);
 
 /// RAISE_VARARGS, RERAISE, PUSH_EXC_INFO, POP_EXCEPT, CHECK_EXC_MATCH and WITH_EXCEPT_START over exceptions made
 /// in the trace (symbolic_eval_exceptions.cpp); false for other opcodes.

@@ -130,12 +130,17 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     guardValue(object);
     vm::Value value = vm_.getAttr(object->value, name);
     if (value.is(vm::Kind::BoundMethod) && value.as<vm::BoundMethodObject>().function.is(vm::Kind::Function)) {
+        // A classmethod read from an instance: bound to the object's class, which the object's guard fixes.
+        const vm::Value& receiver = value.as<vm::BoundMethodObject>().self;
+        if (receiver.is(vm::Kind::Class) && receiver.identical(vm::Value(vm_.classOf(object->value))))
+            return boundMethod(value.as<vm::BoundMethodObject>().function, constant(receiver), name);
         // A method bound to another object (types.MethodType(f, other) stored as an attribute) is not this object's.
         if (!value.as<vm::BoundMethodObject>().self.identical(object->value))
             unsupported("Unsupported attribute access", fmt::format("Dynamo does not trace `{}`: a method bound to another object.", name), {},
                         fmt::format("var_getattr {}", name));
         return boundMethod(value.as<vm::BoundMethodObject>().function, object, name);
     }
+    if (std::optional<VarRef> method = moduleMethod(*this, object, name, value)) return *method;
     if (object->value.is(vm::Kind::Module)) {
         VarRef v = constant(value);
         v->name = object->value.as<vm::ModuleObject>().name;  // torch functions print as module.name

@@ -340,6 +340,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     // Before the callable's own guard: a bound step is made anew on every access; the optimizer's class is guarded.
     if (std::optional<VarRef> stepped = callOptimizerStep(*this, frame, callable, args, kwargs)) return *stepped;
     if (std::optional<VarRef> method = callTensorDescriptor(*this, frame, callable, args, kwargs)) return *method;
+    if (std::optional<VarRef> members = callModuleMethod(*this, frame, callable, args, kwargs)) return *members;
     switch (callable->kind) {
         case Variable::Kind::TensorMethod: return callTensorMethod(*this, callable, std::move(args), std::move(kwargs));
         case Variable::Kind::ContainerMethod: return callContainerMethod(callable, std::move(args), std::move(kwargs));
@@ -389,10 +390,14 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     if (isModuleInstance(*this, value)) {
         auto& instance = value.as<vm::InstanceObject>();
         std::optional<vm::Value> forward = instance.cls->lookup("forward");
-        if (forward && forward->is(vm::Kind::Function))
-            return inlineFunction(frame, *forward, std::move(args), std::move(kwargs), callable);
-        for (auto cls = instance.cls; cls; cls = cls->base)
-            if (cls->dict.contains("forward")) return callLeafModule(*this, frame, callable, cls->name, args);
+        const bool python = forward && forward->is(vm::Kind::Function);
+        std::string leaf;  // a builtin module's class, whose forward is the functional call Dynamo records
+        for (auto cls = instance.cls; cls && !python && leaf.empty(); cls = cls->base)
+            if (cls->dict.contains("forward")) leaf = cls->name;
+        if (python || !leaf.empty())
+            return callModuleWithHooks(*this, frame, callable, std::move(args), std::move(kwargs), [&](std::vector<VarRef> a, KwVars k) {
+                return python ? inlineFunction(frame, *forward, std::move(a), std::move(k), callable) : callLeafModule(*this, frame, callable, leaf, a);
+            });
     }
     if (value.is(vm::Kind::Class) && value.object().get() == vm_.builtinClass("range").get() && kwargs.empty()) {
         // Dynamo's RangeVariable: the bounds are specialized (an int that became symbolic gets an equality guard

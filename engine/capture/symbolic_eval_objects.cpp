@@ -202,7 +202,7 @@ void Tracer::storeObjectAttr(const VarRef& object, const std::string& name, cons
 }
 
 std::optional<VarRef> Tracer::callDunder(TraceFrame& frame, const VarRef& object, const std::string& name, std::vector<VarRef> args) {
-    if (!isUserInstance(object)) return std::nullopt;
+    if (!inlinesDunder(*this, object, name)) return std::nullopt;
     const auto& cls = object->value.as<vm::InstanceObject>().cls;
     std::optional<vm::Value> method = cls->lookup(name);
     if (!method) return std::nullopt;

@@ -257,7 +257,7 @@ VarRef Tracer::compareOp(uint32_t op, const VarRef& a, const VarRef& b) {
 }
 
 VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
-    if (isUserInstance(container)) {
+    if (inlinesDunder(*this, container, "__getitem__")) {
         if (std::optional<VarRef> r = callDunder(*current_, container, "__getitem__", {key})) return *r;
         vm::typeError(fmt::format("'{}' object is not subscriptable", vm_.classOf(container->value)->name));
     }
@@ -441,7 +441,7 @@ std::vector<VarRef> Tracer::unpack(const VarRef& v) {
                 return out;
             }
             // An instance of a user class iterates through its own __iter__, inlined (a Mapping's keys()).
-            if (isUserInstance(v))
+            if (inlinesDunder(*this, v, "__iter__"))
                 if (std::optional<VarRef> iterator = callDunder(*current_, v, "__iter__", {})) return unpack(*iterator);
             // An object from outside the frame (a range or dict view on a resumed stack, an iterator) is guarded by
             // its type only: its items could differ next call, and iterating an iterator would consume it.

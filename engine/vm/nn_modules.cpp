@@ -12,6 +12,10 @@
 
 namespace eng::vm {
 
+/// Module._call_impl: forward between its pre-hooks and hooks (nn_module_hooks.cpp).
+Value callModuleImpl(Interpreter& vm, const Value& module, CallArgs args, const std::function<Value(const Value&)>& wrap);
+void installModuleHooks(Interpreter& vm, ClassObject& moduleClass);
+
 namespace {
 
 Value op(const std::string& name, tensor::ValueList args, tensor::KeywordArgs kwargs = {}) {
@@ -136,12 +140,8 @@ void defineModuleBase(Interpreter& interpreter, ModuleObject& nn) {
             a.positional.erase(a.positional.begin());
             return vm.callArgs(compiled->second, a);
         }
-        auto forward = vm.findAttr(module, "forward");
-        if (!forward)
-            raise("NotImplementedError", fmt::format("Module [{}] is missing the required \"forward\" function",
-                                                     module.as<InstanceObject>().cls->name));
         a.positional.erase(a.positional.begin());
-        return vm.callArgs(*forward, a);
+        return callModuleImpl(vm, module, std::move(a), [](const Value& callable) { return callable; });
     });
     def("named_parameters", [](Interpreter& vm, CallArgs& a) {
         std::string prefix = param(a, 0, "prefix", makeStr("")).str();
@@ -312,7 +312,11 @@ void defineModuleBase(Interpreter& interpreter, ModuleObject& nn) {
         std::string extra = vm.str(vm.call(vm.getAttr(module, "extra_repr"), {}));
         std::string text = instance.cls->name + "(";
         std::vector<std::string> lines;
-        if (!extra.empty()) lines.push_back(extra);
+        for (size_t start = 0; !extra.empty() && start <= extra.size();) {  // extra_repr's lines, each a line of its own
+            const size_t end = std::min(extra.find('\n', start), extra.size());
+            lines.push_back(extra.substr(start, end - start));
+            start = end + 1;
+        }
         for (const std::string& name : instance.moduleOrder)
             lines.push_back(fmt::format("({}): {}", name, indentLines(vm.repr(attribute(instance, name)))));
         if (lines.empty()) return makeStr(text + ")");
@@ -562,6 +566,7 @@ void defineContainers(Interpreter& vm, ModuleObject& nn) {
 
 void installNn(Interpreter& vm, ModuleObject& nn) {
     defineModuleBase(vm, nn);
+    installModuleHooks(vm, *vm.builtinClass("Module"));
     defineLeafModules(vm, nn);
     defineContainers(vm, nn);
     auto parameterClass = vm.builtinClass("Parameter");

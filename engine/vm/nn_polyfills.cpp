@@ -1,5 +1,5 @@
 // torch.nn layers and utilities written in the subset, as PyTorch writes them in Python: the activation modules
-// Softmax / LogSoftmax / Softmin, Conv1d / Conv2d, BatchNorm1d / BatchNorm2d, AvgPool1d / AvgPool2d (each a thin
+// Softmax / LogSoftmax / Softmin / Softplus, Conv1d / Conv2d, BatchNorm1d / BatchNorm2d, AvgPool1d / AvgPool2d (each a thin
 // forward over its torch.nn.functional op), and torch.nn.utils' clip_grad_norm_ / clip_grad_value_ /
 // parameters_to_vector. Being Python, the capture engine inlines them as Dynamo inlines torch.nn.
 #include <map>
@@ -38,6 +38,19 @@ class LogSoftmax(_DimActivation):
 class Softmin(_DimActivation):
     def forward(self, input):
         return F.softmax(-input, self.dim, _stacklevel=5)
+
+
+class Softplus(Module):
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input):
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self):
+        return "beta={}, threshold={}".format(self.beta, self.threshold)
 )PY";
 
 const char* kConv = R"PY(
@@ -281,9 +294,12 @@ def vector_to_parameters(vec, parameters):
 
 }  // namespace
 
+/// torch.nn.ParameterList / ParameterDict written in the subset (nn_containers_polyfill.cpp).
+const char* nnContainersPolyfillSource();
+
 const std::vector<std::string>& nnLayerModules() {
     static const std::vector<std::string> modules = {"torch.nn.modules.activation", "torch.nn.modules.conv", "torch.nn.modules.batchnorm",
-                                                     "torch.nn.modules.pooling"};
+                                                     "torch.nn.modules.pooling", "torch.nn.modules.container"};
     return modules;
 }
 
@@ -293,6 +309,7 @@ const char* nnPolyfillSource(const std::string& module) {
                                                                 {"torch.nn.modules.conv", kConv},
                                                                 {"torch.nn.modules.batchnorm", kBatchNorm},
                                                                 {"torch.nn.modules.pooling", kPooling},
+                                                                {"torch.nn.modules.container", nnContainersPolyfillSource()},
                                                                 {"torch.nn.utils", kUtils},
                                                                 {"torch.nn.utils.clip_grad", kUtils}};
     auto it = kSources.find(module);

@@ -194,6 +194,8 @@ Value Interpreter::binaryOp(uint32_t op, const Value& a, const Value& b) {
         if (auto result = numberOp(base, a, b)) return *result;
     }
     if (a.is(Kind::Instance) || b.is(Kind::Instance)) {
+        if (a.is(Kind::Instance) && inplace)  // `a += b` tries a.__iadd__(b) before a.__add__(b)
+            if (auto method = findAttr(a, fmt::format("__i{}__", name))) return call(*method, {b});
         if (a.is(Kind::Instance))
             if (auto method = findAttr(a, fmt::format("__{}__", name))) return call(*method, {b});
         if (b.is(Kind::Instance))

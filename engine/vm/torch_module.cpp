@@ -14,6 +14,9 @@
 
 namespace eng::vm {
 
+/// Module._call_impl: forward between its pre-hooks and hooks (nn_module_hooks.cpp).
+Value callModuleImpl(Interpreter& vm, const Value& module, CallArgs args, const std::function<Value(const Value&)>& wrap);
+
 namespace {
 
 std::shared_ptr<ModuleObject> newModule(Interpreter& vm, const std::string& name, std::string prefix = "") {
@@ -105,14 +108,17 @@ Value compileTarget(Interpreter& vm, const Value& target, std::shared_ptr<const 
         wrapper->attributes["training"] = vm.getAttr(target, "training");
         wrapper->moduleOrder.push_back("_orig_mod");
         Value wrapperValue(wrapper);
+        // As OptimizedModule runs the module's __call__ under Dynamo: Module._call_impl itself is skipped, so the
+        // hooks it runs and forward are each compiled as frames of their own.
         wrapper->attributes["forward"] = makeNative("forward", [target, options](Interpreter& machine, CallArgs& args) {
-            Value forward = machine.getAttr(target, "forward");
-            if (forward.is(Kind::BoundMethod) && forward.as<BoundMethodObject>().function.is(Kind::Function)) {
-                auto& method = forward.as<BoundMethodObject>();
-                args.positional.insert(args.positional.begin(), method.self);
-                return machine.callArgs(compiledFunction(method.function.as<FunctionObject>(), options), args);
-            }
-            return machine.callArgs(forward, args);
+            return callModuleImpl(machine, target, std::move(args), [&options](const Value& callable) {
+                if (callable.is(Kind::Function)) return compiledFunction(callable.as<FunctionObject>(), options);
+                if (callable.is(Kind::BoundMethod) && callable.as<BoundMethodObject>().function.is(Kind::Function)) {
+                    auto& method = callable.as<BoundMethodObject>();
+                    return Value(std::make_shared<BoundMethodObject>(method.self, compiledFunction(method.function.as<FunctionObject>(), options)));
+                }
+                return callable;
+            });
         });
         return wrapperValue;
     }
