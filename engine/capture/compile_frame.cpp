@@ -387,10 +387,14 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
             if (sink_) sink_->warning(key, warning);
         }
         emitGraphBreak(key, info);
-        countGraphBreak(info.reason);
+        // A data-dependent jump is Dynamo's generic_jump: its Unsupported stays counted as unimplemented, and the
+        // log gives the reason without the instruction preface (traces::countedAsGraphBreak).
+        const bool dataDependentJump = info.breakType == "Data-dependent branching";
+        if (dataDependentJump) countCounter("unimplemented", info.reason, 1);
+        else countGraphBreak(info.reason);
         if (explain_) explain_->breaks.push_back(info);
         if (logs_.graphBreaks)
-            logGraphBreak(prefix, info, fmt::format("Encountered graph break when attempting to trace {}:\n\n{}",
+            logGraphBreak(prefix, info, dataDependentJump ? info.reason : fmt::format("Encountered graph break when attempting to trace {}:\n\n{}",
                                                     instructionDescription(*frame.code, entry.breakPc), info.reason));
     }
     fx::logComponent("dynamic", "produce_guards");

@@ -284,6 +284,13 @@ VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRe
     if (!kwargs.empty() || args.size() > most || (!noArguments && args.empty()))
         unsupported("Unsupported method call", fmt::format("dict.{}() with these arguments.", name), {}, name);
     if (self->kind == Variable::Kind::Python && self->source && noArguments && name != "clear") return outsideDictView(self, name);
+    if (self->kind == Variable::Kind::Python && self->source && name == "get") {
+        // get(key[, default]) of a dict from outside the frame: `key in d`, then its item through its source.
+        if (!isConstant(args[0])) unsupported("Unsupported method call", "dict.get() with a traced key.", {}, name);
+        argOf(args[0]);
+        if (!outsideDictContains(self, exampleOf(args[0]))) return args.size() > 1 ? args[1] : constant(vm::Value());
+        return getItem(self, args[0]);
+    }
     if (self->kind == Variable::Kind::Python) {
         // All constants: the real method on the trace's own dict.
         for (const VarRef& a : args)
@@ -335,6 +342,13 @@ VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRe
         refreshViews(self);
     }
     return fallback;
+}
+
+bool Tracer::outsideDictContains(const VarRef& dict, const vm::Value& key) {
+    if (std::optional<VarRef> stored = pendingItem(dict->value, key)) return static_cast<bool>(*stored);
+    bool found = vm_.contains(dict->value, key);
+    guardDictContains(dict, key, found);
+    return found;
 }
 
 VarRef Tracer::outsideDictView(const VarRef& dict, const std::string& name) {

@@ -26,6 +26,10 @@ bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction
 std::optional<VarRef> callGradModeExit(Tracer& tracer, const VarRef& callable);
 /// Records torch._C._set_grad_enabled(enabled) and switches the trace's grad mode.
 void recordSetGradEnabled(Tracer& tracer, bool enabled);
+/// A function decorated with @torch.no_grad() / @torch.enable_grad(): inlined between the grad-mode switches its
+/// wrapper makes, as Dynamo traces a GradModeVariable-wrapped function; nullopt for any other callee.
+std::optional<VarRef> callGradModeDecorated(Tracer& tracer, TraceFrame& frame, const vm::Value& callee, const std::vector<VarRef>& args,
+                                            const std::vector<std::pair<std::string, VarRef>>& kwargs);
 /// Dynamo's VariableTracker repr of a value in its messages (`LazyVariableTracker(realized: TensorVariable())`).
 std::string variableRepr(Tracer& tracer, const Variable& v);
 /// A call of torch.optim's SGD / Adam / AdamW `step` (symbolic_eval_optimizer.cpp); nullopt for any other callable.

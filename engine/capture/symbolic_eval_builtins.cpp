@@ -207,7 +207,9 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
     }
     if ((name == "enumerate" || name == "zip" || name == "reversed" || name == "list" || name == "tuple") && kwargs.empty()) {
         std::vector<std::vector<VarRef>> sources;
-        for (const VarRef& a : args) sources.push_back(tracer.unpack(a));
+        // enumerate's second argument is its start, not an iterable.
+        const size_t iterables = name == "enumerate" ? std::min<size_t>(args.size(), 1) : args.size();
+        for (size_t i = 0; i < iterables; ++i) sources.push_back(tracer.unpack(args[i]));
         for (size_t i = 1; zipStrict && i < sources.size(); ++i)
             if (sources[i].size() != sources[0].size())
                 vm::raise("ValueError", fmt::format("zip() argument {} is {} than argument{}", i + 1,
@@ -243,19 +245,31 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         }
         return out;
     }
-    // A key function runs user code: sorted() calls it through the trace (Dynamo inlines it per item), so the
-    // order follows the frame's values; min/max with one are not modelled.
+    // A key function runs user code: sorted(), min() and max() call it through the trace (Dynamo inlines it per
+    // item), so the order follows the frame's values; keys must come out as constants.
     const VarRef* keyFunction = nullptr;
     for (const auto& [keyword, a] : kwargs)
         if (keyword == "key" && a->kind == Variable::Kind::Python && !a->value.isNone()) keyFunction = &a;
-    if (keyFunction && name == "sorted" && args.size() == 1) {
+    const bool extremum = name == "min" || name == "max";
+    if (keyFunction && (name == "sorted" || extremum) && args.size() == 1 &&
+        std::all_of(kwargs.begin(), kwargs.end(), [&](const auto& kw) { return kw.first == "key" || (!extremum && kw.first == "reverse"); })) {
         std::vector<VarRef> items = tracer.unpack(args[0]);
         std::vector<vm::Value> keys;
         for (const VarRef& item : items) {
             VarRef k = tracer.callFunction(frame, *keyFunction, {item}, {});
-            if (!tracer.isConstant(k)) tracer.unsupported("Unsupported sort key", "sorted() key returned a traced value.", {}, "builtin sorted");
+            if (!tracer.isConstant(k)) tracer.unsupported("Unsupported sort key", name + "() key returned a traced value.", {}, "builtin " + name);
             tracer.argOf(k);
             keys.push_back(tracer.exampleOf(k));
+        }
+        constexpr uint32_t kLess = static_cast<uint32_t>(ops::CompareOperator::Less);
+        if (extremum) {
+            // Python's min/max: the first item whose key no later key beats.
+            if (items.empty()) vm::raise("ValueError", name + "() iterable argument is empty");
+            size_t best = 0;
+            for (size_t i = 1; i < items.size(); ++i)
+                if (tracer.vm().truthy(tracer.vm().compare(kLess, name == "min" ? keys[i] : keys[best], name == "min" ? keys[best] : keys[i])))
+                    best = i;
+            return items[best];
         }
         bool reverse = false;
         for (const auto& [keyword, a] : kwargs)
@@ -263,7 +277,6 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         std::vector<size_t> order(items.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = i;
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-            constexpr uint32_t kLess = static_cast<uint32_t>(ops::CompareOperator::Less);
             return tracer.vm().truthy(tracer.vm().compare(kLess, reverse ? keys[b] : keys[a], reverse ? keys[a] : keys[b]));
         });
         auto out = std::make_shared<Variable>();

@@ -435,6 +435,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         const std::string& name = value.as<vm::NativeObject>().name;
         if (name == "cond" && (callable->name.empty() ? moduleHolding(*this, value) : callable->name) == "torch")
             return traceCond(*this, frame, callable, args, kwargs);
+        if (std::optional<VarRef> result = callGradModeDecorated(*this, frame, value, args, kwargs)) return *result;
         // A closure made in the trace holds traced cells the real function cannot see: a native must not call it
         // (sorted() calls its key through the trace).
         std::vector<VarRef> all = args;

@@ -176,6 +176,25 @@ bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction
     return true;
 }
 
+std::optional<VarRef> callGradModeDecorated(Tracer& tracer, TraceFrame& frame, const vm::Value& callee, const std::vector<VarRef>& args,
+                                            const std::vector<std::pair<std::string, VarRef>>& kwargs) {
+    const auto& native = callee.as<vm::NativeObject>();
+    auto wrapped = native.attributes.find("__wrapped__");
+    auto mode = native.attributes.find("grad_mode_enabled");
+    if (native.name != "decorated" || wrapped == native.attributes.end() || mode == native.attributes.end()) return std::nullopt;
+    const bool previous = tensor::autograd::isGradEnabled();
+    recordSetGradEnabled(tracer, mode->second.asBool());
+    VarRef result;
+    try {
+        result = tracer.callFunction(frame, tracer.constant(wrapped->second), args, kwargs);
+    } catch (TracedRaise&) {
+        recordSetGradEnabled(tracer, previous);  // the wrapper restores the mode however its function leaves
+        throw;
+    }
+    recordSetGradEnabled(tracer, previous);
+    return result;
+}
+
 std::optional<VarRef> callGradModeExit(Tracer& tracer, const VarRef& callable) {
     if (callable->name == kAutocastExitMarker) {
         auto& marker = callable->value.as<vm::NativeObject>();

@@ -582,14 +582,13 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
             if (tracer.isConstant(container) && item->kind == Variable::Kind::SymScalar) tracer.specializeScalar(item);
             if (!tracer.isConstant(container) || !tracer.isConstant(item))
                 tracer.unsupported("Unsupported `in`", "Dynamo cannot evaluate `in` on traced values.", {}, "CONTAINS_OP");
-            tracer.requireNoPendingItems(container->value, "__contains__");
             tracer.argOf(item);
-            bool found = tracer.vm().contains(tracer.exampleOf(container), tracer.exampleOf(item));
             // A key of a dict from outside the frame: Dynamo's DICT_CONTAINS on it, not a guard on the whole dict.
-            if (container->kind == Variable::Kind::Python && container->source && container->value.is(vm::Kind::Dict))
-                tracer.guardDictContains(container, tracer.exampleOf(item), found);
-            else
-                tracer.argOf(container);
+            const bool outsideDict = container->kind == Variable::Kind::Python && container->source && container->value.is(vm::Kind::Dict);
+            if (!outsideDict) tracer.requireNoPendingItems(container->value, "__contains__");
+            bool found = outsideDict ? tracer.outsideDictContains(container, tracer.exampleOf(item))
+                                     : tracer.vm().contains(tracer.exampleOf(container), tracer.exampleOf(item));
+            if (!outsideDict) tracer.argOf(container);
             stack.push_back(tracer.constant(vm::Value(in.arg ? !found : found)));
             return true;
         }

@@ -212,6 +212,10 @@ struct TraceFrame {
 /// Thrown by a traced `raise`: unwinds the traced frames to the innermost handler of their exception tables.
 struct TracedRaise {
     VarRef exception;
+    /// Set when the exception came from an operation on trace-time values (a missing dict key, an exhausted
+    /// iterator), with the interpreter's error text, for the break when no traced handler takes it.
+    bool observed = false;
+    std::string errorText{};
 };
 
 /// Thrown by instruction handlers when something cannot be captured.
@@ -238,6 +242,8 @@ public:
     vm::Interpreter& vm() { return vm_; }
     Graph& graph() { return *graph_; }
     void step(TraceFrame& frame);
+    /// The traced exception an interpreter error stands for when Dynamo observes it (raise_observed_exception).
+    std::optional<TracedRaise> observedException(TraceFrame& frame);
     VarRef constant(vm::Value value);
     VarRef null();
     VarRef wrapSource(const vm::Value& value, SourceRef source);
@@ -384,6 +390,9 @@ public:
     VarRef callGeneratorMethod(const VarRef& method, const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs);
     /// keys()/values()/items() of a dict from outside the frame: a view over its guarded keys and sourced values.
     VarRef outsideDictView(const VarRef& dict, const std::string& name);
+    /// `key in d` for a dict from outside the frame: a key the trace stored or deleted answers from the trace,
+    /// any other from the real dict, guarded by DICT_CONTAINS (Dynamo's ConstDictVariable over its source).
+    bool outsideDictContains(const VarRef& dict, const vm::Value& key);
     /// An iterator over a traced iterable: an iterator is its own iterator.
     VarRef iteratorOf(const VarRef& iterable);
     [[noreturn]] void unsupported(const std::string& breakType, const std::string& explanation,

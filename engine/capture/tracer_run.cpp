@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <new>
+#include <set>
 
 #include "capture/symbolic_eval.h"
 #include "capture/tracer.h"
@@ -68,8 +69,18 @@ TraceResult Tracer::trace(const vm::Frame& frame) {
 void Tracer::step(TraceFrame& frame) {
     TraceFrame* saved = current_;
     current_ = &frame;
+    std::optional<TracedRaise> observed;
     try {
-        evaluateInstruction(*this, frame);
+        try {
+            evaluateInstruction(*this, frame);
+        } catch (const vm::VmError&) {
+            observed = observedException(frame);
+            if (!observed) throw;
+        } catch (const vm::RaisedException&) {
+            observed = observedException(frame);
+            if (!observed) throw;
+        }
+        if (observed) throw *observed;
     } catch (TracedRaise& raised) {
         // A traced `raise` here or in a callee: this frame's handler takes it, else it unwinds to the caller.
         current_ = saved;
@@ -80,6 +91,46 @@ void Tracer::step(TraceFrame& frame) {
         throw;
     }
     current_ = saved;
+}
+
+std::optional<TracedRaise> Tracer::observedException(TraceFrame& frame) {
+    // Called inside the handler of the interpreter's error. Python errors of operations on trace-time values
+    // (KeyError of a dict, IndexError of a list, StopIteration of next(), ValueError of list.index/remove,
+    // ZeroDivisionError) are Dynamo's observed exceptions: raised in the trace, so the frame's own except
+    // clauses take them. Other errors (TypeError, AttributeError, ...) may stand for what the trace cannot model,
+    // so they keep breaking the graph.
+    static const std::set<std::string> observedClasses = {"KeyError", "IndexError", "StopIteration", "ValueError", "ZeroDivisionError"};
+    std::string className;
+    std::vector<VarRef> args;
+    std::string text;
+    try {
+        throw;
+    } catch (const vm::VmError& error) {
+        className = error.pythonClass();
+        text = error.what();
+        if (!text.empty()) args.push_back(constant(vm::makeStr(text)));
+    } catch (const vm::RaisedException& raised) {
+        const vm::Value& instance = raised.exception();
+        if (!instance.is(vm::Kind::Instance)) return std::nullopt;
+        const auto& cls = *instance.as<vm::InstanceObject>().cls;
+        if (!vm_.builtinClass(cls.name) || vm_.builtinClass(cls.name).get() != &cls) return std::nullopt;  // a user subclass
+        className = cls.name;
+        std::optional<vm::Value> arguments = vm_.findAttr(instance, "args");
+        if (!arguments || !arguments->is(vm::Kind::Tuple)) return std::nullopt;
+        for (const vm::Value& a : arguments->as<vm::TupleObject>().items) {
+            if (!a.isNone() && !a.is(vm::Kind::Str) && !a.is(vm::Kind::Int) && !a.is(vm::Kind::Float) && !a.is(vm::Kind::Bool)) return std::nullopt;
+            args.push_back(constant(a));
+        }
+        text = raised.what();
+    } catch (...) {
+        return std::nullopt;
+    }
+    if (!observedClasses.contains(className)) return std::nullopt;
+    auto cls = vm_.builtinClass(className);
+    if (!cls) return std::nullopt;
+    VarRef exception = constructException(*this, frame, constant(vm::Value(cls)), std::move(args), {});
+    chainContext(exception);
+    return TracedRaise{exception, true, text};
 }
 
 void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
@@ -95,6 +146,11 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
             try {
                 step(root);
             } catch (TracedRaise& raised) {
+                // An error of an operation no traced handler takes: the instruction runs in the interpreter, as before.
+                if (raised.observed) {
+                    breakOnError(root, result, raised.errorText);
+                    return;
+                }
                 // No traced handler catches it: it leaves the compiled frame, raised by the interpreter for real.
                 unsupported("Observed exception",
                             "Dynamo found no exception handler at the top-level compiled function when encountering an exception. "
@@ -373,8 +429,17 @@ void Tracer::finishWithBreak(TraceResult& result, TraceFrame& root, const GraphB
     // Dynamo's order: the stack first, then the live locals.
     for (const VarRef& v : root.stack) result.stack.push_back(rebuildOf(v, outputs, index));
     std::vector<bool> live = liveLocalsAt(*root.code, root.pc);
-    for (size_t i = 0; i < root.locals.size(); ++i)
-        if (live[i] && root.locals[i]) result.locals.emplace_back(static_cast<uint32_t>(i), rebuildOf(root.locals[i], outputs, index));
+    for (size_t i = 0; i < root.locals.size(); ++i) {
+        if (!live[i] || !root.locals[i]) continue;
+        // Dynamo restores a live local that holds another slot's value (a resume frame's `total = ___stack0`) from
+        // its variable, which realizes it: a scalar read from the frame gets its guard (`___stack0 == 15.0`) even
+        // when the trace did not use it. One still in its own slot is left as the frame has it.
+        const VarRef& v = root.locals[i];
+        if (v->kind == Variable::Kind::Python && v->source && v->source->kind == Source::Kind::Local &&
+            i < root.code->varNames.size() && v->source->name != root.code->varNames[i] && (v->value.isNumber() || v->value.is(vm::Kind::Str)))
+            guardValue(v);
+        result.locals.emplace_back(static_cast<uint32_t>(i), rebuildOf(v, outputs, index));
+    }
     recordCells(result, root, outputs, index);
     recordSideEffects(result, outputs, index);
     graph_->setOutput(std::move(outputs));

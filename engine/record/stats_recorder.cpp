@@ -28,7 +28,7 @@ RunStats statsOfSession(const traces::TraceData& trace, const traces::Session& s
     std::unordered_map<std::string, size_t> positions;
     // The same rows summary.counts.graphBreaks counts: one per break Dynamo reported (origin "artifact").
     for (const traces::GraphBreak* graphBreak : index.session(session.id).graphBreaks) {
-        if (graphBreak->origin != "artifact") continue;
+        if (!traces::countedAsGraphBreak(*graphBreak)) continue;
         std::string key = traces::graphBreakCounterKey(graphBreak->reason);
         auto [it, isNew] = positions.try_emplace(key, stats.graphBreakReasons.size());
         if (isNew) stats.graphBreakReasons.emplace_back(key, 0);

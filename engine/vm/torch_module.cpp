@@ -159,7 +159,7 @@ void defineGradMode(Interpreter& vm, ModuleObject& torch, const char* name, bool
     });
     cls->dict["__call__"] = makeNative("__call__", [enabled](Interpreter&, CallArgs& a) {
         Value function = a.positional.at(1);
-        return makeNative("decorated", [function, enabled](Interpreter& m, CallArgs& inner) {
+        Value decorated = makeNative("decorated", [function, enabled](Interpreter& m, CallArgs& inner) {
             bool previous = tensor::autograd::isGradEnabled();
             setGradMode(m, enabled);
             try {
@@ -171,6 +171,10 @@ void defineGradMode(Interpreter& vm, ModuleObject& torch, const char* name, bool
                 throw;
             }
         });
+        // functools.wraps' __wrapped__, and the mode, for the capture engine to inline the function under it.
+        decorated.as<NativeObject>().attributes["__wrapped__"] = function;
+        decorated.as<NativeObject>().attributes["grad_mode_enabled"] = Value(enabled);
+        return decorated;
     });
     torch.attributes[name] = Value(cls);
 }

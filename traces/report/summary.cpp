@@ -16,6 +16,10 @@ namespace traces {
 
 // Started or not: when the recompile limit refuses a compile, Dynamo has already logged the recompile and its
 // guard failures, but no dynamo_start.
+bool countedAsGraphBreak(const GraphBreak& graphBreak) {
+    return graphBreak.origin == "artifact" && graphBreak.breakType != "Data-dependent branching";
+}
+
 bool isRecompile(const TraceIndex& index, const Compile& compile) {
     return index.occurrenceHead(compile) == &compile && compile.key.frameCompileId.value_or(0) > 0;
 }
@@ -90,7 +94,7 @@ void countSession(const TraceIndex& index, const SessionRows& rows, SummaryCount
     for (const Graph* graph : rows.graphs)
         if (graph->kind == GraphKind::Dynamo) ++counts.graphs;
     for (const GraphBreak* graphBreak : rows.graphBreaks)
-        if (graphBreak->origin == "artifact") ++counts.graphBreaks;
+        if (countedAsGraphBreak(*graphBreak)) ++counts.graphBreaks;
     for (const OutputCode* code : rows.outputCode)
         if (isGeneratedOutputCode(*code)) ++counts.outputCode;
 }

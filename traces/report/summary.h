@@ -101,6 +101,10 @@ struct SessionSummary {
     std::vector<CompilePhaseTimes> compilePhases;  ///< compiles that recorded any phase, input order
 };
 
+/// Whether Dynamo counts this reported break in counters["graph_break"]: every break it reported, except one at a
+/// data-dependent jump (`if tensor:`), which Dynamo logs but counts under counters["unimplemented"] only (its
+/// Unsupported never passes through the CALL handlers' break_graph_if_unsupported, which moves the count).
+bool countedAsGraphBreak(const GraphBreak& graphBreak);
 /// An occurrence of a compile id above 0, started or not (a call the recompile limit refused is one too).
 bool isRecompile(const TraceIndex& index, const Compile& compile);
 SessionSummary summarizeSession(const TraceIndex& index, const Session& session);
