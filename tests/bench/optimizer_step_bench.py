@@ -5,7 +5,8 @@
 # SPEC: comma-separated tokens: cpu | cuda, iters=N (default 50), warmup=N (default 3), modes=eager+inductor (the
 # default); gpt2: instead, AdamW(fused=True)
 # over the 148 parameters of GPT-2 small's layout (2 embeddings, 12 layers of 12 tensors, the final norm) at width
-# d=N (default 32), the host cost of a compiled step over many parameters (engine/aot/README.md).
+# d=N (default 32), vocab=N (256), positions=N (64): `d=768,vocab=50257,positions=1024` is GPT-2 small's 124M; the
+# device is synchronised around each step on cuda (engine/aot/README.md).
 # Output: RESULT <impl> <optimizer> <mode> median_ms=<x> first_s=<y> checksum=<z>
 import time
 
@@ -21,9 +22,9 @@ def make_model(device):
     return nn.Sequential(*layers).to(device)
 
 
-def gpt2_parameters(d, device):
-    """GPT-2 small's parameter shapes at width d (vocabulary 256 and 64 positions keep the tables small)."""
-    shapes = [(256, d), (64, d)]
+def gpt2_parameters(d, device, vocab, positions):
+    """GPT-2 small's parameter shapes at width d (by default vocabulary 256 and 64 positions keep the tables small)."""
+    shapes = [(vocab, d), (positions, d)]
     for _ in range(12):
         shapes += [(d,), (d,), (3 * d, d), (3 * d,), (d, d), (d,), (d,), (d,), (4 * d, d), (4 * d,), (d, 4 * d), (d,)]
     shapes += [(d,), (d,)]
@@ -40,6 +41,11 @@ def make_optimizer(name, params):
     return torch.optim.AdamW(params, lr=1e-3, weight_decay=0.01)
 
 
+def sync(device):
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
 def median(values):
     s = sorted(values)
     return s[len(s) // 2]
@@ -48,15 +54,17 @@ def median(values):
 def bench(name, mode, cfg, device):
     torch._dynamo.reset()
     torch.manual_seed(0)
-    params = gpt2_parameters(cfg["d"], device) if name == "gpt2_adamw" else list(make_model(device).parameters())
+    params = gpt2_parameters(cfg["d"], device, cfg["vocab"], cfg["positions"]) if name == "gpt2_adamw" else list(make_model(device).parameters())
     for p in params:
         p.grad = torch.randn(p.shape, device=device) * 0.01
     opt = make_optimizer(name, params)
     step = opt.step if mode == "eager" else torch.compile(opt.step, backend=mode)
     times = []
     for i in range(cfg["warmup"] + cfg["iters"]):
+        sync(device)
         t0 = time.perf_counter()
         step()
+        sync(device)  # the step's kernels included, not only their launches
         times.append(time.perf_counter() - t0)
     checksum = 0.0
     for p in params:
@@ -65,7 +73,7 @@ def bench(name, mode, cfg, device):
 
 
 def main(spec="cpu"):
-    cfg = {"iters": 50, "warmup": 3, "d": 32}
+    cfg = {"iters": 50, "warmup": 3, "d": 32, "vocab": 256, "positions": 64}
     names = ["sgd", "adam", "adamw"]
     modes = ["eager", "inductor"]
     device = "cpu"
@@ -76,6 +84,10 @@ def main(spec="cpu"):
             cfg["warmup"] = int(token[7:])
         elif token.startswith("d="):
             cfg["d"] = int(token[2:])
+        elif token.startswith("vocab="):
+            cfg["vocab"] = int(token[6:])
+        elif token.startswith("positions="):
+            cfg["positions"] = int(token[10:])
         elif token.startswith("modes="):
             modes = token[6:].split("+")
         elif token == "gpt2":

@@ -1,21 +1,27 @@
 // Combo kernels on the CPU: each part is emitted as an internal kernel function, and the combo's entry walks the
 // parts' flattened ranges one after another, calling each part on the piece of [outerBegin, outerEnd) it covers,
-// so the launcher's thread split balances work across parts of any size.
+// so the launcher's thread split balances work across parts of any size. Parts that share a body
+// (ir: comboSharedBodies) call one function with their extent as its symbol.
 #include "inductor/cpu/cpu_codegen_internal.h"
 
 namespace eng::inductor::cpu::detail {
 
 llvm::Function* emitComboKernel(llvm::Module& module, const Kernel& kernel, const std::string& name, const std::string& cpu,
                                 const std::string& features) {
-    std::vector<llvm::Function*> partFunctions;
-    for (size_t p = 0; p < kernel.parts.size(); ++p) {
-        llvm::Function* part = emitKernel(module, kernel.parts[p].kernel, name + "_part" + std::to_string(p), cpu, features);
-        part->setLinkage(llvm::GlobalValue::InternalLinkage);
-        // Each part stays a function of its own: inlined, O3's work on one function of many loops grows faster
-        // than its size, and a call per part costs nothing next to a loop.
-        part->addFnAttr(llvm::Attribute::NoInline);
-        partFunctions.push_back(part);
-    }
+    // Each part stays a function of its own: inlined, O3's work on one function of many loops grows faster than its
+    // size, and a call per part costs nothing next to a loop. Parts with one shared body call one function.
+    auto internal = [&](const Kernel& k, const std::string& functionName) {
+        llvm::Function* f = emitKernel(module, k, functionName, cpu, features);
+        f->setLinkage(llvm::GlobalValue::InternalLinkage);
+        f->addFnAttr(llvm::Attribute::NoInline);
+        return f;
+    };
+    const ComboSharedBodies shared = comboSharedBodies(kernel);
+    std::vector<llvm::Function*> bodyFunctions, partFunctions;
+    for (const Kernel& body : shared.bodies) bodyFunctions.push_back(internal(body, body.name));
+    for (size_t p = 0; p < kernel.parts.size(); ++p)
+        partFunctions.push_back(shared.bodyOfPart[p] >= 0 ? bodyFunctions[static_cast<size_t>(shared.bodyOfPart[p])]
+                                                          : internal(kernel.parts[p].kernel, name + "_part" + std::to_string(p)));
     llvm::LLVMContext& ctx = module.getContext();
     auto* ptr = llvm::PointerType::getUnqual(ctx);
     auto* i64 = llvm::Type::getInt64Ty(ctx);
@@ -38,10 +44,12 @@ llvm::Function* emitComboKernel(llvm::Module& module, const Kernel& kernel, cons
             b.CreateStore(address, b.CreateConstInBoundsGEP1_64(ptr, buffers, j));
         }
         auto* symbols = b.CreateAlloca(i64, b.getInt64(std::max<size_t>(1, part.kernel.symbols.size())), "part" + std::to_string(p) + "_symbols");
-        for (size_t j = 0; j < part.kernel.symbols.size(); ++j) b.CreateStore(e.symbols.at(part.kernel.symbols[j]), b.CreateConstInBoundsGEP1_64(i64, symbols, j));
+        counts.push_back(e.index(product(part.kernel.outerRanges)));
+        if (shared.bodyOfPart[p] >= 0) b.CreateStore(counts.back(), symbols);  // the body's one symbol, its extent
+        else
+            for (size_t j = 0; j < part.kernel.symbols.size(); ++j) b.CreateStore(e.symbols.at(part.kernel.symbols[j]), b.CreateConstInBoundsGEP1_64(i64, symbols, j));
         partBuffers.push_back(buffers);
         partSymbols.push_back(symbols);
-        counts.push_back(e.index(product(part.kernel.outerRanges)));
     }
     llvm::Value* offset = b.getInt64(0);
     for (size_t p = 0; p < kernel.parts.size(); ++p) {

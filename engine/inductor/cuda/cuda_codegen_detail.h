@@ -103,8 +103,8 @@ std::vector<int> onlineSoftmaxPairs(const Kernel& kernel);
 
 CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning);
 // The statements of a pointwise kernel's body (its grid-stride loops over blockIdx.x / gridDim.x), filling `code`'s
-// strategy, vector width, block and items per block.
-std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code);
+// strategy, vector width, block and items per block. `index64` overrides the index width needsIndex64 decides.
+std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code, std::optional<bool> index64 = std::nullopt);
 // A combo kernel: each part's pointwise body over its own range of the grid's blocks.
 CudaKernelCode generateCombo(const Kernel& kernel, const CudaTuning& tuning);
 CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning);

@@ -62,8 +62,8 @@ void emitStores(ExprEmitter& emitter, const std::vector<Store>& stores, const st
 
 }  // namespace
 
-std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code) {
-    code.index64 = needsIndex64(kernel);
+std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code, std::optional<bool> index64) {
+    code.index64 = index64.value_or(needsIndex64(kernel));
     const std::string idx = code.index64 ? "long long" : "int";
     const int block = tuning.blockSize > 0 ? tuning.blockSize : kDefaultBlock;
     const std::vector<Store> stores = allStores(kernel);

@@ -215,6 +215,19 @@ struct ComboPart {
 /// `bufferKeys` names consistently across parts: equal keys are one buffer): buffers and symbols are the union.
 Kernel makeComboKernel(const std::string& name, std::vector<Kernel> parts, const std::vector<std::vector<int>>& bufferKeys);
 
+/// The parameter of a combo kernel's shared body that holds the extent its part runs over (comboSharedBodies).
+inline constexpr const char* kSharedBodyExtent = "cwb_numel";
+
+/// A combo kernel's parts whose kernels are the same but for their extent (an optimizer step's update of each
+/// parameter) share one body, generated and compiled once: a pointwise kernel over the one flat range
+/// [kSharedBodyExtent] (a symbol the part passes), its buffers numbered as the part's and named b0, b1, ....
+/// Parts qualify when their sizes are constant and every access is their flat row-major index or one element.
+struct ComboSharedBodies {
+    std::vector<Kernel> bodies;   // named <combo>_body<i>
+    std::vector<int> bodyOfPart;  // per part: its body, or -1 (the part has code of its own)
+};
+ComboSharedBodies comboSharedBodies(const Kernel& combo);
+
 /// Readable dump of a kernel (used in tests and in the trace when a backend has no source of its own).
 std::string kernelText(const Kernel& kernel);
 /// Sizes or ranges as the dumps print them: "[2, 3, 5]".
