@@ -13,6 +13,7 @@
 
 #include "cuda/driver.h"
 #include "tensor/cuda_kernels.h"
+#include "tensor/deferred_fill.h"
 #include "tensor/error.h"
 
 namespace eng::tensor {
@@ -125,6 +126,9 @@ Storage::Storage(size_t bytes, Device device) : bytes_(bytes), device_(normalize
     data_ = backend_->allocate(bytes, device_.index());
 }
 
-Storage::~Storage() { backend_->deallocate(data_, device_.index()); }
+Storage::~Storage() {
+    if (g_deferredStorages.load(std::memory_order_acquire) != 0) forgetDeferred(this);
+    backend_->deallocate(data_, device_.index());
+}
 
 }  // namespace eng::tensor

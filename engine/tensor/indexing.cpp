@@ -17,6 +17,10 @@ namespace eng::tensor {
 
 namespace {
 
+// The start of x's storage (the positions count from there), through Tensor::data(): a deferred result is filled
+// first (tensor/deferred_fill.h).
+void* storageBase(const Tensor& x) { return static_cast<char*>(x.data()) - x.storageOffset() * static_cast<int64_t>(x.itemBytes()); }
+
 // The view after basic indexing, plus the tensor index (if any) for each of the view's dims.
 struct BasicResult {
     Tensor view;
@@ -203,7 +207,7 @@ Tensor advancedIndex(const Tensor& x, const std::vector<Tensor>& indices) {
     const Tensor positions = positionsFor(x, layout);
     Tensor out = empty(positions.sizes(), x.dtype());
     dispatchDType(x.dtype(), [&]<typename T>() {
-        const T* base = static_cast<const T*>(x.storage()->data());
+        const T* base = static_cast<const T*>(storageBase(x));
         const int64_t* pos = positions.dataAs<const int64_t>();
         T* o = out.dataAs<T>();
         for (int64_t i = 0; i < out.numel(); ++i) o[i] = base[pos[i]];
@@ -227,7 +231,7 @@ void indexPut(const Tensor& x, const std::vector<Tensor>& indices, const Tensor&
     const Tensor positions = positionsFor(x, layout);
     const Tensor dense = contiguous(to(expandTo(source, positions.sizes()), x.dtype()));
     dispatchDType(x.dtype(), [&]<typename T>() {
-        T* base = static_cast<T*>(x.storage()->data());
+        T* base = static_cast<T*>(storageBase(x));
         const int64_t* pos = positions.dataAs<const int64_t>();
         const T* v = dense.dataAs<const T>();
         for (int64_t i = 0; i < dense.numel(); ++i) {
@@ -298,7 +302,7 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
     Tensor out = empty(index.sizes(), x.dtype());
     const Shape strides = contiguousStrides(index.sizes());
     dispatchDType(x.dtype(), [&]<typename T>() {
-        const T* base = static_cast<const T*>(x.storage()->data());
+        const T* base = static_cast<const T*>(storageBase(x));
         T* o = out.dataAs<T>();
         for (int64_t i = 0; i < out.numel(); ++i) {
             int64_t offset = x.storageOffset(), remaining = i;

@@ -4,16 +4,22 @@
 
 #include <cblas.h>
 
+#include <cstdlib>
+#include <mutex>
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
+#include "tensor/deferred_fill.h"
 #include "tensor/host_route.h"
 #include "tensor/iteration.h"
 #include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
 #include "tensor/shape.h"
+#include "tensor/simd_dispatch.h"
 
 namespace eng::tensor {
 
@@ -38,6 +44,32 @@ BlasOperand asBlas(const Tensor& m) {
     return {copy, copy.data(), CblasNoTrans, std::max<int64_t>(cols, 1)};
 }
 
+// OpenBLAS built for many CPUs (DYNAMIC_ARCH, as Debian's) picks its kernels by the CPU's model number, and 0.3.21
+// takes its SSE3 kernels ("Prescott") for a model it does not know, as virtual machines report: on the lent H100
+// host's 16-core "Intel(R) Xeon(R) Processor" an 8192x1024 @ 1024x4096 float product ran at 0.17-0.21 TFLOP/s
+// against 0.5-0.9 with OPENBLAS_CORETYPE=SkylakeX. There the kernels are chosen again by the instruction set the
+// host has (simd_dispatch.h), as that variable would; a user's OPENBLAS_CORETYPE is left alone.
+extern "C" {
+[[gnu::weak]] char* openblas_get_corename(void);
+[[gnu::weak]] void gotoblas_dynamic_init(void);
+[[gnu::weak]] void gotoblas_dynamic_quit(void);
+}
+
+void chooseBlasKernels() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        if (!openblas_get_corename || !gotoblas_dynamic_init || !gotoblas_dynamic_quit || std::getenv("OPENBLAS_CORETYPE")) return;
+        if (std::string_view(openblas_get_corename()) != "Prescott") return;
+        const SimdLevel host = hostSimdLevel();
+        const char* core = host == SimdLevel::Avx512 ? "SkylakeX" : host == SimdLevel::Avx2 ? "Haswell" : nullptr;
+        if (!core) return;
+        setenv("OPENBLAS_CORETYPE", core, 1);  // what gotoblas_dynamic_init reads
+        gotoblas_dynamic_quit();
+        gotoblas_dynamic_init();
+        unsetenv("OPENBLAS_CORETYPE");
+    });
+}
+
 // out (contiguous, M x N) = a (M x K) @ b (K x N), all of dtype `dtype`.
 void gemmInto(const Tensor& out, const Tensor& a, const Tensor& b) {
     const int64_t m = a.sizes()[0], k = a.sizes()[1], n = b.sizes()[1];
@@ -55,6 +87,7 @@ void gemmInto(const Tensor& out, const Tensor& a, const Tensor& b) {
         return;
     }
     if (cudaops::onCuda(out)) return cudaops::gemm(out, a, b);
+    chooseBlasKernels();
     if (dtype == DType::Float32 || dtype == DType::Float64) {
         const BlasOperand left = asBlas(a), right = asBlas(b);
         const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
@@ -144,7 +177,10 @@ Tensor mm(const Tensor& a, const Tensor& b) {
                                              a.sizes()[1], b.sizes()[0], b.sizes()[1]));
     checkSameDType(a, b, "m1 and m2");
     Tensor out = empty({a.sizes()[0], b.sizes()[1]}, a.dtype(), a.device());
-    gemmInto(out, a, b);
+    if (isFloating(out.dtype()))  // BLAS (or float32 BLAS and a rounding): cannot fail, so the capture may defer it
+        fillOrDefer(out, {a, b}, [](const Tensor& o, std::span<const Tensor> in) { gemmInto(o, in[0], in[1]); });
+    else
+        gemmInto(out, a, b);
     return out;
 }
 

@@ -9,6 +9,7 @@
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
+#include "tensor/deferred_fill.h"
 #include "tensor/iteration.h"
 #include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
@@ -174,6 +175,10 @@ Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Tensor* int
     }
     if (cudaops::onCuda(out))
         cudaops::binary(op, out, left, right);
+    else if (!into && isFloating(compute))  // a fresh result of a loop that cannot fail: the capture may defer it
+        fillOrDefer(out, {left, right}, [op, compute](const Tensor& o, std::span<const Tensor> in) {
+            dispatchDType(compute, [&]<typename T>() { eagerforms::binaryKernel<T>(op, o, in[0], in[1]); });
+        });
     else
         dispatchDType(compute,
                       [&]<typename T>() { eagerforms::binaryKernel<T>(op, out, left, right); });

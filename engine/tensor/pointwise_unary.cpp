@@ -9,6 +9,7 @@
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
+#include "tensor/deferred_fill.h"
 #include "tensor/iteration.h"
 #include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
@@ -138,6 +139,8 @@ Tensor unary(UnaryOp op, const Tensor& x) {
     Tensor out = emptyForOutput(x.sizes(), outType, inputs, x.device());
     if (cudaops::onCuda(x))
         cudaops::unary(op, out, input);
+    else if (isFloating(input.dtype()) && rowOf(op).typing != ops::ElementTyping::Integral)  // loops that cannot fail
+        fillOrDefer(out, {input}, [op](const Tensor& o, std::span<const Tensor> in) { runUnary(op, o, in[0]); });
     else
         runUnary(op, out, input);
     return out;

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "python/python_repr.h"
+#include "tensor/deferred_fill.h"
 
 namespace eng::tensor {
 
@@ -64,6 +65,9 @@ bool Tensor::isNonOverlappingAndDense() const {
 }
 
 void* Tensor::data() const {
+    // A deferred result's elements are computed (and pending readers of these elements run) before anyone sees them.
+    if (g_deferredStorages.load(std::memory_order_acquire) != 0) [[unlikely]]
+        settleDeferred(impl_->storage.get());
     return static_cast<char*>(impl_->storage->data()) + impl_->offset * static_cast<int64_t>(itemBytes());
 }
 

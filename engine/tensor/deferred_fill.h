@@ -1,0 +1,48 @@
+// Deferred element loops for the capture's example values: inside a DeferredFillScope an eager CPU kernel that
+// supports it allocates its result (geometry and dtype from the kernel's own rules) and leaves the loop that fills
+// it to run when the elements are first touched, so tracing a graph costs no work per element (Dynamo's FakeTensors).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "tensor/tensor.h"
+
+namespace eng::tensor {
+
+/// While one is alive on this thread, fillOrDefer defers (the capture engine opens one around each example value).
+class DeferredFillScope {
+public:
+    DeferredFillScope();
+    ~DeferredFillScope();
+    DeferredFillScope(const DeferredFillScope&) = delete;
+    DeferredFillScope& operator=(const DeferredFillScope&) = delete;
+
+private:
+    bool previous_;
+};
+
+/// The loop that writes a kernel's result `out` from `inputs` (the tensors it reads, as the kernel saw them).
+using FillFunction = std::function<void(const Tensor& out, std::span<const Tensor> inputs)>;
+
+/// Runs fill(out, inputs) now, or, inside a DeferredFillScope when out and every input are on the CPU and out owns
+/// its storage alone (a fresh result), when out's storage is first touched. Exactness: Tensor::data() is the only
+/// way to the elements, and touching any storage first runs the pending fills that read it (they see its contents
+/// as they were when the op ran) and its own pending fill; fill must not throw (the kernel's checks come before).
+void fillOrDefer(const Tensor& out, std::vector<Tensor> inputs, FillFunction fill);
+
+/// How many storages have pending fills or pending readers; Tensor::data() looks further only when it is not 0.
+extern std::atomic<int64_t> g_deferredStorages;
+
+/// Runs what is pending on `storage` (its own fill, then the pending fills that read it): called by Tensor::data().
+void settleDeferred(const Storage* storage);
+/// Drops what is pending on a storage being destroyed (its fill is no longer needed): called by ~Storage.
+void forgetDeferred(const Storage* storage);
+
+/// Storages whose fills ran since the process started (for tests and the bench's own accounting).
+int64_t deferredFillsRun();
+
+}  // namespace eng::tensor
