@@ -279,7 +279,7 @@ VarRef Tracer::callContainerMethod(const VarRef& method, std::vector<VarRef> arg
 VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs) {
     const VarRef& self = method->self;
     const std::string& name = method->name;
-    const bool noArguments = name == "clear" || name == "keys" || name == "values" || name == "items";
+    const bool noArguments = name == "clear" || name == "keys" || name == "values" || name == "items" || name == "popitem";
     const size_t most = name == "get" || name == "pop" || name == "setdefault" ? 2 : 0;
     if (!kwargs.empty() || args.size() > most || (!noArguments && args.empty()))
         unsupported("Unsupported method call", fmt::format("dict.{}() with these arguments.", name), {}, name);
@@ -314,6 +314,15 @@ VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRe
         fillView(*this, *view, *self);
         self->views.push_back(view);
         return view;
+    }
+    if (name == "popitem") {
+        // The last item inserted, as a (key, value) tuple; KeyError on an empty dict.
+        if (self->keys.empty()) vm::raise("KeyError", "popitem(): dictionary is empty");
+        VarRef pair = itemPair(constant(self->keys.back()), self->items.back());
+        self->keys.pop_back();
+        self->items.pop_back();
+        refreshViews(self);
+        return pair;
     }
     if (name == "clear") {
         self->keys.clear();

@@ -111,7 +111,7 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     // get() of a plain dict from outside the frame: a lookup that follows the trace's own stores into it.
     const bool outsideGet = name == "get" && object->kind == Variable::Kind::Python && object->source && object->value.is(vm::Kind::Dict) &&
                             !object->value.as<vm::DictObject>().cls;
-    bool dictMethod = outsideView || outsideGet || (freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear" ||
+    bool dictMethod = outsideView || outsideGet || (freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear" || name == "popitem" ||
                                                     (object->kind == Variable::Kind::Dict && viewMethod)));
     // A generator made in the trace: send / throw / close run its frame through the trace (callGeneratorMethod).
     const bool generatorMethod = object->kind == Variable::Kind::Iterator && object->generator &&

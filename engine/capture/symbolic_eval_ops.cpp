@@ -270,7 +270,8 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
     if ((container->kind == Variable::Kind::List || container->kind == Variable::Kind::Tuple) && tensorOfConstants(key))
         return getItem(container, constant(vm_.call(vm_.getAttr(key->value, "item"), {})));
     const bool dictContainer = container->kind == Variable::Kind::Dict || (container->kind == Variable::Kind::Python && container->value.is(vm::Kind::Dict));
-    if (key->kind != Variable::Kind::Python && key->kind != Variable::Kind::Slice && !(dictContainer && key->kind == Variable::Kind::Tensor))
+    if (key->kind != Variable::Kind::Python && key->kind != Variable::Kind::Slice &&
+        !(dictContainer && (key->kind == Variable::Kind::Tensor || isConstant(key))))  // a tuple of constants keys a dict
         unsupported("Unsupported subscript", "Dynamo cannot index a Python container with a traced value.", {}, "operator.getitem");
     vm::Value index = dictContainer ? dictKey(key) : exampleOf(key);
     argOf(key);
