@@ -1,0 +1,48 @@
+# F.cross_entropy on cuda with a target outside [0, C) that is not ignore_index: the eager op reads the labels back
+# and raises IndexError (PyTorch's kernel asserts on the device, a RuntimeError at the next sync); the compiled loss
+# checks its targets in an extern call before its kernels read them and raises the same error, never a NaN loss.
+# requires: cuda
+# expect: valid and ignored rows True
+# expect: eager IndexError Target 7 is out of bounds.
+# expect: compiled IndexError Target 7 is out of bounds.
+# expect: eager IndexError Target 9 is out of bounds.
+# expect: compiled IndexError Target 9 is out of bounds.
+# expect: training compiled IndexError Target 7 is out of bounds.
+# expect code: check_class_targets
+# expect graph_breaks: 0
+import torch
+import torch.nn.functional as F
+from _lib.eager_comparison import same_as_eager
+
+torch.manual_seed(0)
+logits = torch.randn(5, 7, device="cuda")
+
+
+def loss(x, t):
+    return F.cross_entropy(x, t)
+
+
+def none_loss(x, t):
+    return F.cross_entropy(x, t, ignore_index=-1, reduction="none")
+
+
+compiled, compiled_none = torch.compile(loss), torch.compile(none_loss)
+good, kept = torch.tensor([1, 6, 0, 2, 3], device="cuda"), torch.tensor([-1, 2, -1, 0, 6], device="cuda")
+cases = [(loss, compiled, torch.tensor([1, 7, 0, 2, 3], device="cuda")), (none_loss, compiled_none, torch.tensor([-1, 2, 9, 0, 6], device="cuda"))]
+with torch.no_grad():
+    print("valid and ignored rows", same_as_eager([[loss(logits, good), none_loss(logits, kept)],
+                                                   [compiled(logits, good), compiled_none(logits, kept)]]))
+    for eager_fn, compiled_fn, targets in cases:
+        for name, fn in [("eager", eager_fn), ("compiled", compiled_fn)]:
+            try:
+                print(name, fn(logits, targets).tolist())
+            except IndexError as e:
+                print(name, type(e).__name__, e)
+
+w = logits.clone().requires_grad_()
+compiled(w * 2.0, good).backward()
+try:
+    compiled(w * 2.0, torch.tensor([1, 7, 0, 2, 3], device="cuda")).backward()
+    print("training compiled", w.grad)
+except IndexError as e:
+    print("training compiled", type(e).__name__, e)
