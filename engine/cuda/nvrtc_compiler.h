@@ -21,10 +21,10 @@ struct KernelSource {
         : entry(std::move(entryName)), code(std::move(source)), renamable(std::move(renamableNames)) {}
     std::string entry;  // the extern "C" __global__ function to launch
     std::string code;   // complete translation unit
-    // Identifiers besides `entry` that do not decide the machine code (parameter names, the module's other entry
-    // points named after `entry`, such as `<entry>_finish`). The cache key masks them and the entry
-    // (kernel_cache::maskNames), so kernels that differ only in these names compile once and share one module,
-    // whose entry points keep the names of the kernel that compiled it (CompiledKernel::entry).
+    // Identifiers besides `entry` that do not decide the machine code (parameter names). The cache key masks them
+    // and the entry, with what is named after them by appending '_' and a suffix (locals, other entry points such
+    // as `<entry>_finish`; kernel_cache::maskNames), so kernels that differ only in these names compile once and
+    // share one module, whose entry points keep the names of the kernel that compiled it (CompiledKernel::entry).
     std::vector<std::string> renamable;
 };
 

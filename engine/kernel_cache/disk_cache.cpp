@@ -62,12 +62,22 @@ std::string maskNames(const std::string& text, const std::vector<std::string>& n
         size_t end = i;
         while (end < text.size() && (identifierChar(text[end]) || (text[i] >= '0' && text[i] <= '9' && text[end] == '.'))) ++end;
         const std::string_view token(text.data() + i, end - i);
-        // '\x01' occurs in no C source or kernel text, so a marker never equals text that was not a name.
-        if (auto found = index.find(token); found != index.end() && !(token[0] >= '0' && token[0] <= '9'))
-            masked += fmt::format("\x01{}\x01", found->second);
-        else
-            masked += token;
         i = end;
+        if (token[0] >= '0' && token[0] <= '9') {
+            masked += token;
+            continue;
+        }
+        // The longest name that is the token or its part before an '_' (`buf3_v`, a local made from buffer buf3's name).
+        size_t length = token.size();
+        auto found = index.find(token);
+        while (found == index.end()) {
+            length = token.rfind('_', length - 1);
+            if (length == std::string_view::npos || length == 0) break;
+            found = index.find(token.substr(0, length));
+        }
+        // '\x01' occurs in no C source or kernel text, so a marker never equals text that was not a name.
+        if (found != index.end()) masked += fmt::format("\x01{}\x01{}", found->second, token.substr(found->first.size()));
+        else masked += token;
     }
     return masked;
 }

@@ -36,11 +36,13 @@ private:
 // whose code generators or schedulers may produce other code for the same input.
 const std::string& executableIdentity();
 
-// `text` (C source, a kernel's IR text) with every identifier equal to names[i] replaced by a marker of i that no
-// source holds (the first i where a name repeats); numbers are skipped whole, so a name never matches inside
-// `0x1f` or `1e5f`. Two texts equal after masking differ only by a consistent renaming of those names, so a
-// kernel whose name and parameter names are masked compiles to the same code as any other with the same masked
-// text: its cache key.
+// `text` (C source, a kernel's IR text) with every identifier that is names[i], or names[i] + '_' + a suffix (the
+// names a code generator derives from it: `buf3_v`, `<entry>_finish`), replaced by a marker of i that no source
+// holds, followed by the suffix (the longest such name; the first i where a name repeats). Numbers are skipped
+// whole, so a name never matches inside `0x1f` or `1e5f`. Two texts equal after masking differ only by a
+// one-to-one renaming of identifiers (the masked token determines the original given the names), so a kernel
+// whose name and parameter names are masked compiles to the same code as any other with the same masked text:
+// its cache key.
 std::string maskNames(const std::string& text, const std::vector<std::string>& names);
 
 // 64-bit FNV-1a, as 16 hex digits (file names; the full key is still compared on load).

@@ -84,8 +84,9 @@ bool laterStoreReads(const std::vector<Store>& stores, size_t i, const std::vect
 
 // The C name of a buffer parameter: the scheduler's name unless it would clash with generated locals.
 std::string bufferName(const Kernel& kernel, int buffer);
-// The names the generated source and kernelText(kernel) hold besides kernel.name that do not decide the code: the
-// buffers' (IR and C names), `<name>_finish`, and the same of a combo's parts (cuda_compile.cpp).
+// The names the generated source and kernelText(kernel) hold besides kernel.name that do not decide the code (with
+// the locals and entries made from them by appending '_' and a suffix, which kernel_cache::maskNames masks too):
+// the buffers' IR and C names, and a combo's parts' (cuda_compile.cpp).
 std::vector<std::string> renamableNames(const Kernel& kernel);
 // "// " + each line of kernelText(kernel).
 std::string irComment(const Kernel& kernel);

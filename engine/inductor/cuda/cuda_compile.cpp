@@ -53,7 +53,7 @@ std::string llvmKey(const Kernel& kernel, const nvptx::PtxLaunchPlan& plan) {
 namespace detail {
 
 std::vector<std::string> renamableNames(const Kernel& kernel) {
-    std::vector<std::string> names{kernel.name + "_finish"};
+    std::vector<std::string> names;
     for (size_t i = 0; i < kernel.buffers.size(); ++i) {
         names.push_back(kernel.buffers[i].name);
         names.push_back(bufferName(kernel, static_cast<int>(i)));

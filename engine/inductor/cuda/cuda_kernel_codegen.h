@@ -58,8 +58,8 @@ const char* strategyName(CudaStrategy strategy);
 struct CudaKernelCode {
     std::string name;    // == Kernel::name, the extern "C" __global__ entry
     std::string source;  // a complete NVRTC translation unit, meant to be read by users
-    /// Names in `source` besides `name` that do not decide the machine code (buffers, `<name>_finish`): the kernel
-    /// cache masks them, so kernels that differ only in names compile once (eng::cuda::KernelSource::renamable).
+    /// Names in `source` besides `name` that do not decide the machine code (the buffers'): the kernel cache masks
+    /// them, so kernels that differ only in names compile once (eng::cuda::KernelSource::renamable).
     std::vector<std::string> renamable;
 
     CudaStrategy strategy = CudaStrategy::PointwiseScalar;

@@ -62,9 +62,12 @@ public:
         for (eng::cuda::KernelCompileOutcome& outcome : cuda::compileCudaKernels(kernels, codes_, device_.arch(), path_)) {
             const eng::cuda::KernelOrigin origin = outcome.origin;
             compiled_.push_back(std::move(outcome.kernel));
-            info_.push_back({outcome.seconds, origin == eng::cuda::KernelOrigin::Nvrtc ? "NVRTC"
-                                              : origin == eng::cuda::KernelOrigin::Llvm ? "LLVM NVPTX"
-                                                                                        : std::string("the ") + toString(origin)});
+            std::string how = origin == eng::cuda::KernelOrigin::Nvrtc ? "NVRTC"
+                              : origin == eng::cuda::KernelOrigin::Llvm ? "LLVM NVPTX"
+                                                                        : std::string("the ") + toString(origin);
+            // Another kernel of this graph with the same code but for names compiled it: its module and entry run.
+            if (origin == eng::cuda::KernelOrigin::SameSource) how = fmt::format("kernel {} (the same code but for names)", compiled_.back()->entry);
+            info_.push_back({outcome.seconds, how});
         }
         tuned_.assign(kernels.size(), !autotune_ && !coordinateDescent_);
         generatedWith_.assign(kernels.size(), defaults);
