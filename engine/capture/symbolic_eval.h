@@ -62,6 +62,11 @@ VarRef callModuleWithHooks(Tracer& tracer, TraceFrame& frame, const VarRef& modu
                            std::vector<std::pair<std::string, VarRef>> kwargs,
                            const std::function<VarRef(std::vector<VarRef>, std::vector<std::pair<std::string, VarRef>>)>& forward);
 
+/// Tensor.untyped_storage() of a tensor from outside the frame (a constant storage) and Tensor.element_size()
+/// (symbolic_eval_storage.cpp); nullopt for other methods.
+std::optional<VarRef> callStorageMethod(Tracer& tracer, const VarRef& self, const std::string& name, const std::vector<VarRef>& args,
+                                        const std::vector<std::pair<std::string, VarRef>>& kwargs);
+
 /// RAISE_VARARGS, RERAISE, PUSH_EXC_INFO, POP_EXCEPT, CHECK_EXC_MATCH and WITH_EXCEPT_START over exceptions made
 /// in the trace (symbolic_eval_exceptions.cpp); false for other opcodes.
 bool evaluateExceptionInstruction(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in);

@@ -338,7 +338,15 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
             const std::string& name = frame.code->names[in.arg];
             auto& modules = tracer.vm().modules();
             auto it = modules.find(name);
-            if (it == modules.end()) unsupportedInstruction(tracer, in);
+            if (it == modules.end()) {
+                // Dynamo imports at trace time (IMPORT_NAME calls __import__): a module the VM can load is loaded now.
+                try {
+                    tracer.vm().importModule(name);
+                } catch (const std::exception&) {
+                    unsupportedInstruction(tracer, in);
+                }
+                if ((it = modules.find(name)) == modules.end()) unsupportedInstruction(tracer, in);
+            }
             stack.push_back(tracer.constant(fromList->value.isNone() ? modules.at(name.substr(0, name.find('.'))) : it->second));
             break;
         }

@@ -149,6 +149,7 @@ VarRef callTensorMethod(Tracer& tracer, const VarRef& method, std::vector<VarRef
     if (name == "numpy" || name == "backward" || name == "data_ptr" || name == "register_hook")
         tracer.unsupported(fmt::format("Unsupported Tensor.{}() call", name), fmt::format("Dynamo does not trace `Tensor.{}()`.", name), {},
                            fmt::format("call_method TensorVariable() {} () {{}}", name));
+    if (std::optional<VarRef> storage = callStorageMethod(tracer, self, name, args, kwargs)) return *storage;
     const tensor::Tensor& t = self->value.tensor();
     if (name == "dim" || name == "ndimension") return tracer.constant(vm::Value(t.dim()));
     // Predicates of the dtype fold: TENSOR_MATCH guards it.

@@ -11,6 +11,9 @@
 
 namespace eng::vm {
 
+/// Tensor.untyped_storage() (tensor_storage.cpp).
+Value untypedStorage(Interpreter& vm, const Value& tensorValue, CallArgs& args);
+
 namespace {
 
 using Method = std::function<Value(Interpreter&, const Value& self, CallArgs&)>;
@@ -483,6 +486,7 @@ std::optional<Value> tensorAttribute(Interpreter& vm, const Value& self, const s
     if (name == "grad_fn") return gradFnObject(vm, self);
     if (name == "is_quantized") return Value(false);  // the runtime has no quantized dtypes
     if (name == "new") return bindMethod(self, name, legacyNew);
+    if (name == "untyped_storage") return bindMethod(self, name, untypedStorage);
     if (tensor::OpRegistry::isTensorProperty(name))
         return callOp("Tensor." + name, {self});
     const tensor::OpEntry* entry = registry.find("Tensor." + name);

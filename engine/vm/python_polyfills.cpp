@@ -323,6 +323,8 @@ std::string operatorModuleSource() {
 const char* gradScalerPolyfillSource();
 /// torch.func (vmap) written in the subset (func_polyfill.cpp).
 const char* funcPolyfillSource();
+/// torch.storage and torch.distributed.fsdp._flat_param (tensor_storage.cpp), or null.
+const char* tensorStoragePolyfillSource(const std::string& module);
 
 const char* polyfillSource(const std::string& module) {
     static const std::string kOperator = operatorModuleSource();
@@ -333,6 +335,7 @@ const char* polyfillSource(const std::string& module) {
                                                                   {"torch.amp.grad_scaler", gradScalerPolyfillSource()},
                                                                   {"torch.func", funcPolyfillSource()}};
     auto it = kSources.find(module);
+    if (const char* storage = tensorStoragePolyfillSource(module); it == kSources.end() && storage) return storage;
     return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
 }
 

@@ -291,11 +291,7 @@ void installCompiler(Interpreter& vm, ModuleObject& torch) {
         Value original = a.positional.at(0).as<InstanceObject>().attributes.at("_orig_mod");
         return m.getAttr(original, a.positional.at(1).str());
     });
-    optimized->dict["__call__"] = makeNative("__call__", [](Interpreter& m, CallArgs& a) {
-        Value self = a.positional.at(0);
-        a.positional.erase(a.positional.begin());
-        return m.callArgs(self.as<InstanceObject>().attributes.at("forward"), a);
-    });
+    // Calls go through Module.__call__: hooks registered on the wrapper itself run eagerly around its forward.
 
     // module.compile(**kwargs): compiles in place; later calls of the module go through the wrapper.
     vm.builtinClass("Module")->dict["compile"] = makeNative("compile", [](Interpreter& m, CallArgs& a) {
