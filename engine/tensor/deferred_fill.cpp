@@ -102,24 +102,48 @@ void fillOrDefer(const Tensor& out, std::vector<Tensor> inputs, FillFunction fil
 
 void settleDeferred(const Storage* storage) {
     if (!mayHaveEntry(storage)) return;
-    std::optional<Pending> entry;
-    StoragePtr alive;
+    // One work list rather than recursion: a traced chain of a million additions is a million deferred fills.
+    std::vector<StoragePtr> work;
     {
         const std::lock_guard<std::mutex> lock(g_mutex);
-        entry = takeLocked(storage);
-        if (!entry) return;
-        alive = entry->self.lock();
+        auto it = g_pending.find(storage);
+        if (it == g_pending.end()) return;
+        StoragePtr alive = it->second.self.lock();
+        if (!alive) return;  // being destroyed: ~Storage forgets it
+        work.push_back(std::move(alive));
     }
-    if (entry->fill && alive) {
-        // Its inputs first, on this thread (they may be pending themselves, or read by other pending fills).
-        for (const Tensor& input : entry->inputs) (void)input.data();
-        const Tensor out(alive, entry->sizes, entry->strides, entry->offset, entry->dtype);
-        entry->fill(out, entry->inputs);
-        g_fillsRun.fetch_add(1, std::memory_order_relaxed);
+    while (!work.empty()) {
+        const StoragePtr current = work.back();
+        std::optional<Pending> entry;
+        {
+            const std::lock_guard<std::mutex> lock(g_mutex);
+            auto it = g_pending.find(current.get());
+            if (it == g_pending.end()) {
+                work.pop_back();
+                continue;
+            }
+            // A fill runs once its inputs have nothing pending: their own fills, and the fills that read them.
+            bool waiting = false;
+            if (it->second.fill)
+                for (const Tensor& input : it->second.inputs)
+                    if (g_pending.count(input.storage().get()) != 0) {
+                        work.push_back(input.storage());
+                        waiting = true;
+                    }
+            if (waiting) continue;
+            entry = takeLocked(current.get());
+        }
+        work.pop_back();
+        if (entry->fill) {
+            const Tensor out(current, entry->sizes, entry->strides, entry->offset, entry->dtype);
+            entry->fill(out, entry->inputs);
+            g_fillsRun.fetch_add(1, std::memory_order_relaxed);
+        }
+        // Whoever touches this storage may write it: the fills that read it run first, on its current contents
+        // (before this call returns; nothing else writes a storage meanwhile, a fill writes only its own result).
+        for (const std::weak_ptr<Storage>& reader : entry->readers)
+            if (StoragePtr r = reader.lock()) work.push_back(std::move(r));
     }
-    // Whoever touches this storage may write it: the fills that read it run first, on its current contents.
-    for (const std::weak_ptr<Storage>& reader : entry->readers)
-        if (StoragePtr r = reader.lock()) settleDeferred(r.get());
 }
 
 void forgetDeferred(const Storage* storage) {
@@ -129,7 +153,19 @@ void forgetDeferred(const Storage* storage) {
         const std::lock_guard<std::mutex> lock(g_mutex);
         entry = takeLocked(storage);
     }
-    // entry (and the inputs it holds, which may end here and forget their own entries) is destroyed unlocked.
+    if (!entry) return;
+    // An entry holds its inputs, which may end with it and forget their own entries: a chain of a million is
+    // released one entry at a time by the outermost call, unlocked, instead of a million nested destructors.
+    thread_local std::vector<Pending> released;
+    thread_local bool releasing = false;
+    released.push_back(std::move(*entry));
+    if (releasing) return;
+    releasing = true;
+    while (!released.empty()) {
+        Pending last = std::move(released.back());
+        released.pop_back();
+    }
+    releasing = false;
 }
 
 int64_t deferredFillsRun() { return g_fillsRun.load(std::memory_order_relaxed); }

@@ -97,6 +97,26 @@ TEST(DeferredFill, UnreadResultNeverRunsItsLoopAndLeavesNothingPending) {
     EXPECT_EQ(g_deferredStorages.load(), 0) << "dead results and their inputs leave the table";
 }
 
+TEST(DeferredFill, LongChainsSettleAndEndWithoutDeepRecursion) {
+    // A traced loop of additions leaves one deferred fill per step: reading the last runs them all, and dropping an
+    // unread chain releases it, neither by one nested call per step (which overflowed the stack).
+    constexpr int kSteps = 100000;
+    Tensor read, dropped;
+    {
+        const DeferredFillScope scope;
+        read = zeros({4});
+        dropped = zeros({4});
+        for (int i = 0; i < kSteps; ++i) {
+            read = binary(BinaryOp::Add, read, Scalar(1.0));
+            dropped = binary(BinaryOp::Add, dropped, Scalar(1.0));
+        }
+    }
+    EXPECT_EQ(read.dataAs<float>()[3], static_cast<float>(kSteps));
+    dropped = Tensor();
+    read = Tensor();
+    EXPECT_EQ(g_deferredStorages.load(), 0);
+}
+
 TEST(DeferredFill, OutsideAScopeAndForIntegerLoopsKernelsRunAtOnce) {
     const int64_t before = deferredFillsRun();
     const Tensor y = unary(UnaryOp::Exp, randn({64}));
