@@ -1,12 +1,15 @@
 // The persisted cuBLASLt algorithm choices: a choice stored for one problem is read back by another process (a fresh
 // store on the same directory) word for word, and never for another shape, type, epilogue, alignment, library or
-// device; damaged files read as misses, and with the cache off nothing is kept.
+// device; damaged files read as misses, and with the cache off nothing is kept. On a GPU (skipped without one), a
+// compiled linear's timed choice lands in the kernel cache directory and the product is right.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <random>
 
+#include "cuda/device_context.h"
+#include "cuda/driver.h"
 #include "cuda/lt_algo_store.h"
 
 namespace {
@@ -94,6 +97,50 @@ TEST_F(LtAlgoStoreTest, DamagedFilesAreMissesAndNoDirectoryKeepsNothing) {
     const LtAlgoStore off{fs::path()};
     off.store(b5Linear(), kWords);
     EXPECT_FALSE(off.load(b5Linear()).has_value());
+}
+
+TEST(LtAlgoStoreOnGpu, ATimedChoiceIsKeptInTheKernelCacheDirectory) {
+    if (!eng::cuda::cudaAvailable()) GTEST_SKIP() << "no CUDA: " << eng::cuda::driverStatus().reason;
+    const fs::path dir = eng::kernel_cache::defaultKernelCacheDir();
+    if (dir.empty()) GTEST_SKIP() << "the kernel cache is off";
+    auto& device = eng::cuda::DeviceContext::get(0);
+    constexpr int m = 8, n = 256, k = 256;  // B5's first linear: small enough to be timed
+    std::vector<float> x(m * k), weight(n * k), bias(n), out(m * n);
+    for (int i = 0; i < m * k; ++i) x[static_cast<size_t>(i)] = static_cast<float>(i % 5) / 4;
+    for (int i = 0; i < n * k; ++i) weight[static_cast<size_t>(i)] = static_cast<float>(i % 7) / 8;
+    for (int j = 0; j < n; ++j) bias[static_cast<size_t>(j)] = static_cast<float>(j) / 4;
+    auto upload = [&](const std::vector<float>& host) {
+        void* d = device.allocate(host.size() * sizeof(float));
+        device.copyHostToDevice(d, host.data(), host.size() * sizeof(float));
+        return d;
+    };
+    void *dx = upload(x), *dw = upload(weight), *db = upload(bias), *dout = upload(out);
+    eng::cuda::LinearCall call;
+    call.m = m;
+    call.n = n;
+    call.k = k;
+    call.x = dx;
+    call.weight = dw;
+    call.bias = db;
+    call.out = dout;
+    call.epilogue = Epilogue::Bias;
+    eng::cuda::linearLt(0, call);
+    device.copyDeviceToHost(out.data(), dout, out.size() * sizeof(float));
+    for (int r = 0; r < m; ++r)
+        for (int j = 0; j < n; ++j) {
+            double expected = bias[static_cast<size_t>(j)];
+            for (int i = 0; i < k; ++i) expected += double(x[static_cast<size_t>(r * k + i)]) * weight[static_cast<size_t>(j * k + i)];
+            ASSERT_NEAR(out[static_cast<size_t>(r * n + j)], expected, 1e-3) << r << ", " << j;  // exact products, float sums
+        }
+    for (void* d : {dx, dw, db, dout}) device.deallocate(d);
+    int stored = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path().extension() != ".ltalgo") continue;
+        std::ifstream in(entry.path(), std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (text.find("m 8 n 256 k 256\nepilogue bias\n") != std::string::npos && text.find("cublasLt algorithm 1\n") != std::string::npos) ++stored;
+    }
+    EXPECT_EQ(stored, 1);
 }
 
 }  // namespace
