@@ -146,9 +146,56 @@ inline Kernel comboOfThreeSizes() {
     return makeComboKernel("cwb_for_fused_add_mul_relu_sigmoid_sin_slice_0", std::move(parts), {{0, 1}, {2, 3, 4}, {0, 5}});
 }
 
+/// One parameter's momentum step over `sizes` (row-major, every access flat): m' = m * 0.9 + g * 0.1,
+/// p' = p - m' * 0.01 / (1 - 0.9 ^ step) with step a one-element buffer; buffers p, g, m, step, m', p'.
+inline Kernel momentumUpdate(const std::vector<int64_t>& sizes) {
+    Kernel k;
+    k.name = "cwb_poi_fused_add_div_mul_pow_sub_0";
+    k.buffers = {buffer("p", DType::Float32, true, false), buffer("g", DType::Float32, true, false), buffer("m", DType::Float32, true, false),
+                 buffer("step", DType::Float32, true, false), buffer("m_out", DType::Float32, false, true), buffer("p_out", DType::Float32, false, true)};
+    Index flat = c(0);
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        k.outerRanges.push_back(c(sizes[d]));
+        flat = flat * c(sizes[d]) + x(static_cast<int>(d));
+    }
+    auto f = [](double v) { return constantFloat(v, DType::Float32); };
+    auto m1 = binary(ElementOp::Add, binary(ElementOp::Mul, load(2, flat, DType::Float32), f(0.9)), binary(ElementOp::Mul, load(1, flat, DType::Float32), f(0.1)));
+    auto correction = binary(ElementOp::Sub, f(1), binary(ElementOp::Pow, f(0.9), load(3, c(0), DType::Float32)));
+    auto p1 = binary(ElementOp::Sub, load(0, flat, DType::Float32), binary(ElementOp::Div, binary(ElementOp::Mul, m1, f(0.01)), correction));
+    k.passes = {KernelPass{false, {}, {Store{4, flat, m1}, Store{5, flat, p1}}}};
+    return k;
+}
+
+/// A step count's update, step' = step + 1, over no outer range (one element).
+inline Kernel countUpdate() {
+    Kernel k;
+    k.name = "cwb_poi_fused_add_0";
+    k.buffers = {buffer("step", DType::Float32, true, false), buffer("step_out", DType::Float32, false, true)};
+    k.passes = {KernelPass{false, {}, {Store{1, c(0), binary(ElementOp::Add, load(0, c(0), DType::Float32), constantFloat(1, DType::Float32))}}}};
+    return k;
+}
+
+/// An optimizer step's combo kernel: the step counts, three parameters' momentum steps of other sizes (2-D and 1-D,
+/// one shorter than a vector) and a transposed broadcast add, each part on buffers of its own: the counts share
+/// one body, the momentum steps another (comboSharedBodies), the transposed add has its own code.
+inline Kernel comboOfSharedBodies() {
+    std::vector<Kernel> parts = {countUpdate(), momentumUpdate({7, 13}), momentumUpdate({1000}), countUpdate(), momentumUpdate({3}),
+                                 broadcastAddTransposed(5, 3)};
+    std::vector<std::vector<int>> keys;
+    int next = 0;
+    for (size_t p = 0; p < parts.size(); ++p) {
+        keys.emplace_back();
+        for (KernelBuffer& b : parts[p].buffers) {
+            b.name += "_" + std::to_string(p);
+            keys.back().push_back(next++);
+        }
+    }
+    return makeComboKernel("cwb_for_fused_add_div_mul_pow_sub_0", std::move(parts), keys);
+}
+
 inline std::vector<Kernel> all() {
     return {pointwiseChain(1000), broadcastAddTransposed(7, 13), softmaxRows(5), layerNormBf16(3, 64),
-            columnSumAndArgmax(9, 6), integerWhereAndAny(4, 11), sliceOfDynamicSize(), comboOfThreeSizes()};
+            columnSumAndArgmax(9, 6), integerWhereAndAny(4, 11), sliceOfDynamicSize(), comboOfThreeSizes(), comboOfSharedBodies()};
 }
 
 }  // namespace eng::inductor::samples

@@ -169,6 +169,18 @@ TEST_F(CudaCodegenCompile, ComboKernelGivesEachPartItsOwnBlocks) {
     EXPECT_EQ(code.launchText({{"s0", 1000}}, 132), "grid=(6, 1, 1) block=(256, 1, 1)");
 }
 
+TEST_F(CudaCodegenCompile, ComboPartsWithOneBodyCallOneDeviceFunction) {
+    const CudaKernelCode code = compiles(comboOfSharedBodies());
+    EXPECT_EQ(count(code.source, "__device__ __noinline__ void cwb_for_fused_add_div_mul_pow_sub_0_body"), 2) << code.source;
+    EXPECT_EQ(count(code.source, "cwb_for_fused_add_div_mul_pow_sub_0_body1(p_1, g_1, m_1, step_1, m_out_1, p_out_1, (long long)(91), cwb_block, cwb_blocks);"), 1)
+        << "the 7 x 13 part passes its buffers and its 91 elements";
+    EXPECT_EQ(count(code.source, "// strategy: pointwise_vectorized"), 2) << "each body once, in vectors";
+    EXPECT_EQ(count(code.source, "// strategy: pointwise_scalar"), 1) << "the transposed add's own code";
+    EXPECT_EQ(count(code.source, "cwb_block -= cwb_blocks;"), 6);
+    // Blocks: 1 per count, ceil(91 / 1024), ceil(1000 / 1024), ceil(3 / 1024), one for the 15-element add.
+    EXPECT_EQ(code.launchText({}), "grid=(6, 1, 1) block=(256, 1, 1)");
+}
+
 TEST_F(CudaCodegenCompile, SoftmaxIsOneRowPerBlockWithAllPassesInIt) {
     const CudaKernelCode code = compiles(softmaxRows(8192));
     EXPECT_EQ(code.strategy, CudaStrategy::RowReduction);

@@ -64,6 +64,13 @@ TEST_F(CudaCodegenRun, ComboKernelRunsEachPartOnItsBlocks) {
     runAndCompare(comboOfThreeSizes(), {{"s0", 300}}, tuned);
 }
 
+TEST_F(CudaCodegenRun, ComboPartsSharingABodyRunEachOnItsOwnBuffersAndExtent) {
+    runAndCompare(comboOfSharedBodies(), {});
+    RunOptions unaligned;  // the bodies' alignment checks take their scalar loops
+    unaligned.offsetElements = 1;
+    runAndCompare(comboOfSharedBodies(), {}, unaligned);
+}
+
 TEST_F(CudaCodegenRun, BroadcastAndTransposedLoads) {
     for (auto [rows, cols] : {std::pair{1, 1}, std::pair{7, 13}, std::pair{300, 257}}) runAndCompare(broadcastAddTransposed(rows, cols), {});
 }

@@ -141,5 +141,26 @@ TEST(KernelInterpreter, IntegerMathFollowsPython) {
     EXPECT_EQ(any, (std::vector<uint8_t>{1, 0}));
 }
 
+TEST(ComboSharedBodies, PartsTheSameButForTheirExtentShareOneFlatBody) {
+    const Kernel combo = comboOfSharedBodies();
+    const ComboSharedBodies shared = comboSharedBodies(combo);
+    EXPECT_EQ(shared.bodyOfPart, (std::vector<int>{0, 1, 1, 0, 1, -1})) << "counts, momentum steps of three sizes, the transposed add";
+    ASSERT_EQ(shared.bodies.size(), 2u);
+    const Kernel& momentum = shared.bodies[1];
+    EXPECT_EQ(momentum.name, "cwb_for_fused_add_div_mul_pow_sub_0_body1");
+    EXPECT_EQ(momentum.symbols, std::vector<std::string>{kSharedBodyExtent});
+    ASSERT_EQ(momentum.outerRanges.size(), 1u);
+    EXPECT_EQ(toString(momentum.outerRanges[0]), kSharedBodyExtent);
+    for (const Store& s : momentum.passes[0].stores) EXPECT_EQ(toString(s.index), "x0") << "the 2-D part's x0 * 13 + x1 is its flat index";
+    EXPECT_NO_THROW(verifyKernel(momentum)) << kernelText(momentum);
+    // Another constant is another body.
+    std::vector<Kernel> parts = {momentumUpdate({10}), momentumUpdate({10})};
+    parts[1].passes[0].stores[0].value = binary(ElementOp::Mul, parts[1].passes[0].stores[0].value, constantFloat(2, DType::Float32));
+    for (size_t p = 0; p < parts.size(); ++p)
+        for (KernelBuffer& b : parts[p].buffers) b.name += std::to_string(p);
+    const Kernel two = makeComboKernel("combo", std::move(parts), {{0, 1, 2, 3, 4, 5}, {6, 7, 8, 9, 10, 11}});
+    EXPECT_EQ(comboSharedBodies(two).bodyOfPart, (std::vector<int>{0, 1}));
+}
+
 }  // namespace
 }  // namespace eng::inductor
