@@ -315,7 +315,9 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
     double backendSeconds = 0;
     std::vector<traces::PhaseTime> backendPhases;
     std::shared_ptr<const Graph> graph(std::move(result.graph));
-    if (callNodeCount(*graph) > 0) {
+    // Dynamo compiles a graph that has ops or outputs (a symbolic int the resumed code needs), none otherwise.
+    const bool hasOutputs = graph->output() && !graph->output()->args.empty() && !graph->output()->args[0].items.empty();
+    if (callNodeCount(*graph) > 0 || hasOutputs) {
         vm::ValueList examples;
         for (const InputBinding& binding : entry.inputs) {
             vm::Value v = *readSource(vm_, *binding.source, view, *frame.globals);

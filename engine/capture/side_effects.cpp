@@ -141,6 +141,47 @@ void fillView(Tracer& tracer, Variable& view, const Variable& dict) {
         }
     }
 }
+
+VarRef callOrderedDictMethod(Tracer& tracer, const VarRef& self, const std::string& name, const std::vector<VarRef>& args,
+                             const std::vector<std::pair<std::string, VarRef>>& kwargs) {
+    // move_to_end(key, last=True) and popitem(last=True) of an OrderedDict the trace made: its keys reordered.
+    const auto& cls = self->value.as<vm::DictObject>().cls;
+    if (!cls || cls->name != "OrderedDict") vm::typeError(fmt::format("dict.{}() takes no keyword arguments", name));
+    std::vector<VarRef> given = args;
+    const size_t lastAt = name == "move_to_end" ? 1 : 0;
+    for (const auto& [keyword, value] : kwargs) {
+        if (keyword != "last" || given.size() != lastAt) vm::typeError(fmt::format("{}() got an unexpected keyword argument '{}'", name, keyword));
+        given.push_back(value);
+    }
+    if (given.size() < lastAt || given.size() > lastAt + 1) vm::typeError(fmt::format("{}() takes the wrong number of arguments", name));
+    for (const VarRef& a : given)
+        if (!tracer.isConstant(a)) tracer.unsupported("Unsupported method call", fmt::format("OrderedDict.{}() with a traced argument.", name), {}, name);
+    const bool last = given.size() == lastAt + 1 ? tracer.vm().truthy(tracer.exampleOf(given[lastAt])) : true;
+    if (given.size() == lastAt + 1) tracer.argOf(given[lastAt]);
+    size_t at = 0;
+    if (name == "move_to_end") {
+        tracer.argOf(given[0]);
+        const vm::Value key = tracer.exampleOf(given[0]);
+        while (at < self->keys.size() && !vm::valuesEqual(self->keys[at], key)) ++at;
+        if (at == self->keys.size()) tracer.vm().raiseKeyError(key);
+    } else {
+        if (self->keys.empty()) vm::raise("KeyError", "dictionary is empty");
+        at = last ? self->keys.size() - 1 : 0;
+    }
+    vm::Value key = self->keys[at];
+    VarRef item = self->items[at];
+    self->keys.erase(self->keys.begin() + static_cast<long>(at));
+    self->items.erase(self->items.begin() + static_cast<long>(at));
+    if (name == "popitem") {
+        tracer.refreshViews(self);
+        return itemPair(tracer.constant(key), item);
+    }
+    self->keys.insert(last ? self->keys.end() : self->keys.begin(), key);
+    self->items.insert(last ? self->items.end() : self->items.begin(), item);
+    tracer.refreshViews(self);
+    return tracer.constant(vm::Value());
+}
+
 }  // namespace
 
 void Tracer::refreshViews(const VarRef& dict) {
@@ -237,6 +278,24 @@ void Tracer::storeItem(const VarRef& container, const VarRef& key, const VarRef&
 VarRef Tracer::callContainerMethod(const VarRef& method, std::vector<VarRef> args, std::vector<std::pair<std::string, VarRef>> kwargs) {
     const VarRef& self = method->self;
     if (self->generator) return callGeneratorMethod(method, args, kwargs);
+    if (method->name == "_replace" && self->kind == Variable::Kind::Tuple) {
+        // namedtuple._replace(**fields): a new tuple of the class, the named items replaced.
+        if (!args.empty()) vm::typeError(fmt::format("_replace() takes 1 positional argument but {} were given", args.size() + 1));
+        auto out = std::make_shared<Variable>();
+        out->kind = Variable::Kind::Tuple;
+        out->value = self->value;
+        out->fresh = true;
+        out->items = self->items;
+        const auto& fields = self->value.as<vm::TupleObject>().fieldNames;
+        for (auto& [field, value] : kwargs) {
+            auto it = std::find(fields.begin(), fields.end(), field);
+            if (it == fields.end()) vm::raise("ValueError", fmt::format("Got unexpected field names: ['{}']", field));
+            out->items[static_cast<size_t>(it - fields.begin())] = value;
+        }
+        return out;
+    }
+    if (self->kind == Variable::Kind::Dict && (method->name == "move_to_end" || (method->name == "popitem" && !kwargs.empty())))
+        return callOrderedDictMethod(*this, self, method->name, args, kwargs);
     if (self->kind == Variable::Kind::Set) {
         if (args.size() != 1 || !kwargs.empty()) vm::typeError("set.add() takes exactly one argument (" + std::to_string(args.size()) + " given)");
         addToSet(self, args[0]);

@@ -9,6 +9,19 @@
 
 namespace eng::capture {
 
+namespace {
+
+/// A method of a container the trace holds, run by Tracer::callContainerMethod.
+VarRef containerMethod(const VarRef& object, const std::string& name) {
+    auto method = std::make_shared<Variable>();
+    method->kind = Variable::Kind::ContainerMethod;
+    method->self = object;
+    method->name = name;
+    return method;
+}
+
+}  // namespace
+
 VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::string& name) {
     if (object->kind == Variable::Kind::SymScalar && object->source && !object->node && vm_.findAttr(object->value, name)) {
         // A method of an int/float argument that became symbolic (`m.is_integer()`): the value is specialized again,
@@ -89,8 +102,11 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
         const auto& fields = object->value.as<vm::TupleObject>().fieldNames;
         for (size_t i = 0; i < fields.size(); ++i)
             if (fields[i] == name) return getItem(object, constant(vm::Value(static_cast<int64_t>(i))));
-        // A method of a namedtuple class the trace called (its class is a guarded constant): inlined on the tuple.
+        // A method of a namedtuple class the trace called (its class is a guarded constant): inlined on the tuple;
+        // _replace makes a new tuple of the same class over the traced items.
         const auto& cls = object->value.as<vm::TupleObject>().cls;
+        if (cls && name == "_replace" && !fields.empty() && !object->node && object->items.size() == fields.size())
+            return containerMethod(object, name);
         if (cls && !object->source && !object->node)
             if (std::optional<vm::Value> method = cls->lookup(name); method && method->is(vm::Kind::Function))
                 return boundMethod(*method, object, name);
@@ -111,18 +127,16 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     // get() of a plain dict from outside the frame: a lookup that follows the trace's own stores into it.
     const bool outsideGet = name == "get" && object->kind == Variable::Kind::Python && object->source && object->value.is(vm::Kind::Dict) &&
                             !object->value.as<vm::DictObject>().cls;
-    bool dictMethod = outsideView || outsideGet || (freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear" || name == "popitem" ||
+    // OrderedDict's own reordering methods on one the trace made.
+    const bool orderedMethod = (name == "move_to_end" || name == "popitem") && freshDict && object->kind == Variable::Kind::Dict &&
+                               object->value.is(vm::Kind::Dict) && object->value.as<vm::DictObject>().cls &&
+                               object->value.as<vm::DictObject>().cls->name == "OrderedDict";
+    bool dictMethod = orderedMethod || outsideView || outsideGet || (freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear" || name == "popitem" ||
                                                     (object->kind == Variable::Kind::Dict && viewMethod)));
     // A generator made in the trace: send / throw / close run its frame through the trace (callGeneratorMethod).
     const bool generatorMethod = object->kind == Variable::Kind::Iterator && object->generator &&
                                  (name == "send" || name == "throw" || name == "close" || name == "__next__");
-    if (listMethod || dictUpdate || dictMethod || generatorMethod) {
-        auto method = std::make_shared<Variable>();
-        method->kind = Variable::Kind::ContainerMethod;
-        method->self = object;
-        method->name = name;
-        return method;
-    }
+    if (listMethod || dictUpdate || dictMethod || generatorMethod) return containerMethod(object, name);
     if (object->kind == Variable::Kind::Object || object->kind == Variable::Kind::Super) return objectAttr(frame, object, name);
     if (object->kind != Variable::Kind::Python)
         unsupported("Unsupported attribute access", fmt::format("Dynamo cannot read attribute `{}` of this value.", name), {},

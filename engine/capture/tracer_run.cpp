@@ -303,6 +303,10 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
                 r.index = static_cast<size_t>(size->second.dimension);
             } else if (v->node && v->node->op != NodeOp::Placeholder) {
                 asOutput(v->node);
+            } else if (Arg input = v->kind == Variable::Kind::SymScalar ? argOf(v) : Arg(); input.kind == Arg::Kind::NodeRef) {
+                // A symbolic int input: Dynamo rebuilds a SymNodeVariable from the graph's outputs (no existing value
+                // it would reload from its source), so the graph is compiled for it even without ops.
+                asOutput(input.node);
             } else {
                 fromSourceOrConstant();
             }
