@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "inductor/lowering_registry.h"
+#include "tensor/creation.h"
 #include "tensor/nn_functional.h"
 
 namespace eng::inductor::lowering {
@@ -372,7 +373,7 @@ struct ReductionLowering {
     /// the row (16-bit logits read as they are); loss = log(sum) + max - x[target], 0 on ignore_index rows, their
     /// mean over the rows kept. Class weights, label smoothing and the legacy arguments run as the eager op. A target
     /// outside [0, C) that is not ignore_index raises eager's IndexError before any kernel reads the targets (a kernel
-    /// cannot raise): an extern call checks them (nll_loss's own check) and the kernels read its result.
+    /// cannot raise): an extern call checks them (nll_loss's own check).
     std::optional<LValue> crossEntropy(const std::string&) {
         LValue x = args.tensor(0, "input"), target = args.tensor(1, "target");
         if (x.dim() != 2 || target.dim() != 1 || !tensor::isFloating(x.dtype) || tensor::isFloating(target.dtype) || target.dtype == DType::Bool)
@@ -384,10 +385,13 @@ struct ReductionLowering {
         const double ignore = static_cast<double>(args.integer(4, "ignore_index", -100));
         const DType acc = computeTypeFor(x.dtype);
         const Index classes = x.sizes[1];
-        target = lowering.externCall("check_class_targets", {target}, target.sizes, target.dtype, nullptr);
-        lowering.buffer(target.buffer).extern_.call = [classes, ignore](vm::Interpreter&, const vm::ValueList& t, const SymbolValues& symbols) {
-            tensor::checkClassTargets(t.at(0).as<vm::TensorObject>().value, evaluate(classes, {}, symbols), static_cast<int64_t>(ignore));
-            return t.at(0);
+        // Its result (no elements) is read by nothing: the kernels never index by the target, so they need not wait
+        // for the check and fuse as they would without it; every extern of a graph runs, so the check does.
+        LValue checked = lowering.externCall("check_class_targets", {target}, {indexConstant(0)}, DType::Int64, nullptr);
+        lowering.buffer(checked.buffer).extern_.call = [classes, ignore](vm::Interpreter&, const vm::ValueList& t, const SymbolValues& symbols) {
+            const tensor::Tensor& labels = t.at(0).as<vm::TensorObject>().value;
+            tensor::checkClassTargets(labels, evaluate(classes, {}, symbols), static_cast<int64_t>(ignore));
+            return vm::makeTensor(tensor::empty({0}, DType::Int64, labels.device()));
         };
         LValue xf = castTo(x, acc);
         // target as a [N, 1] column, to meet the keepdim row results
