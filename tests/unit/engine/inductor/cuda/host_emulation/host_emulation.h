@@ -28,6 +28,7 @@ cwb_dim3 blockDim, gridDim;
 #define __global__
 #define __device__
 #define __forceinline__ inline
+#define __noinline__
 #define __launch_bounds__(...)
 #define __shared__ static
 std::barrier<>* cwb_block_barrier;
