@@ -68,8 +68,10 @@ std::vector<std::pair<std::string, VarRef>> members(Tracer& tracer, TraceFrame& 
 void walk(Tracer& tracer, TraceFrame& frame, const VarRef& module, const std::string& prefix, const std::string& what, bool recurse,
           std::vector<std::pair<std::string, VarRef>>& out, std::vector<const vm::Object*>& seen) {
     auto once = [&](const std::string& name, const VarRef& v) {
-        if (std::find(seen.begin(), seen.end(), v->value.object().get()) != seen.end()) return;
-        seen.push_back(v->value.object().get());
+        // A tensor read from a source computes on a private copy: the real object tells shared parameters apart.
+        const vm::Value& real = v->original.isNone() || v->original.isNull() ? v->value : v->original;
+        if (std::find(seen.begin(), seen.end(), real.object().get()) != seen.end()) return;
+        seen.push_back(real.object().get());
         out.emplace_back(name, v);
     };
     if (what == "modules") once(prefix, module);

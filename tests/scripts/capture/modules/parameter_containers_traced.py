@@ -1,9 +1,11 @@
 # ParameterDict / ParameterList are inlined as Dynamo inlines them: indexing, iteration and items() read the
 # entries as the module's parameters (graph inputs named by their path), and children()/named_children()/
-# named_parameters() and ModuleDict.items() are traced without a break; one graph, as in torch 2.11.
+# named_parameters() and ModuleDict.items() are traced without a break (a parameter shared by two submodules is
+# listed once); one graph per model, as in torch 2.11.
 # expect: True
 # expect: True
-# expect unique_graphs: 2
+# expect: True
+# expect unique_graphs: 3
 # expect graph_breaks: 0
 # expect graph: L_self_modules_gains_parameters_a_: "f32[4][1]cpu"
 # expect graph: L_self_modules_scales_parameters_1_: "f32[4][1]cpu"
@@ -41,7 +43,18 @@ class Kids(nn.Module):
         return x * len([n for n, _ in self.named_children()]) + total
 
 
+class Tied(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.b = nn.Linear(4, 4)
+        self.b.weight = self.a.weight
+
+    def forward(self, x):
+        return x * len([n for n, _ in self.named_parameters()]) + sum(p.sum() for p in self.parameters())
+
+
 torch.manual_seed(0)
 x = torch.linspace(-1.0, 1.0, 8).reshape(2, 4)
-for model in (Gains(), Kids()):
+for model in (Gains(), Kids(), Tied()):
     print(torch.allclose(torch.compile(model, backend="eager")(x), model(x)))
