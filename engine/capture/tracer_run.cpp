@@ -70,14 +70,24 @@ void Tracer::step(TraceFrame& frame) {
     TraceFrame* saved = current_;
     current_ = &frame;
     std::optional<TracedRaise> observed;
+    // An error of an operation on tensors or symbolic ints may hold for this call's values only (an index past a
+    // dynamic size): it keeps breaking, so no later call takes the handler without the check. One on constants
+    // is the same for every call these guards admit.
+    bool tracedOperands = false;
+    if (frame.pc < frame.code->instructions.size()) {
+        const frontend::Instruction& in = frame.code->instructions[frame.pc];
+        const size_t pops = std::min(frame.stack.size(), static_cast<size_t>(std::max(0, frontend::stackPops(in.opcode, in.arg))));
+        for (size_t i = frame.stack.size() - pops; i < frame.stack.size(); ++i)
+            tracedOperands = tracedOperands || (frame.stack[i] && (containsTensor(frame.stack[i]) || frame.stack[i]->kind == Variable::Kind::SymScalar));
+    }
     try {
         try {
             evaluateInstruction(*this, frame);
         } catch (const vm::VmError&) {
-            observed = observedException(frame);
+            if (!tracedOperands) observed = observedException(frame);
             if (!observed) throw;
         } catch (const vm::RaisedException&) {
-            observed = observedException(frame);
+            if (!tracedOperands) observed = observedException(frame);
             if (!observed) throw;
         }
         if (observed) throw *observed;
