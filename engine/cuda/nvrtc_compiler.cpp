@@ -117,8 +117,19 @@ std::shared_ptr<const CompiledKernel> KernelCompiler::compile(const KernelSource
 }
 
 KernelCompileOutcome KernelCompiler::compileTimed(const KernelSource& source, const std::string& arch) {
-    return compileCached(source.entry, cacheKey(source, arch), arch, false, disk_, KernelOrigin::Nvrtc,
-                         [&] { return compileWithNvrtc(source, arch); });
+    std::string exactKey = arch + '\n' + source.code;
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = exactSources_.find(exactKey); it != exactSources_.end()) {
+            ++stats_.memoryHits;
+            return KernelCompileOutcome{it->second, KernelOrigin::MemoryCache, 0};
+        }
+    }
+    KernelCompileOutcome outcome = compileCached(source.entry, cacheKey(source, arch), arch, false, disk_, KernelOrigin::Nvrtc,
+                                                 [&] { return compileWithNvrtc(source, arch); });
+    std::lock_guard lock(mutex_);
+    exactSources_.emplace(std::move(exactKey), outcome.kernel);
+    return outcome;
 }
 
 KernelCompileOutcome KernelCompiler::compilePtx(const std::string& entry, const std::string& key, const std::string& arch,

@@ -107,6 +107,9 @@ private:
     kernel_cache::DiskKernelCache ptxDisk_;
     mutable std::mutex mutex_;
     std::unordered_map<std::string, std::shared_ptr<const CompiledKernel>> memory_;
+    // The same kernels by their exact source and architecture: eager ops ask at every launch, and masking the names
+    // of a whole translation unit costs far more than a launch (it is done once per distinct source).
+    std::unordered_map<std::string, std::shared_ptr<const CompiledKernel>> exactSources_;
     KernelCacheStats stats_;
 };
 
