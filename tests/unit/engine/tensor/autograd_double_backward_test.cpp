@@ -12,26 +12,13 @@
 #include "tensor/creation.h"
 #include "tensor/error.h"
 #include "tensor/registry.h"
+#include "finite_difference_inputs.h"
 
 namespace eng::tensor {
 namespace {
 
 Value call(std::string_view name, std::vector<Value> args, KeywordArgs kwargs = {}) { return OpRegistry::instance().call(name, args, kwargs); }
 
-enum class Domain { Signed, Positive, Unit };
-
-// Values away from 0 (no kink of relu/abs within the step), positive, or inside (-0.85, 0.85).
-Tensor makeInput(const Shape& shape, Domain domain, int seed) {
-    std::vector<double> values;
-    for (int64_t i = 0; i < shapeNumel(shape); ++i) {
-        double v = std::sin(1.37 * static_cast<double>(i) + 0.91 * seed + 0.3);
-        if (domain == Domain::Positive) v = 0.4 + std::abs(v);
-        if (domain == Domain::Signed) v = (v < 0 ? -0.15 : 0.15) + 0.85 * v;
-        if (domain == Domain::Unit) v *= 0.85;
-        values.push_back(v);
-    }
-    return fromDoubles(values, shape, DType::Float64);
-}
 
 struct Case {
     std::string name;

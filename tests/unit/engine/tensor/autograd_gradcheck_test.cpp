@@ -10,6 +10,7 @@
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/registry.h"
+#include "finite_difference_inputs.h"
 
 namespace eng::tensor {
 namespace {
@@ -19,23 +20,6 @@ Value call(std::string_view name, std::vector<Value> args, KeywordArgs kwargs = 
 Value list(std::vector<Value> items) { return Value::list(std::move(items)); }
 Value longs(std::vector<int64_t> values) { return Value(fromInts(values, {static_cast<int64_t>(values.size())})); }
 
-// How input values are drawn: anywhere in (-1, 1) away from 0 (so |x|, relu and friends have no kink within
-// the finite-difference step), positive (log, sqrt, ...), inside (-0.9, 0.9) for asin/acos/atanh, or above 1
-// for acosh.
-enum class Domain { Signed, Positive, Unit, AboveOne };
-
-Tensor makeInput(const Shape& shape, Domain domain, int seed) {
-    std::vector<double> values;
-    for (int64_t i = 0; i < shapeNumel(shape); ++i) {
-        double v = std::sin(1.37 * static_cast<double>(i) + 0.91 * seed + 0.3);
-        if (domain == Domain::Positive) v = 0.4 + std::abs(v);
-        if (domain == Domain::Signed) v = (v < 0 ? -0.15 : 0.15) + 0.85 * v;
-        if (domain == Domain::Unit) v *= 0.85;
-        if (domain == Domain::AboveOne) v = 1.2 + std::abs(v);
-        values.push_back(v);
-    }
-    return fromDoubles(values, shape, DType::Float64);
-}
 
 struct InputSpec {
     Shape shape;
