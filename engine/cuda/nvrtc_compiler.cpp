@@ -125,11 +125,14 @@ KernelCompileOutcome KernelCompiler::compileTimed(const KernelSource& source, co
             return KernelCompileOutcome{it->second, KernelOrigin::MemoryCache, 0};
         }
     }
-    KernelCompileOutcome outcome = compileCached(source.entry, cacheKey(source, arch), arch, false, disk_, KernelOrigin::Nvrtc,
-                                                 [&] { return compileWithNvrtc(source, arch); });
+    KernelCompileOutcome outcome = compileKeyed(source, cacheKey(source, arch), arch);
     std::lock_guard lock(mutex_);
     exactSources_.emplace(std::move(exactKey), outcome.kernel);
     return outcome;
+}
+
+KernelCompileOutcome KernelCompiler::compileKeyed(const KernelSource& source, const std::string& key, const std::string& arch) {
+    return compileCached(source.entry, key, arch, false, disk_, KernelOrigin::Nvrtc, [&] { return compileWithNvrtc(source, arch); });
 }
 
 KernelCompileOutcome KernelCompiler::compilePtx(const std::string& entry, const std::string& key, const std::string& arch,
@@ -195,8 +198,10 @@ std::vector<KernelCompileOutcome> KernelCompiler::compileAll(const std::vector<K
                                                              unsigned threads) {
     std::vector<CompileJob> jobs;
     jobs.reserve(sources.size());
-    for (const KernelSource& source : sources)
-        jobs.push_back({cacheKey(source, arch), [this, &source, &arch] { return compileTimed(source, arch); }});
+    for (const KernelSource& source : sources) {
+        std::string key = cacheKey(source, arch);
+        jobs.push_back({key, [this, &source, key, &arch] { return compileKeyed(source, key, arch); }});
+    }
     return compileJobs(jobs, threads);
 }
 

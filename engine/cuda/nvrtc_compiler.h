@@ -75,6 +75,9 @@ public:
     std::shared_ptr<const CompiledKernel> compile(const KernelSource& source, const std::string& arch);
     // compile() telling where the kernel came from and how long it took.
     KernelCompileOutcome compileTimed(const KernelSource& source, const std::string& arch);
+    // compileTimed() under `key`, which the caller already has from cacheKey(source, arch) (masking a translation
+    // unit's names is the costly part of a lookup).
+    KernelCompileOutcome compileKeyed(const KernelSource& source, const std::string& key, const std::string& arch);
     // Every source compiled as compile() does, on up to `threads` threads at once (0: one per hardware thread):
     // NVRTC is thread-safe and spends its time in optimisation and ptxas, so a graph's kernels compile in the
     // time of its slowest one. Outcomes in source order; the first failure is rethrown after all have finished.

@@ -75,15 +75,15 @@ std::vector<eng::cuda::KernelCompileOutcome> compileCudaKernels(const std::vecto
     jobs.reserve(kernels.size());
     for (size_t i = 0; i < kernels.size(); ++i) {
         if (path == CudaCodegenPath::Llvm && llvmGenerates(kernels[i], codes[i], arch)) {
-            std::string key = llvmKey(kernels[i], launchPlan(kernels[i], codes[i]));
-            jobs.push_back({eng::cuda::KernelCompiler::ptxCacheKey(key, arch), [&, i, key] {
-                                const nvptx::PtxLaunchPlan plan = launchPlan(kernels[i], codes[i]);
+            nvptx::PtxLaunchPlan plan = launchPlan(kernels[i], codes[i]);
+            std::string key = llvmKey(kernels[i], plan);
+            jobs.push_back({eng::cuda::KernelCompiler::ptxCacheKey(key, arch), [&, i, key, plan] {
                                 return compiler.compilePtx(codes[i].name, key, arch, [&] { return nvptx::generatePtx(kernels[i], plan, arch).ptx; });
                             }});
         } else {
             eng::cuda::KernelSource source = codes[i].kernelSource();
             std::string key = compiler.cacheKey(source, arch);
-            jobs.push_back({std::move(key), [&compiler, source = std::move(source), &arch] { return compiler.compileTimed(source, arch); }});
+            jobs.push_back({key, [&compiler, source = std::move(source), key, &arch] { return compiler.compileKeyed(source, key, arch); }});
         }
     }
     return compiler.compileJobs(jobs);
