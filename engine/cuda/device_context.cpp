@@ -271,11 +271,24 @@ void* DeviceContext::loadFunction(const CompiledKernel& kernel, const std::strin
 
 void DeviceContext::launch(const CompiledKernel& kernel, const LaunchShape& s, void** args, const std::string& entry) {
     makeCurrent();
-    auto function = static_cast<CUfunction>(loadFunction(kernel, entry));
-    const CUresult launched = driver().launchKernel(function, s.gridX, s.gridY, s.gridZ, s.blockX, s.blockY, s.blockZ, s.sharedBytes,
-                                                   static_cast<CUstream>(stream_), args, nullptr);
+    launchOnCurrent(loadFunction(kernel, entry), s, args, entry.empty() ? kernel.entry : entry);
+}
+
+void* DeviceContext::function(const CompiledKernel& kernel) {
+    makeCurrent();
+    return loadFunction(kernel, {});
+}
+
+void DeviceContext::launchFunction(void* function, const LaunchShape& s, void** args, const std::string& name) {
+    makeCurrent();
+    launchOnCurrent(function, s, args, name);
+}
+
+void DeviceContext::launchOnCurrent(void* function, const LaunchShape& s, void** args, const std::string& name) {
+    const CUresult launched = driver().launchKernel(static_cast<CUfunction>(function), s.gridX, s.gridY, s.gridZ, s.blockX, s.blockY, s.blockZ,
+                                                   s.sharedBytes, static_cast<CUstream>(stream_), args, nullptr);
     // (the message is formatted only on failure: a launch costs a few microseconds, a string more than nothing)
-    if (launched != CUDA_SUCCESS) check(launched, fmt::format("cuLaunchKernel({})", entry.empty() ? kernel.entry : entry).c_str());
+    if (launched != CUDA_SUCCESS) check(launched, fmt::format("cuLaunchKernel({})", name).c_str());
 }
 
 void DeviceContext::launch(const KernelSource& source, const LaunchShape& shape, void** args) {

@@ -17,7 +17,7 @@ repo_root=$(cd "$(dirname "$0")/../.." && pwd)
 script=tests/bench/inductor_bench.py
 workloads_all=(copy B1 B2 B3 B4 B4bf16 B5 B6 B7)
 # The table's order: every workload, with the single CPU ops (not run by default: named, e.g. `run BUNDLE gelu`).
-workloads_table=("${workloads_all[@]}" gelu tanh add)
+workloads_table=("${workloads_all[@]}" gelu tanh sigmoid sin add mm)
 
 package() {
     local build_dir=${1:?usage: inductor_bench.sh package BUILD_DIR}
