@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cuda/device_context.h"
+
 namespace cwb {
 
 std::string readScript(const std::string& path) {
@@ -62,6 +64,19 @@ std::vector<std::filesystem::path> pythonPath() {
     return directories;
 }
 
+/// The end of the program is a synchronisation point: a device-side assertion that no copy or synchronize raised
+/// yet (a cuda loss with a target out of range) is raised now, as an uncaught error: true when one was.
+bool raisedPendingDeviceErrors(eng::vm::Interpreter& vm) {
+    try {
+        eng::cuda::DeviceContext::synchronizeStarted();
+    } catch (...) {
+        std::cout.flush();
+        fmt::print(stderr, "{}", vm.formatUncaught(std::current_exception()));
+        return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 EntryResult runModuleAndEntry(eng::vm::Interpreter& vm, const ScriptEntry& entry, const std::string& text) {
@@ -77,12 +92,14 @@ EntryResult runModuleAndEntry(eng::vm::Interpreter& vm, const ScriptEntry& entry
     std::optional<eng::vm::Value> function = vm.global(name);
     if (!function) {
         // Scripts without main(device) are plain programs: running the module was the whole job.
-        if (entry.call.empty()) return {0, std::nullopt};
+        if (entry.call.empty()) return {raisedPendingDeviceErrors(vm) ? 1 : 0, std::nullopt};
         fmt::print(stderr, "{}: the script defines no '{}'\n", entry.script, name);
         return {1, std::nullopt};
     }
     try {
-        return {0, vm.call(*function, {eng::vm::makeStr(entry.device)})};
+        std::optional<eng::vm::Value> returned = vm.call(*function, {eng::vm::makeStr(entry.device)});
+        if (raisedPendingDeviceErrors(vm)) return {1, std::nullopt};
+        return {0, std::move(returned)};
     } catch (...) {
         std::cout.flush();
         fmt::print(stderr, "{}", vm.formatUncaught(std::current_exception()));

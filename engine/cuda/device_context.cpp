@@ -39,10 +39,31 @@ int DeviceContext::deviceCount() {
     return status.available ? status.deviceCount : 0;
 }
 
-DeviceContext& DeviceContext::get(int index) {
+namespace {
+std::mutex& creationMutex() {
     static std::mutex creation;
-    // Leaked on purpose: tensors held by other statics may free device memory during exit.
+    return creation;
+}
+// Leaked on purpose: tensors held by other statics may free device memory during exit.
+std::vector<std::unique_ptr<DeviceContext>>& createdContexts() {
     static auto& contexts = *new std::vector<std::unique_ptr<DeviceContext>>();
+    return contexts;
+}
+}  // namespace
+
+void DeviceContext::synchronizeStarted() {
+    std::vector<DeviceContext*> started;
+    {
+        std::lock_guard lock(creationMutex());
+        for (auto& context : createdContexts())
+            if (context) started.push_back(context.get());
+    }
+    for (DeviceContext* context : started) context->synchronize();
+}
+
+DeviceContext& DeviceContext::get(int index) {
+    std::mutex& creation = creationMutex();
+    auto& contexts = createdContexts();
     (void)driver();  // throws with the reason when CUDA is unavailable
     const int count = deviceCount();
     if (index < 0 || index >= count)
@@ -216,6 +237,23 @@ void DeviceContext::memsetZero(void* deviceDst, size_t bytes) {
 void DeviceContext::synchronize() {
     makeCurrent();
     check(driver().streamSynchronize(static_cast<CUstream>(stream_)), fmt::format("cuda:{} stream synchronize", index_).c_str());
+    if (assertions_.host) raisePendingAssertion(assertions_.host);
+}
+
+AssertionWord DeviceContext::assertionWord() {
+    std::call_once(assertionsOnce_, [this] {
+        makeCurrent();
+        // Pinned host memory the device writes through the bus: the host reads it after a synchronisation for free,
+        // where a device buffer would cost a copy at every synchronisation.
+        void* host = nullptr;
+        check(driver().memHostAlloc(&host, 2 * sizeof(uint64_t), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc");
+        std::memset(host, 0, 2 * sizeof(uint64_t));
+        CUdeviceptr device = 0;
+        check(driver().memHostGetDevicePointer(&device, host, 0), "cuMemHostGetDevicePointer");
+        assertions_.device = reinterpret_cast<void*>(device);
+        assertions_.host = static_cast<volatile uint64_t*>(host);
+    });
+    return assertions_;
 }
 
 void* DeviceContext::loadPtx(const CompiledKernel& kernel) {

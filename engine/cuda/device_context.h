@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cuda/device_assertions.h"
 #include "cuda/nvrtc_compiler.h"
 
 namespace eng::cuda {
@@ -29,6 +30,9 @@ public:
     // index is out of range.
     static DeviceContext& get(int index);
     static int deviceCount();
+    // Synchronises every device whose context exists (none is started): the end of a program, where a
+    // device-side assertion still pending is raised.
+    static void synchronizeStarted();
 
     int index() const { return index_; }
     const std::string& name() const { return name_; }
@@ -54,7 +58,10 @@ public:
     void copyDeviceToHost(void* hostDst, const void* deviceSrc, size_t bytes);
     void copyDeviceToDevice(void* deviceDst, const void* deviceSrc, size_t bytes);
     void memsetZero(void* deviceDst, size_t bytes);
+    // Waits for the stream, then raises the error of a device-side assertion its kernels recorded (once).
     void synchronize();
+    // This device's assertion word (created on first use, zero until a kernel asserts; device_assertions.h).
+    AssertionWord assertionWord();
 
     // Loads the kernel's module on this device once (by its cache key) and launches it on stream().
     // args: pointers to each kernel parameter, as cuLaunchKernel takes them. `entry` launches another entry point
@@ -99,6 +106,8 @@ private:
     int multiprocessors_ = 0;
     void* context_ = nullptr;  // CUcontext (primary)
     void* stream_ = nullptr;   // CUstream
+    AssertionWord assertions_;  // mapped host memory, allocated by the first assertionWord()
+    std::once_flag assertionsOnce_;
 
     mutable std::mutex mutex_;
     std::multimap<size_t, void*> freeBlocks_;            // size -> block

@@ -46,7 +46,8 @@ bool resolveAll(GetProcAddress p, DriverApi& a, std::string& missing) {
            resolve(p, "cuMemcpyHtoDAsync", a.memcpyHtoDAsync, missing) &&
            resolve(p, "cuMemcpyDtoHAsync", a.memcpyDtoHAsync, missing) &&
            resolve(p, "cuMemcpyDtoDAsync", a.memcpyDtoDAsync, missing) &&
-           resolve(p, "cuMemsetD8Async", a.memsetD8Async, missing) && resolve(p, "cuModuleLoadData", a.moduleLoadData, missing) &&
+           resolve(p, "cuMemsetD8Async", a.memsetD8Async, missing) && resolve(p, "cuMemHostAlloc", a.memHostAlloc, missing) &&
+           resolve(p, "cuMemHostGetDevicePointer", a.memHostGetDevicePointer, missing) && resolve(p, "cuModuleLoadData", a.moduleLoadData, missing) &&
            resolve(p, "cuModuleLoadDataEx", a.moduleLoadDataEx, missing) &&
            resolve(p, "cuModuleGetFunction", a.moduleGetFunction, missing) && resolve(p, "cuLaunchKernel", a.launchKernel, missing) &&
            resolve(p, "cuStreamBeginCapture", a.streamBeginCapture, missing) &&

@@ -28,6 +28,9 @@ struct DriverApi {
     decltype(&::cuMemcpyDtoHAsync) memcpyDtoHAsync = nullptr;
     decltype(&::cuMemcpyDtoDAsync) memcpyDtoDAsync = nullptr;
     decltype(&::cuMemsetD8Async) memsetD8Async = nullptr;
+    // Mapped pinned host memory: device-side assertion words (cuda/device_assertions.h).
+    decltype(&::cuMemHostAlloc) memHostAlloc = nullptr;
+    decltype(&::cuMemHostGetDevicePointer) memHostGetDevicePointer = nullptr;
     decltype(&::cuModuleLoadData) moduleLoadData = nullptr;
     decltype(&::cuModuleLoadDataEx) moduleLoadDataEx = nullptr;  // PTX, with JIT options
     decltype(&::cuModuleGetFunction) moduleGetFunction = nullptr;

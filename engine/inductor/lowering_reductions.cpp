@@ -372,8 +372,9 @@ struct ReductionLowering {
     /// pass) and the target's logit, summed out of the row where the column equals the target, all in one pass over
     /// the row (16-bit logits read as they are); loss = log(sum) + max - x[target], 0 on ignore_index rows, their
     /// mean over the rows kept. Class weights, label smoothing and the legacy arguments run as the eager op. A target
-    /// outside [0, C) that is not ignore_index raises eager's IndexError before any kernel reads the targets (a kernel
-    /// cannot raise): an extern call checks them (nll_loss's own check).
+    /// outside [0, C) that is not ignore_index raises eager's IndexError: an extern call checks them (nll_loss's own
+    /// check: at once on the CPU; on CUDA a kernel asserts on the device and the next synchronisation raises, so the
+    /// step never waits for the device). No kernel indexes memory by a target (a bad row's loss is NaN).
     std::optional<LValue> crossEntropy(const std::string&) {
         LValue x = args.tensor(0, "input"), target = args.tensor(1, "target");
         if (x.dim() != 2 || target.dim() != 1 || !tensor::isFloating(x.dtype) || tensor::isFloating(target.dtype) || target.dtype == DType::Bool)

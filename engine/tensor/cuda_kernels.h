@@ -53,6 +53,13 @@ Tensor linearLt(const Tensor& x, const Tensor& weight, const Tensor& bias, cuda:
 // cuBLAS's element type for dtype; the floating dtypes only (others raise PyTorch's "addmm_cuda" error).
 cuda::GemmType gemmType(DType dtype);
 
+// nll_loss's check of class indices on the device, without waiting for it: the first target outside [0, classes)
+// that is not ignoreIndex is recorded by a kernel, and the device's next synchronisation raises IndexError
+// "Target N is out of bounds." (cuda_class_targets.cpp; PyTorch's kernels assert on the device too).
+void checkClassTargets(const Tensor& target, int64_t classes, int64_t ignoreIndex);
+constexpr unsigned kClassTargetThreads = 256;
+cudagen::GeneratedKernel classTargetCheckKernel();
+
 // The device an op over these operands runs on: cuda when any defined operand is a CUDA tensor (the others
 // may only be CPU tensors of zero dims, as in PyTorch), else cpu.
 Device commonDevice(std::initializer_list<Tensor> operands);

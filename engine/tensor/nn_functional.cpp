@@ -11,6 +11,7 @@
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_attention.h"
+#include "tensor/cuda_indexing.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/indexing.h"
 #include "tensor/iteration.h"
@@ -318,26 +319,31 @@ Tensor mseLoss(const Tensor& input, const Tensor& target, std::string_view reduc
 
 void checkClassTargets(const Tensor& target, int64_t classes, int64_t ignoreIndex) {
     if (target.numel() == 0) return;
-    if (cudaops::onCuda(target)) {
-        const Tensor outside = logicalAnd(ne(target, ignoreIndex), logicalOr(lt(target, int64_t{0}), ge(target, classes)));
-        if (!item(any(outside)).toBool()) return;
-    }
+    if (cudaops::onCuda(target)) return cudaops::checkClassTargets(target, classes, ignoreIndex);
     for (int64_t label : toInts(target))
         if (label != ignoreIndex && (label < 0 || label >= classes)) fail(ErrorKind::Index, fmt::format("Target {} is out of bounds.", label));
 }
 
 namespace {
 
-// nll_loss of CUDA rows (batch x classes): each row's label picked by a gather on the device; labels equal to
-// ignoreIndex count zero and are left out of the mean. One read back checks the labels (PyTorch's CUDA kernel
-// asserts on the device instead).
+// nll_loss of CUDA rows (batch x classes): each row's label picked on the device; labels equal to ignoreIndex
+// count zero and are left out of the mean. Nothing waits for the device: the labels are checked by a kernel that
+// asserts on the device (the next synchronisation raises, as PyTorch's CUDA kernel asserts), and a bad label reads
+// column 0 meanwhile, never memory outside the rows (gather would read its indices back to check them).
 Tensor nllLossOnDevice(const Tensor& rows, const Tensor& target, std::string_view reduction, int64_t ignoreIndex, bool single) {
-    const int64_t classes = rows.sizes()[1];
+    const int64_t batch = rows.sizes()[0], classes = rows.sizes()[1];
     const Tensor labels = reshape(to(target, DType::Int64, rows.device()), {-1});
     checkClassTargets(labels, classes, ignoreIndex);
     const Tensor counted = ne(labels, ignoreIndex);
-    const Tensor safe = where(counted, labels, int64_t{0});
-    const Tensor picked = reshape(gather(rows, 1, unsqueeze(safe, 1)), {-1});
+    const Tensor inRange = logicalAnd(ge(labels, int64_t{0}), lt(labels, classes));
+    const Tensor safe = where(logicalAnd(counted, inRange), labels, int64_t{0});
+    cudaops::IndexedAccess access;
+    access.sizes = {batch};
+    access.dataStrides = {rows.strides()[0]};
+    access.table = contiguous(mul(safe, Scalar(rows.strides()[1])));
+    access.tableStrides = {1};
+    const Tensor picked = empty({batch}, rows.dtype(), rows.device());
+    if (batch > 0) cudaops::gatherIndexed(picked, rows, access);
     const Tensor losses = where(counted, unary(UnaryOp::Neg, picked), 0.0);
     if (reduction == "none") return single ? reshape(losses, {}) : losses;
     const Tensor total = sum(losses);

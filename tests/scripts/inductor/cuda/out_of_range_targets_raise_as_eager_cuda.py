@@ -1,6 +1,7 @@
-# F.cross_entropy on cuda with a target outside [0, C) that is not ignore_index: the eager op reads the labels back
-# and raises IndexError (PyTorch's kernel asserts on the device, a RuntimeError at the next sync); the compiled loss
-# checks its targets in an extern call before its kernels read them and raises the same error, never a NaN loss.
+# F.cross_entropy on cuda with a target outside [0, C) that is not ignore_index: eager and compiled losses check
+# their targets in a kernel that asserts on the device (never waiting for it, as PyTorch's kernels assert), and the
+# next synchronisation (.tolist(), a copy to the host, torch.cuda.synchronize()) raises the CPU's IndexError, where
+# PyTorch raises "CUDA error: device-side assert triggered" and leaves the device unusable. Never a NaN loss.
 # requires: cuda
 # expect: valid and ignored rows True
 # expect: eager IndexError Target 7 is out of bounds.
@@ -8,6 +9,9 @@
 # expect: eager IndexError Target 9 is out of bounds.
 # expect: compiled IndexError Target 9 is out of bounds.
 # expect: training compiled IndexError Target 7 is out of bounds.
+# expect: queued without waiting True
+# expect: synchronize IndexError Target 9 is out of bounds.
+# expect: clean after raising True
 # expect code: check_class_targets
 # expect graph_breaks: 0
 import torch
@@ -46,3 +50,15 @@ try:
     print("training compiled", w.grad)
 except IndexError as e:
     print("training compiled", type(e).__name__, e)
+
+# The loss is queued without waiting for the device; the error comes at the synchronisation, once.
+with torch.no_grad():
+    pending = compiled_none(logits, torch.tensor([-1, 2, 9, 0, 6], device="cuda"))
+    print("queued without waiting", pending.shape == (5,))
+    try:
+        torch.cuda.synchronize()
+        print("synchronize raised nothing")
+    except IndexError as e:
+        print("synchronize", type(e).__name__, e)
+    torch.cuda.synchronize()
+    print("clean after raising", same_as_eager([[none_loss(logits, kept)], [compiled_none(logits, kept)]]))

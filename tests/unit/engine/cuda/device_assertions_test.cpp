@@ -1,0 +1,114 @@
+// Device-side assertions (engine/cuda/device_assertions.h): a kernel records bad input in an assertion word and the
+// next synchronisation raises its error once. The word's host side and the check kernel's compile run without a GPU;
+// on a GPU, nll_loss / cross_entropy with a target out of range return without waiting for the device and the next
+// synchronisation (a copy to the host, torch.cuda.synchronize) raises the CPU's IndexError.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include "cuda/device_context.h"
+#include "cuda/driver.h"
+#include "cuda/events.h"
+#include "cuda/nvrtc_compiler.h"
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
+#include "tensor/cuda_kernels.h"
+#include "tensor/nn_functional.h"
+#include "tensor/random.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace eng::tensor;
+
+struct Recorded : std::runtime_error {
+    explicit Recorded(int64_t v) : std::runtime_error("recorded " + std::to_string(v)) {}
+};
+void raiseRecorded(int64_t value) { throw Recorded(value); }
+
+TEST(DeviceAssertions, APendingAssertionRaisesOnceWithItsValue) {
+    const uint64_t id = eng::cuda::registerDeviceAssertion(&raiseRecorded);
+    ASSERT_NE(id, 0u);
+    volatile uint64_t word[2] = {0, 0};
+    EXPECT_NO_THROW(eng::cuda::raisePendingAssertion(word));  // clean: nothing to raise
+    // As the kernel writes it: the id, then the value (a negative target survives the round trip).
+    word[0] = id;
+    word[1] = static_cast<uint64_t>(int64_t{-3});
+    try {
+        eng::cuda::raisePendingAssertion(word);
+        ADD_FAILURE() << "no error";
+    } catch (const Recorded& e) {
+        EXPECT_STREQ(e.what(), "recorded -3");
+    }
+    EXPECT_EQ(word[0], 0u);
+    EXPECT_NO_THROW(eng::cuda::raisePendingAssertion(word));  // raised once
+    word[0] = id + 1000;  // nobody registered it: CUDA's own wording
+    try {
+        eng::cuda::raisePendingAssertion(word);
+        ADD_FAILURE() << "no error";
+    } catch (const eng::cuda::CudaError& e) {
+        EXPECT_STREQ(e.what(), "device-side assert triggered");
+    }
+}
+
+TEST(DeviceAssertions, TheClassTargetCheckKernelCompiles) {
+    const fs::path dir = fs::temp_directory_path() / ("cwb_device_assertions_test_" + std::to_string(std::random_device{}()));
+    {
+        eng::cuda::KernelCompiler compiler(dir);
+        const auto kernel = compiler.compile(cudagen::translationUnit(cudaops::classTargetCheckKernel()), "sm_90");
+        EXPECT_NE(kernel->cubin.find("cwb_check_class_targets"), std::string::npos);
+    }
+    fs::remove_all(dir);
+}
+
+class DeviceAssertionsOnGpu : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!eng::cuda::cudaAvailable()) GTEST_SKIP() << "no CUDA device: " << eng::cuda::driverStatus().reason;
+        manualSeed(5);
+    }
+};
+
+const Device kCuda = Device::parse("cuda:0");
+Tensor onGpu(const Tensor& t) { return to(t, std::nullopt, kCuda); }
+
+// What the synchronisation raised, or "no error".
+std::string errorAtSync() {
+    try {
+        eng::cuda::synchronizeDevice(0);
+    } catch (const TensorError& e) {
+        return std::string(e.pythonClass()) + " " + e.what();
+    }
+    return "no error";
+}
+
+TEST_F(DeviceAssertionsOnGpu, AnOutOfRangeTargetRaisesAtTheNextSynchronisation) {
+    const Tensor logits = onGpu(randn({6, 50}));
+    const Tensor bad = onGpu(fromInts({3, -100, 50, 7, 64, -2}, {6}));  // -100 ignored; 50 is the first bad one
+    eng::cuda::synchronizeDevice(0);
+    Tensor loss;
+    ASSERT_NO_THROW(loss = crossEntropy(logits, bad));  // queued, never waited for
+    EXPECT_EQ(errorAtSync(), "IndexError Target 50 is out of bounds.");
+    EXPECT_EQ(errorAtSync(), "no error");  // raised once
+    // nll_loss with reduction none, the compiled loss's extern check, and a copy to the host as the sync point.
+    const Tensor logProbs = logSoftmax(logits, 1);
+    (void)nllLoss(logProbs, onGpu(fromInts({-1, 2, -3, 0, 6, 1}, {6})), "none", -1);
+    EXPECT_EQ(errorAtSync(), "IndexError Target -3 is out of bounds.");
+    checkClassTargets(onGpu(fromInts({1, 2, 49, 70}, {4})), 50, -100);
+    try {
+        (void)toDoubles(loss);
+        ADD_FAILURE() << "the copy to the host raised nothing";
+    } catch (const TensorError& e) {
+        EXPECT_STREQ(e.what(), "Target 70 is out of bounds.");
+    }
+    // Valid and ignored targets assert nothing, and the loss equals the CPU's.
+    const Tensor good = fromInts({3, -100, 49, 7, 0, 2}, {6});
+    const double want = toDoubles(crossEntropy(to(logits, std::nullopt, kCpu), good))[0];
+    EXPECT_NEAR(toDoubles(crossEntropy(logits, onGpu(good)))[0], want, 1e-5);
+    EXPECT_EQ(errorAtSync(), "no error");
+}
+
+}  // namespace
