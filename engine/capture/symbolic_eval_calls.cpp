@@ -148,6 +148,15 @@ VarRef callTensorMethod(Tracer& tracer, const VarRef& method, std::vector<VarRef
         tracer.unsupported("Unsupported Tensor.tolist() call", "Dynamo does not support tracing `Tensor.tolist()`.",
                            {"Avoid calling `Tensor.tolist()` inside the compiled region."}, "call_method TensorVariable() tolist () {}");
     }
+    // Dynamo traces with inference mode off (config.fake_tensor_disable_inference_mode), so it cannot answer this.
+    if (name == "is_inference")
+        tracer.unsupported("Encountered tensor.is_inference() during tracing", "tensor.is_inference() is not supported",
+                           {"This graph break is fundamental - it is unlikely that Dynamo will ever be able to trace through your code. "
+                            "Consider finding a workaround.",
+                            "Avoid using `tensor.is_inference()` and `torch.is_inference_mode_enabled()` in your compile code. This is "
+                            "primarily used in conjunction with `torch.inference_mode`. Consider using `torch.no_grad` instead because "
+                            "`torch.no_grad` leads to same improvements as `inference_mode` when `torch.compile` is used."},
+                           "");
     if (name == "numpy" || name == "backward" || name == "data_ptr" || name == "register_hook")
         tracer.unsupported(fmt::format("Unsupported Tensor.{}() call", name), fmt::format("Dynamo does not trace `Tensor.{}()`.", name), {},
                            fmt::format("call_method TensorVariable() {} () {{}}", name));

@@ -97,7 +97,7 @@ void recordSetGradEnabled(Tracer& tracer, bool enabled) {
 bool isGradModeClass(const vm::Value& value) {
     if (!value.is(vm::Kind::Class)) return false;
     const auto& cls = value.as<vm::ClassObject>();
-    return cls.module == "torch" && (cls.name == "no_grad" || cls.name == "enable_grad");
+    return cls.module == "torch" && (cls.name == "no_grad" || cls.name == "enable_grad" || cls.name == "inference_mode");
 }
 
 bool isAutocastClass(const vm::Value& value) {
@@ -168,7 +168,11 @@ bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction
             throw;
         }
     }
-    bool enabled = manager->value.as<vm::InstanceObject>().cls->name == "enable_grad";
+    // An inference_mode block is captured by its grad mode (the opposite of its mode): Dynamo traces with inference
+    // mode off, and the graph's tensors made inside are normal tensors (README: Double backward and grad-mode edges).
+    const auto& instance = manager->value.as<vm::InstanceObject>();
+    const auto mode = instance.attributes.find("mode");
+    bool enabled = instance.cls->name == "enable_grad" || (instance.cls->name == "inference_mode" && mode != instance.attributes.end() && !mode->second.asBool());
     bool previous = tensor::autograd::isGradEnabled();
     popVar(frame);
     recordSetGradEnabled(tracer, enabled);

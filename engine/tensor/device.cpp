@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cuda/driver.h"
+#include "tensor/autograd/inference_mode.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/deferred_fill.h"
 #include "tensor/error.h"
@@ -124,9 +125,11 @@ DeviceBackend& backendFor(Device device) {
 Storage::Storage(size_t bytes, Device device) : bytes_(bytes), device_(normalizeDevice(device)) {
     backend_ = &backendFor(device_);
     data_ = backend_->allocate(bytes, device_.index());
+    autograd::noteStorageCreated(this);
 }
 
 Storage::~Storage() {
+    autograd::noteStorageReleased(this);
     if (g_deferredStorages.load(std::memory_order_acquire) != 0) forgetDeferred(this);
     backend_->deallocate(data_, device_.index());
 }

@@ -16,6 +16,7 @@
 #include "tensor/indexing.h"
 #include "tensor/iteration.h"
 #include "tensor/linalg.h"
+#include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
 #include "tensor/random.h"
 #include "tensor/reduction.h"
@@ -148,8 +149,21 @@ Tensor reduce(const Tensor& losses, std::string_view reduction) {
 
 }  // namespace
 
-Tensor softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) { return softmaxImpl(x, dim, dtype, false); }
-Tensor logSoftmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) { return softmaxImpl(x, dim, dtype, true); }
+// Recorded under create_graph (a formula's softmax, as cross_entropy's backward calls it, carries its history).
+Tensor softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "torch.softmax", [&] { return RecordedCall{{Value(x), Value(dim), dtype ? Value(*dtype) : Value()}, {}}; },
+            [&] { return softmaxImpl(x, dim, dtype, false); });
+    return softmaxImpl(x, dim, dtype, false);
+}
+Tensor logSoftmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "torch.log_softmax", [&] { return RecordedCall{{Value(x), Value(dim), dtype ? Value(*dtype) : Value()}, {}}; },
+            [&] { return softmaxImpl(x, dim, dtype, true); });
+    return softmaxImpl(x, dim, dtype, true);
+}
 
 namespace {
 

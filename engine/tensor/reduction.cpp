@@ -428,6 +428,10 @@ Tensor sum(const Tensor& x, const DimList& dims, bool keepdim, std::optional<DTy
 }
 
 Tensor mean(const Tensor& x, const DimList& dims, bool keepdim, std::optional<DType> dtype) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "torch.mean", [&] { return RecordedCall{{Value(x), dims ? recordedInts(*dims) : Value(), Value(keepdim)}, {{"dtype", dtype ? Value(*dtype) : Value()}}}; },
+            [&] { return mean(x, dims, keepdim, dtype); });
     return sumOrMean(x, dims, keepdim, dtype, true);
 }
 

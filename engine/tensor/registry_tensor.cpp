@@ -3,6 +3,7 @@
 // as properties (shape, dtype, device, T, grad, ...) and the attributes the VM may assign (__setattr__).
 #include <fmt/format.h>
 
+#include "tensor/autograd/inference_mode.h"
 #include "tensor/conversion.h"
 #include "tensor/registry_support.h"
 #include "tensor/shape.h"
@@ -84,6 +85,10 @@ void registerTensorMethodOps(OpRegistry& r) {
         self.setRequiresGrad(a.boolean(1));
         return a[0];
     });
+    r.def(method("is_inference"), "is_inference(Tensor self)", [](const Args& a) { return Value(autograd::isInference(a.tensor(0))); });
+    r.def({"torch.is_inference_mode_enabled"}, "is_inference_mode_enabled()",
+          [](const Args&) { return Value(autograd::isInferenceModeEnabled()); });
+    r.def({"torch.is_inference"}, "is_inference(Tensor input)", [](const Args& a) { return Value(autograd::isInference(a.tensor(0))); });
     r.def(method("item"), "item(Tensor self)", [](const Args& a) { return Value(item(a.tensor(0))); });
     r.def(method("tolist"), "tolist(Tensor self)", [](const Args& a) { return tensorToList(a.tensor(0)); });
     r.def(method("size"), "size(Tensor self, int? dim=None)", [](const Args& a) {

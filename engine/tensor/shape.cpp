@@ -357,6 +357,10 @@ Tensor unfold(const Tensor& x, int64_t dimension, int64_t size, int64_t step) {
 }
 
 Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "torch.narrow", [&] { return RecordedCall{{Value(x), Value(dim), Value(start), Value(length)}, {}}; },
+            [&] { return narrow(x, dim, start, length); });
     if (x.dim() == 0) fail(ErrorKind::Runtime, "narrow() cannot be applied to a 0-dim tensor.");
     const auto d = static_cast<size_t>(wrapDim(dim, x.dim()));
     const int64_t size = x.sizes()[d];
@@ -371,6 +375,9 @@ Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
 }
 
 Tensor select(const Tensor& x, int64_t dim, int64_t index) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "torch.select", [&] { return RecordedCall{{Value(x), Value(dim), Value(index)}, {}}; }, [&] { return select(x, dim, index); });
     if (x.dim() == 0) fail(ErrorKind::Index, "select() cannot be applied to a 0-dim tensor.");
     const auto d = static_cast<size_t>(wrapDim(dim, x.dim()));
     const int64_t size = x.sizes()[d];
@@ -412,7 +419,16 @@ std::vector<Tensor> unbind(const Tensor& x, int64_t dim) {
     return out;
 }
 
+// A list of tensors as a recorded argument.
+static Value recordedTensors(const std::vector<Tensor>& tensors) {
+    ValueList items(tensors.begin(), tensors.end());
+    return Value::list(std::move(items));
+}
+
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "torch.cat", [&] { return RecordedCall{{recordedTensors(tensors), Value(dim)}, {}}; }, [&] { return cat(tensors, dim); });
     if (tensors.empty()) fail(ErrorKind::Runtime, "torch.cat(): expected a non-empty list of Tensors");
     std::vector<Tensor> parts;
     ResultTypeBuilder types;
@@ -451,6 +467,9 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
 }
 
 Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
+    if (structuralOpsRecorded())
+        return recordedOp(
+            "torch.stack", [&] { return RecordedCall{{recordedTensors(tensors), Value(dim)}, {}}; }, [&] { return stack(tensors, dim); });
     if (tensors.empty()) fail(ErrorKind::Runtime, "stack expects a non-empty TensorList");
     for (size_t i = 1; i < tensors.size(); ++i)
         if (tensors[i].sizes() != tensors[0].sizes())

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "python/python_repr.h"
+#include "tensor/autograd/inference_mode.h"
 #include "tensor/deferred_fill.h"
 
 namespace eng::tensor {
@@ -98,6 +99,7 @@ void Tensor::setRequiresGrad(bool value) {
     }
     if (value && !isFloating(dtype()) && !isComplex(dtype()))
         fail(ErrorKind::Runtime, "only Tensors of floating point and complex dtype can require gradients");
+    if (value) autograd::checkMayRequireGrad(*this);
     impl_->requiresGrad = value;
 }
 

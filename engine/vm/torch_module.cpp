@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "tensor/autograd/grad_mode.h"
+#include "tensor/autograd/inference_mode.h"
 #include "tensor/registry.h"
 #include "vm/backend_catalog.h"
 #include "vm/interpreter.h"
@@ -177,6 +178,60 @@ void defineGradMode(Interpreter& vm, ModuleObject& torch, const char* name, bool
         return decorated;
     });
     torch.attributes[name] = Value(cls);
+}
+
+/// torch.inference_mode(mode=True): a context manager / decorator setting inference mode to `mode` (what is
+/// allocated while it is on makes inference tensors) and grad mode to its opposite, as c10::InferenceMode; its exit
+/// restores both.
+void defineInferenceMode(Interpreter& vm, ModuleObject& torch) {
+    auto cls = vm.defineClass("inference_mode", "object");
+    cls->module = "torch";
+    auto enter = [](Interpreter& m, bool mode) {
+        tensor::autograd::setInferenceMode(mode);
+        setGradMode(m, !mode);
+    };
+    auto restore = [](Interpreter& m, bool grad, bool inference) {
+        tensor::autograd::setInferenceMode(inference);
+        setGradMode(m, grad);
+    };
+    cls->dict["__init__"] = makeNative("__init__", [](Interpreter& m, CallArgs& a) {
+        const Value mode = a.positional.size() > 1 ? a.positional[1] : a.take("mode").value_or(Value(true));
+        a.positional.at(0).as<InstanceObject>().attributes["mode"] = Value(m.truthy(mode));
+        return Value();
+    });
+    cls->dict["__enter__"] = makeNative("__enter__", [enter](Interpreter& m, CallArgs& a) {
+        auto& attributes = a.positional.at(0).as<InstanceObject>().attributes;
+        attributes["prev_grad"] = Value(tensor::autograd::isGradEnabled());
+        attributes["prev"] = Value(tensor::autograd::isInferenceModeEnabled());
+        enter(m, attributes.at("mode").asBool());
+        return Value();
+    });
+    cls->dict["__exit__"] = makeNative("__exit__", [restore](Interpreter& m, CallArgs& a) {
+        auto& attributes = a.positional.at(0).as<InstanceObject>().attributes;
+        restore(m, attributes.at("prev_grad").asBool(), attributes.at("prev").asBool());
+        return Value(false);
+    });
+    cls->dict["__call__"] = makeNative("__call__", [enter, restore](Interpreter&, CallArgs& a) {
+        const bool mode = a.positional.at(0).as<InstanceObject>().attributes.at("mode").asBool();
+        Value function = a.positional.at(1);
+        Value decorated = makeNative("decorated", [function, mode, enter, restore](Interpreter& m, CallArgs& inner) {
+            const bool grad = tensor::autograd::isGradEnabled(), inference = tensor::autograd::isInferenceModeEnabled();
+            enter(m, mode);
+            try {
+                Value result = m.callArgs(function, inner);
+                restore(m, grad, inference);
+                return result;
+            } catch (...) {
+                restore(m, grad, inference);
+                throw;
+            }
+        });
+        // As no_grad's: the capture engine inlines the function under its grad mode.
+        decorated.as<NativeObject>().attributes["__wrapped__"] = function;
+        decorated.as<NativeObject>().attributes["grad_mode_enabled"] = Value(!mode);
+        return decorated;
+    });
+    torch.attributes["inference_mode"] = Value(cls);
 }
 
 /// torch.set_grad_enabled(mode): sets the mode at once (a plain call is all many programs do); used as a context
@@ -377,7 +432,7 @@ void installTorch(Interpreter& vm) {
     installAutocast(vm, *torch, *amp, *autocastMode);
     defineGradMode(vm, *torch, "no_grad", false);
     defineGradMode(vm, *torch, "enable_grad", true);
-    torch->attributes["inference_mode"] = torch->attributes["no_grad"];
+    defineInferenceMode(vm, *torch);
     defineSetGradEnabled(vm, *torch);
     for (const char* sub : {"cuda", "linalg", "autograd", "random"}) {
         auto module = newModule(vm, std::string("torch.") + sub, std::string("torch.") + sub + ".");

@@ -2,9 +2,11 @@
 // masked_select and index_put_. Selections scatter their gradient back with an accumulating index_put over the
 // flat positions the forward picked, so repeated indices add up as in PyTorch.
 #include "tensor/autograd/derivatives.h"
+#include "tensor/autograd/scatter_grad.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/indexing.h"
+#include "tensor/op_recorder.h"
 #include "tensor/shape.h"
 #include "tensor/value.h"
 
@@ -24,12 +26,7 @@ Value recordSelection(const DerivativeCall& call, const std::string& node, std::
     const DType dtype = x.dtype();
     Value out = call.forward(call.args);
     recordOp(node, {x}, {out.toTensor()}, {}, [shape, dtype, choose = std::move(choose)](const BackwardContext& ctx) {
-        const Tensor positions =
-            to(reshape(arange(Scalar(shapeNumel(shape)), TensorOptions{DType::Int64, kCpu, false}), shape), std::nullopt, ctx.grad().device());
-        const Tensor chosen = choose(positions);
-        Tensor whole = zerosFor(shape, dtype, ctx.grad());
-        indexPut(reshape(whole, {-1}), {reshape(chosen, {-1})}, reshape(ctx.grad(), {-1}), true);
-        return std::vector<Tensor>{whole};
+        return std::vector<Tensor>{scatterToPositions(shape, dtype, ctx.grad(), choose)};
     });
     return out;
 }
@@ -55,6 +52,9 @@ void registerIndexingDerivatives(DerivativeTable& table) {
         bool allIntegers = true;
         for (const TensorIndex& i : indices) allIntegers = allIntegers && i.kind == TensorIndex::Kind::Integer;
         recordOp(allIntegers ? "SelectBackward0" : "SliceBackward0", {x}, {out.toTensor()}, {}, [shape, dtype, indices](const BackwardContext& ctx) {
+            // Under create_graph the write is a recorded index_put, so the gradient keeps its history.
+            if (structuralOpsRecorded())
+                return std::vector<Tensor>{scatterToPositions(shape, dtype, ctx.grad(), [&](const Tensor& p) { return getItem(p, indices); })};
             Tensor whole = zerosFor(shape, dtype, ctx.grad());
             copyInto(getItem(whole, indices), ctx.grad());
             return std::vector<Tensor>{whole};
@@ -77,7 +77,7 @@ void registerIndexingDerivatives(DerivativeTable& table) {
         });
         return Value();
     });
-    table.def({"index_put_"}, [](const DerivativeCall& call) {
+    table.def({"index_put_", "index_put"}, [](const DerivativeCall& call) {
         const std::vector<Tensor> indices = call.args.tensorList(1);
         const bool accumulate = call.args.boolean(3);
         Value self = call.forward(call.args);

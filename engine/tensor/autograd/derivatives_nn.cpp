@@ -6,12 +6,14 @@
 #include <fmt/format.h>
 
 #include "tensor/autograd/derivatives.h"
+#include "tensor/autograd/scatter_grad.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_attention.h"
 #include "tensor/indexing.h"
 #include "tensor/linalg.h"
 #include "tensor/nn_functional.h"
+#include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
 #include "tensor/reduction.h"
 #include "tensor/shape.h"
@@ -103,7 +105,8 @@ void registerNnDerivatives(DerivativeTable& table) {
             // The padding row's gradient stays zero: it is a fixed vector.
             if (paddingIdx) g = mul(g, unsqueeze(ne(indices, Scalar(*paddingIdx < 0 ? *paddingIdx + weightShape[0] : *paddingIdx)), -1));
             Tensor gw = zeros(weightShape, TensorOptions{weightDType, g.device(), false});
-            indexPut(gw, {indices}, g, true);
+            if (structuralOpsRecorded()) gw = indexPutCopy(gw, {indices}, g, true);  // create_graph: recorded
+            else indexPut(gw, {indices}, g, true);
             return std::vector<Tensor>{Tensor(), gw};
         }, Saves{std::vector<size_t>{0}, false});
     });

@@ -3,8 +3,10 @@
 // dtype/device conversions, clone, contiguous and copy_.
 #include "tensor/autograd/derivatives.h"
 #include "tensor/autograd/grad_utils.h"
+#include "tensor/autograd/scatter_grad.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
+#include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
 #include "tensor/reduction.h"
 #include "tensor/shape.h"
@@ -38,6 +40,8 @@ Value recordEmbed(const DerivativeCall& call, const std::string& node, std::func
     const Shape shape = x.sizes();
     const DType dtype = x.dtype();
     return recordRearrange(call, node, [shape, dtype, region = std::move(region)](const Tensor& g) {
+        // Under create_graph the write is a recorded index_put, so the gradient keeps its history.
+        if (structuralOpsRecorded()) return scatterToPositions(shape, dtype, g, region);
         Tensor whole = to(zeros(shape, TensorOptions{dtype, kCpu, false}), std::nullopt, g.device());
         copyInto(region(whole), g);
         return whole;

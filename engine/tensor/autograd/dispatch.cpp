@@ -9,6 +9,7 @@
 #include "ops/operators.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/autograd/grad_mode.h"
+#include "tensor/autograd/inference_mode.h"
 #include "tensor/conversion.h"
 #include "tensor/pointwise.h"
 
@@ -180,6 +181,8 @@ Value dispatch(const OpEntry& entry, const OpOverload& overload, const Args& arg
         const GradModeGuard noGrad(false);
         return overload.kernel(args);
     }
+    if (args.size() > 0 && args[0].isTensor() && isInference(args.tensor(0)) && isInPlaceCall(overload.schema, args))
+        checkNotInferenceInPlace(args.tensor(0));
     if (!isGradEnabled() || !anyRequiresGrad(args)) {
         Value result = overload.kernel(args);
         if (args.size() > 0 && args[0].isTensor() && isInPlaceCall(overload.schema, args)) bumpVersion(args.tensor(0));

@@ -69,7 +69,8 @@ OpRecorder* createGraphRecorder() {
     return &recorder;
 }
 
-// Nodes whose formulas call only recorded ops (pointwise ops, views, sum, matrix products, casts). Each is checked
+// Nodes whose formulas call only recorded ops (pointwise ops, views, sum/mean, softmax, matrix products, casts, cat,
+// stack, narrow, select, index_put). Each is checked
 // against finite differences of its first derivative (tests/unit/engine/tensor/autograd_double_backward_test.cpp).
 const std::set<std::string, std::less<>> kRecordedFormulas = {
     "AbsBackward0", "NegBackward0", "SignBackward0", "FloorBackward0", "CeilBackward0", "TruncBackward0", "RoundBackward0",
@@ -84,6 +85,12 @@ const std::set<std::string, std::less<>> kRecordedFormulas = {
     "MmBackward0", "BmmBackward0", "MvBackward0", "DotBackward0", "UnsafeViewBackward0", "AddmmBackward0", "OuterBackward0",
     "ViewBackward0", "SqueezeBackward1", "UnsqueezeBackward0", "PermuteBackward0", "TransposeBackward0", "TBackward0",
     "ExpandBackward0", "RepeatBackward0", "ToCopyBackward0", "CloneBackward0",
+    // The losses (nll_loss, cross_entropy: softmax and log_softmax are recorded), layer_norm (mean recorded), the
+    // selections (their gradients written into zeros by a recorded index_put: scatter_grad.h) and the joins and
+    // splits (cat, stack, narrow and select recorded).
+    "NllLossBackward0", "NativeLayerNormBackward0", "EmbeddingBackward0", "IndexBackward0", "IndexSelectBackward0",
+    "GatherBackward0", "MaskedSelectBackward0", "SelectBackward0", "SliceBackward0", "NarrowBackward0", "CatBackward0",
+    "StackBackward0", "SplitBackward0", "UnbindBackward0",
 };
 
 // PyTorch's aten name of a node's backward op: MulBackward0 -> mul_backward.

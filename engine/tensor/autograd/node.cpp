@@ -8,6 +8,7 @@
 
 #include "tensor/autograd/double_backward.h"
 #include "tensor/autograd/grad_mode.h"
+#include "tensor/autograd/inference_mode.h"
 #include "tensor/conversion.h"
 #include "tensor/error.h"
 #include "tensor/pointwise.h"
@@ -72,6 +73,7 @@ FormulaNode::FormulaNode(std::string name, std::vector<Edge> next, std::vector<T
       saved_(std::move(saved)),
       formula_(std::move(formula)),
       description_(std::move(description)) {
+    for (const Tensor& s : saved_) checkNotInferenceSaved(s);
     for (const Tensor& s : saved_) savedInfo_.push_back({s.defined() ? versionOf(s) : 0, false, 0, {}, nullptr});
 }
 

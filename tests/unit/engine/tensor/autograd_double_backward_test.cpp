@@ -1,6 +1,7 @@
 // Double backward (create_graph=True): for each derivative formula the second backward covers, the gradient of
 // sum(grad * v) (grad = d loss / d inputs, built with create_graph) against central finite differences of the
-// first-order gradient in float64; nodes whose formulas are not covered raise at the second backward.
+// first-order gradient in float64 (the losses, layer_norm, indexing, cat/stack/split too); nodes whose formulas are
+// not covered raise at the second backward.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -167,6 +168,55 @@ TEST(AutogradDoubleBackward, MatrixProductsAndViews) {
     }));
     gradgradcheck(squared("expand", {2, 1}, [](const Value& x) { return call("Tensor.expand", {x, Value(3), Value(2), Value(4)}); }));
     gradgradcheck(squared("contiguous of t", {2, 3}, [](const Value& x) { return call("Tensor.contiguous", {call("Tensor.t", {x})}); }));
+}
+
+Value ints(std::vector<int64_t> values, Shape shape) { return Value(fromInts(values, shape)); }
+Value listOf(std::vector<Value> items) { return Value::list(ValueList(items.begin(), items.end())); }
+// The product of the first two items of a tuple result (split, unbind): a second derivative through the join.
+Value productOfFirstTwo(const Value& tuple) { return call("Tensor.__mul__", {tuple.items()[0], tuple.items()[1]}); }
+
+TEST(AutogradDoubleBackward, LossesAndLayerNorm) {
+    const Value target = ints({2, 0, 3}, {3}), ignoring = ints({2, -100, 1}, {3});
+    gradgradcheck({"cross_entropy", {{{3, 4}, Domain::Signed}}, [&](const auto& in) { return call("F.cross_entropy", {in[0], target}); }});
+    gradgradcheck({"cross_entropy sum ignore_index", {{{3, 4}, Domain::Signed}},
+                   [&](const auto& in) { return call("F.cross_entropy", {in[0], ignoring}, {{"reduction", Value("sum")}}); }});
+    gradgradcheck({"cross_entropy none 3-D", {{{2, 3, 2}, Domain::Signed}}, [&](const auto& in) {
+                       return call("F.cross_entropy", {in[0], ints({0, 2, 1, 1}, {2, 2})}, {{"reduction", Value("none")}});
+                   }});
+    gradgradcheck({"cross_entropy probabilities", {{{3, 4}, Domain::Signed}, {{3, 4}, Domain::Positive}},
+                   [&](const auto& in) { return call("F.cross_entropy", {in[0], in[1]}); }});
+    gradgradcheck({"nll_loss of log_softmax", {{{3, 4}, Domain::Signed}}, [&](const auto& in) {
+                       return call("F.nll_loss", {call("F.log_softmax", {in[0]}, {{"dim", Value(1)}}), ignoring});
+                   }});
+    gradgradcheck(squared("nll_loss none", {3, 4}, [&](const Value& x) { return call("F.nll_loss", {x, target}, {{"reduction", Value("none")}}); }));
+    gradgradcheck({"layer_norm", {{{2, 4}, Domain::Signed}, {{4}, Domain::Signed}, {{4}, Domain::Signed}},
+                   [](const auto& in) { return call("F.layer_norm", {in[0], listOf({Value(4)}), in[1], in[2]}); }});
+    gradgradcheck({"layer_norm two dims, no affine", {{{2, 2, 3}, Domain::Signed}},
+                   [](const auto& in) { return call("F.layer_norm", {in[0], listOf({Value(2), Value(3)})}); }});
+}
+
+TEST(AutogradDoubleBackward, IndexingJoinsAndSplits) {
+    const Value rows = ints({2, 0, 2, 1}, {4});
+    gradgradcheck(squared("embedding", {3, 2}, [&](const Value& w) { return call("F.embedding", {rows, w}); }));
+    gradgradcheck(squared("embedding padding_idx", {3, 2}, [&](const Value& w) { return call("F.embedding", {rows, w}, {{"padding_idx", Value(0)}}); }));
+    gradgradcheck(squared("x[idx]", {3, 2}, [&](const Value& x) { return call("Tensor.__getitem__", {x, rows}); }));
+    gradgradcheck(squared("gather", {2, 3}, [](const Value& x) { return call("torch.gather", {x, Value(1), ints({0, 2, 2, 1, 0, 0}, {2, 3})}); }));
+    gradgradcheck(squared("index_select", {3, 2}, [&](const Value& x) { return call("torch.index_select", {x, Value(0), rows}); }));
+    gradgradcheck(squared("x[1:, 2]", {3, 4}, [](const Value& x) {
+        return call("Tensor.__getitem__", {x, Value::tuple({Value(Slice{1, std::nullopt, std::nullopt}), Value(2)})});
+    }));
+    gradgradcheck(squared("narrow", {3, 4}, [](const Value& x) { return call("torch.narrow", {x, Value(1), Value(1), Value(2)}); }));
+    gradgradcheck(squared("select", {3, 4}, [](const Value& x) { return call("torch.select", {x, Value(0), Value(2)}); }));
+    gradgradcheck({"cat", {{{2, 3}, Domain::Signed}, {{2, 1}, Domain::Signed}}, [](const auto& in) {
+                       const Value joined = call("torch.cat", {listOf({in[0], in[1]}), Value(1)});
+                       return call("Tensor.__mul__", {joined, call("torch.cat", {listOf({in[1], in[0]}), Value(1)})});
+                   }});
+    gradgradcheck({"stack", {{{2, 3}, Domain::Signed}, {{2, 3}, Domain::Signed}}, [](const auto& in) {
+                       return call("Tensor.__mul__", {call("torch.stack", {listOf({in[0], in[1]})}), call("torch.stack", {listOf({in[1], in[0]})})});
+                   }});
+    gradgradcheck({"split", {{{2, 4}, Domain::Signed}}, [](const auto& in) { return productOfFirstTwo(call("torch.split", {in[0], Value(2), Value(1)})); }});
+    gradgradcheck({"chunk", {{{4, 3}, Domain::Signed}}, [](const auto& in) { return productOfFirstTwo(call("torch.chunk", {in[0], Value(2)})); }});
+    gradgradcheck({"unbind", {{{2, 3}, Domain::Signed}}, [](const auto& in) { return productOfFirstTwo(call("torch.unbind", {in[0]})); }});
 }
 
 TEST(AutogradDoubleBackward, UncoveredFormulaRaisesAtTheSecondBackward) {
