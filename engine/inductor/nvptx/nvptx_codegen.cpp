@@ -117,7 +117,7 @@ llvm::Function* emitPointwise(llvm::Module& module, const Kernel& kernel, const 
     auto* fn = llvm::Function::Create(llvm::FunctionType::get(b.getVoidTy(), params, false), llvm::Function::ExternalLinkage, kernel.name, module);
     const bool vectors = plan.vectorWidth > 1;
     for (size_t i = 0; i < kernel.buffers.size(); ++i) {
-        fn->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::NoAlias);
+        if (!kernel.buffers[i].aliased) fn->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::NoAlias);
         // Vector plans assume 16-byte aligned buffers (the launcher checks): lanes of a step merge into one access.
         if (vectors) fn->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::getWithAlignment(e.ctx, llvm::Align(16)));
         e.buffers.push_back(fn->getArg(static_cast<unsigned>(i)));
