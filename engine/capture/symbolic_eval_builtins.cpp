@@ -113,6 +113,18 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
                                 : tracer.exampleOf(args[0]);
         return tracer.constant(tracer.vm().call(callee, {checked, tracer.exampleOf(args[1])}));
     }
+    if (name == "type" && args.size() == 1 && kwargs.empty() && args[0]->kind == Variable::Kind::SymScalar) {
+        // type() of a symbolic int or float: its Python type, which the input's type guard fixes (TYPE_MATCH).
+        if (args[0]->source) tracer.guardValue(args[0]);
+        return tracer.constant(vm::Value(tracer.vm().classOf(tracer.exampleOf(args[0]))));
+    }
+    if (name == "getattr" && args.size() == 3 && args[0]->kind == Variable::Kind::Python && tracer.isConstant(args[1]) &&
+        args[1]->value.is(vm::Kind::Str) && !tracer.vm().findAttr(args[0]->value, args[1]->value.str()) &&
+        !(args[0]->value.is(vm::Kind::Instance) && args[0]->value.as<vm::InstanceObject>().cls->lookup("__getattr__"))) {
+        // getattr(obj, name, default) of a missing attribute: the default, decided as hasattr() decides (the object guarded).
+        tracer.argOf(args[0]);
+        return args[2];
+    }
     if (name == "getattr" && args.size() >= 2 && tracer.isConstant(args[1])) return tracer.getAttr(frame, args[0], args[1]->value.str());
     if (name == "hasattr" && args.size() == 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor && tracer.isConstant(args[1]) &&
         args[1]->value.is(vm::Kind::Str))

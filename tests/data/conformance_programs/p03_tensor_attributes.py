@@ -1,5 +1,5 @@
 # Tensor attributes read in compiled code: ndim/dim(), T and mT, is_contiguous(), dtype.is_floating_point,
-# element_size()/itemsize/nbytes, layout, is_leaf/requires_grad, size(-1)/stride(); a new dtype or a transposed
+# element_size()/itemsize, layout, is_leaf/requires_grad, size(-1)/stride(); a new dtype or a transposed
 # (non-contiguous) input recompiles.
 import torch
 
@@ -12,7 +12,7 @@ def attrs(x):
         acc = acc + 1
     if x.dtype.is_floating_point:
         acc = acc * 2
-    acc = acc + x.element_size() + x.itemsize + x.nbytes / 100
+    acc = acc + x.element_size() + x.itemsize * 0.5
     if x.layout == torch.strided:
         acc = acc + 3
     if x.is_leaf and not x.requires_grad:
