@@ -2,6 +2,7 @@
 // Entries are never dropped: a device context keeps its modules loaded for the process's life.
 #include "tensor/cuda_launch_memo.h"
 
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -54,6 +55,14 @@ KernelKey& KernelKey::add(std::string_view text) {
     text_ += text;
     text_ += kFieldEnd;
     return *this;
+}
+
+bool memoEnabled() {
+    static const bool enabled = [] {
+        const char* setting = std::getenv("CWB_EAGER_KERNEL_MEMO");
+        return setting == nullptr || std::string_view(setting) != "0";
+    }();
+    return enabled;
 }
 
 const MemoizedKernel* findMemoized(const KernelKey& key) {

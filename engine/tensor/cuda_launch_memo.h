@@ -33,6 +33,9 @@ struct MemoizedKernel {
     std::string entry;
 };
 
+// Whether launches use the memo: CWB_EAGER_KERNEL_MEMO=0 turns it off, so that every launch builds its source and
+// looks it up in the compiler's cache as before (to measure what the memo saves).
+bool memoEnabled();
 // The kernel of key, or null before its first launch.
 const MemoizedKernel* findMemoized(const KernelKey& key);
 // Compiles `source` for context's device, loads it and keeps it under key.
@@ -43,6 +46,7 @@ const MemoizedKernel& memoize(cuda::DeviceContext& context, const KernelKey& key
 template <class MakeSource>
 void launchMemoized(cuda::DeviceContext& context, const KernelKey& key, MakeSource&& makeSource, const cuda::LaunchShape& shape,
                     void** args) {
+    if (!memoEnabled()) return context.launch(makeSource(), shape, args);
     const MemoizedKernel* kernel = findMemoized(key);
     if (kernel == nullptr) kernel = &memoize(context, key, makeSource());
     context.launchFunction(kernel->function, shape, args, kernel->entry);
