@@ -7,6 +7,7 @@
 #   small | full      sizes; small is the default on cpu (the full workloads would take minutes there)
 #   B1 ... B7, copy   run only these workloads (default: all); gelu, tanh, add: one op on [4096, 4096], for the CPU
 #   iters=N warmup=N  timed calls (default 50, median taken) and warm-up calls (default 10)
+#   modes=M+M         the modes to run, in MODES' order (default all: eager+default+reduce-overhead)
 # Output, one line per (workload, mode), parsed by inductor_bench.sh:
 #   RESULT <impl> <workload> <mode> median_ms=<x> cold_s=<y> gbps=<z> [tflops=<t>]
 #   RESULT <impl> <workload> <mode> error=<message>
@@ -25,7 +26,7 @@ ORDER = ["copy", "B1", "B2", "B3", "B4", "B4bf16", "B5", "B6", "B7", "gelu", "ta
 
 
 def parse_spec(spec):
-    cfg = {"device": "", "small": None, "only": [], "iters": 50, "warmup": 10}
+    cfg = {"device": "", "small": None, "only": [], "iters": 50, "warmup": 10, "modes": MODES}
     for token in spec.split(","):
         token = token.strip()
         if token.startswith("--"):  # `python3 inductor_bench.py --small` reads as well as `small`
@@ -42,6 +43,8 @@ def parse_spec(spec):
             cfg["iters"] = int(token[6:])
         elif token.startswith("warmup="):
             cfg["warmup"] = int(token[7:])
+        elif token.startswith("modes="):
+            cfg["modes"] = [m for m in MODES if m in token[6:].split("+")]
         elif token in ORDER:
             cfg["only"].append(token)
         else:
@@ -324,7 +327,7 @@ def main(spec="cpu"):
         except Exception as e:
             print(f"WARN {IMPL} compiler warm-up failed: {one_line(e)}")
         for name in names:
-            modes = ["eager"] if name == "copy" else MODES
+            modes = ["eager"] if name == "copy" else cfg["modes"]
             for mode in modes:
                 try:
                     run_mode(name, mode, cfg)
