@@ -201,6 +201,7 @@ std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm
                 slot = tensor::emptyStrided(layouts.sizes[id], layouts.strides[id], b.dtype, graph_.device);  // padded rows too
         }
         auto& device = eng::cuda::DeviceContext::get(graph_.device.index());
+        launcher_->awaitOptimised();  // a recording replays the kernels it saw: never the quick tier's
         fresh->pool = std::make_unique<eng::cuda::MemoryPool>(device);
         try {
             // Extern outputs (and their temporaries) come from the pool; every tensor stays in the recording, so

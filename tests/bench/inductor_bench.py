@@ -8,7 +8,7 @@
 #   B1 ... B7, copy   run only these workloads (default: all); gelu, tanh, sigmoid, sin, add: one op on [4096, 4096],
 #                     mm: [8192, 1024] @ [1024, 4096] (B4's first product), for the CPU's eager kernels
 #   iters=N warmup=N  timed calls (default 50, median taken) and warm-up calls (default 10)
-#   modes=M+M         only these of eager, default, reduce-overhead (default: all three)
+#   modes=M+M         only these of eager, default, reduce-overhead, run in that order (default: all three)
 # Output, one line per (workload, mode), parsed by inductor_bench.sh:
 #   RESULT <impl> <workload> <mode> median_ms=<x> cold_s=<y> gbps=<z> [tflops=<t>]
 #   RESULT <impl> <workload> <mode> error=<message>
@@ -45,10 +45,11 @@ def parse_spec(spec):
         elif token.startswith("warmup="):
             cfg["warmup"] = int(token[7:])
         elif token.startswith("modes="):
-            cfg["modes"] = token[6:].split("+")
-            for mode in cfg["modes"]:
+            requested = token[6:].split("+")
+            for mode in requested:
                 if mode not in MODES:
                     raise ValueError(f"unknown mode {mode!r} in SPEC token {token!r}")
+            cfg["modes"] = [m for m in MODES if m in requested]
         elif token in ORDER:
             cfg["only"].append(token)
         else:
