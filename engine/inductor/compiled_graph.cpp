@@ -14,6 +14,7 @@
 #include "inductor/step_profile.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
+#include "tensor/pointwise.h"
 
 namespace eng::inductor {
 
@@ -198,7 +199,7 @@ std::optional<vm::ValueList> CompiledGraph::replay(vm::Interpreter& vm, const vm
             if (b.kind == BufferKind::Input)
                 slot = b.isParameter ? bound[id] : tensor::emptyStrided(layouts.sizes[id], layouts.strides[id], b.dtype, graph_.device);
             else if (b.kind != BufferKind::Extern && schedule_.stored[id])
-                slot = tensor::emptyStrided(layouts.sizes[id], layouts.strides[id], b.dtype, graph_.device);  // padded rows too
+                slot = allocateStored(id, layouts);
         }
         auto& device = eng::cuda::DeviceContext::get(graph_.device.index());
         launcher_->awaitOptimised();  // a recording replays the kernels it saw: never the quick tier's
@@ -281,6 +282,25 @@ std::string CompiledGraph::stepLabel(const ScheduleStep& step, const std::vector
     return largest ? fmt::format("{} {}", kernel.kernel.name, shape(largest->dtype(), largest->sizes())) : kernel.kernel.name;
 }
 
+tensor::Tensor CompiledGraph::allocateStored(size_t id, const Layouts& layouts) const {
+    const std::vector<int64_t>& sizes = layouts.sizes[id];
+    const std::vector<int64_t>& strides = layouts.strides[id];
+    const DType dtype = graph_.buffers[id].dtype;
+    // Rows padded by comprehensive_padding: the storage holds the last row's padding too, and the padding is
+    // zero-filled (no kernel writes it), so that a product padding k reads the rows in place with zeros after them
+    // (lowering_pad_mm.cpp's padWithZeros).
+    const size_t d = sizes.size();
+    if (d >= 2 && strides[d - 1] == 1 && strides[d - 2] > sizes[d - 1] && sizes[d - 1] > 0) {
+        std::vector<int64_t> rows = sizes, padding = sizes;
+        rows.back() = strides[d - 2];
+        padding.back() = strides[d - 2] - sizes[d - 1];
+        const tensor::Tensor whole = tensor::emptyStrided(rows, strides, dtype, graph_.device);
+        if (whole.numel() > 0) tensor::fillInPlace(whole.asStrided(padding, strides, whole.storageOffset() + sizes[d - 1]), tensor::Scalar(0.0));
+        return whole.asStrided(sizes, strides, whole.storageOffset());
+    }
+    return tensor::emptyStrided(sizes, strides, dtype, graph_.device);
+}
+
 std::vector<bool> CompiledGraph::bindInPlaceStores(const vm::ValueList& inputs, const Layouts& layouts, std::vector<tensor::Tensor>& tensors) const {
     std::vector<bool> bound(graph_.buffers.size(), false);
     if (inPlace_.inputOf.empty()) return bound;
@@ -299,6 +319,9 @@ std::vector<bool> CompiledGraph::bindInPlaceStores(const vm::ValueList& inputs, 
         const tensor::Tensor& t = tensors[static_cast<size_t>(inputId)];
         if (t.data() != caller.data() || !t.sharesStorageWith(caller) || storageUses[caller.storage().get()] != 1) continue;
         if (layouts.sizes[id] != layouts.sizes[static_cast<size_t>(inputId)] || layouts.strides[id] != t.strides()) continue;
+        // Padded rows are zero-filled by allocateStored; an input's padding may hold anything.
+        const std::vector<int64_t>& sizes = layouts.sizes[id];
+        if (sizes.size() >= 2 && t.strides()[sizes.size() - 2] > sizes.back()) continue;
         tensors[id] = t;
         bound[id] = true;
     }
@@ -311,7 +334,7 @@ vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& 
     for (size_t i = 0; i < graph_.buffers.size(); ++i) {
         const GraphBuffer& b = graph_.buffers[i];
         if ((b.kind == BufferKind::Pointwise || b.kind == BufferKind::Reduction) && schedule_.stored[i] && !inPlace[i])
-            tensors[i] = tensor::emptyStrided(layouts.sizes[i], layouts.strides[i], b.dtype, graph_.device);  // padded rows too
+            tensors[i] = allocateStored(i, layouts);
     }
     for (size_t step = 0; step < schedule_.steps.size(); ++step) {
         const ScheduleStep& s = schedule_.steps[step];

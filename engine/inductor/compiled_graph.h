@@ -78,6 +78,8 @@ private:
     /// Runs extern step `buffer` on `tensors` and returns its (contiguous) output.
     tensor::Tensor runExtern(vm::Interpreter& vm, int buffer, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols,
                              const Layouts& layouts);
+    /// A stored buffer's memory for this call (padded rows zero-filled in their padding).
+    tensor::Tensor allocateStored(size_t id, const Layouts& layouts) const;
     /// Binds each planned in-place buffer to its input's tensor where this call allows it (setInPlaceStores); per buffer,
     /// whether it was.
     std::vector<bool> bindInPlaceStores(const vm::ValueList& inputs, const Layouts& layouts, std::vector<tensor::Tensor>& tensors) const;

@@ -21,8 +21,37 @@
 
 namespace eng::inductor::lowering {
 
-// A loader that reads x inside and 0 outside (the index is wrapped into range, so no load leaves x).
+/// Whether x is a computed buffer stored with rows padded (comprehensive_padding) to at least `width` elements: the
+/// compiled graph zero-fills a padded buffer's row padding when it allocates it (CompiledGraph::runPlain), so
+/// reading a row up to `width` reads x and then zeros, in place.
+bool zeroPaddedRows(Lowering& lowering, const LValue& x, int64_t width) {
+    if (x.buffer < 0 || x.dim() < 2) return false;
+    const GraphBuffer& b = lowering.buffer(x.buffer);
+    if (b.kind != BufferKind::Pointwise && b.kind != BufferKind::Reduction) return false;
+    const std::optional<int64_t> inner = constantValue(b.strides.back()), row = constantValue(b.strides[b.strides.size() - 2]);
+    const std::optional<int64_t> size = constantValue(b.sizes.back());
+    return inner == 1 && row && size && *row > *size && *row >= width;
+}
+
+// A loader that reads x inside and 0 outside (the index is wrapped into range, so no load leaves x); for a buffer
+// whose zero-filled row padding covers the padded last dim, x's own rows read in place (no pad kernel).
 LValue padWithZeros(Lowering& lowering, const LValue& x, const std::map<int64_t, int64_t>& pads) {
+    std::map<int64_t, int64_t> nonzero;
+    for (const auto& [dim, pad] : pads)
+        if (pad != 0) nonzero[dim] = pad;
+    if (nonzero.size() == 1 && nonzero.begin()->first == x.dim() - 1) {
+        const int64_t pad = nonzero.begin()->second;
+        const std::optional<int64_t> size = constantValue(x.sizes.back());
+        if (size && zeroPaddedRows(lowering, x, *size + pad)) {
+            LValue rows = x;
+            rows.sizes.back() = indexConstant(*size + pad);
+            rows.loader = lowering.bufferLoader(x.buffer);
+            rows.buffer = -1;
+            lowering.graph().passNotes.push_back(fmt::format("shape_padding: {} is read in place up to {} columns, its zero-filled row padding as the pad",
+                                                             lowering.buffer(x.buffer).name, *size + pad));
+            return rows;
+        }
+    }
     LValue out = x;
     std::map<int64_t, int64_t> extents;
     for (const auto& [dim, pad] : pads) {

@@ -9,7 +9,7 @@ def update(p, g):
 
 def transposed(p):
     # reads p at other elements (p is square): written back
-    p.add_(p.t() * 2)
+    p.add_((p * 2).t())
 
 def read_old_later(p, g):
     # p's old value is read by a kernel after the one that updates p: written back
