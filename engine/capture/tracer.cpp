@@ -92,7 +92,13 @@ VarRef Tracer::wrapSource(const vm::Value& value, SourceRef source) {
         bool attributeOfLocal = source->kind == Source::Kind::Attr;
         for (const Source* s = source.get(); s && attributeOfLocal; s = s->base.get())
             attributeOfLocal = s->kind == Source::Kind::Attr ? s->base != nullptr : s->kind == Source::Kind::Local && !s->base;
-        if (scalar && (source->kind == Source::Kind::Local || attributeOfLocal)) {
+        // Floats follow automatic dynamic from any source but a module's (wrap_symfloat): a global dict's float
+        // that changes between compiles stops being a constant too.
+        bool globalFloat = value.is(vm::Kind::Float);
+        for (const Source* s = source.get(); s && globalFloat; s = s->base.get())
+            globalFloat = s->kind == Source::Kind::Global || ((s->kind == Source::Kind::Attr || s->kind == Source::Kind::DictItem ||
+                                                               s->kind == Source::Kind::Item) && s->base);
+        if (scalar && (source->kind == Source::Kind::Local || attributeOfLocal || globalFloat)) {
             // Automatic dynamic for ints and floats: a value that changed between compiles stops being a constant.
             auto [it, isNew] = dynamic_.scalars.try_emplace(key, value);
             if (!isNew && it->second && !vm::valuesEqual(*it->second, value)) it->second.reset();
