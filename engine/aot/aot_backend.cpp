@@ -67,7 +67,12 @@ struct CompiledTraining {
 void writeBackMutations(const std::vector<std::pair<int, size_t>>& mutations, const vm::ValueList& inputs, const vm::ValueList& results) {
     for (const auto& [input, output] : mutations) {
         const tensor::Tensor& target = inputs.at(static_cast<size_t>(input)).tensor();
-        tensor::copyInto(target, results.at(output).tensor());
+        const tensor::Tensor& value = results.at(output).tensor();
+        // The inductor's kernels store a final value into its input where they can (keep_input_mutations): then
+        // the value is the input's own memory and only the version bump remains.
+        const bool storedInPlace = value.sharesStorageWith(target) && value.data() == target.data() && value.sizes() == target.sizes() &&
+                                   value.strides() == target.strides() && value.dtype() == target.dtype();
+        if (!storedInPlace) tensor::copyInto(target, value);
         tensor::bumpVersion(target);
     }
 }
@@ -123,11 +128,13 @@ vm::ValueList runTraining(const std::shared_ptr<const CompiledTraining>& c, vm::
 AotBackend::AotBackend(vm::CompileOptions options, PassCompiler passes) : options_(std::move(options)), passes_(passes) {}
 
 fx::CompiledFn AotBackend::compilePass(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& examples,
-                                            std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases, bool comboKernels) {
+                                            std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases, bool comboKernels,
+                                            const std::vector<std::pair<int, size_t>>& outputsUpdatingInputs) {
     if (passes_ == PassCompiler::Eager)
         return [graph](vm::Interpreter& machine, const vm::ValueList& inputs) { return fx::runGraph(machine, *graph, inputs); };
     inductor::InductorConfig config = inductor::InductorConfig::from(options_);
     config.comboKernels = config.comboKernels || comboKernels;
+    config.outputsUpdatingInputs = outputsUpdatingInputs;
     inductor::InductorBackend backend(config);
     backend.setRunNote(runNote_);
     fx::CompiledFn fn = backend.compile(vm, std::move(graph), examples);
@@ -154,7 +161,7 @@ fx::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, std::sh
     fx::CompiledFn fn;
     {
         tensor::autograd::GradModeGuard noGrad(false);
-        fn = compilePass(vm, inference.graph, exampleInputs, code_, phases_, /*comboKernels=*/true);
+        fn = compilePass(vm, inference.graph, exampleInputs, code_, phases_, /*comboKernels=*/true, inference.mutations);
     }
     stages_ = {{traces::GraphKind::AotInference, "aot_inference_graph", inference.graph, ""}};
     if (!code_) {

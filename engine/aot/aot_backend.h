@@ -57,7 +57,8 @@ private:
     /// `comboKernels` (an optimizer step, whose foreach ops Inductor always fuses horizontally) independent
     /// kernels of different sizes become combo kernels.
     fx::CompiledFn compilePass(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& examples,
-                                    std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases, bool comboKernels = false);
+                                    std::optional<traces::OutputCode>& code, std::vector<traces::PhaseTime>& phases, bool comboKernels = false,
+                                    const std::vector<std::pair<int, size_t>>& outputsUpdatingInputs = {});
 
     vm::CompileOptions options_;
     PassCompiler passes_;

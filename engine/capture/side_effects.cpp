@@ -338,7 +338,7 @@ VarRef Tracer::callContainerMethod(const VarRef& method, std::vector<VarRef> arg
 VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs) {
     const VarRef& self = method->self;
     const std::string& name = method->name;
-    const bool noArguments = name == "clear" || name == "keys" || name == "values" || name == "items" || name == "popitem";
+    const bool noArguments = name == "clear" || name == "keys" || name == "values" || name == "items" || name == "popitem" || name == "copy";
     const size_t most = name == "get" || name == "pop" || name == "setdefault" ? 2 : 0;
     if (!kwargs.empty() || args.size() > most || (!noArguments && args.empty()))
         unsupported("Unsupported method call", fmt::format("dict.{}() with these arguments.", name), {}, name);
@@ -359,7 +359,8 @@ VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRe
             argOf(a);
             values.push_back(exampleOf(a));
         }
-        return constant(vm_.call(vm_.getAttr(self->value, name), std::move(values)));
+        vm::Value result = vm_.call(vm_.getAttr(self->value, name), std::move(values));
+        return name == "copy" ? dictVariable(result) : constant(result);
     }
     if (name == "keys" || name == "values" || name == "items") {
         // The view's items are its dict's, refilled whenever the dict changes (a live view); its example value is
@@ -373,6 +374,16 @@ VarRef Tracer::callFreshDictMethod(const VarRef& method, const std::vector<VarRe
         fillView(*this, *view, *self);
         self->views.push_back(view);
         return view;
+    }
+    if (name == "copy") {
+        // A shallow copy: a new dict of the trace with the same keys and values (its class kept), changed apart.
+        auto copy = std::make_shared<Variable>();
+        copy->kind = Variable::Kind::Dict;
+        copy->fresh = true;
+        copy->value = self->value;
+        copy->keys = self->keys;
+        copy->items = self->items;
+        return copy;
     }
     if (name == "popitem") {
         // The last item inserted, as a (key, value) tuple; KeyError on an empty dict.

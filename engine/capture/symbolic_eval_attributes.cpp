@@ -131,7 +131,7 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
     const bool orderedMethod = (name == "move_to_end" || name == "popitem") && freshDict && object->kind == Variable::Kind::Dict &&
                                object->value.is(vm::Kind::Dict) && object->value.as<vm::DictObject>().cls &&
                                object->value.as<vm::DictObject>().cls->name == "OrderedDict";
-    bool dictMethod = orderedMethod || outsideView || outsideGet || (freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear" || name == "popitem" ||
+    bool dictMethod = orderedMethod || outsideView || outsideGet || (freshDict && (name == "get" || name == "pop" || name == "setdefault" || name == "clear" || name == "popitem" || name == "copy" ||
                                                     (object->kind == Variable::Kind::Dict && viewMethod)));
     // A generator made in the trace: send / throw / close run its frame through the trace (callGeneratorMethod).
     const bool generatorMethod = object->kind == Variable::Kind::Iterator && object->generator &&

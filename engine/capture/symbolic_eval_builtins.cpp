@@ -113,6 +113,18 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
                                 : tracer.exampleOf(args[0]);
         return tracer.constant(tracer.vm().call(callee, {checked, tracer.exampleOf(args[1])}));
     }
+    if (name == "type" && args.size() == 1 && kwargs.empty() && args[0]->kind == Variable::Kind::SymScalar) {
+        // type() of a symbolic int or float: its Python type, which the input's type guard fixes (TYPE_MATCH).
+        if (args[0]->source) tracer.guardValue(args[0]);
+        return tracer.constant(vm::Value(tracer.vm().classOf(tracer.exampleOf(args[0]))));
+    }
+    if (name == "getattr" && args.size() == 3 && args[0]->kind == Variable::Kind::Python && tracer.isConstant(args[1]) &&
+        args[1]->value.is(vm::Kind::Str) && !tracer.vm().findAttr(args[0]->value, args[1]->value.str()) &&
+        !(args[0]->value.is(vm::Kind::Instance) && args[0]->value.as<vm::InstanceObject>().cls->lookup("__getattr__"))) {
+        // getattr(obj, name, default) of a missing attribute: the default, decided as hasattr() decides (the object guarded).
+        tracer.argOf(args[0]);
+        return args[2];
+    }
     if (name == "getattr" && args.size() >= 2 && tracer.isConstant(args[1])) return tracer.getAttr(frame, args[0], args[1]->value.str());
     if (name == "hasattr" && args.size() == 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor && tracer.isConstant(args[1]) &&
         args[1]->value.is(vm::Kind::Str))
@@ -251,9 +263,10 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
     for (const auto& [keyword, a] : kwargs)
         if (keyword == "key" && a->kind == Variable::Kind::Python && !a->value.isNone()) keyFunction = &a;
     const bool extremum = name == "min" || name == "max";
-    if (keyFunction && (name == "sorted" || extremum) && args.size() == 1 &&
+    if (keyFunction && (args.size() == 1 || (extremum && args.size() > 1)) && (name == "sorted" || extremum) &&
         std::all_of(kwargs.begin(), kwargs.end(), [&](const auto& kw) { return kw.first == "key" || (!extremum && kw.first == "reverse"); })) {
-        std::vector<VarRef> items = tracer.unpack(args[0]);
+        // min/max(a, b, ..., key=f) compare their arguments, min/max(iterable, key=f) its items.
+        std::vector<VarRef> items = args.size() == 1 ? tracer.unpack(args[0]) : args;
         std::vector<vm::Value> keys;
         for (const VarRef& item : items) {
             VarRef k = tracer.callFunction(frame, *keyFunction, {item}, {});
@@ -284,6 +297,34 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         out->fresh = true;
         for (size_t i : order) out->items.push_back(items[i]);
         return out;
+    }
+    static const std::set<std::string> overItems = {"min", "max", "sorted", "any", "all"};
+    if (overItems.contains(name) && args.size() == 1 && !tracer.isConstant(args[0]) && !keyFunction &&
+        std::all_of(kwargs.begin(), kwargs.end(), [&](const auto& kw) { return tracer.isConstant(kw.second); })) {
+        // One iterable the trace holds (a generator, a dict's keys, a list it made) whose items are constants: the
+        // builtin on those values, as Dynamo folds it (its items, and so the result, fixed by the trace's guards).
+        std::vector<VarRef> items = tracer.unpack(args[0]);
+        if (std::all_of(items.begin(), items.end(), [&](const VarRef& item) { return tracer.isConstant(item); })) {
+            vm::ValueList values;
+            for (const VarRef& item : items) {
+                tracer.argOf(item);
+                values.push_back(tracer.exampleOf(item));
+            }
+            vm::KwArgs kw;
+            for (const auto& [key, a] : kwargs) {
+                tracer.argOf(a);
+                kw.emplace_back(key, tracer.exampleOf(a));
+            }
+            VarRef result = tracer.constant(tracer.vm().call(callee, {vm::makeList(std::move(values))}, std::move(kw)));
+            result->fresh = result->value.is(vm::Kind::List);  // sorted()'s new list: rebuilt by every call
+            return result;
+        }
+        if (name == "any" || name == "all") {
+            // Truth of each item in order, stopping where Python stops (a traced item's truth breaks as `if` does).
+            for (const VarRef& item : items)
+                if (tracer.truthOf(frame, item) == (name == "any")) return tracer.constant(vm::Value(name == "any"));
+            return tracer.constant(vm::Value(name == "all"));
+        }
     }
     bool userKey = keyFunction && ((*keyFunction)->value.is(vm::Kind::Function) || (*keyFunction)->value.is(vm::Kind::BoundMethod));
     static const std::set<std::string> pure = {"len", "isinstance", "issubclass", "range", "min", "max", "abs", "sum", "int", "float",

@@ -101,8 +101,10 @@ std::string moduleHolding(Tracer& tracer, const vm::Value& native) {
 }
 
 /// Methods of builtin values that change nothing: str and tuple methods, and the reading methods of dicts, lists and sets.
-bool readOnlyMethod(const vm::Value& receiver, const std::string& name) {
+bool readOnlyMethod(vm::Interpreter& vm, const vm::Value& receiver, const std::string& name) {
     if (receiver.is(vm::Kind::Str) || receiver.is(vm::Kind::Tuple) || receiver.isNumber()) return true;
+    // A range is immutable: all its methods read (index, count, __getitem__, ...).
+    if (receiver.is(vm::Kind::Instance) && receiver.as<vm::InstanceObject>().cls == vm.builtinClass("range")) return true;
     static const std::set<std::string> dictMethods = {"keys", "values", "items", "get", "copy", "__contains__", "__getitem__"};
     static const std::set<std::string> listMethods = {"index", "count", "copy", "__contains__", "__getitem__"};
     static const std::set<std::string> setMethods = {"union", "intersection", "difference", "symmetric_difference", "issubset",
@@ -391,6 +393,16 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
                                            : constant(method.self);
             return inlineFunction(frame, method.function, std::move(args), std::move(kwargs), self);
         }
+        if (method.self.is(vm::Kind::Instance) && method.self.as<vm::InstanceObject>().cls == vm_.builtinClass("range") &&
+            std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) && kwargs.empty()) {
+            // A method of a range (index, count, ...): the range is immutable and its bounds specialized, so the call folds.
+            vm::ValueList values;
+            for (const VarRef& a : args) {
+                argOf(a);
+                values.push_back(exampleOf(a));
+            }
+            return constant(vm_.call(value, std::move(values)));
+        }
     }
     if (isUserInstance(callable)) return callObject(frame, callable, std::move(args), std::move(kwargs));
     if (std::optional<VarRef> dict = constructDictSubclass(callable, args, kwargs)) return *dict;
@@ -453,7 +465,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         if (name != "sorted" && madeClosureIn(all))
             unsupported("Unsupported nested function", "Dynamo does not pass a function with a closure created in the compiled frame to a builtin.",
                         {"Call the nested function inside the compiled region only, or define it outside."}, "call_function " + vm_.repr(value));
-        if (callable->self && (readOnlyMethod(callable->self->value, name) || ownSetMutator(*callable->self, name)) &&
+        if (callable->self && (readOnlyMethod(vm_, callable->self->value, name) || ownSetMutator(*callable->self, name)) &&
             std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) &&
             std::all_of(kwargs.begin(), kwargs.end(), [this](const auto& kw) { return isConstant(kw.second); })) {
             // A method that only reads a constant (cls.__dataclass_fields__.values(), "-".join(names)): folded.

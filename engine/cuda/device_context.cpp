@@ -258,7 +258,8 @@ AssertionWord DeviceContext::assertionWord() {
 
 void* DeviceContext::loadPtx(const CompiledKernel& kernel) {
     // The driver JIT-compiles the PTX for this device (its compute cache keeps the result for later processes).
-    // CWB_PTX_JIT_OPT=0..4 sets its optimisation level (default 4, as ptxas -O3); CWB_PTX_JIT_LOG=1 prints the
+    // The kernel's jitLevel or else CWB_PTX_JIT_OPT=0..4 sets its optimisation level (default 4, as ptxas -O3; the
+    // quick tier of a tiered compile asks for less); CWB_PTX_JIT_LOG=1 prints the
     // time it took.
     std::vector<CUjit_option> options;
     std::vector<void*> values;
@@ -271,8 +272,9 @@ void* DeviceContext::loadPtx(const CompiledKernel& kernel) {
     options.push_back(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES);
     values.push_back(reinterpret_cast<void*>(errors.size()));
     int level = 4;
-    if (const char* text = std::getenv("CWB_PTX_JIT_OPT"); text && *text) {
-        level = std::clamp(std::atoi(text), 0, 4);
+    const char* text = std::getenv("CWB_PTX_JIT_OPT");
+    if (kernel.jitLevel >= 0 || (text && *text)) {
+        level = std::clamp(kernel.jitLevel >= 0 ? kernel.jitLevel : std::atoi(text), 0, 4);
         options.push_back(CU_JIT_OPTIMIZATION_LEVEL);
         values.push_back(reinterpret_cast<void*>(static_cast<uintptr_t>(level)));
     }
@@ -309,11 +311,24 @@ void* DeviceContext::loadFunction(const CompiledKernel& kernel, const std::strin
 
 void DeviceContext::launch(const CompiledKernel& kernel, const LaunchShape& s, void** args, const std::string& entry) {
     makeCurrent();
-    auto function = static_cast<CUfunction>(loadFunction(kernel, entry));
-    const CUresult launched = driver().launchKernel(function, s.gridX, s.gridY, s.gridZ, s.blockX, s.blockY, s.blockZ, s.sharedBytes,
-                                                   static_cast<CUstream>(stream_), args, nullptr);
+    launchOnCurrent(loadFunction(kernel, entry), s, args, entry.empty() ? kernel.entry : entry);
+}
+
+void* DeviceContext::function(const CompiledKernel& kernel) {
+    makeCurrent();
+    return loadFunction(kernel, {});
+}
+
+void DeviceContext::launchFunction(void* function, const LaunchShape& s, void** args, const std::string& name) {
+    makeCurrent();
+    launchOnCurrent(function, s, args, name);
+}
+
+void DeviceContext::launchOnCurrent(void* function, const LaunchShape& s, void** args, const std::string& name) {
+    const CUresult launched = driver().launchKernel(static_cast<CUfunction>(function), s.gridX, s.gridY, s.gridZ, s.blockX, s.blockY, s.blockZ,
+                                                   s.sharedBytes, static_cast<CUstream>(stream_), args, nullptr);
     // (the message is formatted only on failure: a launch costs a few microseconds, a string more than nothing)
-    if (launched != CUDA_SUCCESS) check(launched, fmt::format("cuLaunchKernel({})", entry.empty() ? kernel.entry : entry).c_str());
+    if (launched != CUDA_SUCCESS) check(launched, fmt::format("cuLaunchKernel({})", name).c_str());
 }
 
 void DeviceContext::launch(const KernelSource& source, const LaunchShape& shape, void** args) {

@@ -69,6 +69,11 @@ public:
     void launch(const CompiledKernel& kernel, const LaunchShape& shape, void** args, const std::string& entry = {});
     // Compiles (through the cache) for this device's architecture and launches.
     void launch(const KernelSource& source, const LaunchShape& shape, void** args);
+    // The kernel's entry point on this device (its module loaded once), for callers that keep it per kernel:
+    // launchFunction then skips the lookup by the kernel's key, which hashes its whole source. `name` is the entry
+    // point's, for the error message.
+    void* function(const CompiledKernel& kernel);
+    void launchFunction(void* function, const LaunchShape& shape, void** args, const std::string& name);
 
     DeviceContext(const DeviceContext&) = delete;
     DeviceContext& operator=(const DeviceContext&) = delete;
@@ -78,6 +83,7 @@ private:
     friend class PrivatePoolScope;
     explicit DeviceContext(int index);
     void* loadFunction(const CompiledKernel& kernel, const std::string& entry);
+    void launchOnCurrent(void* function, const LaunchShape& shape, void** args, const std::string& name);
     void* loadPtx(const CompiledKernel& kernel);  // a CUmodule, JIT-compiled by the driver
     uint64_t createPool();
     void releasePool(uint64_t pool);

@@ -140,6 +140,16 @@ KernelCompileOutcome KernelCompiler::compilePtx(const std::string& entry, const 
     return compileCached(entry, ptxCacheKey(key, arch), arch, true, ptxDisk_, KernelOrigin::Llvm, generate);
 }
 
+bool KernelCompiler::cached(const std::string& key) const {
+    {
+        std::lock_guard lock(mutex_);
+        if (memory_.count(key)) return true;
+    }
+    std::error_code ignored;
+    const kernel_cache::DiskKernelCache& disk = key.rfind("ptx\n", 0) == 0 ? ptxDisk_ : disk_;
+    return !disk.dir().empty() && std::filesystem::exists(disk.pathFor(key), ignored);
+}
+
 std::string KernelCompiler::ptxCacheKey(const std::string& key, const std::string& arch) { return "ptx\narch " + arch + "\n" + key; }
 
 namespace {

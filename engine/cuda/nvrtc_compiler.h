@@ -34,6 +34,7 @@ struct CompiledKernel {
     std::string arch;
     std::string cubin;  // ELF image for cuModuleLoadData, or PTX text when `ptx`
     bool ptx = false;   // PTX (the LLVM NVPTX path): the driver compiles it to machine code when it loads the module
+    int jitLevel = -1;  // PTX: the driver's CU_JIT_OPTIMIZATION_LEVEL (0-4); -1: CWB_PTX_JIT_OPT, else 4
 };
 
 // Where a compile() call found its CUBIN (Llvm: compilePtx's generator made the PTX; SameSource: another kernel of the
@@ -94,6 +95,9 @@ public:
     std::string cacheKey(const KernelSource& source, const std::string& arch) const;
     // The key compilePtx(entry, key, arch, ...) uses: `key` should have the kernel's names masked, as cacheKey's.
     static std::string ptxCacheKey(const std::string& key, const std::string& arch);
+
+    // Whether a job's key (cacheKey or ptxCacheKey) is in the memory or disk cache, so compiling it costs a file read.
+    bool cached(const std::string& key) const;
 
     KernelCacheStats stats() const;
     const kernel_cache::DiskKernelCache& diskCache() const { return disk_; }

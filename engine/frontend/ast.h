@@ -173,6 +173,13 @@ struct ComprehensionExpr {
     std::vector<ComprehensionClause> clauses;
 };
 
+/// `target := value` (PEP 572): stores the value in the name and evaluates to it; inside a comprehension the name
+/// belongs to the enclosing function (or module).
+struct NamedExpr {
+    ExprPtr target;  ///< a NameExpr
+    ExprPtr value;
+};
+
 /// `yield [value]` or `yield from value`: makes the enclosing function a generator.
 struct YieldExpr {
     ExprPtr value;  ///< null for a bare `yield`
@@ -182,7 +189,7 @@ struct YieldExpr {
 using ExprNode = std::variant<NameExpr, ConstantExpr, FStringExpr, FormattedValueExpr, AttributeExpr, SubscriptExpr,
                               SliceExpr, StarredExpr, CallExpr, UnaryExpr, BinaryExpr, BoolOpExpr, CompareExpr,
                               ConditionalExpr, LambdaExpr, TupleExpr, ListExpr, SetExpr, DictExpr, ComprehensionExpr,
-                              YieldExpr>;
+                              YieldExpr, NamedExpr>;
 
 /// What every syntax node is: its source range and one alternative of `Variant` (Expr and Stmt below).
 template <typename Variant>

@@ -138,6 +138,7 @@ std::string AstPrinter::expr(const Expr& e) {
             [&](const ConditionalExpr& c) {
                 return node("if-expr", fmt::format(" {} {} {}", expr(*c.test), expr(*c.body), expr(*c.orelse)));
             },
+            [&](const NamedExpr& n) { return node(":=", fmt::format(" {} {}", expr(*n.target), expr(*n.value))); },
             [&](const LambdaExpr& l) {
                 return node("lambda", fmt::format(" {} {}", parameters(l.params), expr(*l.body)));
             },

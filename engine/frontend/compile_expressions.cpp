@@ -101,6 +101,11 @@ void Compiler::compileExpr(const Expr& expr) {
                 code().bind(end);
             },
             [&](const LambdaExpr& l) { compileLambda(l, expr); },
+            [&](const NamedExpr& n) {
+                compileExpr(*n.value);
+                emit(Opcode::Copy, 1);  // the value stays on the stack as the expression's result
+                compileStore(*n.target);
+            },
             [&](const TupleExpr& t) {
                 compileStarredSequence(t.elements, Opcode::BuildTuple, Opcode::ListAppend, Opcode::ListExtend);
             },

@@ -82,6 +82,9 @@ std::string describeTarget(const Expr& target) {
                               return "literal";
                           },
                           [](const CompareExpr&) -> std::string { return "comparison"; },
+                          [](const AttributeExpr&) -> std::string { return "attribute"; },
+                          [](const SubscriptExpr&) -> std::string { return "subscript"; },
+                          [](const NamedExpr&) -> std::string { return "named expression"; },
                           [](const ConditionalExpr&) -> std::string { return "conditional expression"; },
                           [](const LambdaExpr&) -> std::string { return "lambda"; },
                           [](const FStringExpr&) -> std::string { return "f-string expression"; },
@@ -113,8 +116,12 @@ ExprPtr Parser::parseExpression() {
     if (at(TokenKind::KeywordLambda)) return parseLambda();
     SourcePos begin = startPos();
     ExprPtr body = parseDisjunction();
-    if (at(TokenKind::ColonEqual))
-        failUnsupported(startPos(), "':='", "assignment expressions are not in the cwb subset");
+    if (at(TokenKind::ColonEqual)) {
+        if (!body->as<NameExpr>()) fail(begin, "cannot use assignment expressions with " + describeTarget(*body));
+        advance();
+        ExprPtr value = parseExpression();
+        return makeExpr(rangeFrom(begin), NamedExpr{std::move(body), std::move(value)});
+    }
     if (!accept(TokenKind::KeywordIf)) return body;
     ConditionalExpr node;
     node.body = std::move(body);

@@ -49,6 +49,7 @@ private:
     void use(const std::string& name);
     void bind(const std::string& name) { note(name, kAssigned); }
     void bindTarget(const Expr& target);
+    void bindNamedTarget(const std::string& name, SourcePos at);
     void declare(const std::vector<std::string>& names, SourcePos at, bool isGlobal);
     void addParameters(const Parameters& params);
     void visitDefaults(const Parameters& params);
@@ -123,6 +124,28 @@ void ScopeBuilder::bindTarget(const Expr& target) {
     } else {
         visitExpr(target);  // attribute and subscript targets only read their parts
     }
+}
+
+/// PEP 572: a `:=` target inside comprehensions binds in the nearest enclosing function (nonlocal in each
+/// comprehension between) or the module (global there); a class body cannot be that scope.
+void ScopeBuilder::bindNamedTarget(const std::string& name, SourcePos at) {
+    size_t level = stack_.size() - 1;
+    while (level > 0 && states_[stack_[level]].scope->kind == ScopeKind::Comprehension) --level;
+    if (level == stack_.size() - 1) return bind(name);
+    State& owner = states_[stack_[level]];
+    if (owner.scope->kind == ScopeKind::Class)
+        throwError(file_, at, "assignment expression within a comprehension cannot be used in a class body");
+    const bool global = owner.scope->kind == ScopeKind::Module;
+    for (size_t i = level + 1; i < stack_.size(); ++i) {
+        State& comprehension = states_[stack_[i]];
+        auto [it, inserted] = comprehension.flags.try_emplace(name, 0u);
+        if (inserted) comprehension.order.push_back(name);
+        it->second |= global ? kDeclaredGlobal : kDeclaredNonlocal;
+        comprehension.nonlocalDeclarations.try_emplace(name, at);
+    }
+    auto [it, inserted] = owner.flags.try_emplace(name, 0u);
+    if (inserted) owner.order.push_back(name);
+    it->second |= kAssigned;
 }
 
 void ScopeBuilder::declare(const std::vector<std::string>& names, SourcePos at, bool isGlobal) {
@@ -302,6 +325,10 @@ void ScopeBuilder::visitExpr(const Expr& e) {
                        visitExpr(*c.test);
                        visitExpr(*c.body);
                        visitExpr(*c.orelse);
+                   },
+                   [&](const NamedExpr& n) {
+                       visitExpr(*n.value);
+                       bindNamedTarget(n.target->as<NameExpr>()->id, e.range.begin);
                    },
                    [&](const LambdaExpr& l) {
                        visitDefaults(l.params);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "inductor/in_place_stores.h"
 #include "inductor/ir/kernel_launcher.h"
 #include "inductor/lowered_graph.h"
 #include "inductor/scheduler.h"
@@ -50,6 +51,11 @@ public:
         runNote_ = std::move(note);
         tuningLabel_ = std::move(tuningLabel);
     }
+    /// The buffers stored into the inputs they update (planInPlaceStores, with their kernels marked aliased). On
+    /// each call a buffer is bound to its input's tensor when the caller's tensor is bound as it is (same layout, same
+    /// device) and shares its storage with no other input; otherwise it gets memory of its own and is copied back.
+    void setInPlaceStores(InPlaceStores plan) { inPlace_ = std::move(plan); }
+    const InPlaceStores& inPlaceStores() const { return inPlace_; }
     /// After an ExternResultMismatch: the graph runs on the eager runtime from now on, and the run note says why.
     void fallBackToEager(const std::string& reason);
     /// Why the graph runs eagerly; empty while the compiled code runs.
@@ -72,6 +78,9 @@ private:
     /// Runs extern step `buffer` on `tensors` and returns its (contiguous) output.
     tensor::Tensor runExtern(vm::Interpreter& vm, int buffer, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols,
                              const Layouts& layouts);
+    /// Binds each planned in-place buffer to its input's tensor where this call allows it (setInPlaceStores); per buffer,
+    /// whether it was.
+    std::vector<bool> bindInPlaceStores(const vm::ValueList& inputs, const Layouts& layouts, std::vector<tensor::Tensor>& tensors) const;
     vm::ValueList runPlain(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols, const Layouts& layouts);
     /// The step's row in CWB_PROFILE_STEPS' table (inductor/step_profile.h).
     std::string stepLabel(const ScheduleStep& step, const std::vector<tensor::Tensor>& tensors, const SymbolValues& symbols) const;
@@ -92,6 +101,8 @@ private:
     std::function<void(const std::string&)> runNote_;
     std::string tuningLabel_;  // cleared once the first run noted each kernel's tuning
     std::string eagerFallback_;
+    InPlaceStores inPlace_;
+    std::vector<bool> profiledOnce_;  // CWB_PROFILE_STEPS: per step, whether it ran once (its first run is not timed)
 };
 
 }  // namespace eng::inductor

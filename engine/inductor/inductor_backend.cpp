@@ -104,7 +104,12 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
         std::vector<std::string> args;
         for (size_t p = 0; p < k.bufferIds.size(); ++p) {
             const GraphBuffer& b = g.buffers[static_cast<size_t>(k.bufferIds[p])];
-            if (k.kernel.buffers[p].written && b.kind != BufferKind::Input)
+            const int inPlaceInto = compiled.inPlaceStores().inputOf[static_cast<size_t>(b.id)];
+            if (k.kernel.buffers[p].written && inPlaceInto >= 0)
+                text += fmt::format("    {} {} is stored in place into {} (its final value)\n", syntax.comment(), b.name,
+                                    g.buffers[static_cast<size_t>(inPlaceInto)].name) +
+                        syntax.assign(b.name, g.buffers[static_cast<size_t>(inPlaceInto)].name);
+            else if (k.kernel.buffers[p].written && b.kind != BufferKind::Input)
                 text += syntax.assign(b.name, fmt::format("empty_strided({}, {}, {}{})", syntax.shape(b.sizes), syntax.shape(b.strides),
                                                           cppWrapper ? "cached_torch_dtype_" : "dtype=torch.", tensor::dtypeName(b.dtype)));
             args.push_back(b.name);
@@ -116,7 +121,10 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
         text += fmt::format("    {}({}){}\n", k.kernel.name, fmt::join(args, ", "), syntax.end());
     }
     for (const GraphBuffer& b : g.buffers)
-        if (b.mutatesInput >= 0) text += fmt::format("    {}.copy_({}){}\n", g.buffers[static_cast<size_t>(b.mutatesInput)].name, b.name, syntax.end());
+        if (b.mutatesInput >= 0 && compiled.inPlaceStores().inputOf[static_cast<size_t>(b.id)] < 0)
+            text += fmt::format("    {}.copy_({}){}\n", g.buffers[static_cast<size_t>(b.mutatesInput)].name, b.name, syntax.end());
+    for (const std::string& note : compiled.inPlaceStores().notes)
+        if (note.find("is written back into") != std::string::npos) text += fmt::format("    {} {}\n", syntax.comment(), note);
     std::vector<std::string> outs;
     for (const GraphOutput& out : g.outputs) {
         if (out.kind == GraphOutput::Kind::Buffer) {
@@ -216,6 +224,8 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     });
     if (fx::torchLogEnabled("ir_post_fusion")) fx::logArtifact("ir_post_fusion", postFusionText(schedule, lowered));
     const double schedulingSeconds = secondsSince(start) - loweringSeconds;
+    // Buffers that are an input's final value are stored into it by their kernel (Inductor's mutated buffers).
+    InPlaceStores inPlace = planInPlaceStores(lowered, schedule, config_.outputsUpdatingInputs);
     std::vector<Kernel> kernels;
     for (const ScheduledKernel& k : schedule.kernels) kernels.push_back(k.kernel);
     const tensor::Device device = lowered.device;
@@ -228,6 +238,7 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     }
     if (!launcher) launcher = makeInterpreterLauncher(kernels);
     auto compiled = std::make_shared<CompiledGraph>(std::move(lowered), std::move(schedule), std::move(launcher));
+    compiled->setInPlaceStores(std::move(inPlace));
     // What tuning on the first launch chose is noted after the first run (the trace recorded the kernels already).
     const bool tunedOnCuda = config_.autotune && device.type() == tensor::DeviceType::CUDA;
     const bool nativeLauncher = config_.codegen == CodegenChoice::Native;

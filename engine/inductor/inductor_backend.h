@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "fx/backend.h"
 
@@ -30,6 +32,9 @@ struct InductorConfig {
     bool shapePadding = true;        // option shape_padding: unaligned matrix products padded where that pays
     bool forceShapePad = false;      // option force_shape_pad: padded without timing
     bool freezing = false;           // option freezing: parameters folded as constants (grad mode off only)
+    /// AOT Autograd's inference graph (keep_input_mutations): (input, output) pairs whose output is the input's final
+    /// value, copied into it after each call; their kernels store into the input instead where that is safe.
+    std::vector<std::pair<int, size_t>> outputsUpdatingInputs;
     static InductorConfig from(const vm::CompileOptions& options);
 };
 

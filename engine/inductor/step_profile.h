@@ -1,6 +1,6 @@
 // CWB_PROFILE_STEPS=1: every kernel launch and extern call of the compiled graphs timed on its own (the device
 // synchronised before and after), summed per step over the process and printed to stderr at exit, largest first:
-// where a compiled forward or backward spends its time. Off by default: the synchronisations remove launch overlap.
+// where a compiled forward or backward spends its time. Each step's first run is left out (CompiledGraph::runPlain). Off by default: the synchronisations remove launch overlap.
 #pragma once
 
 #include <chrono>

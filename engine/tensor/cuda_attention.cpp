@@ -13,6 +13,7 @@
 #include "tensor/creation.h"
 #include "tensor/error.h"
 #include "tensor/cuda_kernels.h"
+#include "tensor/cuda_launch_memo.h"
 #include "tensor/shape.h"
 
 namespace eng::tensor {
@@ -302,7 +303,8 @@ Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& valu
     void* args[] = {&qp, &kp, &vp, &op, &l, &s, &scaleLog2e,
                     &strides[0][0], &strides[0][1], &strides[0][2], &strides[1][0], &strides[1][1], &strides[1][2],
                     &strides[2][0], &strides[2][1], &strides[2][2], &strides[3][0], &strides[3][1], &strides[3][2]};
-    context.launch(cudagen::flashAttentionKernel(q.dtype(), static_cast<int>(dim), causal), shape, args);
+    const KernelKey memoKey = KernelKey(context, "flash_attention").add(q.dtype()).add(dim).add(int64_t{causal});
+    launchMemoized(context, memoKey, [&] { return cudagen::flashAttentionKernel(q.dtype(), static_cast<int>(dim), causal); }, shape, args);
     if (interleaved) return out;
     Shape outSizes(query.sizes().begin(), query.sizes().end() - 1);
     outSizes.push_back(dim);

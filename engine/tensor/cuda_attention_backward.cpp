@@ -9,6 +9,7 @@
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_attention.h"
+#include "tensor/cuda_launch_memo.h"
 #include "tensor/error.h"
 #include "tensor/shape.h"
 
@@ -317,8 +318,11 @@ Tensor flashAttentionBackward(const Tensor& grad, const Tensor& query, const Ten
     shape.gridZ = static_cast<unsigned>(batch);
     shape.blockX = cudagen::kAttentionThreads;
     void* args[] = {&params};
-    for (int pass = 0; pass < 2; ++pass)
-        context.launch(cudagen::flashAttentionBackwardKernel(q.dtype(), static_cast<int>(dim), causal, pass), shape, args);
+    for (int pass = 0; pass < 2; ++pass) {
+        const KernelKey memoKey = KernelKey(context, "flash_attention_backward").add(q.dtype()).add(dim).add(int64_t{causal}).add(int64_t{pass});
+        launchMemoized(
+            context, memoKey, [&] { return cudagen::flashAttentionBackwardKernel(q.dtype(), static_cast<int>(dim), causal, pass); }, shape, args);
+    }
     return grads;
 }
 

@@ -8,6 +8,7 @@
 #include "cuda/device_context.h"
 #include "tensor/cuda_indexing.h"
 #include "tensor/cuda_kernels.h"
+#include "tensor/cuda_launch_memo.h"
 
 namespace eng::tensor::cudaops {
 
@@ -108,8 +109,9 @@ cudagen::PointwiseGeometry geometryOf(const IndexedAccess& access, const Shape& 
     return g;
 }
 
-// Launches kernel(g, n, first, second, table) on the table's device.
-void launch(const cudagen::GeneratedKernel& kernel, int64_t n, cudagen::PointwiseGeometry g, void* first, const void* second,
+// Launches kernel(g, n, first, second, table) on the table's device: the gather (scatter false) or the scatter of
+// dtype, assigning or adding.
+void launch(bool scatter, DType dtype, bool accumulate, int64_t n, cudagen::PointwiseGeometry g, void* first, const void* second,
             const Tensor& table) {
     if (n == 0) return;
     cuda::DeviceContext& context = cuda::DeviceContext::get(normalizeDevice(table.device()).index());
@@ -121,7 +123,9 @@ void launch(const cudagen::GeneratedKernel& kernel, int64_t n, cudagen::Pointwis
     long long count = n;
     const void* tablePointer = table.data();
     void* args[] = {&g, &count, &first, &second, &tablePointer};
-    context.launch(cudagen::translationUnit(kernel), shape, args);
+    const KernelKey key = KernelKey(context, scatter ? "index_put" : "index_gather").add(dtype).add(int64_t{accumulate});
+    auto source = [&] { return cudagen::translationUnit(scatter ? scatterKernel(dtype, accumulate) : gatherKernel(dtype)); };
+    launchMemoized(context, key, source, shape, args);
 }
 
 void checkAccess(const IndexedAccess& access, const Tensor& data, const Tensor& element, const char* what) {
@@ -135,12 +139,12 @@ void checkAccess(const IndexedAccess& access, const Tensor& data, const Tensor& 
 
 void gatherIndexed(const Tensor& out, const Tensor& data, const IndexedAccess& access) {
     checkAccess(access, data, out, "gather");
-    launch(gatherKernel(data.dtype()), out.numel(), geometryOf(access, out.strides()), out.data(), data.data(), access.table);
+    launch(false, data.dtype(), false, out.numel(), geometryOf(access, out.strides()), out.data(), data.data(), access.table);
 }
 
 void scatterIndexed(const Tensor& data, const Tensor& values, const IndexedAccess& access, bool accumulate) {
     checkAccess(access, data, values, "index_put_");
-    launch(scatterKernel(data.dtype(), accumulate), values.numel(), geometryOf(access, values.strides()), data.data(), values.data(),
+    launch(true, data.dtype(), accumulate, values.numel(), geometryOf(access, values.strides()), data.data(), values.data(),
            access.table);
 }
 

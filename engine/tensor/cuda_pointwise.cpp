@@ -1,12 +1,16 @@
 // Pointwise CUDA kernels: copy/cast, fill, unary, binary, clamp, where, masked_fill, leaky_relu and pow with a
 // scalar exponent, all through one launcher over the generated pointwise template (any strides).
 #include <algorithm>
+#include <iterator>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "cuda/device_context.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
+#include "tensor/cuda_launch_memo.h"
 
 namespace eng::tensor::cudaops {
 
@@ -45,8 +49,12 @@ struct ScalarArgs {
     long long i0 = 0;
 };
 
-void launchPointwise(const cudagen::PointwiseSpec& spec, const Tensor& out, const std::vector<Tensor>& rawInputs,
-                     ScalarArgs scalars = {}) {
+// Launches the pointwise kernel that makeSpec() describes over out and inputs. The kernel is memoized under
+// family, variant and the operands' dtypes: makeSpec (run on the first launch of that key only) must give a spec of
+// out's and the inputs' dtypes whose expression and types follow from family, variant and those dtypes alone.
+template <class MakeSpec>
+void launchPointwise(std::string_view family, int64_t variant, const MakeSpec& makeSpec, const Tensor& out,
+                     const std::vector<Tensor>& rawInputs, ScalarArgs scalars = {}) {
     const int64_t n = out.numel();
     if (n == 0) return;
     std::vector<Tensor> inputs;
@@ -63,12 +71,22 @@ void launchPointwise(const cudagen::PointwiseSpec& spec, const Tensor& out, cons
         ++g.ndim;
     }
     cuda::DeviceContext& context = contextFor(out);
+    KernelKey key(context, family);
+    key.add(variant).add(out.dtype());
+    for (const Tensor& t : inputs) key.add(t.dtype());
     long long count = n;
     std::vector<void*> pointers{out.data()};
     for (const Tensor& t : inputs) pointers.push_back(t.data());
     std::vector<void*> args{&g, &count, &scalars.s0, &scalars.s1, &scalars.i0};
     for (void*& p : pointers) args.push_back(&p);
-    context.launch(cudagen::translationUnit(cudagen::pointwiseKernel(spec)), gridFor(context, n), args.data());
+    auto source = [&] {
+        const cudagen::PointwiseSpec spec = makeSpec();
+        bool keyed = spec.outType == out.dtype() && spec.inputTypes.size() == inputs.size();
+        for (size_t i = 0; keyed && i < inputs.size(); ++i) keyed = spec.inputTypes[i] == inputs[i].dtype();
+        if (!keyed) fail(ErrorKind::Runtime, fmt::format("CUDA pointwise kernel {}: its spec's dtypes differ from its operands'", spec.name));
+        return cudagen::translationUnit(cudagen::pointwiseKernel(spec));
+    };
+    launchMemoized(context, key, source, gridFor(context, n), args.data());
 }
 
 // The fill value in the kernel's scalar slots: exact for int64 (i0) and for floats (s0).
@@ -85,6 +103,9 @@ ScalarArgs fillArgs(DType dtype, Scalar value) {
 std::string fillExpression(DType dtype) { return isFloating(dtype) ? "(T)s0" : "(T)i0"; }
 
 std::string opName(const char* family, int op) { return fmt::format("{}{}", family, op); }
+
+// The variant of families whose kernel is decided by their dtypes alone.
+constexpr int64_t kOnlyForm = 0;
 
 }  // namespace
 
@@ -112,70 +133,93 @@ void copy(const Tensor& dst, const Tensor& src) {
         if (dst.numel() > 0 && dst.data() != source.data()) contextFor(dst).copyDeviceToDevice(dst.data(), source.data(), dst.nbytes());
         return;
     }
-    launchPointwise({"copy", dst.dtype(), {source.dtype()}, source.dtype(), "a", source.dtype()}, dst, {source});
+    launchPointwise(
+        "copy", kOnlyForm, [&] { return cudagen::PointwiseSpec{"copy", dst.dtype(), {source.dtype()}, source.dtype(), "a", source.dtype()}; },
+        dst, {source});
 }
 
 void fill(const Tensor& dst, Scalar value) {
-    launchPointwise({"fill", dst.dtype(), {}, dst.dtype(), fillExpression(dst.dtype()), dst.dtype()}, dst, {},
-                    fillArgs(dst.dtype(), value));
+    launchPointwise(
+        "fill", kOnlyForm,
+        [&] { return cudagen::PointwiseSpec{"fill", dst.dtype(), {}, dst.dtype(), fillExpression(dst.dtype()), dst.dtype()}; }, dst, {},
+        fillArgs(dst.dtype(), value));
 }
 
 void unary(UnaryOp op, const Tensor& out, const Tensor& x) {
-    const cudagen::OpExpression e = cudagen::unaryExpression(op, x.dtype());
-    launchPointwise({opName("unary", static_cast<int>(op)), out.dtype(), {x.dtype()}, x.dtype(), e.text, e.type}, out, {x});
+    auto spec = [&] {
+        const cudagen::OpExpression e = cudagen::unaryExpression(op, x.dtype());
+        return cudagen::PointwiseSpec{opName("unary", static_cast<int>(op)), out.dtype(), {x.dtype()}, x.dtype(), e.text, e.type};
+    };
+    launchPointwise("unary", static_cast<int64_t>(op), spec, out, {x});
 }
 
 void binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b) {
-    const cudagen::OpExpression e = cudagen::binaryExpression(op, a.dtype());
-    launchPointwise({opName("binary", static_cast<int>(op)), out.dtype(), {a.dtype(), b.dtype()}, a.dtype(), e.text, e.type}, out,
-                    {a, b});
+    auto spec = [&] {
+        const cudagen::OpExpression e = cudagen::binaryExpression(op, a.dtype());
+        return cudagen::PointwiseSpec{opName("binary", static_cast<int>(op)), out.dtype(), {a.dtype(), b.dtype()}, a.dtype(), e.text, e.type};
+    };
+    launchPointwise("binary", static_cast<int64_t>(op), spec, out, {a, b});
 }
 
 void leakyRelu(const Tensor& out, const Tensor& x, double negativeSlope) {
     ScalarArgs args;
     args.s0 = negativeSlope;
-    launchPointwise({"leaky_relu", out.dtype(), {x.dtype()}, x.dtype(), "(a > T(0) ? a : a * (T)s0)", x.dtype()}, out, {x}, args);
+    auto spec = [&] { return cudagen::PointwiseSpec{"leaky_relu", out.dtype(), {x.dtype()}, x.dtype(), "(a > T(0) ? a : a * (T)s0)", x.dtype()}; };
+    launchPointwise("leaky_relu", kOnlyForm, spec, out, {x}, args);
 }
 
 void powScalar(const Tensor& out, const Tensor& x, double exponent) {
-    // The same exact shortcuts the CPU kernel takes, so that both round identically.
-    std::string expression = "pow(a, (T)s0)";
-    if (exponent == 2.0) expression = "(a * a)";
-    else if (exponent == 3.0) expression = "(a * a * a)";
-    else if (exponent == 0.5) expression = "sqrt(a)";
-    else if (exponent == -0.5) expression = "(T(1) / sqrt(a))";
-    else if (exponent == -1.0) expression = "(T(1) / a)";
-    else if (exponent == -2.0) expression = "(T(1) / (a * a))";
+    // The same exact shortcuts the CPU kernel takes, so that both round identically; form 0 is pow itself.
+    constexpr std::pair<double, const char*> kShortcuts[] = {{2.0, "(a * a)"},          {3.0, "(a * a * a)"},
+                                                             {0.5, "sqrt(a)"},          {-0.5, "(T(1) / sqrt(a))"},
+                                                             {-1.0, "(T(1) / a)"},      {-2.0, "(T(1) / (a * a))"}};
+    int64_t form = 0;
+    for (size_t i = 0; i < std::size(kShortcuts); ++i)
+        if (exponent == kShortcuts[i].first) form = static_cast<int64_t>(i) + 1;
     ScalarArgs args;
     args.s0 = exponent;
-    launchPointwise({"pow_scalar", out.dtype(), {x.dtype()}, x.dtype(), expression, x.dtype()}, out, {x}, args);
+    auto spec = [&] {
+        const std::string expression = form == 0 ? "pow(a, (T)s0)" : kShortcuts[form - 1].second;
+        return cudagen::PointwiseSpec{"pow_scalar", out.dtype(), {x.dtype()}, x.dtype(), expression, x.dtype()};
+    };
+    launchPointwise("pow_scalar", form, spec, out, {x}, args);
 }
 
 void clamp(const Tensor& out, const Tensor& x, const Tensor& low, const Tensor& high) {
     std::vector<Tensor> inputs{x};
-    std::vector<DType> types{x.dtype()};
-    std::string value = "a";
-    const char* names[] = {"bb", "cc"};
-    std::string name = "clamp";
-    for (const auto& [bound, helper] : {std::pair{&low, "cwb_clamp_lo"}, std::pair{&high, "cwb_clamp_hi"}}) {
-        if (!bound->defined()) continue;
-        value = fmt::format("{}({}, {})", helper, value, names[inputs.size() - 1]);
-        name += bound == &low ? "_lo" : "_hi";
-        inputs.push_back(*bound);
-        types.push_back(bound->dtype());
-    }
-    launchPointwise({name, out.dtype(), types, x.dtype(), "(a != a ? a : " + value + ")", x.dtype()}, out, inputs);
+    for (const Tensor* bound : {&low, &high})
+        if (bound->defined()) inputs.push_back(*bound);
+    auto spec = [&] {
+        std::vector<DType> types{x.dtype()};
+        std::string value = "a";
+        const char* names[] = {"bb", "cc"};
+        std::string name = "clamp";
+        for (const auto& [bound, helper] : {std::pair{&low, "cwb_clamp_lo"}, std::pair{&high, "cwb_clamp_hi"}}) {
+            if (!bound->defined()) continue;
+            value = fmt::format("{}({}, {})", helper, value, names[types.size() - 1]);
+            name += bound == &low ? "_lo" : "_hi";
+            types.push_back(bound->dtype());
+        }
+        return cudagen::PointwiseSpec{name, out.dtype(), types, x.dtype(), "(a != a ? a : " + value + ")", x.dtype()};
+    };
+    // The form: which bounds there are (1 low, 2 high).
+    launchPointwise("clamp", (low.defined() ? 1 : 0) | (high.defined() ? 2 : 0), spec, out, inputs);
 }
 
 void where(const Tensor& out, const Tensor& condition, const Tensor& a, const Tensor& b) {
-    launchPointwise({"where", out.dtype(), {condition.dtype(), a.dtype(), b.dtype()}, out.dtype(), "(a != T(0) ? bb : cc)", out.dtype()},
-                    out, {condition, a, b});
+    auto spec = [&] {
+        return cudagen::PointwiseSpec{"where", out.dtype(), {condition.dtype(), a.dtype(), b.dtype()}, out.dtype(), "(a != T(0) ? bb : cc)",
+                                      out.dtype()};
+    };
+    launchPointwise("where", kOnlyForm, spec, out, {condition, a, b});
 }
 
 void maskedFill(const Tensor& self, const Tensor& mask, Scalar value) {
-    const std::string expression = "(bb != T(0) ? " + fillExpression(self.dtype()) + " : a)";
-    launchPointwise({"masked_fill", self.dtype(), {self.dtype(), mask.dtype()}, self.dtype(), expression, self.dtype()}, self,
-                    {self, mask}, fillArgs(self.dtype(), value));
+    auto spec = [&] {
+        const std::string expression = "(bb != T(0) ? " + fillExpression(self.dtype()) + " : a)";
+        return cudagen::PointwiseSpec{"masked_fill", self.dtype(), {self.dtype(), mask.dtype()}, self.dtype(), expression, self.dtype()};
+    };
+    launchPointwise("masked_fill", kOnlyForm, spec, self, {self, mask}, fillArgs(self.dtype(), value));
 }
 
 }  // namespace eng::tensor::cudaops

@@ -10,6 +10,7 @@
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
+#include "tensor/cuda_launch_memo.h"
 #include "tensor/shape.h"
 
 namespace eng::tensor::cudaops {
@@ -64,7 +65,10 @@ void reduce(cudagen::RowReduction kind, const Tensor& input, const std::vector<b
     void* idx = targetIndices.defined() ? targetIndices.data() : nullptr;
     long long rowCount = rows, colCount = cols;
     void* args[] = {&in, &o, &idx, &rowCount, &colCount, &correction};
-    context.launch(cudagen::translationUnit(cudagen::rowReductionKernel(kind, input.dtype(), out.dtype())), rowGrid(context, rows), args);
+    const KernelKey key = KernelKey(context, "row_reduction").add(static_cast<int64_t>(kind)).add(input.dtype()).add(out.dtype());
+    launchMemoized(
+        context, key, [&] { return cudagen::translationUnit(cudagen::rowReductionKernel(kind, input.dtype(), out.dtype())); },
+        rowGrid(context, rows), args);
     if (!direct) {
         copyInto(out, target);
         if (indices.defined()) copyInto(indices, targetIndices);
@@ -87,7 +91,10 @@ void softmax(const Tensor& out, const Tensor& input, int64_t dim, bool logarithm
     void* o = result.data();
     long long rowCount = rows, colCount = cols;
     void* args[] = {&in, &o, &rowCount, &colCount};
-    context.launch(cudagen::translationUnit(cudagen::rowSoftmaxKernel(input.dtype(), logarithmic)), rowGrid(context, rows), args);
+    const KernelKey key = KernelKey(context, "row_softmax").add(input.dtype()).add(int64_t{logarithmic});
+    launchMemoized(
+        context, key, [&] { return cudagen::translationUnit(cudagen::rowSoftmaxKernel(input.dtype(), logarithmic)); }, rowGrid(context, rows),
+        args);
     // Back to the input's dim order: result's dim k holds input dim order[k].
     Shape sizes(order.size()), strides(order.size());
     for (size_t k = 0; k < order.size(); ++k) {

@@ -14,6 +14,7 @@
 #include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
 #include "tensor/pointwise_forms.h"
+#include "tensor/vector_libm.h"
 
 namespace eng::tensor {
 
@@ -107,6 +108,9 @@ UnaryOp checkedOp(UnaryOp op, DType dtype) {
 }
 
 void runUnary(UnaryOp op, const Tensor& out, const Tensor& x) {
+    // float32 sin and cos: libmvec's vector functions (the compiled kernels' too) instead of libm's scalar ones.
+    if (x.dtype() == DType::Float32 && out.dtype() == DType::Float32 && x.isContiguous() && out.isContiguous() && vectorlibm::covers(op))
+        return vectorlibm::run(op, x.dataAs<const float>(), out.dataAs<float>(), out.numel());
     dispatchDType(x.dtype(), [&]<typename T>() { eagerforms::unaryKernel<T>(op, out, x); });
 }
 

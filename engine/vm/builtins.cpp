@@ -173,6 +173,25 @@ void defineRange(Interpreter& vm, Namespace& builtins) {
         if (i < 0 || i >= n) raise("IndexError", "range object index out of range");
         return Value(start + step * i);
     });
+    // Position of an int in the range (index raises ValueError when absent, count is 0 or 1), computed from the
+    // bounds as CPython's range does, without walking it.
+    auto position = [bounds, count](const Value& self, const Value& item) -> std::optional<int64_t> {
+        if (!item.is(Kind::Int) && !item.is(Kind::Bool)) return std::nullopt;
+        auto [start, stop, step] = bounds(self);
+        const int64_t offset = item.asInt() - start;
+        if (offset % step != 0) return std::nullopt;
+        const int64_t i = offset / step;
+        if (i < 0 || i >= count(self)) return std::nullopt;
+        return i;
+    };
+    range->dict["index"] = makeNative("index", [position](Interpreter& machine, CallArgs& args) {
+        const Value& item = args.positional.at(1);
+        if (auto i = position(args.positional.at(0), item)) return Value(*i);
+        raise("ValueError", fmt::format("{} is not in range", machine.repr(item)));
+    });
+    range->dict["count"] = makeNative("count", [position](Interpreter&, CallArgs& args) {
+        return Value(static_cast<int64_t>(position(args.positional.at(0), args.positional.at(1)).has_value()));
+    });
     range->dict["__repr__"] = makeNative("__repr__", [bounds](Interpreter&, CallArgs& args) {
         auto [start, stop, step] = bounds(args.positional.at(0));
         return makeStr(step == 1 ? fmt::format("range({}, {})", start, stop) : fmt::format("range({}, {}, {})", start, stop, step));
@@ -372,6 +391,29 @@ void installBuiltinFunctions(Namespace& builtins) {
         const Value& x = arg(a, 0, "divmod");
         const Value& y = arg(a, 1, "divmod");
         return makeTuple({m.binaryOp(kFloorDivide, x, y), m.binaryOp(kRemainder, x, y)});
+    });
+    def("pow", [](Interpreter& m, CallArgs& a) {
+        // pow(base, exp) is base ** exp; pow(base, exp, mod) is modular exponentiation of ints, as CPython's.
+        constexpr uint32_t kPower = ops::binaryOpArg(ops::BinaryOperator::Power, false);
+        const Value& base = arg(a, 0, "pow");
+        const Value& exponent = arg(a, 1, "pow");
+        if (a.positional.size() < 3 || a.positional[2].isNone()) return m.binaryOp(kPower, base, exponent);
+        const Value& modulus = a.positional[2];
+        auto integral = [](const Value& v) { return v.is(Kind::Int) || v.is(Kind::Bool); };
+        if (!integral(base) || !integral(exponent) || !integral(modulus))
+            typeError("pow() 3rd argument not allowed unless all arguments are integers");
+        if (exponent.asInt() < 0) raise("ValueError", "base is not invertible for the given modulus");
+        const int64_t mod = modulus.asInt();
+        if (mod == 0) raise("ValueError", "pow() 3rd argument cannot be 0");
+        __extension__ typedef __int128 Wide;  // products of two residues fit
+        Wide result = 1 % mod, b = base.asInt() % mod;
+        for (int64_t e = exponent.asInt(); e > 0; e >>= 1) {
+            if (e & 1) result = result * b % mod;
+            b = b * b % mod;
+        }
+        int64_t r = static_cast<int64_t>(result);
+        if (r != 0 && ((r < 0) != (mod < 0))) r += mod;  // the result takes the modulus's sign
+        return Value(r);
     });
     def("min", [](Interpreter& m, CallArgs& a) { return extremum(m, a, false); });
     def("max", [](Interpreter& m, CallArgs& a) { return extremum(m, a, true); });

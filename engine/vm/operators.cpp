@@ -299,6 +299,16 @@ Value Interpreter::compare(uint32_t op, const Value& a, const Value& b) {
         bool equal = valuesEqual(a, b);
         return Value(comparison == CompareOperator::Equal ? equal : !equal);
     }
+    if (a.is(Kind::Set) && b.is(Kind::Set)) {
+        // Set ordering is inclusion: a <= b is issubset, a < b a proper subset (sizes differ), > and >= mirrored.
+        const bool forward = comparison == CompareOperator::Less || comparison == CompareOperator::LessEqual;
+        const SetObject& small = (forward ? a : b).as<SetObject>();
+        const SetObject& large = (forward ? b : a).as<SetObject>();
+        bool subset = small.items.size() <= large.items.size();
+        for (size_t i = 0; subset && i < small.items.size(); ++i) subset = large.contains(small.items[i]);
+        const bool strict = comparison == CompareOperator::Less || comparison == CompareOperator::Greater;
+        return Value(subset && (!strict || small.items.size() < large.items.size()));
+    }
     std::optional<int> sign = order(*this, a, b);
     if (!sign)
         typeError(fmt::format("'{}' not supported between instances of '{}' and '{}'", info.symbol,

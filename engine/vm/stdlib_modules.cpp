@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "ops/operators.h"
 #include "vm/interpreter.h"
@@ -80,6 +81,29 @@ void installStdlib(Interpreter& vm) {
         while (root * root > n) --root;  // the double's root can be one off either way for large n
         while ((root + 1) * (root + 1) <= n) ++root;
         return Value(root);
+    });
+    math->attributes["gcd"] = makeNative("gcd", [](Interpreter&, CallArgs& a) {
+        int64_t g = 0;
+        for (const Value& v : a.positional) {
+            if (!v.is(Kind::Int) && !v.is(Kind::Bool)) typeError("'float' object cannot be interpreted as an integer");
+            int64_t n = std::abs(v.asInt());
+            while (n != 0) g = std::exchange(n, g % n);
+        }
+        return Value(g);
+    });
+    // CPython's rule: |a-b| <= max(rel_tol * max(|a|, |b|), abs_tol), rel_tol 1e-09 and abs_tol 0 by default.
+    math->attributes["isclose"] = makeNative("isclose", [](Interpreter& m, CallArgs& a) {
+        const double x = number(m, a, 0), y = number(m, a, 1);
+        double relTol = 1e-09, absTol = 0.0;
+        for (auto& [name, value] : a.keywords) {
+            if (name == "rel_tol") relTol = value.asFloat();
+            else if (name == "abs_tol") absTol = value.asFloat();
+            else typeError("isclose() got an unexpected keyword argument '" + name + "'");
+        }
+        if (x == y) return Value(true);
+        if (std::isinf(x) || std::isinf(y)) return Value(false);
+        const double diff = std::fabs(y - x);
+        return Value(diff <= std::fabs(relTol * y) || diff <= std::fabs(relTol * x) || diff <= absTol);
     });
     math->attributes["prod"] = makeNative("prod", [](Interpreter& m, CallArgs& a) {
         Value total(1);

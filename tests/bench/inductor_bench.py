@@ -5,8 +5,10 @@
 # SPEC: comma-separated tokens, e.g. "cuda", "cpu", "cuda,B1,B4bf16", "cpu,small,iters=5" (a leading -- is allowed).
 #   cuda | cpu        the device (cwb's default SPEC is "cpu"; PyTorch's is "cuda" when available)
 #   small | full      sizes; small is the default on cpu (the full workloads would take minutes there)
-#   B1 ... B7, copy   run only these workloads (default: all); gelu, tanh, add: one op on [4096, 4096], for the CPU
+#   B1 ... B7, copy   run only these workloads (default: all); gelu, tanh, sigmoid, sin, add: one op on [4096, 4096],
+#                     mm: [8192, 1024] @ [1024, 4096] (B4's first product), for the CPU's eager kernels
 #   iters=N warmup=N  timed calls (default 50, median taken) and warm-up calls (default 10)
+#   modes=M+M         only these of eager, default, reduce-overhead, run in that order (default: all three)
 # Output, one line per (workload, mode), parsed by inductor_bench.sh:
 #   RESULT <impl> <workload> <mode> median_ms=<x> cold_s=<y> gbps=<z> [tflops=<t>]
 #   RESULT <impl> <workload> <mode> error=<message>
@@ -21,11 +23,11 @@ import torch.nn.functional as F
 # cwb's torch module has no __version__; PyTorch's always has one.
 IMPL = "torch" if hasattr(torch, "__version__") else "cwb"
 MODES = ["eager", "default", "reduce-overhead"]
-ORDER = ["copy", "B1", "B2", "B3", "B4", "B4bf16", "B5", "B6", "B7", "gelu", "tanh", "add"]
+ORDER = ["copy", "B1", "B2", "B3", "B4", "B4bf16", "B5", "B6", "B7", "gelu", "tanh", "sigmoid", "sin", "add", "mm"]
 
 
 def parse_spec(spec):
-    cfg = {"device": "", "small": None, "only": [], "iters": 50, "warmup": 10}
+    cfg = {"device": "", "small": None, "only": [], "iters": 50, "warmup": 10, "modes": MODES}
     for token in spec.split(","):
         token = token.strip()
         if token.startswith("--"):  # `python3 inductor_bench.py --small` reads as well as `small`
@@ -42,6 +44,12 @@ def parse_spec(spec):
             cfg["iters"] = int(token[6:])
         elif token.startswith("warmup="):
             cfg["warmup"] = int(token[7:])
+        elif token.startswith("modes="):
+            requested = token[6:].split("+")
+            for mode in requested:
+                if mode not in MODES:
+                    raise ValueError(f"unknown mode {mode!r} in SPEC token {token!r}")
+            cfg["modes"] = [m for m in MODES if m in requested]
         elif token in ORDER:
             cfg["only"].append(token)
         else:
@@ -126,8 +134,20 @@ def tanh(x):
     return torch.tanh(x)
 
 
+def sigmoid(x):
+    return torch.sigmoid(x)
+
+
+def sin(x):
+    return torch.sin(x)
+
+
 def add(x, y):
     return x + y
+
+
+def mm(a, b):
+    return torch.mm(a, b)
 
 
 def b6(x):
@@ -261,9 +281,15 @@ def make_add(dev, small):
     return add, [randn([r, c], dev, torch.float32), randn([r, c], dev, torch.float32)], 3 * 4 * r * c, 0
 
 
+def make_mm(dev, small):
+    m, k, n = (64, 32, 128) if small else (8192, 1024, 4096)
+    args = [randn([m, k], dev, torch.float32), randn([k, n], dev, torch.float32)]
+    return mm, args, 4 * (m * k + k * n + m * n), 2 * m * k * n
+
+
 MAKERS = {"copy": make_copy, "B1": make_b1, "B2": make_b2, "B3": make_b3, "B4": make_b4, "B4bf16": make_b4bf16,
           "B5": make_b5, "B6": make_b6, "B7": make_b7, "gelu": make_unary(gelu), "tanh": make_unary(tanh),
-          "add": make_add}
+          "sigmoid": make_unary(sigmoid), "sin": make_unary(sin), "add": make_add, "mm": make_mm}
 
 
 def compiled(fn, mode):
@@ -319,12 +345,13 @@ def main(spec="cpu"):
     size = "small" if cfg["small"] else "full"
     print(f"DEVICE {IMPL} {name} sizes={size} iters={cfg['iters']} warmup={cfg['warmup']}")
     with torch.no_grad():
-        try:
-            warm_compiler(dev)
-        except Exception as e:
-            print(f"WARN {IMPL} compiler warm-up failed: {one_line(e)}")
+        if cfg["modes"] != ["eager"]:
+            try:
+                warm_compiler(dev)
+            except Exception as e:
+                print(f"WARN {IMPL} compiler warm-up failed: {one_line(e)}")
         for name in names:
-            modes = ["eager"] if name == "copy" else MODES
+            modes = ["eager"] if name == "copy" else cfg["modes"]
             for mode in modes:
                 try:
                     run_mode(name, mode, cfg)

@@ -6,6 +6,8 @@
 
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
+#include "tensor/cuda_codegen.h"
+#include "tensor/cuda_launch_memo.h"
 #include "tensor/linalg.h"
 #include "tensor/nn_functional.h"
 #include "tensor/pointwise.h"
@@ -123,6 +125,31 @@ void BM_RegistryCallByNameWithKwargs(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(registry.call("Tensor.sum", args, kwargs));
 }
 BENCHMARK(BM_RegistryCallByNameWithKwargs);
+
+// Host work an eager CUDA launch spends finding its kernel (no GPU needed): before the memo, the translation unit
+// of `x + y` (float32) built, copied into the compiler's exact-source key and hashed for its memory cache, then
+// hashed again for the device's function table (the masked key is as long); with the memo, a short key built and
+// looked up (a miss here, without a device: the same hash and probe as a hit).
+void BM_EagerCudaKernelBySource(benchmark::State& state) {
+    const std::string arch = "sm_90";
+    for (auto _ : state) {
+        const cudagen::OpExpression e = cudagen::binaryExpression(BinaryOp::Add, DType::Float32);
+        const cudagen::PointwiseSpec spec{"binary0", DType::Float32, {DType::Float32, DType::Float32}, DType::Float32, e.text, e.type};
+        const eng::cuda::KernelSource source = cudagen::translationUnit(cudagen::pointwiseKernel(spec));
+        const std::string exactKey = arch + '\n' + source.code;
+        benchmark::DoNotOptimize(std::hash<std::string>{}(exactKey) ^ std::hash<std::string>{}(source.code));
+    }
+}
+BENCHMARK(BM_EagerCudaKernelBySource);
+
+void BM_EagerCudaKernelByKey(benchmark::State& state) {
+    for (auto _ : state) {
+        cudaops::KernelKey key(0, "binary");
+        key.add(int64_t{0}).add(DType::Float32).add(DType::Float32).add(DType::Float32);
+        benchmark::DoNotOptimize(cudaops::findMemoized(key));
+    }
+}
+BENCHMARK(BM_EagerCudaKernelByKey);
 
 }  // namespace
 

@@ -67,9 +67,8 @@ std::vector<std::string> renamableNames(const Kernel& kernel) {
 
 }  // namespace detail
 
-std::vector<eng::cuda::KernelCompileOutcome> compileCudaKernels(const std::vector<Kernel>& kernels, const std::vector<CudaKernelCode>& codes,
-                                                               const std::string& arch, CudaCodegenPath path,
-                                                               eng::cuda::KernelCompiler& compiler) {
+std::vector<eng::cuda::CompileJob> cudaCompileJobs(const std::vector<Kernel>& kernels, const std::vector<CudaKernelCode>& codes, const std::string& arch,
+                                                   CudaCodegenPath path, eng::cuda::KernelCompiler& compiler) {
     if (kernels.size() != codes.size()) throw std::logic_error("compileCudaKernels: one code per kernel");
     std::vector<eng::cuda::CompileJob> jobs;
     jobs.reserve(kernels.size());
@@ -86,7 +85,13 @@ std::vector<eng::cuda::KernelCompileOutcome> compileCudaKernels(const std::vecto
             jobs.push_back({key, [&compiler, source = std::move(source), key, &arch] { return compiler.compileKeyed(source, key, arch); }});
         }
     }
-    return compiler.compileJobs(jobs);
+    return jobs;
+}
+
+std::vector<eng::cuda::KernelCompileOutcome> compileCudaKernels(const std::vector<Kernel>& kernels, const std::vector<CudaKernelCode>& codes,
+                                                               const std::string& arch, CudaCodegenPath path,
+                                                               eng::cuda::KernelCompiler& compiler) {
+    return compiler.compileJobs(cudaCompileJobs(kernels, codes, arch, path, compiler));
 }
 
 std::shared_ptr<const eng::cuda::CompiledKernel> compileCudaKernel(const Kernel& kernel, const CudaKernelCode& code, const std::string& arch,

@@ -220,8 +220,11 @@ std::string signature(const Kernel& kernel, int threads) {
     std::string text = fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(", threads, kernel.name);
     for (size_t i = 0; i < kernel.buffers.size(); ++i) {
         const KernelBuffer& b = kernel.buffers[i];
-        // const __restrict__ inputs let the compiler use the read-only (__ldg) path.
-        text += fmt::format("{}{}{}* __restrict__ {}", i ? ", " : "", b.written ? "" : "const ", storageType(b.dtype), bufferName(kernel, static_cast<int>(i)));
+        // const __restrict__ inputs let the compiler use the read-only (__ldg) path; an aliased buffer (an input
+        // stored in place) is neither, as its memory is written through another parameter in the same kernel.
+        const char* qualifier = b.aliased ? "" : b.written ? "" : "const ";
+        text += fmt::format("{}{}{}*{} {}", i ? ", " : "", qualifier, storageType(b.dtype), b.aliased ? "" : " __restrict__",
+                            bufferName(kernel, static_cast<int>(i)));
     }
     for (const std::string& symbol : kernel.symbols) text += fmt::format(", long long {}", symbol);
     return text + ")";

@@ -121,6 +121,10 @@ std::vector<eng::cuda::KernelCompileOutcome> compileCudaKernels(const std::vecto
                                                                eng::cuda::KernelCompiler& compiler = eng::cuda::KernelCompiler::instance());
 std::shared_ptr<const eng::cuda::CompiledKernel> compileCudaKernel(const Kernel& kernel, const CudaKernelCode& code, const std::string& arch,
                                                                    CudaCodegenPath path);
+/// compileCudaKernels' jobs, for running them elsewhere (the background compile of a tiered compile): each refers to
+/// its kernel and code, `arch` and `compiler`, which must outlive it.
+std::vector<eng::cuda::CompileJob> cudaCompileJobs(const std::vector<Kernel>& kernels, const std::vector<CudaKernelCode>& codes, const std::string& arch,
+                                                   CudaCodegenPath path, eng::cuda::KernelCompiler& compiler);
 
 /// Launches on device's stream: one device pointer per Kernel::buffers, one value per Kernel::symbols.
 void launchCudaKernel(eng::cuda::DeviceContext& device, const eng::cuda::CompiledKernel& compiled, const CudaKernelCode& code,

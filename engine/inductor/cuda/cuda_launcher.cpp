@@ -15,8 +15,10 @@
 
 #include "cuda/driver.h"
 #include "inductor/cuda/cuda_kernel_codegen.h"
+#include "inductor/cuda/cuda_tiers.h"
 #include "inductor/ir/coordinate_descent.h"
 #include "inductor/ir/kernel_launcher.h"
+#include "inductor/nvptx/nvptx_codegen.h"
 
 namespace eng::inductor {
 
@@ -59,16 +61,7 @@ public:
         auto start = Clock::now();
         const cuda::CudaTuning defaults = tuningFromEnvironment();
         for (const Kernel& k : kernels) codes_.push_back(cuda::generateCudaKernel(k, defaults));
-        for (eng::cuda::KernelCompileOutcome& outcome : cuda::compileCudaKernels(kernels, codes_, device_.arch(), path_)) {
-            const eng::cuda::KernelOrigin origin = outcome.origin;
-            compiled_.push_back(std::move(outcome.kernel));
-            std::string how = origin == eng::cuda::KernelOrigin::Nvrtc ? "NVRTC"
-                              : origin == eng::cuda::KernelOrigin::Llvm ? "LLVM NVPTX"
-                                                                        : std::string("the ") + toString(origin);
-            // Another kernel of this graph with the same code but for names compiled it: its module and entry run.
-            if (origin == eng::cuda::KernelOrigin::SameSource) how = fmt::format("kernel {} (the same code but for names)", compiled_.back()->entry);
-            info_.push_back({outcome.seconds, how});
-        }
+        compileTiered();
         tuned_.assign(kernels.size(), !autotune_ && !coordinateDescent_);
         generatedWith_.assign(kernels.size(), defaults);
         unaligned_.resize(kernels.size());
@@ -81,12 +74,21 @@ public:
         std::string launch = code.launchText(hints, device_.multiprocessorCount()) + " " + cuda::strategyName(code.strategy);
         if (autotune_ || coordinateDescent_)
             launch += tuningReports_[index].empty() ? " (tuned on its first launch)" : " " + tuningReports_[index];
+        if (quickTier_.at(index))
+            return KernelArtifact{"ptx", compiled_.at(index)->cubin,
+                                  fmt::format("quick tier: one thread per outer point, blocks of {} threads, grid-stride", nvptx::kQuickBlockThreads)};
         // PTX from the LLVM path: the PTX the driver loads is what ran.
         if (compiled_.at(index)->ptx) return KernelArtifact{"ptx", compiled_.at(index)->cubin, launch + " (LLVM NVPTX)"};
         return KernelArtifact{"cuda", code.source, launch};
     }
 
     void launch(size_t index, std::span<void* const> buffers, const SymbolValues& symbols) override {
+        if (background_ && (background_->ready() || quickLaunches_[index] >= tiers_.quickLaunches)) adoptOptimised();
+        if (quickTier_[index]) {
+            ++quickLaunches_[index];
+            cuda::launchQuickTier(device_, *compiled_[index], kernels_[index], buffers, symbols);
+            return;
+        }
         const bool aligned = cuda::buffersAligned(buffers);
         if (!tuned_[index] && aligned) autotune(index, buffers, symbols);
         if (codes_[index].assumesAligned && !aligned) {
@@ -105,10 +107,67 @@ public:
         cuda::launchCudaKernel(device_, *compiled_.at(index), codes_.at(index), buffers, symbols);
     }
 
+    void awaitOptimised() override {
+        if (background_) adoptOptimised();
+    }
+
     double compileSeconds() const override { return compileSeconds_; }
     KernelCompileInfo compileInfo(size_t index) const override { return info_.at(index); }
 
 private:
+    static std::string howCompiled(const eng::cuda::KernelCompileOutcome& outcome) {
+        const eng::cuda::KernelOrigin origin = outcome.origin;
+        // Another kernel of this graph with the same code but for names compiled it: its module and entry run.
+        if (origin == eng::cuda::KernelOrigin::SameSource) return fmt::format("kernel {} (the same code but for names)", outcome.kernel->entry);
+        return origin == eng::cuda::KernelOrigin::Nvrtc ? "NVRTC"
+               : origin == eng::cuda::KernelOrigin::Llvm ? "LLVM NVPTX"
+                                                         : std::string("the ") + toString(origin);
+    }
+
+    /// Kernels the kernel cache has, or the quick tier does not cover, compile now; the others start on the quick
+    /// tier while their optimised kernels compile in the background (cuda_tiers.h).
+    void compileTiered() {
+        const std::string& arch = device_.arch();
+        eng::cuda::KernelCompiler& compiler = eng::cuda::KernelCompiler::instance();
+        std::vector<eng::cuda::CompileJob> jobs = cuda::cudaCompileJobs(kernels_, codes_, arch, path_, compiler);
+        const bool tiered = tiers_.tiered && !autotune_ && !coordinateDescent_;
+        quickTier_.assign(kernels_.size(), false);
+        quickLaunches_.assign(kernels_.size(), 0);
+        std::vector<eng::cuda::CompileJob> now, later;
+        for (size_t i = 0; i < kernels_.size(); ++i) {
+            if (tiered && nvptx::quickTierCovers(kernels_[i], arch) && !compiler.cached(jobs[i].key)) {
+                quickTier_[i] = true;
+                later.push_back(jobs[i]);
+                now.push_back({"quick tier\n" + jobs[i].key, [this, i, key = jobs[i].key, &arch] {
+                                   return cuda::compileQuickTier(kernels_[i], arch, key, tiers_.quickJitLevel);
+                               }});
+            } else {
+                now.push_back(std::move(jobs[i]));
+            }
+        }
+        if (!later.empty()) background_ = std::make_unique<cuda::BackgroundCompile>(std::move(later));
+        for (eng::cuda::KernelCompileOutcome& outcome : compiler.compileJobs(now)) {
+            std::string how = howCompiled(outcome);
+            if (quickTier_[compiled_.size()]) how = "the quick tier (LLVM NVPTX, one thread per outer point) while the optimised kernel compiles";
+            compiled_.push_back(std::move(outcome.kernel));
+            info_.push_back({outcome.seconds, how});
+        }
+    }
+
+    /// The background compile's kernels replace the quick tier's (waiting for them if they are not ready).
+    void adoptOptimised() {
+        std::vector<eng::cuda::KernelCompileOutcome> outcomes = background_->take();
+        background_.reset();
+        size_t next = 0;
+        for (size_t i = 0; i < kernels_.size(); ++i) {
+            if (!quickTier_[i]) continue;
+            eng::cuda::KernelCompileOutcome& outcome = outcomes.at(next++);
+            info_[i] = {outcome.seconds, fmt::format("{} in the background, after {} launch(es) of the quick tier", howCompiled(outcome), quickLaunches_[i])};
+            compiled_[i] = std::move(outcome.kernel);
+            quickTier_[i] = false;
+        }
+    }
+
     std::shared_ptr<const eng::cuda::CompiledKernel> compile(size_t index, const cuda::CudaKernelCode& code) {
         return cuda::compileCudaKernel(kernels_[index], code, device_.arch(), path_);
     }
@@ -205,6 +264,11 @@ private:
     std::vector<std::string> tuningReports_;  // what autotuning timed and kept, per kernel
     std::vector<KernelCompileInfo> info_;
     double compileSeconds_ = 0;
+    cuda::TierSettings tiers_ = cuda::tierSettingsFromEnvironment();
+    std::vector<bool> quickTier_;      // kernels running their quick tier until adoptOptimised
+    std::vector<int> quickLaunches_;
+    // Last: destroyed first, waiting for its jobs, which refer to kernels_ and codes_.
+    std::unique_ptr<cuda::BackgroundCompile> background_;
 };
 
 }  // namespace

@@ -72,7 +72,7 @@ std::optional<Kernel> flatBody(const Kernel& part) {
         return memo[e.get()] = copy;
     };
     Kernel body;
-    for (size_t j = 0; j < part.buffers.size(); ++j) body.buffers.push_back(KernelBuffer{fmt::format("b{}", j), part.buffers[j].dtype, part.buffers[j].read, part.buffers[j].written});
+    for (size_t j = 0; j < part.buffers.size(); ++j) body.buffers.push_back(KernelBuffer{fmt::format("b{}", j), part.buffers[j].dtype, part.buffers[j].read, part.buffers[j].written, part.buffers[j].aliased});
     body.symbols = {kSharedBodyExtent};
     body.outerRanges = {indexSymbol(kSharedBodyExtent)};
     body.passes.emplace_back();
@@ -87,7 +87,9 @@ std::optional<Kernel> flatBody(const Kernel& part) {
 bool sameBody(const Kernel& a, const Kernel& b) {
     if (a.buffers.size() != b.buffers.size() || a.passes[0].stores.size() != b.passes[0].stores.size()) return false;
     for (size_t j = 0; j < a.buffers.size(); ++j)
-        if (a.buffers[j].dtype != b.buffers[j].dtype || a.buffers[j].read != b.buffers[j].read || a.buffers[j].written != b.buffers[j].written) return false;
+        if (a.buffers[j].dtype != b.buffers[j].dtype || a.buffers[j].read != b.buffers[j].read || a.buffers[j].written != b.buffers[j].written ||
+            a.buffers[j].aliased != b.buffers[j].aliased)
+            return false;
     for (size_t i = 0; i < a.passes[0].stores.size(); ++i) {
         const Store &x = a.passes[0].stores[i], &y = b.passes[0].stores[i];
         if (x.buffer != y.buffer || !exprEqual(x.value, y.value)) return false;

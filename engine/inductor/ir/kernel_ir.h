@@ -168,6 +168,9 @@ struct KernelBuffer {
     DType dtype = DType::Float32;
     bool read = false;
     bool written = false;
+    /// Shares its memory with another buffer of the kernel (a store in place into the input it updates,
+    /// in_place_stores.h): the code generators must not declare it unaliased (__restrict__, noalias).
+    bool aliased = false;
 };
 
 struct ComboPart;

@@ -37,6 +37,9 @@ public:
     /// Wall seconds spent compiling all kernels (less than the sum of compileInfo's when they compile in parallel).
     virtual double compileSeconds() const = 0;
     virtual KernelCompileInfo compileInfo(size_t index) const = 0;
+    /// Waits for kernels still compiling in the background (a tiered compile's optimised tier) and launches only
+    /// those from then on: before a CUDA graph records the launches.
+    virtual void awaitOptimised() {}
 };
 
 /// Every kernel run by interpretKernel (tests, and the fallback for a device without a code generator).

@@ -28,6 +28,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "inductor/cpu/cpu_codegen_internal.h"
+#include "inductor/nvptx/nvptx_internal.h"
 #include "kernel_cache/disk_cache.h"
 
 extern "C" {
@@ -43,7 +44,11 @@ namespace {
 
 using llvm::Value;
 
-constexpr const char* kTriple = "nvptx64-nvidia-cuda";
+constexpr const char* kTriple = detail::kNvptxTriple;
+
+}  // namespace
+
+namespace detail {
 
 // "sm_90" -> 90; 0 for anything else.
 int smVersion(const std::string& arch) {
@@ -83,6 +88,12 @@ const llvm::Target& nvptxTarget() {
     return *target;
 }
 
+}  // namespace detail
+
+namespace {
+
+using namespace detail;
+
 // for (iv = start; iv < end; iv += step) body(iv), rotated; the builder ends in the exit block.
 void gridLoop(cpu::detail::KernelEmitter& e, Value* start, Value* end, Value* step, const std::function<void(Value*)>& body) {
     llvm::IRBuilder<>& b = e.b;
@@ -117,7 +128,7 @@ llvm::Function* emitPointwise(llvm::Module& module, const Kernel& kernel, const 
     auto* fn = llvm::Function::Create(llvm::FunctionType::get(b.getVoidTy(), params, false), llvm::Function::ExternalLinkage, kernel.name, module);
     const bool vectors = plan.vectorWidth > 1;
     for (size_t i = 0; i < kernel.buffers.size(); ++i) {
-        fn->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::NoAlias);
+        if (!kernel.buffers[i].aliased) fn->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::NoAlias);
         // Vector plans assume 16-byte aligned buffers (the launcher checks): lanes of a step merge into one access.
         if (vectors) fn->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::getWithAlignment(e.ctx, llvm::Align(16)));
         e.buffers.push_back(fn->getArg(static_cast<unsigned>(i)));
@@ -238,6 +249,10 @@ llvm::Function* emitPointwise(llvm::Module& module, const Kernel& kernel, const 
     return fn;
 }
 
+}  // namespace
+
+namespace detail {
+
 // The emitter's math (ops/unary_math.def's libm calls and intrinsics, frem) as libdevice calls: NVPTX lowers no
 // accurate exp, log, sin, cos or pow of its own and has no libm. sqrt, fabs, floor/ceil/trunc/rint and
 // maximum/minimum stay intrinsics (PTX instructions with the same rounding).
@@ -294,7 +309,7 @@ void linkLibdevice(llvm::Module& module, const llvm::Function& kernel) {
     module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t{0});
 }
 
-void optimise(llvm::Module& module, llvm::TargetMachine& tm) {
+void optimise(llvm::Module& module, llvm::TargetMachine& tm, llvm::OptimizationLevel level) {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
@@ -305,10 +320,20 @@ void optimise(llvm::Module& module, llvm::TargetMachine& tm) {
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
-    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, mam);
+    pb.buildPerModuleDefaultPipeline(level).run(module, mam);
 }
 
-}  // namespace
+std::string emitPtx(llvm::Module& module, llvm::TargetMachine& tm) {
+    llvm::SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream ptxStream(buffer);
+    llvm::legacy::PassManager codegen;
+    if (tm.addPassesToEmitFile(codegen, ptxStream, nullptr, llvm::CodeGenFileType::AssemblyFile))
+        throw std::runtime_error("the NVPTX target machine cannot emit PTX");
+    codegen.run(module);
+    return std::string(buffer.data(), buffer.size());
+}
+
+}  // namespace detail
 
 bool nvptxCovers(const Kernel& kernel, const std::string& arch) {
     const int sm = smVersion(arch);
@@ -352,15 +377,9 @@ PtxKernel generatePtx(const Kernel& kernel, const PtxLaunchPlan& plan, const std
     phase("emit");
     linkLibdevice(module, *fn);
     phase("libdevice");
-    optimise(module, *tm);
+    optimise(module, *tm, llvm::OptimizationLevel::O3);
     phase("O3");
-    llvm::SmallVector<char, 0> buffer;
-    llvm::raw_svector_ostream ptxStream(buffer);
-    llvm::legacy::PassManager codegen;
-    if (tm->addPassesToEmitFile(codegen, ptxStream, nullptr, llvm::CodeGenFileType::AssemblyFile))
-        throw std::runtime_error("the NVPTX target machine cannot emit PTX");
-    codegen.run(module);
-    out.ptx.assign(buffer.data(), buffer.size());
+    out.ptx = emitPtx(module, *tm);
     phase("ptx");
     if (const char* log = std::getenv("CWB_NVPTX_LOG"); log && *log == '1')
         std::fprintf(stderr, "cwb: LLVM NVPTX %s (%zu bytes of PTX), ms:%s\n", kernel.name.c_str(), out.ptx.size(), phases.c_str());

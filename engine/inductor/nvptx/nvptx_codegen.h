@@ -33,6 +33,15 @@ struct PtxKernel {
 /// Throws std::runtime_error when the kernel or the toolchain (libdevice) is missing something.
 PtxKernel generatePtx(const Kernel& kernel, const PtxLaunchPlan& plan, const std::string& arch);
 
+/// The quick tier of a tiered compile (nvptx_quick.cpp): the kernel's CPU loop body, one GPU thread per outer point
+/// (grid-stride, blocks of up to kQuickBlockThreads), a light LLVM pipeline; every sum in the interpreter's order. Covers
+/// pointwise kernels and reductions over rows of a constant length up to 65536, not combo kernels or reductions over
+/// the outer range.
+inline constexpr int kQuickBlockThreads = 128;
+bool quickTierCovers(const Kernel& kernel, const std::string& arch);
+/// Throws as generatePtx does.
+PtxKernel generateQuickPtx(const Kernel& kernel, const std::string& arch);
+
 /// What besides the kernel and its plan decides the PTX (LLVM's version, libdevice's size, this build of cwb):
 /// part of the kernel cache's key.
 const std::string& nvptxIdentity();

@@ -1,0 +1,117 @@
+// Tiered compilation (cuda_tiers.h): the quick tier's compile and launch, and the background compile of the optimised
+// tier, which the process's exit waits for (a thread still inside NVRTC must not outlive the compiler it uses).
+#include "inductor/cuda/cuda_tiers.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+
+#include "inductor/nvptx/nvptx_codegen.h"
+
+namespace eng::inductor::cuda {
+
+namespace {
+
+int environmentInt(const char* name, int fallback) {
+    const char* text = std::getenv(name);
+    return text && *text ? std::atoi(text) : fallback;
+}
+
+// Background compiles in flight. Constructed after KernelCompiler::instance() (BackgroundCompile asks for that
+// first), so static destruction runs its destructor, which waits for them, before the compiler's.
+class InFlight {
+public:
+    static InFlight& get() {
+        eng::cuda::KernelCompiler::instance();
+        static InFlight inFlight;
+        return inFlight;
+    }
+    ~InFlight() {
+        std::unique_lock lock(mutex_);
+        idle_.wait(lock, [&] { return count_ == 0; });
+    }
+    void started() {
+        std::lock_guard lock(mutex_);
+        ++count_;
+    }
+    void finished() {
+        std::lock_guard lock(mutex_);
+        if (--count_ == 0) idle_.notify_all();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable idle_;
+    int count_ = 0;
+};
+
+}  // namespace
+
+TierSettings tierSettingsFromEnvironment() {
+    TierSettings settings;
+    settings.tiered = environmentInt("CWB_CUDA_TIERS", 1) != 0;
+    settings.quickJitLevel = std::clamp(environmentInt("CWB_CUDA_QUICK_JIT_OPT", settings.quickJitLevel), 0, 4);
+    settings.quickLaunches = std::max(0, environmentInt("CWB_CUDA_QUICK_LAUNCHES", settings.quickLaunches));
+    return settings;
+}
+
+eng::cuda::KernelCompileOutcome compileQuickTier(const Kernel& kernel, const std::string& arch, const std::string& jobKey, int jitLevel) {
+    const auto started = std::chrono::steady_clock::now();
+    auto compiled = std::make_shared<eng::cuda::CompiledKernel>();
+    compiled->key = "quick tier\n" + jobKey;
+    compiled->entry = kernel.name;
+    compiled->arch = arch;
+    compiled->cubin = nvptx::generateQuickPtx(kernel, arch).ptx;
+    compiled->ptx = true;
+    compiled->jitLevel = jitLevel;
+    eng::cuda::KernelCompileOutcome outcome;
+    outcome.kernel = std::move(compiled);
+    outcome.origin = eng::cuda::KernelOrigin::Llvm;
+    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return outcome;
+}
+
+void launchQuickTier(eng::cuda::DeviceContext& device, const eng::cuda::CompiledKernel& compiled, const Kernel& kernel,
+                     std::span<void* const> buffers, const SymbolValues& symbols) {
+    std::vector<void*> pointers(buffers.begin(), buffers.end());
+    std::vector<long long> values;
+    for (const std::string& symbol : kernel.symbols) values.push_back(symbols.at(symbol));
+    int64_t points = 1;
+    for (const Index& range : kernel.outerRanges) points *= evaluate(range, {}, symbols);
+    if (points <= 0) return;
+    std::vector<void*> args;
+    for (void*& pointer : pointers) args.push_back(&pointer);
+    for (long long& value : values) args.push_back(&value);
+    eng::cuda::LaunchShape shape;
+    // A thread reduces whole rows: blocks of one warp spread a few thousand rows over every multiprocessor.
+    shape.blockX = kernel.isReduction() ? 32 : nvptx::kQuickBlockThreads;
+    const int64_t blocks = (points + shape.blockX - 1) / shape.blockX;
+    shape.gridX = static_cast<unsigned>(std::min<int64_t>(blocks, int64_t{32} * device.multiprocessorCount()));
+    device.launch(compiled, shape, args.data());
+}
+
+BackgroundCompile::BackgroundCompile(std::vector<eng::cuda::CompileJob> jobs) : jobs_(std::move(jobs)) {
+    InFlight& inFlight = InFlight::get();
+    inFlight.started();
+    thread_ = std::thread([this, &inFlight] {
+        try {
+            outcomes_ = eng::cuda::KernelCompiler::instance().compileJobs(jobs_);
+        } catch (...) {
+            error_ = std::current_exception();
+        }
+        ready_.store(true, std::memory_order_release);
+        inFlight.finished();
+    });
+}
+
+BackgroundCompile::~BackgroundCompile() {
+    if (thread_.joinable()) thread_.join();
+}
+
+std::vector<eng::cuda::KernelCompileOutcome> BackgroundCompile::take() {
+    if (thread_.joinable()) thread_.join();
+    if (error_) std::rethrow_exception(error_);
+    return std::move(outcomes_);
+}
+
+}  // namespace eng::inductor::cuda

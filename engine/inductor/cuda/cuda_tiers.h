@@ -1,0 +1,59 @@
+// Tiered compilation of a graph's CUDA kernels: on a kernel-cache miss a kernel first runs a quickly compiled tier
+// (inductor/nvptx's quick tier: milliseconds of LLVM, the driver's JIT at a low level) while the optimised kernel
+// (NVRTC, or the LLVM path's full tier) compiles on a background thread and replaces it once ready.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "inductor/cuda/cuda_kernel_codegen.h"
+
+namespace eng::inductor::cuda {
+
+/// Settings from the environment: CWB_CUDA_TIERS=0 compiles every kernel's optimised tier before the first call
+/// (default 1); CWB_CUDA_QUICK_JIT_OPT=0..4 the driver's optimisation level for the quick tier's PTX (default 1);
+/// CWB_CUDA_QUICK_LAUNCHES=N: a kernel's launches on the quick tier before a launch waits for the optimised one
+/// (default 8, so that a loop past its first calls runs at full speed however long the compile takes).
+struct TierSettings {
+    bool tiered = true;
+    int quickJitLevel = 1;
+    int quickLaunches = 8;
+};
+TierSettings tierSettingsFromEnvironment();
+
+/// The quick tier of `kernel` (nvptx::quickTierCovers must hold), not cached: the optimised tier is what the kernel
+/// cache keeps. `jobKey` (its optimised job's key) names its module on the device.
+eng::cuda::KernelCompileOutcome compileQuickTier(const Kernel& kernel, const std::string& arch, const std::string& jobKey, int jitLevel);
+
+/// Launches a quick-tier kernel: one thread per outer point, grid-stride over at most 32 blocks a multiprocessor
+/// (blocks of one warp for reductions).
+void launchQuickTier(eng::cuda::DeviceContext& device, const eng::cuda::CompiledKernel& compiled, const Kernel& kernel,
+                     std::span<void* const> buffers, const SymbolValues& symbols);
+
+/// Jobs compiled on a thread of their own. The jobs (and what they refer to) must outlive the object; destruction
+/// waits for them, and so does the process's exit (static destruction) for objects never destroyed.
+class BackgroundCompile {
+public:
+    explicit BackgroundCompile(std::vector<eng::cuda::CompileJob> jobs);
+    ~BackgroundCompile();
+    BackgroundCompile(const BackgroundCompile&) = delete;
+    BackgroundCompile& operator=(const BackgroundCompile&) = delete;
+
+    bool ready() const { return ready_.load(std::memory_order_acquire); }
+    /// Waits, then the outcomes in job order; rethrows the compile's failure.
+    std::vector<eng::cuda::KernelCompileOutcome> take();
+
+private:
+    std::vector<eng::cuda::CompileJob> jobs_;
+    std::vector<eng::cuda::KernelCompileOutcome> outcomes_;
+    std::exception_ptr error_;
+    std::atomic<bool> ready_{false};
+    std::thread thread_;
+};
+
+}  // namespace eng::inductor::cuda

@@ -1,0 +1,105 @@
+// Tiered compilation: the quick tier (inductor/nvptx/nvptx_quick.cpp) lowers pointwise kernels and rows of a constant
+// length to PTX and leaves the rest to the optimised tier (CPU-only); on a GPU (skipped without one) a graph's first
+// launch runs the quick tier, a later one the optimised kernel compiled in the background, both equal to the
+// interpreter, and bit for bit equal to each other where the math is the same (pointwise).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+
+#include "cuda_test_kernels.h"
+#include "cuda_test_support.h"
+#include "inductor/cuda/cuda_launcher.h"
+#include "inductor/cuda/cuda_tiers.h"
+#include "inductor/ir/kernel_launcher.h"
+#include "inductor/nvptx/nvptx_codegen.h"
+
+namespace eng::inductor::cuda {
+namespace {
+
+using namespace samples;
+using namespace cudatest;
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+TEST(CudaQuickTier, CoversPointwiseAndConstantRowsOnly) {
+    for (const Kernel& kernel : {pointwiseChain(1003), layerNormBf16(7, 1024), softmaxConstant(5, 300), inPlaceSymbolic()}) {
+        SCOPED_TRACE(kernel.name);
+        ASSERT_TRUE(nvptx::quickTierCovers(kernel, "sm_90"));
+        const std::string ptx = nvptx::generateQuickPtx(kernel, "sm_90").ptx;
+        EXPECT_TRUE(has(ptx, ".visible .entry " + kernel.name + "(")) << ptx.substr(0, 400);
+        EXPECT_TRUE(has(ptx, ".maxntid 128, 1, 1")) << ptx.substr(0, 400);
+        EXPECT_FALSE(has(ptx, ".extern .func")) << ptx;  // libdevice linked in
+    }
+    // A symbolic row length, a full sum (one thread would read everything), reductions over the outer range and
+    // an architecture LLVM does not know stay with the optimised tier.
+    EXPECT_FALSE(nvptx::quickTierCovers(softmaxRows(5), "sm_90"));
+    EXPECT_FALSE(nvptx::quickTierCovers(fullSum(1000), "sm_90"));
+    EXPECT_FALSE(nvptx::quickTierCovers(rowAndColumnReductions(8, 64), "sm_90"));
+    EXPECT_FALSE(nvptx::quickTierCovers(pointwiseChain(10), "sm_100"));
+}
+
+// The device's results of every written buffer after one launch of kernel `index`.
+std::vector<std::vector<unsigned char>> launchOnce(KernelLauncher& launcher, size_t index, const Kernel& kernel,
+                                                   const std::vector<std::vector<unsigned char>>& inputs) {
+    auto& device = eng::cuda::DeviceContext::get(0);
+    std::vector<void*> pointers;
+    for (const auto& host : inputs) {
+        pointers.push_back(device.allocate(host.size() + 16));
+        device.copyHostToDevice(pointers.back(), host.data(), host.size());
+    }
+    launcher.launch(index, pointers, {});
+    std::vector<std::vector<unsigned char>> results = inputs;
+    for (size_t b = 0; b < kernel.buffers.size(); ++b) device.copyDeviceToHost(results[b].data(), pointers[b], results[b].size());
+    for (void* pointer : pointers) device.deallocate(pointer);
+    return results;
+}
+
+TEST(CudaTiers, QuickTierRunsFirstThenTheOptimisedKernelReplacesIt) {
+    if (!eng::cuda::cudaAvailable()) GTEST_SKIP() << "no CUDA: " << eng::cuda::driverStatus().reason;
+    ::setenv("CWB_CUDA_TIERS", "1", 1);
+    ::setenv("CWB_CUDA_QUICK_LAUNCHES", "1", 1);  // the second launch waits for the optimised kernels
+    // Sizes no earlier run had, so the kernel cache misses and the quick tier is taken.
+    const int64_t rows = 1000 + static_cast<int64_t>(std::random_device{}() % 1000);
+    const std::vector<Kernel> kernels = {pointwiseChain(rows * 37 + 3), softmaxConstant(rows, 300), layerNormBf16(rows, 256)};
+    std::vector<RunOptions> options(3);
+    options[1] = RunOptions{};
+    options[1].tolerance.relative = 1e-4;
+    options[1].tolerance.absolute = 1e-5;
+    options[2].fill.specials = false;
+    options[2].tolerance.absolute = 1e-3;
+    registerCudaLauncher();
+    std::unique_ptr<KernelLauncher> launcher = makeLauncher(tensor::DeviceType::CUDA, kernels, 0, {});
+    ::unsetenv("CWB_CUDA_QUICK_LAUNCHES");
+    auto pointersOf = [](const std::vector<std::vector<unsigned char>>& buffers) {
+        std::vector<const void*> pointers;
+        for (const auto& buffer : buffers) pointers.push_back(buffer.data());
+        return pointers;
+    };
+    std::vector<std::vector<std::vector<unsigned char>>> inputs, expected, quick;
+    for (size_t i = 0; i < kernels.size(); ++i) {  // every kernel's first launch: the quick tier
+        SCOPED_TRACE(kernels[i].name);
+        EXPECT_TRUE(has(launcher->compileInfo(i).how, "quick tier")) << launcher->compileInfo(i).how;
+        EXPECT_TRUE(has(launcher->artifact(i, {}).launchConfig, "quick tier"));
+        inputs.push_back(randomBuffers(kernels[i], {}, options[i]));
+        expected.push_back(inputs.back());
+        std::vector<void*> hostPointers;
+        for (auto& host : expected.back()) hostPointers.push_back(host.data());
+        interpretKernel(kernels[i], hostPointers, {});
+        quick.push_back(launchOnce(*launcher, i, kernels[i], inputs[i]));
+        expectWrittenBuffersMatch(kernels[i], expected[i], pointersOf(quick[i]), options[i].tolerance, "quick tier");
+    }
+    for (size_t i = 0; i < kernels.size(); ++i) {  // the second: the optimised kernels
+        SCOPED_TRACE(kernels[i].name);
+        const auto optimised = launchOnce(*launcher, i, kernels[i], inputs[i]);
+        EXPECT_TRUE(has(launcher->compileInfo(i).how, "in the background, after 1 launch(es) of the quick tier")) << launcher->compileInfo(i).how;
+        EXPECT_FALSE(has(launcher->artifact(i, {}).launchConfig, "quick tier"));
+        expectWrittenBuffersMatch(kernels[i], expected[i], pointersOf(optimised), options[i].tolerance, "optimised tier");
+        if (!kernels[i].isReduction()) {
+            EXPECT_EQ(quick[i], optimised) << "pointwise tiers differ";
+        }
+    }
+}
+
+}  // namespace
+}  // namespace eng::inductor::cuda
