@@ -350,7 +350,7 @@ Tensor nllLossOnDevice(const Tensor& rows, const Tensor& target, std::string_vie
     checkClassTargets(labels, classes, ignoreIndex);
     const Tensor counted = ne(labels, ignoreIndex);
     const Tensor inRange = logicalAnd(ge(labels, int64_t{0}), lt(labels, classes));
-    const Tensor safe = where(logicalAnd(counted, inRange), labels, int64_t{0});
+    const Tensor safe = mul(labels, logicalAnd(counted, inRange));  // 0 where not read (no scalar copied over)
     cudaops::IndexedAccess access;
     access.sizes = {batch};
     access.dataStrides = {rows.strides()[0]};

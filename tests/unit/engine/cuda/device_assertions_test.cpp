@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -85,18 +86,31 @@ std::string errorAtSync() {
     return "no error";
 }
 
+// What `f` and the synchronisation after it raised (the eager losses' own scalar operands are copied to the device,
+// which synchronises: the error may come from there), or "no error".
+std::string errorUntilSync(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const TensorError& e) {
+        return std::string(e.pythonClass()) + " " + e.what();
+    }
+    return errorAtSync();
+}
+
 TEST_F(DeviceAssertionsOnGpu, AnOutOfRangeTargetRaisesAtTheNextSynchronisation) {
     const Tensor logits = onGpu(randn({6, 50}));
     const Tensor bad = onGpu(fromInts({3, -100, 50, 7, 64, -2}, {6}));  // -100 ignored; 50 is the first bad one
-    eng::cuda::synchronizeDevice(0);
-    Tensor loss;
-    ASSERT_NO_THROW(loss = crossEntropy(logits, bad));  // queued, never waited for
+    // The check itself (the compiled loss's extern) only queues a kernel: nothing waits, nothing raises yet.
+    ASSERT_NO_THROW(checkClassTargets(bad, 50, -100));
     EXPECT_EQ(errorAtSync(), "IndexError Target 50 is out of bounds.");
     EXPECT_EQ(errorAtSync(), "no error");  // raised once
-    // nll_loss with reduction none, the compiled loss's extern check, and a copy to the host as the sync point.
+    EXPECT_EQ(errorUntilSync([&] { (void)crossEntropy(logits, bad); }), "IndexError Target 50 is out of bounds.");
+    EXPECT_EQ(errorAtSync(), "no error");
     const Tensor logProbs = logSoftmax(logits, 1);
-    (void)nllLoss(logProbs, onGpu(fromInts({-1, 2, -3, 0, 6, 1}, {6})), "none", -1);
-    EXPECT_EQ(errorAtSync(), "IndexError Target -3 is out of bounds.");
+    EXPECT_EQ(errorUntilSync([&] { (void)nllLoss(logProbs, onGpu(fromInts({-1, 2, -3, 0, 6, 1}, {6})), "none", -1); }),
+              "IndexError Target -3 is out of bounds.");
+    // A copy to the host is a synchronisation point too.
+    const Tensor loss = crossEntropy(logits, onGpu(fromInts({3, -100, 49, 7, 0, 2}, {6})));
     checkClassTargets(onGpu(fromInts({1, 2, 49, 70}, {4})), 50, -100);
     try {
         (void)toDoubles(loss);
