@@ -213,7 +213,8 @@ void CaptureEngine::replaySideEffects(const CacheEntry& entry, const vm::ValueLi
     // Every new value first, then the writes: a value read from a source must not see an earlier write.
     std::vector<vm::Value> values;
     for (const SideEffect& e : entry.sideEffects)
-        values.push_back(e.kind == SideEffect::Kind::DictDelete ? vm::Value() : rebuild(e.value, outputs, view, globals));
+        values.push_back(e.kind == SideEffect::Kind::DictDelete || e.kind == SideEffect::Kind::DelAttr ? vm::Value()
+                                                                                                          : rebuild(e.value, outputs, view, globals));
     for (size_t i = 0; i < entry.sideEffects.size(); ++i) {
         const SideEffect& e = entry.sideEffects[i];
         if (e.kind == SideEffect::Kind::SetGlobal) {
@@ -228,6 +229,11 @@ void CaptureEngine::replaySideEffects(const CacheEntry& entry, const vm::ValueLi
                 target->as<vm::ListObject>().items = values[i].as<vm::ListObject>().items;
                 break;
             case SideEffect::Kind::SetAttr: vm_.setAttr(*target, e.name, std::move(values[i])); break;
+            case SideEffect::Kind::DelAttr:
+                // object's own deletion: a class's __delattr__ was inlined, and its effects are replayed by themselves.
+                if (target->is(vm::Kind::Instance)) vm_.deleteInstanceAttr(*target, e.name);
+                else vm_.delAttr(*target, e.name);
+                break;
             case SideEffect::Kind::DictSet:
             case SideEffect::Kind::DictDelete:
                 if (!target->is(vm::Kind::Dict)) vm::raise("RuntimeError", "torch.compile: dict " + e.target->str() + " is gone");

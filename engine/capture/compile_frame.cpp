@@ -256,6 +256,8 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
     bool automatic = vm_.truthy(dynamoConfig().at("automatic_dynamic_shapes"));
     traceOptions.automaticDynamic = !options.dynamic.has_value() && automatic;
     traceOptions.captureScalarOutputs = options.fullgraph;
+    auto skipHookGuards = dynamoConfig().find("skip_nnmodule_hook_guards");
+    traceOptions.guardModuleHooks = skipHookGuards != dynamoConfig().end() && !vm_.truthy(skipHookGuards->second);
     TraceResult result;
     for (;;) {
         Tracer tracer(vm_, traceOptions, cache.dynamic);
@@ -277,6 +279,14 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
             // No resume point (a break inside the function a lazy map/filter calls at FOR_ITER): Dynamo skips the
             // whole frame from now on and runs it eagerly; the functions it calls are still compiled as frames.
             const GraphBreakInfo& info = *result.graphBreak;
+            if (const auto& unresumed = info.unresumedBreak) {
+                // The break itself was met (counted and logged as one); building its resume is what failed.
+                emitGraphBreak(key, *unresumed);
+                countGraphBreak(unresumed->reason);
+                if (logs_.graphBreaks)
+                    logGraphBreak(prefix, *unresumed, fmt::format("Encountered graph break when attempting to trace {}:\n\n{}",
+                                                                  instructionDescription(*frame.code, *result.restartAt), unresumed->reason));
+            }
             if (logs_.graphBreaks)
                 logGraphBreak(prefix, info,
                               "Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph break "

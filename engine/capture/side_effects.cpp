@@ -31,8 +31,12 @@ Tracer::PendingEffect* Tracer::findEffect(SideEffect::Kind kind, const void* ide
 const Tracer::PendingEffect* Tracer::findEffect(SideEffect::Kind kind, const void* identity, const std::string& name,
                                                 const vm::Value* key) const {
     for (const PendingEffect& e : effects_) {
-        bool dictKind = kind == SideEffect::Kind::DictSet || kind == SideEffect::Kind::DictDelete;
-        bool sameKind = dictKind ? (e.kind == SideEffect::Kind::DictSet || e.kind == SideEffect::Kind::DictDelete) : e.kind == kind;
+        // A key's store and deletion are one slot, as are an attribute's.
+        auto slot = [](SideEffect::Kind k) {
+            return k == SideEffect::Kind::DictDelete ? SideEffect::Kind::DictSet : k == SideEffect::Kind::DelAttr ? SideEffect::Kind::SetAttr : k;
+        };
+        bool dictKind = slot(kind) == SideEffect::Kind::DictSet;
+        bool sameKind = slot(e.kind) == slot(kind);
         if (!sameKind || e.identity != identity) continue;
         if (dictKind ? vm::valuesEqual(e.key, *key) : e.name == name) return &e;
     }
@@ -53,7 +57,8 @@ void Tracer::addEffect(PendingEffect effect) {
 
 std::optional<VarRef> Tracer::pendingAttr(const vm::Value& object, const std::string& name) const {
     if (!object.is(vm::Kind::Instance)) return std::nullopt;
-    if (const PendingEffect* e = findEffect(SideEffect::Kind::SetAttr, identityOf(object), name, nullptr)) return e->value;
+    if (const PendingEffect* e = findEffect(SideEffect::Kind::SetAttr, identityOf(object), name, nullptr))
+        return e->kind == SideEffect::Kind::DelAttr ? VarRef() : e->value;
     return std::nullopt;
 }
 
@@ -107,6 +112,43 @@ void Tracer::storeAttr(const VarRef& object, const std::string& name, const VarR
     }
     guardValue(object);
     addEffect(PendingEffect{SideEffect::Kind::SetAttr, identityOf(object->value), object->source, name, vm::Value(), value});
+}
+
+void Tracer::deleteAttr(TraceFrame& frame, const VarRef& object, const std::string& name, bool throughHook) {
+    auto refuse = [&](const std::string& why) {
+        unsupported("Unsupported attribute deletion", fmt::format("Dynamo does not trace `del obj.{}` here: {}.", name, why), {},
+                    fmt::format("DELETE_ATTR {}", name));
+    };
+    auto missing = [&](const std::string& cls) { vm::raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", cls, name)); };
+    if (object->kind != Variable::Kind::Object && (object->kind != Variable::Kind::Python || !object->value.is(vm::Kind::Instance)))
+        refuse("the object is not a plain Python object");
+    const auto& cls = object->value.as<vm::InstanceObject>().cls;
+    // A class's own __delattr__ is inlined (Dynamo calls obj.__delattr__(name)); object's plain deletion otherwise.
+    if (std::optional<vm::Value> hook = cls->lookup("__delattr__"); throughHook && hook && hook->is(vm::Kind::Function)) {
+        if (object->kind == Variable::Kind::Python) guardValue(object);
+        inlineFunction(frame, *hook, {constant(vm::makeStr(name))}, {}, object);
+        return;
+    }
+    if (std::optional<vm::Value> onClass = cls->lookup(name); onClass && onClass->is(vm::Kind::Instance))
+        refuse("the class defines a descriptor of that name");
+    if (object->kind == Variable::Kind::Object) {
+        for (size_t i = 0; i < object->keys.size(); ++i)
+            if (object->keys[i].str() == name) {
+                object->keys.erase(object->keys.begin() + static_cast<long>(i));
+                object->items.erase(object->items.begin() + static_cast<long>(i));
+                return;
+            }
+        missing(cls->name);
+    }
+    if (!object->source) refuse("the object has no source to replay the deletion on");
+    const auto& instance = object->value.as<vm::InstanceObject>();
+    if (isModuleInstance(*this, object->value) &&
+        (contains(instance.parameterOrder, name) || contains(instance.bufferOrder, name) || contains(instance.moduleOrder, name)))
+        refuse("it is a parameter, buffer or submodule of the nn.Module");
+    guardValue(object);
+    std::optional<VarRef> stored = pendingAttr(object->value, name);
+    if (stored ? !*stored : !instance.attributes.contains(name)) missing(cls->name);
+    addEffect(PendingEffect{SideEffect::Kind::DelAttr, identityOf(object->value), object->source, name, vm::Value(), nullptr});
 }
 
 void Tracer::storeGlobal(TraceFrame& frame, const std::string& name, const VarRef& value) {

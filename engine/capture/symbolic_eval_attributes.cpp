@@ -111,6 +111,11 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
             if (std::optional<vm::Value> method = cls->lookup(name); method && method->is(vm::Kind::Function))
                 return boundMethod(*method, object, name);
     }
+    // A method a dict subclass defines in Python (Counter.update, most_common) on a dict the trace made: inlined on
+    // it, as Dynamo's UserDefinedDictVariable inlines them.
+    if (object->kind == Variable::Kind::Dict && object->value.is(vm::Kind::Dict))
+        if (const auto& cls = object->value.as<vm::DictObject>().cls)
+            if (std::optional<vm::Value> method = cls->lookup(name); method && method->is(vm::Kind::Function)) return boundMethod(*method, object, name);
     // Lists the trace made (no value yet) and lists from outside; not the list result of one op.
     bool listMethod = (object->kind == Variable::Kind::List && !object->node && (name == "append" || name == "extend" || name == "clear" || isTracedListMethod(name))) ||
                       (object->kind == Variable::Kind::Set && name == "add");
@@ -142,7 +147,11 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
         unsupported("Unsupported attribute access", fmt::format("Dynamo cannot read attribute `{}` of this value.", name), {},
                     fmt::format("var_getattr {}", name));
     // A store earlier in the trace is what the code reads back (it reaches the real object after the graph).
-    if (std::optional<VarRef> stored = pendingAttr(object->value, name); stored && *stored) return *stored;
+    if (std::optional<VarRef> stored = pendingAttr(object->value, name)) {
+        if (*stored) return *stored;
+        // Deleted earlier in the trace (the deletion reaches the real object after the graph).
+        vm::raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", vm_.classOf(object->value)->name, name));
+    }
     requireNoPendingItems(object->value, name);
     guardValue(object);
     vm::Value value = vm_.getAttr(object->value, name);

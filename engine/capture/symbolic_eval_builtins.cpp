@@ -81,10 +81,33 @@ std::optional<VarRef> callBuiltinOnObject(Tracer& tracer, TraceFrame& frame, con
     return std::nullopt;
 }
 
+/// The C module holding `native` when Dynamo skips that module's builtins (heapq's `_heapq`), else nullopt.
+std::optional<std::string> skippedBuiltinModule(Tracer& tracer, const vm::Value& native) {
+    for (const char* name : {"_heapq"}) {
+        auto module = tracer.vm().modules().find(name);
+        if (module == tracer.vm().modules().end() || !module->second.is(vm::Kind::Module)) continue;
+        for (const auto& [attribute, value] : module->second.as<vm::ModuleObject>().attributes)
+            if (value.identical(native)) return std::string(name);
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, const vm::Value& callee, std::vector<VarRef>& args,
                    KwVars& kwargs) {
+    // C modules whose builtins Dynamo's trace_rules skip (SkipFunctionVariable): the call runs eagerly after the break.
+    if (std::optional<std::string> skipped = skippedBuiltinModule(tracer, callee))
+        tracer.unsupported("Attempted to call function marked as skipped",
+                           fmt::format("Dynamo does not know how to trace the builtin `{}.{}.` This function is either a Python builtin "
+                                       "(e.g. _warnings.warn) or a third-party C/C++ Python extension (perhaps created with pybind).",
+                                       *skipped, name),
+                           {"If it is a Python builtin, please file an issue on GitHub so the PyTorch team can add support for it and see "
+                            "the next case for a workaround.",
+                            "If it is a third-party C/C++ Python extension, please either wrap it into a PyTorch-understood custom "
+                            "operator (see https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html for more details) or, if it "
+                            "is traceable, use `torch.compiler.allow_in_graph`."},
+                           fmt::format("module: {}, qualname: {}, skip reason: <missing reason>", *skipped, name), 7);
     auto allConstant = [&] {
         for (const VarRef& a : args)
             if (!tracer.isConstant(a)) return false;
@@ -126,6 +149,16 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         return args[2];
     }
     if (name == "getattr" && args.size() >= 2 && tracer.isConstant(args[1])) return tracer.getAttr(frame, args[0], args[1]->value.str());
+    // delattr(obj, name), and object.__delattr__(obj, name) from a class's own __delattr__ (no hook again).
+    if ((name == "delattr" || name == "__delattr__") && args.size() == 2 && kwargs.empty() && tracer.isConstant(args[1]) &&
+        args[1]->value.is(vm::Kind::Str)) {
+        tracer.deleteAttr(frame, args[0], args[1]->value.str(), name == "delattr");
+        return tracer.constant(vm::Value());
+    }
+    if (name == "hasattr" && args.size() == 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Python && tracer.isConstant(args[1]) &&
+        args[1]->value.is(vm::Kind::Str))
+        // An attribute stored or deleted earlier in the trace answers from the trace.
+        if (std::optional<VarRef> stored = tracer.pendingAttr(args[0]->value, args[1]->value.str())) return tracer.constant(vm::Value(bool(*stored)));
     if (name == "hasattr" && args.size() == 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor && tracer.isConstant(args[1]) &&
         args[1]->value.is(vm::Kind::Str))
         // A tensor's attributes are its class's (the tensor's type is guarded with it).

@@ -356,10 +356,13 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     switch (callable->kind) {
         case Variable::Kind::TensorMethod: return callTensorMethod(*this, callable, std::move(args), std::move(kwargs));
         case Variable::Kind::ContainerMethod: return callContainerMethod(callable, std::move(args), std::move(kwargs));
-        case Variable::Kind::BoundMethod: return inlineFunction(frame, callable->value, std::move(args), std::move(kwargs), callable->self);
+        case Variable::Kind::BoundMethod:
+            checkDequeMethod(callable, args);
+            return inlineFunction(frame, callable->value, std::move(args), std::move(kwargs), callable->self);
         case Variable::Kind::Object: return callObject(frame, callable, std::move(args), std::move(kwargs));
         case Variable::Kind::Python:
             if (callable->name == kObjectInit) return constant(vm::Value());
+            if (callable->name == kObjectDelattr) args.insert(args.begin(), callable->self);
             // What the trace calls must be what a later call finds there (L['f'].func: ID_MATCH, objects: TYPE_MATCH).
             // (a bound method or a method of a builtin value is new per read: its receiver is what is guarded)
             if (callable->source && !callable->self && !callable->value.is(vm::Kind::BoundMethod)) guardValue(callable);

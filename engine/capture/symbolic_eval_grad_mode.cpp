@@ -66,6 +66,13 @@ std::string variableRepr(Tracer& tracer, const Variable& v) {
         case Variable::Kind::Tensor: repr = "TensorVariable()"; break;
         case Variable::Kind::List: repr = "ListVariable(length=" + std::to_string(v.items.size()) + ")"; break;
         case Variable::Kind::Tuple: repr = "TupleVariable(length=" + std::to_string(v.items.size()) + ")"; break;
+        case Variable::Kind::Dict:
+            if (v.value.is(vm::Kind::Dict) && v.value.as<vm::DictObject>().cls) {
+                repr = "UserDefinedDictVariable(" + v.value.as<vm::DictObject>().cls->name + ")";
+                break;
+            }
+            repr = "ConstDictVariable()";
+            break;
         default:
             if (v.value.is(vm::Kind::Instance)) repr = "UserDefinedObjectVariable(" + v.value.as<vm::InstanceObject>().cls->name + ")";
             else repr = "ConstantVariable(" + tracer.vm().classOf(v.value)->name + ": " + tracer.vm().repr(v.value) + ")";

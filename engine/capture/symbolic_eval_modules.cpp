@@ -147,6 +147,19 @@ std::optional<VarRef> callModuleMethod(Tracer& tracer, TraceFrame& frame, const 
 VarRef callModuleWithHooks(Tracer& tracer, TraceFrame& frame, const VarRef& module, std::vector<VarRef> args, KwVars kwargs,
                            const std::function<VarRef(std::vector<VarRef>, KwVars)>& forward) {
     const auto& instance = module->value.as<vm::InstanceObject>();
+    if (tracer.options().guardModuleHooks && module->source)
+        // skip_nnmodule_hook_guards=False: the hook dicts Module._call_impl reads, in its order, are guarded by their
+        // length (Dynamo's EMPTY_NN_MODULE_HOOKS_DICT becomes a length guard) and each hook by identity, so
+        // registering or removing a hook after the compile recompiles.
+        for (const char* name : {"_backward_hooks", "_backward_pre_hooks", "_forward_hooks", "_forward_pre_hooks"}) {
+            // The VM makes a hook dict on first registration; an empty one now is the same module, with a dict to guard.
+            vm::Value& dict = module->value.as<vm::InstanceObject>().attributes[name];
+            if (!dict.is(vm::Kind::Dict)) dict = vm::Value(std::make_shared<vm::DictObject>());
+            const SourceRef dictSource = Source::child(module->source, Source::Kind::Attr, name);
+            tracer.guardValue(tracer.wrapSource(dict, dictSource));
+            for (const auto& [id, hook] : dict.as<vm::DictObject>().entries())
+                tracer.guardValue(tracer.wrapSource(hook, Source::dictItem(dictSource, id)));
+        }
     const auto preHooks = hooksOf(instance, "_forward_pre_hooks");
     const auto hooks = hooksOf(instance, "_forward_hooks");
     if (preHooks.empty() && hooks.empty()) return forward(std::move(args), std::move(kwargs));

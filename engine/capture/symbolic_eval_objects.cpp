@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 
 #include "capture/symbolic_eval.h"
 
@@ -148,6 +149,13 @@ VarRef Tracer::objectAttr(TraceFrame& frame, const VarRef& object, const std::st
             init->name = kObjectInit;
             return init;
         }
+        // object.__delattr__: the plain deletion, called with the receiver (callFunction).
+        if (!found && name == "__delattr__") {
+            VarRef plain = constant(vm_.getAttr(vm::Value(vm_.builtinClass("object")), name));
+            plain->name = kObjectDelattr;
+            plain->self = object->self;
+            return plain;
+        }
         if (!found) vm::raise("AttributeError", fmt::format("'super' object has no attribute '{}'", name));
         if (found->is(vm::Kind::Function)) return boundMethod(*found, object->self, name);
         if (found->is(vm::Kind::Native))  // BaseException.__init__ under an exception class's own __init__, say
@@ -199,6 +207,51 @@ void Tracer::storeObjectAttr(const VarRef& object, const std::string& name, cons
         }
     object->keys.push_back(vm::makeStr(name));
     object->items.push_back(value);
+}
+
+/// collections.deque's polyfill class, which Dynamo models as the builtin DequeVariable (its methods rebuild).
+bool isDequePolyfill(const vm::Value& v) {
+    if (!v.is(vm::Kind::Instance)) return false;
+    const auto& cls = *v.as<vm::InstanceObject>().cls;
+    return cls.module == "collections" && cls.name == "deque";
+}
+
+void Tracer::failOnUnreconstructable(TraceFrame& root, TraceResult& result, const GraphBreakInfo& atBreak) {
+    current_ = &root;
+    GraphBreakInfo info;
+    try {
+        unsupported("Reconstruction failure",
+                    fmt::format("Dynamo has no bytecode reconstruction implemented for sourceless variable {}.", unreconstructable_),
+                    {"If Dynamo is attempting to trace a return statement and your code is attempting to return a variable that Dynamo "
+                     "cannot reconstruct, then remove it from the return statement.",
+                     "This graph break may have been caused by an earlier graph break. Resolving the earlier graph break may resolve "
+                     "this one.",
+                     "Report an issue to PyTorch if you need reconstrtuction support. Note that objects that don't have reconstruction "
+                     "rules may be fundamentally unreconstructable."},
+                    unreconstructable_, 92);
+    } catch (Unsupported& u) {
+        info = u.info;
+    }
+    info.skipFrame = true;
+    info.unresumedBreak = std::make_shared<GraphBreakInfo>(atBreak);
+    result = TraceResult{};
+    result.graphBreak = info;
+    result.restartAt = root.pc;
+}
+
+void Tracer::checkDequeMethod(const VarRef& method, const std::vector<VarRef>& args) {
+    const VarRef& self = method->self;
+    if (!self || !isDequePolyfill(self->value)) return;
+    // DequeVariable's own methods and those of CommonListMethodsVariable / BaseListVariable (Dynamo's lists.py).
+    static const std::set<std::string> kTraced = {"__init__", "append", "appendleft", "extend", "extendleft", "insert", "pop", "popleft",
+                                                  "clear", "copy", "reverse", "remove", "index", "count", "__getitem__", "__setitem__",
+                                                  "__delitem__", "__contains__", "__len__", "__iter__", "__bool__", "__eq__", "__repr__"};
+    if (kTraced.contains(method->name)) return;
+    std::vector<std::string> shown;
+    for (const VarRef& a : args) shown.push_back(variableRepr(*this, *a));
+    unsupported("Unsupported method call", fmt::format("Dynamo does not know how to trace method `{}` of class `deque`", method->name),
+                {fmt::format("Avoid calling `deque.{}` in your code.", method->name), "Please report an issue to PyTorch."},
+                fmt::format("call_method DequeVariable() {} [{}] {{}}", method->name, fmt::join(shown, ", ")), 156);
 }
 
 std::optional<VarRef> Tracer::callDunder(TraceFrame& frame, const VarRef& object, const std::string& name, std::vector<VarRef> args) {
@@ -257,7 +310,26 @@ std::optional<VarRef> Tracer::constructDictSubclass(const VarRef& callable, std:
     if (!value.is(vm::Kind::Class) || value.as<vm::ClassObject>().module != "collections" || !value.as<vm::ClassObject>().isSubclassOf(*dictClass))
         return std::nullopt;
     const std::string& name = value.as<vm::ClassObject>().name;
-    if (name != "OrderedDict" && name != "defaultdict") return std::nullopt;  // Counter counts its argument
+    if (name == "Counter") {
+        // Counter(...) of constants counts now: a dict the trace owns (Dynamo's UserDefinedDictVariable), whose
+        // Python methods (update, most_common) are inlined on it.
+        const bool constantArgs = std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) &&
+                                  std::all_of(kwargs.begin(), kwargs.end(), [this](const auto& kw) { return isConstant(kw.second); });
+        if (!constantArgs) return std::nullopt;
+        guardValue(callable);
+        vm::ValueList values;
+        for (const VarRef& a : args) {
+            argOf(a);
+            values.push_back(exampleOf(a));
+        }
+        vm::KwArgs kw;
+        for (const auto& [key, a] : kwargs) {
+            argOf(a);
+            kw.emplace_back(key, exampleOf(a));
+        }
+        return dictVariable(vm_.call(value, std::move(values), std::move(kw)));
+    }
+    if (name != "OrderedDict" && name != "defaultdict") return std::nullopt;
     guardValue(callable);
     // The empty dict of this class (and factory), then dict(...)'s filling through the trace.
     vm::Value factory;

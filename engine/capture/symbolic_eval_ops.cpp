@@ -307,6 +307,8 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
                 storeItem(container, key, made);
                 return made;
             }
+            const auto& cls = container->value.is(vm::Kind::Dict) ? container->value.as<vm::DictObject>().cls : nullptr;
+            if (!container->node && cls && cls->module == "collections" && cls->name == "Counter") return constant(vm::Value(int64_t{0}));  // __missing__
             vm_.raiseKeyError(index);
         }
         case Variable::Kind::Python: {
@@ -476,20 +478,18 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
         case Opcode::StoreSubscr: {
             VarRef key = popVar(frame);
             VarRef container = popVar(frame);
-            VarRef value = popVar(frame);
-            tracer.storeItem(container, key, value);
+            tracer.storeItem(container, key, popVar(frame));
             return true;
         }
         case Opcode::DeleteSubscr: {
             VarRef key = popVar(frame);
-            VarRef container = popVar(frame);
-            tracer.storeItem(container, key, nullptr);
+            tracer.storeItem(popVar(frame), key, nullptr);
             return true;
         }
+        case Opcode::DeleteAttr: tracer.deleteAttr(frame, popVar(frame), frame.code->names[in.arg]); return true;
         case Opcode::StoreAttr: {
             VarRef object = popVar(frame);
-            VarRef value = popVar(frame);
-            tracer.storeAttr(object, frame.code->names[in.arg], value);
+            tracer.storeAttr(object, frame.code->names[in.arg], popVar(frame));
             return true;
         }
         case Opcode::BuildSlice: {

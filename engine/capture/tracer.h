@@ -112,6 +112,9 @@ struct GraphBreakInfo {
     std::vector<traces::Frame> userStack;
     bool skipFrame = false;  // no resume point: Dynamo fails the frame and runs it eagerly ("Failed to handle graph break gracefully")
     std::string skipNote;    // why the frame is skipped when that is a second break (a break in a loop), for the log line
+    /// The break whose resume could not be built (a value on the stack that cannot be reconstructed): Dynamo counts
+    /// and logs it as a graph break, then fails the frame with this one.
+    std::shared_ptr<GraphBreakInfo> unresumedBreak;
 };
 
 /// How to rebuild a frame value from the compiled graph's outputs after the graph ran.
@@ -141,6 +144,7 @@ struct SideEffect {
         SetGlobal,     // the frame's globals[name] = value
         DictSet,       // target[key] = value
         DictDelete,    // del target[key]
+        DelAttr,       // delattr(target, name)
     };
     Kind kind = Kind::SetAttr;
     SourceRef target;
@@ -167,6 +171,7 @@ struct TraceOptions {
     std::map<uint32_t, GraphBreakInfo> breakBefore;  // restart: stop before these root instructions
     std::string functionName;  // co_name (torch_dynamo_resume_in_f_at_8 for resumes)
     bool captureScalarOutputs = false;  // fullgraph=True: .item() is captured as an unbacked symbol
+    bool guardModuleHooks = false;  // torch._dynamo.config.skip_nnmodule_hook_guards is off: hook dicts are guarded
 };
 
 /// The result of tracing one frame from its current pc.
@@ -296,6 +301,10 @@ public:
     std::vector<std::pair<VarRef, VarRef>> dictPairs(const VarRef& other, bool mappingOnly);
     // ---- side effects on values from outside the frame (side_effects.cpp)
     void storeAttr(const VarRef& object, const std::string& name, const VarRef& value);
+    /// `del object.name` / delattr(): a user `__delattr__` is inlined; otherwise an attribute of an object the trace
+    /// made goes at once, and one of an object from outside is a side effect (later reads raise AttributeError).
+    /// `throughHook` false is object.__delattr__ (the class's own hook already ran).
+    void deleteAttr(TraceFrame& frame, const VarRef& object, const std::string& name, bool throughHook = true);
     void storeGlobal(TraceFrame& frame, const std::string& name, const VarRef& value);
     /// The dict key a traced key stands for: a constant's value, or a tensor read from a source, keyed by the real
     /// object's identity as Python hashes tensors (its source pinned by ID_MATCH); breaks for any other key.
@@ -341,10 +350,13 @@ public:
                                                 std::vector<std::pair<std::string, VarRef>>& kwargs);
     /// Calling a user object: its class's __call__ inlined.
     VarRef callObject(TraceFrame& frame, const VarRef& object, std::vector<VarRef> args, std::vector<std::pair<std::string, VarRef>> kwargs);
+    /// collections.deque is Dynamo's DequeVariable: a method it does not model (rotate) breaks the graph at its call.
+    void checkDequeMethod(const VarRef& method, const std::vector<VarRef>& args);
     /// super() / super(cls, obj) in a traced method.
     VarRef makeSuper(TraceFrame& frame, const std::vector<VarRef>& args);
     /// The name of the no-op object.__init__ that super().__init__() reaches.
     static constexpr const char* kObjectInit = "object.__init__";
+    static constexpr const char* kObjectDelattr = "object.__delattr__";  // super().__delattr__ of a traced instance
     // ---- closures made inside the trace (symbolic_eval_closures.cpp)
     /// Functions made by MAKE_FUNCTION during the trace: their free variables' traced cells.
     std::map<const vm::FunctionObject*, std::vector<CellRef>>& madeClosures() { return madeClosures_; }
@@ -414,6 +426,8 @@ private:
     void breakOnError(TraceFrame& root, TraceResult& result, const std::string& what);
     /// A generator made in the trace reached the frame state or the return value: fail the frame instead.
     void failOnEscapedGenerator(TraceFrame& root, TraceResult& result, const GraphBreakInfo* atBreak);
+    /// The frame state at a break holds a value Dynamo cannot reconstruct: fail the frame ("Reconstruction failure").
+    void failOnUnreconstructable(TraceFrame& root, TraceResult& result, const GraphBreakInfo& atBreak);
     void skipForLoop(const TraceFrame& root, GraphBreakInfo& info);
     void finishWithReturn(TraceResult& result, const VarRef& value);
     void finishWithBreak(TraceResult& result, TraceFrame& root, const GraphBreakInfo& info);
@@ -479,6 +493,7 @@ private:
     bool escapedModule_ = false;                          // what escapingClosure found: a module, else a closure
     VarRef handled_;  // the traced exception being handled (PUSH_EXC_INFO / POP_EXCEPT)
     bool generatorEscaped_ = false;  // rebuildOf met a generator made in the trace: it cannot leave the frame
+    std::string unreconstructable_;  // rebuildOf met a value Dynamo cannot rebuild (a method of an object made in the trace)
     std::vector<vm::Value> keptAlive_;
     TraceFrame* root_ = nullptr;
     TraceFrame* current_ = nullptr;

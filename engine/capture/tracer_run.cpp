@@ -150,6 +150,7 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
             if (std::optional<uint32_t> made = escapingClosure(root, &result, nullptr)) return breakAtClosure(result, root, *made);
             finishWithBreak(result, root, it->second);
             if (generatorEscaped_) failOnEscapedGenerator(root, result, &it->second);
+            else if (!unreconstructable_.empty()) failOnUnreconstructable(root, result, it->second);
             return;
         }
         try {
@@ -199,6 +200,9 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
         }
     }
 }
+
+/// collections.deque's polyfill class (symbolic_eval_objects.cpp), which Dynamo models as the builtin DequeVariable.
+bool isDequePolyfill(const vm::Value& v);
 
 bool noResumePoint(const TraceFrame& root) {
     // Inside the block of a context manager the trace entered, its __exit__ lives only in the trace: Dynamo fails
@@ -366,9 +370,16 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
             r.kind = Rebuild::Kind::Cell;
             r.index = v->position;
             return r;
+        case Variable::Kind::BoundMethod:
+            // A user method of an object the trace made has no source to load it from: Dynamo's UserMethodVariable
+            // cannot be reconstructed (runRoot fails the frame).
+            // (collections.deque, a polyfill here, is Dynamo's DequeVariable, whose methods rebuild as attribute reads.)
+            if (!v->self->source && (v->self->fresh || v->self->kind == Variable::Kind::Object) && !isDequePolyfill(v->self->value) &&
+                unreconstructable_.empty())
+                unreconstructable_ = fmt::format("UserMethodVariable({}, {})", vm_.repr(v->value), variableRepr(*this, *v->self));
+            [[fallthrough]];
         case Variable::Kind::TensorMethod:
         case Variable::Kind::ContainerMethod:
-        case Variable::Kind::BoundMethod:
             r.kind = Rebuild::Kind::TensorMethod;
             r.name = v->name;
             r.items.push_back(rebuildOf(v->self, outputs, outputIndex));

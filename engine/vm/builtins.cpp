@@ -343,14 +343,16 @@ void installBuiltins(Interpreter& vm, Namespace& builtins) {
         });
         builtins[name] = Value(cls);
     }
-    // property.setter(fset): a new property with the same getter that attribute stores call (calls.cpp setAttr).
-    vm.builtinClass("property")->dict["setter"] = makeNative("setter", [](Interpreter&, CallArgs& a) {
-        const auto& old = a.positional.at(0).as<InstanceObject>();
-        auto copy = std::make_shared<InstanceObject>(old.cls);
-        copy->attributes = old.attributes;
-        copy->attributes["fset"] = a.positional.at(1);
-        return Value(copy);
-    });
+    // property.setter(fset) / property.deleter(fdel): a new property with the same getter that attribute stores /
+    // deletions call (calls.cpp storeInstanceAttr, deleteInstanceAttr).
+    for (const char* accessor : {"setter", "deleter"})
+        vm.builtinClass("property")->dict[accessor] = makeNative(accessor, [accessor](Interpreter&, CallArgs& a) {
+            const auto& old = a.positional.at(0).as<InstanceObject>();
+            auto copy = std::make_shared<InstanceObject>(old.cls);
+            copy->attributes = old.attributes;
+            copy->attributes[std::string(accessor) == "setter" ? "fset" : "fdel"] = a.positional.at(1);
+            return Value(copy);
+        });
     builtins["None"] = Value();
     builtins["Ellipsis"] = ellipsisValue();
     installBuiltinFunctions(builtins);
@@ -463,6 +465,12 @@ void installBuiltinFunctions(Namespace& builtins) {
     });
     def("setattr", [](Interpreter& m, CallArgs& a) {
         m.setAttr(arg(a, 0, "setattr"), arg(a, 1, "setattr").str(), arg(a, 2, "setattr"));
+        return Value();
+    });
+    def("delattr", [](Interpreter& m, CallArgs& a) {
+        const Value& name = arg(a, 1, "delattr");
+        if (!name.is(Kind::Str)) typeError(fmt::format("attribute name must be string, not '{}'", m.classOf(name)->name));
+        m.delAttr(arg(a, 0, "delattr"), name.str());
         return Value();
     });
     def("hasattr", [](Interpreter& m, CallArgs& a) {

@@ -181,6 +181,8 @@ std::string decoratorKind(const Value& v) {
 
 }  // namespace
 
+Value objectSlotMethod(const std::string& name);
+
 /// A class attribute read through an instance: functions bind to it, the method decorators apply.
 Value Interpreter::bindClassAttribute(const Value& object, const std::shared_ptr<ClassObject>& cls, const Value& value) {
     if (isMethodLike(value)) return Value(std::make_shared<BoundMethodObject>(object, value));
@@ -229,6 +231,7 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
                 method.as<NativeObject>().attributes["__objclass__"] = object;
                 return method;
             }
+            if (!value && &cls == classes_.at("object").get() && (name == "__setattr__" || name == "__delattr__")) return objectSlotMethod(name);
             if (!value) return value;
             std::string decorator = decoratorKind(*value);
             if (decorator == "staticmethod") return value->as<InstanceObject>().attributes.at("__func__");
@@ -240,6 +243,7 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
             auto& super = object.as<SuperObject>();
             if (!super.cls->base) return std::nullopt;
             auto value = super.cls->base->lookup(name);
+            if (!value && (name == "__setattr__" || name == "__delattr__")) value = objectSlotMethod(name);
             if (value && isMethodLike(*value)) return Value(std::make_shared<BoundMethodObject>(super.self, *value));
             return value;
         }
@@ -317,16 +321,7 @@ void Interpreter::setAttr(const Value& object, const std::string& name, Value va
                 call(*hook, {object, makeStr(name), std::move(value)});
                 return;
             }
-            // A property of the class is a data descriptor: the store goes to its setter (or fails without one).
-            if (auto descriptor = instance.cls->lookup(name); descriptor && decoratorKind(*descriptor) == "property") {
-                const auto& attributes = descriptor->as<InstanceObject>().attributes;
-                auto fset = attributes.find("fset");
-                if (fset == attributes.end())
-                    raise("AttributeError", fmt::format("property '{}' of '{}' object has no setter", name, instance.cls->name));
-                call(fset->second, {object, std::move(value)});
-                return;
-            }
-            instance.attributes[name] = std::move(value);
+            storeInstanceAttr(object, name, std::move(value));
             return;
         }
         case Kind::Class: object.as<ClassObject>().dict[name] = std::move(value); return;
@@ -346,6 +341,78 @@ void Interpreter::setAttr(const Value& object, const std::string& name, Value va
         default:
             raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", classOf(object)->name, name));
     }
+}
+
+void Interpreter::storeInstanceAttr(const Value& object, const std::string& name, Value value) {
+    auto& instance = object.as<InstanceObject>();
+    // A property of the class is a data descriptor: the store goes to its setter (or fails without one).
+    if (auto descriptor = instance.cls->lookup(name); descriptor && decoratorKind(*descriptor) == "property") {
+        const auto& attributes = descriptor->as<InstanceObject>().attributes;
+        auto fset = attributes.find("fset");
+        if (fset == attributes.end()) raise("AttributeError", fmt::format("property '{}' of '{}' object has no setter", name, instance.cls->name));
+        call(fset->second, {object, std::move(value)});
+        return;
+    }
+    instance.attributes[name] = std::move(value);
+}
+
+void Interpreter::deleteInstanceAttr(const Value& object, const std::string& name) {
+    auto& instance = object.as<InstanceObject>();
+    if (auto descriptor = instance.cls->lookup(name); descriptor && decoratorKind(*descriptor) == "property") {
+        const auto& attributes = descriptor->as<InstanceObject>().attributes;
+        auto fdel = attributes.find("fdel");
+        if (fdel == attributes.end() || fdel->second.isNone())
+            raise("AttributeError", fmt::format("property '{}' of '{}' object has no deleter", name, instance.cls->name));
+        call(fdel->second, {object});
+        return;
+    }
+    if (instance.attributes.erase(name) == 0)
+        raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", instance.cls->name, name));
+}
+
+void Interpreter::delAttr(const Value& object, const std::string& name) {
+    switch (object.kind()) {
+        case Kind::Instance:
+            if (auto hook = object.as<InstanceObject>().cls->lookup("__delattr__")) {
+                call(*hook, {object, makeStr(name)});
+                return;
+            }
+            deleteInstanceAttr(object, name);
+            return;
+        case Kind::Class:
+            if (object.as<ClassObject>().dict.erase(name) == 0)
+                raise("AttributeError", fmt::format("type object '{}' has no attribute '{}'", object.as<ClassObject>().name, name));
+            return;
+        case Kind::Function:
+            if (object.as<FunctionObject>().attributes.erase(name) > 0) return;
+            break;
+        case Kind::Module:
+            object.as<ModuleObject>().fillOnFirstUse();
+            if (object.as<ModuleObject>().attributes.erase(name) == 0)
+                raise("AttributeError", fmt::format("module '{}' has no attribute '{}'", object.as<ModuleObject>().name, name));
+            return;
+        default: break;
+    }
+    raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", classOf(object)->name, name));
+}
+
+/// object.__setattr__ / object.__delattr__, found where no class of the chain defines one (super().__setattr__,
+/// object.__delattr__(self, name)).
+Value objectSlotMethod(const std::string& name) {
+    return makeNative(name, [name](Interpreter& m, CallArgs& a) {
+        const size_t arity = name == "__setattr__" ? 3 : 2;
+        if (a.positional.size() != arity || !a.positional[1].is(Kind::Str))
+            typeError(fmt::format("expected {} arguments, got {}", arity - 1, a.positional.size() - 1));
+        if (!a.positional[0].is(Kind::Instance)) {
+            if (name == "__setattr__") m.setAttr(a.positional[0], a.positional[1].str(), a.positional[2]);
+            else m.delAttr(a.positional[0], a.positional[1].str());
+        } else if (name == "__setattr__") {
+            m.storeInstanceAttr(a.positional[0], a.positional[1].str(), a.positional[2]);
+        } else {
+            m.deleteInstanceAttr(a.positional[0], a.positional[1].str());
+        }
+        return Value();
+    });
 }
 
 std::shared_ptr<ClassObject> Interpreter::defineClass(const std::string& name, const std::string& baseName) {

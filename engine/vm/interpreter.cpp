@@ -72,6 +72,7 @@ Interpreter::Interpreter(std::ostream& out) : out_(out) {
     installTorch(*this);
     installStdlib(*this);
     installInspect(*this);
+    installHeapq(*this);
 }
 
 Interpreter::~Interpreter() {
@@ -221,13 +222,7 @@ Value Interpreter::runFrame(Frame& f) {
                         setAttr(object, nameAt(in.arg), pop(stack));
                         break;
                     }
-                    case Opcode::DeleteAttr: {
-                        Value object = pop(stack);
-                        if (!object.is(Kind::Instance) || object.as<InstanceObject>().attributes.erase(nameAt(in.arg)) == 0)
-                            raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", classOf(object)->name,
-                                                                nameAt(in.arg)));
-                        break;
-                    }
+                    case Opcode::DeleteAttr: delAttr(pop(stack), nameAt(in.arg)); break;
                     case Opcode::BinarySubscr: {
                         Value key = pop(stack);
                         stack.back() = getItem(stack.back(), key);

@@ -126,6 +126,12 @@ public:
     /// A class attribute read through `object`: functions bind to it; staticmethod/classmethod/property apply.
     Value bindClassAttribute(const Value& object, const std::shared_ptr<ClassObject>& cls, const Value& value);
     void setAttr(const Value& object, const std::string& name, Value value);
+    /// `del object.name` / delattr(): the class's __delattr__ when it has one, else the plain deletion.
+    void delAttr(const Value& object, const std::string& name);
+    /// object.__setattr__ / object.__delattr__ of an instance: a property's setter or deleter, else its own dict
+    /// (what a class's __setattr__ / __delattr__ reaches through super()).
+    void storeInstanceAttr(const Value& object, const std::string& name, Value value);
+    void deleteInstanceAttr(const Value& object, const std::string& name);
     Value callArgs(const Value& callable, CallArgs& args);
     Value binaryOp(uint32_t op, const Value& a, const Value& b);
     Value compare(uint32_t op, const Value& a, const Value& b);
@@ -214,6 +220,10 @@ void installStdlib(Interpreter& vm);
 void installCollections(Interpreter& vm);
 /// `_inspect` (inspect_module.cpp): parameters of callables for the `inspect` polyfill.
 void installInspect(Interpreter& vm);
+/// `_heapq` (heapq_module.cpp): the native heap functions under the `heapq` polyfill.
+void installHeapq(Interpreter& vm);
+/// The `heapq` module's Python half (heapq_module.cpp).
+const char* heapqPolyfillSource();
 /// What updateDict accepts: dict.update's dict, object with keys() or iterable of key/value pairs; DICT_UPDATE's
 /// mappings only; DICT_MERGE's mappings whose keys are not in the dict yet (call keywords).
 enum class DictSource { Pairs, Mapping, Keywords };

@@ -107,6 +107,19 @@ class ParameterDict(Module):
             value = Parameter(value)
         setattr(self, attr, value)
 
+    def __delitem__(self, key):
+        del self._keys[key]
+        delattr(self, self._key_to_attr(key))
+
+    def pop(self, key):
+        value = self[key]
+        del self[key]
+        return value
+
+    def clear(self):
+        for key in list(self._keys):
+            del self[key]
+
     def __len__(self):
         return len(self._keys)
 

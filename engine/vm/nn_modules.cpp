@@ -15,6 +15,8 @@ namespace eng::vm {
 /// Module._call_impl: forward between its pre-hooks and hooks (nn_module_hooks.cpp).
 Value callModuleImpl(Interpreter& vm, const Value& module, CallArgs args, const std::function<Value(const Value&)>& wrap);
 void installModuleHooks(Interpreter& vm, ClassObject& moduleClass);
+/// Module.__delattr__ and the containers' item deletion (nn_module_deletion.cpp).
+void installModuleDeletion(Interpreter& vm, ModuleObject& nn);
 
 namespace {
 
@@ -569,6 +571,7 @@ void installNn(Interpreter& vm, ModuleObject& nn) {
     installModuleHooks(vm, *vm.builtinClass("Module"));
     defineLeafModules(vm, nn);
     defineContainers(vm, nn);
+    installModuleDeletion(vm, nn);
     auto parameterClass = vm.builtinClass("Parameter");
     parameterClass->dict["__new__"] = makeNative("Parameter", [](Interpreter& m, CallArgs& a) {
         Value data = a.positional.size() > 1 ? a.positional[1] : op("torch.empty", {tensor::Value::list({int64_t{0}})});

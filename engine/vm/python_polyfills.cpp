@@ -333,7 +333,7 @@ const char* polyfillSource(const std::string& module) {
                                                                   {"torch.onnx", kTorchOnnx}, {"torch.distributed", kTorchDistributed},
                                                                   {"torch.distributions", distributionsPolyfillSource()},
                                                                   {"torch.amp.grad_scaler", gradScalerPolyfillSource()},
-                                                                  {"torch.func", funcPolyfillSource()}};
+                                                                  {"torch.func", funcPolyfillSource()}, {"heapq", heapqPolyfillSource()}};
     auto it = kSources.find(module);
     if (const char* storage = tensorStoragePolyfillSource(module); it == kSources.end() && storage) return storage;
     return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;

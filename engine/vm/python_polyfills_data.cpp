@@ -13,13 +13,15 @@ namespace {
 
 const char* kCollections = R"PY(
 from _collections import OrderedDict, defaultdict, Counter, namedtuple
+from operator import itemgetter
 
 
 def _counter_most_common(self, n=None):
-    items = sorted(self.items(), key=lambda item: -item[1])
+    # As CPython: a sort for all of them, heapq.nlargest for the n first (which Dynamo breaks on, at _heapq).
     if n is None:
-        return items
-    return items[:n]
+        return sorted(self.items(), key=itemgetter(1), reverse=True)
+    import heapq
+    return heapq.nlargest(n, self.items(), key=itemgetter(1))
 
 
 def _counter_elements(self):

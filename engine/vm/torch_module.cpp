@@ -306,7 +306,7 @@ void installDynamo(Interpreter& vm, ModuleObject& torch) {
                           {"capture_dynamic_output_shape_ops", Value(false)}, {"suppress_errors", Value(false)},
                           {"automatic_dynamic_shapes", Value(true)}, {"assume_static_by_default", Value(true)},
                           {"verbose", Value(false)},                 {"optimize_ddp", Value(true)},
-                          {"compiled_autograd", Value(false)},
+                          {"compiled_autograd", Value(false)},       {"skip_nnmodule_hook_guards", Value(true)},
                           // As torch._dynamo.config: TORCHDYNAMO_DISABLE=1 runs every compiled function eagerly.
                           {"disable", Value(disabledByEnvironment())}};
     auto utils = newModule(vm, "torch._dynamo.utils");
