@@ -574,8 +574,7 @@ std::string kernelText(const Kernel& kernel) {
     }
     std::string text = fmt::format("kernel {}(", kernel.name);
     for (size_t i = 0; i < kernel.buffers.size(); ++i)
-        text += fmt::format("{}{}: {}{}", i ? ", " : "", kernel.buffers[i].name, tensor::dtypeName(kernel.buffers[i].dtype),
-                            kernel.buffers[i].aliased ? " (aliased)" : "");
+        text += fmt::format("{}{}: {}{}", i ? ", " : "", kernel.buffers[i].name, tensor::dtypeName(kernel.buffers[i].dtype), kernel.buffers[i].aliased ? " (aliased)" : "");
     for (const std::string& symbol : kernel.symbols) text += ", " + symbol;
     text += fmt::format(")\n  outer {}", rangesText(kernel.outerRanges));
     if (kernel.isReduction()) text += fmt::format(" reduce {}", rangesText(kernel.reductionRanges));
