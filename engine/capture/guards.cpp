@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 #include "fx/fx_printer.h"
@@ -206,7 +207,7 @@ std::string GuardSpec::code() const {
             if (codeOnly)
                 return fmt::format("___check_obj_id({}.__code__, {})", s, static_cast<const void*>(expected.as<vm::FunctionObject>().code.get()));
             return fmt::format("___check_obj_id({}, {})", s, static_cast<const void*>(expected.object().get()));
-        case GuardKind::LengthCheck: return fmt::format("len({}) == {}", s, length);
+        case GuardKind::LengthCheck: return length == 0 ? fmt::format("not {}", s) : fmt::format("len({}) == {}", s, length);  // SEQUENCE_LENGTH
         case GuardKind::DictKeysMatch: return fmt::format("list(dict.keys({})) == {}", s, fx::constantText(expected));
         case GuardKind::DictContains: return fmt::format("{}___dict_contains({}, {})", outcome ? "" : "not ", fx::constantText(expected), s);
         case GuardKind::DuplicateInput: return fmt::format("{} is {}", s, related.front()->str());
@@ -246,14 +247,24 @@ struct GuardTree::Node {
     std::string key;
     int accessor = -1;
     std::vector<const GuardSpec*> checks;
-    std::vector<std::unique_ptr<Node>> children;
+    // As Dynamo's GuardManager: the children that failed most often are checked (and worded) first, so the order
+    // changes as calls miss; the count is how often this subtree failed the fast check.
+    mutable std::vector<std::unique_ptr<Node>> children;
+    mutable int failCount = 0;
 
     bool check(SourceValues& values) const {
-        const std::optional<vm::Value>& value = values.at(accessor);
-        for (const GuardSpec* g : checks)
-            if (failure(*g, value)) return false;
-        for (const auto& child : children)
-            if (!child->check(values)) return false;
+        if (source) {
+            const std::optional<vm::Value>& value = values.at(accessor);
+            for (const GuardSpec* g : checks)
+                if (failure(*g, value)) return false;
+        }
+        for (size_t i = 0; i < children.size(); ++i) {
+            if (children[i]->check(values)) continue;
+            ++children[i]->failCount;
+            if (i > 0)
+                std::stable_sort(children.begin(), children.end(), [](const auto& a, const auto& b) { return a->failCount > b->failCount; });
+            return false;
+        }
         return true;
     }
 
@@ -269,8 +280,39 @@ struct GuardTree::Node {
     }
 };
 
+namespace {
+
+/// Dynamo builds its guard tree from the guards sorted by Guard.sort_key: the source's kind (locals, then globals,
+/// then sources through nn.Modules), the length of the source's name, then the name; the tree's children are made
+/// in that order, which is the order a failed guard is found in until misses reorder them.
+std::vector<const GuardSpec*> inDynamoOrder(const std::vector<GuardSpec>& guards) {
+    auto rank = [](const Source& source) {
+        bool module = false;
+        const Source* root = &source;
+        for (; root->base; root = root->base.get())
+            module = module || root->kind == Source::Kind::ModuleChild || root->kind == Source::Kind::Parameter || root->kind == Source::Kind::Buffer;
+        const int scope = root->kind == Source::Kind::Global ? 1 : 0;
+        return module ? 12 + scope : scope;  // GuardSource: LOCAL, GLOBAL, ..., LOCAL/GLOBAL_UNSPECIALIZED_NN_MODULE
+    };
+    std::vector<std::tuple<int, size_t, std::string, const GuardSpec*>> keyed;
+    for (const GuardSpec& g : guards) {
+        std::string name = g.source ? g.source->str() : std::string();
+        const size_t length = name.size();
+        keyed.emplace_back(g.source ? rank(*g.source) : -1, length, std::move(name), &g);
+    }
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+        return std::tie(std::get<0>(a), std::get<1>(a), std::get<2>(a)) < std::tie(std::get<0>(b), std::get<1>(b), std::get<2>(b));
+    });
+    std::vector<const GuardSpec*> out;
+    for (const auto& entry : keyed) out.push_back(std::get<3>(entry));
+    return out;
+}
+
+}  // namespace
+
 GuardTree::GuardTree(std::vector<GuardSpec> guards) : guards_(std::move(guards)), root_(std::make_unique<Node>()) {
-    for (const GuardSpec& g : guards_) {
+    for (const GuardSpec* spec : inDynamoOrder(guards_)) {
+        const GuardSpec& g = *spec;
         if (relational(g)) {
             relational_.push_back(&g);
             std::vector<int> sources;
@@ -341,8 +383,7 @@ bool GuardTree::check(vm::Interpreter& vm, const vm::ValueList& locals, const vm
 }
 
 bool GuardTree::check(SourceValues& values) const {
-    for (const auto& child : root_->children)
-        if (!child->check(values)) return false;
+    if (!root_->check(values)) return false;
     for (size_t i = 0; i < relational_.size(); ++i)
         if (relationalFailure(*relational_[i], relationalSources_[i], values)) return false;
     return true;

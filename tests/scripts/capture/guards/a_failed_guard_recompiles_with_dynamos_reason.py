@@ -3,12 +3,13 @@
 # expect: 12.0 12.0 16.0
 # expect compiles: 0/0 f, 0/1 f, 0/2 f, 0/3 f
 # expect recompiles: 3
-# expect log: [0/1] [__recompiles] Recompiling function f in capture/guards/a_failed_guard_recompiles_with_dynamos_reason.py:18
+# expect log: [0/1] [__recompiles] Recompiling function f in capture/guards/a_failed_guard_recompiles_with_dynamos_reason.py:19
 # expect log: [0/1] [__recompiles]     - 0/0: tensor 'x' dtype mismatch. expected Float, actual Double
-# expect log: [0/2] [__recompiles]     - 0/1: G['SCALE'] == 2.0      
-# expect log: # return x * SCALE + n  # capture/guards/a_failed_guard_recompiles_with_dynamos_reason.py:20 in f
+# expect log: [0/2] [__recompiles]     - 0/1: tensor 'x' dtype mismatch. expected Double, actual Float
+# expect log: [0/2] [__recompiles]     - 0/0: G['SCALE'] == 2.0      
+# expect log: # return x * SCALE + n  # capture/guards/a_failed_guard_recompiles_with_dynamos_reason.py:21 in f
 # expect log: [0/2] [__recompiles]     - User stack trace:
-# expect log: [0/2] [__recompiles]     -   File "capture/guards/a_failed_guard_recompiles_with_dynamos_reason.py", line 20, in f
+# expect log: [0/2] [__recompiles]     -   File "capture/guards/a_failed_guard_recompiles_with_dynamos_reason.py", line 21, in f
 # expect log: [0/3] [__recompiles]     - 0/2: tensor 'x' requires_grad mismatch. expected requires_grad=0
 import torch
 
