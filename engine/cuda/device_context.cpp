@@ -271,6 +271,11 @@ void* DeviceContext::loadFunction(const CompiledKernel& kernel, const std::strin
     return function;
 }
 
+void DeviceContext::preload(const CompiledKernel& kernel) {
+    makeCurrent();
+    loadFunction(kernel, "");
+}
+
 void DeviceContext::launch(const CompiledKernel& kernel, const LaunchShape& s, void** args, const std::string& entry) {
     makeCurrent();
     auto function = static_cast<CUfunction>(loadFunction(kernel, entry));
