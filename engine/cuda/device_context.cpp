@@ -309,6 +309,11 @@ void* DeviceContext::loadFunction(const CompiledKernel& kernel, const std::strin
     return function;
 }
 
+void DeviceContext::preload(const CompiledKernel& kernel) {
+    makeCurrent();
+    loadFunction(kernel, "");
+}
+
 void DeviceContext::launch(const CompiledKernel& kernel, const LaunchShape& s, void** args, const std::string& entry) {
     makeCurrent();
     launchOnCurrent(loadFunction(kernel, entry), s, args, entry.empty() ? kernel.entry : entry);

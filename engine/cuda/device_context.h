@@ -40,6 +40,9 @@ public:
     const std::string& arch() const { return arch_; }
     int multiprocessorCount() const { return multiprocessors_; }
 
+    // Loads `kernel`'s module (the driver's JIT for PTX) ahead of its first launch: before a CUDA graph records the
+    // launch, which may not load a module.
+    void preload(const CompiledKernel& kernel);
     // Makes this device's context current on the calling thread (every method below does this itself).
     void makeCurrent() const;
     // The CUstream cwb's work on this device runs on (opaque so that callers need no CUDA headers).

@@ -83,7 +83,7 @@ public:
     }
 
     void launch(size_t index, std::span<void* const> buffers, const SymbolValues& symbols) override {
-        if (background_ && (background_->ready() || quickLaunches_[index] >= tiers_.quickLaunches)) adoptOptimised();
+        if (background_ && ((tiers_.swapWhenReady && background_->ready()) || quickLaunches_[index] >= tiers_.quickLaunches)) adoptOptimised();
         if (quickTier_[index]) {
             ++quickLaunches_[index];
             cuda::launchQuickTier(device_, *compiled_[index], kernels_[index], buffers, symbols);
@@ -108,7 +108,9 @@ public:
     }
 
     void awaitOptimised() override {
-        if (background_) adoptOptimised();
+        if (!background_) return;
+        adoptOptimised();
+        for (const auto& compiled : compiled_) device_.preload(*compiled);  // not inside the recording
     }
 
     double compileSeconds() const override { return compileSeconds_; }

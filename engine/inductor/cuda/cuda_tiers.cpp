@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <string>
 
 #include "inductor/nvptx/nvptx_codegen.h"
 
@@ -52,6 +53,8 @@ TierSettings tierSettingsFromEnvironment() {
     settings.tiered = environmentInt("CWB_CUDA_TIERS", 1) != 0;
     settings.quickJitLevel = std::clamp(environmentInt("CWB_CUDA_QUICK_JIT_OPT", settings.quickJitLevel), 0, 4);
     settings.quickLaunches = std::max(0, environmentInt("CWB_CUDA_QUICK_LAUNCHES", settings.quickLaunches));
+    const char* swap = std::getenv("CWB_CUDA_TIER_SWAP");
+    settings.swapWhenReady = !(swap && std::string(swap) == "launches");
     return settings;
 }
 

@@ -18,11 +18,14 @@ namespace eng::inductor::cuda {
 /// Settings from the environment: CWB_CUDA_TIERS=0 compiles every kernel's optimised tier before the first call
 /// (default 1); CWB_CUDA_QUICK_JIT_OPT=0..4 the driver's optimisation level for the quick tier's PTX (default 1);
 /// CWB_CUDA_QUICK_LAUNCHES=N: a kernel's launches on the quick tier before a launch waits for the optimised one
-/// (default 8, so that a loop past its first calls runs at full speed however long the compile takes).
+/// (default 8, so that a loop past its first calls runs at full speed however long the compile takes);
+/// CWB_CUDA_TIER_SWAP=launches swaps exactly then, not as soon as the optimised kernels are ready (tests, and
+/// measuring the quick tier's own run time).
 struct TierSettings {
     bool tiered = true;
     int quickJitLevel = 1;
     int quickLaunches = 8;
+    bool swapWhenReady = true;
 };
 TierSettings tierSettingsFromEnvironment();
 
