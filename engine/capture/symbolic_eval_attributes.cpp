@@ -194,6 +194,10 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
         else if (contains(instance.bufferOrder)) kind = Source::Kind::Buffer;
     }
     VarRef v = wrapSource(value, Source::child(object->source, kind, name));
+    // An int attribute of an nn.Module stays static (Dynamo's is_int_specialization_case): a new value recompiles.
+    if (v->kind == Variable::Kind::SymScalar && value.is(vm::Kind::Int) && object->value.is(vm::Kind::Instance) &&
+        vm_.isInstance(object->value, *vm_.builtinClass("Module")))
+        specializeScalar(v);
     // A method of a set or str guarded by its contents reads only what the guard pins: foldable (calls.cpp).
     if (value.is(vm::Kind::Native) && (object->value.is(vm::Kind::Set) || object->value.is(vm::Kind::Str) || object->value.isNumber()))
         v->self = object;

@@ -192,7 +192,12 @@ VarRef callTensorMethod(Tracer& tracer, const VarRef& method, std::vector<VarRef
     }
     // t.type() names the dtype and device, which TENSOR_MATCH guards.
     if (name == "type" && args.empty() && kwargs.empty()) return tracer.constant(tracer.vm().call(tracer.vm().getAttr(self->value, name), {}));
-    if (name == "numel" && tracer.isConstant(tracer.getAttr(*tracer.currentFrame(), self, "shape"))) return tracer.constant(vm::Value(t.numel()));
+    // numel() and is_contiguous() of a tensor of static shape fold: TENSOR_MATCH guards its sizes and strides.
+    const bool staticShape = tracer.isConstant(tracer.getAttr(*tracer.currentFrame(), self, "shape"));
+    if (name == "numel" && staticShape) return tracer.constant(vm::Value(t.numel()));
+    if (name == "is_contiguous" && args.empty() && kwargs.empty() && staticShape && self->source &&
+        (!self->node || self->node->op == NodeOp::Placeholder))
+        return tracer.constant(tracer.vm().call(tracer.vm().getAttr(self->value, name), {}));
     std::vector<VarRef> all{self};
     all.insert(all.end(), args.begin(), args.end());
     return tracer.callTensorOp(NodeOp::CallMethod, name, all, kwargs, vm::Value(), CallKind::Callable);

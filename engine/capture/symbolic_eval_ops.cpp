@@ -147,6 +147,8 @@ VarRef Tracer::setOf(const std::vector<VarRef>& items) {
 }
 
 void Tracer::addToSet(const VarRef& set, const VarRef& item) {
+    // A symbolic size is hashed by its value, as a SymInt is: specialized to it (an equality guard on the size).
+    if (item->kind == Variable::Kind::SymScalar) specializeScalar(item);
     if (isConstant(item)) {
         argOf(item);
         std::make_shared<vm::SetObject>()->add(exampleOf(item));  // unhashable constants raise Python's TypeError

@@ -5,6 +5,7 @@
 
 #include "tensor/autograd/inference_mode.h"
 #include "tensor/conversion.h"
+#include "tensor/layout.h"
 #include "tensor/registry_support.h"
 #include "tensor/shape.h"
 
@@ -130,7 +131,7 @@ void registerTensorMethodOps(OpRegistry& r) {
     });
     r.def(method("itemsize"), "itemsize(Tensor self)", [](const Args& a) { return Value(static_cast<int64_t>(a.tensor(0).itemBytes())); });
     r.def(method("nbytes"), "nbytes(Tensor self)", [](const Args& a) { return Value(static_cast<int64_t>(a.tensor(0).nbytes())); });
-    r.def(method("layout"), "layout(Tensor self)", [](const Args&) { return Value("torch.strided"); });
+    r.def(method("layout"), "layout(Tensor self)", [](const Args&) { return Value(kStridedLayout); });
 
     r.def(method("__setattr__"), "__setattr__(Tensor self, str name, Any value)", [](const Args& a) {
         Tensor self = a.tensor(0);

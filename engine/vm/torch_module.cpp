@@ -8,6 +8,7 @@
 
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/autograd/inference_mode.h"
+#include "tensor/layout.h"
 #include "tensor/registry.h"
 #include "vm/backend_catalog.h"
 #include "vm/interpreter.h"
@@ -415,6 +416,7 @@ void defineLegacyTensorTypes(Interpreter& vm, ModuleObject& module) {
 void installTorch(Interpreter& vm) {
     auto torch = newModule(vm, "torch", "torch.");
     for (const auto& [name, dtype] : kDTypes) torch->attributes[name] = Value(std::make_shared<DTypeObject>(dtype));
+    torch->attributes["strided"] = makeStr(tensor::kStridedLayout);  // the value Tensor.layout gives
     torch->attributes["Tensor"] = Value(vm.builtinClass("Tensor"));
     torch->attributes["dtype"] = Value(vm.builtinClass("dtype"));
     auto size = vm.builtinClass("Size");
