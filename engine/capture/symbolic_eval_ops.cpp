@@ -134,9 +134,7 @@ std::optional<bool> sameSetElement(Tracer& tracer, const VarRef& a, const VarRef
     return std::nullopt;
 }
 
-[[noreturn]] void unsupportedSetElement(Tracer& tracer) {
-    tracer.unsupported("Unsupported set element", "Dynamo traces sets of constants and tensors only.", {}, "SetVariable");
-}
+[[noreturn]] void unsupportedSetElement(Tracer& tracer) { tracer.unsupported("Unsupported set element", "Dynamo traces sets of constants and tensors only.", {}, "SetVariable"); }
 
 }  // namespace
 
@@ -147,8 +145,7 @@ VarRef Tracer::setOf(const std::vector<VarRef>& items) {
 }
 
 void Tracer::addToSet(const VarRef& set, const VarRef& item) {
-    // A symbolic size is hashed by its value, as a SymInt is: specialized to it (an equality guard on the size).
-    if (item->kind == Variable::Kind::SymScalar) specializeScalar(item);
+    if (item->kind == Variable::Kind::SymScalar) specializeScalar(item);  // a symbolic size hashes by value: guarded equal
     if (isConstant(item)) {
         argOf(item);
         std::make_shared<vm::SetObject>()->add(exampleOf(item));  // unhashable constants raise Python's TypeError
