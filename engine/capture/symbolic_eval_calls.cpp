@@ -474,18 +474,10 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
             unsupported("Unsupported nested function", "Dynamo does not pass a function with a closure created in the compiled frame to a builtin.",
                         {"Call the nested function inside the compiled region only, or define it outside."}, "call_function " + vm_.repr(value));
         if (callable->self && (readOnlyMethod(vm_, callable->self->value, name) || ownSetMutator(*callable->self, name)) &&
-            std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) &&
-            std::all_of(kwargs.begin(), kwargs.end(), [this](const auto& kw) { return isConstant(kw.second); })) {
+            allConstant(args, kwargs)) {
             // A method that only reads a constant (cls.__dataclass_fields__.values(), "-".join(names)): folded.
             if (callable->self->source) guardValue(callable->self);
-            vm::ValueList values;
-            for (const VarRef& a : args) {
-                argOf(a);
-                values.push_back(exampleOf(a));
-            }
-            vm::KwArgs kw;
-            for (const auto& [key, a] : kwargs) kw.emplace_back(key, exampleOf(a));
-            return constant(vm_.call(value, std::move(values), std::move(kw)));
+            return constant(callOnExamples(value, args, kwargs));
         }
         std::string module = callable->name.empty() ? moduleHolding(*this, value) : callable->name;
         if (module == "torch._dynamo" && name == "graph_break")

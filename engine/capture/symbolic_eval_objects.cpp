@@ -53,19 +53,13 @@ bool Tracer::isUserInstance(const VarRef& v) {
            isPlainUserClass(*this, *v->value.as<vm::InstanceObject>().cls);
 }
 
-std::optional<VarRef> Tracer::constructModule(const VarRef& cls, const std::vector<VarRef>& args,
-                                              const std::vector<std::pair<std::string, VarRef>>& kwargs) {
-    const auto& classObject = cls->value.as<vm::ClassObject>();
-    if (!classObject.isSubclassOf(*vm_.builtinClass("Module"))) return std::nullopt;
-    // Only the builtin constructors run at trace time: a user __init__ could have effects outside the module.
-    std::optional<vm::Value> init = classObject.lookup("__init__");
-    bool builtinInit = !init || init->is(vm::Kind::Native);
-    bool constantArgs = std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) &&
-                        std::all_of(kwargs.begin(), kwargs.end(), [this](const auto& kw) { return isConstant(kw.second); });
-    if (!builtinInit || !constantArgs)
-        unsupported("Unsupported nn.Module construction", fmt::format("Dynamo does not trace the construction of `{}` here.", classObject.name), {},
-                    "call_function UserDefinedClassVariable(" + classObject.name + ")");
-    guardValue(cls);
+bool Tracer::allConstant(const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs) {
+    return std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) &&
+           std::all_of(kwargs.begin(), kwargs.end(), [this](const auto& kw) { return isConstant(kw.second); });
+}
+
+vm::Value Tracer::callOnExamples(const vm::Value& callee, const std::vector<VarRef>& args,
+                                 const std::vector<std::pair<std::string, VarRef>>& kwargs) {
     vm::ValueList values;
     for (const VarRef& a : args) {
         argOf(a);
@@ -76,7 +70,21 @@ std::optional<VarRef> Tracer::constructModule(const VarRef& cls, const std::vect
         argOf(a);
         kw.emplace_back(key, exampleOf(a));
     }
-    vm::Value module = vm_.call(cls->value, std::move(values), std::move(kw));
+    return vm_.call(callee, std::move(values), std::move(kw));
+}
+
+std::optional<VarRef> Tracer::constructModule(const VarRef& cls, const std::vector<VarRef>& args,
+                                              const std::vector<std::pair<std::string, VarRef>>& kwargs) {
+    const auto& classObject = cls->value.as<vm::ClassObject>();
+    if (!classObject.isSubclassOf(*vm_.builtinClass("Module"))) return std::nullopt;
+    // Only the builtin constructors run at trace time: a user __init__ could have effects outside the module.
+    std::optional<vm::Value> init = classObject.lookup("__init__");
+    bool builtinInit = !init || init->is(vm::Kind::Native);
+    if (!builtinInit || !allConstant(args, kwargs))
+        unsupported("Unsupported nn.Module construction", fmt::format("Dynamo does not trace the construction of `{}` here.", classObject.name), {},
+                    "call_function UserDefinedClassVariable(" + classObject.name + ")");
+    guardValue(cls);
+    vm::Value module = callOnExamples(cls->value, args, kwargs);
     // Its parameters and buffers would be the trace's constants, made once: a module holding any is refused.
     std::function<bool(const vm::Value&)> stateless = [&](const vm::Value& m) {
         const auto& instance = m.as<vm::InstanceObject>();
@@ -313,21 +321,9 @@ std::optional<VarRef> Tracer::constructDictSubclass(const VarRef& callable, std:
     if (name == "Counter") {
         // Counter(...) of constants counts now: a dict the trace owns (Dynamo's UserDefinedDictVariable), whose
         // Python methods (update, most_common) are inlined on it.
-        const bool constantArgs = std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) &&
-                                  std::all_of(kwargs.begin(), kwargs.end(), [this](const auto& kw) { return isConstant(kw.second); });
-        if (!constantArgs) return std::nullopt;
+        if (!allConstant(args, kwargs)) return std::nullopt;
         guardValue(callable);
-        vm::ValueList values;
-        for (const VarRef& a : args) {
-            argOf(a);
-            values.push_back(exampleOf(a));
-        }
-        vm::KwArgs kw;
-        for (const auto& [key, a] : kwargs) {
-            argOf(a);
-            kw.emplace_back(key, exampleOf(a));
-        }
-        return dictVariable(vm_.call(value, std::move(values), std::move(kw)));
+        return dictVariable(callOnExamples(value, args, kwargs));
     }
     if (name != "OrderedDict" && name != "defaultdict") return std::nullopt;
     guardValue(callable);

@@ -348,6 +348,11 @@ public:
     /// nullopt for other callables.
     std::optional<VarRef> constructDictSubclass(const VarRef& callable, std::vector<VarRef>& args,
                                                 std::vector<std::pair<std::string, VarRef>>& kwargs);
+    /// Whether every positional and keyword argument is a trace-time constant.
+    bool allConstant(const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs);
+    /// `callee` run now on the arguments' example values (a constructor of constants made at trace time).
+    vm::Value callOnExamples(const vm::Value& callee, const std::vector<VarRef>& args,
+                             const std::vector<std::pair<std::string, VarRef>>& kwargs);
     /// Calling a user object: its class's __call__ inlined.
     VarRef callObject(TraceFrame& frame, const VarRef& object, std::vector<VarRef> args, std::vector<std::pair<std::string, VarRef>> kwargs);
     /// collections.deque is Dynamo's DequeVariable: a method it does not model (rotate) breaks the graph at its call.

@@ -116,7 +116,8 @@ std::map<int, std::string> orderStores(Kernel& kernel, const std::function<int(i
 
 }  // namespace
 
-InPlaceStores planInPlaceStores(const LoweredGraph& graph, Schedule& schedule, const std::vector<std::pair<int, size_t>>& outputsUpdatingInputs) {
+InPlaceStores planInPlaceStores(const LoweredGraph& graph, Schedule& schedule, const std::vector<std::pair<int, size_t>>& outputsUpdatingInputs,
+                                bool tuningRerunsKernels) {
     InPlaceStores plan;
     plan.inputOf.assign(graph.buffers.size(), -1);
     std::vector<int> inputBufferOf(static_cast<size_t>(graph.inputCount), -1);
@@ -147,7 +148,8 @@ InPlaceStores planInPlaceStores(const LoweredGraph& graph, Schedule& schedule, c
         const GraphBuffer& input = graph.buffers[static_cast<size_t>(c.input)];
         std::string why;
         const auto [step, kernelIndex] = writingKernel(schedule, b.id);
-        if (b.kind != BufferKind::Pointwise || !schedule.stored[static_cast<size_t>(b.id)] || b.dtype != input.dtype) why = "not a stored pointwise buffer of the input's dtype";
+        if (tuningRerunsKernels) why = "tuning runs its kernel several times on the live buffers";
+        else if (b.kind != BufferKind::Pointwise || !schedule.stored[static_cast<size_t>(b.id)] || b.dtype != input.dtype) why = "not a stored pointwise buffer of the input's dtype";
         else if (claimed[static_cast<size_t>(b.id)] || claimed[static_cast<size_t>(input.id)]) why = "the buffer or the input is another's";
         else if (step < 0) why = "no single kernel writes it";
         for (size_t o = 0; why.empty() && o < graph.outputs.size(); ++o)

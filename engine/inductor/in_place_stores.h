@@ -26,7 +26,10 @@ struct InPlaceStores {
 /// reruns the call eagerly from the inputs), and it is no other graph output. Each planned buffer and its input are
 /// marked `aliased` in its kernel (and its combo part), so the generated code does not declare them unaliased. The
 /// layouts, the caller's tensor and its storage being no other input's are checked on each call (CompiledGraph).
-InPlaceStores planInPlaceStores(const LoweredGraph& graph, Schedule& schedule, const std::vector<std::pair<int, size_t>>& outputsUpdatingInputs);
+/// `tuningRerunsKernels` (coordinate descent, max-autotune: a kernel runs several times on its first launch) stores
+/// nothing in place, since each extra run would update the input again.
+InPlaceStores planInPlaceStores(const LoweredGraph& graph, Schedule& schedule, const std::vector<std::pair<int, size_t>>& outputsUpdatingInputs,
+                                bool tuningRerunsKernels);
 
 /// Marks each planned buffer and its input `aliased` in the kernel that stores it, and in its combo parts.
 void markAliasedBuffers(const InPlaceStores& plan, Schedule& schedule);

@@ -225,7 +225,7 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     if (fx::torchLogEnabled("ir_post_fusion")) fx::logArtifact("ir_post_fusion", postFusionText(schedule, lowered));
     const double schedulingSeconds = secondsSince(start) - loweringSeconds;
     // Buffers that are an input's final value are stored into it by their kernel (Inductor's mutated buffers).
-    InPlaceStores inPlace = planInPlaceStores(lowered, schedule, config_.outputsUpdatingInputs);
+    InPlaceStores inPlace = planInPlaceStores(lowered, schedule, config_.outputsUpdatingInputs, config_.autotune || config_.coordinateDescent);
     std::vector<Kernel> kernels;
     for (const ScheduledKernel& k : schedule.kernels) kernels.push_back(k.kernel);
     const tensor::Device device = lowered.device;
