@@ -1,8 +1,10 @@
 // Ops written as registry calls (PyTorch's CompositeImplicitAutograd): their kernels call other ops through the
 // registry with grad mode as the caller left it, so autograd records the ops they are made of and no derivative
 // formula is written twice. torch.diag, topk, sort, the torch._foreach_* family (one op per list element), F.pad
-// (constant), F.conv1d/conv2d (sliding windows and a matrix product), F.avg_pool2d and F.batch_norm.
+// (constant), F.conv1d/conv2d (sliding windows and a matrix product), F.avg_pool2d, F.max_pool2d (windows padded
+// with -inf, torch.max so the gradient goes to the first max), F.adaptive_avg_pool2d, F.normalize and F.batch_norm.
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <set>
 
@@ -381,6 +383,67 @@ Tensor avgPool(const Args& a, size_t dims) {
     return top("Tensor.reshape", {result, ints(outShape)});
 }
 
+/// F.max_pool: windows of the input padded with -inf; torch.max over each window, so the gradient goes to the
+/// window's first maximum as PyTorch's max_pool indices do.
+Tensor maxPool(const Args& a, size_t dims) {
+    const Tensor& input = a.tensor(0);
+    const auto kernel = spatial(a, 1, dims, "kernel_size");
+    const auto stride = a.isNone(2) || a.intList(2).empty() ? kernel : spatial(a, 2, dims, "stride");
+    const auto padding = spatial(a, 3, dims, "padding");
+    const auto dilation = spatial(a, 4, dims, "dilation");
+    const bool ceilMode = a.boolean(5);
+    if (a.boolean(6)) fail(ErrorKind::NotImplemented, "max_pool with return_indices=True is not supported by cwb");
+    const int64_t rank = input.dim();
+    if (rank != static_cast<int64_t>(dims) + 1 && rank != static_cast<int64_t>(dims) + 2)
+        fail(ErrorKind::Runtime, fmt::format("max_pool{}d: Expected {}D or {}D input tensor", dims, dims + 1, dims + 2));
+    std::vector<int64_t> pad;
+    std::vector<int64_t> extra(dims, 0);
+    for (size_t d = 0; d < dims; ++d) {
+        if (padding[d] * 2 > kernel[d])
+            fail(ErrorKind::Runtime, fmt::format("pad should be at most half of effective kernel size, but got pad={}, kernel_size={} and dilation={}",
+                                                 padding[d], kernel[d], dilation[d]));
+        const int64_t size = input.size(rank - static_cast<int64_t>(dims) + static_cast<int64_t>(d));
+        const int64_t span = dilation[d] * (kernel[d] - 1) + 1;
+        int64_t out = (size + 2 * padding[d] - span + (ceilMode ? stride[d] - 1 : 0)) / stride[d] + 1;
+        if (ceilMode && (out - 1) * stride[d] >= size + padding[d]) --out;
+        if (out <= 0) fail(ErrorKind::Runtime, fmt::format("max_pool{}d: output size is too small", dims));
+        extra[d] = std::max<int64_t>((out - 1) * stride[d] + span - size - 2 * padding[d], 0);
+    }
+    for (size_t d = dims; d-- > 0;) pad.insert(pad.end(), {padding[d], padding[d] + extra[d]});
+    const Shape leading(input.sizes().begin(), input.sizes().end() - static_cast<std::ptrdiff_t>(dims));
+    Shape flat{1, -1};
+    flat.insert(flat.end(), input.sizes().end() - static_cast<std::ptrdiff_t>(dims), input.sizes().end());
+    const Tensor x = constantPad(top("Tensor.reshape", {input, ints(flat)}), pad, Scalar(-std::numeric_limits<double>::infinity()));
+    const Tensor cols = windows(x, kernel, stride, dilation);  // (1, N*C, *out, *kernel)
+    Shape byWindow(cols.sizes().begin(), cols.sizes().begin() + 2 + static_cast<std::ptrdiff_t>(dims));
+    byWindow.push_back(-1);
+    const Tensor result = op("torch.max", {top("Tensor.reshape", {cols, ints(byWindow)}), -1}).items()[0].toTensor();
+    Shape outShape = leading;
+    outShape.insert(outShape.end(), result.sizes().begin() + 2, result.sizes().end());
+    return top("Tensor.reshape", {result, ints(outShape)});
+}
+
+/// F.adaptive_avg_pool: cell i of a dim averages [floor(i*in/out), ceil((i+1)*in/out)); a rectangle's mean is the
+/// mean of its per-dim means (every row of a cell has the same count), so the dims are pooled one at a time.
+Tensor adaptiveAvgPool(const Args& a, size_t dims) {
+    Tensor x = a.tensor(0);
+    std::vector<Value> sizes = a[1].isSequence() ? std::vector<Value>(a[1].items().begin(), a[1].items().end()) : std::vector<Value>(dims, a[1]);
+    if (sizes.size() != dims) fail(ErrorKind::Runtime, fmt::format("adaptive_avg_pool{}d: output_size must be {}", dims, dims));
+    for (size_t d = 0; d < dims; ++d) {
+        const int64_t dim = x.dim() - static_cast<int64_t>(dims) + static_cast<int64_t>(d);
+        const int64_t in = x.size(dim);
+        const int64_t out = sizes[d].isNone() ? in : sizes[d].toInt();
+        if (out == in) continue;
+        std::vector<Value> cells;
+        for (int64_t i = 0; i < out; ++i) {
+            const int64_t start = i * in / out, end = ((i + 1) * in + out - 1) / out;
+            cells.emplace_back(top("torch.mean", {top("torch.narrow", {x, dim, start, end - start}), ints({dim}), true}));
+        }
+        x = cells.size() == 1 ? cells[0].toTensor() : top("torch.cat", {Value::list(cells), dim});
+    }
+    return x;
+}
+
 Tensor batchNorm(const Args& a) {
     const Tensor input = a.tensor(0);
     const Tensor runningMean = a.optTensor(1), runningVar = a.optTensor(2), weight = a.optTensor(3), bias = a.optTensor(4);
@@ -454,6 +517,21 @@ void registerCompositeOps(OpRegistry& registry) {
                      "int? divisor_override=None)",
               [dims](const Args& a) { return Value(avgPool(a, dims)); });
     }
+    for (size_t dims : {size_t{1}, size_t{2}}) {
+        const std::string name = fmt::format("max_pool{}d", dims);
+        r.def({"F." + name, "torch." + name},
+              name + "(Tensor input, int[] kernel_size, int[]? stride=None, int[] padding=[0], int[] dilation=[1], bool ceil_mode=False, "
+                     "bool return_indices=False)",
+              [dims](const Args& a) { return Value(maxPool(a, dims)); });
+        const std::string adaptive = fmt::format("adaptive_avg_pool{}d", dims);
+        r.def({"F." + adaptive, "torch." + adaptive}, adaptive + "(Tensor input, Any output_size)",
+              [dims](const Args& a) { return Value(adaptiveAvgPool(a, dims)); });
+    }
+    // F.normalize: x / max(||x||_p, eps) along dim.
+    r.def({"F.normalize"}, "normalize(Tensor input, float p=2.0, int dim=1, float eps=1e-12, Tensor? out=None)", [](const Args& a) {
+        const Tensor norm = top("torch.linalg.vector_norm", {a.tensor(0), a.real(1), ints({a.integer(2)}), true});
+        return Value(top("torch.div", {a.tensor(0), top("torch.clamp_min", {norm, a.real(3)})}));
+    });
     r.def({"F.batch_norm"},
           "batch_norm(Tensor input, Tensor(a! if training)? running_mean, Tensor(b! if training)? running_var, "
           "Tensor? weight=None, Tensor? bias=None, bool training=False, "

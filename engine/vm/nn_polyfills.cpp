@@ -241,6 +241,77 @@ class AvgPool2d(Module):
 
     def extra_repr(self):
         return "kernel_size={}, stride={}, padding={}".format(self.kernel_size, self.stride, self.padding)
+
+class _MaxPoolNd(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self):
+        return "kernel_size={}, stride={}, padding={}, dilation={}, ceil_mode={}".format(
+            self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode)
+
+
+class MaxPool1d(_MaxPoolNd):
+    def forward(self, input):
+        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
+
+
+class MaxPool2d(_MaxPoolNd):
+    def forward(self, input):
+        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
+
+
+class AdaptiveAvgPool1d(Module):
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input):
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+    def extra_repr(self):
+        return "output_size={}".format(self.output_size)
+
+
+class AdaptiveAvgPool2d(AdaptiveAvgPool1d):
+    def forward(self, input):
+        return F.adaptive_avg_pool2d(input, self.output_size)
+)PY";
+
+const char* kFlatten = R"PY(
+from torch.nn import Module
+
+
+class Flatten(Module):
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, input):
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self):
+        return "start_dim={}, end_dim={}".format(self.start_dim, self.end_dim)
+
+
+class Unflatten(Module):
+    def __init__(self, dim, unflattened_size):
+        super().__init__()
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input):
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self):
+        return "dim={}, unflattened_size={}".format(self.dim, self.unflattened_size)
 )PY";
 
 const char* kUtils = R"PY(
@@ -299,7 +370,7 @@ const char* nnContainersPolyfillSource();
 
 const std::vector<std::string>& nnLayerModules() {
     static const std::vector<std::string> modules = {"torch.nn.modules.activation", "torch.nn.modules.conv", "torch.nn.modules.batchnorm",
-                                                     "torch.nn.modules.pooling", "torch.nn.modules.container"};
+                                                     "torch.nn.modules.pooling", "torch.nn.modules.flatten", "torch.nn.modules.container"};
     return modules;
 }
 
@@ -309,6 +380,7 @@ const char* nnPolyfillSource(const std::string& module) {
                                                                 {"torch.nn.modules.conv", kConv},
                                                                 {"torch.nn.modules.batchnorm", kBatchNorm},
                                                                 {"torch.nn.modules.pooling", kPooling},
+                                                                {"torch.nn.modules.flatten", kFlatten},
                                                                 {"torch.nn.modules.container", nnContainersPolyfillSource()},
                                                                 {"torch.nn.utils", kUtils},
                                                                 {"torch.nn.utils.clip_grad", kUtils}};
