@@ -12,42 +12,22 @@
 
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/creation.h"
+#include "tensor/registry_composite.h"
 #include "tensor/registry_support.h"
 
 namespace eng::tensor {
 
 namespace {
 
-Value op(std::string_view name, std::initializer_list<Value> args, const KeywordArgs& kwargs = {}) {
-    const std::vector<Value> list(args);
-    return OpRegistry::instance().call(name, list, kwargs);
-}
-Tensor top(std::string_view name, std::initializer_list<Value> args, const KeywordArgs& kwargs = {}) {
-    return op(name, args, kwargs).toTensor();
-}
-Value ints(const std::vector<int64_t>& v) {
-    ValueList items(v.begin(), v.end());
-    return Value::list(std::move(items));
-}
+using composite::CompositeRegistry;
+using composite::ints;
+using composite::op;
+using composite::top;
 
 std::set<std::string, std::less<>>& compositeNames() {
     static std::set<std::string, std::less<>> names;
     return names;
 }
-
-/// Registers through `r`, remembering each schema's name as composite (autograd dispatch runs it as is).
-class CompositeRegistry {
-public:
-    explicit CompositeRegistry(OpRegistry& r) : r_(r) {}
-    void def(const std::vector<std::string>& names, std::string_view schema, Kernel kernel) {
-        compositeNames().emplace(schema.substr(0, schema.find('(')));
-        r_.def(names, schema, std::move(kernel));
-    }
-
-private:
-    OpRegistry& r_;
-};
-
 
 // ---- diag and topk ----
 
@@ -486,6 +466,11 @@ Tensor batchNorm(const Args& a) {
 
 }  // namespace
 
+void composite::CompositeRegistry::def(const std::vector<std::string>& names, std::string_view schema, Kernel kernel) {
+    compositeNames().emplace(schema.substr(0, schema.find('(')));
+    r_.def(names, schema, std::move(kernel));
+}
+
 bool isCompositeOp(std::string_view schemaName) { return compositeNames().contains(schemaName); }
 
 void registerCompositeOps(OpRegistry& registry) {
@@ -499,6 +484,7 @@ void registerCompositeOps(OpRegistry& registry) {
         return topk(x, x.dim() == 0 ? 1 : x.size(a.integer(1)), a.integer(1), a.boolean(2), true, "torch.return_types.sort");
     });
     registerForeachOps(r);
+    composite::registerIndexComposites(r);
     r.def({"F.pad", "torch._C._nn.pad"}, "pad(Tensor input, int[] pad, str mode='constant', float? value=None)", [](const Args& a) {
         if (a.str(2) != "constant")
             fail(ErrorKind::NotImplemented, fmt::format("F.pad: mode '{}' is not supported by cwb (only 'constant')", a.str(2)));
