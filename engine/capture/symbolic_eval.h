@@ -32,6 +32,9 @@ std::optional<VarRef> callGradModeDecorated(Tracer& tracer, TraceFrame& frame, c
                                             const std::vector<std::pair<std::string, VarRef>>& kwargs);
 /// Dynamo's VariableTracker repr of a value in its messages (`LazyVariableTracker(realized: TensorVariable())`).
 std::string variableRepr(Tracer& tracer, const Variable& v);
+/// Dynamo's dataclasses.fields handling reads a user object's fields only: the call on anything else (the class,
+/// `fields(Config)`) breaks the graph with its "dataclass fields failure" (symbolic_eval_objects.cpp).
+void breakOnDataclassFieldsOfNonInstance(Tracer& tracer, const vm::Value& function, const std::vector<VarRef>& args);
 /// A call of torch.optim's SGD / Adam / AdamW `step` (symbolic_eval_optimizer.cpp); nullopt for any other callable.
 std::optional<VarRef> callOptimizerStep(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,
                                         const std::vector<std::pair<std::string, VarRef>>& kwargs);

@@ -387,10 +387,9 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     // torch.compiler.substitute_in_graph: the polyfill is inlined in the original's place (PolyfilledFunctionVariable).
     if (std::optional<vm::Value> polyfill = graphSubstitute(value)) return inlineFunction(frame, *polyfill, std::move(args), std::move(kwargs), nullptr);
     if (value.is(vm::Kind::Function)) {
-        if (value.as<vm::FunctionObject>().attributes.contains("_torchdynamo_allow_in_graph")) {
-            std::string target = "__main__." + value.as<vm::FunctionObject>().code->name;
-            return callTensorOp(NodeOp::CallFunction, target, args, kwargs, value, CallKind::Callable);
-        }
+        if (value.as<vm::FunctionObject>().attributes.contains("_torchdynamo_allow_in_graph"))
+            return callTensorOp(NodeOp::CallFunction, "__main__." + value.as<vm::FunctionObject>().code->name, args, kwargs, value, CallKind::Callable);
+        breakOnDataclassFieldsOfNonInstance(*this, value, args);
         return inlineFunction(frame, value, std::move(args), std::move(kwargs), nullptr);
     }
     if (value.is(vm::Kind::BoundMethod)) {

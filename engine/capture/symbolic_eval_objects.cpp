@@ -345,4 +345,21 @@ std::optional<VarRef> Tracer::constructDictSubclass(const VarRef& callable, std:
     return out;
 }
 
+void breakOnDataclassFieldsOfNonInstance(Tracer& tracer, const vm::Value& function, const std::vector<VarRef>& args) {
+    const auto& fn = function.as<vm::FunctionObject>();
+    if (fn.code->name != "fields" || !fn.globals || args.size() != 1) return;
+    auto module = fn.globals->find("__name__");
+    if (module == fn.globals->end() || !module->second.is(vm::Kind::Str) || module->second.str() != "dataclasses") return;
+    const Variable& obj = *args[0];
+    if ((obj.kind == Variable::Kind::Python || obj.kind == Variable::Kind::Object) && obj.value.is(vm::Kind::Instance)) return;
+    const bool isClass = obj.kind == Variable::Kind::Python && obj.value.is(vm::Kind::Class);
+    // Dynamo's explanation ends in a newline: its message has a blank line more before the debug context.
+    const std::string repr = isClass ? "UserDefinedClassVariable(" + tracer.vm().repr(obj.value) + ")" : variableRepr(tracer, obj);
+    tracer.unsupported("dataclass fields failure",
+                       fmt::format("Dataclass fields handling fails for {}. Expected it to be a user-defined object.\n", repr), {},
+                       isClass ? fmt::format("obj: {}; variable type: <class 'torch._dynamo.variables.user_defined.UserDefinedClassVariable'>", repr)
+                               : "obj: " + repr,
+                       180);
+}
+
 }  // namespace eng::capture

@@ -102,13 +102,15 @@ def _dataclass_init(self, *args, **kwargs):
             listed = ", ".join(missing[:-1]) + ", and " + missing[-1]
         raise TypeError(qualname + " missing " + str(len(missing)) + " required positional argument" +
                         ("" if len(missing) == 1 else "s") + ": " + listed)
+    # A frozen class's own __setattr__ refuses every field, so its __init__ stores through object's, as CPython's.
+    store = object.__setattr__ if cls.__dataclass_params__.frozen else setattr
     for f in cls.__dataclass_fields__.values():
         if f.init:
-            setattr(self, f.name, values[f.name])
+            store(self, f.name, values[f.name])
         elif f.default is not MISSING:
-            setattr(self, f.name, f.default)
+            store(self, f.name, f.default)
         elif f.default_factory is not MISSING:
-            setattr(self, f.name, f.default_factory())
+            store(self, f.name, f.default_factory())
     if hasattr(self, "__post_init__"):
         self.__post_init__()
 
@@ -129,12 +131,48 @@ def _dataclass_eq(self, other):
     return _compared(self) == _compared(other)
 
 
-def _process_class(cls, init, make_repr, eq, frozen, kw_only):
+class _DataclassParams:
+    def __init__(self, init, repr, eq, order, unsafe_hash, frozen):
+        self.init = init
+        self.repr = repr
+        self.eq = eq
+        self.order = order
+        self.unsafe_hash = unsafe_hash
+        self.frozen = frozen
+
+
+def _defines(cls, name):
+    # `name in cls.__dict__`: found on the class but not the same object its base gives (classes carry no __dict__).
+    own = getattr(cls, name, None)
+    return own is not None and (cls.__base__ is None or own is not getattr(cls.__base__, name, None))
+
+
+def _frozen_methods(cls, field_names):
+    # CPython's generated pair: a field of the class (or any name on the class itself) cannot change; a subclass
+    # that is no dataclass may still set its own attributes.
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in field_names:
+            raise FrozenInstanceError("cannot assign to field " + repr(name))
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in field_names:
+            raise FrozenInstanceError("cannot delete field " + repr(name))
+        super(cls, self).__delattr__(name)
+
+    return __setattr__, __delattr__
+
+
+def _process_class(cls, init, make_repr, eq, order, unsafe_hash, frozen, kw_only):
     fields = {}
     base = cls.__base__
     if base is not None and hasattr(base, "__dataclass_fields__"):
         for name, f in base.__dataclass_fields__.items():
             fields[name] = f
+        if base.__dataclass_params__.frozen and not frozen:
+            raise TypeError("cannot inherit non-frozen dataclass from a frozen one")
+        if frozen and not base.__dataclass_params__.frozen:
+            raise TypeError("cannot inherit frozen dataclass from a non-frozen one")
     for name, annotation in _own_annotations(cls).items():
         if _is_classvar(annotation):
             continue
@@ -162,11 +200,18 @@ def _process_class(cls, init, make_repr, eq, frozen, kw_only):
         elif seen_default is not None:
             raise TypeError("non-default argument '" + f.name + "' follows default argument '" + seen_default + "'")
     cls.__dataclass_fields__ = fields
-    if init:
+    cls.__dataclass_params__ = _DataclassParams(init, make_repr, eq, order, unsafe_hash, frozen)
+    if frozen:
+        for name in ("__setattr__", "__delattr__"):
+            if _defines(cls, name):
+                raise TypeError("Cannot overwrite attribute " + name + " in class " + cls.__name__)
+        cls.__setattr__, cls.__delattr__ = _frozen_methods(cls, tuple(fields))
+    # Methods the class body wrote itself stay, as CPython's _set_new_attribute leaves them.
+    if init and not _defines(cls, "__init__"):
         cls.__init__ = _dataclass_init
-    if make_repr:
+    if make_repr and not _defines(cls, "__repr__"):
         cls.__repr__ = _dataclass_repr
-    if eq:
+    if eq and not _defines(cls, "__eq__"):
         cls.__eq__ = _dataclass_eq
     cls.__match_args__ = tuple(f.name for f in fields.values() if f.init)
     return cls
@@ -174,11 +219,8 @@ def _process_class(cls, init, make_repr, eq, frozen, kw_only):
 
 def dataclass(cls=None, *, init=True, repr=True, eq=True, order=False, unsafe_hash=False, frozen=False,
               match_args=True, kw_only=False, slots=False, weakref_slot=False):
-    if frozen:
-        raise NotImplementedError("dataclass(frozen=True) is not supported by cwb yet")
-
     def wrap(cls):
-        return _process_class(cls, init, repr, eq, frozen, kw_only)
+        return _process_class(cls, init, repr, eq, order, unsafe_hash, frozen, kw_only)
 
     if cls is None:
         return wrap
