@@ -64,19 +64,6 @@ std::vector<std::filesystem::path> pythonPath() {
     return directories;
 }
 
-/// The end of the program is a synchronisation point: a device-side assertion that no copy or synchronize raised
-/// yet (a cuda loss with a target out of range) is raised now, as an uncaught error: true when one was.
-bool raisedPendingDeviceErrors(eng::vm::Interpreter& vm) {
-    try {
-        eng::cuda::DeviceContext::synchronizeStarted();
-    } catch (...) {
-        std::cout.flush();
-        fmt::print(stderr, "{}", vm.formatUncaught(std::current_exception()));
-        return true;
-    }
-    return false;
-}
-
 }  // namespace
 
 EntryResult runModuleAndEntry(eng::vm::Interpreter& vm, const ScriptEntry& entry, const std::string& text) {
@@ -90,15 +77,17 @@ EntryResult runModuleAndEntry(eng::vm::Interpreter& vm, const ScriptEntry& entry
     }
     std::string name = entry.call.empty() ? "main" : entry.call;
     std::optional<eng::vm::Value> function = vm.global(name);
-    if (!function) {
-        // Scripts without main(device) are plain programs: running the module was the whole job.
-        if (entry.call.empty()) return {raisedPendingDeviceErrors(vm) ? 1 : 0, std::nullopt};
+    if (!function && !entry.call.empty()) {
         fmt::print(stderr, "{}: the script defines no '{}'\n", entry.script, name);
         return {1, std::nullopt};
     }
     try {
-        std::optional<eng::vm::Value> returned = vm.call(*function, {eng::vm::makeStr(entry.device)});
-        if (raisedPendingDeviceErrors(vm)) return {1, std::nullopt};
+        // Scripts without main(device) are plain programs: running the module was the whole job.
+        std::optional<eng::vm::Value> returned;
+        if (function) returned = vm.call(*function, {eng::vm::makeStr(entry.device)});
+        // The end of the program is a synchronisation point: a device-side assertion that no copy or synchronize
+        // raised yet (a cuda loss with a target out of range) is raised now, as an uncaught error.
+        eng::cuda::DeviceContext::synchronizeStarted();
         return {0, std::move(returned)};
     } catch (...) {
         std::cout.flush();
