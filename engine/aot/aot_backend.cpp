@@ -163,7 +163,8 @@ fx::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, std::sh
         tensor::autograd::GradModeGuard noGrad(false);
         fn = compilePass(vm, inference.graph, exampleInputs, code_, phases_, /*comboKernels=*/true, inference.mutations);
     }
-    stages_ = {{traces::GraphKind::AotInference, "aot_inference_graph", inference.graph, ""}};
+    const int64_t aotId = nextAotId();
+    stages_ = {{traces::GraphKind::AotInference, "aot_inference_graph", inference.graph, "", aotId}};
     if (!code_) {
         traces::OutputCode code;
         code.event = "engine";
@@ -173,9 +174,9 @@ fx::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, std::sh
                       fx::graphCode(*inference.graph);
         code_ = std::move(code);
     }
-    if (passes_ == PassCompiler::Inductor) stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", inference.graph, ""});
+    if (passes_ == PassCompiler::Inductor) stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", inference.graph, "", aotId});
     for (traces::Kernel& kernel : code_->kernels) kernel.postGradNodes = kernel.sourceNodes;
-    code_->source = aotIdLine(nextAotId(), "inference") + code_->source;
+    code_->source = aotIdLine(aotId, "inference") + code_->source;
     return [fn, inference](vm::Interpreter& machine, const vm::ValueList& inputs) {
         // AOT Autograd's epilogue: the final values go back into the mutated inputs, without recording autograd.
         tensor::autograd::GradModeGuard noGrad(false);
@@ -225,8 +226,16 @@ fx::CompiledFn AotBackend::compileCaptured(vm::Interpreter& vm, std::shared_ptr<
     if (tensor::autograd::isGradEnabled() && anyRequiresGrad(exampleInputs) && gradModeOffThroughout(*graph, true))
         return compileMutatingInference(vm, graph, exampleInputs);
     if (!tensor::autograd::isGradEnabled() || !anyRequiresGrad(exampleInputs)) {
+        // The captured graph is already functional here: it is the inference graph AOT Autograd would trace, and the
+        // inductor lowers it as its post-grad graph.
+        const int64_t aotId = nextAotId();
         fx::CompiledFn fn = compilePass(vm, graph, exampleInputs, code_, phases_);
-        if (code_) code_->source = aotIdLine(nextAotId(), "inference") + code_->source;
+        stages_ = {{traces::GraphKind::AotInference, "aot_inference_graph", graph, "", aotId}};
+        if (code_) {
+            stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", graph, "", aotId});
+            for (traces::Kernel& kernel : code_->kernels) kernel.postGradNodes = kernel.sourceNodes;
+            code_->source = aotIdLine(aotId, "inference") + code_->source;
+        }
         return fn;
     }
     const auto start = std::chrono::steady_clock::now();
@@ -277,19 +286,19 @@ fx::CompiledFn AotBackend::compileCaptured(vm::Interpreter& vm, std::shared_ptr<
 
     const std::string summary = fmt::format("# AOT Autograd: joint graph of {} nodes traced in {:.1f} ms, partitioned in {:.1f} ms\n",
                                             joint.graph->nodes().size(), traceSeconds * 1e3, partitionSeconds * 1e3) + partition.report();
-    stages_ = {{traces::GraphKind::AotJoint, "aot_joint_graph", joint.graph, ""},
-               {traces::GraphKind::AotForward, "aot_forward_graph", partition.forward, partition.report()},
-               {traces::GraphKind::AotBackward, "aot_backward_graph", partition.backward, ""}};
+    const int64_t aotId = nextAotId();
+    stages_ = {{traces::GraphKind::AotJoint, "aot_joint_graph", joint.graph, "", aotId},
+               {traces::GraphKind::AotForward, "aot_forward_graph", partition.forward, partition.report(), aotId},
+               {traces::GraphKind::AotBackward, "aot_backward_graph", partition.backward, "", aotId}};
     if (forwardCode && backwardCode) {
         // The inductor lowers the partitioned graphs as they are (no post-grad passes rewrite them): they are the
         // post-grad graphs its kernels' nodes refer to.
-        stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", partition.forward, ""});
-        stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", partition.backward, ""});
+        stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", partition.forward, "", aotId});
+        stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", partition.backward, "", aotId});
         for (auto* passCode : {&*forwardCode, &*backwardCode}) {
             for (traces::Kernel& kernel : passCode->kernels) kernel.postGradNodes = kernel.sourceNodes;
             codes_.push_back(*passCode);
         }
-        const int64_t aotId = nextAotId();
         codes_[0].source = aotIdLine(aotId, "forward") + summary + "# forward graph\n" + codes_[0].source;
         codes_[1].source = aotIdLine(aotId, "backward") + "# AOT Autograd: backward graph\n" + codes_[1].source;
     } else {

@@ -294,13 +294,7 @@ std::shared_ptr<CachedPass> compilePass(fx::CompileHost& host, const vm::Compile
     host.countCounter("frames", "ok", 1);
     if (sink) {
         sink->graphCaptured(compile.key, fx::graphRow(*graph));
-        for (const fx::Backend::StageGraph& stage : backend->stageGraphs()) {
-            traces::Graph row = fx::graphRow(*stage.graph);
-            row.kind = stage.kind;
-            row.name = stage.name;
-            row.text = stage.header + row.text;
-            sink->graphCaptured(compile.key, row);
-        }
+        for (const traces::Graph& row : backend->stageGraphRows()) sink->graphCaptured(compile.key, row);
         for (const traces::OutputCode& code : backend->generatedCodes()) sink->outputCode(compile.key, code);
     }
     compile.status = traces::CompileStatus::Ok;

@@ -36,7 +36,8 @@ void logBackendStages(const Backend& backend) {
     for (const Backend::StageGraph& stage : backend.stageGraphs()) {
         const std::string_view artifact = fx::artifactOfStageGraph(stage.kind);
         if (!artifact.empty() && fx::torchLogEnabled(artifact))
-            fx::logArtifact(artifact, fmt::format("TRACED GRAPH\n ===== {} =====\n {}{}", stage.name, stage.header, fx::readableGraph(*stage.graph)));
+            fx::logArtifact(artifact, fmt::format("TRACED GRAPH\n ===== {} =====\n {}{}", fx::stageGraphLogTitle(stage.kind, stage.aotId),
+                                                  stage.header, fx::readableGraph(*stage.graph)));
     }
     if (fx::torchLogEnabled("output_code"))
         for (const traces::OutputCode& code : backend.generatedCodes()) fx::logArtifact("output_code", "Output code: \n" + code.source);
@@ -373,13 +374,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
                     row.name = node->target;
                     sink_->graphCaptured(key, row);
                 }
-            for (const Backend::StageGraph& stage : backend->stageGraphs()) {
-                traces::Graph row = graphRow(*stage.graph);
-                row.kind = stage.kind;
-                row.name = stage.name;
-                row.text = stage.header + row.text;
-                sink_->graphCaptured(key, row);
-            }
+            for (const traces::Graph& row : backend->stageGraphRows()) sink_->graphCaptured(key, row);
             for (const traces::OutputCode& code : backend->generatedCodes()) sink_->outputCode(key, code);
         }
         if (logs_.graphCode)

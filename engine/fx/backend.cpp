@@ -12,6 +12,18 @@
 
 namespace eng::fx {
 
+std::vector<traces::Graph> Backend::stageGraphRows() const {
+    std::vector<traces::Graph> rows;
+    for (const StageGraph& stage : stageGraphs()) {
+        traces::Graph row = graphRow(*stage.graph);
+        row.kind = stage.kind;
+        row.name = stage.name;
+        row.text = stage.header + row.text;
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
 namespace {
 
 class EagerBackend : public Backend {

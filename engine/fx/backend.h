@@ -36,8 +36,12 @@ public:
         std::string name;  // aot_joint_graph, aot_forward_graph, aot_backward_graph, inductor_post_grad_graph
         std::shared_ptr<const Graph> graph;
         std::string header;  // comment lines shown above the graph's text (the partition's saved values)
+        int64_t aotId = -1;  // AOT Autograd's number of the compile it belongs to (TORCH_LOGS: "Forward graph 0")
     };
     virtual std::vector<StageGraph> stageGraphs() const { return {}; }
+    /// The stage graphs as the trace records them after the Dynamo graph: each one's row under its TORCH_TRACE name,
+    /// its header above its text.
+    std::vector<traces::Graph> stageGraphRows() const;
     /// Where the last compile() spent its time, phase by phase ("inductor_compile", "code_gen", ...), recorded
     /// with the compile after Dynamo's own "entire_frame_compile" and "backend_compile".
     virtual std::vector<traces::PhaseTime> phaseTimes() const { return {}; }

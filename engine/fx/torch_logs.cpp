@@ -106,6 +106,18 @@ std::string_view artifactOfStageGraph(traces::GraphKind kind) {
     }
 }
 
+std::string stageGraphLogTitle(traces::GraphKind kind, int64_t aotId) {
+    const std::string id = aotId >= 0 ? " " + std::to_string(aotId) : "";
+    switch (kind) {
+        case traces::GraphKind::AotJoint: return "Joint graph" + id;
+        case traces::GraphKind::AotForward:
+        case traces::GraphKind::AotInference: return "Forward graph" + id;
+        case traces::GraphKind::AotBackward: return "Backward graph" + id;
+        case traces::GraphKind::PostGrad: return "AFTER POST GRAD";
+        default: return "";
+    }
+}
+
 CompileIdScope::CompileIdScope(std::string compileId, std::ostream& out)
     : previousId_(std::exchange(currentCompileId, std::move(compileId))), previousOut_(std::exchange(currentLog, &out)) {}
 

@@ -34,6 +34,9 @@ void logComponent(std::string_view component, const std::string& text, bool debu
 /// The artifact a backend's stage graph is logged under: aot_joint_graph, aot_graphs (forward, backward, inference),
 /// post_grad_graphs; "" for a kind without one.
 std::string_view artifactOfStageGraph(traces::GraphKind kind);
+/// The title AOT Autograd and Inductor log a stage graph under ("Joint graph 0", "Forward graph 0" for a forward or
+/// an inference graph, "Backward graph 0", "AFTER POST GRAD"), `aotId` being the compile's AOT id.
+std::string stageGraphLogTitle(traces::GraphKind kind, int64_t aotId);
 
 /// Names the compile in progress on this thread ("0/1") and where its logs go while it lives, so that the backend's
 /// stages log under the compile id Dynamo gave it, as PyTorch's CompileContext does.
