@@ -15,6 +15,7 @@
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/pointwise.h"
+#include "tensor/reduction.h"
 
 namespace eng::inductor {
 
@@ -328,6 +329,20 @@ std::vector<bool> CompiledGraph::bindInPlaceStores(const vm::ValueList& inputs, 
     return bound;
 }
 
+void CompiledGraph::assertFinite(const ScheduleStep& step, const std::vector<tensor::Tensor>& tensors) const {
+    const bool kernel = step.kind == ScheduleStep::Kind::Kernel;
+    const std::vector<int> written = kernel ? schedule_.kernels[static_cast<size_t>(step.index)].members : std::vector<int>{step.index};
+    const std::string producer = kernel ? schedule_.kernels[static_cast<size_t>(step.index)].kernel.name
+                                        : graph_.buffers[static_cast<size_t>(step.index)].extern_.op;
+    for (int id : written) {
+        const tensor::Tensor& t = tensors[static_cast<size_t>(id)];
+        if (!t.defined() || !tensor::isFloating(t.dtype()) || t.numel() == 0) continue;
+        for (auto [check, what] : {std::pair{tensor::UnaryOp::IsNan, "NaN"}, std::pair{tensor::UnaryOp::IsInf, "infinity"}})
+            if (tensor::item(tensor::any(tensor::unary(check, t))).toBool())
+                vm::raise("AssertionError", fmt::format("nan_asserts: {} (written by {}) holds {}", graph_.buffers[static_cast<size_t>(id)].name, producer, what));
+    }
+}
+
 vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols, const Layouts& layouts) {
     std::vector<tensor::Tensor> tensors = bindInputs(inputs, layouts);
     const std::vector<bool> inPlace = bindInPlaceStores(inputs, layouts, tensors);
@@ -349,6 +364,7 @@ vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& 
             if (s.kind == ScheduleStep::Kind::Kernel) launchKernel(static_cast<size_t>(s.index), tensors, symbols);
             else tensors[static_cast<size_t>(s.index)] = runExtern(vm, s.index, tensors, symbols, layouts);
         }
+        if (nanAsserts_) assertFinite(s, tensors);
         for (size_t id = 0; id < lastUse_.size(); ++id)
             if (lastUse_[id] == static_cast<int>(step) && graph_.buffers[id].kind != BufferKind::Input) tensors[id] = tensor::Tensor();
     }

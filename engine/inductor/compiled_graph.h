@@ -55,6 +55,9 @@ public:
     /// each call a buffer is bound to its input's tensor when the caller's tensor is bound as it is (same layout, same
     /// device) and shares its storage with no other input; otherwise it gets memory of its own and is copied back.
     void setInPlaceStores(InPlaceStores plan) { inPlace_ = std::move(plan); }
+    /// nan_asserts: after each kernel and library call, the floating buffers it wrote are checked for NaN and
+    /// infinity, and AssertionError names the first that holds one (as Inductor's wrapper asserts after each buffer).
+    void setNanAsserts(bool on) { nanAsserts_ = on; }
     const InPlaceStores& inPlaceStores() const { return inPlace_; }
     /// After an ExternResultMismatch: the graph runs on the eager runtime from now on, and the run note says why.
     void fallBackToEager(const std::string& reason);
@@ -96,6 +99,8 @@ private:
     std::vector<bool> evaluatedLayout_;  // per buffer: whether a call allocates or checks it (Layouts holds its sizes)
     std::shared_ptr<const Layouts> layouts_;  // the last call's
     bool cudaGraphs_ = false;
+    bool nanAsserts_ = false;
+    void assertFinite(const ScheduleStep& step, const std::vector<tensor::Tensor>& tensors) const;
     int cudaGraphFunctionId_ = -1;  // TORCH_LOGS=cudagraphs: this graph's number among those using CUDA graphs
     int calls_ = 0;
     std::map<std::vector<int64_t>, std::shared_ptr<Recording>> recordings_;

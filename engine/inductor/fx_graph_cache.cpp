@@ -125,11 +125,11 @@ CacheKey cacheKey(const fx::Graph& graph, const vm::ValueList& examples, const I
     key.components.push_back(component(
         "inductor_config", fmt::format("mode={} codegen={} max_autotune={} cudagraphs={} trace={} graph_diagram={} combo_kernels={} "
                                        "coordinate_descent_tuning={} aggressive_fusion={} cpp_wrapper={} shape_padding={} "
-                                       "force_shape_pad={} freezing={}",
+                                       "force_shape_pad={} freezing={} max_fusion_size={} ops_in_kernel_names={}",
                                        config.mode, config.codegen == CodegenChoice::Native ? "native" : "interpreter", config.autotune,
                                        config.cudaGraphs, config.debugTrace, config.graphDiagram, config.comboKernels,
                                        config.coordinateDescent, config.aggressiveFusion, config.cppWrapper, config.shapePadding,
-                                       config.forceShapePad, config.freezing)));
+                                       config.forceShapePad, config.freezing, config.maxFusionSize, config.opsInKernelNames)));
     key.components.push_back(component("lowered_graph", loweredFingerprint(lowered)));
     return key;
 }
@@ -180,7 +180,7 @@ std::filesystem::path inductorCacheDir() {
 bool fxGraphCacheEnabled(const vm::Value& backendOptions) {
     if (const char* env = std::getenv("TORCHINDUCTOR_FX_GRAPH_CACHE"); env && *env) return std::string_view(env) == "1";
     if (const char* env = std::getenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES"); env && std::string_view(env) == "1") return false;
-    return inductorFlag(backendOptions, "fx_graph_cache", true) && !inductorFlag(backendOptions, "force_disable_caches", false);
+    return inductorFlag(backendOptions, "fx_graph_cache");
 }
 
 Schedule scheduleThroughCache(const fx::Graph& graph, const vm::ValueList& examples, const InductorConfig& config,

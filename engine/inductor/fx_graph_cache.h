@@ -21,7 +21,7 @@ std::filesystem::path inductorCacheDir();
 
 /// Whether compiles look in the FX graph cache: TORCHINDUCTOR_FX_GRAPH_CACHE=0/1 decides when set (PyTorch's
 /// env_name_force), else the `fx_graph_cache` option (torch._inductor.config.fx_graph_cache, default True), and
-/// `force_disable_caches` turns it off.
+/// TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 turns it off.
 bool fxGraphCacheEnabled(const vm::Value& backendOptions);
 
 /// The schedule of `lowered` (lowered from `graph` and `examples` under `config`): the cached one when an entry

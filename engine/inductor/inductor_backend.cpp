@@ -208,7 +208,8 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
         // Freezing is for inference, as Inductor's: a graph compiled with grad mode on keeps its parameters as inputs.
         lowered = lowerGraph(*graph, exampleInputs,
                              {.shapePadding = config_.shapePadding, .forceShapePad = config_.forceShapePad,
-                              .freezing = config_.freezing && !tensor::autograd::isGradEnabled(), .vm = &vm});
+                              .freezing = config_.freezing && !tensor::autograd::isGradEnabled(), .vm = &vm,
+                              .maxFusionSize = std::min(config_.maxFusionSize, kMaxFusionSizeLimit)});
     } catch (const LoweringError& error) {
         return runEagerly(graph, std::string("lowering failed: ") + error.what());
     }
@@ -216,7 +217,10 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     if (fx::torchLogEnabled("ir_pre_fusion")) fx::logArtifact("ir_pre_fusion", preFusionText(lowered));
     // The scheduler's logs come with its work: a schedule read from the FX graph cache was not made here.
     Schedule schedule = scheduleThroughCache(*graph, exampleInputs, config_, lowered, [&] {
-        Schedule made = scheduleGraph(lowered, {.comboKernels = config_.comboKernels, .aggressiveFusion = config_.aggressiveFusion});
+        Schedule made = scheduleGraph(lowered, {.comboKernels = config_.comboKernels,
+                                                .aggressiveFusion = config_.aggressiveFusion,
+                                                .maxFusionSize = config_.maxFusionSize,
+                                                .opsInKernelNames = config_.opsInKernelNames});
         if (fx::torchLogEnabled("fusion")) fx::logArtifact("fusion", fusionLogText(made, lowered));
         if (fx::torchLogEnabled("schedule"))
             for (const std::string& text : scheduleLogTexts(made, lowered)) fx::logArtifact("schedule", text);
@@ -232,13 +236,14 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     std::unique_ptr<KernelLauncher> launcher;
     if (config_.codegen == CodegenChoice::Native) {
         launcher = makeLauncher(device.type(), kernels, device.index(),
-                                {.autotune = config_.autotune, .coordinateDescent = config_.coordinateDescent});
+                                {.autotune = config_.autotune, .coordinateDescent = config_.coordinateDescent, .cpuThreads = config_.cpuThreads});
         if (!launcher && device.type() != tensor::DeviceType::CPU)
             return runEagerly(graph, fmt::format("no code generator is registered for {} kernels", device.str()));
     }
     if (!launcher) launcher = makeInterpreterLauncher(kernels);
     auto compiled = std::make_shared<CompiledGraph>(std::move(lowered), std::move(schedule), std::move(launcher));
     compiled->setInPlaceStores(std::move(inPlace));
+    compiled->setNanAsserts(config_.nanAsserts);
     // What tuning on the first launch chose is noted after the first run (the trace recorded the kernels already).
     const bool tunedOnCuda = config_.autotune && device.type() == tensor::DeviceType::CUDA;
     const bool nativeLauncher = config_.codegen == CodegenChoice::Native;
@@ -269,7 +274,9 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     }
     code.source += fmt::format("\n# compiled in {:.1f} ms (code generation {:.1f} ms)\n", secondsSince(start) * 1e3, generateSeconds * 1e3);
     if (config_.cudaGraphs) {
-        const std::string decision = cudaGraphsDecision(*compiled);
+        const std::string decision = config_.cudaGraphsSkipDynamic && !compiled->graph().symbols.empty()
+                                         ? "skipping cudagraphs due to graph with symbolic shapes inputs and config.triton.cudagraph_skip_dynamic_graphs=True"
+                                         : cudaGraphsDecision(*compiled);
         code.source += "# " + decision + "\n";
         // Inductor warns of a skip through perf_hint_log (log_cudagraph_skip_and_bump_counter).
         if (decision.rfind("skipping", 0) == 0) fx::logArtifact("perf_hints", decision);
@@ -307,18 +314,24 @@ InductorConfig InductorConfig::from(const vm::CompileOptions& options) {
         config.codegen = CodegenChoice::Interpreter;
     const bool autotuneMode = options.mode == "max-autotune" || options.mode == "max-autotune-no-cudagraphs";
     const vm::Value& extra = options.backendOptions;
-    config.autotune = autotuneMode || inductorFlag(extra, "max_autotune", false) || inductorFlag(extra, "max_autotune_pointwise", false);
+    config.autotune = autotuneMode || inductorFlag(extra, "max_autotune") || inductorFlag(extra, "max_autotune_pointwise");
     config.cudaGraphs = inductorFlag(extra, "triton.cudagraphs", options.mode == "reduce-overhead" || options.mode == "max-autotune");
-    config.debugTrace = inductorFlag(extra, "trace.enabled", false) || inductorFlag(extra, "debug", false);
-    config.graphDiagram = inductorFlag(extra, "trace.graph_diagram", false);
-    config.comboKernels = inductorFlag(extra, "combo_kernels", false);
+    config.debugTrace = inductorFlag(extra, "trace.enabled") || inductorFlag(extra, "debug");
+    config.graphDiagram = inductorFlag(extra, "trace.graph_diagram");
+    config.comboKernels = inductorFlag(extra, "combo_kernels");
     config.coordinateDescent = inductorFlag(extra, "coordinate_descent_tuning", autotuneMode);
-    config.aggressiveFusion = inductorFlag(extra, "aggressive_fusion", false);
+    config.aggressiveFusion = inductorFlag(extra, "aggressive_fusion");
     config.fxGraphCache = fxGraphCacheEnabled(extra);
-    config.cppWrapper = inductorFlag(extra, "cpp_wrapper", false);
-    config.shapePadding = inductorFlag(extra, "shape_padding", true);
-    config.forceShapePad = inductorFlag(extra, "force_shape_pad", false);
-    config.freezing = inductorFlag(extra, "freezing", false);
+    config.cppWrapper = inductorFlag(extra, "cpp_wrapper");
+    config.shapePadding = inductorFlag(extra, "shape_padding");
+    config.forceShapePad = inductorFlag(extra, "force_shape_pad");
+    config.freezing = inductorFlag(extra, "freezing");
+    config.maxFusionSize = static_cast<size_t>(std::max<int64_t>(1, inductorOption(extra, "max_fusion_size").asInt()));
+    const vm::Value descriptive = inductorOption(extra, "triton.descriptive_names");
+    config.opsInKernelNames = inductorFlag(extra, "triton.unique_kernel_names") && !(descriptive.is(vm::Kind::Bool) && !descriptive.asInt());
+    config.nanAsserts = inductorFlag(extra, "nan_asserts");
+    config.cpuThreads = static_cast<int>(inductorOption(extra, "cpp.threads").asInt());
+    config.cudaGraphsSkipDynamic = inductorFlag(extra, "triton.cudagraph_skip_dynamic_graphs");
     return config;
 }
 

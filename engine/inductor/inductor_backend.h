@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fx/backend.h"
+#include "inductor/lowered_graph.h"
 
 namespace eng::inductor {
 
@@ -32,6 +33,11 @@ struct InductorConfig {
     bool shapePadding = true;        // option shape_padding: unaligned matrix products padded where that pays
     bool forceShapePad = false;      // option force_shape_pad: padded without timing
     bool freezing = false;           // option freezing: parameters folded as constants (grad mode off only)
+    size_t maxFusionSize = kMaxFusionSize;  // option max_fusion_size
+    bool opsInKernelNames = true;    // options triton.unique_kernel_names and triton.descriptive_names
+    bool nanAsserts = false;         // option nan_asserts: outputs of each kernel checked for NaN and infinity
+    int cpuThreads = -1;             // option cpp.threads
+    bool cudaGraphsSkipDynamic = false;  // option triton.cudagraph_skip_dynamic_graphs
     /// AOT Autograd's inference graph (keep_input_mutations): (input, output) pairs whose output is the input's final
     /// value, copied into it after each call; their kernels store into the input instead where that is safe.
     std::vector<std::pair<int, size_t>> outputsUpdatingInputs;

@@ -18,7 +18,11 @@ fx::BackendOptionTable inductorOptionTable();
 /// cannot honour when set away from their default.
 void validateInductorOptions(const vm::Value& options);
 
-/// The value of `name` in a validated options dict, or `fallback` when absent.
+/// The value of `name` in a validated options dict, or torch's default for it.
+vm::Value inductorOption(const vm::Value& options, const std::string& name);
+/// inductorOption's truth value.
+bool inductorFlag(const vm::Value& options, const std::string& name);
+/// The truth value of `name` in a validated options dict, or `fallback` when absent (where a mode decides it).
 bool inductorFlag(const vm::Value& options, const std::string& name, bool fallback);
 
 }  // namespace eng::inductor

@@ -25,6 +25,8 @@ using Loader = std::function<ExprPtr(const std::vector<Index>& index)>;
 /// one kernel fuses. It bounds the depth of the expressions every later pass recurses over: a compiled loop of a
 /// million additions is otherwise one expression a million deep.
 constexpr size_t kMaxFusionSize = 64;
+/// The largest max_fusion_size honoured: later passes recurse over a fused body's expression, one level per node.
+constexpr size_t kMaxFusionSizeLimit = 1024;
 
 enum class BufferKind { Input, Pointwise, Reduction, Extern };
 
@@ -137,6 +139,9 @@ struct LoweringOptions {
     bool freezing = false;
     /// Runs the folded ops (constant folding calls the eager ops); freezing folds nothing without it.
     vm::Interpreter* vm = nullptr;
+    /// max_fusion_size: a body computing more graph nodes than this is computed into a buffer (at most
+    /// kMaxFusionSizeLimit, which bounds the expressions' depth).
+    size_t maxFusionSize = kMaxFusionSize;
 };
 
 /// Lowers a captured graph for the given example inputs (one per placeholder).

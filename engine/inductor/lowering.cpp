@@ -568,7 +568,7 @@ LoweredGraph Lowering::run() {
                 // kernel that writes and re-reads the whole tensor to save nothing.
                 if (value.isTensor() && value.buffer < 0 && users_[&node] > 1 && !viewedLoad(value)) realizeShared(*this, value, node.name);
                 // A body that computes more graph nodes than one may fuse is computed into a buffer.
-                if (value.isTensor() && value.buffer < 0 && value.origins.size() >= kMaxFusionSize) realize(value, node.name);
+                if (value.isTensor() && value.buffer < 0 && value.origins.size() >= options_.maxFusionSize) realize(value, node.name);
                 values_[&node] = std::move(value);
                 break;
             }

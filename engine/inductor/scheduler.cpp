@@ -86,6 +86,7 @@ class Scheduler {
 public:
     Scheduler(const LoweredGraph& graph, const ScheduleOptions& options)
         : graph_(graph), fuseWithoutSharedData_(options.aggressiveFusion), comboKernels_(options.comboKernels),
+          maxFusionSize_(std::min(options.maxFusionSize, kMaxFusionSizeLimit)), opsInKernelNames_(options.opsInKernelNames),
           withoutSharedDataReason_(options.aggressiveFusion ? "no shared data, same iteration space (aggressive_fusion)"
                                                            : "no shared data, one dataflow over the same iteration space (a combo kernel's part)") {}
 
@@ -105,6 +106,8 @@ private:
     const LoweredGraph& graph_;
     const bool fuseWithoutSharedData_;
     const bool comboKernels_;
+    const size_t maxFusionSize_;
+    const bool opsInKernelNames_;
     const std::string withoutSharedDataReason_;
 };
 
@@ -171,7 +174,7 @@ bool Scheduler::acrossGenerated(const Group& g) const {
 
 /// The signature of `group` once `b` joins it, or nullopt with the reason.
 std::optional<Group> Scheduler::signatureWith(const Group& group, const GraphBuffer& b, std::string& why) const {
-    if (group.members.size() >= kMaxFusionSize) {
+    if (group.members.size() >= maxFusionSize_) {
         why = fmt::format("exceeds max fusion: the kernel has {} buffers already", group.members.size());
         return std::nullopt;
     }
@@ -453,7 +456,9 @@ void Scheduler::assemble(const GroupPlan& plan, const std::vector<bool>& stored,
         for (const Reduction& r : pass.reductions) forEachExprOnce(r.value, visit, seen);
     }
     storeSymbols(k.finalStores);
-    k.name = fmt::format("{}_{}", kernelBaseName(g.reduction ? "cwb_red_fused" : "cwb_poi_fused", g.members, graph_), schedule.kernels.size());
+    const char* kind = g.reduction ? "cwb_red" : "cwb_poi";
+    k.name = fmt::format("{}_{}", opsInKernelNames_ ? kernelBaseName(std::string(kind) + "_fused", g.members, graph_) : std::string(kind),
+                         schedule.kernels.size());
     std::set<std::string> seenNodes;
     for (int id : plan.group.members)
         for (const std::string& origin : buf(id).originNodes)

@@ -51,6 +51,10 @@ struct ScheduleOptions {
     /// dataflow (comboFusionComponents: an optimizer step's update of one parameter).
     /// Reductions never fuse without shared data.
     bool aggressiveFusion = false;
+    size_t maxFusionSize = kMaxFusionSize;  // max_fusion_size: the most buffers one kernel fuses
+    /// triton.unique_kernel_names with triton.descriptive_names: kernels named after the ops they fuse
+    /// (cwb_poi_fused_mul_sin_0); off, after their kind and number (cwb_poi_0).
+    bool opsInKernelNames = true;
 };
 
 /// Fuses and orders the lowered graph into kernels and extern calls.

@@ -59,7 +59,8 @@ bool sameSetting(const Value& a, const Value& b) {
     if (a.kind() != b.kind()) return false;
     if (a.is(Kind::Str)) return a.str() == b.str();
     if (a.is(Kind::Float)) return a.asFloat() == b.asFloat();
-    return a.asInt() == b.asInt();
+    if (a.is(Kind::Bool) || a.is(Kind::Int)) return a.asInt() == b.asInt();
+    return a.identical(b);  // None, and containers: the default object itself (a program assigning a new one sets it)
 }
 
 Value modeDict(const std::vector<std::pair<std::string, bool>>& options) {

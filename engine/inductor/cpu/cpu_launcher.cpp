@@ -22,8 +22,8 @@ constexpr int64_t kParallelWork = 1 << 16;
 
 class CpuLauncher : public KernelLauncher {
 public:
-    CpuLauncher(const std::vector<Kernel>& kernels, bool coordinateDescent)
-        : kernels_(kernels), module_(cpu::compileCpuKernels(kernels)), tuned_(kernels.size(), !coordinateDescent),
+    CpuLauncher(const std::vector<Kernel>& kernels, bool coordinateDescent, int threadCap)
+        : threadCap_(threadCap), kernels_(kernels), module_(cpu::compileCpuKernels(kernels)), tuned_(kernels.size(), !coordinateDescent),
           pieces_(kernels.size(), 0), reports_(kernels.size()) {}
 
     KernelArtifact artifact(size_t index, const SymbolValues& hints) const override {
@@ -49,7 +49,7 @@ public:
     }
 
 private:
-    static int threadCount() { return tensor::workerThreadCount(); }
+    int threadCount() const { return threadCap_ > 0 ? std::min(threadCap_, tensor::workerThreadCount()) : tensor::workerThreadCount(); }
 
     static int64_t rowLengthOf(const Kernel& kernel, const SymbolValues& symbols) {
         int64_t rowLength = 1;
@@ -58,7 +58,7 @@ private:
     }
 
     /// One piece per thread when there is enough work to pay for them, else one.
-    static int64_t heuristicPieces(const Kernel& kernel, const SymbolValues& symbols, int64_t points) {
+    int64_t heuristicPieces(const Kernel& kernel, const SymbolValues& symbols, int64_t points) const {
         const int threads = static_cast<int>(std::min<int64_t>(threadCount(), points));
         const bool serial = threads <= 1 || points * rowLengthOf(kernel, symbols) < kParallelWork;
         return serial ? 1 : threads;
@@ -135,6 +135,7 @@ private:
         finish(arguments(0).data(), values.data(), 0, pieces);
     }
 
+    int threadCap_;
     std::vector<Kernel> kernels_;
     std::shared_ptr<cpu::CpuKernelModule> module_;
     std::vector<bool> tuned_;            // per kernel: its launch configuration is settled
@@ -146,7 +147,7 @@ private:
 
 void registerCpuLauncher() {
     registerLauncher(tensor::DeviceType::CPU, [](const std::vector<Kernel>& kernels, int, LaunchTuning tuning) -> std::unique_ptr<KernelLauncher> {
-        return std::make_unique<CpuLauncher>(kernels, tuning.coordinateDescent);
+        return std::make_unique<CpuLauncher>(kernels, tuning.coordinateDescent, tuning.cpuThreads);
     });
 }
 

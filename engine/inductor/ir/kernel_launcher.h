@@ -49,6 +49,7 @@ std::unique_ptr<KernelLauncher> makeInterpreterLauncher(const std::vector<Kernel
 struct LaunchTuning {
     bool autotune = false;           // max_autotune: time candidate launch shapes and keep the fastest
     bool coordinateDescent = false;  // coordinate_descent_tuning: walk the launch configuration by coordinate descent
+    int cpuThreads = -1;             // cpp.threads: the most threads a CPU kernel runs on (-1: the worker pool's)
 };
 
 /// A code generator's launcher for the kernels of one graph on device `deviceIndex`.

@@ -1,7 +1,7 @@
 # torch.compile refuses inductor options when it is called, in PyTorch's wording: an unknown name (with the known
 # ones listed) and a value of the wrong type; every option torch accepts is accepted (shape_padding, freezing and
 # force_shape_pad are honoured, see the shape_padding and freezing programs).
-# expect: Unexpected optimization option max_autotunes ['max_autotune'
+# expect: Unexpected optimization option max_autotunes ['TYPE_CHECKING'
 # expect: Unexpected type of attr max_autotune, got int should be bool
 # expect: accepted {'shape_padding': True}
 # expect: accepted {'freezing': True, 'force_shape_pad': True}
