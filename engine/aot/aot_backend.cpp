@@ -326,7 +326,10 @@ fx::CompiledFn AotBackend::compileCaptured(vm::Interpreter& vm, std::shared_ptr<
 
 void installAotAutograd() {
     fx::registerBackend("inductor", [](const vm::CompileOptions& options) { return std::make_unique<AotBackend>(options, PassCompiler::Inductor); });
-    fx::registerBackend("aot_eager", [](const vm::CompileOptions& options) { return std::make_unique<AotBackend>(options, PassCompiler::Eager); });
+    // The aot_eager family: AOT Autograd's joint graph, partition and passes run on the eager runtime (PyTorch's
+    // variants differ in decompositions and partitioner, which change how, not what, they compute).
+    for (const char* name : {"aot_eager", "aot_eager_decomp_partition", "aot_eager_decomp_partition_crossref", "aot_eager_default_partitioner"})
+        fx::registerBackend(name, [](const vm::CompileOptions& options) { return std::make_unique<AotBackend>(options, PassCompiler::Eager); });
     installCompiledAutograd();
 }
 

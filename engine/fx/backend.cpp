@@ -67,14 +67,20 @@ struct RegisteredBackend {
     BackendFactory factory;
 };
 
-/// PyTorch's backend names, the only ones torch.compile accepts. cwb has no cudagraphs/onnxrt/openxla/tvm
-/// compiler: their graphs run on the eager runtime, which computes what eager computes.
+/// PyTorch 2.11's backend names, the only ones torch.compile accepts (list_backends() lists the first four;
+/// list_backends(None) adds its debugging and experimental ones). cwb has no cudagraphs/openxla/tvm/TorchScript
+/// compiler: their graphs run on the eager runtime, which computes what eager computes; AOT Autograd registers
+/// the aot_eager family over these.
 std::map<std::string, RegisteredBackend>& registeredBackends() {
     static std::map<std::string, RegisteredBackend> backends = [] {
         BackendFactory eager = [](const vm::CompileOptions&) { return std::make_unique<EagerBackend>(); };
         std::map<std::string, RegisteredBackend> names;
-        for (const char* name : {"inductor", "cudagraphs", "onnxrt", "openxla", "tvm"}) names[name] = {true, eager};
-        for (const char* name : {"eager", "aot_eager"}) names[name] = {false, eager};
+        for (const char* name : {"inductor", "cudagraphs", "openxla", "tvm"}) names[name] = {true, eager};
+        for (const char* name : {"aot_eager", "aot_eager_decomp_partition", "aot_eager_decomp_partition_crossref",
+                                 "aot_eager_decomp_partition_with_mode", "aot_eager_default_partitioner", "aot_ts",
+                                 "dynamo_accuracy_minifier_backend", "dynamo_minifier_backend", "eager", "eager_debug",
+                                 "eager_noexcept", "invoke_subgraph", "openxla_eval", "pre_dispatch_eager", "ts"})
+            names[name] = {false, eager};
         return names;
     }();
     return backends;

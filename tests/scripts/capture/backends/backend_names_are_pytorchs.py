@@ -1,9 +1,11 @@
 # torch.compile accepts PyTorch's backend names only, and list_backends() shows them without the debugging ones
-# (eager, aot_eager); an unknown name is refused when torch.compile is called, in PyTorch's wording. Backends
+# (eager, aot_eager, ...), which list_backends(None) adds (torch 2.11's, but for its three TESTING_ONLY error
+# backends); an unknown name is refused when torch.compile is called, in PyTorch's wording. Backends
 # cwb has no compiler for run their graphs on the eager runtime and compute what eager computes.
-# expect: ['cudagraphs', 'inductor', 'onnxrt', 'openxla', 'tvm'] True
+# expect: ['cudagraphs', 'inductor', 'openxla', 'tvm'] True
+# expect: ['aot_eager', 'aot_eager_decomp_partition', 'aot_eager_decomp_partition_crossref', 'aot_eager_decomp_partition_with_mode', 'aot_eager_default_partitioner', 'aot_ts', 'cudagraphs', 'dynamo_accuracy_minifier_backend', 'dynamo_minifier_backend', 'eager', 'eager_debug', 'eager_noexcept', 'inductor', 'invoke_subgraph', 'openxla', 'openxla_eval', 'pre_dispatch_eager', 'ts', 'tvm']
 # expect: InvalidBackend Invalid backend: 'bogus', see `torch._dynamo.list_backends()` for available backends.
-# expect: [2.0, 4.0] [2.0, 4.0] [2.0, 4.0] [2.0, 4.0]
+# expect: [2.0, 4.0] [2.0, 4.0] [2.0, 4.0] [2.0, 4.0] [2.0, 4.0]
 import torch
 
 
@@ -12,9 +14,10 @@ def f(x):
 
 
 print(torch._dynamo.list_backends(), torch.compiler.list_backends() == torch._dynamo.list_backends())
+print(torch._dynamo.list_backends(None))
 try:
     torch.compile(f, backend="bogus")
 except Exception as e:
     print(type(e).__name__, e)
 x = torch.tensor([1.0, 2.0])
-print(*[torch.compile(f, backend=name)(x).tolist() for name in ["eager", "aot_eager", "tvm", "cudagraphs"]])
+print(*[torch.compile(f, backend=name)(x).tolist() for name in ["eager", "aot_eager", "aot_eager_decomp_partition", "tvm", "cudagraphs"]])
