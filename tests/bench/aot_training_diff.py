@@ -5,7 +5,8 @@
 # `PYTHONPATH=tests/scripts cwb run tests/bench/aot_training_diff.py --device SPEC`.
 # SPEC: cuda|cpu, layers=N, d=N, heads=N, t=N (tokens), vocab=N, batch=N, fp32 (no autocast), steps=N (losses of N
 # steps of both), own (the compiled step takes the compiled gradients, as in a real loop: no longer in step), ref
-# (first a float32 eager step: how far each bf16 gradient is from it, eager's and compiled's: which is less precise).
+# (first a float32 eager step: how far each bf16 gradient is from it, eager's and compiled's: which is less precise),
+# nopad (the compiled copy with Inductor's shape_padding off: torch.compile(..., options={"shape_padding": False})).
 # Output: LOSS eager compiled; GRAD name rel=||g_c - g_e|| / ||g_e|| max=...; UPDATE name rel=...; WORST lines.
 import torch
 import torch.nn.functional as F
@@ -16,12 +17,12 @@ from _lib.lockstep_training import difference, lockstep_steps
 
 def parse(spec):
     cfg = {"device": "cuda", "layers": 2, "d": 768, "heads": 12, "t": 1024, "vocab": 50257, "batch": 8,
-           "fp32": False, "steps": 1, "own": False, "ref": False}
+           "fp32": False, "steps": 1, "own": False, "ref": False, "nopad": False}
     for token in spec.split(","):
         token = token.strip()
         if token in ("cuda", "cpu"):
             cfg["device"] = token
-        elif token in ("fp32", "own", "ref"):
+        elif token in ("fp32", "own", "ref", "nopad"):
             cfg[token] = True
         elif "=" in token:
             key, value = token.split("=")
@@ -49,6 +50,7 @@ def main(spec="cuda"):
             return model(idx, targets)
 
     names = [name for name, _ in eager.named_parameters()]
+    options = {"shape_padding": False} if cfg["nopad"] else None
     if cfg["ref"]:
         reference = make(cfg)
         loss_r = reference(idx, targets)
@@ -56,16 +58,17 @@ def main(spec="cuda"):
         loss_e = run(eager)
         loss_e.backward()
         compiled_model = make(cfg)
-        loss_c = run(torch.compile(compiled_model))
+        loss_c = run(torch.compile(compiled_model, options=options))
         loss_c.backward()
         print(f"REFLOSS float32={float(loss_r):.6f} eager={float(loss_e):.6f} compiled={float(loss_c):.6f}")
         for name, r, a, b in zip(names, reference.parameters(), eager.parameters(), compiled_model.parameters()):
-            print(f"REF {name} eager={difference(r.grad, a.grad)[0]:.3e} compiled={difference(r.grad, b.grad)[0]:.3e}", flush=True)
+            print(f"REF {name} eager={difference(r.grad, a.grad)[0]:.3e} compiled={difference(r.grad, b.grad)[0]:.3e} "
+                  f"compiled_vs_eager={difference(a.grad, b.grad)[0]:.3e}", flush=True)
         return
     worst = []
     # a difference over this (relative, of a whole tensor) is printed at every step: bf16 rounding stays near 1e-2
     limit = 1e-4 if cfg["fp32"] else 2e-2
-    steps = lockstep_steps(eager, make(cfg), run, cfg["steps"], fused=True, own_gradients=cfg["own"])
+    steps = lockstep_steps(eager, make(cfg), run, cfg["steps"], fused=True, own_gradients=cfg["own"], options=options)
     for step, (loss_e, loss_c, rows) in enumerate(steps):
         print(f"LOSS step={step} eager={float(loss_e):.6f} compiled={float(loss_c):.6f}", flush=True)
         step_worst = {"GRAD": (0.0, ""), "UPDATE": (0.0, ""), "PARAM": (0.0, "")}
@@ -78,10 +81,10 @@ def main(spec="cuda"):
             if step == 0 or r > limit:
                 print(f"{kind} step={step} {name} rel={r:.3e} max={m:.3e}{extra}", flush=True)
 
-        for name, (grad_e, grad_c, _, _, _, _) in zip(names, rows):
+        for name, (grad_e, grad_c, _, _, _, _, _) in zip(names, rows):
             note("GRAD", name, difference(grad_e, grad_c), f" norm={float(grad_e.float().norm()):.4e}")
         # the compiled step on the eager gradients: an optimizer difference shows apart from the gradients'
-        for name, (_, _, update_e, update_c, param_e, param_c) in zip(names, rows):
+        for name, (_, _, update_e, update_c, param_e, param_c, _) in zip(names, rows):
             note("UPDATE", name, difference(update_e, update_c))
             note("PARAM", name, difference(param_e, param_c))
         print("STEP " + str(step) + " " + " ".join(f"{k}={v[0]:.3e}({v[1]})" for k, v in step_worst.items()),
