@@ -234,8 +234,10 @@ void Tracer::refreshViews(const VarRef& dict) {
 vm::Value Tracer::dictKey(const VarRef& key) {
     if (isConstant(key)) {
         argOf(key);
+        vm::hashValue(exampleOf(key));  // Python hashes every key: a user __hash__ breaks, an unhashable one raises
         return exampleOf(key);
     }
+    if (key->kind == Variable::Kind::Object) checkObjectKey(key);
     if (key->kind == Variable::Kind::Tensor && key->source && !key->original.isNull()) {
         GuardSpec g;
         g.kind = GuardKind::IdMatch;

@@ -25,6 +25,7 @@ int64_t constantInt(Tracer& tracer, const VarRef& v, const std::string& method) 
 bool Tracer::listItemEquals(const VarRef& item, const VarRef& value, const std::string& method) {
     // list.index/count/remove compare by identity first, then ==; == of traced values is no constant.
     if (item.get() == value.get()) return true;
+    if (std::optional<bool> equal = userEquals(item, value)) return *equal;
     if (!isConstant(item) || !isConstant(value))
         unsupported("Unsupported method call", fmt::format("list.{}() compares traced values.", method), {}, "call_method ListVariable() " + method);
     argOf(item);

@@ -156,6 +156,8 @@ void Tracer::addToSet(const VarRef& set, const VarRef& item) {
 }
 
 bool Tracer::setContains(const VarRef& set, const VarRef& item) {
+    if (isConstant(item)) vm::hashValue(exampleOf(item));  // Python hashes it first: a user __hash__ breaks
+    if (item->kind == Variable::Kind::Object) checkObjectKey(item);
     for (const VarRef& element : set->items) {
         std::optional<bool> same = sameSetElement(*this, element, item);
         if (!same) unsupportedSetElement(*this);
@@ -168,11 +170,18 @@ VarRef Tracer::compareObjects(uint32_t op, const VarRef& a, const VarRef& b) {
     // a < b on user objects: a.__lt__(b), then the reflection b.__gt__(a); == and != fall back to identity.
     const auto compare = static_cast<ops::CompareOperator>(op % ops::kCompareOpArgCount);
     const ops::CompareOperatorInfo& info = ops::info(compare);
-    if (std::optional<VarRef> r = callDunder(*current_, a, "__" + std::string(info.function) + "__", {b})) return *r;
-    if (std::optional<VarRef> r = callDunder(*current_, b, "__" + std::string(ops::info(info.reflected).function) + "__", {a})) return *r;
+    // A dunder that returns NotImplemented hands over to the reflected one, then to identity, as in Python.
+    auto answered = [this](const std::optional<VarRef>& r) {
+        return r && !((*r)->kind == Variable::Kind::Python && (*r)->value.identical(vm_.notImplemented()));
+    };
+    if (std::optional<VarRef> r = callDunder(*current_, a, "__" + std::string(info.function) + "__", {b}); answered(r)) return *r;
+    if (std::optional<VarRef> r = callDunder(*current_, b, "__" + std::string(ops::info(info.reflected).function) + "__", {a}); answered(r))
+        return *r;
     if (compare == ops::CompareOperator::Equal || compare == ops::CompareOperator::NotEqual) {
         if (compare == ops::CompareOperator::NotEqual)
-            if (std::optional<VarRef> r = callDunder(*current_, a, "__eq__", {b})) return constant(vm::Value(!truthOf(*current_, *r)));
+            for (const auto& [self, other] : {std::pair{a, b}, std::pair{b, a}})
+                if (std::optional<VarRef> r = callDunder(*current_, self, "__eq__", {other}); answered(r))
+                    return constant(vm::Value(!truthOf(*current_, *r)));
         for (const VarRef& v : {a, b})
             if (v->kind == Variable::Kind::Python) guardValue(v);
         requireKnownIdentity(a, b);
@@ -551,27 +560,41 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
             }
             // A constant key in a dict the trace holds (its keys are constants, its values may be traced).
             if (container->kind == Variable::Kind::Dict && !container->node && !container->source && tracer.isConstant(item)) {
-                tracer.argOf(item);
-                vm::Value key = tracer.exampleOf(item);
+                vm::Value key = tracer.dictKey(item);
                 bool found = std::any_of(container->keys.begin(), container->keys.end(), [&](const vm::Value& k) { return vm::valuesEqual(k, key); });
                 stack.push_back(tracer.constant(vm::Value(in.arg ? !found : found)));
                 return true;
             }
             // A constant searched in a traced list or tuple: Python compares item by item, so constants before a
-            // match decide it; reaching a traced item first would compare with it.
-            if ((container->kind == Variable::Kind::List || container->kind == Variable::Kind::Tuple) && !container->node &&
-                tracer.isConstant(item) && !tracer.isConstant(container)) {
-                tracer.argOf(item);
+            // match decide it; reaching a traced item first would compare with it. User objects compare through their
+            // traced __eq__ (Dynamo's iter_contains), in a list from outside too.
+            const bool sequence = (container->kind == Variable::Kind::List || container->kind == Variable::Kind::Tuple) && !container->node;
+            const bool userObjects = sequence && (tracer.isUserInstance(item) ||
+                                                  std::any_of(container->items.begin(), container->items.end(),
+                                                              [&](const VarRef& e) { return tracer.isUserInstance(e); }));
+            if (sequence && (tracer.isConstant(item) || userObjects) && (!tracer.isConstant(container) || userObjects)) {
+                if (userObjects && container->source) tracer.guardValue(container);
+                if (tracer.isConstant(item)) tracer.argOf(item);
                 vm::Value key = tracer.exampleOf(item);
                 std::optional<bool> found;
+                bool comparedAll = true;
                 for (const VarRef& element : tracer.unpack(container)) {
-                    if (!tracer.isConstant(element)) break;
+                    if (std::optional<bool> equal = tracer.userEquals(element, item)) {
+                        if (!*equal) continue;
+                        found = true;
+                        break;
+                    }
+                    if (!tracer.isConstant(element) || !tracer.isConstant(item)) {
+                        comparedAll = false;
+                        break;
+                    }
                     tracer.argOf(element);
                     if (vm::valuesEqual(tracer.exampleOf(element), key)) {
                         found = true;
                         break;
                     }
                 }
+                if (!found && comparedAll && userObjects) found = false;
                 if (found) {
                     stack.push_back(tracer.constant(vm::Value(in.arg ? !*found : *found)));
                     return true;

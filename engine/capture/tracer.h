@@ -237,6 +237,10 @@ struct Subgraph {
     std::map<const Node*, Node*> liftedInputs;  // outer value -> its placeholder in the subgraph
 };
 
+/// The InstanceProtocol a trace installs: a user __eq__/__hash__ that a dict or set operation on trace-time values
+/// would run outside the trace breaks the graph (hashable_keys.cpp).
+std::unique_ptr<vm::InstanceProtocol> traceTimeInstanceProtocol(Tracer& tracer);
+
 class Tracer {
 public:
     Tracer(vm::Interpreter& vm, TraceOptions options, DynamicState& dynamicState);
@@ -309,6 +313,12 @@ public:
     /// The dict key a traced key stands for: a constant's value, or a tensor read from a source, keyed by the real
     /// object's identity as Python hashes tensors (its source pinned by ID_MATCH); breaks for any other key.
     vm::Value dictKey(const VarRef& key);
+    /// An object the trace made used as a dict key or set element: a break with Dynamo's reason when its class has
+    /// its own __hash__ (hashable_keys.cpp).
+    void checkObjectKey(const VarRef& key);
+    /// `item == value` as list.index/count/remove and `in` decide it when either is a user object: its __eq__ traced;
+    /// nullopt when neither is one.
+    std::optional<bool> userEquals(const VarRef& item, const VarRef& value);
     /// `container[key] = value` (value null: `del container[key]`) on a list or dict.
     void storeItem(const VarRef& container, const VarRef& key, const VarRef& value);
     /// A dict the trace made changed: its views (d.keys(), ...) take its new items, as Python's live views do.

@@ -26,6 +26,9 @@ TraceResult Tracer::trace(const vm::Frame& frame) {
     } restoreGradMode{vm_};
     // So does autocast's state, which a traced `with torch.autocast(...)` sets for the body's example ops.
     const tensor::AutocastStatesRestore restoreAutocast;
+    // A user __eq__/__hash__ that dict and set operations on trace-time values would run breaks the graph instead.
+    const std::unique_ptr<vm::InstanceProtocol> traceTimeProtocol = traceTimeInstanceProtocol(*this);
+    const vm::InstanceProtocolScope noUntracedUserCode(traceTimeProtocol.get());
     graph_ = std::make_unique<Graph>();
     TraceFrame root;
     root.code = frame.code;

@@ -68,6 +68,9 @@ struct FrameGuard {
 
 Interpreter::Interpreter(std::ostream& out) : out_(out) {
     installBuiltins(*this, builtins_);
+    instanceProtocol_ = installEquality(*this, builtins_);
+    instanceProtocolScope_ = std::make_unique<InstanceProtocolScope>(instanceProtocol_.get());
+    notImplemented_ = builtins_.at("NotImplemented");
     installCollections(*this);  // before torch: torch._dynamo.utils.counters is a collections.defaultdict
     installTorch(*this);
     installStdlib(*this);
@@ -726,6 +729,8 @@ Value Interpreter::buildClass(CallArgs& args) {
     for (const auto& cell : body.closure) frame.cells.push_back(cell);
     Value result = runFrame(frame);
     cls->dict.erase("__classcell__");
+    // A class that defines __eq__ but not __hash__ gets __hash__ = None: its instances are unhashable, as in Python.
+    if (cls->dict.contains("__eq__") && !cls->dict.contains("__hash__")) cls->dict["__hash__"] = Value();
     if (base->name == "NamedTuple" && base->module == "typing") cls = namedTupleFromClass(*cls);
     if (result.is(Kind::Cell)) result.as<CellObject>().value = Value(cls);
     return Value(cls);

@@ -135,6 +135,14 @@ public:
     Value callArgs(const Value& callable, CallArgs& args);
     Value binaryOp(uint32_t op, const Value& a, const Value& b);
     Value compare(uint32_t op, const Value& a, const Value& b);
+    /// Python's `a == b` (`a != b` when negated): a user class's __eq__ (__ne__), the other side's reflected one when
+    /// it returns NotImplemented (a subclass's first, as Python orders them), then identity; other values by
+    /// valuesEqual (equality.cpp).
+    Value equality(const Value& a, const Value& b, bool negated = false);
+    /// Python's hash(v): hashValue, with a user class's __hash__ run here.
+    int64_t hash(const Value& v);
+    /// The NotImplemented singleton a binary dunder returns to hand over to the other operand.
+    const Value& notImplemented() const { return notImplemented_; }
     bool contains(const Value& container, const Value& item);
     Value getItem(const Value& container, const Value& key);
     void setItem(const Value& container, const Value& key, Value value);
@@ -208,12 +216,18 @@ private:
     FrameHook* frameHook_ = nullptr;
     const CompileOptions* hookEveryCall_ = nullptr;
     bool gradEnabled_ = true;
+    Value notImplemented_;
+    /// Runs user __eq__/__hash__ for dict keys and set elements (value.h) while this interpreter lives.
+    std::unique_ptr<InstanceProtocol> instanceProtocol_;
+    std::unique_ptr<InstanceProtocolScope> instanceProtocolScope_;
     std::shared_ptr<Interpreter*> self_ = std::make_shared<Interpreter*>(this);  // generators' owner (cleared when destroyed)
 };
 
 // Set-up of the builtin namespace and the modules (one file each).
 void installBuiltins(Interpreter& vm, Namespace& builtins);
 void installExceptions(Interpreter& vm, Namespace& builtins);
+/// hash(), NotImplemented and the interpreter's InstanceProtocol (equality.cpp); returns the protocol to install.
+std::unique_ptr<InstanceProtocol> installEquality(Interpreter& vm, Namespace& builtins);
 void installTorch(Interpreter& vm);
 void installStdlib(Interpreter& vm);
 /// The native half of collections (`_collections`) and dict.fromkeys (collections_module.cpp).

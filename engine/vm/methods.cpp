@@ -259,16 +259,20 @@ Value setLike(const Value& like, ValueList items) {
     return Value(set);
 }
 
-bool inAll(const Value& v, const std::vector<ValueList>& others) {
-    return std::all_of(others.begin(), others.end(), [&](const ValueList& o) {
-        return std::any_of(o.begin(), o.end(), [&](const Value& x) { return valuesEqual(x, v); });
+/// Whether `v` is among `elements` as a set element is: the same object, or equal hashes and ==.
+bool isElementOf(const Value& v, const ValueList& elements) {
+    const int64_t hash = hashValue(v);
+    return std::any_of(elements.begin(), elements.end(), [&](const Value& x) {
+        return x.identical(v) || (hashValue(x) == hash && valuesEqual(x, v));
     });
 }
 
+bool inAll(const Value& v, const std::vector<ValueList>& others) {
+    return std::all_of(others.begin(), others.end(), [&](const ValueList& o) { return isElementOf(v, o); });
+}
+
 bool inAny(const Value& v, const std::vector<ValueList>& others) {
-    return std::any_of(others.begin(), others.end(), [&](const ValueList& o) {
-        return std::any_of(o.begin(), o.end(), [&](const Value& x) { return valuesEqual(x, v); });
-    });
+    return std::any_of(others.begin(), others.end(), [&](const ValueList& o) { return isElementOf(v, o); });
 }
 
 ValueList unionItems(const ValueList& mine, const std::vector<ValueList>& others) {
@@ -344,17 +348,12 @@ std::optional<Value> setAttribute(const Value& self, const std::string& name) {
     static const std::unordered_map<std::string, Method> kMethods = {
         {"add", [](Interpreter&, const Value& s, CallArgs& a) { s.as<SetObject>().add(argAt(a, 0, "add")); return Value(); }},
         {"discard", [](Interpreter&, const Value& s, CallArgs& a) {
-             auto& items = s.as<SetObject>().items;
-             const Value& v = argAt(a, 0, "discard");
-             items.erase(std::remove_if(items.begin(), items.end(), [&](const Value& x) { return valuesEqual(x, v); }), items.end());
+             s.as<SetObject>().erase(argAt(a, 0, "discard"));
              return Value();
          }},
         {"remove", [](Interpreter& vm, const Value& s, CallArgs& a) {
-             auto& items = s.as<SetObject>().items;
              const Value& v = argAt(a, 0, "remove");
-             auto it = std::find_if(items.begin(), items.end(), [&](const Value& x) { return valuesEqual(x, v); });
-             if (it == items.end()) vm.raiseKeyError(v);
-             items.erase(it);
+             if (!s.as<SetObject>().erase(v)) vm.raiseKeyError(v);
              return Value();
          }},
         {"pop", [](Interpreter&, const Value& s, CallArgs&) {

@@ -282,23 +282,9 @@ Value Interpreter::compare(uint32_t op, const Value& a, const Value& b) {
     const ops::CompareOperatorInfo& info = ops::info(comparison);
     if (a.is(Kind::Tensor)) return callOp(fmt::format("Tensor.__{}__", info.function), {a, b});
     if (b.is(Kind::Tensor)) return callOp(fmt::format("Tensor.__{}__", ops::info(info.reflected).function), {b, a});
-    if (comparison == CompareOperator::Equal || comparison == CompareOperator::NotEqual) {
-        // A class's own __eq__ (user classes, dict views) decides; __ne__ is its negation unless defined.
-        for (const Value* side : {&a, &b}) {
-            if (!side->is(Kind::Instance)) continue;
-            const Value& other = side == &a ? b : a;
-            auto& cls = *side->as<InstanceObject>().cls;
-            if (comparison == CompareOperator::NotEqual)
-                if (auto ne = cls.lookup("__ne__"))
-                    return Value(truthy(call(*ne, {*side, other})));
-            if (auto eq = cls.lookup("__eq__")) {
-                bool equal = truthy(call(*eq, {*side, other}));
-                return Value(comparison == CompareOperator::Equal ? equal : !equal);
-            }
-        }
-        bool equal = valuesEqual(a, b);
-        return Value(comparison == CompareOperator::Equal ? equal : !equal);
-    }
+    // A class's own __eq__ / __ne__ (user classes, dict views) decides, with NotImplemented's fallbacks.
+    if (comparison == CompareOperator::Equal || comparison == CompareOperator::NotEqual)
+        return equality(a, b, comparison == CompareOperator::NotEqual);
     if (a.is(Kind::Set) && b.is(Kind::Set)) {
         // Set ordering is inclusion: a <= b is issubset, a < b a proper subset (sizes differ), > and >= mirrored.
         const bool forward = comparison == CompareOperator::Less || comparison == CompareOperator::LessEqual;

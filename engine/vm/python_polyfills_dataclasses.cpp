@@ -1,6 +1,6 @@
 // The dataclasses module written in our Python subset (dataclass, field, fields, asdict, astuple, replace):
 // `@dataclass` reads the class body's __annotations__ and installs generic __init__/__repr__/__eq__ functions,
-// which the capture engine inlines like user code.
+// which the capture engine inlines like user code; __hash__ follows CPython's table (unsafe_hash, frozen).
 #include "vm/interpreter.h"
 
 namespace eng::vm {
@@ -131,6 +131,23 @@ def _dataclass_eq(self, other):
     return _compared(self) == _compared(other)
 
 
+def _dataclass_hash(self):
+    return hash(tuple(getattr(self, f.name) for f in type(self).__dataclass_fields__.values()
+                      if (f.compare if f.hash is None else f.hash)))
+
+
+def _set_hash(cls, unsafe_hash, eq, frozen):
+    # CPython's _hash_action table: unsafe_hash adds one (refusing a class body's own), eq with frozen adds one
+    # unless the body wrote it, eq alone makes the instances unhashable unless the body wrote __hash__.
+    explicit = _defines(cls, "__hash__")
+    if unsafe_hash:
+        if explicit:
+            raise TypeError("Cannot overwrite attribute __hash__ in class " + cls.__name__)
+        cls.__hash__ = _dataclass_hash
+    elif eq and not explicit:
+        cls.__hash__ = _dataclass_hash if frozen else None
+
+
 class _DataclassParams:
     def __init__(self, init, repr, eq, order, unsafe_hash, frozen):
         self.init = init
@@ -213,6 +230,7 @@ def _process_class(cls, init, make_repr, eq, order, unsafe_hash, frozen, kw_only
         cls.__repr__ = _dataclass_repr
     if eq and not _defines(cls, "__eq__"):
         cls.__eq__ = _dataclass_eq
+    _set_hash(cls, unsafe_hash, eq, frozen)
     cls.__match_args__ = tuple(f.name for f in fields.values() if f.init)
     return cls
 

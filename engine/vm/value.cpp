@@ -25,74 +25,60 @@ bool Value::identical(const Value& other) const {
     }
 }
 
-bool DictObject::keyedByIdentity(const Value& key) {
-    // valuesEqual compares these kinds by value (numbers across kinds, strings, containers) or across kinds
-    // (a device equals its string spelling); every other object equals only itself.
-    switch (key.kind()) {
-        case Kind::Null:
-        case Kind::None:
-        case Kind::Bool:
-        case Kind::Int:
-        case Kind::Float:
-        case Kind::Str:
-        case Kind::DType:
-        case Kind::Device:
-        case Kind::List:
-        case Kind::Tuple:
-        case Kind::Dict:
-        case Kind::Set: return false;
-        default: return true;
-    }
-}
-
-Value* DictObject::findIndexed(const Object* key) {
+std::optional<size_t> DictObject::position(const Value& key, int64_t hash) {
     if (indexStale_) {
-        byIdentity_.clear();
-        for (size_t i = 0; i < entries_.size(); ++i)
-            if (keyedByIdentity(entries_[i].first)) byIdentity_.emplace(entries_[i].first.object().get(), i);
+        byHash_.clear();
+        for (size_t i = 0; i < entries_.size(); ++i) byHash_.emplace(hashes_[i], i);
         indexStale_ = false;
     }
-    auto it = byIdentity_.find(key);
-    return it == byIdentity_.end() ? nullptr : &entries_[it->second].second;
+    auto [first, last] = byHash_.equal_range(hash);
+    for (auto it = first; it != last; ++it)
+        if (keyMatches(entries_[it->second].first, hash, key, hash)) return it->second;
+    return std::nullopt;
 }
 
 Value* DictObject::find(const Value& key) {
-    if (keyedByIdentity(key)) return findIndexed(key.object().get());
-    for (auto& entry : entries_)
-        if (valuesEqual(entry.first, key)) return &entry.second;
-    return nullptr;
+    std::optional<size_t> at = position(key, hashValue(key));
+    return at ? &entries_[*at].second : nullptr;
 }
 
 void DictObject::set(const Value& key, Value value) {
-    if (Value* slot = find(key)) {
-        *slot = std::move(value);
+    const int64_t hash = hashValue(key);
+    if (std::optional<size_t> at = position(key, hash)) {
+        entries_[*at].second = std::move(value);
         return;
     }
-    if (keyedByIdentity(key) && !indexStale_) byIdentity_.emplace(key.object().get(), entries_.size());
+    byHash_.emplace(hash, entries_.size());
     entries_.emplace_back(key, std::move(value));
+    hashes_.push_back(hash);
 }
 
 bool DictObject::erase(const Value& key) {
-    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const auto& e) { return valuesEqual(e.first, key); });
-    if (it == entries_.end()) return false;
-    entries_.erase(it);
+    std::optional<size_t> at = position(key, hashValue(key));
+    if (!at) return false;
+    entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(*at));
+    hashes_.erase(hashes_.begin() + static_cast<std::ptrdiff_t>(*at));
     indexStale_ = true;
     return true;
 }
 
 void DictObject::clear() {
     entries_.clear();
-    byIdentity_.clear();
+    hashes_.clear();
+    byHash_.clear();
     indexStale_ = false;
 }
 
 bool DictObject::moveToEnd(const Value& key, bool last) {
-    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const auto& e) { return valuesEqual(e.first, key); });
-    if (it == entries_.end()) return false;
-    Entry entry = *it;
-    entries_.erase(it);
-    if (last) entries_.push_back(std::move(entry));
-    else entries_.insert(entries_.begin(), std::move(entry));
+    std::optional<size_t> at = position(key, hashValue(key));
+    if (!at) return false;
+    const auto offset = static_cast<std::ptrdiff_t>(*at);
+    Entry entry = entries_[*at];
+    const int64_t hash = hashes_[*at];
+    entries_.erase(entries_.begin() + offset);
+    hashes_.erase(hashes_.begin() + offset);
+    entries_.insert(last ? entries_.end() : entries_.begin(), std::move(entry));
+    hashes_.insert(last ? hashes_.end() : hashes_.begin(), hash);
     indexStale_ = true;
     return true;
 }
@@ -100,16 +86,30 @@ bool DictObject::moveToEnd(const Value& key, bool last) {
 DictObject::Entry DictObject::popItem(bool last) {
     Entry entry = last ? entries_.back() : entries_.front();
     entries_.erase(last ? entries_.end() - 1 : entries_.begin());
+    hashes_.erase(last ? hashes_.end() - 1 : hashes_.begin());
     indexStale_ = true;
     return entry;
 }
 
 bool SetObject::contains(const Value& v) const {
-    return std::any_of(items.begin(), items.end(), [&](const Value& item) { return valuesEqual(item, v); });
+    const int64_t hash = hashValue(v);
+    return std::any_of(items.begin(), items.end(), [&](const Value& item) {
+        return item.identical(v) || (hashValue(item) == hash && valuesEqual(item, v));
+    });
 }
 
 void SetObject::add(const Value& v) {
     if (!contains(v)) items.push_back(v);
+}
+
+bool SetObject::erase(const Value& v) {
+    const int64_t hash = hashValue(v);
+    auto it = std::find_if(items.begin(), items.end(), [&](const Value& item) {
+        return item.identical(v) || (hashValue(item) == hash && valuesEqual(item, v));
+    });
+    if (it == items.end()) return false;
+    items.erase(it);
+    return true;
 }
 
 std::optional<Value> CallArgs::take(const std::string& name) {
@@ -158,6 +158,11 @@ bool sequencesEqual(const ValueList& a, const ValueList& b) {
 }  // namespace
 
 bool valuesEqual(const Value& a, const Value& b) {
+    if (a.identical(b)) return true;
+    if (a.is(Kind::Instance) || b.is(Kind::Instance)) {
+        InstanceProtocol* protocol = currentInstanceProtocol();
+        return protocol && protocol->instanceEquals(a, b);
+    }
     if (a.isNumber() && b.isNumber()) {
         if (a.is(Kind::Float) || b.is(Kind::Float)) return a.asFloat() == b.asFloat();
         return a.asInt() == b.asInt();

@@ -143,11 +143,10 @@ struct TupleObject : Object {
         cls = other.cls;
     }
 };
-/// Insertion-ordered; keys compared with Python's == (valuesEqual). A key that equals only itself (a tensor, an
-/// instance, a function: Python hashes these by id, as torch.Tensor.__hash__ does) is found through an index by
-/// its address, so an optimizer's state dict keyed by hundreds of parameters is no linear scan; other keys
-/// (numbers, strings, tuples, ...) are compared one by one. Keys change only through the methods below, which keep
-/// the index.
+/// Insertion-ordered; keys found as Python finds them: by hash (hashValue), then the same object or == (valuesEqual,
+/// which runs a user class's __eq__). Each entry's hash is kept beside it, so a key's __hash__ runs once when it is
+/// stored and once per lookup, as in CPython, and an index by hash makes every lookup (an optimizer's state dict
+/// keyed by hundreds of parameters) no linear scan. Keys change only through the methods below, which keep the index.
 struct DictObject : Object {
     using Entry = std::pair<Value, Value>;
     DictObject() : Object(Kind::Dict) {}
@@ -158,6 +157,7 @@ struct DictObject : Object {
     const std::vector<Entry>& entries() const { return entries_; }
     size_t size() const { return entries_.size(); }
     bool empty() const { return entries_.empty(); }
+    /// The value under `key`; null when absent. TypeError for an unhashable key, as Python's lookup raises.
     Value* find(const Value& key);
     void set(const Value& key, Value value);
     bool erase(const Value& key);
@@ -167,21 +167,25 @@ struct DictObject : Object {
     /// OrderedDict.popitem (the dict is not empty).
     Entry popItem(bool last);
 
-    /// Whether `key` equals only itself under valuesEqual (so an index by address finds it exactly).
-    static bool keyedByIdentity(const Value& key);
-
 private:
     std::vector<Entry> entries_;
-    std::unordered_map<const Object*, size_t> byIdentity_;  // identity keys' positions in entries_
-    bool indexStale_ = false;                                // positions shifted: rebuilt on the next lookup
-    Value* findIndexed(const Object* key);
+    std::vector<int64_t> hashes_;                      // entries_[i]'s key hash
+    std::unordered_multimap<int64_t, size_t> byHash_;  // hash -> positions in entries_
+    bool indexStale_ = false;                          // positions shifted: rebuilt on the next lookup
+    /// Where `key` (of hash `hash`) is stored.
+    std::optional<size_t> position(const Value& key, int64_t hash);
 };
+/// Insertion-ordered elements, matched as dict keys are (hash, then the same object or ==). `items` is written
+/// directly by the set methods, which keep it free of duplicates through contains().
 struct SetObject : Object {
     SetObject() : Object(Kind::Set) {}
     ValueList items;
     bool frozen = false;  // a frozenset: no mutating methods, and operators keep the left operand's type
+    /// `v in s`: TypeError for an unhashable `v`.
     bool contains(const Value& v) const;
     void add(const Value& v);
+    /// set.discard / set.remove: whether `v` was there.
+    bool erase(const Value& v);
 };
 struct SliceObject : Object {
     SliceObject(Value a, Value b, Value c) : Object(Kind::Slice), start(a), stop(b), step(c) {}
@@ -311,9 +315,47 @@ Value makeTuple(ValueList items);
 Value makeNative(std::string name, NativeFn fn);
 Value ellipsisValue();
 
-/// Python's == for dict keys, `in` and list methods: numbers across types, strings, sequences item by item,
-/// everything else by identity. Tensors are compared by identity here (their == is elementwise).
+/// Python's == as containers use it (PyObject_RichCompareBool: the same object first) for dict keys, `in` and list
+/// methods: numbers across types, strings, sequences item by item, instances of user classes through their __eq__
+/// (InstanceProtocol), everything else by identity. Tensors are compared by identity here (their == is elementwise).
 bool valuesEqual(const Value& a, const Value& b);
+/// Python's hash(): equal for values valuesEqual calls equal (hash(1) == hash(1.0) == hash(True)); CPython's own
+/// numbers for ints, floats, bools and tuples of them; by identity for tensors, functions, classes, modules and
+/// instances of classes without __hash__; a user __hash__ through InstanceProtocol. TypeError "unhashable type:
+/// 'list'" for lists, dicts, sets and instances whose class sets __hash__ to None (defines __eq__ without __hash__).
+int64_t hashValue(const Value& v);
+/// The hash of an object that hashes by identity (CPython's _Py_HashPointer).
+int64_t identityHash(const Object* object);
+/// Whether a stored key matches a looked-up one as Python's dict and set lookups decide: the same object, or equal
+/// hashes and ==.
+bool keyMatches(const Value& stored, int64_t storedHash, const Value& key, int64_t keyHash);
+
+/// The user-class half of valuesEqual and hashValue, which have no interpreter of their own: the interpreter that
+/// runs the program installs one (vm/hashing.cpp: __eq__ with NotImplemented's fallbacks, __hash__), and the capture
+/// engine installs its own while it traces (user code must not run unseen by the trace). Without one, instances
+/// compare and hash by identity.
+class InstanceProtocol {
+public:
+    virtual ~InstanceProtocol() = default;
+    /// `a == b` as a bool, where a or b is an instance and they are not the same object.
+    virtual bool instanceEquals(const Value& a, const Value& b) = 0;
+    /// hash(instance).
+    virtual int64_t instanceHash(const Value& instance) = 0;
+};
+/// Makes `protocol` the current one until the returned guard is dropped (installations nest; a guard may be
+/// dropped out of order).
+class InstanceProtocolScope {
+public:
+    explicit InstanceProtocolScope(InstanceProtocol* protocol);
+    ~InstanceProtocolScope();
+    InstanceProtocolScope(const InstanceProtocolScope&) = delete;
+    InstanceProtocolScope& operator=(const InstanceProtocolScope&) = delete;
+
+private:
+    InstanceProtocol* protocol_;
+};
+/// The innermost installed protocol, or null.
+InstanceProtocol* currentInstanceProtocol();
 
 /// Conversions at the tensor runtime's boundary.
 tensor::Value toTensorValue(const Value& v);

@@ -1,0 +1,83 @@
+// User classes' __eq__ / __hash__ while a frame is traced: the interpreter would run them unseen by the trace when a
+// dict or set operation on trace-time values hashes or compares a user object, so the trace installs its own
+// InstanceProtocol (vm/value.h) that breaks the graph there, with Dynamo's reason for an overridden __hash__.
+#include <fmt/core.h>
+
+#include "capture/tracer.h"
+#include "ops/operators.h"
+
+namespace eng::capture {
+
+namespace {
+
+/// A user class's Python-level method `name` (a native one, such as a dict view's __eq__, is no user code).
+std::optional<vm::Value> userDunder(const vm::ClassObject& cls, const char* name) {
+    std::optional<vm::Value> method = cls.lookup(name);
+    if (method && (method->is(vm::Kind::Function) || method->is(vm::Kind::BoundMethod))) return method;
+    return std::nullopt;
+}
+
+class TraceTimeProtocol final : public vm::InstanceProtocol {
+public:
+    explicit TraceTimeProtocol(Tracer& tracer) : tracer_(tracer) {}
+
+    bool instanceEquals(const vm::Value& a, const vm::Value& b) override {
+        for (const vm::Value* side : {&a, &b}) {
+            if (!side->is(vm::Kind::Instance)) continue;
+            const vm::ClassObject& cls = *side->as<vm::InstanceObject>().cls;
+            if (userDunder(cls, "__eq__"))
+                tracer_.unsupported("Unsupported user-defined __eq__",
+                                    fmt::format("A dict, set or list operation compares an object of the user-defined class {} "
+                                                "whose __eq__ it would run outside the trace.", cls.name),
+                                    {"Compare the objects in the compiled code itself (`a == b`), or outside the compiled region."},
+                                    fmt::format("comparing object of type=<class '{}.{}'>", cls.module, cls.name));
+            if (cls.lookup("__eq__")) return tracer_.vm().truthy(tracer_.vm().equality(a, b));  // a native __eq__
+        }
+        return a.identical(b);
+    }
+
+    int64_t instanceHash(const vm::Value& instance) override {
+        const vm::ClassObject& cls = *instance.as<vm::InstanceObject>().cls;
+        if (userDunder(cls, "__hash__")) overriddenHash(tracer_, cls);
+        return tracer_.vm().hash(instance);  // by identity, a native __hash__, or Python's TypeError for an unhashable class
+    }
+
+    /// Dynamo's raise_on_overridden_hash, for a user class whose own or inherited __hash__ would run.
+    [[noreturn]] static void overriddenHash(Tracer& tracer, const vm::ClassObject& cls) {
+        const std::string variable = "UserDefinedObjectVariable(" + cls.name + ")";
+        tracer.unsupported("User-defined object with overridden __hash__",
+                           "Found a user-defined object " + variable + " with overridden __hash__ when attempting to hash it",
+                           {"Dynamo does not support hashing user-defined objects with overridden __hash__",
+                            "It may be possible to write Dynamo tracing rules for this code. Please report an issue to PyTorch if you "
+                            "encounter this graph break often and it is causing performance issues."},
+                           fmt::format("hashing object of type=<class '{}.{}'> and variable tracker {}", cls.module, cls.name, variable));
+    }
+
+private:
+    Tracer& tracer_;
+};
+
+}  // namespace
+
+std::unique_ptr<vm::InstanceProtocol> traceTimeInstanceProtocol(Tracer& tracer) { return std::make_unique<TraceTimeProtocol>(tracer); }
+
+std::optional<bool> Tracer::userEquals(const VarRef& item, const VarRef& value) {
+    // Python's PyObject_RichCompareBool(item, value): the same object, else item == value with the user's __eq__
+    // traced (Dynamo's polyfills for list.index/count/remove and `in`); its outcome must be known at trace time.
+    if (!isUserInstance(item) && !isUserInstance(value)) return std::nullopt;
+    if (item.get() == value.get() || (item->kind == Variable::Kind::Python && value->kind == Variable::Kind::Python &&
+                                      item->value.identical(value->value)))
+        return true;
+    VarRef equal = compareOp(static_cast<uint32_t>(ops::CompareOperator::Equal), item, value);
+    if (equal->kind == Variable::Kind::Python) return vm_.truthy(equal->value);
+    unsupported("Unsupported user-defined __eq__", "A list method or `in` compares user-defined objects whose __eq__ gives a traced value.",
+                {"Make __eq__ return a Python bool."}, "call_method ListVariable() __eq__");
+}
+
+void Tracer::checkObjectKey(const VarRef& key) {
+    // An object the trace made is keyed by identity unless its class hashes it itself.
+    const vm::ClassObject& cls = *key->value.as<vm::InstanceObject>().cls;
+    if (userDunder(cls, "__hash__")) TraceTimeProtocol::overriddenHash(*this, cls);
+}
+
+}  // namespace eng::capture
