@@ -87,6 +87,9 @@ class _GradTransform:
         self.has_aux = has_aux
         self.with_value = with_value
 
+    # Not a frame Dynamo compiles (torch's own code; loops, not comprehensions, which would be frames of their own):
+    # the function it differentiates is a user frame.
+    @torch.compiler.disable
     def __call__(self, *args, **kwargs):
         api = "grad_and_value" if self.with_value else "grad"
         nums = (self.argnums,) if isinstance(self.argnums, int) else tuple(self.argnums)
@@ -95,7 +98,9 @@ class _GradTransform:
                 raise RuntimeError("Got argnums=" + str(self.argnums) + ", but only " + str(len(args)) + " positional inputs")
             if not isinstance(args[n], torch.Tensor):
                 raise RuntimeError(api + "(f)(*args): Expected argnums to index Tensors, got " + type(args[n]).__name__)
-        outer = torch.is_grad_enabled() and any([args[n].requires_grad for n in nums])
+        outer = False
+        for n in nums:
+            outer = outer or (torch.is_grad_enabled() and args[n].requires_grad)
         args = list(args)
         with torch.enable_grad():
             for n in nums:
@@ -112,10 +117,15 @@ class _GradTransform:
             if output.dim() != 0:
                 raise RuntimeError(api + "(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor with " + str(output.dim()) +
                                    " dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
-            grads = torch.autograd.grad(output, [args[n] for n in nums], create_graph=True, allow_unused=True)
-        grads = [torch.zeros_like(args[n]) if g is None else g for g, n in zip(grads, nums)]
+            inputs = []
+            for n in nums:
+                inputs.append(args[n])
+            found = torch.autograd.grad(output, inputs, create_graph=True, allow_unused=True)
+        grads = []
+        for g, n in zip(found, nums):
+            g = torch.zeros_like(args[n]) if g is None else g
+            grads.append(g if outer else g.detach())
         if not outer:
-            grads = [g.detach() for g in grads]
             output = output.detach()
         g = grads[0] if isinstance(self.argnums, int) else tuple(grads)
         value = (output, aux) if self.has_aux else output

@@ -3,6 +3,8 @@
 # round has none of its own), equal to eager's.
 # expect unique_graphs: 2
 # expect graph_breaks: 0
+# expect graph_names: dynamo_output_graph, aot_joint_graph, aot_forward_graph, aot_backward_graph, dynamo_output_graph
+# expect graph: apply: "f32[6][1]cpu" = __main__.ScaledSquare.apply(primals_1, 3.0)
 # expect: aot_eager True
 # expect: eager True
 import torch
