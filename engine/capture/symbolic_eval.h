@@ -38,6 +38,11 @@ void breakOnDataclassFieldsOfNonInstance(Tracer& tracer, const vm::Value& functi
 /// A call of torch.optim's SGD / Adam / AdamW `step` (symbolic_eval_optimizer.cpp); nullopt for any other callable.
 std::optional<VarRef> callOptimizerStep(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,
                                         const std::vector<std::pair<std::string, VarRef>>& kwargs);
+/// `Cls.apply(...)` of a torch.autograd.Function subclass: one node calling it when the graph runs, or a graph break
+/// when its forward or backward may have side effects; torch.func.grad / grad_and_value and their transforms' calls
+/// (symbolic_eval_autograd_function.cpp); nullopt for other callables.
+std::optional<VarRef> callAutogradFunction(Tracer& tracer, const VarRef& callable, const std::vector<VarRef>& args,
+                                           const std::vector<std::pair<std::string, VarRef>>& kwargs);
 /// torch.cond: a Python predicate inlines its branch; a tensor one records torch.ops.higher_order.cond, which runs
 /// the picked branch when the graph runs (symbolic_eval_cond.cpp).
 VarRef traceCond(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,

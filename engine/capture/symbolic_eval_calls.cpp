@@ -357,6 +357,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     // Before the callable's own guard: a bound step is made anew on every access; the optimizer's class is guarded.
     if (std::optional<VarRef> stepped = callOptimizerStep(*this, frame, callable, args, kwargs)) return *stepped;
     if (std::optional<VarRef> method = callTensorDescriptor(*this, frame, callable, args, kwargs)) return *method;
+    if (std::optional<VarRef> applied = callAutogradFunction(*this, callable, args, kwargs)) return *applied;
     if (std::optional<VarRef> members = callModuleMethod(*this, frame, callable, args, kwargs)) return *members;
     switch (callable->kind) {
         case Variable::Kind::TensorMethod: return callTensorMethod(*this, callable, std::move(args), std::move(kwargs));

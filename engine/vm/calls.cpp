@@ -260,6 +260,8 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
             // torch.amp.GradScaler, written in the subset, loads with torch.amp.grad_scaler on first use.
             if (module.name == "torch.amp" && name == "GradScaler")
                 return getAttr(importName("torch.amp.grad_scaler", makeStr("*")), name);
+            if (module.name == "torch.autograd" && name == "Function")  // torch.autograd.function.Function
+                return getAttr(importName("torch.autograd.function", makeStr("*")), name);
             if (module.name == "torch" && name == "vmap") return getAttr(importName("torch.func", makeStr("*")), "vmap");  // torch.func.vmap
             // torch.nn's layers written in the subset (Conv2d, Softmax, ...) load with their module on first use.
             if (module.name == "torch.nn")

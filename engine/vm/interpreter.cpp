@@ -76,6 +76,7 @@ Interpreter::Interpreter(std::ostream& out) : out_(out) {
     installStdlib(*this);
     installInspect(*this);
     installHeapq(*this);
+    installAutogradFunction(*this);
 }
 
 Interpreter::~Interpreter() {

@@ -236,6 +236,10 @@ void installCollections(Interpreter& vm);
 void installInspect(Interpreter& vm);
 /// `_heapq` (heapq_module.cpp): the native heap functions under the `heapq` polyfill.
 void installHeapq(Interpreter& vm);
+/// `_autograd_function` (autograd_function.cpp): the node of a torch.autograd.Function call.
+void installAutogradFunction(Interpreter& vm);
+/// torch.autograd.function's Python half (autograd_function.cpp).
+const char* autogradFunctionPolyfillSource();
 /// The `heapq` module's Python half (heapq_module.cpp).
 const char* heapqPolyfillSource();
 /// What updateDict accepts: dict.update's dict, object with keys() or iterable of key/value pairs; DICT_UPDATE's

@@ -323,6 +323,8 @@ std::string operatorModuleSource() {
 const char* gradScalerPolyfillSource();
 /// torch.func (vmap) written in the subset (func_polyfill.cpp).
 const char* funcPolyfillSource();
+/// torch.utils and torch.utils.checkpoint (autograd_function.cpp), or null.
+const char* torchUtilsPolyfillSource(const std::string& module);
 /// torch.storage and torch.distributed.fsdp._flat_param (tensor_storage.cpp), or null.
 const char* tensorStoragePolyfillSource(const std::string& module);
 
@@ -333,9 +335,11 @@ const char* polyfillSource(const std::string& module) {
                                                                   {"torch.onnx", kTorchOnnx}, {"torch.distributed", kTorchDistributed},
                                                                   {"torch.distributions", distributionsPolyfillSource()},
                                                                   {"torch.amp.grad_scaler", gradScalerPolyfillSource()},
-                                                                  {"torch.func", funcPolyfillSource()}, {"heapq", heapqPolyfillSource()}};
+                                                                  {"torch.func", funcPolyfillSource()}, {"heapq", heapqPolyfillSource()},
+                                                                  {"torch.autograd.function", autogradFunctionPolyfillSource()}};
     auto it = kSources.find(module);
     if (const char* storage = tensorStoragePolyfillSource(module); it == kSources.end() && storage) return storage;
+    if (const char* utils = torchUtilsPolyfillSource(module); it == kSources.end() && utils) return utils;
     return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
 }
 
