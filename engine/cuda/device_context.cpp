@@ -291,22 +291,36 @@ void* DeviceContext::loadPtx(const CompiledKernel& kernel) {
 }
 
 void* DeviceContext::loadFunction(const CompiledKernel& kernel, const std::string& entry) {
-    std::lock_guard lock(mutex_);
     const std::string& name = entry.empty() ? kernel.entry : entry;
     // The key holds the kernel's whole source (tens of kilobytes with the prelude): looked up in place, not
     // copied on every launch.
     const std::string entryKey = entry.empty() ? std::string() : kernel.key + "\nentry point " + entry;
     const std::string& key = entry.empty() ? kernel.key : entryKey;
-    if (auto it = functions_.find(key); it != functions_.end()) return it->second;
-    if (kernel.arch != arch_)
-        throw CudaError(fmt::format("kernel {} was compiled for {} but cuda:{} is {}", kernel.entry, kernel.arch, index_, arch_));
     CUmodule module = nullptr;
-    if (kernel.ptx) module = static_cast<CUmodule>(loadPtx(kernel));
-    else check(driver().moduleLoadData(&module, kernel.cubin.data()), fmt::format("cuModuleLoadData({})", kernel.entry).c_str());
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = functions_.find(key); it != functions_.end()) return it->second;
+        if (auto it = modules_.find(kernel.key); it != modules_.end()) module = static_cast<CUmodule>(it->second);
+    }
+    if (!module) {
+        if (kernel.arch != arch_)
+            throw CudaError(fmt::format("kernel {} was compiled for {} but cuda:{} is {}", kernel.entry, kernel.arch, index_, arch_));
+        // Loaded outside the lock: the driver's JIT of PTX takes milliseconds, and a graph's quick-tier kernels
+        // load on its compile threads side by side (cuda_launcher.cpp). Two threads loading one module at once
+        // each load it; the first kept, the other unloaded.
+        if (kernel.ptx) module = static_cast<CUmodule>(loadPtx(kernel));
+        else check(driver().moduleLoadData(&module, kernel.cubin.data()), fmt::format("cuModuleLoadData({})", kernel.entry).c_str());
+        std::lock_guard lock(mutex_);
+        const auto [it, inserted] = modules_.emplace(kernel.key, module);
+        if (!inserted) {
+            driver().moduleUnload(module);
+            module = static_cast<CUmodule>(it->second);
+        }
+    }
     CUfunction function = nullptr;
     check(driver().moduleGetFunction(&function, module, name.c_str()), fmt::format("cuModuleGetFunction({})", name).c_str());
-    functions_.emplace(key, function);
-    return function;
+    std::lock_guard lock(mutex_);
+    return functions_.emplace(key, function).first->second;
 }
 
 void DeviceContext::preload(const CompiledKernel& kernel) {

@@ -119,6 +119,7 @@ private:
     std::unordered_map<uint64_t, Pool> pools_;           // live private pools by id (ids are never reused)
     uint64_t nextPool_ = 1;
     std::unordered_map<std::string, void*> functions_;   // kernel key (+ another entry's name) -> CUfunction
+    std::unordered_map<std::string, void*> modules_;     // kernel key -> CUmodule: one load for all its entries
 };
 
 // A private memory pool, as torch.cuda.graph's: a CUDA graph bakes in the addresses its kernels and library

@@ -34,6 +34,7 @@ struct DriverApi {
     decltype(&::cuModuleLoadData) moduleLoadData = nullptr;
     decltype(&::cuModuleLoadDataEx) moduleLoadDataEx = nullptr;  // PTX, with JIT options
     decltype(&::cuModuleGetFunction) moduleGetFunction = nullptr;
+    decltype(&::cuModuleUnload) moduleUnload = nullptr;
     decltype(&::cuLaunchKernel) launchKernel = nullptr;
     // Stream capture into CUDA graphs (cuda/cuda_graph.h): reduce-overhead's record-once, replay-many.
     decltype(&::cuStreamBeginCapture) streamBeginCapture = nullptr;

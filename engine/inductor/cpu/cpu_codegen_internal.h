@@ -53,6 +53,9 @@ public:
     void emitBody(llvm::Function* fn);
     /// The finish of a kernel with reductions over the outer range (cpu_codegen.h: kFinishSuffix).
     void emitFinish(llvm::Function* fn);
+    /// The same finish over the points [begin, end) of the flattened reduction range only, for the GPU's quick tier
+    /// (a thread per point): `void fn(ptr buffers, ptr symbols, i64 pieces, i64 begin, i64 end)`.
+    void emitFinishRange(llvm::Function* fn);
     /// Starts `fn`'s entry block with the buffer and symbol parameters loaded; returns each reduction over the
     /// outer range with its partials pointer (the parameters after the buffers).
     std::vector<std::pair<const Reduction*, llvm::Value*>> enterFunction(llvm::Function* fn);
@@ -81,6 +84,7 @@ public:
     bool nativeBFloat16 = false;
 
 private:
+    void emitFinishOf(llvm::Function* fn, bool pointRange);
     llvm::Value* castOp(llvm::Value* a, DType from, DType to);
     std::unordered_map<const Expr*, llvm::Value*> cache_;
 };

@@ -362,9 +362,13 @@ void KernelEmitter::emitBody(llvm::Function* function) {
     b.CreateRetVoid();
 }
 
-void KernelEmitter::emitFinish(llvm::Function* function) {
+void KernelEmitter::emitFinish(llvm::Function* function) { emitFinishOf(function, false); }
+
+void KernelEmitter::emitFinishRange(llvm::Function* function) { emitFinishOf(function, true); }
+
+void KernelEmitter::emitFinishOf(llvm::Function* function, bool pointRange) {
     const std::vector<std::pair<const Reduction*, Value*>> across = enterFunction(function);
-    Value* pieces = fn->getArg(3);
+    Value* pieces = fn->getArg(pointRange ? 2 : 3);
     const int outers = kernel.outerVarCount();
     vars.assign(static_cast<size_t>(outers) + kernel.reductionRanges.size(), b.getInt64(0));
     std::vector<Value*> extents;
@@ -380,7 +384,7 @@ void KernelEmitter::emitFinish(llvm::Function* function) {
         finishedDtype[r->id] = r->resultDtype();
     }
     forget();
-    forEachReductionPoint(extents, [&](Value* flat) {
+    auto finishPoint = [&](Value* flat) {
         for (const auto& [r, base] : across) {
             llvm::Type* t = regType(r->value->dtype);
             b.CreateStore(b.CreateLoad(t, b.CreateInBoundsGEP(t, base, flat)), finished.at(r->id));
@@ -393,7 +397,20 @@ void KernelEmitter::emitFinish(llvm::Function* function) {
         }
         for (const Store& s : kernel.finalStores) store(s);
         forget();
-    });
+    };
+    if (!pointRange) {
+        forEachReductionPoint(extents, finishPoint);
+    } else {
+        // Points [begin, end) of the flattened reduction range, each decoded into the reduction variables.
+        emitLoop(*this, fn->getArg(3), fn->getArg(4), [&](Value* flat) {
+            Value* rest = flat;
+            for (size_t d = extents.size(); d-- > 0;) {
+                vars[static_cast<size_t>(outers) + d] = d == 0 ? rest : b.CreateURem(rest, extents[d]);
+                if (d > 0) rest = b.CreateUDiv(rest, extents[d]);
+            }
+            finishPoint(flat);
+        }, "point");
+    }
     b.CreateRetVoid();
 }
 

@@ -76,7 +76,9 @@ public:
             launch += tuningReports_[index].empty() ? " (tuned on its first launch)" : " " + tuningReports_[index];
         if (quickTier_.at(index))
             return KernelArtifact{"ptx", compiled_.at(index)->cubin,
-                                  fmt::format("quick tier: one thread per outer point, blocks of {} threads, grid-stride", nvptx::kQuickBlockThreads)};
+                                  kernels_[index].hasOuterRangeReductions()
+                                      ? "quick tier: one thread per piece of the outer range, then one per point of the reduction range"
+                                      : fmt::format("quick tier: one thread per outer point, blocks of {} threads, grid-stride", nvptx::kQuickBlockThreads)};
         // PTX from the LLVM path: the PTX the driver loads is what ran.
         if (compiled_.at(index)->ptx) return KernelArtifact{"ptx", compiled_.at(index)->cubin, launch + " (LLVM NVPTX)"};
         return KernelArtifact{"cuda", code.source, launch};
@@ -141,7 +143,13 @@ private:
                 quickTier_[i] = true;
                 later.push_back(jobs[i]);
                 now.push_back({"quick tier\n" + jobs[i].key, [this, i, key = jobs[i].key, &arch] {
-                                   return cuda::compileQuickTier(kernels_[i], arch, key, tiers_.quickJitLevel);
+                                   const auto started = Clock::now();
+                                   eng::cuda::KernelCompileOutcome outcome = cuda::compileQuickTier(kernels_[i], arch, key, tiers_.quickJitLevel);
+                                   // The driver's JIT of its PTX here, beside the graph's other kernels', not one
+                                   // after another at their first launches.
+                                   if (tiers_.loadOnCompileThreads) device_.preload(*outcome.kernel);
+                                   outcome.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+                                   return outcome;
                                }});
             } else {
                 now.push_back(std::move(jobs[i]));

@@ -53,6 +53,8 @@ TierSettings tierSettingsFromEnvironment() {
     settings.tiered = environmentInt("CWB_CUDA_TIERS", 1) != 0;
     settings.quickJitLevel = std::clamp(environmentInt("CWB_CUDA_QUICK_JIT_OPT", settings.quickJitLevel), 0, 4);
     settings.quickLaunches = std::max(0, environmentInt("CWB_CUDA_QUICK_LAUNCHES", settings.quickLaunches));
+    const char* load = std::getenv("CWB_CUDA_QUICK_LOAD");
+    settings.loadOnCompileThreads = !(load && std::string(load) == "launch");
     const char* swap = std::getenv("CWB_CUDA_TIER_SWAP");
     settings.swapWhenReady = !(swap && std::string(swap) == "launches");
     return settings;
@@ -61,7 +63,9 @@ TierSettings tierSettingsFromEnvironment() {
 eng::cuda::KernelCompileOutcome compileQuickTier(const Kernel& kernel, const std::string& arch, const std::string& jobKey, int jitLevel) {
     const auto started = std::chrono::steady_clock::now();
     auto compiled = std::make_shared<eng::cuda::CompiledKernel>();
-    compiled->key = "quick tier\n" + jobKey;
+    // The module's key on the device: the kernel's names are not masked in the quick tier's PTX, so its entry
+    // names the module (a same-code kernel of another graph has entry points of other names).
+    compiled->key = "quick tier " + kernel.name + "\n" + jobKey;
     compiled->entry = kernel.name;
     compiled->arch = arch;
     compiled->cubin = nvptx::generateQuickPtx(kernel, arch).ptx;
@@ -81,16 +85,43 @@ void launchQuickTier(eng::cuda::DeviceContext& device, const eng::cuda::Compiled
     for (const std::string& symbol : kernel.symbols) values.push_back(symbols.at(symbol));
     int64_t points = 1;
     for (const Index& range : kernel.outerRanges) points *= evaluate(range, {}, symbols);
-    if (points <= 0) return;
+    if (points <= 0 && kernel.finalStores.empty()) return;
     std::vector<void*> args;
     for (void*& pointer : pointers) args.push_back(&pointer);
     for (long long& value : values) args.push_back(&value);
-    eng::cuda::LaunchShape shape;
-    // A thread reduces whole rows: blocks of one warp spread a few thousand rows over every multiprocessor.
-    shape.blockX = kernel.isReduction() ? 32 : nvptx::kQuickBlockThreads;
-    const int64_t blocks = (points + shape.blockX - 1) / shape.blockX;
-    shape.gridX = static_cast<unsigned>(std::min<int64_t>(blocks, int64_t{32} * device.multiprocessorCount()));
-    device.launch(compiled, shape, args.data());
+    auto shape = [&](int64_t threads, unsigned blockX) {
+        eng::cuda::LaunchShape s;
+        s.blockX = blockX;
+        const int64_t blocks = std::max<int64_t>((threads + blockX - 1) / blockX, 1);
+        s.gridX = static_cast<unsigned>(std::min<int64_t>(blocks, int64_t{32} * device.multiprocessorCount()));
+        return s;
+    };
+    if (!kernel.hasOuterRangeReductions()) {
+        // A thread reduces whole rows: blocks of one warp spread a few thousand rows over every multiprocessor.
+        device.launch(compiled, shape(points, kernel.isReduction() ? 32 : nvptx::kQuickBlockThreads), args.data());
+        return;
+    }
+    // Reductions over the outer range: each piece (a thread) accumulates its share of the rows into its own
+    // partials, then a thread per point of the reduction range combines the pieces in order (nvptx_quick.cpp).
+    // As many pieces as 64 MB of partials hold, at most one a row.
+    int64_t reductionPoints = 1, across = 0;
+    for (const Index& range : kernel.reductionRanges) reductionPoints *= evaluate(range, {}, symbols);
+    for (const KernelPass& pass : kernel.passes)
+        for (const Reduction& r : pass.reductions) across += r.overOuterRange ? 1 : 0;
+    constexpr int64_t kWorkspaceBytes = int64_t{64} << 20;
+    const int64_t pieceBytes = std::max<int64_t>(reductionPoints, 1) * nvptx::kQuickPartialSlotBytes;
+    long long pieces = std::clamp<int64_t>(kWorkspaceBytes / (across * pieceBytes), 1, std::max<int64_t>(points, 1));
+    void* workspace = device.allocate(static_cast<size_t>(across * pieces * pieceBytes));
+    args.push_back(&workspace);
+    args.push_back(&pieces);
+    try {
+        device.launch(compiled, shape(pieces, 32), args.data());
+        device.launch(compiled, shape(reductionPoints, nvptx::kQuickBlockThreads), args.data(), nvptx::quickFinishEntry(compiled.entry));
+    } catch (...) {
+        device.deallocate(workspace);
+        throw;
+    }
+    device.deallocate(workspace);  // stream-ordered: the next user of the block runs after these launches
 }
 
 BackgroundCompile::BackgroundCompile(std::vector<eng::cuda::CompileJob> jobs) : jobs_(std::move(jobs)) {

@@ -20,9 +20,11 @@ namespace eng::inductor::cuda {
 /// CWB_CUDA_QUICK_LAUNCHES=N: a kernel's launches on the quick tier before a launch waits for the optimised one
 /// (default 8, so that a loop past its first calls runs at full speed however long the compile takes);
 /// CWB_CUDA_TIER_SWAP=launches swaps exactly then, not as soon as the optimised kernels are ready (tests, and
-/// measuring the quick tier's own run time).
+/// measuring the quick tier's own run time); CWB_CUDA_QUICK_LOAD=launch leaves the driver's JIT of a quick kernel
+/// to its first launch instead of its compile thread.
 struct TierSettings {
     bool tiered = true;
+    bool loadOnCompileThreads = true;
     int quickJitLevel = 1;
     int quickLaunches = 8;
     bool swapWhenReady = true;
@@ -30,7 +32,7 @@ struct TierSettings {
 TierSettings tierSettingsFromEnvironment();
 
 /// The quick tier of `kernel` (nvptx::quickTierCovers must hold), not cached: the optimised tier is what the kernel
-/// cache keeps. `jobKey` (its optimised job's key) names its module on the device.
+/// cache keeps. `jobKey` (its optimised job's key) and the kernel's name name its module on the device.
 eng::cuda::KernelCompileOutcome compileQuickTier(const Kernel& kernel, const std::string& arch, const std::string& jobKey, int jitLevel);
 
 /// Launches a quick-tier kernel: one thread per outer point, grid-stride over at most 32 blocks a multiprocessor

@@ -35,12 +35,17 @@ PtxKernel generatePtx(const Kernel& kernel, const PtxLaunchPlan& plan, const std
 
 /// The quick tier of a tiered compile (nvptx_quick.cpp): the kernel's CPU loop body, one GPU thread per outer point
 /// (grid-stride, blocks of up to kQuickBlockThreads), a light LLVM pipeline; every sum in the interpreter's order. Covers
-/// pointwise kernels and reductions over rows of a constant length up to 65536, not combo kernels or reductions over
-/// the outer range.
+/// pointwise kernels and reductions over rows of a constant length up to 65536 (also beside reductions over the outer
+/// range), not combo kernels.
 inline constexpr int kQuickBlockThreads = 128;
 bool quickTierCovers(const Kernel& kernel, const std::string& arch);
 /// Throws as generatePtx does.
 PtxKernel generateQuickPtx(const Kernel& kernel, const std::string& arch);
+/// A quick-tier kernel with reductions over its outer range takes after its symbols a workspace and the number of
+/// pieces (int64): each piece's partials, kQuickPartialSlotBytes per point of the reduction range, reduction after
+/// reduction; its second entry point, quickFinishEntry(entry), combines the pieces, one thread per point.
+extern const int64_t kQuickPartialSlotBytes;
+std::string quickFinishEntry(const std::string& entry);
 
 /// What besides the kernel and its plan decides the PTX (LLVM's version, libdevice's size, this build of cwb):
 /// part of the kernel cache's key.

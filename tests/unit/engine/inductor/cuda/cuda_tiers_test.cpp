@@ -1,7 +1,7 @@
 // Tiered compilation: the quick tier (inductor/nvptx/nvptx_quick.cpp) lowers pointwise kernels and rows of a constant
-// length to PTX and leaves the rest to the optimised tier (CPU-only); on a GPU (skipped without one) a graph's first
-// launch runs the quick tier, a later one the optimised kernel compiled in the background, both equal to the
-// interpreter, and bit for bit equal to each other where the math is the same (pointwise).
+// length (also with column sums beside them) to PTX and leaves the rest to the optimised tier (CPU-only); on a GPU
+// (skipped without one) a graph's first launch runs the quick tier, a later one the optimised kernel compiled in the
+// background, both equal to the interpreter, and bit for bit equal to each other where the math is the same.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -23,19 +23,22 @@ using namespace cudatest;
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 TEST(CudaQuickTier, CoversPointwiseAndConstantRowsOnly) {
-    for (const Kernel& kernel : {pointwiseChain(1003), layerNormBf16(7, 1024), softmaxConstant(5, 300), inPlaceSymbolic()}) {
+    for (const Kernel& kernel : {pointwiseChain(1003), layerNormBf16(7, 1024), softmaxConstant(5, 300), inPlaceSymbolic(), rowAndColumnReductions(8, 64)}) {
         SCOPED_TRACE(kernel.name);
         ASSERT_TRUE(nvptx::quickTierCovers(kernel, "sm_90"));
         const std::string ptx = nvptx::generateQuickPtx(kernel, "sm_90").ptx;
         EXPECT_TRUE(has(ptx, ".visible .entry " + kernel.name + "(")) << ptx.substr(0, 400);
         EXPECT_TRUE(has(ptx, ".maxntid 128, 1, 1")) << ptx.substr(0, 400);
         EXPECT_FALSE(has(ptx, ".extern .func")) << ptx;  // libdevice linked in
+        // Column sums beside the rows' (B6): a second entry combines the pieces' partials, after the workspace
+        // and the number of pieces.
+        EXPECT_EQ(has(ptx, ".visible .entry " + nvptx::quickFinishEntry(kernel.name) + "("), kernel.hasOuterRangeReductions()) << ptx.substr(0, 400);
     }
-    // A symbolic row length, a full sum (one thread would read everything), reductions over the outer range and
-    // an architecture LLVM does not know stay with the optimised tier.
+    // A symbolic row length (also beside column sums), a full sum (one thread would read everything) and an
+    // architecture LLVM does not know stay with the optimised tier.
     EXPECT_FALSE(nvptx::quickTierCovers(softmaxRows(5), "sm_90"));
     EXPECT_FALSE(nvptx::quickTierCovers(fullSum(1000), "sm_90"));
-    EXPECT_FALSE(nvptx::quickTierCovers(rowAndColumnReductions(8, 64), "sm_90"));
+    EXPECT_FALSE(nvptx::quickTierCovers(rowAndColumnReductions(8, 64, true), "sm_90"));
     EXPECT_FALSE(nvptx::quickTierCovers(pointwiseChain(10), "sm_100"));
 }
 
@@ -64,13 +67,16 @@ TEST(CudaTiers, QuickTierRunsFirstThenTheOptimisedKernelReplacesIt) {
     ::setenv("CWB_CUDA_TIER_SWAP", "launches", 1);
     // Sizes no earlier run had, so the kernel cache misses and the quick tier is taken.
     const int64_t rows = 1000 + static_cast<int64_t>(std::random_device{}() % 1000);
-    const std::vector<Kernel> kernels = {pointwiseChain(rows * 37 + 3), softmaxConstant(rows, 300), layerNormBf16(rows, 256)};
-    std::vector<RunOptions> options(3);
+    const std::vector<Kernel> kernels = {pointwiseChain(rows * 37 + 3), softmaxConstant(rows, 300), layerNormBf16(rows, 256),
+                                         rowAndColumnReductions(rows, 96)};
+    std::vector<RunOptions> options(4);
     options[1] = RunOptions{};
     options[1].tolerance.relative = 1e-4;
     options[1].tolerance.absolute = 1e-5;
     options[2].fill.specials = false;
     options[2].tolerance.absolute = 1e-3;
+    options[3].tolerance.relative = 1e-4;  // column sums over the rows in pieces, combined in piece order
+    options[3].tolerance.absolute = 2e-6 * static_cast<double>(rows);
     registerCudaLauncher();
     std::unique_ptr<KernelLauncher> launcher = makeLauncher(tensor::DeviceType::CUDA, kernels, 0, {});
     ::unsetenv("CWB_CUDA_QUICK_LAUNCHES");
