@@ -116,7 +116,11 @@ std::optional<std::string> failure(const GuardSpec& g, const std::optional<vm::V
                 compared = value && value->is(vm::Kind::Tensor) && value->tensor().dim() > g.dimension
                                ? std::optional<vm::Value>(vm::Value(value->tensor().size(g.dimension)))
                                : std::nullopt;
-            if (compared && compared->isNumber() && compareHolds(g.compareOp, compared->asFloat(), g.expected.asFloat()) == g.outcome)
+            if (g.lhs && compared && compared->is(vm::Kind::Int)) {
+                auto symbolValue = [&](const SymExpr&) { return std::optional<int64_t>(compared->asInt()); };
+                std::optional<int64_t> lhs = g.lhs->evaluate(symbolValue), rhs = g.rhs->evaluate(symbolValue);
+                if (lhs && rhs && compareHolds(g.compareOp, static_cast<double>(*lhs), static_cast<double>(*rhs)) == g.outcome) return std::nullopt;
+            } else if (!g.lhs && compared && compared->isNumber() && compareHolds(g.compareOp, compared->asFloat(), g.expected.asFloat()) == g.outcome)
                 return std::nullopt;
             return stripLocalScope(g.verboseCode());
         }
@@ -221,6 +225,7 @@ std::string GuardSpec::code() const {
             static const char* symbols[] = {"<", "<=", "==", "!=", ">", ">="};
             static const uint32_t negated[] = {5, 4, 3, 2, 1, 0};
             uint32_t op = outcome ? compareOp : negated[compareOp % 6];
+            if (lhs) return fmt::format("{} {} {}", lhs->text(), symbols[op % 6], rhs->text());
             if (dimension >= 0) return fmt::format("{}.size()[{}] {} {}", s, dimension, symbols[op % 6], fx::constantText(expected));
             return fmt::format("___as_tensor({}).item() {} {}", s, symbols[op % 6], fx::constantText(expected));
         }

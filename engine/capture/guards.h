@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "capture/source.h"
+#include "capture/sym_expr.h"
 #include "model/trace_model.h"
 
 namespace eng::capture {
@@ -39,6 +40,7 @@ struct GuardSpec {
     int64_t length = 0;                 // LengthCheck
     uint32_t compareOp = 0;             // ScalarCompare: `source <op> expected` must be `outcome`
     int dimension = -1;                 // ScalarCompare on a dynamic size: `source.size()[dimension] <op> expected`
+    SymExprRef lhs, rhs;                // ScalarCompare of expressions over that one symbol: `lhs <op> rhs` instead
     bool outcome = true;                // ScalarCompare; DictContains: whether the key `expected` is in the dict
     bool codeOnly = false;              // IdMatch of a function whose cells are the frame's own: its code, not its identity
     bool ordered = false;               // DictKeysMatch: the trace iterated the keys, so their order counts too

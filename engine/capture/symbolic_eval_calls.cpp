@@ -200,7 +200,8 @@ VarRef callTensorMethod(Tracer& tracer, const VarRef& method, std::vector<VarRef
         return tracer.constant(tracer.vm().call(tracer.vm().getAttr(self->value, name), {}));
     std::vector<VarRef> all{self};
     all.insert(all.end(), args.begin(), args.end());
-    return tracer.callTensorOp(NodeOp::CallMethod, name, all, kwargs, vm::Value(), CallKind::Callable);
+    return tracer.noteSymExpr(tracer.callTensorOp(NodeOp::CallMethod, name, all, kwargs, vm::Value(), CallKind::Callable),
+                              name == "numel" && args.empty() ? tracer.numelExpr(self) : nullptr);
 }
 
 /// A namedtuple class called in the frame (collections.namedtuple's, or a typing.NamedTuple subclass): a tuple the

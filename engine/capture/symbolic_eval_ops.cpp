@@ -43,9 +43,9 @@ VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
         unsupported("Unsupported binary operator", fmt::format("Dynamo cannot trace `{}` on these operand types.", binaryName(op)), {},
                     fmt::format("operator.{}", binaryName(op)));
     }
-    if (isTensorLike(a) || isTensorLike(b)) {
-        return callTensorOp(NodeOp::CallFunction, "operator." + binaryName(op), {a, b}, {}, vm::Value(), CallKind::Binary);
-    }
+    if (isTensorLike(a) || isTensorLike(b))
+        return noteSymExpr(callTensorOp(NodeOp::CallFunction, "operator." + binaryName(op), {a, b}, {}, vm::Value(), CallKind::Binary),
+                           symExprOfBinary(op, a, b));
     if (std::optional<VarRef> v = sequenceOp(op, a, b)) return *v;
     if (std::optional<VarRef> v = dictMergeOp(op, a, b)) return *v;
     if (!isConstant(a) || !isConstant(b))
@@ -248,6 +248,7 @@ VarRef Tracer::compareOp(uint32_t op, const VarRef& a, const VarRef& b) {
         guards_.push_back(std::move(g));
         return constant(result);
     }
+    if (std::optional<VarRef> r = compareSymbolic(op, a, b)) return *r;
     if (isTensorLike(a) || isTensorLike(b)) {
         // Other comparisons of symbolic scalars specialize them to this call's values.
         for (const VarRef& v : {a, b})
@@ -401,6 +402,7 @@ bool Tracer::truthOf(TraceFrame& frame, const VarRef& v) {
                 guardValue(v);
                 return vm_.truthy(v->value);
             }
+            if (std::optional<VarRef> r = compareSymbolic(3, v, constant(vm::Value(int64_t{0})))) return vm_.truthy((*r)->value);  // != 0
             [[fallthrough]];
         case Variable::Kind::Tensor:
             unsupported("Data-dependent branching",
@@ -517,13 +519,7 @@ bool evaluateOperatorInstruction(Tracer& tracer, TraceFrame& frame, const fronte
             const ops::UnaryOperator op = in.opcode == Opcode::UnaryNegative   ? ops::UnaryOperator::Negative
                                           : in.opcode == Opcode::UnaryPositive ? ops::UnaryOperator::Positive
                                                                                : ops::UnaryOperator::Invert;
-            if (v->kind == Variable::Kind::Tensor || v->kind == Variable::Kind::SymScalar) {
-                const std::string target = "operator." + std::string(ops::info(op).function);
-                stack.push_back(tracer.callTensorOp(NodeOp::CallFunction, target, {v}, {}, vm::Value(), CallKind::Unary));
-            } else {
-                tracer.argOf(v);
-                stack.push_back(tracer.constant(fx::applyUnary(op, tracer.exampleOf(v))));
-            }
+            stack.push_back(tracer.unaryOp(op, v));
             return true;
         }
         case Opcode::UnaryNot: {

@@ -408,6 +408,20 @@ public:
     /// A 0-d integer tensor made by torch.tensor / torch.as_tensor of constants alone: the same value on every call.
     bool tensorOfConstants(const VarRef& v) const;
     bool truthOf(TraceFrame& frame, const VarRef& v);
+    /// Symbolic ints (symbolic_eval_symints.cpp): the integer expression of a value (its symbol, what the trace
+    /// computed from symbols, or a constant int; nullptr for anything else), kept for a graph value the trace made.
+    SymExprRef symExprOf(const VarRef& v) const;
+    VarRef noteSymExpr(const VarRef& result, SymExprRef expr);
+    /// -v, +v, ~v: a node for a tensor or symbolic scalar (-s keeps its expression), folded for constants.
+    VarRef unaryOp(ops::UnaryOperator op, const VarRef& v);
+    /// The expression `a op b` (a BINARY_OP operand) would have; nullptr when either side has none.
+    SymExprRef symExprOfBinary(uint32_t op, const VarRef& a, const VarRef& b) const;
+    /// numel() of a tensor whose dimensions are all exact: the product of their expressions.
+    SymExprRef numelExpr(const VarRef& tensor);
+    /// A comparison of symbolic ints with expressions: this call's outcome, guarded as Dynamo's ShapeEnv guards it
+    /// (`L['depth'] - 1 != 0` on the one symbol it reads; each symbol's value when it reads several); nullopt when
+    /// a side has no expression or neither side is symbolic.
+    std::optional<VarRef> compareSymbolic(uint32_t op, const VarRef& a, const VarRef& b);
     std::vector<VarRef> unpack(const VarRef& v);
     /// The next item of a traced iterator (a lazy map/filter calls its function now, a generator runs to its next
     /// yield); nullopt when exhausted.
@@ -485,6 +499,7 @@ private:
     std::vector<VarRef> tensorInputs_;    // tensors read from sources, one variable per object (Dynamo's DUPLICATE_INPUT)
     std::vector<VarRef> distinctInputs_;  // those the trace relies on being distinct objects
     std::map<std::string, VarRef> symbolVars_;  // a symbol's variable (s0: an input's size or an int argument)
+    std::map<const Node*, SymExprRef> symExprs_;  // int graph values computed from symbols: their expressions
     std::map<const Node*, InputBinding> symbolSizes_;  // a size symbol's placeholder: the tensor dimension it reads  // one variable per source, so guards and placeholders are shared
     /// A pending side effect; `identity` is the object it changes (list variable, instance, dict, globals).
     struct PendingEffect {
