@@ -123,49 +123,6 @@ bool Tracer::sameObject(const VarRef& a, const VarRef& b) {
     return same;
 }
 
-namespace {
-
-/// Whether two values the trace holds are one set element: constants by value (Python's hash and ==), tensors by
-/// identity (a tensor hashes by id); nullopt for values a set of the trace cannot hold.
-std::optional<bool> sameSetElement(Tracer& tracer, const VarRef& a, const VarRef& b) {
-    if (tracer.isConstant(a) && tracer.isConstant(b)) return vm::valuesEqual(tracer.exampleOf(a), tracer.exampleOf(b));
-    if (a->kind == Variable::Kind::Tensor && b->kind == Variable::Kind::Tensor) return tracer.sameObject(a, b);
-    if ((a->kind == Variable::Kind::Tensor && tracer.isConstant(b)) || (b->kind == Variable::Kind::Tensor && tracer.isConstant(a))) return false;
-    return std::nullopt;
-}
-
-[[noreturn]] void unsupportedSetElement(Tracer& tracer) { tracer.unsupported("Unsupported set element", "Dynamo traces sets of constants and tensors only.", {}, "SetVariable"); }
-
-}  // namespace
-
-VarRef Tracer::setOf(const std::vector<VarRef>& items) {
-    VarRef set = container(Variable::Kind::Set, {});
-    for (const VarRef& item : items) addToSet(set, item);
-    return set;
-}
-
-void Tracer::addToSet(const VarRef& set, const VarRef& item) {
-    if (item->kind == Variable::Kind::SymScalar) specializeScalar(item);  // a symbolic size hashes by value: guarded equal
-    if (isConstant(item)) {
-        argOf(item);
-        std::make_shared<vm::SetObject>()->add(exampleOf(item));  // unhashable constants raise Python's TypeError
-    }
-    if (setContains(set, item)) return;
-    if (!isConstant(item) && item->kind != Variable::Kind::Tensor) unsupportedSetElement(*this);
-    set->items.push_back(item);
-}
-
-bool Tracer::setContains(const VarRef& set, const VarRef& item) {
-    if (isConstant(item)) vm::hashValue(exampleOf(item));  // Python hashes it first: a user __hash__ breaks
-    if (item->kind == Variable::Kind::Object) checkObjectKey(item);
-    for (const VarRef& element : set->items) {
-        std::optional<bool> same = sameSetElement(*this, element, item);
-        if (!same) unsupportedSetElement(*this);
-        if (*same) return true;
-    }
-    return false;
-}
-
 VarRef Tracer::compareObjects(uint32_t op, const VarRef& a, const VarRef& b) {
     // a < b on user objects: a.__lt__(b), then the reflection b.__gt__(a); == and != fall back to identity.
     const auto compare = static_cast<ops::CompareOperator>(op % ops::kCompareOpArgCount);
