@@ -36,9 +36,13 @@ VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
             std::vector<std::string> tries;
             if (operand->inplace) tries.push_back(ops::inplaceDunder(operand->op));
             tries.push_back(ops::dunder(operand->op));
+            // A NotImplemented result hands over to the next method, as in Python.
+            auto answered = [this](const std::optional<VarRef>& r) {
+                return r && !((*r)->kind == Variable::Kind::Python && (*r)->value.identical(vm_.notImplemented()));
+            };
             for (const std::string& method : tries)
-                if (std::optional<VarRef> r = callDunder(*current_, a, method, {b}); r) return *r;
-            if (std::optional<VarRef> r = callDunder(*current_, b, ops::reflectedDunder(operand->op), {a}); r) return *r;
+                if (std::optional<VarRef> r = callDunder(*current_, a, method, {b}); answered(r)) return *r;
+            if (std::optional<VarRef> r = callDunder(*current_, b, ops::reflectedDunder(operand->op), {a}); answered(r)) return *r;
         }
         unsupported("Unsupported binary operator", fmt::format("Dynamo cannot trace `{}` on these operand types.", binaryName(op)), {},
                     fmt::format("operator.{}", binaryName(op)));
