@@ -1,8 +1,10 @@
-// User classes' __eq__ / __hash__ while a frame is traced: the interpreter would run them unseen by the trace when a
-// dict or set operation on trace-time values hashes or compares a user object, so the trace installs its own
-// InstanceProtocol (vm/value.h) that breaks the graph there, with Dynamo's reason for an overridden __hash__.
+// Hashing and equality of keys in a trace: sets the trace makes (Dynamo's SetVariable), user objects as keys, and
+// user classes' __eq__ / __hash__, which the interpreter would run unseen by the trace when a dict or set operation
+// on trace-time values hashes or compares one: the trace installs its own InstanceProtocol (vm/value.h) that breaks
+// the graph there, with Dynamo's reason for an overridden __hash__.
 #include <fmt/core.h>
 
+#include "capture/symbolic_eval.h"
 #include "capture/tracer.h"
 #include "ops/operators.h"
 
@@ -60,6 +62,49 @@ private:
 }  // namespace
 
 std::unique_ptr<vm::InstanceProtocol> traceTimeInstanceProtocol(Tracer& tracer) { return std::make_unique<TraceTimeProtocol>(tracer); }
+
+namespace {
+
+/// Whether two values the trace holds are one set element: constants by value (Python's hash and ==), tensors by
+/// identity (a tensor hashes by id); nullopt for values a set of the trace cannot hold.
+std::optional<bool> sameSetElement(Tracer& tracer, const VarRef& a, const VarRef& b) {
+    if (tracer.isConstant(a) && tracer.isConstant(b)) return vm::valuesEqual(tracer.exampleOf(a), tracer.exampleOf(b));
+    if (a->kind == Variable::Kind::Tensor && b->kind == Variable::Kind::Tensor) return tracer.sameObject(a, b);
+    if ((a->kind == Variable::Kind::Tensor && tracer.isConstant(b)) || (b->kind == Variable::Kind::Tensor && tracer.isConstant(a))) return false;
+    return std::nullopt;
+}
+
+[[noreturn]] void unsupportedSetElement(Tracer& tracer) { tracer.unsupported("Unsupported set element", "Dynamo traces sets of constants and tensors only.", {}, "SetVariable"); }
+
+}  // namespace
+
+VarRef Tracer::setOf(const std::vector<VarRef>& items) {
+    VarRef set = container(Variable::Kind::Set, {});
+    for (const VarRef& item : items) addToSet(set, item);
+    return set;
+}
+
+void Tracer::addToSet(const VarRef& set, const VarRef& item) {
+    if (item->kind == Variable::Kind::SymScalar) specializeScalar(item);  // a symbolic size hashes by value: guarded equal
+    if (isConstant(item)) {
+        argOf(item);
+        std::make_shared<vm::SetObject>()->add(exampleOf(item));  // unhashable constants raise Python's TypeError
+    }
+    if (setContains(set, item)) return;
+    if (!isConstant(item) && item->kind != Variable::Kind::Tensor) unsupportedSetElement(*this);
+    set->items.push_back(item);
+}
+
+bool Tracer::setContains(const VarRef& set, const VarRef& item) {
+    if (isConstant(item)) vm::hashValue(exampleOf(item));  // Python hashes it first: a user __hash__ breaks
+    if (item->kind == Variable::Kind::Object) checkObjectKey(item);
+    for (const VarRef& element : set->items) {
+        std::optional<bool> same = sameSetElement(*this, element, item);
+        if (!same) unsupportedSetElement(*this);
+        if (*same) return true;
+    }
+    return false;
+}
 
 std::optional<bool> Tracer::userEquals(const VarRef& item, const VarRef& value) {
     // Python's PyObject_RichCompareBool(item, value): the same object, else item == value with the user's __eq__

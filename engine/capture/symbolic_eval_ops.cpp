@@ -36,9 +36,13 @@ VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
             std::vector<std::string> tries;
             if (operand->inplace) tries.push_back(ops::inplaceDunder(operand->op));
             tries.push_back(ops::dunder(operand->op));
+            // A NotImplemented result hands over to the next method, as in Python.
+            auto answered = [this](const std::optional<VarRef>& r) {
+                return r && !((*r)->kind == Variable::Kind::Python && (*r)->value.identical(vm_.notImplemented()));
+            };
             for (const std::string& method : tries)
-                if (std::optional<VarRef> r = callDunder(*current_, a, method, {b}); r) return *r;
-            if (std::optional<VarRef> r = callDunder(*current_, b, ops::reflectedDunder(operand->op), {a}); r) return *r;
+                if (std::optional<VarRef> r = callDunder(*current_, a, method, {b}); answered(r)) return *r;
+            if (std::optional<VarRef> r = callDunder(*current_, b, ops::reflectedDunder(operand->op), {a}); answered(r)) return *r;
         }
         unsupported("Unsupported binary operator", fmt::format("Dynamo cannot trace `{}` on these operand types.", binaryName(op)), {},
                     fmt::format("operator.{}", binaryName(op)));
@@ -121,49 +125,6 @@ bool Tracer::sameObject(const VarRef& a, const VarRef& b) {
         unsupported("Unsupported identity comparison", "Dynamo cannot tell whether two tensors read from different sources are the same object.",
                     {"Compare the tensors outside the compiled region."}, "IS_OP TensorVariable() TensorVariable()");
     return same;
-}
-
-namespace {
-
-/// Whether two values the trace holds are one set element: constants by value (Python's hash and ==), tensors by
-/// identity (a tensor hashes by id); nullopt for values a set of the trace cannot hold.
-std::optional<bool> sameSetElement(Tracer& tracer, const VarRef& a, const VarRef& b) {
-    if (tracer.isConstant(a) && tracer.isConstant(b)) return vm::valuesEqual(tracer.exampleOf(a), tracer.exampleOf(b));
-    if (a->kind == Variable::Kind::Tensor && b->kind == Variable::Kind::Tensor) return tracer.sameObject(a, b);
-    if ((a->kind == Variable::Kind::Tensor && tracer.isConstant(b)) || (b->kind == Variable::Kind::Tensor && tracer.isConstant(a))) return false;
-    return std::nullopt;
-}
-
-[[noreturn]] void unsupportedSetElement(Tracer& tracer) { tracer.unsupported("Unsupported set element", "Dynamo traces sets of constants and tensors only.", {}, "SetVariable"); }
-
-}  // namespace
-
-VarRef Tracer::setOf(const std::vector<VarRef>& items) {
-    VarRef set = container(Variable::Kind::Set, {});
-    for (const VarRef& item : items) addToSet(set, item);
-    return set;
-}
-
-void Tracer::addToSet(const VarRef& set, const VarRef& item) {
-    if (item->kind == Variable::Kind::SymScalar) specializeScalar(item);  // a symbolic size hashes by value: guarded equal
-    if (isConstant(item)) {
-        argOf(item);
-        std::make_shared<vm::SetObject>()->add(exampleOf(item));  // unhashable constants raise Python's TypeError
-    }
-    if (setContains(set, item)) return;
-    if (!isConstant(item) && item->kind != Variable::Kind::Tensor) unsupportedSetElement(*this);
-    set->items.push_back(item);
-}
-
-bool Tracer::setContains(const VarRef& set, const VarRef& item) {
-    if (isConstant(item)) vm::hashValue(exampleOf(item));  // Python hashes it first: a user __hash__ breaks
-    if (item->kind == Variable::Kind::Object) checkObjectKey(item);
-    for (const VarRef& element : set->items) {
-        std::optional<bool> same = sameSetElement(*this, element, item);
-        if (!same) unsupportedSetElement(*this);
-        if (*same) return true;
-    }
-    return false;
 }
 
 VarRef Tracer::compareObjects(uint32_t op, const VarRef& a, const VarRef& b) {

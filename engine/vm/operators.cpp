@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "ops/operators.h"
 #include "tensor/registry.h"
@@ -194,12 +195,19 @@ Value Interpreter::binaryOp(uint32_t op, const Value& a, const Value& b) {
         if (auto result = numberOp(base, a, b)) return *result;
     }
     if (a.is(Kind::Instance) || b.is(Kind::Instance)) {
-        if (a.is(Kind::Instance) && inplace)  // `a += b` tries a.__iadd__(b) before a.__add__(b)
-            if (auto method = findAttr(a, fmt::format("__i{}__", name))) return call(*method, {b});
-        if (a.is(Kind::Instance))
-            if (auto method = findAttr(a, fmt::format("__{}__", name))) return call(*method, {b});
-        if (b.is(Kind::Instance))
-            if (auto method = findAttr(b, fmt::format("__r{}__", name))) return call(*method, {a});
+        // `a += b` tries a.__iadd__(b) before a.__add__(b), then b.__radd__(a); NotImplemented hands over to the next.
+        auto attempt = [&](const Value& self, const std::string& method, const Value& other) -> std::optional<Value> {
+            if (!self.is(Kind::Instance)) return std::nullopt;
+            std::optional<Value> bound = findAttr(self, method);
+            if (!bound) return std::nullopt;
+            Value result = call(*bound, {other});
+            if (result.identical(notImplemented())) return std::nullopt;
+            return result;
+        };
+        if (inplace)
+            if (auto r = attempt(a, fmt::format("__i{}__", name), b)) return *r;
+        if (auto r = attempt(a, fmt::format("__{}__", name), b)) return *r;
+        if (auto r = attempt(b, fmt::format("__r{}__", name), a)) return *r;
     }
     if (base == BinaryOperator::Add) {
         if (a.is(Kind::Str) && b.is(Kind::Str)) return makeStr(a.str() + b.str());
@@ -285,6 +293,14 @@ Value Interpreter::compare(uint32_t op, const Value& a, const Value& b) {
     // A class's own __eq__ / __ne__ (user classes, dict views) decides, with NotImplemented's fallbacks.
     if (comparison == CompareOperator::Equal || comparison == CompareOperator::NotEqual)
         return equality(a, b, comparison == CompareOperator::NotEqual);
+    // A user class's ordering dunder (a < b: a.__lt__(b), then b.__gt__(a)); NotImplemented hands over.
+    for (const auto& [self, other, function] : {std::tuple{&a, &b, info.function}, std::tuple{&b, &a, ops::info(info.reflected).function}}) {
+        if (!self->is(Kind::Instance)) continue;
+        if (std::optional<Value> dunder = self->as<InstanceObject>().cls->lookup(fmt::format("__{}__", function))) {
+            Value result = call(*dunder, {*self, *other});
+            if (!result.identical(notImplemented())) return result;
+        }
+    }
     if (a.is(Kind::Set) && b.is(Kind::Set)) {
         // Set ordering is inclusion: a <= b is issubset, a < b a proper subset (sizes differ), > and >= mirrored.
         const bool forward = comparison == CompareOperator::Less || comparison == CompareOperator::LessEqual;
