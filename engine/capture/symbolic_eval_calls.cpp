@@ -531,8 +531,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
                     return constant(probe);
                 }
             }
-            return callTensorOp(NodeOp::CallFunction, writesInput ? module + "." + name : torchTarget(module, name), args, kwargs, value,
-                                CallKind::Callable);
+            return callTorchFunction(module, name, writesInput ? module + "." + name : torchTarget(module, name), args, kwargs, value);
         }
         // math functions of constants fold, as Dynamo folds them (math.sqrt(k.size(-1)) of a static size).
         if (module == "math" && kwargs.empty() && std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); })) {

@@ -275,6 +275,11 @@ public:
     /// show to functionalisation (nn.BatchNorm writes its buffers with traced in-place ops instead). Returns
     /// whether the call may write its first argument (F.relu(x, inplace=True)).
     bool breakOnArgumentWrites(const std::string& module, const std::string& name, const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs);
+    /// A call node of torch.`name` (recorded as `target`); with `out=` a tensor (an op whose schemas name no `out`),
+    /// the functional op and then `out.copy_(result)`, returning out: the write is a traced in-place op every
+    /// backend sees (symbolic_eval_out.cpp).
+    VarRef callTorchFunction(const std::string& module, const std::string& name, const std::string& target, const std::vector<VarRef>& args,
+                             const std::vector<std::pair<std::string, VarRef>>& kwargs, const vm::Value& callee);
     /// Guards a Python value read from a source before trace-time code depends on it.
     void guardValue(const VarRef& v);
     /// A symbolic int becomes this call's value under an equality guard (Dynamo's specialization): an int argument

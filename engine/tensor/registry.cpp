@@ -12,6 +12,10 @@
 #include "ops/in_place.h"
 #include "tensor/autocast.h"
 #include "tensor/autograd/dispatch.h"
+#include "tensor/autograd/grad_mode.h"
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
+#include "tensor/pointwise.h"
 #include "tensor/view_ops.h"
 
 namespace eng::tensor {
@@ -444,7 +448,59 @@ Value OpRegistry::call(std::string_view qualifiedName, std::span<const Value> ar
     return call(*entry, args, kwargs);
 }
 
+namespace {
+
+/// The `out=` tensor of a call to an op whose schemas name no `out` parameter; nullopt otherwise.
+std::optional<Tensor> outArgument(const OpEntry& entry, const KeywordArgs& kwargs) {
+    auto out = std::find_if(kwargs.begin(), kwargs.end(), [](const auto& kw) { return kw.first == "out"; });
+    if (out == kwargs.end() || !out->second.isTensor()) return std::nullopt;
+    for (const OpOverload& overload : entry.overloads)
+        for (const Param& p : overload.schema.params)
+            if (p.name == "out") return std::nullopt;
+    return out->second.toTensor();
+}
+
+/// PyTorch's out= contract: the result is cast into `out` (which keeps its dtype and must be able to hold the
+/// result's), resized first when its shape differs, and `out` itself is returned. Autograd does not record it.
+Value writeOut(const OpEntry& entry, const Tensor& out, const Value& result, bool inputsRequireGrad) {
+    const std::string& name = entry.overloads.front().schema.name;
+    if (autograd::isGradEnabled() && (inputsRequireGrad || out.requiresGrad()))
+        fail(ErrorKind::Runtime, fmt::format("{}(): functions with out=... arguments don't support automatic differentiation, but one of "
+                                             "the arguments requires grad.", name));
+    if (!result.isTensor()) fail(ErrorKind::Type, fmt::format("{}() got an unexpected keyword argument 'out'", name));
+    const Tensor& value = result.toTensor();
+    if (!canCast(value.dtype(), out.dtype()))
+        fail(ErrorKind::Runtime, fmt::format("result type {} can't be cast to the desired output type {}", dtypeKernelName(value.dtype()),
+                                             dtypeKernelName(out.dtype())));
+    if (value.device() != out.device())
+        fail(ErrorKind::Runtime, fmt::format("Expected out tensor to have device {}, but got {} instead", value.device().str(), out.device().str()));
+    if (out.sizes() != value.sizes()) {
+        Tensor fresh = empty(value.sizes(), out.dtype(), out.device());
+        out.impl()->storage = fresh.storage();
+        Tensor(out).setGeometry(fresh.sizes(), fresh.strides(), 0);
+    }
+    copyInto(out, value);
+    bumpVersion(out);
+    return Value(out);
+}
+
+}  // namespace
+
 Value OpRegistry::call(const OpEntry& entry, std::span<const Value> args, const KeywordArgs& kwargs) const {
+    if (std::optional<Tensor> out = outArgument(entry, kwargs)) {
+        KeywordArgs rest;
+        bool inputsRequireGrad = false;
+        for (const auto& kw : kwargs)
+            if (kw.first != "out") rest.push_back(kw);
+        for (const Value& a : args) inputsRequireGrad = inputsRequireGrad || (a.isTensor() && a.toTensor().requiresGrad());
+        for (const auto& kw : rest) inputsRequireGrad = inputsRequireGrad || (kw.second.isTensor() && kw.second.toTensor().requiresGrad());
+        Value result;
+        {
+            const autograd::GradModeGuard noRecording(false);
+            result = call(entry, args, rest);
+        }
+        return writeOut(entry, *out, result, inputsRequireGrad);
+    }
     std::vector<std::string> reasons;
     for (const OpOverload& overload : entry.overloads) {
         std::string why;

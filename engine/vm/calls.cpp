@@ -283,7 +283,11 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
                 for (const Value& v : args.positional) positional.push_back(convert(v));
                 tensor::KeywordArgs keywords;
                 for (const auto& [key, v] : args.keywords) keywords.emplace_back(key, convert(v));
-                return fromTensorValue(tensor::OpRegistry::instance().call(*entry, positional, keywords));
+                tensor::Value result = tensor::OpRegistry::instance().call(*entry, positional, keywords);
+                // torch.mul(x, 3, out=o) returns o itself: the same VM object, as `is` expects.
+                for (const auto& [key, v] : args.keywords)
+                    if (key == "out" && v.is(Kind::Tensor) && result.isTensor() && result.toTensor().isSameTensor(v.tensor())) return v;
+                return fromTensorValue(result);
             });
             module.attributes[name] = op;
             return op;
