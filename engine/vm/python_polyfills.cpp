@@ -333,7 +333,8 @@ const char* polyfillSource(const std::string& module) {
                                                                   {"torch.onnx", kTorchOnnx}, {"torch.distributed", kTorchDistributed},
                                                                   {"torch.distributions", distributionsPolyfillSource()},
                                                                   {"torch.amp.grad_scaler", gradScalerPolyfillSource()},
-                                                                  {"torch.func", funcPolyfillSource()}, {"heapq", heapqPolyfillSource()}};
+                                                                  {"torch.func", funcPolyfillSource()}, {"heapq", heapqPolyfillSource()},
+                                                                  {"abc", abcPolyfillSource()}};
     auto it = kSources.find(module);
     if (const char* storage = tensorStoragePolyfillSource(module); it == kSources.end() && storage) return storage;
     return it == kSources.end() ? dataTypesPolyfillSource(module) : it->second;
