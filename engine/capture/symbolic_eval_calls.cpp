@@ -423,8 +423,8 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         std::optional<vm::Value> forward = instance.cls->lookup("forward");
         const bool python = forward && forward->is(vm::Kind::Function);
         std::string leaf;  // a builtin module's class, whose forward is the functional call Dynamo records
-        for (auto cls = instance.cls; cls && !python && leaf.empty(); cls = cls->base)
-            if (cls->dict.contains("forward")) leaf = cls->name;
+        for (const vm::ClassObject* cls : instance.cls->mro())
+            if (!python && leaf.empty() && cls->dict.contains("forward")) leaf = cls->name;
         if (python || !leaf.empty())
             return callModuleWithHooks(*this, frame, callable, std::move(args), std::move(kwargs), [&](std::vector<VarRef> a, KwVars k) {
                 return python ? inlineFunction(frame, *forward, std::move(a), std::move(k), callable) : callLeafModule(*this, frame, callable, leaf, a);

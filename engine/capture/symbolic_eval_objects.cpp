@@ -14,17 +14,17 @@ namespace eng::capture {
 
 namespace {
 
-/// A class the trace can model as a plain object: built by a class statement, with `object` as its only builtin
-/// base and no native constructor (nn.Module, exceptions, named tuples and dict subclasses are not).
+/// A class the trace can model as a plain object: built by class statements, with `object` as the only builtin
+/// class in its MRO and no native constructor (nn.Module, exceptions, named tuples and dict subclasses are not).
 bool isPlainUserClass(Tracer& tracer, const vm::ClassObject& cls) {
     const vm::ClassObject* object = tracer.vm().builtinClass("object").get();
-    for (const vm::ClassObject* c = &cls; c; c = c->base.get()) {
-        if (c == object) return true;
+    for (const vm::ClassObject* c : cls.mro()) {
+        if (c == object) continue;
         // torch.distributions is Python that Dynamo inlines (its allowed_functions_module_string_ignorelist), as here.
         const bool torchClass = c->module.rfind("torch", 0) == 0 && c->module.rfind("torch.distributions", 0) != 0;
         if (c->module == "builtins" || torchClass || c->dict.contains("__new__")) return false;
     }
-    return false;
+    return cls.isSubclassOf(*object);
 }
 
 const char* decoratorOf(const vm::Value& v) {
@@ -125,6 +125,7 @@ std::optional<VarRef> Tracer::constructObject(TraceFrame& frame, const VarRef& c
     if (std::optional<vm::Value> setter = classRef->lookup("__setattr__"); setter && setter->is(vm::Kind::Function))
         unsupported("Unsupported user-defined class", fmt::format("Dynamo does not trace the construction of `{}`: its class defines __setattr__.", classRef->name),
                     {}, "call_function UserDefinedClassVariable(" + classRef->name + ")");
+    vm::checkInstantiable(*classRef);  // an abc.ABC subclass with abstract methods left raises as in eager
     guardValue(cls);
     auto object = std::make_shared<Variable>();
     object->kind = Variable::Kind::Object;
@@ -148,9 +149,16 @@ std::optional<VarRef> Tracer::constructObject(TraceFrame& frame, const VarRef& c
 
 VarRef Tracer::objectAttr(TraceFrame& frame, const VarRef& object, const std::string& name) {
     if (object->kind == Variable::Kind::Super) {
-        // super(): the first class above `value` in the receiver's chain that has the name.
+        // super(): the first class after `value` in the MRO of the receiver's type that has the name. That MRO is
+        // the receiver's class's: a receiver from outside the frame is guarded by its type (TYPE_MATCH), as a
+        // method lookup on it is.
         const auto& start = object->value.as<vm::ClassObject>();
-        std::optional<vm::Value> found = start.base ? start.base->lookup(name) : std::nullopt;
+        const VarRef& self = object->self;
+        if (self->kind == Variable::Kind::Python) guardValue(self);
+        const vm::Value receiver = self->kind == Variable::Kind::Object || self->kind == Variable::Kind::Python ? self->value : exampleOf(self);
+        const bool classReceiver = receiver.is(vm::Kind::Class) && receiver.as<vm::ClassObject>().isSubclassOf(start);
+        std::shared_ptr<vm::ClassObject> receiverType = classReceiver ? receiver.ref<vm::ClassObject>() : vm_.classOf(receiver);
+        std::optional<vm::Value> found = receiverType->lookupAfter(start, name);
         // object.__init__ (the VM's `object` has none): a call that does nothing.
         if (!found && name == "__init__" && isUserInstance(object->self)) {
             VarRef init = constant(vm::makeNative("__init__", [](vm::Interpreter&, vm::CallArgs&) { return vm::Value(); }));
@@ -165,7 +173,14 @@ VarRef Tracer::objectAttr(TraceFrame& frame, const VarRef& object, const std::st
             return plain;
         }
         if (!found) vm::raise("AttributeError", fmt::format("'super' object has no attribute '{}'", name));
-        if (found->is(vm::Kind::Function)) return boundMethod(*found, object->self, name);
+        // With a class receiver (super() in a classmethod) functions come back unbound, as CPython's super gives them.
+        if (found->is(vm::Kind::Function)) return classReceiver ? constant(*found) : boundMethod(*found, self, name);
+        if (const char* decorator = decoratorOf(*found)) {
+            const vm::Value& function = found->as<vm::InstanceObject>().attributes.at("__func__");
+            if (std::string(decorator) == "staticmethod") return constant(function);
+            if (std::string(decorator) == "classmethod" && function.is(vm::Kind::Function))
+                return boundMethod(function, classReceiver ? self : constant(vm::Value(receiverType)), name);
+        }
         if (found->is(vm::Kind::Native))  // BaseException.__init__ under an exception class's own __init__, say
             unsupported("Attempted to call a super() attribute that is not a function or method",
                         fmt::format("Dynamo does not know how to trace the call `super().{0}()` because `super().{0}` is not a function or method attribute.", name),

@@ -228,10 +228,10 @@ struct FunctionDefStmt {
     ExprList decorators;  ///< outermost first, as written
     ExprPtr returns;      ///< the -> annotation: parsed, never evaluated
 };
-/// class name(base): body. The subset has single inheritance, so at most one base and no keywords.
+/// class name(bases): body. No keywords (metaclass=) in the subset.
 struct ClassDefStmt {
     std::string name;
-    ExprPtr base;
+    ExprList bases;  ///< as written; the VM linearises them (C3) when the class is made
     StmtList body;
     ExprList decorators;
 };

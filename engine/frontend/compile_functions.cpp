@@ -87,7 +87,7 @@ void Compiler::compileLambda(const LambdaExpr& node, const Expr& expr) {
     makeFunction(closeUnit(), flags);
 }
 
-/// __build_class__(body_function, name[, base]); the body runs in the class namespace and returns the
+/// __build_class__(body_function, name, *bases); the body runs in the class namespace and returns the
 /// __class__ cell (also stored as __classcell__) when a method uses super(), so that the cell can be filled
 /// with the new class.
 void Compiler::compileClassDef(const ClassDefStmt& node, const Stmt& statement) {
@@ -137,8 +137,8 @@ void Compiler::compileClassDef(const ClassDefStmt& node, const Stmt& statement) 
     }
     makeFunction(closeUnit(), 0);
     emitConstant(Constant{node.name});
-    if (node.base) compileExpr(*node.base);
-    emit(Opcode::Call, node.base ? 3 : 2);
+    for (const ExprPtr& base : node.bases) compileExpr(*base);
+    emit(Opcode::Call, static_cast<uint32_t>(2 + node.bases.size()));
     for (auto decorator = node.decorators.rbegin(); decorator != node.decorators.rend(); ++decorator) {
         LocationScope at(code(), (*decorator)->range);
         emit(Opcode::Call, 1);

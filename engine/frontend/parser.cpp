@@ -321,14 +321,10 @@ StmtPtr Parser::parseClassDef(ExprList decorators) {
         if (!header.keywords.empty())
             failUnsupported(header.keywords.front().range.begin, "class keyword arguments",
                             "metaclasses are not in the cwb subset");
-        if (header.args.size() > 1)
-            failUnsupported(header.args[1]->range.begin, "multiple inheritance",
-                            "a class has at most one base in the cwb subset");
-        if (!header.args.empty()) {
-            if (header.args[0]->is<StarredExpr>())
-                failUnsupported(header.args[0]->range.begin, "starred base class",
-                                "a class names its one base in the cwb subset");
-            node.base = std::move(header.args[0]);
+        for (ExprPtr& base : header.args) {
+            if (base->is<StarredExpr>())
+                failUnsupported(base->range.begin, "starred base class", "a class names its bases one by one in the cwb subset");
+            node.bases.push_back(std::move(base));
         }
     }
     contexts_.push_back(BlockContext{false, 0});

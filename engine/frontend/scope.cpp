@@ -198,7 +198,7 @@ void ScopeBuilder::visitStmt(const Stmt& s) {
                        closeScope();
                    },
                    [&](const ClassDefStmt& c) {
-                       visitOptional(c.base);
+                       visitList(c.bases);
                        visitList(c.decorators);
                        bind(c.name);
                        openScope(ScopeKind::Class, c.name, &s, s.range);

@@ -100,28 +100,6 @@ Value extremum(Interpreter& vm, CallArgs& args, bool wantMax) {
 
 Value makeIterator(std::function<std::optional<Value>()> next) { return Value(std::make_shared<IteratorObject>(std::move(next))); }
 
-// type(name, bases, namespace): a class made at run time, as a class statement with that body would make it.
-Value makeClassFromNamespace(Interpreter& m, const Value& name, const Value& bases, const Value& namespaceDict) {
-    if (!name.is(Kind::Str)) typeError(fmt::format("type.__new__() argument 1 must be str, not {}", m.classOf(name)->name));
-    if (!bases.is(Kind::Tuple)) typeError(fmt::format("type.__new__() argument 2 must be tuple, not {}", m.classOf(bases)->name));
-    if (!namespaceDict.is(Kind::Dict)) typeError(fmt::format("type.__new__() argument 3 must be dict, not {}", m.classOf(namespaceDict)->name));
-    const ValueList& baseList = bases.as<TupleObject>().items;
-    if (baseList.size() > 1) typeError("cwb supports classes with one base class; type() got " + std::to_string(baseList.size()));
-    if (!baseList.empty() && !baseList[0].is(Kind::Class)) typeError("bases must be types");
-    auto cls = std::make_shared<ClassObject>(name.str(), baseList.empty() ? m.builtinClass("object") : baseList[0].ref<ClassObject>());
-    cls->module = "__main__";
-    if (Frame* caller = m.currentFrame(); caller && caller->globals) {
-        auto moduleName = caller->globals->find("__name__");
-        if (moduleName != caller->globals->end() && moduleName->second.is(Kind::Str)) cls->module = moduleName->second.str();
-    }
-    for (const auto& [key, value] : namespaceDict.as<DictObject>().entries()) {
-        if (!key.is(Kind::Str)) typeError("type() namespace keys must be str");
-        cls->dict[key.str()] = value;
-    }
-    if (auto module = cls->dict.find("__module__"); module != cls->dict.end() && module->second.is(Kind::Str)) cls->module = module->second.str();
-    return Value(cls);
-}
-
 void defineRange(Interpreter& vm, Namespace& builtins) {
     auto range = vm.defineClass("range", "object");
     builtins["range"] = Value(range);
@@ -298,16 +276,7 @@ void defineConstructors(Interpreter& vm) {
         b.resize(3);
         return Value(std::make_shared<SliceObject>(b[0], b[1], b[2]));
     });
-    constructor("super", [](Interpreter& m, CallArgs& a) {
-        if (!a.positional.empty()) return Value(std::make_shared<SuperObject>(a.positional.at(0).ref<ClassObject>(), a.positional.at(1)));
-        Frame* frame = m.currentFrame();
-        const auto& freeVars = frame ? frame->code->freeVars : std::vector<std::string>{};
-        auto it = std::find(freeVars.begin(), freeVars.end(), "__class__");
-        if (!frame || it == freeVars.end() || frame->fast.empty()) raise("RuntimeError", "super(): no arguments");
-        auto& cell = frame->cells[frame->code->cellVars.size() + static_cast<size_t>(it - freeVars.begin())];
-        if (!cell->value) raise("RuntimeError", "super(): empty __class__ cell");
-        return Value(std::make_shared<SuperObject>(cell->value->ref<ClassObject>(), frame->fast[0]));
-    });
+    constructor("super", makeSuper);
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ Value Interpreter::callArgs(const Value& callable, CallArgs& args) {
                 args.positional.insert(args.positional.begin(), callable);
                 return callArgs(creator->second, args);
             }
+            checkInstantiable(*cls);
             Value instance(std::make_shared<InstanceObject>(cls));
             if (auto init = cls->lookup("__init__")) {
                 args.positional.insert(args.positional.begin(), instance);
@@ -179,6 +180,13 @@ std::string decoratorKind(const Value& v) {
     return builtin && (name == "staticmethod" || name == "classmethod" || name == "property") ? name : "";
 }
 
+/// __mro__ of the class `cls`, as values.
+ValueList mroOf(const Value& cls) {
+    ValueList order{cls};
+    for (const auto& ancestor : cls.as<ClassObject>().ancestors) order.push_back(Value(ancestor));
+    return order;
+}
+
 }  // namespace
 
 Value objectSlotMethod(const std::string& name);
@@ -217,8 +225,12 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
             auto& cls = object.as<ClassObject>();
             if (name == "__name__" || name == "__qualname__") return makeStr(cls.name);
             if (name == "__module__") return makeStr(cls.module);
-            if (name == "__base__") return cls.base ? Value(cls.base) : Value();
+            if (name == "__base__") return cls.bases.empty() ? Value() : Value(cls.bases.front());
+            if (name == "__bases__") return makeTuple(ValueList(cls.bases.begin(), cls.bases.end()));
+            if (name == "__mro__") return makeTuple(mroOf(object));
             auto value = cls.lookup(name);
+            if (!value && name == "mro")  // type.mro(), bound to the class: the MRO as a list
+                return makeNative("mro", [object](Interpreter&, CallArgs&) { return makeList(mroOf(object)); });
             if (!value && &cls == classes_.at("Tensor").get() && tensor::OpRegistry::instance().find("Tensor." + name)) {
                 // torch.Tensor.acos_: the method as a function of its receiver (a method descriptor, __objclass__ Tensor).
                 Value method = makeNative(name, [name](Interpreter& m, CallArgs& args) {
@@ -240,12 +252,23 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
             return value;
         }
         case Kind::Super: {
+            // The MRO of the receiver's type (of the receiver itself in a classmethod), after the class super() names.
             auto& super = object.as<SuperObject>();
-            if (!super.cls->base) return std::nullopt;
-            auto value = super.cls->base->lookup(name);
+            const bool classReceiver = super.self.is(Kind::Class) && super.self.as<ClassObject>().isSubclassOf(*super.cls);
+            std::shared_ptr<ClassObject> receiverType = classReceiver ? super.self.ref<ClassObject>() : classOf(super.self);
+            auto value = receiverType->lookupAfter(*super.cls, name);
             if (!value && (name == "__setattr__" || name == "__delattr__")) value = objectSlotMethod(name);
-            if (value && isMethodLike(*value)) return Value(std::make_shared<BoundMethodObject>(super.self, *value));
-            return value;
+            if (!value && name == "__init_subclass__")  // object.__init_subclass__: takes no keywords, does nothing
+                return makeNative(name, [](Interpreter&, CallArgs& a) {
+                    if (!a.keywords.empty()) typeError(fmt::format("{}.__init_subclass__() takes no keyword arguments", "object"));
+                    return Value();
+                });
+            if (!value) return value;
+            if (decoratorKind(*value) == "classmethod")
+                return Value(std::make_shared<BoundMethodObject>(Value(receiverType), value->as<InstanceObject>().attributes.at("__func__")));
+            // super(C, cls).f with a class receiver: descriptors get no instance, so functions and properties come back as they are.
+            if (classReceiver && decoratorKind(*value) != "staticmethod") return value;
+            return bindClassAttribute(super.self, receiverType, *value);
         }
         case Kind::Module: {
             auto& module = object.as<ModuleObject>();

@@ -711,14 +711,14 @@ std::shared_ptr<ClassObject> Interpreter::namedTupleFromClass(const ClassObject&
 Value Interpreter::buildClass(CallArgs& args) {
     if (args.positional.size() < 2) typeError("__build_class__: not enough arguments");
     auto& body = args.positional[0].as<FunctionObject>();
-    std::shared_ptr<ClassObject> base;
-    if (args.positional.size() > 2) {
-        if (!args.positional[2].is(Kind::Class)) typeError("bases must be types");
-        base = args.positional[2].ref<ClassObject>();
-    } else {
-        base = builtinClass("object");
+    std::vector<std::shared_ptr<ClassObject>> bases;
+    for (size_t i = 2; i < args.positional.size(); ++i) {
+        if (!args.positional[i].is(Kind::Class)) typeError("bases must be types");
+        bases.push_back(args.positional[i].ref<ClassObject>());
     }
-    auto cls = std::make_shared<ClassObject>(args.positional[1].str(), base);
+    if (bases.empty()) bases.push_back(builtinClass("object"));
+    const bool namedTuple = bases.size() == 1 && bases[0]->name == "NamedTuple" && bases[0]->module == "typing";
+    auto cls = std::make_shared<ClassObject>(args.positional[1].str(), std::move(bases));
     auto moduleName = body.globals->find("__name__");
     cls->module = moduleName != body.globals->end() && moduleName->second.is(Kind::Str) ? moduleName->second.str() : "__main__";
     Frame frame;
@@ -732,8 +732,9 @@ Value Interpreter::buildClass(CallArgs& args) {
     cls->dict.erase("__classcell__");
     // A class that defines __eq__ but not __hash__ gets __hash__ = None: its instances are unhashable, as in Python.
     if (cls->dict.contains("__eq__") && !cls->dict.contains("__hash__")) cls->dict["__hash__"] = Value();
-    if (base->name == "NamedTuple" && base->module == "typing") cls = namedTupleFromClass(*cls);
+    if (namedTuple) cls = namedTupleFromClass(*cls);
     if (result.is(Kind::Cell)) result.as<CellObject>().value = Value(cls);
+    finishClass(*this, cls);
     return Value(cls);
 }
 

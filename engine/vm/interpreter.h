@@ -250,6 +250,15 @@ void updateDict(Interpreter& vm, DictObject& dict, const Value& source, DictSour
 /// `|`, `&`, `-`, `^` of two sets or frozensets: the left operand's type; a set's in-place form updates it.
 /// nullopt when an operand is not a set or the operator is none of these.
 std::optional<Value> setOperator(ops::BinaryOperator op, bool inplace, const Value& a, const Value& b);
+/// type(name, bases, namespace) and super(...) (class_builtins.cpp).
+Value makeClassFromNamespace(Interpreter& vm, const Value& name, const Value& bases, const Value& namespaceDict);
+Value makeSuper(Interpreter& vm, CallArgs& args);
+/// What type.__new__ does once a class exists: __set_name__, __init_subclass__, abc's abstract methods.
+void finishClass(Interpreter& vm, const std::shared_ptr<ClassObject>& cls);
+/// CPython's TypeError for instantiating a class with abstract methods left (abc.ABC); nothing for other classes.
+void checkInstantiable(const ClassObject& cls);
+/// The `abc` module (class_builtins.cpp): ABC and abstractmethod, without metaclasses.
+const char* abcPolyfillSource();
 /// A collections.namedtuple class: its instances are tuples that carry it.
 Value makeNamedTupleClass(Interpreter& vm, const std::string& name, const std::vector<std::string>& fields,
                           const ValueList& defaultValues, const std::string& moduleName);

@@ -163,6 +163,25 @@ std::optional<Value> strAttribute(const Value& self, const std::string& name) {
              size_t at = s.str().find(argAt(a, 0, "find").str());
              return Value(at == std::string::npos ? int64_t{-1} : static_cast<int64_t>(at));
          }},
+        {"count", [](Interpreter&, const Value& s, CallArgs& a) {
+             // Non-overlapping occurrences in s[start:end]; the empty string occurs between every two characters.
+             const std::string& text = s.str();
+             const std::string& sub = argAt(a, 0, "count").str();
+             const auto size = static_cast<int64_t>(text.size());
+             auto bound = [&](size_t i, int64_t fallback) {
+                 if (a.positional.size() <= i || a.positional[i].isNone()) return fallback;
+                 int64_t v = a.positional[i].asInt();
+                 return std::clamp(v < 0 ? v + size : v, int64_t{0}, size);
+             };
+             const int64_t start = bound(1, 0), end = bound(2, size);
+             if (start > end) return Value(int64_t{0});
+             if (sub.empty()) return Value(end - start + 1);
+             int64_t found = 0;
+             for (size_t at = text.find(sub, static_cast<size_t>(start)); at != std::string::npos && static_cast<int64_t>(at + sub.size()) <= end;
+                  at = text.find(sub, at + sub.size()))
+                 ++found;
+             return Value(found);
+         }},
         {"replace", [](Interpreter&, const Value& s, CallArgs& a) {
              std::string text = s.str();
              const std::string& from = argAt(a, 0, "replace").str();

@@ -471,6 +471,12 @@ void defineContainers(Interpreter& vm, ModuleObject& nn) {
         bool sequential = std::string(name) == "Sequential";
         cls->dict["__init__"] = makeNative("__init__", [sequential](Interpreter& m, CallArgs& a) {
             init(m, a);
+            // Sequential(OrderedDict(...)): the children under their keys, in order, as PyTorch's.
+            if (sequential && a.positional.size() == 2 && a.positional[1].is(Kind::Dict) && a.positional[1].as<DictObject>().cls &&
+                a.positional[1].as<DictObject>().cls->name == "OrderedDict") {
+                for (const auto& [key, child] : a.positional[1].as<DictObject>().entries()) m.setAttr(a.positional.at(0), m.str(key), child);
+                return Value();
+            }
             ValueList children = sequential ? ValueList(a.positional.begin() + 1, a.positional.end())
                                             : (a.positional.size() > 1 ? m.toList(a.positional[1]) : ValueList{});
             for (size_t i = 0; i < children.size(); ++i) m.setAttr(a.positional.at(0), std::to_string(i), children[i]);

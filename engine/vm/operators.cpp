@@ -378,7 +378,10 @@ Value Interpreter::getItem(const Value& container, const Value& key) {
             if (auto method = findAttr(container, "__getitem__")) return call(*method, {key});
             break;
         case Kind::Class:
-            // torch.Tensor[...] style generics are not in the subset; list[int] annotations are.
+            // C[item] calls the class's __class_getitem__ (a classmethod); builtin generics (list[int]) stand for the
+            // class itself in the subset, whose annotations are never evaluated for their alias.
+            if (container.as<ClassObject>().lookup("__class_getitem__"))
+                return call(getAttr(container, "__class_getitem__"), {key});
             return container;
         default: break;
     }

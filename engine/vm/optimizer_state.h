@@ -17,7 +17,7 @@ enum class Algorithm { Sgd, Adam, AdamW };
 /// The algorithm of an instance of torch.optim.SGD / Adam / AdamW (or of a subclass that keeps their step).
 inline std::optional<Algorithm> algorithmOf(const Value& optimizer) {
     if (!optimizer.is(Kind::Instance)) return std::nullopt;
-    for (auto cls = optimizer.as<InstanceObject>().cls; cls; cls = cls->base) {
+    for (const ClassObject* cls : optimizer.as<InstanceObject>().cls->mro()) {
         if (cls->module.rfind("torch.optim.", 0) != 0) {
             if (cls->dict.contains("step")) return std::nullopt;  // a user step overrides theirs
             continue;

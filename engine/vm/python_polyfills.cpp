@@ -336,7 +336,8 @@ const char* polyfillSource(const std::string& module) {
                                                                   {"torch.distributions", distributionsPolyfillSource()},
                                                                   {"torch.amp.grad_scaler", gradScalerPolyfillSource()},
                                                                   {"torch.func", funcPolyfillSource()}, {"heapq", heapqPolyfillSource()},
-                                                                  {"torch.autograd.function", autogradFunctionPolyfillSource()}};
+                                                                  {"torch.autograd.function", autogradFunctionPolyfillSource()},
+                                                                  {"abc", abcPolyfillSource()}};
     auto it = kSources.find(module);
     if (const char* storage = tensorStoragePolyfillSource(module); it == kSources.end() && storage) return storage;
     if (const char* utils = torchUtilsPolyfillSource(module); it == kSources.end() && utils) return utils;

@@ -49,9 +49,9 @@ def field(*, default=MISSING, default_factory=MISSING, init=True, repr=True, has
 
 def _own_annotations(cls):
     annotations = getattr(cls, "__annotations__", {})
-    base = cls.__base__
-    if base is not None and getattr(base, "__annotations__", None) is annotations:
-        return {}
+    for base in cls.__mro__[1:]:
+        if getattr(base, "__annotations__", None) is annotations:
+            return {}
     return annotations
 
 
@@ -159,9 +159,15 @@ class _DataclassParams:
 
 
 def _defines(cls, name):
-    # `name in cls.__dict__`: found on the class but not the same object its base gives (classes carry no __dict__).
+    # `name in cls.__dict__`: found on the class but not the same object as a class after it in the MRO gives
+    # (classes carry no __dict__).
     own = getattr(cls, name, None)
-    return own is not None and (cls.__base__ is None or own is not getattr(cls.__base__, name, None))
+    if own is None:
+        return False
+    for base in cls.__mro__[1:]:
+        if own is getattr(base, name, None):
+            return False
+    return True
 
 
 def _frozen_methods(cls, field_names):
@@ -181,14 +187,23 @@ def _frozen_methods(cls, field_names):
 
 
 def _process_class(cls, init, make_repr, eq, order, unsafe_hash, frozen, kw_only):
+    # The fields of every dataclass along the MRO, most basic first, as CPython collects them.
     fields = {}
-    base = cls.__base__
-    if base is not None and hasattr(base, "__dataclass_fields__"):
-        for name, f in base.__dataclass_fields__.items():
+    any_frozen_base = False
+    all_frozen_bases = None
+    for b in cls.__mro__[-1:0:-1]:
+        base_fields = getattr(b, "__dataclass_fields__", None)
+        if base_fields is None:
+            continue
+        for name, f in base_fields.items():
             fields[name] = f
-        if base.__dataclass_params__.frozen and not frozen:
+        base_frozen = b.__dataclass_params__.frozen
+        all_frozen_bases = base_frozen if all_frozen_bases is None else all_frozen_bases and base_frozen
+        any_frozen_base = any_frozen_base or base_frozen
+    if all_frozen_bases is not None:
+        if any_frozen_base and not frozen:
             raise TypeError("cannot inherit non-frozen dataclass from a frozen one")
-        if frozen and not base.__dataclass_params__.frozen:
+        if not all_frozen_bases and frozen:
             raise TypeError("cannot inherit frozen dataclass from a non-frozen one")
     for name, annotation in _own_annotations(cls).items():
         if _is_classvar(annotation):

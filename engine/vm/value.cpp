@@ -122,20 +122,6 @@ std::optional<Value> CallArgs::take(const std::string& name) {
     return std::nullopt;
 }
 
-std::optional<Value> ClassObject::lookup(const std::string& attribute) const {
-    for (const ClassObject* c = this; c; c = c->base.get()) {
-        auto it = c->dict.find(attribute);
-        if (it != c->dict.end()) return it->second;
-    }
-    return std::nullopt;
-}
-
-bool ClassObject::isSubclassOf(const ClassObject& other) const {
-    for (const ClassObject* c = this; c; c = c->base.get())
-        if (c == &other) return true;
-    return false;
-}
-
 Value makeStr(std::string s) { return Value(std::make_shared<StrObject>(std::move(s))); }
 Value makeTensor(tensor::Tensor t) { return Value(std::make_shared<TensorObject>(std::move(t))); }
 Value makeList(ValueList items) { return Value(std::make_shared<ListObject>(std::move(items))); }

@@ -250,14 +250,29 @@ struct BoundMethodObject : Object {
     Value function;
 };
 
+/// A class (engine/vm/class_model.cpp). Its method resolution order is computed once, when it is made, and is the one
+/// order that attribute lookup, super(), isinstance / issubclass and every "is it an nn.Module / an exception" check
+/// follow.
 struct ClassObject : Object {
-    ClassObject(std::string n, std::shared_ptr<ClassObject> b) : Object(Kind::Class), name(std::move(n)), base(std::move(b)) {}
+    /// A class with one base, or none (`object` itself).
+    ClassObject(std::string n, std::shared_ptr<ClassObject> base);
+    /// A class with its bases as written (`class C(A, B)`): its MRO is their C3 linearisation, as CPython's; an
+    /// inconsistent order, a duplicate base or two bases of incompatible builtin layouts raise CPython's TypeError.
+    ClassObject(std::string n, std::vector<std::shared_ptr<ClassObject>> bases);
     std::string name;
     std::string module = "builtins";
-    std::shared_ptr<ClassObject> base;
+    /// __bases__, in the order written (empty for `object`).
+    std::vector<std::shared_ptr<ClassObject>> bases;
+    /// __mro__ after the class itself (the class is not held here, so that it does not own itself).
+    std::vector<std::shared_ptr<ClassObject>> ancestors;
     Namespace dict;
-    /// The class attribute `name`, searched along the base chain.
+    /// __mro__: the class, then its ancestors.
+    std::vector<const ClassObject*> mro() const;
+    /// The class attribute `attribute`, searched along the MRO.
     std::optional<Value> lookup(const std::string& attribute) const;
+    /// super(start, obj).attribute where this class is type(obj) (or obj itself, a class): searched along this
+    /// class's MRO after `start`. nullopt when absent (or when `start` is not in the MRO).
+    std::optional<Value> lookupAfter(const ClassObject& start, const std::string& attribute) const;
     bool isSubclassOf(const ClassObject& other) const;
 };
 
@@ -303,7 +318,7 @@ struct IteratorObject : Object {
 
 struct SuperObject : Object {
     SuperObject(std::shared_ptr<ClassObject> c, Value s) : Object(Kind::Super), cls(std::move(c)), self(std::move(s)) {}
-    std::shared_ptr<ClassObject> cls;  // lookup starts at its base
+    std::shared_ptr<ClassObject> cls;  // lookup continues after it in the MRO of the receiver's type
     Value self;
 };
 

@@ -128,6 +128,7 @@ TEST(ParserStatements, Classes) {
               "(def forward (params self x) (body (return (call (. self fc) x))))))");
     EXPECT_EQ(parseStatement("class A:\n    x = 1\n"), "(class A (body (= x 1)))");
     EXPECT_EQ(parseStatement("class A():\n    pass\n"), "(class A (body (pass)))");
+    EXPECT_EQ(parseStatement("class Block(Mixin, nn.Module):\n    pass\n"), "(class Block (base Mixin (. nn Module)) (body (pass)))");
 }
 
 TEST(ParserStatements, SourceRangesCoverTheWholeStatement) {
