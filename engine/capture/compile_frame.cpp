@@ -341,6 +341,13 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         const std::string backendName =
             options.backend == "<callable>" ? vm_.getAttr(options.backendCallable, "__name__").str() : options.backend;
         fx::logComponent("dynamo", "Step 2: calling compiler function " + backendName);
+        // The backend runs graph nodes on example values (AOT Autograd's joint graph, recorded derivatives); a node
+        // that draws random numbers (an autograd.Function's forward) must leave the generators where the call found
+        // them, as compiling over fake tensors does.
+        struct RestoreGenerators {
+            tensor::GeneratorState state = tensor::generatorState();
+            ~RestoreGenerators() { tensor::setGeneratorState(state); }
+        } restoreGenerators;
         try {
             if (sink_) backend->setRunNote([sink = sink_, key](const std::string& text) { sink->warning(key, text); });
             entry.compiled = backend->compile(vm_, graph, examples);

@@ -160,6 +160,10 @@ VarRef callModuleWithHooks(Tracer& tracer, TraceFrame& frame, const VarRef& modu
             for (const auto& [id, hook] : dict.as<vm::DictObject>().entries())
                 tracer.guardValue(tracer.wrapSource(hook, Source::dictItem(dictSource, id)));
         }
+    // Dynamo's BackwardHookVariable: a module's full backward (pre-)hooks are traced only under compiled autograd.
+    if (!hooksOf(instance, "_backward_hooks").empty() || !hooksOf(instance, "_backward_pre_hooks").empty())
+        tracer.unsupported("Module-level backwards hooks require compiled autograd.", "",
+                           {"Enable compiled autograd by setting torch._dynamo.config.compiled_autograd = True."}, "", 83);
     const auto preHooks = hooksOf(instance, "_forward_pre_hooks");
     const auto hooks = hooksOf(instance, "_forward_hooks");
     if (preHooks.empty() && hooks.empty()) return forward(std::move(args), std::move(kwargs));
