@@ -27,10 +27,14 @@ package() {
     staging=$(mktemp -d)
     # The tests read tests/data through the absolute path compiled into them; `run` recreates it.
     mkdir -p "$staging/gpu_tests"
-    local binary
+    # (grep -m1 stops reading at the first match, so strings may die of SIGPIPE: under pipefail that status would
+    # hide the match, and the next binary's empty search would overwrite it)
+    local binary data_dir=
     for binary in "${binaries[@]}"; do
-        strings "$build_dir/tests/$binary" | grep -m1 '/tests/data$' >"$staging/gpu_tests/data_dir" && break
+        data_dir=$({ strings "$build_dir/tests/$binary" || true; } | grep -m1 '/tests/data$' || true)
+        [[ -n $data_dir ]] && break
     done
+    echo "$data_dir" >"$staging/gpu_tests/data_dir"
     # Binaries and their non-system libraries (not libcuda, NVRTC or cuBLAS, which the GPU machine has); the
     # script's own .tar.xz of the folder is what travels (compressing twice took minutes).
     "$repo_root/scripts/bundle_binary.sh" "$staging/gpu_tests" "${binaries[@]/#/$build_dir/tests/}" >/dev/null
