@@ -305,9 +305,9 @@ void* DeviceContext::loadFunction(const CompiledKernel& kernel, const std::strin
     if (!module) {
         if (kernel.arch != arch_)
             throw CudaError(fmt::format("kernel {} was compiled for {} but cuda:{} is {}", kernel.entry, kernel.arch, index_, arch_));
-        // Loaded outside the lock: the driver's JIT of PTX takes milliseconds, and a graph's quick-tier kernels
-        // load on its compile threads side by side (cuda_launcher.cpp). Two threads loading one module at once
-        // each load it; the first kept, the other unloaded.
+        // Loaded outside the lock: the driver's JIT of PTX takes milliseconds, during which other threads launch
+        // (and with CWB_CUDA_QUICK_LOAD=threads a graph's quick kernels load on its compile threads). Two threads
+        // loading one module at once each load it; the first kept, the other unloaded.
         if (kernel.ptx) module = static_cast<CUmodule>(loadPtx(kernel));
         else check(driver().moduleLoadData(&module, kernel.cubin.data()), fmt::format("cuModuleLoadData({})", kernel.entry).c_str());
         std::lock_guard lock(mutex_);

@@ -145,8 +145,8 @@ private:
                 now.push_back({"quick tier\n" + jobs[i].key, [this, i, key = jobs[i].key, &arch] {
                                    const auto started = Clock::now();
                                    eng::cuda::KernelCompileOutcome outcome = cuda::compileQuickTier(kernels_[i], arch, key, tiers_.quickJitLevel);
-                                   // The driver's JIT of its PTX here, beside the graph's other kernels', not one
-                                   // after another at their first launches.
+                                   // CWB_CUDA_QUICK_LOAD=threads: the driver's JIT of its PTX here, beside the
+                                   // graph's other kernels' (cuda_tiers.h says why it is off).
                                    if (tiers_.loadOnCompileThreads) device_.preload(*outcome.kernel);
                                    outcome.seconds = std::chrono::duration<double>(Clock::now() - started).count();
                                    return outcome;

@@ -54,7 +54,7 @@ TierSettings tierSettingsFromEnvironment() {
     settings.quickJitLevel = std::clamp(environmentInt("CWB_CUDA_QUICK_JIT_OPT", settings.quickJitLevel), 0, 4);
     settings.quickLaunches = std::max(0, environmentInt("CWB_CUDA_QUICK_LAUNCHES", settings.quickLaunches));
     const char* load = std::getenv("CWB_CUDA_QUICK_LOAD");
-    settings.loadOnCompileThreads = !(load && std::string(load) == "launch");
+    settings.loadOnCompileThreads = load && std::string(load) == "threads";
     const char* swap = std::getenv("CWB_CUDA_TIER_SWAP");
     settings.swapWhenReady = !(swap && std::string(swap) == "launches");
     return settings;

@@ -20,11 +20,12 @@ namespace eng::inductor::cuda {
 /// CWB_CUDA_QUICK_LAUNCHES=N: a kernel's launches on the quick tier before a launch waits for the optimised one
 /// (default 8, so that a loop past its first calls runs at full speed however long the compile takes);
 /// CWB_CUDA_TIER_SWAP=launches swaps exactly then, not as soon as the optimised kernels are ready (tests, and
-/// measuring the quick tier's own run time); CWB_CUDA_QUICK_LOAD=launch leaves the driver's JIT of a quick kernel
-/// to its first launch instead of its compile thread.
+/// measuring the quick tier's own run time); CWB_CUDA_QUICK_LOAD=threads has each quick kernel JIT-loaded by the driver
+/// on its compile thread instead of at its first launch (off: on the H100 host the driver's JITs did not overlap, and
+/// B7's four took 127 ms side by side against 87 ms one after another, cold call 0.141 against 0.102 s, 2026-11-27).
 struct TierSettings {
     bool tiered = true;
-    bool loadOnCompileThreads = true;
+    bool loadOnCompileThreads = false;
     int quickJitLevel = 1;
     int quickLaunches = 8;
     bool swapWhenReady = true;
