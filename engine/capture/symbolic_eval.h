@@ -35,6 +35,9 @@ std::string variableRepr(Tracer& tracer, const Variable& v);
 /// Dynamo's dataclasses.fields handling reads a user object's fields only: the call on anything else (the class,
 /// `fields(Config)`) breaks the graph with its "dataclass fields failure" (symbolic_eval_objects.cpp).
 void breakOnDataclassFieldsOfNonInstance(Tracer& tracer, const vm::Value& function, const std::vector<VarRef>& args);
+/// A native called with a closure the trace made among its arguments: the real function cannot see its traced
+/// cells, so the graph breaks (torch._check's message callable with Dynamo's own reason, gb0288).
+[[noreturn]] void breakOnClosureArgument(Tracer& tracer, const vm::Value& native);
 /// A call of torch.optim's SGD / Adam / AdamW `step` (symbolic_eval_optimizer.cpp); nullopt for any other callable.
 std::optional<VarRef> callOptimizerStep(Tracer& tracer, TraceFrame& frame, const VarRef& callable, const std::vector<VarRef>& args,
                                         const std::vector<std::pair<std::string, VarRef>>& kwargs);

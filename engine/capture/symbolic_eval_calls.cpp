@@ -471,9 +471,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         // (sorted() calls its key through the trace).
         std::vector<VarRef> all = args;
         for (const auto& kw : kwargs) all.push_back(kw.second);
-        if (name != "sorted" && madeClosureIn(all))
-            unsupported("Unsupported nested function", "Dynamo does not pass a function with a closure created in the compiled frame to a builtin.",
-                        {"Call the nested function inside the compiled region only, or define it outside."}, "call_function " + vm_.repr(value));
+        if (name != "sorted" && madeClosureIn(all)) breakOnClosureArgument(*this, value);
         if (callable->self && (readOnlyMethod(vm_, callable->self->value, name) || ownSetMutator(*callable->self, name)) &&
             allConstant(args, kwargs)) {
             // A method that only reads a constant (cls.__dataclass_fields__.values(), "-".join(names)): folded.

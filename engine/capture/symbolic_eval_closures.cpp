@@ -102,4 +102,19 @@ bool evaluateClosureInstruction(Tracer& tracer, TraceFrame& frame, const fronten
     }
 }
 
+void breakOnClosureArgument(Tracer& tracer, const vm::Value& native) {
+    const std::string& name = native.as<vm::NativeObject>().name;
+    if (name.starts_with("_check"))  // torch._check(cond, lambda: f"... {n}"): the message reads the frame's cells
+        tracer.unsupported("Can't extract message from torch._check()",
+                           "The second argument of torch._check() must be a function defined within the torch.compile region that does not "
+                           "reference a non-local variable.",
+                           {"Make sure the message function is defined in the torch.compile region.",
+                            "Remove any closure variables, e.g. remove references to closure variable `x` in `lambda: f'{x} failed check'`",
+                            "It may be possible to write Dynamo tracing rules for this code. Please report an issue to PyTorch if you encounter "
+                            "this graph break often and it is causing performance issues."},
+                           "NestedUserFunctionVariable()", 288);
+    tracer.unsupported("Unsupported nested function", "Dynamo does not pass a function with a closure created in the compiled frame to a builtin.",
+                       {"Call the nested function inside the compiled region only, or define it outside."}, "call_function " + tracer.vm().repr(native));
+}
+
 }  // namespace eng::capture
