@@ -23,6 +23,20 @@ std::string listText(const std::vector<int64_t>& values, const std::vector<bool>
     return out + "]";
 }
 
+/// Python == inside a guarded constant, except that an object (a dict key the trace iterated) must be that very
+/// object: a user __eq__ never runs in a guard, and the trace read that object's attributes.
+bool sameGuardedItem(const vm::Value& x, const vm::Value& y) {
+    if (x.is(vm::Kind::Instance) || y.is(vm::Kind::Instance)) return x.identical(y);
+    const bool sequences = (x.is(vm::Kind::Tuple) && y.is(vm::Kind::Tuple)) || (x.is(vm::Kind::List) && y.is(vm::Kind::List));
+    if (!sequences) return vm::valuesEqual(x, y);
+    const vm::ValueList& a = x.is(vm::Kind::Tuple) ? x.as<vm::TupleObject>().items : x.as<vm::ListObject>().items;
+    const vm::ValueList& b = y.is(vm::Kind::Tuple) ? y.as<vm::TupleObject>().items : y.as<vm::ListObject>().items;
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (!sameGuardedItem(a[i], b[i])) return false;
+    return true;
+}
+
 /// Python == between a guarded constant and the current value (bool, int and float compare by value).
 bool constantEquals(const vm::Value& expected, const vm::Value& actual) {
     if (expected.kind() != actual.kind()) return false;
@@ -34,7 +48,7 @@ bool constantEquals(const vm::Value& expected, const vm::Value& actual) {
         case vm::Kind::Str: return expected.str() == actual.str();
         case vm::Kind::DType: return expected.as<vm::DTypeObject>().value == actual.as<vm::DTypeObject>().value;
         case vm::Kind::Device: return expected.as<vm::DeviceObject>().value == actual.as<vm::DeviceObject>().value;
-        default: return vm::valuesEqual(expected, actual);
+        default: return sameGuardedItem(expected, actual);
     }
 }
 
