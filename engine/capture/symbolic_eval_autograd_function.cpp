@@ -26,7 +26,7 @@ const std::set<std::string> kPureBuiltins = {"len",   "range", "isinstance", "tu
 /// Why running `code` (a forward, backward or setup_context, with its nested functions) may change state outside
 /// its ctx argument; nullopt when it only computes from its arguments: it stores no global, cell, item or attribute
 /// of anything but its first argument, calls no in-place tensor method (`add_`) and reads no global but modules,
-/// classes and pure builtins (a user function might have effects).
+/// classes, numbers, strings, tensors and pure builtins (a user function might have effects).
 std::optional<std::string> sideEffectOf(vm::Interpreter& vm, const frontend::CodeObject& code, const vm::Namespace& globals) {
     for (size_t i = 0; i < code.instructions.size(); ++i) {
         const frontend::Instruction& in = code.instructions[i];
@@ -49,8 +49,11 @@ std::optional<std::string> sideEffectOf(vm::Interpreter& vm, const frontend::Cod
     for (const std::string& name : code.names) {
         if (name.size() > 1 && name.back() == '_' && name.front() != '_') return fmt::format("a tensor in place (`{}`)", name);
         if (auto global = globals.find(name); global != globals.end()) {
-            if (!global->second.is(vm::Kind::Module) && !global->second.is(vm::Kind::Class))
-                return fmt::format("whatever the global `{}` changes when called", name);
+            // Reading a global is no effect (it is read live when the graph runs); calling one might have any.
+            const vm::Value& v = global->second;
+            const bool inert = v.isNone() || v.is(vm::Kind::Module) || v.is(vm::Kind::Class) || v.is(vm::Kind::Int) || v.is(vm::Kind::Float) ||
+                               v.is(vm::Kind::Bool) || v.is(vm::Kind::Str) || v.is(vm::Kind::Tensor);
+            if (!inert) return fmt::format("whatever the global `{}` changes when called", name);
         } else if (vm.builtins().contains(name) && !kPureBuiltins.contains(name)) {
             return fmt::format("whatever the builtin `{}` changes", name);
         }

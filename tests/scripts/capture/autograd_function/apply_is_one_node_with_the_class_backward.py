@@ -1,6 +1,6 @@
 # torch.autograd.Function.apply in compiled code, with aot_eager (the backward's ops recorded into AOT Autograd's
 # joint graph) and eager: one graph each, no break, and gradients from the class's backward (a straight-through
-# round has none of its own), equal to eager's.
+# round has none of its own), equal to eager's. A forward may read a global number.
 # expect unique_graphs: 2
 # expect graph_breaks: 0
 # expect graph_names: dynamo_output_graph, aot_joint_graph, aot_forward_graph, aot_backward_graph, dynamo_output_graph
@@ -23,10 +23,13 @@ class ScaledSquare(torch.autograd.Function):
         return grad * 2 * x * ctx.k, None
 
 
+SCALE = 1.0  # a global the forward reads: no side effect, no break
+
+
 class StraightRound(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
-        return torch.round(x)
+        return torch.round(x * SCALE) / SCALE
 
     @staticmethod
     def backward(ctx, grad):
