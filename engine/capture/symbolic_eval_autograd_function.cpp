@@ -141,8 +141,10 @@ std::optional<VarRef> callAutogradFunction(Tracer& tracer, const VarRef& callabl
     const std::shared_ptr<vm::ClassObject> base = functionBase(vm);
     const auto& cls = clsValue.as<vm::ClassObject>();
     if (!base || !cls.isSubclassOf(*base) || &cls == base.get()) return std::nullopt;
-    for (const vm::ClassObject* c = &cls; c && c != base.get(); c = c->base.get())
+    for (const vm::ClassObject* c : cls.mro()) {
+        if (c == base.get()) break;
         if (c->dict.contains("apply")) return std::nullopt;  // a class's own apply is traced like any method
+    }
     value = vm.getAttr(clsValue, "apply");  // what the graph calls: the method bound to the class
 
     const std::string context = fmt::format("{}.apply", cls.name);
