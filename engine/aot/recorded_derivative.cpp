@@ -33,6 +33,8 @@ ElementsKey keyOf(const tensor::Tensor& t) { return {t.storage().get(), t.storag
 
 class GraphRecorder final : public tensor::OpRecorder {
 public:
+    bool recordsCasts() const override { return true; }
+
     GraphRecorder(GraphBuilder& builder, const Node& forward) : b_(builder), forward_(forward) {}
 
     void bind(const tensor::Tensor& t, Node* node) { known_[keyOf(t)] = Known{node, t, tensor::versionOf(t)}; }
@@ -53,6 +55,14 @@ public:
         std::vector<fx::KwArg> kwargs;
         for (const auto& [key, v] : call.kwargs) kwargs.emplace_back(key, argOf(v));
         Node* node = nullptr;
+        if (function == "Tensor.to") {
+            // a cast of a formula computing in float32 (tensor.to(dtype), on the tensor's device)
+            if (call.args.size() != 3 || !call.args[1].isNone() || call.args[2].kind() != tensor::Value::Kind::DType)
+                throw AotUnsupported(fmt::format("{} ({}): its eager derivative moves a tensor to another device", forward_.name, forward_.target));
+            node = b_.method("to", nodeOf(call.args[0].toTensor()), {argOf(call.args[2])});
+            bind(result, node);
+            return;
+        }
         const bool numberFirst = args.size() == 2 && kwargs.empty() && !call.args[0].isTensor() && call.args[1].isTensor();
         if (numberFirst) {
             // a formula's number first (`1 - y`) is written as Dynamo captures `1.0 - y`: the operator form

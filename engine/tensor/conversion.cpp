@@ -103,7 +103,7 @@ Tensor contiguous(const Tensor& t) {
 }
 
 Tensor to(const Tensor& t, std::optional<DType> dtype, std::optional<Device> device, bool copy) {
-    if (structuralOpsRecorded())
+    if (castsRecorded())
         return recordedOp(
             "Tensor.to", [&] { return RecordedCall{{Value(t), device ? Value(*device) : Value(), dtype ? Value(*dtype) : Value()}, {{"copy", Value(copy)}}}; },
             [&] { return to(t, dtype, device, copy); });

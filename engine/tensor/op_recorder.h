@@ -28,6 +28,9 @@ public:
     /// named as registry ops ("Tensor.reshape"). AOT Autograd's graph recorder does not (their formulas are
     /// derivative_rules.cpp's); create_graph's recorder does, as every op of a formula must carry history.
     virtual bool recordsStructuralOps() const { return false; }
+    /// Whether the recorder wants dtype casts (`Tensor.to`), which formulas computing in float32 (PyTorch's opmath)
+    /// call; AOT Autograd's recorder writes them as `to` nodes. A recorder of structural ops takes them too.
+    virtual bool recordsCasts() const { return recordsStructuralOps(); }
 };
 
 /// This thread's recorder; null unless a tracer installed one.
@@ -44,6 +47,12 @@ public:
 private:
     OpRecorder* previous_;
 };
+
+/// Whether this thread's recorder wants dtype casts (OpRecorder::recordsCasts).
+inline bool castsRecorded() {
+    const OpRecorder* recorder = activeOpRecorder();
+    return recorder && recorder->recordsCasts();
+}
 
 /// An operand as a recorded argument.
 inline Value recordedValue(const Operand& o) { return o.isTensor() ? Value(o.tensor()) : Value(o.scalar()); }
