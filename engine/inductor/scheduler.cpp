@@ -85,8 +85,7 @@ struct GroupPlan {
 class Scheduler {
 public:
     Scheduler(const LoweredGraph& graph, const ScheduleOptions& options)
-        : graph_(graph), fuseWithoutSharedData_(options.aggressiveFusion), comboKernels_(options.comboKernels),
-          maxFusionSize_(std::min(options.maxFusionSize, kMaxFusionSizeLimit)), opsInKernelNames_(options.opsInKernelNames),
+        : graph_(graph), fuseWithoutSharedData_(options.aggressiveFusion), comboKernels_(options.comboKernels), options_(options),
           withoutSharedDataReason_(options.aggressiveFusion ? "no shared data, same iteration space (aggressive_fusion)"
                                                            : "no shared data, one dataflow over the same iteration space (a combo kernel's part)") {}
 
@@ -106,8 +105,7 @@ private:
     const LoweredGraph& graph_;
     const bool fuseWithoutSharedData_;
     const bool comboKernels_;
-    const size_t maxFusionSize_;
-    const bool opsInKernelNames_;
+    const ScheduleOptions options_;  // max_fusion_size (at most kMaxFusionSizeLimit), kernel names
     const std::string withoutSharedDataReason_;
 };
 
@@ -174,7 +172,7 @@ bool Scheduler::acrossGenerated(const Group& g) const {
 
 /// The signature of `group` once `b` joins it, or nullopt with the reason.
 std::optional<Group> Scheduler::signatureWith(const Group& group, const GraphBuffer& b, std::string& why) const {
-    if (group.members.size() >= maxFusionSize_) {
+    if (group.members.size() >= std::min(options_.maxFusionSize, kMaxFusionSizeLimit)) {
         why = fmt::format("exceeds max fusion: the kernel has {} buffers already", group.members.size());
         return std::nullopt;
     }
@@ -456,9 +454,8 @@ void Scheduler::assemble(const GroupPlan& plan, const std::vector<bool>& stored,
         for (const Reduction& r : pass.reductions) forEachExprOnce(r.value, visit, seen);
     }
     storeSymbols(k.finalStores);
-    const char* kind = g.reduction ? "cwb_red" : "cwb_poi";
-    k.name = fmt::format("{}_{}", opsInKernelNames_ ? kernelBaseName(std::string(kind) + "_fused", g.members, graph_) : std::string(kind),
-                         schedule.kernels.size());
+    const std::string kind = g.reduction ? "cwb_red" : "cwb_poi";
+    k.name = fmt::format("{}_{}", options_.opsInKernelNames ? kernelBaseName(kind + "_fused", g.members, graph_) : kind, schedule.kernels.size());
     std::set<std::string> seenNodes;
     for (int id : plan.group.members)
         for (const std::string& origin : buf(id).originNodes)
