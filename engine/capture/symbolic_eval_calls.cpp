@@ -228,6 +228,17 @@ std::optional<VarRef> constructNamedTuple(Tracer& tracer, const VarRef& callable
     return out;
 }
 
+/// A call Dynamo constant-folds: `callee` run at trace time on the values of constant arguments (each taken as a
+/// graph argument, as any read of it is).
+VarRef foldedCall(Tracer& tracer, const vm::Value& callee, const std::vector<VarRef>& args) {
+    vm::ValueList values;
+    for (const VarRef& a : args) {
+        tracer.argOf(a);
+        values.push_back(tracer.exampleOf(a));
+    }
+    return tracer.constant(tracer.vm().call(callee, std::move(values)));
+}
+
 }  // namespace
 
 VarRef Tracer::inlineFunction(TraceFrame& caller, const vm::Value& function, std::vector<VarRef> args, KwVars kwargs, const VarRef& self) {
@@ -405,12 +416,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         if (method.self.is(vm::Kind::Instance) && method.self.as<vm::InstanceObject>().cls == vm_.builtinClass("range") &&
             std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) && kwargs.empty()) {
             // A method of a range (index, count, ...): the range is immutable and its bounds specialized, so the call folds.
-            vm::ValueList values;
-            for (const VarRef& a : args) {
-                argOf(a);
-                values.push_back(exampleOf(a));
-            }
-            return constant(vm_.call(value, std::move(values)));
+            return foldedCall(*this, value, args);
         }
     }
     if (isUserInstance(callable)) return callObject(frame, callable, std::move(args), std::move(kwargs));
@@ -434,15 +440,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         // Dynamo's RangeVariable: the bounds are specialized (an int that became symbolic gets an equality guard
         // again, so every value the loop runs for compiles its own graph, up to the recompile limit).
         for (const VarRef& a : args) specializeScalar(a);
-        bool constantBounds = std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); });
-        if (constantBounds) {
-            vm::ValueList bounds;
-            for (const VarRef& a : args) {
-                argOf(a);
-                bounds.push_back(exampleOf(a));
-            }
-            return constant(vm_.call(value, std::move(bounds)));
-        }
+        if (std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); })) return foldedCall(*this, value, args);
     }
     if (value.is(vm::Kind::Class) && value.as<vm::ClassObject>().module == "builtins") {
         // list(...), dict(...), float("-inf"), ...: Dynamo's BuiltinVariable for the builtin types.
@@ -455,12 +453,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
          value.as<vm::ClassObject>().name == "Size") &&
         std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); }) && kwargs.empty()) {
         // torch.finfo / torch.iinfo of a dtype and torch.Size of constant ints fold, as Dynamo constant-folds them.
-        vm::ValueList values;
-        for (const VarRef& a : args) {
-            argOf(a);
-            values.push_back(exampleOf(a));
-        }
-        return constant(vm_.call(value, std::move(values)));
+        return foldedCall(*this, value, args);
     }
     if (value.is(vm::Kind::Native)) {
         const std::string& name = value.as<vm::NativeObject>().name;
@@ -533,12 +526,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         }
         // math functions of constants fold, as Dynamo folds them (math.sqrt(k.size(-1)) of a static size).
         if (module == "math" && kwargs.empty() && std::all_of(args.begin(), args.end(), [this](const VarRef& a) { return isConstant(a); })) {
-            vm::ValueList values;
-            for (const VarRef& a : args) {
-                argOf(a);
-                values.push_back(exampleOf(a));
-            }
-            return constant(vm_.call(value, std::move(values)));
+            return foldedCall(*this, value, args);
         }
         return callBuiltin(*this, frame, name, value, args, kwargs);
     }
