@@ -163,8 +163,6 @@ fx::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, std::sh
         tensor::autograd::GradModeGuard noGrad(false);
         fn = compilePass(vm, inference.graph, exampleInputs, code_, phases_, /*comboKernels=*/true, inference.mutations);
     }
-    const int64_t aotId = nextAotId();
-    stages_ = {{traces::GraphKind::AotInference, "aot_inference_graph", inference.graph, "", aotId}};
     if (!code_) {
         traces::OutputCode code;
         code.event = "engine";
@@ -174,9 +172,7 @@ fx::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, std::sh
                       fx::graphCode(*inference.graph);
         code_ = std::move(code);
     }
-    if (passes_ == PassCompiler::Inductor) stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", inference.graph, "", aotId});
-    for (traces::Kernel& kernel : code_->kernels) kernel.postGradNodes = kernel.sourceNodes;
-    code_->source = aotIdLine(aotId, "inference") + code_->source;
+    recordInferenceStages(inference.graph, passes_ == PassCompiler::Inductor);
     return [fn, inference](vm::Interpreter& machine, const vm::ValueList& inputs) {
         // AOT Autograd's epilogue: the final values go back into the mutated inputs, without recording autograd.
         tensor::autograd::GradModeGuard noGrad(false);
@@ -185,6 +181,15 @@ fx::CompiledFn AotBackend::compileMutatingInference(vm::Interpreter& vm, std::sh
         results.resize(inference.userOutputs);
         return results;
     };
+}
+
+void AotBackend::recordInferenceStages(std::shared_ptr<const fx::Graph> graph, bool postGrad) {
+    const int64_t aotId = nextAotId();
+    stages_ = {{traces::GraphKind::AotInference, "aot_inference_graph", graph, "", aotId}};
+    if (postGrad) stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", graph, "", aotId});
+    if (!code_) return;
+    for (traces::Kernel& kernel : code_->kernels) kernel.postGradNodes = kernel.sourceNodes;
+    code_->source = aotIdLine(aotId, "inference") + code_->source;
 }
 
 fx::CompiledFn AotBackend::compile(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& exampleInputs) {
@@ -228,14 +233,8 @@ fx::CompiledFn AotBackend::compileCaptured(vm::Interpreter& vm, std::shared_ptr<
     if (!tensor::autograd::isGradEnabled() || !anyRequiresGrad(exampleInputs)) {
         // The captured graph is already functional here: it is the inference graph AOT Autograd would trace, and the
         // inductor lowers it as its post-grad graph.
-        const int64_t aotId = nextAotId();
         fx::CompiledFn fn = compilePass(vm, graph, exampleInputs, code_, phases_);
-        stages_ = {{traces::GraphKind::AotInference, "aot_inference_graph", graph, "", aotId}};
-        if (code_) {
-            stages_.push_back({traces::GraphKind::PostGrad, "inductor_post_grad_graph", graph, "", aotId});
-            for (traces::Kernel& kernel : code_->kernels) kernel.postGradNodes = kernel.sourceNodes;
-            code_->source = aotIdLine(aotId, "inference") + code_->source;
-        }
+        recordInferenceStages(graph, code_.has_value());
         return fn;
     }
     const auto start = std::chrono::steady_clock::now();

@@ -53,6 +53,9 @@ private:
     /// A graph that runs without grad and writes inputs that require grad (an optimizer step): AOT Autograd's
     /// inference graph with its epilogue (inference_graph.h).
     fx::CompiledFn compileMutatingInference(vm::Interpreter& vm, std::shared_ptr<const fx::Graph> graph, const vm::ValueList& exampleInputs);
+    /// An inference compile's stages under its AOT id: `graph` as aot_inference_graph, and as the post-grad graph its
+    /// kernels' nodes refer to when `postGrad`; the output code's first line names the id.
+    void recordInferenceStages(std::shared_ptr<const fx::Graph> graph, bool postGrad);
     /// The pass compiler on one graph (forward, backward, or an inference graph): its callable and code. With
     /// `comboKernels` (an optimizer step, whose foreach ops Inductor always fuses horizontally) independent
     /// kernels of different sizes become combo kernels.

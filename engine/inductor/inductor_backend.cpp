@@ -151,9 +151,12 @@ bool captureSafeExtern(const std::string& op) {
     return std::find(std::begin(safe), std::end(safe), name) != std::end(safe);
 }
 
-/// reduce-overhead's CUDA graphs: when they can be used, or PyTorch's "skipping cudagraphs due to ..." reason.
-std::string cudaGraphsDecision(const CompiledGraph& compiled) {
+/// reduce-overhead's CUDA graphs: when they can be used, or PyTorch's "skipping cudagraphs due to ..." reason
+/// (`skipDynamic`: triton.cudagraph_skip_dynamic_graphs).
+std::string cudaGraphsDecision(const CompiledGraph& compiled, bool skipDynamic) {
     const LoweredGraph& g = compiled.graph();
+    if (skipDynamic && !g.symbols.empty())
+        return "skipping cudagraphs due to graph with symbolic shapes inputs and config.triton.cudagraph_skip_dynamic_graphs=True";
     if (g.device.type() != tensor::DeviceType::CUDA) {
         for (const GraphBuffer& b : g.buffers)
             if (b.kind == BufferKind::Input) return "skipping cudagraphs due to cpu device (" + b.name + ")";
@@ -209,7 +212,7 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
         lowered = lowerGraph(*graph, exampleInputs,
                              {.shapePadding = config_.shapePadding, .forceShapePad = config_.forceShapePad,
                               .freezing = config_.freezing && !tensor::autograd::isGradEnabled(), .vm = &vm,
-                              .maxFusionSize = std::min(config_.maxFusionSize, kMaxFusionSizeLimit)});
+                              .maxFusionSize = config_.maxFusionSize});
     } catch (const LoweringError& error) {
         return runEagerly(graph, std::string("lowering failed: ") + error.what());
     }
@@ -274,9 +277,7 @@ fx::CompiledFn InductorBackend::compile(vm::Interpreter& vm, std::shared_ptr<con
     }
     code.source += fmt::format("\n# compiled in {:.1f} ms (code generation {:.1f} ms)\n", secondsSince(start) * 1e3, generateSeconds * 1e3);
     if (config_.cudaGraphs) {
-        const std::string decision = config_.cudaGraphsSkipDynamic && !compiled->graph().symbols.empty()
-                                         ? "skipping cudagraphs due to graph with symbolic shapes inputs and config.triton.cudagraph_skip_dynamic_graphs=True"
-                                         : cudaGraphsDecision(*compiled);
+        const std::string decision = cudaGraphsDecision(*compiled, config_.cudaGraphsSkipDynamic);
         code.source += "# " + decision + "\n";
         // Inductor warns of a skip through perf_hint_log (log_cudagraph_skip_and_bump_counter).
         if (decision.rfind("skipping", 0) == 0) fx::logArtifact("perf_hints", decision);
@@ -326,7 +327,9 @@ InductorConfig InductorConfig::from(const vm::CompileOptions& options) {
     config.shapePadding = inductorFlag(extra, "shape_padding");
     config.forceShapePad = inductorFlag(extra, "force_shape_pad");
     config.freezing = inductorFlag(extra, "freezing");
-    config.maxFusionSize = static_cast<size_t>(std::max<int64_t>(1, inductorOption(extra, "max_fusion_size").asInt()));
+    // Honoured up to kMaxFusionSizeLimit: later passes recurse over a fused body's expression, a level per node.
+    config.maxFusionSize = static_cast<size_t>(std::clamp<int64_t>(inductorOption(extra, "max_fusion_size").asInt(), 1,
+                                                                   static_cast<int64_t>(kMaxFusionSizeLimit)));
     const vm::Value descriptive = inductorOption(extra, "triton.descriptive_names");
     config.opsInKernelNames = inductorFlag(extra, "triton.unique_kernel_names") && !(descriptive.is(vm::Kind::Bool) && !descriptive.asInt());
     config.nanAsserts = inductorFlag(extra, "nan_asserts");

@@ -139,8 +139,7 @@ struct LoweringOptions {
     bool freezing = false;
     /// Runs the folded ops (constant folding calls the eager ops); freezing folds nothing without it.
     vm::Interpreter* vm = nullptr;
-    /// max_fusion_size: a body computing more graph nodes than this is computed into a buffer (at most
-    /// kMaxFusionSizeLimit, which bounds the expressions' depth).
+    /// max_fusion_size: a body computing more graph nodes than this is computed into a buffer.
     size_t maxFusionSize = kMaxFusionSize;
 };
 

@@ -105,7 +105,7 @@ private:
     const LoweredGraph& graph_;
     const bool fuseWithoutSharedData_;
     const bool comboKernels_;
-    const ScheduleOptions options_;  // max_fusion_size (at most kMaxFusionSizeLimit), kernel names
+    const ScheduleOptions options_;  // max_fusion_size, kernel names
     const std::string withoutSharedDataReason_;
 };
 
@@ -172,7 +172,7 @@ bool Scheduler::acrossGenerated(const Group& g) const {
 
 /// The signature of `group` once `b` joins it, or nullopt with the reason.
 std::optional<Group> Scheduler::signatureWith(const Group& group, const GraphBuffer& b, std::string& why) const {
-    if (group.members.size() >= std::min(options_.maxFusionSize, kMaxFusionSizeLimit)) {
+    if (group.members.size() >= options_.maxFusionSize) {
         why = fmt::format("exceeds max fusion: the kernel has {} buffers already", group.members.size());
         return std::nullopt;
     }
