@@ -359,7 +359,10 @@ void checkIsTrace(Database& db, int version) {
     }
 }
 
-void refuseNewer(Database& db, int version) {
+void refuseUnknownVersion(Database& db, int version) {
+    // user_version is a signed 32-bit field: a damaged or crafted file may hold a negative one.
+    if (version < 0)
+        throw DbError(db.path() + ": trace schema version " + std::to_string(version) + " is not a version any cwb writes");
     if (version > kSchemaVersion) {
         throw DbError(db.path() + ": trace schema version " + std::to_string(version) +
                       " is newer than this cwb understands (up to version " + std::to_string(kSchemaVersion) +
@@ -414,7 +417,7 @@ std::unique_ptr<Database> openTraceDatabaseForWriting(const std::string& path) {
     auto db = std::make_unique<Database>(path, Database::Mode::ReadWrite);
     int version = storedSchemaVersion(*db);
     checkIsTrace(*db, version);
-    refuseNewer(*db, version);
+    refuseUnknownVersion(*db, version);
     configureForWriting(*db);
     applyMigrations(*db, version);
     return db;
@@ -428,7 +431,7 @@ std::unique_ptr<Database> openTraceDatabaseForReading(const std::string& path, i
     int version = storedSchemaVersion(*db);
     checkIsTrace(*db, version);
     if (version == 0) throw DbError(path + ": empty SQLite file, not a cwb trace");
-    refuseNewer(*db, version);
+    refuseUnknownVersion(*db, version);
     if (versionOut) *versionOut = version;
     return db;
 }

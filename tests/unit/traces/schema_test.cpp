@@ -53,6 +53,26 @@ TEST(Schema, RefusesAFileFromANewerCwb) {
     EXPECT_THROW(TraceWriter(path, TraceWriter::Open::Append), DbError);
 }
 
+TEST(Schema, RefusesANegativeSchemaVersion) {
+    // A damaged trace file (found by fuzzing) with a negative user_version once indexed the migrations with it.
+    testsupport::TempDir dir;
+    std::string path = dir.file("damaged.db");
+    { TraceWriter writer(path); }
+    {
+        Database db(path, Database::Mode::ReadWrite);
+        db.exec("PRAGMA user_version = -12");
+    }
+    try {
+        loadTrace(path);
+        FAIL() << "a negative schema version must be refused";
+    } catch (const DbError& e) {
+        std::string message = e.what();
+        EXPECT_NE(message.find("trace schema version -12 is not a version any cwb writes"), std::string::npos) << message;
+        EXPECT_NE(message.find(path), std::string::npos) << message;
+    }
+    EXPECT_THROW(TraceWriter(path, TraceWriter::Open::Append), DbError);
+}
+
 TEST(Schema, RefusesForeignSqliteAndNonSqliteFiles) {
     testsupport::TempDir dir;
     std::string foreign = dir.file("other.db");
