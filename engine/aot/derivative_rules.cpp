@@ -169,9 +169,18 @@ void layerNormRule(GradContext& ctx) {
     if (Node* bias = ctx.differentiable(3, "bias")) ctx.send(bias, overBatch(ctx.grad));
 }
 
+/// The flash backward's stacked [3, batch, L, heads, E] gradients (PyTorch's flash layout) sent to q, k and v.
+void sendFlashGradients(GradContext& ctx, Node* grads) {
+    auto integer = [](int64_t i) { return GraphBuilder::constant(vm::Value(i)); };
+    for (int64_t i = 0; i < 3; ++i)
+        if (Node* input = ctx.differentiable(static_cast<size_t>(i), i == 0 ? "query" : i == 1 ? "key" : "value"))
+            ctx.send(input, ctx.b.method("transpose", ctx.b.method("select", grads, {integer(0), integer(i)}), {integer(1), integer(2)}));
+}
+
 /// scaled_dot_product_attention (no mask, no dropout, q/k/v of one shape but the sequence lengths): the weights are
 /// recomputed from q and k (softmax of the scaled scores, the causal mask top-left aligned), then the eager formula;
-/// on CUDA, the flash backward kernel (torch._flash_attention_backward), as the eager derivative there.
+/// on CUDA, the flash backward kernel (torch._flash_attention_backward), as the eager derivative there (a training
+/// graph's sdpa is torch._flash_attention_forward there, below, whose backward reads the saved logsumexp).
 void attentionRule(GradContext& ctx) {
     Node* q = ctx.nodeArg(0, "query");
     Node* k = ctx.nodeArg(1, "key");
@@ -193,12 +202,8 @@ void attentionRule(GradContext& ctx) {
         exampleTensor(*ctx.grad)->dtype() == exampleTensor(*q)->dtype()) {
         // On CUDA (16-bit q/k/v of one 4-D shape) the flash backward recomputes the weights tile by tile from the
         // forward's output; its three gradients come stacked in PyTorch's flash layout.
-        Node* grads = b.torchFunction("_flash_attention_backward", {ref(ctx.grad), ref(q), ref(k), ref(v), ref(&ctx.node),
-                                                                    GraphBuilder::constant(vm::Value(causal)), c(factor)});
-        auto integer = [](int64_t i) { return GraphBuilder::constant(vm::Value(i)); };
-        for (int64_t i = 0; i < 3; ++i)
-            if (Node* input = ctx.differentiable(static_cast<size_t>(i), i == 0 ? "query" : i == 1 ? "key" : "value"))
-                ctx.send(input, b.method("transpose", b.method("select", grads, {integer(0), integer(i)}), {integer(1), integer(2)}));
+        sendFlashGradients(ctx, b.torchFunction("_flash_attention_backward", {ref(ctx.grad), ref(q), ref(k), ref(v), ref(&ctx.node),
+                                                                             GraphBuilder::constant(vm::Value(causal)), c(factor)}));
         return;
     }
     auto swapLast = [&](Node* x) {
@@ -217,6 +222,32 @@ void attentionRule(GradContext& ctx) {
     if (ctx.differentiable(0, "query")) ctx.send(q, b.method("matmul", gScaled, {ref(k)}));
     if (ctx.differentiable(1, "key")) ctx.send(k, b.method("matmul", swapLast(gScaled), {ref(q)}));
     if (ctx.differentiable(2, "value")) ctx.send(v, b.method("matmul", swapLast(weights), {ref(ctx.grad)}));
+}
+
+/// torch._flash_attention_forward(q, k, v, is_causal, scale) -> (out, logsumexp): the flash backward from the output's
+/// gradient, the saved output and the saved logsumexp (the getitems the forward took of it), so that the backward
+/// does not walk the keys again for each row's statistics.
+void flashForwardRule(GradContext& ctx) {
+    auto outGrad = ctx.itemGrads.find(0);
+    if (outGrad == ctx.itemGrads.end()) return;  // only the logsumexp was read: it carries no gradient
+    Node* items[2] = {nullptr, nullptr};
+    for (const auto& owned : ctx.b.graph().nodes()) {
+        const Node& n = *owned;
+        if (n.callKind != fx::CallKind::GetItem || n.args.size() != 2 || n.args[0].kind != Arg::Kind::NodeRef || n.args[0].node != &ctx.node ||
+            n.args[1].kind != Arg::Kind::Constant || !n.args[1].constant.is(vm::Kind::Int))
+            continue;
+        const int64_t i = n.args[1].constant.asInt();
+        if ((i == 0 || i == 1) && !items[i]) items[i] = owned.get();
+    }
+    if (!items[0] || !items[1]) ctx.unsupported("its output and logsumexp are not both taken by the forward");
+    Node* q = ctx.nodeArg(0, "query");
+    Node* grad = outGrad->second;
+    if (exampleTensor(*grad)->dtype() != exampleTensor(*q)->dtype())
+        grad = ctx.b.method("to", grad, {GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(exampleTensor(*q)->dtype())))});
+    sendFlashGradients(ctx, ctx.b.torchFunction("_flash_attention_backward",
+                                                {ref(grad), ref(q), ref(ctx.nodeArg(1, "key")), ref(ctx.nodeArg(2, "value")), ref(items[0]),
+                                                 GraphBuilder::constant(vm::Value(ctx.number(3, "is_causal", std::nullopt) != 0.0)),
+                                                 c(ctx.number(4, "scale", std::nullopt)), ref(items[1])}));
 }
 
 /// [N, count] rows of `indices` (1-D, integral) one-hot encoded in `like`'s dtype and device: the class numbers are made
@@ -381,6 +412,7 @@ const std::map<std::string, GradRule, std::less<>>& rules() {
         t["cross_entropy"] = crossEntropyRule;
         t["embedding"] = embeddingRule;
         t["scaled_dot_product_attention"] = attentionRule;
+        t["_flash_attention_forward"] = flashForwardRule;
         for (const char* name : {"view", "reshape", "flatten", "view_as", "reshape_as", "unflatten", "squeeze", "unsqueeze", "ravel"})
             t[name] = reshapeRule;
         for (const char* name : {"transpose", "swapaxes", "swapdims"}) t[name] = transposeRule;
@@ -482,7 +514,51 @@ const GradRule* findGradRule(std::string_view op) {
     return found == rules().end() ? nullptr : &found->second;
 }
 
-bool hasSeveralDifferentiableResults(std::string_view op) { return op == "split" || op == "chunk" || op == "unbind"; }
+bool hasSeveralDifferentiableResults(std::string_view op) {
+    return op == "split" || op == "chunk" || op == "unbind" || op == "_flash_attention_forward";
+}
+
+Node* flashAttentionWithStatistics(GraphBuilder& b, const Node& node, const std::map<const Node*, Node*>& remap, std::vector<Node*>& added) {
+    if (inductor::lowering::nodeOpName(node) != "scaled_dot_product_attention") return nullptr;
+    auto constantOr = [&](size_t position, const std::string& name, const vm::Value& absent) -> std::optional<vm::Value> {
+        const Arg* a = inductor::lowering::findArg(node, position, name);
+        if (!a) return absent;
+        if (a->kind != Arg::Kind::Constant) return std::nullopt;
+        return a->constant;
+    };
+    Node* operands[3] = {nullptr, nullptr, nullptr};
+    const char* names[3] = {"query", "key", "value"};
+    for (size_t i = 0; i < 3; ++i) {
+        const Arg* a = inductor::lowering::findArg(node, i, names[i]);
+        if (!a || a->kind != Arg::Kind::NodeRef || !remap.contains(a->node)) return nullptr;
+        operands[i] = remap.at(a->node);
+        if (!exampleTensor(*operands[i])) return nullptr;
+        // Static shapes only: the logsumexp's sizes would need the operands' symbols.
+        for (const std::string& symbol : operands[i]->dimSymbols)
+            if (!symbol.empty()) return nullptr;
+    }
+    const auto mask = constantOr(3, "attn_mask", vm::Value()), dropout = constantOr(4, "dropout_p", vm::Value(0.0)),
+               causal = constantOr(5, "is_causal", vm::Value(false)), scale = constantOr(6, "scale", vm::Value()),
+               gqa = constantOr(7, "enable_gqa", vm::Value(false));
+    if (!mask || !mask->isNone() || !dropout || !dropout->isNumber() || dropout->asFloat() != 0.0 || !causal || !causal->is(vm::Kind::Bool) ||
+        !scale || !(scale->isNone() || scale->isNumber()) || !gqa || !gqa->is(vm::Kind::Bool) || gqa->asBool())
+        return nullptr;
+    if (!tensor::cudaops::flashAttentionBackwardSupported(*exampleTensor(*operands[0]), *exampleTensor(*operands[1]), *exampleTensor(*operands[2])))
+        return nullptr;
+    const double factor = scale->isNone() ? 1.0 / std::sqrt(static_cast<double>(exampleTensor(*operands[0])->sizes().back())) : scale->asFloat();
+    Node* forward = b.torchFunction("_flash_attention_forward", {ref(operands[0]), ref(operands[1]), ref(operands[2]),
+                                                                 GraphBuilder::constant(vm::Value(causal->asBool())), c(factor)});
+    Node* out = b.getitem(forward, 0);
+    Node* logsumexp = b.getitem(forward, 1);
+    for (Node* n : {forward, out, logsumexp}) {
+        n->file = node.file;
+        n->line = node.line;
+        n->function = node.function;
+        n->code = node.code;
+        added.push_back(n);
+    }
+    return out;
+}
 
 bool passesNoGradient(std::string_view op) {
     static const std::set<std::string, std::less<>> none = {

@@ -62,6 +62,14 @@ using GradRule = std::function<void(GradContext&)>;
 const GradRule* findGradRule(std::string_view op);
 /// Ops whose several results (a tuple of tensors) get gradients item by item: split, chunk, unbind.
 bool hasSeveralDifferentiableResults(std::string_view op);
+/// On CUDA, a training graph's scaled_dot_product_attention (16-bit 4-D q/k/v of one shape, static, no mask or
+/// dropout; `node` is the captured call, its arguments mapped through `remap`) becomes
+/// `torch._flash_attention_forward(q, k, v, is_causal, scale)` and its two getitems, the output and each row's
+/// logsumexp, as PyTorch's _scaled_dot_product_flash_attention: the partitioner saves the logsumexp (the forward is
+/// not recomputed) and the flash backward reads it. Returns the output's getitem, with the new nodes appended to
+/// `added` in order; null (nothing added) for any other node.
+fx::Node* flashAttentionWithStatistics(GraphBuilder& b, const fx::Node& node, const std::map<const fx::Node*, fx::Node*>& remap,
+                                       std::vector<fx::Node*>& added);
 /// Ops whose results carry no gradient (detach, *_like, argmax; comparisons give bool results, which never do).
 bool passesNoGradient(std::string_view op);
 

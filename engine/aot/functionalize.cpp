@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "aot/derivative_rules.h"
 #include "fx/written_arguments.h"
 #include "inductor/lowering_context.h"
 #include "ops/operators.h"
@@ -169,6 +170,17 @@ FunctionalForward functionalize(GraphBuilder& builder, const fx::Graph& graph, c
         }
         if (auto write = unsupportedWrite(node)) throw AotUnsupported(*write);
         if (!updatesInPlace(node)) {
+            if (gradEnabled) {
+                std::vector<Node*> added;
+                if (Node* attention = flashAttentionWithStatistics(builder, node, out.remap, added)) {
+                    out.remap[&node] = attention;
+                    for (Node* n : added) {
+                        out.nodes.push_back(n);
+                        out.gradEnabled[n] = gradEnabled;
+                    }
+                    continue;
+                }
+            }
             Node* copy = builder.copy(node, out.remap);
             out.remap[&node] = copy;
             out.nodes.push_back(copy);

@@ -114,6 +114,14 @@ Node* GraphBuilder::binaryOperator(ops::BinaryOperator op, Arg a, Arg b) {
     return node;
 }
 
+Node* GraphBuilder::getitem(Node* several, int64_t index) {
+    Node* node = graph_.addCall(fx::NodeOp::CallFunction, "operator.getitem", "getitem", {ref(several), constant(vm::Value(index))}, {});
+    node->callKind = fx::CallKind::GetItem;
+    finish(node);
+    node->typeName = node->example.is(vm::Kind::Tensor) ? "torch.Tensor" : "";
+    return node;
+}
+
 Arg GraphBuilder::sizesOf(const Node& node) const {
     const tensor::Tensor* t = exampleTensor(node);
     if (!t) throw std::logic_error("GraphBuilder::sizesOf: " + node.name + " is not a tensor");

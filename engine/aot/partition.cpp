@@ -42,7 +42,8 @@ std::string recomputeBan(const Node& node) {
     if (node.op == fx::NodeOp::GetAttr) return "";
     const std::string op = inductor::lowering::nodeOpName(node);
     static const std::set<std::string, std::less<>> computeIntensive = {"matmul", "mm", "bmm", "linear", "addmm", "baddbmm",
-                                                                        "scaled_dot_product_attention", "__matmul__"};
+                                                                        "scaled_dot_product_attention", "_flash_attention_forward",
+                                                                        "__matmul__"};
     if (computeIntensive.contains(op)) return op + " is compute-intensive";
     const auto* lowering = inductor::lowering::LoweringRegistry::instance().find(op);
     if (!lowering) return op + " runs as an extern kernel";

@@ -158,7 +158,22 @@ tensor::Tensor CompiledGraph::runExtern(vm::Interpreter& vm, int buffer, const s
         const std::optional<ExternView>& view = b.extern_.inputViews[i];
         args.push_back(vm::makeTensor(view ? t.asStrided(view->sizes, view->strides, t.storageOffset() + view->offset) : t));
     }
-    vm::Value result = b.extern_.call(vm, args, symbols);
+    vm::Value result;
+    if (b.extern_.resultItem > 0) {
+        // An item of an earlier call's several results (that call ran first: it is this buffer's input).
+        auto item = otherResults_.find({b.extern_.inputBuffers.at(0), b.extern_.resultItem});
+        if (item == otherResults_.end()) throw std::runtime_error(fmt::format("extern kernel {} ({}): its call returned no item {}", b.extern_.op, b.name, b.extern_.resultItem));
+        result = std::move(item->second);
+        otherResults_.erase(item);
+        args.clear();  // (it aliases no input: the call's result is a tuple, not a tensor)
+    } else {
+        result = b.extern_.call(vm, args, symbols);
+        if (result.is(vm::Kind::Tuple) && !result.as<vm::TupleObject>().items.empty()) {
+            const vm::ValueList& items = result.as<vm::TupleObject>().items;
+            for (size_t i = 1; i < items.size(); ++i) otherResults_[{buffer, static_cast<int>(i)}] = items[i];
+            result = vm::Value(items[0]);
+        }
+    }
     tensor::Tensor t = tensorOf(result, b.name);
     const std::vector<int64_t>& expected = layouts.sizes[static_cast<size_t>(buffer)];
     if (t.sizes() != expected)

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "inductor/in_place_stores.h"
@@ -95,6 +96,8 @@ private:
     Schedule schedule_;
     std::unique_ptr<KernelLauncher> launcher_;
     std::vector<int> lastUse_;  // per buffer: the last step reading it (freed after), -1 when kept to the end
+    /// (buffer of an extern call, item): the other results of a call with several, until their own buffers' steps take them.
+    std::map<std::pair<int, int>, vm::Value> otherResults_;
     std::vector<bool> kernelArgument_;  // per buffer: whether a kernel takes its address (it must be on graph_.device)
     std::vector<bool> evaluatedLayout_;  // per buffer: whether a call allocates or checks it (Layouts holds its sizes)
     std::shared_ptr<const Layouts> layouts_;  // the last call's

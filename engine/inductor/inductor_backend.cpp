@@ -89,6 +89,12 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
                                     syntax.end(), syntax.comment(), b.extern_.foldedConstant);
                 continue;
             }
+            if (b.extern_.resultItem > 0) {
+                const std::string& call = g.buffers[static_cast<size_t>(b.extern_.inputBuffers.at(0))].name;
+                text += fmt::format("    {}{} = {}_results[{}]{}  {} {}: item {} of the call that returned {}\n", cppWrapper ? "auto " : "", b.name, call,
+                                    b.extern_.resultItem, syntax.end(), syntax.comment(), fmt::join(b.originNodes, ", "), b.extern_.resultItem, call);
+                continue;
+            }
             std::vector<std::string> args;
             for (size_t i = 0; i < b.extern_.inputBuffers.size(); ++i) {
                 const std::string& name = g.buffers[static_cast<size_t>(b.extern_.inputBuffers[i])].name;
@@ -145,7 +151,7 @@ std::string wrapperSource(const CompiledGraph& compiled, const std::string& devi
 /// ops, unknown fallbacks) may synchronise with the host or read host state, so it is refused: an allow-list.
 bool captureSafeExtern(const std::string& op) {
     static const char* const safe[] = {"matmul", "mm", "bmm", "addmm", "baddbmm", "addbmm", "linear", "scaled_dot_product_attention",
-                                       "constant"};
+                                       "_flash_attention_forward", "constant"};
     const auto dot = op.rfind('.');
     const std::string name = dot == std::string::npos ? op : op.substr(dot + 1);
     return std::find(std::begin(safe), std::end(safe), name) != std::end(safe);
@@ -167,8 +173,9 @@ std::string cudaGraphsDecision(const CompiledGraph& compiled, bool skipDynamic) 
     if (mutated) return fmt::format("skipping cudagraphs due to mutated inputs ({} instances)", mutated);
     for (const ScheduleStep& step : compiled.schedule().steps)
         if (step.kind == ScheduleStep::Kind::Extern) {
-            const std::string& op = g.buffers[static_cast<size_t>(step.index)].extern_.op;
-            if (!captureSafeExtern(op))
+            const ExternCall& call = g.buffers[static_cast<size_t>(step.index)].extern_;
+            const std::string& op = call.op;
+            if (call.resultItem == 0 && !captureSafeExtern(op))  // (an item of several results: its call was checked)
                 return "skipping cudagraphs due to extern kernel " + op + " (it may synchronise with the host or allocate outside the graph's pool)";
         }
     return "cudagraphs: the second call records a CUDA graph of the kernels and library calls, later calls replay it";

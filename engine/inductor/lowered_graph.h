@@ -51,6 +51,9 @@ struct ExternCall {
     /// freezing: this call returns a constant computed once at compile time from frozen parameters (the
     /// expression it folds, "t(arg3_1)"); empty for every other extern call.
     std::string foldedConstant;
+    /// An op with several results (a tuple, item 0 this buffer's) has a buffer for each other item it returns: such a
+    /// buffer has this call as its one input buffer, no `call` of its own, and its item's index here (0: none).
+    int resultItem = 0;
     /// Runs the op on the realized tensors of inputBuffers (in that order) and this call's symbol values.
     std::function<vm::Value(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols)> call;
 };

@@ -232,6 +232,54 @@ struct ReductionLowering {
         return named(heads);
     }
 
+    /// torch._flash_attention_forward(q, k, v, is_causal, scale) -> (out, logsumexp), AOT Autograd's CUDA sdpa of a
+    /// training graph (engine/aot/derivative_rules.h): one extern call with two results, each its own buffer (the
+    /// logsumexp's is item 1 of the call's tuple, CompiledGraph::runExtern), the output in the flash layout as above.
+    std::optional<LValue> flashForward(const std::string&) {
+        LValue q = args.tensor(0, "query"), k = args.tensor(1, "key"), v = args.tensor(2, "value");
+        const bool causal = args.flag(3, "is_causal", false);
+        const double scale = args.number(4, "scale");
+        if (q.dim() != 4 || !fusedAttentionApplies(q, k, v, constantValue(q.sizes.back()).value_or(0)))
+            throw LoweringError("_flash_attention_forward needs 4-D 16-bit CUDA operands with head dim 16, 32, 64 or 128");
+        GraphBuffer call;
+        for (LValue* input : {&q, &k, &v}) lowering.addExternInput(call.extern_, *input, node.name, true);
+        call.name = lowering.newBufferName();
+        call.kind = BufferKind::Extern;
+        call.dtype = q.dtype;
+        call.sizes = {q.sizes[0], q.sizes[2], q.sizes[1], q.sizes[3]};
+        call.strides = contiguousStrides(call.sizes);
+        call.originNodes = {node.name};
+        call.extern_.op = "torch._flash_attention_forward";
+        call.extern_.node = &node;
+        call.extern_.call = [causal, scale](vm::Interpreter&, const vm::ValueList& t, const SymbolValues&) {
+            const vm::Value result = vm::callOp("torch._flash_attention_forward", {t[0], t[1], t[2], vm::Value(causal), vm::Value(scale)});
+            const vm::ValueList& items = result.as<vm::TupleObject>().items;
+            return vm::makeTuple({vm::callOp("Tensor.transpose", {items.at(0), vm::Value(1), vm::Value(2)}), items.at(1)});
+        };
+        const int out = lowering.graph().add(std::move(call)).id;
+        GraphBuffer item;
+        item.name = lowering.newBufferName();
+        item.kind = BufferKind::Extern;
+        item.dtype = DType::Float32;
+        item.sizes = {q.sizes[0], q.sizes[1], q.sizes[2]};
+        item.strides = contiguousStrides(item.sizes);
+        item.originNodes = {node.name};
+        item.extern_.op = "operator.getitem";
+        item.extern_.node = &node;
+        item.extern_.inputBuffers = {out};
+        item.extern_.inputViews = {std::nullopt};
+        item.extern_.resultItem = 1;
+        const int logsumexp = lowering.graph().add(std::move(item)).id;
+        LValue heads = lowering.bufferValue(out);
+        heads.sizes = q.sizes;
+        heads.buffer = -1;
+        heads.loader = [inner = heads.loader](const std::vector<Index>& i) { return inner({i[0], i[2], i[1], i[3]}); };
+        LValue results;
+        results.kind = LValue::Kind::List;
+        results.items = {named(heads), named(lowering.bufferValue(logsumexp))};
+        return results;
+    }
+
     /// F.scaled_dot_product_attention as matmul -> scale, mask and softmax fused in one row kernel -> matmul; the
     /// causal mask is index arithmetic (key position <= query position), so no mask tensor is built.
     std::optional<LValue> attention() {
@@ -454,6 +502,7 @@ void registerReductionLowerings(LoweringRegistry& r) {
     r.def("layer_norm", OpFamily::Reduction, member(&R::layerNormOp));
     r.def("linear", OpFamily::Reduction, member(&R::linearOp));
     r.def("scaled_dot_product_attention", OpFamily::Reduction, member(&R::attentionOp));
+    r.def("_flash_attention_forward", OpFamily::Reduction, member(&R::flashForward));
 }
 
 }  // namespace eng::inductor::lowering

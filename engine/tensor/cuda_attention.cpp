@@ -81,7 +81,7 @@ __device__ __forceinline__ float cwb_exp2(float x) { float y; asm("ex2.approx.ft
 
 extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(
     const cwb_u16* __restrict__ q, const cwb_u16* __restrict__ k, const cwb_u16* __restrict__ v, cwb_u16* __restrict__ o,
-    int L, int S, float scaleLog2e,
+    float* __restrict__ lse, int L, int S, float scaleLog2e,
     long long qb, long long qh, long long qr, long long kb, long long kh, long long kr,
     long long vb, long long vh, long long vr, long long ob, long long oh, long long orow) {
   __shared__ __align__(128) cwb_u16 sQ[BM * CWB_D];
@@ -191,6 +191,9 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(
     total += __shfl_xor_sync(0xffffffffu, total, 2);
     const float inv = total > 0.f ? 1.f / total : 0.f;
     const int row = m0 + warp * 16 + g + r * 8;
+    // The row's natural log-sum-exp of the scaled scores (rowMax is in log2 units), +inf where no key is allowed.
+    if (lse && t == 0 && row < L)
+      lse[((long long)b * gridDim.y + h) * L + row] = total > 0.f ? (rowMax[r] + __log2f(total)) * 0.6931471805599453f : __int_as_float(0x7f800000);
     if (row < L) {
       cwb_u16* out = o + (long long)row * orow + 2 * t;
       for (int d = 0; d < CWB_D / 8; ++d)
@@ -278,7 +281,7 @@ bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tenso
     return heads <= 65535 && outer <= 65535 && heads > 0 && outer > 0;
 }
 
-Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale) {
+Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale, Tensor* logsumexp) {
     const Tensor q = flashReadable(asFourDims(query)), k = flashReadable(asFourDims(key)), v = flashReadable(asFourDims(value));
     const int64_t batch = q.sizes()[0], heads = q.sizes()[1], queries = q.sizes()[2], keys = k.sizes()[2], dim = q.sizes()[3];
     // 4-D operands get PyTorch's flash layout: [batch, L, heads, E] in memory, returned transposed, so that the
@@ -294,17 +297,21 @@ Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& valu
     shape.blockX = cudagen::kAttentionThreads;
     const void *qp = q.data(), *kp = k.data(), *vp = v.data();
     void* op = out.data();
+    // [batch, heads, L] float32 (the folded leading dims unfolded below), as PyTorch's flash forward returns it.
+    const Tensor rowLse = logsumexp ? empty({batch, heads, queries}, DType::Float32, q.device()) : Tensor();
+    void* lp = logsumexp ? rowLse.data() : nullptr;
     int l = static_cast<int>(queries), s = static_cast<int>(keys);
     float scaleLog2e = static_cast<float>(scale * 1.4426950408889634);
     long long strides[4][3];
     const Tensor* operands[4] = {&q, &k, &v, &out};
     for (int i = 0; i < 4; ++i)
         for (int d = 0; d < 3; ++d) strides[i][d] = operands[i]->strides()[static_cast<size_t>(d)];
-    void* args[] = {&qp, &kp, &vp, &op, &l, &s, &scaleLog2e,
+    void* args[] = {&qp, &kp, &vp, &op, &lp, &l, &s, &scaleLog2e,
                     &strides[0][0], &strides[0][1], &strides[0][2], &strides[1][0], &strides[1][1], &strides[1][2],
                     &strides[2][0], &strides[2][1], &strides[2][2], &strides[3][0], &strides[3][1], &strides[3][2]};
     const KernelKey memoKey = KernelKey(context, "flash_attention").add(q.dtype()).add(dim).add(int64_t{causal});
     launchMemoized(context, memoKey, [&] { return cudagen::flashAttentionKernel(q.dtype(), static_cast<int>(dim), causal); }, shape, args);
+    if (logsumexp) *logsumexp = reshape(rowLse, Shape(query.sizes().begin(), query.sizes().end() - 1));
     if (interleaved) return out;
     Shape outSizes(query.sizes().begin(), query.sizes().end() - 1);
     outSizes.push_back(dim);

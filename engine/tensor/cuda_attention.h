@@ -18,7 +18,7 @@ cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal);
 constexpr unsigned kAttentionThreads = 128;
 constexpr int kAttentionRowsPerBlock = 64;
 // The backward's two kernels (cuda_attention_backward.cpp), same grid and block: pass 0 writes dQ and each query
-// row's log-sum-exp and dO . O, pass 1 dK and dV from them. One parameter: the block of pointers and strides.
+// row's log-sum-exp (the forward's when given, else its own walk over the keys) and dO . O, pass 1 dK and dV from them. One parameter: the block of pointers and strides.
 cuda::KernelSource flashAttentionBackwardKernel(DType dtype, int headDim, bool causal, int pass);
 // One translation unit of the forward or backward: the defines both read (CWB_ENTRY, CWB_D, CWB_CAUSAL, CWB_T), then
 // `defines`, the device code both share (types, tile layout and loads, mma), then `body`. Fails with `what` for a
@@ -34,15 +34,18 @@ namespace cudaops {
 // batch dims, E == Ev in {16, 32, 64, 128}, L and S > 0. Layouts are not a condition (copies are made as needed).
 bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tensor& value);
 // softmax(query key^T * scale [+ causal mask, top-left aligned]) value, a fresh [..., L, Ev] tensor: for 4-D operands
-// laid out as PyTorch's flash kernel leaves it ([batch, L, heads, Ev] in memory, transposed), else contiguous.
-Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale);
+// laid out as PyTorch's flash kernel leaves it ([batch, L, heads, Ev] in memory, transposed), else contiguous. With
+// `logsumexp`, each query row's natural log-sum-exp of the scaled, masked scores goes there too (float32, the query's
+// sizes without the head dim: [batch, heads, L] for 4-D operands, as PyTorch's flash forward saves it for the backward).
+Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale, Tensor* logsumexp = nullptr);
 // Whether flashAttentionBackward takes these operands: flashAttentionSupported, 4-D, and q, k, v of one shape.
 bool flashAttentionBackwardSupported(const Tensor& query, const Tensor& key, const Tensor& value);
 // The gradients of sdpa(query, key, value) = out (no mask or dropout) from the gradient of out, computed with the
 // weights recomputed tile by tile: one fresh [3, batch, L, heads, E] tensor holding dQ, dK, dV in PyTorch's flash
-// layout (item i transposed(1, 2) is the [batch, heads, L, E] gradient).
+// layout (item i transposed(1, 2) is the [batch, heads, L, E] gradient). `logsumexp`: the forward's (flashAttention's
+// [batch, heads, L] float32), which spares the backward a walk over the keys; undefined: computed here.
 Tensor flashAttentionBackward(const Tensor& grad, const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& out, bool causal,
-                              double scale);
+                              double scale, const Tensor& logsumexp = Tensor());
 // x itself when the kernels can read it (rows 16-byte aligned, dense along the head dim), else a dense copy.
 Tensor flashReadable(const Tensor& x);
 

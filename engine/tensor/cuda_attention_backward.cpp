@@ -19,12 +19,15 @@ namespace cudagen {
 
 namespace {
 
-// Pass 0 (grid over query tiles): each row's log-sum-exp (base 2) from a first walk over the keys, the row's
+// Pass 0 (grid over query tiles): each row's log-sum-exp (base 2): the forward's when it saved it, else from a first
+// walk over the keys; the row's
 // D = dO . O, then dQ = scale * dS K with dS = P * (dP - D), P = exp2(S log2e - lse), dP = dO V^T.
 // Pass 1 (grid over key tiles): dV = P^T dO and dK = scale * dS^T Q, with S^T = K Q^T and dP^T = V dO^T, so
 // that P^T and dS^T come out of the accumulators in the A-operand layout of the next product (as P does in the
 // forward). Both passes keep their fixed 64 rows (Q and dO, or K and V) in registers and stream the other side
-// through two swizzled shared tiles (the helpers are flashTilePrelude, shared with the forward kernel).
+// through pairs of swizzled shared tiles (the helpers are flashTilePrelude, shared with the forward kernel): for head
+// dims up to 64 two pairs, so that the next tiles load (cp.async) while this one is computed, as the forward overlaps
+// its loads; head dim 128 has one pair (two would not fit the 48 KiB of static shared memory).
 constexpr const char* kFlashBackwardSource = R"CUDA(
 #define POS_INF __int_as_float(0x7f800000)
 
@@ -32,12 +35,19 @@ struct cwb_attn_params {
   const cwb_u16* q; const cwb_u16* k; const cwb_u16* v; const cwb_u16* o; const cwb_u16* dout;
   cwb_u16* dq; cwb_u16* dk; cwb_u16* dv;
   float* lse; float* delta;  // per (batch, head, query row): log2-sum-exp2 of the scaled scores, dO . O
+  const float* savedLse;     // the forward's natural log-sum-exp per (batch, head, query row), or null
   int L, S; float scaleLog2e, scale;
   // element strides (batch, head, row) of q, k, v, o, dout, dq, dk, dv
   long long st[8][3];
 };
 
+#define STAGES (CWB_D <= 64 ? 2 : 1)
 __device__ __forceinline__ void cwb_wait0() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
+__device__ __forceinline__ void cwb_wait1() { asm volatile("cp.async.wait_group 1;\n" ::: "memory"); }
+// One float of a row statistic into shared memory (zero where !ok), in the caller's cp.async group.
+__device__ __forceinline__ void cwb_load_stat(float* dst, const float* src, bool ok) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" :: "r"(cwb_smem(dst)), "l"(src), "r"(ok ? 4 : 0) : "memory");
+}
 __device__ __forceinline__ float cwb_float(cwb_u16 x) {
 #if CWB_BF16
   return __uint_as_float(((cwb_u32)x) << 16);
@@ -111,8 +121,8 @@ __device__ __forceinline__ void cwb_store(cwb_u16* out, long long stride, float 
 }
 
 extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_params P) {
-  __shared__ __align__(128) cwb_u16 sA[BM * CWB_D];
-  __shared__ __align__(128) cwb_u16 sB[BM * CWB_D];
+  __shared__ __align__(128) cwb_u16 sA[STAGES][BM * CWB_D];
+  __shared__ __align__(128) cwb_u16 sB[STAGES][BM * CWB_D];
   const long long b = blockIdx.z, h = blockIdx.y;
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int g = lane >> 2, t = lane & 3;
@@ -128,7 +138,7 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
   const int kvEnd = CWB_CAUSAL ? min(P.S, m0 + BM) : P.S;
   const int tiles = (kvEnd + BM - 1) / BM;
   cwb_u32 qf[CWB_D / 16][4], df[CWB_D / 16][4];
-  cwb_load_fixed_rows(qf, df, sA, q, P.st[0][2], sB, dout, P.st[4][2], m0, P.L, warp, lane);
+  cwb_load_fixed_rows(qf, df, sA[0], q, P.st[0][2], sB[0], dout, P.st[4][2], m0, P.L, warp, lane);
   // D of this thread's two rows: the quad splits the head dim.
   float delta[2], lse[2], rowMax[2] = {NEG_INF, NEG_INF}, rowSum[2] = {0.f, 0.f};
   for (int r = 0; r < 2; ++r) {
@@ -141,14 +151,14 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
     sum += __shfl_xor_sync(0xffffffffu, sum, 2);
     delta[r] = sum;
   }
-  // First walk: each row's log-sum-exp over the allowed keys.
-  for (int j = 0; j < tiles; ++j) {
-    cwb_load_tile(sA, k, P.st[1][2], j * BM, P.S);
+  // First walk (unless the forward saved them): each row's log-sum-exp over the allowed keys.
+  for (int j = 0; j < (P.savedLse ? 0 : tiles); ++j) {
+    cwb_load_tile(sA[0], k, P.st[1][2], j * BM, P.S);
     cwb_commit();
     cwb_wait0();
     __syncthreads();
     cwb_zero(s, BM / 8);
-    cwb_mul_bt(s, qf, sA, lane);
+    cwb_mul_bt(s, qf, sA[0], lane);
     __syncthreads();
     const int n0 = j * BM;
     for (int r = 0; r < 2; ++r) {
@@ -175,23 +185,30 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
     float total = rowSum[r];
     total += __shfl_xor_sync(0xffffffffu, total, 1);
     total += __shfl_xor_sync(0xffffffffu, total, 2);
-    lse[r] = total > 0.f ? rowMax[r] + cwb_log2(total) : POS_INF;  // no allowed key: every weight is 0
     const int row = m0 + warp * 16 + g + r * 8;
+    if (P.savedLse) lse[r] = row < P.L ? P.savedLse[rowBase + row] * 1.4426950408889634f : 0.f;
+    else lse[r] = total > 0.f ? rowMax[r] + cwb_log2(total) : POS_INF;  // no allowed key: every weight is 0
     if (t == 0 && row < P.L) {
       P.lse[rowBase + row] = lse[r];
       P.delta[rowBase + row] = delta[r];
     }
   }
-  // Second walk: dQ.
+  // Second walk: dQ, K_j and V_j in stage j % STAGES (with two, tile j + 1 loads while tile j is computed).
   cwb_zero(acc, CWB_D / 8);
+  if (tiles > 0) cwb_load_tile_pair(sA[0], k, P.st[1][2], sB[0], v, P.st[2][2], 0, P.S);
   for (int j = 0; j < tiles; ++j) {
-    cwb_load_tile_pair(sA, k, P.st[1][2], sB, v, P.st[2][2], j * BM, P.S);
-    cwb_wait0();
+    const int st = STAGES == 2 ? (j & 1) : 0;
+    if (STAGES == 2 && j + 1 < tiles) {
+      cwb_load_tile_pair(sA[st ^ 1], k, P.st[1][2], sB[st ^ 1], v, P.st[2][2], (j + 1) * BM, P.S);
+      cwb_wait1();
+    } else {
+      cwb_wait0();
+    }
     __syncthreads();
     cwb_zero(s, BM / 8);
     cwb_zero(dp, BM / 8);
-    cwb_mul_bt(s, qf, sA, lane);
-    cwb_mul_bt(dp, df, sB, lane);
+    cwb_mul_bt(s, qf, sA[st], lane);
+    cwb_mul_bt(dp, df, sB[st], lane);
     const int n0 = j * BM;
     for (int n = 0; n < BM / 8; ++n)
       for (int e = 0; e < 4; ++e) {
@@ -200,45 +217,55 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
         const float p = masked ? 0.f : cwb_exp2(s[n][e] * P.scaleLog2e - lse[r]);
         s[n][e] = p * (dp[n][e] - delta[r]);
       }
-    cwb_mul_b(acc, s, sA, lane);
-    __syncthreads();
+    cwb_mul_b(acc, s, sA[st], lane);
+    __syncthreads();  // every warp is done with stage st before it loads again
+    if (STAGES == 1 && j + 1 < tiles) cwb_load_tile_pair(sA[0], k, P.st[1][2], sB[0], v, P.st[2][2], (j + 1) * BM, P.S);
   }
   cwb_store(P.dq + b * P.st[5][0] + h * P.st[5][1], P.st[5][2], acc, P.scale, m0 + warp * 16, P.L, g, t);
 #else
-  __shared__ float sLse[BM], sDelta[BM];
+  __shared__ float sLse[STAGES][BM], sDelta[STAGES][BM];
   const int n0 = blockIdx.x * BM;  // the longest causal columns first
   cwb_u32 kf[CWB_D / 16][4], vf[CWB_D / 16][4];
-  cwb_load_fixed_rows(kf, vf, sA, k, P.st[1][2], sB, v, P.st[2][2], n0, P.S, warp, lane);
+  cwb_load_fixed_rows(kf, vf, sA[0], k, P.st[1][2], sB[0], v, P.st[2][2], n0, P.S, warp, lane);
   float dv[CWB_D / 8][4];
   cwb_zero(acc, CWB_D / 8);  // dK
   cwb_zero(dv, CWB_D / 8);
   const int first = CWB_CAUSAL ? n0 / BM : 0;  // query tiles wholly above the diagonal see none of these keys
   const int tiles = (P.L + BM - 1) / BM;
+  // Query tile i (Q, dO and the rows' statistics) into stage `st`, one cp.async group.
+  auto load = [&](int i, int st) {
+    const int row = i * BM + (threadIdx.x & (BM - 1));
+    const float* stats = threadIdx.x < BM ? P.lse : P.delta;
+    cwb_load_stat(threadIdx.x < BM ? &sLse[st][threadIdx.x & (BM - 1)] : &sDelta[st][threadIdx.x & (BM - 1)],
+                  stats + rowBase + (row < P.L ? row : 0), row < P.L);
+    cwb_load_tile_pair(sA[st], q, P.st[0][2], sB[st], dout, P.st[4][2], i * BM, P.L);
+  };
+  if (first < tiles) load(first, 0);
   for (int i = first; i < tiles; ++i) {
-    const int m0 = i * BM;
-    cwb_load_tile_pair(sA, q, P.st[0][2], sB, dout, P.st[4][2], m0, P.L);
-    if (threadIdx.x < BM) {
-      const int row = m0 + threadIdx.x;
-      sLse[threadIdx.x] = row < P.L ? P.lse[rowBase + row] : 0.f;
-      sDelta[threadIdx.x] = row < P.L ? P.delta[rowBase + row] : 0.f;
+    const int m0 = i * BM, st = STAGES == 2 ? ((i - first) & 1) : 0;
+    if (STAGES == 2 && i + 1 < tiles) {
+      load(i + 1, st ^ 1);
+      cwb_wait1();
+    } else {
+      cwb_wait0();
     }
-    cwb_wait0();
     __syncthreads();
     cwb_zero(s, BM / 8);
     cwb_zero(dp, BM / 8);
-    cwb_mul_bt(s, kf, sA, lane);   // S^T: rows are keys, columns queries
-    cwb_mul_bt(dp, vf, sB, lane);  // dP^T
+    cwb_mul_bt(s, kf, sA[st], lane);   // S^T: rows are keys, columns queries
+    cwb_mul_bt(dp, vf, sB[st], lane);  // dP^T
     for (int n = 0; n < BM / 8; ++n)
       for (int e = 0; e < 4; ++e) {
         const int col = n * 8 + 2 * t + (e & 1), query = m0 + col, key = n0 + warp * 16 + g + (e >> 1) * 8;
         const bool masked = query >= P.L || key >= P.S || (CWB_CAUSAL && key > query);
-        const float p = masked ? 0.f : cwb_exp2(s[n][e] * P.scaleLog2e - sLse[col]);
+        const float p = masked ? 0.f : cwb_exp2(s[n][e] * P.scaleLog2e - sLse[st][col]);
         s[n][e] = p;
-        dp[n][e] = p * (dp[n][e] - sDelta[col]);
+        dp[n][e] = p * (dp[n][e] - sDelta[st][col]);
       }
-    cwb_mul_b(dv, s, sB, lane);    // dV += P^T dO
-    cwb_mul_b(acc, dp, sA, lane);  // dK += dS^T Q
-    __syncthreads();
+    cwb_mul_b(dv, s, sB[st], lane);    // dV += P^T dO
+    cwb_mul_b(acc, dp, sA[st], lane);  // dK += dS^T Q
+    __syncthreads();  // every warp is done with stage st before it loads again
+    if (STAGES == 1 && i + 1 < tiles) load(i + 1, 0);
   }
   cwb_store(P.dk + b * P.st[6][0] + h * P.st[6][1], P.st[6][2], acc, P.scale, n0 + warp * 16, P.S, g, t);
   cwb_store(P.dv + b * P.st[7][0] + h * P.st[7][1], P.st[7][2], dv, 1.f, n0 + warp * 16, P.S, g, t);
@@ -251,6 +278,7 @@ struct AttentionParams {
     const void *q, *k, *v, *o, *dout;
     void *dq, *dk, *dv;
     float *lse, *delta;
+    const float* savedLse;
     int L, S;
     float scaleLog2e, scale;
     long long st[8][3];
@@ -277,11 +305,16 @@ bool flashAttentionBackwardSupported(const Tensor& query, const Tensor& key, con
 }
 
 Tensor flashAttentionBackward(const Tensor& grad, const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& out, bool causal,
-                              double scale) {
+                              double scale, const Tensor& logsumexp) {
     if (!flashAttentionBackwardSupported(query, key, value) || grad.sizes() != query.sizes() || out.sizes() != query.sizes() ||
         grad.dtype() != query.dtype() || out.dtype() != query.dtype())
         fail(ErrorKind::Runtime, "_flash_attention_backward: query, key, value, out and grad must be 4-D CUDA float16/bfloat16 tensors of one "
                                  "shape with head dim 16, 32, 64 or 128");
+    const Shape rowsShape(query.sizes().begin(), query.sizes().end() - 1);
+    if (logsumexp.defined() && (logsumexp.sizes() != rowsShape || logsumexp.dtype() != DType::Float32 ||
+                                normalizeDevice(logsumexp.device()) != normalizeDevice(query.device())))
+        fail(ErrorKind::Runtime, "_flash_attention_backward: logsumexp must be a float32 [batch, heads, L] tensor on the query's device");
+    const Tensor savedLse = logsumexp.defined() ? contiguous(logsumexp) : Tensor();
     const Tensor q = flashReadable(query), k = flashReadable(key), v = flashReadable(value), o = flashReadable(out), g = flashReadable(grad);
     const int64_t batch = q.sizes()[0], heads = q.sizes()[1], rows = q.sizes()[2], dim = q.sizes()[3];
     // [3, batch, L, heads, E]: PyTorch's flash layout, so that the transposes back to [batch, L, heads * E] are views.
@@ -300,6 +333,7 @@ Tensor flashAttentionBackward(const Tensor& grad, const Tensor& query, const Ten
     params.dv = base + 2 * part;
     params.lse = static_cast<float*>(rowStats.data());
     params.delta = params.lse + batch * heads * rows;
+    params.savedLse = savedLse.defined() ? static_cast<const float*>(savedLse.data()) : nullptr;
     params.L = params.S = static_cast<int>(rows);
     params.scaleLog2e = static_cast<float>(scale * 1.4426950408889634);
     params.scale = static_cast<float>(scale);

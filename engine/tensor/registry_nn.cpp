@@ -105,12 +105,25 @@ void registerNnOps(OpRegistry& r) {
               return Value(scaledDotProductAttention(a.tensor(0), a.tensor(1), a.tensor(2), a.optTensor(3), a.real(4), a.boolean(5),
                                                      a.optReal(6)));
           });
-    // cwb's own: the flash backward of scaled_dot_product_attention (no mask or dropout), which AOT Autograd's
-    // joint graph and the eager derivative call on CUDA; the three gradients stacked (cudaops::flashAttentionBackward).
-    r.def({"torch._flash_attention_backward"},
-          "_flash_attention_backward(Tensor grad, Tensor query, Tensor key, Tensor value, Tensor out, bool is_causal, float scale)",
+    // cwb's own: the flash forward and backward of scaled_dot_product_attention (no mask or dropout) on CUDA. AOT
+    // Autograd's joint graph calls the forward, which returns (out, logsumexp) as PyTorch's
+    // _scaled_dot_product_flash_attention does, and hands the saved logsumexp to the backward; the eager derivative
+    // calls the backward without it. The three gradients come stacked (cudaops::flashAttentionBackward).
+    r.def({"torch._flash_attention_forward"}, "_flash_attention_forward(Tensor query, Tensor key, Tensor value, bool is_causal, float scale)",
           [](const Args& a) {
-              return Value(cudaops::flashAttentionBackward(a.tensor(0), a.tensor(1), a.tensor(2), a.tensor(3), a.tensor(4), a.boolean(5), a.real(6)));
+              if (!cudaops::flashAttentionBackwardSupported(a.tensor(0), a.tensor(1), a.tensor(2)))
+                  fail(ErrorKind::Runtime, "_flash_attention_forward: query, key and value must be 4-D CUDA float16/bfloat16 tensors of one "
+                                           "shape with head dim 16, 32, 64 or 128");
+              Tensor logsumexp;
+              Tensor out = cudaops::flashAttention(a.tensor(0), a.tensor(1), a.tensor(2), a.boolean(3), a.real(4), &logsumexp);
+              return Value::tuple({Value(std::move(out)), Value(std::move(logsumexp))});
+          });
+    r.def({"torch._flash_attention_backward"},
+          "_flash_attention_backward(Tensor grad, Tensor query, Tensor key, Tensor value, Tensor out, bool is_causal, float scale, "
+          "Tensor? logsumexp=None)",
+          [](const Args& a) {
+              return Value(cudaops::flashAttentionBackward(a.tensor(0), a.tensor(1), a.tensor(2), a.tensor(3), a.tensor(4), a.boolean(5), a.real(6),
+                                                           a.optTensor(7)));
           });
     r.def({"F.mse_loss"}, "mse_loss(Tensor input, Tensor target, Any size_average=None, Any reduce=None, str reduction='mean')",
           [](const Args& a) { return Value(mseLoss(a.tensor(0), a.tensor(1), a.str(4))); });

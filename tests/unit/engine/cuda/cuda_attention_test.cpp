@@ -1,9 +1,11 @@
 // The fused CUDA attention (F.scaled_dot_product_attention on float16/bfloat16 without mask or dropout) equals
 // the composite path computed in float32 on the same (rounded) inputs, for causal and not, L != S, tails, every
-// head dim, and strided batch views; what it does not handle still takes the composite path; the flash backward
-// equals the composite derivative. Needs a GPU.
+// head dim, and strided batch views; what it does not handle still takes the composite path; the forward's per-row
+// logsumexp equals the scores' own; the flash backward equals the composite derivative, with the forward's logsumexp
+// or computing its own. Needs a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "cuda/driver.h"
@@ -137,9 +139,44 @@ void expectBackwardMatchesComposite(const std::string& what, const Shape& shape,
     const Tensor q = random(shape), k = random(shape), v = random(shape), g = random(shape);
     ASSERT_TRUE(cudaops::flashAttentionBackwardSupported(q, k, v));
     const double factor = scale.value_or(1.0 / std::sqrt(static_cast<double>(shape.back())));
-    const Tensor out = cudaops::flashAttention(q, k, v, causal, factor);
-    const Tensor grads = cudaops::flashAttentionBackward(g, q, k, v, out, causal, factor);
+    Tensor logsumexp;
+    const Tensor out = cudaops::flashAttention(q, k, v, causal, factor, &logsumexp);
+    ASSERT_EQ(logsumexp.sizes(), (Shape{shape[0], shape[1], shape[2]}));
+    ASSERT_EQ(logsumexp.dtype(), DType::Float32);
+    // The statistics the forward saved: logsumexp over the keys of the scaled (causally masked) scores of the rounded
+    // operands, in double precision here.
+    {
+        const std::vector<double> qd = toDoubles(to(q, DType::Float32, kCpu)), kd = toDoubles(to(k, DType::Float32, kCpu));
+        const std::vector<double> got = toDoubles(to(logsumexp, std::nullopt, kCpu));
+        const int64_t rows = shape[2], e = shape[3];
+        for (int64_t bh = 0; bh < shape[0] * shape[1]; ++bh)
+            for (int64_t i = 0; i < rows; ++i) {
+                std::vector<double> scores;
+                for (int64_t j = 0; j <= (causal ? i : rows - 1); ++j) {
+                    double dot = 0;
+                    for (int64_t c = 0; c < e; ++c) dot += qd[static_cast<size_t>((bh * rows + i) * e + c)] * kd[static_cast<size_t>((bh * rows + j) * e + c)];
+                    scores.push_back(dot * factor);
+                }
+                const double top = *std::max_element(scores.begin(), scores.end());
+                double sum = 0;
+                for (double x : scores) sum += std::exp(x - top);
+                const double want = top + std::log(sum);
+                ASSERT_NEAR(got[static_cast<size_t>(bh * rows + i)], want, 1e-3 * (1 + std::abs(want))) << "logsumexp of row " << i << " of head " << bh;
+            }
+    }
+    const Tensor grads = cudaops::flashAttentionBackward(g, q, k, v, out, causal, factor, logsumexp);
+    const Tensor ownStatistics = cudaops::flashAttentionBackward(g, q, k, v, out, causal, factor);
     ASSERT_EQ(grads.sizes(), (Shape{3, shape[0], shape[2], shape[1], shape[3]}));
+    {
+        // Reading the saved statistics or computing them gives the same gradients, to the last rounding.
+        const std::vector<double> a = toDoubles(to(grads, DType::Float32, kCpu)), b = toDoubles(to(ownStatistics, DType::Float32, kCpu));
+        double largest = 0, worst = 0;
+        for (size_t j = 0; j < a.size(); ++j) {
+            largest = std::max(largest, std::abs(b[j]));
+            worst = std::max(worst, std::abs(a[j] - b[j]));
+        }
+        EXPECT_LE(worst, (dtype == DType::BFloat16 ? 8e-3 : 1e-3) * largest + 1e-6) << "saved against recomputed logsumexp";
+    }
     std::vector<Tensor> leaves;
     for (const Tensor* t : {&q, &k, &v}) {
         leaves.push_back(to(*t, DType::Float32));
