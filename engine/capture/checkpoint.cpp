@@ -5,20 +5,32 @@
 
 namespace eng::capture {
 
-bool insideTryBlock(const TraceFrame& root) {
-    // The innermost handler covering the instruction decides: a with-statement's cleanup is no try block.
-    const auto& instructions = root.code->instructions;
-    for (const auto& entry : root.code->exceptionTable)
-        if (entry.start <= root.pc && root.pc < entry.end)
-            return !(entry.target + 1 < instructions.size() && instructions[entry.target].opcode == frontend::Opcode::PushExcInfo &&
-                     instructions[entry.target + 1].opcode == frontend::Opcode::WithExceptStart);
-    return false;
+namespace {
+
+/// The innermost handler covering `pc` is a try block's (a with-statement's cleanup is none): its table entry.
+const frontend::ExceptionTableEntry* tryEntryAt(const frontend::CodeObject& code, uint32_t pc) {
+    const auto& instructions = code.instructions;
+    for (const auto& entry : code.exceptionTable)
+        if (entry.start <= pc && pc < entry.end)
+            return entry.target + 1 < instructions.size() && instructions[entry.target].opcode == frontend::Opcode::PushExcInfo &&
+                           instructions[entry.target + 1].opcode == frontend::Opcode::WithExceptStart
+                       ? nullptr
+                       : &entry;
+    return nullptr;
 }
+
+}  // namespace
+
+bool insideTryBlock(const TraceFrame& root) { return tryEntryAt(*root.code, root.pc) != nullptr; }
 
 void Tracer::noteCheckpoint(const TraceFrame& root) {
     // InstructionTranslator.step: `not self.stack and self.should_compile_partial_graph() and
     // self.is_non_empty_graph()` makes the instruction the current speculation.
-    if (!root.stack.empty() || noResumePoint(root) || fx::callNodeCount(*graph_) == 0) return;
+    if (!root.stack.empty() || fx::callNodeCount(*graph_) == 0) return;
+    // CPython 3.12 compiles `try:` to a NOP before the protected range, a checkpoint of its own where the frame's
+    // state is the one before the range's first instruction (our compiler emits no such NOP).
+    if (const frontend::ExceptionTableEntry* entry = tryEntryAt(*root.code, root.pc))
+        if (entry->start != root.pc || (root.pc > 0 && tryEntryAt(*root.code, root.pc - 1))) return;
     checkpointPc_ = root.pc;
 }
 
