@@ -392,6 +392,8 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
         frame.fast = std::move(fast);
         frame.stack = std::move(stack);
         frame.pc = hit->breakPc;
+        // A break Dynamo cannot resume from: the rest of the frame runs eagerly from the checkpoint the graph ends at.
+        if (hit->graphBreak && hit->graphBreak->atCheckpoint) return evalSkippedFrame(frame, options);
         breakLine = frame.code->lineTable.lineOf(hit->breakPc);
         // Functions the breaking instruction calls are compiled as frames of their own (with these options).
         vm_.setHookEveryCall(&options);

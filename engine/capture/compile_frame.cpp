@@ -30,6 +30,11 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 using fx::logLines;
 
+/// The preface of a break Dynamo compiles up to its last checkpoint (InstructionTranslatorBase.step).
+const std::string kCannotResumeReason =
+    "Encountered graph break that we cannot resume from. Compiling up to the previous resumable state, then skipping the rest of the "
+    "function. Graph break encountered:\n\n";
+
 /// TORCH_LOGS of the stages the backend went through (aot_graphs, post_grad_graphs, output_code); the inductor logs
 /// its own ir_pre_fusion and ir_post_fusion while it compiles.
 void logBackendStages(const Backend& backend) {
@@ -400,16 +405,34 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
             logLines(log(), prefix, warning + "\n\n");
             if (sink_) sink_->warning(key, warning);
         }
-        emitGraphBreak(key, info);
-        // A data-dependent jump is Dynamo's generic_jump: its Unsupported stays counted as unimplemented, and the
-        // log gives the reason without the instruction preface (traces::countedAsGraphBreak).
-        const bool dataDependentJump = info.breakType == "Data-dependent branching";
-        if (dataDependentJump) countCounter("unimplemented", info.reason, 1);
-        else countGraphBreak(info.reason);
-        if (explain_) explain_->breaks.push_back(info);
-        if (logs_.graphBreaks)
-            logGraphBreak(prefix, info, dataDependentJump ? info.reason : fmt::format("Encountered graph break when attempting to trace {}:\n\n{}",
-                                                    instructionDescription(*frame.code, entry.breakPc), info.reason));
+        if (info.atCheckpoint) {
+            // Dynamo's step(): a break it cannot resume from, the graph compiled up to the last checkpoint. Its
+            // Unsupported stays counted as unimplemented; explain names the compile's reason, "step_unsupported".
+            GraphBreakInfo reported = info;
+            reported.reason = kCannotResumeReason + info.reason;
+            reported.breakType = kCannotResumeReason.substr(0, kCannotResumeReason.find('\n'));
+            emitGraphBreak(key, reported);
+            countCounter("unimplemented", info.reason, 1);
+            if (explain_) {
+                GraphBreakInfo step = info;
+                step.reason = "step_unsupported";
+                const int line = frame.code->lineTable.lineOf(entry.breakPc);
+                step.userStack = {traces::Frame{file, line, cache.functionName, vm_.sourceLine(file, line)}};
+                explain_->breaks.push_back(step);
+            }
+            if (logs_.graphBreaks) logGraphBreak(prefix, info, reported.reason);
+        } else {
+            emitGraphBreak(key, info);
+            // A data-dependent jump is Dynamo's generic_jump: its Unsupported stays counted as unimplemented, and
+            // the log gives the reason without the instruction preface (traces::countedAsGraphBreak).
+            const bool dataDependentJump = info.breakType == "Data-dependent branching";
+            if (dataDependentJump) countCounter("unimplemented", info.reason, 1);
+            else countGraphBreak(info.reason);
+            if (explain_) explain_->breaks.push_back(info);
+            if (logs_.graphBreaks)
+                logGraphBreak(prefix, info, dataDependentJump ? info.reason : fmt::format("Encountered graph break when attempting to trace {}:\n\n{}",
+                                                        instructionDescription(*frame.code, entry.breakPc), info.reason));
+        }
     }
     fx::logComponent("dynamic", "produce_guards");
     if (!options.guardFilterFn.isNone()) {

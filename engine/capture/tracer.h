@@ -111,6 +111,13 @@ struct GraphBreakInfo {
     std::string code;
     std::vector<traces::Frame> userStack;
     bool skipFrame = false;  // no resume point: Dynamo fails the frame and runs it eagerly ("Failed to handle graph break gracefully")
+    /// Dynamo resumes at no instruction but the calls and jumps it breaks at: one that fails elsewhere (iterating an
+    /// enum class) goes back to the last checkpoint, as a break inside a try block does (checkpoint.cpp).
+    bool notResumable = false;
+    /// The graph ends at the last checkpoint (root pc with an empty stack, outside try blocks, after the first op)
+    /// and the rest of the frame runs eagerly: Dynamo's step_graph_break ("cannot resume from"), counted as
+    /// unimplemented rather than as a graph break.
+    bool atCheckpoint = false;
     std::string skipNote;    // why the frame is skipped when that is a second break (a break in a loop), for the log line
     /// The break whose resume could not be built (a value on the stack that cannot be reconstructed): Dynamo counts
     /// and logs it as a graph break, then fails the frame with this one.
@@ -463,6 +470,12 @@ private:
     /// The frame state at a break holds a value Dynamo cannot reconstruct: fail the frame ("Reconstruction failure").
     void failOnUnreconstructable(TraceFrame& root, TraceResult& result, const GraphBreakInfo& atBreak);
     void skipForLoop(const TraceFrame& root, GraphBreakInfo& info);
+    /// Dynamo's speculate() at every root instruction: with an empty stack, outside try blocks and once the graph
+    /// has an op, the instruction is the checkpoint a later break without a resume point goes back to.
+    void noteCheckpoint(const TraceFrame& root);
+    /// Where a break caught at root.pc resumes: there, at the last checkpoint, or nowhere (the frame is skipped).
+    void placeBreak(const TraceFrame& root, GraphBreakInfo& info, TraceResult& result);
+    std::optional<uint32_t> checkpointPc_;
     void finishWithReturn(TraceResult& result, const VarRef& value);
     void finishWithBreak(TraceResult& result, TraceFrame& root, const GraphBreakInfo& info);
     Rebuild rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex);
@@ -540,6 +553,8 @@ private:
 /// A graph break at root.pc has no resume point (Dynamo fails the frame and runs it eagerly): a context manager the
 /// trace entered is active, or the instruction is inside a try block.
 bool noResumePoint(const TraceFrame& root);
+/// root.pc is inside a try block (the innermost handler covering it is not a with-statement's).
+bool insideTryBlock(const TraceFrame& root);
 /// pop, insert, remove, index, count, reverse, sort, copy: traced by Tracer::callListMethod.
 bool isTracedListMethod(const std::string& name);
 /// Dynamo's has_backedge(): a jump at or after the root frame's pc goes back before it (the break is inside a loop).

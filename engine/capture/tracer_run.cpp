@@ -156,6 +156,7 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
             else if (!unreconstructable_.empty()) failOnUnreconstructable(root, result, it->second);
             return;
         }
+        noteCheckpoint(root);
         try {
             try {
                 step(root);
@@ -176,8 +177,7 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
         } catch (Unsupported& u) {
             result.graphBreak = u.info;
             result.restartAt = root.pc;
-            if (noResumePoint(root)) result.graphBreak->skipFrame = true;
-            else if (!result.graphBreak->skipFrame && insideLoop(root)) skipForLoop(root, *result.graphBreak);
+            placeBreak(root, *result.graphBreak, result);
             return;
         } catch (vm::VmError& error) {
             // Errors Dynamo raises to the user (UserError: guarding on data-dependent values) end the compile.
@@ -212,14 +212,8 @@ bool noResumePoint(const TraceFrame& root) {
     // the frame ("Graph break under GenericContextWrappingVariable").
     for (const VarRef& v : root.stack)
         if (v->contextExit) return true;
-    // Inside a try block (the innermost handler covering the instruction is not a with-statement's), Dynamo 3.11+
-    // compiles no partial graph either (should_compile_partial_graph): the frame runs eagerly.
-    const auto& instructions = root.code->instructions;
-    for (const auto& entry : root.code->exceptionTable)
-        if (entry.start <= root.pc && root.pc < entry.end)
-            return !(entry.target + 1 < instructions.size() && instructions[entry.target].opcode == frontend::Opcode::PushExcInfo &&
-                     instructions[entry.target + 1].opcode == frontend::Opcode::WithExceptStart);
-    return false;
+    // Inside a try block Dynamo 3.11+ compiles no partial graph either (should_compile_partial_graph).
+    return insideTryBlock(root);
 }
 
 bool insideLoop(const TraceFrame& root) {
@@ -279,10 +273,9 @@ void Tracer::breakOnError(TraceFrame& root, TraceResult& result, const std::stri
     info.function = options_.functionName;
     info.code = sourceLineOf(root);
     info.userStack.push_back(traces::Frame{info.file, info.line, info.function, info.code});
-    if (noResumePoint(root)) info.skipFrame = true;
-    else if (!info.skipFrame && insideLoop(root)) skipForLoop(root, info);
     result.graphBreak = info;
     result.restartAt = root.pc;
+    placeBreak(root, *result.graphBreak, result);
 }
 
 Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<const Node*, size_t>& outputIndex) {

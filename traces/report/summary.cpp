@@ -17,7 +17,10 @@ namespace traces {
 // Started or not: when the recompile limit refuses a compile, Dynamo has already logged the recompile and its
 // guard failures, but no dynamo_start.
 bool countedAsGraphBreak(const GraphBreak& graphBreak) {
-    return graphBreak.origin == "artifact" && graphBreak.breakType != "Data-dependent branching";
+    // Dynamo's generic_jump on data and its step() back to a checkpoint leave their Unsupported counted as
+    // unimplemented, not as a graph break.
+    return graphBreak.origin == "artifact" && graphBreak.breakType != "Data-dependent branching" &&
+           graphBreak.breakType.rfind("Encountered graph break that we cannot resume from.", 0) != 0;
 }
 
 bool isRecompile(const TraceIndex& index, const Compile& compile) {
