@@ -4,6 +4,7 @@
 // coordinate_descent_tuning it then walks the threads per block by coordinate descent (ir/coordinate_descent.h).
 #include "inductor/cuda/cuda_launcher.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <limits>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "cuda/driver.h"
+#include "inductor/cuda/bytecode_tier.h"
 #include "inductor/cuda/cuda_kernel_codegen.h"
 #include "inductor/cuda/cuda_tiers.h"
 #include "inductor/ir/coordinate_descent.h"
@@ -74,6 +76,9 @@ public:
         std::string launch = code.launchText(hints, device_.multiprocessorCount()) + " " + cuda::strategyName(code.strategy);
         if (autotune_ || coordinateDescent_)
             launch += tuningReports_[index].empty() ? " (tuned on its first launch)" : " " + tuningReports_[index];
+        if (interpreted_.at(index))
+            return KernelArtifact{"kernel_ir", kernelText(kernels_[index]),
+                                  "interpreter tier: the kernel's bytecode run by cwb's prebuilt interpreter kernels, one thread per outer point"};
         if (quickTier_.at(index))
             return KernelArtifact{"ptx", compiled_.at(index)->cubin,
                                   kernels_[index].hasOuterRangeReductions()
@@ -88,7 +93,8 @@ public:
         if (background_ && ((tiers_.swapWhenReady && background_->ready()) || quickLaunches_[index] >= tiers_.quickLaunches)) adoptOptimised();
         if (quickTier_[index]) {
             ++quickLaunches_[index];
-            cuda::launchQuickTier(device_, *compiled_[index], kernels_[index], buffers, symbols);
+            if (interpreted_[index]) bytecode_->launch(index, kernels_[index], buffers, symbols);
+            else cuda::launchQuickTier(device_, *compiled_[index], kernels_[index], buffers, symbols);
             return;
         }
         const bool aligned = cuda::buffersAligned(buffers);
@@ -128,18 +134,35 @@ private:
                                                          : std::string("the ") + toString(origin);
     }
 
-    /// Kernels the kernel cache has, or the quick tier does not cover, compile now; the others start on the quick
-    /// tier while their optimised kernels compile in the background (cuda_tiers.h).
+    /// Kernels the kernel cache has compile now (a disk read); the others start on the interpreter tier (nothing to
+    /// compile), else on the quick tier where it covers them, while their optimised kernels compile in the background
+    /// (cuda_tiers.h); the rest compile now.
     void compileTiered() {
         const std::string& arch = device_.arch();
         eng::cuda::KernelCompiler& compiler = eng::cuda::KernelCompiler::instance();
         std::vector<eng::cuda::CompileJob> jobs = cuda::cudaCompileJobs(kernels_, codes_, arch, path_, compiler);
         const bool tiered = tiers_.tiered && !autotune_ && !coordinateDescent_;
+        const bool interpreter = tiered && tiers_.interpreter && cuda::bytecodeTierAvailable(arch);
         quickTier_.assign(kernels_.size(), false);
+        interpreted_.assign(kernels_.size(), false);
         quickLaunches_.assign(kernels_.size(), 0);
+        compiled_.assign(kernels_.size(), nullptr);
+        info_.assign(kernels_.size(), {});
+        std::vector<std::unique_ptr<bytecode::Program>> programs(kernels_.size());
         std::vector<eng::cuda::CompileJob> now, later;
+        std::vector<size_t> nowIndex;
         for (size_t i = 0; i < kernels_.size(); ++i) {
-            if (tiered && nvptx::quickTierCovers(kernels_[i], arch) && !compiler.cached(jobs[i].key)) {
+            const bool miss = tiered && !compiler.cached(jobs[i].key);
+            std::string whyNot;
+            if (miss && interpreter) programs[i] = encodeKernelBytecode(kernels_[i], &whyNot);
+            if (programs[i]) {
+                interpreted_[i] = quickTier_[i] = true;
+                info_[i] = {0, "the GPU interpreter tier (its bytecode, nothing compiled) while the optimised kernel compiles"};
+                later.push_back(jobs[i]);
+                continue;
+            }
+            nowIndex.push_back(i);
+            if (miss && nvptx::quickTierCovers(kernels_[i], arch)) {
                 quickTier_[i] = true;
                 later.push_back(jobs[i]);
                 now.push_back({"quick tier\n" + jobs[i].key, [this, i, key = jobs[i].key, &arch] {
@@ -156,11 +179,15 @@ private:
             }
         }
         if (!later.empty()) background_ = std::make_unique<cuda::BackgroundCompile>(std::move(later));
-        for (eng::cuda::KernelCompileOutcome& outcome : compiler.compileJobs(now)) {
-            std::string how = howCompiled(outcome);
-            if (quickTier_[compiled_.size()]) how = "the quick tier (LLVM NVPTX, one thread per outer point) while the optimised kernel compiles";
-            compiled_.push_back(std::move(outcome.kernel));
-            info_.push_back({outcome.seconds, how});
+        if (std::find(interpreted_.begin(), interpreted_.end(), true) != interpreted_.end())
+            bytecode_ = std::make_unique<cuda::BytecodePrograms>(device_, std::move(programs));
+        std::vector<eng::cuda::KernelCompileOutcome> outcomes = compiler.compileJobs(now);
+        for (size_t k = 0; k < outcomes.size(); ++k) {
+            const size_t i = nowIndex[k];
+            std::string how = howCompiled(outcomes[k]);
+            if (quickTier_[i]) how = "the quick tier (LLVM NVPTX, one thread per outer point) while the optimised kernel compiles";
+            compiled_[i] = std::move(outcomes[k].kernel);
+            info_[i] = {outcomes[k].seconds, how};
         }
     }
 
@@ -172,10 +199,13 @@ private:
         for (size_t i = 0; i < kernels_.size(); ++i) {
             if (!quickTier_[i]) continue;
             eng::cuda::KernelCompileOutcome& outcome = outcomes.at(next++);
-            info_[i] = {outcome.seconds, fmt::format("{} in the background, after {} launch(es) of the quick tier", howCompiled(outcome), quickLaunches_[i])};
+            info_[i] = {outcome.seconds, fmt::format("{} in the background, after {} launch(es) of the {} tier", howCompiled(outcome), quickLaunches_[i],
+                                                     interpreted_[i] ? "interpreter" : "quick")};
             compiled_[i] = std::move(outcome.kernel);
             quickTier_[i] = false;
+            interpreted_[i] = false;
         }
+        bytecode_.reset();
     }
 
     std::shared_ptr<const eng::cuda::CompiledKernel> compile(size_t index, const cuda::CudaKernelCode& code) {
@@ -275,7 +305,9 @@ private:
     std::vector<KernelCompileInfo> info_;
     double compileSeconds_ = 0;
     cuda::TierSettings tiers_ = cuda::tierSettingsFromEnvironment();
-    std::vector<bool> quickTier_;      // kernels running their quick tier until adoptOptimised
+    std::vector<bool> quickTier_;      // kernels running a first tier (quick or interpreter) until adoptOptimised
+    std::vector<bool> interpreted_;    // ... the interpreter tier's (bytecode_)
+    std::unique_ptr<cuda::BytecodePrograms> bytecode_;
     std::vector<int> quickLaunches_;
     // Last: destroyed first, waiting for its jobs, which refer to kernels_ and codes_.
     std::unique_ptr<cuda::BackgroundCompile> background_;

@@ -10,8 +10,10 @@
 
 #if defined(__CUDACC__)
 #define CWB_BYTECODE_HD __host__ __device__
+#define CWB_BYTECODE_SHARED __noinline__  // the entry points share one copy of the loop
 #else
 #define CWB_BYTECODE_HD
+#define CWB_BYTECODE_SHARED
 #endif
 
 namespace eng::inductor::bytecode {
@@ -364,7 +366,7 @@ CWB_BYTECODE_HD inline Accumulator& partialOf(const Launch& l, const Slot& slot,
     return l.partials[(static_cast<int64_t>(slot.outerOrdinal) * l.pieces + s.piece) * l.reductionPoints + reductionPoint];
 }
 
-CWB_BYTECODE_HD inline void execute(const Launch& l, State& s, int begin, int end) {
+CWB_BYTECODE_HD CWB_BYTECODE_SHARED inline void execute(const Launch& l, State& s, int begin, int end) {
     const Program& p = *l.program;
     Value* r = s.regs;
     for (int pc = begin; pc < end;) {

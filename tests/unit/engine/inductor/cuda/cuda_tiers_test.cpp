@@ -9,6 +9,7 @@
 
 #include "cuda_test_kernels.h"
 #include "cuda_test_support.h"
+#include "inductor/cuda/bytecode_tier.h"
 #include "inductor/cuda/cuda_launcher.h"
 #include "inductor/cuda/cuda_tiers.h"
 #include "inductor/ir/kernel_launcher.h"
@@ -65,6 +66,7 @@ TEST(CudaTiers, QuickTierRunsFirstThenTheOptimisedKernelReplacesIt) {
     // other kernels' first launches: the driver's JIT of the first quick kernel can outlast NVRTC), swaps.
     ::setenv("CWB_CUDA_QUICK_LAUNCHES", "1", 1);
     ::setenv("CWB_CUDA_TIER_SWAP", "launches", 1);
+    ::setenv("CWB_CUDA_INTERPRETER", "0", 1);  // the quick tier, not the interpreter tier (the next test's)
     // Sizes no earlier run had, so the kernel cache misses and the quick tier is taken.
     const int64_t rows = 1000 + static_cast<int64_t>(std::random_device{}() % 1000);
     const std::vector<Kernel> kernels = {pointwiseChain(rows * 37 + 3), softmaxConstant(rows, 300), layerNormBf16(rows, 256),
@@ -81,6 +83,7 @@ TEST(CudaTiers, QuickTierRunsFirstThenTheOptimisedKernelReplacesIt) {
     std::unique_ptr<KernelLauncher> launcher = makeLauncher(tensor::DeviceType::CUDA, kernels, 0, {});
     ::unsetenv("CWB_CUDA_QUICK_LAUNCHES");
     ::unsetenv("CWB_CUDA_TIER_SWAP");
+    ::unsetenv("CWB_CUDA_INTERPRETER");
     auto pointersOf = [](const std::vector<std::vector<unsigned char>>& buffers) {
         std::vector<const void*> pointers;
         for (const auto& buffer : buffers) pointers.push_back(buffer.data());
@@ -108,6 +111,89 @@ TEST(CudaTiers, QuickTierRunsFirstThenTheOptimisedKernelReplacesIt) {
         if (!kernels[i].isReduction()) {
             EXPECT_EQ(quick[i], optimised) << "pointwise tiers differ";
         }
+    }
+}
+
+TEST(CudaInterpreterTier, EmbeddedForTheListedArchitecturesAndNewer) {
+    const std::string listed = bytecodeTierArchitectures();
+    if (listed.empty()) GTEST_SKIP() << "built without nvcc: no interpreter tier";
+    EXPECT_TRUE(bytecodeTierAvailable("sm_90")) << listed;
+    EXPECT_TRUE(bytecodeTierAvailable("sm_80")) << listed;
+    EXPECT_TRUE(bytecodeTierAvailable("sm_999")) << listed;  // the newest's PTX, JIT-compiled once
+    EXPECT_FALSE(bytecodeTierAvailable("sm_75")) << listed;
+}
+
+TEST(CudaInterpreterTier, RunsFirstWithNothingCompiledThenTheOptimisedKernelReplacesIt) {
+    if (!eng::cuda::cudaAvailable()) GTEST_SKIP() << "no CUDA: " << eng::cuda::driverStatus().reason;
+    if (!bytecodeTierAvailable(eng::cuda::DeviceContext::get(0).arch())) GTEST_SKIP() << "no interpreter tier for this device";
+    ::setenv("CWB_CUDA_INTERPRETER", "1", 1);
+    ::setenv("CWB_CUDA_QUICK_LAUNCHES", "1", 1);
+    ::setenv("CWB_CUDA_TIER_SWAP", "launches", 1);
+    const int64_t rows = 1000 + static_cast<int64_t>(std::random_device{}() % 1000);
+    const std::vector<Kernel> kernels = {pointwiseChain(rows * 37 + 3), softmaxConstant(rows, 300), layerNormBf16(rows, 256),
+                                         rowAndColumnReductions(rows, 96), integerWhereAndAny(rows, 11), columnSumAndArgmax(rows, 40)};
+    std::vector<RunOptions> options(kernels.size());
+    for (RunOptions& o : options) {
+        o.tolerance.relative = 1e-4;  // the optimised kernels' float math and order of sums
+        o.tolerance.absolute = 2e-6 * static_cast<double>(rows);
+    }
+    options[2].fill.specials = false;
+    options[2].tolerance.absolute = 1e-3;
+    registerCudaLauncher();
+    std::unique_ptr<KernelLauncher> launcher = makeLauncher(tensor::DeviceType::CUDA, kernels, 0, {});
+    ::unsetenv("CWB_CUDA_QUICK_LAUNCHES");
+    ::unsetenv("CWB_CUDA_TIER_SWAP");
+    ::unsetenv("CWB_CUDA_INTERPRETER");
+    for (int round = 0; round < 2; ++round) {  // the first launches on the interpreter, the second on the optimised kernels
+        for (size_t i = 0; i < kernels.size(); ++i) {
+            SCOPED_TRACE(kernels[i].name + (round == 0 ? " (interpreter tier)" : " (optimised)"));
+            const std::string how = launcher->compileInfo(i).how;
+            EXPECT_EQ(has(how, "GPU interpreter tier"), round == 0) << how;
+            EXPECT_EQ(has(launcher->artifact(i, {}).launchConfig, "interpreter tier"), round == 0);
+            auto inputs = randomBuffers(kernels[i], {}, options[i]);
+            auto expected = inputs;
+            std::vector<void*> hostPointers;
+            for (auto& host : expected) hostPointers.push_back(host.data());
+            interpretKernel(kernels[i], hostPointers, {});
+            const auto results = launchOnce(*launcher, i, kernels[i], inputs);
+            std::vector<const void*> resultPointers;
+            for (const auto& buffer : results) resultPointers.push_back(buffer.data());
+            expectWrittenBuffersMatch(kernels[i], expected, resultPointers, options[i].tolerance, round == 0 ? "interpreter tier" : "optimised");
+            if (round == 1) {
+                EXPECT_TRUE(has(launcher->compileInfo(i).how, "after 1 launch(es) of the interpreter tier")) << launcher->compileInfo(i).how;
+            }
+        }
+    }
+}
+
+// Every element op per dtype, casts, 16-bit math, index values and integer reductions on the interpreter tier.
+TEST(CudaInterpreterTier, MatchesTheReferenceOnEveryOpAndDtype) {
+    if (!eng::cuda::cudaAvailable()) GTEST_SKIP() << "no CUDA: " << eng::cuda::driverStatus().reason;
+    if (!bytecodeTierAvailable(eng::cuda::DeviceContext::get(0).arch())) GTEST_SKIP() << "no interpreter tier for this device";
+    ::setenv("CWB_CUDA_INTERPRETER", "1", 1);
+    ::setenv("CWB_CUDA_QUICK_LAUNCHES", "1000", 1);
+    ::setenv("CWB_CUDA_TIER_SWAP", "launches", 1);
+    const std::vector<Kernel> kernels = {allUnaryFloat(1027, DType::Float32), allUnaryFloat(1027, DType::Float64), allBinaryFloat(2051, DType::Float32),
+                                         allBinaryFloat(2051, DType::BFloat16), allIntegerOps(1031, DType::Int32), allIntegerOps(1031, DType::Int64),
+                                         boolOps(1031), casts(2053), halfMath(4103), indexValues3d(3, 5, 7), integerReductions(6, 40)};
+    registerCudaLauncher();
+    std::unique_ptr<KernelLauncher> launcher = makeLauncher(tensor::DeviceType::CUDA, kernels, 0, {});
+    ::unsetenv("CWB_CUDA_QUICK_LAUNCHES");
+    ::unsetenv("CWB_CUDA_TIER_SWAP");
+    ::unsetenv("CWB_CUDA_INTERPRETER");
+    for (size_t i = 0; i < kernels.size(); ++i) {
+        SCOPED_TRACE(kernels[i].name);
+        EXPECT_TRUE(has(launcher->compileInfo(i).how, "GPU interpreter tier")) << launcher->compileInfo(i).how;
+        RunOptions options;
+        auto inputs = randomBuffers(kernels[i], {}, options);
+        auto expected = inputs;
+        std::vector<void*> hostPointers;
+        for (auto& host : expected) hostPointers.push_back(host.data());
+        interpretKernel(kernels[i], hostPointers, {});
+        const auto results = launchOnce(*launcher, i, kernels[i], inputs);
+        std::vector<const void*> resultPointers;
+        for (const auto& buffer : results) resultPointers.push_back(buffer.data());
+        expectWrittenBuffersMatch(kernels[i], expected, resultPointers, options.tolerance, "interpreter tier");
     }
 }
 
