@@ -114,6 +114,12 @@ Node* GraphBuilder::binaryOperator(ops::BinaryOperator op, Arg a, Arg b) {
     return node;
 }
 
+Node* GraphBuilder::item(Node* several, int64_t index) {
+    Node* node = graph_.addCall(fx::NodeOp::CallFunction, "operator.getitem", "getitem", {ref(several), constant(vm::Value(index))}, {});
+    node->callKind = fx::CallKind::GetItem;
+    return finish(node);
+}
+
 Arg GraphBuilder::sizesOf(const Node& node) const {
     const tensor::Tensor* t = exampleTensor(node);
     if (!t) throw std::logic_error("GraphBuilder::sizesOf: " + node.name + " is not a tensor");

@@ -41,6 +41,8 @@ public:
     /// a <op> b: an operator.mul / operator.floordiv ... node (SymInts, numbers, or a number and a tensor, as
     /// Dynamo captures `1.0 - x`).
     fx::Node* binaryOperator(ops::BinaryOperator op, fx::Arg a, fx::Arg b);
+    /// several[index]: an operator.getitem node on an op with several results (a tuple).
+    fx::Node* item(fx::Node* several, int64_t index);
     void output(std::vector<fx::Arg> outputs) { graph_.setOutput(std::move(outputs)); }
 
     /// The sizes of `node`'s tensor as an argument list: symbolic dimensions are their SymInt placeholders.

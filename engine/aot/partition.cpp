@@ -44,6 +44,8 @@ std::string recomputeBan(const Node& node) {
     static const std::set<std::string, std::less<>> computeIntensive = {"matmul", "mm", "bmm", "linear", "addmm", "baddbmm",
                                                                         "scaled_dot_product_attention", "__matmul__"};
     if (computeIntensive.contains(op)) return op + " is compute-intensive";
+    // Its statistics are row reductions (Inductor bans recomputing var_mean): the backward reads them saved.
+    if (op == "native_layer_norm") return op + " reduces its rows to their statistics";
     const auto* lowering = inductor::lowering::LoweringRegistry::instance().find(op);
     if (!lowering) return op + " runs as an extern kernel";
     if (lowering->family == inductor::lowering::OpFamily::Reduction) {

@@ -422,7 +422,7 @@ LValue Lowering::lowerCall(const fx::Node& node) {
     if (self && inPlace) {
         storageBase_[&node] = self;
         inPlaceSelf_[&node] = self;
-    } else if (const tensor::ViewOp* view = self ? viewOpOf(op) : nullptr; view && aliasesItsInput(*view, node, *self)) {
+    } else if (const tensor::ViewOp* view = self ? viewOpOf(op) : nullptr; view && aliasesItsInput(*view, node, *self) && !distinctItem(node, *self)) {
         storageBase_[&node] = self;
     }
     if (inPlace) {
