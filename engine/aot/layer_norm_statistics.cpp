@@ -72,19 +72,21 @@ void nativeLayerNormRule(GradContext& ctx) {
     Node* g = output->second;
     const tensor::DType compute = exampleTensor(*rstd)->dtype();
     if (exampleTensor(*g)->dtype() != compute) g = b.method("to", g, {GraphBuilder::constant(vm::Value(std::make_shared<vm::DTypeObject>(compute)))});
-    Node* xhat = b.method("mul", b.method("sub", x, {ref(mean)}), {ref(rstd)});
+    // x normalised, made anew for each reader: a value several nodes read becomes a buffer, which would start a
+    // kernel of its own (it shares no data with the gradient's kernel) and split the backward into two passes.
+    auto xhat = [&] { return b.method("mul", b.method("sub", x, {ref(mean)}), {ref(rstd)}); };
     if (ctx.differentiable(0, "input")) {
         // rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)) over the normalized dims: two row sums, one pass.
         Node* gxhat = weight ? b.method("mul", g, {ref(weight)}) : g;
         const Arg n = reducedCount(ctx, *x, axes);
         Node* a = b.method("sum", gxhat, {GraphBuilder::ints(axes)}, {{"keepdim", keep}});
-        Node* c = b.method("sum", b.method("mul", gxhat, {ref(xhat)}), {GraphBuilder::ints(axes)}, {{"keepdim", keep}});
-        Node* inner = b.method("sub", b.method("sub", gxhat, {ref(b.method("div", a, {n}))}), {ref(b.method("div", b.method("mul", xhat, {ref(c)}), {n}))});
+        Node* c = b.method("sum", b.method("mul", gxhat, {ref(xhat())}), {GraphBuilder::ints(axes)}, {{"keepdim", keep}});
+        Node* inner = b.method("sub", b.method("sub", gxhat, {ref(b.method("div", a, {n}))}), {ref(b.method("div", b.method("mul", xhat(), {ref(c)}), {n}))});
         ctx.send(x, b.method("mul", inner, {ref(rstd)}));
     }
     // The parameters' gradients: column sums over the rows (the scheduler's per-piece partials with a finish).
     auto overBatch = [&](Node* v) { return batch.empty() ? v : b.method("sum", v, {GraphBuilder::ints(batch)}); };
-    if (Node* w = ctx.differentiable(2, "weight")) ctx.send(w, overBatch(b.method("mul", g, {ref(xhat)})));
+    if (Node* w = ctx.differentiable(2, "weight")) ctx.send(w, overBatch(b.method("mul", g, {ref(xhat())})));
     if (Node* bias = ctx.differentiable(3, "bias")) ctx.send(bias, overBatch(g));
 }
 
