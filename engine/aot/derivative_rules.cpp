@@ -1,7 +1,7 @@
 // Derivative rules written as graph nodes, for the ops whose eager derivative is not recorded (every other op's
 // derivative is the eager runtime's own formula, recorded by recorded_derivative.cpp): matmul and linear, the
-// reductions, softmax/log_softmax, layer_norm, cross_entropy, embedding, scaled_dot_product_attention, the views and
-// split/chunk/unbind. Why these: their eager formulas (engine/tensor/autograd/derivatives_*.cpp) take sizes and dims
+// reductions, softmax/log_softmax, native_layer_norm (layer_norm_statistics.cpp), cross_entropy, embedding,
+// scaled_dot_product_attention, the views and split/chunk/unbind. Why these: their eager formulas (engine/tensor/autograd/derivatives_*.cpp) take sizes and dims
 // as integers, which a recording would make constants of a dynamic-shape graph (these rules use its SymInt inputs),
 // call runtime ops without a recording hook (matmul, sum, expand, the views), save values the forward computes
 // besides its result (layer_norm's statistics), or have several results. Each mirrors the eager formula.
@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "aot/index_derivative.h"
+#include "aot/layer_norm_statistics.h"
 #include "inductor/lowering_context.h"
 #include "tensor/cuda_attention.h"
 
@@ -28,7 +29,6 @@ namespace {
 
 Arg c(double v) { return GraphBuilder::constant(vm::Value(v)); }
 Arg ref(Node* n) { return GraphBuilder::ref(n); }
-Arg dimsArg(const std::vector<int64_t>& dims) { return GraphBuilder::ints(dims); }
 
 std::vector<int64_t> normalizedDims(std::vector<int64_t> dims, int64_t rank) {
     for (int64_t& d : dims) d = d < 0 ? d + rank : d;
@@ -40,24 +40,6 @@ std::vector<int64_t> range(int64_t from, int64_t to) {
     std::vector<int64_t> out;
     for (int64_t d = from; d < to; ++d) out.push_back(d);
     return out;
-}
-
-/// Number of elements a reduction over `dims` of `input` combines: a constant, or a SymInt product node.
-Arg reducedCount(GradContext& ctx, const Node& input, const std::vector<int64_t>& dims) {
-    const tensor::Tensor& t = *exampleTensor(input);
-    int64_t constant = 1;
-    std::optional<Arg> symbolic;
-    Arg sizes = ctx.b.sizesOf(input);
-    for (int64_t d : dims) {
-        const Arg& size = sizes.items[static_cast<size_t>(d)];
-        if (size.kind == Arg::Kind::Constant) {
-            constant *= t.sizes()[static_cast<size_t>(d)];
-            continue;
-        }
-        symbolic = symbolic ? ref(ctx.b.binaryOperator(ops::BinaryOperator::Multiply, *symbolic, size)) : size;
-    }
-    if (!symbolic) return c(static_cast<double>(constant));
-    return constant == 1 ? *symbolic : ref(ctx.b.binaryOperator(ops::BinaryOperator::Multiply, *symbolic, GraphBuilder::constant(vm::Value(constant))));
 }
 
 /// g of a reduction's result, with the reduced dims put back and expanded to the input's sizes.
@@ -137,36 +119,6 @@ void softmaxRule(GradContext& ctx, bool logarithmic) {
     Node* gy = b.method("mul", ctx.grad, {ref(y)});
     Node* total = b.method("sum", gy, {dim}, {{"keepdim", GraphBuilder::constant(vm::Value(true))}});
     ctx.send(x, b.method("sub", gy, {ref(b.method("mul", y, {ref(total)}))}));
-}
-
-void layerNormRule(GradContext& ctx) {
-    Node* x = ctx.nodeArg(0, "input");
-    auto normalized = ctx.dims(1, "normalized_shape");
-    if (!x || !normalized) ctx.unsupported("layer_norm without a constant normalized_shape");
-    Node* weight = ctx.nodeArg(2, "weight");
-    const double eps = ctx.number(4, "eps", 1e-5);
-    GraphBuilder& b = ctx.b;
-    const int64_t rank = exampleTensor(*x)->dim();
-    const int64_t k = static_cast<int64_t>(normalized->size());
-    const std::vector<int64_t> axes = range(rank - k, rank), batch = range(0, rank - k);
-    const Arg keep = GraphBuilder::constant(vm::Value(true));
-    // The statistics are recomputed from x (cheap row reductions), as a recompute policy would.
-    Node* mu = b.method("mean", x, {dimsArg(axes)}, {{"keepdim", keep}});
-    Node* centred = b.method("sub", x, {ref(mu)});
-    Node* var = b.method("mean", b.method("mul", centred, {ref(centred)}), {dimsArg(axes)}, {{"keepdim", keep}});
-    Node* rstd = b.method("rsqrt", b.method("add", var, {c(eps)}));
-    Node* xhat = b.method("mul", centred, {ref(rstd)});
-    if (ctx.differentiable(0, "input")) {
-        Node* gxhat = weight ? b.method("mul", ctx.grad, {ref(weight)}) : ctx.grad;
-        const Arg n = reducedCount(ctx, *x, axes);
-        Node* a = b.method("sum", gxhat, {dimsArg(axes)}, {{"keepdim", keep}});
-        Node* cc = b.method("sum", b.method("mul", gxhat, {ref(xhat)}), {dimsArg(axes)}, {{"keepdim", keep}});
-        Node* inner = b.method("sub", b.method("sub", gxhat, {ref(b.method("div", a, {n}))}), {ref(b.method("div", b.method("mul", xhat, {ref(cc)}), {n}))});
-        ctx.send(x, b.method("mul", inner, {ref(rstd)}));
-    }
-    auto overBatch = [&](Node* v) { return batch.empty() ? v : b.method("sum", v, {dimsArg(batch)}); };
-    if (Node* w = ctx.differentiable(2, "weight")) ctx.send(w, overBatch(b.method("mul", ctx.grad, {ref(xhat)})));
-    if (Node* bias = ctx.differentiable(3, "bias")) ctx.send(bias, overBatch(ctx.grad));
 }
 
 /// The flash backward's stacked [3, batch, L, heads, E] gradients (PyTorch's flash layout) sent to q, k and v.
@@ -408,7 +360,7 @@ const std::map<std::string, GradRule, std::less<>>& rules() {
         t["mean"] = meanRule;
         t["softmax"] = [](GradContext& ctx) { softmaxRule(ctx, false); };
         t["log_softmax"] = [](GradContext& ctx) { softmaxRule(ctx, true); };
-        t["layer_norm"] = layerNormRule;
+        t["native_layer_norm"] = nativeLayerNormRule;  // layer_norm in training graphs (layer_norm_statistics.cpp)
         t["cross_entropy"] = crossEntropyRule;
         t["embedding"] = embeddingRule;
         t["scaled_dot_product_attention"] = attentionRule;
@@ -432,6 +384,23 @@ const std::map<std::string, GradRule, std::less<>>& rules() {
 }
 
 }  // namespace
+
+Arg reducedCount(GradContext& ctx, const Node& input, const std::vector<int64_t>& dims) {
+    const tensor::Tensor& t = *exampleTensor(input);
+    int64_t constant = 1;
+    std::optional<Arg> symbolic;
+    Arg sizes = ctx.b.sizesOf(input);
+    for (int64_t d : dims) {
+        const Arg& size = sizes.items[static_cast<size_t>(d)];
+        if (size.kind == Arg::Kind::Constant) {
+            constant *= t.sizes()[static_cast<size_t>(d)];
+            continue;
+        }
+        symbolic = symbolic ? ref(ctx.b.binaryOperator(ops::BinaryOperator::Multiply, *symbolic, size)) : size;
+    }
+    if (!symbolic) return c(static_cast<double>(constant));
+    return constant == 1 ? *symbolic : ref(ctx.b.binaryOperator(ops::BinaryOperator::Multiply, *symbolic, GraphBuilder::constant(vm::Value(constant))));
+}
 
 const fx::Arg* GradContext::arg(size_t position, const std::string& name) const {
     return inductor::lowering::findArg(node, position, name);
@@ -515,7 +484,8 @@ const GradRule* findGradRule(std::string_view op) {
 }
 
 bool hasSeveralDifferentiableResults(std::string_view op) {
-    return op == "split" || op == "chunk" || op == "unbind" || op == "_flash_attention_forward";
+    return op == "split" || op == "chunk" || op == "unbind" || op == "_flash_attention_forward" ||
+           op == "native_layer_norm";
 }
 
 Node* flashAttentionWithStatistics(GraphBuilder& b, const Node& node, const std::map<const Node*, Node*>& remap, std::vector<Node*>& added) {

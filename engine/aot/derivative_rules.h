@@ -58,6 +58,9 @@ private:
 
 using GradRule = std::function<void(GradContext&)>;
 
+/// Number of elements a reduction over `dims` of `input` combines: a constant, or a SymInt product node.
+fx::Arg reducedCount(GradContext& ctx, const fx::Node& input, const std::vector<int64_t>& dims);
+
 /// The rule for `op`, or null.
 const GradRule* findGradRule(std::string_view op);
 /// Ops whose several results (a tuple of tensors) get gradients item by item: split, chunk, unbind.

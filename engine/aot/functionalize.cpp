@@ -1,6 +1,7 @@
 // Functionalisation (AOT Autograd's FunctionalTensorMode, for captured graphs): `y.add_(x)` on an intermediate
 // becomes `add = y.add(x)` and later reads of y read `add`; on a graph input that does not require grad the final
-// value is also written back by the epilogue. Aliasing the new graph cannot express falls back with the reason.
+// value is also written back by the epilogue. Aliasing the new graph cannot express falls back with the reason. A
+// layer_norm of values that require grad becomes native_layer_norm, whose statistics the backward reads.
 #include "aot/functionalize.h"
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include <set>
 
 #include "aot/derivative_rules.h"
+#include "aot/layer_norm_statistics.h"
 #include "fx/written_arguments.h"
 #include "inductor/lowering_context.h"
 #include "ops/operators.h"
@@ -160,15 +162,39 @@ FunctionalForward functionalize(GraphBuilder& builder, const fx::Graph& graph, c
         }
     }
     std::map<const Node*, int> mutatedInputs;  // captured placeholder -> position in out.inputMutations
+    // Values computed from inputs that require grad: a layer_norm of one saves its statistics for the backward.
+    std::set<const Node*> needsGrad;
+    for (size_t i = 0; i < placeholders.size(); ++i)
+        if (inputRequiresGrad[i]) needsGrad.insert(placeholders[i]);
+    auto readsGradValue = [&](const Node& node) {
+        bool reads = false;
+        std::function<void(const Arg&)> visit = [&](const Arg& a) {
+            reads = reads || (a.kind == Arg::Kind::NodeRef && needsGrad.contains(a.node));
+            for (const Arg& item : a.items) visit(item);
+        };
+        for (const Arg& a : node.args) visit(a);
+        for (const auto& kw : node.kwargs) visit(kw.second);
+        return reads;
+    };
     for (const auto& owned : graph.nodes()) {
         const Node& node = *owned;
         if (node.op == fx::NodeOp::Placeholder || node.op == fx::NodeOp::Output) continue;
+        if (gradEnabled && readsGradValue(node)) needsGrad.insert(&node);
         if (node.target == "torch._C._set_grad_enabled") {
             if (node.args.empty() || node.args[0].kind != Arg::Kind::Constant) throw AotUnsupported("torch._C._set_grad_enabled with a graph value");
             gradEnabled = node.args[0].constant.asBool();
             continue;
         }
         if (auto write = unsupportedWrite(node)) throw AotUnsupported(*write);
+        if (!updatesInPlace(node) && needsGrad.contains(&node) && inductor::lowering::nodeOpName(node) == "layer_norm") {
+            std::vector<Node*> added;
+            out.remap[&node] = nativeLayerNormForward(builder, node, out.remap, added);
+            for (Node* n : added) {
+                out.nodes.push_back(n);
+                out.gradEnabled[n] = gradEnabled;
+            }
+            continue;
+        }
         if (!updatesInPlace(node)) {
             if (gradEnabled) {
                 std::vector<Node*> added;

@@ -45,6 +45,8 @@ std::string recomputeBan(const Node& node) {
                                                                         "scaled_dot_product_attention", "_flash_attention_forward",
                                                                         "__matmul__"};
     if (computeIntensive.contains(op)) return op + " is compute-intensive";
+    // Its statistics are row reductions (Inductor bans recomputing var_mean): the backward reads them saved.
+    if (op == "native_layer_norm") return op + " reduces its rows to their statistics";
     const auto* lowering = inductor::lowering::LoweringRegistry::instance().find(op);
     if (!lowering) return op + " runs as an extern kernel";
     if (lowering->family == inductor::lowering::OpFamily::Reduction) {

@@ -418,14 +418,10 @@ LValue Lowering::lowerCall(const fx::Node& node) {
         if (inPlace) throw LoweringError(fmt::format("in-place {} has no lowering", node.target));
         result = externFallback(node);
     }
-    // What may share storage with its first argument (the eager runtime's view ops, in-place results). An item of a
-    // computing op's several results (the flash forward's output and logsumexp) is a tensor of its own.
-    const bool itemOfResults = op == "getitem" && self && (self->example.is(vm::Kind::Tuple) || self->example.is(vm::Kind::List)) &&
-                               !viewOpOf(nodeOpName(*self));
     if (self && inPlace) {
         storageBase_[&node] = self;
         inPlaceSelf_[&node] = self;
-    } else if (const tensor::ViewOp* view = self && !itemOfResults ? viewOpOf(op) : nullptr; view && aliasesItsInput(*view, node, *self)) {
+    } else if (const tensor::ViewOp* view = self ? viewOpOf(op) : nullptr; view && aliasesItsInput(*view, node, *self) && !distinctItem(node, *self)) {
         storageBase_[&node] = self;
     }
     if (inPlace) {

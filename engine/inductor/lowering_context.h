@@ -147,6 +147,9 @@ private:
         return view.aliasing == tensor::ViewAliasing::View || !node.example.is(vm::Kind::Tensor) || !self.example.is(vm::Kind::Tensor) ||
                node.example.as<vm::TensorObject>().value.sharesStorageWith(self.example.as<vm::TensorObject>().value);
     }
+    /// Whether `node` is an item of `self`'s tuple that shares storage with no other item and no tensor argument of
+    /// `self` (native_layer_norm's output and statistics): then it is no view of the others.
+    static bool distinctItem(const fx::Node& node, const fx::Node& self);
     /// Throws when an in-place op on `self` would have to reach a view's base or a view taken earlier.
     void checkInPlaceTarget(const fx::Node& node, const fx::Node& self) const;
 

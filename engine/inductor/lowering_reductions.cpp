@@ -1,6 +1,7 @@
 // Reduction lowerings and the decompositions built on them: sum/mean/prod/amax/amin/max/min/argmax/any/all,
-// var/std, softmax, log_softmax, logsumexp, cross_entropy, layer_norm, linear, scaled_dot_product_attention. Each reduction
-// becomes a Reduction buffer whose body reads its input's loader, so producers are computed inside its loop.
+// var/std, softmax, log_softmax, logsumexp, cross_entropy, layer_norm (and native_layer_norm, with its statistics),
+// linear, scaled_dot_product_attention. Each reduction becomes a Reduction buffer whose body reads its input's
+// loader, so producers are computed inside its loop.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -152,7 +153,9 @@ struct ReductionLowering {
         return named(mapElements({e, s}, acc, result, [](const std::vector<ExprPtr>& v) { return binary(ElementOp::Div, v[0], v[1]); }));
     }
 
-    LValue layerNorm() {
+    /// layer_norm's output and statistics (each row's mean and 1/sqrt(var + eps), normalized dims kept as 1):
+    /// native_layer_norm returns all three, in the eager op's statistics dtype.
+    std::vector<LValue> layerNormParts() {
         LValue x = args.tensor(0, "input");
         auto shape = args.dims(1, "normalized_shape");
         if (!shape) throw LoweringError("layer_norm without normalized_shape");
@@ -163,18 +166,35 @@ struct ReductionLowering {
         LValue xf = castTo(x, acc);
         LValue m = mean(xf, dims, true, acc);
         LValue var = variance(xf, dims, true, 0.0, acc, &m);
-        std::vector<LValue> operands{xf, m, var};
+        LValue rstd = mapElements({var}, acc, acc, [=](const std::vector<ExprPtr>& e) {
+            return unary(ElementOp::Rsqrt, binary(ElementOp::Add, e[0], constantFloat(eps, acc)));
+        });
+        std::vector<LValue> operands{xf, m, rstd};
         const bool hasWeight = args.has(2, "weight"), hasBias = args.has(3, "bias");
-        if (hasWeight) operands.push_back(args.tensor(2, "weight"));
-        if (hasBias) operands.push_back(args.tensor(3, "bias"));
-        return named(mapElements(operands, acc, x.dtype, [=](const std::vector<ExprPtr>& e) {
-            auto rstd = unary(ElementOp::Rsqrt, binary(ElementOp::Add, e[2], constantFloat(eps, acc)));
-            ExprPtr y = binary(ElementOp::Mul, binary(ElementOp::Sub, e[0], e[1]), rstd);
+        bool mixed = false;
+        for (size_t i = 2; i <= 3; ++i)
+            if (args.has(i, i == 2 ? "weight" : "bias")) {
+                operands.push_back(args.tensor(i, i == 2 ? "weight" : "bias"));
+                mixed = mixed || (tensor::isReducedFloat(x.dtype) && !tensor::isReducedFloat(operands.back().dtype));
+            }
+        LValue out = named(mapElements(operands, acc, x.dtype, [=](const std::vector<ExprPtr>& e) {
+            ExprPtr y = binary(ElementOp::Mul, binary(ElementOp::Sub, e[0], e[1]), e[2]);
             size_t next = 3;
             if (hasWeight) y = binary(ElementOp::Mul, y, e[next++]);
             if (hasBias) y = binary(ElementOp::Add, y, e[next++]);
             return y;
         }));
+        const DType statistics = tensor::layerNormStatisticsDType(x.dtype, lowering.graph().device.type() == tensor::DeviceType::CUDA, mixed);
+        return {out, named(castTo(m, statistics)), named(castTo(rstd, statistics))};
+    }
+
+    LValue layerNorm() { return layerNormParts()[0]; }
+
+    LValue nativeLayerNorm() {
+        LValue list;
+        list.kind = LValue::Kind::List;
+        list.items = layerNormParts();
+        return list;
     }
 
     /// x @ w.t() as an extern matmul (cuBLAS / OpenBLAS), the bias added by a pointwise kernel that fuses with
@@ -480,7 +500,7 @@ struct ReductionLowering {
         return named(mapElements({total, kept}, acc, x.dtype, [](const std::vector<ExprPtr>& v) { return binary(ElementOp::Div, v[0], v[1]); }));
     }
 
-    std::optional<LValue> layerNormOp(const std::string&) { return layerNorm(); }
+    std::optional<LValue> layerNormOp(const std::string& op) { return op == "native_layer_norm" ? nativeLayerNorm() : layerNorm(); }
     std::optional<LValue> linearOp(const std::string&) { return linear(); }
     std::optional<LValue> attentionOp(const std::string&) { return attention(); }
 };
@@ -499,7 +519,7 @@ void registerReductionLowerings(LoweringRegistry& r) {
     r.def({"softmax", "_softmax", "log_softmax", "_log_softmax"}, OpFamily::Reduction, member(&R::softmaxOp));
     r.def("logsumexp", OpFamily::Reduction, member(&R::logsumexp));
     r.def("cross_entropy", OpFamily::Reduction, member(&R::crossEntropy));
-    r.def("layer_norm", OpFamily::Reduction, member(&R::layerNormOp));
+    r.def({"layer_norm", "native_layer_norm"}, OpFamily::Reduction, member(&R::layerNormOp));
     r.def("linear", OpFamily::Reduction, member(&R::linearOp));
     r.def("scaled_dot_product_attention", OpFamily::Reduction, member(&R::attentionOp));
     r.def("_flash_attention_forward", OpFamily::Reduction, member(&R::flashForward));

@@ -443,4 +443,22 @@ void registerViewLowerings(LoweringRegistry& r) {
     r.def({"split", "chunk"}, OpFamily::View, member(&V::split));
 }
 
+bool Lowering::distinctItem(const fx::Node& node, const fx::Node& self) {
+    if (node.callKind != fx::CallKind::GetItem || !node.example.is(vm::Kind::Tensor) || !self.example.is(vm::Kind::Tuple)) return false;
+    const tensor::Tensor& item = node.example.as<vm::TensorObject>().value;
+    int sharing = 0;
+    for (const vm::Value& other : self.example.as<vm::TupleObject>().items)
+        sharing += other.is(vm::Kind::Tensor) && item.sharesStorageWith(other.as<vm::TensorObject>().value);
+    if (sharing != 1) return false;  // itself only
+    bool aliasesArgument = false;
+    std::function<void(const fx::Arg&)> visit = [&](const fx::Arg& a) {
+        if (a.kind == fx::Arg::Kind::NodeRef && a.node->example.is(vm::Kind::Tensor))
+            aliasesArgument = aliasesArgument || item.sharesStorageWith(a.node->example.as<vm::TensorObject>().value);
+        for (const fx::Arg& i : a.items) visit(i);
+    };
+    for (const fx::Arg& a : self.args) visit(a);
+    for (const auto& kw : self.kwargs) visit(kw.second);
+    return !aliasesArgument;
+}
+
 }  // namespace eng::inductor::lowering

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -169,24 +170,26 @@ namespace {
 
 /// layer_norm on a CUDA tensor from the device's reduction and pointwise kernels (statistics in float32 for 16-bit
 /// inputs, as PyTorch's CUDA kernel accumulates), so that it never round-trips through host memory.
-Tensor layerNormOnDevice(const Tensor& x, size_t normalizedDims, const Tensor& weight, const Tensor& bias, double eps) {
+LayerNormResult layerNormOnDevice(const Tensor& x, size_t normalizedDims, const Tensor& weight, const Tensor& bias, double eps) {
     const DType compute = isReducedFloat(x.dtype()) ? DType::Float32 : x.dtype();
     const Tensor input = to(x, compute);
     std::vector<int64_t> dims;
     for (size_t i = 0; i < normalizedDims; ++i) dims.push_back(x.dim() - 1 - static_cast<int64_t>(i));
-    const Tensor centred = sub(input, mean(input, dims, true));
+    const Tensor meanValue = mean(input, dims, true);
+    const Tensor centred = sub(input, meanValue);
     const Tensor rstd = unary(UnaryOp::Rsqrt, add(var(input, dims, 0.0, true), Scalar(eps)));
     Tensor y = mul(centred, rstd);
     if (weight.defined()) y = mul(y, to(weight, compute));
     if (bias.defined()) y = add(y, to(bias, compute));
-    return to(y, x.dtype());
+    return {to(y, x.dtype()), meanValue, rstd};
 }
 
 // layer_norm of one row of float or double on the host's widest vectors: mean and variance in double (in
 // simd::laneSum's fixed order), the output in the row's own type.
 template <typename F>
-void contiguousLayerNormRow(const F* row, F* dst, int64_t n, const F* g, const F* b, double eps) {
-    simd::run([=] {
+std::pair<double, double> contiguousLayerNormRow(const F* row, F* dst, int64_t n, const F* g, const F* b, double eps) {
+    std::pair<double, double> statistics;
+    simd::run([=, &statistics] {
         const double count = static_cast<double>(n);
         const double meanValue = simd::laneSum(n, [=](int64_t i) { return static_cast<double>(row[i]); }) / count;
         const double variance = simd::laneSum(n, [=](int64_t i) {
@@ -195,6 +198,7 @@ void contiguousLayerNormRow(const F* row, F* dst, int64_t n, const F* g, const F
         }) / count;
         const F rstd = static_cast<F>(1.0 / std::sqrt(std::max(variance, 0.0) + eps));
         const F shift = -static_cast<F>(meanValue) * rstd;
+        statistics = {meanValue, static_cast<double>(rstd)};
         // One loop per affine form, so that none tests for the weight or bias per element.
         if (g && b)
             for (int64_t i = 0; i < n; ++i) dst[i] = (row[i] * rstd + shift) * g[i] + b[i];
@@ -205,11 +209,21 @@ void contiguousLayerNormRow(const F* row, F* dst, int64_t n, const F* g, const F
         else
             for (int64_t i = 0; i < n; ++i) dst[i] = row[i] * rstd + shift;
     });
+    return statistics;
 }
 
 }  // namespace
 
+DType layerNormStatisticsDType(DType input, bool cuda, bool mixedParameters) {
+    if (cuda || mixedParameters) return isReducedFloat(input) ? DType::Float32 : input;
+    return input;
+}
+
 Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& weight, const Tensor& bias, double eps) {
+    return nativeLayerNorm(x, normalizedShape, weight, bias, eps).out;
+}
+
+LayerNormResult nativeLayerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& weight, const Tensor& bias, double eps) {
     const size_t k = normalizedShape.size();
     bool matches = k >= 1 && static_cast<size_t>(x.dim()) >= k;
     for (size_t i = 0; matches && i < k; ++i) matches = x.sizes()[x.sizes().size() - k + i] == normalizedShape[i];
@@ -223,11 +237,19 @@ Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& we
                                                  shapeStr(param->sizes()), shapeStr(normalizedShape)));
     if (!isFloating(x.dtype()))
         fail(ErrorKind::Runtime, fmt::format("\"LayerNormKernelImpl\" not implemented for '{}'", dtypeKernelName(x.dtype())));
-    if (cudaops::onCuda(x)) return layerNormOnDevice(x, k, weight, bias, eps);
+    Shape statisticsShape(x.sizes().begin(), x.sizes().end() - static_cast<std::ptrdiff_t>(k));
+    statisticsShape.resize(x.sizes().size(), 1);
+    if (cudaops::onCuda(x)) return layerNormOnDevice(x, k, weight, bias, eps);  // statistics kept as [*, 1, ...]
     const Tensor input = contiguous(x);
     const int64_t n = shapeNumel(normalizedShape);
     const int64_t rows = n == 0 ? 0 : input.numel() / n;
     Tensor out = empty(x.sizes(), x.dtype());
+    const bool mixed = isReducedFloat(x.dtype()) && ((weight.defined() && !isReducedFloat(weight.dtype())) || (bias.defined() && !isReducedFloat(bias.dtype())));
+    const DType statisticsDType = layerNormStatisticsDType(x.dtype(), false, mixed);
+    // Filled as doubles, then cast: the statistics are rows numbers, next to the rows x n elements normalised.
+    Tensor meanRows = empty(statisticsShape, DType::Float64), rstdRows = empty(statisticsShape, DType::Float64);
+    double* means = meanRows.dataAs<double>();
+    double* rstds = rstdRows.dataAs<double>();
     const Tensor gamma = weight.defined() ? contiguous(to(weight, x.dtype())) : Tensor();
     const Tensor beta = bias.defined() ? contiguous(to(bias, x.dtype())) : Tensor();
     dispatchDType(x.dtype(), [&]<typename T>() {
@@ -240,7 +262,7 @@ Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& we
             const auto normaliseRows = [&](int64_t firstRow, int64_t endRow) {
                 for (int64_t r = firstRow; r < endRow; ++r) {
                     if constexpr (std::is_same_v<T, F>) {
-                        contiguousLayerNormRow(in + r * n, o + r * n, n, g, b, eps);
+                        std::tie(means[r], rstds[r]) = contiguousLayerNormRow(in + r * n, o + r * n, n, g, b, eps);
                         continue;
                     }
                     const T* row = in + r * n;
@@ -255,6 +277,8 @@ Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& we
                     variance /= static_cast<double>(n);
                     const F rstd = static_cast<F>(1.0 / std::sqrt(std::max(variance, 0.0) + eps));
                     const F shift = -static_cast<F>(meanValue) * rstd;
+                    means[r] = meanValue;
+                    rstds[r] = static_cast<double>(rstd);
                     for (int64_t i = 0; i < n; ++i) {
                         F v = static_cast<F>(row[i]) * rstd + shift;
                         if (g) v *= static_cast<F>(g[i]);
@@ -266,7 +290,7 @@ Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& we
             parallelRanges(rows, (kEagerGrain + n - 1) / std::max<int64_t>(n, 1), normaliseRows);
         }
     });
-    return out;
+    return {out, to(meanRows, statisticsDType), to(rstdRows, statisticsDType)};
 }
 
 Tensor dropout(const Tensor& x, double p, bool training) {

@@ -15,6 +15,16 @@ Tensor logSoftmax(const Tensor& x, int64_t dim, std::optional<DType> dtype = std
 // Normalises over the trailing normalizedShape dims (biased variance), then applies weight and bias if given.
 Tensor layerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& weight = Tensor(),
                  const Tensor& bias = Tensor(), double eps = 1e-5);
+/// torch.native_layer_norm: the output and the statistics its backward takes, each row's mean and 1/sqrt(var + eps)
+/// with the normalized dims kept as 1 ([*, 1, ...]), in layerNormStatisticsDType.
+struct LayerNormResult {
+    Tensor out, mean, rstd;
+};
+LayerNormResult nativeLayerNorm(const Tensor& x, const Shape& normalizedShape, const Tensor& weight = Tensor(),
+                                const Tensor& bias = Tensor(), double eps = 1e-5);
+/// PyTorch's dtype of native_layer_norm's statistics: on CUDA the accumulation type (float32 for 16-bit inputs); on
+/// the CPU float32 for a 16-bit input with float32 parameters (mixed), else the input's own dtype.
+DType layerNormStatisticsDType(DType input, bool cuda, bool mixedParameters);
 // Identity when !training or p == 0; otherwise zeroes with probability p and scales by 1 / (1 - p).
 Tensor dropout(const Tensor& x, double p = 0.5, bool training = true);
 // The factor dropout multiplies by, for 0 < p < 1: 0 with probability p, else 1 / (1 - p). Its backward reuses it.

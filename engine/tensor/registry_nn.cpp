@@ -87,6 +87,12 @@ void registerNnOps(OpRegistry& r) {
     r.def({"F.layer_norm", "torch.layer_norm"},
           "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05)",
           [](const Args& a) { return Value(layerNorm(a.tensor(0), a.intList(1), a.optTensor(2), a.optTensor(3), a.real(4))); });
+    // The output with the statistics its backward takes (AOT Autograd's forward saves them; no eager derivative).
+    r.def({"torch.native_layer_norm"}, "native_layer_norm(Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias, float eps)",
+          [](const Args& a) {
+              const LayerNormResult result = nativeLayerNorm(a.tensor(0), a.intList(1), a.optTensor(2), a.optTensor(3), a.real(4));
+              return Value::tuple({Value(result.out), Value(result.mean), Value(result.rstd)});
+          });
     r.def({"F.dropout"}, "dropout(Tensor(a! if inplace) input, float p=0.5, bool training=True, bool inplace=False)", [](const Args& a) {
         const Tensor out = dropout(a.tensor(0), a.real(1), a.boolean(2));
         if (a.boolean(3) && !out.isSameTensor(a.tensor(0))) return Value(copyInto(a.tensor(0), out));
