@@ -27,6 +27,18 @@ std::string compareName(uint32_t op) {
 
 bool isTensorLike(const VarRef& v) { return v->kind == Variable::Kind::Tensor || v->kind == Variable::Kind::SymScalar; }
 
+/// a + b on a collections dict subclass whose operator is Python (Counter's __add__/__sub__): the class's method
+/// inlined on the dict, as Dynamo inlines collections' own code; nullopt for any other operands.
+std::optional<VarRef> dictClassOperator(Tracer& tracer, TraceFrame& frame, uint32_t op, const VarRef& a, const VarRef& b) {
+    const auto operand = ops::decodeBinaryOpArg(op);
+    if (!operand || operand->inplace || a->kind != Variable::Kind::Dict || !a->value.is(vm::Kind::Dict)) return std::nullopt;
+    const auto& cls = a->value.as<vm::DictObject>().cls;
+    if (!cls) return std::nullopt;
+    std::optional<vm::Value> method = cls->lookup(ops::dunder(operand->op));
+    if (!method || !method->is(vm::Kind::Function)) return std::nullopt;
+    return tracer.inlineFunction(frame, *method, {b}, {}, a);
+}
+
 }  // namespace
 
 VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
@@ -47,6 +59,7 @@ VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
         unsupported("Unsupported binary operator", fmt::format("Dynamo cannot trace `{}` on these operand types.", binaryName(op)), {},
                     fmt::format("operator.{}", binaryName(op)));
     }
+    if (std::optional<VarRef> r = dictClassOperator(*this, *current_, op, a, b)) return *r;
     if (isTensorLike(a) || isTensorLike(b))
         return noteSymExpr(callTensorOp(NodeOp::CallFunction, "operator." + binaryName(op), {a, b}, {}, vm::Value(), CallKind::Binary),
                            symExprOfBinary(op, a, b));

@@ -361,7 +361,9 @@ Arg Tracer::argOf(const VarRef& v) {
                 // torch._dynamo.mark_dynamic / maybe_mark_dynamic: symbolic from the first compile.
                 const auto& marks = v->value.as<vm::TensorObject>().dynamicMarks;
                 bool marked = std::find(marks.begin(), marks.end(), static_cast<int64_t>(d)) != marks.end();
-                if ((changed || marked || options_.dynamicAll) && g.sizes[d] >= 2) {
+                const auto& pins = v->value.as<vm::TensorObject>().staticMarks;  // torch._dynamo.mark_static
+                bool pinned = std::find(pins.begin(), pins.end(), static_cast<int64_t>(d)) != pins.end();
+                if ((changed || marked || options_.dynamicAll) && !pinned && g.sizes[d] >= 2) {
                     g.dynamicDims[d] = true;
                     std::string symbol = "s" + std::to_string(symbolCount_++);
                     logCreateSymbol(symbol, std::to_string(g.sizes[d]), fmt::format("{}.size()[{}]", v->source->str(), d), "[2, int_oo]", g.origin);

@@ -159,8 +159,7 @@ void defineGradMode(Interpreter& vm, ModuleObject& torch, const char* name, bool
         setGradMode(m, prev == attributes.end() || prev->second.asBool());
         return Value(false);
     });
-    cls->dict["__call__"] = makeNative("__call__", [enabled](Interpreter&, CallArgs& a) {
-        Value function = a.positional.at(1);
+    auto decorate = [enabled](const Value& function) {
         Value decorated = makeNative("decorated", [function, enabled](Interpreter& m, CallArgs& inner) {
             bool previous = tensor::autograd::isGradEnabled();
             setGradMode(m, enabled);
@@ -177,6 +176,12 @@ void defineGradMode(Interpreter& vm, ModuleObject& torch, const char* name, bool
         decorated.as<NativeObject>().attributes["__wrapped__"] = function;
         decorated.as<NativeObject>().attributes["grad_mode_enabled"] = Value(enabled);
         return decorated;
+    };
+    cls->dict["__call__"] = makeNative("__call__", [decorate](Interpreter&, CallArgs& a) { return decorate(a.positional.at(1)); });
+    // `@torch.no_grad` without parentheses: the class called with the function decorates it at once.
+    cls->dict["__new__"] = makeNative("__new__", [decorate](Interpreter&, CallArgs& a) {
+        if (a.positional.size() > 1) return decorate(a.positional[1]);
+        return Value(std::make_shared<InstanceObject>(a.positional.at(0).ref<ClassObject>()));
     });
     torch.attributes[name] = Value(cls);
 }
