@@ -149,6 +149,8 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         if (args[0]->source) tracer.guardValue(args[0]);
         return tracer.constant(vm::Value(!args[0]->items.empty()));
     }
+    if (name == "abs" && args.size() == 1 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor)
+        return tracer.callTensorOp(NodeOp::CallFunction, "abs", args, {}, callee, CallKind::Callable);  // abs(t): a node
     if (std::optional<VarRef> r = callBuiltinOnObject(tracer, frame, name, args, kwargs)) return *r;
     if (name == "isinstance" && args.size() == 2) {
         // The outcome depends on the value's type: a value from a source is guarded (a list by its type and length).

@@ -468,7 +468,9 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         // (sorted() calls its key through the trace).
         std::vector<VarRef> all = args;
         for (const auto& kw : kwargs) all.push_back(kw.second);
-        if (name != "sorted" && madeClosureIn(all)) breakOnClosureArgument(*this, value);
+        // (enumerate/zip/reversed/list/tuple rebuild their items through the trace, closures included.)
+        static const std::set<std::string> kItemwise = {"sorted", "enumerate", "zip", "reversed", "list", "tuple", "len"};
+        if (!kItemwise.contains(name) && madeClosureIn(all)) breakOnClosureArgument(*this, value);
         if (callable->self && (readOnlyMethod(vm_, callable->self->value, name) || ownSetMutator(*callable->self, name)) &&
             allConstant(args, kwargs)) {
             // A method that only reads a constant (cls.__dataclass_fields__.values(), "-".join(names)): folded.
