@@ -13,6 +13,9 @@ namespace eng::capture {
 
 using frontend::Opcode;
 
+/// Counter + Counter and the like, inlined from the class (symbolic_eval_objects.cpp); nullopt for other operands.
+std::optional<VarRef> dictClassOperator(Tracer& tracer, TraceFrame& frame, uint32_t op, const VarRef& a, const VarRef& b);
+
 namespace {
 
 /// The `operator` module function of a BINARY_OP / COMPARE_OP operand: "add", "iadd", "lt".
@@ -27,17 +30,14 @@ std::string compareName(uint32_t op) {
 
 bool isTensorLike(const VarRef& v) { return v->kind == Variable::Kind::Tensor || v->kind == Variable::Kind::SymScalar; }
 
-/// a + b on a collections dict subclass whose operator is Python (Counter's __add__/__sub__): the class's method
-/// inlined on the dict, as Dynamo inlines collections' own code; nullopt for any other operands.
-std::optional<VarRef> dictClassOperator(Tracer& tracer, TraceFrame& frame, uint32_t op, const VarRef& a, const VarRef& b) {
-    const auto operand = ops::decodeBinaryOpArg(op);
-    if (!operand || operand->inplace || a->kind != Variable::Kind::Dict || !a->value.is(vm::Kind::Dict)) return std::nullopt;
-    const auto& cls = a->value.as<vm::DictObject>().cls;
-    if (!cls) return std::nullopt;
-    std::optional<vm::Value> method = cls->lookup(ops::dunder(operand->op));
-    if (!method || !method->is(vm::Kind::Function)) return std::nullopt;
-    return tracer.inlineFunction(frame, *method, {b}, {}, a);
+/// A boolean (or uint8) tensor index, alone or in a tuple: x[mask] selects a data-dependent number of rows.
+bool boolMaskIndex(const VarRef& key) {
+    auto isMask = [](const VarRef& k) {
+        return k->kind == Variable::Kind::Tensor && (k->value.tensor().dtype() == tensor::DType::Bool || k->value.tensor().dtype() == tensor::DType::UInt8);
+    };
+    return key->kind == Variable::Kind::Tuple ? std::any_of(key->items.begin(), key->items.end(), isMask) : isMask(key);
 }
+
 
 }  // namespace
 
@@ -244,6 +244,11 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
         if (std::optional<VarRef> r = callDunder(*current_, container, "__getitem__", {key})) return *r;
         vm::typeError(fmt::format("'{}' object is not subscriptable", vm_.classOf(container->value)->name));
     }
+    if (container->kind == Variable::Kind::Tensor && boolMaskIndex(key))
+        // x[mask] has as many rows as the mask has true values: Dynamo does not capture such ops (nonzero underneath).
+        unsupported("Dynamic shape operator", "Operator `aten.nonzero.default`'s output shape depends on input Tensor data.",
+                    {"Enable tracing of dynamic shape operators with `torch._dynamo.config.capture_dynamic_output_shape_ops = True`"},
+                    "aten.nonzero.default", 36);
     if (container->kind == Variable::Kind::Tensor || ((container->kind == Variable::Kind::Tuple || container->kind == Variable::Kind::List) && container->node)) {
         VarRef result = callTensorOp(NodeOp::CallFunction, "operator.getitem", {container, key}, {}, vm::Value(), CallKind::GetItem);
         return result;

@@ -125,6 +125,7 @@ vm::Value privateCopy(const vm::Value& value) {
     copy.setRequiresGrad(t.requiresGrad());
     auto object = std::make_shared<vm::TensorObject>(copy, value.as<vm::TensorObject>().parameter);
     object->dynamicMarks = value.as<vm::TensorObject>().dynamicMarks;  // mark_dynamic follows the tensor into the trace
+    object->staticMarks = value.as<vm::TensorObject>().staticMarks;  // and mark_static
     object->staticAddress = value.as<vm::TensorObject>().staticAddress;
     return vm::Value(object);
 }
