@@ -125,6 +125,14 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
                             "operator (see https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html for more details) or, if it "
                             "is traceable, use `torch.compiler.allow_in_graph`."},
                            fmt::format("module: {}, qualname: {}, skip reason: <missing reason>", *skipped, name), 7);
+    // An iterator from outside the frame (one a call before a graph break returned) is consumed by the builtin:
+    // Dynamo cannot trace it, as when the resumed code loops over it.
+    static const std::set<std::string> kConsumers = {"sum", "min", "max", "sorted", "any", "all", "set", "frozenset", "dict", "list", "tuple"};
+    for (const VarRef& a : args)
+        if (kConsumers.contains(name) && a->kind == Variable::Kind::Python && a->source && a->value.is(vm::Kind::Iterator))
+            tracer.unsupported("Unsupported iteration",
+                               fmt::format("Dynamo cannot guard the items of a `{}` from outside the compiled frame.", tracer.vm().classOf(a->value)->name),
+                               {}, "iter " + tracer.vm().classOf(a->value)->name);
     auto allConstant = [&] {
         for (const VarRef& a : args)
             if (!tracer.isConstant(a)) return false;
@@ -149,6 +157,11 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         if (args[0]->source) tracer.guardValue(args[0]);
         return tracer.constant(vm::Value(!args[0]->items.empty()));
     }
+    if ((name == "max" || name == "min") && args.size() == 2 && kwargs.empty() &&
+        std::any_of(args.begin(), args.end(), [](const VarRef& a) { return a->kind == Variable::Kind::SymScalar; }) &&
+        std::all_of(args.begin(), args.end(), [&](const VarRef& a) { return a->kind == Variable::Kind::SymScalar || tracer.isConstant(a); }))
+        // max(n, 8) of a symbolic size: torch.sym_max / sym_min in the graph, as Dynamo records it.
+        return tracer.callTensorOp(NodeOp::CallFunction, name == "max" ? "torch.sym_max" : "torch.sym_min", args, {}, callee, CallKind::Callable);
     if (name == "abs" && args.size() == 1 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor)
         return tracer.callTensorOp(NodeOp::CallFunction, "abs", args, {}, callee, CallKind::Callable);  // abs(t): a node
     if (std::optional<VarRef> r = callBuiltinOnObject(tracer, frame, name, args, kwargs)) return *r;
