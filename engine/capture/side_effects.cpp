@@ -345,6 +345,8 @@ VarRef Tracer::callContainerMethod(const VarRef& method, std::vector<VarRef> arg
         addToSet(self, args[0]);
         return constant(vm::Value());
     }
+    if (self->kind == Variable::Kind::Tuple && (method->name == "index" || method->name == "count"))
+        return callListMethod(self, method->name, std::move(args), std::move(kwargs));  // reads only, as a list's
     if (method->name != "update" && self->kind != Variable::Kind::List) return callFreshDictMethod(method, args, kwargs);
     if (self->kind == Variable::Kind::List && isTracedListMethod(method->name))
         return callListMethod(self, method->name, std::move(args), std::move(kwargs));

@@ -124,11 +124,31 @@ std::optional<VarRef> callFuncTransform(Tracer& tracer, const VarRef& callable, 
     return tracer.callTensorOp(NodeOp::CallFunction, api, args, kwargs, value, CallKind::Callable);
 }
 
+/// A torch.library.custom_op: one node calling the op (its eager body, or its autograd.Function once
+/// register_autograd gave it one), named as Dynamo's graph names it, torch.ops.<namespace>.<name>.default.
+std::optional<VarRef> callCustomOp(Tracer& tracer, const VarRef& callable, const std::vector<VarRef>& args,
+                                   const std::vector<std::pair<std::string, VarRef>>& kwargs) {
+    const vm::Value& value = callable->value;
+    if (!value.is(vm::Kind::Instance)) return std::nullopt;
+    const auto& instance = value.as<vm::InstanceObject>();
+    auto qualname = instance.attributes.find("_qualname");
+    if (instance.cls->module != "torch.library" || instance.cls->name != "CustomOpDef" || qualname == instance.attributes.end()) return std::nullopt;
+    const std::string& name = qualname->second.str();
+    const size_t colons = name.find("::");
+    const std::string target = colons == std::string::npos ? name : name.substr(0, colons) + "." + name.substr(colons + 2);
+    for (const VarRef& a : args)
+        if (a->kind != Variable::Kind::Tensor && !tracer.isConstant(a))
+            tracer.unsupported("Unsupported custom op argument", "cwb passes only tensors and constants to a custom op in a graph.", {}, target);
+    if (callable->source) tracer.guardValue(callable);
+    return tracer.callTensorOp(NodeOp::CallFunction, "torch.ops." + target + ".default", args, kwargs, value, CallKind::Callable);
+}
+
 }  // namespace
 
 std::optional<VarRef> callAutogradFunction(Tracer& tracer, const VarRef& callable, const std::vector<VarRef>& args,
                                            const std::vector<std::pair<std::string, VarRef>>& kwargs) {
     if (std::optional<VarRef> transformed = callFuncTransform(tracer, callable, args, kwargs)) return transformed;
+    if (std::optional<VarRef> op = callCustomOp(tracer, callable, args, kwargs)) return op;
     // `Cls.apply` is a bound method, or the method with its class as the call's receiver (a method load).
     vm::Value value = callable->value;
     vm::Value clsValue;

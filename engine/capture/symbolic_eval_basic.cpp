@@ -104,6 +104,17 @@ void evaluateInstruction(Tracer& tracer, TraceFrame& frame) {
             const std::string& name = frame.code->names[in.arg];
             // A global the trace stored reads back as stored (the real dict gets it after the graph).
             if (std::optional<VarRef> stored = tracer.pendingGlobal(*frame.globals, name); stored && *stored) {
+                // A global the trace created (absent before it): Dynamo looks it up in the real globals, misses, and
+                // fails the frame, which then runs eagerly (no graph, no graph break counted).
+                if (!frame.globals->contains(name)) {
+                    try {
+                        tracer.unsupported("failed to find name in frame builtins", fmt::format("Failed to find name `{}` in frame's builtins.", name),
+                                           {"This is likely to be a Dynamo bug. Please report an issue to PyTorch."}, "", 354);
+                    } catch (Unsupported& u) {
+                        if (!frame.parent) u.info.skipFrame = true;
+                        throw;
+                    }
+                }
                 stack.push_back(*stored);
                 break;
             }

@@ -1,6 +1,7 @@
 // Builtin calls during capture: pure builtins of constants fold, builtins of user objects run their dunders, and
 // builtins that Dynamo cannot trace (id of a frame-made object, print, ...) break the graph with Dynamo's message.
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <set>
@@ -94,6 +95,22 @@ std::optional<std::string> skippedBuiltinModule(Tracer& tracer, const vm::Value&
 
 }  // namespace
 
+/// itertools functions that Dynamo 2.11's ItertoolsVariable has no rule for (takewhile, starmap): the call breaks the
+/// graph (gb0147) and runs eagerly; the resumed code then breaks again where it iterates the result.
+void breakOnUntracedItertools(Tracer& tracer, const vm::Value& function, const std::vector<VarRef>& args) {
+    const auto& fn = function.as<vm::FunctionObject>();
+    auto module = fn.globals ? fn.globals->find("__name__") : vm::Namespace::iterator();
+    if (!fn.globals || (fn.code->name != "takewhile" && fn.code->name != "starmap") || module == fn.globals->end() ||
+        !module->second.is(vm::Kind::Str) || module->second.str() != "itertools")
+        return;
+    const std::string cls = fmt::format("<class 'itertools.{}'>", fn.code->name);
+    std::vector<std::string> shown;
+    for (const VarRef& a : args) shown.push_back(variableRepr(tracer, *a));
+    tracer.unsupported("Unsupported function call", fmt::format("Dynamo does not know how to trace the function `{}`", cls),
+                       {fmt::format("Avoid calling `{}` in your code.", cls), "Please report an issue to PyTorch."},
+                       fmt::format("call_function ItertoolsVariable({}) [{}] {{}}", cls, fmt::join(shown, ", ")), 147);
+}
+
 VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, const vm::Value& callee, std::vector<VarRef>& args,
                    KwVars& kwargs) {
     // C modules whose builtins Dynamo's trace_rules skip (SkipFunctionVariable): the call runs eagerly after the break.
@@ -108,6 +125,14 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
                             "operator (see https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html for more details) or, if it "
                             "is traceable, use `torch.compiler.allow_in_graph`."},
                            fmt::format("module: {}, qualname: {}, skip reason: <missing reason>", *skipped, name), 7);
+    // An iterator from outside the frame (one a call before a graph break returned) is consumed by the builtin:
+    // Dynamo cannot trace it, as when the resumed code loops over it.
+    static const std::set<std::string> kConsumers = {"sum", "min", "max", "sorted", "any", "all", "set", "frozenset", "dict", "list", "tuple"};
+    for (const VarRef& a : args)
+        if (kConsumers.contains(name) && a->kind == Variable::Kind::Python && a->source && a->value.is(vm::Kind::Iterator))
+            tracer.unsupported("Unsupported iteration",
+                               fmt::format("Dynamo cannot guard the items of a `{}` from outside the compiled frame.", tracer.vm().classOf(a->value)->name),
+                               {}, "iter " + tracer.vm().classOf(a->value)->name);
     auto allConstant = [&] {
         for (const VarRef& a : args)
             if (!tracer.isConstant(a)) return false;
@@ -125,6 +150,20 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
             if (!a->node) return tracer.constant(vm::Value(static_cast<int64_t>(a->items.size())));
         }
     }
+    if (name == "bool" && args.size() == 1 && kwargs.empty() && !args[0]->node &&
+        (args[0]->kind == Variable::Kind::List || args[0]->kind == Variable::Kind::Tuple || args[0]->kind == Variable::Kind::Dict ||
+         args[0]->kind == Variable::Kind::Set)) {
+        // bool() of a container is whether it has items (its length guarded when it comes from outside).
+        if (args[0]->source) tracer.guardValue(args[0]);
+        return tracer.constant(vm::Value(!args[0]->items.empty()));
+    }
+    if ((name == "max" || name == "min") && args.size() == 2 && kwargs.empty() &&
+        std::any_of(args.begin(), args.end(), [](const VarRef& a) { return a->kind == Variable::Kind::SymScalar; }) &&
+        std::all_of(args.begin(), args.end(), [&](const VarRef& a) { return a->kind == Variable::Kind::SymScalar || tracer.isConstant(a); }))
+        // max(n, 8) of a symbolic size: torch.sym_max / sym_min in the graph, as Dynamo records it.
+        return tracer.callTensorOp(NodeOp::CallFunction, name == "max" ? "torch.sym_max" : "torch.sym_min", args, {}, callee, CallKind::Callable);
+    if (name == "abs" && args.size() == 1 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor)
+        return tracer.callTensorOp(NodeOp::CallFunction, "abs", args, {}, callee, CallKind::Callable);  // abs(t): a node
     if (std::optional<VarRef> r = callBuiltinOnObject(tracer, frame, name, args, kwargs)) return *r;
     if (name == "isinstance" && args.size() == 2) {
         // The outcome depends on the value's type: a value from a source is guarded (a list by its type and length).

@@ -15,6 +15,9 @@ namespace eng::capture {
 
 using frontend::Opcode;
 
+/// Breaks on itertools.takewhile / starmap, as Dynamo does (symbolic_eval_builtins.cpp).
+void breakOnUntracedItertools(Tracer& tracer, const vm::Value& function, const std::vector<VarRef>& args);
+
 namespace {
 
 using KwVars = std::vector<std::pair<std::string, VarRef>>;
@@ -400,6 +403,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     // torch.compiler.substitute_in_graph: the polyfill is inlined in the original's place (PolyfilledFunctionVariable).
     if (std::optional<vm::Value> polyfill = graphSubstitute(value)) return inlineFunction(frame, *polyfill, std::move(args), std::move(kwargs), nullptr);
     if (value.is(vm::Kind::Function)) {
+        breakOnUntracedItertools(*this, value, args);
         if (value.as<vm::FunctionObject>().attributes.contains("_torchdynamo_allow_in_graph"))
             return callTensorOp(NodeOp::CallFunction, "__main__." + value.as<vm::FunctionObject>().code->name, args, kwargs, value, CallKind::Callable);
         breakOnDataclassFieldsOfNonInstance(*this, value, args);
@@ -444,7 +448,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
     }
     if (value.is(vm::Kind::Class) && value.as<vm::ClassObject>().module == "builtins") {
         // list(...), dict(...), float("-inf"), ...: Dynamo's BuiltinVariable for the builtin types.
-        static const std::set<std::string> types = {"list", "tuple", "dict", "set", "frozenset", "int", "float", "bool", "str", "type"};
+        static const std::set<std::string> types = {"list", "tuple", "dict", "set", "frozenset", "int", "float", "bool", "str", "type", "slice"};
         const std::string& name = value.as<vm::ClassObject>().name;
         if (types.contains(name)) return callBuiltin(*this, frame, name, value, args, kwargs);
     }
@@ -464,7 +468,9 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         // (sorted() calls its key through the trace).
         std::vector<VarRef> all = args;
         for (const auto& kw : kwargs) all.push_back(kw.second);
-        if (name != "sorted" && madeClosureIn(all)) breakOnClosureArgument(*this, value);
+        // (enumerate/zip/reversed/list/tuple rebuild their items through the trace, closures included.)
+        static const std::set<std::string> kItemwise = {"sorted", "enumerate", "zip", "reversed", "list", "tuple", "len"};
+        if (!kItemwise.contains(name) && madeClosureIn(all)) breakOnClosureArgument(*this, value);
         if (callable->self && (readOnlyMethod(vm_, callable->self->value, name) || ownSetMutator(*callable->self, name)) &&
             allConstant(args, kwargs)) {
             // A method that only reads a constant (cls.__dataclass_fields__.values(), "-".join(names)): folded.

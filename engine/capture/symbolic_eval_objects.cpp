@@ -9,6 +9,7 @@
 #include <set>
 
 #include "capture/symbolic_eval.h"
+#include "ops/operators.h"
 
 namespace eng::capture {
 
@@ -275,6 +276,17 @@ void Tracer::checkDequeMethod(const VarRef& method, const std::vector<VarRef>& a
     unsupported("Unsupported method call", fmt::format("Dynamo does not know how to trace method `{}` of class `deque`", method->name),
                 {fmt::format("Avoid calling `deque.{}` in your code.", method->name), "Please report an issue to PyTorch."},
                 fmt::format("call_method DequeVariable() {} [{}] {{}}", method->name, fmt::join(shown, ", ")), 156);
+}
+
+/// a + b on a collections dict subclass whose operator is Python (Counter's __add__/__sub__): the class's method
+/// inlined on the dict, as Dynamo inlines collections' own code; nullopt for any other operands.
+std::optional<VarRef> dictClassOperator(Tracer& tracer, TraceFrame& frame, uint32_t op, const VarRef& a, const VarRef& b) {
+    const auto operand = ops::decodeBinaryOpArg(op);
+    if (!operand || operand->inplace || a->kind != Variable::Kind::Dict || !a->value.is(vm::Kind::Dict)) return std::nullopt;
+    const auto& cls = a->value.as<vm::DictObject>().cls;
+    std::optional<vm::Value> method = cls ? cls->lookup(ops::dunder(operand->op)) : std::nullopt;
+    if (!method || !method->is(vm::Kind::Function)) return std::nullopt;
+    return tracer.inlineFunction(frame, *method, {b}, {}, a);
 }
 
 std::optional<VarRef> Tracer::callDunder(TraceFrame& frame, const VarRef& object, const std::string& name, std::vector<VarRef> args) {

@@ -13,6 +13,9 @@ namespace eng::capture {
 
 using frontend::Opcode;
 
+/// Counter + Counter and the like, inlined from the class (symbolic_eval_objects.cpp); nullopt for other operands.
+std::optional<VarRef> dictClassOperator(Tracer& tracer, TraceFrame& frame, uint32_t op, const VarRef& a, const VarRef& b);
+
 namespace {
 
 /// The `operator` module function of a BINARY_OP / COMPARE_OP operand: "add", "iadd", "lt".
@@ -26,6 +29,15 @@ std::string compareName(uint32_t op) {
 }
 
 bool isTensorLike(const VarRef& v) { return v->kind == Variable::Kind::Tensor || v->kind == Variable::Kind::SymScalar; }
+
+/// A boolean (or uint8) tensor index, alone or in a tuple: x[mask] selects a data-dependent number of rows.
+bool boolMaskIndex(const VarRef& key) {
+    auto isMask = [](const VarRef& k) {
+        return k->kind == Variable::Kind::Tensor && (k->value.tensor().dtype() == tensor::DType::Bool || k->value.tensor().dtype() == tensor::DType::UInt8);
+    };
+    return key->kind == Variable::Kind::Tuple ? std::any_of(key->items.begin(), key->items.end(), isMask) : isMask(key);
+}
+
 
 }  // namespace
 
@@ -47,6 +59,7 @@ VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
         unsupported("Unsupported binary operator", fmt::format("Dynamo cannot trace `{}` on these operand types.", binaryName(op)), {},
                     fmt::format("operator.{}", binaryName(op)));
     }
+    if (std::optional<VarRef> r = dictClassOperator(*this, *current_, op, a, b)) return *r;
     if (isTensorLike(a) || isTensorLike(b))
         return noteSymExpr(callTensorOp(NodeOp::CallFunction, "operator." + binaryName(op), {a, b}, {}, vm::Value(), CallKind::Binary),
                            symExprOfBinary(op, a, b));
@@ -231,6 +244,11 @@ VarRef Tracer::getItem(const VarRef& container, const VarRef& key) {
         if (std::optional<VarRef> r = callDunder(*current_, container, "__getitem__", {key})) return *r;
         vm::typeError(fmt::format("'{}' object is not subscriptable", vm_.classOf(container->value)->name));
     }
+    if (container->kind == Variable::Kind::Tensor && boolMaskIndex(key))
+        // x[mask] has as many rows as the mask has true values: Dynamo does not capture such ops (nonzero underneath).
+        unsupported("Dynamic shape operator", "Operator `aten.nonzero.default`'s output shape depends on input Tensor data.",
+                    {"Enable tracing of dynamic shape operators with `torch._dynamo.config.capture_dynamic_output_shape_ops = True`"},
+                    "aten.nonzero.default", 36);
     if (container->kind == Variable::Kind::Tensor || ((container->kind == Variable::Kind::Tuple || container->kind == Variable::Kind::List) && container->node)) {
         VarRef result = callTensorOp(NodeOp::CallFunction, "operator.getitem", {container, key}, {}, vm::Value(), CallKind::GetItem);
         return result;

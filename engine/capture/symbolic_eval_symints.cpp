@@ -1,6 +1,8 @@
 // Symbolic ints in the trace (Dynamo's SymNodeVariable over a ShapeEnv): int arithmetic on symbols stays a graph
 // value that remembers its expression (sym_expr.h), and a comparison of such values becomes a guard on the symbols
 // it reads, so `depth - 1 == 0` or `s % 2 == 0` on a dynamic size keeps the size symbolic instead of breaking.
+#include <fmt/core.h>
+
 #include <algorithm>
 
 #include "capture/symbolic_eval.h"
@@ -27,6 +29,13 @@ VarRef Tracer::noteSymExpr(const VarRef& result, SymExprRef expr) {
 }
 
 VarRef Tracer::unaryOp(ops::UnaryOperator op, const VarRef& v) {
+    if (isUserInstance(v)) {
+        // -obj on a user object: obj.__neg__() inlined (__pos__, __invert__ likewise).
+        const std::string dunder = "__" + std::string(ops::info(op).function) + "__";
+        if (std::optional<VarRef> r = callDunder(*current_, v, dunder, {})) return *r;
+        unsupported("Unsupported unary operator", fmt::format("Dynamo cannot trace `{}` on this operand type.", ops::info(op).function), {},
+                    "operator." + std::string(ops::info(op).function));
+    }
     if (v->kind != Variable::Kind::Tensor && v->kind != Variable::Kind::SymScalar) {
         argOf(v);
         return constant(fx::applyUnary(op, exampleOf(v)));

@@ -125,6 +125,7 @@ vm::Value privateCopy(const vm::Value& value) {
     copy.setRequiresGrad(t.requiresGrad());
     auto object = std::make_shared<vm::TensorObject>(copy, value.as<vm::TensorObject>().parameter);
     object->dynamicMarks = value.as<vm::TensorObject>().dynamicMarks;  // mark_dynamic follows the tensor into the trace
+    object->staticMarks = value.as<vm::TensorObject>().staticMarks;  // and mark_static
     object->staticAddress = value.as<vm::TensorObject>().staticAddress;
     return vm::Value(object);
 }
@@ -361,7 +362,9 @@ Arg Tracer::argOf(const VarRef& v) {
                 // torch._dynamo.mark_dynamic / maybe_mark_dynamic: symbolic from the first compile.
                 const auto& marks = v->value.as<vm::TensorObject>().dynamicMarks;
                 bool marked = std::find(marks.begin(), marks.end(), static_cast<int64_t>(d)) != marks.end();
-                if ((changed || marked || options_.dynamicAll) && g.sizes[d] >= 2) {
+                const auto& pins = v->value.as<vm::TensorObject>().staticMarks;  // torch._dynamo.mark_static
+                bool pinned = std::find(pins.begin(), pins.end(), static_cast<int64_t>(d)) != pins.end();
+                if ((changed || marked || options_.dynamicAll) && !pinned && g.sizes[d] >= 2) {
                     g.dynamicDims[d] = true;
                     std::string symbol = "s" + std::to_string(symbolCount_++);
                     logCreateSymbol(symbol, std::to_string(g.sizes[d]), fmt::format("{}.size()[{}]", v->source->str(), d), "[2, int_oo]", g.origin);

@@ -1,6 +1,6 @@
 // Composite ops that move or combine elements by index: torch.roll (narrow and cat), scatter_add (index_put with
-// accumulate), F.one_hot (a comparison with arange) and torch.einsum (broadcast products summed over the
-// contracted letters). Their parts record their own derivatives.
+// accumulate), take_along_dim (gather of broadcast operands), F.one_hot (a comparison with arange) and torch.einsum
+// (broadcast products summed over the contracted letters). Their parts record their own derivatives.
 #include <algorithm>
 #include <string>
 
@@ -59,6 +59,27 @@ Value scatterAdd(const Args& a, bool inPlace) {
     for (int64_t k = 0; k < index.dim(); ++k)
         if (src.size(k) != index.size(k)) values = top("torch.narrow", {values, k, 0, index.size(k)});
     return op(inPlace ? "Tensor.index_put_" : "torch.index_put", {self, scatterIndices(index, dim), values, true});
+}
+
+/// torch.take_along_dim: gather along `dim` after broadcasting self and indices over the other dims; without a
+/// dim, of both flattened.
+Tensor takeAlongDim(const Tensor& self, const Tensor& indices, std::optional<int64_t> dim) {
+    if (!dim) return top("torch.gather", {top("Tensor.flatten", {self}), 0, top("Tensor.flatten", {indices})});
+    if (self.dim() != indices.dim())
+        fail(ErrorKind::Runtime, fmt::format("torch.take_along_dim(): input and indices should have the same number of dimensions, "
+                                             "but got {} dimensions for input, and {} dimensions for indices",
+                                             self.dim(), indices.dim()));
+    const int64_t rank = std::max<int64_t>(self.dim(), 1);
+    const int64_t d = *dim < 0 ? *dim + rank : *dim;
+    Shape selfShape = self.sizes(), indexShape = indices.sizes();
+    for (size_t k = 0; k < selfShape.size(); ++k) {
+        if (static_cast<int64_t>(k) == d) continue;
+        const int64_t a = selfShape[k], b = indexShape[k];
+        if (a != b && a != 1 && b != 1)
+            fail(ErrorKind::Runtime, fmt::format("The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}", a, b, k));
+        selfShape[k] = indexShape[k] = a == 1 ? b : a;
+    }
+    return top("torch.gather", {top("Tensor.expand", {self, ints(selfShape)}), d, top("Tensor.expand", {indices, ints(indexShape)})});
 }
 
 Tensor oneHot(const Tensor& x, int64_t classes) {
@@ -129,6 +150,8 @@ void registerIndexComposites(CompositeRegistry& r) {
     r.def({"torch.scatter_add", "Tensor.scatter_add"}, "scatter_add(Tensor self, int dim, Tensor index, Tensor src)",
           [](const Args& a) { return scatterAdd(a, false); });
     r.def({"Tensor.scatter_add_"}, "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src)", [](const Args& a) { return scatterAdd(a, true); });
+    r.def({"torch.take_along_dim", "Tensor.take_along_dim"}, "take_along_dim(Tensor self, Tensor indices, int? dim=None)",
+          [](const Args& a) { return Value(takeAlongDim(a.tensor(0), a.tensor(1), a.optInteger(2))); });
     r.def({"F.one_hot", "torch._C._nn.one_hot"}, "one_hot(Tensor self, int num_classes=-1)",
           [](const Args& a) { return Value(oneHot(a.tensor(0), a.integer(1))); });
     r.def({"torch.einsum"}, "einsum(str equation, Tensor[] *operands)", [](const Args& a) { return Value(einsum(a.str(0), a.tensorList(1))); });

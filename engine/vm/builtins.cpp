@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <ostream>
 
 #include "frontend/code_object.h"
@@ -282,6 +284,8 @@ void defineConstructors(Interpreter& vm) {
 }  // namespace
 
 void installBuiltinFunctions(Namespace& builtins);
+/// chr() and ord() (scalar_methods.cpp).
+void installTextBuiltins(Namespace& builtins);
 
 void installBuiltins(Interpreter& vm, Namespace& builtins) {
     vm.defineClass("object", "");
@@ -325,6 +329,7 @@ void installBuiltins(Interpreter& vm, Namespace& builtins) {
     builtins["None"] = Value();
     builtins["Ellipsis"] = ellipsisValue();
     installBuiltinFunctions(builtins);
+    installTextBuiltins(builtins);
 }
 
 void installBuiltinFunctions(Namespace& builtins) {
@@ -454,11 +459,26 @@ void installBuiltinFunctions(Namespace& builtins) {
         const Value& v = arg(a, 0, "round");
         std::optional<Value> digits = a.positional.size() > 1 ? std::optional<Value>(a.positional[1]) : a.take("ndigits");
         if (v.is(Kind::Tensor)) return callOp("torch.round", {v});
-        if (v.is(Kind::Int) || v.is(Kind::Bool)) return Value(v.asInt());
+        if (v.is(Kind::Int) || v.is(Kind::Bool)) {
+            if (!digits || digits->isNone() || digits->asInt() >= 0) return Value(v.asInt());
+            // round(1250, -2): to a multiple of 10**-ndigits, halves to even, as int.__round__.
+            const int64_t unit = static_cast<int64_t>(std::pow(10.0, static_cast<double>(-digits->asInt())));
+            return Value(static_cast<int64_t>(std::nearbyint(static_cast<double>(v.asInt()) / static_cast<double>(unit))) * unit);
+        }
         if (!v.is(Kind::Float)) typeError(fmt::format("type {} doesn't define __round__ method", m.classOf(v)->name));
         if (!digits || digits->isNone()) return Value(static_cast<int64_t>(std::nearbyint(v.asFloat())));
-        double scale = std::pow(10.0, static_cast<double>(digits->asInt()));
-        return Value(std::nearbyint(v.asFloat() * scale) / scale);
+        const double x = v.asFloat();
+        const int64_t n = digits->asInt();
+        if (!std::isfinite(x) || n > 300) return Value(x);
+        if (n >= 0) {
+            // Python rounds the exact binary value (2.675 is 2.67499999...: 2.67), which printf's correctly rounded
+            // decimal conversion does too.
+            char text[1024];
+            std::snprintf(text, sizeof text, "%.*f", static_cast<int>(n), x);
+            return Value(std::strtod(text, nullptr));
+        }
+        const double scale = std::pow(10.0, static_cast<double>(-n));
+        return Value(std::nearbyint(x / scale) * scale);
     });
     def("sorted", [](Interpreter& m, CallArgs& a) {
         std::optional<Value> key = a.take("key");

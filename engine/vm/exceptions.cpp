@@ -47,6 +47,10 @@ void installExceptions(Interpreter& vm, Namespace& builtins) {
         builtins[name] = Value(cls);
     }
     auto base = vm.builtinClass("BaseException");
+    // Unset chaining reads as Python's defaults (class attributes; raising and chaining set the instance's own).
+    base->dict["__cause__"] = Value();
+    base->dict["__context__"] = Value();
+    base->dict["__suppress_context__"] = Value(false);
     base->dict["__init__"] = makeNative("__init__", [](Interpreter&, CallArgs& args) {
         auto& self = args.positional.at(0).as<InstanceObject>();
         self.attributes["args"] = makeTuple(ValueList(args.positional.begin() + 1, args.positional.end()));
@@ -104,7 +108,8 @@ std::string Interpreter::formatException(const Value& exception, int depth) {
         return it->second;
     };
     if (depth < 16) {
-        bool suppress = instance.attributes.contains("__suppress_context__");
+        auto suppressed = instance.attributes.find("__suppress_context__");
+        bool suppress = suppressed != instance.attributes.end() && suppressed->second.asBool();
         if (auto cause = chained("__cause__")) {
             text += formatException(*cause, depth + 1) + kCauseSeparator;
         } else if (auto context = chained("__context__"); context && !suppress) {

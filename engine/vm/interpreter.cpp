@@ -270,6 +270,11 @@ Value Interpreter::runFrame(Frame& f) {
                             stack.push_back(Value(~v.asInt()));
                         } else if (in.opcode == Opcode::UnaryPositive && v.is(Kind::Bool)) {
                             stack.push_back(Value(v.asInt()));
+                        } else if (std::optional<Value> dunder = v.is(Kind::Instance) ? findAttr(v, in.opcode == Opcode::UnaryNegative   ? "__neg__"
+                                                                                          : in.opcode == Opcode::UnaryPositive ? "__pos__"
+                                                                                                                               : "__invert__")
+                                                                                : std::nullopt) {
+                            stack.push_back(call(*dunder, {}));
                         } else {
                             const char* symbol = in.opcode == Opcode::UnaryNegative ? "-" : in.opcode == Opcode::UnaryPositive ? "+" : "~";
                             typeError(fmt::format("bad operand type for unary {}: '{}'", symbol, classOf(v)->name));
@@ -488,7 +493,7 @@ Value Interpreter::runFrame(Frame& f) {
                             tlsReraising = true;
                             throw RaisedException(handledException_);
                         }
-                        raiseValue(pop(stack), cause);
+                        raiseValue(pop(stack), cause, in.arg == 2);
                     }
                     case Opcode::Reraise: {
                         Value exception = pop(stack);
@@ -572,11 +577,11 @@ Value Interpreter::runFrame(Frame& f) {
     }
 }
 
-void Interpreter::raiseValue(Value exception, const Value& cause) {
+void Interpreter::raiseValue(Value exception, const Value& cause, bool withCause) {
     if (exception.is(Kind::Class)) exception = call(exception, {});
     if (!exception.is(Kind::Instance) || !isInstance(exception, *builtinClass("BaseException")))
         typeError("exceptions must derive from BaseException");
-    if (!cause.isNone()) {
+    if (withCause) {  // `raise e from c` and `raise e from None` alike set __cause__ and suppress the context
         exception.as<InstanceObject>().attributes["__cause__"] = cause;
         exception.as<InstanceObject>().attributes["__suppress_context__"] = Value(true);
     }

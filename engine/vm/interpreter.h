@@ -197,7 +197,7 @@ private:
     bool importFromScriptDirectory(const std::string& name);
     /// Runs a module written in the subset (a polyfill) and registers it under `name`.
     Value loadPythonModule(const std::string& name, const char* source);
-    [[noreturn]] void raiseValue(Value exception, const Value& cause);
+    [[noreturn]] void raiseValue(Value exception, const Value& cause, bool withCause);
     std::string formatException(const Value& exception, int depth);
 
     std::ostream& out_;

@@ -13,6 +13,10 @@ namespace eng::vm {
 
 /// Tensor.untyped_storage() (tensor_storage.cpp).
 Value untypedStorage(Interpreter& vm, const Value& tensorValue, CallArgs& args);
+/// The str methods of scalar_methods.cpp (rsplit, partition, zfill, ...), or nullopt.
+std::optional<Value> strExtraAttribute(const Value& self, const std::string& name);
+/// int's methods and number attributes (scalar_methods.cpp), or nullopt.
+std::optional<Value> intAttribute(const Value& self, const std::string& name);
 
 namespace {
 
@@ -197,7 +201,7 @@ std::optional<Value> strAttribute(const Value& self, const std::string& name) {
          }},
     };
     auto it = kMethods.find(name);
-    if (it == kMethods.end()) return std::nullopt;
+    if (it == kMethods.end()) return strExtraAttribute(self, name);
     return bindMethod(self, name, it->second);
 }
 
@@ -566,6 +570,7 @@ std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, cons
             return std::nullopt;
         }
         case Kind::Set: return setAttribute(object, name);
+        case Kind::Int: return intAttribute(object, name);
         case Kind::Float:
             if (name == "is_integer")
                 return bindMethod(object, name, [](Interpreter&, const Value& s, CallArgs&) { return Value(s.asFloat() == std::floor(s.asFloat())); });

@@ -194,10 +194,12 @@ Value Interpreter::binaryOp(uint32_t op, const Value& a, const Value& b) {
     if (a.isNumber() && b.isNumber()) {
         if (auto result = numberOp(base, a, b)) return *result;
     }
-    if (a.is(Kind::Instance) || b.is(Kind::Instance)) {
+    // A collections dict subclass (Counter) defines its operators in Python, as a user class does.
+    auto classedDict = [](const Value& v) { return v.is(Kind::Dict) && v.as<DictObject>().cls != nullptr; };
+    if (a.is(Kind::Instance) || b.is(Kind::Instance) || classedDict(a) || classedDict(b)) {
         // `a += b` tries a.__iadd__(b) before a.__add__(b), then b.__radd__(a); NotImplemented hands over to the next.
         auto attempt = [&](const Value& self, const std::string& method, const Value& other) -> std::optional<Value> {
-            if (!self.is(Kind::Instance)) return std::nullopt;
+            if (!self.is(Kind::Instance) && !classedDict(self)) return std::nullopt;
             std::optional<Value> bound = findAttr(self, method);
             if (!bound) return std::nullopt;
             Value result = call(*bound, {other});

@@ -56,85 +56,74 @@ def reduce(function, iterable, *initial):
     for element in items[start:]:
         value = function(value, element)
     return value
+
+
+def _compiling():
+    import torch
+
+    return torch.compiler.is_compiling()
+
+
+class _lru_cache_wrapper:
+    # Eager calls are memoized (least recently used first out past maxsize); under capture the wrapped function is
+    # traced on every call and the cache ignored, as Dynamo does for functools.lru_cache-wrapped functions.
+    def __init__(self, func, maxsize, typed):
+        update_wrapper(self, func)
+        self._maxsize = maxsize
+        self._typed = typed
+        self._cache = {}
+        self._hits = 0
+        self._misses = 0
+
+    def __call__(self, *args, **kwargs):
+        if _compiling():
+            return self.__wrapped__(*args, **kwargs)
+        key = (args, tuple(sorted(kwargs.items())))
+        if self._typed:
+            key = key + tuple(type(a) for a in args)
+        if key in self._cache:
+            self._hits += 1
+            value = self._cache.pop(key)
+            self._cache[key] = value
+            return value
+        self._misses += 1
+        value = self.__wrapped__(*args, **kwargs)
+        if self._maxsize is None or self._maxsize > 0:
+            self._cache[key] = value
+            if self._maxsize is not None and len(self._cache) > self._maxsize:
+                del self._cache[next(iter(self._cache))]
+        return value
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return partial(self, obj)
+
+    def cache_info(self):
+        return (self._hits, self._misses, self._maxsize, len(self._cache))
+
+    def cache_clear(self):
+        self._cache = {}
+        self._hits = 0
+        self._misses = 0
+
+
+def lru_cache(maxsize=128, typed=False):
+    if callable(maxsize) and not isinstance(maxsize, bool):
+        return _lru_cache_wrapper(maxsize, 128, typed)
+    if maxsize is not None and maxsize < 0:
+        maxsize = 0
+
+    def decorating(func):
+        return _lru_cache_wrapper(func, maxsize, typed)
+
+    return decorating
+
+
+def cache(func):
+    return _lru_cache_wrapper(func, None, False)
 )PY";
 
-const char* kItertools = R"PY(
-def product(*iterables, repeat=1):
-    pools = [list(pool) for pool in iterables] * repeat
-    result = [()]
-    for pool in pools:
-        result = [combination + (item,) for combination in result for item in pool]
-    return iter(result)
-
-
-def chain(*iterables):
-    out = []
-    for iterable in iterables:
-        out.extend(iterable)
-    return iter(out)
-
-
-def from_iterable(iterables):
-    out = []
-    for iterable in iterables:
-        out.extend(iterable)
-    return iter(out)
-
-
-chain.from_iterable = from_iterable
-
-
-def islice(iterable, *bounds):
-    if len(bounds) == 1:
-        start, stop, step = 0, bounds[0], 1
-    else:
-        start = bounds[0] if bounds[0] is not None else 0
-        stop = bounds[1]
-        step = bounds[2] if len(bounds) > 2 and bounds[2] is not None else 1
-    return _islice_items(iter(iterable), start, stop, step)
-
-
-def _islice_items(iterator, start, stop, step):
-    # Lazy, as CPython's: an item is pulled only when asked for, and none past `stop` (infinite inputs work).
-    index = 0
-    wanted = start
-    if stop is not None and index >= stop:
-        return
-    for item in iterator:
-        if index == wanted:
-            yield item
-            wanted += step
-        index += 1
-        if stop is not None and index >= stop:
-            return
-
-
-def zip_longest(*iterables, fillvalue=None):
-    lists = [list(iterable) for iterable in iterables]
-    longest = max([len(items) for items in lists]) if lists else 0
-    return iter([tuple(items[i] if i < len(items) else fillvalue for items in lists) for i in range(longest)])
-
-
-def accumulate(iterable, func=None, *, initial=None):
-    items = list(iterable)
-    out = []
-    total = initial
-    if initial is not None:
-        out.append(initial)
-    for i, item in enumerate(items):
-        if i == 0 and initial is None:
-            total = item
-        elif func is None:
-            total = total + item
-        else:
-            total = func(total, item)
-        out.append(total)
-    return iter(out)
-
-
-def repeat(obj, times):
-    return iter([obj for _ in range(times)])
-)PY";
 
 // The rest of `operator`; its operator functions are generated from ops/operators.def.
 const char* kOperatorRest = R"PY(
@@ -261,6 +250,52 @@ class suppress:
 
     def __exit__(self, exctype, excinst, exctb):
         return exctype is not None and issubclass(exctype, self._exceptions)
+
+
+class ExitStack:
+    # Exit callbacks run last-in first-out; one that returns true swallows the exception for the ones before it.
+    def __init__(self):
+        self._exit_callbacks = []
+
+    def __enter__(self):
+        return self
+
+    def enter_context(self, cm):
+        result = type(cm).__enter__(cm)
+        self._exit_callbacks.append(lambda typ, value, tb: type(cm).__exit__(cm, typ, value, tb))
+        return result
+
+    def push(self, exit):
+        self._exit_callbacks.append(exit)
+        return exit
+
+    def callback(self, callback, *args, **kwds):
+        def _exit_wrapper(typ, value, tb):
+            callback(*args, **kwds)
+
+        self._exit_callbacks.append(_exit_wrapper)
+        return callback
+
+    def pop_all(self):
+        new_stack = ExitStack()
+        new_stack._exit_callbacks = self._exit_callbacks
+        self._exit_callbacks = []
+        return new_stack
+
+    def close(self):
+        self.__exit__(None, None, None)
+
+    def __exit__(self, typ, value, tb):
+        suppressed = False
+        pending = value
+        while self._exit_callbacks:
+            cb = self._exit_callbacks.pop()
+            if pending is None:
+                cb(None, None, None)
+            elif cb(type(pending), pending, None):
+                suppressed = True
+                pending = None
+        return suppressed and typ is not None
 )PY";
 
 // torch.onnx: this runtime exports nothing, so no call ever runs inside an ONNX export (Dynamo folds it too).
@@ -319,6 +354,10 @@ std::string operatorModuleSource() {
 
 }  // namespace
 
+/// itertools written in the subset (python_polyfills_itertools.cpp).
+const char* itertoolsPolyfillSource();
+/// torch.library (custom_op) written in the subset (torch_library_polyfill.cpp).
+const char* torchLibraryPolyfillSource();
 /// torch.amp.grad_scaler (GradScaler) written in the subset (grad_scaler_polyfill.cpp).
 const char* gradScalerPolyfillSource();
 /// torch.func (vmap) written in the subset (func_polyfill.cpp).
@@ -331,13 +370,13 @@ const char* tensorStoragePolyfillSource(const std::string& module);
 const char* polyfillSource(const std::string& module) {
     static const std::string kOperator = operatorModuleSource();
     static const std::map<std::string, const char*> kSources = {
-        {"functools", kFunctools}, {"itertools", kItertools}, {"contextlib", kContextlib}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer},
+        {"functools", kFunctools}, {"itertools", itertoolsPolyfillSource()}, {"contextlib", kContextlib}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer},
                                                                   {"torch.onnx", kTorchOnnx}, {"torch.distributed", kTorchDistributed},
                                                                   {"torch.distributions", distributionsPolyfillSource()},
                                                                   {"torch.amp.grad_scaler", gradScalerPolyfillSource()},
                                                                   {"torch.func", funcPolyfillSource()}, {"heapq", heapqPolyfillSource()},
                                                                   {"torch.autograd.function", autogradFunctionPolyfillSource()},
-                                                                  {"abc", abcPolyfillSource()}};
+                                                                  {"abc", abcPolyfillSource()}, {"torch.library", torchLibraryPolyfillSource()}};
     auto it = kSources.find(module);
     if (const char* storage = tensorStoragePolyfillSource(module); it == kSources.end() && storage) return storage;
     if (const char* utils = torchUtilsPolyfillSource(module); it == kSources.end() && utils) return utils;

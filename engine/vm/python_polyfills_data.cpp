@@ -56,6 +56,37 @@ def _counter_total(self):
     return sum(self.values())
 
 
+def _counter_add(self, other):
+    # Counts summed, keeping the positive ones (CPython's Counter.__add__); __sub__ likewise with differences.
+    if not isinstance(other, Counter):
+        return NotImplemented
+    result = Counter()
+    for elem, count in self.items():
+        total = count + other[elem]
+        if total > 0:
+            result[elem] = total
+    for elem, count in other.items():
+        if elem not in self and count > 0:
+            result[elem] = count
+    return result
+
+
+def _counter_sub(self, other):
+    if not isinstance(other, Counter):
+        return NotImplemented
+    result = Counter()
+    for elem, count in self.items():
+        difference = count - other[elem]
+        if difference > 0:
+            result[elem] = difference
+    for elem, count in other.items():
+        if elem not in self and count < 0:
+            result[elem] = 0 - count
+    return result
+
+
+Counter.__add__ = _counter_add
+Counter.__sub__ = _counter_sub
 Counter.most_common = _counter_most_common
 Counter.elements = _counter_elements
 Counter.update = _counter_update

@@ -133,6 +133,21 @@ Value compileTarget(Interpreter& vm, const Value& target, std::shared_ptr<const 
         Value entry = vm.getAttr(vm.importModule("torch.optim.optimizer"), "step");
         return Value(std::make_shared<BoundMethodObject>(target.as<BoundMethodObject>().self, compiledFunction(entry.as<FunctionObject>(), options)));
     }
+    // A @torch.no_grad() / enable_grad() / inference_mode() function: the same manager around the compiled
+    // function (Dynamo traces the decorator's wrapper, entering the mode inside the frame it compiles).
+    if (target.is(Kind::Native)) {
+        const auto& attributes = target.as<NativeObject>().attributes;
+        auto wrapped = attributes.find("__wrapped__");
+        auto grad = attributes.find("grad_mode_enabled");
+        if (wrapped != attributes.end() && grad != attributes.end() && wrapped->second.is(Kind::Function)) {
+            Value torchModule = vm.modules().at("torch");
+            auto inference = attributes.find("inference_mode");
+            Value manager = inference != attributes.end()
+                                ? vm.call(vm.getAttr(torchModule, "inference_mode"), {inference->second})
+                                : vm.call(vm.getAttr(torchModule, grad->second.asBool() ? "enable_grad" : "no_grad"), {});
+            return vm.call(manager, {compiledFunction(wrapped->second.as<FunctionObject>(), std::move(options))});
+        }
+    }
     // Builtins have no frames to capture: PyTorch's wrapper would only run them.
     if (target.is(Kind::BoundMethod) || target.is(Kind::Native) || target.is(Kind::Class)) return target;
     raise("RuntimeError", "torch.compile: expected a function or an nn.Module");
@@ -159,8 +174,7 @@ void defineGradMode(Interpreter& vm, ModuleObject& torch, const char* name, bool
         setGradMode(m, prev == attributes.end() || prev->second.asBool());
         return Value(false);
     });
-    cls->dict["__call__"] = makeNative("__call__", [enabled](Interpreter&, CallArgs& a) {
-        Value function = a.positional.at(1);
+    auto decorate = [enabled](const Value& function) {
         Value decorated = makeNative("decorated", [function, enabled](Interpreter& m, CallArgs& inner) {
             bool previous = tensor::autograd::isGradEnabled();
             setGradMode(m, enabled);
@@ -177,6 +191,12 @@ void defineGradMode(Interpreter& vm, ModuleObject& torch, const char* name, bool
         decorated.as<NativeObject>().attributes["__wrapped__"] = function;
         decorated.as<NativeObject>().attributes["grad_mode_enabled"] = Value(enabled);
         return decorated;
+    };
+    cls->dict["__call__"] = makeNative("__call__", [decorate](Interpreter&, CallArgs& a) { return decorate(a.positional.at(1)); });
+    // `@torch.no_grad` without parentheses: the class called with the function decorates it at once.
+    cls->dict["__new__"] = makeNative("__new__", [decorate](Interpreter&, CallArgs& a) {
+        if (a.positional.size() > 1) return decorate(a.positional[1]);
+        return Value(std::make_shared<InstanceObject>(a.positional.at(0).ref<ClassObject>()));
     });
     torch.attributes[name] = Value(cls);
 }
@@ -230,6 +250,7 @@ void defineInferenceMode(Interpreter& vm, ModuleObject& torch) {
         // As no_grad's: the capture engine inlines the function under its grad mode.
         decorated.as<NativeObject>().attributes["__wrapped__"] = function;
         decorated.as<NativeObject>().attributes["grad_mode_enabled"] = Value(!mode);
+        decorated.as<NativeObject>().attributes["inference_mode"] = Value(mode);
         return decorated;
     });
     torch.attributes["inference_mode"] = Value(cls);

@@ -215,6 +215,22 @@ void installTorchRuntime(Interpreter& vm, ModuleObject& torch, ModuleObject& dyn
         "is_deterministic_algorithms_warn_only_enabled", [](Interpreter&, CallArgs&) { return Value(deterministic().warnOnly); });
     dynamo.attributes["mark_dynamic"] = makeNative("mark_dynamic", markDims(true));
     dynamo.attributes["maybe_mark_dynamic"] = makeNative("maybe_mark_dynamic", markDims(false));
+    dynamo.attributes["mark_static"] = makeNative("mark_static", [](Interpreter& m, CallArgs& a) {
+        // mark_static(t, index=None): the given dims (all of them without one) stay static.
+        std::optional<Value> index = a.positional.size() > 1 ? std::optional<Value>(a.positional[1]) : a.take("index");
+        const Value& t = a.positional.at(0);
+        if (!t.is(Kind::Tensor)) return Value();
+        std::vector<int64_t> dims;
+        if (index && !index->isNone()) {
+            dims = markedDims(m, t, *index);
+        } else {
+            for (int64_t d = 0; d < t.tensor().dim(); ++d) dims.push_back(d);
+        }
+        auto& pins = t.as<TensorObject>().staticMarks;
+        for (int64_t d : dims)
+            if (std::find(pins.begin(), pins.end(), d) == pins.end()) pins.push_back(d);
+        return Value();
+    });
     dynamo.attributes["mark_static_address"] = makeNative("mark_static_address", [](Interpreter&, CallArgs& a) {
         const Value& t = a.positional.at(0);
         if (!t.is(Kind::Tensor)) typeError("mark_static_address expects a tensor");

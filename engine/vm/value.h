@@ -116,6 +116,8 @@ struct TensorObject : Object {
     bool parameter;  // made by nn.Parameter: modules register it on attribute assignment
     /// torch._dynamo.mark_dynamic / maybe_mark_dynamic: dims the capture engine keeps symbolic from the first compile.
     std::vector<int64_t> dynamicMarks;
+    /// torch._dynamo.mark_static: dims kept static whatever automatic dynamic or dynamic=True would make of them.
+    std::vector<int64_t> staticMarks;
     bool staticAddress = false;  // torch._dynamo.mark_static_address: CUDA graphs read it in place
 };
 struct DTypeObject : Object {
