@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace eng::inductor::cuda {
 
@@ -72,6 +73,13 @@ bool bytecodeTierAvailable(const std::string& arch) {
     (void)arch;
     return false;
 #endif
+}
+
+bool bytecodeSlowerThanQuickTier(const Kernel& kernel) {
+    if (bytecodeRunsInPieces(kernel)) return true;
+    if (!kernel.isReduction()) return false;
+    const std::optional<int64_t> points = constantValue(product(kernel.reductionRanges));
+    return points && *points > kLongRowPoints;
 }
 
 BytecodePrograms::BytecodePrograms(eng::cuda::DeviceContext& device, std::vector<std::unique_ptr<bytecode::Program>> programs)

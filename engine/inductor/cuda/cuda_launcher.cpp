@@ -135,7 +135,7 @@ private:
     }
 
     /// Kernels the kernel cache has compile now (a disk read); the others start on the interpreter tier (nothing to
-    /// compile), else on the quick tier where it covers them, while their optimised kernels compile in the background
+    /// compile; the quick tier where it covers a kernel the interpreter runs slowly), else on the quick tier, while their optimised kernels compile in the background
     /// (cuda_tiers.h); the rest compile now.
     void compileTiered() {
         const std::string& arch = device_.arch();
@@ -154,7 +154,9 @@ private:
         for (size_t i = 0; i < kernels_.size(); ++i) {
             const bool miss = tiered && !compiler.cached(jobs[i].key);
             std::string whyNot;
-            if (miss && interpreter) programs[i] = encodeKernelBytecode(kernels_[i], &whyNot);
+            const bool quickCovers = miss && nvptx::quickTierCovers(kernels_[i], arch);
+            if (miss && interpreter && !(quickCovers && cuda::bytecodeSlowerThanQuickTier(kernels_[i])))
+                programs[i] = encodeKernelBytecode(kernels_[i], &whyNot);
             if (programs[i]) {
                 interpreted_[i] = quickTier_[i] = true;
                 info_[i] = {0, "the GPU interpreter tier (its bytecode, nothing compiled) while the optimised kernel compiles"};
@@ -162,7 +164,7 @@ private:
                 continue;
             }
             nowIndex.push_back(i);
-            if (miss && nvptx::quickTierCovers(kernels_[i], arch)) {
+            if (quickCovers) {
                 quickTier_[i] = true;
                 later.push_back(jobs[i]);
                 now.push_back({"quick tier\n" + jobs[i].key, [this, i, key = jobs[i].key, &arch] {

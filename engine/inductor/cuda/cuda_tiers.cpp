@@ -51,7 +51,7 @@ private:
 TierSettings tierSettingsFromEnvironment() {
     TierSettings settings;
     settings.tiered = environmentInt("CWB_CUDA_TIERS", 1) != 0;
-    settings.interpreter = environmentInt("CWB_CUDA_INTERPRETER", 0) != 0;
+    settings.interpreter = environmentInt("CWB_CUDA_INTERPRETER", 1) != 0;
     settings.quickJitLevel = std::clamp(environmentInt("CWB_CUDA_QUICK_JIT_OPT", settings.quickJitLevel), 0, 4);
     settings.quickLaunches = std::max(0, environmentInt("CWB_CUDA_QUICK_LAUNCHES", settings.quickLaunches));
     const char* load = std::getenv("CWB_CUDA_QUICK_LOAD");

@@ -16,9 +16,9 @@
 namespace eng::inductor::cuda {
 
 /// Settings from the environment: CWB_CUDA_TIERS=0 compiles every kernel's optimised tier before the first call
-/// (default 1); CWB_CUDA_INTERPRETER=1 starts kernels on the GPU interpreter tier instead of the quick tier
-/// (bytecode_tier.h: nothing compiled, default 0 until measured on a GPU; kernels the bytecode cannot express take the
-/// quick tier); CWB_CUDA_QUICK_JIT_OPT=0..4 the driver's optimisation level for the quick tier's PTX (default 1);
+/// (default 1); CWB_CUDA_INTERPRETER=0 starts kernels on the quick tier instead of the GPU interpreter tier
+/// (bytecode_tier.h: nothing compiled, default 1; kernels the bytecode cannot express or runs slowly take the quick
+/// tier); CWB_CUDA_QUICK_JIT_OPT=0..4 the driver's optimisation level for the quick tier's PTX (default 1);
 /// CWB_CUDA_QUICK_LAUNCHES=N: a kernel's launches on the quick tier before a launch waits for the optimised one
 /// (default 8, so that a loop past its first calls runs at full speed however long the compile takes);
 /// CWB_CUDA_TIER_SWAP=launches swaps exactly then, not as soon as the optimised kernels are ready (tests, and
