@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "capture/capture_engine.h"
+#include "capture/compile_profile.h"
 #include "capture/guard_filter.h"
 #include "fx/backend_options.h"
 #include "fx/cache_events.h"
@@ -172,6 +173,8 @@ vm::CompileOptions CaptureEngine::withInductorConfig(const vm::CompileOptions& o
 
 CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, const vm::ValueList& view, const vm::CompileOptions& options) {
     auto started = std::chrono::steady_clock::now();
+    const bool profiling = compileProfileEnabled();
+    const CompileCounters atStart = profiling ? compileCountersNow() : CompileCounters{};
     if (cache.frameId < 0) cache.frameId = nextFrameId_++;
     traces::CompileKey key;
     key.frameId = cache.frameId;
@@ -313,6 +316,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         traceOptions.breakBefore[*result.restartAt] = *result.graphBreak;
     }
     if (result.returned) fx::logComponent("dynamo", fmt::format("Step 1: torchdynamo done tracing {} (RETURN_VALUE)", cache.functionName));
+    const CompileCounters traced = profiling ? compileCountersNow() : CompileCounters{};
 
     CacheEntry entry;
     entry.compileNumber = static_cast<int>(cache.entries.size());
@@ -394,6 +398,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
         if (logs_.graphSizes) logLines(log(), prefix + "[__graph_sizes] ", fx::graphSizes(*graph, fmt::format("__compiled_fn_{}", uniqueGraphs_)));
         if (explain_) explain_->graphs.push_back(graph);
     }
+    const CompileCounters backendDone = profiling ? compileCountersNow() : CompileCounters{};
     if (entry.graphBreak) {
         const GraphBreakInfo& info = *entry.graphBreak;
         if (info.breakType.rfind("Unsupported Tensor.item()", 0) == 0) {
@@ -473,6 +478,7 @@ CacheEntry* CaptureEngine::compileEntry(FrameCache& cache, vm::Frame& frame, con
     compile.inputCount = static_cast<int64_t>(entry.inputs.size());
     compile.phases.push_back({"entire_frame_compile", secondsSince(started)});
     compile.phases.push_back({"backend_compile", backendSeconds});
+    if (profiling) printCompileProfile(key.str(), cache.functionName, atStart, traced, backendDone, backendPhases);
     for (traces::PhaseTime& phase : backendPhases) compile.phases.push_back(std::move(phase));
     if (sink_) sink_->compileFinished(compile);
     cache.entries.push_back(std::move(entry));

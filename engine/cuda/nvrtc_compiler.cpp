@@ -194,13 +194,17 @@ KernelCompileOutcome KernelCompiler::compileCached(const std::string& entry, con
         disk.store(key, withEntry(entry, kernel->cubin));
         outcome.origin = generator;
     }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::lock_guard lock(mutex_);
     if (outcome.origin == KernelOrigin::DiskCache) ++stats_.diskHits;
-    else ++stats_.compiles;
+    else {
+        ++stats_.compiles;
+        stats_.compileSeconds += seconds;
+    }
     // Two threads may have compiled the same source: both get the first one stored.
     auto [it, inserted] = memory_.emplace(key, std::move(kernel));
     outcome.kernel = it->second;
-    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    outcome.seconds = seconds;
     return outcome;
 }
 

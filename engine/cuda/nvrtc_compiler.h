@@ -55,6 +55,7 @@ struct KernelCacheStats {
     int64_t diskHits = 0;
     int64_t compiles = 0;
     int64_t sameSource = 0;  // kernels of a batch that took another's compile (same code but for names)
+    double compileSeconds = 0;  // the compiles' time, summed over the threads they ran on
 };
 
 // One kernel to compile: its cache key (jobs with equal keys compile once) and how to compile it.

@@ -281,6 +281,20 @@ bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tenso
     return heads <= 65535 && outer <= 65535 && heads > 0 && outer > 0;
 }
 
+EagerKernel flashForwardKernel(const cuda::DeviceContext& context, DType dtype, int64_t headDim, bool causal) {
+    return {KernelKey(context, "flash_attention").add(dtype).add(headDim).add(int64_t{causal}),
+            [=] { return cudagen::flashAttentionKernel(dtype, static_cast<int>(headDim), causal); }};
+}
+
+void prefetchFlashAttention(const Tensor& query, bool causal) {
+    if (!memoEnabled() || prefetchLevel() < 1) return;
+    const cuda::DeviceContext& context = cuda::DeviceContext::get(normalizeDevice(query.device()).index());
+    const int64_t dim = query.sizes().back();
+    std::vector<EagerKernel> kernels = flashBackwardKernels(context, query.dtype(), dim, causal);
+    kernels.insert(kernels.begin(), flashForwardKernel(context, query.dtype(), dim, causal));
+    prefetch(context, std::move(kernels));
+}
+
 Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale, Tensor* logsumexp) {
     const Tensor q = flashReadable(asFourDims(query)), k = flashReadable(asFourDims(key)), v = flashReadable(asFourDims(value));
     const int64_t batch = q.sizes()[0], heads = q.sizes()[1], queries = q.sizes()[2], keys = k.sizes()[2], dim = q.sizes()[3];
@@ -309,8 +323,9 @@ Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& valu
     void* args[] = {&qp, &kp, &vp, &op, &lp, &l, &s, &scaleLog2e,
                     &strides[0][0], &strides[0][1], &strides[0][2], &strides[1][0], &strides[1][1], &strides[1][2],
                     &strides[2][0], &strides[2][1], &strides[2][2], &strides[3][0], &strides[3][1], &strides[3][2]};
-    const KernelKey memoKey = KernelKey(context, "flash_attention").add(q.dtype()).add(dim).add(int64_t{causal});
-    launchMemoized(context, memoKey, [&] { return cudagen::flashAttentionKernel(q.dtype(), static_cast<int>(dim), causal); }, shape, args);
+    // The first forward queues the backward's compile: a training step reaches it next.
+    const EagerKernel kernel = flashForwardKernel(context, q.dtype(), dim, causal);
+    launchMemoized(context, kernel.key, kernel.source, shape, args, [&] { return flashBackwardKernels(context, q.dtype(), dim, causal); });
     if (logsumexp) *logsumexp = reshape(rowLse, Shape(query.sizes().begin(), query.sizes().end() - 1));
     if (interleaved) return out;
     Shape outSizes(query.sizes().begin(), query.sizes().end() - 1);

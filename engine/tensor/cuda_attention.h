@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cuda/nvrtc_compiler.h"
+#include "tensor/cuda_launch_memo.h"
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
 
@@ -46,6 +47,13 @@ bool flashAttentionBackwardSupported(const Tensor& query, const Tensor& key, con
 // [batch, heads, L] float32), which spares the backward a walk over the keys; undefined: computed here.
 Tensor flashAttentionBackward(const Tensor& grad, const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& out, bool causal,
                               double scale, const Tensor& logsumexp = Tensor());
+// The flash kernels under the memo keys their launches use, for prefetching (tensor/cuda_launch_memo.h).
+EagerKernel flashForwardKernel(const cuda::DeviceContext& context, DType dtype, int64_t headDim, bool causal);
+std::vector<EagerKernel> flashBackwardKernels(const cuda::DeviceContext& context, DType dtype, int64_t headDim, bool causal);
+// Queues the compiles of the flash forward and backward for an sdpa over query (4-D, on CUDA, flash-supported) at
+// prefetch level 1 and above: an sdpa that records history runs the composite, and meets the flash kernels when its
+// graph is differentiated (the backward) and compiled (the forward, an extern call).
+void prefetchFlashAttention(const Tensor& query, bool causal);
 // x itself when the kernels can read it (rows 16-byte aligned, dense along the head dim), else a dense copy.
 Tensor flashReadable(const Tensor& x);
 

@@ -198,7 +198,9 @@ GeneratedKernel pointwiseKernel(const PointwiseSpec& spec) {
     code += "  (void)s0; (void)s1; (void)i0;\n";
     code += "  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {\n";
     code += fmt::format("    long long rem = i, off[{}] = {{0}};\n", kMaxOperands);
-    code += "    for (int d = g.ndim - 1; d >= 0; --d) {\n";
+    // The dims loop stays rolled: NVRTC unrolls it otherwise, and each eager kernel then took about 45% longer to
+    // compile (65 against 45 ms for a bf16 add, sm_90) for the same 64-bit divisions per dim.
+    code += "    #pragma unroll 1\n    for (int d = g.ndim - 1; d >= 0; --d) {\n";
     code += "      long long idx = rem % g.sizes[d];\n      rem /= g.sizes[d];\n";
     code += fmt::format("      for (int k = 0; k < {}; ++k) off[k] += idx * g.strides[k][d];\n", inputs + 1);
     code += "    }\n";

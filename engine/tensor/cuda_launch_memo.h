@@ -1,11 +1,14 @@
 // Eager CUDA kernels memoized per op spec: the first launch of a spec on a device builds its source (tens of
 // kilobytes with the shared prelude), compiles it through KernelCompiler's caches and loads it; later launches find
-// the loaded function by the spec's short key, so no source is built, copied or hashed per launch.
+// the loaded function by the spec's short key, so no source is built, copied or hashed per launch. A first launch may
+// also name kernels it makes likely soon (a flash forward's backward passes), which compile on background threads.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cuda/device_context.h"
 #include "tensor/dtype.h"
@@ -33,13 +36,41 @@ struct MemoizedKernel {
     std::string entry;
 };
 
+// A kernel by its key and its source's generator (which must depend on nothing the key does not name, and may run
+// on another thread: it captures by value).
+struct EagerKernel {
+    KernelKey key;
+    std::function<cuda::KernelSource()> source;
+};
+
 // Whether launches use the memo: CWB_EAGER_KERNEL_MEMO=0 turns it off, so that every launch builds its source and
 // looks it up in the compiler's cache as before (to measure what the memo saves).
 bool memoEnabled();
+// How far first launches compile ahead (CWB_EAGER_PREFETCH): 0 never; 1 (default) the kernels a launch makes
+// certain or near-certain (a flash forward's backward passes, a backward's second pass); 2 also a pointwise
+// kernel's siblings (the family's other ops over the same dtype).
+int prefetchLevel();
 // The kernel of key, or null before its first launch.
 const MemoizedKernel* findMemoized(const KernelKey& key);
-// Compiles `source` for context's device, loads it and keeps it under key.
+// Compiles `source` for context's device (or takes a prefetch of key, waiting for it), loads it and keeps it
+// under key.
 const MemoizedKernel& memoize(cuda::DeviceContext& context, const KernelKey& key, const cuda::KernelSource& source);
+// Queues the kernels that are neither memoized nor already queued for the prefetch threads (one less than the
+// machine's hardware threads, at most 15); memoize() of a key then waits for its prefetch if a thread is compiling
+// it, and compiles it itself if none has started it yet.
+void prefetch(const cuda::DeviceContext& context, std::vector<EagerKernel> kernels);
+
+// Where this process's eager kernels came from: compiled (or read from the kernel cache) by their first launch, with
+// the wall time that took; compiled by a prefetch thread, with the time the launch waited for it; and prefetches
+// queued. Monotonic counters.
+struct EagerKernelStats {
+    int64_t compiled = 0;
+    double compileSeconds = 0;
+    int64_t fromPrefetch = 0;
+    double prefetchWaitSeconds = 0;
+    int64_t prefetched = 0;
+};
+EagerKernelStats eagerKernelStats();
 
 // Launches the kernel key names on context's stream; `makeSource()` (returning a cuda::KernelSource) runs only on
 // the first launch of key, so key must name everything it depends on.
@@ -50,6 +81,14 @@ void launchMemoized(cuda::DeviceContext& context, const KernelKey& key, MakeSour
     const MemoizedKernel* kernel = findMemoized(key);
     if (kernel == nullptr) kernel = &memoize(context, key, makeSource());
     context.launchFunction(kernel->function, shape, args, kernel->entry);
+}
+
+// launchMemoized, and on key's first launch queues the prefetch of `followers()` (a std::vector<EagerKernel>).
+template <class MakeSource, class Followers>
+void launchMemoized(cuda::DeviceContext& context, const KernelKey& key, MakeSource&& makeSource, const cuda::LaunchShape& shape,
+                    void** args, Followers&& followers) {
+    if (memoEnabled() && prefetchLevel() > 0 && findMemoized(key) == nullptr) prefetch(context, followers());
+    launchMemoized(context, key, makeSource, shape, args);
 }
 
 }  // namespace eng::tensor::cudaops

@@ -330,8 +330,10 @@ Tensor scaledDotProductAttention(const Tensor& query, const Tensor& key, const T
     const double factor = scale.value_or(1.0 / std::sqrt(static_cast<double>(query.size(-1))));
     // The fused CUDA kernel has no backward of its own: a call that records history keeps the composite path.
     const bool recording = autograd::isGradEnabled() && (query.requiresGrad() || key.requiresGrad() || value.requiresGrad());
-    if (!attnMask.defined() && dropoutP == 0 && !recording && cudaops::flashAttentionSupported(query, key, value))
-        return cudaops::flashAttention(query, key, value, isCausal, factor);
+    if (!attnMask.defined() && dropoutP == 0 && cudaops::flashAttentionSupported(query, key, value)) {
+        if (!recording) return cudaops::flashAttention(query, key, value, isCausal, factor);
+        if (cudaops::flashAttentionBackwardSupported(query, key, value)) cudaops::prefetchFlashAttention(query, isCausal);
+    }
     Tensor scores = mul(matmul(query, transpose(key, -2, -1)), Scalar(factor));
     const int64_t queries = query.size(-2), keys = key.size(-2);
     if (isCausal) {
