@@ -19,7 +19,8 @@ bool bytecodeTierAvailable(const std::string& arch);
 /// The architectures with machine code in the embedded image, as CWB_BYTECODE_ARCHS listed them ("80,86,...").
 std::string bytecodeTierArchitectures();
 
-/// Whether the interpreter runs `kernel` much slower than the quick tier would, which then takes it where it covers it:
+/// Whether the interpreter runs `kernel` much slower than the quick tier, which then takes it (or, where the quick tier
+/// does not cover it, the optimised kernel compiles before the first call, as without tiers):
 /// reductions over the outer range (a thread per piece of rows, its partials read and written in memory per element:
 /// B6's first call took 0.668 s against the quick tier's 0.051, H100, 2026-11-27) and rows longer than
 /// kLongRowPoints (a thread per row: B2's 8192 rows of 8192 took 0.063 s against 0.036; B3's rows of 1024 0.014

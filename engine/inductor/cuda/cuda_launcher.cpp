@@ -135,7 +135,7 @@ private:
     }
 
     /// Kernels the kernel cache has compile now (a disk read); the others start on the interpreter tier (nothing to
-    /// compile; the quick tier where it covers a kernel the interpreter runs slowly), else on the quick tier, while their optimised kernels compile in the background
+    /// compile; not a kernel it runs slowly, bytecode_tier.h), else on the quick tier while their optimised kernels compile in the background
     /// (cuda_tiers.h); the rest compile now.
     void compileTiered() {
         const std::string& arch = device_.arch();
@@ -153,10 +153,9 @@ private:
         std::vector<size_t> nowIndex;
         for (size_t i = 0; i < kernels_.size(); ++i) {
             const bool miss = tiered && !compiler.cached(jobs[i].key);
-            std::string whyNot;
             const bool quickCovers = miss && nvptx::quickTierCovers(kernels_[i], arch);
-            if (miss && interpreter && !(quickCovers && cuda::bytecodeSlowerThanQuickTier(kernels_[i])))
-                programs[i] = encodeKernelBytecode(kernels_[i], &whyNot);
+            if (miss && interpreter && !cuda::bytecodeSlowerThanQuickTier(kernels_[i]))
+                programs[i] = encodeKernelBytecode(kernels_[i]);  // null: the bytecode cannot express it
             if (programs[i]) {
                 interpreted_[i] = quickTier_[i] = true;
                 info_[i] = {0, "the GPU interpreter tier (its bytecode, nothing compiled) while the optimised kernel compiles"};
