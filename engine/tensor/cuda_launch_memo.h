@@ -46,9 +46,10 @@ struct EagerKernel {
 // Whether launches use the memo: CWB_EAGER_KERNEL_MEMO=0 turns it off, so that every launch builds its source and
 // looks it up in the compiler's cache as before (to measure what the memo saves).
 bool memoEnabled();
-// How far first launches compile ahead (CWB_EAGER_PREFETCH): 0 never; 1 (default) the kernels a launch makes
-// certain or near-certain (a flash forward's backward passes, a backward's second pass); 2 also a pointwise
-// kernel's siblings (the family's other ops over the same dtype).
+// Whether first launches compile what they make near-certain next (a flash forward's or a recording sdpa's backward
+// passes, a backward's second pass) on the prefetch threads: CWB_EAGER_PREFETCH=0 turns it off (default 1). A wider
+// guess (a pointwise family's every op over the launch's dtype, 159 more kernels for GPT-2) measured slower: its
+// compiles crowded out the ones the trace waited for (H100 host, 2026-11-27: first step 5.52 against 5.16 s).
 int prefetchLevel();
 // The kernel of key, or null before its first launch.
 const MemoizedKernel* findMemoized(const KernelKey& key);

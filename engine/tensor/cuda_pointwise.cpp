@@ -2,7 +2,6 @@
 // scalar exponent, all through one launcher over the generated pointwise template (any strides).
 #include <algorithm>
 #include <iterator>
-#include <span>
 #include <string_view>
 #include <utility>
 
@@ -50,26 +49,12 @@ struct ScalarArgs {
     long long i0 = 0;
 };
 
-// The memo key of a pointwise kernel: family, variant and the operands' dtypes, output first.
-KernelKey pointwiseKey(const cuda::DeviceContext& context, std::string_view family, int64_t variant, DType outType,
-                       std::span<const DType> inputTypes) {
-    KernelKey key(context, family);
-    key.add(variant).add(outType);
-    for (DType t : inputTypes) key.add(t);
-    return key;
-}
-
-cuda::KernelSource pointwiseSource(const cudagen::PointwiseSpec& spec) { return cudagen::translationUnit(cudagen::pointwiseKernel(spec)); }
-
-std::vector<EagerKernel> noFollowers() { return {}; }
-
 // Launches the pointwise kernel that makeSpec() describes over out and inputs. The kernel is memoized under
 // family, variant and the operands' dtypes: makeSpec (run on the first launch of that key only) must give a spec of
 // out's and the inputs' dtypes whose expression and types follow from family, variant and those dtypes alone.
-// `followers()` names the kernels to prefetch at that first launch.
-template <class MakeSpec, class Followers = decltype(&noFollowers)>
+template <class MakeSpec>
 void launchPointwise(std::string_view family, int64_t variant, const MakeSpec& makeSpec, const Tensor& out,
-                     const std::vector<Tensor>& rawInputs, ScalarArgs scalars = {}, Followers followers = &noFollowers) {
+                     const std::vector<Tensor>& rawInputs, ScalarArgs scalars = {}) {
     const int64_t n = out.numel();
     if (n == 0) return;
     std::vector<Tensor> inputs;
@@ -86,9 +71,9 @@ void launchPointwise(std::string_view family, int64_t variant, const MakeSpec& m
         ++g.ndim;
     }
     cuda::DeviceContext& context = contextFor(out);
-    std::vector<DType> inputTypes;
-    for (const Tensor& t : inputs) inputTypes.push_back(t.dtype());
-    const KernelKey key = pointwiseKey(context, family, variant, out.dtype(), inputTypes);
+    KernelKey key(context, family);
+    key.add(variant).add(out.dtype());
+    for (const Tensor& t : inputs) key.add(t.dtype());
     long long count = n;
     std::vector<void*> pointers{out.data()};
     for (const Tensor& t : inputs) pointers.push_back(t.data());
@@ -96,11 +81,12 @@ void launchPointwise(std::string_view family, int64_t variant, const MakeSpec& m
     for (void*& p : pointers) args.push_back(&p);
     auto source = [&] {
         const cudagen::PointwiseSpec spec = makeSpec();
-        if (spec.outType != out.dtype() || spec.inputTypes != inputTypes)
-            fail(ErrorKind::Runtime, fmt::format("CUDA pointwise kernel {}: its spec's dtypes differ from its operands'", spec.name));
-        return pointwiseSource(spec);
+        bool keyed = spec.outType == out.dtype() && spec.inputTypes.size() == inputs.size();
+        for (size_t i = 0; keyed && i < inputs.size(); ++i) keyed = spec.inputTypes[i] == inputs[i].dtype();
+        if (!keyed) fail(ErrorKind::Runtime, fmt::format("CUDA pointwise kernel {}: its spec's dtypes differ from its operands'", spec.name));
+        return cudagen::translationUnit(cudagen::pointwiseKernel(spec));
     };
-    launchMemoized(context, key, source, gridFor(context, n), args.data(), followers);
+    launchMemoized(context, key, source, gridFor(context, n), args.data());
 }
 
 // The fill value in the kernel's scalar slots: exact for int64 (i0) and for floats (s0).
@@ -120,61 +106,6 @@ std::string opName(const char* family, int op) { return fmt::format("{}{}", fami
 
 // The variant of families whose kernel is decided by their dtypes alone.
 constexpr int64_t kOnlyForm = 0;
-
-// The specs of the unary and binary ops' kernels (out, then the operands' dtypes), for their launches and prefetches.
-cudagen::PointwiseSpec unarySpec(UnaryOp op, DType outType, DType xType) {
-    const cudagen::OpExpression e = cudagen::unaryExpression(op, xType);
-    return cudagen::PointwiseSpec{opName("unary", static_cast<int>(op)), outType, {xType}, xType, e.text, e.type};
-}
-
-cudagen::PointwiseSpec binarySpec(BinaryOp op, DType outType, DType aType, DType bType) {
-    const cudagen::OpExpression e = cudagen::binaryExpression(op, aType);
-    return cudagen::PointwiseSpec{opName("binary", static_cast<int>(op)), outType, {aType, bType}, aType, e.text, e.type};
-}
-
-constexpr int kUnaryOpCount = 0
-#define CWB_UNARY_MATH(Name, ...) +1
-#include "ops/unary_math.def"
-#undef CWB_UNARY_MATH
-#define CWB_ELEMENTWISE_UNARY(Name, ...) +1
-#include "ops/elementwise.def"
-#undef CWB_ELEMENTWISE_UNARY
-    ;
-constexpr int kBinaryOpCount = 0
-#define CWB_ELEMENTWISE_BINARY(Name, ...) +1
-#include "ops/elementwise.def"
-#undef CWB_ELEMENTWISE_BINARY
-    ;
-
-// At prefetch level 2, a unary or binary op's first kernel over one dtype t names the family's other ops over t
-// (`makeSpec(op, out, t)`; results of dtype t, or bool for predicates), as a model's ops tend to come over few dtypes.
-template <class Op, class MakeSpec>
-std::vector<EagerKernel> familySiblings(const cuda::DeviceContext& context, std::string_view family, int opCount, int arity, DType t,
-                                        MakeSpec makeSpec) {
-    std::vector<EagerKernel> kernels;
-    if (prefetchLevel() < 2) return kernels;
-    const std::vector<DType> inputs(static_cast<size_t>(arity), t);
-    for (int i = 0; i < opCount; ++i) {
-        const auto op = static_cast<Op>(i);
-        DType out = t;
-        try {
-            out = makeSpec(op, t, t).expressionType == DType::Bool ? DType::Bool : t;
-        } catch (const TensorError&) {
-            continue;  // no kernel for this dtype
-        }
-        kernels.push_back({pointwiseKey(context, family, i, out, inputs), [makeSpec, op, out, t] { return pointwiseSource(makeSpec(op, out, t)); }});
-    }
-    return kernels;
-}
-
-std::vector<EagerKernel> unarySiblings(const cuda::DeviceContext& context, DType t) {
-    return familySiblings<UnaryOp>(context, "unary", kUnaryOpCount, 1, t, [](UnaryOp op, DType out, DType x) { return unarySpec(op, out, x); });
-}
-
-std::vector<EagerKernel> binarySiblings(const cuda::DeviceContext& context, DType t) {
-    return familySiblings<BinaryOp>(context, "binary", kBinaryOpCount, 2, t,
-                                    [](BinaryOp op, DType out, DType x) { return binarySpec(op, out, x, x); });
-}
 
 }  // namespace
 
@@ -215,13 +146,19 @@ void fill(const Tensor& dst, Scalar value) {
 }
 
 void unary(UnaryOp op, const Tensor& out, const Tensor& x) {
-    launchPointwise("unary", static_cast<int64_t>(op), [&] { return unarySpec(op, out.dtype(), x.dtype()); }, out, {x}, {},
-                    [&] { return unarySiblings(contextFor(out), x.dtype()); });
+    auto spec = [&] {
+        const cudagen::OpExpression e = cudagen::unaryExpression(op, x.dtype());
+        return cudagen::PointwiseSpec{opName("unary", static_cast<int>(op)), out.dtype(), {x.dtype()}, x.dtype(), e.text, e.type};
+    };
+    launchPointwise("unary", static_cast<int64_t>(op), spec, out, {x});
 }
 
 void binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b) {
-    launchPointwise("binary", static_cast<int64_t>(op), [&] { return binarySpec(op, out.dtype(), a.dtype(), b.dtype()); }, out, {a, b}, {},
-                    [&] { return a.dtype() == b.dtype() ? binarySiblings(contextFor(out), a.dtype()) : noFollowers(); });
+    auto spec = [&] {
+        const cudagen::OpExpression e = cudagen::binaryExpression(op, a.dtype());
+        return cudagen::PointwiseSpec{opName("binary", static_cast<int>(op)), out.dtype(), {a.dtype(), b.dtype()}, a.dtype(), e.text, e.type};
+    };
+    launchPointwise("binary", static_cast<int64_t>(op), spec, out, {a, b});
 }
 
 void leakyRelu(const Tensor& out, const Tensor& x, double negativeSlope) {
