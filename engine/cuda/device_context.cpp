@@ -107,11 +107,14 @@ void* DeviceContext::allocate(size_t bytes) {
     {
         std::lock_guard lock(mutex_);
         auto& freeList = pool ? pools_.at(pool).freeBlocks : freeBlocks_;
-        if (auto it = freeList.find(size); it != freeList.end()) {
+        // The size's own blocks, or (shared lists) the smallest cached block up to twice as large: sizes then share
+        // the cache instead of each keeping its own peak, which filled the card in GPT-2 small's training step.
+        if (auto it = freeList.lower_bound(size); it != freeList.end() && (it->first == size || (!pool && it->first <= 2 * size))) {
+            const size_t blockSize = it->first;
             void* block = it->second;
             freeList.erase(it);
-            if (!pool) cachedBytes_ -= size;
-            liveBlocks_.emplace(block, LiveBlock{size, pool});
+            if (!pool) cachedBytes_ -= blockSize;
+            liveBlocks_.emplace(block, LiveBlock{blockSize, pool});
             return block;
         }
     }
@@ -134,10 +137,10 @@ void* DeviceContext::allocateFromDriver(size_t size, bool mayReleaseCache) {
     CUresult result = driver().memAlloc(&pointer, size);
     driver().threadExchangeStreamCaptureMode(&mode);
     if (result == CUDA_ERROR_OUT_OF_MEMORY && mayReleaseCache) {
-        // Cached blocks of other sizes may be what is missing: give them back and try once more.
+        // Cached blocks of other sizes may be what is missing: give them back, the largest first, until it fits.
+        // The rest stays cached (releasing all of it sent every later allocation of the step to the driver).
         synchronize();
-        releaseCachedMemory();
-        result = driver().memAlloc(&pointer, size);
+        while (result == CUDA_ERROR_OUT_OF_MEMORY && releaseLargestCachedBlock()) result = driver().memAlloc(&pointer, size);
     }
     check(result, fmt::format("cuMemAlloc({} bytes) on cuda:{}", size, index_).c_str());
     return reinterpret_cast<void*>(pointer);
@@ -183,6 +186,16 @@ void DeviceContext::releaseCachedMemory() {
     for (auto& [size, block] : freeBlocks_) check(driver().memFree(asDevicePtr(block)), "cuMemFree");
     freeBlocks_.clear();
     cachedBytes_ = 0;
+}
+
+bool DeviceContext::releaseLargestCachedBlock() {
+    std::lock_guard lock(mutex_);
+    if (freeBlocks_.empty()) return false;
+    const auto largest = std::prev(freeBlocks_.end());
+    check(driver().memFree(asDevicePtr(largest->second)), "cuMemFree");
+    cachedBytes_ -= largest->first;
+    freeBlocks_.erase(largest);
+    return true;
 }
 
 size_t DeviceContext::cachedBytes() const {

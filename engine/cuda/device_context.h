@@ -52,8 +52,8 @@ public:
     // are reused only in stream order (everything runs on stream()), which keeps reuse safe.
     void* allocate(size_t bytes);
     void deallocate(void* pointer);
-    // Returns every cached free block to the driver (also done once when an allocation fails). Blocks of live
-    // private pools stay with their pools.
+    // Returns every cached free block to the driver (an allocation that fails frees the largest ones until it
+    // fits). Blocks of live private pools stay with their pools.
     void releaseCachedMemory();
     size_t cachedBytes() const;
 
@@ -92,6 +92,8 @@ private:
     void releasePool(uint64_t pool);
     // cuMemAlloc, allowed while this thread captures a CUDA graph (see allocate()).
     void* allocateFromDriver(size_t size, bool mayReleaseCache);
+    // Frees the largest block of the shared cache; false when the cache is empty.
+    bool releaseLargestCachedBlock();
 
     struct LiveBlock {
         size_t size = 0;
