@@ -13,6 +13,7 @@
 #include "tensor/autograd/grad_mode.h"
 
 namespace eng::capture {
+bool noCheckpoint(const TraceFrame& root, const fx::Graph& graph);  // a break Dynamo cannot resume from (below)
 
 TraceResult Tracer::trace(const vm::Frame& frame) {
     // Tracing a with-block flips grad mode for its example ops; the caller's mode comes back however it ends.
@@ -176,7 +177,7 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
         } catch (Unsupported& u) {
             result.graphBreak = u.info;
             result.restartAt = root.pc;
-            if (noResumePoint(root)) result.graphBreak->skipFrame = true;
+            if (noResumePoint(root) || noCheckpoint(root, *graph_)) result.graphBreak->skipFrame = true;
             else if (!result.graphBreak->skipFrame && insideLoop(root)) skipForLoop(root, *result.graphBreak);
             return;
         } catch (vm::VmError& error) {
@@ -220,6 +221,13 @@ bool noResumePoint(const TraceFrame& root) {
             return !(entry.target + 1 < instructions.size() && instructions[entry.target].opcode == frontend::Opcode::PushExcInfo &&
                      instructions[entry.target + 1].opcode == frontend::Opcode::WithExceptStart);
     return false;
+}
+
+bool noCheckpoint(const TraceFrame& root, const fx::Graph& graph) {
+    // Dynamo resumes after calls; elsewhere (BINARY_OP, ...) from its last checkpoint, none while the graph has no op.
+    static const std::set<frontend::Opcode> kNoBreakPath = {frontend::Opcode::BinaryOp, frontend::Opcode::BinarySubscr, frontend::Opcode::FormatValue, frontend::Opcode::BuildString, frontend::Opcode::CompareOp};
+    return kNoBreakPath.contains(root.code->instructions[root.pc].opcode) &&
+           std::none_of(graph.nodes().begin(), graph.nodes().end(), [](const auto& n) { return n->op == NodeOp::CallFunction || n->op == NodeOp::CallMethod; });
 }
 
 bool insideLoop(const TraceFrame& root) {
