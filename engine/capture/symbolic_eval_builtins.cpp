@@ -30,7 +30,8 @@ const char* variableClass(const Variable& v) {
 std::string pythonTypeName(Tracer& tracer, const Variable& v) {
     if (v.kind == Variable::Kind::Tensor) return "Tensor";
     if (v.kind == Variable::Kind::List) return "list";
-    if (v.kind == Variable::Kind::Tuple) return "tuple";
+    if (v.kind == Variable::Kind::Tuple)
+        return v.value.is(vm::Kind::Tuple) && v.value.as<vm::TupleObject>().typeName == "torch.Size" ? "Size" : "tuple";
     if (v.kind == Variable::Kind::Dict) return "dict";
     if (v.kind == Variable::Kind::Set) return "set";
     return tracer.vm().classOf(v.value)->name;

@@ -553,6 +553,9 @@ private:
 /// A graph break at root.pc has no resume point (Dynamo fails the frame and runs it eagerly): a context manager the
 /// trace entered is active, or the instruction is inside a try block.
 bool noResumePoint(const TraceFrame& root);
+/// A break at an instruction Dynamo has no graph-break path for (BINARY_OP, FORMAT_VALUE, ...) while the graph has
+/// no op yet: no checkpoint to compile up to, so the frame runs eagerly.
+bool noCheckpoint(const TraceFrame& root, const fx::Graph& graph);
 /// root.pc is inside a try block (the innermost handler covering it is not a with-statement's).
 bool insideTryBlock(const TraceFrame& root);
 /// pop, insert, remove, index, count, reverse, sort, copy: traced by Tracer::callListMethod.

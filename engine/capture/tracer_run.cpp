@@ -13,6 +13,7 @@
 #include "tensor/autograd/grad_mode.h"
 
 namespace eng::capture {
+bool noCheckpoint(const TraceFrame& root, const fx::Graph& graph);  // a break Dynamo cannot resume from (below)
 
 TraceResult Tracer::trace(const vm::Frame& frame) {
     // Tracing a with-block flips grad mode for its example ops; the caller's mode comes back however it ends.
@@ -214,6 +215,13 @@ bool noResumePoint(const TraceFrame& root) {
         if (v->contextExit) return true;
     // Inside a try block Dynamo 3.11+ compiles no partial graph either (should_compile_partial_graph).
     return insideTryBlock(root);
+}
+
+bool noCheckpoint(const TraceFrame& root, const fx::Graph& graph) {
+    // Dynamo resumes after calls; elsewhere (BINARY_OP, ...) from its last checkpoint, none while the graph has no op.
+    static const std::set<frontend::Opcode> kNoBreakPath = {frontend::Opcode::BinaryOp, frontend::Opcode::BinarySubscr, frontend::Opcode::FormatValue, frontend::Opcode::BuildString, frontend::Opcode::CompareOp};
+    return kNoBreakPath.contains(root.code->instructions[root.pc].opcode) &&
+           std::none_of(graph.nodes().begin(), graph.nodes().end(), [](const auto& n) { return n->op == NodeOp::CallFunction || n->op == NodeOp::CallMethod; });
 }
 
 bool insideLoop(const TraceFrame& root) {
