@@ -553,6 +553,9 @@ private:
 /// A graph break at root.pc has no resume point (Dynamo fails the frame and runs it eagerly): a context manager the
 /// trace entered is active, or the instruction is inside a try block.
 bool noResumePoint(const TraceFrame& root);
+/// A class whose metaclass is (derived from) enum.EnumType, and an instance of one (a member): Dynamo's EnumVariable.
+bool isEnumClass(const vm::Value& v);
+bool isEnumMember(const vm::Value& v);
 /// root.pc is inside a try block (the innermost handler covering it is not a with-statement's).
 bool insideTryBlock(const TraceFrame& root);
 /// pop, insert, remove, index, count, reverse, sort, copy: traced by Tracer::callListMethod.
