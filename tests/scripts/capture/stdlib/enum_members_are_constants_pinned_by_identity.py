@@ -9,7 +9,7 @@
 # expect unique_graphs: 3
 # expect graph_breaks: 0
 # expect recompiles: 1
-# expect log: ___check_obj_id(L['mode']
+# expect log: - 0/0: ___check_obj_id(mode, 
 # expect log: Graph Break Reason: Encountered graph break that we cannot resume from
 # expect log: failed to bind arguments when attempting to inline
 import enum
