@@ -26,6 +26,8 @@ public:
     bool instanceEquals(const vm::Value& a, const vm::Value& b) override {
         for (const vm::Value* side : {&a, &b}) {
             if (!side->is(vm::Kind::Instance)) continue;
+            // An enum member compares and hashes as its module defines (Dynamo's EnumVariable is a constant).
+            if (isEnumMember(*side)) return tracer_.vm().truthy(tracer_.vm().equality(a, b));
             const vm::ClassObject& cls = *side->as<vm::InstanceObject>().cls;
             if (userDunder(cls, "__eq__"))
                 tracer_.unsupported("Unsupported user-defined __eq__",
@@ -40,7 +42,7 @@ public:
 
     int64_t instanceHash(const vm::Value& instance) override {
         const vm::ClassObject& cls = *instance.as<vm::InstanceObject>().cls;
-        if (userDunder(cls, "__hash__")) overriddenHash(tracer_, cls);
+        if (userDunder(cls, "__hash__") && !isEnumMember(instance)) overriddenHash(tracer_, cls);
         return tracer_.vm().hash(instance);  // by identity, a native __hash__, or Python's TypeError for an unhashable class
     }
 

@@ -24,6 +24,12 @@ bool evaluateClosureInstruction(Tracer& tracer, TraceFrame& frame, const fronten
 bool evaluateWith(Tracer& tracer, TraceFrame& frame, const frontend::Instruction& in);
 /// The call of such a with-block's exit: records the restoring node (nullopt for any other callable).
 std::optional<VarRef> callGradModeExit(Tracer& tracer, const VarRef& callable);
+/// Calling a class that has a metaclass (enum_values.cpp): an enum class of constants folds to its member; one whose
+/// metaclass defines __call__ breaks the graph; nullopt for the rest (made as other classes are).
+std::optional<VarRef> callMetaclassInstance(Tracer& tracer, const VarRef& callable, const std::vector<VarRef>& args,
+                                            const std::vector<std::pair<std::string, VarRef>>& kwargs);
+/// Iterating a class through its metaclass's __iter__ breaks as Dynamo does (gb7312), at no resume point.
+void breakOnMetaclassIteration(Tracer& tracer, const VarRef& iterable);
 /// Records torch._C._set_grad_enabled(enabled) and switches the trace's grad mode.
 void recordSetGradEnabled(Tracer& tracer, bool enabled);
 /// A function decorated with @torch.no_grad() / @torch.enable_grad(): inlined between the grad-mode switches its

@@ -23,6 +23,13 @@ VarRef containerMethod(const VarRef& object, const std::string& name) {
 }  // namespace
 
 VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::string& name) {
+    // Dynamo's EnumVariable: the attributes of a member (name, value, _value_) are constants of the member the
+    // guard pins; its methods are inlined as other objects' are.
+    if (object->kind == Variable::Kind::Python && isEnumMember(object->value)) {
+        guardValue(object);
+        std::optional<vm::Value> attribute = vm_.findAttr(object->value, name);
+        if (attribute && !attribute->is(vm::Kind::BoundMethod)) return constant(*attribute);
+    }
     if (object->kind == Variable::Kind::SymScalar && object->source && !object->node && vm_.findAttr(object->value, name)) {
         // A method of an int/float argument that became symbolic (`m.is_integer()`): the value is specialized again,
         // as a guard on the method's outcome would pin it for every call anyway. An int gets its equality guard

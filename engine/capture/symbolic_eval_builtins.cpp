@@ -400,9 +400,10 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         }
     }
     bool userKey = keyFunction && ((*keyFunction)->value.is(vm::Kind::Function) || (*keyFunction)->value.is(vm::Kind::BoundMethod));
+    // Not hash: torch 2.11's BuiltinVariable has no rule for it, so hash() of any constant breaks (gb0059, below).
     static const std::set<std::string> pure = {"len", "isinstance", "issubclass", "range", "min", "max", "abs", "sum", "int", "float",
                                                "bool", "str", "repr", "round", "hasattr", "type", "callable", "sorted", "any", "all",
-                                               "slice", "divmod", "pow", "hash", "id", "chr", "ord", "dict", "set", "list", "tuple",
+                                               "slice", "divmod", "pow", "id", "chr", "ord", "dict", "set", "list", "tuple",
                                                // collections.namedtuple of constants makes its class at trace time, as Dynamo does
                                                "namedtuple", "frozenset"};
     if (pure.contains(name) && allConstant() && !userKey) {

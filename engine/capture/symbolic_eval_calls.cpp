@@ -424,6 +424,7 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         }
     }
     if (isUserInstance(callable)) return callObject(frame, callable, std::move(args), std::move(kwargs));
+    if (std::optional<VarRef> made = callMetaclassInstance(*this, callable, args, kwargs)) return *made;
     if (std::optional<VarRef> dict = constructDictSubclass(callable, args, kwargs)) return *dict;
     if (std::optional<VarRef> tuple = constructNamedTuple(*this, callable, args, kwargs)) return *tuple;
     if (value.is(vm::Kind::Class) && value.object().get() == vm_.builtinClass("super").get() && kwargs.empty()) return makeSuper(frame, args);

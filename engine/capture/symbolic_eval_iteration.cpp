@@ -10,6 +10,7 @@ namespace eng::capture {
 
 VarRef Tracer::iteratorOf(const VarRef& iterable) {
     if (iterable->kind == Variable::Kind::Iterator) return iterable;
+    breakOnMetaclassIteration(*this, iterable);
     return container(Variable::Kind::Iterator, unpack(iterable));
 }
 

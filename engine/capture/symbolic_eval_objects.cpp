@@ -50,7 +50,8 @@ VarRef boundMethod(const vm::Value& function, const VarRef& self, const std::str
 
 bool Tracer::isUserInstance(const VarRef& v) {
     if (v->kind == Variable::Kind::Object) return true;
-    return v->kind == Variable::Kind::Python && v->value.is(vm::Kind::Instance) &&
+    // An enum member is Dynamo's EnumVariable, a constant: its operators and attributes fold.
+    return v->kind == Variable::Kind::Python && v->value.is(vm::Kind::Instance) && !isEnumMember(v->value) &&
            isPlainUserClass(*this, *v->value.as<vm::InstanceObject>().cls);
 }
 

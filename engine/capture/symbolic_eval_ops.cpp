@@ -11,6 +11,9 @@
 
 namespace eng::capture {
 
+/// An IntEnum / IntFlag member as the int it stands for, any other value as it is (enum_values.cpp).
+VarRef intOfEnum(Tracer& tracer, const VarRef& v);
+
 using frontend::Opcode;
 
 /// Counter + Counter and the like, inlined from the class (symbolic_eval_objects.cpp); nullopt for other operands.
@@ -60,9 +63,12 @@ VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
                     fmt::format("operator.{}", binaryName(op)));
     }
     if (std::optional<VarRef> r = dictClassOperator(*this, *current_, op, a, b)) return *r;
-    if (isTensorLike(a) || isTensorLike(b))
-        return noteSymExpr(callTensorOp(NodeOp::CallFunction, "operator." + binaryName(op), {a, b}, {}, vm::Value(), CallKind::Binary),
-                           symExprOfBinary(op, a, b));
+    if (isTensorLike(a) || isTensorLike(b)) {
+        // An IntEnum member is an int to a tensor operator (the subset's members are no int subclass).
+        const VarRef x = intOfEnum(*this, a), y = intOfEnum(*this, b);
+        return noteSymExpr(callTensorOp(NodeOp::CallFunction, "operator." + binaryName(op), {x, y}, {}, vm::Value(), CallKind::Binary),
+                           symExprOfBinary(op, x, y));
+    }
     if (std::optional<VarRef> v = sequenceOp(op, a, b)) return *v;
     if (std::optional<VarRef> v = dictMergeOp(op, a, b)) return *v;
     if (!isConstant(a) || !isConstant(b))
@@ -114,7 +120,10 @@ std::optional<Variable::Kind> Tracer::sequenceKind(const VarRef& v) const {
 void Tracer::requireKnownIdentity(const VarRef& a, const VarRef& b) {
     // Objects are guarded by their type only: two read through different sources may or may not be one object
     // on the next call.
-    auto guardedByType = [](const Variable& v) { return v.kind == Variable::Kind::Python && v.source && v.value.is(vm::Kind::Instance); };
+    // (An enum member is pinned by identity.)
+    auto guardedByType = [](const Variable& v) {
+        return v.kind == Variable::Kind::Python && v.source && v.value.is(vm::Kind::Instance) && !isEnumMember(v.value);
+    };
     if (a.get() != b.get() && guardedByType(*a) && guardedByType(*b))
         unsupported("Unsupported identity comparison", "Dynamo cannot tell whether two objects read from different sources are the same object.",
                     {"Compare the objects outside the compiled region."}, "IS_OP UserDefinedObjectVariable() UserDefinedObjectVariable()");

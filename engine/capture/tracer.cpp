@@ -263,7 +263,9 @@ void Tracer::guardValue(const VarRef& v) {
                 // Objects (nn.Modules included) are guarded by class, as Dynamo's TYPE_MATCH: what the trace read
                 // from them has guards of its own (attributes, parameters). Bound methods left on a resumed stack
                 // (a with-statement's __exit__) are made anew on every call: their function is what counts.
-                if (value.is(vm::Kind::Instance) || (v->source->kind == Source::Kind::Local && v->source->name.rfind("___stack", 0) == 0)) {
+                // An enum member is pinned by identity (Dynamo's EnumVariable: ___check_obj_id).
+                if ((value.is(vm::Kind::Instance) && !isEnumMember(value)) ||
+                    (value.is(vm::Kind::BoundMethod) && v->source->kind == Source::Kind::Local && v->source->name.rfind("___stack", 0) == 0)) {
                     g.kind = GuardKind::TypeMatch;
                     g.valueKind = value.kind();
                     g.expected = value.is(vm::Kind::Instance) ? vm::Value(value.as<vm::InstanceObject>().cls)

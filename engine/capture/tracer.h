@@ -556,6 +556,9 @@ bool noResumePoint(const TraceFrame& root);
 /// A break at an instruction Dynamo has no graph-break path for (BINARY_OP, FORMAT_VALUE, ...) while the graph has
 /// no op yet: no checkpoint to compile up to, so the frame runs eagerly.
 bool noCheckpoint(const TraceFrame& root, const fx::Graph& graph);
+/// A class whose metaclass is (derived from) enum.EnumType, and an instance of one (a member): Dynamo's EnumVariable.
+bool isEnumClass(const vm::Value& v);
+bool isEnumMember(const vm::Value& v);
 /// root.pc is inside a try block (the innermost handler covering it is not a with-statement's).
 bool insideTryBlock(const TraceFrame& root);
 /// pop, insert, remove, index, count, reverse, sort, copy: traced by Tracer::callListMethod.

@@ -228,12 +228,13 @@ struct FunctionDefStmt {
     ExprList decorators;  ///< outermost first, as written
     ExprPtr returns;      ///< the -> annotation: parsed, never evaluated
 };
-/// class name(bases): body. No keywords (metaclass=) in the subset.
+/// class name(bases, metaclass=M): body. `metaclass=` is the one class keyword in the subset.
 struct ClassDefStmt {
     std::string name;
     ExprList bases;  ///< as written; the VM linearises them (C3) when the class is made
     StmtList body;
     ExprList decorators;
+    ExprPtr metaclass;  ///< null when not given (the class's metaclass is then its bases')
 };
 struct ReturnStmt {
     ExprPtr value;

@@ -193,6 +193,7 @@ std::string AstPrinter::stmt(const Stmt& s) {
             [&](const ClassDefStmt& c) {
                 std::string rest = " " + c.name;
                 if (!c.bases.empty()) rest += " (base" + list(c.bases) + ")";
+                if (c.metaclass) rest += " (metaclass " + expr(*c.metaclass) + ")";
                 if (!c.decorators.empty()) rest += " (decorators" + list(c.decorators) + ")";
                 return node("class", rest + " " + block("body", c.body));
             },

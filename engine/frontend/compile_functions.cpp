@@ -138,7 +138,16 @@ void Compiler::compileClassDef(const ClassDefStmt& node, const Stmt& statement) 
     makeFunction(closeUnit(), 0);
     emitConstant(Constant{node.name});
     for (const ExprPtr& base : node.bases) compileExpr(*base);
-    emit(Opcode::Call, static_cast<uint32_t>(2 + node.bases.size()));
+    if (node.metaclass) {
+        // __build_class__(body, name, *bases, metaclass=M)
+        compileExpr(*node.metaclass);
+        ConstantTuple names;
+        names.items.push_back(Constant{std::string("metaclass")});
+        emitConstant(Constant{std::move(names)});
+        emit(Opcode::CallKw, static_cast<uint32_t>(3 + node.bases.size()));
+    } else {
+        emit(Opcode::Call, static_cast<uint32_t>(2 + node.bases.size()));
+    }
     for (auto decorator = node.decorators.rbegin(); decorator != node.decorators.rend(); ++decorator) {
         LocationScope at(code(), (*decorator)->range);
         emit(Opcode::Call, 1);

@@ -318,9 +318,12 @@ StmtPtr Parser::parseClassDef(ExprList decorators) {
     if (at(TokenKind::LeftParen)) {
         CallExpr header;
         parseCallArguments(header);
-        if (!header.keywords.empty())
-            failUnsupported(header.keywords.front().range.begin, "class keyword arguments",
-                            "metaclasses are not in the cwb subset");
+        for (Keyword& keyword : header.keywords) {
+            if (keyword.name != "metaclass" || node.metaclass)
+                failUnsupported(keyword.range.begin, "class keyword arguments",
+                                "`metaclass=` is the only class keyword in the cwb subset");
+            node.metaclass = std::move(keyword.value);
+        }
         for (ExprPtr& base : header.args) {
             if (base->is<StarredExpr>())
                 failUnsupported(base->range.begin, "starred base class", "a class names its bases one by one in the cwb subset");

@@ -199,6 +199,7 @@ void ScopeBuilder::visitStmt(const Stmt& s) {
                    },
                    [&](const ClassDefStmt& c) {
                        visitList(c.bases);
+                       visitOptional(c.metaclass);
                        visitList(c.decorators);
                        bind(c.name);
                        openScope(ScopeKind::Class, c.name, &s, s.range);

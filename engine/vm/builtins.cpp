@@ -49,6 +49,16 @@ Value toInt(Interpreter& vm, const Value& v) {
             raise("ValueError", fmt::format("invalid literal for int() with base 10: {}", vm.repr(v)));
         }
         case Kind::Tensor: return tensorDunder("Tensor.__int__", v);
+        case Kind::Instance:
+            // An object's own __int__, else __index__ (an IntEnum member), as int() asks for them.
+            for (const char* dunder : {"__int__", "__index__"})
+                if (auto method = vm.findAttr(v, dunder)) {
+                    Value result = vm.call(*method, {});
+                    if (!result.is(Kind::Int) && !result.is(Kind::Bool))
+                        typeError(fmt::format("{} returned non-int (type {})", dunder, vm.classOf(result)->name));
+                    return Value(result.asInt());
+                }
+            [[fallthrough]];
         default: typeError(fmt::format("int() argument must be a string, a bytes-like object or a real number, not '{}'", vm.classOf(v)->name));
     }
 }
@@ -261,6 +271,13 @@ void defineConstructors(Interpreter& vm) {
         if (a.positional.size() == 1) return Value(m.classOf(a.positional[0]));
         if (a.positional.size() != 3) typeError("type() takes 1 or 3 arguments");
         return makeClassFromNamespace(m, a.positional[0], a.positional[1], a.positional[2]);
+    });
+    // type.__call__(cls, *args): what a metaclass's __call__ reaches through super() to make an instance.
+    vm.builtinClass("type")->dict["__call__"] = makeNative("__call__", [](Interpreter& m, CallArgs& a) {
+        if (a.positional.empty() || !a.positional[0].is(Kind::Class)) typeError("descriptor '__call__' requires a 'type' object");
+        Value cls = a.positional.front();
+        a.positional.erase(a.positional.begin());
+        return m.instantiate(cls, a);
     });
     // types.MethodType(function, object) and types.ModuleType(name).
     constructor("method", [](Interpreter&, CallArgs& a) {

@@ -37,23 +37,14 @@ Value Interpreter::callArgs(const Value& callable, CallArgs& args) {
             return callArgs(method.function, args);
         }
         case Kind::Native: return callable.as<NativeObject>().fn(*this, args);
-        case Kind::Class: {
-            auto cls = callable.ref<ClassObject>();
-            // Only builtin classes construct through a native __new__; user classes never inherit it.
-            if (auto creator = cls->dict.find("__new__"); creator != cls->dict.end()) {
-                args.positional.insert(args.positional.begin(), callable);
-                return callArgs(creator->second, args);
-            }
-            checkInstantiable(*cls);
-            Value instance(std::make_shared<InstanceObject>(cls));
-            if (auto init = cls->lookup("__init__")) {
-                args.positional.insert(args.positional.begin(), instance);
-                callArgs(*init, args);
-            } else if (!args.positional.empty() || !args.keywords.empty()) {
-                typeError(fmt::format("{}() takes no arguments", cls->name));
-            }
-            return instance;
-        }
+        case Kind::Class:
+            // A metaclass's __call__ stands between the call and the instance (an enum class looks its members up).
+            if (const auto& meta = callable.as<ClassObject>().metaclass)
+                if (auto call = meta->lookup("__call__"); call && call->is(Kind::Function)) {
+                    args.positional.insert(args.positional.begin(), callable);
+                    return callArgs(*call, args);
+                }
+            return instantiate(callable, args);
         case Kind::Instance: {
             auto method = findAttr(callable, "__call__");
             if (method) return callArgs(*method, args);
@@ -62,6 +53,24 @@ Value Interpreter::callArgs(const Value& callable, CallArgs& args) {
         default: break;
     }
     typeError(fmt::format("'{}' object is not callable", classOf(callable)->name));
+}
+
+Value Interpreter::instantiate(const Value& callable, CallArgs& args) {
+    auto cls = callable.ref<ClassObject>();
+    // Only builtin classes construct through a native __new__; user classes never inherit it.
+    if (auto creator = cls->dict.find("__new__"); creator != cls->dict.end()) {
+        args.positional.insert(args.positional.begin(), callable);
+        return callArgs(creator->second, args);
+    }
+    checkInstantiable(*cls);
+    Value instance(std::make_shared<InstanceObject>(cls));
+    if (auto init = cls->lookup("__init__")) {
+        args.positional.insert(args.positional.begin(), instance);
+        callArgs(*init, args);
+    } else if (!args.positional.empty() || !args.keywords.empty()) {
+        typeError(fmt::format("{}() takes no arguments", cls->name));
+    }
+    return instance;
 }
 
 Value Interpreter::callFunction(const std::shared_ptr<FunctionObject>& function, CallArgs& args,
@@ -244,6 +253,9 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
                 return method;
             }
             if (!value && &cls == classes_.at("object").get() && (name == "__setattr__" || name == "__delattr__")) return objectSlotMethod(name);
+            // The class is an instance of its metaclass: the metaclass's methods and properties bind to it.
+            if (!value && cls.metaclass)
+                if (auto meta = cls.metaclass->lookup(name)) return bindClassAttribute(object, cls.metaclass, *meta);
             if (!value) return value;
             std::string decorator = decoratorKind(*value);
             if (decorator == "staticmethod") return value->as<InstanceObject>().attributes.at("__func__");
@@ -460,6 +472,9 @@ std::shared_ptr<ClassObject> Interpreter::classOf(const Value& v) {
                                              "iterator", "super", "code"};
     switch (v.kind()) {
         case Kind::Instance: return v.as<InstanceObject>().cls;
+        case Kind::Class:
+            if (v.as<ClassObject>().metaclass) return v.as<ClassObject>().metaclass;
+            return classes_.at("type");
         case Kind::Tensor: return classes_.at(v.as<TensorObject>().parameter ? "Parameter" : "Tensor");
         case Kind::Tuple:
             if (v.as<TupleObject>().cls) return v.as<TupleObject>().cls;

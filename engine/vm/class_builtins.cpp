@@ -96,6 +96,46 @@ void finishClass(Interpreter& m, const std::shared_ptr<ClassObject>& cls) {
     if (isAbcClass(*cls)) computeAbstractMethods(m, cls);
 }
 
+void applyMetaclass(Interpreter& m, const std::shared_ptr<ClassObject>& cls, const std::optional<Value>& written) {
+    const auto type = m.builtinClass("type");
+    std::shared_ptr<ClassObject> meta;
+    if (written) {
+        if (!written->is(Kind::Class) || !written->as<ClassObject>().isSubclassOf(*type))
+            typeError(fmt::format("class {}: a metaclass is a subclass of type in the cwb subset, not {}", cls->name, m.repr(*written)));
+        if (written->ref<ClassObject>() != type) meta = written->ref<ClassObject>();
+    }
+    // The most derived of the written metaclass and the bases' (CPython's _calculate_meta).
+    for (const auto& base : cls->bases) {
+        if (!base->metaclass || (meta && meta->isSubclassOf(*base->metaclass))) continue;
+        if (meta && !base->metaclass->isSubclassOf(*meta))
+            typeError("metaclass conflict: the metaclass of a derived class must be a (non-strict) subclass of the metaclasses of all its bases");
+        meta = base->metaclass;
+    }
+    if (!meta) return;
+    if (auto creator = meta->lookup("__new__"); creator && !creator->is(Kind::Native))
+        typeError(fmt::format("class {}: metaclass {} defines __new__, which the cwb subset does not run (its __init__ runs once the "
+                              "class exists)", cls->name, meta->name));
+    cls->metaclass = meta;
+    auto init = meta->lookup("__init__");
+    if (!init || !init->is(Kind::Function)) return;
+    // The namespace as the class body left it: its names in the order the body bound them.
+    auto names = std::make_shared<DictObject>();
+    for (const std::string& name : cls->definitionOrder)
+        if (auto it = cls->dict.find(name); it != cls->dict.end()) names->set(makeStr(name), it->second);
+    // The bases as a class statement writes them: none for a class whose only base is the implicit object.
+    ValueList bases(cls->bases.begin(), cls->bases.end());
+    if (bases.size() == 1 && bases[0].identical(Value(m.builtinClass("object")))) bases.clear();
+    m.call(*init, {Value(cls), makeStr(cls->name), makeTuple(std::move(bases)), Value(names)});
+}
+
+std::optional<Value> Interpreter::metaclassMethod(const Value& cls, const std::string& name) {
+    const auto& meta = cls.as<ClassObject>().metaclass;
+    if (!meta) return std::nullopt;
+    auto method = meta->lookup(name);
+    if (!method || !method->is(Kind::Function)) return std::nullopt;
+    return Value(std::make_shared<BoundMethodObject>(cls, *method));
+}
+
 // type(name, bases, namespace): a class made at run time, as a class statement with that body would make it.
 Value makeClassFromNamespace(Interpreter& m, const Value& name, const Value& bases, const Value& namespaceDict) {
     if (!name.is(Kind::Str)) typeError(fmt::format("type.__new__() argument 1 must be str, not {}", m.classOf(name)->name));

@@ -208,7 +208,13 @@ Value Interpreter::runFrame(Frame& f) {
                         break;
                     }
                     case Opcode::StoreGlobal: (*f.globals)[nameAt(in.arg)] = pop(stack); break;
-                    case Opcode::StoreName: (*(f.locals ? f.locals : f.globals.get()))[nameAt(in.arg)] = pop(stack); break;
+                    case Opcode::StoreName: {
+                        Namespace& names = *(f.locals ? f.locals : f.globals.get());
+                        const std::string& name = nameAt(in.arg);
+                        if (f.localsOrder && !names.contains(name)) f.localsOrder->push_back(name);
+                        names[name] = pop(stack);
+                        break;
+                    }
                     case Opcode::DeleteGlobal:
                     case Opcode::DeleteName: {
                         Namespace& space = in.opcode == Opcode::DeleteName && f.locals ? *f.locals : *f.globals;
@@ -730,6 +736,7 @@ Value Interpreter::buildClass(CallArgs& args) {
     frame.code = body.code;
     frame.globals = body.globals;
     frame.locals = &cls->dict;
+    frame.localsOrder = &cls->definitionOrder;
     frame.fast.assign(body.code->varNames.size(), Value::null());
     for (size_t i = 0; i < body.code->cellVars.size(); ++i) frame.cells.push_back(std::make_shared<CellObject>());
     for (const auto& cell : body.closure) frame.cells.push_back(cell);
@@ -740,6 +747,7 @@ Value Interpreter::buildClass(CallArgs& args) {
     if (namedTuple) cls = namedTupleFromClass(*cls);
     if (result.is(Kind::Cell)) result.as<CellObject>().value = Value(cls);
     finishClass(*this, cls);
+    applyMetaclass(*this, cls, args.take("metaclass"));
     return Value(cls);
 }
 

@@ -25,6 +25,7 @@ struct Frame {
     std::shared_ptr<const frontend::CodeObject> code;
     std::shared_ptr<Namespace> globals;
     Namespace* locals = nullptr;  // module and class bodies: where LOAD_NAME/STORE_NAME go
+    std::vector<std::string>* localsOrder = nullptr;  // a class body: the names it binds, in order
     ValueList fast;               // varNames slots; Null = unbound
     std::vector<std::shared_ptr<CellObject>> cells;  // cellVars, then freeVars
     ValueList stack;
@@ -133,6 +134,10 @@ public:
     void storeInstanceAttr(const Value& object, const std::string& name, Value value);
     void deleteInstanceAttr(const Value& object, const std::string& name);
     Value callArgs(const Value& callable, CallArgs& args);
+    /// type.__call__(cls, *args): a new instance of the class through its __new__ / __init__, past any metaclass.
+    Value instantiate(const Value& cls, CallArgs& args);
+    /// The method `name` of a class's metaclass bound to the class (`__iter__` of an enum class), if it has one.
+    std::optional<Value> metaclassMethod(const Value& cls, const std::string& name);
     Value binaryOp(uint32_t op, const Value& a, const Value& b);
     Value compare(uint32_t op, const Value& a, const Value& b);
     /// Python's `a == b` (`a != b` when negated): a user class's __eq__ (__ne__), the other side's reflected one when
@@ -255,6 +260,9 @@ Value makeClassFromNamespace(Interpreter& vm, const Value& name, const Value& ba
 Value makeSuper(Interpreter& vm, CallArgs& args);
 /// What type.__new__ does once a class exists: __set_name__, __init_subclass__, abc's abstract methods.
 void finishClass(Interpreter& vm, const std::shared_ptr<ClassObject>& cls);
+/// The class's metaclass (`written`: its `metaclass=`, else its bases'), whose __init__(cls, name, bases, namespace)
+/// then runs as type.__call__ runs it after type.__new__; a metaclass __new__ is not in the subset (TypeError).
+void applyMetaclass(Interpreter& vm, const std::shared_ptr<ClassObject>& cls, const std::optional<Value>& written);
 /// CPython's TypeError for instantiating a class with abstract methods left (abc.ABC); nothing for other classes.
 void checkInstantiable(const ClassObject& cls);
 /// The `abc` module (class_builtins.cpp): ABC and abstractmethod, without metaclasses.

@@ -333,6 +333,9 @@ bool Interpreter::contains(const Value& container, const Value& item) {
         case Kind::Dict: return container.as<DictObject>().find(item) != nullptr;
         case Kind::Set: return container.as<SetObject>().contains(item);
         case Kind::Tensor: return truthy(callOp("Tensor.__contains__", {container, item}));
+        case Kind::Class:
+            if (auto method = metaclassMethod(container, "__contains__")) return truthy(call(*method, {item}));
+            typeError(fmt::format("argument of type '{}' is not iterable", classOf(container)->name));
         case Kind::List:
         case Kind::Tuple: {
             const ValueList& items = container.is(Kind::List) ? container.as<ListObject>().items : container.as<TupleObject>().items;
@@ -380,6 +383,7 @@ Value Interpreter::getItem(const Value& container, const Value& key) {
             if (auto method = findAttr(container, "__getitem__")) return call(*method, {key});
             break;
         case Kind::Class:
+            if (auto method = metaclassMethod(container, "__getitem__")) return call(*method, {key});
             // C[item] calls the class's __class_getitem__ (a classmethod); builtin generics (list[int]) stand for the
             // class itself in the subset, whose annotations are never evaluated for their alias.
             if (container.as<ClassObject>().lookup("__class_getitem__"))
@@ -466,6 +470,9 @@ int64_t Interpreter::length(const Value& v) {
         case Kind::Instance:
             if (auto method = findAttr(v, "__len__")) return call(*method, {}).asInt();
             break;
+        case Kind::Class:
+            if (auto method = metaclassMethod(v, "__len__")) return call(*method, {}).asInt();
+            break;
         default: break;
     }
     typeError(fmt::format("object of type '{}' has no len()", classOf(v)->name));
@@ -504,6 +511,9 @@ Value Interpreter::iterate(const Value& iterable) {
         }
         case Kind::Instance:
             if (auto method = findAttr(iterable, "__iter__")) return iterate(call(*method, {}));
+            break;
+        case Kind::Class:
+            if (auto method = metaclassMethod(iterable, "__iter__")) return iterate(call(*method, {}));
             break;
         default: break;
     }

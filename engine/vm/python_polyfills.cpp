@@ -362,6 +362,8 @@ const char* torchLibraryPolyfillSource();
 const char* gradScalerPolyfillSource();
 /// torch.func (vmap) written in the subset (func_polyfill.cpp).
 const char* funcPolyfillSource();
+/// enum written in the subset (enum_polyfill.cpp).
+const char* enumPolyfillSource();
 /// torch.utils and torch.utils.checkpoint (autograd_function.cpp), or null.
 const char* torchUtilsPolyfillSource(const std::string& module);
 /// torch.storage and torch.distributed.fsdp._flat_param (tensor_storage.cpp), or null.
@@ -376,7 +378,8 @@ const char* polyfillSource(const std::string& module) {
                                                                   {"torch.amp.grad_scaler", gradScalerPolyfillSource()},
                                                                   {"torch.func", funcPolyfillSource()}, {"heapq", heapqPolyfillSource()},
                                                                   {"torch.autograd.function", autogradFunctionPolyfillSource()},
-                                                                  {"abc", abcPolyfillSource()}, {"torch.library", torchLibraryPolyfillSource()}};
+                                                                  {"abc", abcPolyfillSource()}, {"torch.library", torchLibraryPolyfillSource()},
+                                                                  {"enum", enumPolyfillSource()}};
     auto it = kSources.find(module);
     if (const char* storage = tensorStoragePolyfillSource(module); it == kSources.end() && storage) return storage;
     if (const char* utils = torchUtilsPolyfillSource(module); it == kSources.end() && utils) return utils;

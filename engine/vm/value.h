@@ -263,6 +263,11 @@ struct ClassObject : Object {
     ClassObject(std::string n, std::vector<std::shared_ptr<ClassObject>> bases);
     std::string name;
     std::string module = "builtins";
+    /// type(cls) when it is not `type`: the `metaclass=` of its class statement or of a base (class_builtins.cpp).
+    /// Calls, iteration, len, `in`, subscripts and attribute reads the class itself lacks go to its methods.
+    std::shared_ptr<ClassObject> metaclass;
+    /// The names the class body bound, in order (its dict is unordered): an enum's members in definition order.
+    std::vector<std::string> definitionOrder;
     /// __bases__, in the order written (empty for `object`).
     std::vector<std::shared_ptr<ClassObject>> bases;
     /// __mro__ after the class itself (the class is not held here, so that it does not own itself).
