@@ -8,6 +8,7 @@
 #include "fx/backend_options.h"
 #include "fx/fx_printer.h"
 #include "fx/graph_runner.h"
+#include "fx/testing_backends.h"
 #include "vm/backend_catalog.h"
 
 namespace eng::fx {
@@ -68,9 +69,9 @@ struct RegisteredBackend {
 };
 
 /// PyTorch 2.11's backend names, the only ones torch.compile accepts (list_backends() lists the first four;
-/// list_backends(None) adds its debugging and experimental ones). cwb has no cudagraphs/openxla/tvm/TorchScript
-/// compiler: their graphs run on the eager runtime, which computes what eager computes; AOT Autograd registers
-/// the aot_eager family over these.
+/// list_backends(None) adds its debugging and experimental ones, the *_TESTING_ONLY ones of testing_backends.h
+/// among them). cwb has no cudagraphs/openxla/tvm/TorchScript compiler: their graphs run on the eager runtime,
+/// which computes what eager computes; AOT Autograd registers the aot_eager family over these.
 std::map<std::string, RegisteredBackend>& registeredBackends() {
     static std::map<std::string, RegisteredBackend> backends = [] {
         BackendFactory eager = [](const vm::CompileOptions&) { return std::make_unique<EagerBackend>(); };
@@ -81,6 +82,7 @@ std::map<std::string, RegisteredBackend>& registeredBackends() {
                                  "dynamo_accuracy_minifier_backend", "dynamo_minifier_backend", "eager", "eager_debug",
                                  "eager_noexcept", "invoke_subgraph", "openxla_eval", "pre_dispatch_eager", "ts"})
             names[name] = {false, eager};
+        for (auto& [name, factory] : testingOnlyBackends()) names[name] = {false, std::move(factory)};
         return names;
     }();
     return backends;

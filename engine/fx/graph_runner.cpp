@@ -86,7 +86,7 @@ vm::Value callNodeOn(vm::Interpreter& vm, const Node& node, const std::function<
     return callNode(vm, node, std::move(args), std::move(kwargs));
 }
 
-vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueList& inputs) {
+vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueList& inputs, const NodeSubstitute& substitute) {
     std::unordered_map<const Node*, vm::Value> values;
     auto valueOf = [&](const Node& n) { return values.at(&n); };
     size_t nextInput = 0;
@@ -102,7 +102,11 @@ vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueL
             }
             case NodeOp::CallMethod:
             case NodeOp::CallFunction:
-            case NodeOp::CallModule: values[&node] = callNodeOn(vm, node, valueOf); break;
+            case NodeOp::CallModule: {
+                std::optional<vm::Value> substituted = substitute ? substitute(vm, node, valueOf) : std::nullopt;
+                values[&node] = substituted ? std::move(*substituted) : callNodeOn(vm, node, valueOf);
+                break;
+            }
         }
     }
     return {};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 
 #include "fx/graph_ir.h"
 #include "ops/operators.h"
@@ -26,8 +27,12 @@ vm::Value callNodeOn(vm::Interpreter& vm, const Node& node, const std::function<
 /// A call_method node's target on `self`: a method is called; a property (`mT`, `H`) is read.
 vm::Value callMethodNode(vm::Interpreter& vm, const vm::Value& self, const std::string& target, vm::ValueList args, vm::KwArgs kwargs);
 
+/// What runs in place of a call node as traced (a debugging backend's rewrite of torch.relu), given the values
+/// of the nodes it reads; nullopt runs the node as traced.
+using NodeSubstitute = std::function<std::optional<vm::Value>(vm::Interpreter& vm, const Node& node,
+                                                              const std::function<vm::Value(const Node&)>& nodeValue)>;
 /// Executes `graph` on `inputs` (one per placeholder); returns the output node's values.
-vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueList& inputs);
+vm::ValueList runGraph(vm::Interpreter& vm, const Graph& graph, const vm::ValueList& inputs, const NodeSubstitute& substitute = {});
 
 /// A callable that runs a higher-order op's body on its arguments and returns the outputs as a tuple (what a
 /// subgraph's get_attr node holds, so torch.ops.higher_order.cond calls the branch its predicate picks).
