@@ -48,7 +48,7 @@ void Tracer::placeBreak(const TraceFrame& root, GraphBreakInfo& info, TraceResul
         }
         return;
     }
-    if (noResumePoint(root) || noCheckpoint(root, *graph_)) info.skipFrame = true;
+    if (noResumePoint(root)) info.skipFrame = true;
     else if (insideLoop(root)) skipForLoop(root, info);
 }
 

@@ -112,4 +112,9 @@ inline VarRef popVar(TraceFrame& frame) {
     return v;
 }
 
+/// An IntEnum / IntFlag member as the int it stands for, any other value as it is (enum_values.cpp).
+VarRef intOfEnum(Tracer& tracer, const VarRef& v);
+/// Counter + Counter and the like, inlined from the class (symbolic_eval_objects.cpp); nullopt for other operands.
+std::optional<VarRef> dictClassOperator(Tracer& tracer, TraceFrame& frame, uint32_t op, const VarRef& a, const VarRef& b);
+
 }  // namespace eng::capture

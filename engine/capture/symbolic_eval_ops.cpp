@@ -11,13 +11,7 @@
 
 namespace eng::capture {
 
-/// An IntEnum / IntFlag member as the int it stands for, any other value as it is (enum_values.cpp).
-VarRef intOfEnum(Tracer& tracer, const VarRef& v);
-
 using frontend::Opcode;
-
-/// Counter + Counter and the like, inlined from the class (symbolic_eval_objects.cpp); nullopt for other operands.
-std::optional<VarRef> dictClassOperator(Tracer& tracer, TraceFrame& frame, uint32_t op, const VarRef& a, const VarRef& b);
 
 namespace {
 
@@ -40,7 +34,6 @@ bool boolMaskIndex(const VarRef& key) {
     };
     return key->kind == Variable::Kind::Tuple ? std::any_of(key->items.begin(), key->items.end(), isMask) : isMask(key);
 }
-
 
 }  // namespace
 

@@ -178,6 +178,9 @@ void Tracer::runRoot(TraceFrame& root, TraceResult& result) {
         } catch (Unsupported& u) {
             result.graphBreak = u.info;
             result.restartAt = root.pc;
+            // An instruction Dynamo has no break path for, with nothing in the graph yet: the frame runs eagerly (an
+            // error the instruction raised, breakOnError below, keeps its break).
+            if (noCheckpoint(root, *graph_)) result.graphBreak->skipFrame = true;
             placeBreak(root, *result.graphBreak, result);
             return;
         } catch (vm::VmError& error) {

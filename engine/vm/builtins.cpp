@@ -54,8 +54,7 @@ Value toInt(Interpreter& vm, const Value& v) {
             for (const char* dunder : {"__int__", "__index__"})
                 if (auto method = vm.findAttr(v, dunder)) {
                     Value result = vm.call(*method, {});
-                    if (!result.is(Kind::Int) && !result.is(Kind::Bool))
-                        typeError(fmt::format("{} returned non-int (type {})", dunder, vm.classOf(result)->name));
+                    if (!result.is(Kind::Int) && !result.is(Kind::Bool)) typeError(fmt::format("{} returned non-int (type {})", dunder, vm.classOf(result)->name));
                     return Value(result.asInt());
                 }
             [[fallthrough]];
@@ -301,8 +300,7 @@ void defineConstructors(Interpreter& vm) {
 }  // namespace
 
 void installBuiltinFunctions(Namespace& builtins);
-/// chr() and ord() (scalar_methods.cpp).
-void installTextBuiltins(Namespace& builtins);
+void installTextBuiltins(Namespace& builtins);  // chr() and ord() (scalar_methods.cpp)
 
 void installBuiltins(Interpreter& vm, Namespace& builtins) {
     vm.defineClass("object", "");
@@ -487,9 +485,7 @@ void installBuiltinFunctions(Namespace& builtins) {
         const double x = v.asFloat();
         const int64_t n = digits->asInt();
         if (!std::isfinite(x) || n > 300) return Value(x);
-        if (n >= 0) {
-            // Python rounds the exact binary value (2.675 is 2.67499999...: 2.67), which printf's correctly rounded
-            // decimal conversion does too.
+        if (n >= 0) {  // Python rounds the exact binary value (2.675 is 2.67499999...: 2.67), as printf's conversion does
             char text[1024];
             std::snprintf(text, sizeof text, "%.*f", static_cast<int>(n), x);
             return Value(std::strtod(text, nullptr));
