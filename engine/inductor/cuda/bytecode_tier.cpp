@@ -10,6 +10,8 @@
 #include <mutex>
 #include <optional>
 
+#include "inductor/cuda/cuda_tiers.h"
+
 namespace eng::inductor::cuda {
 
 #if CWB_BYTECODE_TIER
@@ -108,13 +110,7 @@ BytecodePrograms::~BytecodePrograms() {
 void BytecodePrograms::launch(size_t index, const Kernel& kernel, std::span<void* const> buffers, const SymbolValues& symbols) {
     bytecode::Launch l = bytecodeLaunch(kernel, onDevice_.at(index), buffers, symbols);
     const eng::cuda::CompiledKernel& module = interpreterModule(device_.arch());
-    auto shape = [&](int64_t threads, unsigned block) {
-        eng::cuda::LaunchShape s;
-        s.blockX = block;
-        const int64_t blocks = std::max<int64_t>((threads + block - 1) / block, 1);
-        s.gridX = static_cast<unsigned>(std::min<int64_t>(blocks, int64_t{32} * device_.multiprocessorCount()));
-        return s;
-    };
+    auto shape = [&](int64_t threads, unsigned block) { return gridStrideShape(device_, threads, block); };
     void* args[] = {&l};
     if (!bytecodeRunsInPieces(kernel)) {
         if (l.outerPoints <= 0) return;

@@ -79,6 +79,14 @@ eng::cuda::KernelCompileOutcome compileQuickTier(const Kernel& kernel, const std
     return outcome;
 }
 
+eng::cuda::LaunchShape gridStrideShape(const eng::cuda::DeviceContext& device, int64_t threads, unsigned block) {
+    eng::cuda::LaunchShape s;
+    s.blockX = block;
+    const int64_t blocks = std::max<int64_t>((threads + block - 1) / block, 1);
+    s.gridX = static_cast<unsigned>(std::min<int64_t>(blocks, int64_t{32} * device.multiprocessorCount()));
+    return s;
+}
+
 void launchQuickTier(eng::cuda::DeviceContext& device, const eng::cuda::CompiledKernel& compiled, const Kernel& kernel,
                      std::span<void* const> buffers, const SymbolValues& symbols) {
     std::vector<void*> pointers(buffers.begin(), buffers.end());
@@ -90,13 +98,7 @@ void launchQuickTier(eng::cuda::DeviceContext& device, const eng::cuda::Compiled
     std::vector<void*> args;
     for (void*& pointer : pointers) args.push_back(&pointer);
     for (long long& value : values) args.push_back(&value);
-    auto shape = [&](int64_t threads, unsigned blockX) {
-        eng::cuda::LaunchShape s;
-        s.blockX = blockX;
-        const int64_t blocks = std::max<int64_t>((threads + blockX - 1) / blockX, 1);
-        s.gridX = static_cast<unsigned>(std::min<int64_t>(blocks, int64_t{32} * device.multiprocessorCount()));
-        return s;
-    };
+    auto shape = [&](int64_t threads, unsigned blockX) { return gridStrideShape(device, threads, blockX); };
     if (!kernel.hasOuterRangeReductions()) {
         // A thread reduces whole rows: blocks of one warp spread a few thousand rows over every multiprocessor.
         device.launch(compiled, shape(points, kernel.isReduction() ? 32 : nvptx::kQuickBlockThreads), args.data());

@@ -39,6 +39,10 @@ TierSettings tierSettingsFromEnvironment();
 /// cache keeps. `jobKey` (its optimised job's key) and the kernel's name name its module on the device.
 eng::cuda::KernelCompileOutcome compileQuickTier(const Kernel& kernel, const std::string& arch, const std::string& jobKey, int jitLevel);
 
+/// The first tiers' grid for `threads` threads in blocks of `block`: grid-stride over at most 32 blocks a
+/// multiprocessor (the quick tier's kernels and the bytecode interpreter's).
+eng::cuda::LaunchShape gridStrideShape(const eng::cuda::DeviceContext& device, int64_t threads, unsigned block);
+
 /// Launches a quick-tier kernel: one thread per outer point, grid-stride over at most 32 blocks a multiprocessor
 /// (blocks of one warp for reductions).
 void launchQuickTier(eng::cuda::DeviceContext& device, const eng::cuda::CompiledKernel& compiled, const Kernel& kernel,
