@@ -186,26 +186,21 @@ FunctionalForward functionalize(GraphBuilder& builder, const fx::Graph& graph, c
             continue;
         }
         if (auto write = unsupportedWrite(node)) throw AotUnsupported(*write);
-        if (!updatesInPlace(node) && needsGrad.contains(&node) && inductor::lowering::nodeOpName(node) == "layer_norm") {
-            std::vector<Node*> added;
-            out.remap[&node] = nativeLayerNormForward(builder, node, out.remap, added);
-            for (Node* n : added) {
-                out.nodes.push_back(n);
-                out.gradEnabled[n] = gradEnabled;
-            }
-            continue;
-        }
         if (!updatesInPlace(node)) {
-            if (gradEnabled) {
-                std::vector<Node*> added;
-                if (Node* attention = flashAttentionWithStatistics(builder, node, out.remap, added)) {
-                    out.remap[&node] = attention;
-                    for (Node* n : added) {
-                        out.nodes.push_back(n);
-                        out.gradEnabled[n] = gradEnabled;
-                    }
-                    continue;
+            // Ops whose backward reads forward statistics become the forms that return them (layer_norm ->
+            // native_layer_norm, CUDA sdpa -> the flash forward with its logsumexp): their nodes replace the copy.
+            std::vector<Node*> added;
+            Node* rewritten = needsGrad.contains(&node) && inductor::lowering::nodeOpName(node) == "layer_norm"
+                                  ? nativeLayerNormForward(builder, node, out.remap, added)
+                              : gradEnabled ? flashAttentionWithStatistics(builder, node, out.remap, added)
+                                            : nullptr;
+            if (rewritten) {
+                out.remap[&node] = rewritten;
+                for (Node* n : added) {
+                    out.nodes.push_back(n);
+                    out.gradEnabled[n] = gradEnabled;
                 }
+                continue;
             }
             Node* copy = builder.copy(node, out.remap);
             out.remap[&node] = copy;

@@ -60,6 +60,22 @@ std::vector<std::vector<unsigned char>> launchOnce(KernelLauncher& launcher, siz
     return results;
 }
 
+std::vector<const void*> pointersOf(const std::vector<std::vector<unsigned char>>& buffers) {
+    std::vector<const void*> pointers;
+    for (const auto& buffer : buffers) pointers.push_back(buffer.data());
+    return pointers;
+}
+
+// One launch of kernel `index` on fresh random inputs, its written buffers against the reference interpreter's.
+void expectLaunchMatchesReference(KernelLauncher& launcher, size_t index, const Kernel& kernel, const RunOptions& options, const std::string& context) {
+    auto inputs = randomBuffers(kernel, {}, options);
+    auto expected = inputs;
+    std::vector<void*> hostPointers;
+    for (auto& host : expected) hostPointers.push_back(host.data());
+    interpretKernel(kernel, hostPointers, {});
+    expectWrittenBuffersMatch(kernel, expected, pointersOf(launchOnce(launcher, index, kernel, inputs)), options.tolerance, context);
+}
+
 TEST(CudaTiers, QuickTierRunsFirstThenTheOptimisedKernelReplacesIt) {
     if (!eng::cuda::cudaAvailable()) GTEST_SKIP() << "no CUDA: " << eng::cuda::driverStatus().reason;
     ::setenv("CWB_CUDA_TIERS", "1", 1);
@@ -85,11 +101,6 @@ TEST(CudaTiers, QuickTierRunsFirstThenTheOptimisedKernelReplacesIt) {
     ::unsetenv("CWB_CUDA_QUICK_LAUNCHES");
     ::unsetenv("CWB_CUDA_TIER_SWAP");
     ::unsetenv("CWB_CUDA_INTERPRETER");
-    auto pointersOf = [](const std::vector<std::vector<unsigned char>>& buffers) {
-        std::vector<const void*> pointers;
-        for (const auto& buffer : buffers) pointers.push_back(buffer.data());
-        return pointers;
-    };
     std::vector<std::vector<std::vector<unsigned char>>> inputs, expected, quick;
     for (size_t i = 0; i < kernels.size(); ++i) {  // every kernel's first launch: the quick tier
         SCOPED_TRACE(kernels[i].name);
@@ -164,15 +175,7 @@ TEST(CudaInterpreterTier, RunsFirstWithNothingCompiledThenTheOptimisedKernelRepl
                 EXPECT_EQ(has(launcher->artifact(i, {}).launchConfig, "interpreter tier"), round == 0);
             };
             if (round == 0) expectTier();
-            auto inputs = randomBuffers(kernels[i], {}, options[i]);
-            auto expected = inputs;
-            std::vector<void*> hostPointers;
-            for (auto& host : expected) hostPointers.push_back(host.data());
-            interpretKernel(kernels[i], hostPointers, {});
-            const auto results = launchOnce(*launcher, i, kernels[i], inputs);
-            std::vector<const void*> resultPointers;
-            for (const auto& buffer : results) resultPointers.push_back(buffer.data());
-            expectWrittenBuffersMatch(kernels[i], expected, resultPointers, options[i].tolerance, round == 0 ? "interpreter tier" : "optimised");
+            expectLaunchMatchesReference(*launcher, i, kernels[i], options[i], round == 0 ? "interpreter tier" : "optimised");
             if (round == 1) {
                 expectTier();
                 EXPECT_TRUE(has(launcher->compileInfo(i).how, "after 1 launch(es) of the interpreter tier")) << launcher->compileInfo(i).how;
@@ -210,16 +213,7 @@ TEST(CudaInterpreterTier, MatchesTheReferenceOnEveryOpAndDtype) {
             EXPECT_FALSE(whyNot.empty());
             continue;
         }
-        RunOptions options;
-        auto inputs = randomBuffers(kernels[i], {}, options);
-        auto expected = inputs;
-        std::vector<void*> hostPointers;
-        for (auto& host : expected) hostPointers.push_back(host.data());
-        interpretKernel(kernels[i], hostPointers, {});
-        const auto results = launchOnce(*launcher, i, kernels[i], inputs);
-        std::vector<const void*> resultPointers;
-        for (const auto& buffer : results) resultPointers.push_back(buffer.data());
-        expectWrittenBuffersMatch(kernels[i], expected, resultPointers, options.tolerance, "interpreter tier");
+        expectLaunchMatchesReference(*launcher, i, kernels[i], RunOptions{}, "interpreter tier");
     }
 }
 
