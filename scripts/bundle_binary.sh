@@ -11,14 +11,24 @@ mkdir -p "$folder"
 skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libcuda\.so|libcublas|libnvrtc|libcudart)'
 # CWB_BUNDLE_LEAVE_OUT: an extended regex of more library names the target machine has (keeps a bundle small).
 leave_out=${CWB_BUNDLE_LEAVE_OUT:-}
-for binary in "$@"; do
-  # Debug information is most of a RelWithDebInfo binary and is not needed to run it.
-  strip -o "$folder/$(basename "$binary")" "$binary"
-  ldd "$binary" | awk '/=> \// {print $1, $3}' | while read -r name path; do
+bundle_libraries_of() {
+  ldd "$1" | awk '/=> \// {print $1, $3}' | while read -r name path; do
     [[ $name =~ $skip ]] && continue
     [[ -n $leave_out && $name =~ ^($leave_out) ]] && continue
     cp -fL "$path" "$folder/$name"
   done
+}
+for binary in "$@"; do
+  # Debug information is most of a RelWithDebInfo binary and is not needed to run it.
+  strip -o "$folder/$(basename "$binary")" "$binary"
+  bundle_libraries_of "$binary"
+done
+# Libraries cwb opens with dlopen (ldd does not list them), with theirs: oneDNN for CPU matrix products.
+for name in libdnnl.so.2; do
+  path=$({ ldconfig -p 2>/dev/null || /sbin/ldconfig -p; } | awk -v n="$name" '$1 == n && /x86-64/ {print $NF; exit}')
+  [[ -z $path || ( -n $leave_out && $name =~ ^($leave_out) ) ]] && continue
+  cp -fL "$path" "$folder/$name"
+  bundle_libraries_of "$path"
 done
 tar -C "$(dirname "$folder")" -cJf "$folder.tar.xz" "$(basename "$folder")"
 du -sh "$folder" "$folder.tar.xz"

@@ -10,7 +10,7 @@ packages=(
   libimgui-dev libstb-dev libglfw3-dev libgl-dev libopengl-dev libgl1-mesa-dri
   libgraphviz-dev graphviz fonts-jetbrains-mono fonts-dejavu-core
   llvm-19-dev libzstd-dev libedit-dev libffi-dev libxml2-dev libz3-dev zlib1g-dev
-  libopenblas-dev
+  libopenblas-dev libdnnl-dev
   clang libclang-rt-14-dev
   xvfb xauth libx11-dev xdotool x11-xserver-utils libxml2-utils
 )

@@ -1,5 +1,6 @@
-// Matrix product kernels. Every product reduces to gemmInto on 2-D strided views, which hands BLAS-compatible
-// layouts to cblas_?gemm without copying and copies the rest to contiguous first.
+// Matrix product kernels. Every product reduces to gemmInto on 2-D strided views (bmm to one batched call where it
+// can), which on the CPU hands float32 and bfloat16 products to oneDNN or OpenBLAS as cpuGemmLibrary chooses, and
+// BLAS-compatible layouts to cblas_?gemm without copying (the rest copied to contiguous first).
 #include "tensor/linalg.h"
 
 #include <cblas.h>
@@ -16,6 +17,7 @@
 #include "tensor/deferred_fill.h"
 #include "tensor/host_route.h"
 #include "tensor/iteration.h"
+#include "tensor/onednn_matmul.h"
 #include "tensor/op_recorder.h"
 #include "tensor/pointwise.h"
 #include "tensor/shape.h"
@@ -70,6 +72,25 @@ void chooseBlasKernels() {
     });
 }
 
+enum class CpuGemmLibrary { OpenBlas, OneDnn };
+
+// Products of fewer multiply-adds than this (batch * M * N * K) stay with OpenBLAS in float32: there oneDNN's
+// fixed cost per call (memory objects, the OpenMP team) outweighs its faster kernels.
+constexpr int64_t kOneDnnMinFloatWork = int64_t{1} << 21;
+
+// The one place that chooses the library of a CPU product: oneDNN for every bfloat16 product (its AMX or
+// AVX512-BF16 kernels accumulate in float32 and round once, where OpenBLAS has no bfloat16 product and would need
+// both operands widened to float32 first), and for float32 products of kOneDnnMinFloatWork multiply-adds or more;
+// OpenBLAS for the rest and every other dtype. CWB_CPU_GEMM=openblas or =onednn forces one (where it applies).
+CpuGemmLibrary cpuGemmLibrary(DType dtype, int64_t batch, int64_t m, int64_t n, int64_t k) {
+    if ((dtype != DType::Float32 && dtype != DType::BFloat16) || !onednn::available()) return CpuGemmLibrary::OpenBlas;
+    if (const char* forced = std::getenv("CWB_CPU_GEMM"))
+        return std::string_view(forced) == "openblas" ? CpuGemmLibrary::OpenBlas : CpuGemmLibrary::OneDnn;
+    if (dtype == DType::BFloat16) return CpuGemmLibrary::OneDnn;
+    const double work = static_cast<double>(batch) * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+    return work >= static_cast<double>(kOneDnnMinFloatWork) ? CpuGemmLibrary::OneDnn : CpuGemmLibrary::OpenBlas;
+}
+
 // out (contiguous, M x N) = a (M x K) @ b (K x N), all of dtype `dtype`.
 void gemmInto(const Tensor& out, const Tensor& a, const Tensor& b) {
     const int64_t m = a.sizes()[0], k = a.sizes()[1], n = b.sizes()[1];
@@ -87,6 +108,7 @@ void gemmInto(const Tensor& out, const Tensor& a, const Tensor& b) {
         return;
     }
     if (cudaops::onCuda(out)) return cudaops::gemm(out, a, b);
+    if (out.device().isCpu() && cpuGemmLibrary(dtype, 1, m, n, k) == CpuGemmLibrary::OneDnn && onednn::matmulInto(out, a, b)) return;
     chooseBlasKernels();
     if (dtype == DType::Float32 || dtype == DType::Float64) {
         const BlasOperand left = asBlas(a), right = asBlas(b);
@@ -200,6 +222,13 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
         cudaops::gemm(out, a, b);
         return out;
     }
+    if (out.numel() == 0) return out;
+    // On the CPU one batched oneDNN call where it takes the product (its threads split the batch too), else a
+    // product per matrix.
+    const int64_t m = a.sizes()[1], k = a.sizes()[2], n = b.sizes()[2];
+    if (k > 0 && out.device().isCpu() && cpuGemmLibrary(out.dtype(), batch, m, n, k) == CpuGemmLibrary::OneDnn &&
+        onednn::matmulInto(out, a, b))
+        return out;
     for (int64_t i = 0; i < batch; ++i) gemmInto(select(out, 0, i), select(a, 0, i), select(b, 0, i));
     return out;
 }

@@ -1,5 +1,6 @@
 // Matrix products: mm, bmm, mv, dot, matmul (PyTorch's batched broadcasting rules), addmm and linear.
-// float32/float64 go to OpenBLAS; 16-bit floats compute in float; integers use a plain int64 loop.
+// On the CPU float32 and bfloat16 go to oneDNN or OpenBLAS (linalg.cpp's cpuGemmLibrary chooses), float64 and
+// complex to OpenBLAS, float16 computes in float32; integers use a plain int64 loop.
 #pragma once
 
 #include <optional>

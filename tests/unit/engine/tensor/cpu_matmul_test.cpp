@@ -1,0 +1,174 @@
+// CPU matrix products through both libraries (oneDNN and OpenBLAS, CWB_CPU_GEMM forcing each) against a double
+// reference: float32 and bfloat16, odd shapes, transposed and strided operands, batches with a broadcast operand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "tensor/conversion.h"
+#include "tensor/creation.h"
+#include "tensor/linalg.h"
+#include "tensor/onednn_matmul.h"
+#include "tensor/pointwise.h"
+#include "tensor/random.h"
+#include "tensor/shape.h"
+#include "tensor/worker_pool.h"
+
+namespace eng::tensor {
+namespace {
+
+// CWB_CPU_GEMM for the life of the guard (the routing reads it on each product).
+class ForceLibrary {
+public:
+    explicit ForceLibrary(const char* library) { setenv("CWB_CPU_GEMM", library, 1); }
+    ~ForceLibrary() { unsetenv("CWB_CPU_GEMM"); }
+};
+
+// Checks out == a @ b for batches of matrices (2-D or 3-D, a's batch broadcast when it has none), in double from
+// the operands' own values: |error| within `relative` of |reference| plus `absolute` of the sum of |a_ik b_kj|.
+void expectProduct(const Tensor& out, const Tensor& a, const Tensor& b, double relative, double absolute, const std::string& what) {
+    const bool batched = out.dim() == 3;
+    const int64_t batch = batched ? out.size(0) : 1, m = a.size(-2), k = a.size(-1), n = b.size(-1);
+    ASSERT_EQ(out.size(-2), m) << what;
+    ASSERT_EQ(out.size(-1), n) << what;
+    const Tensor a3 = batched ? contiguous(expand(a.dim() == 3 ? a : unsqueeze(a, 0), {batch, m, k})) : unsqueeze(a, 0);
+    const Tensor b3 = batched ? contiguous(expand(b.dim() == 3 ? b : unsqueeze(b, 0), {batch, k, n})) : unsqueeze(b, 0);
+    const std::vector<double> av = toDoubles(a3), bv = toDoubles(b3), ov = toDoubles(out);
+    int failures = 0;
+    for (int64_t p = 0; p < batch; ++p)
+        for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < n; ++j) {
+                double sum = 0, magnitude = 0;
+                for (int64_t q = 0; q < k; ++q) {
+                    const double term = av[(p * m + i) * k + q] * bv[(p * k + q) * n + j];
+                    sum += term;
+                    magnitude += std::abs(term);
+                }
+                const double got = ov[(p * m + i) * n + j];
+                if (std::abs(got - sum) > relative * std::abs(sum) + absolute * magnitude + 1e-30 && ++failures <= 3)
+                    ADD_FAILURE() << what << ": [" << p << ", " << i << ", " << j << "] = " << got << ", expected " << sum;
+            }
+    EXPECT_EQ(failures, 0) << what;
+}
+
+Tensor randomMatrix(const Shape& sizes, DType dtype) { return to(randn(sizes), dtype); }
+
+// The layouts a product's operand arrives in: contiguous, transposed, rows with a gap, every other column (no unit
+// stride: copied first), as (name, rows x cols view).
+std::vector<std::pair<std::string, Tensor>> layouts(int64_t rows, int64_t cols, DType dtype) {
+    return {{"contiguous", randomMatrix({rows, cols}, dtype)},
+            {"transposed", t(randomMatrix({cols, rows}, dtype))},
+            {"row gap", narrow(randomMatrix({rows, cols + 3}, dtype), 1, 2, cols)},
+            {"column step", slice(randomMatrix({rows, 2 * cols}, dtype), 1, 0, std::nullopt, 2)}};
+}
+
+const char* const kLibraries[] = {"onednn", "openblas"};
+
+// A float32 sum's rounding, relative to the sum of its terms' magnitudes (a few hundred terms at most here): a
+// wrong element (a missed or doubled term, a misread stride) is off by the order of the terms themselves.
+constexpr double kSumTolerance = 4e-5;
+
+TEST(CpuMatmul, Float32OddShapesAndLayoutsBothLibraries) {
+    const int64_t shapes[][3] = {{1, 1, 1}, {1, 33, 7}, {33, 1, 65}, {17, 65, 1}, {7, 13, 5}, {64, 96, 80}, {129, 257, 65}};
+    for (const char* library : kLibraries) {
+        ForceLibrary force(library);
+        for (const auto& [m, k, n] : shapes)
+            for (const auto& [aName, a] : layouts(m, k, DType::Float32))
+                for (const auto& [bName, b] : layouts(k, n, DType::Float32)) {
+                    const std::string what = fmt::format("{} {}x{}x{} a {} b {}", library, m, k, n, aName, bName);
+                    const Tensor out = mm(a, b);
+                    EXPECT_EQ(out.dtype(), DType::Float32) << what;
+                    expectProduct(out, a, b, 0, kSumTolerance, what);
+                }
+    }
+}
+
+TEST(CpuMatmul, BFloat16AgainstFloatReference) {
+    // One rounding of a float32 sum (PyTorch's CPU bf16 product): within half a bfloat16 ulp (2**-8 of the value) of the exact
+    // product of the bfloat16 operands, plus float32 accumulation.
+    const int64_t shapes[][3] = {{1, 1, 1}, {1, 33, 7}, {33, 1, 65}, {17, 65, 1}, {64, 96, 80}, {130, 300, 257}};
+    for (const char* library : kLibraries) {
+        ForceLibrary force(library);
+        for (const auto& [m, k, n] : shapes)
+            for (const auto& [aName, a] : layouts(m, k, DType::BFloat16))
+                for (const auto& [bName, b] : layouts(k, n, DType::BFloat16)) {
+                    const std::string what = fmt::format("{} bf16 {}x{}x{} a {} b {}", library, m, k, n, aName, bName);
+                    const Tensor out = mm(a, b);
+                    EXPECT_EQ(out.dtype(), DType::BFloat16) << what;
+                    expectProduct(out, a, b, std::ldexp(1.0, -8), kSumTolerance, what);
+                }
+    }
+}
+
+TEST(CpuMatmul, BatchedTransposedAndBroadcast) {
+    for (DType dtype : {DType::Float32, DType::BFloat16})
+        for (const char* library : kLibraries) {
+            ForceLibrary force(library);
+            const double relative = dtype == DType::BFloat16 ? std::ldexp(1.0, -8) : 1e-6;
+            const std::string tag = fmt::format("{} {}", library, dtypeName(dtype));
+            const Tensor a = randomMatrix({6, 33, 17}, dtype), b = randomMatrix({6, 17, 9}, dtype);
+            expectProduct(bmm(a, b), a, b, relative, kSumTolerance, tag + " bmm");
+            // Batches of transposed matrices, and the batch as the innermost dim of a permuted tensor.
+            const Tensor at = transpose(randomMatrix({6, 17, 33}, dtype), 1, 2);
+            const Tensor bp = permute(randomMatrix({17, 9, 6}, dtype), {2, 0, 1});
+            expectProduct(bmm(at, bp), at, bp, relative, kSumTolerance, tag + " bmm transposed");
+            // One matrix for every batch (a batch stride of 0), on either side.
+            const Tensor shared = randomMatrix({33, 17}, dtype);
+            const Tensor broadcastA = expand(unsqueeze(shared, 0), {6, 33, 17});
+            expectProduct(bmm(broadcastA, b), broadcastA, b, relative, kSumTolerance, tag + " bmm broadcast a");
+            const Tensor sharedB = randomMatrix({17, 9}, dtype);
+            const Tensor broadcastB = expand(unsqueeze(sharedB, 0), {6, 17, 9});
+            expectProduct(bmm(a, broadcastB), a, broadcastB, relative, kSumTolerance, tag + " bmm broadcast b");
+            // matmul's 4-D batches (attention's scores), through one bmm.
+            const Tensor q = randomMatrix({2, 3, 40, 16}, dtype), key = randomMatrix({2, 3, 40, 16}, dtype);
+            const Tensor scores = matmul(q, transpose(key, -2, -1));
+            expectProduct(reshape(scores, {6, 40, 40}), reshape(q, {6, 40, 16}), transpose(reshape(key, {6, 40, 16}), 1, 2), relative,
+                          kSumTolerance, tag + " matmul 4-D");
+        }
+}
+
+TEST(CpuMatmul, LinearAndAddmmMatchTheReference) {
+    for (const char* library : kLibraries) {
+        ForceLibrary force(library);
+        const Tensor x = randn({5, 7, 48}), w = randn({24, 48}), bias = randn({24});
+        const Tensor y = linear(x, w, bias);
+        expectProduct(reshape(sub(y, bias), {35, 24}), reshape(x, {35, 48}), t(w), 1e-6, kSumTolerance, std::string(library) + " linear");
+        const Tensor a = randn({9, 48});
+        const Tensor z = addmm(bias, a, t(w), 0.5, 2.0);
+        expectProduct(div(sub(z, mul(bias, Scalar(0.5))), Scalar(2.0)), a, t(w), 1e-6, kSumTolerance, std::string(library) + " addmm");
+    }
+}
+
+TEST(CpuMatmul, ThreadCountsGiveTheSameProduct) {
+    // oneDNN's OpenMP team follows the worker pool's setting; one thread and all of them agree within float sums.
+    const int before = workerThreadCount();
+    const Tensor a = randn({200, 300}), b = randn({300, 150});
+    ForceLibrary force("onednn");
+    setWorkerThreadCount(1);
+    const Tensor one = mm(a, b);
+    setWorkerThreadCount(std::max(before, 2));
+    const Tensor many = mm(a, b);
+    setWorkerThreadCount(before);
+    expectProduct(one, a, b, 1e-6, kSumTolerance, "one thread");
+    expectProduct(many, a, b, 1e-6, kSumTolerance, "several threads");
+}
+
+TEST(CpuMatmul, OneDnnTakesPlainFloatProducts) {
+    // Where libdnnl is installed (scripts/install-deps.sh), a plain float32 product is oneDNN's, not a silent
+    // fallback to OpenBLAS.
+    if (!onednn::available()) GTEST_SKIP() << "libdnnl.so.2 not found";
+    const Tensor a = randn({64, 32}), b = randn({32, 48});
+    Tensor out = empty({64, 48});
+    ASSERT_TRUE(onednn::matmulInto(out, a, b));
+    expectProduct(out, a, b, 1e-6, kSumTolerance, "oneDNN direct");
+    Tensor batched = empty({3, 64, 48});
+    const Tensor a3 = randn({3, 64, 32}), b3 = randn({3, 32, 48});
+    ASSERT_TRUE(onednn::matmulInto(batched, a3, b3));
+    expectProduct(batched, a3, b3, 1e-6, kSumTolerance, "oneDNN direct batched");
+}
+
+}  // namespace
+}  // namespace eng::tensor
