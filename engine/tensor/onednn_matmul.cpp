@@ -128,7 +128,8 @@ dnnl_data_type_t dnnlType(DType dtype) { return dtype == DType::BFloat16 ? dnnl_
 // BLAS) or nothing at all. The answer is kept either way.
 std::shared_ptr<const Primitive> primitiveFor(const Key& key) {
     static std::mutex mutex;
-    static std::unordered_map<Key, std::shared_ptr<const Primitive>, KeyHash> cache;
+    // Never destroyed: no primitive is torn down at exit, when libdnnl and its OpenMP threads may be finishing.
+    static auto& cache = *new std::unordered_map<Key, std::shared_ptr<const Primitive>, KeyHash>();
     std::lock_guard lock(mutex);
     if (auto found = cache.find(key); found != cache.end()) return found->second;
     if (cache.size() >= 512) cache.clear();  // shapes that keep changing: primitives in use stay alive by reference
