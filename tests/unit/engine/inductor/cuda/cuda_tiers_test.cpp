@@ -265,8 +265,11 @@ TEST(CudaInterpreterTier, BlockFormsGiveTheirHostEmulationsBits) {
         runBytecodeOnHost(kernel, *program, hostPointers, {}, inPieces ? bytecodePieces(*program, l.outerPoints, l.reductionPoints) : 1, group);
         for (int call = 0; call < 2; ++call) {
             const auto device = launchOnce(*launcher, i, kernel, inputs);
-            for (size_t b = 0; b < kernel.buffers.size(); ++b)
-                if (kernel.buffers[b].written) EXPECT_TRUE(device[b] == emulated[b]) << kernel.buffers[b].name << " call " << call;
+            for (size_t b = 0; b < kernel.buffers.size(); ++b) {
+                if (kernel.buffers[b].written) {
+                    EXPECT_TRUE(device[b] == emulated[b]) << kernel.buffers[b].name << " call " << call;
+                }
+            }
         }
         // ... and the reference's values, up to the order of sums.
         RunOptions reference = options;
