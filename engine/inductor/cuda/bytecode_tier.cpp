@@ -23,7 +23,23 @@ namespace {
 
 constexpr unsigned kPointwiseBlock = 128;
 constexpr unsigned kReductionBlock = 32;  // a thread walks whole rows: small blocks spread the rows over every SM
-constexpr int64_t kPartialsBytes = int64_t{64} << 20;  // the outer-range reductions' partials, as the quick tier's
+
+int environmentInt(const char* name, int fallback) {
+    const char* text = std::getenv(name);
+    return text && *text ? std::atoi(text) : fallback;
+}
+
+// The block forms' settings (bytecode_tier.h), read once.
+struct RowSettings {
+    int64_t blockRowPoints = environmentInt("CWB_BYTECODE_BLOCK_ROWS", 256);
+    int64_t pointsPerThread = std::max(1, environmentInt("CWB_BYTECODE_ROW_POINTS", 16));
+    int64_t maxBlock = std::clamp(environmentInt("CWB_BYTECODE_ROW_BLOCK", 256) / 32 * 32, 32, 1024);
+    int64_t partialsBytes = int64_t{std::max(1, environmentInt("CWB_BYTECODE_PARTIALS_MB", 64))} << 20;
+};
+const RowSettings& rowSettings() {
+    static const RowSettings settings;
+    return settings;
+}
 
 const eng::cuda::CompiledKernel& interpreterModule(const std::string& arch) {
 #if CWB_BYTECODE_TIER
@@ -78,10 +94,22 @@ bool bytecodeTierAvailable(const std::string& arch) {
 }
 
 bool bytecodeSlowerThanQuickTier(const Kernel& kernel) {
-    if (bytecodeRunsInPieces(kernel)) return true;
     if (!kernel.isReduction()) return false;
     const std::optional<int64_t> points = constantValue(product(kernel.reductionRanges));
     return points && *points > kLongRowPoints;
+}
+
+int64_t bytecodeRowThreads(int64_t reductionPoints, bool inPieces) {
+    const RowSettings& settings = rowSettings();
+    if (!inPieces && (settings.blockRowPoints <= 0 || reductionPoints < settings.blockRowPoints)) return 1;
+    const int64_t wanted = (reductionPoints + settings.pointsPerThread - 1) / settings.pointsPerThread;
+    return std::clamp<int64_t>((wanted + 31) / 32 * 32, 32, settings.maxBlock);
+}
+
+int64_t bytecodePieces(const bytecode::Program& program, int64_t outerPoints, int64_t reductionPoints) {
+    const int64_t pieceBytes = std::max<int64_t>(reductionPoints, 1) * static_cast<int64_t>(sizeof(bytecode::Accumulator)) *
+                               std::max(program.outerSlotCount, 1);
+    return std::clamp<int64_t>(rowSettings().partialsBytes / pieceBytes, 1, std::max<int64_t>(outerPoints, 1));
 }
 
 BytecodePrograms::BytecodePrograms(eng::cuda::DeviceContext& device, std::vector<std::unique_ptr<bytecode::Program>> programs)
@@ -112,18 +140,24 @@ void BytecodePrograms::launch(size_t index, const Kernel& kernel, std::span<void
     const eng::cuda::CompiledKernel& module = interpreterModule(device_.arch());
     auto shape = [&](int64_t threads, unsigned block) { return gridStrideShape(device_, threads, block); };
     void* args[] = {&l};
-    if (!bytecodeRunsInPieces(kernel)) {
+    const bool inPieces = bytecodeRunsInPieces(kernel);
+    const int64_t rowThreads = kernel.isReduction() || inPieces ? bytecodeRowThreads(l.reductionPoints, inPieces) : 1;
+    const auto block = static_cast<unsigned>(rowThreads);
+    if (!inPieces) {
         if (l.outerPoints <= 0) return;
-        device_.launch(module, shape(l.outerPoints, kernel.isReduction() ? kReductionBlock : kPointwiseBlock), args);
+        if (rowThreads == 1)
+            device_.launch(module, shape(l.outerPoints, kernel.isReduction() ? kReductionBlock : kPointwiseBlock), args);
+        else  // a block per row
+            device_.launch(module, shape(l.outerPoints * rowThreads, block), args, "cwb_bytecode_rows");
         return;
     }
-    const int64_t slots = std::max(programs_.at(index)->outerSlotCount, 1);
-    const int64_t pieceBytes = std::max<int64_t>(l.reductionPoints, 1) * static_cast<int64_t>(sizeof(bytecode::Accumulator)) * slots;
-    l.pieces = std::clamp<int64_t>(kPartialsBytes / pieceBytes, 1, std::max<int64_t>(l.outerPoints, 1));
+    l.pieces = bytecodePieces(*programs_.at(index), l.outerPoints, l.reductionPoints);
+    const int64_t pieceBytes = std::max<int64_t>(l.reductionPoints, 1) * static_cast<int64_t>(sizeof(bytecode::Accumulator)) *
+                               std::max(programs_.at(index)->outerSlotCount, 1);
     void* partials = device_.allocate(static_cast<size_t>(l.pieces * pieceBytes));
     l.partials = static_cast<bytecode::Accumulator*>(partials);
     try {
-        device_.launch(module, shape(l.pieces, kReductionBlock), args, "cwb_bytecode_pieces");
+        device_.launch(module, shape(l.pieces * rowThreads, block), args, "cwb_bytecode_pieces");
         if (l.reductionPoints > 0) device_.launch(module, shape(l.reductionPoints, kPointwiseBlock), args, "cwb_bytecode_finish");
     } catch (...) {
         device_.deallocate(partials);

@@ -20,13 +20,22 @@ bool bytecodeTierAvailable(const std::string& arch);
 std::string bytecodeTierArchitectures();
 
 /// Whether the interpreter runs `kernel` much slower than the quick tier, which then takes it (or, where the quick tier
-/// does not cover it, the optimised kernel compiles before the first call, as without tiers):
-/// reductions over the outer range (a thread per piece of rows, its partials read and written in memory per element:
-/// B6's first call took 0.668 s against the quick tier's 0.051, H100, 2026-11-27) and rows longer than
-/// kLongRowPoints (a thread per row: B2's 8192 rows of 8192 took 0.063 s against 0.036; B3's rows of 1024 0.014
-/// against 0.038).
+/// does not cover it, the optimised kernel compiles before the first call, as without tiers): rows of a constant length
+/// over kLongRowPoints, which even a block a row walks for long (a full sum of 2^26 points: one block). Long rows and
+/// reductions over the outer range run a block a row (bytecodeRowThreads): B6's first call took 0.668 s with a thread
+/// a piece of rows against the quick tier's 0.051, B2's 0.063 s with a thread a row against 0.036 (H100, 2026-11-27).
 bool bytecodeSlowerThanQuickTier(const Kernel& kernel);
-inline constexpr int64_t kLongRowPoints = 4096;
+inline constexpr int64_t kLongRowPoints = 65536;
+
+/// Threads that share a row of `reductionPoints` points on the interpreter tier: 1 (a thread walks the row) for rows
+/// shorter than CWB_BYTECODE_BLOCK_ROWS (default 256; 0: never a block) unless `inPieces` (reductions over the outer
+/// range always run a block a piece of rows: a thread a piece starved the GPU), else a block of whole warps,
+/// CWB_BYTECODE_ROW_POINTS points a thread (default 16) up to CWB_BYTECODE_ROW_BLOCK threads (default 256).
+/// CWB_BYTECODE_PARTIALS_MB (default 64) bounds the pieces' partials, so their count.
+int64_t bytecodeRowThreads(int64_t reductionPoints, bool inPieces);
+/// The pieces of the outer range that a launch of `program` (reductions over the outer range) cuts: as many as
+/// CWB_BYTECODE_PARTIALS_MB of partials hold, at most one a row.
+int64_t bytecodePieces(const bytecode::Program& program, int64_t outerPoints, int64_t reductionPoints);
 
 /// Programs of one graph's kernels on one device: encoded from the kernels (null for a kernel the bytecode cannot
 /// express) and copied to the device together, once.
@@ -38,9 +47,11 @@ public:
     BytecodePrograms& operator=(const BytecodePrograms&) = delete;
 
     bool has(size_t index) const { return index < onDevice_.size() && onDevice_[index] != nullptr; }
-    /// Runs kernel `index` through the interpreter: a thread per outer point (blocks of one warp for reductions, whose
-    /// rows a thread walks in the reference's order), or for reductions over the outer range a thread per piece of
-    /// it and then a thread per point of the reduction range combining the pieces in order.
+    /// Runs kernel `index` through the interpreter: a thread per outer point (blocks of one warp for reductions of
+    /// short rows, which a thread walks in the reference's order), a block per row for long rows (its threads over the
+    /// row, partials combined in a fixed order: the same bits every call), or for reductions over the outer range a
+    /// block per piece of it (its rows as the long rows') and then a thread per point of the reduction range
+    /// combining the pieces in order.
     void launch(size_t index, const Kernel& kernel, std::span<void* const> buffers, const SymbolValues& symbols);
 
 private:

@@ -338,6 +338,38 @@ CWB_BYTECODE_HD inline void accumulate(Accumulator& acc, const Slot& slot, Value
     }
 }
 
+// Merges `other`, a partial over other points of the same range, into `acc`: what accumulating both ranges' points
+// in one thread gives, up to the order of sums. Symmetric but for rounding order: the group combines below call it with
+// the lower thread's partial as `acc`, so every thread of a group ends with the same bits. Arg reductions take the
+// first position on ties (and the first NaN), as the reference's sequential scan does.
+CWB_BYTECODE_HD inline void combine(Accumulator& acc, const Accumulator& other, const Slot& slot) {
+    if (!other.started) return;
+    if (!acc.started) {
+        acc = other;
+        return;
+    }
+    const Reduce op = static_cast<Reduce>(slot.op);
+    if (op != Reduce::ArgMax && op != Reduce::ArgMin) {
+        accumulate(acc, slot, other.value, other.position);
+        return;
+    }
+    const bool earlier = other.position < acc.position;
+    bool take;
+    if (floating(slot.dtype)) {
+        const bool accNan = isNan(acc.value.f), otherNan = isNan(other.value.f);
+        if (accNan || otherNan) take = otherNan && (!accNan || earlier);
+        else if (other.value.f == acc.value.f) take = earlier;
+        else take = op == Reduce::ArgMax ? other.value.f > acc.value.f : other.value.f < acc.value.f;
+    } else {
+        if (other.value.i == acc.value.i) take = earlier;
+        else take = op == Reduce::ArgMax ? other.value.i > acc.value.i : other.value.i < acc.value.i;
+    }
+    if (take) {
+        acc.value = other.value;
+        acc.position = other.position;
+    }
+}
+
 // A finished reduction's value: the identity for an empty range (0 for max, min and the arg reductions, of which
 // the reference interpreter raises an error).
 CWB_BYTECODE_HD inline Value finish(const Accumulator& acc, const Slot& slot) {
@@ -422,6 +454,23 @@ CWB_BYTECODE_HD CWB_BYTECODE_SHARED inline void execute(const Launch& l, State& 
     }
 }
 
+// Thread `rank` of `size` sharing a pass over the reduction range: points rank, rank + size, ... (consecutive threads
+// read consecutive points: coalesced), its own partials of the pass's reductions in s.acc.
+CWB_BYTECODE_HD inline void runShare(const Launch& l, State& s, const PassRange& pass, int64_t rank, int64_t size) {
+    const Program& p = *l.program;
+    for (int j = pass.firstSlot; j < pass.firstSlot + pass.slotCount; ++j) s.acc[j].started = 0;
+    for (int64_t q = rank; q < l.reductionPoints; q += size) {
+        decode(q, l.reductionExtents, p.reductionVars, s.vars + p.outerVars);
+        s.reductionPoint = q;
+        execute(l, s, pass.begin, pass.end);
+    }
+}
+
+CWB_BYTECODE_HD inline void finishPass(const Program& p, State& s, const PassRange& pass) {
+    for (int j = pass.firstSlot; j < pass.firstSlot + pass.slotCount; ++j)
+        if (!p.slots[j].overOuterRange) s.finished[j] = finish(s.acc[j], p.slots[j]);
+}
+
 // Every pass of outer point `point` (the reference interpreter's order).
 CWB_BYTECODE_HD inline void runPoint(const Launch& l, State& s, int64_t point) {
     const Program& p = *l.program;
@@ -432,28 +481,25 @@ CWB_BYTECODE_HD inline void runPoint(const Launch& l, State& s, int64_t point) {
             execute(l, s, pass.begin, pass.end);
             continue;
         }
-        for (int j = pass.firstSlot; j < pass.firstSlot + pass.slotCount; ++j) s.acc[j].started = 0;
-        for (int64_t q = 0; q < l.reductionPoints; ++q) {
-            decode(q, l.reductionExtents, p.reductionVars, s.vars + p.outerVars);
-            s.reductionPoint = q;
-            execute(l, s, pass.begin, pass.end);
-        }
-        for (int j = pass.firstSlot; j < pass.firstSlot + pass.slotCount; ++j)
-            if (!p.slots[j].overOuterRange) s.finished[j] = finish(s.acc[j], p.slots[j]);
+        runShare(l, s, pass, 0, 1);
+        finishPass(p, s, pass);
     }
 }
 
-// Piece `piece` of l.pieces consecutive shares of the outer range, its outer-range reductions into its partials.
-CWB_BYTECODE_HD inline void runPiece(const Launch& l, State& s, int64_t piece) {
+// Clears piece `piece`'s partials of the reduction points that thread `rank` of `size` owns (rank, rank + size, ...).
+CWB_BYTECODE_HD inline void startPiece(const Launch& l, State& s, int64_t piece, int64_t rank, int64_t size) {
     const Program& p = *l.program;
     s.piece = piece;
     for (int j = 0; j < p.slotCount; ++j)
         if (p.slots[j].overOuterRange)
-            for (int64_t q = 0; q < l.reductionPoints; ++q) partialOf(l, p.slots[j], s, q).started = 0;
+            for (int64_t q = rank; q < l.reductionPoints; q += size) partialOf(l, p.slots[j], s, q).started = 0;
+}
+
+// The outer points of piece `piece`: [begin, end).
+CWB_BYTECODE_HD inline void pieceRows(const Launch& l, int64_t piece, int64_t& begin, int64_t& end) {
     const int64_t chunk = (l.outerPoints + l.pieces - 1) / l.pieces;
-    const int64_t begin = piece * chunk < l.outerPoints ? piece * chunk : l.outerPoints;
-    const int64_t end = begin + chunk < l.outerPoints ? begin + chunk : l.outerPoints;
-    for (int64_t point = begin; point < end; ++point) runPoint(l, s, point);
+    begin = piece * chunk < l.outerPoints ? piece * chunk : l.outerPoints;
+    end = begin + chunk < l.outerPoints ? begin + chunk : l.outerPoints;
 }
 
 // Point `point` of the reduction range after every piece: the pieces' partials combined in order, then finalStores.

@@ -266,19 +266,75 @@ bc::Launch bytecodeLaunch(const Kernel& kernel, const bc::Program* program, std:
     return l;
 }
 
+namespace {
+
+// The GPU's combine of a group's partials (bytecode_interpreter.cu, combineInBlock) in its order: within each warp
+// of 32 an xor butterfly over offsets 1, 2, 4, 8, 16 with the lower thread's partial first, then the warps' results
+// in warp order; every thread ends with the total.
+void combineGroupOnHost(const bc::Program& p, const bc::PassRange& pass, std::vector<bc::State>& states) {
+    const size_t size = states.size();
+    if (size == 1) return;
+    std::vector<bc::Accumulator> before(size);
+    for (int j = pass.firstSlot; j < pass.firstSlot + pass.slotCount; ++j) {
+        const bc::Slot& slot = p.slots[j];
+        if (slot.overOuterRange) continue;
+        for (size_t offset = 1; offset < 32; offset <<= 1) {
+            for (size_t t = 0; t < size; ++t) before[t] = states[t].acc[j];
+            for (size_t t = 0; t < size; ++t) {
+                const size_t lower = t & ~offset;
+                bc::Accumulator acc = before[lower];
+                bc::combine(acc, before[lower | offset], slot);
+                states[t].acc[j] = acc;
+            }
+        }
+        bc::Accumulator total = states[0].acc[j];
+        for (size_t w = 32; w < size; w += 32) bc::combine(total, states[w].acc[j], slot);
+        for (bc::State& s : states) s.acc[j] = total;
+    }
+}
+
+// runPointInBlock of bytecode_interpreter.cu with the group's threads one after another.
+void runPointInGroupOnHost(const bc::Launch& l, std::vector<bc::State>& states, int64_t point) {
+    const bc::Program& p = *l.program;
+    const int64_t size = static_cast<int64_t>(states.size());
+    for (bc::State& s : states) bc::decode(point, l.outerExtents, p.outerVars, s.vars);
+    for (int k = 0; k < p.passCount; ++k) {
+        const bc::PassRange& pass = p.passes[k];
+        if (!pass.overReductionRange) {
+            bc::execute(l, states[0], pass.begin, pass.end);
+            continue;
+        }
+        for (int64_t t = 0; t < size; ++t) bc::runShare(l, states[t], pass, t, size);
+        combineGroupOnHost(p, pass, states);
+        for (bc::State& s : states) bc::finishPass(p, s, pass);
+    }
+}
+
+}  // namespace
+
 void runBytecodeOnHost(const Kernel& kernel, const bc::Program& program, std::span<void* const> buffers, const SymbolValues& symbols,
-                       int64_t pieces) {
+                       int64_t pieces, int64_t groupSize) {
+    if (groupSize != 1 && (groupSize % 32 != 0 || groupSize <= 0 || groupSize > 1024))
+        throw std::invalid_argument("runBytecodeOnHost: a group is one thread or whole warps, at most 1024 threads");
     bc::Launch l = bytecodeLaunch(kernel, &program, buffers, symbols);
-    auto state = std::make_unique<bc::State>();
+    std::vector<bc::State> states(static_cast<size_t>(groupSize));
     if (!bytecodeRunsInPieces(kernel)) {
-        for (int64_t point = 0; point < l.outerPoints; ++point) bc::runPoint(l, *state, point);
+        for (int64_t point = 0; point < l.outerPoints; ++point) {
+            if (groupSize == 1 || !kernel.isReduction()) bc::runPoint(l, states[0], point);
+            else runPointInGroupOnHost(l, states, point);
+        }
         return;
     }
     l.pieces = std::clamp<int64_t>(pieces, 1, std::max<int64_t>(l.outerPoints, 1));
     std::vector<bc::Accumulator> partials(static_cast<size_t>(std::max(program.outerSlotCount, 1) * l.pieces * std::max<int64_t>(l.reductionPoints, 1)));
     l.partials = partials.data();
-    for (int64_t piece = 0; piece < l.pieces; ++piece) bc::runPiece(l, *state, piece);
-    for (int64_t point = 0; point < l.reductionPoints; ++point) bc::runFinish(l, *state, point);
+    for (int64_t piece = 0; piece < l.pieces; ++piece) {
+        for (int64_t t = 0; t < groupSize; ++t) bc::startPiece(l, states[static_cast<size_t>(t)], piece, t, groupSize);
+        int64_t begin, end;
+        bc::pieceRows(l, piece, begin, end);
+        for (int64_t point = begin; point < end; ++point) runPointInGroupOnHost(l, states, point);
+    }
+    for (int64_t point = 0; point < l.reductionPoints; ++point) bc::runFinish(l, states[0], point);
 }
 
 }  // namespace eng::inductor

@@ -24,8 +24,10 @@ bool bytecodeRunsInPieces(const Kernel& kernel);
 bytecode::Launch bytecodeLaunch(const Kernel& kernel, const bytecode::Program* program, std::span<void* const> buffers,
                                 const SymbolValues& symbols);
 /// Runs `program` (encoded from `kernel`) on host memory as the GPU runs it, in `pieces` shares of the outer range
-/// when the kernel has reductions over it (then sums combine per piece, as on the device).
+/// when the kernel has reductions over it (then sums combine per piece, as on the device), each row of a reduction by
+/// a group of `groupSize` threads (1, or whole warps up to 1024: the GPU's block forms, bytecode_interpreter.cu) whose
+/// partials combine in the GPU's order. Pieces 1 and group 1 are the reference interpreter's order and bits.
 void runBytecodeOnHost(const Kernel& kernel, const bytecode::Program& program, std::span<void* const> buffers,
-                       const SymbolValues& symbols, int64_t pieces = 1);
+                       const SymbolValues& symbols, int64_t pieces = 1, int64_t groupSize = 1);
 
 }  // namespace eng::inductor

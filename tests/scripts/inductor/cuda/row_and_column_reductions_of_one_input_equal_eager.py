@@ -1,8 +1,9 @@
 # Row and column reductions of one cuda tensor (the bench's B6: x.sum(dim=1), x.mean(dim=0)) compute what eager
 # computes, in one kernel that reads x once: each piece of the grid keeps the partials of the columns it reads
 # (in registers when a row is whole aligned vectors, [256, 512]; in its workspace row otherwise, 517 columns) and a
-# finish entry combines the pieces in order. The first call runs the quick tier (pieces of rows, one row or several
-# a piece, then a thread per column); past its launches the optimised kernel gives the same bits on every call.
+# finish entry combines the pieces in order. The first call runs the interpreter tier (a block a piece of rows, its
+# threads over the columns, then a thread per column); past its launches the optimised kernel gives the same bits on
+# every call.
 # requires: cuda
 # expect: True True cuda:0
 # expect: True True cuda:0
@@ -24,7 +25,7 @@ compiled = torch.compile(f, dynamic=False)
 for rows, columns in ((300, 517), (256, 512), (2049, 1024), (4099, 2048)):
     x = torch.randn(rows, columns, device='cuda')
     got, want = compiled(x), f(x)
-    for _ in range(9):  # past the quick tier's launches (CWB_CUDA_QUICK_LAUNCHES): the optimised kernel
+    for _ in range(9):  # past the first tier's launches (CWB_CUDA_QUICK_LAUNCHES): the optimised kernel
         compiled(x)
     once, again = compiled(x), compiled(x)
     # float sums in another order than eager's

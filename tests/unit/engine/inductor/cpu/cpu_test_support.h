@@ -70,7 +70,17 @@ inline std::vector<int64_t> bufferElements(const Kernel& k, const SymbolValues& 
             }
             for (const Reduction& r : p.reductions) collectIndices(r.value, static_cast<int>(buf), target);
         }
+        // finalStores run once per point of the reduction range (outer variables 0).
+        std::vector<Index> finalIndices;
+        for (const Store& s : k.finalStores) {
+            if (s.buffer == static_cast<int>(buf)) finalIndices.push_back(s.index);
+            collectIndices(s.value, static_cast<int>(buf), finalIndices);
+        }
         std::vector<int64_t> vars(outer.size() + red.size(), 0);
+        for (int64_t r = 0; r < points(red) && !finalIndices.empty(); ++r) {
+            decode(r, red, vars.data() + outer.size());
+            for (const Index& ix : finalIndices) out[buf] = std::max(out[buf], evaluate(ix, vars, symbols) + 1);
+        }
         for (int64_t o = 0; o < points(outer); ++o) {
             decode(o, outer, vars.data());
             for (size_t d = 0; d < red.size(); ++d) vars[outer.size() + d] = 0;

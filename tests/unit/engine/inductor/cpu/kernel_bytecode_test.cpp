@@ -20,22 +20,24 @@ using samples::c;
 using samples::x;
 
 // Runs `k` through interpretKernel and through its bytecode on copies of the same random buffers; equal bits
-// expected (tolerance for pieces > 1, whose sums combine per piece). False when the reference raises (an integer
-// division by zero, max of an empty range), where the bytecode's defined value is not compared.
-bool checkKernel(const Kernel& k, const SymbolValues& symbols, uint32_t seed, int64_t pieces = 1, Tolerance tol = {}) {
+// expected (tolerance for pieces > 1 or groups of threads a row, whose sums combine per piece and thread). False when
+// the reference raises (an integer division by zero, max of an empty range), where the bytecode's defined value is not
+// compared. `large` draws 1% of the floats 10^4 times larger.
+bool checkKernel(const Kernel& k, const SymbolValues& symbols, uint32_t seed, int64_t pieces = 1, Tolerance tol = {}, int64_t groupSize = 1,
+                 bool large = true) {
     std::string why;
     auto program = encodeKernelBytecode(k, &why);
     EXPECT_TRUE(program) << k.name << ": " << why;
     if (!program) return false;
-    Buffers inputs = cpu::testing::randomBuffers(k, symbols, seed, 4, true, true);
+    Buffers inputs = cpu::testing::randomBuffers(k, symbols, seed, 4, true, true, large);
     Buffers expected = inputs, actual = inputs;
     try {
         interpretKernel(k, expected.pointers(), symbols);
     } catch (const std::runtime_error&) {
         return false;
     }
-    runBytecodeOnHost(k, *program, actual.pointers(), symbols, pieces);
-    cpu::testing::expectSame(k, expected, actual, tol, k.name + " (pieces " + std::to_string(pieces) + ")");
+    runBytecodeOnHost(k, *program, actual.pointers(), symbols, pieces, groupSize);
+    cpu::testing::expectSame(k, expected, actual, tol, k.name + " (pieces " + std::to_string(pieces) + ", group " + std::to_string(groupSize) + ")");
     return true;
 }
 
@@ -185,6 +187,67 @@ TEST(KernelBytecode, OuterRangeReductionsInPieces) {
     EXPECT_TRUE(checkKernel(k, {}, 3, 1));                           // one piece: the reference's order, its bits
     EXPECT_TRUE(checkKernel(k, {}, 3, 5, Tolerance{8, 1e-5}));       // pieces combined in order
     EXPECT_TRUE(checkKernel(columnPartials(2, 6), {}, 3, 16, Tolerance{8, 1e-5}));  // more pieces than rows
+}
+
+TEST(KernelBytecode, OuterRangeReductionsInPiecesByGroupsOfThreads) {
+    // The GPU's form: a block of threads a piece, each row's points dealt over the threads, row sums combined across
+    // them and the column partials kept by the thread that reads the column.
+    for (int64_t group : {32, 64, 256}) {
+        SCOPED_TRACE(group);
+        EXPECT_TRUE(checkKernel(columnPartials(37, 6), {}, 3, 5, Tolerance{8, 1e-4}, group, false));  // threads without columns
+        EXPECT_TRUE(checkKernel(columnPartials(300, 700), {}, 4, 7, Tolerance{64, 1e-3}, group, false));
+        EXPECT_TRUE(checkKernel(columnPartials(5, 1000), {}, 5, 16, Tolerance{64, 1e-3}, group, false));  // more pieces than rows
+    }
+}
+
+// The reduction ops over rows of [rows, s0] of float32 and of small integers (many ties for the arg reductions),
+// with NaN, infinities and -0 among the floats; a pass over the row after them uses the max (every thread of a
+// group must hold the combined value), an outer pass writes the rest.
+Kernel everyRowReduction(int64_t rows) {
+    Kernel k;
+    k.name = "cwb_red_every_row";
+    k.buffers = {samples::buffer("a", DType::Float32, true, false), samples::buffer("small", DType::Int8, true, false),
+                 samples::buffer("shifted", DType::Float32, false, true)};
+    k.symbols = {"s0"};
+    k.outerRanges = {c(rows)};
+    k.reductionRanges = {indexSymbol("s0")};
+    const Index at = x(0) * indexSymbol("s0") + x(1);
+    auto a = load(0, at, DType::Float32);
+    auto small = cast(load(1, at, DType::Int8), DType::Float32);
+    auto scaled = binary(ElementOp::Add, constantFloat(1, DType::Float32), binary(ElementOp::Mul, a, constantFloat(0.01, DType::Float32)));
+    std::vector<Reduction> reductions = {Reduction{0, ReductionOp::Sum, a},        Reduction{1, ReductionOp::Prod, scaled},
+                                         Reduction{2, ReductionOp::Max, a},        Reduction{3, ReductionOp::ArgMax, a},
+                                         Reduction{4, ReductionOp::ArgMax, small}, Reduction{5, ReductionOp::ArgMin, small}};
+    KernelPass write{false, {}, {}};
+    for (const Reduction& r : reductions) {
+        k.buffers.push_back(samples::buffer("out" + std::to_string(r.id), r.resultDtype(), false, true));
+        write.stores.push_back(Store{static_cast<int>(k.buffers.size()) - 1, x(0), reductionValue(r.id, r.resultDtype())});
+    }
+    KernelPass shift{true, {}, {Store{2, at, binary(ElementOp::Sub, a, reductionValue(2, DType::Float32))}}};
+    // Any/All in a second reduction pass (a pass's combine after an earlier pass's).
+    auto positive = binary(ElementOp::Gt, small, constantFloat(50, DType::Float32));
+    auto aboveMin = binary(ElementOp::Ge, small, constantFloat(-100, DType::Float32));
+    KernelPass logic{true, {Reduction{6, ReductionOp::Any, positive}, Reduction{7, ReductionOp::All, aboveMin}}, {}};
+    for (int id : {6, 7}) {
+        k.buffers.push_back(samples::buffer("out" + std::to_string(id), DType::Bool, false, true));
+        write.stores.push_back(Store{static_cast<int>(k.buffers.size()) - 1, x(0), reductionValue(id, DType::Bool)});
+    }
+    k.passes = {KernelPass{true, reductions, {}}, shift, logic, write};
+    return k;
+}
+
+TEST(KernelBytecode, RowsByGroupsOfThreadsCombineAsTheReference) {
+    const Kernel k = everyRowReduction(6);
+    for (int64_t group : {32, 96, 256}) {
+        for (int64_t s0 : {1, 31, 40, 300, 1000}) {
+            SCOPED_TRACE("group " + std::to_string(group) + ", s0 " + std::to_string(s0));
+            // Sums and products reassociated over the threads; maxima, positions (the first of ties, the first NaN)
+            // and booleans exact.
+            EXPECT_TRUE(checkKernel(k, {{"s0", s0}}, static_cast<uint32_t>(s0 + group), 1, Tolerance{4096, 1e-3}, group, false));
+        }
+    }
+    // The reference's own bits from a group of one.
+    EXPECT_TRUE(checkKernel(k, {{"s0", 300}}, 9, 1, Tolerance{}, 1, true));
 }
 
 TEST(KernelBytecode, WhereRunsOnlyTheChosenSide) {

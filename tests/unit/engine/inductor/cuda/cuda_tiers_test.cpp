@@ -139,8 +139,18 @@ TEST(CudaInterpreterTier, LeavesToTheQuickTierWhatItRunsSlowly) {
     EXPECT_FALSE(bytecodeSlowerThanQuickTier(pointwiseChain(1 << 20)));
     EXPECT_FALSE(bytecodeSlowerThanQuickTier(softmaxConstant(8192, 1024)));
     EXPECT_FALSE(bytecodeSlowerThanQuickTier(softmaxRows(8)));  // a symbolic row length: the quick tier does not cover it
-    EXPECT_TRUE(bytecodeSlowerThanQuickTier(softmaxConstant(8192, 8192)));  // B2: a thread per row of 8192
-    EXPECT_TRUE(bytecodeSlowerThanQuickTier(rowAndColumnReductions(8, 64)));  // B6: pieces of rows, partials in memory
+    EXPECT_FALSE(bytecodeSlowerThanQuickTier(softmaxConstant(8192, 8192)));  // B2: a block a row
+    EXPECT_FALSE(bytecodeSlowerThanQuickTier(rowAndColumnReductions(8192, 8192)));  // B6: a block a piece of rows
+    EXPECT_TRUE(bytecodeSlowerThanQuickTier(fullSum(1 << 20)));  // one row of 2^20: one block
+}
+
+TEST(CudaInterpreterTier, LongRowsAndPiecesRunABlockARow) {
+    EXPECT_EQ(bytecodeRowThreads(300, false) % 32, 0);
+    EXPECT_GE(bytecodeRowThreads(300, false), 32);
+    EXPECT_EQ(bytecodeRowThreads(8192, false), 256);  // B2's rows
+    EXPECT_EQ(bytecodeRowThreads(8192, true), 256);   // B6's pieces
+    EXPECT_EQ(bytecodeRowThreads(40, false), 1);      // short rows: a thread a row
+    EXPECT_EQ(bytecodeRowThreads(6, true), 32);       // pieces: a block however short the row
 }
 
 TEST(CudaInterpreterTier, RunsFirstWithNothingCompiledThenTheOptimisedKernelReplacesIt) {
@@ -150,8 +160,11 @@ TEST(CudaInterpreterTier, RunsFirstWithNothingCompiledThenTheOptimisedKernelRepl
     ::setenv("CWB_CUDA_QUICK_LAUNCHES", "1", 1);
     ::setenv("CWB_CUDA_TIER_SWAP", "launches", 1);
     const int64_t rows = 1000 + static_cast<int64_t>(std::random_device{}() % 1000);
+    // Short rows a thread a row, long ones (300 and up) a block a row, B6's form (rowAndColumnReductions) a block a
+    // piece of rows; storeThenReload reads in its second pass what other threads stored in its first.
     const std::vector<Kernel> kernels = {pointwiseChain(rows * 37 + 3), softmaxConstant(rows, 300), layerNormBf16(rows, 256),
-                                         integerWhereAndAny(rows, 11), columnSumAndArgmax(rows, 40)};
+                                         integerWhereAndAny(rows, 11), columnSumAndArgmax(rows, 40), softmaxConstant(rows / 16, 8192 + rows),
+                                         rowAndColumnReductions(rows, 1000), rowAndColumnReductions(rows, 40), storeThenReload(rows / 8, 3000)};
     std::vector<RunOptions> options(kernels.size());
     for (RunOptions& o : options) {
         o.tolerance.relative = 1e-4;  // the optimised kernels' float math and order of sums
@@ -214,6 +227,59 @@ TEST(CudaInterpreterTier, MatchesTheReferenceOnEveryOpAndDtype) {
             continue;
         }
         expectLaunchMatchesReference(*launcher, i, kernels[i], RunOptions{}, "interpreter tier");
+    }
+}
+
+// The block forms (a block a long row, a block a piece of rows beside column partials) give the bits of their host
+// emulation (runBytecodeOnHost with the same group size and pieces), every call: the threads' partials combine in one
+// fixed order. Float inputs from a coarse grid tie often (argmax's first position).
+TEST(CudaInterpreterTier, BlockFormsGiveTheirHostEmulationsBits) {
+    if (!eng::cuda::cudaAvailable()) GTEST_SKIP() << "no CUDA: " << eng::cuda::driverStatus().reason;
+    if (!bytecodeTierAvailable(eng::cuda::DeviceContext::get(0).arch())) GTEST_SKIP() << "no interpreter tier for this device";
+    ::setenv("CWB_CUDA_INTERPRETER", "1", 1);
+    ::setenv("CWB_CUDA_QUICK_LAUNCHES", "1000", 1);
+    ::setenv("CWB_CUDA_TIER_SWAP", "launches", 1);
+    const int64_t rows = 100 + static_cast<int64_t>(std::random_device{}() % 100);
+    const std::vector<Kernel> kernels = {integerReductions(rows, 3000), multiDimReduction(rows, 40, 75), rowAndColumnReductions(rows * 7, 1000)};
+    registerCudaLauncher();
+    std::unique_ptr<KernelLauncher> launcher = makeLauncher(tensor::DeviceType::CUDA, kernels, 0, {});
+    ::unsetenv("CWB_CUDA_QUICK_LAUNCHES");
+    ::unsetenv("CWB_CUDA_TIER_SWAP");
+    ::unsetenv("CWB_CUDA_INTERPRETER");
+    RunOptions options;
+    options.fill.ties = true;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+        const Kernel& kernel = kernels[i];
+        SCOPED_TRACE(kernel.name);
+        ASSERT_TRUE(has(launcher->compileInfo(i).how, "GPU interpreter tier")) << launcher->compileInfo(i).how;
+        auto program = encodeKernelBytecode(kernel);
+        ASSERT_TRUE(program);
+        const bytecode::Launch l = bytecodeLaunch(kernel, program.get(), std::vector<void*>(kernel.buffers.size()), {});
+        const bool inPieces = bytecodeRunsInPieces(kernel);
+        const int64_t group = bytecodeRowThreads(l.reductionPoints, inPieces);
+        ASSERT_GT(group, 1);
+        auto inputs = randomBuffers(kernel, {}, options);
+        auto emulated = inputs;
+        std::vector<void*> hostPointers;
+        for (auto& host : emulated) hostPointers.push_back(host.data());
+        runBytecodeOnHost(kernel, *program, hostPointers, {}, inPieces ? bytecodePieces(*program, l.outerPoints, l.reductionPoints) : 1, group);
+        for (int call = 0; call < 2; ++call) {
+            const auto device = launchOnce(*launcher, i, kernel, inputs);
+            // Equal values (a NaN's payload and sign differ: the GPU's arithmetic gives its canonical NaN).
+            const Tolerance exact{0, 0, 0, 0};
+            for (size_t b = 0; b < kernel.buffers.size(); ++b) {
+                if (!kernel.buffers[b].written) continue;
+                const DType dtype = kernel.buffers[b].dtype;
+                EXPECT_TRUE(compareBuffers(kernel.buffers[b].name, dtype, emulated[b].data(), device[b].data(),
+                                           static_cast<int64_t>(emulated[b].size() / tensor::itemSize(dtype)), exact))
+                    << "call " << call;
+            }
+        }
+        // ... and the reference's values, up to the order of sums.
+        RunOptions reference = options;
+        reference.tolerance.relative = 1e-4;
+        reference.tolerance.absolute = 1e-3;
+        expectLaunchMatchesReference(*launcher, i, kernel, reference, "interpreter tier");
     }
 }
 
