@@ -323,6 +323,21 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
   const float* lseRows = P.lse + statBase;
   const float* deltaRows = P.delta + statBase;
   float* dqRows = P.dqAcc + rowBase * CWB_D;
+  // Shared addresses: a stage's tile base plus this lane's part, computed once; within a tile the row steps are
+  // constants (ldmatrix's immediate offsets) and the swizzled 16-byte columns one of CWB_D / 16 lane values, since
+  // (2 kk + c) ^ s = 2 kk ^ (c ^ s) for c in {0, 1} (the 8-row steps leave row & SWZ to the lane).
+  const cwb_u32 sA0 = cwb_smem(sA[0]), sB0 = cwb_smem(sB[0]), stageBytes = BM * CWB_D * 2;
+  const int swzLane = (lane & 7) & SWZ;
+  const cwb_u32 rowB = ((lane & 7) + (lane >> 4) * 8) * CWB_D * 2, rowT = ((lane & 7) + ((lane >> 3) & 1) * 8) * CWB_D * 2;
+  cwb_u32 colB[CWB_D / 16], colT[CWB_D / 16];
+  for (int kk = 0; kk < CWB_D / 16; ++kk) {
+    colB[kk] = (((kk << 1) ^ (((lane >> 3) & 1) ^ swzLane)) << 4);
+    colT[kk] = (((kk << 1) ^ ((lane >> 4) ^ swzLane)) << 4);
+  }
+  const cwb_u32 kT = cwb_smem(sK) + rowT;
+  // dS^T is [64 keys, 64 queries] with 8 chunks a row: this warp's 16 query columns, read transposed.
+  const cwb_u32 dsRead = cwb_smem(sdS) + ((lane & 7) + (lane >> 4) * 8) * BM * 2 + (((warp << 1) ^ (((lane >> 3) & 1) ^ (lane & 7))) << 4);
+  const cwb_u32 dsWrite = cwb_smem(sdS) + (warp * 16 + g) * BM * 2 + 4 * t;
   if (first < tiles) cwb_load_tile_pair(sA[0], q, P.st[0][2], sB[0], dout, P.st[4][2], first * BM, P.L);
   for (int i = first; i < tiles; ++i) {
     const int m0 = i * BM, st = STAGES == 2 ? ((i - first) & 1) : 0;
@@ -339,45 +354,79 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
       dl[n] = *(const float2*)(deltaRows + m0 + n * 8 + 2 * t);
     }
     __syncthreads();
+    const cwb_u32 qTile = sA0 + st * stageBytes, doTile = sB0 + st * stageBytes;
     cwb_zero(s, BM / 8);
     cwb_zero(dp, BM / 8);
-    cwb_mul_bt(s, kf, sA[st], lane);   // S^T: rows are keys, columns queries
-    cwb_mul_bt(dp, vf, sB[st], lane);  // dP^T
-    for (int n = 0; n < BM / 8; ++n)
-      for (int e = 0; e < 4; ++e) {
-        const int col = n * 8 + 2 * t + (e & 1), query = m0 + col, key = n0 + warp * 16 + g + (e >> 1) * 8;
-        const bool masked = query >= P.L || key >= P.S || (CWB_CAUSAL && key > query);
-        const float p = masked ? 0.f : cwb_exp2(s[n][e] * P.scaleLog2e - ((e & 1) ? ls[n].y : ls[n].x));
-        s[n][e] = p;
-        dp[n][e] = p * (dp[n][e] - ((e & 1) ? dl[n].y : dl[n].x));
+    // S^T = K Q^T and dP^T = V dO^T: rows are this warp's keys, columns the tile's queries.
+    for (int kk = 0; kk < CWB_D / 16; ++kk)
+      for (int n = 0; n < BM / 16; ++n) {
+        cwb_u32 bq[4], bd[4];
+        cwb_ldm(bq, qTile + rowB + n * 16 * CWB_D * 2 + colB[kk]);
+        cwb_ldm(bd, doTile + rowB + n * 16 * CWB_D * 2 + colB[kk]);
+        cwb_mma(s[2 * n], kf[kk], bq[0], bq[1]);
+        cwb_mma(s[2 * n + 1], kf[kk], bq[2], bq[3]);
+        cwb_mma(dp[2 * n], vf[kk], bd[0], bd[1]);
+        cwb_mma(dp[2 * n + 1], vf[kk], bd[2], bd[3]);
       }
-    cwb_mul_b(dv, s, sB[st], lane);    // dV += P^T dO
-    cwb_mul_b(acc, dp, sA[st], lane);  // dK += dS^T Q
-    // dS^T, rounded as the products above round it: row = key, 16-byte chunk n = queries 8n..8n+7.
-    for (int n = 0; n < BM / 8; ++n)
-      for (int r = 0; r < 2; ++r) {
-        const int row = warp * 16 + g + r * 8;
-        *(cwb_u32*)(sdS + row * BM + ((n ^ (row & 7)) << 3) + 2 * t) = cwb_pack(dp[n][2 * r], dp[n][2 * r + 1]);
+    // P and dS = P (dP - D). Only the causal diagonal tile and the tails mask.
+    const bool edge = (CWB_CAUSAL && m0 == n0) || m0 + BM > P.L || n0 + BM > P.S;
+    if (edge) {
+      for (int n = 0; n < BM / 8; ++n)
+        for (int e = 0; e < 4; ++e) {
+          const int query = m0 + n * 8 + 2 * t + (e & 1), key = n0 + warp * 16 + g + (e >> 1) * 8;
+          const bool masked = query >= P.L || key >= P.S || (CWB_CAUSAL && key > query);
+          const float p = masked ? 0.f : cwb_exp2(s[n][e] * P.scaleLog2e - ((e & 1) ? ls[n].y : ls[n].x));
+          s[n][e] = p;
+          dp[n][e] = p * (dp[n][e] - ((e & 1) ? dl[n].y : dl[n].x));
+        }
+    } else {
+      for (int n = 0; n < BM / 8; ++n)
+        for (int e = 0; e < 4; ++e) {
+          const float p = cwb_exp2(s[n][e] * P.scaleLog2e - ((e & 1) ? ls[n].y : ls[n].x));
+          s[n][e] = p;
+          dp[n][e] = p * (dp[n][e] - ((e & 1) ? dl[n].y : dl[n].x));
+        }
+    }
+    // dV += P^T dO and dK += dS^T Q (P^T and dS^T from the accumulators as A operands, rounded once); dS^T, the same
+    // rounded values, into sdS (row = key, 16-byte chunk n = queries 8n..8n+7, swizzled by the row).
+    for (int kk = 0; kk < BM / 16; ++kk) {
+      const cwb_u32 pa[4] = {cwb_pack(s[2 * kk][0], s[2 * kk][1]), cwb_pack(s[2 * kk][2], s[2 * kk][3]),
+                             cwb_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]), cwb_pack(s[2 * kk + 1][2], s[2 * kk + 1][3])};
+      const cwb_u32 da[4] = {cwb_pack(dp[2 * kk][0], dp[2 * kk][1]), cwb_pack(dp[2 * kk][2], dp[2 * kk][3]),
+                             cwb_pack(dp[2 * kk + 1][0], dp[2 * kk + 1][1]), cwb_pack(dp[2 * kk + 1][2], dp[2 * kk + 1][3])};
+      for (int d = 0; d < CWB_D / 16; ++d) {
+        cwb_u32 bd[4], bq[4];
+        cwb_ldm_t(bd, doTile + rowT + kk * 16 * CWB_D * 2 + colT[d]);
+        cwb_ldm_t(bq, qTile + rowT + kk * 16 * CWB_D * 2 + colT[d]);
+        cwb_mma(dv[2 * d], pa, bd[0], bd[1]);
+        cwb_mma(dv[2 * d + 1], pa, bd[2], bd[3]);
+        cwb_mma(acc[2 * d], da, bq[0], bq[1]);
+        cwb_mma(acc[2 * d + 1], da, bq[2], bq[3]);
       }
+      asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + (((2 * kk) ^ g) << 4)), "r"(da[0]) : "memory");
+      asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + 8 * BM * 2 + (((2 * kk) ^ g) << 4)), "r"(da[1]) : "memory");
+      asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + (((2 * kk + 1) ^ g) << 4)), "r"(da[2]) : "memory");
+      asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + 8 * BM * 2 + (((2 * kk + 1) ^ g) << 4)), "r"(da[3]) : "memory");
+    }
     __syncthreads();
-    // dQ of this warp's 16 query rows: dS[16, 64 keys] K[64 keys, CWB_D], A read transposed from sdS.
+    // dQ of this warp's 16 query rows: dS[16, 64 keys] K[64 keys, CWB_D].
     float (*dq)[4] = s;  // (s is free again; CWB_D <= BM)
     cwb_zero(dq, CWB_D / 8);
     for (int kk = 0; kk < BM / 16; ++kk) {
       cwb_u32 a[4];
-      const int row = kk * 16 + (lane & 7) + (lane >> 4) * 8, chunk = warp * 2 + ((lane >> 3) & 1);
-      cwb_ldm_t(a, cwb_smem(sdS + row * BM + ((chunk ^ (row & 7)) << 3)));
+      cwb_ldm_t(a, dsRead + kk * 16 * BM * 2);
       for (int d = 0; d < CWB_D / 16; ++d) {
         cwb_u32 b4[4];
-        cwb_ldm_t(b4, cwb_smem(sK + cwb_swz(kk * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, d * 2 + (lane >> 4))));
+        cwb_ldm_t(b4, kT + kk * 16 * CWB_D * 2 + colT[d]);
         cwb_mma(dq[2 * d], a, b4[0], b4[1]);
         cwb_mma(dq[2 * d + 1], a, b4[2], b4[3]);
       }
     }
     for (int r = 0; r < 2; ++r) {
       const int row = m0 + warp * 16 + g + r * 8;
+      float* rowSum = dqRows + (long long)row * CWB_D + 2 * t;
       if (row < P.L)
-        for (int d = 0; d < CWB_D / 8; ++d) cwb_red2(dqRows + (long long)row * CWB_D + d * 8 + 2 * t, dq[d][2 * r], dq[d][2 * r + 1]);
+        for (int d = 0; d < CWB_D / 8; ++d) cwb_red2(rowSum + d * 8, dq[d][2 * r], dq[d][2 * r + 1]);
     }
     __syncthreads();  // every warp is done with sdS and stage st before they are written again
   }
