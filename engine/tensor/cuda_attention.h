@@ -18,9 +18,14 @@ namespace cudagen {
 cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal);
 constexpr unsigned kAttentionThreads = 128;
 constexpr int kAttentionRowsPerBlock = 64;
-// The backward's two kernels (cuda_attention_backward.cpp), same grid and block: pass 0 writes dQ and each query
-// row's log-sum-exp (the forward's when given, else its own walk over the keys) and dO . O, pass 1 dK and dV from them. One parameter: the block of pointers and strides.
+// The backward's kernels (cuda_attention_backward.cpp), same grid and block. Pass 0 writes each query row's
+// log-sum-exp (the forward's when given, else its own walk over the keys) and dO . O. Head dims up to 64 are fused
+// (flashBackwardFused): pass 0 also zeroes a float32 dQ, pass 2 (over key tiles) writes dK and dV and adds each key
+// tile's part of dQ into it, pass 3 rounds dQ. Head dim 128: pass 0 writes dQ, pass 1 dK and dV. One parameter: the
+// block of pointers and strides. flashBackwardPasses: the passes a call launches, in order.
 cuda::KernelSource flashAttentionBackwardKernel(DType dtype, int headDim, bool causal, int pass);
+bool flashBackwardFused(int headDim);
+std::vector<int> flashBackwardPasses(int headDim);
 // One translation unit of the forward or backward: the defines both read (CWB_ENTRY, CWB_D, CWB_CAUSAL, CWB_T), then
 // `defines`, the device code both share (types, tile layout and loads, mma), then `body`. Fails with `what` for a
 // dtype other than Float16/BFloat16 or a head dim other than 16, 32, 64 or 128.

@@ -70,6 +70,7 @@ private:
     std::string binaryText(const Expr& e, const std::string& a, const std::string& b);
     std::string formText(const Expr& e, std::initializer_list<std::string> operands);
     std::string castText(const Expr& e, const std::string& a);
+    bool readsMemory(const Expr& e);  // whether emitting e (not yet named) loads from a buffer
 
     const Kernel& kernel_;
     std::string indexType_;

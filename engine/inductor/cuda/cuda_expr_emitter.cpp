@@ -161,13 +161,42 @@ std::string ExprEmitter::emit(const Expr& e) {
             return binaryText(e, a, value(e.b));
         }
         case Expr::Kind::Where: {
-            std::string condition = value(e.a), whenTrue = value(e.b);
-            return fmt::format("{} ? {} : {}", condition, whenTrue, value(e.c));
+            std::string condition = value(e.a);
+            if (!readsMemory(*e.b) && !readsMemory(*e.c)) {
+                std::string whenTrue = value(e.b);
+                return fmt::format("{} ? {} : {}", condition, whenTrue, value(e.c));
+            }
+            // A side that loads runs only where it is taken, as Triton's masked loads: a cat's where-chain read every
+            // input at every element (three times a qkv gradient's bytes), a pad read past its input's edge. Values
+            // named inside a side stay there.
+            const std::string result = fmt::format("tmp{}", counter_++);
+            line(fmt::format("{} {};", computeType(e.dtype), result));
+            auto side = [&](const ExprPtr& branch, const char* head) {
+                line(head);
+                const auto named = names_;
+                indent_ += "  ";
+                const std::string v = value(branch);
+                line(fmt::format("{} = {};", result, v));
+                indent_.resize(indent_.size() - 2);
+                names_ = named;
+            };
+            side(e.b, fmt::format("if ({}) {{", condition).c_str());
+            side(e.c, "} else {");
+            line("}");
+            return result;
         }
         case Expr::Kind::Cast: return castText(e, value(e.a));
         default: break;
     }
     throw std::logic_error("CUDA codegen: unexpected expression kind");
+}
+
+bool ExprEmitter::readsMemory(const Expr& e) {
+    if (e.kind == Expr::Kind::Constant || e.kind == Expr::Kind::ReductionValue || names_.count(&e)) return false;
+    if (e.kind == Expr::Kind::Load) return !(loadOverride && loadOverride(e));  // vector lanes are registers
+    for (const ExprPtr* operand : {&e.a, &e.b, &e.c})
+        if (*operand && readsMemory(**operand)) return true;
+    return false;
 }
 
 std::string ExprEmitter::value(const ExprPtr& e) {

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <random>
+#include <vector>
 
 #include "cuda/nvrtc_compiler.h"
 #include "tensor/cuda_attention.h"
@@ -23,10 +24,11 @@ TEST(FlashAttentionKernel, CompilesForEveryDTypeHeadDimAndCausalFlag) {
             for (int headDim : {16, 32, 64, 128})
                 for (bool causal : {false, true}) {
                     SCOPED_TRACE(std::string(dtypeName(dtype)) + " d" + std::to_string(headDim) + (causal ? " causal" : ""));
-                    // The forward, then the backward's two passes.
-                    for (const eng::cuda::KernelSource& source :
-                         {cudagen::flashAttentionKernel(dtype, headDim, causal), cudagen::flashAttentionBackwardKernel(dtype, headDim, causal, 0),
-                          cudagen::flashAttentionBackwardKernel(dtype, headDim, causal, 1)}) {
+                    // The forward, then every pass of the backward (the unfused pair and, up to head dim 64, the fused passes).
+                    std::vector<eng::cuda::KernelSource> sources{cudagen::flashAttentionKernel(dtype, headDim, causal)};
+                    for (int pass = 0; pass < (cudagen::flashBackwardFused(headDim) ? 4 : 2); ++pass)
+                        sources.push_back(cudagen::flashAttentionBackwardKernel(dtype, headDim, causal, pass));
+                    for (const eng::cuda::KernelSource& source : sources) {
                         EXPECT_NE(source.entry.find(std::to_string(headDim)), std::string::npos) << source.entry;
                         try {
                             const auto kernel = compiler.compile(source, "sm_90");
@@ -46,6 +48,8 @@ TEST(FlashAttentionKernel, OtherDTypesAndHeadDimsHaveNoKernel) {
     EXPECT_THROW(cudagen::flashAttentionKernel(DType::Float16, 256, true), TensorError);
     EXPECT_THROW(cudagen::flashAttentionBackwardKernel(DType::Float32, 64, false, 0), TensorError);
     EXPECT_THROW(cudagen::flashAttentionBackwardKernel(DType::BFloat16, 48, true, 1), TensorError);
+    EXPECT_THROW(cudagen::flashAttentionBackwardKernel(DType::BFloat16, 128, true, 2), TensorError) << "no fused pass at head dim 128";
+    EXPECT_THROW(cudagen::flashAttentionBackwardKernel(DType::BFloat16, 64, true, 4), TensorError);
 }
 
 }  // namespace

@@ -209,6 +209,9 @@ TEST_F(CudaAttention, FlashBackwardEqualsTheCompositeDerivative) {
     for (int64_t e : {16, 32, 128}) expectBackwardMatchesComposite("E=" + std::to_string(e), {1, 2, 100, e}, DType::Float16, e != 32);
     expectBackwardMatchesComposite("scale=0.3", {1, 4, 65, 32}, DType::BFloat16, false, 0.3);
     expectBackwardMatchesComposite("L=1", {1, 1, 1, 64}, DType::BFloat16, true);
+    // Many key tiles adding into each dQ row (the fused pass's float32 sums), causal and not, with a tail.
+    expectBackwardMatchesComposite("[1,2,1024,64] bf16 causal", {1, 2, 1024, 64}, DType::BFloat16, true);
+    expectBackwardMatchesComposite("[2,1,600,32] f16", {2, 1, 600, 32}, DType::Float16, false);
     EXPECT_FALSE(cudaops::flashAttentionBackwardSupported(random({1, 2, 30, 64}, DType::BFloat16), random({1, 2, 40, 64}, DType::BFloat16),
                                                          random({1, 2, 40, 64}, DType::BFloat16)))
         << "L != S";

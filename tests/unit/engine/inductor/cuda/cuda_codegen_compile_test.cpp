@@ -65,7 +65,7 @@ TEST_F(CudaCodegenCompile, EveryTestKernelCompilesForSm90) {
         allIntegerOps(100, DType::UInt8), boolOps(100), casts(100), halfMath(100), indexValues3d(3, 5, 7), inPlaceSymbolic(),
         everyReduction(10, true, true), everyReduction(10, false, true), integerReductions(5, 9), multiDimReduction(3, 4, 5),
         columnSoftmax(9, 40), maskedSoftmax(16, 100), storeThenReload(4, 70), softmaxConstant(3, 64), fullSum(100), fillScalar(),
-        rowAndColumnReductions(64, 512), rowAndColumnReductions(5, 13), rowAndColumnReductions(5, 13, true)};
+        rowAndColumnReductions(64, 512), rowAndColumnReductions(5, 13), rowAndColumnReductions(5, 13, true), catOfThreeSlices(5, 24)};
     for (const Kernel& kernel : kernels) {
         SCOPED_TRACE(kernel.name);
         compiles(kernel);
@@ -131,6 +131,21 @@ TEST_F(CudaCodegenCompile, StridedOrBroadcastAccessesAreScalar) {
     EXPECT_EQ(code.strategy, CudaStrategy::PointwiseScalar);
     EXPECT_EQ(code.source.find("cwb_vec<"), std::string::npos);
     EXPECT_NE(code.source.find("% 13"), std::string::npos) << "x1 decoded from the flat index";
+}
+
+TEST_F(CudaCodegenCompile, WhereSidesThatLoadRunOnlyWhereTaken) {
+    // Each slice's load sits in its own branch (one load an element, as Triton's masked loads), not three loads
+    // ahead of a select.
+    const CudaKernelCode code = compiles(cudatest::catOfThreeSlices(5, 24));
+    const std::string body = code.source.substr(code.source.find("__global__"));
+    EXPECT_EQ(count(body, "cwb_load(in0["), 3) << body;
+    EXPECT_EQ(count(body, "} else {"), 2) << body;
+    const size_t branch = body.find("if (");
+    ASSERT_NE(branch, std::string::npos) << body;
+    EXPECT_LT(branch, body.find("cwb_load(in0[")) << "the first load is inside the first branch\n" << body;
+    // Sides without loads stay one select.
+    const CudaKernelCode plain = compiles(cudatest::indexValues3d(3, 5, 7));
+    EXPECT_EQ(plain.source.substr(plain.source.find("__global__")).find("} else {"), std::string::npos);
 }
 
 TEST_F(CudaCodegenCompile, VectorWidthFollowsTheWidestElement) {

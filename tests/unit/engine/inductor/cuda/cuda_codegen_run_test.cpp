@@ -119,6 +119,11 @@ TEST_F(CudaCodegenRun, IndexValuesAndBroadcastScalar) {
     runAndCompare(indexValues3d(17, 33, 65), {});
 }
 
+TEST_F(CudaCodegenRun, CatOfSlicesLoadsOnlyTheTakenSide) {
+    runAndCompare(catOfThreeSlices(1, 8), {});
+    runAndCompare(catOfThreeSlices(33, 768), {});
+}
+
 TEST_F(CudaCodegenRun, InPlaceSymbolicSizes) {
     for (int64_t n : {1, 2, 5, 4097, 1 << 20}) runAndCompare(inPlaceSymbolic(), {{"s0", n}});
 }

@@ -154,6 +154,20 @@ inline Kernel indexValues3d(int64_t d0, int64_t d1, int64_t d2) {
     return k;
 }
 
+// A cat along the last dim of three [rows, cols] slices of one [3, rows, cols] buffer, as the qkv gradient's
+// (out[x0, x1] = where(x1 < cols, in[0, x0, x1], where(x1 < 2 cols, in[1, x0, x1 - cols], in[2, x0, x1 - 2 cols])),
+// the offsets written as x1 % cols), bf16: a where-chain whose sides each load.
+inline Kernel catOfThreeSlices(int64_t rows, int64_t cols) {
+    Kernel k;
+    k.name = "cwb_poi_cat_slices";
+    k.buffers = {buffer("in0", DType::BFloat16, true, false), buffer("out0", DType::BFloat16, false, true)};
+    k.outerRanges = {c(rows), c(3 * cols)};
+    auto slice = [&](int64_t i) { return load(0, c(i * rows * cols) + x(0) * c(cols) + modulo(x(1), c(cols)), DType::BFloat16); };
+    auto below = [&](int64_t limit) { return binary(ElementOp::Lt, indexValue(x(1), DType::Int64), constantInt(limit, DType::Int64)); };
+    k.passes = {KernelPass{false, {}, {Store{1, x(0) * c(3 * cols) + x(1), where(below(cols), slice(0), where(below(2 * cols), slice(1), slice(2)))}}}};
+    return k;
+}
+
 // In place: buf[x0] = buf[x0] * 2 + 1 over a symbolic size (64-bit indexing, vectorised).
 inline Kernel inPlaceSymbolic() {
     Kernel k;
