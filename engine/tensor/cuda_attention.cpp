@@ -285,31 +285,40 @@ cuda::KernelSource flashKernelSource(const char* what, std::string entry, DType 
     return {std::move(entry), std::move(code)};
 }
 
-FlashForwardShape flashForwardShape(int headDim) {
-    // Defaults measured on the H100 (engine/tensor/README.md): two 16-row slices a warp, 4 warps, 64-key tiles in
-    // two stages up to head dim 64; head dim 128 keeps one slice a warp (its accumulators alone are 64 registers a
-    // slice) and 32-key tiles in three stages (48 KiB of static shared memory).
-    FlashForwardShape shape = headDim <= 64 ? FlashForwardShape{4, 2, 64, 2} : FlashForwardShape{4, 1, 32, 3};
-    static const std::string tuning = [] {
-        const char* text = std::getenv("CWB_FLASH_TUNING");
-        return std::string(text ? text : "");
+FlashForwardShape flashForwardShape(int headDim, bool causal) {
+    // Defaults measured on the H100 (engine/tensor/README.md). Up to head dim 64: 4 warps and 64-key tiles in two
+    // stages; two 16-row slices a warp without a mask (each K and V fragment read once for 32 rows), one with the
+    // causal mask (64-row blocks: less work on the diagonal left to one warp while the others wait at the barrier,
+    // and twice the blocks to even out the triangle). Head dim 128: one slice a warp (its accumulators alone are
+    // 64 registers a slice) and 32-key tiles in three stages (48 KiB of static shared memory).
+    FlashForwardShape shape = headDim > 64 ? FlashForwardShape{4, 1, 32, 3} : FlashForwardShape{4, causal ? 1 : 2, 64, 2};
+    // CWB_FLASH_TUNING, parsed once: the values it sets (0: the default's).
+    static const FlashForwardShape overrides = [] {
+        FlashForwardShape set{0, 0, 0, 0};
+        const char* env = std::getenv("CWB_FLASH_TUNING");
+        const std::string tuning = env ? env : "";
+        size_t at = 0;
+        while (at < tuning.size()) {
+            size_t end = tuning.find(',', at);
+            if (end == std::string::npos) end = tuning.size();
+            const std::string item = tuning.substr(at, end - at);
+            at = end + 1;
+            const size_t eq = item.find('=');
+            if (item.empty() || eq == std::string::npos) continue;
+            const std::string key = item.substr(0, eq);
+            const int value = std::atoi(item.c_str() + eq + 1);
+            if (key == "warps") set.warps = value;
+            else if (key == "slices") set.slices = value;
+            else if (key == "keys") set.keys = value;
+            else if (key == "stages") set.stages = value;
+            else fail(ErrorKind::Value, fmt::format("CWB_FLASH_TUNING: unknown key '{}' (warps, slices, keys, stages)", key));
+        }
+        return set;
     }();
-    size_t at = 0;
-    while (at < tuning.size()) {
-        size_t end = tuning.find(',', at);
-        if (end == std::string::npos) end = tuning.size();
-        const std::string item = tuning.substr(at, end - at);
-        at = end + 1;
-        const size_t eq = item.find('=');
-        if (item.empty() || eq == std::string::npos) continue;
-        const std::string key = item.substr(0, eq);
-        const int value = std::atoi(item.c_str() + eq + 1);
-        if (key == "warps") shape.warps = value;
-        else if (key == "slices") shape.slices = value;
-        else if (key == "keys") shape.keys = value;
-        else if (key == "stages") shape.stages = value;
-        else fail(ErrorKind::Value, fmt::format("CWB_FLASH_TUNING: unknown key '{}' (warps, slices, keys, stages)", key));
-    }
+    if (overrides.warps) shape.warps = overrides.warps;
+    if (overrides.slices) shape.slices = overrides.slices;
+    if (overrides.keys) shape.keys = overrides.keys;
+    if (overrides.stages) shape.stages = overrides.stages;
     const bool valid = (shape.warps == 2 || shape.warps == 4 || shape.warps == 8) && (shape.slices == 1 || shape.slices == 2) &&
                        (shape.keys == 16 || shape.keys == 32 || shape.keys == 64 || shape.keys == 128) && shape.stages >= 2 && shape.stages <= 4 &&
                        2 * shape.stages * shape.keys * headDim * 2 <= 48 * 1024;
@@ -321,7 +330,7 @@ FlashForwardShape flashForwardShape(int headDim) {
 
 cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal) {
     const char* type = dtype == DType::BFloat16 ? "bf16" : "f16";
-    const FlashForwardShape shape = supportedHeadDim(headDim) ? flashForwardShape(headDim) : FlashForwardShape{};
+    const FlashForwardShape shape = supportedHeadDim(headDim) ? flashForwardShape(headDim, causal) : FlashForwardShape{};
     const std::string defines = fmt::format("#define FWARPS {}\n#define SLICES {}\n#define BN {}\n#define STAGES {}\n#define CWB_PENDING \"{}\"\n",
                                             shape.warps, shape.slices, shape.keys, shape.stages, shape.stages - 2);
     return flashKernelSource("flash attention",
@@ -387,7 +396,7 @@ bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tenso
 }
 
 EagerKernel flashForwardKernel(const cuda::DeviceContext& context, DType dtype, int64_t headDim, bool causal) {
-    const cudagen::FlashForwardShape shape = cudagen::flashForwardShape(static_cast<int>(headDim));
+    const cudagen::FlashForwardShape shape = cudagen::flashForwardShape(static_cast<int>(headDim), causal);
     return {KernelKey(context, "flash_attention").add(dtype).add(headDim).add(int64_t{causal}).add(shape.warps).add(shape.slices).add(shape.keys).add(shape.stages),
             [=] { return cudagen::flashAttentionKernel(dtype, static_cast<int>(headDim), causal); }};
 }
@@ -410,7 +419,7 @@ Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& valu
     const Tensor out = interleaved ? transpose(empty({batch, queries, heads, dim}, q.dtype(), q.device()), 1, 2)
                                    : empty({batch, heads, queries, dim}, q.dtype(), q.device());
     cuda::DeviceContext& context = cuda::DeviceContext::get(normalizeDevice(q.device()).index());
-    const cudagen::FlashForwardShape block = cudagen::flashForwardShape(static_cast<int>(dim));
+    const cudagen::FlashForwardShape block = cudagen::flashForwardShape(static_cast<int>(dim), causal);
     cuda::LaunchShape shape;
     shape.gridX = static_cast<unsigned>((queries + block.rows() - 1) / block.rows());
     shape.gridY = static_cast<unsigned>(heads);
