@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -70,25 +72,40 @@ __device__ __forceinline__ cwb_u32 cwb_pack(float lo, float hi) {
 }
 )CUDA";
 
-// Each block owns 64 query rows (16 per warp) and walks the keys in tiles of 64 staged in shared memory, one
-// buffer each for Q, K and V: K of the next tile loads while P V runs, V while Q K^T and the softmax run.
-// Rows are stored in 16-byte chunks whose position is XORed with the row, so that the 8 row addresses of an
-// ldmatrix hit distinct banks without padding (which would not fit 3 tiles of head dim 128 in 48 KiB).
+// The forward's block: FWARPS warps, each owning SLICES slices of 16 query rows (FBM rows in all), walks the keys in
+// tiles of BN rows of K and V, STAGES tiles in shared memory: tile j + STAGES - 1 loads while tile j is computed,
+// one barrier a tile. Q goes straight from memory into the mma's A fragments (each row is read by one warp, once),
+// so shared memory holds only K and V. A warp with two slices reads each K and V fragment once for both: half the
+// ldmatrix traffic of one slice a warp. Rows are stored in 16-byte chunks whose position is XORed with the row, so
+// that the 8 row addresses of an ldmatrix hit distinct banks without padding.
 constexpr const char* kFlashSource = R"CUDA(
-#define BN 64
-__device__ __forceinline__ void cwb_wait1() { asm volatile("cp.async.wait_group 1;\n" ::: "memory"); }
+#define FBM (FWARPS * SLICES * 16)
 __device__ __forceinline__ float cwb_exp2(float x) { float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
+// K and V rows [row0, row0 + BN) into one stage; rows past the end read as zeros (source size 0).
+__device__ __forceinline__ void cwb_load_kv(cwb_u16* sk, cwb_u16* sv, const cwb_u16* k, long long kr, const cwb_u16* v, long long vr, int row0, int rows) {
+  for (int i = threadIdx.x; i < BN * CHUNKS; i += FWARPS * 32) {
+    const int r = i / CHUNKS, c = i % CHUNKS, gr = row0 + r;
+    const bool ok = gr < rows;
+    const long long at = (long long)(ok ? gr : 0);
+    const int n = ok ? 16 : 0;
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(cwb_smem(sk + cwb_swz(r, c))), "l"(k + at * kr + c * 8), "r"(n) : "memory");
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(cwb_smem(sv + cwb_swz(r, c))), "l"(v + at * vr + c * 8), "r"(n) : "memory");
+  }
+}
+__device__ __forceinline__ cwb_u32 cwb_q(const cwb_u16* q, long long qr, int row, int col, int L) {
+  return row < L ? *(const cwb_u32*)(q + (long long)row * qr + col) : 0u;
+}
 
-extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(
+// 8 warps: two blocks a multiprocessor (at most 128 registers a thread).
+extern "C" __global__ void __launch_bounds__(FWARPS * 32, FWARPS == 8 ? 2 : 1) CWB_ENTRY(
     const cwb_u16* __restrict__ q, const cwb_u16* __restrict__ k, const cwb_u16* __restrict__ v, cwb_u16* __restrict__ o,
     float* __restrict__ lse, int L, int S, float scaleLog2e,
     long long qb, long long qh, long long qr, long long kb, long long kh, long long kr,
     long long vb, long long vh, long long vr, long long ob, long long oh, long long orow) {
-  __shared__ __align__(128) cwb_u16 sQ[BM * CWB_D];
-  __shared__ __align__(128) cwb_u16 sK[BN * CWB_D];
-  __shared__ __align__(128) cwb_u16 sV[BN * CWB_D];
+  __shared__ __align__(128) cwb_u16 sK[STAGES][BN * CWB_D];
+  __shared__ __align__(128) cwb_u16 sV[STAGES][BN * CWB_D];
   // Causal blocks further down have more key tiles: start those first so that the tail of the grid is short.
-  const int m0 = (gridDim.x - 1 - blockIdx.x) * BM;
+  const int m0 = (gridDim.x - 1 - blockIdx.x) * FBM;
   const long long b = blockIdx.z, h = blockIdx.y;
   q += b * qb + h * qh;
   k += b * kb + h * kh;
@@ -96,110 +113,159 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(
   o += b * ob + h * oh;
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int g = lane >> 2, t = lane & 3;
+  const int row0 = m0 + warp * (SLICES * 16);  // the warp's first row
   int kvEnd = S;
-  if (CWB_CAUSAL) kvEnd = min(S, m0 + BM);  // tiles wholly above the diagonal are skipped
+  if (CWB_CAUSAL) kvEnd = min(S, m0 + FBM);  // tiles wholly above the diagonal are skipped
   const int tiles = (kvEnd + BN - 1) / BN;
+  // The tiles this warp's rows see (causal: the rest are masked whole, and skipping them changes no bit).
+  const int warpTiles = CWB_CAUSAL ? min(tiles, (row0 + SLICES * 16 - 1) / BN + 1) : tiles;
 
-  cwb_load_tile(sQ, q, qr, m0, L);
-  cwb_load_tile(sK, k, kr, 0, S);
-  cwb_commit();
-  cwb_load_tile(sV, v, vr, 0, S);
-  cwb_commit();
-
-  cwb_u32 qf[CWB_D / 16][4];
-  float acc[CWB_D / 8][4];
-  for (int d = 0; d < CWB_D / 8; ++d) acc[d][0] = acc[d][1] = acc[d][2] = acc[d][3] = 0.f;
-  float rowMax[2] = {NEG_INF, NEG_INF}, rowSum[2] = {0.f, 0.f};
+#pragma unroll
+  for (int st = 0; st < STAGES - 1; ++st) {
+    if (st < tiles) cwb_load_kv(sK[st], sV[st], k, kr, v, vr, st * BN, S);
+    cwb_commit();
+  }
+  // The A fragments of m16n8k16: rows g and g + 8, columns 2t, 2t + 1 and 2t + 8, 2t + 9 of each k16 step.
+  cwb_u32 qf[SLICES][CWB_D / 16][4];
+#pragma unroll
+  for (int sl = 0; sl < SLICES; ++sl)
+#pragma unroll
+    for (int kk = 0; kk < CWB_D / 16; ++kk) {
+      const int r = row0 + sl * 16 + g, c = kk * 16 + 2 * t;
+      qf[sl][kk][0] = cwb_q(q, qr, r, c, L);
+      qf[sl][kk][1] = cwb_q(q, qr, r + 8, c, L);
+      qf[sl][kk][2] = cwb_q(q, qr, r, c + 8, L);
+      qf[sl][kk][3] = cwb_q(q, qr, r + 8, c + 8, L);
+    }
+  float acc[SLICES][CWB_D / 8][4];
+  float rowMax[SLICES][2], rowSum[SLICES][2];
+#pragma unroll
+  for (int sl = 0; sl < SLICES; ++sl) {
+#pragma unroll
+    for (int d = 0; d < CWB_D / 8; ++d) acc[sl][d][0] = acc[sl][d][1] = acc[sl][d][2] = acc[sl][d][3] = 0.f;
+    rowMax[sl][0] = rowMax[sl][1] = NEG_INF;
+    rowSum[sl][0] = rowSum[sl][1] = 0.f;
+  }
 
   for (int j = 0; j < tiles; ++j) {
-    cwb_wait1();  // K_j (and Q) landed; V_j may still be in flight
-    __syncthreads();
-    if (j == 0) {
-      for (int kk = 0; kk < CWB_D / 16; ++kk)
-        cwb_ldm(qf[kk], cwb_smem(sQ + cwb_swz(warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, kk * 2 + (lane >> 4))));
+    asm volatile("cp.async.wait_group " CWB_PENDING ";\n" ::: "memory");  // this thread's copies of tile j landed
+    __syncthreads();  // everyone's have, and every warp is done with the stage that is refilled next
+    {
+      const int next = j + STAGES - 1;
+      if (next < tiles) cwb_load_kv(sK[next % STAGES], sV[next % STAGES], k, kr, v, vr, next * BN, S);
+      cwb_commit();
     }
-    float s[BN / 8][4];
-    for (int n = 0; n < BN / 8; ++n) s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.f;
+    if (j >= warpTiles) continue;
+    const cwb_u16* tk = sK[j % STAGES];
+    const cwb_u16* tv = sV[j % STAGES];
+    float s[SLICES][BN / 8][4];
+#pragma unroll
+    for (int sl = 0; sl < SLICES; ++sl)
+#pragma unroll
+      for (int n = 0; n < BN / 8; ++n) s[sl][n][0] = s[sl][n][1] = s[sl][n][2] = s[sl][n][3] = 0.f;
+#pragma unroll
     for (int kk = 0; kk < CWB_D / 16; ++kk)
+#pragma unroll
       for (int n = 0; n < BN / 16; ++n) {
         cwb_u32 bk[4];
-        cwb_ldm(bk, cwb_smem(sK + cwb_swz(n * 16 + (lane & 7) + (lane >> 4) * 8, kk * 2 + ((lane >> 3) & 1))));
-        cwb_mma(s[2 * n], qf[kk], bk[0], bk[1]);
-        cwb_mma(s[2 * n + 1], qf[kk], bk[2], bk[3]);
+        cwb_ldm(bk, cwb_smem(tk + cwb_swz(n * 16 + (lane & 7) + (lane >> 4) * 8, kk * 2 + ((lane >> 3) & 1))));
+#pragma unroll
+        for (int sl = 0; sl < SLICES; ++sl) {
+          cwb_mma(s[sl][2 * n], qf[sl][kk], bk[0], bk[1]);
+          cwb_mma(s[sl][2 * n + 1], qf[sl][kk], bk[2], bk[3]);
+        }
       }
-    __syncthreads();  // every warp is done with sK
-    if (j + 1 < tiles) cwb_load_tile(sK, k, kr, (j + 1) * BN, S);
-    cwb_commit();
 
     const int n0 = j * BN;
-    const bool edge = n0 + BN > S || (CWB_CAUSAL && n0 + BN - 1 > m0);
-    for (int n = 0; n < BN / 8; ++n)
-      for (int e = 0; e < 4; ++e) {
-        float x = s[n][e] * scaleLog2e;
-        if (edge) {
-          const int key = n0 + n * 8 + 2 * t + (e & 1);
-          const int row = m0 + warp * 16 + g + (e >> 1) * 8;
-          if (key >= S || (CWB_CAUSAL && key > row)) x = NEG_INF;
+#pragma unroll
+    for (int sl = 0; sl < SLICES; ++sl) {
+      const int rows0 = row0 + sl * 16;
+      const bool edge = n0 + BN > S || (CWB_CAUSAL && n0 + BN - 1 > rows0);
+#pragma unroll
+      for (int n = 0; n < BN / 8; ++n)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          float x = s[sl][n][e] * scaleLog2e;
+          if (edge) {
+            const int key = n0 + n * 8 + 2 * t + (e & 1);
+            const int row = rows0 + g + (e >> 1) * 8;
+            if (key >= S || (CWB_CAUSAL && key > row)) x = NEG_INF;
+          }
+          s[sl][n][e] = x;
         }
-        s[n][e] = x;
-      }
-    // Online softmax for this thread's two rows (g and g + 8); the 4 threads of a quad share a row. The sums
-    // stay per thread until the end: the rescale factor is the same across the quad.
-    for (int r = 0; r < 2; ++r) {
-      float mx = rowMax[r];
-      for (int n = 0; n < BN / 8; ++n) mx = fmaxf(mx, fmaxf(s[n][2 * r], s[n][2 * r + 1]));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-      const float base = mx == NEG_INF ? 0.f : mx;  // a row with nothing allowed yet stays at zero, not NaN
-      const float rescale = cwb_exp2(rowMax[r] - base);
-      rowMax[r] = mx;
-      float sum = 0.f;
-      for (int n = 0; n < BN / 8; ++n) {
-        const float p0 = cwb_exp2(s[n][2 * r] - base), p1 = cwb_exp2(s[n][2 * r + 1] - base);
-        s[n][2 * r] = p0;
-        s[n][2 * r + 1] = p1;
-        sum += p0 + p1;
-      }
-      rowSum[r] = rowSum[r] * rescale + sum;
-      for (int d = 0; d < CWB_D / 8; ++d) {
-        acc[d][2 * r] *= rescale;
-        acc[d][2 * r + 1] *= rescale;
+      // Online softmax for this thread's two rows (g and g + 8); the 4 threads of a quad share a row. The sums
+      // stay per thread until the end: the rescale factor is the same across the quad.
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {
+        float mx = rowMax[sl][r];
+#pragma unroll
+        for (int n = 0; n < BN / 8; ++n) mx = fmaxf(mx, fmaxf(s[sl][n][2 * r], s[sl][n][2 * r + 1]));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+        const float base = mx == NEG_INF ? 0.f : mx;  // a row with nothing allowed yet stays at zero, not NaN
+        const float rescale = cwb_exp2(rowMax[sl][r] - base);
+        rowMax[sl][r] = mx;
+        float sum = 0.f;
+#pragma unroll
+        for (int n = 0; n < BN / 8; ++n) {
+          const float p0 = cwb_exp2(s[sl][n][2 * r] - base), p1 = cwb_exp2(s[sl][n][2 * r + 1] - base);
+          s[sl][n][2 * r] = p0;
+          s[sl][n][2 * r + 1] = p1;
+          sum += p0 + p1;
+        }
+        rowSum[sl][r] = rowSum[sl][r] * rescale + sum;
+#pragma unroll
+        for (int d = 0; d < CWB_D / 8; ++d) {
+          acc[sl][d][2 * r] *= rescale;
+          acc[sl][d][2 * r + 1] *= rescale;
+        }
       }
     }
 
-    cwb_wait1();  // V_j landed (only K_{j+1} may be in flight)
-    __syncthreads();
+#pragma unroll
     for (int kk = 0; kk < BN / 16; ++kk) {
       // The accumulator layout of two n8 tiles of P is the A-operand layout of one k16 step.
-      const cwb_u32 a[4] = {cwb_pack(s[2 * kk][0], s[2 * kk][1]), cwb_pack(s[2 * kk][2], s[2 * kk][3]),
-                            cwb_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]), cwb_pack(s[2 * kk + 1][2], s[2 * kk + 1][3])};
+      cwb_u32 a[SLICES][4];
+#pragma unroll
+      for (int sl = 0; sl < SLICES; ++sl) {
+        a[sl][0] = cwb_pack(s[sl][2 * kk][0], s[sl][2 * kk][1]);
+        a[sl][1] = cwb_pack(s[sl][2 * kk][2], s[sl][2 * kk][3]);
+        a[sl][2] = cwb_pack(s[sl][2 * kk + 1][0], s[sl][2 * kk + 1][1]);
+        a[sl][3] = cwb_pack(s[sl][2 * kk + 1][2], s[sl][2 * kk + 1][3]);
+      }
+#pragma unroll
       for (int d = 0; d < CWB_D / 16; ++d) {
         cwb_u32 bv[4];
-        cwb_ldm_t(bv, cwb_smem(sV + cwb_swz(kk * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, d * 2 + (lane >> 4))));
-        cwb_mma(acc[2 * d], a, bv[0], bv[1]);
-        cwb_mma(acc[2 * d + 1], a, bv[2], bv[3]);
+        cwb_ldm_t(bv, cwb_smem(tv + cwb_swz(kk * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, d * 2 + (lane >> 4))));
+#pragma unroll
+        for (int sl = 0; sl < SLICES; ++sl) {
+          cwb_mma(acc[sl][2 * d], a[sl], bv[0], bv[1]);
+          cwb_mma(acc[sl][2 * d + 1], a[sl], bv[2], bv[3]);
+        }
       }
     }
-    __syncthreads();  // every warp is done with sV
-    if (j + 1 < tiles) cwb_load_tile(sV, v, vr, (j + 1) * BN, S);
-    cwb_commit();
   }
 
-  for (int r = 0; r < 2; ++r) {
-    float total = rowSum[r];
-    total += __shfl_xor_sync(0xffffffffu, total, 1);
-    total += __shfl_xor_sync(0xffffffffu, total, 2);
-    const float inv = total > 0.f ? 1.f / total : 0.f;
-    const int row = m0 + warp * 16 + g + r * 8;
-    // The row's natural log-sum-exp of the scaled scores (rowMax is in log2 units), +inf where no key is allowed.
-    if (lse && t == 0 && row < L)
-      lse[((long long)b * gridDim.y + h) * L + row] = total > 0.f ? (rowMax[r] + __log2f(total)) * 0.6931471805599453f : __int_as_float(0x7f800000);
-    if (row < L) {
-      cwb_u16* out = o + (long long)row * orow + 2 * t;
-      for (int d = 0; d < CWB_D / 8; ++d)
-        *(cwb_u32*)(out + d * 8) = cwb_pack(acc[d][2 * r] * inv, acc[d][2 * r + 1] * inv);
+#pragma unroll
+  for (int sl = 0; sl < SLICES; ++sl)
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      float total = rowSum[sl][r];
+      total += __shfl_xor_sync(0xffffffffu, total, 1);
+      total += __shfl_xor_sync(0xffffffffu, total, 2);
+      const float inv = total > 0.f ? 1.f / total : 0.f;
+      const int row = row0 + sl * 16 + g + r * 8;
+      // The row's natural log-sum-exp of the scaled scores (rowMax is in log2 units), +inf where no key is allowed.
+      if (lse && t == 0 && row < L)
+        lse[((long long)b * gridDim.y + h) * L + row] =
+            total > 0.f ? (rowMax[sl][r] + __log2f(total)) * 0.6931471805599453f : __int_as_float(0x7f800000);
+      if (row < L) {
+        cwb_u16* out = o + (long long)row * orow + 2 * t;
+#pragma unroll
+        for (int d = 0; d < CWB_D / 8; ++d)
+          *(cwb_u32*)(out + d * 8) = cwb_pack(acc[sl][d][2 * r] * inv, acc[sl][d][2 * r + 1] * inv);
+      }
     }
-  }
 }
 )CUDA";
 
@@ -219,10 +285,58 @@ cuda::KernelSource flashKernelSource(const char* what, std::string entry, DType 
     return {std::move(entry), std::move(code)};
 }
 
+FlashForwardShape flashForwardShape(int headDim, bool causal) {
+    // Defaults measured on the H100 (engine/tensor/README.md). Up to head dim 64: 4 warps and 64-key tiles in two
+    // stages; two 16-row slices a warp without a mask (each K and V fragment read once for 32 rows), one with the
+    // causal mask (64-row blocks: less work on the diagonal left to one warp while the others wait at the barrier,
+    // and twice the blocks to even out the triangle). Head dim 128: one slice a warp (its accumulators alone are
+    // 64 registers a slice) and 32-key tiles in three stages (48 KiB of static shared memory).
+    FlashForwardShape shape = headDim > 64 ? FlashForwardShape{4, 1, 32, 3} : FlashForwardShape{4, causal ? 1 : 2, 64, 2};
+    // CWB_FLASH_TUNING, parsed once: the values it sets (0: the default's).
+    static const FlashForwardShape overrides = [] {
+        FlashForwardShape set{0, 0, 0, 0};
+        const char* env = std::getenv("CWB_FLASH_TUNING");
+        const std::string tuning = env ? env : "";
+        size_t at = 0;
+        while (at < tuning.size()) {
+            size_t end = tuning.find(',', at);
+            if (end == std::string::npos) end = tuning.size();
+            const std::string item = tuning.substr(at, end - at);
+            at = end + 1;
+            const size_t eq = item.find('=');
+            if (item.empty() || eq == std::string::npos) continue;
+            const std::string key = item.substr(0, eq);
+            const int value = std::atoi(item.c_str() + eq + 1);
+            if (key == "warps") set.warps = value;
+            else if (key == "slices") set.slices = value;
+            else if (key == "keys") set.keys = value;
+            else if (key == "stages") set.stages = value;
+            else fail(ErrorKind::Value, fmt::format("CWB_FLASH_TUNING: unknown key '{}' (warps, slices, keys, stages)", key));
+        }
+        return set;
+    }();
+    if (overrides.warps) shape.warps = overrides.warps;
+    if (overrides.slices) shape.slices = overrides.slices;
+    if (overrides.keys) shape.keys = overrides.keys;
+    if (overrides.stages) shape.stages = overrides.stages;
+    const bool valid = (shape.warps == 2 || shape.warps == 4 || shape.warps == 8) && (shape.slices == 1 || shape.slices == 2) &&
+                       (shape.keys == 16 || shape.keys == 32 || shape.keys == 64 || shape.keys == 128) && shape.stages >= 2 && shape.stages <= 4 &&
+                       2 * shape.stages * shape.keys * headDim * 2 <= 48 * 1024;
+    if (!valid)
+        fail(ErrorKind::Value, fmt::format("CWB_FLASH_TUNING: warps {} slices {} keys {} stages {} do not fit head dim {} (48 KiB of K and V)",
+                                                shape.warps, shape.slices, shape.keys, shape.stages, headDim));
+    return shape;
+}
+
 cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal) {
     const char* type = dtype == DType::BFloat16 ? "bf16" : "f16";
-    return flashKernelSource("flash attention", fmt::format("cwb_flash_attention_{}_d{}{}", type, headDim, causal ? "_causal" : ""), dtype,
-                             headDim, causal, "", kFlashSource);
+    const FlashForwardShape shape = supportedHeadDim(headDim) ? flashForwardShape(headDim, causal) : FlashForwardShape{};
+    const std::string defines = fmt::format("#define FWARPS {}\n#define SLICES {}\n#define BN {}\n#define STAGES {}\n#define CWB_PENDING \"{}\"\n",
+                                            shape.warps, shape.slices, shape.keys, shape.stages, shape.stages - 2);
+    return flashKernelSource("flash attention",
+                             fmt::format("cwb_flash_attention_{}_d{}{}_w{}s{}n{}p{}", type, headDim, causal ? "_causal" : "", shape.warps,
+                                         shape.slices, shape.keys, shape.stages),
+                             dtype, headDim, causal, defines, kFlashSource);
 }
 
 }  // namespace cudagen
@@ -282,7 +396,8 @@ bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tenso
 }
 
 EagerKernel flashForwardKernel(const cuda::DeviceContext& context, DType dtype, int64_t headDim, bool causal) {
-    return {KernelKey(context, "flash_attention").add(dtype).add(headDim).add(int64_t{causal}),
+    const cudagen::FlashForwardShape shape = cudagen::flashForwardShape(static_cast<int>(headDim), causal);
+    return {KernelKey(context, "flash_attention").add(dtype).add(headDim).add(int64_t{causal}).add(shape.warps).add(shape.slices).add(shape.keys).add(shape.stages),
             [=] { return cudagen::flashAttentionKernel(dtype, static_cast<int>(headDim), causal); }};
 }
 
@@ -304,11 +419,12 @@ Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& valu
     const Tensor out = interleaved ? transpose(empty({batch, queries, heads, dim}, q.dtype(), q.device()), 1, 2)
                                    : empty({batch, heads, queries, dim}, q.dtype(), q.device());
     cuda::DeviceContext& context = cuda::DeviceContext::get(normalizeDevice(q.device()).index());
+    const cudagen::FlashForwardShape block = cudagen::flashForwardShape(static_cast<int>(dim), causal);
     cuda::LaunchShape shape;
-    shape.gridX = static_cast<unsigned>((queries + cudagen::kAttentionRowsPerBlock - 1) / cudagen::kAttentionRowsPerBlock);
+    shape.gridX = static_cast<unsigned>((queries + block.rows() - 1) / block.rows());
     shape.gridY = static_cast<unsigned>(heads);
     shape.gridZ = static_cast<unsigned>(batch);
-    shape.blockX = cudagen::kAttentionThreads;
+    shape.blockX = static_cast<unsigned>(block.threads());
     const void *qp = q.data(), *kp = k.data(), *vp = v.data();
     void* op = out.data();
     // [batch, heads, L] float32 (the folded leading dims unfolded below), as PyTorch's flash forward returns it.

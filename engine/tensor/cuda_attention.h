@@ -11,11 +11,22 @@ namespace eng::tensor {
 
 namespace cudagen {
 
-// The kernel for one dtype (Float16 or BFloat16), head dim (16, 32, 64 or 128) and causal flag, as its own
-// translation unit. Parameters: (const T* q, const T* k, const T* v, T* o, int L, int S, float scaleLog2e,
-// then element strides (batch, head, row) of q, k, v and o as long long). Grid (ceil(L/64), heads, batch),
-// kAttentionThreads threads, static shared memory only.
+// The forward's block: `warps` warps, each owning `slices` slices of 16 query rows, walking the keys in tiles of
+// `keys` rows with `stages` tiles of K and V in shared memory. flashForwardShape gives the default for a head dim
+// (16, 32, 64 or 128) and causal flag, or what CWB_FLASH_TUNING="warps=4,slices=2,keys=64,stages=2" sets instead (read once;
+// ValueError for an unknown key or a shape that does not fit).
+struct FlashForwardShape {
+    int warps = 4, slices = 1, keys = 64, stages = 2;
+    int rows() const { return warps * slices * 16; }
+    int threads() const { return warps * 32; }
+};
+FlashForwardShape flashForwardShape(int headDim, bool causal);
+// The forward kernel for one dtype (Float16 or BFloat16), head dim (16, 32, 64 or 128) and causal flag, as its own
+// translation unit. Parameters: (const T* q, const T* k, const T* v, T* o, float* lse (or null), int L, int S,
+// float scaleLog2e, then element strides (batch, head, row) of q, k, v and o as long long). Grid (ceil(L / rows),
+// heads, batch) and threads() threads of flashForwardShape(headDim, causal), static shared memory only.
 cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal);
+// The backward's block: 64 query (or key) rows, 4 warps.
 constexpr unsigned kAttentionThreads = 128;
 constexpr int kAttentionRowsPerBlock = 64;
 // The backward's kernels (cuda_attention_backward.cpp), same grid and block. Pass 0 writes each query row's
