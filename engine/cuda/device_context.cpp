@@ -87,6 +87,7 @@ DeviceContext::DeviceContext(int index) : index_(index) {
     check(api.deviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device), "cuDeviceGetAttribute");
     check(api.deviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device), "cuDeviceGetAttribute");
     check(api.deviceGetAttribute(&multiprocessors_, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device), "cuDeviceGetAttribute");
+    check(api.deviceGetAttribute(&sharedOptin_, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device), "cuDeviceGetAttribute");
     arch_ = fmt::format("sm_{}{}", major, minor);
     CUcontext context = nullptr;
     // The primary context is the one the CUDA runtime (and so cuBLAS) uses too; it is never released, as
@@ -357,6 +358,18 @@ void DeviceContext::launchFunction(void* function, const LaunchShape& s, void** 
 }
 
 void DeviceContext::launchOnCurrent(void* function, const LaunchShape& s, void** args, const std::string& name) {
+    // Past 48 KiB of dynamic shared memory a launch fails unless the function was allowed that much: once per
+    // function and size (the attribute stays with the function).
+    if (s.sharedBytes > 48 * 1024) {
+        std::lock_guard lock(mutex_);
+        unsigned& allowed = sharedRaised_[function];
+        if (allowed < s.sharedBytes) {
+            check(driver().funcSetAttribute(static_cast<CUfunction>(function), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                            static_cast<int>(s.sharedBytes)),
+                  fmt::format("cuFuncSetAttribute({}, {} bytes of dynamic shared memory)", name, s.sharedBytes).c_str());
+            allowed = s.sharedBytes;
+        }
+    }
     const CUresult launched = driver().launchKernel(static_cast<CUfunction>(function), s.gridX, s.gridY, s.gridZ, s.blockX, s.blockY, s.blockZ,
                                                    s.sharedBytes, static_cast<CUstream>(stream_), args, nullptr);
     // (the message is formatted only on failure: a launch costs a few microseconds, a string more than nothing)

@@ -21,6 +21,8 @@ class MemoryPool;
 struct LaunchShape {
     unsigned gridX = 1, gridY = 1, gridZ = 1;
     unsigned blockX = 1, blockY = 1, blockZ = 1;
+    // Dynamic shared memory; past 48 KiB the launch raises the function's limit first (at most
+    // DeviceContext::sharedPerBlockOptin()).
     unsigned sharedBytes = 0;
 };
 
@@ -39,6 +41,8 @@ public:
     // "sm_90" for compute capability 9.0: what NVRTC compiles for.
     const std::string& arch() const { return arch_; }
     int multiprocessorCount() const { return multiprocessors_; }
+    // The most shared memory one block may have once a kernel opts in (227 KiB on the H100; 48 KiB without opting in).
+    int sharedPerBlockOptin() const { return sharedOptin_; }
 
     // Loads `kernel`'s module (the driver's JIT for PTX) ahead of its first launch: before a CUDA graph records the
     // launch, which may not load a module.
@@ -109,6 +113,7 @@ private:
     std::string name_;
     std::string arch_;
     int multiprocessors_ = 0;
+    int sharedOptin_ = 48 * 1024;
     void* context_ = nullptr;  // CUcontext (primary)
     void* stream_ = nullptr;   // CUstream
     AssertionWord assertions_;  // mapped host memory, allocated by the first assertionWord()
@@ -122,6 +127,7 @@ private:
     uint64_t nextPool_ = 1;
     std::unordered_map<std::string, void*> functions_;   // kernel key (+ another entry's name) -> CUfunction
     std::unordered_map<std::string, void*> modules_;     // kernel key -> CUmodule: one load for all its entries
+    std::unordered_map<void*, unsigned> sharedRaised_;   // CUfunction -> dynamic shared memory it was allowed
 };
 
 // A private memory pool, as torch.cuda.graph's: a CUDA graph bakes in the addresses its kernels and library

@@ -50,6 +50,7 @@ bool resolveAll(GetProcAddress p, DriverApi& a, std::string& missing) {
            resolve(p, "cuMemHostGetDevicePointer", a.memHostGetDevicePointer, missing) && resolve(p, "cuModuleLoadData", a.moduleLoadData, missing) &&
            resolve(p, "cuModuleLoadDataEx", a.moduleLoadDataEx, missing) &&
            resolve(p, "cuModuleGetFunction", a.moduleGetFunction, missing) && resolve(p, "cuModuleUnload", a.moduleUnload, missing) && resolve(p, "cuLaunchKernel", a.launchKernel, missing) &&
+           resolve(p, "cuFuncSetAttribute", a.funcSetAttribute, missing) &&
            resolve(p, "cuStreamBeginCapture", a.streamBeginCapture, missing) &&
            resolve(p, "cuStreamEndCapture", a.streamEndCapture, missing) &&
            resolve(p, "cuGraphInstantiateWithFlags", a.graphInstantiate, missing) &&

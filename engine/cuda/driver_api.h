@@ -36,6 +36,8 @@ struct DriverApi {
     decltype(&::cuModuleGetFunction) moduleGetFunction = nullptr;
     decltype(&::cuModuleUnload) moduleUnload = nullptr;
     decltype(&::cuLaunchKernel) launchKernel = nullptr;
+    // Raises a kernel's dynamic shared memory past the default 48 KiB (the flash forward's 128-key tiles).
+    decltype(&::cuFuncSetAttribute) funcSetAttribute = nullptr;
     // Stream capture into CUDA graphs (cuda/cuda_graph.h): reduce-overhead's record-once, replay-many.
     decltype(&::cuStreamBeginCapture) streamBeginCapture = nullptr;
     decltype(&::cuStreamEndCapture) streamEndCapture = nullptr;

@@ -73,11 +73,15 @@ __device__ __forceinline__ cwb_u32 cwb_pack(float lo, float hi) {
 )CUDA";
 
 // The forward's block: FWARPS warps, each owning SLICES slices of 16 query rows (FBM rows in all), walks the keys in
-// tiles of BN rows of K and V, STAGES tiles in shared memory: tile j + STAGES - 1 loads while tile j is computed,
-// one barrier a tile. Q goes straight from memory into the mma's A fragments (each row is read by one warp, once),
+// tiles of BN rows of K and V, STAGES tiles in dynamic shared memory (128-key tiles in two stages take 64 KiB at head
+// dim 64, past the 48 KiB of static shared memory): tile j + STAGES - 1 loads while tile j is computed, one barrier
+// a tile. Q goes straight from memory into the mma's A fragments (each row is read by one warp, once),
 // so shared memory holds only K and V. A warp with two slices reads each K and V fragment once for both: half the
 // ldmatrix traffic of one slice a warp. Rows are stored in 16-byte chunks whose position is XORed with the row, so
-// that the 8 row addresses of an ldmatrix hit distinct banks without padding.
+// that the 8 row addresses of an ldmatrix hit distinct banks without padding. The running maxima stay in raw score
+// units, so each probability is one FMA and one exp2: exp2(s * scale * log2(e) - max * scale * log2(e)). A
+// negative scale is the positive one on -Q (negating 16-bit Q is exact), so the maximum of raw scores stays the
+// maximum of scaled ones.
 constexpr const char* kFlashSource = R"CUDA(
 #define FBM (FWARPS * SLICES * 16)
 __device__ __forceinline__ float cwb_exp2(float x) { float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
@@ -102,8 +106,12 @@ extern "C" __global__ void __launch_bounds__(FWARPS * 32, FWARPS == 8 ? 2 : 1) C
     float* __restrict__ lse, int L, int S, float scaleLog2e,
     long long qb, long long qh, long long qr, long long kb, long long kh, long long kr,
     long long vb, long long vh, long long vr, long long ob, long long oh, long long orow) {
-  __shared__ __align__(128) cwb_u16 sK[STAGES][BN * CWB_D];
-  __shared__ __align__(128) cwb_u16 sV[STAGES][BN * CWB_D];
+  extern __shared__ __align__(128) cwb_u16 cwb_kv[];  // STAGES tiles of K, then STAGES of V
+  cwb_u16 (*sK)[BN * CWB_D] = reinterpret_cast<cwb_u16 (*)[BN * CWB_D]>(cwb_kv);
+  cwb_u16 (*sV)[BN * CWB_D] = reinterpret_cast<cwb_u16 (*)[BN * CWB_D]>(cwb_kv + STAGES * BN * CWB_D);
+  // The scale as a positive factor (a zero one as the smallest normal float: -inf scores must stay -inf, not NaN).
+  const cwb_u32 qSign = scaleLog2e < 0.f ? 0x80008000u : 0u;
+  const float sl = fmaxf(fabsf(scaleLog2e), 1.17549435e-38f);
   // Causal blocks further down have more key tiles: start those first so that the tail of the grid is short.
   const int m0 = (gridDim.x - 1 - blockIdx.x) * FBM;
   const long long b = blockIdx.z, h = blockIdx.y;
@@ -132,10 +140,10 @@ extern "C" __global__ void __launch_bounds__(FWARPS * 32, FWARPS == 8 ? 2 : 1) C
 #pragma unroll
     for (int kk = 0; kk < CWB_D / 16; ++kk) {
       const int r = row0 + sl * 16 + g, c = kk * 16 + 2 * t;
-      qf[sl][kk][0] = cwb_q(q, qr, r, c, L);
-      qf[sl][kk][1] = cwb_q(q, qr, r + 8, c, L);
-      qf[sl][kk][2] = cwb_q(q, qr, r, c + 8, L);
-      qf[sl][kk][3] = cwb_q(q, qr, r + 8, c + 8, L);
+      qf[sl][kk][0] = cwb_q(q, qr, r, c, L) ^ qSign;
+      qf[sl][kk][1] = cwb_q(q, qr, r + 8, c, L) ^ qSign;
+      qf[sl][kk][2] = cwb_q(q, qr, r, c + 8, L) ^ qSign;
+      qf[sl][kk][3] = cwb_q(q, qr, r + 8, c + 8, L) ^ qSign;
     }
   float acc[SLICES][CWB_D / 8][4];
   float rowMax[SLICES][2], rowSum[SLICES][2];
@@ -180,19 +188,18 @@ extern "C" __global__ void __launch_bounds__(FWARPS * 32, FWARPS == 8 ? 2 : 1) C
 #pragma unroll
     for (int sl = 0; sl < SLICES; ++sl) {
       const int rows0 = row0 + sl * 16;
+      // Only the last tile and (causal) the tiles the slice's diagonal crosses mask element by element.
       const bool edge = n0 + BN > S || (CWB_CAUSAL && n0 + BN - 1 > rows0);
+      if (edge) {
 #pragma unroll
-      for (int n = 0; n < BN / 8; ++n)
+        for (int n = 0; n < BN / 8; ++n)
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          float x = s[sl][n][e] * scaleLog2e;
-          if (edge) {
+          for (int e = 0; e < 4; ++e) {
             const int key = n0 + n * 8 + 2 * t + (e & 1);
             const int row = rows0 + g + (e >> 1) * 8;
-            if (key >= S || (CWB_CAUSAL && key > row)) x = NEG_INF;
+            if (key >= S || (CWB_CAUSAL && key > row)) s[sl][n][e] = NEG_INF;
           }
-          s[sl][n][e] = x;
-        }
+      }
       // Online softmax for this thread's two rows (g and g + 8); the 4 threads of a quad share a row. The sums
       // stay per thread until the end: the rescale factor is the same across the quad.
 #pragma unroll
@@ -202,13 +209,14 @@ extern "C" __global__ void __launch_bounds__(FWARPS * 32, FWARPS == 8 ? 2 : 1) C
         for (int n = 0; n < BN / 8; ++n) mx = fmaxf(mx, fmaxf(s[sl][n][2 * r], s[sl][n][2 * r + 1]));
         mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
         mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-        const float base = mx == NEG_INF ? 0.f : mx;  // a row with nothing allowed yet stays at zero, not NaN
-        const float rescale = cwb_exp2(rowMax[sl][r] - base);
+        // In log2 units; a row with nothing allowed yet stays at zero, not NaN.
+        const float base = mx == NEG_INF ? 0.f : mx * sl;
+        const float rescale = cwb_exp2(fmaf(rowMax[sl][r], sl, -base));
         rowMax[sl][r] = mx;
         float sum = 0.f;
 #pragma unroll
         for (int n = 0; n < BN / 8; ++n) {
-          const float p0 = cwb_exp2(s[sl][n][2 * r] - base), p1 = cwb_exp2(s[sl][n][2 * r + 1] - base);
+          const float p0 = cwb_exp2(fmaf(s[sl][n][2 * r], sl, -base)), p1 = cwb_exp2(fmaf(s[sl][n][2 * r + 1], sl, -base));
           s[sl][n][2 * r] = p0;
           s[sl][n][2 * r + 1] = p1;
           sum += p0 + p1;
@@ -255,10 +263,10 @@ extern "C" __global__ void __launch_bounds__(FWARPS * 32, FWARPS == 8 ? 2 : 1) C
       total += __shfl_xor_sync(0xffffffffu, total, 2);
       const float inv = total > 0.f ? 1.f / total : 0.f;
       const int row = row0 + sl * 16 + g + r * 8;
-      // The row's natural log-sum-exp of the scaled scores (rowMax is in log2 units), +inf where no key is allowed.
+      // The row's natural log-sum-exp of the scaled scores (rowMax * sl is in log2 units), +inf where no key is allowed.
       if (lse && t == 0 && row < L)
         lse[((long long)b * gridDim.y + h) * L + row] =
-            total > 0.f ? (rowMax[sl][r] + __log2f(total)) * 0.6931471805599453f : __int_as_float(0x7f800000);
+            total > 0.f ? fmaf(rowMax[sl][r], sl, __log2f(total)) * 0.6931471805599453f : __int_as_float(0x7f800000);
       if (row < L) {
         cwb_u16* out = o + (long long)row * orow + 2 * t;
 #pragma unroll
@@ -285,13 +293,18 @@ cuda::KernelSource flashKernelSource(const char* what, std::string entry, DType 
     return {std::move(entry), std::move(code)};
 }
 
-FlashForwardShape flashForwardShape(int headDim, bool causal) {
+FlashForwardShape flashForwardShape(int headDim, bool causal, int sharedLimit) {
     // Defaults measured on the H100 (engine/tensor/README.md). Up to head dim 64: 4 warps and 64-key tiles in two
     // stages; two 16-row slices a warp without a mask (each K and V fragment read once for 32 rows), one with the
     // causal mask (64-row blocks: less work on the diagonal left to one warp while the others wait at the barrier,
     // and twice the blocks to even out the triangle). Head dim 128: one slice a warp (its accumulators alone are
-    // 64 registers a slice) and 32-key tiles in three stages (48 KiB of static shared memory).
+    // 64 registers a slice) and 32-key tiles in three stages (48 KiB of shared memory).
     FlashForwardShape shape = headDim > 64 ? FlashForwardShape{4, 1, 32, 3} : FlashForwardShape{4, causal ? 1 : 2, 64, 2};
+    // Causal at head dim 64 where the device allows 64 KiB a block: 128-key tiles, as FlashAttention-2 takes (half the
+    // online softmax rescales, max shuffles and barriers a key; 182 registers, no spill). Not without the mask: two
+    // slices of 128-key scores need 255 registers and spill (ptxas, sm_90), so that shape is CWB_FLASH_TUNING=keys=128.
+    const FlashForwardShape wide{shape.warps, shape.slices, 128, 2};
+    if (causal && headDim == 64 && wide.sharedBytes(headDim) <= sharedLimit) shape = wide;
     // CWB_FLASH_TUNING, parsed once: the values it sets (0: the default's).
     static const FlashForwardShape overrides = [] {
         FlashForwardShape set{0, 0, 0, 0};
@@ -321,16 +334,15 @@ FlashForwardShape flashForwardShape(int headDim, bool causal) {
     if (overrides.stages) shape.stages = overrides.stages;
     const bool valid = (shape.warps == 2 || shape.warps == 4 || shape.warps == 8) && (shape.slices == 1 || shape.slices == 2) &&
                        (shape.keys == 16 || shape.keys == 32 || shape.keys == 64 || shape.keys == 128) && shape.stages >= 2 && shape.stages <= 4 &&
-                       2 * shape.stages * shape.keys * headDim * 2 <= 48 * 1024;
+                       shape.sharedBytes(headDim) <= sharedLimit;
     if (!valid)
-        fail(ErrorKind::Value, fmt::format("CWB_FLASH_TUNING: warps {} slices {} keys {} stages {} do not fit head dim {} (48 KiB of K and V)",
-                                                shape.warps, shape.slices, shape.keys, shape.stages, headDim));
+        fail(ErrorKind::Value, fmt::format("CWB_FLASH_TUNING: warps {} slices {} keys {} stages {} do not fit head dim {} ({} bytes of K and V a block)",
+                                                shape.warps, shape.slices, shape.keys, shape.stages, headDim, sharedLimit));
     return shape;
 }
 
-cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal) {
+cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal, const FlashForwardShape& shape) {
     const char* type = dtype == DType::BFloat16 ? "bf16" : "f16";
-    const FlashForwardShape shape = supportedHeadDim(headDim) ? flashForwardShape(headDim, causal) : FlashForwardShape{};
     const std::string defines = fmt::format("#define FWARPS {}\n#define SLICES {}\n#define BN {}\n#define STAGES {}\n#define CWB_PENDING \"{}\"\n",
                                             shape.warps, shape.slices, shape.keys, shape.stages, shape.stages - 2);
     return flashKernelSource("flash attention",
@@ -395,10 +407,19 @@ bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tenso
     return heads <= 65535 && outer <= 65535 && heads > 0 && outer > 0;
 }
 
-EagerKernel flashForwardKernel(const cuda::DeviceContext& context, DType dtype, int64_t headDim, bool causal) {
-    const cudagen::FlashForwardShape shape = cudagen::flashForwardShape(static_cast<int>(headDim), causal);
+namespace {
+
+EagerKernel flashForwardKernelOfShape(const cuda::DeviceContext& context, DType dtype, int64_t headDim, bool causal,
+                                      const cudagen::FlashForwardShape& shape) {
     return {KernelKey(context, "flash_attention").add(dtype).add(headDim).add(int64_t{causal}).add(shape.warps).add(shape.slices).add(shape.keys).add(shape.stages),
-            [=] { return cudagen::flashAttentionKernel(dtype, static_cast<int>(headDim), causal); }};
+            [=] { return cudagen::flashAttentionKernel(dtype, static_cast<int>(headDim), causal, shape); }};
+}
+
+}  // namespace
+
+EagerKernel flashForwardKernel(const cuda::DeviceContext& context, DType dtype, int64_t headDim, bool causal) {
+    return flashForwardKernelOfShape(context, dtype, headDim, causal,
+                                     cudagen::flashForwardShape(static_cast<int>(headDim), causal, context.sharedPerBlockOptin()));
 }
 
 void prefetchFlashAttention(const Tensor& query, bool causal) {
@@ -410,7 +431,8 @@ void prefetchFlashAttention(const Tensor& query, bool causal) {
     prefetch(context, std::move(kernels));
 }
 
-Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale, Tensor* logsumexp) {
+Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale, Tensor* logsumexp,
+                      const cudagen::FlashForwardShape* blockShape) {
     const Tensor q = flashReadable(asFourDims(query)), k = flashReadable(asFourDims(key)), v = flashReadable(asFourDims(value));
     const int64_t batch = q.sizes()[0], heads = q.sizes()[1], queries = q.sizes()[2], keys = k.sizes()[2], dim = q.sizes()[3];
     // 4-D operands get PyTorch's flash layout: [batch, L, heads, E] in memory, returned transposed, so that the
@@ -419,12 +441,14 @@ Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& valu
     const Tensor out = interleaved ? transpose(empty({batch, queries, heads, dim}, q.dtype(), q.device()), 1, 2)
                                    : empty({batch, heads, queries, dim}, q.dtype(), q.device());
     cuda::DeviceContext& context = cuda::DeviceContext::get(normalizeDevice(q.device()).index());
-    const cudagen::FlashForwardShape block = cudagen::flashForwardShape(static_cast<int>(dim), causal);
+    const cudagen::FlashForwardShape block =
+        blockShape ? *blockShape : cudagen::flashForwardShape(static_cast<int>(dim), causal, context.sharedPerBlockOptin());
     cuda::LaunchShape shape;
     shape.gridX = static_cast<unsigned>((queries + block.rows() - 1) / block.rows());
     shape.gridY = static_cast<unsigned>(heads);
     shape.gridZ = static_cast<unsigned>(batch);
     shape.blockX = static_cast<unsigned>(block.threads());
+    shape.sharedBytes = static_cast<unsigned>(block.sharedBytes(static_cast<int>(dim)));
     const void *qp = q.data(), *kp = k.data(), *vp = v.data();
     void* op = out.data();
     // [batch, heads, L] float32 (the folded leading dims unfolded below), as PyTorch's flash forward returns it.
@@ -440,7 +464,7 @@ Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& valu
                     &strides[0][0], &strides[0][1], &strides[0][2], &strides[1][0], &strides[1][1], &strides[1][2],
                     &strides[2][0], &strides[2][1], &strides[2][2], &strides[3][0], &strides[3][1], &strides[3][2]};
     // The first forward queues the backward's compile: a training step reaches it next.
-    const EagerKernel kernel = flashForwardKernel(context, q.dtype(), dim, causal);
+    const EagerKernel kernel = flashForwardKernelOfShape(context, q.dtype(), dim, causal, block);
     launchMemoized(context, kernel.key, kernel.source, shape, args, [&] { return flashBackwardKernels(context, q.dtype(), dim, causal); });
     if (logsumexp) *logsumexp = reshape(rowLse, Shape(query.sizes().begin(), query.sizes().end() - 1));
     if (interleaved) return out;

@@ -13,19 +13,23 @@ namespace cudagen {
 
 // The forward's block: `warps` warps, each owning `slices` slices of 16 query rows, walking the keys in tiles of
 // `keys` rows with `stages` tiles of K and V in shared memory. flashForwardShape gives the default for a head dim
-// (16, 32, 64 or 128) and causal flag, or what CWB_FLASH_TUNING="warps=4,slices=2,keys=64,stages=2" sets instead (read once;
-// ValueError for an unknown key or a shape that does not fit).
+// (16, 32, 64 or 128), causal flag and the device's shared memory a block (sharedLimit bytes, the opt-in limit:
+// causal 128-key tiles at head dim 64 where 64 KiB fit, else 64-key ones), or what
+// CWB_FLASH_TUNING="warps=4,slices=2,keys=64,stages=2" sets instead (read once; ValueError for an unknown key or a
+// shape that does not fit).
 struct FlashForwardShape {
     int warps = 4, slices = 1, keys = 64, stages = 2;
     int rows() const { return warps * slices * 16; }
     int threads() const { return warps * 32; }
+    int sharedBytes(int headDim) const { return 2 * stages * keys * headDim * 2; }  // K and V, 16-bit
 };
-FlashForwardShape flashForwardShape(int headDim, bool causal);
-// The forward kernel for one dtype (Float16 or BFloat16), head dim (16, 32, 64 or 128) and causal flag, as its own
-// translation unit. Parameters: (const T* q, const T* k, const T* v, T* o, float* lse (or null), int L, int S,
-// float scaleLog2e, then element strides (batch, head, row) of q, k, v and o as long long). Grid (ceil(L / rows),
-// heads, batch) and threads() threads of flashForwardShape(headDim, causal), static shared memory only.
-cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal);
+FlashForwardShape flashForwardShape(int headDim, bool causal, int sharedLimit);
+// The forward kernel for one dtype (Float16 or BFloat16), head dim (16, 32, 64 or 128), causal flag and block shape,
+// as its own translation unit. Parameters: (const T* q, const T* k, const T* v, T* o, float* lse (or null), int L,
+// int S, float scaleLog2e (scale * log2(e), any sign), then element strides (batch, head, row) of q, k, v and o as
+// long long). Grid (ceil(L / shape.rows()), heads, batch), shape.threads() threads and shape.sharedBytes(headDim)
+// bytes of dynamic shared memory.
+cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal, const FlashForwardShape& shape);
 // The backward's block: 64 query (or key) rows, 4 warps.
 constexpr unsigned kAttentionThreads = 128;
 constexpr int kAttentionRowsPerBlock = 64;
@@ -54,7 +58,9 @@ bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tenso
 // laid out as PyTorch's flash kernel leaves it ([batch, L, heads, Ev] in memory, transposed), else contiguous. With
 // `logsumexp`, each query row's natural log-sum-exp of the scaled, masked scores goes there too (float32, the query's
 // sizes without the head dim: [batch, heads, L] for 4-D operands, as PyTorch's flash forward saves it for the backward).
-Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale, Tensor* logsumexp = nullptr);
+// `shape`: another block shape than flashForwardShape's (tests of every shape; it must fit the device's shared memory).
+Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale, Tensor* logsumexp = nullptr,
+                      const cudagen::FlashForwardShape* shape = nullptr);
 // Whether flashAttentionBackward takes these operands: flashAttentionSupported, 4-D, and q, k, v of one shape.
 bool flashAttentionBackwardSupported(const Tensor& query, const Tensor& key, const Tensor& value);
 // The gradients of sdpa(query, key, value) = out (no mask or dropout) from the gradient of out, computed with the

@@ -1,7 +1,9 @@
 // The fused attention kernels (forward and backward) compile with NVRTC for sm_90 (no GPU needed) for every dtype, head dim and causal
-// flag it supports, and refuses what it does not support.
+// flag it supports (the forward in its default shapes for 48 KiB and 227 KiB of shared memory, and 128-key tiles), and
+// refuses what it does not support.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <vector>
@@ -25,7 +27,11 @@ TEST(FlashAttentionKernel, CompilesForEveryDTypeHeadDimAndCausalFlag) {
                 for (bool causal : {false, true}) {
                     SCOPED_TRACE(std::string(dtypeName(dtype)) + " d" + std::to_string(headDim) + (causal ? " causal" : ""));
                     // The forward, then every pass of the backward (the unfused pair and, up to head dim 64, the fused passes).
-                    std::vector<eng::cuda::KernelSource> sources{cudagen::flashAttentionKernel(dtype, headDim, causal)};
+                    std::vector<eng::cuda::KernelSource> sources;
+                    for (int limit : {48 * 1024, 227 * 1024})
+                        sources.push_back(cudagen::flashAttentionKernel(dtype, headDim, causal, cudagen::flashForwardShape(headDim, causal, limit)));
+                    for (int slices : {1, 2})
+                        sources.push_back(cudagen::flashAttentionKernel(dtype, headDim, causal, cudagen::FlashForwardShape{4, slices, 128, 2}));
                     for (int pass = 0; pass < (cudagen::flashBackwardFused(headDim) ? 4 : 2); ++pass)
                         sources.push_back(cudagen::flashAttentionBackwardKernel(dtype, headDim, causal, pass));
                     for (const eng::cuda::KernelSource& source : sources) {
@@ -42,10 +48,24 @@ TEST(FlashAttentionKernel, CompilesForEveryDTypeHeadDimAndCausalFlag) {
     fs::remove_all(dir);
 }
 
+// Causal head dim 64 takes 128-key tiles (64 KiB of K and V) where the device allows it, 64-key ones (32 KiB) where
+// it allows only the default 48 KiB; the other defaults stay within 48 KiB everywhere.
+TEST(FlashAttentionKernel, ForwardShapeFollowsTheSharedMemoryLimit) {
+    if (std::getenv("CWB_FLASH_TUNING")) GTEST_SKIP() << "CWB_FLASH_TUNING sets the shape";
+    EXPECT_EQ(cudagen::flashForwardShape(64, true, 227 * 1024).keys, 128);
+    EXPECT_EQ(cudagen::flashForwardShape(64, true, 227 * 1024).sharedBytes(64), 64 * 1024);
+    EXPECT_EQ(cudagen::flashForwardShape(64, true, 48 * 1024).keys, 64);
+    EXPECT_EQ(cudagen::flashForwardShape(64, false, 227 * 1024).keys, 64);
+    for (int headDim : {16, 32, 64, 128})
+        for (bool causal : {false, true})
+            EXPECT_LE(cudagen::flashForwardShape(headDim, causal, 48 * 1024).sharedBytes(headDim), 48 * 1024) << headDim;
+}
+
 TEST(FlashAttentionKernel, OtherDTypesAndHeadDimsHaveNoKernel) {
-    EXPECT_THROW(cudagen::flashAttentionKernel(DType::Float32, 64, false), TensorError);
-    EXPECT_THROW(cudagen::flashAttentionKernel(DType::BFloat16, 48, false), TensorError);
-    EXPECT_THROW(cudagen::flashAttentionKernel(DType::Float16, 256, true), TensorError);
+    const cudagen::FlashForwardShape shape;
+    EXPECT_THROW(cudagen::flashAttentionKernel(DType::Float32, 64, false, shape), TensorError);
+    EXPECT_THROW(cudagen::flashAttentionKernel(DType::BFloat16, 48, false, shape), TensorError);
+    EXPECT_THROW(cudagen::flashAttentionKernel(DType::Float16, 256, true, shape), TensorError);
     EXPECT_THROW(cudagen::flashAttentionBackwardKernel(DType::Float32, 64, false, 0), TensorError);
     EXPECT_THROW(cudagen::flashAttentionBackwardKernel(DType::BFloat16, 48, true, 1), TensorError);
     EXPECT_THROW(cudagen::flashAttentionBackwardKernel(DType::BFloat16, 128, true, 2), TensorError) << "no fused pass at head dim 128";
