@@ -111,7 +111,7 @@ extern "C" __global__ void __launch_bounds__(FWARPS * 32, FWARPS == 8 ? 2 : 1) C
   cwb_u16 (*sV)[BN * CWB_D] = reinterpret_cast<cwb_u16 (*)[BN * CWB_D]>(cwb_kv + STAGES * BN * CWB_D);
   // The scale as a positive factor (a zero one as the smallest normal float: -inf scores must stay -inf, not NaN).
   const cwb_u32 qSign = scaleLog2e < 0.f ? 0x80008000u : 0u;
-  const float sl = fmaxf(fabsf(scaleLog2e), 1.17549435e-38f);
+  const float sl = scaleLog2e == 0.f ? 1.17549435e-38f : fabsf(scaleLog2e);
   // Causal blocks further down have more key tiles: start those first so that the tail of the grid is short.
   const int m0 = (gridDim.x - 1 - blockIdx.x) * FBM;
   const long long b = blockIdx.z, h = blockIdx.y;
