@@ -111,7 +111,7 @@ extern "C" __global__ void __launch_bounds__(FWARPS * 32, FWARPS == 8 ? 2 : 1) C
   cwb_u16 (*sV)[BN * CWB_D] = reinterpret_cast<cwb_u16 (*)[BN * CWB_D]>(cwb_kv + STAGES * BN * CWB_D);
   // The scale as a positive factor (a zero one as the smallest normal float: -inf scores must stay -inf, not NaN).
   const cwb_u32 qSign = scaleLog2e < 0.f ? 0x80008000u : 0u;
-  const float sl = scaleLog2e == 0.f ? 1.17549435e-38f : fabsf(scaleLog2e);
+  const float factor = scaleLog2e == 0.f ? 1.17549435e-38f : fabsf(scaleLog2e);
   // Causal blocks further down have more key tiles: start those first so that the tail of the grid is short.
   const int m0 = (gridDim.x - 1 - blockIdx.x) * FBM;
   const long long b = blockIdx.z, h = blockIdx.y;
@@ -210,13 +210,13 @@ extern "C" __global__ void __launch_bounds__(FWARPS * 32, FWARPS == 8 ? 2 : 1) C
         mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
         mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
         // In log2 units; a row with nothing allowed yet stays at zero, not NaN.
-        const float base = mx == NEG_INF ? 0.f : mx * sl;
-        const float rescale = cwb_exp2(fmaf(rowMax[sl][r], sl, -base));
+        const float base = mx == NEG_INF ? 0.f : mx * factor;
+        const float rescale = cwb_exp2(fmaf(rowMax[sl][r], factor, -base));
         rowMax[sl][r] = mx;
         float sum = 0.f;
 #pragma unroll
         for (int n = 0; n < BN / 8; ++n) {
-          const float p0 = cwb_exp2(fmaf(s[sl][n][2 * r], sl, -base)), p1 = cwb_exp2(fmaf(s[sl][n][2 * r + 1], sl, -base));
+          const float p0 = cwb_exp2(fmaf(s[sl][n][2 * r], factor, -base)), p1 = cwb_exp2(fmaf(s[sl][n][2 * r + 1], factor, -base));
           s[sl][n][2 * r] = p0;
           s[sl][n][2 * r + 1] = p1;
           sum += p0 + p1;
@@ -263,10 +263,10 @@ extern "C" __global__ void __launch_bounds__(FWARPS * 32, FWARPS == 8 ? 2 : 1) C
       total += __shfl_xor_sync(0xffffffffu, total, 2);
       const float inv = total > 0.f ? 1.f / total : 0.f;
       const int row = row0 + sl * 16 + g + r * 8;
-      // The row's natural log-sum-exp of the scaled scores (rowMax * sl is in log2 units), +inf where no key is allowed.
+      // The row's natural log-sum-exp of the scaled scores (rowMax * factor is in log2 units), +inf where no key is allowed.
       if (lse && t == 0 && row < L)
         lse[((long long)b * gridDim.y + h) * L + row] =
-            total > 0.f ? fmaf(rowMax[sl][r], sl, __log2f(total)) * 0.6931471805599453f : __int_as_float(0x7f800000);
+            total > 0.f ? fmaf(rowMax[sl][r], factor, __log2f(total)) * 0.6931471805599453f : __int_as_float(0x7f800000);
       if (row < L) {
         cwb_u16* out = o + (long long)row * orow + 2 * t;
 #pragma unroll
