@@ -7,17 +7,11 @@
 import torch
 import torch.nn.functional as F
 
+from inductor_bench import median
+
 IMPL = "torch" if hasattr(torch, "__version__") else "cwb"
 SHAPES = [(8, 12, 512, 64), (8, 12, 1024, 64), (16, 12, 1024, 64)]
 ITERS, WARMUP = 100, 20
-
-
-def median(values):
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    if len(ordered) % 2 == 1:
-        return ordered[mid]
-    return (ordered[mid - 1] + ordered[mid]) / 2.0
 
 
 def time_us(fn):
