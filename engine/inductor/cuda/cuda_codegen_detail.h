@@ -120,7 +120,7 @@ Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std
 
 // Reductions over a row kernel's outer range (Reduction::overOuterRange, B6's column sums beside its row sums;
 // cuda_outer_partials.cpp). Each piece of the grid (one block's row of threads: blockIdx.x * blockDim.y +
-// threadIdx.y) reads the same columns of every row it takes, so it keeps per-column partials while it reads its
+// threadIdx.y, or the whole block with combineInBlock) reads the same columns of every row it takes, so it keeps per-column partials while it reads its
 // rows: in registers when the row is a constant number of aligned vectors, else in its own row of the workspace.
 // The partials end in the workspace (reduction j's region: pieces x columns accumulators); a second entry point,
 // `<name>_finish`, combines them piece by piece in order (deterministic for a given grid) and runs finalStores.
@@ -129,6 +129,9 @@ struct OuterPartials {
     bool registers = false;  // partials in registers: `iters` vector steps of `width` lanes per thread and row
     int iters = 0, width = 1, bx = 1, by = 1;
     bool exact = false;  // every thread of a row has `iters` whole vector steps (no bounds check)
+    // Registers only, blocks of several rows of threads: the rows combine their partials in shared memory (in row
+    // order) and the block writes one piece, so a piece is a block (blockIdx.x) instead of a row of threads.
+    bool combineInBlock = false;
     std::string idx;  // the kernel's index type
     bool any() const { return !reductions.empty(); }
     bool covers(const KernelPass& pass) const;  // the pass accumulates one of them
@@ -138,6 +141,7 @@ struct OuterPartials {
     std::string slot(const Reduction& r) const;
     // Statements after the group loop: partials kept in registers go to the piece's workspace row.
     std::string writeBack() const;
+    std::string combineInBlockWriteBack() const;  // writeBack's form with combineInBlock
 };
 // Plans them for a row kernel whose outer-range passes run `bx` threads a row; `registers` when every such pass
 // moves aligned vectors of `width` (no scalar tail) over a row of constant length.

@@ -81,8 +81,12 @@ struct CudaKernelCode {
     std::vector<ComboBlocks> comboParts;
     /// Reductions over the outer range (Reduction::overOuterRange): how many. Such a kernel has a second entry,
     /// `<name>_finish`, launched after it over the reduction range with blocks of finishBlockX x finishBlockY; both
-    /// take the workspace (workspaceBytes) and the number of pieces (gridX * blockY) after the symbols.
+    /// take the workspace (workspaceBytes) and the number of pieces (pieces()) after the symbols.
     int outerPartials = 0;
+    /// A piece is a block (its rows of threads combine their partials in shared memory first) instead of a block's
+    /// row of threads: gridX pieces instead of gridX * blockY.
+    bool piecePerBlock = false;
+    int64_t pieces(const eng::cuda::LaunchShape& shape) const { return int64_t{shape.gridX} * (piecePerBlock ? 1 : shape.blockY); }
     unsigned finishBlockX = 32, finishBlockY = 32;
     int partialThreadsPerSm = 1024;  // the grid cap of such kernels (CudaTuning::partialThreadsPerSm)
     int gridWaves = 0;               // the grid cap of the others (CudaTuning::gridWaves; 0: none)

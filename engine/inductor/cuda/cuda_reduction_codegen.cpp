@@ -525,6 +525,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
         body += partials.writeBack();
         parameters = outerPartialsParameters();
         code.outerPartials = static_cast<int>(partials.reductions.size());
+        code.piecePerBlock = partials.combineInBlock;
         if (tuning.partialThreadsPerSm > 0) code.partialThreadsPerSm = tuning.partialThreadsPerSm;
         finish = outerPartialsFinish(kernel, partials, code);
     }

@@ -362,6 +362,36 @@ TEST_F(CudaCodegenCompile, ColumnPartialsBesideRowReductionsReadTheInputOnce) {
     }
 }
 
+TEST_F(CudaCodegenCompile, ColumnPartialsCombinedInTheBlock) {
+    // GPT-2's layer-norm backward, [8192, 768] bfloat16: 64 threads a row (two vector steps of 8, the second for 32
+    // of them), 4 rows of threads a block. The rows combine their partials in shared memory in row order and the
+    // block writes one piece: 512 pieces of 768 columns per reduction, not 2048.
+    const CudaKernelCode code = compiles(cudatest::layerNormBackwardLike(8192, 768, DType::BFloat16));
+    EXPECT_EQ(code.blockX, 64u);
+    EXPECT_EQ(code.blockY, 4u);
+    EXPECT_TRUE(code.piecePerBlock);
+    EXPECT_NE(code.source.find("const int cwb_piece = blockIdx.x;"), std::string::npos) << code.source;
+    EXPECT_NE(code.source.find("alignas(16) __shared__ unsigned char cwb_combine[8192];"), std::string::npos) << code.source;
+    EXPECT_NE(code.source.find("for (int y = 1; y < 4; ++y) acc = cwb_max()(acc, cwb_sh[y * 512 + c]);"), std::string::npos) << code.source;
+    EXPECT_NE(code.source.find("if (col < reduce_count) {"), std::string::npos) << "the second step's columns end at 768";
+    const auto shape = code.launchShape({}, 132);
+    EXPECT_EQ(shape.gridX, 512u);
+    EXPECT_EQ(code.pieces(shape), 512);
+    EXPECT_EQ(code.workspaceBytes(shape, {}), size_t{3} * 512 * 768 * 8);
+    // Whole vector steps (rows of 512 float32: 32 threads, 4 steps each): no column check.
+    const CudaKernelCode whole = compiles(cudatest::layerNormBackwardLike(1000, 512, DType::Float32));
+    EXPECT_TRUE(whole.piecePerBlock);
+    EXPECT_EQ(whole.source.find("if (col < reduce_count)"), std::string::npos) << whole.source;
+    // One row of threads a block (B6's rows of 8192) and partials in the workspace (rows of 13): a piece per row of
+    // threads, as before.
+    const CudaKernelCode b6 = compiles(cudatest::rowAndColumnReductions(8192, 8192));
+    EXPECT_FALSE(b6.piecePerBlock);
+    EXPECT_EQ(b6.source.find("cwb_combine"), std::string::npos);
+    const CudaKernelCode general = compiles(cudatest::layerNormBackwardLike(100, 13, DType::BFloat16));
+    EXPECT_FALSE(general.piecePerBlock);
+    EXPECT_EQ(general.pieces(general.launchShape({}, 132)), int64_t{general.launchShape({}, 132).gridX} * general.blockY);
+}
+
 TEST_F(CudaCodegenCompile, KernelsWithoutOuterRanges) {
     EXPECT_EQ(compiles(cudatest::fullSum(1000)).launchText({}), "grid=(1, 1, 1) block=(64, 1, 1)");
     EXPECT_EQ(compiles(cudatest::fillScalar()).launchText({}), "grid=(1, 1, 1) block=(256, 1, 1)");

@@ -269,6 +269,21 @@ TEST_F(CudaCodegenRun, ColumnPartialsBesideRowReductions) {
     runAndCompare(cudatest::rowAndColumnReductions(300, 0, true), {{"s0", 517}}, reductionOptions(517));
 }
 
+TEST_F(CudaCodegenRun, ColumnPartialsCombinedInTheBlock) {
+    // A layer-norm backward's column sums and maxima, in bfloat16 and float32: rows of 768 and 512 (several rows of
+    // threads a block combine their partials in shared memory: whole and partial vector steps), 40 and 8 (one
+    // vector step, threads past the row's vectors), 13 (the workspace path, no combine); rows from 1 to more than
+    // a wave of blocks.
+    RunOptions options = reductionOptions(2049);
+    options.fill.specials = false;  // a NaN turns a whole row's input gradient NaN: tested elsewhere
+    for (DType dtype : {DType::BFloat16, DType::Float32})
+        for (int64_t cols : {768, 512, 40, 8, 13})
+            for (int64_t rows : {1, 5, 257, 2049}) {
+                SCOPED_TRACE(fmt::format("{} {}x{}", tensor::dtypeName(dtype), rows, cols));
+                runAndCompare(cudatest::layerNormBackwardLike(rows, cols, dtype), {}, options);
+            }
+}
+
 TEST_F(CudaCodegenRun, LaterPassesSeeEarlierStores) {
     for (auto [rows, cols] : {std::pair{1, 1}, std::pair{4, 70}, std::pair{33, 2500}}) runAndCompare(storeThenReload(rows, cols), {}, reductionOptions(cols));
 }
