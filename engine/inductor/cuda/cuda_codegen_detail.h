@@ -30,6 +30,8 @@ std::optional<Polynomial> polynomialOf(const Index& index);
 // The coefficient of variable `number` when it occurs only linearly with a constant coefficient (0 if absent).
 std::optional<int64_t> linearCoefficient(const Index& index, int number);
 bool mentionsAnyVar(const Index& index);
+// Whether `index` is a multiple of `width` for every value of its variables and symbols.
+bool dividesEveryTerm(int width, const Index& index);
 // The row-major flat index of variables first..first+ranges.size()-1 over `ranges`.
 Index flatIndex(const std::vector<Index>& ranges, int first);
 bool sameIndex(const Index& a, const Index& b);
@@ -106,7 +108,10 @@ std::vector<int> onlineSoftmaxPairs(const Kernel& kernel);
 CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning);
 // The statements of a pointwise kernel's body (its grid-stride loops over blockIdx.x / gridDim.x), filling `code`'s
 // strategy, vector width, block and items per block. `index64` overrides the index width needsIndex64 decides.
-std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code, std::optional<bool> index64 = std::nullopt);
+// `storeVectors`: kernels whose accesses are not all flat may still store 16-byte vectors along a contiguous
+// innermost dim (a cat), which changes the items a block covers (off for combo parts).
+std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code, std::optional<bool> index64 = std::nullopt,
+                          bool storeVectors = false);
 // A combo kernel: each part's pointwise body over its own range of the grid's blocks.
 CudaKernelCode generateCombo(const Kernel& kernel, const CudaTuning& tuning);
 CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning);

@@ -18,6 +18,9 @@ struct CudaTuning {
     int elementsPerThread = 0;  // pointwise: elements per thread per loop step (a multiple of the vector width);
                                 // reductions: reduction-range elements per thread (decides threads per row)
     bool allowVectorized = true;  // 16-byte loads/stores where every access is the flat index (or base + r0 along rows)
+    /// Pointwise kernels whose loads are not all flat (a cat, a broadcast add) but whose stores are: a thread takes 16
+    /// bytes of the contiguous innermost dim, the index decoded once, stores as one vector (`store_vectors=0`: off).
+    bool storeVectors = true;
     // Row reductions of a constant length keep each row in registers across passes instead of re-reading it
     // from L2 in every pass, when a thread's share of the row is at most 4 vectors (16 registers a loaded
     // buffer). On: once a thread's vector steps were unrolled with no bounds check, it measured faster on the H100

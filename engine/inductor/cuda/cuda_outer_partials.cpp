@@ -17,7 +17,11 @@ constexpr int kSlotBytes = 8;
 // row combines' scratch (at most 16 KB) it stays under the 48 KB of static shared memory.
 constexpr int kCombineBytes = 24576;
 
-int accumulatorBytes(const std::string& type) { return type == "float" || type == "int" || type == "unsigned" ? 4 : kSlotBytes; }
+int accumulatorBytes(const std::string& type) {
+    if (type == "float" || type == "int" || type == "unsigned") return 4;
+    if (type == "double" || type == "cwb_u64" || type == "cwb_i64" || type == "long long" || type == "bool") return 8;
+    return 16;  // a (value, position) pair
+}
 
 std::string regionPointer(size_t j, const std::string& type) {
     return fmt::format("reinterpret_cast<{}*>(cwb_workspace + {}LL * cwb_pieces * reduce_count * {})", type, j, kSlotBytes);

@@ -124,6 +124,24 @@ TEST_F(CudaCodegenRun, CatOfSlicesLoadsOnlyTheTakenSide) {
     runAndCompare(catOfThreeSlices(33, 768), {});
 }
 
+TEST_F(CudaCodegenRun, StoreVectorsAlongTheInnermostDim) {
+    // Cats of slices (bf16) whose rows are whole vectors (stores as vectors) or not (12: one element a thread);
+    // pitched rows plus a bias in both dtypes, vector loads where rows start on vectors; a transposed float32 load.
+    for (auto [rows, cols] : {std::pair{1, 8}, std::pair{7, 40}, std::pair{3, 12}, std::pair{65, 256}}) {
+        SCOPED_TRACE(fmt::format("cat {}x{}", rows, cols));
+        runAndCompare(catOfThreeSlices(rows, cols), {});
+    }
+    for (DType dtype : {DType::BFloat16, DType::Float32})
+        for (auto [rows, cols, pitch] : {std::tuple{1, 8, 8}, std::tuple{9, 64, 72}, std::tuple{9, 64, 67}, std::tuple{17, 24, 24}, std::tuple{2, 10, 11}}) {
+            SCOPED_TRACE(fmt::format("{} {}x{} pitch {}", tensor::dtypeName(dtype), rows, cols, pitch));
+            runAndCompare(pitchedRowsPlusBias(rows, cols, pitch, dtype), {});
+        }
+    for (auto [rows, cols] : {std::pair{300, 256}, std::pair{3, 4}}) runAndCompare(broadcastAddTransposed(rows, cols), {});
+    RunOptions offset;
+    offset.offsetElements = 1;  // unaligned buffers: the variant without vectors
+    runAndCompare(catOfThreeSlices(7, 40), {}, offset);
+}
+
 TEST_F(CudaCodegenRun, InPlaceSymbolicSizes) {
     for (int64_t n : {1, 2, 5, 4097, 1 << 20}) runAndCompare(inPlaceSymbolic(), {{"s0", n}});
 }

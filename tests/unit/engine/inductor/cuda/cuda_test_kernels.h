@@ -168,6 +168,19 @@ inline Kernel catOfThreeSlices(int64_t rows, int64_t cols) {
     return k;
 }
 
+// out[x0, x1] = a[x0, x1] * 2 + b[x1] over [rows, cols] with a's rows `pitch` elements apart (a padded view): the
+// store is flat, the loads are not; b and, when pitch is a multiple of the vector width, a step by one along x1.
+inline Kernel pitchedRowsPlusBias(int64_t rows, int64_t cols, int64_t pitch, DType dtype) {
+    Kernel k;
+    k.name = "cwb_poi_fused_add_mul_pitched";
+    k.buffers = {buffer("arg0_1", dtype, true, false), buffer("arg1_1", dtype, true, false), buffer("buf0", dtype, false, true)};
+    k.outerRanges = {c(rows), c(cols)};
+    auto a = cast(load(0, x(0) * c(pitch) + x(1), dtype), DType::Float32), b = cast(load(1, x(1), dtype), DType::Float32);
+    auto sum = binary(ElementOp::Add, binary(ElementOp::Mul, a, constantFloat(2, DType::Float32)), b);
+    k.passes = {KernelPass{false, {}, {Store{2, x(0) * c(cols) + x(1), cast(sum, dtype)}}}};
+    return k;
+}
+
 // In place: buf[x0] = buf[x0] * 2 + 1 over a symbolic size (64-bit indexing, vectorised).
 inline Kernel inPlaceSymbolic() {
     Kernel k;
