@@ -1,6 +1,7 @@
 // The pointwise strategy: a grid-stride loop over the flat outer range. When every access is the flat
 // row-major index (or a single element), elements move as 16-byte vectors with a scalar tail; otherwise
-// (strided or broadcast accesses) one element per thread and step.
+// (strided or broadcast accesses) one element per thread and step, or 16 bytes of the innermost dim a thread
+// when the stores are flat and rows are whole vectors (a cat: the stores and some loads as vectors).
 #include <algorithm>
 #include <set>
 
