@@ -30,6 +30,8 @@ std::optional<Polynomial> polynomialOf(const Index& index);
 // The coefficient of variable `number` when it occurs only linearly with a constant coefficient (0 if absent).
 std::optional<int64_t> linearCoefficient(const Index& index, int number);
 bool mentionsAnyVar(const Index& index);
+// Whether `index` is a multiple of `width` for every value of its variables and symbols.
+bool dividesEveryTerm(int width, const Index& index);
 // The row-major flat index of variables first..first+ranges.size()-1 over `ranges`.
 Index flatIndex(const std::vector<Index>& ranges, int first);
 bool sameIndex(const Index& a, const Index& b);
@@ -106,7 +108,10 @@ std::vector<int> onlineSoftmaxPairs(const Kernel& kernel);
 CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning);
 // The statements of a pointwise kernel's body (its grid-stride loops over blockIdx.x / gridDim.x), filling `code`'s
 // strategy, vector width, block and items per block. `index64` overrides the index width needsIndex64 decides.
-std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code, std::optional<bool> index64 = std::nullopt);
+// `storeVectors`: kernels whose accesses are not all flat may still store 16-byte vectors along a contiguous
+// innermost dim (a cat), which changes the items a block covers (off for combo parts).
+std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code, std::optional<bool> index64 = std::nullopt,
+                          bool storeVectors = false);
 // A combo kernel: each part's pointwise body over its own range of the grid's blocks.
 CudaKernelCode generateCombo(const Kernel& kernel, const CudaTuning& tuning);
 CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning);
@@ -120,7 +125,7 @@ Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std
 
 // Reductions over a row kernel's outer range (Reduction::overOuterRange, B6's column sums beside its row sums;
 // cuda_outer_partials.cpp). Each piece of the grid (one block's row of threads: blockIdx.x * blockDim.y +
-// threadIdx.y) reads the same columns of every row it takes, so it keeps per-column partials while it reads its
+// threadIdx.y, or the whole block with combineInBlock) reads the same columns of every row it takes, so it keeps per-column partials while it reads its
 // rows: in registers when the row is a constant number of aligned vectors, else in its own row of the workspace.
 // The partials end in the workspace (reduction j's region: pieces x columns accumulators); a second entry point,
 // `<name>_finish`, combines them piece by piece in order (deterministic for a given grid) and runs finalStores.
@@ -129,6 +134,9 @@ struct OuterPartials {
     bool registers = false;  // partials in registers: `iters` vector steps of `width` lanes per thread and row
     int iters = 0, width = 1, bx = 1, by = 1;
     bool exact = false;  // every thread of a row has `iters` whole vector steps (no bounds check)
+    // Registers only, blocks of several rows of threads: the rows combine their partials in shared memory (in row
+    // order) and the block writes one piece, so a piece is a block (blockIdx.x) instead of a row of threads.
+    bool combineInBlock = false;
     std::string idx;  // the kernel's index type
     bool any() const { return !reductions.empty(); }
     bool covers(const KernelPass& pass) const;  // the pass accumulates one of them
@@ -138,6 +146,7 @@ struct OuterPartials {
     std::string slot(const Reduction& r) const;
     // Statements after the group loop: partials kept in registers go to the piece's workspace row.
     std::string writeBack() const;
+    std::string combineInBlockWriteBack() const;  // writeBack's form with combineInBlock
 };
 // Plans them for a row kernel whose outer-range passes run `bx` threads a row; `registers` when every such pass
 // moves aligned vectors of `width` (no scalar tail) over a row of constant length.

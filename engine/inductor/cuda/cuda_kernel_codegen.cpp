@@ -80,7 +80,7 @@ eng::cuda::LaunchShape CudaKernelCode::finishShape(const SymbolValues& symbolVal
 size_t CudaKernelCode::workspaceBytes(const eng::cuda::LaunchShape& shape, const SymbolValues& symbolValues) const {
     int64_t columns = 1;
     for (const Index& range : reductionRanges) columns *= evaluate(range, {}, symbolValues);
-    return static_cast<size_t>(outerPartials) * shape.gridX * shape.blockY * static_cast<size_t>(std::max<int64_t>(columns, 0)) * 8;
+    return static_cast<size_t>(outerPartials) * static_cast<size_t>(pieces(shape)) * static_cast<size_t>(std::max<int64_t>(columns, 0)) * 8;
 }
 
 std::string CudaKernelCode::launchText(const SymbolValues& symbolValues, int multiprocessors) const {
@@ -124,7 +124,7 @@ void launchCudaKernel(eng::cuda::DeviceContext& device, const eng::cuda::Compile
     // allocator are reused in stream order only, so it can go back as soon as both launches are queued.
     const size_t bytes = code.workspaceBytes(shape, symbols);
     void* workspace = device.allocate(std::max<size_t>(bytes, 16));
-    int pieces = static_cast<int>(shape.gridX * shape.blockY);
+    int pieces = static_cast<int>(code.pieces(shape));
     args.push_back(&workspace);
     args.push_back(&pieces);
     try {

@@ -18,6 +18,9 @@ struct CudaTuning {
     int elementsPerThread = 0;  // pointwise: elements per thread per loop step (a multiple of the vector width);
                                 // reductions: reduction-range elements per thread (decides threads per row)
     bool allowVectorized = true;  // 16-byte loads/stores where every access is the flat index (or base + r0 along rows)
+    /// Pointwise kernels whose loads are not all flat (a cat, a broadcast add) but whose stores are: a thread takes 16
+    /// bytes of the contiguous innermost dim, the index decoded once, stores as one vector (`store_vectors=0`: off).
+    bool storeVectors = true;
     // Row reductions of a constant length keep each row in registers across passes instead of re-reading it
     // from L2 in every pass, when a thread's share of the row is at most 4 vectors (16 registers a loaded
     // buffer). On: once a thread's vector steps were unrolled with no bounds check, it measured faster on the H100
@@ -81,8 +84,12 @@ struct CudaKernelCode {
     std::vector<ComboBlocks> comboParts;
     /// Reductions over the outer range (Reduction::overOuterRange): how many. Such a kernel has a second entry,
     /// `<name>_finish`, launched after it over the reduction range with blocks of finishBlockX x finishBlockY; both
-    /// take the workspace (workspaceBytes) and the number of pieces (gridX * blockY) after the symbols.
+    /// take the workspace (workspaceBytes) and the number of pieces (pieces()) after the symbols.
     int outerPartials = 0;
+    /// A piece is a block (its rows of threads combine their partials in shared memory first) instead of a block's
+    /// row of threads: gridX pieces instead of gridX * blockY.
+    bool piecePerBlock = false;
+    int64_t pieces(const eng::cuda::LaunchShape& shape) const { return int64_t{shape.gridX} * (piecePerBlock ? 1 : shape.blockY); }
     unsigned finishBlockX = 32, finishBlockY = 32;
     int partialThreadsPerSm = 1024;  // the grid cap of such kernels (CudaTuning::partialThreadsPerSm)
     int gridWaves = 0;               // the grid cap of the others (CudaTuning::gridWaves; 0: none)

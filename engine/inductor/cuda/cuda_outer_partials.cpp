@@ -13,6 +13,15 @@ namespace {
 
 // Every region of the workspace holds pieces x columns accumulators of up to 8 bytes.
 constexpr int kSlotBytes = 8;
+// Shared memory for combining a block's rows of threads (one vector step of one reduction at a time); beside the
+// row combines' scratch (at most 16 KB) it stays under the 48 KB of static shared memory.
+constexpr int kCombineBytes = 24576;
+
+int accumulatorBytes(const std::string& type) {
+    if (type == "float" || type == "int" || type == "unsigned") return 4;
+    if (type == "double" || type == "cwb_u64" || type == "cwb_i64" || type == "long long" || type == "bool") return 8;
+    return 16;  // a (value, position) pair
+}
 
 std::string regionPointer(size_t j, const std::string& type) {
     return fmt::format("reinterpret_cast<{}*>(cwb_workspace + {}LL * cwb_pieces * reduce_count * {})", type, j, kSlotBytes);
@@ -43,6 +52,11 @@ OuterPartials planOuterPartials(const Kernel& kernel, const std::string& indexTy
         for (const Reduction* r : plan.reductions)
             words += int64_t{plan.iters} * width * (tensor::itemSize(r->value->dtype) > 4 || !tensor::isFloating(r->value->dtype) ? 2 : 1);
         plan.registers = plan.iters >= 1 && words <= 64;
+        // Several rows of threads a block: combined in the block, the pieces' partials (written, then read by the
+        // finish) shrink by the rows of threads a block (GPT-2's layer-norm backward, rows of 768: 4).
+        int bytes = 0;
+        for (const Reduction* r : plan.reductions) bytes = std::max(bytes, accumulatorBytes(accumulatorFor(*r, "", "", "").type));
+        plan.combineInBlock = plan.registers && by > 1 && int64_t{bx} * by * width * bytes <= kCombineBytes;
     }
     return plan;
 }
@@ -51,8 +65,8 @@ const char* outerPartialsParameters() { return ", unsigned char* __restrict__ cw
 
 std::string OuterPartials::declarations(const Kernel& kernel) const {
     std::string out = fmt::format("  // Column partials of this piece (block row of threads): the reductions over the outer range.\n"
-                                  "  const int cwb_piece = blockIdx.x * {} + threadIdx.y;\n",
-                                  by);
+                                  "  const int cwb_piece = {};\n",
+                                  combineInBlock ? std::string("blockIdx.x") : fmt::format("blockIdx.x * {} + threadIdx.y", by));
     for (size_t j = 0; j < reductions.size(); ++j) {
         const Reduction& r = *reductions[j];
         const Accumulator a = accumulatorFor(r, "", "", "");
@@ -74,8 +88,35 @@ std::string OuterPartials::slot(const Reduction& r) const {
     return registers ? fmt::format("cwb_col{}[it * {} + k]", r.id, width) : fmt::format("cwb_part{}[rindex]", r.id);
 }
 
+// The block's rows of threads combine their partials of each vector step in shared memory, row 0 first, then
+// row 1, ... (a fixed order: the same bits every call), and the block's threads write the step's columns.
+std::string OuterPartials::combineInBlockWriteBack() const {
+    const int columns = bx * width;  // a vector step's columns
+    int bytes = 0;
+    for (const Reduction* r : reductions) bytes = std::max(bytes, accumulatorBytes(accumulatorFor(*r, "", "", "").type));
+    std::string out = fmt::format("  // The block's {} rows of threads combine their column partials in shared memory in row order; the block\n"
+                                  "  // writes one piece ({} x fewer partials to write and for the finish to read).\n"
+                                  "  alignas(16) __shared__ unsigned char cwb_combine[{}];\n#pragma unroll\n  for (int it = 0; it < {}; ++it) {{\n",
+                                  by, by, by * columns * bytes, iters);
+    for (const Reduction* r : reductions) {
+        const Accumulator a = accumulatorFor(*r, "", "", "");
+        out += fmt::format("    {{\n      {0}* const cwb_sh = reinterpret_cast<{0}*>(cwb_combine);\n"
+                           "      __syncthreads();  // the previous combine's reads are done\n"
+                           "#pragma unroll\n      for (int k = 0; k < {1}; ++k) cwb_sh[threadIdx.y * {2} + threadIdx.x * {1} + k] = cwb_col{3}[it * {1} + k];\n"
+                           "      __syncthreads();\n"
+                           "      for (int c = threadIdx.y * {4} + threadIdx.x; c < {2}; c += {5}) {{\n"
+                           "        const {6} col = ({6})it * {2} + c;\n"
+                           "        {7}{{\n          {0} acc = cwb_sh[c];\n"
+                           "#pragma unroll\n          for (int y = 1; y < {8}; ++y) acc = {9}(acc, cwb_sh[y * {2} + c]);\n"
+                           "          cwb_part{3}[col] = acc;\n        }}\n      }}\n    }}\n",
+                           a.type, width, columns, r->id, bx, bx * by, idx, exact ? "" : "if (col < reduce_count) ", by, a.combine);
+    }
+    return out + "  }\n";
+}
+
 std::string OuterPartials::writeBack() const {
     if (!registers) return {};
+    if (combineInBlock) return combineInBlockWriteBack();
     std::string out = fmt::format("  // This piece's column partials to its workspace row, 16 bytes a store where the type allows.\n"
                                   "#pragma unroll\n  for (int it = 0; it < {}; ++it) {{\n    const {} rvec = threadIdx.x + it * {};\n    {}{{\n",
                                   iters, idx, bx, exact ? "" : fmt::format("if (rvec < reduce_count / {}) ", width));

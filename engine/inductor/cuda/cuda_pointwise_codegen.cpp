@@ -1,6 +1,7 @@
 // The pointwise strategy: a grid-stride loop over the flat outer range. When every access is the flat
 // row-major index (or a single element), elements move as 16-byte vectors with a scalar tail; otherwise
-// (strided or broadcast accesses) one element per thread and step.
+// (strided or broadcast accesses) one element per thread and step, or 16 bytes of the innermost dim a thread
+// when the stores are flat and rows are whole vectors (a cat: the stores and some loads as vectors).
 #include <algorithm>
 #include <set>
 
@@ -60,9 +61,105 @@ void emitStores(ExprEmitter& emitter, const std::vector<Store>& stores, const st
     }
 }
 
+
+// Loads evaluated at every element: those not reached only through a where's sides (which load only where taken).
+std::set<const Expr*> unconditionalLoads(const std::vector<Store>& stores) {
+    std::set<const Expr*> loads, seen;
+    std::function<void(const Expr&)> walk = [&](const Expr& e) {
+        if (!seen.insert(&e).second) return;
+        if (e.kind == Expr::Kind::Load) loads.insert(&e);
+        if (e.kind == Expr::Kind::Where) {
+            if (e.a) walk(*e.a);
+            return;
+        }
+        for (const ExprPtr& operand : {e.a, e.b, e.c})
+            if (operand) walk(*operand);
+    };
+    for (const Store& s : stores) walk(*s.value);
+    return loads;
+}
+
+// Store vectors (the stores all at the flat index but some load not, e.g. a cat of slices): a thread takes
+// `width` consecutive elements of the contiguous innermost dim, decodes the index once, computes the lanes with
+// the innermost variable stepping by one, and stores each buffer's vector at once; loads that run at every
+// element and step by one along that dim from a multiple of `width` are vectors too, the others one element a
+// lane. Needs a constant innermost size that `width` divides, so a vector never crosses into the next row.
+struct StoreVectorPlan {
+    bool ok = false;
+    int width = 1;
+    std::set<int> stored;
+    std::vector<const Expr*> vectorLoads;  // in first-seen order
+};
+
+StoreVectorPlan planStoreVectors(const Kernel& kernel, const std::vector<Store>& stores, const CudaTuning& tuning) {
+    StoreVectorPlan plan;
+    if (!tuning.allowVectorized || !tuning.storeVectors || !tuning.assumeAligned || stores.empty() || kernel.outerRanges.empty()) return plan;
+    const Index flat = flatIndex(kernel.outerRanges, 0);
+    int widest = 1;
+    for (size_t i = 0; i < stores.size(); ++i) {
+        const Store& st = stores[i];
+        if (!sameIndex(st.index, flat) || !plan.stored.insert(st.buffer).second || laterStoreReads(stores, i, {})) return plan;
+        widest = std::max(widest, itemBytes(kernel.buffers[static_cast<size_t>(st.buffer)].dtype));
+    }
+    const int width = 16 / widest;
+    const std::optional<int64_t> inner = constantValue(kernel.outerRanges.back());
+    if (width < 2 || !inner || *inner < width || *inner % width != 0) return plan;
+    const int innerVar = static_cast<int>(kernel.outerRanges.size()) - 1;
+    const std::set<const Expr*> everywhere = unconditionalLoads(stores);
+    forEachKernelExpr(kernel, [&](const Expr& e) {
+        if (e.kind != Expr::Kind::Load || !everywhere.count(&e) || plan.stored.count(e.buffer)) return;
+        if (itemBytes(e.dtype) * width != 16 || linearCoefficient(e.index, innerVar) != 1) return;
+        if (!dividesEveryTerm(width, substituteVar(e.index, innerVar, indexConstant(0)))) return;
+        plan.vectorLoads.push_back(&e);
+    });
+    plan.width = width;
+    plan.ok = true;
+    return plan;
+}
+
+// The grid-stride loop of the store-vector form (planStoreVectors).
+std::string storeVectorLoop(const Kernel& kernel, const StoreVectorPlan& plan, const std::vector<Store>& stores, const std::string& idx, int block,
+                            int& counter) {
+    const int width = plan.width;
+    const std::string innerVar = kernel.varName(static_cast<int>(kernel.outerRanges.size()) - 1);
+    std::string body = fmt::format("  // Each thread takes {0} consecutive elements of the innermost dim (its size is a multiple of {0}): the index\n"
+                                   "  // decoded once, the lanes {1}, {1} + 1, ..., the stores as one 16-byte vector a buffer.\n",
+                                   width, innerVar);
+    body += fmt::format("  const {} vectors = numel / {};\n", idx, width);
+    body += fmt::format("  for ({0} vec = ({0})blockIdx.x * {1} + threadIdx.x; vec < vectors; vec += ({0})gridDim.x * {1}) {{\n", idx, block);
+    body += fmt::format("    const {} base = vec * {};\n", idx, width);
+    ExprEmitter outer(kernel, idx, "    ", counter);
+    body += decodeVars(kernel, kernel.outerRanges, 0, "base", idx, "    ", outer);
+    body += fmt::format("    const {} cwb_lane0 = {};\n", idx, innerVar);
+    auto vecType = [&](int b) { return fmt::format("cwb_vec<{}, {}>", storageType(kernel.buffers[static_cast<size_t>(b)].dtype), width); };
+    std::vector<std::pair<const Expr*, std::string>> names;
+    for (const Expr* e : plan.vectorLoads) {
+        const std::string name = fmt::format("{}_v{}", bufferName(kernel, e->buffer), names.size());
+        body += fmt::format("    const {0} {1} = *reinterpret_cast<const {0}*>({2} + {3});\n", vecType(e->buffer), name, bufferName(kernel, e->buffer),
+                            outer.index(e->index));
+        names.emplace_back(e, name);
+    }
+    for (int b : plan.stored) body += fmt::format("    {} {}_out;\n", vecType(b), bufferName(kernel, b));
+    body += fmt::format("#pragma unroll\n    for (int k = 0; k < {}; ++k) {{\n", width);
+    body += fmt::format("      const {} {} = cwb_lane0 + k;\n", idx, innerVar);
+    ExprEmitter emitter(kernel, idx, "      ", counter);
+    emitter.loadOverride = [&](const Expr& e) -> std::optional<std::string> {
+        for (const auto& [load, name] : names)
+            if (load == &e) return fmt::format("cwb_load({}.v[k])", name);
+        return std::nullopt;
+    };
+    emitStores(emitter, stores, [&](const Store& st) { return bufferName(kernel, st.buffer) + "_out.v[k]"; });
+    body += emitter.code() + "    }\n";
+    for (int b : plan.stored) {
+        const std::string name = bufferName(kernel, b);
+        body += fmt::format("    *reinterpret_cast<{}*>({} + base) = {}_out;\n", vecType(b), name, name);
+    }
+    return body + "  }\n";
+}
+
 }  // namespace
 
-std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code, std::optional<bool> index64) {
+std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code, std::optional<bool> index64, bool storeVectors) {
     code.index64 = index64.value_or(needsIndex64(kernel));
     const std::string idx = code.index64 ? "long long" : "int";
     const int block = tuning.blockSize > 0 ? tuning.blockSize : kDefaultBlock;
@@ -74,6 +171,20 @@ std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKe
     code.vectorWidth = width;
     code.blockX = static_cast<unsigned>(block);
     code.itemsPerBlock = static_cast<int64_t>(block) * width * unroll;
+    if (!plan.ok && storeVectors) {
+        const StoreVectorPlan stored = planStoreVectors(kernel, stores, tuning);
+        if (stored.ok) {
+            code.vectorWidth = stored.width;
+            code.assumesAligned = true;
+            code.itemsPerBlock = static_cast<int64_t>(block) * stored.width;
+            int counter = 0;
+            ExprEmitter sizes(kernel, idx, "  ", counter);
+            return fmt::format("  // strategy: {} (stores as vectors of {} elements), {}-bit indexing\n", strategyName(code.strategy), stored.width,
+                               code.index64 ? 64 : 32) +
+                   fmt::format("  const {} numel = {};\n", idx, sizes.index(product(kernel.outerRanges))) +
+                   storeVectorLoop(kernel, stored, stores, idx, block, counter);
+        }
+    }
 
     int counter = 0;
     std::string body;
@@ -158,7 +269,7 @@ std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKe
 
 CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning) {
     CudaKernelCode code;
-    const std::string body = pointwiseBody(kernel, tuning, code);
+    const std::string body = pointwiseBody(kernel, tuning, code, std::nullopt, true);
     code.source = prelude() + "\n" + irComment(kernel) + signature(kernel, static_cast<int>(code.blockX)) + " {\n" + body + "}\n";
     return code;
 }

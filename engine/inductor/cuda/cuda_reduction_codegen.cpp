@@ -105,15 +105,6 @@ Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std
     return {};
 }
 
-namespace {
-
-// A max(v) pass merged with the sum(exp(v - max)) pass after it: one (max, sum) accumulator fed v.
-Accumulator onlineAccumulator(const Reduction& max, const std::string& acc, const std::string& v) {
-    const std::string f = computeType(max.value->dtype);
-    return {fmt::format("cwb_online<{}>", f), fmt::format("cwb_online<{}>{{{}, {}}}", f, extremeLiteral(max.value->dtype, false), floatLiteral(0, max.value->dtype)),
-            "cwb_online_combine()", fmt::format("{0} = cwb_online_add({0}, {1});", acc, v), acc + ".max"};
-}
-
 /// Whether `index` is a multiple of `width` for every value of its variables and symbols.
 bool dividesEveryTerm(int width, const Index& index) {
     const std::optional<Polynomial> terms = polynomialOf(index);
@@ -121,6 +112,15 @@ bool dividesEveryTerm(int width, const Index& index) {
     for (const auto& [monomial, coefficient] : *terms)
         if (coefficient % width != 0) return false;
     return true;
+}
+
+namespace {
+
+// A max(v) pass merged with the sum(exp(v - max)) pass after it: one (max, sum) accumulator fed v.
+Accumulator onlineAccumulator(const Reduction& max, const std::string& acc, const std::string& v) {
+    const std::string f = computeType(max.value->dtype);
+    return {fmt::format("cwb_online<{}>", f), fmt::format("cwb_online<{}>{{{}, {}}}", f, extremeLiteral(max.value->dtype, false), floatLiteral(0, max.value->dtype)),
+            "cwb_online_combine()", fmt::format("{0} = cwb_online_add({0}, {1});", acc, v), acc + ".max"};
 }
 
 bool passLoadsWritten(const KernelPass& pass, const std::vector<int>& written) {
@@ -525,6 +525,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
         body += partials.writeBack();
         parameters = outerPartialsParameters();
         code.outerPartials = static_cast<int>(partials.reductions.size());
+        code.piecePerBlock = partials.combineInBlock;
         if (tuning.partialThreadsPerSm > 0) code.partialThreadsPerSm = tuning.partialThreadsPerSm;
         finish = outerPartialsFinish(kernel, partials, code);
     }

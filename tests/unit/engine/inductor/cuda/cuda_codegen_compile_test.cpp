@@ -148,6 +148,42 @@ TEST_F(CudaCodegenCompile, WhereSidesThatLoadRunOnlyWhereTaken) {
     EXPECT_EQ(plain.source.substr(plain.source.find("__global__")).find("} else {"), std::string::npos);
 }
 
+TEST_F(CudaCodegenCompile, StoreVectorsAlongTheInnermostDim) {
+    // The qkv gradient's cat (bf16, rows of 3 x 768): a thread takes 8 elements of a row, decodes the index once, and
+    // stores them as one 16-byte vector; its loads stay one a lane, each in its where side.
+    const CudaKernelCode cat = compiles(cudatest::catOfThreeSlices(33, 768));
+    const std::string body = cat.source.substr(cat.source.find("__global__"));
+    EXPECT_EQ(cat.strategy, CudaStrategy::PointwiseScalar);
+    EXPECT_EQ(cat.vectorWidth, 8);
+    EXPECT_EQ(cat.itemsPerBlock, 256 * 8);
+    EXPECT_NE(body.find("const int x1 = cwb_lane0 + k;"), std::string::npos) << body;
+    EXPECT_NE(body.find("*reinterpret_cast<cwb_vec<cwb_bf16, 8>*>(out0 + base) = out0_out;"), std::string::npos) << body;
+    EXPECT_EQ(count(body, "cwb_load(in0["), 3) << body;
+    EXPECT_EQ(body.find("in0_v"), std::string::npos) << "loads under a where are not read ahead";
+    // Loads at every element stepping by one along the row from a multiple of 8: vectors too (the bias, and the
+    // input when its rows start on vectors); otherwise one element a lane.
+    const CudaKernelCode both = compiles(cudatest::pitchedRowsPlusBias(10, 64, 72, DType::BFloat16));
+    EXPECT_NE(both.source.find("const cwb_vec<cwb_bf16, 8> arg0_1_v0 = *reinterpret_cast<const cwb_vec<cwb_bf16, 8>*>(arg0_1 + "), std::string::npos)
+        << both.source;
+    EXPECT_NE(both.source.find("const cwb_vec<cwb_bf16, 8> arg1_1_v1 = *reinterpret_cast<const cwb_vec<cwb_bf16, 8>*>(arg1_1 + x1);"), std::string::npos);
+    const CudaKernelCode bias = compiles(cudatest::pitchedRowsPlusBias(10, 64, 67, DType::BFloat16));
+    EXPECT_EQ(bias.source.find("arg0_1_v"), std::string::npos) << bias.source;
+    EXPECT_NE(bias.source.find("cwb_load(arg0_1["), std::string::npos);
+    EXPECT_NE(bias.source.find("arg1_1_v0"), std::string::npos);
+    const CudaKernelCode floats = compiles(broadcastAddTransposed(300, 256));  // float32: vectors of 4, a strided
+    EXPECT_EQ(floats.vectorWidth, 4);
+    EXPECT_NE(floats.source.find("*reinterpret_cast<cwb_vec<float, 4>*>(buf0 + base) = buf0_out;"), std::string::npos) << floats.source;
+    // Not where rows are not whole vectors, buffers may be unaligned, or the tuning turns it off.
+    for (const Kernel& kernel : {cudatest::catOfThreeSlices(5, 12), broadcastAddTransposed(7, 13)})
+        EXPECT_EQ(compiles(kernel).source.find("cwb_lane0"), std::string::npos);
+    CudaTuning unaligned;
+    unaligned.assumeAligned = false;
+    EXPECT_EQ(compiles(cudatest::catOfThreeSlices(33, 768), unaligned).source.find("cwb_lane0"), std::string::npos);
+    CudaTuning off;
+    off.storeVectors = false;
+    EXPECT_EQ(compiles(cudatest::catOfThreeSlices(33, 768), off).source.find("cwb_lane0"), std::string::npos);
+}
+
 TEST_F(CudaCodegenCompile, VectorWidthFollowsTheWidestElement) {
     EXPECT_EQ(compiles(cudatest::halfMath(100)).vectorWidth, 4);  // float32 output: 4 x 4 bytes
     EXPECT_EQ(compiles(cudatest::indexValues3d(3, 5, 7)).vectorWidth, 2);  // int64 output
@@ -360,6 +396,36 @@ TEST_F(CudaCodegenCompile, ColumnPartialsBesideRowReductionsReadTheInputOnce) {
         EXPECT_EQ(general.source.find("row_vectors"), std::string::npos);
         EXPECT_EQ(general.vectorWidth, 1);
     }
+}
+
+TEST_F(CudaCodegenCompile, ColumnPartialsCombinedInTheBlock) {
+    // GPT-2's layer-norm backward, [8192, 768] bfloat16: 64 threads a row (two vector steps of 8, the second for 32
+    // of them), 4 rows of threads a block. The rows combine their partials in shared memory in row order and the
+    // block writes one piece: 512 pieces of 768 columns per reduction, not 2048.
+    const CudaKernelCode code = compiles(cudatest::layerNormBackwardLike(8192, 768, DType::BFloat16));
+    EXPECT_EQ(code.blockX, 64u);
+    EXPECT_EQ(code.blockY, 4u);
+    EXPECT_TRUE(code.piecePerBlock);
+    EXPECT_NE(code.source.find("const int cwb_piece = blockIdx.x;"), std::string::npos) << code.source;
+    EXPECT_NE(code.source.find("alignas(16) __shared__ unsigned char cwb_combine[8192];"), std::string::npos) << code.source;
+    EXPECT_NE(code.source.find("for (int y = 1; y < 4; ++y) acc = cwb_max()(acc, cwb_sh[y * 512 + c]);"), std::string::npos) << code.source;
+    EXPECT_NE(code.source.find("if (col < reduce_count) {"), std::string::npos) << "the second step's columns end at 768";
+    const auto shape = code.launchShape({}, 132);
+    EXPECT_EQ(shape.gridX, 512u);
+    EXPECT_EQ(code.pieces(shape), 512);
+    EXPECT_EQ(code.workspaceBytes(shape, {}), size_t{3} * 512 * 768 * 8);
+    // Whole vector steps (rows of 512 float32: 32 threads, 4 steps each): no column check.
+    const CudaKernelCode whole = compiles(cudatest::layerNormBackwardLike(1000, 512, DType::Float32));
+    EXPECT_TRUE(whole.piecePerBlock);
+    EXPECT_EQ(whole.source.find("if (col < reduce_count)"), std::string::npos) << whole.source;
+    // One row of threads a block (B6's rows of 8192) and partials in the workspace (rows of 13): a piece per row of
+    // threads, as before.
+    const CudaKernelCode b6 = compiles(cudatest::rowAndColumnReductions(8192, 8192));
+    EXPECT_FALSE(b6.piecePerBlock);
+    EXPECT_EQ(b6.source.find("cwb_combine"), std::string::npos);
+    const CudaKernelCode general = compiles(cudatest::layerNormBackwardLike(100, 13, DType::BFloat16));
+    EXPECT_FALSE(general.piecePerBlock);
+    EXPECT_EQ(general.pieces(general.launchShape({}, 132)), int64_t{general.launchShape({}, 132).gridX} * general.blockY);
 }
 
 TEST_F(CudaCodegenCompile, KernelsWithoutOuterRanges) {

@@ -124,6 +124,24 @@ TEST_F(CudaCodegenRun, CatOfSlicesLoadsOnlyTheTakenSide) {
     runAndCompare(catOfThreeSlices(33, 768), {});
 }
 
+TEST_F(CudaCodegenRun, StoreVectorsAlongTheInnermostDim) {
+    // Cats of slices (bf16) whose rows are whole vectors (stores as vectors) or not (12: one element a thread);
+    // pitched rows plus a bias in both dtypes, vector loads where rows start on vectors; a transposed float32 load.
+    for (auto [rows, cols] : {std::pair{1, 8}, std::pair{7, 40}, std::pair{3, 12}, std::pair{65, 256}}) {
+        SCOPED_TRACE(fmt::format("cat {}x{}", rows, cols));
+        runAndCompare(catOfThreeSlices(rows, cols), {});
+    }
+    for (DType dtype : {DType::BFloat16, DType::Float32})
+        for (auto [rows, cols, pitch] : {std::tuple{1, 8, 8}, std::tuple{9, 64, 72}, std::tuple{9, 64, 67}, std::tuple{17, 24, 24}, std::tuple{2, 10, 11}}) {
+            SCOPED_TRACE(fmt::format("{} {}x{} pitch {}", tensor::dtypeName(dtype), rows, cols, pitch));
+            runAndCompare(pitchedRowsPlusBias(rows, cols, pitch, dtype), {});
+        }
+    for (auto [rows, cols] : {std::pair{300, 256}, std::pair{3, 4}}) runAndCompare(broadcastAddTransposed(rows, cols), {});
+    RunOptions offset;
+    offset.offsetElements = 1;  // unaligned buffers: the variant without vectors
+    runAndCompare(catOfThreeSlices(7, 40), {}, offset);
+}
+
 TEST_F(CudaCodegenRun, InPlaceSymbolicSizes) {
     for (int64_t n : {1, 2, 5, 4097, 1 << 20}) runAndCompare(inPlaceSymbolic(), {{"s0", n}});
 }
@@ -267,6 +285,21 @@ TEST_F(CudaCodegenRun, ColumnPartialsBesideRowReductions) {
         runAndCompare(cudatest::rowAndColumnReductions(rows, cols), {}, reductionOptions(std::max(rows, cols)));
     }
     runAndCompare(cudatest::rowAndColumnReductions(300, 0, true), {{"s0", 517}}, reductionOptions(517));
+}
+
+TEST_F(CudaCodegenRun, ColumnPartialsCombinedInTheBlock) {
+    // A layer-norm backward's column sums and maxima, in bfloat16 and float32: rows of 768 and 512 (several rows of
+    // threads a block combine their partials in shared memory: whole and partial vector steps), 40 and 8 (one
+    // vector step, threads past the row's vectors), 13 (the workspace path, no combine); rows from 1 to more than
+    // a wave of blocks.
+    RunOptions options = reductionOptions(2049);
+    options.fill.specials = false;  // a NaN turns a whole row's input gradient NaN: tested elsewhere
+    for (DType dtype : {DType::BFloat16, DType::Float32})
+        for (int64_t cols : {768, 512, 40, 8, 13})
+            for (int64_t rows : {1, 5, 257, 2049}) {
+                SCOPED_TRACE(fmt::format("{} {}x{}", tensor::dtypeName(dtype), rows, cols));
+                runAndCompare(cudatest::layerNormBackwardLike(rows, cols, dtype), {}, options);
+            }
 }
 
 TEST_F(CudaCodegenRun, LaterPassesSeeEarlierStores) {

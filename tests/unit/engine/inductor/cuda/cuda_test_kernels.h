@@ -168,6 +168,19 @@ inline Kernel catOfThreeSlices(int64_t rows, int64_t cols) {
     return k;
 }
 
+// out[x0, x1] = a[x0, x1] * 2 + b[x1] over [rows, cols] with a's rows `pitch` elements apart (a padded view): the
+// store is flat, the loads are not; b and, when pitch is a multiple of the vector width, a step by one along x1.
+inline Kernel pitchedRowsPlusBias(int64_t rows, int64_t cols, int64_t pitch, DType dtype) {
+    Kernel k;
+    k.name = "cwb_poi_fused_add_mul_pitched";
+    k.buffers = {buffer("arg0_1", dtype, true, false), buffer("arg1_1", dtype, true, false), buffer("buf0", dtype, false, true)};
+    k.outerRanges = {c(rows), c(cols)};
+    auto a = cast(load(0, x(0) * c(pitch) + x(1), dtype), DType::Float32), b = cast(load(1, x(1), dtype), DType::Float32);
+    auto sum = binary(ElementOp::Add, binary(ElementOp::Mul, a, constantFloat(2, DType::Float32)), b);
+    k.passes = {KernelPass{false, {}, {Store{2, x(0) * c(cols) + x(1), cast(sum, dtype)}}}};
+    return k;
+}
+
 // In place: buf[x0] = buf[x0] * 2 + 1 over a symbolic size (64-bit indexing, vectorised).
 inline Kernel inPlaceSymbolic() {
     Kernel k;
@@ -368,6 +381,30 @@ inline Kernel rowAndColumnReductions(int64_t rows, int64_t cols, bool symbolicCo
     k.finalStores = {Store{2, x(1), binary(ElementOp::Div, reductionValue(1, DType::Float32), constantFloat(static_cast<double>(rows), DType::Float32))},
                      Store{3, x(1), binary(ElementOp::Mul, reductionValue(2, DType::Float32), constantFloat(2, DType::Float32))},
                      Store{4, x(1), reductionValue(3, DType::Int64)}};
+    return k;
+}
+
+// A layer-norm backward's shape (GPT-2's, rows of 768): per row the sum of dy * xhat and the input gradient
+// written from it, and over the outer range the column sums of dy and dy * xhat (the bias and weight gradients)
+// and the column maxima of dy; dy and xhat of `dtype`, the column results in float32.
+inline Kernel layerNormBackwardLike(int64_t rows, int64_t cols, DType dtype) {
+    Kernel k;
+    k.name = "cwb_red_fused_native_layer_norm_backward_0";
+    k.buffers = {buffer("tangents_1", dtype, true, false), buffer("arg1_1", dtype, true, false), buffer("buf0", dtype, false, true),
+                 buffer("buf1", DType::Float32, false, true), buffer("buf2", DType::Float32, false, true), buffer("buf3", DType::Float32, false, true)};
+    k.outerRanges = {c(rows)};
+    k.reductionRanges = {c(cols)};
+    const Index at = x(0) * c(cols) + x(1);
+    auto dy = cast(load(0, at, dtype), DType::Float32), xhat = cast(load(1, at, dtype), DType::Float32);
+    auto product = binary(ElementOp::Mul, dy, xhat);
+    auto scaled = binary(ElementOp::Div, binary(ElementOp::Mul, xhat, reductionValue(0, DType::Float32)), constantFloat(static_cast<double>(cols), DType::Float32));
+    k.passes = {KernelPass{true,
+                           {Reduction{0, ReductionOp::Sum, product}, Reduction{1, ReductionOp::Sum, dy, true}, Reduction{2, ReductionOp::Sum, product, true},
+                            Reduction{3, ReductionOp::Max, dy, true}},
+                           {}},
+                KernelPass{true, {}, {Store{2, at, cast(binary(ElementOp::Sub, dy, scaled), dtype)}}}};
+    k.finalStores = {Store{3, x(1), reductionValue(1, DType::Float32)}, Store{4, x(1), reductionValue(2, DType::Float32)},
+                     Store{5, x(1), reductionValue(3, DType::Float32)}};
     return k;
 }
 

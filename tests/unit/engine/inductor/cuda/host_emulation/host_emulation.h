@@ -137,7 +137,7 @@ inline void emulateAndCompare(const Kernel& kernel, const SymbolValues& symbols,
     const auto shape = code.launchShape(symbols, 1 + counter % 2);
     std::vector<unsigned char> workspace(code.outerPartials > 0 ? code.workspaceBytes(shape, symbols) + 16 : 0);
     unsigned char* workspacePointer = workspace.data();
-    int pieces = static_cast<int>(shape.gridX * shape.blockY);
+    int pieces = static_cast<int>(code.pieces(shape));
     args.push_back(&workspacePointer);
     args.push_back(&pieces);
     if (items > 0 || code.outerPartials > 0) run(args.data(), shape.gridX, shape.blockX, shape.blockY);
