@@ -38,7 +38,10 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
     return v;
 }
 [[gnu::always_inline]] inline void store(float* p, V16 v) { std::memcpy(p, &v, sizeof v); }
-[[gnu::always_inline]] inline V16 splat(float x) { return V16{} + x; }
+// Lane 0 shuffled into every lane: GCC makes this one broadcast, folded into the FMA that reads it (V16{} + x adds
+// in scalar first, since -0 + 0 is +0; sixteen x's in an initializer become sixteen masked inserts).
+using I16 = int32_t __attribute__((vector_size(64)));
+[[gnu::always_inline]] inline V16 splat(float x) { return __builtin_shuffle(V16{x}, I16{}); }
 
 struct Operand {
     const void* data;
@@ -55,7 +58,7 @@ struct Problem {
 };
 
 struct Scratch {
-    std::vector<float> keysT, values, queries, scores, acc, rowMax, rowSum;
+    std::vector<float> keysT, staged, values, queries, scores, acc, rowMax, rowSum;
     // `count` floats starting on a 64-byte line (loads of whole vectors then never straddle two lines).
     static float* floats(std::vector<float>& buffer, int64_t count) {
         if (buffer.size() < static_cast<size_t>(count + kLanes)) buffer.resize(static_cast<size_t>(count + kLanes));
@@ -113,6 +116,15 @@ template <int NV>
         for (int c = 0; c < NV; ++c) store(acc + r * accPitch + c * kLanes, sum[r][c]);
 }
 
+// out[0, n) = float(row[i * stride]) * scale; the unit stride (rows of a projection) as a loop that vectorises.
+template <typename T>
+[[gnu::always_inline]] inline void convertRow(const T* row, int64_t stride, int64_t n, float scale, float* out) {
+    if (stride == 1)
+        for (int64_t i = 0; i < n; ++i) out[i] = static_cast<float>(row[i]) * scale;
+    else
+        for (int64_t i = 0; i < n; ++i) out[i] = static_cast<float>(row[i * stride]) * scale;
+}
+
 // Queries [q0, q1) of one (batch, head): q1 - q0 rows of the output, written as [batch, L, heads, Ev].
 template <typename T>
 [[gnu::always_inline]] inline void attendChunk(const Problem& pr, int64_t b, int64_t h, int64_t q0, int64_t q1, Scratch& s) {
@@ -125,12 +137,18 @@ template <typename T>
     const T* kBase = static_cast<const T*>(pr.k.data) + b * pr.k.batch + h * pr.k.head;
     const T* vBase = static_cast<const T*>(pr.v.data) + b * pr.v.batch + h * pr.v.head;
     for (int64_t e = 0; e < E; ++e) std::fill(keysT + e * keyPitch + keyEnd, keysT + (e + 1) * keyPitch, 0.0f);
+    // Keys go through rows of 16 converted in place, then transposed 16 at a time (strided stores of whole rows
+    // of E would miss the cache at every element).
+    float* staged = Scratch::floats(s.staged, kLanes * E);
+    for (int64_t j0 = 0; j0 < keyEnd; j0 += kLanes) {
+        const int64_t count = std::min<int64_t>(kLanes, keyEnd - j0);
+        for (int64_t r = 0; r < count; ++r) convertRow(kBase + (j0 + r) * pr.k.row, pr.k.col, E, 1.0f, staged + r * E);
+        for (int64_t e = 0; e < E; ++e)
+            for (int64_t r = 0; r < count; ++r) keysT[e * keyPitch + j0 + r] = staged[r * E + e];
+    }
     for (int64_t j = 0; j < keyEnd; ++j) {
-        const T* kr = kBase + j * pr.k.row;
-        for (int64_t e = 0; e < E; ++e) keysT[e * keyPitch + j] = static_cast<float>(kr[e * pr.k.col]);
-        const T* vr = vBase + j * pr.v.row;
         float* vo = values + j * Evp;
-        for (int64_t e = 0; e < Ev; ++e) vo[e] = static_cast<float>(vr[e * pr.v.col]);
+        convertRow(vBase + j * pr.v.row, pr.v.col, Ev, 1.0f, vo);
         for (int64_t e = Ev; e < Evp; ++e) vo[e] = 0.0f;
     }
     float* queries = Scratch::floats(s.queries, kQueryBlock * E);
@@ -142,10 +160,8 @@ template <typename T>
     T* out = static_cast<T*>(pr.out);
     for (int64_t qa = q0; qa < q1; qa += kQueryBlock) {
         const int64_t rows = std::min<int64_t>(kQueryBlock, q1 - qa), rowsPadded = roundUp(rows, kRows);
-        for (int64_t r = 0; r < rowsPadded; ++r) {
-            const T* qr = qBase + (qa + r) * pr.q.row;
-            for (int64_t e = 0; e < E; ++e) queries[r * E + e] = r < rows ? static_cast<float>(qr[e * pr.q.col]) * pr.scale : 0.0f;
-        }
+        for (int64_t r = 0; r < rows; ++r) convertRow(qBase + (qa + r) * pr.q.row, pr.q.col, E, pr.scale, queries + r * E);
+        std::fill(queries + rows * E, queries + rowsPadded * E, 0.0f);
         std::fill(acc, acc + rowsPadded * Evp, 0.0f);
         std::fill(s.rowMax.begin(), s.rowMax.end(), kNegInf);
         std::fill(s.rowSum.begin(), s.rowSum.end(), 0.0f);
