@@ -8,7 +8,8 @@ namespace eng::tensor::cpuops {
 
 /// Whether flashAttention computes sdpa(q, k, v) for these operands: 4-D CPU tensors [batch, heads, L|S, E|Ev] of
 /// one dtype (float32, bfloat16 or float16) with equal batch and head sizes, E == key's E, E and Ev at most 256,
-/// and no empty dim. Strides are not a condition (views of a qkv projection are read in place).
+/// and no empty dim. Strides are not a condition (views of a qkv projection are read in place). Never where the
+/// environment sets CWB_CPU_FLASH=0 (read once): the composite path then runs, to compare the two.
 bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tensor& value);
 
 /// softmax(query key^T * scale [+ causal mask, top-left aligned: key j <= query i]) value, a fresh [batch, heads, L,
