@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "inductor/lowering_registry.h"
+#include "tensor/cpu_attention.h"
 #include "tensor/creation.h"
 #include "tensor/nn_functional.h"
 
@@ -224,7 +225,7 @@ struct ReductionLowering {
         if (device == tensor::DeviceType::CPU) {
             if ((q.dtype != DType::Float32 && q.dtype != DType::Float16 && q.dtype != DType::BFloat16) || k.dtype != q.dtype || v.dtype != q.dtype)
                 return false;
-            if (q.dim() != 4 || headDim > 256) return false;
+            if (!tensor::cpuops::flashAttentionEnabled() || q.dim() != 4 || headDim > 256) return false;
         } else {
             if (device != tensor::DeviceType::CUDA) return false;
             if ((q.dtype != DType::Float16 && q.dtype != DType::BFloat16) || k.dtype != q.dtype || v.dtype != q.dtype) return false;

@@ -246,13 +246,16 @@ void run(const Problem& pr, int64_t batch) {
 
 }  // namespace
 
-bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tensor& value) {
-    // CWB_CPU_FLASH=0 keeps the composite path (matmul, softmax, matmul), to compare the two.
+bool flashAttentionEnabled() {
     static const bool enabled = [] {
         const char* setting = std::getenv("CWB_CPU_FLASH");
         return !setting || std::string_view(setting) != "0";
     }();
-    if (!enabled) return false;
+    return enabled;
+}
+
+bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tensor& value) {
+    if (!flashAttentionEnabled()) return false;
     if (!query.device().isCpu() || !key.device().isCpu() || !value.device().isCpu()) return false;
     const DType dtype = query.dtype();
     if ((dtype != DType::Float32 && dtype != DType::BFloat16 && dtype != DType::Float16) || key.dtype() != dtype || value.dtype() != dtype)

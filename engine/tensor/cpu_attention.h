@@ -6,10 +6,14 @@
 
 namespace eng::tensor::cpuops {
 
+/// False where the environment sets CWB_CPU_FLASH=0 (read once): sdpa then keeps its composite CPU path, eager and
+/// compiled (matmul, softmax, matmul), to compare the two.
+bool flashAttentionEnabled();
+
 /// Whether flashAttention computes sdpa(q, k, v) for these operands: 4-D CPU tensors [batch, heads, L|S, E|Ev] of
 /// one dtype (float32, bfloat16 or float16) with equal batch and head sizes, E == key's E, E and Ev at most 256,
-/// and no empty dim. Strides are not a condition (views of a qkv projection are read in place). Never where the
-/// environment sets CWB_CPU_FLASH=0 (read once): the composite path then runs, to compare the two.
+/// and no empty dim. Strides are not a condition (views of a qkv projection are read in place). Never where
+/// flashAttentionEnabled() is false.
 bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tensor& value);
 
 /// softmax(query key^T * scale [+ causal mask, top-left aligned: key j <= query i]) value, a fresh [batch, heads, L,
