@@ -1,5 +1,5 @@
-// CPU flash attention (see cpu_attention.h): per (batch, head, query chunk) task, the keys and values converted once
-// to float32 tiles, then 64-query x 64-key score tiles, an online softmax and the value product in registers.
+// CPU flash attention (see cpu_attention.h): per (batch, head, query chunk) task, the keys and values staged once
+// (float32 tiles, or bfloat16 pairs for AVX512-BF16), then 64 x 64 score tiles, an online softmax and P V in registers.
 #include "tensor/cpu_attention.h"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 // The CPU flash attention kernel against a double reference of softmax(q k^T * scale) v from the operands' own
-// values: float32, bfloat16 and float16, causal or not, odd lengths and head dims, strided views, every SIMD level.
+// values: float32, bfloat16 and float16, causal or not, odd lengths and head dims, strided views, every SIMD level
+// (on an AVX512-BF16 host the AVX-512 level runs bfloat16 through the vdpbf16ps path, the lower levels through FMAs).
 #include <gtest/gtest.h>
 
 #include <algorithm>
