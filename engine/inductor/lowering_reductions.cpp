@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "inductor/lowering_registry.h"
+#include "tensor/cpu_attention.h"
 #include "tensor/creation.h"
 #include "tensor/nn_functional.h"
 
@@ -217,10 +218,19 @@ struct ReductionLowering {
     /// On CUDA, 16-bit sdpa without mask or dropout is one extern call to the eager op, which runs the fused flash
     /// kernel (engine/tensor/cuda_attention.h), as Inductor calls aten's flash attention: the scores stay on chip.
     /// The eager op rechecks its operands at run time and takes the composite path when the kernel does not apply.
+    /// On the CPU, 4-D operands of any float dtype but float64 with head dims up to 256 call it too: the eager op runs
+    /// the CPU flash kernel (engine/tensor/cpu_attention.h), as Inductor calls aten's CPU flash attention.
     bool fusedAttentionApplies(const LValue& q, const LValue& k, const LValue& v, int64_t headDim) const {
-        if (lowering.graph().device.type() != tensor::DeviceType::CUDA) return false;
-        if ((q.dtype != DType::Float16 && q.dtype != DType::BFloat16) || k.dtype != q.dtype || v.dtype != q.dtype) return false;
-        if (headDim != 16 && headDim != 32 && headDim != 64 && headDim != 128) return false;
+        const tensor::DeviceType device = lowering.graph().device.type();
+        if (device == tensor::DeviceType::CPU) {
+            if ((q.dtype != DType::Float32 && q.dtype != DType::Float16 && q.dtype != DType::BFloat16) || k.dtype != q.dtype || v.dtype != q.dtype)
+                return false;
+            if (!tensor::cpuops::flashAttentionEnabled() || q.dim() != 4 || headDim > 256) return false;
+        } else {
+            if (device != tensor::DeviceType::CUDA) return false;
+            if ((q.dtype != DType::Float16 && q.dtype != DType::BFloat16) || k.dtype != q.dtype || v.dtype != q.dtype) return false;
+            if (headDim != 16 && headDim != 32 && headDim != 64 && headDim != 128) return false;
+        }
         auto keyDim = constantValue(k.sizes.back()), valueDim = constantValue(v.sizes.back());
         if (keyDim != headDim || valueDim != headDim) return false;
         // Broadcast batch dims would change the output's shape: those keep the composite lowering.

@@ -10,6 +10,7 @@
 
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/conversion.h"
+#include "tensor/cpu_attention.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_attention.h"
 #include "tensor/cuda_indexing.h"
@@ -334,6 +335,9 @@ Tensor scaledDotProductAttention(const Tensor& query, const Tensor& key, const T
         if (!recording) return cudaops::flashAttention(query, key, value, isCausal, factor);
         if (cudaops::flashAttentionBackwardSupported(query, key, value)) cudaops::prefetchFlashAttention(query, isCausal);
     }
+    // The CPU flash kernel (PyTorch's CPU flash path): the scores stay in per-thread tiles, not a [L, S] tensor.
+    if (!recording && !attnMask.defined() && dropoutP == 0 && cpuops::flashAttentionSupported(query, key, value))
+        return cpuops::flashAttention(query, key, value, isCausal, factor);
     Tensor scores = mul(matmul(query, transpose(key, -2, -1)), Scalar(factor));
     const int64_t queries = query.size(-2), keys = key.size(-2);
     if (isCausal) {

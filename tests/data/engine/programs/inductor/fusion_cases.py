@@ -119,7 +119,8 @@ def attention_over_a_projection(x):
     return (scores.softmax(dim=-1) @ qkv[2]).transpose(1, 2).reshape(b, s, 32)
 
 
-# name: (function, its input)
+# name: (function, its input). The attention cases are 3-D: 4-D CPU ones call the flash kernel (one extern call, no
+# kernels; tests/scripts/inductor/externs/cpu_sdpa_is_one_extern_call_and_equals_eager.py).
 CASES = {
     "pointwise_chain": (pointwise_chain, lambda: torch.randn(4099)),
     "softmax_row": (softmax_row, lambda: torch.randn(33, 257)),
@@ -127,9 +128,9 @@ CASES = {
     "softmax_and_log_softmax": (softmax_and_log_softmax, lambda: torch.randn(6, 10)),
     "layer_norm_with_affine": (layer_norm_with_affine, lambda: torch.randn(10, 64) * 3 + 1),
     "linear_gelu_linear": (linear_gelu_linear, lambda: torch.randn(5, 16)),
-    "causal_attention": (causal_attention, lambda: torch.randn(2, 4, 6, 8)),
-    "masked_attention": (masked_attention, lambda: torch.randn(2, 4, 6, 8)),
-    "scaled_attention": (scaled_attention, lambda: torch.randn(2, 4, 6, 8)),
+    "causal_attention": (causal_attention, lambda: torch.randn(8, 6, 8)),
+    "masked_attention": (masked_attention, lambda: torch.randn(8, 6, 8)),
+    "scaled_attention": (scaled_attention, lambda: torch.randn(8, 6, 8)),
     "sum_and_amax": (sum_and_amax, lambda: torch.randn(40, 24)),
     "row_sum_and_column_mean": (row_sum_and_column_mean, lambda: torch.randn(40, 24)),
     # enough work to split the rows over threads: each piece's column partials are combined
