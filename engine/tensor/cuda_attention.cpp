@@ -300,11 +300,9 @@ FlashForwardShape flashForwardShape(int headDim, bool causal, int sharedLimit) {
     // and twice the blocks to even out the triangle). Head dim 128: one slice a warp (its accumulators alone are
     // 64 registers a slice) and 32-key tiles in three stages (48 KiB of shared memory).
     FlashForwardShape shape = headDim > 64 ? FlashForwardShape{4, 1, 32, 3} : FlashForwardShape{4, causal ? 1 : 2, 64, 2};
-    // Causal at head dim 64 where the device allows 64 KiB a block: 128-key tiles, as FlashAttention-2 takes (half the
-    // online softmax rescales, max shuffles and barriers a key; 182 registers, no spill). Not without the mask: two
-    // slices of 128-key scores need 255 registers and spill (ptxas, sm_90), so that shape is CWB_FLASH_TUNING=keys=128.
-    const FlashForwardShape wide{shape.warps, shape.slices, 128, 2};
-    if (causal && headDim == 64 && wide.sharedBytes(headDim) <= sharedLimit) shape = wide;
+    // 128-key tiles (64 KiB of K and V a block, the launch raises the kernel's shared-memory limit) are a tuning
+    // choice only, CWB_FLASH_TUNING=keys=128: causal at head dim 64 on the H100 they ran 3-7% slower than 64-key tiles
+    // (2 blocks a multiprocessor against 3: 182 registers), and without the mask two slices of them spill.
     // CWB_FLASH_TUNING, parsed once: the values it sets (0: the default's).
     static const FlashForwardShape overrides = [] {
         FlashForwardShape set{0, 0, 0, 0};

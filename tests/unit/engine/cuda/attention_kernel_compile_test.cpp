@@ -48,17 +48,18 @@ TEST(FlashAttentionKernel, CompilesForEveryDTypeHeadDimAndCausalFlag) {
     fs::remove_all(dir);
 }
 
-// Causal head dim 64 takes 128-key tiles (64 KiB of K and V) where the device allows it, 64-key ones (32 KiB) where
-// it allows only the default 48 KiB; the other defaults stay within 48 KiB everywhere.
-TEST(FlashAttentionKernel, ForwardShapeFollowsTheSharedMemoryLimit) {
+// The default shapes need no more than the default 48 KiB of shared memory, whatever a device allows: the 128-key
+// tiles (64 KiB) ran slower causal on the H100 and are a CWB_FLASH_TUNING choice only.
+TEST(FlashAttentionKernel, DefaultForwardShapesFitTheDefaultSharedMemory) {
     if (std::getenv("CWB_FLASH_TUNING")) GTEST_SKIP() << "CWB_FLASH_TUNING sets the shape";
-    EXPECT_EQ(cudagen::flashForwardShape(64, true, 227 * 1024).keys, 128);
-    EXPECT_EQ(cudagen::flashForwardShape(64, true, 227 * 1024).sharedBytes(64), 64 * 1024);
-    EXPECT_EQ(cudagen::flashForwardShape(64, true, 48 * 1024).keys, 64);
-    EXPECT_EQ(cudagen::flashForwardShape(64, false, 227 * 1024).keys, 64);
+    EXPECT_EQ(cudagen::flashForwardShape(64, true, 227 * 1024).keys, 64);
     for (int headDim : {16, 32, 64, 128})
-        for (bool causal : {false, true})
-            EXPECT_LE(cudagen::flashForwardShape(headDim, causal, 48 * 1024).sharedBytes(headDim), 48 * 1024) << headDim;
+        for (bool causal : {false, true}) {
+            const cudagen::FlashForwardShape optin = cudagen::flashForwardShape(headDim, causal, 227 * 1024);
+            const cudagen::FlashForwardShape plain = cudagen::flashForwardShape(headDim, causal, 48 * 1024);
+            EXPECT_LE(plain.sharedBytes(headDim), 48 * 1024) << headDim;
+            EXPECT_EQ(optin.sharedBytes(headDim), plain.sharedBytes(headDim)) << headDim << " causal " << causal;
+        }
 }
 
 TEST(FlashAttentionKernel, OtherDTypesAndHeadDimsHaveNoKernel) {

@@ -101,8 +101,8 @@ TEST_F(CudaAttentionForward, EveryHeadDimOffTheBlockSize) {
         }
 }
 
-// The 128-key tiles (the causal default at head dim 64 where 64 KiB of shared memory fit; two slices a warp without
-// the mask: CWB_FLASH_TUNING=keys=128), at lengths off the tile and block sizes and at GPT-2's 1024 and past it.
+// The 128-key tiles (CWB_FLASH_TUNING=keys=128: one slice a warp causal, two without the mask; 64 KiB of shared
+// memory), at lengths off the tile and block sizes and at GPT-2's 1024 and past it.
 TEST_F(CudaAttentionForward, WideKeyTilesOffTheBlockAndTileSizes) {
     const eng::cuda::DeviceContext& context = eng::cuda::DeviceContext::get(0);
     const cudagen::FlashForwardShape shapes[] = {{4, 1, 128, 2}, {4, 2, 128, 2}};
@@ -115,7 +115,7 @@ TEST_F(CudaAttentionForward, WideKeyTilesOffTheBlockAndTileSizes) {
         for (bool causal : {false, true}) expectMatchesReference(DType::Float16, 1031, 1031, 64, causal, &shape);
 }
 
-// The default shapes at GPT-2's length (causal at head dim 64: 128-key tiles on the H100).
+// The default shapes at GPT-2's length.
 TEST_F(CudaAttentionForward, DefaultShapesAtLength1024) {
     for (bool causal : {false, true}) {
         expectMatchesReference(DType::BFloat16, 1024, 1024, 64, causal);
