@@ -160,6 +160,30 @@ void gemmInto(const Tensor& out, const Tensor& a, const Tensor& b) {
     });
 }
 
+// The bias row of a CPU product that oneDNN can add in its matmul primitive, or an undefined tensor: `bias` of
+// out's dtype, [n], or 2-D [1, n] or [m, n] broadcast along its rows (row stride 0), where cpuGemmLibrary gives
+// the product to oneDNN. The one place that decides the CPU bias fusion of addmm and linear.
+Tensor fusableBiasRow(const Tensor& bias, DType dtype, int64_t m, int64_t n, int64_t k) {
+    if (!bias.defined() || !bias.device().isCpu() || bias.dtype() != dtype || m == 0 || n == 0 || k == 0 || structuralOpsRecorded() ||
+        cpuGemmLibrary(dtype, 1, m, n, k) != CpuGemmLibrary::OneDnn)
+        return Tensor();
+    if (bias.dim() == 1 && bias.size(0) == n) return bias;
+    if (bias.dim() == 2 && bias.size(1) == n && (bias.size(0) == 1 || (bias.size(0) == m && bias.stride(0) == 0))) return select(bias, 0, 0);
+    return Tensor();
+}
+
+// out (M x N) = a @ b + row over every row, in one oneDNN call (the bias added to the float32 accumulator, one
+// rounding, as PyTorch's CPU addmm); where oneDNN declines the layout, the product and then the add.
+Tensor gemmWithBiasRow(const Tensor& a, const Tensor& b, const Tensor& row) {
+    Tensor out = empty({a.size(0), b.size(1)}, a.dtype(), a.device());
+    fillOrDefer(out, {a, b, row}, [](const Tensor& o, std::span<const Tensor> in) {
+        if (onednn::matmulInto(o, in[0], in[1], in[2])) return;
+        gemmInto(o, in[0], in[1]);
+        copyInto(o, add(o, in[2]));
+    });
+    return out;
+}
+
 // The C++ type names PyTorch's dtype-mismatch messages use.
 std::string_view cppTypeName(DType d) {
     switch (d) {
@@ -300,6 +324,10 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
 }
 
 Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta, double alpha) {
+    if (alpha == 1.0 && beta == 1.0 && a.dim() == 2 && b.dim() == 2 && a.size(1) == b.size(0) && a.dtype() == b.dtype() &&
+        a.device().isCpu() && b.device().isCpu())
+        if (const Tensor row = fusableBiasRow(bias, a.dtype(), a.size(0), b.size(1), a.size(1)); row.defined())
+            return gemmWithBiasRow(a, b, row);
     Tensor product = mm(a, b);
     if (alpha != 1.0) product = mul(product, Scalar(alpha));
     if (beta == 0.0) return product;
@@ -321,6 +349,15 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
     if (cudaops::onCuda(x) && cudaops::linearLtSupports(x.dtype()) && weight.dtype() == x.dtype() && weight.dim() == 2 &&
         (!bias.defined() || (bias.dtype() == x.dtype() && bias.dim() == 1 && bias.size(0) == weight.size(0))))
         return cudaops::linearLt(x, weight, bias, bias.defined() ? cuda::Epilogue::Bias : cuda::Epilogue::None);
+    // On the CPU a bias oneDNN takes is added in its matmul, on x's rows folded into one matrix.
+    if (x.device().isCpu() && weight.device().isCpu() && weight.dim() == 2 && weight.dtype() == x.dtype()) {
+        const int64_t k = x.size(-1), n = weight.size(0), m = x.numel() / std::max<int64_t>(k, 1);
+        if (const Tensor row = fusableBiasRow(bias, x.dtype(), m, n, k); row.defined() && k > 0) {
+            Shape outShape(x.sizes().begin(), x.sizes().end() - 1);
+            outShape.push_back(n);
+            return reshape(gemmWithBiasRow(reshape(x, {m, k}), t(weight), row), outShape);
+        }
+    }
     const Tensor product = matmul(x, t(weight));
     return bias.defined() ? add(product, bias) : product;
 }

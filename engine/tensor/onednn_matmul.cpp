@@ -104,16 +104,17 @@ const Api* api() {
 // concurrent calls of one primitive from several threads never share one).
 struct Primitive {
     dnnl_primitive_t handle = nullptr;
-    dnnl_memory_desc_t src{}, weights{}, dst{}, scratchpad{};
+    dnnl_memory_desc_t src{}, weights{}, bias{}, dst{}, scratchpad{};
     size_t scratchpadBytes = 0;
     ~Primitive() {
         if (handle) api()->dnnl_primitive_destroy(handle);
     }
 };
 
-// dtype, batch, m, k, n, a's then b's strides (batch, row, column; a batch stride of 0 broadcasts), and the thread
-// count: oneDNN sizes a primitive's work split and scratchpad for the OpenMP team it is created under.
-using Key = std::array<int64_t, 12>;
+// dtype, batch, m, k, n, a's then b's strides (batch, row, column; a batch stride of 0 broadcasts), the thread
+// count (oneDNN sizes a primitive's work split and scratchpad for the OpenMP team it is created under), and
+// whether a bias row is added.
+using Key = std::array<int64_t, 13>;
 struct KeyHash {
     size_t operator()(const Key& key) const {
         size_t h = 0;
@@ -136,6 +137,7 @@ std::shared_ptr<const Primitive> primitiveFor(const Key& key) {
     const Api& dnnl = *api();
     const auto dt = dnnlType(static_cast<DType>(key[0]));
     const int64_t batch = key[1], m = key[2], k = key[3], n = key[4];
+    const bool withBias = key[12] != 0;
     const int rank = batch == 1 ? 2 : 3;
     // A batch stride of 0 in the key stands for a broadcast operand: a batch of 1.
     auto describe = [&](dnnl_memory_desc_t& md, int64_t rows, int64_t cols, int64_t sBatch, int64_t sRow, int64_t sCol) {
@@ -156,7 +158,9 @@ std::shared_ptr<const Primitive> primitiveFor(const Key& key) {
     dnnl_primitive_desc_t pd = nullptr;
     if (describe(made->src, m, k, key[5], key[6], key[7]) && describe(made->weights, k, n, key[8], key[9], key[10]) &&
         describe(made->dst, m, n, m * n, n, 1) &&
-        dnnl.dnnl_matmul_desc_init(&op, &made->src, &made->weights, nullptr, &made->dst) == dnnl_success &&
+        // The bias: one row of n, broadcast over the rows (and the batch), in the output's dtype.
+        (!withBias || describe(made->bias, 1, n, 0, n, 1)) &&
+        dnnl.dnnl_matmul_desc_init(&op, &made->src, &made->weights, withBias ? &made->bias : nullptr, &made->dst) == dnnl_success &&
         dnnl.dnnl_primitive_attr_create(&attr) == dnnl_success &&
         dnnl.dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) == dnnl_success &&
         dnnl.dnnl_primitive_desc_create(&pd, &op, attr, dnnl.engine, nullptr) == dnnl_success) {
@@ -206,13 +210,15 @@ std::array<int64_t, 2> matrixStrides(int64_t rows, int64_t cols, int64_t sRow, i
 
 bool available() { return api() != nullptr; }
 
-bool matmulInto(const Tensor& out, const Tensor& a, const Tensor& b) {
+bool matmulInto(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& bias) {
     const Api* dnnl = api();
     const DType dtype = out.dtype();
     if (!dnnl || (dtype != DType::Float32 && dtype != DType::BFloat16) || a.dtype() != dtype || b.dtype() != dtype || !out.isContiguous())
         return false;
     const int64_t batch = a.dim() == 3 ? a.sizes()[0] : 1;
     const int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
+    if (bias.defined() && (bias.dtype() != dtype || bias.dim() != 1 || bias.size(0) != n)) return false;
+    const Tensor biasRow = bias.defined() ? contiguous(bias) : Tensor();
     // A layout with no contiguous rows or columns (a gathered view): copied to contiguous first, as for BLAS.
     auto readable = [](const Tensor& t) { return plainLayout(t.size(-2), t.size(-1), t.stride(-2), t.stride(-1)) ? t : contiguous(t); };
     const Tensor left = readable(a), right = readable(b);
@@ -227,7 +233,7 @@ bool matmulInto(const Tensor& out, const Tensor& a, const Tensor& b) {
     const int threads = workerThreadCount();
     if (dnnl->omp_get_max_threads() != threads) dnnl->omp_set_num_threads(threads);
     const Key key{static_cast<int64_t>(dtype), batch, m, k, n, leftBatch > 1 ? left.strides()[0] : 0, aRow, aCol,
-                  rightBatch > 1 ? right.strides()[0] : 0, bRow, bCol, threads};
+                  rightBatch > 1 ? right.strides()[0] : 0, bRow, bCol, threads, biasRow.defined() ? 1 : 0};
     const std::shared_ptr<const Primitive> primitive = primitiveFor(key);
     if (!primitive) return false;
 
@@ -236,13 +242,17 @@ bool matmulInto(const Tensor& out, const Tensor& a, const Tensor& b) {
         state.stream = nullptr;
         return false;
     }
-    dnnl_memory_t memories[4] = {};
-    const void* handles[4] = {left.data(), right.data(), out.data(), state.scratchpad(primitive->scratchpadBytes)};
-    const dnnl_memory_desc_t* descs[4] = {&primitive->src, &primitive->weights, &primitive->dst, &primitive->scratchpad};
-    const int roles[4] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD};
+    // The arguments in use: source, weights, destination, then the bias and the scratchpad where there are.
+    const void* handles[5] = {left.data(), right.data(), out.data()};
+    const dnnl_memory_desc_t* descs[5] = {&primitive->src, &primitive->weights, &primitive->dst};
+    int roles[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+    int count = 3;
+    if (biasRow.defined()) handles[count] = biasRow.data(), descs[count] = &primitive->bias, roles[count++] = DNNL_ARG_BIAS;
+    if (primitive->scratchpadBytes > 0)
+        handles[count] = state.scratchpad(primitive->scratchpadBytes), descs[count] = &primitive->scratchpad, roles[count++] = DNNL_ARG_SCRATCHPAD;
+    dnnl_memory_t memories[5] = {};
     bool ok = true;
-    dnnl_exec_arg_t args[4];
-    const int count = primitive->scratchpadBytes > 0 ? 4 : 3;
+    dnnl_exec_arg_t args[5];
     for (int i = 0; i < count; ++i) {
         ok = ok && dnnl->dnnl_memory_create(&memories[i], descs[i], dnnl->engine, const_cast<void*>(handles[i])) == dnnl_success;
         args[i] = {roles[i], memories[i]};

@@ -14,6 +14,8 @@ bool available();
 /// out contiguous; any strides of a and b (a batch stride of 0 broadcasts). Returns false, computing nothing,
 /// where oneDNN has no implementation for that layout or is not available: the caller computes it instead.
 /// Primitives are kept by dtype, shapes and strides; each call runs on workerThreadCount() OpenMP threads.
-bool matmulInto(const Tensor& out, const Tensor& a, const Tensor& b);
+/// A defined `bias` (1-D, n elements of out's dtype, any stride) is added to every row of the product in the
+/// primitive, to the float32 accumulator before the one rounding (false, computing nothing, where it is not that).
+bool matmulInto(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& bias = Tensor());
 
 }  // namespace eng::tensor::onednn

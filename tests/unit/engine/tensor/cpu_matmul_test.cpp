@@ -1,5 +1,6 @@
 // CPU matrix products through both libraries (oneDNN and OpenBLAS, CWB_CPU_GEMM forcing each) against a double
-// reference: float32 and bfloat16, odd shapes, transposed and strided operands, batches with a broadcast operand.
+// reference: float32 and bfloat16, odd shapes, transposed and strided operands, batches with a broadcast operand;
+// addmm and linear with the bias in oneDNN's matmul, and the bias forms that keep the separate add.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,7 +30,10 @@ public:
 
 // Checks out == a @ b for batches of matrices (2-D or 3-D, a's batch broadcast when it has none), in double from
 // the operands' own values: |error| within `relative` of |reference| plus `absolute` of the sum of |a_ik b_kj|.
-void expectProduct(const Tensor& out, const Tensor& a, const Tensor& b, double relative, double absolute, const std::string& what) {
+// A defined `bias` (broadcast to m x n: a row, a column, one element or a full matrix) is added to the reference
+// (every batch), its magnitude counted with the terms'.
+void expectProduct(const Tensor& out, const Tensor& a, const Tensor& b, double relative, double absolute, const std::string& what,
+                   const Tensor& bias = Tensor()) {
     const bool batched = out.dim() == 3;
     const int64_t batch = batched ? out.size(0) : 1, m = a.size(-2), k = a.size(-1), n = b.size(-1);
     ASSERT_EQ(out.size(-2), m) << what;
@@ -37,11 +41,12 @@ void expectProduct(const Tensor& out, const Tensor& a, const Tensor& b, double r
     const Tensor a3 = batched ? contiguous(expand(a.dim() == 3 ? a : unsqueeze(a, 0), {batch, m, k})) : unsqueeze(a, 0);
     const Tensor b3 = batched ? contiguous(expand(b.dim() == 3 ? b : unsqueeze(b, 0), {batch, k, n})) : unsqueeze(b, 0);
     const std::vector<double> av = toDoubles(a3), bv = toDoubles(b3), ov = toDoubles(out);
+    const std::vector<double> rv = bias.defined() ? toDoubles(contiguous(expand(bias, {m, n}))) : std::vector<double>(m * n, 0.0);
     int failures = 0;
     for (int64_t p = 0; p < batch; ++p)
         for (int64_t i = 0; i < m; ++i)
             for (int64_t j = 0; j < n; ++j) {
-                double sum = 0, magnitude = 0;
+                double sum = rv[i * n + j], magnitude = std::abs(rv[i * n + j]);
                 for (int64_t q = 0; q < k; ++q) {
                     const double term = av[(p * m + i) * k + q] * bv[(p * k + q) * n + j];
                     sum += term;
@@ -139,6 +144,78 @@ TEST(CpuMatmul, LinearAndAddmmMatchTheReference) {
         const Tensor a = randn({9, 48});
         const Tensor z = addmm(bias, a, t(w), 0.5, 2.0);
         expectProduct(div(sub(z, mul(bias, Scalar(0.5))), Scalar(2.0)), a, t(w), 1e-6, kSumTolerance, std::string(library) + " addmm");
+    }
+}
+
+TEST(CpuMatmul, BiasInTheProductOddShapesAndForms) {
+    // addmm (alpha = beta = 1) and linear add a bias row in oneDNN's matmul (bfloat16: one rounding of the float32
+    // sum plus bias, as PyTorch's CPU addmm); OpenBLAS's product and separate add must agree within float sums.
+    const int64_t shapes[][3] = {{1, 1, 1}, {1, 33, 7}, {33, 1, 65}, {17, 65, 1}, {7, 13, 5}, {129, 257, 65}};
+    for (DType dtype : {DType::Float32, DType::BFloat16})
+        for (const char* library : kLibraries) {
+            ForceLibrary force(library);
+            const bool bf16 = dtype == DType::BFloat16;
+            const double relative = bf16 ? std::ldexp(1.0, -8) : 1e-6;
+            // OpenBLAS's bfloat16 product is rounded before the bias add rounds again: half an ulp of the product
+            // (at most 2**-8 of the terms' magnitudes) more. oneDNN's fused bias rounds once: no allowance.
+            const double tolerance = bf16 && std::string(library) == "openblas" ? kSumTolerance + std::ldexp(1.0, -8) : kSumTolerance;
+            for (const auto& [m, k, n] : shapes) {
+                const std::string tag = fmt::format("{} {} {}x{}x{}", library, dtypeName(dtype), m, k, n);
+                const Tensor bias = randomMatrix({n}, dtype);
+                for (const auto& [aName, a] : layouts(m, k, dtype)) {
+                    const Tensor w = randomMatrix({n, k}, dtype);
+                    const Tensor y = addmm(bias, a, t(w));
+                    EXPECT_EQ(y.dtype(), dtype) << tag;
+                    expectProduct(y, a, t(w), relative, tolerance, tag + " addmm a " + aName, bias);
+                    expectProduct(linear(a, w, bias), a, t(w), relative, tolerance, tag + " linear a " + aName, bias);
+                }
+                const Tensor a = randomMatrix({m, k}, dtype), b = randomMatrix({k, n}, dtype);
+                // The bias as a [1, n] row, a [n] row expanded over the rows, and a strided [n] view.
+                expectProduct(addmm(unsqueeze(bias, 0), a, b), a, b, relative, tolerance, tag + " [1, n] bias", bias);
+                expectProduct(addmm(expand(bias, {m, n}), a, b), a, b, relative, tolerance, tag + " expanded bias", bias);
+                const Tensor strided = slice(randomMatrix({2 * n}, dtype), 0, 0, std::nullopt, 2);
+                expectProduct(addmm(strided, a, b), a, b, relative, tolerance, tag + " strided bias", strided);
+            }
+            // Forms that keep the product and a separate add: a full [m, n] bias, a column [m, 1], one element,
+            // alpha or beta not 1. Each against the reference.
+            const int64_t m = 37, k = 70, n = 45;
+            const std::string tag = fmt::format("{} {}", library, dtypeName(dtype));
+            const Tensor a = randomMatrix({m, k}, dtype), b = randomMatrix({k, n}, dtype);
+            const Tensor full = randomMatrix({m, n}, dtype), column = randomMatrix({m, 1}, dtype), one = randomMatrix({1}, dtype);
+            // Unfused bfloat16 rounds the product, then the sum: the second allowance on either library.
+            const double unfused = bf16 ? kSumTolerance + std::ldexp(1.0, -8) : kSumTolerance;
+            expectProduct(addmm(full, a, b), a, b, relative, unfused, tag + " full bias", full);
+            expectProduct(addmm(column, a, b), a, b, relative, unfused, tag + " column bias", column);
+            expectProduct(addmm(one, a, b), a, b, relative, unfused, tag + " one-element bias", one);
+            const Tensor row = randomMatrix({n}, dtype);
+            // beta 0.5, alpha 2 (both exact in bfloat16): 2 a @ b + 0.5 row against the reference of (2 a) @ b.
+            expectProduct(addmm(row, a, b, 0.5, 2.0), mul(a, Scalar(2.0)), b, relative, unfused, tag + " beta 0.5 alpha 2",
+                          mul(row, Scalar(0.5)));
+            expectProduct(addmm(row, a, b, 1.0, 2.0), mul(a, Scalar(2.0)), b, relative, unfused, tag + " alpha 2", row);
+            expectProduct(addmm(row, a, b, 0.5, 1.0), a, b, relative, unfused, tag + " beta 0.5", mul(row, Scalar(0.5)));
+            // linear on 3-D and 1-D inputs (rows folded into one matrix).
+            const Tensor x = randomMatrix({3, 5, k}, dtype), w = randomMatrix({n, k}, dtype);
+            const Tensor y = linear(x, w, row);
+            ASSERT_EQ(y.sizes(), (Shape{3, 5, n})) << tag;
+            expectProduct(reshape(y, {15, n}), reshape(x, {15, k}), t(w), relative, tolerance, tag + " linear 3-D", row);
+            const Tensor v = randomMatrix({k}, dtype);
+            const Tensor yv = linear(v, w, row);
+            ASSERT_EQ(yv.sizes(), (Shape{n})) << tag;
+            expectProduct(unsqueeze(yv, 0), unsqueeze(v, 0), t(w), relative, tolerance, tag + " linear 1-D", row);
+        }
+}
+
+TEST(CpuMatmul, OneDnnBiasOverBatches) {
+    if (!onednn::available()) GTEST_SKIP() << "libdnnl.so.2 not found";
+    for (DType dtype : {DType::Float32, DType::BFloat16}) {
+        const double relative = dtype == DType::BFloat16 ? std::ldexp(1.0, -8) : 1e-6;
+        const Tensor a = randomMatrix({3, 21, 40}, dtype), b = randomMatrix({3, 40, 19}, dtype), bias = randomMatrix({19}, dtype);
+        Tensor out = empty({3, 21, 19}, dtype);
+        ASSERT_TRUE(onednn::matmulInto(out, a, b, bias));
+        expectProduct(out, a, b, relative, kSumTolerance, fmt::format("batched bias {}", dtypeName(dtype)), bias);
+        // A bias that is not one row of n: declined, nothing computed.
+        EXPECT_FALSE(onednn::matmulInto(out, a, b, randomMatrix({18}, dtype)));
+        EXPECT_FALSE(onednn::matmulInto(out, a, b, randomMatrix({19}, DType::Float64)));
     }
 }
 
