@@ -164,8 +164,7 @@ void gemmInto(const Tensor& out, const Tensor& a, const Tensor& b) {
 // out's dtype, [n], or 2-D [1, n] or [m, n] broadcast along its rows (row stride 0), where cpuGemmLibrary gives
 // the product to oneDNN. The one place that decides the CPU bias fusion of addmm and linear.
 Tensor fusableBiasRow(const Tensor& bias, DType dtype, int64_t m, int64_t n, int64_t k) {
-    if (!bias.defined() || !bias.device().isCpu() || bias.dtype() != dtype || m == 0 || n == 0 || k == 0 || structuralOpsRecorded() ||
-        cpuGemmLibrary(dtype, 1, m, n, k) != CpuGemmLibrary::OneDnn)
+    if (!bias.defined() || !bias.device().isCpu() || bias.dtype() != dtype || structuralOpsRecorded() || !cpuBiasFusesInProduct(dtype, m, n, k))
         return Tensor();
     if (bias.dim() == 1 && bias.size(0) == n) return bias;
     if (bias.dim() == 2 && bias.size(1) == n && (bias.size(0) == 1 || (bias.size(0) == m && bias.stride(0) == 0))) return select(bias, 0, 0);
@@ -211,6 +210,13 @@ void checkSameDType(const Tensor& a, const Tensor& b, const char* what) {
 }
 
 }  // namespace
+
+bool cpuBiasFusesInProduct(DType dtype, int64_t m, int64_t n, int64_t k) {
+    // CWB_CPU_BIAS_FUSION=0 keeps the product and a separate bias add (to compare the two).
+    static const bool enabled = !std::getenv("CWB_CPU_BIAS_FUSION") || std::string_view(std::getenv("CWB_CPU_BIAS_FUSION")) != "0";
+    return enabled && m > 0 && n > 0 && k > 0 && (dtype == DType::Float32 || dtype == DType::BFloat16) &&
+           cpuGemmLibrary(dtype, 1, m, n, k) == CpuGemmLibrary::OneDnn;
+}
 
 Tensor mm(const Tensor& a, const Tensor& b) {
     if (structuralOpsRecorded())

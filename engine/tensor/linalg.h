@@ -19,6 +19,9 @@ Tensor matmul(const Tensor& a, const Tensor& b);
 Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta = 1.0, double alpha = 1.0);
 // F.linear: x @ weight.T + bias, for x of any rank >= 1.
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = Tensor());
+// Whether a CPU product of `dtype` (m x k @ k x n) runs on oneDNN, which then adds a bias row of that dtype in its
+// matmul (addmm with alpha = beta = 1 and linear): the rule eager products follow, for compiled graphs to match.
+bool cpuBiasFusesInProduct(DType dtype, int64_t m, int64_t n, int64_t k);
 
 // A = U diag(S) Vh over the last two dims (linalg_svd.cpp): U is m x m (full) or m x k, Vh n x n or k x n, k = min(m, n);
 // without vectors U and Vh are left empty of meaning (torch.linalg.svdvals).

@@ -49,6 +49,22 @@ def linear_gelu_linear(x):
     return model(x)
 
 
+# CPU linears whose product oneDNN takes (every bfloat16 one, float32 from 2**21 multiply-adds): the bias is added
+# in the matmul, no kernel of its own
+linear_bf16 = torch.nn.Linear(24, 40).to(torch.bfloat16)
+linear_large = torch.nn.Linear(128, 256)
+for p in list(linear_bf16.parameters()) + list(linear_large.parameters()):
+    p.requires_grad_(False)
+
+
+def linear_bias_bf16(x):
+    return linear_bf16(x)
+
+
+def linear_bias_large(x):
+    return linear_large(x)
+
+
 # query, key and value are the graph's input itself: nothing to copy before the matmuls
 def causal_attention(x):
     q = x
@@ -128,6 +144,8 @@ CASES = {
     "softmax_and_log_softmax": (softmax_and_log_softmax, lambda: torch.randn(6, 10)),
     "layer_norm_with_affine": (layer_norm_with_affine, lambda: torch.randn(10, 64) * 3 + 1),
     "linear_gelu_linear": (linear_gelu_linear, lambda: torch.randn(5, 16)),
+    "linear_bias_bf16": (linear_bias_bf16, lambda: torch.randn(3, 7, 24).to(torch.bfloat16)),
+    "linear_bias_large": (linear_bias_large, lambda: torch.randn(2, 32, 128)),
     "causal_attention": (causal_attention, lambda: torch.randn(8, 6, 8)),
     "masked_attention": (masked_attention, lambda: torch.randn(8, 6, 8)),
     "scaled_attention": (scaled_attention, lambda: torch.randn(8, 6, 8)),

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "inductor_support.h"
+#include "tensor/onednn_matmul.h"
 
 namespace {
 
@@ -104,6 +105,19 @@ TEST(InductorFusion, LinearBiasFusesWithTheActivation) {
     ASSERT_EQ(code.kernels.size(), 2u) << code.source;
     EXPECT_NE(code.kernels[0].name.find("gelu"), std::string::npos) << code.kernels[0].name;
     EXPECT_NE(code.source.find("extern_kernels.torch.matmul"), std::string::npos) << code.source;
+}
+
+TEST(InductorFusion, CpuLinearBiasInTheOneDnnProduct) {
+    // A product oneDNN takes adds the bias in its matmul: one extern call, no bias kernel, equal to eager (which
+    // fuses it too). The small float32 linears above keep OpenBLAS and the bias kernel.
+    for (const char* name : {"linear_bias_bf16", "linear_bias_large"}) {
+        SCOPED_TRACE(name);
+        auto run = compileAndCompare(name);
+        if (!eng::tensor::onednn::available()) GTEST_SKIP() << "libdnnl.so.2 not found";
+        const auto& code = onlyCode(run);
+        EXPECT_EQ(code.kernels.size(), 0u) << code.source;
+        EXPECT_NE(code.source.find("bias fused into the oneDNN matmul"), std::string::npos) << code.source;
+    }
 }
 
 TEST(InductorFusion, AttentionIsTwoMatmulsAroundOneMaskedSoftmaxKernel) {
