@@ -52,6 +52,13 @@ void BM_Gelu(benchmark::State& state) {
 }
 BENCHMARK(BM_Gelu)->Arg(1024);
 
+void BM_GeluTanh(benchmark::State& state) {
+    const Tensor a = square(state.range(0));
+    for (auto _ : state) benchmark::DoNotOptimize(gelu(a, "tanh"));
+    state.SetItemsProcessed(state.iterations() * a.numel());
+}
+BENCHMARK(BM_GeluTanh)->Arg(1024);
+
 void BM_FloorDivideInt32(benchmark::State& state) {
     const Tensor a = to(mul(square(state.range(0)), 100.0), DType::Int32), b = full({state.range(0)}, Scalar(int64_t{7}), TensorOptions{.dtype = DType::Int32});
     for (auto _ : state) benchmark::DoNotOptimize(floorDivide(a, b));
