@@ -72,6 +72,12 @@ struct Scratch {
         const auto address = reinterpret_cast<uintptr_t>(buffer.data());
         return buffer.data() + (((address + 63) & ~uintptr_t{63}) - address) / sizeof(float);
     }
+    // A query block's online-softmax state: `count` accumulators zeroed, each row's maximum at -inf and sum at 0.
+    void startQueryBlock(float* accumulators, int64_t count) {
+        std::fill(accumulators, accumulators + count, 0.0f);
+        rowMax.assign(kQueryBlock, kNegInf);
+        rowSum.assign(kQueryBlock, 0.0f);
+    }
 };
 
 int64_t roundUp(int64_t n, int64_t multiple) { return (n + multiple - 1) / multiple * multiple; }
@@ -198,17 +204,13 @@ template <typename T>
     float* queries = Scratch::floats(s.queries, kQueryBlock * E);
     float* scores = Scratch::floats(s.scores, kQueryBlock * kKeyBlock);
     float* acc = Scratch::floats(s.acc, kQueryBlock * Evp);
-    s.rowMax.resize(kQueryBlock);
-    s.rowSum.resize(kQueryBlock);
     const T* qBase = static_cast<const T*>(pr.q.data) + b * pr.q.batch + h * pr.q.head;
     T* out = static_cast<T*>(pr.out);
     for (int64_t qa = q0; qa < q1; qa += kQueryBlock) {
         const int64_t rows = std::min<int64_t>(kQueryBlock, q1 - qa), rowsPadded = roundUp(rows, kRows);
         for (int64_t r = 0; r < rows; ++r) convertRow(qBase + (qa + r) * pr.q.row, pr.q.col, E, pr.scale, queries + r * E);
         std::fill(queries + rows * E, queries + rowsPadded * E, 0.0f);
-        std::fill(acc, acc + rowsPadded * Evp, 0.0f);
-        std::fill(s.rowMax.begin(), s.rowMax.end(), kNegInf);
-        std::fill(s.rowSum.begin(), s.rowSum.end(), 0.0f);
+        s.startQueryBlock(acc, rowsPadded * Evp);
         const int64_t tileKeyEnd = pr.causal ? std::min(pr.S, qa + rows) : pr.S;
         for (int64_t j0 = 0; j0 < tileKeyEnd; j0 += kKeyBlock) {
             const int64_t keys = std::min<int64_t>(kKeyBlock, tileKeyEnd - j0);
@@ -307,8 +309,6 @@ template <int NV>
     auto* weights = reinterpret_cast<uint32_t*>(Scratch::floats(s.staged, kQueryBlock * kKeyBlock / 2));
     float* scores = Scratch::floats(s.scores, kQueryBlock * kKeyBlock);
     float* acc = Scratch::floats(s.acc, kQueryBlock * Evp);
-    s.rowMax.resize(kQueryBlock);
-    s.rowSum.resize(kQueryBlock);
     const auto* qBase = static_cast<const BFloat16*>(pr.q.data) + b * pr.q.batch + h * pr.q.head;
     auto* out = static_cast<BFloat16*>(pr.out);
     const __m512 scale = _mm512_set1_ps(pr.scale);
@@ -316,9 +316,7 @@ template <int NV>
         const int64_t rows = std::min<int64_t>(kQueryBlock, q1 - qa), rowsPadded = roundUp(rows, kRows);
         for (int64_t r = 0; r < rows; ++r) pairRow(qBase + (qa + r) * pr.q.row, pr.q.col, pr.E, queries + r * E2);
         std::fill(queries + rows * E2, queries + rowsPadded * E2, 0u);
-        std::fill(acc, acc + rowsPadded * Evp, 0.0f);
-        std::fill(s.rowMax.begin(), s.rowMax.end(), kNegInf);
-        std::fill(s.rowSum.begin(), s.rowSum.end(), 0.0f);
+        s.startQueryBlock(acc, rowsPadded * Evp);
         const int64_t tileKeyEnd = pr.causal ? std::min(pr.S, qa + rows) : pr.S;
         for (int64_t j0 = 0; j0 < tileKeyEnd; j0 += kKeyBlock) {
             const int64_t keys = std::min<int64_t>(kKeyBlock, tileKeyEnd - j0);
