@@ -253,9 +253,7 @@ struct ReductionLowering {
     bool fusedAttentionApplies(const LValue& q, const LValue& k, const LValue& v, int64_t headDim) const {
         const tensor::DeviceType device = lowering.graph().device.type();
         if (device == tensor::DeviceType::CPU) {
-            if ((q.dtype != DType::Float32 && q.dtype != DType::Float16 && q.dtype != DType::BFloat16) || k.dtype != q.dtype || v.dtype != q.dtype)
-                return false;
-            if (!tensor::cpuops::flashAttentionEnabled() || q.dim() != 4 || headDim > 256) return false;
+            if (k.dtype != q.dtype || v.dtype != q.dtype || !tensor::cpuops::flashAttentionTakes(q.dtype, q.dim(), headDim, headDim)) return false;
         } else {
             if (device != tensor::DeviceType::CUDA) return false;
             if ((q.dtype != DType::Float16 && q.dtype != DType::BFloat16) || k.dtype != q.dtype || v.dtype != q.dtype) return false;

@@ -411,17 +411,19 @@ bool flashAttentionEnabled() {
     return enabled;
 }
 
+bool flashAttentionTakes(DType dtype, int64_t rank, int64_t headDim, int64_t valueHeadDim) {
+    return flashAttentionEnabled() && (dtype == DType::Float32 || dtype == DType::BFloat16 || dtype == DType::Float16) && rank == 4 &&
+           headDim <= kMaxHeadDim && valueHeadDim <= kMaxHeadDim;
+}
+
 bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tensor& value) {
-    if (!flashAttentionEnabled()) return false;
     if (!query.device().isCpu() || !key.device().isCpu() || !value.device().isCpu()) return false;
     const DType dtype = query.dtype();
-    if ((dtype != DType::Float32 && dtype != DType::BFloat16 && dtype != DType::Float16) || key.dtype() != dtype || value.dtype() != dtype)
-        return false;
-    if (query.dim() != 4 || key.dim() != 4 || value.dim() != 4) return false;
+    if (key.dtype() != dtype || value.dtype() != dtype || query.dim() != 4 || key.dim() != 4 || value.dim() != 4) return false;
+    if (!flashAttentionTakes(dtype, 4, query.size(3), value.size(3))) return false;
     for (int d = 0; d < 2; ++d)
         if (key.size(d) != query.size(d) || value.size(d) != query.size(d)) return false;
     if (key.size(2) != value.size(2) || key.size(3) != query.size(3)) return false;
-    if (query.size(3) > kMaxHeadDim || value.size(3) > kMaxHeadDim) return false;
     return query.numel() > 0 && key.numel() > 0 && value.numel() > 0;
 }
 

@@ -10,9 +10,12 @@ namespace eng::tensor::cpuops {
 /// compiled (matmul, softmax, matmul), to compare the two.
 bool flashAttentionEnabled();
 
+/// The part of flashAttentionSupported a compiled graph decides from its shapes: operands of `dtype` (float32,
+/// bfloat16 or float16) and `rank` 4 with head dims E and Ev at most 256. Never where flashAttentionEnabled() is false.
+bool flashAttentionTakes(DType dtype, int64_t rank, int64_t headDim, int64_t valueHeadDim);
+
 /// Whether flashAttention computes sdpa(q, k, v) for these operands: 4-D CPU tensors [batch, heads, L|S, E|Ev] of
-/// one dtype (float32, bfloat16 or float16) with equal batch and head sizes, E == key's E, E and Ev at most 256,
-/// and no empty dim. Strides are not a condition (views of a qkv projection are read in place). Never where
+/// one dtype that flashAttentionTakes, with equal batch and head sizes, E == key's E, and no empty dim. Strides are not a condition (views of a qkv projection are read in place). Never where
 /// flashAttentionEnabled() is false.
 bool flashAttentionSupported(const Tensor& query, const Tensor& key, const Tensor& value);
 

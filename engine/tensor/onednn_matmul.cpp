@@ -23,28 +23,20 @@ namespace eng::tensor::onednn {
 
 namespace {
 
-// The C API's entry points used here, looked up by name in the library (its header supplies the types only).
+// The C API's entry points used here, looked up by name in the library (its header supplies the types only): one
+// list, expanded into the table's members and into their lookups.
+#define CWB_DNNL_FUNCTIONS(X)                                                                                   \
+    X(dnnl_engine_create) X(dnnl_stream_create) X(dnnl_stream_wait) X(dnnl_memory_desc_init_by_strides)        \
+    X(dnnl_memory_desc_get_size) X(dnnl_matmul_desc_init) X(dnnl_primitive_attr_create)                        \
+    X(dnnl_primitive_attr_destroy) X(dnnl_primitive_attr_set_scratchpad_mode) X(dnnl_primitive_desc_create)    \
+    X(dnnl_primitive_desc_destroy) X(dnnl_primitive_desc_query) X(dnnl_primitive_desc_query_md)                \
+    X(dnnl_primitive_create) X(dnnl_primitive_destroy) X(dnnl_primitive_execute) X(dnnl_memory_create)         \
+    X(dnnl_memory_destroy)
+
 struct Api {
-#define CWB_DNNL_FN(name) decltype(&::name) name = nullptr
-    CWB_DNNL_FN(dnnl_engine_create);
-    CWB_DNNL_FN(dnnl_stream_create);
-    CWB_DNNL_FN(dnnl_stream_wait);
-    CWB_DNNL_FN(dnnl_memory_desc_init_by_strides);
-    CWB_DNNL_FN(dnnl_memory_desc_get_size);
-    CWB_DNNL_FN(dnnl_matmul_desc_init);
-    CWB_DNNL_FN(dnnl_primitive_attr_create);
-    CWB_DNNL_FN(dnnl_primitive_attr_destroy);
-    CWB_DNNL_FN(dnnl_primitive_attr_set_scratchpad_mode);
-    CWB_DNNL_FN(dnnl_primitive_desc_create);
-    CWB_DNNL_FN(dnnl_primitive_desc_destroy);
-    CWB_DNNL_FN(dnnl_primitive_desc_query);
-    CWB_DNNL_FN(dnnl_primitive_desc_query_md);
-    CWB_DNNL_FN(dnnl_primitive_create);
-    CWB_DNNL_FN(dnnl_primitive_destroy);
-    CWB_DNNL_FN(dnnl_primitive_execute);
-    CWB_DNNL_FN(dnnl_memory_create);
-    CWB_DNNL_FN(dnnl_memory_destroy);
-#undef CWB_DNNL_FN
+#define CWB_DNNL_MEMBER(name) decltype(&::name) name = nullptr;
+    CWB_DNNL_FUNCTIONS(CWB_DNNL_MEMBER)
+#undef CWB_DNNL_MEMBER
     int (*omp_get_max_threads)() = nullptr;
     void (*omp_set_num_threads)(int) = nullptr;
     dnnl_engine_t engine = nullptr;
@@ -69,27 +61,10 @@ const Api* api() {
             fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(library, name));
             complete = complete && fn != nullptr;
         };
-#define CWB_DNNL_BIND(name) bind(table->name, #name)
-        CWB_DNNL_BIND(dnnl_engine_create);
-        CWB_DNNL_BIND(dnnl_stream_create);
-        CWB_DNNL_BIND(dnnl_stream_wait);
-        CWB_DNNL_BIND(dnnl_memory_desc_init_by_strides);
-        CWB_DNNL_BIND(dnnl_memory_desc_get_size);
-        CWB_DNNL_BIND(dnnl_matmul_desc_init);
-        CWB_DNNL_BIND(dnnl_primitive_attr_create);
-        CWB_DNNL_BIND(dnnl_primitive_attr_destroy);
-        CWB_DNNL_BIND(dnnl_primitive_attr_set_scratchpad_mode);
-        CWB_DNNL_BIND(dnnl_primitive_desc_create);
-        CWB_DNNL_BIND(dnnl_primitive_desc_destroy);
-        CWB_DNNL_BIND(dnnl_primitive_desc_query);
-        CWB_DNNL_BIND(dnnl_primitive_desc_query_md);
-        CWB_DNNL_BIND(dnnl_primitive_create);
-        CWB_DNNL_BIND(dnnl_primitive_destroy);
-        CWB_DNNL_BIND(dnnl_primitive_execute);
-        CWB_DNNL_BIND(dnnl_memory_create);
-        CWB_DNNL_BIND(dnnl_memory_destroy);
-        CWB_DNNL_BIND(omp_get_max_threads);  // libgomp, which libdnnl needs, is searched through the handle too
-        CWB_DNNL_BIND(omp_set_num_threads);
+#define CWB_DNNL_BIND(name) bind(table->name, #name);
+        CWB_DNNL_FUNCTIONS(CWB_DNNL_BIND)
+        CWB_DNNL_BIND(omp_get_max_threads)  // libgomp, which libdnnl needs, is searched through the handle too
+        CWB_DNNL_BIND(omp_set_num_threads)
 #undef CWB_DNNL_BIND
         if (!complete || table->dnnl_engine_create(&table->engine, dnnl_cpu, 0) != dnnl_success) {
             delete table;

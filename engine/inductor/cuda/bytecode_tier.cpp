@@ -24,11 +24,6 @@ namespace {
 constexpr unsigned kPointwiseBlock = 128;
 constexpr unsigned kReductionBlock = 32;  // a thread walks whole rows: small blocks spread the rows over every SM
 
-int environmentInt(const char* name, int fallback) {
-    const char* text = std::getenv(name);
-    return text && *text ? std::atoi(text) : fallback;
-}
-
 // The block forms' settings (bytecode_tier.h), read once.
 struct RowSettings {
     int64_t blockRowPoints = environmentInt("CWB_BYTECODE_BLOCK_ROWS", 256);
@@ -106,10 +101,12 @@ int64_t bytecodeRowThreads(int64_t reductionPoints, bool inPieces) {
     return std::clamp<int64_t>((wanted + 31) / 32 * 32, 32, settings.maxBlock);
 }
 
+int64_t bytecodePieceBytes(const bytecode::Program& program, int64_t reductionPoints) {
+    return std::max<int64_t>(reductionPoints, 1) * static_cast<int64_t>(sizeof(bytecode::Accumulator)) * std::max(program.outerSlotCount, 1);
+}
+
 int64_t bytecodePieces(const bytecode::Program& program, int64_t outerPoints, int64_t reductionPoints) {
-    const int64_t pieceBytes = std::max<int64_t>(reductionPoints, 1) * static_cast<int64_t>(sizeof(bytecode::Accumulator)) *
-                               std::max(program.outerSlotCount, 1);
-    return std::clamp<int64_t>(rowSettings().partialsBytes / pieceBytes, 1, std::max<int64_t>(outerPoints, 1));
+    return std::clamp<int64_t>(rowSettings().partialsBytes / bytecodePieceBytes(program, reductionPoints), 1, std::max<int64_t>(outerPoints, 1));
 }
 
 BytecodePrograms::BytecodePrograms(eng::cuda::DeviceContext& device, std::vector<std::unique_ptr<bytecode::Program>> programs)
@@ -152,8 +149,7 @@ void BytecodePrograms::launch(size_t index, const Kernel& kernel, std::span<void
         return;
     }
     l.pieces = bytecodePieces(*programs_.at(index), l.outerPoints, l.reductionPoints);
-    const int64_t pieceBytes = std::max<int64_t>(l.reductionPoints, 1) * static_cast<int64_t>(sizeof(bytecode::Accumulator)) *
-                               std::max(programs_.at(index)->outerSlotCount, 1);
+    const int64_t pieceBytes = bytecodePieceBytes(*programs_.at(index), l.reductionPoints);
     void* partials = device_.allocate(static_cast<size_t>(l.pieces * pieceBytes));
     l.partials = static_cast<bytecode::Accumulator*>(partials);
     try {

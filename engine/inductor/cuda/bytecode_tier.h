@@ -36,6 +36,8 @@ int64_t bytecodeRowThreads(int64_t reductionPoints, bool inPieces);
 /// The pieces of the outer range that a launch of `program` (reductions over the outer range) cuts: as many as
 /// CWB_BYTECODE_PARTIALS_MB of partials hold, at most one a row.
 int64_t bytecodePieces(const bytecode::Program& program, int64_t outerPoints, int64_t reductionPoints);
+/// The bytes of partials one such piece writes (every reduction point of every outer-range slot).
+int64_t bytecodePieceBytes(const bytecode::Program& program, int64_t reductionPoints);
 
 /// Programs of one graph's kernels on one device: encoded from the kernels (null for a kernel the bytecode cannot
 /// express) and copied to the device together, once.

@@ -108,10 +108,9 @@ std::vector<int> onlineSoftmaxPairs(const Kernel& kernel);
 CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning);
 // The statements of a pointwise kernel's body (its grid-stride loops over blockIdx.x / gridDim.x), filling `code`'s
 // strategy, vector width, block and items per block. `index64` overrides the index width needsIndex64 decides.
-// `storeVectors`: kernels whose accesses are not all flat may still store 16-byte vectors along a contiguous
-// innermost dim (a cat), which changes the items a block covers (off for combo parts).
-std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code, std::optional<bool> index64 = std::nullopt,
-                          bool storeVectors = false);
+// With tuning.storeVectors, kernels whose accesses are not all flat may still store 16-byte vectors along a
+// contiguous innermost dim (a cat), which changes the items a block covers (combo kernels turn it off).
+std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code, std::optional<bool> index64 = std::nullopt);
 // A combo kernel: each part's pointwise body over its own range of the grid's blocks.
 CudaKernelCode generateCombo(const Kernel& kernel, const CudaTuning& tuning);
 CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning);

@@ -30,7 +30,11 @@ std::string indented(const std::string& text, const std::string& indent) {
 
 }  // namespace
 
-CudaKernelCode generateCombo(const Kernel& kernel, const CudaTuning& tuning) {
+CudaKernelCode generateCombo(const Kernel& kernel, const CudaTuning& requested) {
+    // Parts keep the flat or scalar forms: the store-vector form changes the items a block covers, which the
+    // dispatch's block ranges are cut by.
+    CudaTuning tuning = requested;
+    tuning.storeVectors = false;
     CudaKernelCode code;
     code.strategy = CudaStrategy::PointwiseScalar;
     const ComboSharedBodies shared = comboSharedBodies(kernel);

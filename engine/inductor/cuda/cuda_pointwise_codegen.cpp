@@ -61,7 +61,6 @@ void emitStores(ExprEmitter& emitter, const std::vector<Store>& stores, const st
     }
 }
 
-
 // Loads evaluated at every element: those not reached only through a where's sides (which load only where taken).
 std::set<const Expr*> unconditionalLoads(const std::vector<Store>& stores) {
     std::set<const Expr*> loads, seen;
@@ -159,7 +158,7 @@ std::string storeVectorLoop(const Kernel& kernel, const StoreVectorPlan& plan, c
 
 }  // namespace
 
-std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code, std::optional<bool> index64, bool storeVectors) {
+std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKernelCode& code, std::optional<bool> index64) {
     code.index64 = index64.value_or(needsIndex64(kernel));
     const std::string idx = code.index64 ? "long long" : "int";
     const int block = tuning.blockSize > 0 ? tuning.blockSize : kDefaultBlock;
@@ -171,7 +170,7 @@ std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKe
     code.vectorWidth = width;
     code.blockX = static_cast<unsigned>(block);
     code.itemsPerBlock = static_cast<int64_t>(block) * width * unroll;
-    if (!plan.ok && storeVectors) {
+    if (!plan.ok) {
         const StoreVectorPlan stored = planStoreVectors(kernel, stores, tuning);
         if (stored.ok) {
             code.vectorWidth = stored.width;
@@ -269,7 +268,7 @@ std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKe
 
 CudaKernelCode generatePointwise(const Kernel& kernel, const CudaTuning& tuning) {
     CudaKernelCode code;
-    const std::string body = pointwiseBody(kernel, tuning, code, std::nullopt, true);
+    const std::string body = pointwiseBody(kernel, tuning, code);
     code.source = prelude() + "\n" + irComment(kernel) + signature(kernel, static_cast<int>(code.blockX)) + " {\n" + body + "}\n";
     return code;
 }

@@ -11,12 +11,12 @@
 
 namespace eng::inductor::cuda {
 
-namespace {
-
 int environmentInt(const char* name, int fallback) {
     const char* text = std::getenv(name);
     return text && *text ? std::atoi(text) : fallback;
 }
+
+namespace {
 
 // Background compiles in flight. Constructed after KernelCompiler::instance() (BackgroundCompile asks for that
 // first), so static destruction runs its destructor, which waits for them, before the compiler's.

@@ -34,6 +34,8 @@ struct TierSettings {
     bool swapWhenReady = true;
 };
 TierSettings tierSettingsFromEnvironment();
+/// An integer setting from the environment (the tiers' and the interpreter's): `fallback` where unset or empty.
+int environmentInt(const char* name, int fallback);
 
 /// The quick tier of `kernel` (nvptx::quickTierCovers must hold), not cached: the optimised tier is what the kernel
 /// cache keeps. `jobKey` (its optimised job's key) and the kernel's name name its module on the device.

@@ -3,8 +3,10 @@
 // addmm and linear with the bias in oneDNN's matmul, and the bias forms that keep the separate add.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
+#include <span>
 #include <string>
 
 #include <fmt/format.h>
@@ -76,36 +78,32 @@ const char* const kLibraries[] = {"onednn", "openblas"};
 // wrong element (a missed or doubled term, a misread stride) is off by the order of the terms themselves.
 constexpr double kSumTolerance = 4e-5;
 
-TEST(CpuMatmul, Float32OddShapesAndLayoutsBothLibraries) {
-    const int64_t shapes[][3] = {{1, 1, 1}, {1, 33, 7}, {33, 1, 65}, {17, 65, 1}, {7, 13, 5}, {64, 96, 80}, {129, 257, 65}};
+// mm of every pair of layouts of every m x k x n shape through both libraries: the result in `dtype`, within
+// `relative` of its value (the output's rounding) plus the sum's tolerance.
+void expectEveryLayoutsProduct(DType dtype, std::span<const std::array<int64_t, 3>> shapes, double relative) {
     for (const char* library : kLibraries) {
         ForceLibrary force(library);
         for (const auto& [m, k, n] : shapes)
-            for (const auto& [aName, a] : layouts(m, k, DType::Float32))
-                for (const auto& [bName, b] : layouts(k, n, DType::Float32)) {
-                    const std::string what = fmt::format("{} {}x{}x{} a {} b {}", library, m, k, n, aName, bName);
+            for (const auto& [aName, a] : layouts(m, k, dtype))
+                for (const auto& [bName, b] : layouts(k, n, dtype)) {
+                    const std::string what = fmt::format("{} {} {}x{}x{} a {} b {}", library, dtypeName(dtype), m, k, n, aName, bName);
                     const Tensor out = mm(a, b);
-                    EXPECT_EQ(out.dtype(), DType::Float32) << what;
-                    expectProduct(out, a, b, 0, kSumTolerance, what);
+                    EXPECT_EQ(out.dtype(), dtype) << what;
+                    expectProduct(out, a, b, relative, kSumTolerance, what);
                 }
     }
+}
+
+TEST(CpuMatmul, Float32OddShapesAndLayoutsBothLibraries) {
+    const std::array<int64_t, 3> shapes[] = {{1, 1, 1}, {1, 33, 7}, {33, 1, 65}, {17, 65, 1}, {7, 13, 5}, {64, 96, 80}, {129, 257, 65}};
+    expectEveryLayoutsProduct(DType::Float32, shapes, 0);
 }
 
 TEST(CpuMatmul, BFloat16AgainstFloatReference) {
     // One rounding of a float32 sum (PyTorch's CPU bf16 product): within half a bfloat16 ulp (2**-8 of the value) of the exact
     // product of the bfloat16 operands, plus float32 accumulation.
-    const int64_t shapes[][3] = {{1, 1, 1}, {1, 33, 7}, {33, 1, 65}, {17, 65, 1}, {64, 96, 80}, {130, 300, 257}};
-    for (const char* library : kLibraries) {
-        ForceLibrary force(library);
-        for (const auto& [m, k, n] : shapes)
-            for (const auto& [aName, a] : layouts(m, k, DType::BFloat16))
-                for (const auto& [bName, b] : layouts(k, n, DType::BFloat16)) {
-                    const std::string what = fmt::format("{} bf16 {}x{}x{} a {} b {}", library, m, k, n, aName, bName);
-                    const Tensor out = mm(a, b);
-                    EXPECT_EQ(out.dtype(), DType::BFloat16) << what;
-                    expectProduct(out, a, b, std::ldexp(1.0, -8), kSumTolerance, what);
-                }
-    }
+    const std::array<int64_t, 3> shapes[] = {{1, 1, 1}, {1, 33, 7}, {33, 1, 65}, {17, 65, 1}, {64, 96, 80}, {130, 300, 257}};
+    expectEveryLayoutsProduct(DType::BFloat16, shapes, std::ldexp(1.0, -8));
 }
 
 TEST(CpuMatmul, BatchedTransposedAndBroadcast) {
