@@ -86,7 +86,8 @@ inline void cwb_mma(float* c, const cwb_u32* a, cwb_u32 b0, cwb_u32 b1) {
 inline cwb_u32 cwb_pack(float lo, float hi) { return f2bits(lo) | ((cwb_u32)f2bits(hi) << 16); }
 
 
-inline void cwb_load_kv(cwb_u16* sk, cwb_u16* sv, const cwb_u16* k, long long kr, const cwb_u16* v, long long vr, int row0, int rows) {
+inline void cwb_load_kv(cwb_u32 skAddr, cwb_u32 svAddr, const cwb_u16* k, long long kr, const cwb_u16* v, long long vr, int row0, int rows) {
+  cwb_u16* sk = (cwb_u16*)(tl_smem + skAddr); cwb_u16* sv = (cwb_u16*)(tl_smem + svAddr);
   for (int i = threadIdx.x; i < BN * CHUNKS; i += FWARPS * 32) {
     const int r = i / CHUNKS, c = i % CHUNKS, gr = row0 + r; const bool ok = gr < rows;
     for (int x = 0; x < 8; ++x) { sk[cwb_swz(r, c) + x] = ok ? k[gr * kr + c * 8 + x] : 0; sv[cwb_swz(r, c) + x] = ok ? v[gr * vr + c * 8 + x] : 0; }
