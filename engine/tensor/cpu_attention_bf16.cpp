@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+#include <utility>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -243,20 +244,60 @@ inline void keyLimits(const Problem& pr, int64_t qa, int64_t r0, int64_t j0, int
 
 // AMX (Sapphire Rapids and later): tdpbf16ps multiplies a 16 x 32 bfloat16 tile by a 32 x 16 one held as 16 rows
 // of pairs, which is the staged keys' and values' layout already, into a 16 x 16 float32 tile. Sixteen query rows a
-// group: the 16 x 64 scores by 4 tiles, the softmax by softmaxRow on them, then P V into the accumulators' tiles.
-// The tile numbers are part of the instructions, hence macros; "memory" orders them against the vector code.
-#define CWB_TILE_LOAD(t, base, stride) asm volatile("tileloadd (%0,%1,1), %%tmm" #t ::"r"(base), "r"(static_cast<int64_t>(stride)) : "memory")
-#define CWB_TILE_STORE(t, base, stride) asm volatile("tilestored %%tmm" #t ", (%0,%1,1)" ::"r"(base), "r"(static_cast<int64_t>(stride)) : "memory")
-#define CWB_TILE_ZERO(t) asm volatile("tilezero %%tmm" #t ::)
-#define CWB_TILE_DP(c, a, b) asm volatile("tdpbf16ps %%tmm" #b ", %%tmm" #a ", %%tmm" #c ::)
+// group: the 16 x 64 scores by 4 tiles, the softmax of all 16 rows at once (softmaxRows16), then P V into the
+// accumulators' tiles. The tile numbers are part of the instructions, hence macros; "memory" orders them against
+// the vector code. With Soft, the same code runs on SoftTiles, a model of the tiles for hosts without AMX (tests).
+#define CWB_TILE(soft, instruction, ...) \
+    do {                                 \
+        if constexpr (Soft) soft;        \
+        else asm volatile(instruction ::__VA_ARGS__); \
+    } while (0)
+#define CWB_TILE_LOAD(t, base, stride) \
+    CWB_TILE(softTiles.load(t, base, stride), "tileloadd (%0,%1,1), %%tmm" #t, "r"(base), "r"(static_cast<int64_t>(stride)) : "memory")
+#define CWB_TILE_STORE(t, base, stride) \
+    CWB_TILE(softTiles.store(t, base, stride), "tilestored %%tmm" #t ", (%0,%1,1)", "r"(base), "r"(static_cast<int64_t>(stride)) : "memory")
+#define CWB_TILE_ZERO(t) CWB_TILE(softTiles.zero(t), "tilezero %%tmm" #t)
+#define CWB_TILE_DP(c, a, b) CWB_TILE(softTiles.dot(c, a, b), "tdpbf16ps %%tmm" #b ", %%tmm" #a ", %%tmm" #c)
 constexpr int kAmxRows = 16;
 
-// AMX-TILE and AMX-BF16 in CPUID, and the kernel's permission for the tile state (asked once for the process);
-// CWB_CPU_AMX=0 keeps the vdpbf16ps path, to compare.
-bool amxUsable() {
+// Eight tiles of 16 rows x 64 bytes and the four instructions used, in scalar code (float32 sums of the products,
+// as tdpbf16ps up to its rounding).
+struct SoftTiles {
+    uint8_t tile[8][16][64];
+    void load(int t, const void* base, int64_t stride) {
+        for (int r = 0; r < 16; ++r) std::memcpy(tile[t][r], static_cast<const uint8_t*>(base) + r * stride, 64);
+    }
+    void store(int t, void* base, int64_t stride) const {
+        for (int r = 0; r < 16; ++r) std::memcpy(static_cast<uint8_t*>(base) + r * stride, tile[t][r], 64);
+    }
+    void zero(int t) { std::memset(tile[t], 0, sizeof tile[t]); }
+    void dot(int c, int a, int b) {
+        auto element = [&](int t, int r, int i) {
+            uint16_t bits;
+            std::memcpy(&bits, &tile[t][r][2 * i], 2);
+            return static_cast<float>(BFloat16::fromBits(bits));
+        };
+        for (int m = 0; m < 16; ++m)
+            for (int n = 0; n < 16; ++n) {
+                float sum;
+                std::memcpy(&sum, &tile[c][m][4 * n], 4);
+                for (int k = 0; k < 16; ++k) sum += element(a, m, 2 * k) * element(b, k, 2 * n) + element(a, m, 2 * k + 1) * element(b, k, 2 * n + 1);
+                std::memcpy(&tile[c][m][4 * n], &sum, 4);
+            }
+    }
+};
+thread_local SoftTiles softTiles;
+
+TilePath chosenTilePath = [] {
+    const char* setting = std::getenv("CWB_CPU_AMX");
+    if (setting && std::string_view(setting) == "0") return TilePath::Off;
+    if (setting && std::string_view(setting) == "soft") return TilePath::Soft;
+    return TilePath::Hardware;
+}();
+
+// AMX-TILE and AMX-BF16 in CPUID, and the kernel's permission for the tile state (asked once for the process).
+bool amxHardware() {
     static const bool usable = [] {
-        const char* setting = std::getenv("CWB_CPU_AMX");
-        if (setting && std::string_view(setting) == "0") return false;
         unsigned a = 0, b = 0, c = 0, d = 0;
         if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(d & (1u << 22)) || !(d & (1u << 24))) return false;
         constexpr long kRequestPermission = 0x1023, kTileData = 18;  // ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA
@@ -265,8 +306,12 @@ bool amxUsable() {
     return usable;
 }
 
-// Whole tiles only: E a multiple of 32 (16 pairs a tile row) and Ev of 16.
-bool amxTakes(const Problem& pr) { return pr.E % 32 == 0 && pr.Ev % kLanes == 0 && amxUsable(); }
+// The tile path for this problem: whole tiles only (E a multiple of 32, 16 pairs a tile row; Ev of 16).
+TilePath tilePathFor(const Problem& pr) {
+    if (pr.E % 32 != 0 || pr.Ev % kLanes != 0 || chosenTilePath == TilePath::Off) return TilePath::Off;
+    if (chosenTilePath == TilePath::Hardware && !amxHardware()) return TilePath::Off;
+    return chosenTilePath;
+}
 
 // Palette 1, the eight tiles 16 rows of 64 bytes; loaded per task, released after it (the thread's tile state is
 // then not saved at its context switches).
@@ -281,8 +326,80 @@ void amxStart() {
 }
 void amxEnd() { asm volatile("tilerelease" ::: "memory"); }
 
+// out[r] = op over the sixteen lanes of x[r], for sixteen rows at once: four levels of shuffles that halve the
+// lanes each row spans (45 instructions, every row in parallel, against 16 serial horizontal reductions).
+template <typename Op>
+[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline __m512 reduceRows(const __m512* x, Op op) {
+    __m512 y[8], z[4], w[2];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i)  // y[i]: row 2i in 128-bit chunks 0-1, row 2i + 1 in chunks 2-3
+        y[i] = op(_mm512_shuffle_f32x4(x[2 * i], x[2 * i + 1], 0x44), _mm512_shuffle_f32x4(x[2 * i], x[2 * i + 1], 0xee));
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i)  // z[i]: row 4i + c in chunk c
+        z[i] = op(_mm512_shuffle_f32x4(y[2 * i], y[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)),
+                  _mm512_shuffle_f32x4(y[2 * i], y[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+#pragma GCC unroll 2
+    for (int i = 0; i < 2; ++i)  // w[i]: chunk c holds rows 8i + c (lanes 0-1) and 8i + 4 + c (lanes 2-3)
+        w[i] = op(_mm512_shuffle_ps(z[2 * i], z[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_ps(z[2 * i], z[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+    // lane 4c + k holds row c + 4k: put row r in lane r
+    const __m512 t = op(_mm512_shuffle_ps(w[0], w[1], _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_ps(w[0], w[1], _MM_SHUFFLE(3, 1, 3, 1)));
+    return _mm512_permutexvar_ps(_mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0), t);
+}
+
+struct MaxOf {
+    [[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] __m512 operator()(__m512 a, __m512 b) const { return _mm512_max_ps(a, b); }
+};
+struct SumOf {
+    [[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] __m512 operator()(__m512 a, __m512 b) const { return _mm512_add_ps(a, b); }
+};
+
+// Column c (16 keys) of row r of a 16 x 64 tile of raw products, scaled, and masked as softmaxRow does.
+[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline __m512 scoreOf(const float* scores, int r, int c, __m512 scale, const int64_t* limit,
+                                                                          bool masked) {
+    const __m512 s = _mm512_mul_ps(_mm512_loadu_ps(scores + r * kKeyBlock + c * kLanes), scale);
+    if (!masked) return s;
+    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __mmask16 keep = _mm512_cmp_epi32_mask(lane, _mm512_set1_epi32(static_cast<int>(limit[r] - c * kLanes)), _MM_CMPINT_LT);
+    return _mm512_mask_blend_ps(keep, _mm512_set1_ps(kNegInf), s);
+}
+
+// The online softmax of a 16-row group's 16 x 64 tile of raw products in `scores`, every row at once and without
+// branches on the data: scaled, masked as softmaxRow does, the rows' maxima, sums and accumulators' rescale as
+// vectors of the 16 rows, weights rounded to bfloat16 pairs into weights[r][0, 32), accumulators acc[r] rescaled.
+[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline void softmaxRows16(const float* scores, __m512 scale, const int64_t* limit, bool masked,
+                                                                              float* rowMax, float* rowSum, float* acc, int64_t Evp,
+                                                                              uint32_t* weights) {
+    const __m512 negInf = _mm512_set1_ps(kNegInf);
+    __m512 part[kAmxRows];
+#pragma GCC unroll 16
+    for (int r = 0; r < kAmxRows; ++r) part[r] = _mm512_max_ps(_mm512_max_ps(scoreOf(scores, r, 0, scale, limit, masked), scoreOf(scores, r, 1, scale, limit, masked)),
+                                                 _mm512_max_ps(scoreOf(scores, r, 2, scale, limit, masked), scoreOf(scores, r, 3, scale, limit, masked)));
+    const __m512 before = _mm512_loadu_ps(rowMax);
+    const __m512 now = _mm512_max_ps(before, reduceRows(part, MaxOf()));
+    const __m512 shift = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(now, negInf, _CMP_EQ_OQ), now, _mm512_setzero_ps());  // no key yet: 0
+    const __m512 rescale = expNonPositive(_mm512_sub_ps(before, shift));  // 0 where before is -inf
+#pragma GCC unroll 16
+    for (int r = 0; r < kAmxRows; ++r) {
+        const __m512 rowShift = _mm512_permutexvar_ps(_mm512_set1_epi32(r), shift);
+        __m512 w[4];
+#pragma GCC unroll 4
+        for (int c = 0; c < 4; ++c) w[c] = expNonPositive(_mm512_sub_ps(scoreOf(scores, r, c, scale, limit, masked), rowShift));
+        part[r] = _mm512_add_ps(_mm512_add_ps(w[0], w[1]), _mm512_add_ps(w[2], w[3]));
+        _mm512_storeu_si512(weights + r * (kKeyBlock / 2), (__m512i)_mm512_cvtne2ps_pbh(w[1], w[0]));
+        _mm512_storeu_si512(weights + r * (kKeyBlock / 2) + kLanes, (__m512i)_mm512_cvtne2ps_pbh(w[3], w[2]));
+    }
+    const __m512 total = reduceRows(part, SumOf());
+    _mm512_storeu_ps(rowSum, _mm512_fmadd_ps(_mm512_loadu_ps(rowSum), rescale, total));
+    _mm512_storeu_ps(rowMax, now);
+    for (int r = 0; r < kAmxRows; ++r) {
+        const __m512 factor = _mm512_permutexvar_ps(_mm512_set1_epi32(r), rescale);
+        for (int64_t e = 0; e < Evp; e += kLanes) _mm512_storeu_ps(acc + r * Evp + e, _mm512_mul_ps(_mm512_loadu_ps(acc + r * Evp + e), factor));
+    }
+}
+
 // One query block (rows [qa, qa + rows), queries paired and zero padded to 16 rows) by AMX tiles; `scores` holds a
 // 16 x 64 float32 tile and `weights` its 16 x 32 pairs.
+template <bool Soft>
 [[gnu::target(CWB_BF16_TARGET)]] void attendBlockAmx(const Problem& pr, const Staged& st, const uint32_t* queries, int64_t qa, int64_t rows,
                                                      float* acc, float* rowMax, float* rowSum, uint32_t* weights, float* scores) {
     const int64_t E2 = st.E2, Evp = st.Evp, rowsPadded = roundUp(rows, kAmxRows);
@@ -318,16 +435,7 @@ void amxEnd() { asm volatile("tilerelease" ::: "memory"); }
             CWB_TILE_STORE(1, scores + 16, kScoreStride);
             CWB_TILE_STORE(2, scores + 32, kScoreStride);
             CWB_TILE_STORE(3, scores + 48, kScoreStride);
-            for (int r = 0; r < kAmxRows; ++r) {
-                __m512 s[4];
-                for (int c = 0; c < 4; ++c) s[c] = _mm512_loadu_ps(scores + r * kKeyBlock + c * kLanes);
-                float rescale;
-                softmaxRow<4>(s, scale, limit[r], masked, rowMax[r0 + r], rowSum[r0 + r], rescale, weights + r * (kKeyBlock / 2));
-                if (rescale != 1.0f) {
-                    float* a = acc + (r0 + r) * Evp;
-                    for (int64_t e = 0; e < Evp; e += kLanes) _mm512_storeu_ps(a + e, _mm512_mul_ps(_mm512_loadu_ps(a + e), _mm512_set1_ps(rescale)));
-                }
-            }
+            softmaxRows16(scores, scale, limit, masked, rowMax + r0, rowSum + r0, acc + r0 * Evp, Evp, weights);
             const int64_t halves = (seen + 31) / 32;  // 32-key halves of the tile with a weight
             for (int64_t c0 = 0; c0 < Evp; c0 += 4 * kLanes) {
                 const int64_t tiles = std::min<int64_t>(4, (Evp - c0) / kLanes);
@@ -365,6 +473,8 @@ void amxEnd() { asm volatile("tilerelease" ::: "memory"); }
 
 }  // namespace
 
+TilePath setTilePath(TilePath path) { return std::exchange(chosenTilePath, path); }
+
 bool bf16KernelApplies() {
     static const bool host = __builtin_cpu_supports("avx512bf16");
     return host && simdLevel() == SimdLevel::Avx512;
@@ -373,15 +483,15 @@ bool bf16KernelApplies() {
 [[gnu::target(CWB_BF16_TARGET)]] void attendChunkBf16(const Problem& pr, int64_t b, int64_t h, int64_t q0, int64_t q1, Scratch& s) {
     const Staged st = stage(pr, b, h, q1, s);
     const int64_t E2 = st.E2, Ev = pr.Ev, Evp = st.Evp;
-    const bool amx = amxTakes(pr);
-    const int64_t rowGroup = amx ? kAmxRows : kRows;
+    const TilePath amx = tilePathFor(pr);
+    const int64_t rowGroup = amx != TilePath::Off ? kAmxRows : kRows;
     auto* queries = reinterpret_cast<uint32_t*>(Scratch::floats(s.queries, kQueryBlock * E2));
     auto* weights = reinterpret_cast<uint32_t*>(Scratch::floats(s.scores, kAmxRows * kKeyBlock / 2 + kAmxRows * kKeyBlock));
     float* acc = Scratch::floats(s.acc, kQueryBlock * Evp);
     float rowMax[kQueryBlock], rowSum[kQueryBlock];
     const auto* qBase = static_cast<const BFloat16*>(pr.q.data) + b * pr.q.batch + h * pr.q.head;
     auto* out = static_cast<BFloat16*>(pr.out);
-    if (amx) amxStart();
+    if (amx == TilePath::Hardware) amxStart();
     for (int64_t qa = q0; qa < q1; qa += kQueryBlock) {
         const int64_t rows = std::min<int64_t>(kQueryBlock, q1 - qa), rowsPadded = roundUp(rows, rowGroup);
         for (int64_t r = 0; r < rows; ++r) pairRow(qBase + (qa + r) * pr.q.row, pr.q.col, pr.E, queries + r * E2);
@@ -389,8 +499,11 @@ bool bf16KernelApplies() {
         std::fill(acc, acc + rowsPadded * Evp, 0.0f);
         std::fill(rowMax, rowMax + kQueryBlock, kNegInf);
         std::fill(rowSum, rowSum + kQueryBlock, 0.0f);
-        if (amx)
-            attendBlockAmx(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights, reinterpret_cast<float*>(weights + kAmxRows * kKeyBlock / 2));
+        float* scores = reinterpret_cast<float*>(weights + kAmxRows * kKeyBlock / 2);
+        if (amx == TilePath::Hardware)
+            attendBlockAmx<false>(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights, scores);
+        else if (amx == TilePath::Soft)
+            attendBlockAmx<true>(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights, scores);
         else
             attendBlockDot(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights);
         for (int64_t r = 0; r < rows; ++r) {
@@ -403,11 +516,14 @@ bool bf16KernelApplies() {
             }
         }
     }
-    if (amx) amxEnd();
+    if (amx == TilePath::Hardware) amxEnd();
 }
 
 #else
+TilePath setTilePath(TilePath path) { return std::exchange(chosenTilePath, path); }
+
 bool bf16KernelApplies() { return false; }
+TilePath setTilePath(TilePath path) { return path; }
 void attendChunkBf16(const Problem&, int64_t, int64_t, int64_t, int64_t, Scratch&) { std::abort(); }  // never: bf16KernelApplies() is false
 #endif
 

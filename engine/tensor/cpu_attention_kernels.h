@@ -52,6 +52,12 @@ inline int64_t roundUp(int64_t n, int64_t multiple) { return (n + multiple - 1) 
 // Whether the bfloat16 kernels of cpu_attention_bf16.cpp run here: an AVX512-BF16 host at the AVX-512 level.
 bool bf16KernelApplies();
 
+// The bfloat16 kernels' AMX path: Hardware where CPUID and the kernel allow it (the default), Off (CWB_CPU_AMX=0:
+// vdpbf16ps only), or Soft (CWB_CPU_AMX=soft): the tile code run on a scalar model of the tiles, on any AVX512-BF16
+// host, to test it. setTilePath sets it for the process and returns the previous one.
+enum class TilePath : uint8_t { Off, Hardware, Soft };
+TilePath setTilePath(TilePath path);
+
 // Queries [q0, q1) of (batch b, head h) for bfloat16 operands, written as [batch, L, heads, Ev]: AMX tiles where the
 // host has them (and the head dims are multiples of 32 and 16), else vdpbf16ps. Only where bf16KernelApplies().
 void attendChunkBf16(const Problem& pr, int64_t b, int64_t h, int64_t q0, int64_t q1, Scratch& s);
