@@ -176,7 +176,7 @@ struct Staged {
     const uint32_t* valuePairs;  // [keyPitch / 2][Evp]: column c of keys 2m and 2m + 1 at [m][c], zero padded
 };
 
-Staged stage(const Problem& pr, int64_t b, int64_t h, int64_t q1, Scratch& s) {
+[[gnu::target(CWB_BF16_TARGET)]] Staged stage(const Problem& pr, int64_t b, int64_t h, int64_t q1, Scratch& s) {
     const int64_t E2 = (pr.E + 1) / 2, Ev = pr.Ev, Evp = roundUp(Ev, kLanes);
     const int64_t keyEnd = pr.causal ? std::min(pr.S, q1) : pr.S;  // keys any query of the chunk sees
     const int64_t keyPitch = roundUp(keyEnd, kKeyBlock);
@@ -186,9 +186,18 @@ Staged stage(const Problem& pr, int64_t b, int64_t h, int64_t q1, Scratch& s) {
     const auto* kBase = static_cast<const BFloat16*>(pr.k.data) + b * pr.k.batch + h * pr.k.head;
     const auto* vBase = static_cast<const BFloat16*>(pr.v.data) + b * pr.v.batch + h * pr.v.head;
     for (int64_t p = 0; p < E2; ++p) std::fill(keyPairs + p * keyPitch + keyEnd, keyPairs + (p + 1) * keyPitch, 0u);
-    // Keys go through rows of 16 paired in place, then transposed 16 at a time.
+    // Keys go through rows of 16 paired in place, then transposed 16 at a time; rows whose pairs are their own
+    // 32-bit words (a projection's) are gathered straight into place, 16 keys a pair.
+    const bool gather = pr.k.col == 1 && pr.E % 2 == 0 && pr.k.row % 2 == 0 && pr.k.row / 2 * kLanes < (int64_t{1} << 31);
+    const __m512i rowWords = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                                _mm512_set1_epi32(static_cast<int>(gather ? pr.k.row / 2 : 0)));
     for (int64_t j0 = 0; j0 < keyEnd; j0 += kLanes) {
         const int64_t count = std::min<int64_t>(kLanes, keyEnd - j0);
+        if (gather && count == kLanes) {
+            const auto* words = reinterpret_cast<const int*>(kBase + j0 * pr.k.row);
+            for (int64_t p = 0; p < E2; ++p) _mm512_storeu_si512(keyPairs + p * keyPitch + j0, _mm512_i32gather_epi32(rowWords, words + p, 4));
+            continue;
+        }
         for (int64_t r = 0; r < count; ++r) pairRow(kBase + (j0 + r) * pr.k.row, pr.k.col, pr.E, staged + r * E2);
         for (int64_t p = 0; p < E2; ++p)
             for (int64_t r = 0; r < count; ++r) keyPairs[p * keyPitch + j0 + r] = staged[r * E2 + p];
