@@ -72,43 +72,84 @@ inline void pairRow(const BFloat16* row, int64_t stride, int64_t n, uint32_t* pa
     return _mm512_maskz_mul_ps(static_cast<__mmask16>(~underflow), p, power);
 }
 
-// One row of a 64-key tile, its NC 16-key columns of raw products in `s`: scaled, keys at `limit` and past masked
-// to -inf, then the online softmax: the row's new maximum and sum, `rescale` for its accumulators, and its weights
-// rounded to bfloat16 pairs into weights[0, 32) (zero past the NC columns).
-template <int NC>
-[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline void softmaxRow(__m512* s, __m512 scale, int64_t limit, bool masked, float& rowMax,
-                                                                           float& rowSum, float& rescale, uint32_t* weights) {
-    const __m512 negInf = _mm512_set1_ps(kNegInf);
-    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    __m512 top = negInf;
+constexpr int kGroupRows = 16;  // query rows whose softmax runs at once: one row a lane
+
+// out[r] = op over the sixteen lanes of x[r], for sixteen rows at once: four levels of shuffles that halve the
+// lanes each row spans (45 instructions, every row in parallel, against 16 serial horizontal reductions).
+template <typename Op>
+[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline __m512 reduceRows(const __m512* x, Op op) {
+    __m512 y[8], z[4], w[2];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i)  // y[i]: row 2i in 128-bit chunks 0-1, row 2i + 1 in chunks 2-3
+        y[i] = op(_mm512_shuffle_f32x4(x[2 * i], x[2 * i + 1], 0x44), _mm512_shuffle_f32x4(x[2 * i], x[2 * i + 1], 0xee));
 #pragma GCC unroll 4
-    for (int c = 0; c < NC; ++c) {
-        s[c] = _mm512_mul_ps(s[c], scale);
-        if (masked) s[c] = _mm512_mask_blend_ps(_mm512_cmp_epi32_mask(lane, _mm512_set1_epi32(static_cast<int>(limit - c * kLanes)), _MM_CMPINT_LT), negInf, s[c]);
-        top = _mm512_max_ps(top, s[c]);
-    }
-    const float before = rowMax, now = std::max(before, _mm512_reduce_max_ps(top));
-    const float shift = now == kNegInf ? 0.0f : now;  // a row with no key yet: weights exp(-inf) = 0
-    const __m512 shiftV = _mm512_set1_ps(shift);
-    __m512 total = _mm512_setzero_ps(), w[4];
-#pragma GCC unroll 4
-    for (int c = 0; c < 4; ++c) {
-        w[c] = c < NC ? expNonPositive(_mm512_sub_ps(s[c], shiftV)) : _mm512_setzero_ps();
-        if (c < NC) total = _mm512_add_ps(total, w[c]);
-    }
-    rescale = before == kNegInf ? 0.0f : vecmath::exp(before - shift);
-    rowSum = rowSum * rescale + _mm512_reduce_add_ps(total);
-    rowMax = now;
-    _mm512_storeu_si512(weights, (__m512i)_mm512_cvtne2ps_pbh(w[1], w[0]));
-    _mm512_storeu_si512(weights + kLanes, (__m512i)_mm512_cvtne2ps_pbh(w[3], w[2]));
+    for (int i = 0; i < 4; ++i)  // z[i]: row 4i + c in chunk c
+        z[i] = op(_mm512_shuffle_f32x4(y[2 * i], y[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)),
+                  _mm512_shuffle_f32x4(y[2 * i], y[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+#pragma GCC unroll 2
+    for (int i = 0; i < 2; ++i)  // w[i]: chunk c holds rows 8i + c (lanes 0-1) and 8i + 4 + c (lanes 2-3)
+        w[i] = op(_mm512_shuffle_ps(z[2 * i], z[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_ps(z[2 * i], z[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+    // lane 4c + k holds row c + 4k: put row r in lane r
+    const __m512 t = op(_mm512_shuffle_ps(w[0], w[1], _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_ps(w[0], w[1], _MM_SHUFFLE(3, 1, 3, 1)));
+    return _mm512_permutexvar_ps(_mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0), t);
 }
 
-// One key tile for kRows query rows, in registers: the products of NC 16-key columns (queries . keys over E2
-// pairs), then softmaxRow for each row into weights[r][0, 32) and rescale[r].
+struct MaxOf {
+    [[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] __m512 operator()(__m512 a, __m512 b) const { return _mm512_max_ps(a, b); }
+};
+struct SumOf {
+    [[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] __m512 operator()(__m512 a, __m512 b) const { return _mm512_add_ps(a, b); }
+};
+
+// Column c (16 keys) of row r of a 16 x 64 tile of raw products, scaled, and keys at limit[r] and past masked to -inf.
+[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline __m512 scoreOf(const float* scores, int r, int c, __m512 scale, const int64_t* limit,
+                                                                          bool masked) {
+    const __m512 s = _mm512_mul_ps(_mm512_loadu_ps(scores + r * kKeyBlock + c * kLanes), scale);
+    if (!masked) return s;
+    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __mmask16 keep = _mm512_cmp_epi32_mask(lane, _mm512_set1_epi32(static_cast<int>(limit[r] - c * kLanes)), _MM_CMPINT_LT);
+    return _mm512_mask_blend_ps(keep, _mm512_set1_ps(kNegInf), s);
+}
+
+// The online softmax of a 16-row group's 16 x 64 tile of raw products in `scores`, every row at once and without
+// branches on the data: scaled, keys at limit[r] and past masked to -inf, the rows' maxima, sums and rescale
+// factors as vectors of the 16 rows, the weights rounded to bfloat16 pairs into weights[r][0, 32) (P is rounded
+// for its product, as PyTorch's CPU flash kernel does), the accumulators acc[r] rescaled.
+[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline void softmaxRows16(const float* scores, __m512 scale, const int64_t* limit, bool masked,
+                                                                              float* rowMax, float* rowSum, float* acc, int64_t Evp,
+                                                                              uint32_t* weights) {
+    const __m512 negInf = _mm512_set1_ps(kNegInf);
+    __m512 part[kGroupRows];
+#pragma GCC unroll 16
+    for (int r = 0; r < kGroupRows; ++r) part[r] = _mm512_max_ps(_mm512_max_ps(scoreOf(scores, r, 0, scale, limit, masked), scoreOf(scores, r, 1, scale, limit, masked)),
+                                                 _mm512_max_ps(scoreOf(scores, r, 2, scale, limit, masked), scoreOf(scores, r, 3, scale, limit, masked)));
+    const __m512 before = _mm512_loadu_ps(rowMax);
+    const __m512 now = _mm512_max_ps(before, reduceRows(part, MaxOf()));
+    const __m512 shift = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(now, negInf, _CMP_EQ_OQ), now, _mm512_setzero_ps());  // no key yet: 0
+    const __m512 rescale = expNonPositive(_mm512_sub_ps(before, shift));  // 0 where before is -inf
+#pragma GCC unroll 16
+    for (int r = 0; r < kGroupRows; ++r) {
+        const __m512 rowShift = _mm512_permutexvar_ps(_mm512_set1_epi32(r), shift);
+        __m512 w[4];
+#pragma GCC unroll 4
+        for (int c = 0; c < 4; ++c) w[c] = expNonPositive(_mm512_sub_ps(scoreOf(scores, r, c, scale, limit, masked), rowShift));
+        part[r] = _mm512_add_ps(_mm512_add_ps(w[0], w[1]), _mm512_add_ps(w[2], w[3]));
+        _mm512_storeu_si512(weights + r * (kKeyBlock / 2), (__m512i)_mm512_cvtne2ps_pbh(w[1], w[0]));
+        _mm512_storeu_si512(weights + r * (kKeyBlock / 2) + kLanes, (__m512i)_mm512_cvtne2ps_pbh(w[3], w[2]));
+    }
+    const __m512 total = reduceRows(part, SumOf());
+    _mm512_storeu_ps(rowSum, _mm512_fmadd_ps(_mm512_loadu_ps(rowSum), rescale, total));
+    _mm512_storeu_ps(rowMax, now);
+    for (int r = 0; r < kGroupRows; ++r) {
+        const __m512 factor = _mm512_permutexvar_ps(_mm512_set1_epi32(r), rescale);
+        for (int64_t e = 0; e < Evp; e += kLanes) _mm512_storeu_ps(acc + r * Evp + e, _mm512_mul_ps(_mm512_loadu_ps(acc + r * Evp + e), factor));
+    }
+}
+
+// scores[r][0, 16 NC) = queries[r] . keys[.][0, 16 NC) over E2 pairs for kRows rows: raw float32 products.
 template <int NC>
-[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline void scoreGroup(const uint32_t* queries, int64_t E2, const uint32_t* keys,
-                                                                           int64_t keyPitch, __m512 scale, const int64_t* limit, bool masked,
-                                                                           float* rowMax, float* rowSum, float* rescale, uint32_t* weights) {
+[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline void scoreTile(const uint32_t* queries, int64_t E2, const uint32_t* keys, int64_t keyPitch,
+                                                                          float* scores) {
     __m512 sum[kRows][NC];
 #pragma GCC unroll 4
     for (int r = 0; r < kRows; ++r)
@@ -123,19 +164,19 @@ template <int NC>
     }
 #pragma GCC unroll 4
     for (int r = 0; r < kRows; ++r)
-        softmaxRow<NC>(sum[r], scale, limit[r], masked, rowMax[r], rowSum[r], rescale[r], weights + r * (kKeyBlock / 2));
+#pragma GCC unroll 4
+        for (int c = 0; c < NC; ++c) _mm512_storeu_ps(scores + r * kKeyBlock + c * kLanes, sum[r][c]);
 }
 
-// acc[r][0 .. 16 NV) = rescale[r] acc[r][..] + sum_m weights[r][m] . values[m][0 ..] over `pairs` key pairs, for
-// kRows rows (pitch Evp).
+// acc[r][0 .. 16 NV) += sum_m weights[r][m] . values[m][0 ..] over `pairs` key pairs, for kRows rows (pitch Evp).
 template <int NV>
 [[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline void valuePairTile(const uint32_t* weights, int64_t pairs, const uint32_t* values,
-                                                                              int64_t Evp, const float* rescale, float* acc) {
+                                                                              int64_t Evp, float* acc) {
     __m512 sum[kRows][NV];
 #pragma GCC unroll 4
     for (int r = 0; r < kRows; ++r)
 #pragma GCC unroll 4
-        for (int c = 0; c < NV; ++c) sum[r][c] = _mm512_mul_ps(_mm512_loadu_ps(acc + r * Evp + c * kLanes), _mm512_set1_ps(rescale[r]));
+        for (int c = 0; c < NV; ++c) sum[r][c] = _mm512_loadu_ps(acc + r * Evp + c * kLanes);
     for (int64_t m = 0; m < pairs; ++m)
 #pragma GCC unroll 4
         for (int r = 0; r < kRows; ++r)
@@ -213,38 +254,47 @@ inline void keyLimits(const Problem& pr, int64_t qa, int64_t r0, int64_t j0, int
     for (int r = 0; r < count; ++r) limit[r] = std::clamp<int64_t>(pr.causal ? qa + r0 + r + 1 - j0 : keys, 0, keys);
 }
 
-// One query block (rows [qa, qa + rows), queries paired and zero padded) by vdpbf16ps: kRows rows at a time.
+// One query block (rows [qa, qa + rows), queries paired and zero padded to 16 rows) by vdpbf16ps: per 16-row
+// group and key tile, the products kRows rows at a time (a causal group's rows stop at their last key), the
+// softmax of the 16 rows, then P V kRows rows at a time. `scores` holds a 16 x 64 float32 tile, `weights` its pairs.
 [[gnu::target(CWB_BF16_TARGET)]] void attendBlockDot(const Problem& pr, const Staged& st, const uint32_t* queries, int64_t qa, int64_t rows,
-                                                     float* acc, float* rowMax, float* rowSum, uint32_t* weights) {
-    const int64_t E2 = st.E2, Evp = st.Evp, rowsPadded = roundUp(rows, kRows);
+                                                     float* acc, float* rowMax, float* rowSum, uint32_t* weights, float* scores) {
+    const int64_t E2 = st.E2, Evp = st.Evp, rowsPadded = roundUp(rows, kGroupRows);
     const __m512 scale = _mm512_set1_ps(pr.scale);
     const int64_t tileKeyEnd = pr.causal ? std::min(pr.S, qa + rows) : pr.S;
     for (int64_t j0 = 0; j0 < tileKeyEnd; j0 += kKeyBlock) {
         const int64_t keys = std::min<int64_t>(kKeyBlock, tileKeyEnd - j0);
-        for (int64_t r0 = 0; r0 < rowsPadded; r0 += kRows) {
-            int64_t limit[kRows];
-            keyLimits(pr, qa, r0, j0, keys, kRows, limit);
-            const int64_t seen = limit[kRows - 1];
-            if (seen == 0) continue;  // no key of this tile for these rows: nothing changes
+        for (int64_t r0 = 0; r0 < rowsPadded; r0 += kGroupRows) {
+            int64_t limit[kGroupRows];
+            keyLimits(pr, qa, r0, j0, keys, kGroupRows, limit);
+            if (limit[kGroupRows - 1] == 0) continue;  // no key of this tile for these rows: nothing changes
+            // Scores a row does not see (columns past a subgroup's last key) are left as they were: masked below.
             const bool masked = limit[0] < kKeyBlock;
-            float rescale[kRows];
-            const uint32_t* qg = queries + r0 * E2;
-            const uint32_t* kg = st.keyPairs + j0;
-            switch ((seen + kLanes - 1) / kLanes) {  // 16-key columns any row of the group sees
-                case 1: scoreGroup<1>(qg, E2, kg, st.keyPitch, scale, limit, masked, rowMax + r0, rowSum + r0, rescale, weights); break;
-                case 2: scoreGroup<2>(qg, E2, kg, st.keyPitch, scale, limit, masked, rowMax + r0, rowSum + r0, rescale, weights); break;
-                case 3: scoreGroup<3>(qg, E2, kg, st.keyPitch, scale, limit, masked, rowMax + r0, rowSum + r0, rescale, weights); break;
-                default: scoreGroup<4>(qg, E2, kg, st.keyPitch, scale, limit, masked, rowMax + r0, rowSum + r0, rescale, weights); break;
+            for (int g = 0; g < kGroupRows; g += kRows) {
+                const int64_t seen = limit[g + kRows - 1];
+                const uint32_t* q = queries + (r0 + g) * E2;
+                const uint32_t* k = st.keyPairs + j0;
+                switch ((seen + kLanes - 1) / kLanes) {  // 16-key columns any row of the subgroup sees
+                    case 0: break;
+                    case 1: scoreTile<1>(q, E2, k, st.keyPitch, scores + g * kKeyBlock); break;
+                    case 2: scoreTile<2>(q, E2, k, st.keyPitch, scores + g * kKeyBlock); break;
+                    case 3: scoreTile<3>(q, E2, k, st.keyPitch, scores + g * kKeyBlock); break;
+                    default: scoreTile<4>(q, E2, k, st.keyPitch, scores + g * kKeyBlock); break;
+                }
             }
-            const int64_t pairs = (seen + 1) / 2;
-            for (int64_t c0 = 0; c0 < Evp; c0 += 4 * kLanes) {
-                const uint32_t* v = st.valuePairs + j0 / 2 * Evp + c0;
-                float* a = acc + r0 * Evp + c0;
-                switch (std::min<int64_t>(4, (Evp - c0) / kLanes)) {
-                    case 4: valuePairTile<4>(weights, pairs, v, Evp, rescale, a); break;
-                    case 3: valuePairTile<3>(weights, pairs, v, Evp, rescale, a); break;
-                    case 2: valuePairTile<2>(weights, pairs, v, Evp, rescale, a); break;
-                    default: valuePairTile<1>(weights, pairs, v, Evp, rescale, a); break;
+            softmaxRows16(scores, scale, limit, masked, rowMax + r0, rowSum + r0, acc + r0 * Evp, Evp, weights);
+            for (int g = 0; g < kGroupRows; g += kRows) {
+                const int64_t pairs = (limit[g + kRows - 1] + 1) / 2;
+                const uint32_t* w = weights + g * (kKeyBlock / 2);
+                for (int64_t c0 = 0; pairs > 0 && c0 < Evp; c0 += 4 * kLanes) {
+                    const uint32_t* v = st.valuePairs + j0 / 2 * Evp + c0;
+                    float* a = acc + (r0 + g) * Evp + c0;
+                    switch (std::min<int64_t>(4, (Evp - c0) / kLanes)) {
+                        case 4: valuePairTile<4>(w, pairs, v, Evp, a); break;
+                        case 3: valuePairTile<3>(w, pairs, v, Evp, a); break;
+                        case 2: valuePairTile<2>(w, pairs, v, Evp, a); break;
+                        default: valuePairTile<1>(w, pairs, v, Evp, a); break;
+                    }
                 }
             }
         }
@@ -267,8 +317,6 @@ inline void keyLimits(const Problem& pr, int64_t qa, int64_t r0, int64_t j0, int
     CWB_TILE(softTiles.store(t, base, stride), "tilestored %%tmm" #t ", (%0,%1,1)", "r"(base), "r"(static_cast<int64_t>(stride)) : "memory")
 #define CWB_TILE_ZERO(t) CWB_TILE(softTiles.zero(t), "tilezero %%tmm" #t)
 #define CWB_TILE_DP(c, a, b) CWB_TILE(softTiles.dot(c, a, b), "tdpbf16ps %%tmm" #b ", %%tmm" #a ", %%tmm" #c)
-constexpr int kAmxRows = 16;
-
 // Eight tiles of 16 rows x 64 bytes and the four instructions used, in scalar code (float32 sums of the products,
 // as tdpbf16ps up to its rounding).
 struct SoftTiles {
@@ -335,93 +383,22 @@ void amxStart() {
 }
 void amxEnd() { asm volatile("tilerelease" ::: "memory"); }
 
-// out[r] = op over the sixteen lanes of x[r], for sixteen rows at once: four levels of shuffles that halve the
-// lanes each row spans (45 instructions, every row in parallel, against 16 serial horizontal reductions).
-template <typename Op>
-[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline __m512 reduceRows(const __m512* x, Op op) {
-    __m512 y[8], z[4], w[2];
-#pragma GCC unroll 8
-    for (int i = 0; i < 8; ++i)  // y[i]: row 2i in 128-bit chunks 0-1, row 2i + 1 in chunks 2-3
-        y[i] = op(_mm512_shuffle_f32x4(x[2 * i], x[2 * i + 1], 0x44), _mm512_shuffle_f32x4(x[2 * i], x[2 * i + 1], 0xee));
-#pragma GCC unroll 4
-    for (int i = 0; i < 4; ++i)  // z[i]: row 4i + c in chunk c
-        z[i] = op(_mm512_shuffle_f32x4(y[2 * i], y[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)),
-                  _mm512_shuffle_f32x4(y[2 * i], y[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
-#pragma GCC unroll 2
-    for (int i = 0; i < 2; ++i)  // w[i]: chunk c holds rows 8i + c (lanes 0-1) and 8i + 4 + c (lanes 2-3)
-        w[i] = op(_mm512_shuffle_ps(z[2 * i], z[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_ps(z[2 * i], z[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
-    // lane 4c + k holds row c + 4k: put row r in lane r
-    const __m512 t = op(_mm512_shuffle_ps(w[0], w[1], _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_ps(w[0], w[1], _MM_SHUFFLE(3, 1, 3, 1)));
-    return _mm512_permutexvar_ps(_mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0), t);
-}
-
-struct MaxOf {
-    [[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] __m512 operator()(__m512 a, __m512 b) const { return _mm512_max_ps(a, b); }
-};
-struct SumOf {
-    [[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] __m512 operator()(__m512 a, __m512 b) const { return _mm512_add_ps(a, b); }
-};
-
-// Column c (16 keys) of row r of a 16 x 64 tile of raw products, scaled, and masked as softmaxRow does.
-[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline __m512 scoreOf(const float* scores, int r, int c, __m512 scale, const int64_t* limit,
-                                                                          bool masked) {
-    const __m512 s = _mm512_mul_ps(_mm512_loadu_ps(scores + r * kKeyBlock + c * kLanes), scale);
-    if (!masked) return s;
-    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __mmask16 keep = _mm512_cmp_epi32_mask(lane, _mm512_set1_epi32(static_cast<int>(limit[r] - c * kLanes)), _MM_CMPINT_LT);
-    return _mm512_mask_blend_ps(keep, _mm512_set1_ps(kNegInf), s);
-}
-
-// The online softmax of a 16-row group's 16 x 64 tile of raw products in `scores`, every row at once and without
-// branches on the data: scaled, masked as softmaxRow does, the rows' maxima, sums and accumulators' rescale as
-// vectors of the 16 rows, weights rounded to bfloat16 pairs into weights[r][0, 32), accumulators acc[r] rescaled.
-[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline void softmaxRows16(const float* scores, __m512 scale, const int64_t* limit, bool masked,
-                                                                              float* rowMax, float* rowSum, float* acc, int64_t Evp,
-                                                                              uint32_t* weights) {
-    const __m512 negInf = _mm512_set1_ps(kNegInf);
-    __m512 part[kAmxRows];
-#pragma GCC unroll 16
-    for (int r = 0; r < kAmxRows; ++r) part[r] = _mm512_max_ps(_mm512_max_ps(scoreOf(scores, r, 0, scale, limit, masked), scoreOf(scores, r, 1, scale, limit, masked)),
-                                                 _mm512_max_ps(scoreOf(scores, r, 2, scale, limit, masked), scoreOf(scores, r, 3, scale, limit, masked)));
-    const __m512 before = _mm512_loadu_ps(rowMax);
-    const __m512 now = _mm512_max_ps(before, reduceRows(part, MaxOf()));
-    const __m512 shift = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(now, negInf, _CMP_EQ_OQ), now, _mm512_setzero_ps());  // no key yet: 0
-    const __m512 rescale = expNonPositive(_mm512_sub_ps(before, shift));  // 0 where before is -inf
-#pragma GCC unroll 16
-    for (int r = 0; r < kAmxRows; ++r) {
-        const __m512 rowShift = _mm512_permutexvar_ps(_mm512_set1_epi32(r), shift);
-        __m512 w[4];
-#pragma GCC unroll 4
-        for (int c = 0; c < 4; ++c) w[c] = expNonPositive(_mm512_sub_ps(scoreOf(scores, r, c, scale, limit, masked), rowShift));
-        part[r] = _mm512_add_ps(_mm512_add_ps(w[0], w[1]), _mm512_add_ps(w[2], w[3]));
-        _mm512_storeu_si512(weights + r * (kKeyBlock / 2), (__m512i)_mm512_cvtne2ps_pbh(w[1], w[0]));
-        _mm512_storeu_si512(weights + r * (kKeyBlock / 2) + kLanes, (__m512i)_mm512_cvtne2ps_pbh(w[3], w[2]));
-    }
-    const __m512 total = reduceRows(part, SumOf());
-    _mm512_storeu_ps(rowSum, _mm512_fmadd_ps(_mm512_loadu_ps(rowSum), rescale, total));
-    _mm512_storeu_ps(rowMax, now);
-    for (int r = 0; r < kAmxRows; ++r) {
-        const __m512 factor = _mm512_permutexvar_ps(_mm512_set1_epi32(r), rescale);
-        for (int64_t e = 0; e < Evp; e += kLanes) _mm512_storeu_ps(acc + r * Evp + e, _mm512_mul_ps(_mm512_loadu_ps(acc + r * Evp + e), factor));
-    }
-}
-
 // One query block (rows [qa, qa + rows), queries paired and zero padded to 16 rows) by AMX tiles; `scores` holds a
 // 16 x 64 float32 tile and `weights` its 16 x 32 pairs.
 template <bool Soft>
 [[gnu::target(CWB_BF16_TARGET)]] void attendBlockAmx(const Problem& pr, const Staged& st, const uint32_t* queries, int64_t qa, int64_t rows,
                                                      float* acc, float* rowMax, float* rowSum, uint32_t* weights, float* scores) {
-    const int64_t E2 = st.E2, Evp = st.Evp, rowsPadded = roundUp(rows, kAmxRows);
+    const int64_t E2 = st.E2, Evp = st.Evp, rowsPadded = roundUp(rows, kGroupRows);
     const int64_t queryStride = E2 * 4, keyStride = st.keyPitch * 4, rowStride = Evp * 4;
     constexpr int64_t kScoreStride = kKeyBlock * 4, kWeightStride = kKeyBlock / 2 * 4;
     const __m512 scale = _mm512_set1_ps(pr.scale);
     const int64_t tileKeyEnd = pr.causal ? std::min(pr.S, qa + rows) : pr.S;
     for (int64_t j0 = 0; j0 < tileKeyEnd; j0 += kKeyBlock) {
         const int64_t keys = std::min<int64_t>(kKeyBlock, tileKeyEnd - j0);
-        for (int64_t r0 = 0; r0 < rowsPadded; r0 += kAmxRows) {
-            int64_t limit[kAmxRows];
-            keyLimits(pr, qa, r0, j0, keys, kAmxRows, limit);
-            const int64_t seen = limit[kAmxRows - 1];
+        for (int64_t r0 = 0; r0 < rowsPadded; r0 += kGroupRows) {
+            int64_t limit[kGroupRows];
+            keyLimits(pr, qa, r0, j0, keys, kGroupRows, limit);
+            const int64_t seen = limit[kGroupRows - 1];
             if (seen == 0) continue;
             const bool masked = limit[0] < kKeyBlock;
             CWB_TILE_ZERO(0);
@@ -493,28 +470,27 @@ bool bf16KernelApplies() {
     const Staged st = stage(pr, b, h, q1, s);
     const int64_t E2 = st.E2, Ev = pr.Ev, Evp = st.Evp;
     const TilePath amx = tilePathFor(pr);
-    const int64_t rowGroup = amx != TilePath::Off ? kAmxRows : kRows;
     auto* queries = reinterpret_cast<uint32_t*>(Scratch::floats(s.queries, kQueryBlock * E2));
-    auto* weights = reinterpret_cast<uint32_t*>(Scratch::floats(s.scores, kAmxRows * kKeyBlock / 2 + kAmxRows * kKeyBlock));
+    auto* weights = reinterpret_cast<uint32_t*>(Scratch::floats(s.scores, kGroupRows * kKeyBlock / 2 + kGroupRows * kKeyBlock));
     float* acc = Scratch::floats(s.acc, kQueryBlock * Evp);
     float rowMax[kQueryBlock], rowSum[kQueryBlock];
     const auto* qBase = static_cast<const BFloat16*>(pr.q.data) + b * pr.q.batch + h * pr.q.head;
     auto* out = static_cast<BFloat16*>(pr.out);
     if (amx == TilePath::Hardware) amxStart();
     for (int64_t qa = q0; qa < q1; qa += kQueryBlock) {
-        const int64_t rows = std::min<int64_t>(kQueryBlock, q1 - qa), rowsPadded = roundUp(rows, rowGroup);
+        const int64_t rows = std::min<int64_t>(kQueryBlock, q1 - qa), rowsPadded = roundUp(rows, kGroupRows);
         for (int64_t r = 0; r < rows; ++r) pairRow(qBase + (qa + r) * pr.q.row, pr.q.col, pr.E, queries + r * E2);
         std::fill(queries + rows * E2, queries + rowsPadded * E2, 0u);
         std::fill(acc, acc + rowsPadded * Evp, 0.0f);
         std::fill(rowMax, rowMax + kQueryBlock, kNegInf);
         std::fill(rowSum, rowSum + kQueryBlock, 0.0f);
-        float* scores = reinterpret_cast<float*>(weights + kAmxRows * kKeyBlock / 2);
+        float* scores = reinterpret_cast<float*>(weights + kGroupRows * kKeyBlock / 2);
         if (amx == TilePath::Hardware)
             attendBlockAmx<false>(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights, scores);
         else if (amx == TilePath::Soft)
             attendBlockAmx<true>(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights, scores);
         else
-            attendBlockDot(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights);
+            attendBlockDot(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights, scores);
         for (int64_t r = 0; r < rows; ++r) {
             const __m512 inverse = _mm512_set1_ps(1.0f / rowSum[r]);
             BFloat16* o = out + ((b * pr.L + qa + r) * pr.heads + h) * Ev;
@@ -529,8 +505,6 @@ bool bf16KernelApplies() {
 }
 
 #else
-TilePath setTilePath(TilePath path) { return std::exchange(chosenTilePath, path); }
-
 bool bf16KernelApplies() { return false; }
 TilePath setTilePath(TilePath path) { return path; }
 void attendChunkBf16(const Problem&, int64_t, int64_t, int64_t, int64_t, Scratch&) { std::abort(); }  // never: bf16KernelApplies() is false
