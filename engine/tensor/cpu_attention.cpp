@@ -1,5 +1,6 @@
-// CPU flash attention (see cpu_attention.h): per (batch, head, query chunk) task, the keys and values staged once
-// (float32 tiles, or bfloat16 pairs for AVX512-BF16), then 64 x 64 score tiles, an online softmax and P V in registers.
+// CPU flash attention (see cpu_attention.h): per (batch, head, query chunk) task, the keys and values staged once as
+// float32 tiles, then 64 x 64 score tiles, an online softmax and P V in registers; bfloat16 operands on AVX512-BF16
+// hosts go to cpu_attention_bf16.cpp instead.
 #include "tensor/cpu_attention.h"
 
 #include <algorithm>
@@ -12,10 +13,7 @@
 #include <type_traits>
 #include <vector>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
+#include "tensor/cpu_attention_kernels.h"
 #include "tensor/creation.h"
 #include "tensor/half.h"
 #include "tensor/shape.h"
@@ -27,18 +25,13 @@ namespace eng::tensor::cpuops {
 
 namespace {
 
+using namespace flash;
+
 // Sixteen floats: GCC's vector extension, one zmm register under AVX-512 (simd::run compiles the kernel per level),
 // two ymm or four xmm registers below it.
 // Every function taking or returning one is inlined, so GCC's note on the vector ABI does not apply.
 #pragma GCC diagnostic ignored "-Wpsabi"
 using V16 = float __attribute__((vector_size(64)));
-constexpr int kLanes = 16;
-constexpr int kKeyBlock = 64;    // keys per score tile: four vectors
-constexpr int kQueryBlock = 64;  // query rows per tile
-constexpr int kRows = 4;         // rows per register tile: 4 x 4 accumulators of the 32 zmm registers
-constexpr int64_t kMaxHeadDim = 256;
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-
 [[gnu::always_inline]] inline V16 load(const float* p) {
     V16 v;
     std::memcpy(&v, p, sizeof v);
@@ -49,38 +42,6 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 // in scalar first, since -0 + 0 is +0; sixteen x's in an initializer become sixteen masked inserts).
 using I16 = int32_t __attribute__((vector_size(64)));
 [[gnu::always_inline]] inline V16 splat(float x) { return __builtin_shuffle(V16{x}, I16{}); }
-
-struct Operand {
-    const void* data;
-    int64_t batch, head, row, col;  // element strides
-};
-
-// What one task needs: operand geometry and the float32 scratch tiles of the thread running it.
-struct Problem {
-    Operand q, k, v;
-    void* out;
-    int64_t heads, L, S, E, Ev;
-    bool causal;
-    float scale;
-};
-
-struct Scratch {
-    std::vector<float> keysT, staged, values, queries, scores, acc, rowMax, rowSum;
-    // `count` floats starting on a 64-byte line (loads of whole vectors then never straddle two lines).
-    static float* floats(std::vector<float>& buffer, int64_t count) {
-        if (buffer.size() < static_cast<size_t>(count + kLanes)) buffer.resize(static_cast<size_t>(count + kLanes));
-        const auto address = reinterpret_cast<uintptr_t>(buffer.data());
-        return buffer.data() + (((address + 63) & ~uintptr_t{63}) - address) / sizeof(float);
-    }
-    // A query block's online-softmax state: `count` accumulators zeroed, each row's maximum at -inf and sum at 0.
-    void startQueryBlock(float* accumulators, int64_t count) {
-        std::fill(accumulators, accumulators + count, 0.0f);
-        rowMax.assign(kQueryBlock, kNegInf);
-        rowSum.assign(kQueryBlock, 0.0f);
-    }
-};
-
-int64_t roundUp(int64_t n, int64_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
 // scores[r][0..64) = queries[r] . keysT[:, j0..j0+64) for kRows rows: E rank-1 updates of 16 accumulators.
 [[gnu::always_inline]] inline void scoreTile(const float* queries, int64_t E, const float* keysT, int64_t keyPitch, float* scores) {
@@ -237,143 +198,6 @@ template <typename T>
     }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define CWB_BF16_DOT 1
-// bfloat16 operands on AVX512-BF16 hosts (Cooper Lake, Sapphire Rapids, Zen 4): vdpbf16ps multiplies pairs of
-// bfloat16 into float32 lanes, twice the multiply-adds of a float32 FMA, with the operands' bits copied as they
-// are. Keys and values are stored as pairs along the summed dim (e for the scores, keys for P V); P is rounded to
-// bfloat16 for its product, as PyTorch's CPU flash kernel does; the scale multiplies the float32 scores.
-#define CWB_BF16_TARGET "avx512f,avx512bw,avx512dq,avx512vl,avx512bf16,avx2,fma,prefer-vector-width=512"
-
-[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline __m512 dotPairs(__m512 acc, uint32_t pair, const uint32_t* pairs) {
-    return _mm512_dpbf16_ps(acc, (__m512bh)_mm512_set1_epi32(static_cast<int>(pair)), (__m512bh)_mm512_loadu_si512(pairs));
-}
-
-// Two bfloat16 as one 32-bit pair: `low` in the low half, as vdpbf16ps reads element 2i and 2i + 1.
-inline uint32_t pairOf(BFloat16 low, BFloat16 high) { return static_cast<uint32_t>(low.bits) | (static_cast<uint32_t>(high.bits) << 16); }
-
-// pairs[0, (n + 1) / 2) of row[i * stride], a zero past n when n is odd.
-inline void pairRow(const BFloat16* row, int64_t stride, int64_t n, uint32_t* pairs) {
-    if (stride == 1 && n % 2 == 0) {  // a row of the projection: its bits are the pairs already
-        std::memcpy(pairs, row, static_cast<size_t>(n) * sizeof(BFloat16));
-        return;
-    }
-    for (int64_t i = 0; i + 1 < n; i += 2) pairs[i / 2] = pairOf(row[i * stride], row[(i + 1) * stride]);
-    if (n % 2) pairs[n / 2] = pairOf(row[(n - 1) * stride], BFloat16());
-}
-
-// acc[r][0 .. 16 NV) += sum_m weights[r][m] . values[m][0 ..] over `pairs` key pairs, for kRows rows (pitch Evp).
-template <int NV>
-[[gnu::target(CWB_BF16_TARGET), gnu::always_inline]] inline void valuePairTile(const uint32_t* weights, int64_t pairs, const uint32_t* values,
-                                                                              int64_t Evp, float* acc) {
-    __m512 sum[kRows][NV];
-#pragma GCC unroll 4
-    for (int r = 0; r < kRows; ++r)
-#pragma GCC unroll 4
-        for (int c = 0; c < NV; ++c) sum[r][c] = _mm512_loadu_ps(acc + r * Evp + c * kLanes);
-    for (int64_t m = 0; m < pairs; ++m)
-#pragma GCC unroll 4
-        for (int r = 0; r < kRows; ++r)
-#pragma GCC unroll 4
-            for (int c = 0; c < NV; ++c) sum[r][c] = dotPairs(sum[r][c], weights[r * (kKeyBlock / 2) + m], values + m * Evp + c * kLanes);
-#pragma GCC unroll 4
-    for (int r = 0; r < kRows; ++r)
-#pragma GCC unroll 4
-        for (int c = 0; c < NV; ++c) _mm512_storeu_ps(acc + r * Evp + c * kLanes, sum[r][c]);
-}
-
-[[gnu::target(CWB_BF16_TARGET)]] void attendChunkBf16(const Problem& pr, int64_t b, int64_t h, int64_t q0, int64_t q1, Scratch& s) {
-    const int64_t E2 = (pr.E + 1) / 2, Ev = pr.Ev, Evp = roundUp(Ev, kLanes);
-    const int64_t keyEnd = pr.causal ? std::min(pr.S, q1) : pr.S;
-    const int64_t keyPitch = roundUp(keyEnd, kKeyBlock);
-    // keyPairs[p][j]: key j's elements 2p and 2p + 1; valuePairs[m][c]: column c of keys 2m and 2m + 1; zero padded.
-    auto* keyPairs = reinterpret_cast<uint32_t*>(Scratch::floats(s.keysT, E2 * keyPitch));
-    auto* valuePairs = reinterpret_cast<uint32_t*>(Scratch::floats(s.values, keyPitch / 2 * Evp));
-    auto* staged = reinterpret_cast<uint32_t*>(Scratch::floats(s.staged, kLanes * E2));
-    const auto* kBase = static_cast<const BFloat16*>(pr.k.data) + b * pr.k.batch + h * pr.k.head;
-    const auto* vBase = static_cast<const BFloat16*>(pr.v.data) + b * pr.v.batch + h * pr.v.head;
-    for (int64_t p = 0; p < E2; ++p) std::fill(keyPairs + p * keyPitch + keyEnd, keyPairs + (p + 1) * keyPitch, 0u);
-    for (int64_t j0 = 0; j0 < keyEnd; j0 += kLanes) {
-        const int64_t count = std::min<int64_t>(kLanes, keyEnd - j0);
-        for (int64_t r = 0; r < count; ++r) pairRow(kBase + (j0 + r) * pr.k.row, pr.k.col, pr.E, staged + r * E2);
-        for (int64_t p = 0; p < E2; ++p)
-            for (int64_t r = 0; r < count; ++r) keyPairs[p * keyPitch + j0 + r] = staged[r * E2 + p];
-    }
-    std::fill(valuePairs, valuePairs + keyPitch / 2 * Evp, 0u);
-    for (int64_t m = 0; 2 * m < keyEnd; ++m) {
-        const BFloat16* even = vBase + 2 * m * pr.v.row;
-        const BFloat16* odd = 2 * m + 1 < keyEnd ? even + pr.v.row : nullptr;
-        for (int64_t c = 0; c < Ev; ++c) valuePairs[m * Evp + c] = pairOf(even[c * pr.v.col], odd ? odd[c * pr.v.col] : BFloat16());
-    }
-    auto* queries = reinterpret_cast<uint32_t*>(Scratch::floats(s.queries, kQueryBlock * E2));
-    auto* weights = reinterpret_cast<uint32_t*>(Scratch::floats(s.staged, kQueryBlock * kKeyBlock / 2));
-    float* scores = Scratch::floats(s.scores, kQueryBlock * kKeyBlock);
-    float* acc = Scratch::floats(s.acc, kQueryBlock * Evp);
-    const auto* qBase = static_cast<const BFloat16*>(pr.q.data) + b * pr.q.batch + h * pr.q.head;
-    auto* out = static_cast<BFloat16*>(pr.out);
-    const __m512 scale = _mm512_set1_ps(pr.scale);
-    for (int64_t qa = q0; qa < q1; qa += kQueryBlock) {
-        const int64_t rows = std::min<int64_t>(kQueryBlock, q1 - qa), rowsPadded = roundUp(rows, kRows);
-        for (int64_t r = 0; r < rows; ++r) pairRow(qBase + (qa + r) * pr.q.row, pr.q.col, pr.E, queries + r * E2);
-        std::fill(queries + rows * E2, queries + rowsPadded * E2, 0u);
-        s.startQueryBlock(acc, rowsPadded * Evp);
-        const int64_t tileKeyEnd = pr.causal ? std::min(pr.S, qa + rows) : pr.S;
-        for (int64_t j0 = 0; j0 < tileKeyEnd; j0 += kKeyBlock) {
-            const int64_t keys = std::min<int64_t>(kKeyBlock, tileKeyEnd - j0);
-            for (int64_t r0 = 0; r0 < rowsPadded; r0 += kRows) {
-                __m512 sum[kRows][4];
-#pragma GCC unroll 4
-                for (int r = 0; r < kRows; ++r)
-#pragma GCC unroll 4
-                    for (int c = 0; c < 4; ++c) sum[r][c] = _mm512_setzero_ps();
-                for (int64_t p = 0; p < E2; ++p) {
-                    const uint32_t* k = keyPairs + p * keyPitch + j0;
-#pragma GCC unroll 4
-                    for (int r = 0; r < kRows; ++r)
-#pragma GCC unroll 4
-                        for (int c = 0; c < 4; ++c) sum[r][c] = dotPairs(sum[r][c], queries[(r0 + r) * E2 + p], k + c * kLanes);
-                }
-#pragma GCC unroll 4
-                for (int r = 0; r < kRows; ++r)
-#pragma GCC unroll 4
-                    for (int c = 0; c < 4; ++c) _mm512_storeu_ps(scores + (r0 + r) * kKeyBlock + c * kLanes, _mm512_mul_ps(sum[r][c], scale));
-            }
-            onlineSoftmax(pr, s, scores, acc, Evp, rowsPadded, keys, qa, j0);
-            for (int64_t r = 0; r < rowsPadded; ++r)
-#pragma GCC unroll 2
-                for (int c = 0; c < 4; c += 2) {
-                    const __m512bh two = _mm512_cvtne2ps_pbh(_mm512_loadu_ps(scores + r * kKeyBlock + (c + 1) * kLanes),
-                                                             _mm512_loadu_ps(scores + r * kKeyBlock + c * kLanes));
-                    _mm512_storeu_si512(weights + r * (kKeyBlock / 2) + c * (kLanes / 2), (__m512i)two);
-                }
-            const int64_t keyPairsHere = (keys + 1) / 2;
-            for (int64_t r0 = 0; r0 < rowsPadded; r0 += kRows)
-                for (int64_t c0 = 0; c0 < Evp; c0 += 4 * kLanes) {
-                    const uint32_t* w = weights + r0 * (kKeyBlock / 2);
-                    const uint32_t* v = valuePairs + j0 / 2 * Evp + c0;
-                    float* a = acc + r0 * Evp + c0;
-                    switch (std::min<int64_t>(4, (Evp - c0) / kLanes)) {
-                        case 4: valuePairTile<4>(w, keyPairsHere, v, Evp, a); break;
-                        case 3: valuePairTile<3>(w, keyPairsHere, v, Evp, a); break;
-                        case 2: valuePairTile<2>(w, keyPairsHere, v, Evp, a); break;
-                        default: valuePairTile<1>(w, keyPairsHere, v, Evp, a); break;
-                    }
-                }
-        }
-        for (int64_t r = 0; r < rows; ++r) {
-            const float inverse = 1.0f / s.rowSum[r];
-            BFloat16* o = out + ((b * pr.L + qa + r) * pr.heads + h) * Ev;
-            for (int64_t e = 0; e < Ev; ++e) o[e] = BFloat16(acc[r * Evp + e] * inverse);
-        }
-    }
-}
-
-bool bf16DotApplies() {
-    static const bool host = __builtin_cpu_supports("avx512bf16");
-    return host && simdLevel() == SimdLevel::Avx512;
-}
-#endif
-
 Operand operandOf(const Tensor& t) { return {t.data(), t.stride(0), t.stride(1), t.stride(2), t.stride(3)}; }
 
 template <typename T>
@@ -385,18 +209,14 @@ void run(const Problem& pr, int64_t batch) {
     const int64_t chunks = std::clamp<int64_t>((wanted + heads - 1) / heads, 1, tiles);
     const int64_t tilesPerChunk = (tiles + chunks - 1) / chunks;
     const int64_t chunkCount = (tiles + tilesPerChunk - 1) / tilesPerChunk;
-#ifdef CWB_BF16_DOT
-    const bool dot = bf16DotApplies();
-#endif
+    const bool bf16Kernel = bf16KernelApplies();
     runOnWorkers(heads * chunkCount, [&](int64_t task) {
         // The last chunks first: under a causal mask they see the most keys.
         const int64_t chunk = chunkCount - 1 - task / heads, bh = task % heads;
         const int64_t q0 = chunk * tilesPerChunk * kQueryBlock, q1 = std::min(pr.L, q0 + tilesPerChunk * kQueryBlock);
         thread_local Scratch scratch;
-#ifdef CWB_BF16_DOT
         if constexpr (std::is_same_v<T, BFloat16>)
-            if (dot) return attendChunkBf16(pr, bh / pr.heads, bh % pr.heads, q0, q1, scratch);
-#endif
+            if (bf16Kernel) return attendChunkBf16(pr, bh / pr.heads, bh % pr.heads, q0, q1, scratch);
         simd::run([&] { attendChunk<T>(pr, bh / pr.heads, bh % pr.heads, q0, q1, scratch); });
     });
 }

@@ -12,6 +12,7 @@
 
 #include "tensor/conversion.h"
 #include "tensor/cpu_attention.h"
+#include "tensor/cpu_attention_kernels.h"
 #include "tensor/creation.h"
 #include "tensor/nn_functional.h"
 #include "tensor/random.h"
@@ -91,6 +92,27 @@ TEST(CpuAttention, ReadsPermutedViewsOnEverySimdLevel) {
                             fmt::format("{} scale {}", simdLevelName(level), scale));
         setSimdLevel(before);
     }
+}
+
+// The AMX path's own code (16-row groups, tile products, the softmax of 16 rows at once) on the scalar model of the
+// tiles, so that hosts without AMX test it too: whole-tile head dims, causal or not, odd lengths, permuted views.
+TEST(CpuAttention, AmxPathOnTheTileModel) {
+    if (!cpuops::flash::bf16KernelApplies()) GTEST_SKIP() << "no AVX512-BF16 here";
+    const cpuops::flash::TilePath before = cpuops::flash::setTilePath(cpuops::flash::TilePath::Soft);
+    const Case cases[] = {{2, 3, 70, 133, 32, 48}, {1, 2, 133, 70, 64, 64}, {1, 1, 129, 129, 96, 208}, {2, 1, 5, 300, 32, 16}};
+    for (const Case& c : cases)
+        for (bool causal : {false, true}) {
+            const Tensor q = to(randn({c.B, c.H, c.L, c.E}), DType::BFloat16), k = to(randn({c.B, c.H, c.S, c.E}), DType::BFloat16);
+            const Tensor v = to(randn({c.B, c.H, c.S, c.Ev}), DType::BFloat16);
+            const double scale = 1.0 / std::sqrt(static_cast<double>(c.E));
+            const std::string what = fmt::format("tiles B{} H{} L{} S{} E{} Ev{} causal {}", c.B, c.H, c.L, c.S, c.E, c.Ev, causal);
+            expectAttention(cpuops::flashAttention(q, k, v, causal, scale), q, k, v, causal, scale, toleranceFor(DType::BFloat16), what);
+        }
+    const Tensor qkv = permute(to(randn({2, 150, 3, 3, 64}), DType::BFloat16), {2, 0, 3, 1, 4});
+    const Tensor q = select(qkv, 0, 0), k = select(qkv, 0, 1), v = select(qkv, 0, 2);
+    for (double scale : {0.125, 2.0})
+        expectAttention(cpuops::flashAttention(q, k, v, true, scale), q, k, v, true, scale, toleranceFor(DType::BFloat16), fmt::format("tiles, views, scale {}", scale));
+    cpuops::flash::setTilePath(before);
 }
 
 // F.scaled_dot_product_attention takes the kernel for 4-D CPU operands without a mask and leaves PyTorch's flash
