@@ -2,10 +2,14 @@
 // matmul/mm/bmm/linear on CUDA tensors; cuBLASLt matmuls with bias/activation epilogues for compiled linears.
 #include "cuda/blas.h"
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -37,6 +41,19 @@ struct DeviceBlas {
     void* workspace = nullptr;  // never freed: the handles keep using it
 };
 
+// CWB_EAGER_KERNEL_LOG=1 also prints what starting cuBLAS costs and each cuBLASLt plan's first call (on stderr).
+bool blasLogEnabled() {
+    static const bool enabled = [] {
+        const char* setting = std::getenv("CWB_EAGER_KERNEL_LOG");
+        return setting != nullptr && std::atoi(setting) != 0;
+    }();
+    return enabled;
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 DeviceBlas& blasFor(DeviceContext& context) {
     static std::mutex mutex;
     static auto& devices = *new std::vector<std::unique_ptr<DeviceBlas>>();  // leaked, as the contexts are
@@ -44,19 +61,49 @@ DeviceBlas& blasFor(DeviceContext& context) {
     const auto index = static_cast<size_t>(context.index());
     if (devices.size() <= index) devices.resize(index + 1);
     if (!devices[index]) {
+        auto start = std::chrono::steady_clock::now();
         context.makeCurrent();
         auto blas = std::make_unique<DeviceBlas>();
         blas->workspace = context.allocate(kWorkspaceBytes);
+        cublas();  // (loads libcublas, and libcublasLt which it needs)
+        const double load = millisecondsSince(start);
+        start = std::chrono::steady_clock::now();
         checkBlas(cublas().cublasCreate_v2(&blas->handle), "cublasCreate");
         // cublasSetStream resets the workspace to cuBLAS's own pool, so the workspace is set after it.
         checkBlas(cublas().cublasSetStream_v2(blas->handle, static_cast<cudaStream_t>(context.stream())), "cublasSetStream");
         checkBlas(cublas().cublasSetWorkspace_v2(blas->handle, blas->workspace, kWorkspaceBytes), "cublasSetWorkspace");
         // PyTorch keeps float32 matmuls in full precision unless allow_tf32 is set.
         checkBlas(cublas().cublasSetMathMode(blas->handle, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+        const double create = millisecondsSince(start);
+        start = std::chrono::steady_clock::now();
         checkBlas(cublasLt().cublasLtCreate(&blas->lt), "cublasLtCreate");
+        if (blasLogEnabled())
+            std::fprintf(stderr, "[cwb blas] device %zu: workspace and libraries loaded in %.1f ms, cublasCreate %.1f ms, cublasLtCreate %.1f ms\n",
+                         index, load, create, millisecondsSince(start));
         devices[index] = std::move(blas);
     }
     return *devices[index];
+}
+
+// The prewarm threads (prewarmBlas), joined at exit so that none is still inside cuBLAS while the process ends.
+struct PrewarmThreads {
+    std::mutex mutex;
+    std::vector<bool> started;
+    std::vector<std::thread> threads;
+    void joinAll() {
+        std::vector<std::thread> running;
+        {
+            std::lock_guard lock(mutex);
+            running.swap(threads);
+        }
+        for (std::thread& thread : running) thread.join();
+    }
+    ~PrewarmThreads() { joinAll(); }
+};
+
+PrewarmThreads& prewarmThreads() {
+    static PrewarmThreads threads;
+    return threads;
 }
 
 cublasHandle_t handleFor(DeviceContext& context) { return blasFor(context).handle; }
@@ -309,6 +356,24 @@ const LtPlan& planFor(LtPlans& plans, DeviceBlas& blas, DeviceContext& context, 
 
 }  // namespace
 
+void prewarmBlas(int device) {
+    PrewarmThreads& prewarm = prewarmThreads();
+    std::lock_guard lock(prewarm.mutex);
+    const auto index = static_cast<size_t>(device);
+    if (prewarm.started.size() <= index) prewarm.started.resize(index + 1, false);
+    if (prewarm.started[index]) return;
+    prewarm.started[index] = true;
+    prewarm.threads.emplace_back([device] {
+        try {
+            blasFor(DeviceContext::get(device));
+        } catch (const std::exception&) {
+            // (the first product on the device runs blasFor itself and reports the failure there)
+        }
+    });
+}
+
+void awaitBlasPrewarm() { prewarmThreads().joinAll(); }
+
 const char* epilogueName(Epilogue epilogue) {
     switch (epilogue) {
         case Epilogue::None: return "none";
@@ -333,12 +398,22 @@ void linearLt(int device, const LinearCall& call) {
     LtPlan plan;
     {
         std::lock_guard lock(mutex);
+        const size_t plansBefore = plans.size();
+        auto start = std::chrono::steady_clock::now();
         plan = planFor(plans, blas, context, device, call);
+        const double planning = millisecondsSince(start);
         // The descriptor is shared by calls of this shape; the bias pointer is set under the lock, just before use.
         if (hasBias(call.epilogue))
             checkBlas(cublasLt().cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &call.bias, sizeof call.bias),
                       "cublasLt BIAS_POINTER");
+        start = std::chrono::steady_clock::now();
         runPlan(blas, context, plan, plan.algo, call);
+        // A new plan's first call: the heuristic (or the stored choice) and the host side of its first launch,
+        // which loads the chosen kernel's module (lazy loading).
+        if (blasLogEnabled() && plans.size() != plansBefore)
+            std::fprintf(stderr, "[cwb blas] linear %lldx%lldx%lld type %d epilogue %s: plan %.1f ms, first call %.1f ms\n",
+                         static_cast<long long>(call.m), static_cast<long long>(call.n), static_cast<long long>(call.k),
+                         static_cast<int>(call.type), epilogueName(call.epilogue), planning, millisecondsSince(start));
     }
 }
 

@@ -27,6 +27,12 @@ struct GemmCall {
 
 void gemm(int device, const GemmCall& call);
 
+// Starts cuda:`device`'s cuBLAS and cuBLASLt (loading the libraries and making the handles, about 0.1 s) on a
+// background thread, once: a capture that defers a product calls it, so that the first compiled call finds them
+// ready. A product meanwhile waits for it; awaitBlasPrewarm waits for every one started (before a CUDA graph capture).
+void prewarmBlas(int device);
+void awaitBlasPrewarm();
+
 // What cuBLASLt applies to the product before storing it. Its GELU is the tanh approximation, so only
 // F.gelu(approximate='tanh') may use the GELU epilogues; exact GELU stays a generated kernel.
 enum class Epilogue { None, Bias, Relu, ReluBias, GeluTanh, GeluTanhBias };

@@ -3,6 +3,7 @@
 
 #include <optional>
 
+#include "cuda/blas.h"
 #include "cuda/driver_api.h"
 
 namespace eng::cuda {
@@ -11,6 +12,8 @@ using detail::check;
 using detail::driver;
 
 std::unique_ptr<CapturedGraph> CapturedGraph::capture(DeviceContext& device, const std::function<void()>& work, MemoryPool* pool) {
+    // (cuBLAS started on a background thread finishes first: its set-up is no work of the recording)
+    awaitBlasPrewarm();
     device.makeCurrent();
     auto stream = static_cast<CUstream>(device.stream());
     // Thread-local mode: other threads of the process may keep using CUDA while this one records, and this

@@ -2,6 +2,7 @@
 // scalar exponent, all through one launcher over the generated pointwise template (any strides).
 #include <algorithm>
 #include <iterator>
+#include <span>
 #include <string_view>
 #include <utility>
 
@@ -11,6 +12,7 @@
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/cuda_launch_memo.h"
+#include "tensor/deferred_fill.h"
 
 namespace eng::tensor::cudaops {
 
@@ -53,12 +55,9 @@ struct ScalarArgs {
 // family, variant and the operands' dtypes: makeSpec (run on the first launch of that key only) must give a spec of
 // out's and the inputs' dtypes whose expression and types follow from family, variant and those dtypes alone.
 template <class MakeSpec>
-void launchPointwise(std::string_view family, int64_t variant, const MakeSpec& makeSpec, const Tensor& out,
-                     const std::vector<Tensor>& rawInputs, ScalarArgs scalars = {}) {
+void launchPointwiseNow(std::string_view family, int64_t variant, const MakeSpec& makeSpec, const Tensor& out,
+                        std::span<const Tensor> inputs, ScalarArgs scalars) {
     const int64_t n = out.numel();
-    if (n == 0) return;
-    std::vector<Tensor> inputs;
-    for (const Tensor& t : rawInputs) inputs.push_back(onDeviceOf(t, out.device()));
     cudagen::PointwiseGeometry g;
     for (size_t d = 0; d < out.sizes().size(); ++d) {
         if (out.sizes()[d] == 1) continue;  // size-1 dims add nothing to any offset
@@ -87,6 +86,24 @@ void launchPointwise(std::string_view family, int64_t variant, const MakeSpec& m
         return cudagen::translationUnit(cudagen::pointwiseKernel(spec));
     };
     launchMemoized(context, key, source, gridFor(context, n), args.data());
+}
+
+// launchPointwiseNow, or inside a capture's DeferredFillScope its launch (and the kernel's compile, on a key's first
+// launch) deferred until out's elements are first touched (tensor/deferred_fill.h); the spec is taken now, so that the
+// deferred launch holds no reference to the caller's operands.
+template <class MakeSpec>
+void launchPointwise(std::string_view family, int64_t variant, const MakeSpec& makeSpec, const Tensor& out,
+                     const std::vector<Tensor>& rawInputs, ScalarArgs scalars = {}) {
+    if (out.numel() == 0) return;
+    std::vector<Tensor> inputs;
+    for (const Tensor& t : rawInputs) inputs.push_back(onDeviceOf(t, out.device()));
+    if (!deferringFills()) {
+        launchPointwiseNow(family, variant, makeSpec, out, inputs, scalars);
+        return;
+    }
+    fillOrDefer(out, inputs, [family, variant, spec = makeSpec(), scalars](const Tensor& o, std::span<const Tensor> in) {
+        launchPointwiseNow(family, variant, [&] { return spec; }, o, in, scalars);
+    });
 }
 
 // The fill value in the kernel's scalar slots: exact for int64 (i0) and for floats (s0).
@@ -130,7 +147,10 @@ Device commonDevice(std::initializer_list<Tensor> operands) {
 void copy(const Tensor& dst, const Tensor& src) {
     const Tensor source = onDeviceOf(src, dst.device());
     if (dst.dtype() == source.dtype() && dst.isContiguous() && source.isContiguous() && dst.sizes() == source.sizes()) {
-        if (dst.numel() > 0 && dst.data() != source.data()) contextFor(dst).copyDeviceToDevice(dst.data(), source.data(), dst.nbytes());
+        if (dst.numel() == 0 || (dst.storage() == source.storage() && dst.storageOffset() == source.storageOffset())) return;
+        auto copyBytes = [](const Tensor& o, std::span<const Tensor> in) { contextFor(o).copyDeviceToDevice(o.data(), in[0].data(), o.nbytes()); };
+        if (deferringFills()) fillOrDefer(dst, {source}, copyBytes);
+        else copyBytes(dst, std::span<const Tensor>(&source, 1));
         return;
     }
     launchPointwise(

@@ -2,6 +2,8 @@
 // through cuBLASLt with its epilogues).
 // Reductions permute the reduced dims last and make the input contiguous, so every kernel sees rows.
 #include <algorithm>
+#include <span>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -11,6 +13,7 @@
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/cuda_launch_memo.h"
+#include "tensor/deferred_fill.h"
 #include "tensor/shape.h"
 
 namespace eng::tensor::cudaops {
@@ -59,16 +62,24 @@ void reduce(cudagen::RowReduction kind, const Tensor& input, const std::vector<b
     const bool direct = out.isContiguous() && (!indices.defined() || indices.isContiguous());
     const Tensor target = direct ? out : empty(out.sizes(), out.dtype(), out.device());
     const Tensor targetIndices = !indices.defined() || direct ? indices : empty(indices.sizes(), indices.dtype(), indices.device());
-    cuda::DeviceContext& context = contextFor(input);
-    const void* in = rowsView.data();
-    void* o = target.data();
-    void* idx = targetIndices.defined() ? targetIndices.data() : nullptr;
-    long long rowCount = rows, colCount = cols;
-    void* args[] = {&in, &o, &idx, &rowCount, &colCount, &correction};
-    const KernelKey key = KernelKey(context, "row_reduction").add(static_cast<int64_t>(kind)).add(input.dtype()).add(out.dtype());
-    launchMemoized(
-        context, key, [&] { return cudagen::translationUnit(cudagen::rowReductionKernel(kind, input.dtype(), out.dtype())); },
-        rowGrid(context, rows), args);
+    auto launch = [kind, inType = input.dtype(), outType = out.dtype(), rows, cols, correction](const Tensor& o, const Tensor& rowsIn,
+                                                                                             const Tensor& idxOut) {
+        cuda::DeviceContext& context = contextFor(rowsIn);
+        const void* in = rowsIn.data();
+        void* op = o.data();
+        void* idx = idxOut.defined() ? idxOut.data() : nullptr;
+        long long rowCount = rows, colCount = cols;
+        double c = correction;
+        void* args[] = {&in, &op, &idx, &rowCount, &colCount, &c};
+        const KernelKey key = KernelKey(context, "row_reduction").add(static_cast<int64_t>(kind)).add(inType).add(outType);
+        launchMemoized(
+            context, key, [&] { return cudagen::translationUnit(cudagen::rowReductionKernel(kind, inType, outType)); }, rowGrid(context, rows),
+            args);
+    };
+    // Inside a capture the launch waits for the first touch of the result (tensor/deferred_fill.h); a reduction with
+    // indices writes two tensors and runs at once.
+    if (targetIndices.defined() || !deferringFills()) launch(target, rowsView, targetIndices);
+    else fillOrDefer(target, {rowsView}, [launch](const Tensor& o, std::span<const Tensor> in) { launch(o, in[0], Tensor()); });
     if (!direct) {
         copyInto(out, target);
         if (indices.defined()) copyInto(indices, targetIndices);
@@ -86,15 +97,19 @@ void softmax(const Tensor& out, const Tensor& input, int64_t dim, bool logarithm
     const int64_t rows = cols == 0 ? 0 : input.numel() / cols;
     if (rows == 0) return;
     Tensor result = empty(rowsView.sizes(), input.dtype(), input.device());
-    cuda::DeviceContext& context = contextFor(input);
-    const void* in = rowsView.data();
-    void* o = result.data();
-    long long rowCount = rows, colCount = cols;
-    void* args[] = {&in, &o, &rowCount, &colCount};
-    const KernelKey key = KernelKey(context, "row_softmax").add(input.dtype()).add(int64_t{logarithmic});
-    launchMemoized(
-        context, key, [&] { return cudagen::translationUnit(cudagen::rowSoftmaxKernel(input.dtype(), logarithmic)); }, rowGrid(context, rows),
-        args);
+    auto launch = [rows, cols, logarithmic](const Tensor& o, std::span<const Tensor> rowsIn) {
+        cuda::DeviceContext& context = contextFor(o);
+        const DType dtype = o.dtype();
+        const void* in = rowsIn[0].data();
+        void* op = o.data();
+        long long rowCount = rows, colCount = cols;
+        void* args[] = {&in, &op, &rowCount, &colCount};
+        const KernelKey key = KernelKey(context, "row_softmax").add(dtype).add(int64_t{logarithmic});
+        launchMemoized(
+            context, key, [&] { return cudagen::translationUnit(cudagen::rowSoftmaxKernel(dtype, logarithmic)); }, rowGrid(context, rows), args);
+    };
+    if (deferringFills()) fillOrDefer(result, {rowsView}, launch);
+    else launch(result, std::span<const Tensor>(&rowsView, 1));
     // Back to the input's dim order: result's dim k holds input dim order[k].
     Shape sizes(order.size()), strides(order.size());
     for (size_t k = 0; k < order.size(); ++k) {
@@ -156,6 +171,8 @@ void gemm(const Tensor& out, const Tensor& a, const Tensor& b) {
     const Tensor target = out.isContiguous() ? out : empty(out.sizes(), dtype, out.device());
     // Row-major C = A B is column-major C^T = B^T A^T: cuBLAS computes (n x m) = (n x k) (k x m).
     const BlasView left = batched ? asBatchedBlas(a) : asBlas(a), right = batched ? asBatchedBlas(b) : asBlas(b);
+    // The call without its pointers, which are taken where it runs (at once, or when a capture's deferred result is
+    // first touched: tensor/deferred_fill.h).
     cuda::GemmCall call;
     call.type = type;
     call.transposeA = right.transposed;
@@ -163,11 +180,8 @@ void gemm(const Tensor& out, const Tensor& a, const Tensor& b) {
     call.m = n;
     call.n = m;
     call.k = k;
-    call.a = right.owner.data();
     call.lda = right.ld;
-    call.b = left.owner.data();
     call.ldb = left.ld;
-    call.c = target.data();
     call.ldc = std::max<int64_t>(n, 1);
     if (batched) {
         call.batch = out.sizes()[0];
@@ -175,7 +189,19 @@ void gemm(const Tensor& out, const Tensor& a, const Tensor& b) {
         call.strideB = left.owner.strides()[0];
         call.strideC = m * n;
     }
-    cuda::gemm(normalizeDevice(out.device()).index(), call);
+    auto run = [call](const Tensor& c, std::span<const Tensor> operands) mutable {
+        call.a = operands[0].data();
+        call.b = operands[1].data();
+        call.c = c.data();
+        cuda::gemm(normalizeDevice(c.device()).index(), call);
+    };
+    const Tensor operands[] = {right.owner, left.owner};
+    if (deferringFills()) {
+        cuda::prewarmBlas(normalizeDevice(out.device()).index());
+        fillOrDefer(target, {right.owner, left.owner}, run);
+    } else {
+        run(target, operands);
+    }
     if (!target.isSameTensor(out)) copyInto(out, target);
 }
 
@@ -199,12 +225,23 @@ Tensor linearLt(const Tensor& x, const Tensor& weight, const Tensor& bias, cuda:
     call.k = weight.size(1);
     call.n = weight.size(0);
     call.m = x.numel() / call.k;
-    call.x = xc.data();
-    call.weight = wc.data();
-    call.bias = bc.defined() ? bc.data() : nullptr;
-    call.out = out.data();
     call.epilogue = epilogue;
-    cuda::linearLt(normalizeDevice(x.device()).index(), call);
+    // Pointers where the call runs: at once, or when a capture's deferred result is first touched.
+    auto run = [call](const Tensor& o, std::span<const Tensor> operands) mutable {
+        call.x = operands[0].data();
+        call.weight = operands[1].data();
+        call.bias = operands.size() > 2 ? operands[2].data() : nullptr;
+        call.out = o.data();
+        cuda::linearLt(normalizeDevice(o.device()).index(), call);
+    };
+    std::vector<Tensor> operands{xc, wc};
+    if (bc.defined()) operands.push_back(bc);
+    if (deferringFills()) {
+        cuda::prewarmBlas(normalizeDevice(x.device()).index());
+        fillOrDefer(out, std::move(operands), run);
+    } else {
+        run(out, operands);
+    }
     return out;
 }
 

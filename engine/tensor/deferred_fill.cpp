@@ -1,5 +1,5 @@
-// Deferred element loops: a table of storages whose fill has not run (with what it reads) and of storages that
-// pending fills read; Tensor::data() settles a storage before anyone touches its elements.
+// Deferred element loops (CPU loops and CUDA launches): a table of storages whose fill has not run (with what it
+// reads) and of storages that pending fills read; Tensor::data() settles a storage before anyone touches its elements.
 #include "tensor/deferred_fill.h"
 
 #include <cstdint>
@@ -74,12 +74,40 @@ std::optional<Pending> takeLocked(const Storage* storage) {
 DeferredFillScope::DeferredFillScope() : previous_(t_deferring) { t_deferring = true; }
 DeferredFillScope::~DeferredFillScope() { t_deferring = previous_; }
 
+bool deferringFills() { return t_deferring; }
+
+namespace {
+
+// Out and every input on one device (the CPU, or one CUDA device: its one stream keeps the settled launches in
+// order), out's storage held by out alone and read by none of the inputs.
+bool deferrable(const Tensor& out, const std::vector<Tensor>& inputs) {
+    if (!t_deferring || out.numel() == 0 || out.storage().use_count() != 1) return false;
+    const Device device = normalizeDevice(out.device());
+    if (device.type() != DeviceType::CPU && device.type() != DeviceType::CUDA) return false;
+    for (const Tensor& input : inputs)
+        if (normalizeDevice(input.device()) != device || input.storage() == out.storage()) return false;
+    return true;
+}
+
+}  // namespace
+
 void fillOrDefer(const Tensor& out, std::vector<Tensor> inputs, FillFunction fill) {
-    bool defer = t_deferring && out.device().type() == DeviceType::CPU && out.storage().use_count() == 1 && out.numel() > 0;
-    for (const Tensor& input : inputs) defer = defer && input.device().type() == DeviceType::CPU;
-    if (!defer) {
+    if (!deferrable(out, inputs)) {
         fill(out, inputs);
         return;
+    }
+    // Something already pending on out's storage (an earlier fill of part of it, or fills that read it) must run
+    // before this write: then out is no fresh result, and the fill runs now (its data() settles them first).
+    if (mayHaveEntry(out.storage().get())) {
+        bool pending = false;
+        {
+            const std::lock_guard<std::mutex> lock(g_mutex);
+            pending = g_pending.count(out.storage().get()) != 0;
+        }
+        if (pending) {
+            fill(out, inputs);
+            return;
+        }
     }
     Pending entry;
     entry.self = out.storage();

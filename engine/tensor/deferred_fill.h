@@ -1,6 +1,7 @@
-// Deferred element loops for the capture's example values: inside a DeferredFillScope an eager CPU kernel that
-// supports it allocates its result (geometry and dtype from the kernel's own rules) and leaves the loop that fills
-// it to run when the elements are first touched, so tracing a graph costs no work per element (Dynamo's FakeTensors).
+// Deferred element loops for the capture's example values: inside a DeferredFillScope an eager kernel that supports
+// it (CPU loops; CUDA launches, whose first one compiles the kernel) allocates its result (geometry and dtype from the
+// kernel's own rules) and leaves the work that fills it to run when the elements are first touched, so tracing a
+// graph costs no work per element and no kernel compile (Dynamo's FakeTensors).
 #pragma once
 
 #include <atomic>
@@ -28,11 +29,18 @@ private:
 /// The loop that writes a kernel's result `out` from `inputs` (the tensors it reads, as the kernel saw them).
 using FillFunction = std::function<void(const Tensor& out, std::span<const Tensor> inputs)>;
 
-/// Runs fill(out, inputs) now, or, inside a DeferredFillScope when out and every input are on the CPU and out owns
-/// its storage alone (a fresh result), when out's storage is first touched. Exactness: Tensor::data() is the only
-/// way to the elements, and touching any storage first runs the pending fills that read it (they see its contents
-/// as they were when the op ran) and its own pending fill; fill must not throw (the kernel's checks come before).
+/// Runs fill(out, inputs) now, or, inside a DeferredFillScope when out and every input are on one device (the CPU,
+/// or one CUDA device, where fills are launches on the device's one stream, so settling in order keeps eager's
+/// order) and out owns its storage alone, reads none of it and has nothing pending on it (a fresh result), when
+/// out's storage is first touched. Exactness: Tensor::data() is the only way to the elements (the device pointer a
+/// launch passes too), and touching any storage first runs the pending fills that read it (they see its contents
+/// as they were when the op ran) and its own pending fill; a CPU fill must not throw (the kernel's checks come
+/// before); a CUDA fill's failure (a kernel that does not compile) surfaces where the elements are first touched.
 void fillOrDefer(const Tensor& out, std::vector<Tensor> inputs, FillFunction fill);
+
+/// Whether fillOrDefer may defer on this thread now (inside a DeferredFillScope): CUDA kernels ask first, so that
+/// eager launches outside a capture build no closure.
+bool deferringFills();
 
 /// How many storages have pending fills or pending readers; Tensor::data() looks further only when it is not 0.
 extern std::atomic<int64_t> g_deferredStorages;

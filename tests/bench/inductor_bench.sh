@@ -6,6 +6,7 @@
 #   tests/bench/inductor_bench.sh package build-bench        # here: writes .bench/cwb_bench.tar.xz
 #   tests/bench/inductor_bench.sh run .bench                 # there: all workloads; or e.g. `run .bench B1 B4`
 #   tests/bench/inductor_bench.sh table RESULTS_DIR          # the table again, from the raw RESULT lines
+#   tests/bench/inductor_bench.sh compiled-cold .bench B1 B7 # there: cwb's compiled-only cold and warm first calls
 # BUNDLE is a folder holding cwb_bench.tar.xz or an unpacked bundle (cwb and its libraries), or a cwb binary.
 # Results (raw RESULT lines, stderr of each run) go to $BENCH_RESULTS (default $OUT/bench when $OUT is set,
 # else .bench/results); `run` appends, so several calls (e.g. workloads split across calls) build one table.
@@ -117,6 +118,33 @@ run() {
     table "$results"
 }
 
+# cwb alone, compiled mode only (no eager mode of the workload first, as a user's fresh process): per workload a
+# process with empty caches (cold) and one keeping them (warm), with CWB_COMPILE_PROFILE and CWB_EAGER_KERNEL_LOG
+# saying where the first call's time went; logs in RESULTS/compiled_cold_NAME.log, RESULT lines printed.
+compiled_cold() {
+    local bundle=${1:-$repo_root/.bench}
+    [[ $# -gt 0 ]] && shift
+    local workloads=("$@")
+    [[ ${#workloads[@]} -gt 0 ]] || workloads=(B1 B2 B3 B4 B6 B7)
+    local cwb results cache w pass
+    cwb=$(locate_cwb "$bundle")
+    results=$(results_dir)
+    mkdir -p "$results"
+    cd "$repo_root"
+    export LD_LIBRARY_PATH="$(dirname "$cwb"):$(cuda_library_dirs)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    for w in "${workloads[@]}"; do
+        cache=$(mktemp -d)
+        for pass in cold warm; do
+            echo "=== $w $pass" >>"$results/compiled_cold_$w.log"
+            CUDA_CACHE_PATH=$cache/nv CWB_KERNEL_CACHE_DIR=$cache/kernels CWB_COMPILE_PROFILE=1 CWB_EAGER_KERNEL_LOG=1 \
+                "$cwb" run "$script" --device "cuda,$w,modes=default,iters=5,warmup=1" >>"$results/compiled_cold_$w.log" 2>&1 ||
+                echo "RESULT cwb $w default error=exit status $? ($pass)" >>"$results/compiled_cold_$w.log"
+        done
+        rm -rf "$cache"
+        grep -h '^RESULT' "$results/compiled_cold_$w.log" | sed "s/^/$w cold, warm: /"
+    done
+}
+
 # One Markdown table from the RESULT lines of every *.out file in the results folder.
 table() {
     local results=${1:?usage: inductor_bench.sh table RESULTS_DIR}
@@ -169,5 +197,6 @@ case "${1:-}" in
     package) shift; package "$@" ;;
     run) shift; run "$@" ;;
     table) shift; table "$@" ;;
-    *) echo "usage: $0 package BUILD_DIR | run [BUNDLE] [WORKLOAD...] | table RESULTS_DIR" >&2; exit 2 ;;
+    compiled-cold) shift; compiled_cold "$@" ;;
+    *) echo "usage: $0 package BUILD_DIR | run [BUNDLE] [WORKLOAD...] | compiled-cold [BUNDLE] [WORKLOAD...] | table RESULTS_DIR" >&2; exit 2 ;;
 esac
