@@ -98,6 +98,7 @@ void configure(const Settings& next) {
 bool takes(size_t bytes) { return bytes >= kHugePage && blocks().active.load(std::memory_order_relaxed); }
 
 void* allocate(size_t bytes) {
+    if (bytes > SIZE_MAX - 2 * kHugePage) return nullptr;  // its rounding (and the alignment slack) would wrap
     Blocks& b = blocks();
     const size_t size = roundUp(bytes, kHugePage);
     bool hugePages = false;

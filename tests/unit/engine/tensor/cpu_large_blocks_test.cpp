@@ -46,6 +46,7 @@ TEST_F(CpuLargeBlocks, BlocksAreAlignedAndAFreedOneIsReusedForTheSameRoundedSize
     EXPECT_TRUE(blocks::release(c));
     int onStack = 0;
     EXPECT_FALSE(blocks::release(&onStack));  // not ours: the caller frees it
+    EXPECT_EQ(blocks::allocate(SIZE_MAX - 1), nullptr);  // no wrapped-around small block for an impossible size
 }
 
 TEST_F(CpuLargeBlocks, TheCacheKeepsAtMostItsSizeDroppingTheOldestBlocks) {
