@@ -29,7 +29,7 @@ void copySameDevice(const Tensor& dst, const Tensor& src) {
         const auto* from = static_cast<const char*>(src.data());
         parallelRanges(static_cast<int64_t>(dst.nbytes()), kEagerGrain * 4, [&](int64_t begin, int64_t end) {
             std::memcpy(to + begin, from + begin, static_cast<size_t>(end - begin));
-        }, 4096);
+        }, 4096, elementwiseRangesPerThread());
         return;
     }
     const Tensor expanded = expandTo(src, dst.sizes());

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -13,6 +14,7 @@
 
 #include "cuda/driver.h"
 #include "tensor/autograd/inference_mode.h"
+#include "tensor/cpu_large_blocks.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/deferred_fill.h"
 #include "tensor/error.h"
@@ -26,13 +28,23 @@ public:
     DeviceType type() const override { return DeviceType::CPU; }
     int deviceCount() const override { return 1; }
     void* allocate(size_t bytes, int) override {
-        // Aligned for vector loads; aligned_alloc wants a size that is a multiple of the alignment.
-        const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-        void* data = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
+        // Large blocks: mappings of our own, huge-page advised and reused when freed (cpu_large_blocks.h). Others:
+        // aligned for vector loads; aligned_alloc wants a size that is a multiple of the alignment.
+        void* data = nullptr;
+        if (cpublocks::takes(bytes)) {
+            data = cpublocks::allocate(bytes);
+        } else {
+            const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+            data = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
+        }
         if (!data) throw AllocationError(fmt::format("DefaultCPUAllocator: can't allocate memory: you tried to allocate {} bytes.", bytes));
         return data;
     }
-    void deallocate(void* data, int) override { std::free(data); }
+    void deallocate(void* data, int) override {
+        // Large blocks start on a 2 MiB boundary, which few malloc'd blocks do: only those are looked up.
+        if (reinterpret_cast<uintptr_t>(data) % cpublocks::kHugePage == 0 && cpublocks::release(data)) return;
+        std::free(data);
+    }
     void copyFromHost(void* dst, const void* src, size_t bytes, int) override { std::memcpy(dst, src, bytes); }
     void copyToHost(void* dst, const void* src, size_t bytes, int) override { std::memcpy(dst, src, bytes); }
 

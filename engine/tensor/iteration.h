@@ -51,7 +51,8 @@ public:
     template <typename Body>
     void forEachChunkParallel(const Body& body) const {
         if (outputOverlapsInput_) return forEachChunk(body);
-        parallelRanges(numel_, kEagerGrain, [&](int64_t begin, int64_t end) { forEachChunkIn(begin, end, body); }, 64);
+        parallelRanges(numel_, kEagerGrain, [&](int64_t begin, int64_t end) { forEachChunkIn(begin, end, body); }, 64,
+                       elementwiseRangesPerThread());
     }
 
     // The chunks of elements [begin, end) of the iteration order (fastest dim first): the first and last may be

@@ -92,7 +92,7 @@ void run(UnaryOp op, const float* in, float* out, int64_t n) {
             case SimdLevel::Baseline: return lanes4(v.sse, in + begin, out + begin, end - begin);
         }
     };
-    parallelRanges(n, kEagerGrain, range, 16);
+    parallelRanges(n, kEagerGrain, range, 16, elementwiseRangesPerThread());
 #else
     (void)op, (void)in, (void)out, (void)n;
 #endif

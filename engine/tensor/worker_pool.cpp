@@ -134,6 +134,18 @@ std::atomic<int>& threadCountSetting() {
 
 int workerThreadCount() { return threadCountSetting().load(std::memory_order_relaxed); }
 
+int elementwiseRangesPerThread() {
+    static const int ranges = [] {
+        if (const char* env = std::getenv("CWB_EAGER_RANGES_PER_THREAD")) {
+            char* end = nullptr;
+            const long value = std::strtol(env, &end, 10);
+            if (end != env && *end == '\0' && value > 0) return static_cast<int>(std::min(value, 64L));
+        }
+        return 4;
+    }();
+    return ranges;
+}
+
 void setWorkerThreadCount(int count) {
     threadCountSetting().store(static_cast<int>(std::clamp<long>(count, 1, kMaxThreads)), std::memory_order_relaxed);
 }

@@ -23,13 +23,21 @@ void runOnWorkers(int64_t taskCount, const std::function<void(int64_t)>& task);
 /// costs more to wake than the work it would take.
 constexpr int64_t kEagerGrain = 32768;
 
+/// Ranges per thread for element-wise loops, whose results do not depend on where ranges start: with one range a
+/// thread, the job lasts as long as its latest-woken thread; with several, the threads that start first take the
+/// ranges of those that start late. CWB_EAGER_RANGES_PER_THREAD, else 4.
+int elementwiseRangesPerThread();
+
 /// fn(begin, end) over consecutive ranges covering [0, total), on up to workerThreadCount() threads, each range
-/// holding at least `grain` items (one range, on the calling thread, when total < 2 * grain). Ranges start at
-/// multiples of `align` so that vector loops see the same element positions as on one thread.
+/// holding at least `grain` items (one range, on the calling thread, when total < 2 * grain), at most
+/// `rangesPerThread` ranges a thread. Ranges start at multiples of `align` so that vector loops see the same element
+/// positions as on one thread.
 template <typename Fn>
-void parallelRanges(int64_t total, int64_t grain, const Fn& fn, int64_t align = 1) {
+void parallelRanges(int64_t total, int64_t grain, const Fn& fn, int64_t align = 1, int64_t rangesPerThread = 1) {
     const int64_t byWork = total / (grain > 0 ? grain : 1);
-    const int64_t tasks = byWork < workerThreadCount() ? byWork : workerThreadCount();
+    const int64_t threads = workerThreadCount();
+    const int64_t most = threads > 1 ? threads * (rangesPerThread > 1 ? rangesPerThread : 1) : 1;
+    const int64_t tasks = byWork < most ? byWork : most;
     if (tasks <= 1) {
         if (total > 0) fn(int64_t{0}, total);
         return;

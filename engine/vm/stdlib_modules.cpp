@@ -1,6 +1,8 @@
 // The few standard-library modules such programs import: math (functions and constants), copy
-// (copy/deepcopy of containers; tensors are cloned by deepcopy, as torch does), time (clocks for benchmarks) and
-// _types (the native half of the types polyfill).
+// (copy/deepcopy of containers; tensors are cloned by deepcopy, as torch does), time and resource (clocks and the
+// process's CPU time and page faults, for benchmarks) and _types (the native half of the types polyfill).
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -151,6 +153,36 @@ void installStdlib(Interpreter& vm) {
     });
     time->attributes["time"] = makeNative("time", [secondsSince](Interpreter&, CallArgs&) {
         return Value(secondsSince(std::chrono::system_clock::now()));
+    });
+    time->attributes["process_time"] = makeNative("process_time", [](Interpreter&, CallArgs&) {
+        timespec now{};
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+        return Value(static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec));
+    });
+
+    // resource.getrusage(RUSAGE_SELF | RUSAGE_THREAD): CPython's struct_rusage fields (times in seconds, ru_maxrss in
+    // KiB), so that a benchmark can count the page faults and system time of what it times.
+    auto resource = std::make_shared<ModuleObject>("resource");
+    vm.modules()["resource"] = Value(resource);
+    resource->attributes["RUSAGE_SELF"] = Value(int64_t{RUSAGE_SELF});
+    resource->attributes["RUSAGE_THREAD"] = Value(int64_t{RUSAGE_THREAD});
+    auto rusageClass = std::make_shared<ClassObject>("struct_rusage", vm.builtinClass("object"));
+    rusageClass->module = "resource";
+    resource->attributes["getrusage"] = makeNative("getrusage", [rusageClass](Interpreter&, CallArgs& a) {
+        const int64_t who = a.positional.empty() ? int64_t{RUSAGE_SELF} : a.positional[0].asInt();
+        if (who != RUSAGE_SELF && who != RUSAGE_THREAD) raise("ValueError", "invalid who parameter");
+        rusage usage{};
+        getrusage(static_cast<int>(who), &usage);
+        auto seconds = [](const timeval& t) { return Value(static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec)); };
+        auto result = std::make_shared<InstanceObject>(rusageClass);
+        result->attributes["ru_utime"] = seconds(usage.ru_utime);
+        result->attributes["ru_stime"] = seconds(usage.ru_stime);
+        result->attributes["ru_maxrss"] = Value(static_cast<int64_t>(usage.ru_maxrss));
+        result->attributes["ru_minflt"] = Value(static_cast<int64_t>(usage.ru_minflt));
+        result->attributes["ru_majflt"] = Value(static_cast<int64_t>(usage.ru_majflt));
+        result->attributes["ru_nvcsw"] = Value(static_cast<int64_t>(usage.ru_nvcsw));
+        result->attributes["ru_nivcsw"] = Value(static_cast<int64_t>(usage.ru_nivcsw));
+        return Value(result);
     });
 }
 
