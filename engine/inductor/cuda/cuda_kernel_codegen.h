@@ -43,6 +43,9 @@ struct CudaTuning {
     /// Kernels with reductions over their outer range write per-piece partials (one piece per block row of
     /// threads), so their grid is capped near one wave: this many threads per multiprocessor (0: 1024).
     int partialThreadsPerSm = 0;
+    /// With partials in registers and several rows of threads a block, the rows combine their partials in shared
+    /// memory and the block writes one piece (`block_partials=0`: a piece a row of threads, as before).
+    bool blockPartials = true;
     /// Caps other kernels' grids at this many full waves of resident blocks, the grid-stride loops doing the rest
     /// (0: no cap, a block per piece of work as Triton launches; on the H100 a cap of 8 waves made B1 3% and B2 4%
     /// slower).

@@ -494,6 +494,13 @@ TEST_F(CudaCodegenCompile, ColumnPartialsCombinedInTheBlock) {
     EXPECT_EQ(shape.gridX, 512u);
     EXPECT_EQ(code.pieces(shape), 512);
     EXPECT_EQ(code.workspaceBytes(shape, {}), size_t{3} * 512 * 768 * 8);
+    // block_partials=0: a piece a row of threads (2048), for measuring against.
+    CudaTuning rows;
+    rows.blockPartials = false;
+    const CudaKernelCode apart = compiles(cudatest::layerNormBackwardLike(8192, 768, DType::BFloat16), rows);
+    EXPECT_FALSE(apart.piecePerBlock);
+    EXPECT_EQ(apart.source.find("cwb_combine"), std::string::npos);
+    EXPECT_EQ(apart.pieces(apart.launchShape({}, 132)), 2048);
     // Whole vector steps (rows of 512 float32: 32 threads, 4 steps each): no column check.
     const CudaKernelCode whole = compiles(cudatest::layerNormBackwardLike(1000, 512, DType::Float32));
     EXPECT_TRUE(whole.piecePerBlock);

@@ -319,6 +319,8 @@ TEST_F(CudaCodegenRun, ColumnPartialsCombinedInTheBlock) {
                 SCOPED_TRACE(fmt::format("{} {}x{}", tensor::dtypeName(dtype), rows, cols));
                 runAndCompare(cudatest::layerNormBackwardLike(rows, cols, dtype), {}, options);
             }
+    options.tuning.blockPartials = false;  // block_partials=0: a piece a row of threads
+    runAndCompare(cudatest::layerNormBackwardLike(257, 768, DType::BFloat16), {}, options);
 }
 
 TEST_F(CudaCodegenRun, LaterPassesSeeEarlierStores) {
