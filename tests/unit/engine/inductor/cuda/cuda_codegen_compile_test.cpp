@@ -215,6 +215,10 @@ TEST_F(CudaCodegenCompile, CatPiecesOfWholeVectorsLoadVectors) {
     EXPECT_EQ(count(narrow, "{  // the same on every lane of the vector"), 2) << narrow;
     EXPECT_EQ(count(narrow, "cwb_load(grads["), 3) << narrow;
     EXPECT_EQ(narrow.find("grads_v0"), std::string::npos) << narrow;
+    // Heads of 4 elements 8 apart (padded rows): every lane 0 is on a vector boundary, but lanes 4-7 are the next head.
+    const std::string padded = bodyOf(compiles(cudatest::catOfHeadViews(2, 16, 6, 4, false, 8)));
+    EXPECT_EQ(count(padded, "cwb_load(grads["), 3) << padded;
+    EXPECT_EQ(padded.find("grads_v0"), std::string::npos) << padded;
     // Unequal pieces of whole vectors, bf16 (8) and float32 (4): every piece's load a vector.
     for (auto [sizes, dtype] : {std::pair{std::vector<int64_t>{8, 16, 24}, DType::BFloat16}, std::pair{std::vector<int64_t>{4, 8, 12}, DType::Float32}}) {
         const std::string pieces = bodyOf(compiles(cudatest::catOfPieces(5, sizes, dtype)));

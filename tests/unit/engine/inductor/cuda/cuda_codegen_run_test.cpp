@@ -144,8 +144,8 @@ TEST_F(CudaCodegenRun, StoreVectorsAlongTheInnermostDim) {
 
 TEST_F(CudaCodegenRun, CatPiecesOfWholeVectorsLoadVectors) {
     // Cats whose pieces are whole vectors (one branch a vector, 16-byte loads), pieces read through heads of 64 (both
-    // layouts) or 4 (branches, element loads), a piece ending inside a vector (the where lane by lane); each also
-    // with where_vectors=0 and on unaligned buffers.
+    // layouts) or 4 (branches, element loads; also 8 apart in padded rows), a piece ending inside a vector (the where
+    // lane by lane); each also with where_vectors=0 and on unaligned buffers.
     RunOptions lanes, offset;
     lanes.tuning.whereVectors = false;
     offset.offsetElements = 1;
@@ -157,6 +157,7 @@ TEST_F(CudaCodegenRun, CatPiecesOfWholeVectorsLoadVectors) {
         runAndCompare(catOfHeadViews(2, 5, 12, 64, true), {}, options);
         runAndCompare(catOfHeadViews(3, 4, 6, 4, false), {}, options);
         runAndCompare(catOfHeadViews(3, 4, 6, 4, true), {}, options);
+        runAndCompare(catOfHeadViews(3, 4, 6, 4, false, 8), {}, options);
     }
     runAndCompare(catOfThreeSlices(65, 768), {});
 }

@@ -195,18 +195,19 @@ inline Kernel catOfPieces(int64_t rows, const std::vector<int64_t>& sizes, DType
 
 // The GPT-2 step's q/k/v gradient cat: out[x0, x1, x2] of [batch, rows, 3 * heads * dim] (bf16) from the three
 // [batch, rows, heads * dim] views of one gradient buffer, read through their heads (c // dim, c % dim): the flash
-// layout [3, batch, rows, heads, dim], or with `transposed` [3, batch, heads, rows, dim].
-inline Kernel catOfHeadViews(int64_t batch, int64_t rows, int64_t heads, int64_t dim, bool transposed) {
+// layout [3, batch, rows, heads, dim], or with `transposed` [3, batch, heads, rows, dim]; `pitch` (flash layout only)
+// spaces the heads that far apart instead of `dim` (each head's first `dim` elements of a padded row).
+inline Kernel catOfHeadViews(int64_t batch, int64_t rows, int64_t heads, int64_t dim, bool transposed, int64_t pitch = 0) {
     Kernel k;
     k.name = "cwb_poi_cat_head_views";
     k.buffers = {buffer("grads", DType::BFloat16, true, false), buffer("out0", DType::BFloat16, false, true)};
-    const int64_t width = heads * dim, piece = batch * rows * width;
+    const int64_t width = heads * dim, stride = pitch ? pitch : dim, piece = batch * rows * heads * stride;
     k.outerRanges = {c(batch), c(rows), c(3 * width)};
     ExprPtr value;
     for (int64_t i = 3; i-- > 0;) {
         const Index col = modulo(x(2) + c(0), c(width)), head = floorDiv(col, c(dim)), d = modulo(col, c(dim));
         const Index at = transposed ? c(i * piece) + x(0) * c(piece / batch) + head * c(rows * dim) + x(1) * c(dim) + d
-                                    : c(i * piece) + x(0) * c(rows * width) + x(1) * c(width) + head * c(dim) + d;
+                                    : c(i * piece) + x(0) * c(rows * heads * stride) + x(1) * c(heads * stride) + head * c(stride) + d;
         ExprPtr load0 = load(0, at, DType::BFloat16);
         value = value ? where(binary(ElementOp::Lt, indexValue(x(2), DType::Int64), constantInt((i + 1) * width, DType::Int64)), load0, value) : load0;
     }
