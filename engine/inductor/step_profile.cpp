@@ -39,7 +39,10 @@ public:
         for (const auto& row : rows) all += row.second.seconds;
         std::string text = fmt::format("cwb step profile (CWB_PROFILE_STEPS): {:.3f} ms in {} distinct steps, largest first\n",
                                        all * 1e3, rows.size());
-        for (size_t i = 0; i < rows.size() && i < 60; ++i)
+        // CWB_PROFILE_ROWS=N: more (or fewer) rows than the largest 60, e.g. to find a small kernel of every layer.
+        const char* shown = std::getenv("CWB_PROFILE_ROWS");
+        const size_t limit = shown && *shown ? std::strtoull(shown, nullptr, 10) : 60;
+        for (size_t i = 0; i < rows.size() && i < limit; ++i)
             text += fmt::format("  {:10.3f} ms {:6}x {:5.1f}%  {}\n", rows[i].second.seconds * 1e3, rows[i].second.calls,
                                 100.0 * rows[i].second.seconds / all, rows[i].first);
         std::fputs(text.c_str(), stderr);

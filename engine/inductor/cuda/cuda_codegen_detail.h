@@ -39,6 +39,19 @@ Index substituteVar(const Index& index, int number, const Index& replacement);
 // An upper bound of |index| over the variables' ranges; nullopt when a symbol makes it unknown.
 std::optional<int64_t> indexBound(const Index& index, const std::vector<int64_t>& varExtents);
 
+// How an index moves across the lanes of a vector step along variable `var` (lane k at var = lane0 + k, k < width,
+// lane0 a multiple of width): index(lane k) = index(lane 0) + step * k, and `aligned` when index(lane 0) is a
+// multiple of width for every value of the other variables and symbols. Mod and FloorDiv by constant multiples of
+// width keep the form (a cat's (x + 768) % 768, a head's c // 64); nullopt when the lanes do not move linearly.
+struct LaneForm {
+    int64_t step = 0;
+    bool aligned = false;
+};
+std::optional<LaneForm> laneForm(const Index& index, int var, int width);
+// Whether a load-free expression has one value on every lane of such a vector step: built from constants, indices
+// that do not move across the lanes, and comparisons that a step of whole vectors cannot split (a cat's x < 768).
+bool uniformAcrossLanes(const Expr& e, int var, int width);
+
 // Every load and IndexValue index of an expression tree (each node once), for analysis.
 void forEachExpr(const ExprPtr& root, const std::function<void(const Expr&)>& visit);
 void forEachKernelExpr(const Kernel& kernel, const std::function<void(const Expr&)>& visit);
@@ -55,6 +68,9 @@ public:
 
     // A load's value text in its compute type, replacing the default `cwb_load(buf[index])` (vector lanes).
     std::function<std::optional<std::string>(const Expr&)> loadOverride;
+    // A where's side when the code around has already decided its condition (a branch of the store-vector form over a
+    // condition the same on every lane); nullopt: the where is emitted in full.
+    std::function<std::optional<bool>(const Expr&)> whereTaken;
 
     // Emits the temporaries `e` needs into code() and returns the C expression (a name or a literal).
     std::string value(const ExprPtr& e);

@@ -194,6 +194,8 @@ std::string ExprEmitter::emit(const Expr& e) {
 bool ExprEmitter::readsMemory(const Expr& e) {
     if (e.kind == Expr::Kind::Constant || e.kind == Expr::Kind::ReductionValue || names_.count(&e)) return false;
     if (e.kind == Expr::Kind::Load) return !(loadOverride && loadOverride(e));  // vector lanes are registers
+    if (e.kind == Expr::Kind::Where && whereTaken)
+        if (const std::optional<bool> taken = whereTaken(e)) return readsMemory(*taken ? *e.b : *e.c);
     for (const ExprPtr* operand : {&e.a, &e.b, &e.c})
         if (*operand && readsMemory(**operand)) return true;
     return false;
@@ -204,6 +206,8 @@ std::string ExprEmitter::value(const ExprPtr& e) {
         return isFloating(e->dtype) ? floatLiteral(e->number, e->dtype) : intLiteral(e->integer, e->dtype);
     if (e->kind == Expr::Kind::ReductionValue) return fmt::format("red{}", e->reduction);
     if (auto found = names_.find(e.get()); found != names_.end()) return found->second;
+    if (e->kind == Expr::Kind::Where && whereTaken)  // decided by the code around: the taken side's value
+        if (const std::optional<bool> taken = whereTaken(*e)) return value(*taken ? e->b : e->c);
     std::string text = emit(*e);
     std::string name = fmt::format("tmp{}", counter_++);
     line(fmt::format("const {} {} = {};", computeType(e->dtype), name, text));

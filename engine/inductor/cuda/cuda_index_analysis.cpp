@@ -135,6 +135,76 @@ void forEachKernelExpr(const Kernel& kernel, const std::function<void(const Expr
     }
 }
 
+std::optional<LaneForm> laneForm(const Index& index, int var, int width) {
+    switch (index->op) {
+        case IndexNode::Op::Constant: return LaneForm{0, index->value % width == 0};
+        case IndexNode::Op::Var: return index->value == var ? LaneForm{1, true} : LaneForm{0, false};
+        case IndexNode::Op::Symbol: return LaneForm{0, false};
+        default: break;
+    }
+    const auto l = laneForm(index->lhs, var, width), r = laneForm(index->rhs, var, width);
+    if (!l || !r) return std::nullopt;
+    const std::optional<int64_t> rc = constantValue(index->rhs);
+    switch (index->op) {
+        case IndexNode::Op::Add: return LaneForm{l->step + r->step, l->aligned && r->aligned};
+        case IndexNode::Op::Mul: {
+            const std::optional<int64_t> lc = constantValue(index->lhs);
+            // (w A + s k) m: a multiple of w at lane 0 when A's term was or m is one.
+            if (rc) return LaneForm{l->step * *rc, l->aligned || *rc % width == 0};
+            if (lc) return LaneForm{r->step * *lc, r->aligned || *lc % width == 0};
+            if (l->step == 0 && r->step == 0) return LaneForm{0, l->aligned || r->aligned};
+            return std::nullopt;
+        }
+        case IndexNode::Op::FloorDiv:
+        case IndexNode::Op::Mod: {
+            if (l->step == 0 && r->step == 0)
+                return LaneForm{0, index->op == IndexNode::Op::Mod && rc && *rc % width == 0 && l->aligned};
+            // (w A + k) with A >= 0 and a divisor d that w divides: w A mod d <= d - w, so the k < w lanes never
+            // cross a multiple of d: the quotient is the same on every lane, the remainder steps by one.
+            if (!rc || *rc <= 0 || *rc % width != 0 || l->step != 1 || !l->aligned) return std::nullopt;
+            return index->op == IndexNode::Op::Mod ? LaneForm{1, true} : LaneForm{0, false};
+        }
+        default: return std::nullopt;
+    }
+}
+
+namespace {
+
+// The lane form of an int64 index value or constant (a cat's position and its bounds).
+std::optional<LaneForm> integerLaneForm(const Expr& e, int var, int width) {
+    if (e.dtype != DType::Int64) return std::nullopt;
+    if (e.kind == Expr::Kind::Constant) return LaneForm{0, e.integer % width == 0};
+    if (e.kind == Expr::Kind::IndexValue) return laneForm(e.index, var, width);
+    return std::nullopt;
+}
+
+}  // namespace
+
+bool uniformAcrossLanes(const Expr& e, int var, int width) {
+    switch (e.kind) {
+        case Expr::Kind::Constant: return true;
+        case Expr::Kind::IndexValue: {
+            const auto form = laneForm(e.index, var, width);
+            return form && form->step == 0;
+        }
+        case Expr::Kind::Load:
+        case Expr::Kind::ReductionValue: return false;
+        default: break;
+    }
+    if (e.kind == Expr::Kind::Binary && (e.op == ElementOp::Lt || e.op == ElementOp::Ge || e.op == ElementOp::Gt || e.op == ElementOp::Le)) {
+        // a < b with a - b = w D + k (D the same on every lane, k < w): true exactly where D < 0, on every lane alike;
+        // a >= b is its negation, and a > b, a <= b the same with the operands swapped.
+        const auto a = integerLaneForm(*e.a, var, width), b = integerLaneForm(*e.b, var, width);
+        if (a && b && a->aligned && b->aligned) {
+            const int64_t step = (e.op == ElementOp::Lt || e.op == ElementOp::Ge) ? a->step - b->step : b->step - a->step;
+            if (step == 0 || step == 1) return true;
+        }
+    }
+    for (const ExprPtr& operand : {e.a, e.b, e.c})
+        if (operand && !uniformAcrossLanes(*operand, var, width)) return false;
+    return true;
+}
+
 bool needsIndex64(const Kernel& kernel) {
     constexpr int64_t kLimit = std::numeric_limits<int32_t>::max();
     std::vector<int64_t> extents;

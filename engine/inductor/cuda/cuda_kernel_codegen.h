@@ -21,6 +21,10 @@ struct CudaTuning {
     /// Pointwise kernels whose loads are not all flat (a cat, a broadcast add) but whose stores are: a thread takes 16
     /// bytes of the contiguous innermost dim, the index decoded once, stores as one vector (`store_vectors=0`: off).
     bool storeVectors = true;
+    /// In that form, a where whose condition is the same on all of a vector's lanes and whose sides load (a cat along
+    /// the innermost dim of pieces of whole vectors) is decided once a vector, and its side's loads become 16-byte
+    /// vectors (`where_vectors=0`: off, the where decided lane by lane with one element a load).
+    bool whereVectors = true;
     // Row reductions of a constant length keep each row in registers across passes instead of re-reading it
     // from L2 in every pass, when a thread's share of the row is at most 4 vectors (16 registers a loaded
     // buffer). On: once a thread's vector steps were unrolled with no bounds check, it measured faster on the H100
@@ -39,6 +43,9 @@ struct CudaTuning {
     /// Kernels with reductions over their outer range write per-piece partials (one piece per block row of
     /// threads), so their grid is capped near one wave: this many threads per multiprocessor (0: 1024).
     int partialThreadsPerSm = 0;
+    /// With partials in registers and several rows of threads a block, the rows combine their partials in shared
+    /// memory and the block writes one piece (`block_partials=0`: a piece a row of threads, as before).
+    bool blockPartials = true;
     /// Caps other kernels' grids at this many full waves of resident blocks, the grid-stride loops doing the rest
     /// (0: no cap, a block per piece of work as Triton launches; on the H100 a cap of 8 waves made B1 3% and B2 4%
     /// slower).

@@ -3,6 +3,7 @@
 // (strided or broadcast accesses) one element per thread and step, or 16 bytes of the innermost dim a thread
 // when the stores are flat and rows are whole vectors (a cat: the stores and some loads as vectors).
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -61,13 +62,18 @@ void emitStores(ExprEmitter& emitter, const std::vector<Store>& stores, const st
     }
 }
 
-// Loads evaluated at every element: those not reached only through a where's sides (which load only where taken).
-std::set<const Expr*> unconditionalLoads(const std::vector<Store>& stores) {
+// A branch of the store-vector form: the wheres whose condition the code around has decided, and the side taken.
+using WhereChoices = std::map<const Expr*, bool>;
+
+// Loads evaluated at every element of a branch: those not reached only through an undecided where's sides (which
+// load only where taken); a decided where is its taken side.
+std::set<const Expr*> unconditionalLoads(const std::vector<Store>& stores, const WhereChoices& choices) {
     std::set<const Expr*> loads, seen;
     std::function<void(const Expr&)> walk = [&](const Expr& e) {
         if (!seen.insert(&e).second) return;
         if (e.kind == Expr::Kind::Load) loads.insert(&e);
         if (e.kind == Expr::Kind::Where) {
+            if (auto taken = choices.find(&e); taken != choices.end()) return walk(taken->second ? *e.b : *e.c);
             if (e.a) walk(*e.a);
             return;
         }
@@ -80,15 +86,56 @@ std::set<const Expr*> unconditionalLoads(const std::vector<Store>& stores) {
 
 // Store vectors (the stores all at the flat index but some load not, e.g. a cat of slices): a thread takes
 // `width` consecutive elements of the contiguous innermost dim, decodes the index once, computes the lanes with
-// the innermost variable stepping by one, and stores each buffer's vector at once; loads that run at every
-// element and step by one along that dim from a multiple of `width` are vectors too, the others one element a
-// lane. Needs a constant innermost size that `width` divides, so a vector never crosses into the next row.
+// the innermost variable stepping by one, and stores each buffer's vector at once. Needs a constant innermost size
+// that `width` divides, so a vector never crosses into the next row. A where whose condition is the same on every
+// lane and whose sides load (a cat's x < 768, rows of whole vectors) is decided once a vector: each branch runs the
+// lanes of its side only. Loads that run at every element of a branch and step by one along the innermost dim from
+// a multiple of `width` (a bias, a pitched row, a cat's piece) are 16-byte vectors, the others one element a lane.
 struct StoreVectorPlan {
     bool ok = false;
     int width = 1;
+    int innerVar = 0;
+    bool splitWheres = false;  // CudaTuning::whereVectors, and few enough branches
     std::set<int> stored;
-    std::vector<const Expr*> vectorLoads;  // in first-seen order
 };
+
+constexpr int kMaxBranches = 8;  // a cat of 8 pieces; more wheres keep the selects in the lanes
+
+// The next where to decide in the branch `choices`: the first undecided one (depth first from the stores, through
+// decided wheres' taken sides) whose condition is the same on every lane and one of whose sides loads.
+const Expr* nextUniformWhere(const std::vector<Store>& stores, const WhereChoices& choices, const StoreVectorPlan& plan) {
+    std::set<const Expr*> seen;
+    auto loads = [](const ExprPtr& side) {
+        bool any = false;
+        forEachExpr(side, [&](const Expr& e) { any = any || e.kind == Expr::Kind::Load; });
+        return any;
+    };
+    std::function<const Expr*(const Expr&)> walk = [&](const Expr& e) -> const Expr* {
+        if (!seen.insert(&e).second) return nullptr;
+        if (e.kind == Expr::Kind::Where) {
+            if (auto taken = choices.find(&e); taken != choices.end()) return walk(taken->second ? *e.b : *e.c);
+            if ((loads(e.b) || loads(e.c)) && uniformAcrossLanes(*e.a, plan.innerVar, plan.width)) return &e;
+        }
+        for (const ExprPtr& operand : {e.a, e.b, e.c})
+            if (operand)
+                if (const Expr* found = walk(*operand)) return found;
+        return nullptr;
+    };
+    for (const Store& s : stores)
+        if (const Expr* found = walk(*s.value)) return found;
+    return nullptr;
+}
+
+// The branches deciding every such where take (stops counting past `limit`).
+int branchCount(const std::vector<Store>& stores, const WhereChoices& choices, const StoreVectorPlan& plan, int limit) {
+    const Expr* w = nextUniformWhere(stores, choices, plan);
+    if (!w) return 1;
+    WhereChoices taken = choices, other = choices;
+    taken[w] = true;
+    other[w] = false;
+    const int first = branchCount(stores, taken, plan, limit);
+    return first > limit ? first : first + branchCount(stores, other, plan, limit - first);
+}
 
 StoreVectorPlan planStoreVectors(const Kernel& kernel, const std::vector<Store>& stores, const CudaTuning& tuning) {
     StoreVectorPlan plan;
@@ -103,24 +150,68 @@ StoreVectorPlan planStoreVectors(const Kernel& kernel, const std::vector<Store>&
     const int width = 16 / widest;
     const std::optional<int64_t> inner = constantValue(kernel.outerRanges.back());
     if (width < 2 || !inner || *inner < width || *inner % width != 0) return plan;
-    const int innerVar = static_cast<int>(kernel.outerRanges.size()) - 1;
-    const std::set<const Expr*> everywhere = unconditionalLoads(stores);
-    forEachKernelExpr(kernel, [&](const Expr& e) {
-        if (e.kind != Expr::Kind::Load || !everywhere.count(&e) || plan.stored.count(e.buffer)) return;
-        if (itemBytes(e.dtype) * width != 16 || linearCoefficient(e.index, innerVar) != 1) return;
-        if (!dividesEveryTerm(width, substituteVar(e.index, innerVar, indexConstant(0)))) return;
-        plan.vectorLoads.push_back(&e);
-    });
     plan.width = width;
+    plan.innerVar = static_cast<int>(kernel.outerRanges.size()) - 1;
+    plan.splitWheres = tuning.whereVectors && branchCount(stores, {}, plan, kMaxBranches) <= kMaxBranches;
     plan.ok = true;
     return plan;
 }
+
+struct StoreVectorEmitter {
+    const Kernel& kernel;
+    const StoreVectorPlan& plan;
+    const std::vector<Store>& stores;
+    const std::string& idx;
+    int& counter;
+
+    std::string vecType(int b) const { return fmt::format("cwb_vec<{}, {}>", storageType(kernel.buffers[static_cast<size_t>(b)].dtype), plan.width); }
+
+    // One branch: its where conditions decided as `choices` says, its vector loads, then the lanes.
+    std::string branch(const WhereChoices& choices, const std::string& in) const {
+        if (const Expr* w = plan.splitWheres ? nextUniformWhere(stores, choices, plan) : nullptr) {
+            ExprEmitter condition(kernel, idx, in, counter);
+            const std::string test = condition.value(w->a);
+            WhereChoices taken = choices, other = choices;
+            taken[w] = true;
+            other[w] = false;
+            return condition.code() + fmt::format("{}if ({}) {{  // the same on every lane of the vector\n", in, test) + branch(taken, in + "  ") + in +
+                   "} else {\n" + branch(other, in + "  ") + in + "}\n";
+        }
+        std::string body;
+        ExprEmitter outer(kernel, idx, in, counter);
+        const std::set<const Expr*> everywhere = unconditionalLoads(stores, choices);
+        std::vector<std::pair<const Expr*, std::string>> names;
+        forEachKernelExpr(kernel, [&](const Expr& e) {
+            if (e.kind != Expr::Kind::Load || !everywhere.count(&e) || plan.stored.count(e.buffer) || itemBytes(e.dtype) * plan.width != 16) return;
+            const std::optional<LaneForm> form = laneForm(e.index, plan.innerVar, plan.width);
+            if (!form || form->step != 1 || !form->aligned) return;
+            const std::string name = fmt::format("{}_v{}", bufferName(kernel, e.buffer), names.size());
+            body += fmt::format("{0}const {1} {2} = *reinterpret_cast<const {1}*>({3} + {4});\n", in, vecType(e.buffer), name, bufferName(kernel, e.buffer),
+                                outer.index(e.index));
+            names.emplace_back(&e, name);
+        });
+        body += fmt::format("#pragma unroll\n{}for (int k = 0; k < {}; ++k) {{\n", in, plan.width);
+        body += fmt::format("{}  const {} {} = cwb_lane0 + k;\n", in, idx, kernel.varName(plan.innerVar));
+        ExprEmitter emitter(kernel, idx, in + "  ", counter);
+        emitter.loadOverride = [&](const Expr& e) -> std::optional<std::string> {
+            for (const auto& [load, name] : names)
+                if (load == &e) return fmt::format("cwb_load({}.v[k])", name);
+            return std::nullopt;
+        };
+        emitter.whereTaken = [&](const Expr& e) -> std::optional<bool> {
+            if (auto taken = choices.find(&e); taken != choices.end()) return taken->second;
+            return std::nullopt;
+        };
+        emitStores(emitter, stores, [&](const Store& st) { return bufferName(kernel, st.buffer) + "_out.v[k]"; });
+        return body + emitter.code() + in + "}\n";
+    }
+};
 
 // The grid-stride loop of the store-vector form (planStoreVectors).
 std::string storeVectorLoop(const Kernel& kernel, const StoreVectorPlan& plan, const std::vector<Store>& stores, const std::string& idx, int block,
                             int& counter) {
     const int width = plan.width;
-    const std::string innerVar = kernel.varName(static_cast<int>(kernel.outerRanges.size()) - 1);
+    const std::string innerVar = kernel.varName(plan.innerVar);
     std::string body = fmt::format("  // Each thread takes {0} consecutive elements of the innermost dim (its size is a multiple of {0}): the index\n"
                                    "  // decoded once, the lanes {1}, {1} + 1, ..., the stores as one 16-byte vector a buffer.\n",
                                    width, innerVar);
@@ -130,28 +221,12 @@ std::string storeVectorLoop(const Kernel& kernel, const StoreVectorPlan& plan, c
     ExprEmitter outer(kernel, idx, "    ", counter);
     body += decodeVars(kernel, kernel.outerRanges, 0, "base", idx, "    ", outer);
     body += fmt::format("    const {} cwb_lane0 = {};\n", idx, innerVar);
-    auto vecType = [&](int b) { return fmt::format("cwb_vec<{}, {}>", storageType(kernel.buffers[static_cast<size_t>(b)].dtype), width); };
-    std::vector<std::pair<const Expr*, std::string>> names;
-    for (const Expr* e : plan.vectorLoads) {
-        const std::string name = fmt::format("{}_v{}", bufferName(kernel, e->buffer), names.size());
-        body += fmt::format("    const {0} {1} = *reinterpret_cast<const {0}*>({2} + {3});\n", vecType(e->buffer), name, bufferName(kernel, e->buffer),
-                            outer.index(e->index));
-        names.emplace_back(e, name);
-    }
-    for (int b : plan.stored) body += fmt::format("    {} {}_out;\n", vecType(b), bufferName(kernel, b));
-    body += fmt::format("#pragma unroll\n    for (int k = 0; k < {}; ++k) {{\n", width);
-    body += fmt::format("      const {} {} = cwb_lane0 + k;\n", idx, innerVar);
-    ExprEmitter emitter(kernel, idx, "      ", counter);
-    emitter.loadOverride = [&](const Expr& e) -> std::optional<std::string> {
-        for (const auto& [load, name] : names)
-            if (load == &e) return fmt::format("cwb_load({}.v[k])", name);
-        return std::nullopt;
-    };
-    emitStores(emitter, stores, [&](const Store& st) { return bufferName(kernel, st.buffer) + "_out.v[k]"; });
-    body += emitter.code() + "    }\n";
+    const StoreVectorEmitter emitter{kernel, plan, stores, idx, counter};
+    for (int b : plan.stored) body += fmt::format("    {} {}_out;\n", emitter.vecType(b), bufferName(kernel, b));
+    body += emitter.branch({}, "    ");
     for (int b : plan.stored) {
         const std::string name = bufferName(kernel, b);
-        body += fmt::format("    *reinterpret_cast<{}*>({} + base) = {}_out;\n", vecType(b), name, name);
+        body += fmt::format("    *reinterpret_cast<{}*>({} + base) = {}_out;\n", emitter.vecType(b), name, name);
     }
     return body + "  }\n";
 }

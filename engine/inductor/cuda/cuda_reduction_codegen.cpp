@@ -298,6 +298,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
         for (size_t p = 0; p < kernel.passes.size(); ++p)
             if (partials.covers(kernel.passes[p]) && !vectors.passOk[p]) inRegisters = false;
         partials = planOuterPartials(kernel, idx, bx, by, width, inRegisters);
+        if (!tuning.blockPartials) partials.combineInBlock = false;  // a piece a row of threads
     }
     // Per pass, the pass merged into it as online softmax (-1: none).
     const std::vector<int> online = tuning.onlineSoftmax ? onlineSoftmaxPairs(kernel) : std::vector<int>(kernel.passes.size(), -1);

@@ -5,8 +5,11 @@
 #include <filesystem>
 #include <random>
 
+#include <fmt/format.h>
+
 #include "cuda_test_kernels.h"
 #include "cuda/driver.h"
+#include "inductor/cuda/cuda_codegen_detail.h"
 #include "inductor/cuda/cuda_kernel_codegen.h"
 
 namespace eng::inductor::cuda {
@@ -65,7 +68,8 @@ TEST_F(CudaCodegenCompile, EveryTestKernelCompilesForSm90) {
         allIntegerOps(100, DType::UInt8), boolOps(100), casts(100), halfMath(100), indexValues3d(3, 5, 7), inPlaceSymbolic(),
         everyReduction(10, true, true), everyReduction(10, false, true), integerReductions(5, 9), multiDimReduction(3, 4, 5),
         columnSoftmax(9, 40), maskedSoftmax(16, 100), storeThenReload(4, 70), softmaxConstant(3, 64), fullSum(100), fillScalar(),
-        rowAndColumnReductions(64, 512), rowAndColumnReductions(5, 13), rowAndColumnReductions(5, 13, true), catOfThreeSlices(5, 24)};
+        rowAndColumnReductions(64, 512), rowAndColumnReductions(5, 13), rowAndColumnReductions(5, 13, true), catOfThreeSlices(5, 24),
+        catOfPieces(3, {4, 12}, DType::BFloat16), catOfHeadViews(2, 3, 6, 4, true)};
     for (const Kernel& kernel : kernels) {
         SCOPED_TRACE(kernel.name);
         compiles(kernel);
@@ -135,8 +139,8 @@ TEST_F(CudaCodegenCompile, StridedOrBroadcastAccessesAreScalar) {
 
 TEST_F(CudaCodegenCompile, WhereSidesThatLoadRunOnlyWhereTaken) {
     // Each slice's load sits in its own branch (one load an element, as Triton's masked loads), not three loads
-    // ahead of a select.
-    const CudaKernelCode code = compiles(cudatest::catOfThreeSlices(5, 24));
+    // ahead of a select (slices of 12: not whole vectors, so the wheres are decided element by element).
+    const CudaKernelCode code = compiles(cudatest::catOfThreeSlices(5, 12));
     const std::string body = code.source.substr(code.source.find("__global__"));
     EXPECT_EQ(count(body, "cwb_load(in0["), 3) << body;
     EXPECT_EQ(count(body, "} else {"), 2) << body;
@@ -150,8 +154,11 @@ TEST_F(CudaCodegenCompile, WhereSidesThatLoadRunOnlyWhereTaken) {
 
 TEST_F(CudaCodegenCompile, StoreVectorsAlongTheInnermostDim) {
     // The qkv gradient's cat (bf16, rows of 3 x 768): a thread takes 8 elements of a row, decodes the index once, and
-    // stores them as one 16-byte vector; its loads stay one a lane, each in its where side.
-    const CudaKernelCode cat = compiles(cudatest::catOfThreeSlices(33, 768));
+    // stores them as one 16-byte vector; with the wheres decided lane by lane (where_vectors=0) its loads stay one a
+    // lane, each in its where side.
+    CudaTuning lanes;
+    lanes.whereVectors = false;
+    const CudaKernelCode cat = compiles(cudatest::catOfThreeSlices(33, 768), lanes);
     const std::string body = cat.source.substr(cat.source.find("__global__"));
     EXPECT_EQ(cat.strategy, CudaStrategy::PointwiseScalar);
     EXPECT_EQ(cat.vectorWidth, 8);
@@ -160,6 +167,7 @@ TEST_F(CudaCodegenCompile, StoreVectorsAlongTheInnermostDim) {
     EXPECT_NE(body.find("*reinterpret_cast<cwb_vec<cwb_bf16, 8>*>(out0 + base) = out0_out;"), std::string::npos) << body;
     EXPECT_EQ(count(body, "cwb_load(in0["), 3) << body;
     EXPECT_EQ(body.find("in0_v"), std::string::npos) << "loads under a where are not read ahead";
+    EXPECT_EQ(body.find("the same on every lane"), std::string::npos) << body;
     // Loads at every element stepping by one along the row from a multiple of 8: vectors too (the bias, and the
     // input when its rows start on vectors); otherwise one element a lane.
     const CudaKernelCode both = compiles(cudatest::pitchedRowsPlusBias(10, 64, 72, DType::BFloat16));
@@ -182,6 +190,82 @@ TEST_F(CudaCodegenCompile, StoreVectorsAlongTheInnermostDim) {
     CudaTuning off;
     off.storeVectors = false;
     EXPECT_EQ(compiles(cudatest::catOfThreeSlices(33, 768), off).source.find("cwb_lane0"), std::string::npos);
+}
+
+TEST_F(CudaCodegenCompile, CatPiecesOfWholeVectorsLoadVectors) {
+    auto bodyOf = [](const CudaKernelCode& code) { return code.source.substr(code.source.find("__global__")); };
+    // The qkv gradient's cat (bf16, pieces of 768 = 96 vectors of 8): a vector's positions lie in one piece, so its
+    // where-chain is decided once a vector, one branch a piece, each with one 16-byte load and no element loads.
+    const std::string cat = bodyOf(compiles(cudatest::catOfThreeSlices(33, 768)));
+    EXPECT_EQ(count(cat, "{  // the same on every lane of the vector"), 2) << cat;
+    EXPECT_EQ(count(cat, "const cwb_vec<cwb_bf16, 8> in0_v0 = *reinterpret_cast<const cwb_vec<cwb_bf16, 8>*>(in0 + "), 3) << cat;
+    EXPECT_EQ(count(cat, "cwb_load(in0["), 0) << cat;
+    EXPECT_EQ(count(cat, "*reinterpret_cast<cwb_vec<cwb_bf16, 8>*>(out0 + base) = out0_out;"), 1) << cat;
+    // The step's views of the flash layout [3, B, T, H, D] read through their heads (c // 64, c % 64), and of the
+    // transposed one [3, B, H, T, D]: vectors of one head's 64 elements.
+    for (bool transposed : {false, true}) {
+        const std::string heads = bodyOf(compiles(cudatest::catOfHeadViews(2, 16, 12, 64, transposed)));
+        EXPECT_EQ(count(heads, "const cwb_vec<cwb_bf16, 8> grads_v0 = "), 3) << heads;
+        EXPECT_EQ(count(heads, "cwb_load(grads["), 0) << heads;
+    }
+    // Heads of 4 elements in the transposed layout: the pieces (24) are whole vectors, so the branches are decided once
+    // a vector, but a vector's lanes cross heads, 4 elements apart in memory: one element a lane. (In the flash layout
+    // the heads' index simplifies to the contiguous column.)
+    const std::string narrow = bodyOf(compiles(cudatest::catOfHeadViews(2, 16, 6, 4, true)));
+    EXPECT_EQ(count(narrow, "{  // the same on every lane of the vector"), 2) << narrow;
+    EXPECT_EQ(count(narrow, "cwb_load(grads["), 3) << narrow;
+    EXPECT_EQ(narrow.find("grads_v0"), std::string::npos) << narrow;
+    // Heads of 4 elements 8 apart (padded rows): every lane 0 is on a vector boundary, but lanes 4-7 are the next head.
+    const std::string padded = bodyOf(compiles(cudatest::catOfHeadViews(2, 16, 6, 4, false, 8)));
+    EXPECT_EQ(count(padded, "cwb_load(grads["), 3) << padded;
+    EXPECT_EQ(padded.find("grads_v0"), std::string::npos) << padded;
+    // Unequal pieces of whole vectors, bf16 (8) and float32 (4): every piece's load a vector.
+    for (auto [sizes, dtype] : {std::pair{std::vector<int64_t>{8, 16, 24}, DType::BFloat16}, std::pair{std::vector<int64_t>{4, 8, 12}, DType::Float32}}) {
+        const std::string pieces = bodyOf(compiles(cudatest::catOfPieces(5, sizes, dtype)));
+        EXPECT_EQ(count(pieces, "{  // the same on every lane of the vector"), 2) << pieces;
+        for (const char* name : {"in0", "in1", "in2"}) {
+            EXPECT_EQ(count(pieces, fmt::format(" {}_v0 = *reinterpret_cast<", name)), 1) << name << pieces;
+            EXPECT_EQ(count(pieces, fmt::format("cwb_load({}[", name)), 0) << name << pieces;
+        }
+    }
+    // A piece of 4 bf16 elements ends inside a vector: its where is decided lane by lane, the loads one element a lane.
+    const std::string split = bodyOf(compiles(cudatest::catOfPieces(5, {4, 12}, DType::BFloat16)));
+    EXPECT_NE(split.find("cwb_lane0"), std::string::npos) << split;
+    EXPECT_EQ(split.find("the same on every lane"), std::string::npos) << split;
+    EXPECT_EQ(count(split, "cwb_load(in0["), 1) << split;
+    EXPECT_EQ(count(split, "cwb_load(in1["), 1) << split;
+}
+
+TEST(CudaLaneForm, HowIndicesMoveAcrossTheLanesOfAVectorStep) {
+    using detail::laneForm;
+    auto form = [](const Index& index) {
+        const auto f = laneForm(index, 1, 8);  // lanes of x1, vectors of 8
+        return f ? fmt::format("{}{}", f->step, f->aligned ? " aligned" : "") : std::string("none");
+    };
+    EXPECT_EQ(form(x(0) * c(768) + x(1)), "1 aligned");
+    EXPECT_EQ(form(x(0) * c(67) + x(1)), "1") << "rows of 67: lane 0 is not on a vector";
+    EXPECT_EQ(form(x(0) * indexSymbol("s0") + x(1)), "1") << "a symbolic pitch";
+    EXPECT_EQ(form(x(1) * c(1024) + x(0)), "1024") << "a transposed read";
+    EXPECT_EQ(form(x(0)), "0");
+    EXPECT_EQ(form(modulo(x(1) + c(8), c(16))), "1 aligned") << "a cat's piece";
+    EXPECT_EQ(form(modulo(x(1) + c(8), c(12))), "none") << "a piece that ends inside a vector";
+    EXPECT_EQ(form(modulo(x(1) + c(4), c(16))), "none") << "a lift that is not on a vector";
+    EXPECT_EQ(form(floorDiv(modulo(x(1), c(768)), c(64)) * c(65536) + modulo(modulo(x(1), c(768)), c(64))), "1 aligned") << "heads of 64";
+    EXPECT_EQ(form(floorDiv(x(1), c(4))), "none") << "heads of 4 change within a vector";
+    EXPECT_EQ(form(floorDiv(x(0), c(3)) * c(8) + x(1)), "1 aligned");
+    EXPECT_EQ(form(x(1) * indexSymbol("s0")), "none");
+    // Conditions: a bound on a vector boundary is the same on every lane; one inside a vector, <=, == are not.
+    auto uniform = [](ElementOp op, int64_t bound) {
+        return detail::uniformAcrossLanes(*binary(op, indexValue(x(1), DType::Int64), constantInt(bound, DType::Int64)), 1, 8);
+    };
+    EXPECT_TRUE(uniform(ElementOp::Lt, 768));
+    EXPECT_TRUE(uniform(ElementOp::Ge, 1536));
+    EXPECT_FALSE(uniform(ElementOp::Lt, 764));
+    EXPECT_FALSE(uniform(ElementOp::Le, 768));
+    EXPECT_FALSE(uniform(ElementOp::Eq, 768));
+    EXPECT_TRUE(detail::uniformAcrossLanes(*binary(ElementOp::Gt, constantInt(16, DType::Int64), indexValue(x(1), DType::Int64)), 1, 8));
+    EXPECT_TRUE(detail::uniformAcrossLanes(*binary(ElementOp::Lt, indexValue(x(0), DType::Int64), constantInt(3, DType::Int64)), 1, 8));
+    EXPECT_FALSE(detail::uniformAcrossLanes(*binary(ElementOp::Lt, load(0, x(0), DType::Float32), constantFloat(0, DType::Float32)), 1, 8));
 }
 
 TEST_F(CudaCodegenCompile, VectorWidthFollowsTheWidestElement) {
@@ -414,6 +498,13 @@ TEST_F(CudaCodegenCompile, ColumnPartialsCombinedInTheBlock) {
     EXPECT_EQ(shape.gridX, 512u);
     EXPECT_EQ(code.pieces(shape), 512);
     EXPECT_EQ(code.workspaceBytes(shape, {}), size_t{3} * 512 * 768 * 8);
+    // block_partials=0: a piece a row of threads (2048), for measuring against.
+    CudaTuning rows;
+    rows.blockPartials = false;
+    const CudaKernelCode apart = compiles(cudatest::layerNormBackwardLike(8192, 768, DType::BFloat16), rows);
+    EXPECT_FALSE(apart.piecePerBlock);
+    EXPECT_EQ(apart.source.find("cwb_combine"), std::string::npos);
+    EXPECT_EQ(apart.pieces(apart.launchShape({}, 132)), 2048);
     // Whole vector steps (rows of 512 float32: 32 threads, 4 steps each): no column check.
     const CudaKernelCode whole = compiles(cudatest::layerNormBackwardLike(1000, 512, DType::Float32));
     EXPECT_TRUE(whole.piecePerBlock);

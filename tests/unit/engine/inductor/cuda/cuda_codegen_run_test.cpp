@@ -142,6 +142,26 @@ TEST_F(CudaCodegenRun, StoreVectorsAlongTheInnermostDim) {
     runAndCompare(catOfThreeSlices(7, 40), {}, offset);
 }
 
+TEST_F(CudaCodegenRun, CatPiecesOfWholeVectorsLoadVectors) {
+    // Cats whose pieces are whole vectors (one branch a vector, 16-byte loads), pieces read through heads of 64 (both
+    // layouts) or 4 (branches, element loads; also 8 apart in padded rows), a piece ending inside a vector (the where
+    // lane by lane); each also with where_vectors=0 and on unaligned buffers.
+    RunOptions lanes, offset;
+    lanes.tuning.whereVectors = false;
+    offset.offsetElements = 1;
+    for (const RunOptions& options : {RunOptions{}, lanes, offset}) {
+        runAndCompare(catOfPieces(7, {8, 16, 24}, DType::BFloat16), {}, options);
+        runAndCompare(catOfPieces(5, {4, 8, 12}, DType::Float32), {}, options);
+        runAndCompare(catOfPieces(9, {4, 12}, DType::BFloat16), {}, options);
+        runAndCompare(catOfHeadViews(2, 5, 12, 64, false), {}, options);
+        runAndCompare(catOfHeadViews(2, 5, 12, 64, true), {}, options);
+        runAndCompare(catOfHeadViews(3, 4, 6, 4, false), {}, options);
+        runAndCompare(catOfHeadViews(3, 4, 6, 4, true), {}, options);
+        runAndCompare(catOfHeadViews(3, 4, 6, 4, false, 8), {}, options);
+    }
+    runAndCompare(catOfThreeSlices(65, 768), {});
+}
+
 TEST_F(CudaCodegenRun, InPlaceSymbolicSizes) {
     for (int64_t n : {1, 2, 5, 4097, 1 << 20}) runAndCompare(inPlaceSymbolic(), {{"s0", n}});
 }
@@ -300,6 +320,8 @@ TEST_F(CudaCodegenRun, ColumnPartialsCombinedInTheBlock) {
                 SCOPED_TRACE(fmt::format("{} {}x{}", tensor::dtypeName(dtype), rows, cols));
                 runAndCompare(cudatest::layerNormBackwardLike(rows, cols, dtype), {}, options);
             }
+    options.tuning.blockPartials = false;  // block_partials=0: a piece a row of threads
+    runAndCompare(cudatest::layerNormBackwardLike(257, 768, DType::BFloat16), {}, options);
 }
 
 TEST_F(CudaCodegenRun, LaterPassesSeeEarlierStores) {

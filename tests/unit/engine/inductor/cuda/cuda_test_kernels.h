@@ -168,6 +168,53 @@ inline Kernel catOfThreeSlices(int64_t rows, int64_t cols) {
     return k;
 }
 
+// torch.cat along the innermost dim as the lowering builds it (a where-chain over the pieces, each piece's position
+// wrapped into its range by (x + lift - offset) % extent): out[x0, x1] of [rows, sum(sizes)] from one input
+// [rows, size] per piece, in `dtype`.
+inline Kernel catOfPieces(int64_t rows, const std::vector<int64_t>& sizes, DType dtype) {
+    Kernel k;
+    k.name = "cwb_poi_cat_pieces";
+    int64_t total = 0;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        k.buffers.push_back(buffer("in" + std::to_string(i), dtype, true, false));
+        total += sizes[i];
+    }
+    k.buffers.push_back(buffer("out0", dtype, false, true));
+    k.outerRanges = {c(rows), c(total)};
+    ExprPtr value;
+    for (size_t i = sizes.size(), offset = static_cast<size_t>(total); i-- > 0;) {
+        const int64_t extent = sizes[i];
+        offset -= static_cast<size_t>(extent);
+        const int64_t start = static_cast<int64_t>(offset), lift = (start + extent - 1) / extent * extent;
+        ExprPtr piece = load(static_cast<int>(i), x(0) * c(extent) + modulo(x(1) + c(lift - start), c(extent)), dtype);
+        value = value ? where(binary(ElementOp::Lt, indexValue(x(1), DType::Int64), constantInt(start + extent, DType::Int64)), piece, value) : piece;
+    }
+    k.passes = {KernelPass{false, {}, {Store{static_cast<int>(sizes.size()), x(0) * c(total) + x(1), value}}}};
+    return k;
+}
+
+// The GPT-2 step's q/k/v gradient cat: out[x0, x1, x2] of [batch, rows, 3 * heads * dim] (bf16) from the three
+// [batch, rows, heads * dim] views of one gradient buffer, read through their heads (c // dim, c % dim): the flash
+// layout [3, batch, rows, heads, dim], or with `transposed` [3, batch, heads, rows, dim]; `pitch` (flash layout only)
+// spaces the heads that far apart instead of `dim` (each head's first `dim` elements of a padded row).
+inline Kernel catOfHeadViews(int64_t batch, int64_t rows, int64_t heads, int64_t dim, bool transposed, int64_t pitch = 0) {
+    Kernel k;
+    k.name = "cwb_poi_cat_head_views";
+    k.buffers = {buffer("grads", DType::BFloat16, true, false), buffer("out0", DType::BFloat16, false, true)};
+    const int64_t width = heads * dim, stride = pitch ? pitch : dim, piece = batch * rows * heads * stride;
+    k.outerRanges = {c(batch), c(rows), c(3 * width)};
+    ExprPtr value;
+    for (int64_t i = 3; i-- > 0;) {
+        const Index col = modulo(x(2) + c(0), c(width)), head = floorDiv(col, c(dim)), d = modulo(col, c(dim));
+        const Index at = transposed ? c(i * piece) + x(0) * c(piece / batch) + head * c(rows * dim) + x(1) * c(dim) + d
+                                    : c(i * piece) + x(0) * c(rows * heads * stride) + x(1) * c(heads * stride) + head * c(stride) + d;
+        ExprPtr load0 = load(0, at, DType::BFloat16);
+        value = value ? where(binary(ElementOp::Lt, indexValue(x(2), DType::Int64), constantInt((i + 1) * width, DType::Int64)), load0, value) : load0;
+    }
+    k.passes = {KernelPass{false, {}, {Store{1, (x(0) * c(rows) + x(1)) * c(3 * width) + x(2), value}}}};
+    return k;
+}
+
 // out[x0, x1] = a[x0, x1] * 2 + b[x1] over [rows, cols] with a's rows `pitch` elements apart (a padded view): the
 // store is flat, the loads are not; b and, when pitch is a multiple of the vector width, a step by one along x1.
 inline Kernel pitchedRowsPlusBias(int64_t rows, int64_t cols, int64_t pitch, DType dtype) {
