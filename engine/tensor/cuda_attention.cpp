@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cuda/device_context.h"
+#include "cuda/tuning_list.h"
 #include "tensor/autograd/grad_mode.h"
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
@@ -353,23 +354,15 @@ FlashForwardShape flashForwardShape(int headDim, bool causal, int sharedLimit) {
     static const FlashForwardShape overrides = [] {
         FlashForwardShape set{0, 0, 0, 0};
         const char* env = std::getenv("CWB_FLASH_TUNING");
-        const std::string tuning = env ? env : "";
-        size_t at = 0;
-        while (at < tuning.size()) {
-            size_t end = tuning.find(',', at);
-            if (end == std::string::npos) end = tuning.size();
-            const std::string item = tuning.substr(at, end - at);
-            at = end + 1;
-            const size_t eq = item.find('=');
-            if (item.empty() || eq == std::string::npos) continue;
-            const std::string key = item.substr(0, eq);
-            const int value = std::atoi(item.c_str() + eq + 1);
+        const std::optional<std::string> unknown = eng::cuda::forEachTuningItem(env ? env : "", [&](const std::string& key, int value) {
             if (key == "warps") set.warps = value;
             else if (key == "slices") set.slices = value;
             else if (key == "keys") set.keys = value;
             else if (key == "stages") set.stages = value;
-            else fail(ErrorKind::Value, fmt::format("CWB_FLASH_TUNING: unknown key '{}' (warps, slices, keys, stages)", key));
-        }
+            else return false;
+            return true;
+        });
+        if (unknown) fail(ErrorKind::Value, fmt::format("CWB_FLASH_TUNING: unknown key '{}' (warps, slices, keys, stages)", *unknown));
         return set;
     }();
     if (overrides.warps) shape.warps = overrides.warps;

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "cuda/driver.h"
+#include "cuda/tuning_list.h"
 #include "inductor/cuda/bytecode_tier.h"
 #include "inductor/cuda/cuda_kernel_codegen.h"
 #include "inductor/cuda/cuda_tiers.h"
@@ -34,14 +35,7 @@ cuda::CudaTuning tuningFromEnvironment() {
     cuda::CudaTuning tuning;
     const char* text = std::getenv("CWB_CUDA_TUNING");
     if (!text) return tuning;
-    std::string spec(text);
-    for (size_t start = 0; start < spec.size();) {
-        const size_t end = std::min(spec.find(',', start), spec.size());
-        const std::string item = spec.substr(start, end - start);
-        start = end + 1;
-        const size_t eq = item.find('=');
-        const std::string key = item.substr(0, eq);
-        const int value = eq == std::string::npos ? 1 : std::atoi(item.c_str() + eq + 1);
+    const std::optional<std::string> unknown = eng::cuda::forEachTuningItem(text, [&](const std::string& key, int value) {
         if (key == "block") tuning.blockSize = value;
         else if (key == "elements") tuning.elementsPerThread = value;
         else if (key == "persistent") tuning.persistentRows = value != 0;
@@ -53,8 +47,11 @@ cuda::CudaTuning tuningFromEnvironment() {
         else if (key == "store_vectors") tuning.storeVectors = value != 0;
         else if (key == "where_vectors") tuning.whereVectors = value != 0;
         else if (key == "block_partials") tuning.blockPartials = value != 0;
-        else throw std::invalid_argument(fmt::format("CWB_CUDA_TUNING: unknown key '{}' (block, elements, persistent, vectors, online, partials, waves, trig_calls, store_vectors, where_vectors, block_partials)", key));
-    }
+        else return false;
+        return true;
+    });
+    if (unknown)
+        throw std::invalid_argument(fmt::format("CWB_CUDA_TUNING: unknown key '{}' (block, elements, persistent, vectors, online, partials, waves, trig_calls, store_vectors, where_vectors, block_partials)", *unknown));
     return tuning;
 }
 
