@@ -57,15 +57,16 @@ inline void pairRow(const BFloat16* row, int64_t stride, int64_t n, uint32_t* pa
     const __m512 lowest = _mm512_set1_ps(-87.3365f);
     const __mmask16 underflow = _mm512_cmp_ps_mask(x, lowest, _CMP_LT_OQ);
     x = _mm512_max_ps(x, lowest);
-    const __m512 shift = _mm512_set1_ps(12582912.0f);
-    const __m512 shifted = _mm512_fmadd_ps(x, _mm512_set1_ps(1.44269504088896341f), shift);
+    using namespace vecmath::expconst;
+    const __m512 shift = _mm512_set1_ps(kRoundingShift);
+    const __m512 shifted = _mm512_fmadd_ps(x, _mm512_set1_ps(kLog2e), shift);
     const __m512 n = _mm512_sub_ps(shifted, shift);
-    const __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.428606765330187045e-6f), _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), x));
-    __m512 q = _mm512_fmadd_ps(_mm512_set1_ps(1.0f / 5040.0f), r, _mm512_set1_ps(1.0f / 720.0f));
-    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(1.0f / 120.0f));
-    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(1.0f / 24.0f));
-    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(1.0f / 6.0f));
-    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(0.5f));
+    const __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Low), _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2High), x));
+    __m512 q = _mm512_fmadd_ps(_mm512_set1_ps(kSeries[0]), r, _mm512_set1_ps(kSeries[1]));
+    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kSeries[2]));
+    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kSeries[3]));
+    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kSeries[4]));
+    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kSeries[5]));
     const __m512 p = _mm512_add_ps(_mm512_set1_ps(1.0f), _mm512_fmadd_ps(_mm512_mul_ps(r, r), q, r));
     const __m512i exponent = _mm512_sub_epi32(_mm512_castps_si512(shifted), _mm512_castps_si512(shift));
     const __m512 power = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(exponent, _mm512_set1_epi32(127)), 23));
@@ -473,7 +474,6 @@ bool bf16KernelApplies() {
     auto* queries = reinterpret_cast<uint32_t*>(Scratch::floats(s.queries, kQueryBlock * E2));
     auto* weights = reinterpret_cast<uint32_t*>(Scratch::floats(s.scores, kGroupRows * kKeyBlock / 2 + kGroupRows * kKeyBlock));
     float* acc = Scratch::floats(s.acc, kQueryBlock * Evp);
-    float rowMax[kQueryBlock], rowSum[kQueryBlock];
     const auto* qBase = static_cast<const BFloat16*>(pr.q.data) + b * pr.q.batch + h * pr.q.head;
     auto* out = static_cast<BFloat16*>(pr.out);
     if (amx == TilePath::Hardware) amxStart();
@@ -481,9 +481,9 @@ bool bf16KernelApplies() {
         const int64_t rows = std::min<int64_t>(kQueryBlock, q1 - qa), rowsPadded = roundUp(rows, kGroupRows);
         for (int64_t r = 0; r < rows; ++r) pairRow(qBase + (qa + r) * pr.q.row, pr.q.col, pr.E, queries + r * E2);
         std::fill(queries + rows * E2, queries + rowsPadded * E2, 0u);
-        std::fill(acc, acc + rowsPadded * Evp, 0.0f);
-        std::fill(rowMax, rowMax + kQueryBlock, kNegInf);
-        std::fill(rowSum, rowSum + kQueryBlock, 0.0f);
+        s.startQueryBlock(acc, rowsPadded * Evp);
+        float* const rowMax = s.rowMax.data();
+        float* const rowSum = s.rowSum.data();
         float* scores = reinterpret_cast<float*>(weights + kGroupRows * kKeyBlock / 2);
         if (amx == TilePath::Hardware)
             attendBlockAmx<false>(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights, scores);

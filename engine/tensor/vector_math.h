@@ -11,27 +11,34 @@ namespace eng::tensor::vecmath {
 // e^x for float with x already inside [-87.34, 88.73] (no saturation): x = n*ln2 + r with |r| <= ln2/2, e^r by its
 // Taylor series to degree 7 (remainder < 6e-9 relative), then 2^n put straight into the exponent bits: one factor
 // where n <= 127 is known (kWideExponent false: |x| <= 87), else two so that n = 128 does not overflow the exponent.
+// The constants of that exp, also those of the AVX-512 copy in cpu_attention_bf16.cpp (expNonPositive).
+namespace expconst {
+inline constexpr float kLog2e = 1.44269504088896341f;
+// ln2 split in two so that n*ln2 is exact in its high part (Cody and Waite).
+inline constexpr float kLn2High = 0.693145751953125f;
+inline constexpr float kLn2Low = 1.428606765330187045e-6f;
+// Round to nearest by adding and subtracting 1.5 * 2^23 (SSE2 has no rounding instruction to vectorise); the
+// shifted float's low bits are then n itself, read without a float-to-int conversion (undefined for NaN,
+// which flows through as NaN instead).
+inline constexpr float kRoundingShift = 12582912.0f;
+// 1/7!, 1/6!, ..., 1/2!: the series' coefficients in Horner's order.
+inline constexpr float kSeries[] = {1.0f / 5040.0f, 1.0f / 720.0f, 1.0f / 120.0f, 1.0f / 24.0f, 1.0f / 6.0f, 0.5f};
+}  // namespace expconst
+
 template <bool kWideExponent>
 [[gnu::always_inline]] inline float expNoSaturation(float x) {
-    constexpr float kLog2e = 1.44269504088896341f;
-    // ln2 split in two so that n*ln2 is exact in its high part (Cody and Waite).
-    constexpr float kLn2High = 0.693145751953125f;
-    constexpr float kLn2Low = 1.428606765330187045e-6f;
-    // Round to nearest by adding and subtracting 1.5 * 2^23 (SSE2 has no rounding instruction to vectorise); the
-    // shifted float's low bits are then n itself, read without a float-to-int conversion (undefined for NaN,
-    // which flows through as NaN instead).
-    constexpr float kRoundingShift = 12582912.0f;
+    using namespace expconst;
     const float shifted = x * kLog2e + kRoundingShift;
     const float n = shifted - kRoundingShift;
     const float r = (x - n * kLn2High) - n * kLn2Low;
     // 1 + (r + r^2 (1/2! + r/3! + ... + r^5/7!)): the polynomial's rounding errors stay inside the small
     // correction, and the final 1 + s rounds once, so results are within an ulp.
-    float q = 1.0f / 5040.0f;
-    q = q * r + 1.0f / 720.0f;
-    q = q * r + 1.0f / 120.0f;
-    q = q * r + 1.0f / 24.0f;
-    q = q * r + 1.0f / 6.0f;
-    q = q * r + 0.5f;
+    float q = kSeries[0];
+    q = q * r + kSeries[1];
+    q = q * r + kSeries[2];
+    q = q * r + kSeries[3];
+    q = q * r + kSeries[4];
+    q = q * r + kSeries[5];
     const float p = 1.0f + (r + (r * r) * q);
     // n lies in [-126, 128]; both forms multiply p by powers of two exactly, so they give the same result.
     const auto exponent = static_cast<int32_t>(std::bit_cast<uint32_t>(shifted) - std::bit_cast<uint32_t>(kRoundingShift));
