@@ -117,15 +117,19 @@ void* allocate(size_t bytes) {
         hugePages = b.settings.hugePages;
     }
     void* data = mapAligned(size, hugePages);
-    std::lock_guard lock(b.mutex);
     if (!data) {
-        // Out of address space or memory: what the cache keeps goes back first, then one more try.
+        // Out of address space or memory: what the cache keeps goes back first, then one more try (the system calls
+        // outside the lock, as everywhere here).
         std::vector<std::pair<void*, size_t>> unmap;
-        dropKept(b, unmap);
+        {
+            std::lock_guard lock(b.mutex);
+            dropKept(b, unmap);
+        }
         unmapAll(unmap);
         data = mapAligned(size, hugePages);
         if (!data) return nullptr;
     }
+    std::lock_guard lock(b.mutex);
     b.live.emplace(data, size);
     return data;
 }

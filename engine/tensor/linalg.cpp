@@ -213,7 +213,10 @@ void checkSameDType(const Tensor& a, const Tensor& b, const char* what) {
 
 bool cpuBiasFusesInProduct(DType dtype, int64_t m, int64_t n, int64_t k) {
     // CWB_CPU_BIAS_FUSION=0 keeps the product and a separate bias add (to compare the two).
-    static const bool enabled = !std::getenv("CWB_CPU_BIAS_FUSION") || std::string_view(std::getenv("CWB_CPU_BIAS_FUSION")) != "0";
+    static const bool enabled = [] {
+        const char* setting = std::getenv("CWB_CPU_BIAS_FUSION");
+        return !setting || std::string_view(setting) != "0";
+    }();
     return enabled && m > 0 && n > 0 && k > 0 && (dtype == DType::Float32 || dtype == DType::BFloat16) &&
            cpuGemmLibrary(dtype, 1, m, n, k) == CpuGemmLibrary::OneDnn;
 }
@@ -358,7 +361,7 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
     // On the CPU a bias oneDNN takes is added in its matmul, on x's rows folded into one matrix.
     if (x.device().isCpu() && weight.device().isCpu() && weight.dim() == 2 && weight.dtype() == x.dtype()) {
         const int64_t k = x.size(-1), n = weight.size(0), m = x.numel() / std::max<int64_t>(k, 1);
-        if (const Tensor row = fusableBiasRow(bias, x.dtype(), m, n, k); row.defined() && k > 0) {
+        if (const Tensor row = fusableBiasRow(bias, x.dtype(), m, n, k); row.defined()) {
             Shape outShape(x.sizes().begin(), x.sizes().end() - 1);
             outShape.push_back(n);
             return reshape(gemmWithBiasRow(reshape(x, {m, k}), t(weight), row), outShape);

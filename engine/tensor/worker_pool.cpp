@@ -118,15 +118,19 @@ namespace {
 
 constexpr long kMaxThreads = 1024;
 
+// The environment variable `name` as a whole positive integer, at most `most`; `fallback` when unset or not one.
+int positiveSetting(const char* name, long most, int fallback) {
+    if (const char* env = std::getenv(name)) {
+        char* end = nullptr;
+        const long value = std::strtol(env, &end, 10);
+        if (end != env && *end == '\0' && value > 0) return static_cast<int>(std::min(value, most));
+    }
+    return fallback;
+}
+
 std::atomic<int>& threadCountSetting() {
-    static std::atomic<int> count{[] {
-        if (const char* env = std::getenv("OMP_NUM_THREADS")) {
-            char* end = nullptr;
-            const long value = std::strtol(env, &end, 10);
-            if (end != env && *end == '\0' && value > 0) return static_cast<int>(std::min(value, kMaxThreads));
-        }
-        return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    }()};
+    static std::atomic<int> count{
+        positiveSetting("OMP_NUM_THREADS", kMaxThreads, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())))};
     return count;
 }
 
@@ -135,14 +139,7 @@ std::atomic<int>& threadCountSetting() {
 int workerThreadCount() { return threadCountSetting().load(std::memory_order_relaxed); }
 
 int elementwiseRangesPerThread() {
-    static const int ranges = [] {
-        if (const char* env = std::getenv("CWB_EAGER_RANGES_PER_THREAD")) {
-            char* end = nullptr;
-            const long value = std::strtol(env, &end, 10);
-            if (end != env && *end == '\0' && value > 0) return static_cast<int>(std::min(value, 64L));
-        }
-        return 4;
-    }();
+    static const int ranges = positiveSetting("CWB_EAGER_RANGES_PER_THREAD", 64, 4);
     return ranges;
 }
 
