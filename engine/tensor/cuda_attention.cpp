@@ -409,7 +409,9 @@ Tensor asFourDims(const Tensor& x) {
 
 // cp.async moves 16-byte chunks: rows must start 16-byte aligned and be dense along the head dim.
 bool kernelCanRead(const Tensor& x) {
-    const auto address = reinterpret_cast<uintptr_t>(x.data());
+    // The address from the storage, not x.data(): inside a capture that would run the fills still pending on q, k or
+    // v (their projections' launches and compiles) only to look at an address that does not depend on them.
+    const auto address = reinterpret_cast<uintptr_t>(x.storage()->data()) + static_cast<uintptr_t>(x.storageOffset()) * x.itemBytes();
     if (address % 16 != 0 || x.strides()[3] != 1) return false;
     for (int d = 0; d < 3; ++d)
         if (x.sizes()[static_cast<size_t>(d)] > 1 && x.strides()[static_cast<size_t>(d)] % 8 != 0) return false;
