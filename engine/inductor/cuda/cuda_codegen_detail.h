@@ -30,8 +30,6 @@ std::optional<Polynomial> polynomialOf(const Index& index);
 // The coefficient of variable `number` when it occurs only linearly with a constant coefficient (0 if absent).
 std::optional<int64_t> linearCoefficient(const Index& index, int number);
 bool mentionsAnyVar(const Index& index);
-// Whether `index` is a multiple of `width` for every value of its variables and symbols.
-bool dividesEveryTerm(int width, const Index& index);
 // The row-major flat index of variables first..first+ranges.size()-1 over `ranges`.
 Index flatIndex(const std::vector<Index>& ranges, int first);
 bool sameIndex(const Index& a, const Index& b);

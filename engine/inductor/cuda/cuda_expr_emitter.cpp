@@ -3,10 +3,12 @@
 // plus the small text pieces every strategy needs (signature, IR comment, variable decoding).
 #include <cctype>
 #include <cmath>
+#include <functional>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -192,13 +194,18 @@ std::string ExprEmitter::emit(const Expr& e) {
 }
 
 bool ExprEmitter::readsMemory(const Expr& e) {
-    if (e.kind == Expr::Kind::Constant || e.kind == Expr::Kind::ReductionValue || names_.count(&e)) return false;
-    if (e.kind == Expr::Kind::Load) return !(loadOverride && loadOverride(e));  // vector lanes are registers
-    if (e.kind == Expr::Kind::Where && whereTaken)
-        if (const std::optional<bool> taken = whereTaken(e)) return readsMemory(*taken ? *e.b : *e.c);
-    for (const ExprPtr* operand : {&e.a, &e.b, &e.c})
-        if (*operand && readsMemory(**operand)) return true;
-    return false;
+    std::unordered_set<const Expr*> clean;  // walked and found to read nothing: a shared subtree is walked once
+    const std::function<bool(const Expr&)> reads = [&](const Expr& x) -> bool {
+        if (x.kind == Expr::Kind::Constant || x.kind == Expr::Kind::ReductionValue || names_.count(&x) || clean.count(&x)) return false;
+        if (x.kind == Expr::Kind::Load) return !(loadOverride && loadOverride(x));  // vector lanes are registers
+        if (x.kind == Expr::Kind::Where && whereTaken)
+            if (const std::optional<bool> taken = whereTaken(x)) return reads(*taken ? *x.b : *x.c);
+        for (const ExprPtr* operand : {&x.a, &x.b, &x.c})
+            if (*operand && reads(**operand)) return true;
+        clean.insert(&x);
+        return false;
+    };
+    return reads(e);
 }
 
 std::string ExprEmitter::value(const ExprPtr& e) {

@@ -105,6 +105,8 @@ Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std
     return {};
 }
 
+namespace {
+
 /// Whether `index` is a multiple of `width` for every value of its variables and symbols.
 bool dividesEveryTerm(int width, const Index& index) {
     const std::optional<Polynomial> terms = polynomialOf(index);
@@ -113,8 +115,6 @@ bool dividesEveryTerm(int width, const Index& index) {
         if (coefficient % width != 0) return false;
     return true;
 }
-
-namespace {
 
 // A max(v) pass merged with the sum(exp(v - max)) pass after it: one (max, sum) accumulator fed v.
 Accumulator onlineAccumulator(const Reduction& max, const std::string& acc, const std::string& v) {
