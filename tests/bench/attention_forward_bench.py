@@ -7,7 +7,7 @@
 import torch
 import torch.nn.functional as F
 
-from inductor_bench import median
+from inductor_bench import time_calls
 
 IMPL = "torch" if hasattr(torch, "__version__") else "cwb"
 SHAPES = [(8, 12, 512, 64), (8, 12, 1024, 64), (16, 12, 1024, 64)]
@@ -17,16 +17,7 @@ ITERS, WARMUP = 100, 20
 def time_us(fn):
     for i in range(WARMUP):
         fn()
-    events = []
-    for i in range(ITERS):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        events.append((start, end))
-    torch.cuda.synchronize()
-    return median([pair[0].elapsed_time(pair[1]) for pair in events]) * 1000.0
+    return time_calls(fn, (), "cuda", ITERS) * 1000.0
 
 
 def run_all():
