@@ -45,6 +45,10 @@ bool canCast(DType from, DType to);
 // out-of-place: a op b; with `into`, writes there (in-place forms) after PyTorch's shape and cast checks.
 Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Tensor* into = nullptr);
 
+// out= straight into `out` (PyTorch's out variants write it; see outTakesResult for when): true when written,
+// false with nothing written, and then the caller computes a fresh result and copies it.
+bool binaryInto(BinaryOp op, const Operand& a, const Operand& b, const Tensor& out);
+
 Tensor add(const Operand& a, const Operand& b, Scalar alpha = Scalar(int64_t{1}));
 Tensor sub(const Operand& a, const Operand& b, Scalar alpha = Scalar(int64_t{1}));
 inline Tensor mul(const Operand& a, const Operand& b) { return binary(BinaryOp::Mul, a, b); }
@@ -94,6 +98,12 @@ const ElementwiseRow& rowOf(BinaryOp op);
 // PyTorch does, except floor/ceil/trunc, which return integral inputs unchanged.
 Tensor unary(UnaryOp op, const Tensor& x);
 const Tensor& unaryInPlace(UnaryOp op, const Tensor& self);
+bool unaryInto(UnaryOp op, const Tensor& x, const Tensor& out);
+// Whether a float loop computing `shape` x `dtype` from `inputs` (as the kernel reads them) may write out= straight
+// into `out`: a CPU tensor of that shape and dtype laid out as the fresh result would be (so the loop, its chunks and
+// every bit it writes are the fresh result's), each input either `out` itself or sharing no memory with it, and no op
+// recorder nor deferred fills active (the capture's own paths). Other cases keep the fresh result and its copy.
+bool outTakesResult(const Tensor& out, const Shape& shape, DType dtype, std::span<const Tensor> inputs);
 // approximate: "none" (erf form) or "tanh".
 Tensor gelu(const Tensor& x, std::string_view approximate = "none");
 Tensor leakyRelu(const Tensor& x, double negativeSlope = 0.01);

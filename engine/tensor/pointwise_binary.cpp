@@ -186,6 +186,35 @@ Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Tensor* int
     return into ? *into : out;
 }
 
+bool outTakesResult(const Tensor& out, const Shape& shape, DType dtype, std::span<const Tensor> inputs) {
+    if (!out.device().isCpu() || out.dtype() != dtype || out.sizes() != shape || activeOpRecorder() || deferringFills()) return false;
+    const Shape fresh = outputStridesFor(shape, inputs);
+    for (size_t d = 0; d < shape.size(); ++d)
+        if (shape[d] > 1 && out.strides()[d] != fresh[d]) return false;
+    for (const Tensor& input : inputs)
+        if (input.sharesStorageWith(out) && (input.storageOffset() != out.storageOffset() || input.strides() != out.strides())) return false;
+    return true;
+}
+
+bool binaryInto(BinaryOp op, const Operand& a, const Operand& b, const Tensor& out) {
+    if ((a.isTensor() && isComplex(a.tensor().dtype())) || (b.isTensor() && isComplex(b.tensor().dtype()))) return false;
+    checkOperands(op, a, b);
+    const Device device = cudaops::commonDevice({tensorOrUndefined(a), tensorOrUndefined(b)});
+    const DType compute = computeTypeFor(op, a, b);
+    const DType outType = rowOf(op).typing == ops::ElementTyping::Bool ? DType::Bool : compute;
+    // binary()'s loops that cannot fail: an error never leaves `out` half written.
+    if (!device.isCpu() || !isFloating(compute) || out.dtype() != outType) return false;
+    Tensor left = asComputeTensor(a, compute);
+    Tensor right = asComputeTensor(b, compute);
+    const Shape shape = broadcastShapes(left.sizes(), right.sizes());
+    left = expandTo(left, shape);
+    right = expandTo(right, shape);
+    const Tensor inputs[] = {left, right};
+    if (!outTakesResult(out, shape, outType, inputs)) return false;
+    dispatchDType(compute, [&]<typename T>() { eagerforms::binaryKernel<T>(op, out, left, right); });
+    return true;
+}
+
 Tensor add(const Operand& a, const Operand& b, Scalar alpha) {
     if (alpha.isIntegral() && alpha.toInt() == 1) return binary(BinaryOp::Add, a, b);
     return binary(BinaryOp::Add, a, binary(BinaryOp::Mul, b, alpha));

@@ -150,6 +150,22 @@ Tensor unary(UnaryOp op, const Tensor& x) {
     return out;
 }
 
+bool unaryInto(UnaryOp op, const Tensor& x, const Tensor& out) {
+    if (isComplex(x.dtype()) || !x.device().isCpu()) return false;
+    op = checkedOp(op, x.dtype());
+    const DType outType = unaryResultType(op, x.dtype());
+    // unary()'s loops that cannot fail: an error never leaves `out` half written.
+    const bool predicate = rowOf(op).typing == ops::ElementTyping::Bool;
+    if (out.dtype() != outType || out.sizes() != x.sizes() || !isFloating(predicate ? x.dtype() : outType) ||
+        rowOf(op).typing == ops::ElementTyping::Integral)
+        return false;
+    const Tensor input = predicate ? x : to(x, outType);
+    const Tensor inputs[] = {input};
+    if (!outTakesResult(out, x.sizes(), outType, inputs)) return false;
+    runUnary(op, out, input);
+    return true;
+}
+
 const Tensor& unaryInPlace(UnaryOp op, const Tensor& self) {
     if (isComplex(self.dtype())) {
         const Tensor result = complexUnary(op, self);

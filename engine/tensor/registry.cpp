@@ -422,17 +422,17 @@ const OpRegistry& OpRegistry::instance() {
     return registry;
 }
 
-void OpRegistry::def(const std::vector<std::string>& names, std::string_view schema, Kernel kernel) {
+void OpRegistry::def(const std::vector<std::string>& names, std::string_view schema, Kernel kernel, OutKernel intoOut) {
     const Schema parsed = parseSchema(schema);
     for (std::string_view name : names) {
         OpEntry& entry = entries_[std::string(name)];
         entry.name = std::string(name);
-        entry.overloads.push_back({parsed, kernel});
+        entry.overloads.push_back({parsed, kernel, intoOut});
         // F.x and torch.nn.functional.x are one function.
         if (name.starts_with("F.")) {
             OpEntry& full = entries_["torch.nn.functional." + std::string(name.substr(2))];
             full.name = "torch.nn.functional." + std::string(name.substr(2));
-            full.overloads.push_back({parsed, kernel});
+            full.overloads.push_back({parsed, kernel, intoOut});
         }
     }
 }
@@ -484,6 +484,21 @@ Value writeOut(const OpEntry& entry, const Tensor& out, const Value& result, boo
     return Value(out);
 }
 
+/// The out= call through the overload's OutKernel, when the call binds to one that has it and `out` takes the
+/// result as it is: no fresh result, no copy. Autocast changes the arguments first, so it keeps the copy path.
+bool writeIntoOut(const OpEntry& entry, std::span<const Value> args, const KeywordArgs& kwargs, const Tensor& out) {
+    if (autocastActive()) return false;
+    for (const OpOverload& overload : entry.overloads) {
+        std::string why;
+        std::optional<std::vector<Value>> values = bind(overload.schema, args, kwargs, why);
+        if (!values) continue;
+        if (!overload.intoOut || !overload.intoOut(Args(std::move(*values)), out)) return false;
+        bumpVersion(out);
+        return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 Value OpRegistry::call(const OpEntry& entry, std::span<const Value> args, const KeywordArgs& kwargs) const {
@@ -494,9 +509,12 @@ Value OpRegistry::call(const OpEntry& entry, std::span<const Value> args, const 
             if (kw.first != "out") rest.push_back(kw);
         for (const Value& a : args) inputsRequireGrad = inputsRequireGrad || (a.isTensor() && a.toTensor().requiresGrad());
         for (const auto& kw : rest) inputsRequireGrad = inputsRequireGrad || (kw.second.isTensor() && kw.second.toTensor().requiresGrad());
+        // A differentiable call raises in writeOut, after the op's own errors, as before.
+        const bool refused = autograd::isGradEnabled() && (inputsRequireGrad || out->requiresGrad());
         Value result;
         {
             const autograd::GradModeGuard noRecording(false);
+            if (!refused && writeIntoOut(entry, args, rest, *out)) return Value(*out);
             result = call(entry, args, rest);
         }
         return writeOut(entry, *out, result, inputsRequireGrad);

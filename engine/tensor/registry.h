@@ -81,11 +81,16 @@ private:
 bool writesArgument(const Schema& schema, const Args& args, size_t index);
 
 using Kernel = std::function<Value(const Args&)>;
+/// An op's `out=` form that writes its result straight into `out`: false, with nothing written, when `out` cannot
+/// take it as it is (another shape, dtype, device or layout, memory shared with an input); the registry then computes
+/// a fresh result and copies it.
+using OutKernel = std::function<bool(const Args&, const Tensor& out)>;
 using KeywordArgs = std::vector<std::pair<std::string, Value>>;
 
 struct OpOverload {
     Schema schema;
     Kernel kernel;
+    OutKernel intoOut;  // may be empty
 };
 
 // All overloads registered under one qualified name; tried in registration order, the first that binds wins
@@ -108,7 +113,7 @@ public:
     std::vector<std::string> names() const;
 
     // Registers one schema under several qualified names ("torch.sum", "Tensor.sum").
-    void def(const std::vector<std::string>& names, std::string_view schema, Kernel kernel);
+    void def(const std::vector<std::string>& names, std::string_view schema, Kernel kernel, OutKernel intoOut = {});
 
     // Attributes read as x.shape, x.dtype, ... (registered as "Tensor.<name>" taking only self).
     static bool isTensorProperty(std::string_view name);

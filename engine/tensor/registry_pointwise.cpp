@@ -73,7 +73,8 @@ void registerPointwiseOps(OpRegistry& r) {
             const UnaryOp op = *unaryOp;
             std::vector<std::string> names = {fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)};
             if (std::ranges::find(kAlsoFunctional, name) != std::end(kAlsoFunctional)) names.push_back(fmt::format("F.{}", name));
-            r.def(names, fmt::format("{}(Tensor self)", name), [op](const Args& a) { return Value(unary(op, a.tensor(0))); });
+            r.def(names, fmt::format("{}(Tensor self)", name), [op](const Args& a) { return Value(unary(op, a.tensor(0))); },
+                  [op](const Args& a, const Tensor& out) { return unaryInto(op, a.tensor(0), out); });
             r.def({fmt::format("Tensor.{}_", name), fmt::format("torch.{}_", name)}, fmt::format("{}_(Tensor self)", name),
                   [op](const Args& a) { return Value(unaryInPlace(op, a.tensor(0))); });
             continue;
@@ -84,7 +85,8 @@ void registerPointwiseOps(OpRegistry& r) {
         for (const char* other : {"Tensor", "Scalar"}) {
             if (tensorOnly && std::string_view(other) == "Scalar") continue;
             r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)}, fmt::format("{}(Tensor self, {} other)", name, other),
-                  [op](const Args& a) { return Value(binary(op, a.tensor(0), operandOf(a[1]))); });
+                  [op](const Args& a) { return Value(binary(op, a.tensor(0), operandOf(a[1]))); },
+                  [op](const Args& a, const Tensor& out) { return binaryInto(op, a.tensor(0), operandOf(a[1]), out); });
             r.def({fmt::format("Tensor.{}_", name)}, fmt::format("{}_(Tensor self, {} other)", name, other),
                   [op](const Args& a) { return Value(binaryInPlace(op, a.tensor(0), operandOf(a[1]))); });
         }
@@ -98,7 +100,8 @@ void registerPointwiseOps(OpRegistry& r) {
     for (const auto& [name, op] : {std::pair{"relu", UnaryOp::Relu}, std::pair{"silu", UnaryOp::Silu}, std::pair{"mish", UnaryOp::Mish}}) {
         const UnaryOp captured = op;
         r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)}, fmt::format("{}(Tensor self)", name),
-              [captured](const Args& a) { return Value(unary(captured, a.tensor(0))); });
+              [captured](const Args& a) { return Value(unary(captured, a.tensor(0))); },
+              [captured](const Args& a, const Tensor& out) { return unaryInto(captured, a.tensor(0), out); });
         r.def({fmt::format("Tensor.{}_", name), fmt::format("torch.{}_", name), fmt::format("F.{}_", name)},
               fmt::format("{}_(Tensor self)", name), [captured](const Args& a) { return Value(unaryInPlace(captured, a.tensor(0))); });
         r.def({fmt::format("F.{}", name)}, fmt::format("{}(Tensor(a! if inplace) input, bool inplace=False)", name),
@@ -124,6 +127,11 @@ void registerPointwiseOps(OpRegistry& r) {
             r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)},
                   fmt::format("{}(Tensor self, {} other, *, Scalar alpha=1)", name, other), [isAdd](const Args& a) {
                       return Value(isAdd ? add(a.tensor(0), operandOf(a[1]), a.scalar(2)) : sub(a.tensor(0), operandOf(a[1]), a.scalar(2)));
+                  },
+                  [isAdd](const Args& a, const Tensor& out) {  // alpha != 1 scales `other` first: that path keeps its copy
+                      const Scalar alpha = a.scalar(2);
+                      if (!alpha.isIntegral() || alpha.toInt() != 1) return false;
+                      return binaryInto(isAdd ? BinaryOp::Add : BinaryOp::Sub, a.tensor(0), operandOf(a[1]), out);
                   });
             r.def({fmt::format("Tensor.{}_", name)}, fmt::format("{}_(Tensor self, {} other, *, Scalar alpha=1)", name, other),
                   [isAdd](const Args& a) {
@@ -138,6 +146,12 @@ void registerPointwiseOps(OpRegistry& r) {
                   fmt::format("{}(Tensor self, {} other, *, str? rounding_mode=None)", name, other), [](const Args& a) {
                       const std::optional<std::string> mode = a.optStr(2);
                       return Value(div(a.tensor(0), operandOf(a[1]), mode ? std::optional<std::string_view>(*mode) : std::nullopt));
+                  },
+                  [](const Args& a, const Tensor& out) {  // an unknown rounding_mode raises on the copy path
+                      const std::optional<std::string> mode = a.optStr(2);
+                      if (mode && *mode != "trunc" && *mode != "floor") return false;
+                      const BinaryOp op = !mode ? BinaryOp::Div : *mode == "trunc" ? BinaryOp::DivTrunc : BinaryOp::FloorDiv;
+                      return binaryInto(op, a.tensor(0), operandOf(a[1]), out);
                   });
             r.def({fmt::format("Tensor.{}_", name)}, fmt::format("{}_(Tensor self, {} other, *, str? rounding_mode=None)", name, other),
                   [](const Args& a) {
@@ -156,7 +170,8 @@ void registerPointwiseOps(OpRegistry& r) {
     for (const std::string_view name : kTensorsOnly) {
         const BinaryOp op = std::get<BinaryOp>(opsByTorchName.find(name)->second);
         r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)}, fmt::format("{}(Tensor self, Tensor other)", name),
-              [op](const Args& a) { return Value(binary(op, a.tensor(0), a.tensor(1))); });
+              [op](const Args& a) { return Value(binary(op, a.tensor(0), a.tensor(1))); },
+              [op](const Args& a, const Tensor& out) { return binaryInto(op, a.tensor(0), a.tensor(1), out); });
     }
 
     r.def({"torch.where", "Tensor.where"}, "where(Tensor condition, Any self, Any other)", [](const Args& a) {

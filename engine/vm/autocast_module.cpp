@@ -7,11 +7,13 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "tensor/autocast.h"
 #include "tensor/autocast_cache.h"
 #include "vm/errors.h"
 #include "vm/interpreter.h"
+#include "vm/python_warnings.h"
 
 namespace eng::vm {
 
@@ -112,18 +114,6 @@ std::shared_ptr<ClassObject> defineAutocastClass(Interpreter& vm) {
     return cls;
 }
 
-/// Python's default warning filter: a FutureWarning is shown once per calling line, on stderr, as
-/// `file:line: FutureWarning: message` and the line's source.
-void futureWarning(Interpreter& vm, const std::string& message) {
-    static std::set<std::pair<std::string, int>> shown;
-    const std::vector<TracebackEntry> stack = vm.callStack();
-    const std::string file = stack.empty() ? "<unknown>" : stack.back().filename;
-    const int line = stack.empty() ? 0 : stack.back().line;
-    if (!shown.insert({file, line}).second) return;
-    std::cerr << fmt::format("{}:{}: FutureWarning: {}\n", file, line, message);
-    if (std::string source = vm.sourceLine(file, line); !source.empty()) std::cerr << "  " << source << "\n";
-}
-
 /// torch.cuda.amp.autocast / torch.cpu.amp.autocast(enabled=True, dtype=..., cache_enabled=True): deprecated
 /// subclasses of torch.amp.autocast for one device, with PyTorch's FutureWarning.
 std::shared_ptr<ClassObject> defineDeprecatedAutocast(Interpreter& vm, const std::shared_ptr<ClassObject>& autocast, const char* device,
@@ -132,7 +122,7 @@ std::shared_ptr<ClassObject> defineDeprecatedAutocast(Interpreter& vm, const std
     cls->module = fmt::format("torch.{}.amp.autocast_mode", device);
     const Value baseInit = autocast->dict.at("__init__");
     cls->dict["__init__"] = makeNative("__init__", [baseInit, device, defaultDtype](Interpreter& m, CallArgs& a) {
-        futureWarning(m, fmt::format("`torch.{0}.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('{0}', args...)` instead.", device));
+        showWarning(m, "FutureWarning", fmt::format("`torch.{0}.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('{0}', args...)` instead.", device));
         const Value self = a.positional.at(0);
         const Value enabled = argument(a, 1, "enabled", Value(true));
         const Value dtype = argument(a, 2, "dtype", dtypeValue(defaultDtype));
@@ -146,6 +136,16 @@ std::shared_ptr<ClassObject> defineDeprecatedAutocast(Interpreter& vm, const std
 }
 
 }  // namespace
+
+void showWarning(Interpreter& vm, const std::string& category, const std::string& message) {
+    static std::set<std::tuple<std::string, int, std::string, std::string>> shown;
+    const std::vector<TracebackEntry> stack = vm.callStack();
+    const std::string file = stack.empty() ? "<unknown>" : stack.back().filename;
+    const int line = stack.empty() ? 0 : stack.back().line;
+    if (!shown.insert({file, line, category, message}).second) return;
+    std::cerr << fmt::format("{}:{}: {}: {}\n", file, line, category, message);
+    if (std::string source = vm.sourceLine(file, line); !source.empty()) std::cerr << "  " << source << "\n";
+}
 
 void installDeprecatedAutocast(Interpreter& vm, ModuleObject& torch) {
     const auto autocast = vm.modules().at("torch.amp").as<ModuleObject>().attributes.at("autocast").ref<ClassObject>();

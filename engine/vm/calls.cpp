@@ -3,10 +3,12 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "frontend/code_object.h"
 #include "tensor/registry.h"
 #include "vm/interpreter.h"
+#include "vm/python_warnings.h"
 
 namespace eng::vm {
 
@@ -317,8 +319,19 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
                 tensor::ValueList positional;
                 for (const Value& v : args.positional) positional.push_back(convert(v));
                 tensor::KeywordArgs keywords;
-                for (const auto& [key, v] : args.keywords) keywords.emplace_back(key, convert(v));
+                std::optional<tensor::Shape> outShape;  // of an out= tensor with elements, which PyTorch warns to resize
+                for (const auto& [key, v] : args.keywords) {
+                    keywords.emplace_back(key, convert(v));
+                    if (key == "out" && v.is(Kind::Tensor) && v.tensor().numel() > 0) outShape = v.tensor().sizes();
+                }
                 tensor::Value result = tensor::OpRegistry::instance().call(*entry, positional, keywords);
+                if (outShape && result.isTensor() && result.toTensor().sizes() != *outShape)
+                    showWarning(vm, "UserWarning",
+                                fmt::format("An output with one or more elements was resized since it had shape {}, which does not match the "
+                                            "required output shape {}. This behavior is deprecated, and in a future PyTorch release outputs "
+                                            "will not be resized unless they have zero elements. You can explicitly reuse an out tensor t by "
+                                            "resizing it, inplace, to zero elements with t.resize_(0).",
+                                            tensor::shapeStr(*outShape), tensor::shapeStr(result.toTensor().sizes())));
                 // torch.mul(x, 3, out=o) returns o itself: the same VM object, as `is` expects.
                 for (const auto& [key, v] : args.keywords)
                     if (key == "out" && v.is(Kind::Tensor) && result.isTensor() && result.toTensor().isSameTensor(v.tensor())) return v;
