@@ -97,13 +97,13 @@ void launchPointwise(std::string_view family, int64_t variant, const MakeSpec& m
     if (out.numel() == 0) return;
     std::vector<Tensor> inputs;
     for (const Tensor& t : rawInputs) inputs.push_back(onDeviceOf(t, out.device()));
-    if (!deferringFills()) {
-        launchPointwiseNow(family, variant, makeSpec, out, inputs, scalars);
-        return;
-    }
-    fillOrDefer(out, inputs, [family, variant, spec = makeSpec(), scalars](const Tensor& o, std::span<const Tensor> in) {
-        launchPointwiseNow(family, variant, [&] { return spec; }, o, in, scalars);
-    });
+    launchOrDefer(
+        out, inputs, [&](const Tensor& o, std::span<const Tensor> in) { launchPointwiseNow(family, variant, makeSpec, o, in, scalars); },
+        [&] {
+            return FillFunction([family, variant, spec = makeSpec(), scalars](const Tensor& o, std::span<const Tensor> in) {
+                launchPointwiseNow(family, variant, [&] { return spec; }, o, in, scalars);
+            });
+        });
 }
 
 // The fill value in the kernel's scalar slots: exact for int64 (i0) and for floats (s0).
@@ -149,8 +149,7 @@ void copy(const Tensor& dst, const Tensor& src) {
     if (dst.dtype() == source.dtype() && dst.isContiguous() && source.isContiguous() && dst.sizes() == source.sizes()) {
         if (dst.numel() == 0 || (dst.storage() == source.storage() && dst.storageOffset() == source.storageOffset())) return;
         auto copyBytes = [](const Tensor& o, std::span<const Tensor> in) { contextFor(o).copyDeviceToDevice(o.data(), in[0].data(), o.nbytes()); };
-        if (deferringFills()) fillOrDefer(dst, {source}, copyBytes);
-        else copyBytes(dst, std::span<const Tensor>(&source, 1));
+        launchOrDefer(dst, {&source, 1}, copyBytes);
         return;
     }
     launchPointwise(

@@ -78,8 +78,8 @@ void reduce(cudagen::RowReduction kind, const Tensor& input, const std::vector<b
     };
     // Inside a capture the launch waits for the first touch of the result (tensor/deferred_fill.h); a reduction with
     // indices writes two tensors and runs at once.
-    if (targetIndices.defined() || !deferringFills()) launch(target, rowsView, targetIndices);
-    else fillOrDefer(target, {rowsView}, [launch](const Tensor& o, std::span<const Tensor> in) { launch(o, in[0], Tensor()); });
+    if (targetIndices.defined()) launch(target, rowsView, targetIndices);
+    else launchOrDefer(target, {&rowsView, 1}, [launch](const Tensor& o, std::span<const Tensor> in) { launch(o, in[0], Tensor()); });
     if (!direct) {
         copyInto(out, target);
         if (indices.defined()) copyInto(indices, targetIndices);
@@ -108,8 +108,7 @@ void softmax(const Tensor& out, const Tensor& input, int64_t dim, bool logarithm
         launchMemoized(
             context, key, [&] { return cudagen::translationUnit(cudagen::rowSoftmaxKernel(dtype, logarithmic)); }, rowGrid(context, rows), args);
     };
-    if (deferringFills()) fillOrDefer(result, {rowsView}, launch);
-    else launch(result, std::span<const Tensor>(&rowsView, 1));
+    launchOrDefer(result, {&rowsView, 1}, launch);
     // Back to the input's dim order: result's dim k holds input dim order[k].
     Shape sizes(order.size()), strides(order.size());
     for (size_t k = 0; k < order.size(); ++k) {
@@ -196,12 +195,10 @@ void gemm(const Tensor& out, const Tensor& a, const Tensor& b) {
         cuda::gemm(normalizeDevice(c.device()).index(), call);
     };
     const Tensor operands[] = {right.owner, left.owner};
-    if (deferringFills()) {
+    launchOrDefer(target, operands, run, [&] {
         cuda::prewarmBlas(normalizeDevice(out.device()).index());
-        fillOrDefer(target, {right.owner, left.owner}, run);
-    } else {
-        run(target, operands);
-    }
+        return FillFunction(run);
+    });
     if (!target.isSameTensor(out)) copyInto(out, target);
 }
 
@@ -236,12 +233,10 @@ Tensor linearLt(const Tensor& x, const Tensor& weight, const Tensor& bias, cuda:
     };
     std::vector<Tensor> operands{xc, wc};
     if (bc.defined()) operands.push_back(bc);
-    if (deferringFills()) {
+    launchOrDefer(out, operands, run, [&] {
         cuda::prewarmBlas(normalizeDevice(x.device()).index());
-        fillOrDefer(out, std::move(operands), run);
-    } else {
-        run(out, operands);
-    }
+        return FillFunction(run);
+    });
     return out;
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "tensor/tensor.h"
@@ -41,6 +42,24 @@ void fillOrDefer(const Tensor& out, std::vector<Tensor> inputs, FillFunction fil
 /// Whether fillOrDefer may defer on this thread now (inside a DeferredFillScope): CUDA kernels ask first, so that
 /// eager launches outside a capture build no closure.
 bool deferringFills();
+
+/// "Launch now unless deferring", for kernels that ask deferringFills() first: now(out, inputs) outside a
+/// DeferredFillScope (no closure built, no input list copied: an eager launch); inside one, fillOrDefer with the fill
+/// that deferred() returns, built only then (a closure owning what the deferred launch needs).
+template <typename Now, typename MakeDeferred>
+void launchOrDefer(const Tensor& out, std::span<const Tensor> inputs, Now&& now, MakeDeferred&& deferred) {
+    if (!deferringFills()) {
+        now(out, inputs);
+        return;
+    }
+    FillFunction fill = deferred();
+    fillOrDefer(out, std::vector<Tensor>(inputs.begin(), inputs.end()), std::move(fill));
+}
+/// The same with one fill both ways (copied into the deferred closure).
+template <typename Fill>
+void launchOrDefer(const Tensor& out, std::span<const Tensor> inputs, Fill&& fill) {
+    launchOrDefer(out, inputs, fill, [&fill] { return FillFunction(fill); });
+}
 
 /// How many storages have pending fills or pending readers; Tensor::data() looks further only when it is not 0.
 extern std::atomic<int64_t> g_deferredStorages;
