@@ -140,7 +140,7 @@ template <typename T>
 template <typename T>
 [[gnu::always_inline]] inline void attendChunk(const Problem& pr, int64_t b, int64_t h, int64_t q0, int64_t q1, Scratch& s) {
     const int64_t E = pr.E, Ev = pr.Ev, Evp = roundUp(Ev, kLanes);
-    const int64_t keyEnd = pr.causal ? std::min(pr.S, q1) : pr.S;  // keys any query of the chunk sees
+    const int64_t keyEnd = keysSeen(pr, q1);
     const int64_t keyPitch = roundUp(keyEnd, kKeyBlock);
     // Keys transposed ([E, keyPitch], zero past keyEnd) and values ([keyEnd, Evp], zero past Ev) in float32.
     float* keysT = Scratch::floats(s.keysT, E * keyPitch);
@@ -172,7 +172,7 @@ template <typename T>
         for (int64_t r = 0; r < rows; ++r) convertRow(qBase + (qa + r) * pr.q.row, pr.q.col, E, pr.scale, queries + r * E);
         std::fill(queries + rows * E, queries + rowsPadded * E, 0.0f);
         s.startQueryBlock(acc, rowsPadded * Evp);
-        const int64_t tileKeyEnd = pr.causal ? std::min(pr.S, qa + rows) : pr.S;
+        const int64_t tileKeyEnd = keysSeen(pr, qa + rows);
         for (int64_t j0 = 0; j0 < tileKeyEnd; j0 += kKeyBlock) {
             const int64_t keys = std::min<int64_t>(kKeyBlock, tileKeyEnd - j0);
             for (int64_t r = 0; r < rowsPadded; r += kRows) scoreTile(queries + r * E, E, keysT + j0, keyPitch, scores + r * kKeyBlock);

@@ -220,7 +220,7 @@ struct Staged {
 
 [[gnu::target(CWB_BF16_TARGET)]] Staged stage(const Problem& pr, int64_t b, int64_t h, int64_t q1, Scratch& s) {
     const int64_t E2 = (pr.E + 1) / 2, Ev = pr.Ev, Evp = roundUp(Ev, kLanes);
-    const int64_t keyEnd = pr.causal ? std::min(pr.S, q1) : pr.S;  // keys any query of the chunk sees
+    const int64_t keyEnd = keysSeen(pr, q1);
     const int64_t keyPitch = roundUp(keyEnd, kKeyBlock);
     auto* keyPairs = reinterpret_cast<uint32_t*>(Scratch::floats(s.keysT, E2 * keyPitch));
     auto* valuePairs = reinterpret_cast<uint32_t*>(Scratch::floats(s.values, keyPitch / 2 * Evp));
@@ -253,53 +253,6 @@ struct Staged {
 // up to its own position under a causal mask; the limits grow with the row.
 inline void keyLimits(const Problem& pr, int64_t qa, int64_t r0, int64_t j0, int64_t keys, int count, int64_t* limit) {
     for (int r = 0; r < count; ++r) limit[r] = std::clamp<int64_t>(pr.causal ? qa + r0 + r + 1 - j0 : keys, 0, keys);
-}
-
-// One query block (rows [qa, qa + rows), queries paired and zero padded to 16 rows) by vdpbf16ps: per 16-row
-// group and key tile, the products kRows rows at a time (a causal group's rows stop at their last key), the
-// softmax of the 16 rows, then P V kRows rows at a time. `scores` holds a 16 x 64 float32 tile, `weights` its pairs.
-[[gnu::target(CWB_BF16_TARGET)]] void attendBlockDot(const Problem& pr, const Staged& st, const uint32_t* queries, int64_t qa, int64_t rows,
-                                                     float* acc, float* rowMax, float* rowSum, uint32_t* weights, float* scores) {
-    const int64_t E2 = st.E2, Evp = st.Evp, rowsPadded = roundUp(rows, kGroupRows);
-    const __m512 scale = _mm512_set1_ps(pr.scale);
-    const int64_t tileKeyEnd = pr.causal ? std::min(pr.S, qa + rows) : pr.S;
-    for (int64_t j0 = 0; j0 < tileKeyEnd; j0 += kKeyBlock) {
-        const int64_t keys = std::min<int64_t>(kKeyBlock, tileKeyEnd - j0);
-        for (int64_t r0 = 0; r0 < rowsPadded; r0 += kGroupRows) {
-            int64_t limit[kGroupRows];
-            keyLimits(pr, qa, r0, j0, keys, kGroupRows, limit);
-            if (limit[kGroupRows - 1] == 0) continue;  // no key of this tile for these rows: nothing changes
-            // Scores a row does not see (columns past a subgroup's last key) are left as they were: masked below.
-            const bool masked = limit[0] < kKeyBlock;
-            for (int g = 0; g < kGroupRows; g += kRows) {
-                const int64_t seen = limit[g + kRows - 1];
-                const uint32_t* q = queries + (r0 + g) * E2;
-                const uint32_t* k = st.keyPairs + j0;
-                switch ((seen + kLanes - 1) / kLanes) {  // 16-key columns any row of the subgroup sees
-                    case 0: break;
-                    case 1: scoreTile<1>(q, E2, k, st.keyPitch, scores + g * kKeyBlock); break;
-                    case 2: scoreTile<2>(q, E2, k, st.keyPitch, scores + g * kKeyBlock); break;
-                    case 3: scoreTile<3>(q, E2, k, st.keyPitch, scores + g * kKeyBlock); break;
-                    default: scoreTile<4>(q, E2, k, st.keyPitch, scores + g * kKeyBlock); break;
-                }
-            }
-            softmaxRows16(scores, scale, limit, masked, rowMax + r0, rowSum + r0, acc + r0 * Evp, Evp, weights);
-            for (int g = 0; g < kGroupRows; g += kRows) {
-                const int64_t pairs = (limit[g + kRows - 1] + 1) / 2;
-                const uint32_t* w = weights + g * (kKeyBlock / 2);
-                for (int64_t c0 = 0; pairs > 0 && c0 < Evp; c0 += 4 * kLanes) {
-                    const uint32_t* v = st.valuePairs + j0 / 2 * Evp + c0;
-                    float* a = acc + (r0 + g) * Evp + c0;
-                    switch (std::min<int64_t>(4, (Evp - c0) / kLanes)) {
-                        case 4: valuePairTile<4>(w, pairs, v, Evp, a); break;
-                        case 3: valuePairTile<3>(w, pairs, v, Evp, a); break;
-                        case 2: valuePairTile<2>(w, pairs, v, Evp, a); break;
-                        default: valuePairTile<1>(w, pairs, v, Evp, a); break;
-                    }
-                }
-            }
-        }
-    }
 }
 
 // AMX (Sapphire Rapids and later): tdpbf16ps multiplies a 16 x 32 bfloat16 tile by a 32 x 16 one held as 16 rows
@@ -384,75 +337,111 @@ void amxStart() {
 }
 void amxEnd() { asm volatile("tilerelease" ::: "memory"); }
 
-// One query block (rows [qa, qa + rows), queries paired and zero padded to 16 rows) by AMX tiles; `scores` holds a
-// 16 x 64 float32 tile and `weights` its 16 x 32 pairs.
-template <bool Soft>
-[[gnu::target(CWB_BF16_TARGET)]] void attendBlockAmx(const Problem& pr, const Staged& st, const uint32_t* queries, int64_t qa, int64_t rows,
-                                                     float* acc, float* rowMax, float* rowSum, uint32_t* weights, float* scores) {
+// One query block (rows [qa, qa + rows), queries paired and zero padded to 16 rows): per key tile and 16-row group,
+// the scores, the softmax of the 16 rows (softmaxRows16), then P V into the accumulators; the products by vdpbf16ps
+// kRows rows at a time (Off: a causal group's rows stop at their last key) or by AMX tiles (Hardware, or Soft's
+// model). `scores` holds a 16 x 64 float32 tile and `weights` its 16 x 32 pairs.
+template <TilePath Path>
+[[gnu::target(CWB_BF16_TARGET)]] void attendBlock(const Problem& pr, const Staged& st, const uint32_t* queries, int64_t qa, int64_t rows,
+                                                  float* acc, float* rowMax, float* rowSum, uint32_t* weights, float* scores) {
+    constexpr bool Soft = Path == TilePath::Soft;  // which tiles the CWB_TILE macros drive
     const int64_t E2 = st.E2, Evp = st.Evp, rowsPadded = roundUp(rows, kGroupRows);
     const int64_t queryStride = E2 * 4, keyStride = st.keyPitch * 4, rowStride = Evp * 4;
     constexpr int64_t kScoreStride = kKeyBlock * 4, kWeightStride = kKeyBlock / 2 * 4;
     const __m512 scale = _mm512_set1_ps(pr.scale);
-    const int64_t tileKeyEnd = pr.causal ? std::min(pr.S, qa + rows) : pr.S;
+    const int64_t tileKeyEnd = keysSeen(pr, qa + rows);
     for (int64_t j0 = 0; j0 < tileKeyEnd; j0 += kKeyBlock) {
         const int64_t keys = std::min<int64_t>(kKeyBlock, tileKeyEnd - j0);
         for (int64_t r0 = 0; r0 < rowsPadded; r0 += kGroupRows) {
             int64_t limit[kGroupRows];
             keyLimits(pr, qa, r0, j0, keys, kGroupRows, limit);
             const int64_t seen = limit[kGroupRows - 1];
-            if (seen == 0) continue;
+            if (seen == 0) continue;  // no key of this tile for these rows: nothing changes
             const bool masked = limit[0] < kKeyBlock;
-            CWB_TILE_ZERO(0);
-            CWB_TILE_ZERO(1);
-            CWB_TILE_ZERO(2);
-            CWB_TILE_ZERO(3);
-            for (int64_t p0 = 0; p0 < E2; p0 += 16) {
-                const uint32_t* k = st.keyPairs + p0 * st.keyPitch + j0;
-                CWB_TILE_LOAD(4, queries + r0 * E2 + p0, queryStride);
-                CWB_TILE_LOAD(5, k, keyStride);
-                CWB_TILE_DP(0, 4, 5);
-                CWB_TILE_LOAD(6, k + 16, keyStride);
-                CWB_TILE_DP(1, 4, 6);
-                CWB_TILE_LOAD(7, k + 32, keyStride);
-                CWB_TILE_DP(2, 4, 7);
-                CWB_TILE_LOAD(5, k + 48, keyStride);
-                CWB_TILE_DP(3, 4, 5);
-            }
-            CWB_TILE_STORE(0, scores, kScoreStride);
-            CWB_TILE_STORE(1, scores + 16, kScoreStride);
-            CWB_TILE_STORE(2, scores + 32, kScoreStride);
-            CWB_TILE_STORE(3, scores + 48, kScoreStride);
-            softmaxRows16(scores, scale, limit, masked, rowMax + r0, rowSum + r0, acc + r0 * Evp, Evp, weights);
-            const int64_t halves = (seen + 31) / 32;  // 32-key halves of the tile with a weight
-            for (int64_t c0 = 0; c0 < Evp; c0 += 4 * kLanes) {
-                const int64_t tiles = std::min<int64_t>(4, (Evp - c0) / kLanes);
-                float* a = acc + r0 * Evp + c0;
-                CWB_TILE_LOAD(0, a, rowStride);
-                if (tiles > 1) CWB_TILE_LOAD(1, a + 16, rowStride);
-                if (tiles > 2) CWB_TILE_LOAD(2, a + 32, rowStride);
-                if (tiles > 3) CWB_TILE_LOAD(3, a + 48, rowStride);
-                for (int64_t half = 0; half < halves; ++half) {
-                    const uint32_t* v = st.valuePairs + (j0 / 2 + half * 16) * Evp + c0;
-                    CWB_TILE_LOAD(4, weights + half * 16, kWeightStride);
-                    CWB_TILE_LOAD(5, v, rowStride);
-                    CWB_TILE_DP(0, 4, 5);
-                    if (tiles > 1) {
-                        CWB_TILE_LOAD(6, v + 16, rowStride);
-                        CWB_TILE_DP(1, 4, 6);
-                    }
-                    if (tiles > 2) {
-                        CWB_TILE_LOAD(7, v + 32, rowStride);
-                        CWB_TILE_DP(2, 4, 7);
-                    }
-                    if (tiles > 3) {
-                        CWB_TILE_LOAD(5, v + 48, rowStride);
-                        CWB_TILE_DP(3, 4, 5);
+            if constexpr (Path == TilePath::Off) {
+                // Scores a row does not see (columns past a subgroup's last key) are left as they were: masked below.
+                for (int g = 0; g < kGroupRows; g += kRows) {
+                    const int64_t subgroupSeen = limit[g + kRows - 1];
+                    const uint32_t* q = queries + (r0 + g) * E2;
+                    const uint32_t* k = st.keyPairs + j0;
+                    switch ((subgroupSeen + kLanes - 1) / kLanes) {  // 16-key columns any row of the subgroup sees
+                        case 0: break;
+                        case 1: scoreTile<1>(q, E2, k, st.keyPitch, scores + g * kKeyBlock); break;
+                        case 2: scoreTile<2>(q, E2, k, st.keyPitch, scores + g * kKeyBlock); break;
+                        case 3: scoreTile<3>(q, E2, k, st.keyPitch, scores + g * kKeyBlock); break;
+                        default: scoreTile<4>(q, E2, k, st.keyPitch, scores + g * kKeyBlock); break;
                     }
                 }
-                CWB_TILE_STORE(0, a, rowStride);
-                if (tiles > 1) CWB_TILE_STORE(1, a + 16, rowStride);
-                if (tiles > 2) CWB_TILE_STORE(2, a + 32, rowStride);
-                if (tiles > 3) CWB_TILE_STORE(3, a + 48, rowStride);
+            } else {
+                CWB_TILE_ZERO(0);
+                CWB_TILE_ZERO(1);
+                CWB_TILE_ZERO(2);
+                CWB_TILE_ZERO(3);
+                for (int64_t p0 = 0; p0 < E2; p0 += 16) {
+                    const uint32_t* k = st.keyPairs + p0 * st.keyPitch + j0;
+                    CWB_TILE_LOAD(4, queries + r0 * E2 + p0, queryStride);
+                    CWB_TILE_LOAD(5, k, keyStride);
+                    CWB_TILE_DP(0, 4, 5);
+                    CWB_TILE_LOAD(6, k + 16, keyStride);
+                    CWB_TILE_DP(1, 4, 6);
+                    CWB_TILE_LOAD(7, k + 32, keyStride);
+                    CWB_TILE_DP(2, 4, 7);
+                    CWB_TILE_LOAD(5, k + 48, keyStride);
+                    CWB_TILE_DP(3, 4, 5);
+                }
+                CWB_TILE_STORE(0, scores, kScoreStride);
+                CWB_TILE_STORE(1, scores + 16, kScoreStride);
+                CWB_TILE_STORE(2, scores + 32, kScoreStride);
+                CWB_TILE_STORE(3, scores + 48, kScoreStride);
+            }
+            softmaxRows16(scores, scale, limit, masked, rowMax + r0, rowSum + r0, acc + r0 * Evp, Evp, weights);
+            if constexpr (Path == TilePath::Off) {
+                for (int g = 0; g < kGroupRows; g += kRows) {
+                    const int64_t pairs = (limit[g + kRows - 1] + 1) / 2;
+                    const uint32_t* w = weights + g * (kKeyBlock / 2);
+                    for (int64_t c0 = 0; pairs > 0 && c0 < Evp; c0 += 4 * kLanes) {
+                        const uint32_t* v = st.valuePairs + j0 / 2 * Evp + c0;
+                        float* a = acc + (r0 + g) * Evp + c0;
+                        switch (std::min<int64_t>(4, (Evp - c0) / kLanes)) {
+                            case 4: valuePairTile<4>(w, pairs, v, Evp, a); break;
+                            case 3: valuePairTile<3>(w, pairs, v, Evp, a); break;
+                            case 2: valuePairTile<2>(w, pairs, v, Evp, a); break;
+                            default: valuePairTile<1>(w, pairs, v, Evp, a); break;
+                        }
+                    }
+                }
+            } else {
+                const int64_t halves = (seen + 31) / 32;  // 32-key halves of the tile with a weight
+                for (int64_t c0 = 0; c0 < Evp; c0 += 4 * kLanes) {
+                    const int64_t tiles = std::min<int64_t>(4, (Evp - c0) / kLanes);
+                    float* a = acc + r0 * Evp + c0;
+                    CWB_TILE_LOAD(0, a, rowStride);
+                    if (tiles > 1) CWB_TILE_LOAD(1, a + 16, rowStride);
+                    if (tiles > 2) CWB_TILE_LOAD(2, a + 32, rowStride);
+                    if (tiles > 3) CWB_TILE_LOAD(3, a + 48, rowStride);
+                    for (int64_t half = 0; half < halves; ++half) {
+                        const uint32_t* v = st.valuePairs + (j0 / 2 + half * 16) * Evp + c0;
+                        CWB_TILE_LOAD(4, weights + half * 16, kWeightStride);
+                        CWB_TILE_LOAD(5, v, rowStride);
+                        CWB_TILE_DP(0, 4, 5);
+                        if (tiles > 1) {
+                            CWB_TILE_LOAD(6, v + 16, rowStride);
+                            CWB_TILE_DP(1, 4, 6);
+                        }
+                        if (tiles > 2) {
+                            CWB_TILE_LOAD(7, v + 32, rowStride);
+                            CWB_TILE_DP(2, 4, 7);
+                        }
+                        if (tiles > 3) {
+                            CWB_TILE_LOAD(5, v + 48, rowStride);
+                            CWB_TILE_DP(3, 4, 5);
+                        }
+                    }
+                    CWB_TILE_STORE(0, a, rowStride);
+                    if (tiles > 1) CWB_TILE_STORE(1, a + 16, rowStride);
+                    if (tiles > 2) CWB_TILE_STORE(2, a + 32, rowStride);
+                    if (tiles > 3) CWB_TILE_STORE(3, a + 48, rowStride);
+                }
             }
         }
     }
@@ -485,12 +474,11 @@ bool bf16KernelApplies() {
         float* const rowMax = s.rowMax.data();
         float* const rowSum = s.rowSum.data();
         float* scores = reinterpret_cast<float*>(weights + kGroupRows * kKeyBlock / 2);
-        if (amx == TilePath::Hardware)
-            attendBlockAmx<false>(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights, scores);
-        else if (amx == TilePath::Soft)
-            attendBlockAmx<true>(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights, scores);
-        else
-            attendBlockDot(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights, scores);
+        switch (amx) {
+            case TilePath::Hardware: attendBlock<TilePath::Hardware>(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights, scores); break;
+            case TilePath::Soft: attendBlock<TilePath::Soft>(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights, scores); break;
+            case TilePath::Off: attendBlock<TilePath::Off>(pr, st, queries, qa, rows, acc, rowMax, rowSum, weights, scores); break;
+        }
         for (int64_t r = 0; r < rows; ++r) {
             const __m512 inverse = _mm512_set1_ps(1.0f / rowSum[r]);
             BFloat16* o = out + ((b * pr.L + qa + r) * pr.heads + h) * Ev;

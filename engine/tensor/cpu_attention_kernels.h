@@ -48,6 +48,9 @@ struct Scratch {
 
 inline int64_t roundUp(int64_t n, int64_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
+// Keys that queries [.., queryEnd) see: all S, or under a causal mask those up to the last query's position.
+inline int64_t keysSeen(const Problem& pr, int64_t queryEnd) { return pr.causal ? std::min(pr.S, queryEnd) : pr.S; }
+
 
 // Whether the bfloat16 kernels of cpu_attention_bf16.cpp run here: an AVX512-BF16 host at the AVX-512 level.
 bool bf16KernelApplies();
