@@ -82,6 +82,16 @@ bool isView(const Node& node) {
 std::string materializedInBackward(const Node& node, const std::map<const Node*, std::vector<const Node*>>& users,
                                    const std::set<const Node*>& backwardNodes) {
     if (isView(node)) return "";
+    // An op that returned one of its inputs (`contiguous` of a contiguous tensor, `to` its own dtype) is a view here
+    // too: it computes nothing to save, and a saved alias would make the forward's outputs share a buffer.
+    const tensor::Tensor* self = exampleTensor(node);
+    if (!self) return "";
+    bool aliases = false;
+    forEachNodeArg(node, [&](Node* input) {
+        const tensor::Tensor* t = exampleTensor(*input);
+        aliases = aliases || (t && t->storage() && t->sharesStorageWith(*self));
+    });
+    if (aliases) return "";
     std::vector<const Node*> current{&node};
     std::set<const Node*> seen{&node};
     while (!current.empty()) {
