@@ -1,6 +1,9 @@
 # Where a GPT-2 training step's device time goes, kernel class by kernel class, for PyTorch and cwb alike.
 # `python3 step_kernel_classes.py torch OUT.tsv`: torch.compile's step (aot_training_bench's gpt2) under torch.profiler;
-# `python3 step_kernel_classes.py summary FILE.tsv`: the classes of a trace (this or cupti_kernel_trace.c's) per phase.
+# `python3 step_kernel_classes.py summary FILE.tsv [N] [A:B]`: the classes of a trace (this or cupti_kernel_trace.c's) per
+# phase, the last N; a cwb trace has no phase marks, so its phases are the stretches between synchronisations ("segment
+# -k", counted from the end), and A:B (e.g. -9:-1) joins segments A to B into one phase: a backward that synchronises
+# inside (the embeddings' bounds checks) spans several.
 import collections
 import re
 import sys
@@ -61,8 +64,13 @@ def read(path):
     return [(f"segment {i - len(segments)}", s) for i, s in enumerate(segments)]
 
 
-def summary(path, last=12):
+def summary(path, last=12, join=None):
     phases = read(path)
+    if join:
+        a, b = (int(x) for x in join.split(":"))
+        a, b = a % len(phases), b % len(phases)
+        joined = [item for _, items in phases[a:b + 1] for item in items]
+        phases = phases[:a] + [(f"segments {join}", joined)] + phases[b + 1:]
     shown = phases[-last:]
     print(f"{path}: {len(phases)} phases; the last {len(shown)}: kernels, busy ms, span ms")
     for name, items in shown:
@@ -137,4 +145,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "torch":
         torch_step(sys.argv[2])
     else:
-        summary(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 12)
+        summary(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 12, sys.argv[4] if len(sys.argv) > 4 else None)
