@@ -5,7 +5,9 @@
 #include "aot/partition.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -59,6 +61,53 @@ std::string recomputeBan(const Node& node) {
     return "";
 }
 
+/// Whether an op's result can fuse into the kernel that reads it (Inductor's op_types.is_fusible): it lowers to
+/// generated code, pointwise, a reduction or a view; matmuls and extern kernels read a buffer.
+bool fusible(const Node& node) {
+    if (node.op != fx::NodeOp::CallFunction && node.op != fx::NodeOp::CallMethod) return false;
+    const auto* lowering = inductor::lowering::LoweringRegistry::instance().find(inductor::lowering::nodeOpName(node));
+    return lowering && lowering->family != inductor::lowering::OpFamily::MatrixProduct;
+}
+
+bool isView(const Node& node) {
+    if (node.op != fx::NodeOp::CallFunction && node.op != fx::NodeOp::CallMethod) return false;
+    const auto* lowering = inductor::lowering::LoweringRegistry::instance().find(inductor::lowering::nodeOpName(node));
+    return lowering && lowering->family == inductor::lowering::OpFamily::View;
+}
+
+/// Inductor's is_materialized_backwards: a forward value that a backward node reads as a whole buffer (a matmul's
+/// or an extern kernel's operand, directly or through views) would be computed into memory in the backward anyway,
+/// so recomputing it is never free: it is saved instead (GPT-2's GELU output, which c_proj's weight gradient reads,
+/// was recomputed by a kernel of its own in every layer's backward). The backward node named, or empty.
+std::string materializedInBackward(const Node& node, const std::map<const Node*, std::vector<const Node*>>& users,
+                                   const std::set<const Node*>& backwardNodes) {
+    if (isView(node)) return "";
+    // An op that returned one of its inputs (`contiguous` of a contiguous tensor, `to` its own dtype) is a view here
+    // too: it computes nothing to save, and a saved alias would make the forward's outputs share a buffer.
+    const tensor::Tensor* self = exampleTensor(node);
+    if (!self) return "";
+    bool aliases = false;
+    forEachNodeArg(node, [&](Node* input) {
+        const tensor::Tensor* t = exampleTensor(*input);
+        aliases = aliases || (t && t->storage() && t->sharesStorageWith(*self));
+    });
+    if (aliases) return "";
+    std::vector<const Node*> current{&node};
+    std::set<const Node*> seen{&node};
+    while (!current.empty()) {
+        const Node* cur = current.back();
+        current.pop_back();
+        auto found = users.find(cur);
+        if (found == users.end()) continue;
+        for (const Node* user : found->second) {
+            const bool intoCat = inductor::lowering::nodeOpName(*user) == "cat";
+            if (backwardNodes.contains(user) && !intoCat && !(fusible(*cur) && fusible(*user))) return user->name;
+            if (isView(*user) && seen.insert(user).second) current.push_back(user);
+        }
+    }
+    return "";
+}
+
 }  // namespace
 
 std::string Partition::report() const {
@@ -94,6 +143,16 @@ Partition partitionJointGraph(vm::Interpreter& vm, const JointGraph& joint) {
         });
     }
 
+    // Every node's users, to follow views from a forward value to the backward nodes that read it.
+    std::map<const Node*, std::vector<const Node*>> nodeUsers;
+    for (const auto& owned : g.nodes())
+        forEachNodeArg(*owned, [&](Node* input) { nodeUsers[input].push_back(owned.get()); });
+    // CWB_PARTITION_SAVE_MATERIALIZED=0 recomputes such values as before (to compare the two in one run).
+    static const bool saveMaterialized = [] {
+        const char* value = std::getenv("CWB_PARTITION_SAVE_MATERIALIZED");
+        return value == nullptr || std::string_view(value) != "0";
+    }();
+
     const int source = static_cast<int>(2 * forwardSide.size());
     const int sink = source + 1;
     FlowNetwork network(sink + 1);
@@ -102,7 +161,11 @@ Partition partitionJointGraph(vm::Interpreter& vm, const JointGraph& joint) {
         const Node& node = *forwardSide[i];
         const int in = static_cast<int>(2 * i), out = in + 1;
         network.addEdge(in, out, bytesOf(node));
-        if (std::string ban = recomputeBan(node); !ban.empty()) {
+        std::string ban = recomputeBan(node);
+        if (ban.empty() && saveMaterialized)
+            if (std::string reader = materializedInBackward(node, nodeUsers, backwardNeeded); !reader.empty())
+                ban = fmt::format("the backward's {} reads it as a buffer", reader);
+        if (!ban.empty()) {
             network.addEdge(source, in, FlowNetwork::kInfinite);
             bans[&node] = std::move(ban);
         }

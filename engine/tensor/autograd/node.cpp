@@ -3,6 +3,8 @@
 #include "tensor/autograd/node.h"
 
 #include <atomic>
+#include <cstdlib>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -28,16 +30,43 @@ std::shared_ptr<AutogradMeta>& metaOf(const Tensor& t) {
     return meta;
 }
 
-// Adds `grad` into a tensor's .grad: a fresh copy the first time (never an alias of a tensor the caller may
-// hold), in place afterwards, as PyTorch's AccumulateGrad does outside create_graph (double_backward.h under it).
-void accumulateInto(TensorImpl& target, const Tensor& grad) {
+// Whether a leaf's first .grad can be the incoming gradient itself, as PyTorch's AccumulateGrad takes it
+// (accumulate_grad.h: no other reference to it, not under create_graph, the leaf's layout): then a backward pass
+// makes no copy, and no launch, per parameter. "No other reference" is strict here: the engine's handle is the only
+// one on the tensor and on its storage, so no view, saved tensor, sibling output or caller shares its elements.
+bool takesGradientItself(const TensorImpl& leaf, const Tensor& grad) {
+    // CWB_ACCUMULATE_GRAD_CLONE=1 copies every first gradient as before (to compare the two in one process's run).
+    static const bool alwaysClone = [] {
+        const char* value = std::getenv("CWB_ACCUMULATE_GRAD_CLONE");
+        return value != nullptr && *value != '\0' && std::string_view(value) != "0";
+    }();
+    if (alwaysClone) return false;
+    const std::shared_ptr<TensorImpl>& impl = grad.implPtr();
+    if (impl.use_count() != 1 || !impl->storage || impl->storage.use_count() != 1 || !leaf.storage) return false;
+    if (impl->requiresGrad || (impl->autograd && impl->autograd->gradFn)) return false;
+    if (grad.dtype() != leaf.dtype || grad.device() != leaf.storage->device() || grad.sizes() != leaf.sizes) return false;
+    if (!grad.isNonOverlappingAndDense()) return false;
+    // The layout contract (utils::obeys_layout_contract): a dense leaf's strides, except where a dim has size 1,
+    // else a contiguous gradient.
+    const Tensor leafView = Tensor(leaf.storage, leaf.sizes, leaf.strides, leaf.offset, leaf.dtype);
+    if (!leafView.isNonOverlappingAndDense()) return grad.isContiguous();
+    for (size_t d = 0; d < leaf.sizes.size(); ++d)
+        if (leaf.sizes[d] != 1 && grad.strides()[d] != leaf.strides[d]) return false;
+    return true;
+}
+
+// Adds `grad` into a tensor's .grad: the first time a fresh copy (never an alias of a tensor the caller may hold)
+// or, for AccumulateGrad (`fromAccumulateGrad`), the gradient itself when nothing else can see it; in place
+// afterwards, as PyTorch's AccumulateGrad does outside create_graph (double_backward.h under it). retain_grad's
+// copy (storeRetainedGrads) always clones, as PyTorch's does: that gradient flows on to other nodes.
+void accumulateInto(TensorImpl& target, const Tensor& grad, bool fromAccumulateGrad = false) {
     if (!target.autograd) target.autograd = std::make_shared<AutogradMeta>();
     Tensor& existing = target.autograd->grad;
     if (creatingGraph()) {  // create_graph: the .grad keeps its history
         existing = accumulateCreatingGraph(existing, grad);
         return;
     }
-    if (!existing.defined()) existing = clone(grad);
+    if (!existing.defined()) existing = fromAccumulateGrad && takesGradientItself(target, grad) ? grad : clone(grad);
     else addInPlace(existing, grad);
 }
 
@@ -163,7 +192,7 @@ AccumulateGrad::AccumulateGrad(const Tensor& leaf)
     : Node("AccumulateGrad", {}, {}, {TensorGeometry::of(leaf)}), leaf_(leaf.implPtr()) {}
 
 std::vector<Tensor> AccumulateGrad::apply(const std::vector<Tensor>& gradOutputs) {
-    if (!gradOutputs.empty() && gradOutputs.front().defined()) accumulateInto(*leaf_, gradOutputs.front());
+    if (!gradOutputs.empty() && gradOutputs.front().defined()) accumulateInto(*leaf_, gradOutputs.front(), true);
     return {};
 }
 
