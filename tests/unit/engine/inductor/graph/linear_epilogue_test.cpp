@@ -104,7 +104,7 @@ TEST(LinearEpilogue, OnTheCpuBothGeluFormsAndReluJoinTheOneDnnProductInEveryDtyp
     Node sigmoid = call("torch.sigmoid", {in});
     Node other = call("torch._C._nn.linear", {});
     Node geluOfOther = call("torch._C._nn.gelu", {Arg::ofNode(&other)});
-    for (const Node* user : {&unknown, &inplace, &sigmoid, &geluOfOther, static_cast<const Node*>(nullptr)}) {
+    for (const Node* user : std::initializer_list<const Node*>{&unknown, &inplace, &sigmoid, &geluOfOther, nullptr}) {
         EXPECT_EQ(chooseCpu(linear, user, &absorbed), Activation::None) << (user ? user->target : "none");
         EXPECT_EQ(absorbed, nullptr);
     }
