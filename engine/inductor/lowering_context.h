@@ -9,6 +9,7 @@
 
 #include "cuda/blas.h"
 #include "inductor/lowered_graph.h"
+#include "tensor/linalg.h"
 #include "tensor/view_ops.h"
 
 namespace eng::inductor::lowering {
@@ -179,12 +180,19 @@ private:
 /// linear on CUDA as one cuBLASLt call with its epilogue (lowering_linear.cpp); nullopt where it does not apply
 /// (the CPU, other dtypes, a symbolic weight), which keeps matmul + a pointwise bias.
 std::optional<LValue> lowerLinearLt(Lowering& lowering, const fx::Node& node, NodeArgs& args);
-/// The cuBLASLt epilogue of a linear of `dtype`: its bias, plus the activation of `soleUser` (its only reader) when
-/// that is relu, or gelu(approximate='tanh') of a float32 linear, of it; *absorbed is then that reader, computed by
-/// the call. (Eager rounds a 16-bit linear's result before the GELU; the epilogue would not: relu alone commutes
-/// with that rounding.)
-cuda::Epilogue chooseLinearEpilogue(const fx::Node& linear, bool hasBias, tensor::DType dtype, const fx::Node* soleUser,
-                                    const fx::Node** absorbed);
+/// linear on the CPU where oneDNN takes the product (tensor::cpuBiasFusesInProduct, the eager op's rule) and there
+/// is a bias or an activation to fuse (lowering_linear.cpp): one extern call to tensor::linearWithActivation, which
+/// adds the bias and applies the activation in oneDNN's matmul; nullopt elsewhere (matmul + a pointwise kernel).
+std::optional<LValue> lowerLinearOneDnn(Lowering& lowering, const fx::Node& node, NodeArgs& args);
+/// The activation a linear's library call on `device` applies for `soleUser` (its only reader), the one choice of
+/// both libraries: relu (not in place) on both; gelu(approximate='tanh') on CUDA in float32 only (eager rounds a
+/// 16-bit linear's result before the GELU, cuBLASLt's epilogue would not; relu alone commutes with that rounding),
+/// and both GELU forms on the CPU (oneDNN's eltwise_gelu_tanh / eltwise_gelu_erf; cuBLASLt has no exact GELU).
+/// *absorbed is then that reader, computed by the call; None (and null) where nothing fuses.
+tensor::LinearActivation chooseLinearEpilogue(const fx::Node& linear, tensor::DType dtype, tensor::DeviceType device,
+                                              const fx::Node* soleUser, const fx::Node** absorbed);
+/// The activation as the output code names it ("relu", "gelu", "gelu(approximate='tanh')"; "" for None).
+std::string linearActivationName(tensor::LinearActivation activation);
 
 /// shape_padding of a CUDA linear (lowering_pad_mm.cpp): the rows to add to its weight, so that its output's rows are
 /// aligned (cuBLAS writes an unaligned leading dim slowly: the 50257-wide GPT-2 head), when pad_mm would pad the same

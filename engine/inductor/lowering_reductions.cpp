@@ -199,43 +199,17 @@ struct ReductionLowering {
         return list;
     }
 
-    /// On the CPU, a linear whose product oneDNN takes (tensor::cpuBiasFusesInProduct, the eager op's rule) with a
-    /// bias row of its dtype: one extern call to the eager linear, which adds the bias in oneDNN's matmul (as
-    /// PyTorch's mkldnn linear) - no pass over the output of its own, and bfloat16 rounds once, as eager does.
-    /// Symbolic sizes keep the product and the bias kernel.
-    std::optional<LValue> cpuLinearWithBias(const LValue& x, const LValue& w, const LValue& b, const std::vector<Index>& sizes) {
-        if (lowering.graph().device.type() != tensor::DeviceType::CPU || w.dtype != x.dtype || b.dtype != x.dtype || b.dim() != 1 ||
-            !sameIndex(b.sizes[0], w.sizes[0]))
-            return std::nullopt;
-        int64_t m = 1;
-        for (size_t i = 0; i + 1 < x.sizes.size(); ++i) {
-            auto extent = constantValue(x.sizes[i]);
-            if (!extent) return std::nullopt;
-            m *= *extent;
-        }
-        auto k = constantValue(w.sizes[1]), n = constantValue(w.sizes[0]);
-        if (!k || !n || !tensor::cpuBiasFusesInProduct(x.dtype, m, *n, *k)) return std::nullopt;
-        LValue out = lowering.externCall("addmm", {x, w, b}, sizes, x.dtype, [](const vm::ValueList& t) {
-            auto at = [&](size_t i) { return t.at(i).as<vm::TensorObject>().value; };
-            return vm::makeTensor(tensor::linear(at(0), at(1), at(2)));
-        });
-        ExternCall& call = lowering.buffer(out.buffer).extern_;
-        call.epilogue = "bias fused into the oneDNN matmul";
-        call.epilogueNodes = {node.name};
-        return out;
-    }
-
     /// x @ w.t() as an extern matmul (cuBLAS / OpenBLAS / oneDNN), the bias added by a pointwise kernel that fuses
-    /// with what follows (an activation), as Inductor's mm + fused epilogue; on the CPU the bias in oneDNN's matmul
-    /// where it takes the product (above).
+    /// with what follows (an activation), as Inductor's mm + fused epilogue; on CUDA one cuBLASLt call, and on the
+    /// CPU one oneDNN call where it takes the product, that add the bias and apply the activation they can
+    /// (lowering_linear.cpp).
     LValue linear() {
-        if (auto fused = lowerLinearLt(lowering, node, args)) return *fused;  // CUDA: one cuBLASLt call
+        if (auto fused = lowerLinearLt(lowering, node, args)) return *fused;      // CUDA: one cuBLASLt call
+        if (auto fused = lowerLinearOneDnn(lowering, node, args)) return *fused;  // CPU: one oneDNN call
         LValue x = args.tensor(0, "input"), w = args.tensor(1, "weight");
         if (w.dim() != 2 || x.dim() < 1) throw LoweringError("linear expects a 2-D weight");
         std::vector<Index> sizes(x.sizes.begin(), x.sizes.end() - 1);
         sizes.push_back(w.sizes[0]);
-        if (args.has(2, "bias"))
-            if (auto fused = cpuLinearWithBias(x, w, args.tensor(2, "bias"), sizes)) return *fused;
         LValue mm = lowering.externCall("torch.matmul", {x, w}, sizes, x.dtype, [](const vm::ValueList& t) {
             return vm::callOp("torch.matmul", {t[0], vm::callOp("Tensor.t", {t[1]})});
         });

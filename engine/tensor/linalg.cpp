@@ -221,6 +221,14 @@ bool cpuBiasFusesInProduct(DType dtype, int64_t m, int64_t n, int64_t k) {
            cpuGemmLibrary(dtype, 1, m, n, k) == CpuGemmLibrary::OneDnn;
 }
 
+bool cpuActivationFusesInProduct(DType dtype, int64_t m, int64_t n, int64_t k) {
+    static const bool enabled = [] {
+        const char* setting = std::getenv("CWB_CPU_EPILOGUE_FUSION");
+        return !setting || std::string_view(setting) != "0";
+    }();
+    return enabled && cpuBiasFusesInProduct(dtype, m, n, k);
+}
+
 Tensor mm(const Tensor& a, const Tensor& b) {
     if (structuralOpsRecorded())
         return recordedOp(
@@ -369,6 +377,43 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
     }
     const Tensor product = matmul(x, t(weight));
     return bias.defined() ? add(product, bias) : product;
+}
+
+namespace {
+
+Tensor activated(const Tensor& y, LinearActivation activation) {
+    switch (activation) {
+        case LinearActivation::Relu: return unary(UnaryOp::Relu, y);
+        case LinearActivation::GeluTanh: return gelu(y, "tanh");
+        case LinearActivation::GeluErf: return gelu(y, "none");
+        case LinearActivation::None: break;
+    }
+    return y;
+}
+
+}  // namespace
+
+Tensor linearWithActivation(const Tensor& x, const Tensor& weight, const Tensor& bias, LinearActivation activation) {
+    const bool cpu = x.device().isCpu() && weight.device().isCpu() && (!bias.defined() || bias.device().isCpu());
+    if (activation == LinearActivation::None || !cpu || structuralOpsRecorded() || x.dim() == 0 || weight.dim() != 2 ||
+        weight.dtype() != x.dtype() || x.size(-1) != weight.size(1) ||
+        (bias.defined() && (bias.dtype() != x.dtype() || bias.dim() != 1 || bias.size(0) != weight.size(0))))
+        return activated(linear(x, weight, bias), activation);
+    const int64_t k = x.size(-1), n = weight.size(0), m = x.numel() / std::max<int64_t>(k, 1);
+    if (!cpuActivationFusesInProduct(x.dtype(), m, n, k)) return activated(linear(x, weight, bias), activation);
+    Shape outShape(x.sizes().begin(), x.sizes().end() - 1);
+    outShape.push_back(n);
+    Tensor out = empty({m, n}, x.dtype(), x.device());
+    std::vector<Tensor> inputs{reshape(x, {m, k}), t(weight)};
+    if (bias.defined()) inputs.push_back(bias);
+    fillOrDefer(out, std::move(inputs), [activation](const Tensor& o, std::span<const Tensor> in) {
+        const Tensor row = in.size() > 2 ? in[2] : Tensor();
+        if (onednn::matmulInto(o, in[0], in[1], row, activation)) return;
+        // A layout oneDNN declines: the product, the bias and the activation, each rounded as eager rounds them.
+        gemmInto(o, in[0], in[1]);
+        copyInto(o, activated(row.defined() ? add(o, row) : o, activation));
+    });
+    return reshape(out, outShape);
 }
 
 }  // namespace eng::tensor

@@ -23,6 +23,18 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = Tensor
 // matmul (addmm with alpha = beta = 1 and linear): the rule eager products follow, for compiled graphs to match.
 bool cpuBiasFusesInProduct(DType dtype, int64_t m, int64_t n, int64_t k);
 
+// The activation a linear's library call applies to its result in the same call (oneDNN's eltwise post-op on the
+// CPU, cuBLASLt's epilogue on CUDA), chosen at lowering time (inductor's chooseLinearEpilogue).
+enum class LinearActivation { None, Relu, GeluTanh, GeluErf };
+// Whether a CPU linear of `dtype` (m x k @ k x n) applies its activation inside the oneDNN product: where that
+// product takes the bias (cpuBiasFusesInProduct), unless CWB_CPU_EPILOGUE_FUSION=0 (a pass of its own, to compare).
+bool cpuActivationFusesInProduct(DType dtype, int64_t m, int64_t n, int64_t k);
+// activation(F.linear(x, weight, bias)) on the CPU (bias optional): where cpuActivationFusesInProduct, one oneDNN
+// call that adds the bias and applies the activation to the float32 accumulator before the one rounding (a
+// bfloat16 result is rounded once where eager rounds the product, then the GELU); else linear, then the
+// activation's eager op.
+Tensor linearWithActivation(const Tensor& x, const Tensor& weight, const Tensor& bias, LinearActivation activation);
+
 // A = U diag(S) Vh over the last two dims (linalg_svd.cpp): U is m x m (full) or m x k, Vh n x n or k x n, k = min(m, n);
 // without vectors U and Vh are left empty of meaning (torch.linalg.svdvals).
 struct SvdResult {

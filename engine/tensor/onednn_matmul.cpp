@@ -31,7 +31,8 @@ namespace {
     X(dnnl_primitive_attr_destroy) X(dnnl_primitive_attr_set_scratchpad_mode) X(dnnl_primitive_desc_create)    \
     X(dnnl_primitive_desc_destroy) X(dnnl_primitive_desc_query) X(dnnl_primitive_desc_query_md)                \
     X(dnnl_primitive_create) X(dnnl_primitive_destroy) X(dnnl_primitive_execute) X(dnnl_memory_create)         \
-    X(dnnl_memory_destroy)
+    X(dnnl_memory_destroy) X(dnnl_post_ops_create) X(dnnl_post_ops_destroy) X(dnnl_post_ops_append_eltwise)       \
+    X(dnnl_primitive_attr_set_post_ops)
 
 struct Api {
 #define CWB_DNNL_MEMBER(name) decltype(&::name) name = nullptr;
@@ -87,9 +88,9 @@ struct Primitive {
 };
 
 // dtype, batch, m, k, n, a's then b's strides (batch, row, column; a batch stride of 0 broadcasts), the thread
-// count (oneDNN sizes a primitive's work split and scratchpad for the OpenMP team it is created under), and
-// whether a bias row is added.
-using Key = std::array<int64_t, 13>;
+// count (oneDNN sizes a primitive's work split and scratchpad for the OpenMP team it is created under), whether
+// a bias row is added, and the activation applied after it (LinearActivation).
+using Key = std::array<int64_t, 14>;
 struct KeyHash {
     size_t operator()(const Key& key) const {
         size_t h = 0;
@@ -99,6 +100,17 @@ struct KeyHash {
 };
 
 dnnl_data_type_t dnnlType(DType dtype) { return dtype == DType::BFloat16 ? dnnl_bf16 : dnnl_f32; }
+
+// oneDNN's eltwise algorithm of an activation (alpha 0: relu's negative slope; gelu ignores alpha and beta).
+dnnl_alg_kind_t eltwiseOf(LinearActivation activation) {
+    switch (activation) {
+        case LinearActivation::Relu: return dnnl_eltwise_relu;
+        case LinearActivation::GeluTanh: return dnnl_eltwise_gelu_tanh;
+        case LinearActivation::GeluErf: return dnnl_eltwise_gelu_erf;
+        case LinearActivation::None: break;
+    }
+    return dnnl_alg_kind_undef;
+}
 
 // The primitive for `key`, or null where oneDNN offers only its reference loops (orders of magnitude slower than
 // BLAS) or nothing at all. The answer is kept either way.
@@ -113,6 +125,7 @@ std::shared_ptr<const Primitive> primitiveFor(const Key& key) {
     const auto dt = dnnlType(static_cast<DType>(key[0]));
     const int64_t batch = key[1], m = key[2], k = key[3], n = key[4];
     const bool withBias = key[12] != 0;
+    const auto activation = static_cast<LinearActivation>(key[13]);
     const int rank = batch == 1 ? 2 : 3;
     // A batch stride of 0 in the key stands for a broadcast operand: a batch of 1.
     auto describe = [&](dnnl_memory_desc_t& md, int64_t rows, int64_t cols, int64_t sBatch, int64_t sRow, int64_t sCol) {
@@ -130,14 +143,22 @@ std::shared_ptr<const Primitive> primitiveFor(const Key& key) {
     std::shared_ptr<const Primitive> result;
     dnnl_matmul_desc_t op{};
     dnnl_primitive_attr_t attr = nullptr;
+    dnnl_post_ops_t postOps = nullptr;
     dnnl_primitive_desc_t pd = nullptr;
+    // The activation: one eltwise post-op, applied to the float32 sum of product and bias before the rounding.
+    auto withPostOps = [&] {
+        if (activation == LinearActivation::None) return true;
+        return dnnl.dnnl_post_ops_create(&postOps) == dnnl_success &&
+               dnnl.dnnl_post_ops_append_eltwise(postOps, 1.0f, eltwiseOf(activation), 0.0f, 0.0f) == dnnl_success &&
+               dnnl.dnnl_primitive_attr_set_post_ops(attr, postOps) == dnnl_success;
+    };
     if (describe(made->src, m, k, key[5], key[6], key[7]) && describe(made->weights, k, n, key[8], key[9], key[10]) &&
         describe(made->dst, m, n, m * n, n, 1) &&
         // The bias: one row of n, broadcast over the rows (and the batch), in the output's dtype.
         (!withBias || describe(made->bias, 1, n, 0, n, 1)) &&
         dnnl.dnnl_matmul_desc_init(&op, &made->src, &made->weights, withBias ? &made->bias : nullptr, &made->dst) == dnnl_success &&
         dnnl.dnnl_primitive_attr_create(&attr) == dnnl_success &&
-        dnnl.dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) == dnnl_success &&
+        dnnl.dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) == dnnl_success && withPostOps() &&
         dnnl.dnnl_primitive_desc_create(&pd, &op, attr, dnnl.engine, nullptr) == dnnl_success) {
         const char* impl = nullptr;
         dnnl.dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, static_cast<void*>(&impl));
@@ -149,6 +170,7 @@ std::shared_ptr<const Primitive> primitiveFor(const Key& key) {
     }
     if (pd) dnnl.dnnl_primitive_desc_destroy(pd);
     if (attr) dnnl.dnnl_primitive_attr_destroy(attr);
+    if (postOps) dnnl.dnnl_post_ops_destroy(postOps);
     cache.emplace(key, result);
     return result;
 }
@@ -185,7 +207,7 @@ std::array<int64_t, 2> matrixStrides(int64_t rows, int64_t cols, int64_t sRow, i
 
 bool available() { return api() != nullptr; }
 
-bool matmulInto(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& bias) {
+bool matmulInto(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& bias, LinearActivation activation) {
     const Api* dnnl = api();
     const DType dtype = out.dtype();
     if (!dnnl || (dtype != DType::Float32 && dtype != DType::BFloat16) || a.dtype() != dtype || b.dtype() != dtype || !out.isContiguous())
@@ -208,7 +230,8 @@ bool matmulInto(const Tensor& out, const Tensor& a, const Tensor& b, const Tenso
     const int threads = workerThreadCount();
     if (dnnl->omp_get_max_threads() != threads) dnnl->omp_set_num_threads(threads);
     const Key key{static_cast<int64_t>(dtype), batch, m, k, n, leftBatch > 1 ? left.strides()[0] : 0, aRow, aCol,
-                  rightBatch > 1 ? right.strides()[0] : 0, bRow, bCol, threads, biasRow.defined() ? 1 : 0};
+                  rightBatch > 1 ? right.strides()[0] : 0, bRow, bCol, threads, biasRow.defined() ? 1 : 0,
+                  static_cast<int64_t>(activation)};
     const std::shared_ptr<const Primitive> primitive = primitiveFor(key);
     if (!primitive) return false;
 

@@ -2,6 +2,7 @@
 // host's AMX or AVX512-BF16 units, as PyTorch's CPU products run), loaded with dlopen on first use.
 #pragma once
 
+#include "tensor/linalg.h"
 #include "tensor/tensor.h"
 
 namespace eng::tensor::onednn {
@@ -16,6 +17,9 @@ bool available();
 /// Primitives are kept by dtype, shapes and strides; each call runs on workerThreadCount() OpenMP threads.
 /// A defined `bias` (1-D, n elements of out's dtype, any stride) is added to every row of the product in the
 /// primitive, to the float32 accumulator before the one rounding (false, computing nothing, where it is not that).
-bool matmulInto(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& bias = Tensor());
+/// `activation` is then applied to that sum, still in float32, as the primitive's eltwise post-op (eltwise_relu,
+/// eltwise_gelu_tanh, eltwise_gelu_erf): no pass over the output of its own.
+bool matmulInto(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& bias = Tensor(),
+                LinearActivation activation = LinearActivation::None);
 
 }  // namespace eng::tensor::onednn

@@ -65,6 +65,15 @@ def linear_bias_large(x):
     return linear_large(x)
 
 
+# ... and the activation of the linear's only reader is oneDNN's eltwise post-op: no GELU or relu kernel either
+def linear_gelu_large(x):
+    return F.gelu(linear_large(x))
+
+
+def linear_relu_large(x):
+    return torch.relu(linear_large(x))
+
+
 # query, key and value are the graph's input itself: nothing to copy before the matmuls
 def causal_attention(x):
     q = x
@@ -146,6 +155,8 @@ CASES = {
     "linear_gelu_linear": (linear_gelu_linear, lambda: torch.randn(5, 16)),
     "linear_bias_bf16": (linear_bias_bf16, lambda: torch.randn(3, 7, 24).to(torch.bfloat16)),
     "linear_bias_large": (linear_bias_large, lambda: torch.randn(2, 32, 128)),
+    "linear_gelu_large": (linear_gelu_large, lambda: torch.randn(2, 32, 128)),
+    "linear_relu_large": (linear_relu_large, lambda: torch.randn(2, 32, 128)),
     "causal_attention": (causal_attention, lambda: torch.randn(8, 6, 8)),
     "masked_attention": (masked_attention, lambda: torch.randn(8, 6, 8)),
     "scaled_attention": (scaled_attention, lambda: torch.randn(8, 6, 8)),

@@ -120,6 +120,21 @@ TEST(InductorFusion, CpuLinearBiasInTheOneDnnProduct) {
     }
 }
 
+TEST(InductorFusion, CpuLinearActivationInTheOneDnnProduct) {
+    // ... and its only reader's GELU or relu is the matmul's eltwise post-op: no kernel, equal to eager (float32:
+    // the GELU's own rounding), the output code naming what was fused. (bfloat16 and the tanh form:
+    // tests/scripts/inductor/externs/cpu_linear_activations_fuse_into_the_onednn_matmul.py.)
+    for (const auto& [name, fused] : {std::pair{"linear_gelu_large", "bias and gelu fused into the oneDNN matmul"},
+                                      std::pair{"linear_relu_large", "bias and relu fused into the oneDNN matmul"}}) {
+        SCOPED_TRACE(name);
+        auto run = compileAndCompare(name);
+        if (!eng::tensor::onednn::available()) GTEST_SKIP() << "libdnnl.so.2 not found";
+        const auto& code = onlyCode(run);
+        EXPECT_EQ(code.kernels.size(), 0u) << code.source;
+        EXPECT_NE(code.source.find(fused), std::string::npos) << code.source;
+    }
+}
+
 TEST(InductorFusion, AttentionIsTwoMatmulsAroundOneMaskedSoftmaxKernel) {
     for (const char* name : {"causal_attention", "masked_attention", "scaled_attention"}) {
         SCOPED_TRACE(name);
