@@ -32,6 +32,12 @@ void gemm(int device, const GemmCall& call);
 // ready. A product meanwhile waits for it; awaitBlasPrewarm waits for every one started (before a CUDA graph capture).
 void prewarmBlas(int device);
 void awaitBlasPrewarm();
+// When cuBLAS starts, CWB_BLAS_PREWARM (read once): 0, at a deferred product or the first product (as before);
+// 1 (default), also when a device's context is created, on the background thread, as PyTorch's libraries load at
+// import: the ~0.1 s then overlaps the program's setup (its model and inputs) instead of its first compiled call;
+// 2, the thread then also asks cuBLASLt's heuristic for a float32 and a bfloat16 product, whose first query per
+// type costs ~0.1 s each (measured, engine/tensor/README.md).
+int blasPrewarmLevel();
 
 // What cuBLASLt applies to the product before storing it. Its GELU is the tanh approximation, so only
 // F.gelu(approximate='tanh') may use the GELU epilogues; exact GELU stays a generated kernel.

@@ -21,7 +21,8 @@ namespace eng::cuda {
 #define CWB_CUBLASLT_FUNCTIONS(X)                                                                              \
     X(cublasLtCreate) X(cublasLtMatmulDescCreate) X(cublasLtMatmulDescSetAttribute) X(cublasLtMatrixLayoutCreate) \
     X(cublasLtMatmulPreferenceCreate) X(cublasLtMatmulPreferenceSetAttribute) X(cublasLtMatmulPreferenceDestroy)  \
-    X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmulAlgoCheck) X(cublasLtMatmul) X(cublasLtGetVersion)
+    X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmulAlgoCheck) X(cublasLtMatmul) X(cublasLtGetVersion) \
+    X(cublasLtMatmulDescDestroy) X(cublasLtMatrixLayoutDestroy)
 
 #define CWB_DECLARE_ENTRY(name) decltype(&::name) name = nullptr;
 struct NvrtcApi {
