@@ -365,7 +365,7 @@ const LtPlan& planFor(LtPlans& plans, DeviceBlas& blas, DeviceContext& context, 
 int blasPrewarmLevel() {
     static const int level = [] {
         const char* setting = std::getenv("CWB_BLAS_PREWARM");
-        return setting && *setting ? std::atoi(setting) : 1;
+        return setting && *setting ? std::atoi(setting) : 2;
     }();
     return level;
 }
