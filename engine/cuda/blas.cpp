@@ -106,6 +106,12 @@ PrewarmThreads& prewarmThreads() {
     return threads;
 }
 
+// Held while cuBLASLt plans are made (linearLt) or the prewarm's heuristic queries run.
+std::mutex& ltMutex() {
+    static std::mutex mutex;
+    return mutex;
+}
+
 cublasHandle_t handleFor(DeviceContext& context) { return blasFor(context).handle; }
 
 int toInt(int64_t value, const char* what) {
@@ -356,6 +362,41 @@ const LtPlan& planFor(LtPlans& plans, DeviceBlas& blas, DeviceContext& context, 
 
 }  // namespace
 
+int blasPrewarmLevel() {
+    static const int level = [] {
+        const char* setting = std::getenv("CWB_BLAS_PREWARM");
+        return setting && *setting ? std::atoi(setting) : 2;
+    }();
+    return level;
+}
+
+namespace {
+
+// One heuristic query of a [64, 64] x [64, 64] product of `type` (no launch, nothing allocated on the device): a
+// type's first query loads what cuBLASLt's heuristic needs for it.
+void queryHeuristic(DeviceBlas& blas, GemmType type) {
+    const cudaDataType_t data = gemmTypes(type).data;
+    cublasLtMatmulDesc_t desc = nullptr;
+    cublasLtMatrixLayout_t layout = nullptr;
+    cublasLtMatmulPreference_t preference = nullptr;
+    const auto& lt = cublasLt();
+    if (lt.cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F) == CUBLAS_STATUS_SUCCESS &&
+        lt.cublasLtMatrixLayoutCreate(&layout, data, 64, 64, 64) == CUBLAS_STATUS_SUCCESS &&
+        lt.cublasLtMatmulPreferenceCreate(&preference) == CUBLAS_STATUS_SUCCESS) {
+        const size_t workspace = kWorkspaceBytes;
+        lt.cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace);
+        cublasLtMatmulHeuristicResult_t result{};
+        int found = 0;
+        std::lock_guard lock(ltMutex());
+        lt.cublasLtMatmulAlgoGetHeuristic(blas.lt, desc, layout, layout, layout, layout, preference, 1, &result, &found);
+    }
+    if (preference) lt.cublasLtMatmulPreferenceDestroy(preference);
+    if (layout) lt.cublasLtMatrixLayoutDestroy(layout);
+    if (desc) lt.cublasLtMatmulDescDestroy(desc);
+}
+
+}  // namespace
+
 void prewarmBlas(int device) {
     PrewarmThreads& prewarm = prewarmThreads();
     std::lock_guard lock(prewarm.mutex);
@@ -365,7 +406,15 @@ void prewarmBlas(int device) {
     prewarm.started[index] = true;
     prewarm.threads.emplace_back([device] {
         try {
-            blasFor(DeviceContext::get(device));
+            DeviceBlas& blas = blasFor(DeviceContext::get(device));
+            if (blasPrewarmLevel() >= 2)
+                for (GemmType type : {GemmType::Float32, GemmType::BFloat16}) {
+                    const auto start = std::chrono::steady_clock::now();
+                    queryHeuristic(blas, type);
+                    if (blasLogEnabled())
+                        std::fprintf(stderr, "[cwb blas] prewarm: first heuristic query of type %d %.1f ms\n", static_cast<int>(type),
+                                     millisecondsSince(start));
+                }
         } catch (const std::exception&) {
             // (the first product on the device runs blasFor itself and reports the failure there)
         }
@@ -393,7 +442,7 @@ void linearLt(int device, const LinearCall& call) {
     DeviceContext& context = DeviceContext::get(device);
     DeviceBlas& blas = blasFor(context);
     context.makeCurrent();
-    static std::mutex mutex;
+    std::mutex& mutex = ltMutex();
     static auto& plans = *new LtPlans();  // leaked: descriptors stay valid to the end
     LtPlan plan;
     {

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "cuda/blas.h"
 #include "cuda/driver_api.h"
 
 namespace eng::cuda {
@@ -68,11 +69,21 @@ DeviceContext& DeviceContext::get(int index) {
     const int count = deviceCount();
     if (index < 0 || index >= count)
         throw CudaError(fmt::format("cuda device index {} is out of range ({} devices)", index, count));
-    std::lock_guard lock(creation);
-    if (contexts.empty()) contexts.resize(static_cast<size_t>(count));
-    auto& slot = contexts[static_cast<size_t>(index)];
-    if (!slot) slot.reset(new DeviceContext(index));
-    return *slot;
+    DeviceContext* context = nullptr;
+    bool created = false;
+    {
+        std::lock_guard lock(creation);
+        if (contexts.empty()) contexts.resize(static_cast<size_t>(count));
+        auto& slot = contexts[static_cast<size_t>(index)];
+        if (!slot) {
+            slot.reset(new DeviceContext(index));
+            created = true;
+        }
+        context = slot.get();
+    }
+    // cuBLAS starts on a background thread (blas.h): its thread asks for this context, so after the lock.
+    if (created && blasPrewarmLevel() >= 1) prewarmBlas(index);
+    return *context;
 }
 
 DeviceContext::DeviceContext(int index) : index_(index) {

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "cuda/driver.h"
+#include "cuda/prebuilt_kernels.h"
 #include "cuda/toolkit_libraries.h"
 
 namespace eng::cuda {
@@ -43,6 +44,7 @@ const char* toString(KernelOrigin origin) {
         case KernelOrigin::MemoryCache: return "memory cache";
         case KernelOrigin::Llvm: return "LLVM NVPTX";
         case KernelOrigin::SameSource: return "another kernel with the same code";
+        case KernelOrigin::Prebuilt: return "embedded at build time";
     }
     return "?";
 }
@@ -56,7 +58,13 @@ std::string nvrtcVersionText() {
     return text;
 }
 
-KernelCompiler::KernelCompiler(std::filesystem::path cacheDir) : disk_(cacheDir, ".cubin"), ptxDisk_(cacheDir, ".ptx") {}
+KernelCompiler::KernelCompiler(std::filesystem::path cacheDir, bool usePrebuilt)
+    : disk_(cacheDir, ".cubin"), ptxDisk_(cacheDir, ".ptx"), usePrebuilt_(usePrebuilt) {}
+
+bool KernelCompiler::defaultOptions() {
+    const char* extra = std::getenv("CWB_NVRTC_OPTIONS");
+    return extra == nullptr || std::string_view(extra).find_first_not_of(" \t") == std::string_view::npos;
+}
 
 KernelCompiler& KernelCompiler::instance() {
     static KernelCompiler compiler;
@@ -125,8 +133,23 @@ KernelCompileOutcome KernelCompiler::compileTimed(const KernelSource& source, co
             return KernelCompileOutcome{it->second, KernelOrigin::MemoryCache, 0};
         }
     }
-    KernelCompileOutcome outcome = compileKeyed(source, cacheKey(source, arch), arch);
+    KernelCompileOutcome outcome;
+    const PrebuiltKernel* prebuilt = usePrebuilt_ && defaultOptions() ? findPrebuilt(source, arch) : nullptr;
+    if (prebuilt) {
+        auto kernel = std::make_shared<CompiledKernel>();
+        // (the key names the module a device loads: one per embedded image)
+        kernel->key = fmt::format("prebuilt {} {} {:016x}", prebuilt->arch, prebuilt->entry, prebuilt->digest);
+        kernel->entry = prebuilt->entry;
+        kernel->arch = arch;
+        kernel->cubin.assign(prebuilt->image);
+        kernel->ptx = prebuilt->ptx();
+        outcome.kernel = std::move(kernel);
+        outcome.origin = KernelOrigin::Prebuilt;
+    } else {
+        outcome = compileKeyed(source, cacheKey(source, arch), arch);
+    }
     std::lock_guard lock(mutex_);
+    if (prebuilt) ++stats_.prebuilt;
     exactSources_.emplace(std::move(exactKey), outcome.kernel);
     return outcome;
 }

@@ -38,8 +38,8 @@ struct CompiledKernel {
 };
 
 // Where a compile() call found its CUBIN (Llvm: compilePtx's generator made the PTX; SameSource: another kernel of the
-// same batch with the same code but for names compiled it).
-enum class KernelOrigin { Nvrtc, DiskCache, MemoryCache, Llvm, SameSource };
+// same batch with the same code but for names compiled it; Prebuilt: embedded when cwb was built, prebuilt_kernels.h).
+enum class KernelOrigin { Nvrtc, DiskCache, MemoryCache, Llvm, SameSource, Prebuilt };
 const char* toString(KernelOrigin origin);
 
 // One kernel of compileAll: the kernel, where it came from and the wall time its compile() took on its thread.
@@ -55,6 +55,7 @@ struct KernelCacheStats {
     int64_t diskHits = 0;
     int64_t compiles = 0;
     int64_t sameSource = 0;  // kernels of a batch that took another's compile (same code but for names)
+    int64_t prebuilt = 0;    // compile() calls served by a kernel embedded at build time
     double compileSeconds = 0;  // the compiles' time, summed over the threads they ran on
 };
 
@@ -69,9 +70,15 @@ std::string nvrtcVersionText();
 
 class KernelCompiler {
 public:
-    explicit KernelCompiler(std::filesystem::path cacheDir = kernel_cache::defaultKernelCacheDir());
+    // usePrebuilt: compile() takes a kernel embedded at build time for its source when there is one (and NVRTC's
+    // options are the defaults the build compiled with), before any cache.
+    explicit KernelCompiler(std::filesystem::path cacheDir = kernel_cache::defaultKernelCacheDir(), bool usePrebuilt = true);
     // The process-wide compiler using defaultKernelCacheDir().
     static KernelCompiler& instance();
+
+    // NVRTC's options for arch (the defaults and CWB_NVRTC_OPTIONS's), and whether they are the defaults alone.
+    std::vector<std::string> optionsFor(const std::string& arch) const;
+    static bool defaultOptions();
 
     // Throws CudaError with NVRTC's log when the source does not compile.
     std::shared_ptr<const CompiledKernel> compile(const KernelSource& source, const std::string& arch);
@@ -104,7 +111,6 @@ public:
     const kernel_cache::DiskKernelCache& diskCache() const { return disk_; }
 
 private:
-    std::vector<std::string> optionsFor(const std::string& arch) const;
     // compile() and compilePtx(): the memory cache, then `disk`, then `generate`.
     KernelCompileOutcome compileCached(const std::string& entry, const std::string& key, const std::string& arch, bool ptx,
                                        const kernel_cache::DiskKernelCache& disk, KernelOrigin generator,
@@ -113,6 +119,7 @@ private:
 
     kernel_cache::DiskKernelCache disk_;
     kernel_cache::DiskKernelCache ptxDisk_;
+    bool usePrebuilt_;
     mutable std::mutex mutex_;
     std::unordered_map<std::string, std::shared_ptr<const CompiledKernel>> memory_;
     // The same kernels by their exact source and architecture: eager ops ask at every launch, and masking the names

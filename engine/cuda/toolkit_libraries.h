@@ -11,7 +11,8 @@ namespace eng::cuda {
 // Every toolkit function the engine calls, named once: the tables below and their loader derive from these lists.
 #define CWB_NVRTC_FUNCTIONS(X)                                                                            \
     X(nvrtcGetErrorString) X(nvrtcVersion) X(nvrtcCreateProgram) X(nvrtcCompileProgram)                    \
-    X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcDestroyProgram)
+    X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcDestroyProgram) \
+    X(nvrtcGetPTXSize) X(nvrtcGetPTX)
 
 #define CWB_CUBLAS_FUNCTIONS(X)                                                                              \
     X(cublasCreate_v2) X(cublasSetStream_v2) X(cublasSetWorkspace_v2) X(cublasSetMathMode) X(cublasGetStatusName) \
@@ -20,7 +21,8 @@ namespace eng::cuda {
 #define CWB_CUBLASLT_FUNCTIONS(X)                                                                              \
     X(cublasLtCreate) X(cublasLtMatmulDescCreate) X(cublasLtMatmulDescSetAttribute) X(cublasLtMatrixLayoutCreate) \
     X(cublasLtMatmulPreferenceCreate) X(cublasLtMatmulPreferenceSetAttribute) X(cublasLtMatmulPreferenceDestroy)  \
-    X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmulAlgoCheck) X(cublasLtMatmul) X(cublasLtGetVersion)
+    X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmulAlgoCheck) X(cublasLtMatmul) X(cublasLtGetVersion) \
+    X(cublasLtMatmulDescDestroy) X(cublasLtMatrixLayoutDestroy)
 
 #define CWB_DECLARE_ENTRY(name) decltype(&::name) name = nullptr;
 struct NvrtcApi {

@@ -388,6 +388,18 @@ cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal, c
                              dtype, headDim, causal, defines, kFlashSource);
 }
 
+std::vector<cuda::KernelSource> flashLibraryKernels() {
+    std::vector<cuda::KernelSource> kernels;
+    for (DType dtype : {DType::Float16, DType::BFloat16})
+        for (int headDim : {16, 32, 64, 128})
+            for (bool causal : {false, true}) {
+                // (the default shapes fit the default 48 KiB of shared memory: the limit decides nothing else)
+                kernels.push_back(flashAttentionKernel(dtype, headDim, causal, flashForwardShape(headDim, causal, 48 * 1024)));
+                for (int pass : flashBackwardPasses(headDim)) kernels.push_back(flashAttentionBackwardKernel(dtype, headDim, causal, pass));
+            }
+    return kernels;
+}
+
 }  // namespace cudagen
 
 namespace cudaops {

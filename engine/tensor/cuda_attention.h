@@ -46,6 +46,10 @@ std::vector<int> flashBackwardPasses(int headDim);
 // dtype other than Float16/BFloat16 or a head dim other than 16, 32, 64 or 128.
 cuda::KernelSource flashKernelSource(const char* what, std::string entry, DType dtype, int headDim, bool causal, const std::string& defines,
                                      const char* body);
+// Every flash kernel the run time asks for by default (CWB_FLASH_TUNING and CWB_FLASH_BACKWARD_FUSED unset): the
+// forward in its default shape and the backward's passes, for each dtype, head dim and causal flag. The build
+// compiles these and embeds them (cuda/prebuilt_kernels.h, engine/tensor/build_tools/flash_kernel_image.cpp).
+std::vector<cuda::KernelSource> flashLibraryKernels();
 
 }  // namespace cudagen
 
