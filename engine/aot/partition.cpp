@@ -75,23 +75,28 @@ bool isView(const Node& node) {
     return lowering && lowering->family == inductor::lowering::OpFamily::View;
 }
 
+/// Whether an op returned one of its inputs (`contiguous` of a contiguous tensor, `to` its own dtype): it computed
+/// nothing, so it is a view of that input here.
+bool returnsItsInput(const Node& node) {
+    const tensor::Tensor* self = exampleTensor(node);
+    if (!self) return false;
+    bool aliases = false;
+    forEachNodeArg(node, [&](Node* input) {
+        const tensor::Tensor* t = exampleTensor(*input);
+        aliases = aliases || (t && t->storage() && t->sharesStorageWith(*self));
+    });
+    return aliases;
+}
+
 /// Inductor's is_materialized_backwards: a forward value that a backward node reads as a whole buffer (a matmul's
 /// or an extern kernel's operand, directly or through views) would be computed into memory in the backward anyway,
 /// so recomputing it is never free: it is saved instead (GPT-2's GELU output, which c_proj's weight gradient reads,
 /// was recomputed by a kernel of its own in every layer's backward). The backward node named, or empty.
 std::string materializedInBackward(const Node& node, const std::map<const Node*, std::vector<const Node*>>& users,
                                    const std::set<const Node*>& backwardNodes) {
-    if (isView(node)) return "";
-    // An op that returned one of its inputs (`contiguous` of a contiguous tensor, `to` its own dtype) is a view here
-    // too: it computes nothing to save, and a saved alias would make the forward's outputs share a buffer.
-    const tensor::Tensor* self = exampleTensor(node);
-    if (!self) return "";
-    bool aliases = false;
-    forEachNodeArg(node, [&](Node* input) {
-        const tensor::Tensor* t = exampleTensor(*input);
-        aliases = aliases || (t && t->storage() && t->sharesStorageWith(*self));
-    });
-    if (aliases) return "";
+    // An alias computes nothing to save, and a saved alias would make the forward's outputs share a buffer: the walk
+    // below passes through aliases to the value they read, which is saved instead.
+    if (isView(node) || !exampleTensor(node) || returnsItsInput(node)) return "";
     std::vector<const Node*> current{&node};
     std::set<const Node*> seen{&node};
     while (!current.empty()) {
@@ -102,7 +107,7 @@ std::string materializedInBackward(const Node& node, const std::map<const Node*,
         for (const Node* user : found->second) {
             const bool intoCat = inductor::lowering::nodeOpName(*user) == "cat";
             if (backwardNodes.contains(user) && !intoCat && !(fusible(*cur) && fusible(*user))) return user->name;
-            if (isView(*user) && seen.insert(user).second) current.push_back(user);
+            if ((isView(*user) || returnsItsInput(*user)) && seen.insert(user).second) current.push_back(user);
         }
     }
     return "";

@@ -171,14 +171,29 @@ Tensor fusableBiasRow(const Tensor& bias, DType dtype, int64_t m, int64_t n, int
     return Tensor();
 }
 
-// out (M x N) = a @ b + row over every row, in one oneDNN call (the bias added to the float32 accumulator, one
-// rounding, as PyTorch's CPU addmm); where oneDNN declines the layout, the product and then the add.
-Tensor gemmWithBiasRow(const Tensor& a, const Tensor& b, const Tensor& row) {
+Tensor activated(const Tensor& y, LinearActivation activation) {
+    switch (activation) {
+        case LinearActivation::Relu: return unary(UnaryOp::Relu, y);
+        case LinearActivation::GeluTanh: return gelu(y, "tanh");
+        case LinearActivation::GeluErf: return gelu(y, "none");
+        case LinearActivation::None: break;
+    }
+    return y;
+}
+
+// out (M x N) = activation(a @ b + row over every row) in one oneDNN call (the bias added to the float32
+// accumulator and the activation applied before the one rounding, as PyTorch's CPU addmm and its oneDNN linear
+// fusions do); `row` may be undefined. Where oneDNN declines the layout: the product, the add and the activation,
+// each rounded as eager rounds them.
+Tensor gemmWithBiasRow(const Tensor& a, const Tensor& b, const Tensor& row, LinearActivation activation = LinearActivation::None) {
     Tensor out = empty({a.size(0), b.size(1)}, a.dtype(), a.device());
-    fillOrDefer(out, {a, b, row}, [](const Tensor& o, std::span<const Tensor> in) {
-        if (onednn::matmulInto(o, in[0], in[1], in[2])) return;
+    std::vector<Tensor> inputs{a, b};
+    if (row.defined()) inputs.push_back(row);
+    fillOrDefer(out, std::move(inputs), [activation](const Tensor& o, std::span<const Tensor> in) {
+        const Tensor bias = in.size() > 2 ? in[2] : Tensor();
+        if (onednn::matmulInto(o, in[0], in[1], bias, activation)) return;
         gemmInto(o, in[0], in[1]);
-        copyInto(o, add(o, in[2]));
+        if (bias.defined() || activation != LinearActivation::None) copyInto(o, activated(bias.defined() ? add(o, bias) : o, activation));
     });
     return out;
 }
@@ -379,20 +394,6 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
     return bias.defined() ? add(product, bias) : product;
 }
 
-namespace {
-
-Tensor activated(const Tensor& y, LinearActivation activation) {
-    switch (activation) {
-        case LinearActivation::Relu: return unary(UnaryOp::Relu, y);
-        case LinearActivation::GeluTanh: return gelu(y, "tanh");
-        case LinearActivation::GeluErf: return gelu(y, "none");
-        case LinearActivation::None: break;
-    }
-    return y;
-}
-
-}  // namespace
-
 Tensor linearWithActivation(const Tensor& x, const Tensor& weight, const Tensor& bias, LinearActivation activation) {
     const bool cpu = x.device().isCpu() && weight.device().isCpu() && (!bias.defined() || bias.device().isCpu());
     if (activation == LinearActivation::None || !cpu || structuralOpsRecorded() || x.dim() == 0 || weight.dim() != 2 ||
@@ -403,17 +404,7 @@ Tensor linearWithActivation(const Tensor& x, const Tensor& weight, const Tensor&
     if (!cpuActivationFusesInProduct(x.dtype(), m, n, k)) return activated(linear(x, weight, bias), activation);
     Shape outShape(x.sizes().begin(), x.sizes().end() - 1);
     outShape.push_back(n);
-    Tensor out = empty({m, n}, x.dtype(), x.device());
-    std::vector<Tensor> inputs{reshape(x, {m, k}), t(weight)};
-    if (bias.defined()) inputs.push_back(bias);
-    fillOrDefer(out, std::move(inputs), [activation](const Tensor& o, std::span<const Tensor> in) {
-        const Tensor row = in.size() > 2 ? in[2] : Tensor();
-        if (onednn::matmulInto(o, in[0], in[1], row, activation)) return;
-        // A layout oneDNN declines: the product, the bias and the activation, each rounded as eager rounds them.
-        gemmInto(o, in[0], in[1]);
-        copyInto(o, activated(row.defined() ? add(o, row) : o, activation));
-    });
-    return reshape(out, outShape);
+    return reshape(gemmWithBiasRow(reshape(x, {m, k}), t(weight), bias, activation), outShape);
 }
 
 }  // namespace eng::tensor
