@@ -365,7 +365,11 @@ const LtPlan& planFor(LtPlans& plans, DeviceBlas& blas, DeviceContext& context, 
 int blasPrewarmLevel() {
     static const int level = [] {
         const char* setting = std::getenv("CWB_BLAS_PREWARM");
-        return setting && *setting ? std::atoi(setting) : 2;
+        // Default 0: a process that ends while the thread is inside cuBLAS (a short CUDA program that multiplies
+        // nothing) crashed at exit: libcublas, loaded by the thread after PrewarmThreads was made, tears its state
+        // down before ~PrewarmThreads joins the thread (engine_cuda_tests' 0.35 s CudaOps.Reductions process on the
+        // H100 host, 2026-11-28). Levels 1 and 2 stay opt-in until the join precedes that teardown.
+        return setting && *setting ? std::atoi(setting) : 0;
     }();
     return level;
 }

@@ -32,9 +32,9 @@ void gemm(int device, const GemmCall& call);
 // ready. A product meanwhile waits for it; awaitBlasPrewarm waits for every one started (before a CUDA graph capture).
 void prewarmBlas(int device);
 void awaitBlasPrewarm();
-// When cuBLAS starts, CWB_BLAS_PREWARM (read once): 0, at a deferred product or the first product (as before);
+// When cuBLAS starts, CWB_BLAS_PREWARM (read once): 0 (default), at a deferred product or the first product;
 // 1, also when a device's context is created, on the background thread (as PyTorch's libraries load at import);
-// 2 (default), the thread then also asks cuBLASLt's heuristic for a float32 and a bfloat16 product, whose first
+// 2, the thread then also asks cuBLASLt's heuristic for a float32 and a bfloat16 product, whose first
 // query per type costs 90-135 ms each on the H100 host. The ~0.3 s then overlaps the program's setup instead of its
 // first compiled call; a program whose first product comes sooner waits for the rest, and the setup itself runs
 // slower meanwhile (0.07-0.12 s more for the bench's throwaway compile, B1 included: engine/cuda/README.md).
