@@ -222,7 +222,7 @@ bool outTakesResult(const Tensor& out, const Shape& shape, DType dtype, std::spa
     for (size_t d = 0; d < shape.size(); ++d)
         if (shape[d] > 1 && out.strides()[d] != fresh[d]) return false;
     for (const Tensor& input : inputs)
-        if (input.sharesStorageWith(out) && (input.storageOffset() != out.storageOffset() || input.strides() != out.strides())) return false;
+        if (overlapsInexactly(input, out)) return false;
     return true;
 }
 

@@ -11,6 +11,7 @@
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/error.h"
+#include "tensor/iteration.h"
 #include "tensor/registry.h"
 #include "tensor/shape.h"
 
@@ -108,6 +109,20 @@ TEST(RegistryOut, PartialOverlapKeepsTheCopyPath) {
     EXPECT_FALSE(writesDirectly("torch.add", {Value(in), Value(in)}, out));
     call("torch.tanh", {Value(in)}, {{"out", Value(out)}});
     EXPECT_EQ(bytesOf(out), bytesOf(call("torch.tanh", {Value(slice(base, 0, 0, 100000))}).toTensor()));
+}
+
+TEST(RegistryOut, OutReinterpretingAnInputsBytesKeepsTheCopyPath) {
+    // out: the first 8 bytes of a float16 [8] input's storage as bool [8] (x.view(torch.bool)[:8]): the same element
+    // offset and strides as the input, but each output byte overlaps the input's elements bytewise, not element for
+    // element, so the result comes from a fresh tensor (the loop's chunks would otherwise read bytes already written).
+    const Tensor x0 = to(sample({8}, 0.4), DType::Float16);
+    const Tensor x = clone(x0);
+    const Tensor out(x.implPtr()->storage, {8}, {1}, 0, DType::Bool);
+    EXPECT_TRUE(overlapsInexactly(x, out));
+    EXPECT_FALSE(overlapsInexactly(x, x));
+    EXPECT_FALSE(writesDirectly("torch.gt", {Value(x), Value(0.0)}, out));
+    call("torch.gt", {Value(x), Value(0.0)}, {{"out", Value(out)}});
+    EXPECT_EQ(bytesOf(out), bytesOf(call("torch.gt", {Value(x0), Value(0.0)}).toTensor()));
 }
 
 TEST(RegistryOut, StridedOutTensors) {
