@@ -238,25 +238,31 @@ bool binaryInto(BinaryOp op, const Operand& a, const Operand& b, const Tensor& o
     return true;
 }
 
+bool isUnitAlpha(Scalar alpha) { return alpha.isIntegral() && alpha.toInt() == 1; }
+
+BinaryOp divOpFor(std::optional<std::string_view> roundingMode) {
+    if (!roundingMode) return BinaryOp::Div;
+    if (*roundingMode == "trunc") return BinaryOp::DivTrunc;
+    if (*roundingMode == "floor") return BinaryOp::FloorDiv;
+    fail(ErrorKind::Value,
+         fmt::format(
+             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'",
+             *roundingMode));
+}
+
 Tensor add(const Operand& a, const Operand& b, Scalar alpha) {
-    if (alpha.isIntegral() && alpha.toInt() == 1) return binary(BinaryOp::Add, a, b);
+    if (isUnitAlpha(alpha)) return binary(BinaryOp::Add, a, b);
     return binary(BinaryOp::Add, a, binary(BinaryOp::Mul, b, alpha));
 }
 
 Tensor sub(const Operand& a, const Operand& b, Scalar alpha) {
-    if (alpha.isIntegral() && alpha.toInt() == 1) return binary(BinaryOp::Sub, a, b);
+    if (isUnitAlpha(alpha)) return binary(BinaryOp::Sub, a, b);
     checkOperands(BinaryOp::Sub, a, b);
     return binary(BinaryOp::Sub, a, binary(BinaryOp::Mul, b, alpha));
 }
 
 Tensor div(const Operand& a, const Operand& b, std::optional<std::string_view> roundingMode) {
-    if (!roundingMode) return binary(BinaryOp::Div, a, b);
-    if (*roundingMode == "trunc") return binary(BinaryOp::DivTrunc, a, b);
-    if (*roundingMode == "floor") return binary(BinaryOp::FloorDiv, a, b);
-    fail(ErrorKind::Value,
-         fmt::format(
-             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'",
-             *roundingMode));
+    return binary(divOpFor(roundingMode), a, b);
 }
 
 const Tensor& binaryInPlace(BinaryOp op, const Tensor& self, const Operand& other) {
@@ -265,12 +271,12 @@ const Tensor& binaryInPlace(BinaryOp op, const Tensor& self, const Operand& othe
 }
 
 const Tensor& addInPlace(const Tensor& self, const Operand& other, Scalar alpha) {
-    if (alpha.isIntegral() && alpha.toInt() == 1) return binaryInPlace(BinaryOp::Add, self, other);
+    if (isUnitAlpha(alpha)) return binaryInPlace(BinaryOp::Add, self, other);
     return binaryInPlace(BinaryOp::Add, self, binary(BinaryOp::Mul, other, alpha));
 }
 
 const Tensor& subInPlace(const Tensor& self, const Operand& other, Scalar alpha) {
-    if (alpha.isIntegral() && alpha.toInt() == 1) return binaryInPlace(BinaryOp::Sub, self, other);
+    if (isUnitAlpha(alpha)) return binaryInPlace(BinaryOp::Sub, self, other);
     return binaryInPlace(BinaryOp::Sub, self, binary(BinaryOp::Mul, other, alpha));
 }
 

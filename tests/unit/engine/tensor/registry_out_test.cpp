@@ -170,6 +170,21 @@ TEST(RegistryOut, ResizesCastsAndRefuses) {
     } catch (const TensorError& e) {
         EXPECT_STREQ(e.what(), "result type Float can't be cast to the desired output type Long");
     }
+    // An unknown rounding_mode: PyTorch's ValueError from the out=, out-of-place and in-place forms alike.
+    const Value round(std::string("round"));
+    for (const bool withOut : {false, true}) {
+        try {
+            KeywordArgs kwargs = {{"rounding_mode", round}};
+            if (withOut) kwargs.emplace_back("out", Value(empty(x.sizes())));
+            call("torch.div", {Value(x), Value(x)}, kwargs);
+            FAIL() << "rounding_mode='round'";
+        } catch (const TensorError& e) {
+            EXPECT_STREQ(e.what(), "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'");
+        }
+    }
+    const Tensor self = clone(x);
+    EXPECT_THROW(call("Tensor.div_", {Value(self), Value(x)}, {{"rounding_mode", round}}), TensorError);
+    EXPECT_EQ(bytesOf(self), bytesOf(x));
     // Integer rows keep the copy path (their loops may raise midway: integer division by zero).
     const Tensor ints = fromInts({1, 2, 3}, {3});
     EXPECT_FALSE(writesDirectly("torch.add", {Value(ints), Value(ints)}, empty({3}, DType::Int64)));
