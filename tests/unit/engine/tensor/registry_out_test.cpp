@@ -112,12 +112,12 @@ TEST(RegistryOut, PartialOverlapKeepsTheCopyPath) {
 }
 
 TEST(RegistryOut, OutReinterpretingAnInputsBytesKeepsTheCopyPath) {
-    // out: the first 8 bytes of a float16 [8] input's storage as bool [8] (x.view(torch.bool)[:8]): the same element
+    // out: the first 16 bytes of a float16 [16] input's storage as bool [16] (x.view(torch.bool)[:16]): the same element
     // offset and strides as the input, but each output byte overlaps the input's elements bytewise, not element for
     // element, so the result comes from a fresh tensor (the loop's chunks would otherwise read bytes already written).
-    const Tensor x0 = to(sample({8}, 0.4), DType::Float16);
+    const Tensor x0 = to(sample({16}, 0.4), DType::Float16);
     const Tensor x = clone(x0);
-    const Tensor out(x.implPtr()->storage, {8}, {1}, 0, DType::Bool);
+    const Tensor out(x.implPtr()->storage, {16}, {1}, 0, DType::Bool);
     EXPECT_TRUE(overlapsInexactly(x, out));
     EXPECT_FALSE(overlapsInexactly(x, x));
     EXPECT_FALSE(writesDirectly("torch.gt", {Value(x), Value(0.0)}, out));
