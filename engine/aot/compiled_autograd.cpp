@@ -331,8 +331,16 @@ void runPass(vm::Interpreter& vm, const CachedPass& entry, const PassPlan& plan,
     {
         ag::GradModeGuard noGrad(false);
         grads = entry.compiled(vm, inputs);
-        for (size_t k = 0; k < entry.pass.accumulated.size(); ++k)
-            plan.steps.at(entry.pass.accumulated[k]).node->apply({grads.at(k).as<vm::TensorObject>().value});
+        for (size_t k = 0; k < entry.pass.accumulated.size(); ++k) {
+            // The gradient moves out of an output object nothing else holds (not an input, a value the backend kept,
+            // nor an output aliased at another position), so AccumulateGrad's vector holds the only reference and may
+            // take it as the leaf's first .grad without a copy, as the eager engine's does; otherwise it is copied.
+            const vm::Value& output = grads.at(k);
+            tensor::Tensor& gradient = output.as<vm::TensorObject>().value;
+            std::vector<tensor::Tensor> incoming;
+            incoming.push_back(output.object().use_count() == 1 ? std::move(gradient) : gradient);
+            plan.steps.at(entry.pass.accumulated[k]).node->apply(incoming);
+        }
     }
     if (!retainGraph)
         for (const PassStep& step : plan.steps) step.node->releaseSavedTensors();

@@ -107,8 +107,7 @@ ElementLoop::ElementLoop(std::span<const Tensor> operands) : operandCount_(stati
     for (int k = 0; k < operandCount_; ++k) base_[static_cast<size_t>(k)] = static_cast<char*>(operands[static_cast<size_t>(k)].data());
     const Tensor& output = operands.front();
     for (const Tensor& input : operands.subspan(1))
-        outputOverlapsInput_ = outputOverlapsInput_ || (input.sharesStorageWith(output) &&
-                                                        (input.data() != output.data() || input.strides() != output.strides()));
+        outputOverlapsInput_ = outputOverlapsInput_ || overlapsInexactly(input, output);
     if (numel_ == 0) return;
     const std::vector<size_t> perm = memoryOrder(sizes, operands);
     for (size_t d : perm) {

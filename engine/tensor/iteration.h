@@ -28,6 +28,14 @@ Shape outputStridesFor(const Shape& shape, std::span<const Tensor> inputs);
 // A fresh tensor laid out as outputStridesFor says.
 Tensor emptyForOutput(const Shape& shape, DType dtype, std::span<const Tensor> inputs, Device device = kCpu);
 
+// Whether `input` shares memory with `output` other than element for element: another storage offset or strides,
+// or another item size (an `out` that reinterprets an input's storage, x.view(torch.bool), overlaps it bytewise).
+// An exact alias (the same view of the same elements) is not an overlap: each element is read before it is written.
+inline bool overlapsInexactly(const Tensor& input, const Tensor& output) {
+    return input.sharesStorageWith(output) && (input.itemBytes() != output.itemBytes() ||
+                                               input.storageOffset() != output.storageOffset() || input.strides() != output.strides());
+}
+
 constexpr int kMaxLoopOperands = 6;
 
 class ElementLoop {

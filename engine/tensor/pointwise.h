@@ -49,6 +49,11 @@ Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Tensor* int
 // false with nothing written, and then the caller computes a fresh result and copies it.
 bool binaryInto(BinaryOp op, const Operand& a, const Operand& b, const Tensor& out);
 
+// Whether add/sub's alpha is the integer 1 (other is added as it is, no scaling product first).
+bool isUnitAlpha(Scalar alpha);
+// div's op for a rounding_mode (None, "trunc", "floor"); PyTorch's ValueError for another.
+BinaryOp divOpFor(std::optional<std::string_view> roundingMode);
+
 Tensor add(const Operand& a, const Operand& b, Scalar alpha = Scalar(int64_t{1}));
 Tensor sub(const Operand& a, const Operand& b, Scalar alpha = Scalar(int64_t{1}));
 inline Tensor mul(const Operand& a, const Operand& b) { return binary(BinaryOp::Mul, a, b); }

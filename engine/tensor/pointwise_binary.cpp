@@ -99,6 +99,39 @@ DType computeTypeFor(BinaryOp op, const Operand& a, const Operand& b) {
     return common;
 }
 
+bool isComplexCall(const Operand& a, const Operand& b) {
+    return (a.isTensor() && isComplex(a.tensor().dtype())) || (b.isTensor() && isComplex(b.tensor().dtype()));
+}
+
+/// Both operands in the compute type, broadcast to their common shape: what the loop reads.
+struct BinaryOperands {
+    Tensor left;
+    Tensor right;
+    Shape shape;
+};
+
+/// binary()'s and binaryInto's opening steps (real operands), shared so the two agree: PyTorch's operand checks,
+/// the device, the compute and result types. The conversions wait for operandsOf, so binaryInto declines first.
+struct BinaryPlan {
+    Device device;
+    DType compute;
+    DType outType;
+
+    BinaryOperands operandsOf(const Operand& a, const Operand& b) const {
+        Tensor left = asComputeTensor(a, compute);
+        Tensor right = asComputeTensor(b, compute);
+        const Shape shape = broadcastShapes(left.sizes(), right.sizes());
+        return {expandTo(left, shape), expandTo(right, shape), shape};
+    }
+};
+
+BinaryPlan planBinary(BinaryOp op, const Operand& a, const Operand& b) {
+    checkOperands(op, a, b);
+    const Device device = cudaops::commonDevice({tensorOrUndefined(a), tensorOrUndefined(b)});
+    const DType compute = computeTypeFor(op, a, b);
+    return {device, compute, rowOf(op).typing == ops::ElementTyping::Bool ? DType::Bool : compute};
+}
+
 }  // namespace
 
 DType resultType(std::span<const Operand> operands) {
@@ -146,17 +179,14 @@ Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Tensor* int
         return recordedOp(
             function, [&] { return std::move(call); }, [&] { return binary(op, a, b); });
     }
-    checkOperands(op, a, b);
-    if ((a.isTensor() && isComplex(a.tensor().dtype())) || (b.isTensor() && isComplex(b.tensor().dtype())))
+    if (isComplexCall(a, b)) {
+        checkOperands(op, a, b);
         return complexBinary(op, a, b, into);
-    const Device device = cudaops::commonDevice({tensorOrUndefined(a), tensorOrUndefined(b)});
-    const DType compute = computeTypeFor(op, a, b);
-    const DType outType = rowOf(op).typing == ops::ElementTyping::Bool ? DType::Bool : compute;
-    Tensor left = asComputeTensor(a, compute);
-    Tensor right = asComputeTensor(b, compute);
-    const Shape shape = broadcastShapes(left.sizes(), right.sizes());
-    left = expandTo(left, shape);
-    right = expandTo(right, shape);
+    }
+    const BinaryPlan plan = planBinary(op, a, b);
+    const DType compute = plan.compute;
+    const DType outType = plan.outType;
+    const auto [left, right, shape] = plan.operandsOf(a, b);
     Tensor out;
     if (into) {
         if (shape != into->sizes())
@@ -171,7 +201,7 @@ Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Tensor* int
     }
     if (!out.defined()) {
         const Tensor inputs[] = {left, right};
-        out = emptyForOutput(shape, outType, inputs, device);
+        out = emptyForOutput(shape, outType, inputs, plan.device);
     }
     if (cudaops::onCuda(out))
         cudaops::binary(op, out, left, right);
@@ -192,48 +222,47 @@ bool outTakesResult(const Tensor& out, const Shape& shape, DType dtype, std::spa
     for (size_t d = 0; d < shape.size(); ++d)
         if (shape[d] > 1 && out.strides()[d] != fresh[d]) return false;
     for (const Tensor& input : inputs)
-        if (input.sharesStorageWith(out) && (input.storageOffset() != out.storageOffset() || input.strides() != out.strides())) return false;
+        if (overlapsInexactly(input, out)) return false;
     return true;
 }
 
 bool binaryInto(BinaryOp op, const Operand& a, const Operand& b, const Tensor& out) {
-    if ((a.isTensor() && isComplex(a.tensor().dtype())) || (b.isTensor() && isComplex(b.tensor().dtype()))) return false;
-    checkOperands(op, a, b);
-    const Device device = cudaops::commonDevice({tensorOrUndefined(a), tensorOrUndefined(b)});
-    const DType compute = computeTypeFor(op, a, b);
-    const DType outType = rowOf(op).typing == ops::ElementTyping::Bool ? DType::Bool : compute;
+    if (isComplexCall(a, b)) return false;
+    const BinaryPlan plan = planBinary(op, a, b);
     // binary()'s loops that cannot fail: an error never leaves `out` half written.
-    if (!device.isCpu() || !isFloating(compute) || out.dtype() != outType) return false;
-    Tensor left = asComputeTensor(a, compute);
-    Tensor right = asComputeTensor(b, compute);
-    const Shape shape = broadcastShapes(left.sizes(), right.sizes());
-    left = expandTo(left, shape);
-    right = expandTo(right, shape);
+    if (!plan.device.isCpu() || !isFloating(plan.compute) || out.dtype() != plan.outType) return false;
+    const auto [left, right, shape] = plan.operandsOf(a, b);
     const Tensor inputs[] = {left, right};
-    if (!outTakesResult(out, shape, outType, inputs)) return false;
-    dispatchDType(compute, [&]<typename T>() { eagerforms::binaryKernel<T>(op, out, left, right); });
+    if (!outTakesResult(out, shape, plan.outType, inputs)) return false;
+    dispatchDType(plan.compute, [&]<typename T>() { eagerforms::binaryKernel<T>(op, out, left, right); });
     return true;
 }
 
+bool isUnitAlpha(Scalar alpha) { return alpha.isIntegral() && alpha.toInt() == 1; }
+
+BinaryOp divOpFor(std::optional<std::string_view> roundingMode) {
+    if (!roundingMode) return BinaryOp::Div;
+    if (*roundingMode == "trunc") return BinaryOp::DivTrunc;
+    if (*roundingMode == "floor") return BinaryOp::FloorDiv;
+    fail(ErrorKind::Value,
+         fmt::format(
+             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'",
+             *roundingMode));
+}
+
 Tensor add(const Operand& a, const Operand& b, Scalar alpha) {
-    if (alpha.isIntegral() && alpha.toInt() == 1) return binary(BinaryOp::Add, a, b);
+    if (isUnitAlpha(alpha)) return binary(BinaryOp::Add, a, b);
     return binary(BinaryOp::Add, a, binary(BinaryOp::Mul, b, alpha));
 }
 
 Tensor sub(const Operand& a, const Operand& b, Scalar alpha) {
-    if (alpha.isIntegral() && alpha.toInt() == 1) return binary(BinaryOp::Sub, a, b);
+    if (isUnitAlpha(alpha)) return binary(BinaryOp::Sub, a, b);
     checkOperands(BinaryOp::Sub, a, b);
     return binary(BinaryOp::Sub, a, binary(BinaryOp::Mul, b, alpha));
 }
 
 Tensor div(const Operand& a, const Operand& b, std::optional<std::string_view> roundingMode) {
-    if (!roundingMode) return binary(BinaryOp::Div, a, b);
-    if (*roundingMode == "trunc") return binary(BinaryOp::DivTrunc, a, b);
-    if (*roundingMode == "floor") return binary(BinaryOp::FloorDiv, a, b);
-    fail(ErrorKind::Value,
-         fmt::format(
-             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'",
-             *roundingMode));
+    return binary(divOpFor(roundingMode), a, b);
 }
 
 const Tensor& binaryInPlace(BinaryOp op, const Tensor& self, const Operand& other) {
@@ -242,12 +271,12 @@ const Tensor& binaryInPlace(BinaryOp op, const Tensor& self, const Operand& othe
 }
 
 const Tensor& addInPlace(const Tensor& self, const Operand& other, Scalar alpha) {
-    if (alpha.isIntegral() && alpha.toInt() == 1) return binaryInPlace(BinaryOp::Add, self, other);
+    if (isUnitAlpha(alpha)) return binaryInPlace(BinaryOp::Add, self, other);
     return binaryInPlace(BinaryOp::Add, self, binary(BinaryOp::Mul, other, alpha));
 }
 
 const Tensor& subInPlace(const Tensor& self, const Operand& other, Scalar alpha) {
-    if (alpha.isIntegral() && alpha.toInt() == 1) return binaryInPlace(BinaryOp::Sub, self, other);
+    if (isUnitAlpha(alpha)) return binaryInPlace(BinaryOp::Sub, self, other);
     return binaryInPlace(BinaryOp::Sub, self, binary(BinaryOp::Mul, other, alpha));
 }
 

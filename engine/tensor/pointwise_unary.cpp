@@ -114,6 +114,25 @@ void runUnary(UnaryOp op, const Tensor& out, const Tensor& x) {
     dispatchDType(x.dtype(), [&]<typename T>() { eagerforms::unaryKernel<T>(op, out, x); });
 }
 
+/// unary()'s and unaryInto's opening steps, shared so the two agree: PyTorch's dtype errors, the result type, the
+/// dtype the loop reads (the result type, ints become floats first; predicates read the input as is) and whether
+/// that loop cannot fail (float elements, not an integral-only row). No conversion yet: unaryInto declines first.
+struct UnaryPlan {
+    UnaryOp op;
+    DType outType;
+    bool readsAsIs;  // a predicate
+    bool cannotFail;
+    Tensor inputOf(const Tensor& x) const { return readsAsIs ? x : to(x, outType); }
+};
+
+UnaryPlan planUnary(UnaryOp op, const Tensor& x) {
+    op = checkedOp(op, x.dtype());
+    const DType outType = unaryResultType(op, x.dtype());
+    const ops::ElementTyping typing = rowOf(op).typing;
+    const bool readsAsIs = typing == ops::ElementTyping::Bool;
+    return {op, outType, readsAsIs, isFloating(readsAsIs ? x.dtype() : outType) && typing != ops::ElementTyping::Integral};
+}
+
 /// torch's call of a unary op, as the op recorder writes it (its row's `call` column).
 RecordedCall torchCallOf(UnaryOp op, const Tensor& x, std::string_view& function) {
     const ops::TorchCall torch = ops::torchCallOf(rowOf(op).call);
@@ -134,35 +153,28 @@ Tensor unary(UnaryOp op, const Tensor& x) {
             function, [&] { return std::move(call); }, [&] { return unary(op, x); });
     }
     if (isComplex(x.dtype())) return complexUnary(op, x);
-    op = checkedOp(op, x.dtype());
-    const DType outType = unaryResultType(op, x.dtype());
-    // Compute in the result type (ints become floats first), except predicates which read the input
-    // as is.
-    const Tensor input = rowOf(op).typing == ops::ElementTyping::Bool ? x : to(x, outType);
+    const UnaryPlan plan = planUnary(op, x);
+    const Tensor input = plan.inputOf(x);
     const Tensor inputs[] = {input};
-    Tensor out = emptyForOutput(x.sizes(), outType, inputs, x.device());
+    Tensor out = emptyForOutput(x.sizes(), plan.outType, inputs, x.device());
     if (cudaops::onCuda(x))
-        cudaops::unary(op, out, input);
-    else if (isFloating(input.dtype()) && rowOf(op).typing != ops::ElementTyping::Integral)  // loops that cannot fail
-        fillOrDefer(out, {input}, [op](const Tensor& o, std::span<const Tensor> in) { runUnary(op, o, in[0]); });
+        cudaops::unary(plan.op, out, input);
+    else if (plan.cannotFail)
+        fillOrDefer(out, {input}, [op = plan.op](const Tensor& o, std::span<const Tensor> in) { runUnary(op, o, in[0]); });
     else
-        runUnary(op, out, input);
+        runUnary(plan.op, out, input);
     return out;
 }
 
 bool unaryInto(UnaryOp op, const Tensor& x, const Tensor& out) {
     if (isComplex(x.dtype()) || !x.device().isCpu()) return false;
-    op = checkedOp(op, x.dtype());
-    const DType outType = unaryResultType(op, x.dtype());
-    // unary()'s loops that cannot fail: an error never leaves `out` half written.
-    const bool predicate = rowOf(op).typing == ops::ElementTyping::Bool;
-    if (out.dtype() != outType || out.sizes() != x.sizes() || !isFloating(predicate ? x.dtype() : outType) ||
-        rowOf(op).typing == ops::ElementTyping::Integral)
-        return false;
-    const Tensor input = predicate ? x : to(x, outType);
+    const UnaryPlan plan = planUnary(op, x);
+    // Only the loops that cannot fail: an error never leaves `out` half written.
+    if (!plan.cannotFail || out.dtype() != plan.outType || out.sizes() != x.sizes()) return false;
+    const Tensor input = plan.inputOf(x);
     const Tensor inputs[] = {input};
-    if (!outTakesResult(out, x.sizes(), outType, inputs)) return false;
-    runUnary(op, out, input);
+    if (!outTakesResult(out, x.sizes(), plan.outType, inputs)) return false;
+    runUnary(plan.op, out, input);
     return true;
 }
 

@@ -461,10 +461,11 @@ std::optional<Tensor> outArgument(const OpEntry& entry, const KeywordArgs& kwarg
 }
 
 /// PyTorch's out= contract: the result is cast into `out` (which keeps its dtype and must be able to hold the
-/// result's), resized first when its shape differs, and `out` itself is returned. Autograd does not record it.
-Value writeOut(const OpEntry& entry, const Tensor& out, const Value& result, bool inputsRequireGrad) {
+/// result's), resized first when its shape differs, and `out` itself is returned. Autograd does not record it: a
+/// differentiable call (`refused`) raises here, after the op's own errors.
+Value writeOut(const OpEntry& entry, const Tensor& out, const Value& result, bool refused) {
     const std::string& name = entry.overloads.front().schema.name;
-    if (autograd::isGradEnabled() && (inputsRequireGrad || out.requiresGrad()))
+    if (refused)
         fail(ErrorKind::Runtime, fmt::format("{}(): functions with out=... arguments don't support automatic differentiation, but one of "
                                              "the arguments requires grad.", name));
     if (!result.isTensor()) fail(ErrorKind::Type, fmt::format("{}() got an unexpected keyword argument 'out'", name));
@@ -484,51 +485,13 @@ Value writeOut(const OpEntry& entry, const Tensor& out, const Value& result, boo
     return Value(out);
 }
 
-/// The out= call through the overload's OutKernel, when the call binds to one that has it and `out` takes the
-/// result as it is: no fresh result, no copy. Autocast changes the arguments first, so it keeps the copy path.
-bool writeIntoOut(const OpEntry& entry, std::span<const Value> args, const KeywordArgs& kwargs, const Tensor& out) {
-    if (autocastActive()) return false;
-    for (const OpOverload& overload : entry.overloads) {
-        std::string why;
-        std::optional<std::vector<Value>> values = bind(overload.schema, args, kwargs, why);
-        if (!values) continue;
-        if (!overload.intoOut || !overload.intoOut(Args(std::move(*values)), out)) return false;
-        bumpVersion(out);
-        return true;
-    }
-    return false;
-}
-
-}  // namespace
-
-Value OpRegistry::call(const OpEntry& entry, std::span<const Value> args, const KeywordArgs& kwargs) const {
-    if (std::optional<Tensor> out = outArgument(entry, kwargs)) {
-        KeywordArgs rest;
-        bool inputsRequireGrad = false;
-        for (const auto& kw : kwargs)
-            if (kw.first != "out") rest.push_back(kw);
-        for (const Value& a : args) inputsRequireGrad = inputsRequireGrad || (a.isTensor() && a.toTensor().requiresGrad());
-        for (const auto& kw : rest) inputsRequireGrad = inputsRequireGrad || (kw.second.isTensor() && kw.second.toTensor().requiresGrad());
-        // A differentiable call raises in writeOut, after the op's own errors, as before.
-        const bool refused = autograd::isGradEnabled() && (inputsRequireGrad || out->requiresGrad());
-        Value result;
-        {
-            const autograd::GradModeGuard noRecording(false);
-            if (!refused && writeIntoOut(entry, args, rest, *out)) return Value(*out);
-            result = call(entry, args, rest);
-        }
-        return writeOut(entry, *out, result, inputsRequireGrad);
-    }
+/// The first overload a call binds to, with its bound values (registration order); PyTorch's TypeError, naming
+/// every overload when there are several, when none binds.
+std::pair<const OpOverload*, std::vector<Value>> bindCall(const OpEntry& entry, std::span<const Value> args, const KeywordArgs& kwargs) {
     std::vector<std::string> reasons;
     for (const OpOverload& overload : entry.overloads) {
         std::string why;
-        if (std::optional<std::vector<Value>> values = bind(overload.schema, args, kwargs, why)) {
-            if (autocastActive() && applyAutocast(overload.schema, *values)) {
-                const AutocastSuspend inner;
-                return autograd::dispatch(entry, overload, Args(std::move(*values)));
-            }
-            return autograd::dispatch(entry, overload, Args(std::move(*values)));
-        }
+        if (std::optional<std::vector<Value>> values = bind(overload.schema, args, kwargs, why)) return {&overload, std::move(*values)};
         reasons.push_back(std::move(why));
     }
     if (reasons.size() == 1) fail(ErrorKind::Type, reasons.front());
@@ -539,6 +502,51 @@ Value OpRegistry::call(const OpEntry& entry, std::span<const Value> args, const 
                                       entry.overloads.front().schema.name, fmt::join(given, ", "));
     for (const OpOverload& overload : entry.overloads) message += "\n * " + signatureOf(overload.schema);
     fail(ErrorKind::Type, message);
+}
+
+/// The bound call run through autograd's dispatch, with autocast's casts of its arguments first where they apply.
+Value dispatchBound(const OpEntry& entry, const OpOverload& overload, std::vector<Value> values) {
+    if (autocastActive() && applyAutocast(overload.schema, values)) {
+        const AutocastSuspend inner;
+        return autograd::dispatch(entry, overload, Args(std::move(values)));
+    }
+    return autograd::dispatch(entry, overload, Args(std::move(values)));
+}
+
+}  // namespace
+
+Value OpRegistry::call(const OpEntry& entry, std::span<const Value> args, const KeywordArgs& kwargs) const {
+    const std::optional<Tensor> out = outArgument(entry, kwargs);
+    if (!out) {
+        auto [overload, values] = bindCall(entry, args, kwargs);
+        return dispatchBound(entry, *overload, std::move(values));
+    }
+    KeywordArgs rest;
+    bool inputsRequireGrad = false;
+    for (const auto& kw : kwargs)
+        if (kw.first != "out") rest.push_back(kw);
+    for (const Value& a : args) inputsRequireGrad = inputsRequireGrad || (a.isTensor() && a.toTensor().requiresGrad());
+    for (const auto& kw : rest) inputsRequireGrad = inputsRequireGrad || (kw.second.isTensor() && kw.second.toTensor().requiresGrad());
+    const bool refused = autograd::isGradEnabled() && (inputsRequireGrad || out->requiresGrad());
+    Value result;
+    {
+        const autograd::GradModeGuard noRecording(false);
+        auto [overload, values] = bindCall(entry, args, rest);
+        // The overload's OutKernel writes `out` itself when `out` takes the result as it is: no fresh result, no copy.
+        // A refused call raises in writeOut after the op's own errors; autocast changes the arguments first, so both
+        // keep the fresh result and its copy.
+        if (!refused && !autocastActive() && overload->intoOut) {
+            const Args bound(std::move(values));
+            if (overload->intoOut(bound, *out)) {
+                bumpVersion(*out);
+                return Value(*out);
+            }
+            result = autograd::dispatch(entry, *overload, bound);
+        } else {
+            result = dispatchBound(entry, *overload, std::move(values));
+        }
+    }
+    return writeOut(entry, *out, result, refused);
 }
 
 std::vector<std::string> OpRegistry::names() const {

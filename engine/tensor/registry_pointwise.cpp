@@ -19,6 +19,12 @@ namespace {
 
 Operand operandOf(const Value& v) { return v.isTensor() ? Operand(v.toTensor()) : Operand(v.toScalar()); }
 
+// div's op for the rounding_mode argument (index 2) of its out-of-place, out= and in-place forms.
+BinaryOp divOpOf(const Args& a) {
+    const std::optional<std::string> mode = a.optStr(2);
+    return divOpFor(mode ? std::optional<std::string_view>(*mode) : std::nullopt);
+}
+
 // The ops of ops/unary_math.def and ops/elementwise.def by each name torch has for them: a row's call where
 // torch spells it as a plain function (floor_divide, not nn.functional.silu or div(rounding_mode=...)), and
 // the Torch aliases.
@@ -129,8 +135,7 @@ void registerPointwiseOps(OpRegistry& r) {
                       return Value(isAdd ? add(a.tensor(0), operandOf(a[1]), a.scalar(2)) : sub(a.tensor(0), operandOf(a[1]), a.scalar(2)));
                   },
                   [isAdd](const Args& a, const Tensor& out) {  // alpha != 1 scales `other` first: that path keeps its copy
-                      const Scalar alpha = a.scalar(2);
-                      if (!alpha.isIntegral() || alpha.toInt() != 1) return false;
+                      if (!isUnitAlpha(a.scalar(2))) return false;
                       return binaryInto(isAdd ? BinaryOp::Add : BinaryOp::Sub, a.tensor(0), operandOf(a[1]), out);
                   });
             r.def({fmt::format("Tensor.{}_", name)}, fmt::format("{}_(Tensor self, {} other, *, Scalar alpha=1)", name, other),
@@ -143,22 +148,13 @@ void registerPointwiseOps(OpRegistry& r) {
     for (const char* name : {"div", "divide"}) {
         for (const char* other : {"Tensor", "Scalar"}) {
             r.def({fmt::format("torch.{}", name), fmt::format("Tensor.{}", name)},
-                  fmt::format("{}(Tensor self, {} other, *, str? rounding_mode=None)", name, other), [](const Args& a) {
-                      const std::optional<std::string> mode = a.optStr(2);
-                      return Value(div(a.tensor(0), operandOf(a[1]), mode ? std::optional<std::string_view>(*mode) : std::nullopt));
-                  },
-                  [](const Args& a, const Tensor& out) {  // an unknown rounding_mode raises on the copy path
-                      const std::optional<std::string> mode = a.optStr(2);
-                      if (mode && *mode != "trunc" && *mode != "floor") return false;
-                      const BinaryOp op = !mode ? BinaryOp::Div : *mode == "trunc" ? BinaryOp::DivTrunc : BinaryOp::FloorDiv;
-                      return binaryInto(op, a.tensor(0), operandOf(a[1]), out);
+                  fmt::format("{}(Tensor self, {} other, *, str? rounding_mode=None)", name, other),
+                  [](const Args& a) { return Value(binary(divOpOf(a), a.tensor(0), operandOf(a[1]))); },
+                  [](const Args& a, const Tensor& out) {  // an unknown rounding_mode raises before anything is written
+                      return binaryInto(divOpOf(a), a.tensor(0), operandOf(a[1]), out);
                   });
             r.def({fmt::format("Tensor.{}_", name)}, fmt::format("{}_(Tensor self, {} other, *, str? rounding_mode=None)", name, other),
-                  [](const Args& a) {
-                      const std::optional<std::string> mode = a.optStr(2);
-                      const BinaryOp op = !mode ? BinaryOp::Div : *mode == "trunc" ? BinaryOp::DivTrunc : BinaryOp::FloorDiv;
-                      return Value(binaryInPlace(op, a.tensor(0), operandOf(a[1])));
-                  });
+                  [](const Args& a) { return Value(binaryInPlace(divOpOf(a), a.tensor(0), operandOf(a[1]))); });
         }
     }
     r.def({"torch.pow", "Tensor.pow"}, "pow(Tensor self, Tensor exponent)", [](const Args& a) { return Value(pow(a.tensor(0), a.tensor(1))); });

@@ -3,11 +3,8 @@
 // torch.is_autocast_enabled / get_autocast_dtype / set_autocast_*. The state and the casts are tensor/autocast.h's.
 #include <fmt/core.h>
 
-#include <iostream>
 #include <memory>
 #include <optional>
-#include <set>
-#include <tuple>
 
 #include "tensor/autocast.h"
 #include "tensor/autocast_cache.h"
@@ -136,16 +133,6 @@ std::shared_ptr<ClassObject> defineDeprecatedAutocast(Interpreter& vm, const std
 }
 
 }  // namespace
-
-void showWarning(Interpreter& vm, const std::string& category, const std::string& message) {
-    static std::set<std::tuple<std::string, int, std::string, std::string>> shown;
-    const std::vector<TracebackEntry> stack = vm.callStack();
-    const std::string file = stack.empty() ? "<unknown>" : stack.back().filename;
-    const int line = stack.empty() ? 0 : stack.back().line;
-    if (!shown.insert({file, line, category, message}).second) return;
-    std::cerr << fmt::format("{}:{}: {}: {}\n", file, line, category, message);
-    if (std::string source = vm.sourceLine(file, line); !source.empty()) std::cerr << "  " << source << "\n";
-}
 
 void installDeprecatedAutocast(Interpreter& vm, ModuleObject& torch) {
     const auto autocast = vm.modules().at("torch.amp").as<ModuleObject>().attributes.at("autocast").ref<ClassObject>();

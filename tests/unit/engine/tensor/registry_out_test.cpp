@@ -11,6 +11,7 @@
 #include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/error.h"
+#include "tensor/iteration.h"
 #include "tensor/registry.h"
 #include "tensor/shape.h"
 
@@ -110,6 +111,20 @@ TEST(RegistryOut, PartialOverlapKeepsTheCopyPath) {
     EXPECT_EQ(bytesOf(out), bytesOf(call("torch.tanh", {Value(slice(base, 0, 0, 100000))}).toTensor()));
 }
 
+TEST(RegistryOut, OutReinterpretingAnInputsBytesKeepsTheCopyPath) {
+    // out: the first 16 bytes of a float16 [16] input's storage as bool [16] (x.view(torch.bool)[:16]): the same element
+    // offset and strides as the input, but each output byte overlaps the input's elements bytewise, not element for
+    // element, so the result comes from a fresh tensor (the loop's chunks would otherwise read bytes already written).
+    const Tensor x0 = to(sample({16}, 0.4), DType::Float16);
+    const Tensor x = clone(x0);
+    const Tensor out(x.implPtr()->storage, {16}, {1}, 0, DType::Bool);
+    EXPECT_TRUE(overlapsInexactly(x, out));
+    EXPECT_FALSE(overlapsInexactly(x, x));
+    EXPECT_FALSE(writesDirectly("torch.gt", {Value(x), Value(0.0)}, out));
+    call("torch.gt", {Value(x), Value(0.0)}, {{"out", Value(out)}});
+    EXPECT_EQ(bytesOf(out), bytesOf(call("torch.gt", {Value(x0), Value(0.0)}).toTensor()));
+}
+
 TEST(RegistryOut, StridedOutTensors) {
     const Tensor x = sample({300, 260}, 0.9);
     // Every other column of a wider tensor: not the fresh result's layout, so the copy path (whose contiguous loop
@@ -155,6 +170,21 @@ TEST(RegistryOut, ResizesCastsAndRefuses) {
     } catch (const TensorError& e) {
         EXPECT_STREQ(e.what(), "result type Float can't be cast to the desired output type Long");
     }
+    // An unknown rounding_mode: PyTorch's ValueError from the out=, out-of-place and in-place forms alike.
+    const Value round(std::string("round"));
+    for (const bool withOut : {false, true}) {
+        try {
+            KeywordArgs kwargs = {{"rounding_mode", round}};
+            if (withOut) kwargs.emplace_back("out", Value(empty(x.sizes())));
+            call("torch.div", {Value(x), Value(x)}, kwargs);
+            FAIL() << "rounding_mode='round'";
+        } catch (const TensorError& e) {
+            EXPECT_STREQ(e.what(), "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'");
+        }
+    }
+    const Tensor self = clone(x);
+    EXPECT_THROW(call("Tensor.div_", {Value(self), Value(x)}, {{"rounding_mode", round}}), TensorError);
+    EXPECT_EQ(bytesOf(self), bytesOf(x));
     // Integer rows keep the copy path (their loops may raise midway: integer division by zero).
     const Tensor ints = fromInts({1, 2, 3}, {3});
     EXPECT_FALSE(writesDirectly("torch.add", {Value(ints), Value(ints)}, empty({3}, DType::Int64)));
