@@ -15,12 +15,17 @@ namespace {
 
 using KwVars = std::vector<std::pair<std::string, VarRef>>;
 
+bool isTorchSize(const Variable& v) {
+    return v.value.is(vm::Kind::Tuple) && v.value.as<vm::TupleObject>().typeName == "torch.Size";
+}
+
 const char* variableClass(const Variable& v) {
     switch (v.kind) {
         case Variable::Kind::Tensor: return "torch._dynamo.variables.tensor.TensorVariable";
         case Variable::Kind::SymScalar: return "torch._dynamo.variables.tensor.SymNodeVariable";
         case Variable::Kind::List: return "torch._dynamo.variables.lists.ListVariable";
-        case Variable::Kind::Tuple: return "torch._dynamo.variables.lists.TupleVariable";
+        case Variable::Kind::Tuple:
+            return isTorchSize(v) ? "torch._dynamo.variables.lists.SizeVariable" : "torch._dynamo.variables.lists.TupleVariable";
         case Variable::Kind::Dict: return "torch._dynamo.variables.dicts.ConstDictVariable";
         case Variable::Kind::Set: return "torch._dynamo.variables.sets.SetVariable";
         default: return "torch._dynamo.variables.constant.ConstantVariable";
@@ -30,8 +35,7 @@ const char* variableClass(const Variable& v) {
 std::string pythonTypeName(Tracer& tracer, const Variable& v) {
     if (v.kind == Variable::Kind::Tensor) return "Tensor";
     if (v.kind == Variable::Kind::List) return "list";
-    if (v.kind == Variable::Kind::Tuple)
-        return v.value.is(vm::Kind::Tuple) && v.value.as<vm::TupleObject>().typeName == "torch.Size" ? "Size" : "tuple";
+    if (v.kind == Variable::Kind::Tuple) return isTorchSize(v) ? "Size" : "tuple";
     if (v.kind == Variable::Kind::Dict) return "dict";
     if (v.kind == Variable::Kind::Set) return "set";
     return tracer.vm().classOf(v.value)->name;
@@ -420,25 +424,28 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         result->fresh = result->value.is(vm::Kind::Set) || result->value.is(vm::Kind::Dict) || result->value.is(vm::Kind::List);
         return result;
     }
+    tracer.unsupportedBuiltin(name, args, !kwargs.empty());
+}
+
+void Tracer::unsupportedBuiltin(const std::string& name, const std::vector<VarRef>& args, bool hasKwargs) {
     std::string types = "[";
     std::string classes = "[";
     for (size_t i = 0; i < args.size(); ++i) {
-        types += (i ? ", '" : "'") + pythonTypeName(tracer, *args[i]) + "'";
+        types += (i ? ", '" : "'") + pythonTypeName(*this, *args[i]) + "'";
         classes += (i ? ", <class '" : "<class '") + std::string(variableClass(*args[i])) + "'>";
     }
     types += "]";
     classes += "]";
-    bool hasKwargs = !kwargs.empty();
-    tracer.unsupported("Failed to trace builtin operator",
-                       fmt::format("Dynamo does not know how to trace builtin operator `{}` with argument types {} (has_kwargs {})", name,
-                                   types, hasKwargs ? "True" : "False"),
-                       {fmt::format("Avoid calling builtin `{}` with argument types {}. Consider using an equivalent alternative "
-                                    "function/method to `{}`.",
-                                    name, types, name),
-                        "If you are attempting to call a logging function (e.g. `print`), you can try adding it to "
-                        "`torch._dynamo.config.reorderable_logging_functions`.",
-                        "Please report an issue to PyTorch."},
-                       fmt::format("builtin {} {} {}", name, classes, hasKwargs ? "True" : "False"), 59);
+    unsupported("Failed to trace builtin operator",
+                fmt::format("Dynamo does not know how to trace builtin operator `{}` with argument types {} (has_kwargs {})", name, types,
+                            hasKwargs ? "True" : "False"),
+                {fmt::format("Avoid calling builtin `{}` with argument types {}. Consider using an equivalent alternative "
+                             "function/method to `{}`.",
+                             name, types, name),
+                 "If you are attempting to call a logging function (e.g. `print`), you can try adding it to "
+                 "`torch._dynamo.config.reorderable_logging_functions`.",
+                 "Please report an issue to PyTorch."},
+                fmt::format("builtin {} {} {}", name, classes, hasKwargs ? "True" : "False"), 59);
 }
 
 }  // namespace eng::capture

@@ -64,9 +64,8 @@ VarRef Tracer::binaryOp(uint32_t op, const VarRef& a, const VarRef& b) {
     }
     if (std::optional<VarRef> v = sequenceOp(op, a, b)) return *v;
     if (std::optional<VarRef> v = dictMergeOp(op, a, b)) return *v;
-    if (!isConstant(a) || !isConstant(b))
-        unsupported("Unsupported binary operator", fmt::format("Dynamo cannot trace `{}` on these operand types.", binaryName(op)), {},
-                    fmt::format("operator.{}", binaryName(op)));
+    // Dynamo's BuiltinVariable of the operator finds no rule for these operands (`"%dx%d" % x.shape` with dynamic sizes).
+    if (!isConstant(a) || !isConstant(b)) unsupportedBuiltin(binaryName(op), {a, b}, false);
     argOf(a);
     argOf(b);
     return constant(vm_.binaryOp(op, exampleOf(a), exampleOf(b)));

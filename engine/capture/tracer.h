@@ -450,6 +450,9 @@ public:
     VarRef iteratorOf(const VarRef& iterable);
     [[noreturn]] void unsupported(const std::string& breakType, const std::string& explanation,
                                   const std::vector<std::string>& hints, const std::string& context, int gbNumber = 0);
+    /// Dynamo's break for a builtin (or an operator's builtin) it has no rule for: "Failed to trace builtin operator"
+    /// with the arguments' Python types and variable classes (gb0059).
+    [[noreturn]] void unsupportedBuiltin(const std::string& name, const std::vector<VarRef>& args, bool hasKwargs);
     GuardOrigin originHere() const;
     std::string sourceLineOf(const TraceFrame& frame) const;
     TraceFrame* currentFrame() { return current_; }
