@@ -2,6 +2,7 @@
 // matmul/mm/bmm/linear on CUDA tensors; cuBLASLt matmuls with bias/activation epilogues for compiled linears.
 #include "cuda/blas.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,10 @@
 #include <thread>
 #include <tuple>
 #include <vector>
+
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -85,25 +90,60 @@ DeviceBlas& blasFor(DeviceContext& context) {
     return *devices[index];
 }
 
-// The prewarm threads (prewarmBlas), joined at exit so that none is still inside cuBLAS while the process ends.
+// The prewarm threads (prewarmBlas). Joining them from a static destructor came too late: the thread loads libcublas
+// (dlopen) and starts cuBLAS after that object was made, so cuBLAS's own exit handlers and static destructors,
+// registered later, ran first, under the thread still inside cuBLAS (a SIGSEGV at exit, H100 host, 2026-11-28). So the
+// object is never destroyed, and the threads are joined by a thread-local object of the main thread instead (ExitJoin):
+// returning from main calls exit(), which destroys the calling thread's thread-local objects before any static
+// destructor or atexit handler runs ([basic.start.term]), cuBLAS's included. The main thread gets one when it starts a
+// prewarm or asks for a device context while one runs (DeviceContext::get), so it joins them whenever it used CUDA; a
+// thread that calls exit() itself while a prewarm runs (not the main thread, or a main thread that never used CUDA) is
+// not covered, as any other thread it leaves running races the teardown. Other threads get none: a worker that ends
+// would wait for the prewarm.
 struct PrewarmThreads {
-    std::mutex mutex;
+    std::mutex mutex;  // started, threads
     std::vector<bool> started;
     std::vector<std::thread> threads;
-    void joinAll() {
-        std::vector<std::thread> running;
-        {
-            std::lock_guard lock(mutex);
-            running.swap(threads);
-        }
-        for (std::thread& thread : running) thread.join();
-    }
-    ~PrewarmThreads() { joinAll(); }
+    std::mutex joining;           // held while joining: a second joiner waits until the threads have ended
+    std::atomic<pid_t> owner{0};  // the process whose threads they are: a child of fork() has none of them to join
+    std::atomic<bool> running{false};   // threads started and not yet joined
+    std::atomic<bool> stopping{false};  // the process is ending: heuristic queries not yet begun are skipped
+    void joinAll();
 };
 
 PrewarmThreads& prewarmThreads() {
-    static PrewarmThreads threads;
+    static auto& threads = *new PrewarmThreads();  // leaked (above)
     return threads;
+}
+
+void PrewarmThreads::joinAll() {
+    // (A child of fork() has none of its parent's threads; fork waits for them, prewarmBlas, so this is a second guard.)
+    if (!running.load() || getpid() != owner) return;
+    std::lock_guard joiningLock(joining);
+    std::vector<std::thread> ending;
+    {
+        std::lock_guard lock(mutex);
+        ending.swap(threads);
+    }
+    for (std::thread& thread : ending) thread.join();
+    std::lock_guard lock(mutex);
+    if (threads.empty()) running.store(false);
+}
+
+// The main thread's: at exit it asks the prewarm threads to stop at their next step, then joins them.
+struct ExitJoin {
+    ~ExitJoin() {
+        PrewarmThreads& prewarm = prewarmThreads();
+        if (prewarm.running.load() && getpid() == prewarm.owner) prewarm.stopping.store(true);
+        prewarm.joinAll();
+    }
+};
+
+void joinPrewarmAtExitOfMainThread() {
+    thread_local const bool mainThread = static_cast<pid_t>(syscall(SYS_gettid)) == getpid();
+    if (!mainThread) return;
+    thread_local ExitJoin join;
+    (void)join;
 }
 
 // Held while cuBLASLt plans are made (linearLt) or the prewarm's heuristic queries run.
@@ -365,11 +405,9 @@ const LtPlan& planFor(LtPlans& plans, DeviceBlas& blas, DeviceContext& context, 
 int blasPrewarmLevel() {
     static const int level = [] {
         const char* setting = std::getenv("CWB_BLAS_PREWARM");
-        // Default 0: a process that ends while the thread is inside cuBLAS (a short CUDA program that multiplies
-        // nothing) crashed at exit: libcublas, loaded by the thread after PrewarmThreads was made, tears its state
-        // down before ~PrewarmThreads joins the thread (engine_cuda_tests' 0.35 s CudaOps.Reductions process on the
-        // H100 host, 2026-11-28). Levels 1 and 2 stay opt-in until the join precedes that teardown.
-        return setting && *setting ? std::atoi(setting) : 0;
+        // Default 2: what measured best for compiled-only cold calls (engine/cuda/README.md). Levels 1 and 2 were
+        // opt-in while the join at exit came after cuBLAS's teardown (PrewarmThreads).
+        return setting && *setting ? std::atoi(setting) : 2;
     }();
     return level;
 }
@@ -403,29 +441,44 @@ void queryHeuristic(DeviceBlas& blas, GemmType type) {
 
 void prewarmBlas(int device) {
     PrewarmThreads& prewarm = prewarmThreads();
-    std::lock_guard lock(prewarm.mutex);
-    const auto index = static_cast<size_t>(device);
-    if (prewarm.started.size() <= index) prewarm.started.resize(index + 1, false);
-    if (prewarm.started[index]) return;
-    prewarm.started[index] = true;
-    prewarm.threads.emplace_back([device] {
-        try {
-            DeviceBlas& blas = blasFor(DeviceContext::get(device));
-            if (blasPrewarmLevel() >= 2)
-                for (GemmType type : {GemmType::Float32, GemmType::BFloat16}) {
-                    const auto start = std::chrono::steady_clock::now();
-                    queryHeuristic(blas, type);
-                    if (blasLogEnabled())
-                        std::fprintf(stderr, "[cwb blas] prewarm: first heuristic query of type %d %.1f ms\n", static_cast<int>(type),
-                                     millisecondsSince(start));
-                }
-        } catch (const std::exception&) {
-            // (the first product on the device runs blasFor itself and reports the failure there)
-        }
-    });
+    {
+        std::lock_guard lock(prewarm.mutex);
+        const auto index = static_cast<size_t>(device);
+        if (prewarm.started.size() <= index) prewarm.started.resize(index + 1, false);
+        if (prewarm.started[index]) return;
+        prewarm.started[index] = true;
+        prewarm.owner = getpid();
+        // fork() waits for the threads: a child copied while one was inside dlopen or cuBLAS would inherit the
+        // loader's lock or cuBLAS's state half-made, and its exit() (or a dlopen) would hang on them.
+        static const bool joinAtFork = pthread_atfork([] { prewarmThreads().joinAll(); }, nullptr, nullptr) == 0;
+        (void)joinAtFork;
+        prewarm.running.store(true);
+        prewarm.threads.emplace_back([device] {
+            PrewarmThreads& threads = prewarmThreads();
+            try {
+                DeviceBlas& blas = blasFor(DeviceContext::get(device));
+                if (blasPrewarmLevel() >= 2)
+                    for (GemmType type : {GemmType::Float32, GemmType::BFloat16}) {
+                        if (threads.stopping.load()) break;
+                        const auto start = std::chrono::steady_clock::now();
+                        queryHeuristic(blas, type);
+                        if (blasLogEnabled())
+                            std::fprintf(stderr, "[cwb blas] prewarm: first heuristic query of type %d %.1f ms\n", static_cast<int>(type),
+                                         millisecondsSince(start));
+                    }
+            } catch (const std::exception&) {
+                // (the first product on the device runs blasFor itself and reports the failure there)
+            }
+        });
+    }
+    joinPrewarmAtExitOfMainThread();
 }
 
 void awaitBlasPrewarm() { prewarmThreads().joinAll(); }
+
+void joinBlasPrewarmAtExit() {
+    if (prewarmThreads().running.load(std::memory_order_relaxed)) joinPrewarmAtExitOfMainThread();
+}
 
 const char* epilogueName(Epilogue epilogue) {
     switch (epilogue) {

@@ -30,14 +30,19 @@ void gemm(int device, const GemmCall& call);
 // Starts cuda:`device`'s cuBLAS and cuBLASLt (loading the libraries and making the handles, about 0.1 s) on a
 // background thread, once: a capture that defers a product calls it, so that the first compiled call finds them
 // ready. A product meanwhile waits for it; awaitBlasPrewarm waits for every one started (before a CUDA graph capture).
+// The main thread joins the prewarm when it calls exit() (returning from main included), before any static
+// destructor or exit handler runs, cuBLAS's own included; a child of fork() never joins its parent's threads.
 void prewarmBlas(int device);
 void awaitBlasPrewarm();
-// When cuBLAS starts, CWB_BLAS_PREWARM (read once): 0 (default), at a deferred product or the first product;
+// Called by DeviceContext::get: while a prewarm runs, the calling thread, if it is the main thread, joins it at exit.
+void joinBlasPrewarmAtExit();
+// When cuBLAS starts, CWB_BLAS_PREWARM (read once): 0, at a deferred product or the first product;
 // 1, also when a device's context is created, on the background thread (as PyTorch's libraries load at import);
-// 2, the thread then also asks cuBLASLt's heuristic for a float32 and a bfloat16 product, whose first
+// 2 (default), the thread then also asks cuBLASLt's heuristic for a float32 and a bfloat16 product, whose first
 // query per type costs 90-135 ms each on the H100 host. The ~0.3 s then overlaps the program's setup instead of its
 // first compiled call; a program whose first product comes sooner waits for the rest, and the setup itself runs
-// slower meanwhile (0.07-0.12 s more for the bench's throwaway compile, B1 included: engine/cuda/README.md).
+// slower meanwhile (0.07-0.12 s more for the bench's throwaway compile, B1 included: engine/cuda/README.md); a
+// program that ends sooner waits at exit for the step under way (the heuristic queries not yet begun are skipped).
 int blasPrewarmLevel();
 
 // What cuBLASLt applies to the product before storing it. Its GELU is the tanh approximation, so only

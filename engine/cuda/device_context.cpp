@@ -83,6 +83,7 @@ DeviceContext& DeviceContext::get(int index) {
     }
     // cuBLAS starts on a background thread (blas.h): its thread asks for this context, so after the lock.
     if (created && blasPrewarmLevel() >= 1) prewarmBlas(index);
+    else joinBlasPrewarmAtExit();
     return *context;
 }
 

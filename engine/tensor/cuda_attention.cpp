@@ -388,6 +388,23 @@ cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal, c
                              dtype, headDim, causal, defines, kFlashSource);
 }
 
+FlashForwardLaunch::FlashForwardLaunch(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& o, const Tensor& lse, double scale,
+                                       const FlashForwardShape& block)
+    : q_(q.data()), k_(k.data()), v_(v.data()), o_(o.data()), lse_(lse.defined() ? lse.data() : nullptr),
+      queries_(static_cast<int>(q.sizes()[2])), keys_(static_cast<int>(k.sizes()[2])), scaleLog2e_(static_cast<float>(scale * 1.4426950408889634)),
+      args_{&q_, &k_, &v_, &o_, &lse_, &queries_, &keys_, &scaleLog2e_, &strides_[0][0], &strides_[0][1], &strides_[0][2], &strides_[1][0],
+            &strides_[1][1], &strides_[1][2], &strides_[2][0], &strides_[2][1], &strides_[2][2], &strides_[3][0], &strides_[3][1], &strides_[3][2]} {
+    const Tensor* operands[4] = {&q, &k, &v, &o};
+    for (int i = 0; i < 4; ++i)
+        for (int d = 0; d < 3; ++d) strides_[i][d] = operands[i]->strides()[static_cast<size_t>(d)];
+    const int64_t headDim = q.sizes()[3];
+    shape_.gridX = static_cast<unsigned>((queries_ + block.rows() - 1) / block.rows());
+    shape_.gridY = static_cast<unsigned>(q.sizes()[1]);
+    shape_.gridZ = static_cast<unsigned>(q.sizes()[0]);
+    shape_.blockX = static_cast<unsigned>(block.threads());
+    shape_.sharedBytes = static_cast<unsigned>(block.sharedBytes(static_cast<int>(headDim)));
+}
+
 std::vector<cuda::KernelSource> flashLibraryKernels() {
     std::vector<cuda::KernelSource> kernels;
     for (DType dtype : {DType::Float16, DType::BFloat16})
@@ -485,7 +502,7 @@ void prefetchFlashAttention(const Tensor& query, bool causal) {
 Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& value, bool causal, double scale, Tensor* logsumexp,
                       const cudagen::FlashForwardShape* blockShape) {
     const Tensor q = flashReadable(asFourDims(query)), k = flashReadable(asFourDims(key)), v = flashReadable(asFourDims(value));
-    const int64_t batch = q.sizes()[0], heads = q.sizes()[1], queries = q.sizes()[2], keys = k.sizes()[2], dim = q.sizes()[3];
+    const int64_t batch = q.sizes()[0], heads = q.sizes()[1], queries = q.sizes()[2], dim = q.sizes()[3];
     // 4-D operands get PyTorch's flash layout: [batch, L, heads, E] in memory, returned transposed, so that the
     // usual y.transpose(1, 2).reshape(b, L, heads * E) that follows is a view, not a copy.
     const bool interleaved = query.dim() == 4;
@@ -494,37 +511,20 @@ Tensor flashAttention(const Tensor& query, const Tensor& key, const Tensor& valu
     cuda::DeviceContext& context = cuda::DeviceContext::get(normalizeDevice(q.device()).index());
     const cudagen::FlashForwardShape block =
         blockShape ? *blockShape : cudagen::flashForwardShape(static_cast<int>(dim), causal, context.sharedPerBlockOptin());
-    cuda::LaunchShape shape;
-    shape.gridX = static_cast<unsigned>((queries + block.rows() - 1) / block.rows());
-    shape.gridY = static_cast<unsigned>(heads);
-    shape.gridZ = static_cast<unsigned>(batch);
-    shape.blockX = static_cast<unsigned>(block.threads());
-    shape.sharedBytes = static_cast<unsigned>(block.sharedBytes(static_cast<int>(dim)));
     // [batch, heads, L] float32 (the folded leading dims unfolded below), as PyTorch's flash forward returns it.
     const Tensor rowLse = logsumexp ? empty({batch, heads, queries}, DType::Float32, q.device()) : Tensor();
     const EagerKernel kernel = flashForwardKernelOfShape(context, q.dtype(), dim, causal, block);
-    auto launch = [shape, queries, keys, scale, kernel, causal, dim](const Tensor& o, const Tensor& qIn, const Tensor& kIn, const Tensor& vIn,
-                                                                      const Tensor& lse) {
+    auto launch = [scale, kernel, causal, dim, block](const Tensor& o, const Tensor& qIn, const Tensor& kIn, const Tensor& vIn, const Tensor& lse) {
         cuda::DeviceContext& device = cuda::DeviceContext::get(normalizeDevice(o.device()).index());
-        const void *qp = qIn.data(), *kp = kIn.data(), *vp = vIn.data();
-        void* op = o.data();
-        void* lp = lse.defined() ? lse.data() : nullptr;
-        int l = static_cast<int>(queries), s = static_cast<int>(keys);
-        float scaleLog2e = static_cast<float>(scale * 1.4426950408889634);
-        long long strides[4][3];
-        const Tensor* operands[4] = {&qIn, &kIn, &vIn, &o};
-        for (int i = 0; i < 4; ++i)
-            for (int d = 0; d < 3; ++d) strides[i][d] = operands[i]->strides()[static_cast<size_t>(d)];
-        void* args[] = {&qp, &kp, &vp, &op, &lp, &l, &s, &scaleLog2e,
-                        &strides[0][0], &strides[0][1], &strides[0][2], &strides[1][0], &strides[1][1], &strides[1][2],
-                        &strides[2][0], &strides[2][1], &strides[2][2], &strides[3][0], &strides[3][1], &strides[3][2]};
+        cudagen::FlashForwardLaunch arguments(qIn, kIn, vIn, o, lse, scale, block);
         // The first forward with grad mode on queues the backward's compile: a training step reaches it next. Under
         // no_grad they would only compete with the forward's own compile (B7's capture: 519 ms against 264 alone).
         const DType dtype = qIn.dtype();
         if (autograd::isGradEnabled())
-            launchMemoized(device, kernel.key, kernel.source, shape, args, [&] { return flashBackwardKernels(device, dtype, dim, causal); });
+            launchMemoized(device, kernel.key, kernel.source, arguments.shape(), arguments.args(),
+                           [&] { return flashBackwardKernels(device, dtype, dim, causal); });
         else
-            launchMemoized(device, kernel.key, kernel.source, shape, args);
+            launchMemoized(device, kernel.key, kernel.source, arguments.shape(), arguments.args());
     };
     if (logsumexp || !deferringFills()) {
         launch(out, q, k, v, rowLse);

@@ -30,6 +30,28 @@ FlashForwardShape flashForwardShape(int headDim, bool causal, int sharedLimit);
 // long long). Grid (ceil(L / shape.rows()), heads, batch), shape.threads() threads and shape.sharedBytes(headDim)
 // bytes of dynamic shared memory.
 cuda::KernelSource flashAttentionKernel(DType dtype, int headDim, bool causal, const FlashForwardShape& shape);
+// One launch of that kernel: its 20 arguments and its launch shape for q [batch, heads, L, E], k and v [batch, heads,
+// S, E] (readable by the kernel: flashReadable), o (q's sizes, any strides the kernel can write: rows of E dense
+// elements), lse ([batch, heads, L] float32, or undefined: none written), `scale` and the block shape the kernel was
+// made with. args() points into the object itself, so it is neither copied nor moved.
+class FlashForwardLaunch {
+public:
+    FlashForwardLaunch(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& o, const Tensor& lse, double scale,
+                       const FlashForwardShape& block);
+    FlashForwardLaunch(const FlashForwardLaunch&) = delete;
+    FlashForwardLaunch& operator=(const FlashForwardLaunch&) = delete;
+    const cuda::LaunchShape& shape() const { return shape_; }
+    void** args() { return args_; }
+
+private:
+    const void *q_, *k_, *v_;
+    void *o_, *lse_;
+    int queries_, keys_;
+    float scaleLog2e_;
+    long long strides_[4][3];  // (batch, head, row) of q, k, v, o, in elements
+    cuda::LaunchShape shape_;
+    void* args_[20];
+};
 // The backward's block: 64 query (or key) rows, 4 warps.
 constexpr unsigned kAttentionThreads = 128;
 constexpr int kAttentionRowsPerBlock = 64;

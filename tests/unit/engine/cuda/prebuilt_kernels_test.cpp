@@ -184,24 +184,8 @@ TEST_F(PrebuiltKernelsOnGpu, ForwardMatchesNvrtcBitForBit) {
                     std::vector<std::vector<double>> outputs, lses;
                     for (const cuda::CompiledKernel* kernel : {embedded.kernel.get(), compiled.get()}) {
                         const Tensor o = empty({batch, heads, l, e}, dtype, device), lse = empty({batch, heads, l}, DType::Float32, device);
-                        const void *qp = q.data(), *kp = k.data(), *vp = v.data();
-                        void *op = o.data(), *lp = lse.data();
-                        int lengthL = static_cast<int>(l), lengthS = static_cast<int>(s);
-                        float scaleLog2e = static_cast<float>(1.4426950408889634 / std::sqrt(static_cast<double>(e)));
-                        long long strides[4][3];
-                        const Tensor* operands[4] = {&q, &k, &v, &o};
-                        for (int i = 0; i < 4; ++i)
-                            for (int d = 0; d < 3; ++d) strides[i][d] = operands[i]->strides()[static_cast<size_t>(d)];
-                        void* args[] = {&qp, &kp, &vp, &op, &lp, &lengthL, &lengthS, &scaleLog2e,
-                                        &strides[0][0], &strides[0][1], &strides[0][2], &strides[1][0], &strides[1][1], &strides[1][2],
-                                        &strides[2][0], &strides[2][1], &strides[2][2], &strides[3][0], &strides[3][1], &strides[3][2]};
-                        cuda::LaunchShape launch;
-                        launch.gridX = static_cast<unsigned>((l + shape.rows() - 1) / shape.rows());
-                        launch.gridY = static_cast<unsigned>(heads);
-                        launch.gridZ = static_cast<unsigned>(batch);
-                        launch.blockX = static_cast<unsigned>(shape.threads());
-                        launch.sharedBytes = static_cast<unsigned>(shape.sharedBytes(e));
-                        context.launch(*kernel, launch, args);
+                        cudagen::FlashForwardLaunch launch(q, k, v, o, lse, 1.0 / std::sqrt(static_cast<double>(e)), shape);
+                        context.launch(*kernel, launch.shape(), launch.args());
                         outputs.push_back(toDoubles(to(o, DType::Float32, kCpu)));
                         lses.push_back(toDoubles(to(lse, std::nullopt, kCpu)));
                     }
