@@ -505,18 +505,20 @@ void linearLt(int device, const LinearCall& call) {
     {
         std::lock_guard lock(mutex);
         const size_t plansBefore = plans.size();
-        auto start = std::chrono::steady_clock::now();
+        // The clock only for the log: three reads a call were about 1% of a compiled B5 call's host time (H100 host).
+        const bool log = blasLogEnabled();
+        auto start = log ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
         plan = planFor(plans, blas, context, device, call);
-        const double planning = millisecondsSince(start);
+        const double planning = log ? millisecondsSince(start) : 0.0;
         // The descriptor is shared by calls of this shape; the bias pointer is set under the lock, just before use.
         if (hasBias(call.epilogue))
             checkBlas(cublasLt().cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &call.bias, sizeof call.bias),
                       "cublasLt BIAS_POINTER");
-        start = std::chrono::steady_clock::now();
+        if (log) start = std::chrono::steady_clock::now();
         runPlan(blas, context, plan, plan.algo, call);
         // A new plan's first call: the heuristic (or the stored choice) and the host side of its first launch,
         // which loads the chosen kernel's module (lazy loading).
-        if (blasLogEnabled() && plans.size() != plansBefore)
+        if (log && plans.size() != plansBefore)
             std::fprintf(stderr, "[cwb blas] linear %lldx%lldx%lld type %d epilogue %s: plan %.1f ms, first call %.1f ms\n",
                          static_cast<long long>(call.m), static_cast<long long>(call.n), static_cast<long long>(call.k),
                          static_cast<int>(call.type), epilogueName(call.epilogue), planning, millisecondsSince(start));

@@ -31,7 +31,7 @@ def measure(fn, x, n):
 def main(spec=""):
     secs = float(spec) if spec != "" else 2.0
     with torch.no_grad():
-        m = SmallMLP(256, 256, 10).cuda()
+        m = SmallMLP(256, 256, 10).to("cuda")
         m.requires_grad_(False)
         m.eval()
         x = torch.randn([8, 256], device="cuda")
