@@ -74,6 +74,59 @@ __device__ __forceinline__ void cwb_red2(float* p, float a, float b) {
 __device__ __forceinline__ float cwb_exp2(float x) { float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 __device__ __forceinline__ float cwb_log2(float x) { float y; asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 
+#if CWB_WGMMA > 0 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define CWB_WG 1
+// Hopper's warpgroup products (wgmma, sm_90a): the block's 4 warps are one warpgroup, so an m64n64k16 product has the
+// accumulator layout of each warp's 16 rows of m16n8k16 products (row g / g + 8, columns 8 n + 2 t, + 1) and takes A
+// from registers in the m16n8k16 A layout; B is read by the tensor cores from a swizzled [64, 64] tile, whose
+// 128-byte rows with chunk ^ (row & 7) are the 128-byte swizzle mode (tile bases 1024-byte aligned). Both byte
+// offsets are 1024 (8 rows): K-major the leading one is unused; MN-major (transposed B) with N = 64, one swizzle atom
+// wide, the stride between atoms is unused, so either reading of the two fields gives the 8-row step.
+__device__ __forceinline__ unsigned long long cwb_wg_desc(cwb_u32 addr) {
+  return (unsigned long long)((addr & 0x3ffff) >> 4) | (64ull << 16) | (64ull << 32) | (1ull << 62);
+}
+__device__ __forceinline__ void cwb_wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void cwb_wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void cwb_wg_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
+// Keeps registers an in-flight product reads or writes where they are until a wait (the compiler sees them change).
+__device__ __forceinline__ void cwb_wg_hold(float (*d)[4]) {
+  for (int i = 0; i < 8; ++i) asm volatile("" : "+f"(d[i][0]), "+f"(d[i][1]), "+f"(d[i][2]), "+f"(d[i][3]) :: "memory");
+}
+__device__ __forceinline__ void cwb_wg_hold(cwb_u32* a) { asm volatile("" : "+r"(a[0]), "+r"(a[1]), "+r"(a[2]), "+r"(a[3]) :: "memory"); }
+// d[64 rows, 64] (+)= a[64, 16] b[16, 64]: b is K-major ([n][k], TRANS 0) or MN-major ([k][n], TRANS 1) at descB.
+template <int TRANS>
+__device__ __forceinline__ void cwb_wgmma(float (*d)[4], const cwb_u32* a, unsigned long long descB, int accumulate) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32." CWB_T "." CWB_T " "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+      "{%32, %33, %34, %35}, %36, p, 1, 1, %38;\n}\n"
+      : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]),
+        "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]),
+        "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),
+        "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(descB), "r"(accumulate), "n"(TRANS)
+      : "memory");
+}
+// d[64 rows, 64] = a[64, 16] b[16, 64], both read from shared memory MN-major ([k][m] and [k][n]).
+__device__ __forceinline__ void cwb_wgmma_tt(float (*d)[4], unsigned long long descA, unsigned long long descB, int accumulate) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32." CWB_T "." CWB_T " "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+      "%32, %33, p, 1, 1, 1, 1;\n}\n"
+      : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]),
+        "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]),
+        "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),
+        "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3])
+      : "l"(descA), "l"(descB), "r"(accumulate)
+      : "memory");
+}
+#else
+#define CWB_WG 0
+#endif
 // The 16 rows of this warp of a [64, CWB_D] tile as A operands, one per k16 step.
 __device__ __forceinline__ void cwb_load_a(cwb_u32 (*f)[4], const cwb_u16* tile, int warp, int lane) {
   for (int kk = 0; kk < CWB_D / 16; ++kk)
@@ -136,8 +189,9 @@ __device__ __forceinline__ void cwb_store(cwb_u16* out, long long stride, float 
 
 extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_params P) {
 #if CWB_PASS != 3
-  __shared__ __align__(128) cwb_u16 sA[STAGES][BM * CWB_D];
-  __shared__ __align__(128) cwb_u16 sB[STAGES][BM * CWB_D];
+  // (1024-byte aligned: the warpgroup products read them in the 128-byte swizzle mode)
+  __shared__ __align__(1024) cwb_u16 sA[STAGES][BM * CWB_D];
+  __shared__ __align__(1024) cwb_u16 sB[STAGES][BM * CWB_D];
 #endif
   const long long b = blockIdx.z, h = blockIdx.y;
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -304,8 +358,8 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
   // multiplies them by K (kept in sK) and adds them into the float32 dQ rows; pass 3 rounds them once. Q and dO are
   // double-buffered; 2 x 2 x 8 + 8 + 8 KiB is the 48 KiB of static shared memory at head dim 64.
   float s[BM / 8][4], dp[BM / 8][4], acc[CWB_D / 8][4], dv[CWB_D / 8][4];
-  __shared__ __align__(128) cwb_u16 sK[BM * CWB_D];
-  __shared__ __align__(128) cwb_u16 sdS[BM * BM];
+  __shared__ __align__(1024) cwb_u16 sK[BM * CWB_D];
+  __shared__ __align__(1024) cwb_u16 sdS[BM * BM];
   const int n0 = blockIdx.x * BM;  // the longest causal columns first
   cwb_u32 kf[CWB_D / 16][4], vf[CWB_D / 16][4];
   cwb_load_tile(sK, k, P.st[1][2], n0, P.S);
@@ -328,12 +382,14 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
   // (2 kk + c) ^ s = 2 kk ^ (c ^ s) for c in {0, 1} (the 8-row steps leave row & SWZ to the lane).
   const cwb_u32 sA0 = cwb_smem(sA[0]), sB0 = cwb_smem(sB[0]), stageBytes = BM * CWB_D * 2;
   const int swzLane = (lane & 7) & SWZ;
-  const cwb_u32 rowB = ((lane & 7) + (lane >> 4) * 8) * CWB_D * 2, rowT = ((lane & 7) + ((lane >> 3) & 1) * 8) * CWB_D * 2;
-  cwb_u32 colB[CWB_D / 16], colT[CWB_D / 16];
-  for (int kk = 0; kk < CWB_D / 16; ++kk) {
-    colB[kk] = (((kk << 1) ^ (((lane >> 3) & 1) ^ swzLane)) << 4);
-    colT[kk] = (((kk << 1) ^ ((lane >> 4) ^ swzLane)) << 4);
-  }
+  const cwb_u32 rowT = ((lane & 7) + ((lane >> 3) & 1) * 8) * CWB_D * 2;
+  cwb_u32 colT[CWB_D / 16];
+  for (int kk = 0; kk < CWB_D / 16; ++kk) colT[kk] = (((kk << 1) ^ ((lane >> 4) ^ swzLane)) << 4);
+#if !CWB_WG
+  const cwb_u32 rowB = ((lane & 7) + (lane >> 4) * 8) * CWB_D * 2;
+  cwb_u32 colB[CWB_D / 16];
+  for (int kk = 0; kk < CWB_D / 16; ++kk) colB[kk] = (((kk << 1) ^ (((lane >> 3) & 1) ^ swzLane)) << 4);
+#endif
   const cwb_u32 kT = cwb_smem(sK) + rowT;
   // dS^T is [64 keys, 64 queries] with 8 chunks a row: this warp's 16 query columns, read transposed.
   const cwb_u32 dsRead = cwb_smem(sdS) + ((lane & 7) + (lane >> 4) * 8) * BM * 2 + (((warp << 1) ^ (((lane >> 3) & 1) ^ (lane & 7))) << 4);
@@ -347,17 +403,39 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
     } else {
       cwb_wait0();
     }
-    // The statistics of this thread's query columns (padded to the tile: no bounds check).
+#if CWB_WG
+    // The tiles cp.async wrote (generic proxy) are read next by the tensor cores (async proxy).
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+    // The statistics of this thread's query columns (padded to the tile: no bounds check); the warpgroup products
+    // read them while S and dP are computed.
     float2 ls[BM / 8], dl[BM / 8];
-    for (int n = 0; n < BM / 8; ++n) {
-      ls[n] = *(const float2*)(lseRows + m0 + n * 8 + 2 * t);
-      dl[n] = *(const float2*)(deltaRows + m0 + n * 8 + 2 * t);
-    }
+    auto loadStatistics = [&] {
+      for (int n = 0; n < BM / 8; ++n) {
+        ls[n] = *(const float2*)(lseRows + m0 + n * 8 + 2 * t);
+        dl[n] = *(const float2*)(deltaRows + m0 + n * 8 + 2 * t);
+      }
+    };
+    if (!CWB_WG) loadStatistics();
     __syncthreads();
     const cwb_u32 qTile = sA0 + st * stageBytes, doTile = sB0 + st * stageBytes;
+    // S^T = K Q^T and dP^T = V dO^T: rows are this warp's keys, columns the tile's queries.
+#if CWB_WG
+    cwb_wg_fence();
+    for (int kk = 0; kk < CWB_D / 16; ++kk) cwb_wgmma<0>(s, kf[kk], cwb_wg_desc(qTile + kk * 32), kk);
+    for (int kk = 0; kk < CWB_D / 16; ++kk) cwb_wgmma<0>(dp, vf[kk], cwb_wg_desc(doTile + kk * 32), kk);
+    cwb_wg_commit();
+    loadStatistics();
+    cwb_wg_wait0();
+    cwb_wg_hold(s);
+    cwb_wg_hold(dp);
+    for (int kk = 0; kk < CWB_D / 16; ++kk) {
+      cwb_wg_hold(kf[kk]);
+      cwb_wg_hold(vf[kk]);
+    }
+#else
     cwb_zero(s, BM / 8);
     cwb_zero(dp, BM / 8);
-    // S^T = K Q^T and dP^T = V dO^T: rows are this warp's keys, columns the tile's queries.
     for (int kk = 0; kk < CWB_D / 16; ++kk)
       for (int n = 0; n < BM / 16; ++n) {
         cwb_u32 bq[4], bd[4];
@@ -368,6 +446,7 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
         cwb_mma(dp[2 * n], vf[kk], bd[0], bd[1]);
         cwb_mma(dp[2 * n + 1], vf[kk], bd[2], bd[3]);
       }
+#endif
     // P and dS = P (dP - D). Only the causal diagonal tile and the tails mask.
     const bool edge = (CWB_CAUSAL && m0 == n0) || m0 + BM > P.L || n0 + BM > P.S;
     if (edge) {
@@ -389,6 +468,40 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
     }
     // dV += P^T dO and dK += dS^T Q (P^T and dS^T from the accumulators as A operands, rounded once); dS^T, the same
     // rounded values, into sdS (row = key, 16-byte chunk n = queries 8n..8n+7, swizzled by the row).
+#if CWB_WG
+    // dV += P^T dO and dK += dS^T Q as warpgroup products: B is the tile read transposed (queries as k, dims as n).
+    cwb_u32 pa[BM / 16][4], da[BM / 16][4];
+    for (int kk = 0; kk < BM / 16; ++kk) {
+      pa[kk][0] = cwb_pack(s[2 * kk][0], s[2 * kk][1]);
+      pa[kk][1] = cwb_pack(s[2 * kk][2], s[2 * kk][3]);
+      pa[kk][2] = cwb_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+      pa[kk][3] = cwb_pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+      da[kk][0] = cwb_pack(dp[2 * kk][0], dp[2 * kk][1]);
+      da[kk][1] = cwb_pack(dp[2 * kk][2], dp[2 * kk][3]);
+      da[kk][2] = cwb_pack(dp[2 * kk + 1][0], dp[2 * kk + 1][1]);
+      da[kk][3] = cwb_pack(dp[2 * kk + 1][2], dp[2 * kk + 1][3]);
+    }
+    cwb_wg_fence();
+    for (int kk = 0; kk < BM / 16; ++kk) cwb_wgmma<1>(dv, pa[kk], cwb_wg_desc(doTile + kk * 16 * CWB_D * 2), 1);
+    for (int kk = 0; kk < BM / 16; ++kk) cwb_wgmma<1>(acc, da[kk], cwb_wg_desc(qTile + kk * 16 * CWB_D * 2), 1);
+    cwb_wg_commit();
+    for (int kk = 0; kk < BM / 16; ++kk) {
+      asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + (((2 * kk) ^ g) << 4)), "r"(da[kk][0]) : "memory");
+      asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + 8 * BM * 2 + (((2 * kk) ^ g) << 4)), "r"(da[kk][1]) : "memory");
+      asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + (((2 * kk + 1) ^ g) << 4)), "r"(da[kk][2]) : "memory");
+      asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + 8 * BM * 2 + (((2 * kk + 1) ^ g) << 4)), "r"(da[kk][3]) : "memory");
+    }
+    cwb_wg_wait0();
+    cwb_wg_hold(dv);
+    cwb_wg_hold(acc);
+    for (int kk = 0; kk < BM / 16; ++kk) {
+      cwb_wg_hold(pa[kk]);
+      cwb_wg_hold(da[kk]);
+    }
+#if CWB_WGMMA == 2
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // dS, stored above, is read by the tensor cores
+#endif
+#else
     for (int kk = 0; kk < BM / 16; ++kk) {
       const cwb_u32 pa[4] = {cwb_pack(s[2 * kk][0], s[2 * kk][1]), cwb_pack(s[2 * kk][2], s[2 * kk][3]),
                              cwb_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]), cwb_pack(s[2 * kk + 1][2], s[2 * kk + 1][3])};
@@ -408,9 +521,19 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
       asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + (((2 * kk + 1) ^ g) << 4)), "r"(da[2]) : "memory");
       asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + 8 * BM * 2 + (((2 * kk + 1) ^ g) << 4)), "r"(da[3]) : "memory");
     }
+#endif
     __syncthreads();
     // dQ of this warp's 16 query rows: dS[16, 64 keys] K[64 keys, CWB_D].
     float (*dq)[4] = s;  // (s is free again; CWB_D <= BM)
+#if CWB_WG && CWB_WGMMA == 2
+    // As one warpgroup product: dS (A) read from sdS, where its rows are keys, and K (B) from sK, both MN-major.
+    cwb_wg_fence();
+    for (int kk = 0; kk < BM / 16; ++kk)
+      cwb_wgmma_tt(dq, cwb_wg_desc(cwb_smem(sdS) + kk * 16 * BM * 2), cwb_wg_desc(cwb_smem(sK) + kk * 16 * CWB_D * 2), kk);
+    cwb_wg_commit();
+    cwb_wg_wait0();
+    cwb_wg_hold(dq);
+#else
     cwb_zero(dq, CWB_D / 8);
     for (int kk = 0; kk < BM / 16; ++kk) {
       cwb_u32 a[4];
@@ -422,6 +545,7 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
         cwb_mma(dq[2 * d + 1], a, b4[2], b4[3]);
       }
     }
+#endif
     for (int r = 0; r < 2; ++r) {
       const int row = m0 + warp * 16 + g + r * 8;
       float* rowSum = dqRows + (long long)row * CWB_D + 2 * t;
@@ -469,17 +593,36 @@ bool flashBackwardFused(int headDim) {
     return enabled && headDim <= 64;
 }
 
+int flashBackwardWarpgroup(int headDim) {
+    // CWB_FLASH_BACKWARD_WGMMA: 0 keeps the fused pass's products on mma.sync (to measure the two), 1 takes warpgroup
+    // products for S, dP, dV and dK, 2 (the default) for dQ too.
+    static const int level = [] {
+        const char* setting = std::getenv("CWB_FLASH_BACKWARD_WGMMA");
+        const std::string_view text = setting ? setting : "2";
+        return text == "0" ? 0 : text == "1" ? 1 : 2;
+    }();
+    return headDim == 64 && flashBackwardFused(headDim) ? level : 0;
+}
+
 cuda::KernelSource flashAttentionBackwardKernel(DType dtype, int headDim, bool causal, int pass) {
     const bool bf16 = dtype == DType::BFloat16, fused = flashBackwardFused(headDim);
     if (pass < 0 || pass > 3 || (pass >= 2 && !fused))
         fail(ErrorKind::NotImplemented, fmt::format("flash attention backward: no pass {} for head dim {}", pass, headDim));
     static const char* const names[2][4] = {{"dq", "dkv", "", ""}, {"stats", "dkv", "fused", "dq"}};
-    return flashKernelSource("flash attention backward",
-                             fmt::format("cwb_flash_attention_backward_{}_{}_d{}{}", names[fused][pass], bf16 ? "bf16" : "f16", headDim,
-                                         causal ? "_causal" : ""),
-                             dtype, headDim, causal,
-                             fmt::format("#define CWB_BF16 {}\n#define CWB_PASS {}\n#define CWB_FUSED {}\n", bf16 ? 1 : 0, pass, fused ? 1 : 0),
-                             kFlashBackwardSource);
+    // The fused pass at head dim 64 takes warpgroup products where the device has them (sm_90a; elsewhere the same
+    // source compiles to mma.sync).
+    const int warpgroup = pass == 2 ? flashBackwardWarpgroup(headDim) : 0;
+    cuda::KernelSource source = flashKernelSource(
+        "flash attention backward",
+        fmt::format("cwb_flash_attention_backward_{}{}_{}_d{}{}", names[fused][pass], warpgroup ? fmt::format("_wg{}", warpgroup) : "",
+                    bf16 ? "bf16" : "f16", headDim,
+                    causal ? "_causal" : ""),
+        dtype, headDim, causal,
+        fmt::format("#define CWB_BF16 {}\n#define CWB_PASS {}\n#define CWB_FUSED {}\n#define CWB_WGMMA {}\n", bf16 ? 1 : 0, pass, fused ? 1 : 0,
+                    warpgroup),
+        kFlashBackwardSource);
+    source.archSpecific = warpgroup > 0;
+    return source;
 }
 
 std::vector<int> flashBackwardPasses(int headDim) { return flashBackwardFused(headDim) ? std::vector<int>{0, 2, 3} : std::vector<int>{0, 1}; }
@@ -496,7 +639,12 @@ bool flashAttentionBackwardSupported(const Tensor& query, const Tensor& key, con
 std::vector<EagerKernel> flashBackwardKernels(const cuda::DeviceContext& context, DType dtype, int64_t headDim, bool causal) {
     std::vector<EagerKernel> kernels;
     for (int pass : cudagen::flashBackwardPasses(static_cast<int>(headDim)))
-        kernels.push_back({KernelKey(context, "flash_attention_backward").add(dtype).add(headDim).add(int64_t{causal}).add(int64_t{pass}),
+        kernels.push_back({KernelKey(context, "flash_attention_backward")
+                               .add(dtype)
+                               .add(headDim)
+                               .add(int64_t{causal})
+                               .add(int64_t{pass})
+                               .add(int64_t{cudagen::flashBackwardWarpgroup(static_cast<int>(headDim))}),
                            [=] { return cudagen::flashAttentionBackwardKernel(dtype, static_cast<int>(headDim), causal, pass); }});
     return kernels;
 }
