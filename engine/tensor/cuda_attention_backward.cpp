@@ -491,6 +491,10 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
       asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + (((2 * kk + 1) ^ g) << 4)), "r"(da[kk][2]) : "memory");
       asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + 8 * BM * 2 + (((2 * kk + 1) ^ g) << 4)), "r"(da[kk][3]) : "memory");
     }
+#if CWB_WGMMA == 2
+    // dS, stored above, is read by the tensor cores next; dV and dK are waited for after dQ's product is issued.
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#else
     cwb_wg_wait0();
     cwb_wg_hold(dv);
     cwb_wg_hold(acc);
@@ -498,8 +502,6 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
       cwb_wg_hold(pa[kk]);
       cwb_wg_hold(da[kk]);
     }
-#if CWB_WGMMA == 2
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // dS, stored above, is read by the tensor cores
 #endif
 #else
     for (int kk = 0; kk < BM / 16; ++kk) {
@@ -531,8 +533,14 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
     for (int kk = 0; kk < BM / 16; ++kk)
       cwb_wgmma_tt(dq, cwb_wg_desc(cwb_smem(sdS) + kk * 16 * BM * 2), cwb_wg_desc(cwb_smem(sK) + kk * 16 * CWB_D * 2), kk);
     cwb_wg_commit();
-    cwb_wg_wait0();
+    cwb_wg_wait0();  // (dV's and dK's products too)
     cwb_wg_hold(dq);
+    cwb_wg_hold(dv);
+    cwb_wg_hold(acc);
+    for (int kk = 0; kk < BM / 16; ++kk) {
+      cwb_wg_hold(pa[kk]);
+      cwb_wg_hold(da[kk]);
+    }
 #else
     cwb_zero(dq, CWB_D / 8);
     for (int kk = 0; kk < BM / 16; ++kk) {
