@@ -84,9 +84,12 @@ std::vector<std::string> KernelCompiler::optionsFor(const std::string& arch) con
     return options;
 }
 
+// The target NVRTC compiles source for on a device of `arch` (KernelSource::archSpecific).
+static std::string nvrtcTarget(const KernelSource& source, const std::string& arch) { return source.archSpecific && arch == "sm_90" ? "sm_90a" : arch; }
+
 std::string KernelCompiler::cacheKey(const KernelSource& source, const std::string& arch) const {
-    std::string key = fmt::format("nvrtc {}\narch {}\noptions", nvrtcVersionText(), arch);
-    for (const std::string& option : optionsFor(arch)) key += " " + option;
+    std::string key = fmt::format("nvrtc {}\narch {}\noptions", nvrtcVersionText(), nvrtcTarget(source, arch));
+    for (const std::string& option : optionsFor(nvrtcTarget(source, arch))) key += " " + option;
     key += "\nnames masked\n";
     std::vector<std::string> names{source.entry};
     names.insert(names.end(), source.renamable.begin(), source.renamable.end());
@@ -100,7 +103,7 @@ std::string KernelCompiler::compileWithNvrtc(const KernelSource& source, const s
     ProgramGuard guard;
     checkNvrtc(nvrtc().nvrtcCreateProgram(&guard.program, source.code.c_str(), (source.entry + ".cu").c_str(), 0, nullptr, nullptr),
                "nvrtcCreateProgram");
-    const std::vector<std::string> options = optionsFor(arch);
+    const std::vector<std::string> options = optionsFor(nvrtcTarget(source, arch));
     std::vector<const char*> optionPointers;
     for (const std::string& option : options) optionPointers.push_back(option.c_str());
     const nvrtcResult compiled = nvrtc().nvrtcCompileProgram(guard.program, static_cast<int>(optionPointers.size()), optionPointers.data());

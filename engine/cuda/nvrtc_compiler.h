@@ -26,6 +26,9 @@ struct KernelSource {
     // as `<entry>_finish`; kernel_cache::maskNames), so kernels that differ only in these names compile once and
     // share one module, whose entry points keep the names of the kernel that compiled it (CompiledKernel::entry).
     std::vector<std::string> renamable;
+    // Compiled for the architecture-specific target where the device has one (sm_90 -> sm_90a: wgmma, setmaxnreg);
+    // the code must also compile for the plain targets (__CUDA_ARCH_FEAT_SM90_ALL tells which it is).
+    bool archSpecific = false;
 };
 
 struct CompiledKernel {

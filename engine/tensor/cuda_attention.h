@@ -62,7 +62,13 @@ constexpr int kAttentionRowsPerBlock = 64;
 // block of pointers and strides. flashBackwardPasses: the passes a call launches, in order.
 cuda::KernelSource flashAttentionBackwardKernel(DType dtype, int headDim, bool causal, int pass);
 bool flashBackwardFused(int headDim);
+// Which of the fused pass's products at this head dim are warpgroup products on sm_90: 0 none, 1 S, dP, dV and dK,
+// 2 dQ too (CWB_FLASH_BACKWARD_WGMMA, default 2; head dim 64 only).
+int flashBackwardWarpgroup(int headDim);
 std::vector<int> flashBackwardPasses(int headDim);
+// The backward kernel's device code before the kernel itself (parameter block, loads, tile products; the warpgroup
+// products for sm_90a): cuda_attention_backward_device.cpp.
+const char* flashBackwardDeviceHelpers();
 // One translation unit of the forward or backward: the defines both read (CWB_ENTRY, CWB_D, CWB_CAUSAL, CWB_T), then
 // `defines`, the device code both share (types, tile layout and loads, mma), then `body`. Fails with `what` for a
 // dtype other than Float16/BFloat16 or a head dim other than 16, 32, 64 or 128.

@@ -1,9 +1,10 @@
-// The fused attention backward (FlashAttention-2 style, tensor-core mma.sync, fp32 accumulation): the [L, S]
-// weights are recomputed tile by tile from q, k and each row's log-sum-exp, never stored. Three kernels per call
-// (statistics, one fused walk over the query tiles per key tile, dQ's rounding); two at head dim 128.
+// The fused attention backward (FlashAttention-2 style, tensor-core mma.sync or, at head dim 64 on sm_90a, wgmma; fp32
+// accumulation): the [L, S] weights are recomputed tile by tile from q, k and each row's log-sum-exp, never stored.
+// Three kernels per call (statistics, one fused walk over the query tiles per key tile, dQ's rounding); two at head dim 128.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -31,113 +32,14 @@ namespace {
 // forward). Both passes keep their fixed 64 rows (Q and dO, or K and V) in registers and stream the other side
 // through pairs of swizzled shared tiles (the helpers are flashTilePrelude, shared with the forward kernel): for head
 // dims up to 64 two pairs, so that the next tiles load (cp.async) while this one is computed, as the forward overlaps
-// its loads; head dim 128 has one pair (two would not fit the 48 KiB of static shared memory).
+// its loads; head dim 128 has one pair (two would not fit the 48 KiB of static shared memory). The device helpers
+// (parameter block, loads, tile products, the warpgroup products) are flashBackwardDeviceHelpers().
 constexpr const char* kFlashBackwardSource = R"CUDA(
-#define POS_INF __int_as_float(0x7f800000)
-
-struct cwb_attn_params {
-  const cwb_u16* q; const cwb_u16* k; const cwb_u16* v; const cwb_u16* o; const cwb_u16* dout;
-  cwb_u16* dq; cwb_u16* dk; cwb_u16* dv;
-  float* lse; float* delta;  // per (batch, head, query row < Lp): log2-sum-exp2 of the scaled scores, dO . O
-  const float* savedLse;     // the forward's natural log-sum-exp per (batch, head, query row < L), or null
-  float* dqAcc;              // fused: dQ / scale in float32, [batch, head, L, CWB_D], summed over the key tiles
-  int L, S, Lp; float scaleLog2e, scale;  // Lp: L rounded up to whole 64-row tiles
-  // element strides (batch, head, row) of q, k, v, o, dout, dq, dk, dv
-  long long st[8][3];
-};
-
-#define STAGES (CWB_D <= 64 ? 2 : 1)
-__device__ __forceinline__ void cwb_wait0() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
-__device__ __forceinline__ void cwb_wait1() { asm volatile("cp.async.wait_group 1;\n" ::: "memory"); }
-// One float of a row statistic into shared memory (zero where !ok), in the caller's cp.async group.
-__device__ __forceinline__ void cwb_load_stat(float* dst, const float* src, bool ok) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" :: "r"(cwb_smem(dst)), "l"(src), "r"(ok ? 4 : 0) : "memory");
-}
-__device__ __forceinline__ float cwb_float(cwb_u16 x) {
-#if CWB_BF16
-  return __uint_as_float(((cwb_u32)x) << 16);
-#else
-  float f;
-  asm("{ .reg .b16 h; mov.b16 h, %1; cvt.f32.f16 %0, h; }" : "=f"(f) : "h"(x));
-  return f;
-#endif
-}
-// Adds two floats into consecutive (8-byte aligned) global floats: one vector reduction on sm_90.
-__device__ __forceinline__ void cwb_red2(float* p, float a, float b) {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("red.global.add.v2.f32 [%0], {%1, %2};" :: "l"(p), "f"(a), "f"(b) : "memory");
-#else
-  atomicAdd(p, a);
-  atomicAdd(p + 1, b);
-#endif
-}
-__device__ __forceinline__ float cwb_exp2(float x) { float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
-__device__ __forceinline__ float cwb_log2(float x) { float y; asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
-
-// The 16 rows of this warp of a [64, CWB_D] tile as A operands, one per k16 step.
-__device__ __forceinline__ void cwb_load_a(cwb_u32 (*f)[4], const cwb_u16* tile, int warp, int lane) {
-  for (int kk = 0; kk < CWB_D / 16; ++kk)
-    cwb_ldm(f[kk], cwb_smem(tile + cwb_swz(warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, kk * 2 + (lane >> 4))));
-}
-// acc[64 cols as 8 n8 tiles] += a[16 rows, CWB_D] . tile[64 rows, CWB_D]^T
-__device__ __forceinline__ void cwb_mul_bt(float (*acc)[4], cwb_u32 (*a)[4], const cwb_u16* tile, int lane) {
-  for (int kk = 0; kk < CWB_D / 16; ++kk)
-    for (int n = 0; n < BM / 16; ++n) {
-      cwb_u32 b[4];
-      cwb_ldm(b, cwb_smem(tile + cwb_swz(n * 16 + (lane & 7) + (lane >> 4) * 8, kk * 2 + ((lane >> 3) & 1))));
-      cwb_mma(acc[2 * n], a[kk], b[0], b[1]);
-      cwb_mma(acc[2 * n + 1], a[kk], b[2], b[3]);
-    }
-}
-// acc[CWB_D cols] += p[16 rows, 64] . tile[64 rows, CWB_D], p given as accumulators (rounded here)
-__device__ __forceinline__ void cwb_mul_b(float (*acc)[4], float (*p)[4], const cwb_u16* tile, int lane) {
-  for (int kk = 0; kk < BM / 16; ++kk) {
-    const cwb_u32 a[4] = {cwb_pack(p[2 * kk][0], p[2 * kk][1]), cwb_pack(p[2 * kk][2], p[2 * kk][3]),
-                          cwb_pack(p[2 * kk + 1][0], p[2 * kk + 1][1]), cwb_pack(p[2 * kk + 1][2], p[2 * kk + 1][3])};
-    for (int d = 0; d < CWB_D / 16; ++d) {
-      cwb_u32 b[4];
-      cwb_ldm_t(b, cwb_smem(tile + cwb_swz(kk * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, d * 2 + (lane >> 4))));
-      cwb_mma(acc[2 * d], a, b[0], b[1]);
-      cwb_mma(acc[2 * d + 1], a, b[2], b[3]);
-    }
-  }
-}
-// Rows row0.. of `a` into tile sA and of `b` into tile sB (one cp.async group; the caller waits for it).
-__device__ __forceinline__ void cwb_load_tile_pair(cwb_u16* sA, const cwb_u16* a, long long strideA, cwb_u16* sB, const cwb_u16* b,
-                                                   long long strideB, int row0, int rows) {
-  cwb_load_tile(sA, a, strideA, row0, rows);
-  cwb_load_tile(sB, b, strideB, row0, rows);
-  cwb_commit();
-}
-// A pass's fixed 64 rows (Q and dO, or K and V) as this warp's A operands fa and fb, through sA and sB, which are free
-// again when this returns.
-__device__ __forceinline__ void cwb_load_fixed_rows(cwb_u32 (*fa)[4], cwb_u32 (*fb)[4], cwb_u16* sA, const cwb_u16* a, long long strideA,
-                                                    cwb_u16* sB, const cwb_u16* b, long long strideB, int row0, int rows, int warp,
-                                                    int lane) {
-  cwb_load_tile_pair(sA, a, strideA, sB, b, strideB, row0, rows);
-  cwb_wait0();
-  __syncthreads();
-  cwb_load_a(fa, sA, warp, lane);
-  cwb_load_a(fb, sB, warp, lane);
-  __syncthreads();
-}
-__device__ __forceinline__ void cwb_zero(float (*acc)[4], int n) {
-  for (int i = 0; i < n; ++i) acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0.f;
-}
-// Rows (warp's 16) of an accumulator [16, CWB_D] times `factor`, written where row < rows.
-__device__ __forceinline__ void cwb_store(cwb_u16* out, long long stride, float (*acc)[4], float factor, int row0, int rows, int g, int t) {
-  for (int r = 0; r < 2; ++r) {
-    const int row = row0 + g + r * 8;
-    if (row >= rows) continue;
-    cwb_u16* p = out + (long long)row * stride + 2 * t;
-    for (int d = 0; d < CWB_D / 8; ++d) *(cwb_u32*)(p + d * 8) = cwb_pack(acc[d][2 * r] * factor, acc[d][2 * r + 1] * factor);
-  }
-}
-
 extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_params P) {
 #if CWB_PASS != 3
-  __shared__ __align__(128) cwb_u16 sA[STAGES][BM * CWB_D];
-  __shared__ __align__(128) cwb_u16 sB[STAGES][BM * CWB_D];
+  // (1024-byte aligned: the warpgroup products read them in the 128-byte swizzle mode)
+  __shared__ __align__(1024) cwb_u16 sA[STAGES][BM * CWB_D];
+  __shared__ __align__(1024) cwb_u16 sB[STAGES][BM * CWB_D];
 #endif
   const long long b = blockIdx.z, h = blockIdx.y;
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -304,8 +206,8 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
   // multiplies them by K (kept in sK) and adds them into the float32 dQ rows; pass 3 rounds them once. Q and dO are
   // double-buffered; 2 x 2 x 8 + 8 + 8 KiB is the 48 KiB of static shared memory at head dim 64.
   float s[BM / 8][4], dp[BM / 8][4], acc[CWB_D / 8][4], dv[CWB_D / 8][4];
-  __shared__ __align__(128) cwb_u16 sK[BM * CWB_D];
-  __shared__ __align__(128) cwb_u16 sdS[BM * BM];
+  __shared__ __align__(1024) cwb_u16 sK[BM * CWB_D];
+  __shared__ __align__(1024) cwb_u16 sdS[BM * BM];
   const int n0 = blockIdx.x * BM;  // the longest causal columns first
   cwb_u32 kf[CWB_D / 16][4], vf[CWB_D / 16][4];
   cwb_load_tile(sK, k, P.st[1][2], n0, P.S);
@@ -328,12 +230,14 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
   // (2 kk + c) ^ s = 2 kk ^ (c ^ s) for c in {0, 1} (the 8-row steps leave row & SWZ to the lane).
   const cwb_u32 sA0 = cwb_smem(sA[0]), sB0 = cwb_smem(sB[0]), stageBytes = BM * CWB_D * 2;
   const int swzLane = (lane & 7) & SWZ;
-  const cwb_u32 rowB = ((lane & 7) + (lane >> 4) * 8) * CWB_D * 2, rowT = ((lane & 7) + ((lane >> 3) & 1) * 8) * CWB_D * 2;
-  cwb_u32 colB[CWB_D / 16], colT[CWB_D / 16];
-  for (int kk = 0; kk < CWB_D / 16; ++kk) {
-    colB[kk] = (((kk << 1) ^ (((lane >> 3) & 1) ^ swzLane)) << 4);
-    colT[kk] = (((kk << 1) ^ ((lane >> 4) ^ swzLane)) << 4);
-  }
+  const cwb_u32 rowT = ((lane & 7) + ((lane >> 3) & 1) * 8) * CWB_D * 2;
+  cwb_u32 colT[CWB_D / 16];
+  for (int kk = 0; kk < CWB_D / 16; ++kk) colT[kk] = (((kk << 1) ^ ((lane >> 4) ^ swzLane)) << 4);
+#if !CWB_WG
+  const cwb_u32 rowB = ((lane & 7) + (lane >> 4) * 8) * CWB_D * 2;
+  cwb_u32 colB[CWB_D / 16];
+  for (int kk = 0; kk < CWB_D / 16; ++kk) colB[kk] = (((kk << 1) ^ (((lane >> 3) & 1) ^ swzLane)) << 4);
+#endif
   const cwb_u32 kT = cwb_smem(sK) + rowT;
   // dS^T is [64 keys, 64 queries] with 8 chunks a row: this warp's 16 query columns, read transposed.
   const cwb_u32 dsRead = cwb_smem(sdS) + ((lane & 7) + (lane >> 4) * 8) * BM * 2 + (((warp << 1) ^ (((lane >> 3) & 1) ^ (lane & 7))) << 4);
@@ -347,17 +251,39 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
     } else {
       cwb_wait0();
     }
-    // The statistics of this thread's query columns (padded to the tile: no bounds check).
+#if CWB_WG
+    // The tiles cp.async wrote (generic proxy) are read next by the tensor cores (async proxy).
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+    // The statistics of this thread's query columns (padded to the tile: no bounds check); the warpgroup products
+    // read them while S and dP are computed.
     float2 ls[BM / 8], dl[BM / 8];
-    for (int n = 0; n < BM / 8; ++n) {
-      ls[n] = *(const float2*)(lseRows + m0 + n * 8 + 2 * t);
-      dl[n] = *(const float2*)(deltaRows + m0 + n * 8 + 2 * t);
-    }
+    auto loadStatistics = [&] {
+      for (int n = 0; n < BM / 8; ++n) {
+        ls[n] = *(const float2*)(lseRows + m0 + n * 8 + 2 * t);
+        dl[n] = *(const float2*)(deltaRows + m0 + n * 8 + 2 * t);
+      }
+    };
+    if (!CWB_WG) loadStatistics();
     __syncthreads();
     const cwb_u32 qTile = sA0 + st * stageBytes, doTile = sB0 + st * stageBytes;
+    // S^T = K Q^T and dP^T = V dO^T: rows are this warp's keys, columns the tile's queries.
+#if CWB_WG
+    cwb_wg_fence();
+    for (int kk = 0; kk < CWB_D / 16; ++kk) cwb_wgmma<0>(s, kf[kk], cwb_wg_desc(qTile + kk * 32), kk);
+    for (int kk = 0; kk < CWB_D / 16; ++kk) cwb_wgmma<0>(dp, vf[kk], cwb_wg_desc(doTile + kk * 32), kk);
+    cwb_wg_commit();
+    loadStatistics();
+    cwb_wg_wait0();
+    cwb_wg_hold(s);
+    cwb_wg_hold(dp);
+    for (int kk = 0; kk < CWB_D / 16; ++kk) {
+      cwb_wg_hold(kf[kk]);
+      cwb_wg_hold(vf[kk]);
+    }
+#else
     cwb_zero(s, BM / 8);
     cwb_zero(dp, BM / 8);
-    // S^T = K Q^T and dP^T = V dO^T: rows are this warp's keys, columns the tile's queries.
     for (int kk = 0; kk < CWB_D / 16; ++kk)
       for (int n = 0; n < BM / 16; ++n) {
         cwb_u32 bq[4], bd[4];
@@ -368,6 +294,7 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
         cwb_mma(dp[2 * n], vf[kk], bd[0], bd[1]);
         cwb_mma(dp[2 * n + 1], vf[kk], bd[2], bd[3]);
       }
+#endif
     // P and dS = P (dP - D). Only the causal diagonal tile and the tails mask.
     const bool edge = (CWB_CAUSAL && m0 == n0) || m0 + BM > P.L || n0 + BM > P.S;
     if (edge) {
@@ -389,6 +316,42 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
     }
     // dV += P^T dO and dK += dS^T Q (P^T and dS^T from the accumulators as A operands, rounded once); dS^T, the same
     // rounded values, into sdS (row = key, 16-byte chunk n = queries 8n..8n+7, swizzled by the row).
+#if CWB_WG
+    // dV += P^T dO and dK += dS^T Q as warpgroup products: B is the tile read transposed (queries as k, dims as n).
+    cwb_u32 pa[BM / 16][4], da[BM / 16][4];
+    for (int kk = 0; kk < BM / 16; ++kk) {
+      pa[kk][0] = cwb_pack(s[2 * kk][0], s[2 * kk][1]);
+      pa[kk][1] = cwb_pack(s[2 * kk][2], s[2 * kk][3]);
+      pa[kk][2] = cwb_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+      pa[kk][3] = cwb_pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+      da[kk][0] = cwb_pack(dp[2 * kk][0], dp[2 * kk][1]);
+      da[kk][1] = cwb_pack(dp[2 * kk][2], dp[2 * kk][3]);
+      da[kk][2] = cwb_pack(dp[2 * kk + 1][0], dp[2 * kk + 1][1]);
+      da[kk][3] = cwb_pack(dp[2 * kk + 1][2], dp[2 * kk + 1][3]);
+    }
+    cwb_wg_fence();
+    for (int kk = 0; kk < BM / 16; ++kk) cwb_wgmma<1>(dv, pa[kk], cwb_wg_desc(doTile + kk * 16 * CWB_D * 2), 1);
+    for (int kk = 0; kk < BM / 16; ++kk) cwb_wgmma<1>(acc, da[kk], cwb_wg_desc(qTile + kk * 16 * CWB_D * 2), 1);
+    cwb_wg_commit();
+    for (int kk = 0; kk < BM / 16; ++kk) {
+      asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + (((2 * kk) ^ g) << 4)), "r"(da[kk][0]) : "memory");
+      asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + 8 * BM * 2 + (((2 * kk) ^ g) << 4)), "r"(da[kk][1]) : "memory");
+      asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + (((2 * kk + 1) ^ g) << 4)), "r"(da[kk][2]) : "memory");
+      asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + 8 * BM * 2 + (((2 * kk + 1) ^ g) << 4)), "r"(da[kk][3]) : "memory");
+    }
+#if CWB_WGMMA == 2
+    // dS, stored above, is read by the tensor cores next; dV and dK are waited for after dQ's product is issued.
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#else
+    cwb_wg_wait0();
+    cwb_wg_hold(dv);
+    cwb_wg_hold(acc);
+    for (int kk = 0; kk < BM / 16; ++kk) {
+      cwb_wg_hold(pa[kk]);
+      cwb_wg_hold(da[kk]);
+    }
+#endif
+#else
     for (int kk = 0; kk < BM / 16; ++kk) {
       const cwb_u32 pa[4] = {cwb_pack(s[2 * kk][0], s[2 * kk][1]), cwb_pack(s[2 * kk][2], s[2 * kk][3]),
                              cwb_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]), cwb_pack(s[2 * kk + 1][2], s[2 * kk + 1][3])};
@@ -408,9 +371,25 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
       asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + (((2 * kk + 1) ^ g) << 4)), "r"(da[2]) : "memory");
       asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(dsWrite + 8 * BM * 2 + (((2 * kk + 1) ^ g) << 4)), "r"(da[3]) : "memory");
     }
+#endif
     __syncthreads();
     // dQ of this warp's 16 query rows: dS[16, 64 keys] K[64 keys, CWB_D].
     float (*dq)[4] = s;  // (s is free again; CWB_D <= BM)
+#if CWB_WG && CWB_WGMMA == 2
+    // As one warpgroup product: dS (A) read from sdS, where its rows are keys, and K (B) from sK, both MN-major.
+    cwb_wg_fence();
+    for (int kk = 0; kk < BM / 16; ++kk)
+      cwb_wgmma_tt(dq, cwb_wg_desc(cwb_smem(sdS) + kk * 16 * BM * 2), cwb_wg_desc(cwb_smem(sK) + kk * 16 * CWB_D * 2), kk);
+    cwb_wg_commit();
+    cwb_wg_wait0();  // (dV's and dK's products too)
+    cwb_wg_hold(dq);
+    cwb_wg_hold(dv);
+    cwb_wg_hold(acc);
+    for (int kk = 0; kk < BM / 16; ++kk) {
+      cwb_wg_hold(pa[kk]);
+      cwb_wg_hold(da[kk]);
+    }
+#else
     cwb_zero(dq, CWB_D / 8);
     for (int kk = 0; kk < BM / 16; ++kk) {
       cwb_u32 a[4];
@@ -422,6 +401,7 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
         cwb_mma(dq[2 * d + 1], a, b4[2], b4[3]);
       }
     }
+#endif
     for (int r = 0; r < 2; ++r) {
       const int row = m0 + warp * 16 + g + r * 8;
       float* rowSum = dqRows + (long long)row * CWB_D + 2 * t;
@@ -446,6 +426,12 @@ extern "C" __global__ void __launch_bounds__(128) CWB_ENTRY(const cwb_attn_param
 }
 )CUDA";
 
+// The kernel after its helpers (cuda_attention_backward_device.cpp).
+const std::string& backwardSource() {
+    static const std::string source = std::string(flashBackwardDeviceHelpers()) + kFlashBackwardSource;
+    return source;
+}
+
 // The kernel's parameter block, as the source declares it.
 struct AttentionParams {
     const void *q, *k, *v, *o, *dout;
@@ -469,17 +455,36 @@ bool flashBackwardFused(int headDim) {
     return enabled && headDim <= 64;
 }
 
+int flashBackwardWarpgroup(int headDim) {
+    // CWB_FLASH_BACKWARD_WGMMA: 0 keeps the fused pass's products on mma.sync (to measure the two), 1 takes warpgroup
+    // products for S, dP, dV and dK, 2 (the default) for dQ too.
+    static const int level = [] {
+        const char* setting = std::getenv("CWB_FLASH_BACKWARD_WGMMA");
+        const std::string_view text = setting ? setting : "2";
+        return text == "0" ? 0 : text == "1" ? 1 : 2;
+    }();
+    return headDim == 64 && flashBackwardFused(headDim) ? level : 0;
+}
+
 cuda::KernelSource flashAttentionBackwardKernel(DType dtype, int headDim, bool causal, int pass) {
     const bool bf16 = dtype == DType::BFloat16, fused = flashBackwardFused(headDim);
     if (pass < 0 || pass > 3 || (pass >= 2 && !fused))
         fail(ErrorKind::NotImplemented, fmt::format("flash attention backward: no pass {} for head dim {}", pass, headDim));
     static const char* const names[2][4] = {{"dq", "dkv", "", ""}, {"stats", "dkv", "fused", "dq"}};
-    return flashKernelSource("flash attention backward",
-                             fmt::format("cwb_flash_attention_backward_{}_{}_d{}{}", names[fused][pass], bf16 ? "bf16" : "f16", headDim,
-                                         causal ? "_causal" : ""),
-                             dtype, headDim, causal,
-                             fmt::format("#define CWB_BF16 {}\n#define CWB_PASS {}\n#define CWB_FUSED {}\n", bf16 ? 1 : 0, pass, fused ? 1 : 0),
-                             kFlashBackwardSource);
+    // The fused pass at head dim 64 takes warpgroup products where the device has them (sm_90a; elsewhere the same
+    // source compiles to mma.sync).
+    const int warpgroup = pass == 2 ? flashBackwardWarpgroup(headDim) : 0;
+    cuda::KernelSource source = flashKernelSource(
+        "flash attention backward",
+        fmt::format("cwb_flash_attention_backward_{}{}_{}_d{}{}", names[fused][pass], warpgroup ? fmt::format("_wg{}", warpgroup) : "",
+                    bf16 ? "bf16" : "f16", headDim,
+                    causal ? "_causal" : ""),
+        dtype, headDim, causal,
+        fmt::format("#define CWB_BF16 {}\n#define CWB_PASS {}\n#define CWB_FUSED {}\n#define CWB_WGMMA {}\n", bf16 ? 1 : 0, pass, fused ? 1 : 0,
+                    warpgroup),
+        backwardSource().c_str());
+    source.archSpecific = warpgroup > 0;
+    return source;
 }
 
 std::vector<int> flashBackwardPasses(int headDim) { return flashBackwardFused(headDim) ? std::vector<int>{0, 2, 3} : std::vector<int>{0, 1}; }
@@ -496,7 +501,12 @@ bool flashAttentionBackwardSupported(const Tensor& query, const Tensor& key, con
 std::vector<EagerKernel> flashBackwardKernels(const cuda::DeviceContext& context, DType dtype, int64_t headDim, bool causal) {
     std::vector<EagerKernel> kernels;
     for (int pass : cudagen::flashBackwardPasses(static_cast<int>(headDim)))
-        kernels.push_back({KernelKey(context, "flash_attention_backward").add(dtype).add(headDim).add(int64_t{causal}).add(int64_t{pass}),
+        kernels.push_back({KernelKey(context, "flash_attention_backward")
+                               .add(dtype)
+                               .add(headDim)
+                               .add(int64_t{causal})
+                               .add(int64_t{pass})
+                               .add(int64_t{cudagen::flashBackwardWarpgroup(static_cast<int>(headDim))}),
                            [=] { return cudagen::flashAttentionBackwardKernel(dtype, static_cast<int>(headDim), causal, pass); }});
     return kernels;
 }

@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     // The kernels the run time asks for by default: no tuning or option the build machine's environment may set.
-    for (const char* name : {"CWB_FLASH_TUNING", "CWB_FLASH_BACKWARD_FUSED", "CWB_NVRTC_OPTIONS"}) unsetenv(name);
+    for (const char* name : {"CWB_FLASH_TUNING", "CWB_FLASH_BACKWARD_FUSED", "CWB_FLASH_BACKWARD_WGMMA", "CWB_NVRTC_OPTIONS"}) unsetenv(name);
     const auto started = std::chrono::steady_clock::now();
     try {
         const std::vector<cuda::KernelSource> sources = tensor::cudagen::flashLibraryKernels();

@@ -212,6 +212,12 @@ TEST_F(CudaAttention, FlashBackwardEqualsTheCompositeDerivative) {
     // Many key tiles adding into each dQ row (the fused pass's float32 sums), causal and not, with a tail.
     expectBackwardMatchesComposite("[1,2,1024,64] bf16 causal", {1, 2, 1024, 64}, DType::BFloat16, true);
     expectBackwardMatchesComposite("[2,1,600,32] f16", {2, 1, 600, 32}, DType::Float16, false);
+    // Head dim 64 takes the warpgroup products on sm_90 (flashBackwardWarpgroup): both dtypes, causal and not, odd
+    // lengths (a tail tile in the key block and in the query walk).
+    expectBackwardMatchesComposite("[1,3,333,64] f16", {1, 3, 333, 64}, DType::Float16, false);
+    expectBackwardMatchesComposite("[2,2,191,64] f16 causal", {2, 2, 191, 64}, DType::Float16, true);
+    expectBackwardMatchesComposite("[1,2,517,64] bf16 causal", {1, 2, 517, 64}, DType::BFloat16, true);
+    expectBackwardMatchesComposite("[1,1,64,64] bf16, one tile", {1, 1, 64, 64}, DType::BFloat16, false);
     EXPECT_FALSE(cudaops::flashAttentionBackwardSupported(random({1, 2, 30, 64}, DType::BFloat16), random({1, 2, 40, 64}, DType::BFloat16),
                                                          random({1, 2, 40, 64}, DType::BFloat16)))
         << "L != S";

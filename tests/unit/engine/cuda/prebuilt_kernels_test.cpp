@@ -29,7 +29,10 @@ namespace fs = std::filesystem;
 using namespace eng;
 using namespace eng::tensor;
 
-bool defaultFlashSettings() { return !std::getenv("CWB_FLASH_TUNING") && !std::getenv("CWB_FLASH_BACKWARD_FUSED") && !std::getenv("CWB_PREBUILT_KERNELS"); }
+bool defaultFlashSettings() {
+    return !std::getenv("CWB_FLASH_TUNING") && !std::getenv("CWB_FLASH_BACKWARD_FUSED") && !std::getenv("CWB_FLASH_BACKWARD_WGMMA") &&
+           !std::getenv("CWB_PREBUILT_KERNELS");
+}
 
 // What the run time asks for: the forward in its default shape for a device's shared memory (48 KiB or the H100's
 // 227), every backward pass it launches; for each dtype, head dim and causal flag.
