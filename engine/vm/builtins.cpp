@@ -157,6 +157,25 @@ void defineRange(Interpreter& vm, Namespace& builtins) {
     range->dict["__getitem__"] = makeNative("__getitem__", [bounds, count](Interpreter&, CallArgs& args) {
         auto [start, stop, step] = bounds(args.positional.at(0));
         int64_t n = count(args.positional.at(0));
+        if (args.positional.at(1).is(Kind::Slice)) {
+            // CPython's compute_slice: the slice's indices over len(r), mapped through r's start and step.
+            const auto& slice = args.positional[1].as<SliceObject>();
+            const int64_t by = slice.step.isNone() ? 1 : slice.step.asInt();
+            if (by == 0) raise("ValueError", "slice step cannot be zero");
+            const int64_t lower = by > 0 ? 0 : -1, upper = by > 0 ? n : n - 1;
+            auto bound = [&](const Value& b, int64_t fallback) {
+                if (b.isNone()) return fallback;
+                int64_t i = b.asInt();
+                if (i < 0) i += n;
+                return std::clamp<int64_t>(i, lower, upper);
+            };
+            const int64_t from = bound(slice.start, by > 0 ? lower : upper), to = bound(slice.stop, by > 0 ? upper : lower);
+            auto sliced = std::make_shared<InstanceObject>(args.positional[0].as<InstanceObject>().cls);
+            sliced->attributes["start"] = Value(start + from * step);
+            sliced->attributes["stop"] = Value(start + to * step);
+            sliced->attributes["step"] = Value(step * by);
+            return Value(sliced);
+        }
         int64_t i = args.positional.at(1).asInt();
         if (i < 0) i += n;
         if (i < 0 || i >= n) raise("IndexError", "range object index out of range");
@@ -180,6 +199,23 @@ void defineRange(Interpreter& vm, Namespace& builtins) {
     });
     range->dict["count"] = makeNative("count", [position](Interpreter&, CallArgs& args) {
         return Value(static_cast<int64_t>(position(args.positional.at(0), args.positional.at(1)).has_value()));
+    });
+    range->dict["__contains__"] = makeNative("__contains__", [position](Interpreter& machine, CallArgs& args) {
+        const Value& item = args.positional.at(1);
+        if (item.is(Kind::Int) || item.is(Kind::Bool)) return Value(position(args.positional.at(0), item).has_value());
+        for (const Value& v : machine.toList(args.positional.at(0)))
+            if (machine.truthy(machine.compare(static_cast<uint32_t>(ops::CompareOperator::Equal), v, item))) return Value(true);
+        return Value(false);
+    });
+    // Ranges are equal when they hold the same ints (range(0, 4, 2) == range(0, 3, 2)), as CPython compares them.
+    range->dict["__eq__"] = makeNative("__eq__", [bounds, count](Interpreter& machine, CallArgs& args) {
+        const Value& other = args.positional.at(1);
+        if (!other.is(Kind::Instance) || other.as<InstanceObject>().cls != machine.builtinClass("range")) return Value(false);
+        auto [a0, a1, a2] = bounds(args.positional.at(0));
+        auto [b0, b1, b2] = bounds(other);
+        const int64_t n = count(args.positional.at(0));
+        if (n != count(other)) return Value(false);
+        return Value(n == 0 || (a0 == b0 && (n == 1 || a2 == b2)));
     });
     range->dict["__repr__"] = makeNative("__repr__", [bounds](Interpreter&, CallArgs& args) {
         auto [start, stop, step] = bounds(args.positional.at(0));
