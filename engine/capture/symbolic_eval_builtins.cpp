@@ -167,6 +167,22 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         std::all_of(args.begin(), args.end(), [&](const VarRef& a) { return a->kind == Variable::Kind::SymScalar || tracer.isConstant(a); }))
         // max(n, 8) of a symbolic size: torch.sym_max / sym_min in the graph, as Dynamo records it.
         return tracer.callTensorOp(NodeOp::CallFunction, name == "max" ? "torch.sym_max" : "torch.sym_min", args, {}, callee, CallKind::Callable);
+    if ((name == "max" || name == "min") && args.size() == 2 && kwargs.empty() &&
+        std::any_of(args.begin(), args.end(), [](const VarRef& a) { return a->kind == Variable::Kind::Tensor; }) &&
+        std::all_of(args.begin(), args.end(), [&](const VarRef& a) {
+            return a->kind == Variable::Kind::Tensor || (tracer.isConstant(a) && a->value.isNumber() && !a->value.is(vm::Kind::Bool));
+        })) {
+        // Dynamo's BuiltinVariable._call_min_max_binary: the tensor first, then torch.clamp(t, min=c) / clamp(t, max=c)
+        // against a number, torch.maximum / torch.minimum against another tensor.
+        VarRef a = args[0]->kind == Variable::Kind::Tensor ? args[0] : args[1];
+        VarRef b = args[0]->kind == Variable::Kind::Tensor ? args[1] : args[0];
+        const vm::Value torchModule = tracer.vm().importModule("torch");
+        if (b->kind != Variable::Kind::Tensor)
+            return tracer.callTensorOp(NodeOp::CallFunction, "torch.clamp", {a}, {{name == "max" ? "min" : "max", b}},
+                                       tracer.vm().getAttr(torchModule, "clamp"), CallKind::Callable);
+        const std::string op = name == "max" ? "maximum" : "minimum";
+        return tracer.callTensorOp(NodeOp::CallFunction, "torch." + op, {a, b}, {}, tracer.vm().getAttr(torchModule, op), CallKind::Callable);
+    }
     if (name == "abs" && args.size() == 1 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor)
         return tracer.callTensorOp(NodeOp::CallFunction, "abs", args, {}, callee, CallKind::Callable);  // abs(t): a node
     if (std::optional<VarRef> r = callBuiltinOnObject(tracer, frame, name, args, kwargs)) return *r;

@@ -343,9 +343,18 @@ std::optional<VarRef> Tracer::constructDictSubclass(const VarRef& callable, std:
         for (const VarRef& key : unpack(args[0])) storeItem(out, key, item);
         return out;
     }
-    if (!value.is(vm::Kind::Class) || value.as<vm::ClassObject>().module != "collections" || !value.as<vm::ClassObject>().isSubclassOf(*dictClass))
-        return std::nullopt;
-    const std::string& name = value.as<vm::ClassObject>().name;
+    if (!value.is(vm::Kind::Class) || !value.as<vm::ClassObject>().isSubclassOf(*dictClass)) return std::nullopt;
+    // A user class over one of them (class Config(OrderedDict): pass) with no __init__ / __new__ of its own is built
+    // as its base is (the VM's Interpreter::instantiate), a dict of the user class.
+    std::string name;
+    for (const vm::ClassObject* base : value.as<vm::ClassObject>().mro()) {
+        if (base->module == "collections" || base == dictClass.get()) {
+            name = base->name;
+            break;
+        }
+        if (base->dict.contains("__init__") || base->dict.contains("__new__")) return std::nullopt;
+    }
+    if (name.empty() || (name == "dict" && value.as<vm::ClassObject>().module == "builtins")) return std::nullopt;
     if (name == "Counter") {
         // Counter(...) of constants counts now: a dict the trace owns (Dynamo's UserDefinedDictVariable), whose
         // Python methods (update, most_common) are inlined on it.
@@ -353,7 +362,7 @@ std::optional<VarRef> Tracer::constructDictSubclass(const VarRef& callable, std:
         guardValue(callable);
         return dictVariable(callOnExamples(value, args, kwargs));
     }
-    if (name != "OrderedDict" && name != "defaultdict") return std::nullopt;
+    if (name != "OrderedDict" && name != "defaultdict" && name != "dict") return std::nullopt;
     guardValue(callable);
     // The empty dict of this class (and factory), then dict(...)'s filling through the trace.
     vm::Value factory;

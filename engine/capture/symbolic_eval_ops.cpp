@@ -445,6 +445,13 @@ std::vector<VarRef> Tracer::unpack(const VarRef& v) {
             for (const vm::Value& item : vm_.toList(value)) out.push_back(constant(item));
             return out;
         }
+        case Variable::Kind::Object:
+            // An instance the trace made (a deque of the collections polyfill, a KeysView subclass) iterates through
+            // its own __iter__, inlined, as Dynamo's UserDefinedObjectVariable does.
+            if (inlinesDunder(*this, v, "__iter__"))
+                if (std::optional<VarRef> iterator = callDunder(*current_, v, "__iter__", {}); iterator && iterator->get() != v.get())
+                    return unpack(*iterator);
+            [[fallthrough]];
         default: unsupported("Unsupported iteration", "Dynamo cannot iterate over this value.", {}, "iter");
     }
 }
