@@ -79,9 +79,15 @@ std::optional<VarRef> Tracer::constructModule(const VarRef& cls, const std::vect
                                               const std::vector<std::pair<std::string, VarRef>>& kwargs) {
     const auto& classObject = cls->value.as<vm::ClassObject>();
     if (!classObject.isSubclassOf(*vm_.builtinClass("Module"))) return std::nullopt;
-    // Only the builtin constructors run at trace time: a user __init__ could have effects outside the module.
+    // Only torch.nn's own constructors run at trace time (native ones, and those of its layers written in the subset,
+    // torch.nn.modules.*): a user __init__ could have effects outside the module.
     std::optional<vm::Value> init = classObject.lookup("__init__");
     bool builtinInit = !init || init->is(vm::Kind::Native);
+    for (const vm::ClassObject* base : classObject.mro())
+        if (base->dict.contains("__init__")) {
+            builtinInit = builtinInit || base->module.rfind("torch.nn.", 0) == 0;
+            break;
+        }
     if (!builtinInit || !allConstant(args, kwargs))
         unsupported("Unsupported nn.Module construction", fmt::format("Dynamo does not trace the construction of `{}` here.", classObject.name), {},
                     "call_function UserDefinedClassVariable(" + classObject.name + ")");
