@@ -114,9 +114,19 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
         const auto& cls = object->value.as<vm::TupleObject>().cls;
         if (cls && name == "_replace" && !fields.empty() && !object->node && object->items.size() == fields.size())
             return containerMethod(object, name);
-        if (cls && !object->source && !object->node)
-            if (std::optional<vm::Value> method = cls->lookup(name); method && method->is(vm::Kind::Function))
-                return boundMethod(*method, object, name);
+        if (cls && !object->node && cls->lookup(name)) {
+            // Its methods, staticmethods and classmethods (typing.NamedTuple's class body), the class pinned when
+            // the tuple comes from a source.
+            const vm::Value attribute = vm_.getAttr(object->value, name);
+            const bool method = attribute.is(vm::Kind::BoundMethod) && attribute.as<vm::BoundMethodObject>().function.is(vm::Kind::Function);
+            if (method || attribute.is(vm::Kind::Function)) {
+                guardTupleClass(object);
+                if (!method) return constant(attribute);  // a staticmethod's function
+                const auto& bound = attribute.as<vm::BoundMethodObject>();
+                if (bound.self.is(vm::Kind::Class)) return boundMethod(bound.function, constant(bound.self), name);  // a classmethod
+                return boundMethod(bound.function, object, name);
+            }
+        }
     }
     // A method a dict subclass defines in Python (Counter.update, most_common) on a dict the trace made: inlined on
     // it, as Dynamo's UserDefinedDictVariable inlines them.

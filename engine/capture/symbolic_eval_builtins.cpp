@@ -183,6 +183,15 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         const std::string op = name == "max" ? "maximum" : "minimum";
         return tracer.callTensorOp(NodeOp::CallFunction, "torch." + op, {a, b}, {}, tracer.vm().getAttr(torchModule, op), CallKind::Callable);
     }
+    if ((name == "id" || name == "type") && args.size() == 1 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor) {
+        // Dynamo's call_id of a TensorVariable is the id of its example value (distinct tensors, distinct ids; one
+        // tensor, one id), and type() of one is its class (torch.Tensor, or Parameter read from a module), which
+        // TENSOR_MATCH guards: both constants of the trace.
+        const VarRef& t = args[0];
+        const bool outside = t->source && !t->original.isNull() && !t->original.isNone();
+        if (name == "id") return tracer.constant(tracer.vm().call(callee, {tracer.exampleOf(t)}));
+        return tracer.constant(vm::Value(tracer.vm().classOf(outside ? t->original : tracer.exampleOf(t))));
+    }
     if (name == "abs" && args.size() == 1 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor)
         return tracer.callTensorOp(NodeOp::CallFunction, "abs", args, {}, callee, CallKind::Callable);  // abs(t): a node
     if (std::optional<VarRef> r = callBuiltinOnObject(tracer, frame, name, args, kwargs)) return *r;
@@ -223,10 +232,14 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         args[1]->value.is(vm::Kind::Str))
         // A tensor's attributes are its class's (the tensor's type is guarded with it).
         return tracer.constant(vm::Value(tracer.vm().findAttr(args[0]->value, args[1]->value.str()).has_value()));
-    if (name == "hasattr" && args.size() == 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Tuple && !args[0]->source &&
-        !args[0]->node && tracer.isConstant(args[1]) && args[1]->value.is(vm::Kind::Str))
-        // A tuple the trace made: its attributes are its class's (a namedtuple's class is a guarded constant).
+    if (name == "hasattr" && args.size() == 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Tuple &&
+        (!args[0]->source || (args[0]->value.is(vm::Kind::Tuple) && args[0]->value.as<vm::TupleObject>().cls)) && !args[0]->node &&
+        tracer.isConstant(args[1]) && args[1]->value.is(vm::Kind::Str)) {
+        // A tuple the trace made: its attributes are its class's (a namedtuple's class is a guarded constant); a
+        // namedtuple from a source has its class pinned.
+        tracer.guardTupleClass(args[0]);
         return tracer.constant(vm::Value(tracer.vm().findAttr(tracer.exampleOf(args[0]), args[1]->value.str()).has_value()));
+    }
     if (name == "set" && args.size() == 1 && kwargs.empty() && !tracer.isConstant(args[0]))
         // set(iterable) of traced values: a set the trace owns (tensors by identity, constants by value).
         return tracer.setOf(tracer.unpack(args[0]));
