@@ -191,6 +191,7 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
         case Rebuild::Kind::Set: {
             if (auto it = rebuiltLists_.find(r.index); it != rebuiltLists_.end()) return it->second;
             auto set = std::make_shared<vm::SetObject>();
+            set->frozen = r.name == "frozenset";
             for (const Rebuild& item : r.items) set->add(rebuild(item, outputs, view, globals));
             rebuiltLists_[r.index] = vm::Value(set);
             return vm::Value(set);

@@ -135,7 +135,7 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
             if (std::optional<vm::Value> method = cls->lookup(name); method && method->is(vm::Kind::Function)) return boundMethod(*method, object, name);
     // Lists the trace made (no value yet) and lists from outside; not the list result of one op.
     bool listMethod = (object->kind == Variable::Kind::List && !object->node && (name == "append" || name == "extend" || name == "clear" || isTracedListMethod(name))) ||
-                      (object->kind == Variable::Kind::Set && name == "add") ||
+                      (object->kind == Variable::Kind::Set && name == "add" && object->name != "frozenset") ||
                       (object->kind == Variable::Kind::Tuple && !object->node && (name == "index" || name == "count"));
     bool dictUpdate = name == "update" && (object->kind == Variable::Kind::Dict ||
                                            (object->kind == Variable::Kind::Python && object->value.is(vm::Kind::Dict) && object->source));

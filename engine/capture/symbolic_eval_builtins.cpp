@@ -37,7 +37,7 @@ std::string pythonTypeName(Tracer& tracer, const Variable& v) {
     if (v.kind == Variable::Kind::List) return "list";
     if (v.kind == Variable::Kind::Tuple) return isTorchSize(v) ? "Size" : "tuple";
     if (v.kind == Variable::Kind::Dict) return "dict";
-    if (v.kind == Variable::Kind::Set) return "set";
+    if (v.kind == Variable::Kind::Set) return v.name == "frozenset" ? "frozenset" : "set";
     return tracer.vm().classOf(v.value)->name;
 }
 
@@ -240,9 +240,13 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         tracer.guardTupleClass(args[0]);
         return tracer.constant(vm::Value(tracer.vm().findAttr(tracer.exampleOf(args[0]), args[1]->value.str()).has_value()));
     }
-    if (name == "set" && args.size() == 1 && kwargs.empty() && !tracer.isConstant(args[0]))
-        // set(iterable) of traced values: a set the trace owns (tensors by identity, constants by value).
-        return tracer.setOf(tracer.unpack(args[0]));
+    if ((name == "set" || name == "frozenset") && args.size() == 1 && kwargs.empty() && !tracer.isConstant(args[0])) {
+        // set(iterable) / frozenset(iterable) of traced values: a set the trace owns (tensors by identity, constants
+        // by value); a frozen one has no add() and is rebuilt as a frozenset.
+        VarRef made = tracer.setOf(tracer.unpack(args[0]));
+        if (name == "frozenset") made->name = "frozenset";
+        return made;
+    }
     if (name == "dict" && args.size() <= 1) {
         // dict(mapping or pairs, **kwargs): a dict the trace owns, its values traced.
         auto out = std::make_shared<Variable>();
