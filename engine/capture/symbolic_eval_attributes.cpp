@@ -22,6 +22,20 @@ VarRef containerMethod(const VarRef& object, const std::string& name) {
 
 }  // namespace
 
+void Tracer::guardTupleClass(const VarRef& v) {
+    if (!v->source || !v->value.is(vm::Kind::Tuple) || !v->value.as<vm::TupleObject>().cls) return;
+    const auto& cls = v->value.as<vm::TupleObject>().cls;
+    for (const GuardSpec& existing : guards_)
+        if (existing.kind == GuardKind::TypeMatch && existing.source->str() == v->source->str()) return;
+    GuardSpec g;
+    g.kind = GuardKind::TypeMatch;
+    g.source = v->source;
+    g.valueKind = vm::Kind::Tuple;
+    g.expected = vm::Value(cls);
+    g.typeName = cls->name;
+    guards_.push_back(std::move(g));
+}
+
 VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::string& name) {
     // Dynamo's EnumVariable: the attributes of a member (name, value, _value_) are constants of the member the
     // guard pins; its methods are inlined as other objects' are.

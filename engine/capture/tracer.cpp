@@ -213,20 +213,6 @@ void Tracer::specializeScalar(const VarRef& v) {
     v->node = nullptr;
 }
 
-void Tracer::guardTupleClass(const VarRef& v) {
-    if (!v->source || !v->value.is(vm::Kind::Tuple) || !v->value.as<vm::TupleObject>().cls) return;
-    const auto& cls = v->value.as<vm::TupleObject>().cls;
-    for (const GuardSpec& existing : guards_)
-        if (existing.kind == GuardKind::TypeMatch && existing.source->str() == v->source->str()) return;
-    GuardSpec g;
-    g.kind = GuardKind::TypeMatch;
-    g.source = v->source;
-    g.valueKind = vm::Kind::Tuple;
-    g.expected = vm::Value(cls);
-    g.typeName = cls->name;
-    guards_.push_back(std::move(g));
-}
-
 void Tracer::guardValue(const VarRef& v) {
     if (v->guarded || !v->source) return;
     v->guarded = true;
