@@ -92,6 +92,9 @@ std::optional<vm::Value> CaptureEngine::onFrame(vm::Interpreter&, vm::Frame& fra
     if (stance_ == "force_eager" || dynamoDisabled(config)) return std::nullopt;
     // Calls made by this frame's graphs and traces are not frames of their own; only its break steps are.
     const vm::CompileOptions* outer = vm_.hookEveryCall();
+    // The compiled function's own code, not a function it calls while the callback is installed: Dynamo puts it in
+    // always_optimize_code_objects, so it compiles with or without tensors in the frame.
+    const bool ownCode = &options != outer;
     vm_.setHookEveryCall(nullptr);
     struct Restore {
         vm::Interpreter& vm;
@@ -111,7 +114,7 @@ std::optional<vm::Value> CaptureEngine::onFrame(vm::Interpreter&, vm::Frame& fra
         vm::CompileOptions defaults;
         defaults.backend = "eager";
         try {
-            vm::Value result = runCompiled(frame, defaults);
+            vm::Value result = runCompiled(frame, defaults, true);
             explain_ = nullptr;
             return result;
         } catch (...) {
@@ -119,7 +122,7 @@ std::optional<vm::Value> CaptureEngine::onFrame(vm::Interpreter&, vm::Frame& fra
             throw;
         }
     }
-    return runCompiled(frame, options);
+    return runCompiled(frame, options, ownCode);
 }
 
 vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs, const vm::ValueList& view, const vm::Namespace& globals) {
@@ -188,6 +191,7 @@ vm::Value CaptureEngine::rebuild(const Rebuild& r, const vm::ValueList& outputs,
         case Rebuild::Kind::Set: {
             if (auto it = rebuiltLists_.find(r.index); it != rebuiltLists_.end()) return it->second;
             auto set = std::make_shared<vm::SetObject>();
+            set->frozen = r.name == "frozenset";
             for (const Rebuild& item : r.items) set->add(rebuild(item, outputs, view, globals));
             rebuiltLists_[r.index] = vm::Value(set);
             return vm::Value(set);
@@ -303,7 +307,8 @@ vm::Value CaptureEngine::evalSkippedFrame(vm::Frame& frame, const vm::CompileOpt
     return vm_.evalFrame(frame);
 }
 
-vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions& options) {
+vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions& options, bool ownCode) {
+    const uint32_t firstPc = frame.pc;
     int breakLine = 0;  // the line of the last graph break: resume functions are named after it
     for (;;) {
         CacheKey key{frame.code.get(), frame.pc};
@@ -341,8 +346,11 @@ vm::Value CaptureEngine::runCompiled(vm::Frame& frame, const vm::CompileOptions&
             if (cache.skipped) return evalSkippedFrame(frame, options);
             // Dynamo's convert_frame runs a frame with no tensor in it eagerly, with no compile and no count; the
             // functions it calls are still frames of their own (a manager's __enter__ that touches no tensor, say).
-            // fullgraph=True compiles it all the same (real torch 2.11 recompiles test_truth's int-only calls).
-            if (!options.fullgraph && !hasTensorInFrame(vm_, frame)) return evalSkippedFrame(frame, options);
+            // The compiled function's own frame compiles all the same (always_optimize_code_objects; real torch
+            // 2.11 recompiles test_truth's int-only calls and a call whose only tensors sit in a partial's keywords);
+            // its resumed pieces are resume functions of their own, which do not.
+            const bool alwaysOptimized = options.fullgraph || (ownCode && frame.pc == firstPc && firstPc == 0);
+            if (!alwaysOptimized && !hasTensorInFrame(vm_, frame)) return evalSkippedFrame(frame, options);
             if (cache.limitHit) return vm_.evalFrame(frame);
             if (!cache.entries.empty() && stance_ == "eager_on_recompile") return vm_.evalFrame(frame);
             hit = compileEntry(cache, frame, *view, options);

@@ -122,7 +122,8 @@ public:
 
 private:
     using CacheKey = std::pair<const frontend::CodeObject*, uint32_t>;
-    vm::Value runCompiled(vm::Frame& frame, const vm::CompileOptions& options);
+    /// `ownCode`: the frame is the compiled function's own (not one it calls while the callback is installed).
+    vm::Value runCompiled(vm::Frame& frame, const vm::CompileOptions& options, bool ownCode);
     /// Runs a skipped frame eagerly; the functions it calls are still compiled.
     vm::Value evalSkippedFrame(vm::Frame& frame, const vm::CompileOptions& options);
     /// A compile that ends in Unsupported (fullgraph=True, or no resume point): counters and the compile's record.

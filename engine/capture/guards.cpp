@@ -111,6 +111,8 @@ std::optional<std::string> failure(const GuardSpec& g, const std::optional<vm::V
             // Instances: the same class; bound methods: the same function.
             if (holds && value->is(vm::Kind::Instance) && g.expected.is(vm::Kind::Class))
                 holds = value->as<vm::InstanceObject>().cls.get() == g.expected.object().get();
+            if (holds && value->is(vm::Kind::Tuple) && g.expected.is(vm::Kind::Class))  // a namedtuple's class
+                holds = value->as<vm::TupleObject>().cls.get() == g.expected.object().get();
             if (holds && value->is(vm::Kind::BoundMethod) && !g.expected.isNone())
                 holds = value->as<vm::BoundMethodObject>().function.identical(g.expected);
             if (holds) return std::nullopt;

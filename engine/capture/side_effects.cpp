@@ -254,6 +254,14 @@ vm::Value Tracer::dictKey(const VarRef& key) {
 
 void Tracer::storeItem(const VarRef& container, const VarRef& key, const VarRef& value) {
     const char* what = value ? "STORE_SUBSCR" : "DELETE_SUBSCR";
+    // A user class's own __setitem__ / __delitem__ (a deque of the collections polyfill), inlined as getItem's
+    // __getitem__ is.
+    if (inlinesDunder(*this, container, value ? "__setitem__" : "__delitem__")) {
+        std::vector<VarRef> args{key};
+        if (value) args.push_back(value);
+        if (callDunder(*current_, container, value ? "__setitem__" : "__delitem__", std::move(args))) return;
+        vm::typeError(fmt::format("'{}' object does not support item {}", vm_.classOf(container->value)->name, value ? "assignment" : "deletion"));
+    }
     if (container->kind == Variable::Kind::Tensor && value) {
         // Dynamo's TensorVariable.__setitem__: one operator.setitem node that writes the tensor in place (the trace's
         // private example now, the tensor itself when the graph runs), so later reads follow the graph's order.
@@ -510,9 +518,10 @@ std::vector<std::pair<VarRef, VarRef>> Tracer::dictPairs(const VarRef& other, bo
         guardDictKeys(other, true);
         for (const auto& [key, item] : other->value.as<vm::DictObject>().entries())
             pairs.emplace_back(constant(key), other->source ? wrapSource(item, Source::dictItem(other->source, key)) : constant(item));
-    } else if (mappingOnly && isUserInstance(other)) {
-        // A mapping that is not a dict (a MutableMapping subclass): Python reads its keys(), then each item by
-        // __getitem__ (PyDict_Merge), both traced as calls of the user's methods.
+    } else if (isUserInstance(other) && (mappingOnly || vm_.classOf(other->value)->lookup("keys"))) {
+        // A mapping that is not a dict (a MutableMapping subclass; dict(x) takes x as one when it has keys()):
+        // Python reads its keys(), then each item by __getitem__ (PyDict_Merge), both traced as calls of the
+        // user's methods.
         VarRef keys = callFunction(*current_, getAttr(*current_, other, "keys"), {}, {});
         for (const VarRef& key : unpack(keys)) pairs.emplace_back(key, getItem(other, key));
     } else if (mappingOnly) {

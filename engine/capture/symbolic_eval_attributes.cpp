@@ -22,6 +22,20 @@ VarRef containerMethod(const VarRef& object, const std::string& name) {
 
 }  // namespace
 
+void Tracer::guardTupleClass(const VarRef& v) {
+    if (!v->source || !v->value.is(vm::Kind::Tuple) || !v->value.as<vm::TupleObject>().cls) return;
+    const auto& cls = v->value.as<vm::TupleObject>().cls;
+    for (const GuardSpec& existing : guards_)
+        if (existing.kind == GuardKind::TypeMatch && existing.source->str() == v->source->str()) return;
+    GuardSpec g;
+    g.kind = GuardKind::TypeMatch;
+    g.source = v->source;
+    g.valueKind = vm::Kind::Tuple;
+    g.expected = vm::Value(cls);
+    g.typeName = cls->name;
+    guards_.push_back(std::move(g));
+}
+
 VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::string& name) {
     // Dynamo's EnumVariable: the attributes of a member (name, value, _value_) are constants of the member the
     // guard pins; its methods are inlined as other objects' are.
@@ -114,9 +128,19 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
         const auto& cls = object->value.as<vm::TupleObject>().cls;
         if (cls && name == "_replace" && !fields.empty() && !object->node && object->items.size() == fields.size())
             return containerMethod(object, name);
-        if (cls && !object->source && !object->node)
-            if (std::optional<vm::Value> method = cls->lookup(name); method && method->is(vm::Kind::Function))
-                return boundMethod(*method, object, name);
+        if (cls && !object->node && cls->lookup(name)) {
+            // Its methods, staticmethods and classmethods (typing.NamedTuple's class body), the class pinned when
+            // the tuple comes from a source.
+            const vm::Value attribute = vm_.getAttr(object->value, name);
+            const bool method = attribute.is(vm::Kind::BoundMethod) && attribute.as<vm::BoundMethodObject>().function.is(vm::Kind::Function);
+            if (method || attribute.is(vm::Kind::Function)) {
+                guardTupleClass(object);
+                if (!method) return constant(attribute);  // a staticmethod's function
+                const auto& bound = attribute.as<vm::BoundMethodObject>();
+                if (bound.self.is(vm::Kind::Class)) return boundMethod(bound.function, constant(bound.self), name);  // a classmethod
+                return boundMethod(bound.function, object, name);
+            }
+        }
     }
     // A method a dict subclass defines in Python (Counter.update, most_common) on a dict the trace made: inlined on
     // it, as Dynamo's UserDefinedDictVariable inlines them.
@@ -125,7 +149,7 @@ VarRef Tracer::getAttr(TraceFrame& frame, const VarRef& object, const std::strin
             if (std::optional<vm::Value> method = cls->lookup(name); method && method->is(vm::Kind::Function)) return boundMethod(*method, object, name);
     // Lists the trace made (no value yet) and lists from outside; not the list result of one op.
     bool listMethod = (object->kind == Variable::Kind::List && !object->node && (name == "append" || name == "extend" || name == "clear" || isTracedListMethod(name))) ||
-                      (object->kind == Variable::Kind::Set && name == "add") ||
+                      (object->kind == Variable::Kind::Set && name == "add" && object->name != "frozenset") ||
                       (object->kind == Variable::Kind::Tuple && !object->node && (name == "index" || name == "count"));
     bool dictUpdate = name == "update" && (object->kind == Variable::Kind::Dict ||
                                            (object->kind == Variable::Kind::Python && object->value.is(vm::Kind::Dict) && object->source));

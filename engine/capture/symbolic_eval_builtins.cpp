@@ -37,7 +37,7 @@ std::string pythonTypeName(Tracer& tracer, const Variable& v) {
     if (v.kind == Variable::Kind::List) return "list";
     if (v.kind == Variable::Kind::Tuple) return isTorchSize(v) ? "Size" : "tuple";
     if (v.kind == Variable::Kind::Dict) return "dict";
-    if (v.kind == Variable::Kind::Set) return "set";
+    if (v.kind == Variable::Kind::Set) return v.name == "frozenset" ? "frozenset" : "set";
     return tracer.vm().classOf(v.value)->name;
 }
 
@@ -167,6 +167,31 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         std::all_of(args.begin(), args.end(), [&](const VarRef& a) { return a->kind == Variable::Kind::SymScalar || tracer.isConstant(a); }))
         // max(n, 8) of a symbolic size: torch.sym_max / sym_min in the graph, as Dynamo records it.
         return tracer.callTensorOp(NodeOp::CallFunction, name == "max" ? "torch.sym_max" : "torch.sym_min", args, {}, callee, CallKind::Callable);
+    if ((name == "max" || name == "min") && args.size() == 2 && kwargs.empty() &&
+        std::any_of(args.begin(), args.end(), [](const VarRef& a) { return a->kind == Variable::Kind::Tensor; }) &&
+        std::all_of(args.begin(), args.end(), [&](const VarRef& a) {
+            return a->kind == Variable::Kind::Tensor || (tracer.isConstant(a) && a->value.isNumber() && !a->value.is(vm::Kind::Bool));
+        })) {
+        // Dynamo's BuiltinVariable._call_min_max_binary: the tensor first, then torch.clamp(t, min=c) / clamp(t, max=c)
+        // against a number, torch.maximum / torch.minimum against another tensor.
+        VarRef a = args[0]->kind == Variable::Kind::Tensor ? args[0] : args[1];
+        VarRef b = args[0]->kind == Variable::Kind::Tensor ? args[1] : args[0];
+        const vm::Value torchModule = tracer.vm().importModule("torch");
+        if (b->kind != Variable::Kind::Tensor)
+            return tracer.callTensorOp(NodeOp::CallFunction, "torch.clamp", {a}, {{name == "max" ? "min" : "max", b}},
+                                       tracer.vm().getAttr(torchModule, "clamp"), CallKind::Callable);
+        const std::string op = name == "max" ? "maximum" : "minimum";
+        return tracer.callTensorOp(NodeOp::CallFunction, "torch." + op, {a, b}, {}, tracer.vm().getAttr(torchModule, op), CallKind::Callable);
+    }
+    if ((name == "id" || name == "type") && args.size() == 1 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor) {
+        // Dynamo's call_id of a TensorVariable is the id of its example value (distinct tensors, distinct ids; one
+        // tensor, one id), and type() of one is its class (torch.Tensor, or Parameter read from a module), which
+        // TENSOR_MATCH guards: both constants of the trace.
+        const VarRef& t = args[0];
+        const bool outside = t->source && !t->original.isNull() && !t->original.isNone();
+        if (name == "id") return tracer.constant(tracer.vm().call(callee, {tracer.exampleOf(t)}));
+        return tracer.constant(vm::Value(tracer.vm().classOf(outside ? t->original : tracer.exampleOf(t))));
+    }
     if (name == "abs" && args.size() == 1 && kwargs.empty() && args[0]->kind == Variable::Kind::Tensor)
         return tracer.callTensorOp(NodeOp::CallFunction, "abs", args, {}, callee, CallKind::Callable);  // abs(t): a node
     if (std::optional<VarRef> r = callBuiltinOnObject(tracer, frame, name, args, kwargs)) return *r;
@@ -207,13 +232,21 @@ VarRef callBuiltin(Tracer& tracer, TraceFrame& frame, const std::string& name, c
         args[1]->value.is(vm::Kind::Str))
         // A tensor's attributes are its class's (the tensor's type is guarded with it).
         return tracer.constant(vm::Value(tracer.vm().findAttr(args[0]->value, args[1]->value.str()).has_value()));
-    if (name == "hasattr" && args.size() == 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Tuple && !args[0]->source &&
-        !args[0]->node && tracer.isConstant(args[1]) && args[1]->value.is(vm::Kind::Str))
-        // A tuple the trace made: its attributes are its class's (a namedtuple's class is a guarded constant).
+    if (name == "hasattr" && args.size() == 2 && kwargs.empty() && args[0]->kind == Variable::Kind::Tuple &&
+        (!args[0]->source || (args[0]->value.is(vm::Kind::Tuple) && args[0]->value.as<vm::TupleObject>().cls)) && !args[0]->node &&
+        tracer.isConstant(args[1]) && args[1]->value.is(vm::Kind::Str)) {
+        // A tuple the trace made: its attributes are its class's (a namedtuple's class is a guarded constant); a
+        // namedtuple from a source has its class pinned.
+        tracer.guardTupleClass(args[0]);
         return tracer.constant(vm::Value(tracer.vm().findAttr(tracer.exampleOf(args[0]), args[1]->value.str()).has_value()));
-    if (name == "set" && args.size() == 1 && kwargs.empty() && !tracer.isConstant(args[0]))
-        // set(iterable) of traced values: a set the trace owns (tensors by identity, constants by value).
-        return tracer.setOf(tracer.unpack(args[0]));
+    }
+    if ((name == "set" || name == "frozenset") && args.size() == 1 && kwargs.empty() && !tracer.isConstant(args[0])) {
+        // set(iterable) / frozenset(iterable) of traced values: a set the trace owns (tensors by identity, constants
+        // by value); a frozen one has no add() and is rebuilt as a frozenset.
+        VarRef made = tracer.setOf(tracer.unpack(args[0]));
+        if (name == "frozenset") made->name = "frozenset";
+        return made;
+    }
     if (name == "dict" && args.size() <= 1) {
         // dict(mapping or pairs, **kwargs): a dict the trace owns, its values traced.
         auto out = std::make_shared<Variable>();

@@ -508,10 +508,13 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
                          "breaks may occur as a result of attempting to trace into the function.",
                          "Please file an issue to PyTorch."},
                         "module: torch.autograd, qualname: grad, skip reason: <missing reason>");
-        if (module == "torch" && (name == "is_tensor" || name == "is_floating_point" || name == "is_complex") && args.size() == 1 &&
-            kwargs.empty() && (args[0]->kind == Variable::Kind::Tensor || (name == "is_tensor" && isConstant(args[0])))) {
-            if (args[0]->kind != Variable::Kind::Tensor) argOf(args[0]);  // a tensor's dtype is guarded (TENSOR_MATCH)
-            return constant(vm_.call(value, {exampleOf(args[0])}));
+        // torch.is_floating_point(input=x) names its argument: the same query.
+        const bool byKeyword = args.empty() && kwargs.size() == 1 && kwargs[0].first == (name == "is_tensor" ? "obj" : "input");
+        const VarRef queried = byKeyword ? kwargs[0].second : (args.size() == 1 && kwargs.empty() ? args[0] : nullptr);
+        if (module == "torch" && (name == "is_tensor" || name == "is_floating_point" || name == "is_complex") && queried &&
+            (queried->kind == Variable::Kind::Tensor || (name == "is_tensor" && isConstant(queried)))) {
+            if (queried->kind != Variable::Kind::Tensor) argOf(queried);  // a tensor's dtype is guarded (TENSOR_MATCH)
+            return constant(vm_.call(value, {exampleOf(queried)}));
         }
         if (module.rfind("torch", 0) == 0 && module.find("_dynamo") == std::string::npos && module != "torch.compiler") {
             // A torch function: a node when it makes or takes tensors, folded at trace time otherwise.

@@ -79,9 +79,15 @@ std::optional<VarRef> Tracer::constructModule(const VarRef& cls, const std::vect
                                               const std::vector<std::pair<std::string, VarRef>>& kwargs) {
     const auto& classObject = cls->value.as<vm::ClassObject>();
     if (!classObject.isSubclassOf(*vm_.builtinClass("Module"))) return std::nullopt;
-    // Only the builtin constructors run at trace time: a user __init__ could have effects outside the module.
+    // Only torch.nn's own constructors run at trace time (native ones, and those of its layers written in the subset,
+    // torch.nn.modules.*): a user __init__ could have effects outside the module.
     std::optional<vm::Value> init = classObject.lookup("__init__");
     bool builtinInit = !init || init->is(vm::Kind::Native);
+    for (const vm::ClassObject* base : classObject.mro())
+        if (base->dict.contains("__init__")) {
+            builtinInit = builtinInit || base->module.rfind("torch.nn.", 0) == 0;
+            break;
+        }
     if (!builtinInit || !allConstant(args, kwargs))
         unsupported("Unsupported nn.Module construction", fmt::format("Dynamo does not trace the construction of `{}` here.", classObject.name), {},
                     "call_function UserDefinedClassVariable(" + classObject.name + ")");
@@ -343,9 +349,18 @@ std::optional<VarRef> Tracer::constructDictSubclass(const VarRef& callable, std:
         for (const VarRef& key : unpack(args[0])) storeItem(out, key, item);
         return out;
     }
-    if (!value.is(vm::Kind::Class) || value.as<vm::ClassObject>().module != "collections" || !value.as<vm::ClassObject>().isSubclassOf(*dictClass))
-        return std::nullopt;
-    const std::string& name = value.as<vm::ClassObject>().name;
+    if (!value.is(vm::Kind::Class) || !value.as<vm::ClassObject>().isSubclassOf(*dictClass)) return std::nullopt;
+    // A user class over one of them (class Config(OrderedDict): pass) with no __init__ / __new__ of its own is built
+    // as its base is (the VM's Interpreter::instantiate), a dict of the user class.
+    std::string name;
+    for (const vm::ClassObject* base : value.as<vm::ClassObject>().mro()) {
+        if (base->module == "collections" || base == dictClass.get()) {
+            name = base->name;
+            break;
+        }
+        if (base->dict.contains("__init__") || base->dict.contains("__new__")) return std::nullopt;
+    }
+    if (name.empty() || (name == "dict" && value.as<vm::ClassObject>().module == "builtins")) return std::nullopt;
     if (name == "Counter") {
         // Counter(...) of constants counts now: a dict the trace owns (Dynamo's UserDefinedDictVariable), whose
         // Python methods (update, most_common) are inlined on it.
@@ -353,7 +368,7 @@ std::optional<VarRef> Tracer::constructDictSubclass(const VarRef& callable, std:
         guardValue(callable);
         return dictVariable(callOnExamples(value, args, kwargs));
     }
-    if (name != "OrderedDict" && name != "defaultdict") return std::nullopt;
+    if (name != "OrderedDict" && name != "defaultdict" && name != "dict") return std::nullopt;
     guardValue(callable);
     // The empty dict of this class (and factory), then dict(...)'s filling through the trace.
     vm::Value factory;

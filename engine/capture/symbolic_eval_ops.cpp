@@ -434,8 +434,7 @@ std::vector<VarRef> Tracer::unpack(const VarRef& v) {
                 return out;
             }
             // An instance of a user class iterates through its own __iter__, inlined (a Mapping's keys()).
-            if (inlinesDunder(*this, v, "__iter__"))
-                if (std::optional<VarRef> iterator = callDunder(*current_, v, "__iter__", {})) return unpack(*iterator);
+            if (std::optional<VarRef> iterator = callDunder(*current_, v, "__iter__", {})) return unpack(*iterator);
             // An object from outside the frame (a range or dict view on a resumed stack, an iterator) is guarded by
             // its type only: its items could differ next call, and iterating an iterator would consume it.
             if (v->source && (value.is(vm::Kind::Iterator) || value.is(vm::Kind::Instance)))
@@ -445,6 +444,9 @@ std::vector<VarRef> Tracer::unpack(const VarRef& v) {
             for (const vm::Value& item : vm_.toList(value)) out.push_back(constant(item));
             return out;
         }
+        case Variable::Kind::Object:  // an instance the trace made (a polyfill's deque): its own __iter__, inlined
+            if (std::optional<VarRef> it = callDunder(*current_, v, "__iter__", {}); it && it->get() != v.get()) return unpack(*it);
+            [[fallthrough]];
         default: unsupported("Unsupported iteration", "Dynamo cannot iterate over this value.", {}, "iter");
     }
 }

@@ -449,6 +449,7 @@ vm::Value Tracer::exampleOf(const VarRef& v) {
             return vm::Value(std::make_shared<vm::SliceObject>(exampleOf(v->items[0]), exampleOf(v->items[1]), exampleOf(v->items[2])));
         case Variable::Kind::Set: {
             auto set = std::make_shared<vm::SetObject>();
+            set->frozen = v->name == "frozenset";
             for (const VarRef& item : v->items) set->items.push_back(exampleOf(item));  // distinct already
             return vm::Value(set);
         }

@@ -289,6 +289,9 @@ public:
                              const std::vector<std::pair<std::string, VarRef>>& kwargs, const vm::Value& callee);
     /// Guards a Python value read from a source before trace-time code depends on it.
     void guardValue(const VarRef& v);
+    /// A namedtuple read from a source: its class pinned (Dynamo's TYPE_MATCH on a NamedTupleVariable), so that what
+    /// the trace read from the class (methods, hasattr) holds on later calls.
+    void guardTupleClass(const VarRef& v);
     /// A symbolic int becomes this call's value under an equality guard (Dynamo's specialization): an int argument
     /// gets its value guard back, a tensor's symbolic size `L['x'].size()[0] == 4`. Other values are left as they are.
     void specializeScalar(const VarRef& v);

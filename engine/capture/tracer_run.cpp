@@ -369,6 +369,7 @@ Rebuild Tracer::rebuildOf(const VarRef& v, std::vector<Arg>& outputs, std::map<c
         case Variable::Kind::Set:
             // A new set per call, one however many places hold it.
             r.kind = Rebuild::Kind::Set;
+            r.name = v->name;  // "frozenset" for a frozen one
             r.index = aliasIds_.try_emplace(v.get(), aliasIds_.size() + 1).first->second;
             for (const VarRef& item : v->items) r.items.push_back(rebuildOf(item, outputs, outputIndex));
             return r;

@@ -96,7 +96,7 @@ const std::vector<Tensor>& sameLength(const std::vector<Tensor>& a, size_t n, co
 }
 
 /// Runs `method` (a Tensor method name, in place when it ends in `_`) on every element with the element's
-/// operand; in-place forms return None, the others the list of results.
+/// operand; in-place forms return None, the others a tuple of the results (a TensorList return, as PyTorch gives it).
 Value foreachEach(const std::vector<Tensor>& self, const std::string& method, const std::function<ValueList(size_t)>& operands,
                   const KeywordArgs& kwargs = {}) {
     const bool inPlace = method.ends_with("_");
@@ -107,7 +107,7 @@ Value foreachEach(const std::vector<Tensor>& self, const std::string& method, co
         Value r = OpRegistry::instance().call("Tensor." + method, args, kwargs);
         if (!inPlace) out.push_back(std::move(r));
     }
-    return inPlace ? Value() : Value::list(std::move(out));
+    return inPlace ? Value() : Value::tuple(std::move(out));
 }
 
 void defineForeachBinary(CompositeRegistry& r, const std::string& name, bool withAlpha) {
@@ -145,7 +145,7 @@ void registerForeachOps(CompositeRegistry& r) {
     r.def({"torch._foreach_pow"}, "_foreach_pow(Scalar self, Tensor[] exponent)", [](const Args& a) {
         ValueList out;
         for (const Tensor& t : a.tensorList(1)) out.push_back(op("torch.pow", {a.scalar(0), t}));
-        return Value::list(std::move(out));
+        return Value::tuple(std::move(out));
     });
     for (const char* name : {"abs", "neg", "sqrt", "rsqrt", "exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid",
                              "reciprocal", "sign", "floor", "ceil", "round", "trunc", "frac", "erf", "zero"}) {
@@ -186,7 +186,7 @@ void registerForeachOps(CompositeRegistry& r) {
         ValueList out;
         for (const Tensor& t : a.tensorList(0))
             out.push_back(op("torch.linalg.vector_norm", {t, a.scalar(1)}, {{"dtype", a.isNone(2) ? Value() : Value(*a.optDType(2))}}));
-        return Value::list(std::move(out));
+        return Value::tuple(std::move(out));
     });
 }
 

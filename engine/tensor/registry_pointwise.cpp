@@ -204,10 +204,21 @@ void registerPointwiseOps(OpRegistry& r) {
           [](const Args& a) { return Value(fillInPlace(a.tensor(0), Scalar(int64_t{0}))); });
     r.def({"torch.lerp", "Tensor.lerp"}, "lerp(Tensor self, Tensor end, Any weight)",
           [](const Args& a) { return Value(lerp(a.tensor(0), a.tensor(1), operandOf(a[2]))); });
-    // addcmul / addcdiv: self + value * tensor1 (* or /) tensor2, as PyTorch composes them.
+    r.def({"Tensor.lerp_"}, "lerp_(Tensor self, Tensor end, Any weight)",
+          [](const Args& a) { return Value(copyInto(a.tensor(0), lerp(a.tensor(0), a.tensor(1), operandOf(a[2])))); });
+    // addcmul / addcdiv: self + value * tensor1 (* or /) tensor2, as PyTorch composes them; the in-place forms write
+    // the result back into self.
     r.def({"torch.addcmul", "Tensor.addcmul"}, "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Any value=1)", [](const Args& a) {
         Tensor product = binary(BinaryOp::Mul, a.tensor(1), a.tensor(2));
         return Value(binary(BinaryOp::Add, a.tensor(0), binary(BinaryOp::Mul, product, operandOf(a[3]))));
+    });
+    r.def({"Tensor.addcmul_"}, "addcmul_(Tensor self, Tensor tensor1, Tensor tensor2, *, Any value=1)", [](const Args& a) {
+        Tensor product = binary(BinaryOp::Mul, a.tensor(1), a.tensor(2));
+        return Value(copyInto(a.tensor(0), binary(BinaryOp::Add, a.tensor(0), binary(BinaryOp::Mul, product, operandOf(a[3])))));
+    });
+    r.def({"Tensor.addcdiv_"}, "addcdiv_(Tensor self, Tensor tensor1, Tensor tensor2, *, Any value=1)", [](const Args& a) {
+        Tensor quotient = binary(BinaryOp::Div, a.tensor(1), a.tensor(2));
+        return Value(copyInto(a.tensor(0), binary(BinaryOp::Add, a.tensor(0), binary(BinaryOp::Mul, quotient, operandOf(a[3])))));
     });
     r.def({"torch.addcdiv", "Tensor.addcdiv"}, "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Any value=1)", [](const Args& a) {
         check(isFloating(a.tensor(1).dtype()) || isFloating(a.tensor(2).dtype()), ErrorKind::Runtime,

@@ -65,6 +65,19 @@ Value Interpreter::instantiate(const Value& callable, CallArgs& args) {
         return callArgs(creator->second, args);
     }
     checkInstantiable(*cls);
+    // A user class over dict or one of collections' dict classes, with no __init__ of its own, is a dict of that
+    // class (class D(OrderedDict): pass; D(a=1)): made by the base's __new__, its methods found through the class.
+    if (cls->isSubclassOf(*builtinClass("dict"))) {
+        for (const ClassObject* base : cls->mro()) {
+            if (base->dict.contains("__init__")) break;
+            auto creator = base->dict.find("__new__");
+            if (creator == base->dict.end()) continue;
+            args.positional.insert(args.positional.begin(), callable);
+            Value made = callArgs(creator->second, args);
+            if (made.is(Kind::Dict)) made.as<DictObject>().cls = cls;
+            return made;
+        }
+    }
     Value instance(std::make_shared<InstanceObject>(cls));
     if (auto init = cls->lookup("__init__")) {
         args.positional.insert(args.positional.begin(), instance);
@@ -239,6 +252,16 @@ std::optional<Value> Interpreter::findAttr(const Value& object, const std::strin
             if (name == "__base__") return cls.bases.empty() ? Value() : Value(cls.bases.front());
             if (name == "__bases__") return makeTuple(ValueList(cls.bases.begin(), cls.bases.end()));
             if (name == "__mro__") return makeTuple(mroOf(object));
+            if (name == "__dict__") {
+                // The class's own namespace (CPython's read-only mappingproxy; here a snapshot dict), names in the
+                // order the class body bound them.
+                auto snapshot = std::make_shared<DictObject>();
+                for (const std::string& key : cls.definitionOrder)
+                    if (auto it = cls.dict.find(key); it != cls.dict.end()) snapshot->set(makeStr(key), it->second);
+                for (const auto& [key, value] : cls.dict)
+                    if (!snapshot->find(makeStr(key))) snapshot->set(makeStr(key), value);
+                return Value(snapshot);
+            }
             auto value = cls.lookup(name);
             if (!value && name == "mro")  // type.mro(), bound to the class: the MRO as a list
                 return makeNative("mro", [object](Interpreter&, CallArgs&) { return makeList(mroOf(object)); });

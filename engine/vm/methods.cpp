@@ -17,6 +17,7 @@ Value untypedStorage(Interpreter& vm, const Value& tensorValue, CallArgs& args);
 std::optional<Value> strExtraAttribute(const Value& self, const std::string& name);
 /// int's methods and number attributes (scalar_methods.cpp), or nullopt.
 std::optional<Value> intAttribute(const Value& self, const std::string& name);
+std::optional<Value> floatAttribute(const Value& self, const std::string& name);
 
 namespace {
 
@@ -571,10 +572,7 @@ std::optional<Value> builtinAttribute(Interpreter& vm, const Value& object, cons
         }
         case Kind::Set: return setAttribute(object, name);
         case Kind::Int: return intAttribute(object, name);
-        case Kind::Float:
-            if (name == "is_integer")
-                return bindMethod(object, name, [](Interpreter&, const Value& s, CallArgs&) { return Value(s.asFloat() == std::floor(s.asFloat())); });
-            return std::nullopt;
+        case Kind::Float: return floatAttribute(object, name);
         case Kind::DType:
             if (name == "is_floating_point") return Value(tensor::isFloating(object.as<DTypeObject>().value));
             if (name == "is_complex") return Value(tensor::isComplex(object.as<DTypeObject>().value));

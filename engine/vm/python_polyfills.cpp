@@ -175,8 +175,21 @@ def length_hint(obj, default=0):
         return default
 
 
-def attrgetter(name):
-    return lambda obj: getattr(obj, name)
+def _dotted_getattr(obj, name):
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def attrgetter(*names):
+    if len(names) == 1:
+        name = names[0]
+        return lambda obj: _dotted_getattr(obj, name)
+    return lambda obj: tuple(_dotted_getattr(obj, n) for n in names)
+
+
+def methodcaller(name, *args, **kwargs):
+    return lambda obj: getattr(obj, name)(*args, **kwargs)
 )PY";
 
 // contextlib: contextmanager wraps a generator function in CPython's _GeneratorContextManager protocol. The
@@ -304,6 +317,67 @@ def is_in_onnx_export():
     return False
 )PY";
 
+// torch.fx: no call of this runtime runs under symbolic tracing (Dynamo folds is_fx_tracing() to False too).
+const char* kTorchFx = R"PY(
+# torch.fx._symbolic_trace loads on first use, as an attribute of this module.
+)PY";
+
+const char* kTorchFxSymbolicTrace = R"PY(
+def is_fx_tracing():
+    return False
+)PY";
+
+// torch.backends.cuda.matmul: cuBLAS's switches at PyTorch's defaults (no TF32 for float32 matrix products, which
+// is what engine/cuda's cuBLAS calls do too).
+const char* kTorchBackends = R"PY(
+# torch.backends.cuda loads on first use, as an attribute of this module.
+)PY";
+
+const char* kTorchBackendsCuda = R"PY(
+class _CublasModule:
+    def __init__(self):
+        self.allow_tf32 = False
+        self.allow_fp16_reduced_precision_reduction = True
+        self.allow_bf16_reduced_precision_reduction = True
+
+
+matmul = _CublasModule()
+)PY";
+
+// torch.jit: nothing is scripted or traced by TorchScript in this runtime, so its decorators give the function back
+// and its annotations are the value itself (Dynamo inlines them the same way).
+const char* kTorchJit = R"PY(
+def is_scripting():
+    return False
+
+
+def is_tracing():
+    return False
+
+
+def annotate(the_type, the_value):
+    return the_value
+
+
+def _unwrap_optional(x):
+    assert x is not None, "Unwrapping null optional"
+    return x
+
+
+def script_if_tracing(fn):
+    return fn
+
+
+def unused(fn):
+    return fn
+
+
+def ignore(drop=False, **kwargs):
+    if callable(drop):
+        return drop
+    return lambda fn: fn
+)PY";
+
 // torch.distributed: the package is there (Dynamo folds is_available() to True as well); no process group is
 // ever initialised in this runtime, so the default group's queries fail as PyTorch's do before init_process_group.
 const char* kTorchDistributed = R"PY(
@@ -374,6 +448,8 @@ const char* polyfillSource(const std::string& module) {
     static const std::map<std::string, const char*> kSources = {
         {"functools", kFunctools}, {"itertools", itertoolsPolyfillSource()}, {"contextlib", kContextlib}, {"operator", kOperator.c_str()}, {"torch.optim.optimizer", kOptimizer},
                                                                   {"torch.onnx", kTorchOnnx}, {"torch.distributed", kTorchDistributed},
+                                                                  {"torch.fx", kTorchFx}, {"torch.fx._symbolic_trace", kTorchFxSymbolicTrace},
+                                                                  {"torch.backends", kTorchBackends}, {"torch.jit", kTorchJit}, {"torch.backends.cuda", kTorchBackendsCuda},
                                                                   {"torch.distributions", distributionsPolyfillSource()},
                                                                   {"torch.amp.grad_scaler", gradScalerPolyfillSource()},
                                                                   {"torch.func", funcPolyfillSource()}, {"heapq", heapqPolyfillSource()},

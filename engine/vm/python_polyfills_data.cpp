@@ -123,6 +123,11 @@ class deque:
             raise IndexError("pop from an empty deque")
         return self._items.pop(0)
 
+    def insert(self, index, item):
+        if self.maxlen is not None and len(self._items) >= self.maxlen:
+            raise IndexError("deque already at its maximum size")
+        self._items.insert(index, item)
+
     def extend(self, iterable):
         for item in iterable:
             self.append(item)
@@ -313,6 +318,47 @@ class MutableMapping(Mapping):
         if key not in self:
             self[key] = default
         return self[key]
+
+
+class MappingView(Sized):
+    def __init__(self, mapping):
+        self._mapping = mapping
+
+    def __len__(self):
+        return len(self._mapping)
+
+
+class KeysView(MappingView, Set):
+    def __contains__(self, key):
+        return key in self._mapping
+
+    def __iter__(self):
+        yield from self._mapping
+
+
+class ValuesView(MappingView, Collection):
+    def __contains__(self, value):
+        for key in self._mapping:
+            if self._mapping[key] is value or self._mapping[key] == value:
+                return True
+        return False
+
+    def __iter__(self):
+        for key in self._mapping:
+            yield self._mapping[key]
+
+
+class ItemsView(MappingView, Set):
+    def __contains__(self, item):
+        key, value = item
+        if key not in self._mapping:
+            return False
+        found = self._mapping[key]
+        return found is value or found == value
+
+    def __iter__(self):
+        for key in self._mapping:
+            yield (key, self._mapping[key])
 
 
 Iterable.__instancecheck__ = _abc_check((list, tuple, dict, set, str))

@@ -1,10 +1,12 @@
 // The str methods beyond methods.cpp's core set (rsplit, partition, zfill, the is* predicates, padding and case
-// helpers, index/rfind), int's methods (bit_length, bit_count, as_integer_ratio), and the builtins chr() and ord(),
+// helpers, index/rfind), int's methods (bit_length, bit_count, as_integer_ratio), float's (is_integer,
+// as_integer_ratio, hex, conjugate), and the builtins chr() and ord(),
 // with CPython's results and error wording.
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include "vm/interpreter.h"
 
@@ -186,6 +188,55 @@ std::optional<Value> intAttribute(const Value& self, const std::string& name) {
     if (name == "real" || name == "numerator") return Value(v);
     if (name == "imag") return Value(int64_t{0});
     if (name == "denominator") return Value(int64_t{1});
+    return std::nullopt;
+}
+
+/// CPython's float.hex: a normalized hexadecimal mantissa of 13 digits and a binary exponent (0x1.4000000000000p+1).
+static std::string floatHex(double x) {
+    if (std::isnan(x)) return "nan";
+    if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+    if (x == 0) return std::signbit(x) ? "-0x0.0p+0" : "0x0.0p+0";
+    int e = 0;
+    double m = std::frexp(std::fabs(x), &e);
+    int shift = 1 - std::max(-1021 - e, 0);  // DBL_MIN_EXP: subnormals keep a leading 0
+    m = std::ldexp(m, shift);
+    e -= shift;
+    const char* digits = "0123456789abcdef";
+    std::string text(1, digits[static_cast<int>(m)]);
+    m -= static_cast<int>(m);
+    text += '.';
+    for (int i = 0; i < 13; ++i) {
+        m *= 16.0;
+        text += digits[static_cast<int>(m)];
+        m -= static_cast<int>(m);
+    }
+    return fmt::format("{}0x{}p{:+d}", x < 0 ? "-" : "", text, e);
+}
+
+std::optional<Value> floatAttribute(const Value& self, const std::string& name) {
+    const double v = self.asFloat();
+    if (name == "is_integer") return makeNative(name, [v](Interpreter&, CallArgs&) { return Value(std::isfinite(v) && v == std::floor(v)); });
+    if (name == "conjugate") return makeNative(name, [v](Interpreter&, CallArgs&) { return Value(v); });
+    if (name == "hex") return makeNative(name, [v](Interpreter&, CallArgs&) { return makeStr(floatHex(v)); });
+    if (name == "as_integer_ratio")
+        return makeNative(name, [v](Interpreter&, CallArgs&) {
+            if (std::isinf(v)) raise("OverflowError", "cannot convert Infinity to integer ratio");
+            if (std::isnan(v)) raise("ValueError", "cannot convert NaN to integer ratio");
+            // The exact value: an integer mantissa of 53 bits times a power of two, reduced (CPython's algorithm).
+            int e = 0;
+            double m = std::frexp(v, &e);
+            for (int i = 0; i < 300 && m != std::floor(m); ++i) {
+                m *= 2.0;
+                --e;
+            }
+            if (std::fabs(m) >= 9.2e18 || e >= 63 - static_cast<int>(std::bit_width(static_cast<uint64_t>(std::fabs(m)))) || e < -62)
+                raise("OverflowError", "as_integer_ratio: the ratio does not fit the cwb subset's 64-bit integers");
+            auto numerator = static_cast<int64_t>(m);
+            if (e >= 0) return makeTuple({Value(numerator << e), Value(int64_t{1})});
+            return makeTuple({Value(numerator), Value(int64_t{1} << -e)});
+        });
+    if (name == "real") return Value(v);
+    if (name == "imag") return Value(0.0);
     return std::nullopt;
 }
 

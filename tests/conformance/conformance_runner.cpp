@@ -260,6 +260,8 @@ Verdict judge(const Options& options, const fs::path& program, const std::string
     bool truthRaised = !run.value("ok", true);
     if (truthRaised) {
         std::string type = run.value("exception", json::object()).value("type", "");
+        // Python prints a builtin exception by its bare name (TypeError), the harness records builtins.TypeError.
+        if (type.rfind("builtins.", 0) == 0) type = type.substr(9);
         if (compiled.exitCode == 0) {
             v.status = Status::Differs;
             v.detail = "returned; real torch raised " + type;
