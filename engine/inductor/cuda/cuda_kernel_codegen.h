@@ -30,6 +30,17 @@ struct CudaTuning {
     // buffer). On: once a thread's vector steps were unrolled with no bounds check, it measured faster on the H100
     // (softmax [8192, 8192] 0.1827 against 0.1903 ms, layer_norm [16384, 1024] 0.0496 against 0.0519 ms).
     bool persistentRows = true;
+    /// Longer rows stay in registers too while a thread's row arrays take at most this many registers (4 a 16-byte
+    /// vector; any number of vectors up to 4 a buffer always may), and a length that is not whole vectors leaves its
+    /// last elements to a scalar tail read from memory in each pass: GPT-2's cross_entropy backward ([8192, 50257]
+    /// bfloat16 logits, 7 vectors a thread of 1024, 28 registers) reads each row once instead of three times
+    /// (`row_registers=16`: the earlier rule, such rows re-read from L2 in every pass).
+    int rowRegisters = 32;
+    /// A column reduction of few columns over many rows (a bias gradient's sum over 8192 rows of 768) runs as a row
+    /// kernel over the rows with per-piece column partials in registers and a finish that combines the pieces in
+    /// order (cuda_column_sums.cpp), so the rows spread over the whole grid (`column_partials=0`: the column form,
+    /// blocks of 32 columns each reading every row).
+    bool columnPartials = true;
     // Softmax's max and sum of exp(x - max) in one read of the row (an online (max, sum) accumulator), so the
     // row is read twice instead of three times. Off: on the H100 it measured slower than three passes whose later
     // two re-read the row from L2 (softmax [8192, 8192] 0.225 ms, against 0.199-0.201 ms for three passes; the
@@ -76,6 +87,8 @@ struct CudaKernelCode {
     int vectorWidth = 1;     // elements per vector access (PointwiseVectorized; row reductions along aligned rows)
     bool index64 = false;    // index arithmetic in 64 bits (some index may exceed 2^31)
     bool persistent = false; // row reduction keeping rows in registers across passes (CudaTuning::persistentRows)
+    bool partialsInRegisters = false;  // reductions over the outer range keep their column partials in registers
+    bool columnsAsRows = false;  // a column reduction generated as a row kernel with column partials (columnPartials)
     bool assumesAligned = false;  // relies on CudaTuning::assumeAligned: launch it only on 16-byte aligned buffers
     unsigned blockX = 1, blockY = 1;
     int64_t itemsPerBlock = 1;       // outer elements (pointwise) or outer indices (reductions) a block covers per step

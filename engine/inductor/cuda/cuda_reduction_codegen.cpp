@@ -23,6 +23,21 @@ int pow2AtLeast(int64_t n) {
     return p;
 }
 
+
+std::string extremeLiteral(DType dtype, bool largest) {
+    if (isFloating(dtype)) return floatLiteral(largest ? INFINITY : -INFINITY, dtype == DType::Float64 ? DType::Float64 : DType::Float32);
+    switch (dtype) {
+        case DType::Bool: return largest ? "true" : "false";
+        case DType::UInt8: return largest ? "(cwb_u8)255" : "(cwb_u8)0";
+        case DType::Int8: return largest ? "(cwb_i8)127" : "(cwb_i8)-128";
+        case DType::Int16: return largest ? "(cwb_i16)32767" : "(cwb_i16)-32768";
+        case DType::Int32: return largest ? "2147483647" : "(-2147483647 - 1)";
+        default: return largest ? "9223372036854775807LL" : "(-9223372036854775807LL - 1)";
+    }
+}
+
+}  // namespace
+
 // Loads favour the row form when the innermost reduction variable has stride 1, the column form when the
 // innermost outer variable has stride 1 and the reduction variable does not.
 bool preferColumns(const Kernel& kernel) {
@@ -48,20 +63,6 @@ bool preferColumns(const Kernel& kernel) {
     }
     return columnVotes > rowVotes;
 }
-
-std::string extremeLiteral(DType dtype, bool largest) {
-    if (isFloating(dtype)) return floatLiteral(largest ? INFINITY : -INFINITY, dtype == DType::Float64 ? DType::Float64 : DType::Float32);
-    switch (dtype) {
-        case DType::Bool: return largest ? "true" : "false";
-        case DType::UInt8: return largest ? "(cwb_u8)255" : "(cwb_u8)0";
-        case DType::Int8: return largest ? "(cwb_i8)127" : "(cwb_i8)-128";
-        case DType::Int16: return largest ? "(cwb_i16)32767" : "(cwb_i16)-32768";
-        case DType::Int32: return largest ? "2147483647" : "(-2147483647 - 1)";
-        default: return largest ? "9223372036854775807LL" : "(-9223372036854775807LL - 1)";
-    }
-}
-
-}  // namespace
 
 Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std::string& v, const std::string& position) {
     const DType dtype = r.value->dtype;
@@ -185,6 +186,22 @@ RowVectorPlan planRowVectors(const Kernel& kernel, const CudaTuning& tuning) {
     return plan;
 }
 
+/// The distinct (buffer, index) loads along the row (stride 1) of a kernel's passes: the register arrays a thread
+/// keeps when its rows stay in registers.
+int rowArrays(const Kernel& kernel) {
+    const int r = kernel.outerVarCount();
+    std::set<std::pair<int, std::string>> arrays;
+    auto visit = [&](const Expr& e) {
+        if (e.kind == Expr::Kind::Load && linearCoefficient(e.index, r) == 1) arrays.emplace(e.buffer, toString(e.index));
+    };
+    for (const KernelPass& pass : kernel.passes) {
+        if (!pass.overReductionRange) continue;
+        for (const Reduction& red : pass.reductions) forEachExpr(red.value, visit);
+        for (const Store& st : pass.stores) forEachExpr(st.value, visit);
+    }
+    return static_cast<int>(arrays.size());
+}
+
 }  // namespace
 
 CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& requested) {
@@ -287,7 +304,11 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
     // Aligned rows of whole vector steps (every thread the same number): the steps unrolled with no bounds check, so
     // that each thread's loads of a pass are issued back to back instead of one per loop trip.
     const bool exactSteps = !columns && rowsAligned && reduceCount && *reduceCount % width == 0 && rowVectors % bx == 0 && iters <= 16;
-    bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && *reduceCount % width == 0 && iters >= 1 && iters <= 4;
+    // Up to 4 vectors a thread always; more while all the row arrays fit tuning.rowRegisters (rowArrays). A length
+    // that is not whole vectors needs rows known to be aligned: its tail is a scalar loop after the vectors.
+    const bool tail = reduceCount && *reduceCount % width != 0;
+    bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && iters >= 1 && (!tail || rowsAligned) &&
+                        (iters <= 4 || iters * 4 * rowArrays(kernel) <= tuning.rowRegisters);
     for (size_t p = 0; persistentOk && p < kernel.passes.size(); ++p)
         if (kernel.passes[p].overReductionRange && !vectors.passOk[p]) persistentOk = false;
     // Reductions over the outer range: per-column partials in registers when every pass that has them moves
@@ -299,6 +320,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
             if (partials.covers(kernel.passes[p]) && !vectors.passOk[p]) inRegisters = false;
         partials = planOuterPartials(kernel, idx, bx, by, width, inRegisters);
         if (!tuning.blockPartials) partials.combineInBlock = false;  // a piece a row of threads
+        code.partialsInRegisters = partials.registers;
     }
     // Per pass, the pass merged into it as online softmax (-1: none).
     const std::vector<int> online = tuning.onlineSoftmax ? onlineSoftmaxPairs(kernel) : std::vector<int>(kernel.passes.size(), -1);
@@ -428,6 +450,14 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
         auto vecType = [&](int b) { return fmt::format("cwb_vec<{}, {}>", storageType(kernel.buffers[static_cast<size_t>(b)].dtype), width); };
         if (persistent) {
             out += persistentPass(pass, p, emitPoint, vecType);
+            if (*reduceCount % width != 0) {  // the row's last elements, past its whole vectors, from memory
+                out += fmt::format("    if (active) {{\n      for ({0} rindex = {1} + {2}; rindex < reduce_count; rindex += {3}) {{\n", idx,
+                                   rowVectors * width, splitter, bx);
+                ExprEmitter emitter(kernel, idx, "        ", counter);
+                out += decodeVars(kernel, kernel.reductionRanges, kernel.outerVarCount(), "rindex", idx, "        ", emitter);
+                emitPoint(emitter, nullptr);
+                out += emitter.code() + "      }\n    }\n";
+            }
         } else {
             out += "    if (active) {\n";
             std::string scalarStart = splitter;
