@@ -41,6 +41,10 @@ struct CudaTuning {
     /// order (cuda_column_sums.cpp), so the rows spread over the whole grid (`column_partials=0`: the column form,
     /// blocks of 32 columns each reading every row).
     bool columnPartials = true;
+    /// A pass that only reads rows not known to start on a vector (a contiguous [N, 50257] bfloat16 tensor: one row in
+    /// 8 does), its loads along the row at one base, reads vectors from the aligned one at or before the row's start,
+    /// lanes outside the row doing nothing (`shifted_rows=0`: misaligned rows take the scalar loop).
+    bool shiftedRows = true;
     // Softmax's max and sum of exp(x - max) in one read of the row (an online (max, sum) accumulator), so the
     // row is read twice instead of three times. Off: on the H100 it measured slower than three passes whose later
     // two re-read the row from L2 (softmax [8192, 8192] 0.225 ms, against 0.199-0.201 ms for three passes; the

@@ -108,15 +108,6 @@ Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std
 
 namespace {
 
-/// Whether `index` is a multiple of `width` for every value of its variables and symbols.
-bool dividesEveryTerm(int width, const Index& index) {
-    const std::optional<Polynomial> terms = polynomialOf(index);
-    if (!terms) return false;
-    for (const auto& [monomial, coefficient] : *terms)
-        if (coefficient % width != 0) return false;
-    return true;
-}
-
 // A max(v) pass merged with the sum(exp(v - max)) pass after it: one (max, sum) accumulator fed v.
 Accumulator onlineAccumulator(const Reduction& max, const std::string& acc, const std::string& v) {
     const std::string f = computeType(max.value->dtype);
@@ -132,74 +123,6 @@ bool passLoadsWritten(const KernelPass& pass, const std::vector<int>& written) {
     for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit);
     for (const Store& s : pass.stores) forEachExpr(s.value, visit);
     return reads;
-}
-
-// Row passes may move 16-byte vectors along the (single) reduction variable: every access of the pass that
-// depends on it must be base + r0 (stride 1), and no value a point stores may be read back at that point.
-// Whether each row is aligned (base % width, buffer addresses) is checked at run time per row.
-struct RowVectorPlan {
-    int width = 1;
-    std::vector<bool> passOk;          // per pass
-    std::vector<Index> bases;          // base (r0 = 0) of every vectorised access, checked % width
-    std::set<int> buffers;             // buffers accessed as vectors, checked for address alignment
-    bool any() const { return std::find(passOk.begin(), passOk.end(), true) != passOk.end(); }
-};
-
-RowVectorPlan planRowVectors(const Kernel& kernel, const CudaTuning& tuning) {
-    RowVectorPlan plan;
-    plan.passOk.assign(kernel.passes.size(), false);
-    if (!tuning.allowVectorized || kernel.reductionRanges.size() != 1) return plan;
-    const int r = kernel.outerVarCount();
-    int widest = 1;
-    for (size_t p = 0; p < kernel.passes.size(); ++p) {
-        const KernelPass& pass = kernel.passes[p];
-        if (!pass.overReductionRange) continue;
-        bool ok = true, contiguous = false;
-        std::set<int> stored;
-        auto access = [&](const Index& index, DType dtype, int buffer) {
-            auto stride = linearCoefficient(index, r);
-            if (stride == 0) return;
-            if (stride != 1) {
-                ok = false;
-                return;
-            }
-            contiguous = true;
-            widest = std::max(widest, itemBytes(dtype));
-            plan.bases.push_back(substituteVar(index, r, indexConstant(0)));
-            plan.buffers.insert(buffer);
-        };
-        auto visit = [&](const Expr& e) {
-            if (e.kind == Expr::Kind::Load) access(e.index, e.dtype, e.buffer);
-        };
-        for (const Reduction& red : pass.reductions) forEachExpr(red.value, visit);
-        for (size_t i = 0; i < pass.stores.size(); ++i) {
-            const Store& st = pass.stores[i];
-            forEachExpr(st.value, visit);
-            access(st.index, kernel.buffers[static_cast<size_t>(st.buffer)].dtype, st.buffer);
-            if (!stored.insert(st.buffer).second || laterStoreReads(pass.stores, i, pass.reductions)) ok = false;
-            if (linearCoefficient(st.index, r) == 0) ok = false;  // every lane would store to one element
-        }
-        plan.passOk[p] = ok && contiguous;
-    }
-    plan.width = 16 / widest;
-    if (plan.width < 2) plan.passOk.assign(kernel.passes.size(), false);
-    return plan;
-}
-
-/// The distinct (buffer, index) loads along the row (stride 1) of a kernel's passes: the register arrays a thread
-/// keeps when its rows stay in registers.
-int rowArrays(const Kernel& kernel) {
-    const int r = kernel.outerVarCount();
-    std::set<std::pair<int, std::string>> arrays;
-    auto visit = [&](const Expr& e) {
-        if (e.kind == Expr::Kind::Load && linearCoefficient(e.index, r) == 1) arrays.emplace(e.buffer, toString(e.index));
-    };
-    for (const KernelPass& pass : kernel.passes) {
-        if (!pass.overReductionRange) continue;
-        for (const Reduction& red : pass.reductions) forEachExpr(red.value, visit);
-        for (const Store& st : pass.stores) forEachExpr(st.value, visit);
-    }
-    return static_cast<int>(arrays.size());
 }
 
 }  // namespace
@@ -462,8 +385,17 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
             out += "    if (active) {\n";
             std::string scalarStart = splitter;
             const bool vectorPass = p < vectors.passOk.size() && vectors.passOk[p];
+            // A pass that only reads rows not known to be aligned, its loads along the row at one base: vectors from
+            // the aligned one at or before the row's start, lanes outside the row doing nothing (CudaTuning::shiftedRows),
+            // instead of the scalar loop for every misaligned row. A pass that stores keeps its vector stores on
+            // aligned rows and the scalar loop on the others.
+            const std::optional<Index> shiftBase = vectorPass && !rowsAligned && pass.stores.empty() && tuning.assumeAligned && tuning.shiftedRows &&
+                                                           online[p] < 0 ? commonRowBase(kernel, pass) : std::nullopt;
             if (vectorPass) {
-                out += rowsAligned ? fmt::format("      const {} rvectors = reduce_count / {};\n", idx, width)
+                ExprEmitter bases(kernel, idx, "      ", counter);
+                out += shiftBase ? fmt::format("      const {0} shift = ({1}) % {2};\n      const {0} rvectors = (reduce_count + shift + {3}) / {2};\n", idx,
+                                               bases.index(*shiftBase), width, width - 1)
+                       : rowsAligned ? fmt::format("      const {} rvectors = reduce_count / {};\n", idx, width)
                                    : fmt::format("      const {} rvectors = row_vectors ? reduce_count / {} : 0;\n", idx, width);
                 // Column partials in registers: the thread's vector steps unrolled, so that each names its registers.
                 const bool unrolled = exactSteps || (partials.registers && partials.covers(pass));
@@ -471,7 +403,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
                     out += fmt::format("#pragma unroll\n      for (int it = 0; it < {0}; ++it) {{\n        const {1} rvec = {2} + it * {3};\n        {4}{{\n",
                                        exactSteps ? iters : partials.iters, idx, splitter, step, exactSteps ? "" : "if (rvec < rvectors) ");
                 else out += fmt::format("      for ({0} rvec = {1}; rvec < rvectors; rvec += {2}) {{\n", idx, splitter, step);
-                out += fmt::format("        const {} rbase = rvec * {};\n", idx, width);
+                out += fmt::format("        const {} rbase = rvec * {}{};\n", idx, width, shiftBase ? " - shift" : "");
                 ExprEmitter addresses(kernel, idx, "        ", counter);
                 // base + rbase: where the vector of an access index (base + r0) starts.
                 auto rowAddress = [&](const Index& index) {
@@ -496,15 +428,26 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
                 };
                 for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit);
                 for (const Store& st : pass.stores) forEachExpr(st.value, visit);
-                out += emitLanes("        ", pass, emitPoint, vecType, rowAddress, [&](const Expr& e) -> std::optional<std::string> {
+                auto laneLoad = [&](const Expr& e) -> std::optional<std::string> {
                     if (auto name = vectorOf(e)) return "cwb_load(" + *name + ".v[k])";
                     return std::nullopt;
-                });
+                };
+                if (shiftBase) {
+                    out += fmt::format("#pragma unroll\n        for (int k = 0; k < {}; ++k) {{\n          const {} rindex = rbase + k;\n"
+                                       "          if (rindex >= 0 && rindex < reduce_count) {{\n", width, idx);
+                    ExprEmitter emitter(kernel, idx, "            ", counter);
+                    emitter.loadOverride = laneLoad;
+                    out += decodeVars(kernel, kernel.reductionRanges, rvar, "rindex", idx, "            ", emitter);
+                    emitPoint(emitter, nullptr);
+                    out += emitter.code() + "          }\n        }\n";
+                } else {
+                    out += emitLanes("        ", pass, emitPoint, vecType, rowAddress, laneLoad);
+                }
                 out += unrolled ? "        }\n      }\n" : "      }\n";
                 scalarStart = fmt::format("rvectors * {} + {}", width, splitter);
             }
             // Aligned rows whose length is a multiple of the width leave no scalar tail.
-            if (!(vectorPass && rowsAligned && reduceCount && *reduceCount % width == 0)) {
+            if (!shiftBase && !(vectorPass && rowsAligned && reduceCount && *reduceCount % width == 0)) {
                 out += fmt::format("      for ({0} rindex = {1}; rindex < reduce_count; rindex += {2}) {{\n", idx, scalarStart, step);
                 ExprEmitter emitter(kernel, idx, "        ", counter);
                 out += decodeVars(kernel, kernel.reductionRanges, kernel.outerVarCount(), "rindex", idx, "        ", emitter);

@@ -454,8 +454,19 @@ TEST_F(CudaCodegenCompile, LongRowsWithATailStayInRegisters) {
     const CudaKernelCode streaming = compiles(cudatest::crossEntropyBackwardLike(8192, 50257, 50264, 50304, DType::BFloat16), earlier);
     EXPECT_FALSE(streaming.persistent);
     EXPECT_EQ(count(streaming.source, "*reinterpret_cast<const cwb_vec<cwb_bf16, 8>*>(arg0_1 + x0 * 50264 + rbase)"), 3) << "read in every pass";
-    // An odd pitch: row starts vary in alignment, so no tail kept beside registers (the rows stream).
-    EXPECT_FALSE(compiles(cudatest::crossEntropyBackwardLike(64, 50257, 50257, 50257, DType::BFloat16)).persistent);
+    // An odd pitch (the saved logits of the training graph, contiguous): row starts vary in alignment, so no tail kept
+    // beside registers; the max and sum passes read vectors from the aligned one at or before the row's start
+    // (shifted_rows), the store pass vectors on aligned rows and the scalar loop on the others.
+    const CudaKernelCode shifted = compiles(cudatest::crossEntropyBackwardLike(64, 50257, 50257, 50304, DType::BFloat16));
+    EXPECT_FALSE(shifted.persistent);
+    EXPECT_EQ(count(shifted.source, "const int shift = (x0 * 50257) % 8;"), 2) << shifted.source;
+    EXPECT_EQ(count(shifted.source, "const int rbase = rvec * 8 - shift;"), 2);
+    EXPECT_EQ(count(shifted.source, "if (rindex >= 0 && rindex < reduce_count) {"), 2);
+    EXPECT_EQ(count(shifted.source, "for (int rindex"), 1) << "the store pass's scalar loop";
+    EXPECT_EQ(count(shifted.source, "*reinterpret_cast<const cwb_vec<cwb_bf16, 8>*>(arg0_1 + x0 * 50257 + rbase)"), 3);
+    CudaTuning unshifted;
+    unshifted.shiftedRows = false;
+    EXPECT_EQ(count(compiles(cudatest::crossEntropyBackwardLike(64, 50257, 50257, 50304, DType::BFloat16), unshifted).source, "for (int rindex"), 3);
     EXPECT_TRUE(compiles(cudatest::crossEntropyBackwardLike(64, 25000, 25000, 25000, DType::Float32)).persistent) << "7 vectors of 4 floats";
 }
 

@@ -235,20 +235,26 @@ TEST_F(CudaCodegenRun, PersistentRows) {
 
 // cross_entropy's backward form on rows longer than 16 elements a thread of 1024: in registers with a scalar tail
 // (pitched rows whose length is not whole vectors), streamed (row_registers=16, and rows of an odd pitch, whose
-// alignment varies), bfloat16 and float32, with and without vectors.
+// alignment varies: vectors shifted to an aligned start, or the scalar loop with shifted_rows=0), bfloat16 and
+// float32, with and without vectors, short rows of one warp too.
 TEST_F(CudaCodegenRun, LongRowsInRegistersWithATail) {
     struct Shape {
         int64_t rows, cols, pitch, outPitch;
     };
     for (DType dtype : {DType::BFloat16, DType::Float32}) {
-        for (Shape s : {Shape{5, 50257, 50264, 50304}, Shape{3, 20001, 20008, 20008}, Shape{2, 32768, 32768, 32768}, Shape{3, 20001, 20001, 20003}}) {
+        for (Shape s : {Shape{5, 50257, 50264, 50304}, Shape{3, 20001, 20008, 20008}, Shape{2, 32768, 32768, 32768}, Shape{9, 20001, 20001, 20003},
+                        Shape{9, 1003, 1003, 1008}, Shape{5, 7, 7, 7}}) {
             for (int registers : {32, 16}) {
-                SCOPED_TRACE(fmt::format("{} {}x{} pitch {} out {} row_registers {}", tensor::dtypeName(dtype), s.rows, s.cols, s.pitch, s.outPitch, registers));
-                RunOptions options = reductionOptions(s.cols);
-                options.fill.specials = false;
-                options.tolerance.absolute = dtype == DType::BFloat16 ? 1e-2 : 1e-5;
-                options.tuning.rowRegisters = registers;
-                runAndCompare(crossEntropyBackwardLike(s.rows, s.cols, s.pitch, s.outPitch, dtype), {}, options);
+                for (bool shifted : {true, false}) {
+                    SCOPED_TRACE(fmt::format("{} {}x{} pitch {} out {} row_registers {} shifted_rows {}", tensor::dtypeName(dtype), s.rows, s.cols, s.pitch,
+                                             s.outPitch, registers, shifted));
+                    RunOptions options = reductionOptions(s.cols);
+                    options.fill.specials = false;
+                    options.tolerance.absolute = dtype == DType::BFloat16 ? 1e-2 : 1e-5;
+                    options.tuning.rowRegisters = registers;
+                    options.tuning.shiftedRows = shifted;
+                    runAndCompare(crossEntropyBackwardLike(s.rows, s.cols, s.pitch, s.outPitch, dtype), {}, options);
+                }
             }
         }
     }
