@@ -2,9 +2,9 @@
 # runs it), compiled; GPU time of the backward a call (CUDA events around it, queued behind a backlog of matrix
 # products so the host's launch cost is not in it), median of 30. The logits are a contiguous leaf, as the training
 # step's backward reads them (rows of 50257: one in 8 starts on a 16-byte vector). From tests/bench: `cwb run
-# cross_entropy_backward_bench.py --device cuda` (under cwb, CWB_CUDA_TUNING=shifted_rows=0 times misaligned rows on the
-# scalar loop) and `python3 -c "import cross_entropy_backward_bench as b; b.main('cuda')"`. `--device cpu`: a small
-# CPU smoke run, untimed.
+# cross_entropy_backward_bench.py --device cuda` (under cwb, CWB_CUDA_TUNING=shifted_rows=1 reads misaligned rows as
+# vectors shifted to an aligned start) and `python3 -c "import cross_entropy_backward_bench as b; b.main('cuda')"`.
+# `--device cpu`: a small CPU smoke run, untimed.
 import torch
 import torch.nn.functional as F
 

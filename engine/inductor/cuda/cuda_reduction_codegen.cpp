@@ -227,11 +227,12 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
     // Aligned rows of whole vector steps (every thread the same number): the steps unrolled with no bounds check, so
     // that each thread's loads of a pass are issued back to back instead of one per loop trip.
     const bool exactSteps = !columns && rowsAligned && reduceCount && *reduceCount % width == 0 && rowVectors % bx == 0 && iters <= 16;
-    // Up to 4 vectors a thread always; more while all the row arrays fit tuning.rowRegisters (rowArrays). A length
-    // that is not whole vectors needs rows known to be aligned: its tail is a scalar loop after the vectors.
+    // Up to 4 vectors a thread always; with tuning.rowRegisters over 16, more while all the row arrays fit it
+    // (rowArrays), and a length that is not whole vectors on rows known to be aligned: its tail is a scalar loop.
     const bool tail = reduceCount && *reduceCount % width != 0;
-    bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && iters >= 1 && (!tail || rowsAligned) &&
-                        (iters <= 4 || iters * 4 * rowArrays(kernel) <= tuning.rowRegisters);
+    const bool longRows = tuning.rowRegisters > 16;
+    bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && iters >= 1 && (!tail || (rowsAligned && longRows)) &&
+                        (iters <= 4 || (longRows && iters * 4 * rowArrays(kernel) <= tuning.rowRegisters));
     for (size_t p = 0; persistentOk && p < kernel.passes.size(); ++p)
         if (kernel.passes[p].overReductionRange && !vectors.passOk[p]) persistentOk = false;
     // Reductions over the outer range: per-column partials in registers when every pass that has them moves
