@@ -153,9 +153,10 @@ std::optional<Index> commonRowBase(const Kernel& kernel, const KernelPass& pass)
 // Whether a reduction kernel's loads favour the column form (the innermost outer variable contiguous, the reduction
 // variable not) over the row form.
 bool preferColumns(const Kernel& kernel);
-// A column reduction of at most 8192 constant columns over 256 or more rows, one pass of reductions and outer
-// stores of their results, as the equal row kernel whose reductions run over its outer range (the rows) with the
-// stores as its finalStores (cuda_column_sums.cpp); nullopt for other kernels or with tuning.columnPartials off.
+// A column reduction of at most 8192 constant columns over 256 or more rows, one pass of floating sums, products or
+// extremes and outer stores of their results, as the equal row kernel whose reductions run over its outer range (the
+// rows) with the stores as its finalStores (cuda_column_sums.cpp); nullopt for other kernels or with
+// tuning.columnPartials off.
 std::optional<Kernel> columnReductionAsRows(const Kernel& kernel, const CudaTuning& tuning);
 
 // How one reduction accumulates per thread (`update` of `acc` by `v`), combines across threads (`combine`: a

@@ -53,8 +53,10 @@ std::optional<Kernel> columnReductionAsRows(const Kernel& kernel, const CudaTuni
     // results alone: those become the finish's stores.
     const KernelPass& first = kernel.passes[0];
     if (!first.overReductionRange || !first.stores.empty() || first.reductions.empty()) return std::nullopt;
+    // Floating sums, products and extremes (what the run tests cover; no positions to carry across pieces).
     for (const Reduction& r : first.reductions)
-        if (r.op == ReductionOp::ArgMax || r.op == ReductionOp::ArgMin) return std::nullopt;
+        if (!tensor::isFloating(r.value->dtype) || (r.op != ReductionOp::Sum && r.op != ReductionOp::Prod && r.op != ReductionOp::Max && r.op != ReductionOp::Min))
+            return std::nullopt;
     for (size_t p = 1; p < kernel.passes.size(); ++p) {
         if (kernel.passes[p].overReductionRange || !kernel.passes[p].reductions.empty()) return std::nullopt;
         for (const Store& s : kernel.passes[p].stores)
