@@ -2,10 +2,12 @@
 // (polynomial forms, bounds) and the expression emitter that names one temporary per IR node.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
 #include <initializer_list>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -128,6 +130,34 @@ std::string pointwiseBody(const Kernel& kernel, const CudaTuning& tuning, CudaKe
 // A combo kernel: each part's pointwise body over its own range of the grid's blocks.
 CudaKernelCode generateCombo(const Kernel& kernel, const CudaTuning& tuning);
 CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& tuning);
+
+// Row passes may move 16-byte vectors along the (single) reduction variable: every access of the pass that
+// depends on it must be base + r0 (stride 1), and no value a point stores may be read back at that point.
+// Whether each row is aligned (base % width, buffer addresses) is checked at run time per row.
+struct RowVectorPlan {
+    int width = 1;
+    std::vector<bool> passOk;          // per pass
+    std::vector<Index> bases;          // base (r0 = 0) of every vectorised access, checked % width
+    std::set<int> buffers;             // buffers accessed as vectors, checked for address alignment
+    bool any() const { return std::find(passOk.begin(), passOk.end(), true) != passOk.end(); }
+};
+
+RowVectorPlan planRowVectors(const Kernel& kernel, const CudaTuning& tuning);
+/// Whether `index` is a multiple of `width` for every value of its variables and symbols.
+bool dividesEveryTerm(int width, const Index& index);
+/// The distinct (buffer, index) loads along the row (stride 1) of a kernel's passes: the register arrays a thread
+/// keeps when its rows stay in registers.
+int rowArrays(const Kernel& kernel);
+/// The base (index at r0 = 0) that every load along the row of `pass` shares; nullopt when they differ or there is none.
+std::optional<Index> commonRowBase(const Kernel& kernel, const KernelPass& pass);
+// Whether a reduction kernel's loads favour the column form (the innermost outer variable contiguous, the reduction
+// variable not) over the row form.
+bool preferColumns(const Kernel& kernel);
+// A column reduction of at most 8192 constant columns over 256 or more rows, one pass of floating sums, products or
+// extremes and outer stores of their results, as the equal row kernel whose reductions run over its outer range (the
+// rows) with the stores as its finalStores (cuda_column_sums.cpp); nullopt for other kernels or with
+// tuning.columnPartials off.
+std::optional<Kernel> columnReductionAsRows(const Kernel& kernel, const CudaTuning& tuning);
 
 // How one reduction accumulates per thread (`update` of `acc` by `v`), combines across threads (`combine`: a
 // functor of the prelude, `cwb_sum()`) and becomes its ReductionValue (`finish`, from `acc`).

@@ -26,15 +26,29 @@ CudaKernelCode generateCudaKernel(const Kernel& kernel, const CudaTuning& tuning
     verifyKernel(kernel);
     if (kernel.outerRanges.empty() && !kernel.isReduction() && kernel.passes.empty())
         throw std::logic_error("CUDA codegen: kernel " + kernel.name + " does nothing");
-    CudaKernelCode code = kernel.isCombo()       ? detail::generateCombo(kernel, tuning)
-                          : kernel.isReduction() ? detail::generateReduction(kernel, tuning)
-                                                 : detail::generatePointwise(kernel, tuning);
+    // A column reduction over many rows as rows with column partials, when those stay in registers.
+    std::optional<Kernel> rows = kernel.isReduction() && !kernel.isCombo() ? detail::columnReductionAsRows(kernel, tuning) : std::nullopt;
+    CudaKernelCode code;
+    if (rows) {
+        code = detail::generateReduction(*rows, tuning);
+        if (code.partialsInRegisters) {
+            code.columnsAsRows = true;
+            code.source = "// The column reduction below is generated as the row kernel whose IR follows it (its rows spread over the grid).\n" +
+                          detail::irComment(kernel) + code.source;
+        } else {
+            rows.reset();
+        }
+    }
+    if (!rows)
+        code = kernel.isCombo()       ? detail::generateCombo(kernel, tuning)
+               : kernel.isReduction() ? detail::generateReduction(kernel, tuning)
+                                      : detail::generatePointwise(kernel, tuning);
     code.name = kernel.name;
     code.renamable = detail::renamableNames(kernel);
     if (tuning.trigCalls) code.source = "#define CWB_TRIG_CALLS\n" + code.source;  // before the prelude reads it
     if (tuning.gridWaves > 0) code.gridWaves = tuning.gridWaves;
-    code.outerRanges = kernel.outerRanges;
-    code.reductionRanges = kernel.reductionRanges;
+    code.outerRanges = rows ? rows->outerRanges : kernel.outerRanges;
+    code.reductionRanges = rows ? rows->reductionRanges : kernel.reductionRanges;
     code.symbols = kernel.symbols;
     return code;
 }

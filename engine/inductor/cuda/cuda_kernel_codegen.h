@@ -30,6 +30,23 @@ struct CudaTuning {
     // buffer). On: once a thread's vector steps were unrolled with no bounds check, it measured faster on the H100
     // (softmax [8192, 8192] 0.1827 against 0.1903 ms, layer_norm [16384, 1024] 0.0496 against 0.0519 ms).
     bool persistentRows = true;
+    /// With more than 16, longer rows stay in registers too while a thread's row arrays take at most this many
+    /// registers (4 a 16-byte vector; up to 4 vectors a buffer always may), and a length that is not whole vectors
+    /// leaves its last elements to a scalar tail read from memory in each pass (rows known to be aligned). 16 (the
+    /// earlier rule): GPT-2's cross_entropy backward, the case it was made for, reads contiguous rows of 50257 that are
+    /// not aligned, so it never applied there and is not measured yet (`row_registers=32` turns it on).
+    int rowRegisters = 16;
+    /// A column reduction of few columns over many rows (a bias gradient's sum over 8192 rows of 768) runs as a row
+    /// kernel over the rows with per-piece column partials in registers and a finish that combines the pieces in
+    /// order (cuda_column_sums.cpp), so the rows spread over the whole grid (`column_partials=0`: the column form,
+    /// blocks of 32 columns each reading every row).
+    bool columnPartials = true;
+    /// A pass that only reads rows not known to start on a vector (a contiguous [N, 50257] bfloat16 tensor: one row in
+    /// 8 does), its loads along the row at one base, reads vectors from the aligned one at or before the row's start,
+    /// lanes outside the row doing nothing (`shifted_rows=1`; off: misaligned rows take the scalar loop). Off: on the
+    /// H100 it left cross_entropy's backward unchanged (tests/bench/cross_entropy_backward_bench.py, 1.318 and 1.308 ms
+    /// against 1.302 ms off, one call, 2026-11-28 04:52 UTC).
+    bool shiftedRows = false;
     // Softmax's max and sum of exp(x - max) in one read of the row (an online (max, sum) accumulator), so the
     // row is read twice instead of three times. Off: on the H100 it measured slower than three passes whose later
     // two re-read the row from L2 (softmax [8192, 8192] 0.225 ms, against 0.199-0.201 ms for three passes; the
@@ -76,6 +93,8 @@ struct CudaKernelCode {
     int vectorWidth = 1;     // elements per vector access (PointwiseVectorized; row reductions along aligned rows)
     bool index64 = false;    // index arithmetic in 64 bits (some index may exceed 2^31)
     bool persistent = false; // row reduction keeping rows in registers across passes (CudaTuning::persistentRows)
+    bool partialsInRegisters = false;  // reductions over the outer range keep their column partials in registers
+    bool columnsAsRows = false;  // a column reduction generated as a row kernel with column partials (columnPartials)
     bool assumesAligned = false;  // relies on CudaTuning::assumeAligned: launch it only on 16-byte aligned buffers
     unsigned blockX = 1, blockY = 1;
     int64_t itemsPerBlock = 1;       // outer elements (pointwise) or outer indices (reductions) a block covers per step

@@ -29,7 +29,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// CWB_CUDA_TUNING="block=512,elements=8,persistent=0,online=1,partials=2048,waves=4,trig_calls=1,store_vectors=0,where_vectors=0,block_partials=0": other defaults than the heuristics' for every kernel, for
+// CWB_CUDA_TUNING="block=512,elements=8,persistent=0,online=1,partials=2048,waves=4,trig_calls=1,store_vectors=0,where_vectors=0,block_partials=0,row_registers=16,column_partials=0,shifted_rows=0": other defaults than the heuristics' for every kernel, for
 // measuring a variant without rebuilding (CudaTuning's fields; part of the source, so of the cache key too).
 cuda::CudaTuning tuningFromEnvironment() {
     cuda::CudaTuning tuning;
@@ -47,11 +47,14 @@ cuda::CudaTuning tuningFromEnvironment() {
         else if (key == "store_vectors") tuning.storeVectors = value != 0;
         else if (key == "where_vectors") tuning.whereVectors = value != 0;
         else if (key == "block_partials") tuning.blockPartials = value != 0;
+        else if (key == "row_registers") tuning.rowRegisters = value;
+        else if (key == "column_partials") tuning.columnPartials = value != 0;
+        else if (key == "shifted_rows") tuning.shiftedRows = value != 0;
         else return false;
         return true;
     });
     if (unknown)
-        throw std::invalid_argument(fmt::format("CWB_CUDA_TUNING: unknown key '{}' (block, elements, persistent, vectors, online, partials, waves, trig_calls, store_vectors, where_vectors, block_partials)", *unknown));
+        throw std::invalid_argument(fmt::format("CWB_CUDA_TUNING: unknown key '{}' (block, elements, persistent, vectors, online, partials, waves, trig_calls, store_vectors, where_vectors, block_partials, row_registers, column_partials, shifted_rows)", *unknown));
     return tuning;
 }
 

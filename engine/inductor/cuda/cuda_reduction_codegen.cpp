@@ -23,6 +23,21 @@ int pow2AtLeast(int64_t n) {
     return p;
 }
 
+
+std::string extremeLiteral(DType dtype, bool largest) {
+    if (isFloating(dtype)) return floatLiteral(largest ? INFINITY : -INFINITY, dtype == DType::Float64 ? DType::Float64 : DType::Float32);
+    switch (dtype) {
+        case DType::Bool: return largest ? "true" : "false";
+        case DType::UInt8: return largest ? "(cwb_u8)255" : "(cwb_u8)0";
+        case DType::Int8: return largest ? "(cwb_i8)127" : "(cwb_i8)-128";
+        case DType::Int16: return largest ? "(cwb_i16)32767" : "(cwb_i16)-32768";
+        case DType::Int32: return largest ? "2147483647" : "(-2147483647 - 1)";
+        default: return largest ? "9223372036854775807LL" : "(-9223372036854775807LL - 1)";
+    }
+}
+
+}  // namespace
+
 // Loads favour the row form when the innermost reduction variable has stride 1, the column form when the
 // innermost outer variable has stride 1 and the reduction variable does not.
 bool preferColumns(const Kernel& kernel) {
@@ -48,20 +63,6 @@ bool preferColumns(const Kernel& kernel) {
     }
     return columnVotes > rowVotes;
 }
-
-std::string extremeLiteral(DType dtype, bool largest) {
-    if (isFloating(dtype)) return floatLiteral(largest ? INFINITY : -INFINITY, dtype == DType::Float64 ? DType::Float64 : DType::Float32);
-    switch (dtype) {
-        case DType::Bool: return largest ? "true" : "false";
-        case DType::UInt8: return largest ? "(cwb_u8)255" : "(cwb_u8)0";
-        case DType::Int8: return largest ? "(cwb_i8)127" : "(cwb_i8)-128";
-        case DType::Int16: return largest ? "(cwb_i16)32767" : "(cwb_i16)-32768";
-        case DType::Int32: return largest ? "2147483647" : "(-2147483647 - 1)";
-        default: return largest ? "9223372036854775807LL" : "(-9223372036854775807LL - 1)";
-    }
-}
-
-}  // namespace
 
 Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std::string& v, const std::string& position) {
     const DType dtype = r.value->dtype;
@@ -107,15 +108,6 @@ Accumulator accumulatorFor(const Reduction& r, const std::string& acc, const std
 
 namespace {
 
-/// Whether `index` is a multiple of `width` for every value of its variables and symbols.
-bool dividesEveryTerm(int width, const Index& index) {
-    const std::optional<Polynomial> terms = polynomialOf(index);
-    if (!terms) return false;
-    for (const auto& [monomial, coefficient] : *terms)
-        if (coefficient % width != 0) return false;
-    return true;
-}
-
 // A max(v) pass merged with the sum(exp(v - max)) pass after it: one (max, sum) accumulator fed v.
 Accumulator onlineAccumulator(const Reduction& max, const std::string& acc, const std::string& v) {
     const std::string f = computeType(max.value->dtype);
@@ -131,58 +123,6 @@ bool passLoadsWritten(const KernelPass& pass, const std::vector<int>& written) {
     for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit);
     for (const Store& s : pass.stores) forEachExpr(s.value, visit);
     return reads;
-}
-
-// Row passes may move 16-byte vectors along the (single) reduction variable: every access of the pass that
-// depends on it must be base + r0 (stride 1), and no value a point stores may be read back at that point.
-// Whether each row is aligned (base % width, buffer addresses) is checked at run time per row.
-struct RowVectorPlan {
-    int width = 1;
-    std::vector<bool> passOk;          // per pass
-    std::vector<Index> bases;          // base (r0 = 0) of every vectorised access, checked % width
-    std::set<int> buffers;             // buffers accessed as vectors, checked for address alignment
-    bool any() const { return std::find(passOk.begin(), passOk.end(), true) != passOk.end(); }
-};
-
-RowVectorPlan planRowVectors(const Kernel& kernel, const CudaTuning& tuning) {
-    RowVectorPlan plan;
-    plan.passOk.assign(kernel.passes.size(), false);
-    if (!tuning.allowVectorized || kernel.reductionRanges.size() != 1) return plan;
-    const int r = kernel.outerVarCount();
-    int widest = 1;
-    for (size_t p = 0; p < kernel.passes.size(); ++p) {
-        const KernelPass& pass = kernel.passes[p];
-        if (!pass.overReductionRange) continue;
-        bool ok = true, contiguous = false;
-        std::set<int> stored;
-        auto access = [&](const Index& index, DType dtype, int buffer) {
-            auto stride = linearCoefficient(index, r);
-            if (stride == 0) return;
-            if (stride != 1) {
-                ok = false;
-                return;
-            }
-            contiguous = true;
-            widest = std::max(widest, itemBytes(dtype));
-            plan.bases.push_back(substituteVar(index, r, indexConstant(0)));
-            plan.buffers.insert(buffer);
-        };
-        auto visit = [&](const Expr& e) {
-            if (e.kind == Expr::Kind::Load) access(e.index, e.dtype, e.buffer);
-        };
-        for (const Reduction& red : pass.reductions) forEachExpr(red.value, visit);
-        for (size_t i = 0; i < pass.stores.size(); ++i) {
-            const Store& st = pass.stores[i];
-            forEachExpr(st.value, visit);
-            access(st.index, kernel.buffers[static_cast<size_t>(st.buffer)].dtype, st.buffer);
-            if (!stored.insert(st.buffer).second || laterStoreReads(pass.stores, i, pass.reductions)) ok = false;
-            if (linearCoefficient(st.index, r) == 0) ok = false;  // every lane would store to one element
-        }
-        plan.passOk[p] = ok && contiguous;
-    }
-    plan.width = 16 / widest;
-    if (plan.width < 2) plan.passOk.assign(kernel.passes.size(), false);
-    return plan;
 }
 
 }  // namespace
@@ -287,7 +227,12 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
     // Aligned rows of whole vector steps (every thread the same number): the steps unrolled with no bounds check, so
     // that each thread's loads of a pass are issued back to back instead of one per loop trip.
     const bool exactSteps = !columns && rowsAligned && reduceCount && *reduceCount % width == 0 && rowVectors % bx == 0 && iters <= 16;
-    bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && *reduceCount % width == 0 && iters >= 1 && iters <= 4;
+    // Up to 4 vectors a thread always; with tuning.rowRegisters over 16, more while all the row arrays fit it
+    // (rowArrays), and a length that is not whole vectors on rows known to be aligned: its tail is a scalar loop.
+    const bool tail = reduceCount && *reduceCount % width != 0;
+    const bool longRows = tuning.rowRegisters > 16;
+    bool persistentOk = !columns && tuning.persistentRows && vectors.any() && reduceCount && iters >= 1 && (!tail || (rowsAligned && longRows)) &&
+                        (iters <= 4 || (longRows && iters * 4 * rowArrays(kernel) <= tuning.rowRegisters));
     for (size_t p = 0; persistentOk && p < kernel.passes.size(); ++p)
         if (kernel.passes[p].overReductionRange && !vectors.passOk[p]) persistentOk = false;
     // Reductions over the outer range: per-column partials in registers when every pass that has them moves
@@ -299,6 +244,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
             if (partials.covers(kernel.passes[p]) && !vectors.passOk[p]) inRegisters = false;
         partials = planOuterPartials(kernel, idx, bx, by, width, inRegisters);
         if (!tuning.blockPartials) partials.combineInBlock = false;  // a piece a row of threads
+        code.partialsInRegisters = partials.registers;
     }
     // Per pass, the pass merged into it as online softmax (-1: none).
     const std::vector<int> online = tuning.onlineSoftmax ? onlineSoftmaxPairs(kernel) : std::vector<int>(kernel.passes.size(), -1);
@@ -428,12 +374,29 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
         auto vecType = [&](int b) { return fmt::format("cwb_vec<{}, {}>", storageType(kernel.buffers[static_cast<size_t>(b)].dtype), width); };
         if (persistent) {
             out += persistentPass(pass, p, emitPoint, vecType);
+            if (*reduceCount % width != 0) {  // the row's last elements, past its whole vectors, from memory
+                out += fmt::format("    if (active) {{\n      for ({0} rindex = {1} + {2}; rindex < reduce_count; rindex += {3}) {{\n", idx,
+                                   rowVectors * width, splitter, bx);
+                ExprEmitter emitter(kernel, idx, "        ", counter);
+                out += decodeVars(kernel, kernel.reductionRanges, kernel.outerVarCount(), "rindex", idx, "        ", emitter);
+                emitPoint(emitter, nullptr);
+                out += emitter.code() + "      }\n    }\n";
+            }
         } else {
             out += "    if (active) {\n";
             std::string scalarStart = splitter;
             const bool vectorPass = p < vectors.passOk.size() && vectors.passOk[p];
+            // A pass that only reads rows not known to be aligned, its loads along the row at one base: vectors from
+            // the aligned one at or before the row's start, lanes outside the row doing nothing (CudaTuning::shiftedRows),
+            // instead of the scalar loop for every misaligned row. A pass that stores keeps its vector stores on
+            // aligned rows and the scalar loop on the others.
+            const std::optional<Index> shiftBase = vectorPass && !rowsAligned && pass.stores.empty() && tuning.assumeAligned && tuning.shiftedRows &&
+                                                           online[p] < 0 ? commonRowBase(kernel, pass) : std::nullopt;
             if (vectorPass) {
-                out += rowsAligned ? fmt::format("      const {} rvectors = reduce_count / {};\n", idx, width)
+                ExprEmitter bases(kernel, idx, "      ", counter);
+                out += shiftBase ? fmt::format("      const {0} shift = ({1}) % {2};\n      const {0} rvectors = (reduce_count + shift + {3}) / {2};\n", idx,
+                                               bases.index(*shiftBase), width, width - 1)
+                       : rowsAligned ? fmt::format("      const {} rvectors = reduce_count / {};\n", idx, width)
                                    : fmt::format("      const {} rvectors = row_vectors ? reduce_count / {} : 0;\n", idx, width);
                 // Column partials in registers: the thread's vector steps unrolled, so that each names its registers.
                 const bool unrolled = exactSteps || (partials.registers && partials.covers(pass));
@@ -441,7 +404,7 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
                     out += fmt::format("#pragma unroll\n      for (int it = 0; it < {0}; ++it) {{\n        const {1} rvec = {2} + it * {3};\n        {4}{{\n",
                                        exactSteps ? iters : partials.iters, idx, splitter, step, exactSteps ? "" : "if (rvec < rvectors) ");
                 else out += fmt::format("      for ({0} rvec = {1}; rvec < rvectors; rvec += {2}) {{\n", idx, splitter, step);
-                out += fmt::format("        const {} rbase = rvec * {};\n", idx, width);
+                out += fmt::format("        const {} rbase = rvec * {}{};\n", idx, width, shiftBase ? " - shift" : "");
                 ExprEmitter addresses(kernel, idx, "        ", counter);
                 // base + rbase: where the vector of an access index (base + r0) starts.
                 auto rowAddress = [&](const Index& index) {
@@ -466,15 +429,26 @@ CudaKernelCode generateReduction(const Kernel& kernel, const CudaTuning& request
                 };
                 for (const Reduction& r : pass.reductions) forEachExpr(r.value, visit);
                 for (const Store& st : pass.stores) forEachExpr(st.value, visit);
-                out += emitLanes("        ", pass, emitPoint, vecType, rowAddress, [&](const Expr& e) -> std::optional<std::string> {
+                auto laneLoad = [&](const Expr& e) -> std::optional<std::string> {
                     if (auto name = vectorOf(e)) return "cwb_load(" + *name + ".v[k])";
                     return std::nullopt;
-                });
+                };
+                if (shiftBase) {
+                    out += fmt::format("#pragma unroll\n        for (int k = 0; k < {}; ++k) {{\n          const {} rindex = rbase + k;\n"
+                                       "          if (rindex >= 0 && rindex < reduce_count) {{\n", width, idx);
+                    ExprEmitter emitter(kernel, idx, "            ", counter);
+                    emitter.loadOverride = laneLoad;
+                    out += decodeVars(kernel, kernel.reductionRanges, rvar, "rindex", idx, "            ", emitter);
+                    emitPoint(emitter, nullptr);
+                    out += emitter.code() + "          }\n        }\n";
+                } else {
+                    out += emitLanes("        ", pass, emitPoint, vecType, rowAddress, laneLoad);
+                }
                 out += unrolled ? "        }\n      }\n" : "      }\n";
                 scalarStart = fmt::format("rvectors * {} + {}", width, splitter);
             }
             // Aligned rows whose length is a multiple of the width leave no scalar tail.
-            if (!(vectorPass && rowsAligned && reduceCount && *reduceCount % width == 0)) {
+            if (!shiftBase && !(vectorPass && rowsAligned && reduceCount && *reduceCount % width == 0)) {
                 out += fmt::format("      for ({0} rindex = {1}; rindex < reduce_count; rindex += {2}) {{\n", idx, scalarStart, step);
                 ExprEmitter emitter(kernel, idx, "        ", counter);
                 out += decodeVars(kernel, kernel.reductionRanges, kernel.outerVarCount(), "rindex", idx, "        ", emitter);

@@ -401,11 +401,72 @@ TEST_F(CudaCodegenCompile, PersistentRowsKeepTheRowInRegistersAcrossPasses) {
         << "the row is read from memory once, in the max pass";
     EXPECT_EQ(count(code.source, "cwb_vec<float, 4> arg0_1_row"), 1);
     EXPECT_TRUE(compiles(layerNormBf16(10, 1024), persistent).persistent);
-    EXPECT_FALSE(compiles(cudatest::softmaxConstant(10, 1001), persistent).persistent) << "length not a multiple of the vector";
+    EXPECT_FALSE(compiles(cudatest::softmaxConstant(10, 1001), persistent).persistent) << "a tail on rows not all aligned";
     EXPECT_FALSE(compiles(softmaxRows(10), persistent).persistent) << "symbolic length";
     EXPECT_FALSE(compiles(cudatest::storeThenReload(4, 64), persistent).persistent) << "a pass reads the row backwards";
     EXPECT_TRUE(compiles(cudatest::softmaxConstant(8192, 8192)).persistent) << "on by default (measured faster)";
-    EXPECT_FALSE(compiles(cudatest::softmaxConstant(64, 32768)).persistent) << "8 vectors a thread: more than 16 registers of row";
+    CudaTuning longRows;
+    longRows.rowRegisters = 32;
+    EXPECT_TRUE(compiles(cudatest::softmaxConstant(64, 32768), longRows).persistent) << "8 vectors a thread: 32 registers of row";
+    EXPECT_FALSE(compiles(cudatest::softmaxConstant(64, 65536), longRows).persistent) << "16 vectors a thread: 64 registers of row";
+    EXPECT_FALSE(compiles(cudatest::softmaxConstant(64, 32768)).persistent) << "by default (row_registers=16) at most 4 vectors";
+}
+
+// A bias gradient's column sum over 8192 rows of 768: generated as rows with column partials in registers (64 x 4
+// threads a block, a piece a block) and a finish, not as 24 blocks of 32 columns.
+TEST_F(CudaCodegenCompile, ColumnSumsOfFewColumnsRunAsRowsWithPartials) {
+    const CudaKernelCode code = compiles(cudatest::biasGradientLike(8, 1024, 768, DType::BFloat16));
+    EXPECT_TRUE(code.columnsAsRows && code.piecePerBlock && code.strategy == CudaStrategy::RowReduction);
+    EXPECT_EQ(code.outerPartials, 2);
+    EXPECT_EQ(code.blockX * 100 + code.blockY, 6404u) << "blocks of 64 x 4 threads";
+    EXPECT_NE(code.source.find("cwb_red_fused_sum_to_0_finish("), std::string::npos);
+    EXPECT_NE(code.source.find("*reinterpret_cast<const cwb_vec<cwb_bf16, 8>*>(tangents_1 + "), std::string::npos) << code.source;
+    const eng::cuda::LaunchShape shape = code.launchShape({}, 132);
+    EXPECT_EQ(shape.gridX, 512u) << "about a wave of blocks over the 2048 row groups";
+    EXPECT_EQ(code.finishShape({}).gridX, 24u);
+    EXPECT_TRUE(compiles(cudatest::biasGradientLike(8192, 1, 3072, DType::BFloat16)).columnsAsRows);
+    EXPECT_TRUE(compiles(cudatest::biasGradientLike(4, 1024, 2304, DType::Float32)).columnsAsRows);
+    CudaTuning off;
+    off.columnPartials = false;
+    EXPECT_EQ(compiles(cudatest::biasGradientLike(8, 1024, 768, DType::BFloat16), off).strategy, CudaStrategy::ColumnReduction);
+    EXPECT_FALSE(compiles(cudatest::biasGradientLike(8, 1024, 771, DType::BFloat16)).columnsAsRows) << "odd columns: partials not in registers";
+    EXPECT_FALSE(compiles(cudatest::biasGradientLike(8, 1024, 16384, DType::Float32)).columnsAsRows) << "enough columns to fill the grid";
+    EXPECT_FALSE(compiles(cudatest::biasGradientLike(2, 64, 768, DType::Float32)).columnsAsRows) << "too few rows";
+    EXPECT_FALSE(compiles(columnSumAndArgmax(4096, 64)).columnsAsRows) << "an argmax";
+}
+
+// cross_entropy's backward over GPT-2's padded logits: 50257 bfloat16 a row at a pitch of 50264, 6282 vectors of 8 on
+// 1024 threads (7 a thread, 28 registers) kept across the three passes, the one element past them a scalar tail.
+TEST_F(CudaCodegenCompile, LongRowsWithATailStayInRegisters) {
+    CudaTuning longRows;
+    longRows.rowRegisters = 32;
+    const CudaKernelCode code = compiles(cudatest::crossEntropyBackwardLike(8192, 50257, 50264, 50304, DType::BFloat16), longRows);
+    EXPECT_TRUE(code.persistent);
+    EXPECT_EQ(code.vectorWidth, 8);
+    EXPECT_EQ(code.source.find("row_vectors"), std::string::npos) << "every row start is a multiple of 8";
+    EXPECT_EQ(count(code.source, "[it] = *reinterpret_cast<const cwb_vec<cwb_bf16, 8>*>(arg0_1 + x0 * 50264 + rbase);"), 1)
+        << "the row is read from memory once" << code.source;
+    EXPECT_EQ(count(code.source, "for (int it = 0; it < 7; ++it) {"), 3);
+    EXPECT_EQ(count(code.source, "for (int rindex = 50256 + threadIdx.x; rindex < reduce_count; rindex += 1024) {"), 3) << "a tail a pass";
+    CudaTuning earlier;
+    earlier.rowRegisters = 16;
+    const CudaKernelCode streaming = compiles(cudatest::crossEntropyBackwardLike(8192, 50257, 50264, 50304, DType::BFloat16), earlier);
+    EXPECT_FALSE(streaming.persistent);
+    EXPECT_EQ(count(streaming.source, "*reinterpret_cast<const cwb_vec<cwb_bf16, 8>*>(arg0_1 + x0 * 50264 + rbase)"), 3) << "read in every pass";
+    // An odd pitch (the saved logits of the training graph, contiguous): row starts vary in alignment, so no tail kept
+    // beside registers; the max and sum passes read vectors from the aligned one at or before the row's start
+    // (shifted_rows), the store pass vectors on aligned rows and the scalar loop on the others.
+    CudaTuning shiftedRows = longRows;
+    shiftedRows.shiftedRows = true;
+    const CudaKernelCode shifted = compiles(cudatest::crossEntropyBackwardLike(64, 50257, 50257, 50304, DType::BFloat16), shiftedRows);
+    EXPECT_FALSE(shifted.persistent);
+    EXPECT_EQ(count(shifted.source, "const int shift = (x0 * 50257) % 8;"), 2) << shifted.source;
+    EXPECT_EQ(count(shifted.source, "const int rbase = rvec * 8 - shift;"), 2);
+    EXPECT_EQ(count(shifted.source, "if (rindex >= 0 && rindex < reduce_count) {"), 2);
+    EXPECT_EQ(count(shifted.source, "for (int rindex"), 1) << "the store pass's scalar loop";
+    EXPECT_EQ(count(shifted.source, "*reinterpret_cast<const cwb_vec<cwb_bf16, 8>*>(arg0_1 + x0 * 50257 + rbase)"), 3);
+    EXPECT_EQ(count(compiles(cudatest::crossEntropyBackwardLike(64, 50257, 50257, 50304, DType::BFloat16)).source, "for (int rindex"), 3) << "off by default";
+    EXPECT_TRUE(compiles(cudatest::crossEntropyBackwardLike(64, 25000, 25000, 25000, DType::Float32), longRows).persistent) << "7 vectors of 4 floats";
 }
 
 TEST_F(CudaCodegenCompile, OnlineSoftmaxReadsTheRowOnceForMaxAndSum) {

@@ -233,6 +233,54 @@ TEST_F(CudaCodegenRun, PersistentRows) {
     runAndCompare(layerNormBf16(37, 1024), {}, options);
 }
 
+// cross_entropy's backward form on rows longer than 16 elements a thread of 1024: in registers with a scalar tail
+// (pitched rows whose length is not whole vectors), streamed (row_registers=16, and rows of an odd pitch, whose
+// alignment varies: vectors shifted to an aligned start, or the scalar loop with shifted_rows=0), bfloat16 and
+// float32, with and without vectors, short rows of one warp too.
+TEST_F(CudaCodegenRun, LongRowsInRegistersWithATail) {
+    struct Shape {
+        int64_t rows, cols, pitch, outPitch;
+    };
+    for (DType dtype : {DType::BFloat16, DType::Float32}) {
+        for (Shape s : {Shape{5, 50257, 50264, 50304}, Shape{3, 20001, 20008, 20008}, Shape{2, 32768, 32768, 32768}, Shape{9, 20001, 20001, 20003},
+                        Shape{9, 1003, 1003, 1008}, Shape{5, 7, 7, 7}}) {
+            for (int registers : {32, 16}) {
+                for (bool shifted : {true, false}) {
+                    SCOPED_TRACE(fmt::format("{} {}x{} pitch {} out {} row_registers {} shifted_rows {}", tensor::dtypeName(dtype), s.rows, s.cols, s.pitch,
+                                             s.outPitch, registers, shifted));
+                    RunOptions options = reductionOptions(s.cols);
+                    options.fill.specials = false;
+                    options.tolerance.absolute = dtype == DType::BFloat16 ? 1e-2 : 1e-5;
+                    options.tuning.rowRegisters = registers;
+                    options.tuning.shiftedRows = shifted;
+                    runAndCompare(crossEntropyBackwardLike(s.rows, s.cols, s.pitch, s.outPitch, dtype), {}, options);
+                }
+            }
+        }
+    }
+    RunOptions scalar = reductionOptions(20001);
+    scalar.fill.specials = false;
+    scalar.tuning.allowVectorized = false;
+    runAndCompare(crossEntropyBackwardLike(3, 20001, 20008, 20008, DType::Float32), {}, scalar);
+}
+
+// Bias-gradient column reductions as rows with column partials (column_partials, on) and in the column form, bfloat16
+// and float32, columns that are whole vectors and odd ones (the column form then), rows of one and two variables.
+TEST_F(CudaCodegenRun, ColumnSumsAsRowsWithPartials) {
+    for (DType dtype : {DType::BFloat16, DType::Float32}) {
+        for (auto [a, b, cols] : {std::tuple{8, 512, 768}, std::tuple{4097, 1, 64}, std::tuple{3, 300, 2304}, std::tuple{2, 700, 771}, std::tuple{1, 256, 8}}) {
+            for (bool rows : {true, false}) {
+                SCOPED_TRACE(fmt::format("{} [{}, {}, {}] column_partials {}", tensor::dtypeName(dtype), a, b, cols, rows));
+                RunOptions options = reductionOptions(int64_t{a} * b);
+                options.fill.specials = false;
+                options.tolerance.absolute = dtype == DType::BFloat16 ? 0.05 * std::sqrt(double(a) * b) : 1e-3;
+                options.tuning.columnPartials = rows;
+                runAndCompare(biasGradientLike(a, b, cols, dtype), {}, options);
+            }
+        }
+    }
+}
+
 TEST_F(CudaCodegenRun, KernelsWithoutOuterRanges) {
     for (int64_t n : {1, 7, 100000}) runAndCompare(fullSum(n), {}, reductionOptions(n));
     runAndCompare(fillScalar(), {});

@@ -455,6 +455,43 @@ inline Kernel layerNormBackwardLike(int64_t rows, int64_t cols, DType dtype) {
     return k;
 }
 
+// cross_entropy's backward as the training graph fuses it: rows of `cols` logits at a pitch of `pitch` (the padded
+// head's output), softmax(x) minus the target's one-hot, times a per-row factor, stored at `outPitch` in the logits'
+// dtype; the max, the sum of exps and the store are three passes over the row.
+inline Kernel crossEntropyBackwardLike(int64_t rows, int64_t cols, int64_t pitch, int64_t outPitch, DType dtype) {
+    Kernel k;
+    k.name = "cwb_red_fused_cross_entropy_backward_0";
+    k.buffers = {buffer("arg0_1", dtype, true, false), buffer("arg1_1", DType::Int64, true, false), buffer("arg2_1", DType::Float32, true, false),
+                 buffer("buf0", dtype, false, true)};
+    k.outerRanges = {c(rows)};
+    k.reductionRanges = {c(cols)};
+    const Index at = x(0) * c(pitch) + x(1);
+    auto in = cast(load(0, at, dtype), DType::Float32);
+    auto shifted = unary(ElementOp::Exp, binary(ElementOp::Sub, in, reductionValue(0, DType::Float32)));
+    auto target = binary(ElementOp::Mod, load(1, x(0), DType::Int64), constantInt(cols, DType::Int64));
+    auto oneHot = cast(binary(ElementOp::Eq, indexValue(x(1), DType::Int64), target), DType::Float32);
+    auto grad = binary(ElementOp::Mul, binary(ElementOp::Sub, binary(ElementOp::Div, shifted, reductionValue(1, DType::Float32)), oneHot),
+                       load(2, x(0), DType::Float32));
+    k.passes = {KernelPass{true, {Reduction{0, ReductionOp::Max, in}}, {}}, KernelPass{true, {Reduction{1, ReductionOp::Sum, shifted}}, {}},
+                KernelPass{true, {}, {Store{3, x(0) * c(outPitch) + x(1), cast(grad, dtype)}}}};
+    return k;
+}
+
+// A bias gradient's column reductions: [a, b, cols] summed (and its max taken) over a and b, stored in `dtype`
+// (the sum) and float32 (the max over the mean's count: an outer pass computing from the results).
+inline Kernel biasGradientLike(int64_t a, int64_t b, int64_t cols, DType dtype) {
+    Kernel k;
+    k.name = "cwb_red_fused_sum_to_0";
+    k.buffers = {buffer("tangents_1", dtype, true, false), buffer("buf0", dtype, false, true), buffer("buf1", DType::Float32, false, true)};
+    k.outerRanges = {c(cols)};
+    k.reductionRanges = {c(a), c(b)};
+    auto value = cast(load(0, (x(1) * c(b) + x(2)) * c(cols) + x(0), dtype), DType::Float32);
+    k.passes = {KernelPass{true, {Reduction{0, ReductionOp::Sum, value}, Reduction{1, ReductionOp::Max, value}}, {}},
+                KernelPass{false, {}, {Store{1, x(0), cast(reductionValue(0, DType::Float32), dtype)},
+                                       Store{2, x(0), binary(ElementOp::Div, reductionValue(1, DType::Float32), constantFloat(static_cast<double>(a * b), DType::Float32))}}}};
+    return k;
+}
+
 // A 0-d store of a constant: no outer ranges, no loads.
 inline Kernel fillScalar() {
     Kernel k;
