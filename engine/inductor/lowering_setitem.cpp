@@ -282,7 +282,9 @@ std::optional<LValue> indexPutIntoZeros(Lowering& lowering, const fx::Node& node
     const LValue values = lowering.valueOf(node.args[2]);
     if (!values.isTensor()) return std::nullopt;
     operands.push_back(values);
-    const tensor::Device device = lowering.graph().device;
+    // (the result's device, as traced: a graph on one device may still make its zeros on another)
+    if (!node.example.is(vm::Kind::Tensor)) return std::nullopt;
+    const tensor::Device device = node.example.as<vm::TensorObject>().value.device();
     const DType dtype = x.dtype;
     return lowering.externCall("index_put", std::move(operands), x.sizes, dtype, [sizes, dtype, device, slots, accumulate](const vm::ValueList& t) {
         std::vector<tensor::Tensor> indices;
