@@ -123,6 +123,15 @@ vm::ValueList runTraining(const std::shared_ptr<const CompiledTraining>& c, vm::
     return user;
 }
 
+/// One line per deduplicated input (joint_graph.h's duplicateInputs), for the forward's output code.
+std::string dedupeReport(const JointGraph& joint) {
+    std::string text;
+    for (const auto& [later, earlier] : joint.duplicateInputs)
+        text += fmt::format("# AOT Autograd: {} is the same tensor as {}: one gradient, the sum of both, summed in the graph\n",
+                            joint.primals.at(static_cast<size_t>(later))->name, joint.primals.at(static_cast<size_t>(earlier))->name);
+    return text;
+}
+
 }  // namespace
 
 AotBackend::AotBackend(vm::CompileOptions options, PassCompiler passes) : options_(std::move(options)), passes_(passes) {}
@@ -284,7 +293,8 @@ fx::CompiledFn AotBackend::compileCaptured(vm::Interpreter& vm, std::shared_ptr<
     releaseExampleData({joint.graph.get(), partition.forward.get(), partition.backward.get()}, kKeptExampleBytes);
 
     const std::string summary = fmt::format("# AOT Autograd: joint graph of {} nodes traced in {:.1f} ms, partitioned in {:.1f} ms\n",
-                                            joint.graph->nodes().size(), traceSeconds * 1e3, partitionSeconds * 1e3) + partition.report();
+                                            joint.graph->nodes().size(), traceSeconds * 1e3, partitionSeconds * 1e3) + dedupeReport(joint) +
+                                partition.report();
     const int64_t aotId = nextAotId();
     stages_ = {{traces::GraphKind::AotJoint, "aot_joint_graph", joint.graph, "", aotId},
                {traces::GraphKind::AotForward, "aot_forward_graph", partition.forward, partition.report(), aotId},
@@ -317,7 +327,10 @@ fx::CompiledFn AotBackend::compileCaptured(vm::Interpreter& vm, std::shared_ptr<
             if (same == phases_.end()) phases_.push_back(phase);
             else same->seconds += phase.seconds;
         }
-    return [compiled](vm::Interpreter& machine, const vm::ValueList& inputs) {
+    return [compiled, graph, duplicates = joint.duplicateInputs](vm::Interpreter& machine, const vm::ValueList& inputs) {
+        // Compiled for one tensor at two positions (its gradient summed in the graph): two tensors there now would
+        // both need theirs, which only the eager runtime gives without a recompile (Dynamo guards `a is b`).
+        if (!duplicatesHold(duplicates, inputs)) return fx::runGraph(machine, *graph, inputs);
         std::shared_ptr<const CompiledTraining> c = compiled;
         return runTraining(c, machine, inputs);
     };

@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+#include <string_view>
+
 #include "aot/derivative_rules.h"
 #include "aot/functionalize.h"
 #include "aot/recorded_derivative.h"
@@ -115,6 +118,25 @@ JointGraph traceJointGraph(vm::Interpreter& vm, const fx::Graph& graph, const vm
         if (const GradRule* rule = findGradRule(op)) (*rule)(ctx);
         else recordEagerDerivative(ctx, vm);
     }
+    // A tensor at two input positions: its whole gradient goes to the first, summed here, where the inductor fuses
+    // the add into the kernels that make either part (GPT-2's tied head: the head's float32 cast of its bf16 weight
+    // gradient), instead of the autograd engine adding two full-size gradients after the backward.
+    const char* dedupe = std::getenv("CWB_AOT_DEDUPE_INPUTS");
+    const bool dedupeOn = !(dedupe && std::string_view(dedupe) == "0");
+    for (size_t i = 0; dedupeOn && i < joint.primals.size(); ++i) {
+        if (!inputRequiresGrad[i]) continue;
+        const tensor::Tensor& later = inputs[i].as<vm::TensorObject>().value;
+        for (size_t j = 0; j < i; ++j) {
+            if (!inputRequiresGrad[j] || !inputs[j].as<vm::TensorObject>().value.isSameTensor(later)) continue;
+            joint.duplicateInputs.emplace_back(static_cast<int>(i), static_cast<int>(j));
+            if (auto moved = grads.find(joint.primals[i]); moved != grads.end()) {
+                Node* gradient = moved->second;
+                grads.erase(moved);
+                accumulate(joint.primals[j], gradient);
+            }
+            break;
+        }
+    }
     std::vector<Arg> outputs = joint.forwardOutputs;
     for (size_t i = 0; i < joint.primals.size(); ++i) {
         if (!inputRequiresGrad[i]) continue;
@@ -126,6 +148,16 @@ JointGraph traceJointGraph(vm::Interpreter& vm, const fx::Graph& graph, const vm
     for (const auto& [index, value] : joint.inputMutations) outputs.push_back(GraphBuilder::ref(value));
     b.output(std::move(outputs));
     return joint;
+}
+
+bool duplicatesHold(const std::vector<std::pair<int, int>>& duplicates, const vm::ValueList& inputs) {
+    for (const auto& [later, earlier] : duplicates) {
+        const vm::Value& a = inputs.at(static_cast<size_t>(later));
+        const vm::Value& b = inputs.at(static_cast<size_t>(earlier));
+        if (!a.is(vm::Kind::Tensor) || !b.is(vm::Kind::Tensor) || !a.as<vm::TensorObject>().value.isSameTensor(b.as<vm::TensorObject>().value))
+            return false;
+    }
+    return true;
 }
 
 }  // namespace eng::aot

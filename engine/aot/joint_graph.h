@@ -22,7 +22,15 @@ struct JointGraph {
     std::vector<int> gradInputs;            // primals that require grad: gradients[i] is for primals[gradInputs[i]]
     std::vector<fx::Arg> gradients;    // a node, or the constant None where no gradient flows
     std::vector<std::pair<int, fx::Node*>> inputMutations;  // (primal, its final value): the epilogue copies it back
+    /// (later, earlier) primals that were one tensor when traced (a head tied to the token embedding): the earlier
+    /// one's gradient is the sum of both, computed in the graph, and the later one gets none, as AOT Autograd's
+    /// dedupe wrapper and Dynamo's one input per tensor give PyTorch's graph. Valid only while both positions hold
+    /// one tensor (duplicatesHold); CWB_AOT_DEDUPE_INPUTS=0 leaves the two gradients to the autograd engine's add.
+    std::vector<std::pair<int, int>> duplicateInputs;
 };
+
+/// Whether every (later, earlier) pair of `duplicates` holds one tensor at both positions of `inputs`.
+bool duplicatesHold(const std::vector<std::pair<int, int>>& duplicates, const vm::ValueList& inputs);
 
 /// Traces `graph` (run on `inputs`) forward and backward into one functional graph. The gradients follow the
 /// captured ops' derivatives (derivative_rules.cpp); grad mode regions inside the graph (no_grad blocks) are

@@ -272,8 +272,8 @@ AssertionWord DeviceContext::assertionWord() {
         // Pinned host memory the device writes through the bus: the host reads it after a synchronisation for free,
         // where a device buffer would cost a copy at every synchronisation.
         void* host = nullptr;
-        check(driver().memHostAlloc(&host, 2 * sizeof(uint64_t), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc");
-        std::memset(host, 0, 2 * sizeof(uint64_t));
+        check(driver().memHostAlloc(&host, kAssertionWords * sizeof(uint64_t), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc");
+        std::memset(host, 0, kAssertionWords * sizeof(uint64_t));
         CUdeviceptr device = 0;
         check(driver().memHostGetDevicePointer(&device, host, 0), "cuMemHostGetDevicePointer");
         assertions_.device = reinterpret_cast<void*>(device);

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cstdlib>
+#include <string_view>
 #include <unordered_map>
 
 #include "cuda/cuda_graph.h"
@@ -63,6 +65,25 @@ CompiledGraph::CompiledGraph(LoweredGraph graph, Schedule schedule, std::unique_
         if (out.kind == GraphOutput::Kind::Buffer) lastUse_[static_cast<size_t>(out.buffer)] = -1;
     for (const GraphBuffer& b : graph_.buffers)
         if (b.mutatesInput >= 0) lastUse_[static_cast<size_t>(b.id)] = -1;
+    freeAfter_.assign(schedule_.steps.size(), {});
+    for (size_t id = 0; id < lastUse_.size(); ++id)
+        if (lastUse_[id] >= 0 && graph_.buffers[id].kind != BufferKind::Input) freeAfter_[static_cast<size_t>(lastUse_[id])].push_back(static_cast<int>(id));
+    allocateBefore_.assign(schedule_.steps.size(), {});
+    std::vector<bool> placed(graph_.buffers.size(), false);
+    for (size_t step = 0; step < schedule_.steps.size(); ++step) {
+        const ScheduleStep& s = schedule_.steps[step];
+        if (s.kind != ScheduleStep::Kind::Kernel) continue;
+        for (int id : schedule_.kernels[static_cast<size_t>(s.index)].bufferIds) {
+            const GraphBuffer& b = graph_.buffers[static_cast<size_t>(id)];
+            if (placed[static_cast<size_t>(id)] || !(b.kind == BufferKind::Pointwise || b.kind == BufferKind::Reduction) || !schedule_.stored[static_cast<size_t>(id)])
+                continue;
+            placed[static_cast<size_t>(id)] = true;
+            allocateBefore_[step].push_back(id);
+        }
+    }
+    for (const GraphBuffer& b : graph_.buffers)
+        if ((b.kind == BufferKind::Pointwise || b.kind == BufferKind::Reduction) && schedule_.stored[static_cast<size_t>(b.id)] && !placed[static_cast<size_t>(b.id)])
+            startAllocations_.push_back(b.id);
     evaluatedLayout_.assign(graph_.buffers.size(), false);
     for (const GraphBuffer& b : graph_.buffers)
         evaluatedLayout_[static_cast<size_t>(b.id)] =
@@ -361,13 +382,22 @@ void CompiledGraph::assertFinite(const ScheduleStep& step, const std::vector<ten
 vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& inputs, const SymbolValues& symbols, const Layouts& layouts) {
     std::vector<tensor::Tensor> tensors = bindInputs(inputs, layouts);
     const std::vector<bool> inPlace = bindInPlaceStores(inputs, layouts, tensors);
-    for (size_t i = 0; i < graph_.buffers.size(); ++i) {
-        const GraphBuffer& b = graph_.buffers[i];
-        if ((b.kind == BufferKind::Pointwise || b.kind == BufferKind::Reduction) && schedule_.stored[i] && !inPlace[i])
-            tensors[i] = allocateStored(i, layouts);
-    }
+    // CWB_ALLOCATE_UPFRONT=1: every stored buffer at the start, as before (to measure against).
+    static const bool upfront = [] {
+        const char* value = std::getenv("CWB_ALLOCATE_UPFRONT");
+        return value != nullptr && std::string_view(value) == "1";
+    }();
+    auto allocate = [&](int id) {
+        if (!inPlace[static_cast<size_t>(id)]) tensors[static_cast<size_t>(id)] = allocateStored(static_cast<size_t>(id), layouts);
+    };
+    for (int id : startAllocations_) allocate(id);
+    if (upfront)
+        for (const std::vector<int>& ids : allocateBefore_)
+            for (int id : ids) allocate(id);
     for (size_t step = 0; step < schedule_.steps.size(); ++step) {
         const ScheduleStep& s = schedule_.steps[step];
+        if (!upfront)
+            for (int id : allocateBefore_[step]) allocate(id);
         {
             std::optional<StepTimer> timer;
             // A step's first run loads modules and picks library algorithms: the table holds the later runs.
@@ -380,8 +410,7 @@ vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& 
             else tensors[static_cast<size_t>(s.index)] = runExtern(vm, s.index, tensors, symbols, layouts);
         }
         if (nanAsserts_) assertFinite(s, tensors);
-        for (size_t id = 0; id < lastUse_.size(); ++id)
-            if (lastUse_[id] == static_cast<int>(step) && graph_.buffers[id].kind != BufferKind::Input) tensors[id] = tensor::Tensor();
+        for (int id : freeAfter_[step]) tensors[static_cast<size_t>(id)] = tensor::Tensor();
     }
     for (const GraphBuffer& b : graph_.buffers)
         if (b.mutatesInput >= 0) {

@@ -96,6 +96,11 @@ private:
     Schedule schedule_;
     std::unique_ptr<KernelLauncher> launcher_;
     std::vector<int> lastUse_;  // per buffer: the last step reading it (freed after), -1 when kept to the end
+    // Per step of a plain run: the stored buffers first touched there (allocated just before it, so that a buffer
+    // freed after its last reader is memory for the next ones, where allocating all at the call's start held every
+    // intermediate of a backward at once), and those freed after it; startAllocations_ those no step touches.
+    std::vector<std::vector<int>> allocateBefore_, freeAfter_;
+    std::vector<int> startAllocations_;
     /// (buffer of an extern call, item): the other results of a call with several, until their own buffers' steps take them.
     std::map<std::pair<int, int>, vm::Value> otherResults_;
     std::vector<bool> kernelArgument_;  // per buffer: whether a kernel takes its address (it must be on graph_.device)

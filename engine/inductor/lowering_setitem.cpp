@@ -4,10 +4,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 #include "fx/graph_runner.h"
 #include "inductor/lowering_registry.h"
+#include "tensor/creation.h"
 #include "tensor/dtype.h"
+#include "tensor/indexing.h"
 #include "tensor/shape.h"
 
 namespace eng::inductor::lowering {
@@ -234,9 +238,67 @@ LValue copyThenSetItem(Lowering& lowering, const fx::Node& node) {
     return out;
 }
 
+/// torch.index_put(zeros, indices, values, accumulate), embedding's backward (aot/derivative_rules.cpp): an extern
+/// that makes its zeros and scatters into them in place, where the eager functional op copies its first operand (for
+/// GPT-2's token embedding, a kernel writing 154 MB of float32 zeros, then a copy of them). Static sizes only; any
+/// other first operand runs the eager op. CWB_INDEX_PUT_COPIES_ZEROS=1 lowers it as before.
+std::optional<LValue> indexPutIntoZeros(Lowering& lowering, const fx::Node& node) {
+    static const bool off = [] {
+        const char* value = std::getenv("CWB_INDEX_PUT_COPIES_ZEROS");
+        return value != nullptr && std::string_view(value) == "1";
+    }();
+    if (off || nodeIsInPlace(node) || node.args.size() < 3 || node.args.size() > 4 || !node.kwargs.empty() || node.args[0].kind != fx::Arg::Kind::NodeRef) return std::nullopt;
+    const std::string base = nodeOpName(*node.args[0].node);
+    if (base != "new_zeros" && base != "zeros" && base != "zeros_like") return std::nullopt;
+    const fx::Arg& indexList = node.args[1];
+    if (indexList.kind != fx::Arg::Kind::List && indexList.kind != fx::Arg::Kind::Tuple) return std::nullopt;
+    bool accumulate = false;
+    if (node.args.size() == 4) {
+        if (node.args[3].kind != fx::Arg::Kind::Constant || !node.args[3].constant.is(vm::Kind::Bool)) return std::nullopt;
+        accumulate = node.args[3].constant.asBool();
+    }
+    const LValue x = lowering.valueOf(node.args[0]);
+    tensor::Shape sizes;
+    for (const Index& size : x.sizes) {
+        const std::optional<int64_t> value = constantValue(size);
+        if (!value) return std::nullopt;
+        sizes.push_back(*value);
+    }
+    // Operands: each index tensor (an absent index is -1 in `slots`), then the values.
+    std::vector<LValue> operands;
+    std::vector<int> slots;
+    for (const fx::Arg& item : indexList.items) {
+        if (item.kind == fx::Arg::Kind::Constant && item.constant.isNone()) {
+            slots.push_back(-1);
+            continue;
+        }
+        if (item.kind != fx::Arg::Kind::NodeRef) return std::nullopt;
+        const LValue index = lowering.valueOf(item);
+        if (!index.isTensor()) return std::nullopt;
+        slots.push_back(static_cast<int>(operands.size()));
+        operands.push_back(index);
+    }
+    if (node.args[2].kind != fx::Arg::Kind::NodeRef) return std::nullopt;
+    const LValue values = lowering.valueOf(node.args[2]);
+    if (!values.isTensor()) return std::nullopt;
+    operands.push_back(values);
+    // (the result's device, as traced: a graph on one device may still make its zeros on another)
+    if (!node.example.is(vm::Kind::Tensor)) return std::nullopt;
+    const tensor::Device device = node.example.as<vm::TensorObject>().value.device();
+    const DType dtype = x.dtype;
+    return lowering.externCall("index_put", std::move(operands), x.sizes, dtype, [sizes, dtype, device, slots, accumulate](const vm::ValueList& t) {
+        std::vector<tensor::Tensor> indices;
+        for (int slot : slots) indices.push_back(slot < 0 ? tensor::Tensor() : t.at(static_cast<size_t>(slot)).as<vm::TensorObject>().value);
+        const tensor::Tensor out = tensor::zeros(sizes, tensor::TensorOptions{dtype, device, false});
+        tensor::indexPut(out, indices, t.back().as<vm::TensorObject>().value, accumulate);
+        return vm::makeTensor(out);
+    });
+}
+
 }  // namespace
 
 void registerIndexWriteLowerings(LoweringRegistry& r) {
+    r.def("index_put", OpFamily::Pointwise, [](Lowering& lowering, const std::string&, const fx::Node& node) { return indexPutIntoZeros(lowering, node); });
     r.def("setitem", OpFamily::Pointwise, [](Lowering& lowering, const std::string& op, const fx::Node& node) -> std::optional<LValue> {
         if (auto written = setItem(lowering, op, node)) return written;
         return copyThenSetItem(lowering, node);

@@ -1,6 +1,7 @@
 // Indexed CUDA kernels: a gather and a scatter (assign or atomic add) over storage positions split into a table
 // of the indexed part and strides of the rest (see cuda_kernels.h), which advanced indexing, index_select,
-// embedding, gather, index_put_ and the losses' label lookups use on CUDA tensors.
+// embedding, gather, index_put_ and the losses' label lookups use on CUDA tensors; and the kernel that builds the
+// table from the index tensors, checking their bounds on the device (no value is read back to the host).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "tensor/cuda_indexing.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/cuda_launch_memo.h"
+#include "tensor/error.h"
 
 namespace eng::tensor::cudaops {
 
@@ -69,25 +71,30 @@ std::string accumulateFunction(DType dtype) {
     return fmt::format("__device__ __forceinline__ void cwb_accumulate({0}* p, {0} v) {{\n{1}}}\n", type, body);
 }
 
+// A table entry an out-of-range index made (indexTablePart): the gather and the scatter leave its element alone, so
+// a bad index never reaches memory outside the tensor while its error waits for the next synchronisation.
+constexpr const char* kBadPosition = "#define CWB_BAD_POSITION (-9223372036854775807LL - 1)\n";
+
 cudagen::GeneratedKernel gatherKernel(DType dtype) {
     const std::string type = cudagen::storageTypeName(dtype);
     const std::string entry = "cwb_index_gather_" + std::string(dtypeName(dtype));
-    std::string code = fmt::format("extern \"C\" __global__ void {}(CwbGeometry g, long long n, {}* out, const {}* data, const long long* table) {{\n",
+    std::string code = kBadPosition + fmt::format("extern \"C\" __global__ void {}(CwbGeometry g, long long n, {}* out, const {}* data, const long long* table) {{\n",
                                    entry, type, type);
     code += "  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {";
     code += kOffsets;
-    code += "    out[o] = data[at + table[t]];\n  }\n}\n";
+    code += "    if (table[t] != CWB_BAD_POSITION) out[o] = data[at + table[t]];\n  }\n}\n";
     return {entry, code};
 }
 
 cudagen::GeneratedKernel scatterKernel(DType dtype, bool accumulate) {
     const std::string type = cudagen::storageTypeName(dtype);
     const std::string entry = fmt::format("cwb_index_put{}_{}", accumulate ? "_add" : "", dtypeName(dtype));
-    std::string code = accumulate ? accumulateFunction(dtype) : "";
+    std::string code = std::string(kBadPosition) + (accumulate ? accumulateFunction(dtype) : "");
     code += fmt::format("extern \"C\" __global__ void {}(CwbGeometry g, long long n, {}* data, const {}* values, const long long* table) {{\n",
                         entry, type, type);
     code += "  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {";
     code += kOffsets;
+    code += "    if (table[t] == CWB_BAD_POSITION) continue;\n";
     code += accumulate ? "    cwb_accumulate(data + at + table[t], values[o]);\n" : "    data[at + table[t]] = values[o];\n";
     code += "  }\n}\n";
     return {entry, code};
@@ -135,7 +142,86 @@ void checkAccess(const IndexedAccess& access, const Tensor& data, const Tensor& 
         fail(ErrorKind::Runtime, fmt::format("CUDA {}: the position table must be a contiguous int64 tensor on the data's device", what));
 }
 
+// table[i] = (or += with add) index[i] wrapped into [0, size), times stride, for i < n; an index outside [lowest,
+// size) (lowest -size, or 0 for embedding) makes its entry CWB_BAD_POSITION (and keeps it so through later parts) and is recorded in the device's
+// assertion word with dim and size. The first bad position is the one named: one block reduces it, or (more than
+// kSingleBlockIndices entries) one per block, the first failing block winning.
+constexpr int64_t kTableThreads = 1024, kSingleBlockIndices = int64_t{1} << 16;
+constexpr const char* kTableKernel = R"CUDA(
+extern "C" __global__ void cwb_index_table(long long* table, const long long* index, long long n, long long size, long long stride,
+                                           int add, unsigned long long* word, unsigned long long id, long long dim, long long lowest) {
+  __shared__ long long first[1024];
+  long long mine = n;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    long long v = index[i];
+    const bool bad = v < lowest || v >= size;
+    if (bad && i < mine) mine = i;
+    if (v < 0) v += size;
+    const long long before = add ? table[i] : 0;
+    table[i] = bad || before == CWB_BAD_POSITION ? CWB_BAD_POSITION : before + v * stride;
+  }
+  first[threadIdx.x] = mine;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s && first[threadIdx.x + s] < first[threadIdx.x]) first[threadIdx.x] = first[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0 && first[0] < n && atomicCAS(word, 0ull, id) == 0ull) {
+    volatile unsigned long long* w = (volatile unsigned long long*)word;
+    w[1] = (unsigned long long)index[first[0]];
+    w[2] = (unsigned long long)dim;
+    w[3] = (unsigned long long)size;
+    __threadfence_system();
+  }
+}
+)CUDA";
+
+template <ErrorKind kind>
+void raiseIndexOutOfBounds(int64_t value, int64_t dim, int64_t size) {
+    fail(kind, fmt::format("index {} is out of bounds for dimension {} with size {}", value, dim, size));
+}
+
+void raiseEmbeddingOutOfRange(int64_t, int64_t, int64_t) { fail(ErrorKind::Index, "index out of range in self"); }
+
+uint64_t indexAssertionId(IndexCheck check) {
+    static const uint64_t index = cuda::registerDeviceAssertion(&raiseIndexOutOfBounds<ErrorKind::Index>);
+    static const uint64_t runtime = cuda::registerDeviceAssertion(&raiseIndexOutOfBounds<ErrorKind::Runtime>);
+    static const uint64_t embedding = cuda::registerDeviceAssertion(&raiseEmbeddingOutOfRange);
+    switch (check) {
+        case IndexCheck::Index: return index;
+        case IndexCheck::Gather: return runtime;
+        case IndexCheck::Embedding: return embedding;
+    }
+    return index;
+}
+
 }  // namespace
+
+cudagen::GeneratedKernel indexTableKernel() { return {"cwb_index_table", std::string(kBadPosition) + kTableKernel}; }
+
+void indexTablePart(const Tensor& table, const Tensor& index, int64_t size, int64_t stride, int64_t dim, IndexCheck check, bool add) {
+    if (index.dtype() != DType::Int64 || !index.isContiguous() || !table.isContiguous() || table.dtype() != DType::Int64 ||
+        index.numel() != table.numel() || index.device() != table.device())
+        fail(ErrorKind::Runtime, "CUDA index table: the index and the table must be contiguous int64 tensors of one size on one device");
+    const int64_t n = index.numel();
+    if (n == 0) return;
+    cuda::DeviceContext& context = cuda::DeviceContext::get(normalizeDevice(table.device()).index());
+    const cuda::AssertionWord word = context.assertionWord();
+    cuda::LaunchShape shape;
+    shape.blockX = kTableThreads;
+    const int64_t cap = static_cast<int64_t>(context.multiprocessorCount()) * 2;
+    shape.gridX = n <= kSingleBlockIndices ? 1u : static_cast<unsigned>(std::min((n + kTableThreads - 1) / kTableThreads, cap));
+    void* tablePointer = table.data();
+    const void* indexPointer = index.data();
+    long long count = n, bound = size, step = stride, dimension = dim, lowest = check == IndexCheck::Embedding ? 0 : -size;
+    int adding = add ? 1 : 0;
+    void* wordPointer = word.device;
+    unsigned long long id = indexAssertionId(check);
+    void* args[] = {&tablePointer, &indexPointer, &count, &bound, &step, &adding, &wordPointer, &id, &dimension, &lowest};
+    const KernelKey key = KernelKey(context, "index_table");
+    auto source = [] { return cudagen::translationUnit(indexTableKernel()); };
+    launchMemoized(context, key, source, shape, args);
+}
 
 void gatherIndexed(const Tensor& out, const Tensor& data, const IndexedAccess& access) {
     checkAccess(access, data, out, "gather");

@@ -60,6 +60,11 @@ void checkClassTargets(const Tensor& target, int64_t classes, int64_t ignoreInde
 constexpr unsigned kClassTargetThreads = 256;
 cudagen::GeneratedKernel classTargetCheckKernel();
 
+// CWB_HOST_CHECKS=1: the paths that wait for the device, kept to measure against: a CPU scalar operand copied to
+// the device (a synchronising copy) instead of filled, and CUDA index bounds read back to the host instead of
+// checked by a kernel (indexing.cpp). Read once.
+bool synchronisingHostChecks();
+
 // The device an op over these operands runs on: cuda when any defined operand is a CUDA tensor (the others
 // may only be CPU tensors of zero dims, as in PyTorch), else cpu.
 Device commonDevice(std::initializer_list<Tensor> operands);

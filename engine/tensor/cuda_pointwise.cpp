@@ -1,6 +1,7 @@
 // Pointwise CUDA kernels: copy/cast, fill, unary, binary, clamp, where, masked_fill, leaky_relu and pow with a
 // scalar exponent, all through one launcher over the generated pointwise template (any strides).
 #include <algorithm>
+#include <cstdlib>
 #include <iterator>
 #include <span>
 #include <string_view>
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cuda/device_context.h"
+#include "tensor/conversion.h"
 #include "tensor/creation.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/cuda_launch_memo.h"
@@ -23,12 +25,16 @@ bool isBroadcastScalar(const Tensor& t) {
 }
 
 // Inputs must live on the output's device; a CPU tensor broadcast from one element (a 0-dim tensor or a
-// Python number) is moved over, as PyTorch allows for CPU scalars.
+// Python number) is moved over, as PyTorch allows for CPU scalars. Its value is read on the host and written by a
+// fill kernel, which the stream orders like any launch: a copy from pageable host memory waits for the device
+// (copyHostToDevice synchronises), and `x + 1` would stall the stream (the embedding backward's index arithmetic
+// did so 8 times a training step). CWB_HOST_CHECKS=1 copies as before (cuda_kernels.h).
 Tensor onDeviceOf(const Tensor& t, Device device) {
     if (t.device() == device) return t;
     if (t.device().isCpu() && isBroadcastScalar(t)) {
         Tensor element = empty({}, t.dtype(), device);
-        backendFor(device).copyFromHost(element.data(), t.data(), t.itemBytes(), device.index());
+        if (isComplex(t.dtype()) || synchronisingHostChecks()) backendFor(device).copyFromHost(element.data(), t.data(), t.itemBytes(), device.index());
+        else fill(element, item(t));
         return element.asStrided(t.sizes(), Shape(t.sizes().size(), 0), element.storageOffset());
     }
     deviceMismatch(device, t.device());
@@ -125,6 +131,14 @@ std::string opName(const char* family, int op) { return fmt::format("{}{}", fami
 constexpr int64_t kOnlyForm = 0;
 
 }  // namespace
+
+bool synchronisingHostChecks() {
+    static const bool on = [] {
+        const char* value = std::getenv("CWB_HOST_CHECKS");
+        return value != nullptr && *value != '\0' && std::string_view(value) != "0";
+    }();
+    return on;
+}
 
 void deviceMismatch(Device a, Device b) {
     fail(ErrorKind::Runtime, fmt::format("Expected all tensors to be on the same device, but found at least two devices, {} and {}!",

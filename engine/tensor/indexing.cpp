@@ -117,8 +117,10 @@ struct IndexLayout {
 };
 
 // The index values as int64 on `device`, negatives wrapped; `kind` of error (IndexError for x[idx], RuntimeError for
-// gather) for a value outside [-size, size). On the
-// host the first such value is named; on a CUDA device the smallest or largest (one read of both back).
+// gather) for a value outside [-size, size). On the host the first such value is named. On a CUDA device the values
+// stay as they are, unchecked: the kernel that makes the position table from them (cudaops::indexTablePart) checks and
+// wraps them on the device, so nothing waits for it; with CWB_HOST_CHECKS=1 they are checked here as before, the
+// smallest or largest named (one read of both back, a synchronisation).
 Tensor wrappedIndex(const Tensor& index, int64_t size, size_t dim, Device device, ErrorKind kind = ErrorKind::Index) {
     auto outOfBounds = [&](int64_t v) {
         fail(kind, fmt::format("index {} is out of bounds for dimension {} with size {}", v, dim, size));
@@ -132,7 +134,7 @@ Tensor wrappedIndex(const Tensor& index, int64_t size, size_t dim, Device device
         return fromInts(values, index.sizes());
     }
     const Tensor onDevice = to(index, DType::Int64, device);
-    if (onDevice.numel() == 0) return onDevice;
+    if (onDevice.numel() == 0 || !cudaops::synchronisingHostChecks()) return onDevice;
     for (int64_t v : toInts(stack({minAll(onDevice), maxAll(onDevice)})))
         if (v < -size || v >= size) outOfBounds(v);
     return where(lt(onDevice, int64_t{0}), add(onDevice, size), onDevice);
@@ -179,14 +181,26 @@ Tensor positionsFor(const Tensor& x, const IndexLayout& l) {
 }
 
 // The same positions for the CUDA kernels: the indexed part as a table over the index shape (on the device), the
-// rest as x's strides of the dims not indexed (cuda_kernels.h's IndexedAccess).
+// rest as x's strides of the dims not indexed (cuda_kernels.h's IndexedAccess). One kernel per index tensor makes
+// the table, checking its bounds on the device.
 cudaops::IndexedAccess accessFor(const Tensor& x, const IndexLayout& l) {
     cudaops::IndexedAccess access;
     access.sizes = l.outShape;
     access.dataStrides.assign(l.outShape.size(), 0);
     access.tableStrides.assign(l.outShape.size(), 0);
-    Tensor table = zeros(l.indexShape, TensorOptions{DType::Int64, x.device(), false});
-    for (size_t k = 0; k < l.wrapped.size(); ++k) addInPlace(table, mul(l.wrapped[k], Scalar(x.strides()[l.indexed[k]])));
+    Tensor table;
+    if (cudaops::synchronisingHostChecks()) {
+        // (checked and wrapped on the host already: wrappedIndex)
+        table = zeros(l.indexShape, TensorOptions{DType::Int64, x.device(), false});
+        for (size_t k = 0; k < l.wrapped.size(); ++k) addInPlace(table, mul(l.wrapped[k], Scalar(x.strides()[l.indexed[k]])));
+    } else {
+        table = empty(l.indexShape, DType::Int64, x.device());
+        for (size_t k = 0; k < l.wrapped.size(); ++k) {
+            const size_t d = l.indexed[k];
+            cudaops::indexTablePart(table, contiguous(expandTo(l.wrapped[k], l.indexShape)), x.sizes()[d], x.strides()[d],
+                                    static_cast<int64_t>(d), cudaops::IndexCheck::Index, k > 0);
+        }
+    }
     const Shape tableStrides = contiguousStrides(l.indexShape);
     for (size_t i = 0; i < l.indexShape.size(); ++i) access.tableStrides[l.insertAt + i] = tableStrides[i];
     for (auto [xDim, outDim] : l.restPlacement) access.dataStrides[outDim] = x.strides()[xDim];
@@ -292,7 +306,13 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
         access.dataStrides = x.strides();
         access.dataStrides[static_cast<size_t>(d)] = 0;
         const Tensor wrapped = wrappedIndex(index, x.size(d), static_cast<size_t>(d), x.device(), ErrorKind::Runtime);
-        access.table = contiguous(mul(wrapped, Scalar(x.strides()[static_cast<size_t>(d)])));
+        if (cudaops::synchronisingHostChecks()) {
+            access.table = contiguous(mul(wrapped, Scalar(x.strides()[static_cast<size_t>(d)])));
+        } else {
+            access.table = empty(index.sizes(), DType::Int64, x.device());
+            cudaops::indexTablePart(access.table, contiguous(wrapped), x.size(d), x.strides()[static_cast<size_t>(d)], d, cudaops::IndexCheck::Gather,
+                                    false);
+        }
         access.tableStrides = contiguousStrides(index.sizes());
         Tensor out = empty(index.sizes(), x.dtype(), x.device());
         cudaops::gatherIndexed(out, x, access);
@@ -321,6 +341,19 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
             o[i] = base[offset];
         }
     });
+    return out;
+}
+
+Tensor embeddingRowsOnCuda(const Tensor& weight, const Tensor& indices) {
+    const Tensor flat = contiguous(to(reshape(indices, {-1}), DType::Int64, weight.device()));
+    cudaops::IndexedAccess access;
+    access.sizes = {flat.numel(), weight.size(1)};
+    access.dataStrides = {0, weight.strides()[1]};
+    access.tableStrides = {1, 0};
+    access.table = empty(flat.sizes(), DType::Int64, weight.device());
+    cudaops::indexTablePart(access.table, flat, weight.size(0), weight.strides()[0], 0, cudaops::IndexCheck::Embedding, false);
+    Tensor out = empty(access.sizes, weight.dtype(), weight.device());
+    cudaops::gatherIndexed(out, weight, access);
     return out;
 }
 

@@ -38,6 +38,10 @@ Tensor advancedIndex(const Tensor& x, const std::vector<Tensor>& indices);
 void indexPut(const Tensor& x, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate = false);
 
 Tensor indexSelect(const Tensor& x, int64_t dim, const Tensor& index);
+// embedding's rows on CUDA: [indices.numel(), weight.size(1)], weight a 2-D CUDA tensor; an index outside [0, rows)
+// raises IndexError "index out of range in self" at the device's next synchronisation (checked by the kernel that
+// makes the position table, not read back).
+Tensor embeddingRowsOnCuda(const Tensor& weight, const Tensor& indices);
 Tensor gather(const Tensor& x, int64_t dim, const Tensor& index);
 // (count, ndim) int64 coordinates of the non-zero elements, row-major order.
 Tensor nonzero(const Tensor& x);

@@ -315,12 +315,14 @@ Tensor embedding(const Tensor& indices, const Tensor& weight, std::optional<int6
                                              "Long, Int; but got torch.{}Tensor instead (while checking arguments for embedding)",
                                              dtypeKernelName(indices.dtype())));
     if (weight.dim() != 2) fail(ErrorKind::Runtime, "'weight' must be 2-D");
-    // The smallest and largest index decide (on CUDA one read of both back, not every index on the host).
+    Shape outShape = indices.sizes();
+    outShape.push_back(weight.sizes()[1]);
+    // On CUDA the kernel that makes the rows' positions checks them (raised at the next synchronisation) unless
+    // CWB_HOST_CHECKS=1; otherwise the smallest and largest index decide (on CUDA one read of both back).
+    if (cudaops::onCuda(weight) && !cudaops::synchronisingHostChecks()) return reshape(embeddingRowsOnCuda(weight, indices), outShape);
     if (indices.numel() > 0)
         for (int64_t index : toInts(stack({minAll(indices), maxAll(indices)})))
             if (index < 0 || index >= weight.sizes()[0]) fail(ErrorKind::Index, "index out of range in self");
-    Shape outShape = indices.sizes();
-    outShape.push_back(weight.sizes()[1]);
     return reshape(indexSelect(weight, 0, reshape(indices, {-1})), outShape);
 }
 

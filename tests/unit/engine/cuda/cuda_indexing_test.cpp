@@ -1,6 +1,6 @@
 // The indexing ops on CUDA tensors run device kernels (engine/tensor/cuda_indexing.cpp) and equal the CPU ops:
 // gather, advanced indexing, index_select, embedding, index_put_ with and without accumulation in every dtype, the
-// losses' label lookups; out-of-range indices raise the CPU's errors. Skipped where no CUDA device is present.
+// losses' label lookups; out-of-range indices raise the CPU's errors (at the next synchronisation). Skipped where no CUDA device is present.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -82,7 +82,10 @@ TEST_F(CudaIndexing, EmbeddingAtLanguageModelShape) {
     const Tensor weight = randn({5000, 96});
     const Tensor tokens = ints(0, 5000, {4, 256});
     expectSame("embedding", embedding(tokens, weight), embedding(onGpu(tokens), onGpu(weight)));
-    EXPECT_EQ(errorOf([&] { embedding(onGpu(ints(5000, 5001, {3})), onGpu(weight)); }), "index out of range in self");
+    EXPECT_EQ(errorOf([&] { (void)toDoubles(embedding(onGpu(ints(5000, 5001, {3})), onGpu(weight))); }), "index out of range in self");
+    EXPECT_EQ(errorOf([&] { (void)toDoubles(embedding(onGpu(fromInts({3, -1}, {2})), onGpu(weight))); }), "index out of range in self");
+    const Tensor int32Tokens = to(tokens, DType::Int32);
+    expectSame("embedding of int32 indices", embedding(int32Tokens, weight), embedding(onGpu(int32Tokens), onGpu(weight)));
 }
 
 TEST_F(CudaIndexing, IndexPutAccumulatesDuplicatesInEveryDtype) {
@@ -120,7 +123,12 @@ TEST_F(CudaIndexing, IndexPutAssignsAndBroadcastsValues) {
     indexPut(want, {distinct}, values);
     indexPut(onDevice, {onGpu(distinct)}, onGpu(values));
     expectSame("index_put_ transposed", want, onDevice);
-    EXPECT_EQ(errorOf([&] { indexPut(onGpu(x), {onGpu(ints(6, 7, {1}))}, onGpu(row)); }),
+    // checked on the device: raised at the next copy to the host (device_assertions_test.cpp)
+    EXPECT_EQ(errorOf([&] {
+                  const Tensor target = onGpu(x);
+                  indexPut(target, {onGpu(ints(6, 7, {1}))}, onGpu(row));
+                  (void)toDoubles(target);
+              }),
               "index 6 is out of bounds for dimension 0 with size 6");
 }
 
