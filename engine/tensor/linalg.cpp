@@ -224,24 +224,24 @@ void checkSameDType(const Tensor& a, const Tensor& b, const char* what) {
     if (normalizeDevice(a.device()) != normalizeDevice(b.device())) cudaops::deviceMismatch(a.device(), b.device());
 }
 
+/// A switch that is on unless its environment variable is "0".
+bool switchedOn(const char* name) {
+    const char* setting = std::getenv(name);
+    return !setting || std::string_view(setting) != "0";
+}
+
 }  // namespace
 
 bool cpuBiasFusesInProduct(DType dtype, int64_t m, int64_t n, int64_t k) {
-    // CWB_CPU_BIAS_FUSION=0 keeps the product and a separate bias add (to compare the two).
-    static const bool enabled = [] {
-        const char* setting = std::getenv("CWB_CPU_BIAS_FUSION");
-        return !setting || std::string_view(setting) != "0";
-    }();
-    return enabled && m > 0 && n > 0 && k > 0 && (dtype == DType::Float32 || dtype == DType::BFloat16) &&
+    // CWB_CPU_BIAS_FUSION=0 keeps the product and a separate bias add (to compare the two). Read at each call, not
+    // once: a process that sets it between compiles (the script tests' `# env:`) gets what it set; the lowered graph,
+    // part of the FX graph cache key, records which form was chosen.
+    return switchedOn("CWB_CPU_BIAS_FUSION") && m > 0 && n > 0 && k > 0 && (dtype == DType::Float32 || dtype == DType::BFloat16) &&
            cpuGemmLibrary(dtype, 1, m, n, k) == CpuGemmLibrary::OneDnn;
 }
 
 bool cpuActivationFusesInProduct(DType dtype, int64_t m, int64_t n, int64_t k) {
-    static const bool enabled = [] {
-        const char* setting = std::getenv("CWB_CPU_EPILOGUE_FUSION");
-        return !setting || std::string_view(setting) != "0";
-    }();
-    return enabled && cpuBiasFusesInProduct(dtype, m, n, k);
+    return switchedOn("CWB_CPU_EPILOGUE_FUSION") && cpuBiasFusesInProduct(dtype, m, n, k);
 }
 
 Tensor mm(const Tensor& a, const Tensor& b) {
