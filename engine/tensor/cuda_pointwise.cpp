@@ -34,7 +34,7 @@ Tensor onDeviceOf(const Tensor& t, Device device) {
     if (t.device().isCpu() && isBroadcastScalar(t)) {
         Tensor element = empty({}, t.dtype(), device);
         if (isComplex(t.dtype()) || synchronisingHostChecks()) backendFor(device).copyFromHost(element.data(), t.data(), t.itemBytes(), device.index());
-        else fill(element, item(t));
+        else fill(element, item(t.asStrided({}, {}, t.storageOffset())));  // (t may be that element expanded)
         return element.asStrided(t.sizes(), Shape(t.sizes().size(), 0), element.storageOffset());
     }
     deviceMismatch(device, t.device());
