@@ -408,6 +408,7 @@ vm::ValueList CompiledGraph::runPlain(vm::Interpreter& vm, const vm::ValueList& 
             }
             if (s.kind == ScheduleStep::Kind::Kernel) launchKernel(static_cast<size_t>(s.index), tensors, symbols);
             else tensors[static_cast<size_t>(s.index)] = runExtern(vm, s.index, tensors, symbols, layouts);
+            if (timer) timer->finish();
         }
         if (nanAsserts_) assertFinite(s, tensors);
         for (int id : freeAfter_[step]) tensors[static_cast<size_t>(id)] = tensor::Tensor();

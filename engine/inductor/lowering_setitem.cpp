@@ -241,7 +241,7 @@ LValue copyThenSetItem(Lowering& lowering, const fx::Node& node) {
 /// torch.index_put(zeros, indices, values, accumulate), embedding's backward (aot/derivative_rules.cpp): an extern
 /// that makes its zeros and scatters into them in place, where the eager functional op copies its first operand (for
 /// GPT-2's token embedding, a kernel writing 154 MB of float32 zeros, then a copy of them). Static sizes only; any
-/// other first operand runs the eager op. CWB_INDEX_PUT_COPIES_ZEROS=1 lowers it as before.
+/// other first operand, or zeros something else reads or writes, runs the eager op. CWB_INDEX_PUT_COPIES_ZEROS=1 lowers it as before.
 std::optional<LValue> indexPutIntoZeros(Lowering& lowering, const fx::Node& node) {
     static const bool off = [] {
         const char* value = std::getenv("CWB_INDEX_PUT_COPIES_ZEROS");
@@ -250,6 +250,9 @@ std::optional<LValue> indexPutIntoZeros(Lowering& lowering, const fx::Node& node
     if (off || nodeIsInPlace(node) || node.args.size() < 3 || node.args.size() > 4 || !node.kwargs.empty() || node.args[0].kind != fx::Arg::Kind::NodeRef) return std::nullopt;
     const std::string base = nodeOpName(*node.args[0].node);
     if (base != "new_zeros" && base != "zeros" && base != "zeros_like") return std::nullopt;
+    // Only when the index_put is the zeros' one reader: an in-place op on them before it (z.add_(1), z[0] = 2) is
+    // another reader in the graph, and fresh zeros would drop what it wrote.
+    if (lowering.soleUser(*node.args[0].node) != &node) return std::nullopt;
     const fx::Arg& indexList = node.args[1];
     if (indexList.kind != fx::Arg::Kind::List && indexList.kind != fx::Arg::Kind::Tuple) return std::nullopt;
     bool accumulate = false;

@@ -13,12 +13,14 @@ namespace eng::inductor {
 /// Whether CWB_PROFILE_STEPS is set (to anything but "0"), read once.
 bool stepProfilingEnabled();
 
-/// Times one step from construction to destruction, the device synchronised at both ends, and adds it to the
+/// Times one step from construction to finish(), the device synchronised at both ends, and adds it to the
 /// process's table under `label` (a kernel name or `extern <op>`, with its result's dtype and sizes).
 class StepTimer {
 public:
     StepTimer(const tensor::Device& device, std::string label);
-    ~StepTimer();
+    /// Synchronises and records the step; raises what the step's kernels asserted on the device (a bad index), which
+    /// a destructor could only swallow. A step that raised before it is not recorded.
+    void finish();
     StepTimer(const StepTimer&) = delete;
     StepTimer& operator=(const StepTimer&) = delete;
 
