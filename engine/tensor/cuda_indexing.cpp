@@ -143,7 +143,7 @@ void checkAccess(const IndexedAccess& access, const Tensor& data, const Tensor& 
 }
 
 // table[i] = (or += with add) index[i] wrapped into [0, size), times stride, for i < n; an index outside [lowest,
-// size) (lowest -size, or 0 for embedding) makes its entry CWB_BAD_POSITION (and keeps it so through later parts) and is recorded in the device's
+// size) (lowest -size, or 0 for embedding and gather, which PyTorch does not wrap) makes its entry CWB_BAD_POSITION (and keeps it so through later parts) and is recorded in the device's
 // assertion word with dim and size. The first bad position is the one named: one block reduces it, or (more than
 // kSingleBlockIndices entries) one per block, the first failing block winning.
 constexpr int64_t kTableThreads = 1024, kSingleBlockIndices = int64_t{1} << 16;
@@ -213,7 +213,7 @@ void indexTablePart(const Tensor& table, const Tensor& index, int64_t size, int6
     shape.gridX = n <= kSingleBlockIndices ? 1u : static_cast<unsigned>(std::min((n + kTableThreads - 1) / kTableThreads, cap));
     void* tablePointer = table.data();
     const void* indexPointer = index.data();
-    long long count = n, bound = size, step = stride, dimension = dim, lowest = check == IndexCheck::Embedding ? 0 : -size;
+    long long count = n, bound = size, step = stride, dimension = dim, lowest = check == IndexCheck::Index ? -size : 0;
     int adding = add ? 1 : 0;
     void* wordPointer = word.device;
     unsigned long long id = indexAssertionId(check);

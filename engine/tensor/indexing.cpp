@@ -121,14 +121,16 @@ struct IndexLayout {
 // stay as they are, unchecked: the kernel that makes the position table from them (cudaops::indexTablePart) checks and
 // wraps them on the device, so nothing waits for it; with CWB_HOST_CHECKS=1 they are checked here as before, the
 // smallest or largest named (one read of both back, a synchronisation).
-Tensor wrappedIndex(const Tensor& index, int64_t size, size_t dim, Device device, ErrorKind kind = ErrorKind::Index) {
+// negativesWrap false: gather's rule (PyTorch raises for a negative index there instead of counting from the end).
+Tensor wrappedIndex(const Tensor& index, int64_t size, size_t dim, Device device, ErrorKind kind = ErrorKind::Index, bool negativesWrap = true) {
+    const int64_t lowest = negativesWrap ? -size : 0;
     auto outOfBounds = [&](int64_t v) {
         fail(kind, fmt::format("index {} is out of bounds for dimension {} with size {}", v, dim, size));
     };
     if (device.isCpu()) {
         std::vector<int64_t> values = toInts(index);
         for (int64_t& v : values) {
-            if (v < -size || v >= size) outOfBounds(v);
+            if (v < lowest || v >= size) outOfBounds(v);
             if (v < 0) v += size;
         }
         return fromInts(values, index.sizes());
@@ -136,7 +138,7 @@ Tensor wrappedIndex(const Tensor& index, int64_t size, size_t dim, Device device
     const Tensor onDevice = to(index, DType::Int64, device);
     if (onDevice.numel() == 0 || !cudaops::synchronisingHostChecks()) return onDevice;
     for (int64_t v : toInts(stack({minAll(onDevice), maxAll(onDevice)})))
-        if (v < -size || v >= size) outOfBounds(v);
+        if (v < lowest || v >= size) outOfBounds(v);
     return where(lt(onDevice, int64_t{0}), add(onDevice, size), onDevice);
 }
 
@@ -305,7 +307,7 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
         access.sizes = index.sizes();
         access.dataStrides = x.strides();
         access.dataStrides[static_cast<size_t>(d)] = 0;
-        const Tensor wrapped = wrappedIndex(index, x.size(d), static_cast<size_t>(d), x.device(), ErrorKind::Runtime);
+        const Tensor wrapped = wrappedIndex(index, x.size(d), static_cast<size_t>(d), x.device(), ErrorKind::Runtime, false);
         if (cudaops::synchronisingHostChecks()) {
             access.table = contiguous(mul(wrapped, Scalar(x.strides()[static_cast<size_t>(d)])));
         } else {
@@ -331,9 +333,9 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
                 remaining %= strides[k];
                 if (static_cast<int64_t>(k) == d) {
                     const int64_t v = idx[static_cast<size_t>(i)];
-                    if (v < -x.sizes()[k] || v >= x.sizes()[k])
+                    if (v < 0 || v >= x.sizes()[k])  // (no wrap: PyTorch's gather raises for negatives)
                         fail(ErrorKind::Runtime, fmt::format("index {} is out of bounds for dimension {} with size {}", v, d, x.sizes()[k]));
-                    offset += (v < 0 ? v + x.sizes()[k] : v) * x.strides()[k];
+                    offset += v * x.strides()[k];
                 } else {
                     offset += coordinate * x.strides()[k];
                 }
