@@ -217,12 +217,23 @@ void CaptureEngine::replaySideEffects(const CacheEntry& entry, const vm::ValueLi
     // Every new value first, then the writes: a value read from a source must not see an earlier write.
     std::vector<vm::Value> values;
     for (const SideEffect& e : entry.sideEffects)
-        values.push_back(e.kind == SideEffect::Kind::DictDelete || e.kind == SideEffect::Kind::DelAttr ? vm::Value()
-                                                                                                          : rebuild(e.value, outputs, view, globals));
+        if (e.kind == SideEffect::Kind::SetMethod) {
+            // The set itself, found before any write (a later store may rebind the name that reached it).
+            std::optional<vm::Value> set = readSource(vm_, *e.target, view, globals);
+            if (!set || !set->is(vm::Kind::Set)) vm::raise("RuntimeError", "torch.compile: set " + e.target->str() + " is gone");
+            values.push_back(*set);
+        } else {
+            values.push_back(e.kind == SideEffect::Kind::DictDelete || e.kind == SideEffect::Kind::DelAttr ? vm::Value()
+                                                                                                              : rebuild(e.value, outputs, view, globals));
+        }
     for (size_t i = 0; i < entry.sideEffects.size(); ++i) {
         const SideEffect& e = entry.sideEffects[i];
         if (e.kind == SideEffect::Kind::SetGlobal) {
             globals[e.name] = std::move(values[i]);
+            continue;
+        }
+        if (e.kind == SideEffect::Kind::SetMethod) {
+            vm_.call(vm_.getAttr(values[i], e.name), e.key.as<vm::TupleObject>().items);  // set.add(3), as the trace ran it
             continue;
         }
         std::optional<vm::Value> target = readSource(vm_, *e.target, view, globals);
@@ -244,7 +255,8 @@ void CaptureEngine::replaySideEffects(const CacheEntry& entry, const vm::ValueLi
                 if (e.kind == SideEffect::Kind::DictSet) target->as<vm::DictObject>().set(e.key, std::move(values[i]));
                 else target->as<vm::DictObject>().erase(e.key);
                 break;
-            case SideEffect::Kind::SetGlobal: break;
+            case SideEffect::Kind::SetGlobal:
+            case SideEffect::Kind::SetMethod: break;
         }
     }
 }

@@ -1,8 +1,11 @@
 // Hashing and equality of keys in a trace: sets the trace makes (Dynamo's SetVariable), user objects as keys, and
 // user classes' __eq__ / __hash__, which the interpreter would run unseen by the trace when a dict or set operation
 // on trace-time values hashes or compares one: the trace installs its own InstanceProtocol (vm/value.h) that breaks
-// the graph there, with Dynamo's reason for an overridden __hash__.
+// the graph there, with Dynamo's reason for an overridden __hash__. Changes to a set from outside the frame (add,
+// discard, remove, update, clear) run on it while tracing and are replayed on it after the graph (side effects).
 #include <fmt/core.h>
+
+#include <set>
 
 #include "capture/symbolic_eval.h"
 #include "capture/tracer.h"
@@ -125,6 +128,73 @@ void Tracer::checkObjectKey(const VarRef& key) {
     // An object the trace made is keyed by identity unless its class hashes it itself.
     const vm::ClassObject& cls = *key->value.as<vm::InstanceObject>().cls;
     if (userDunder(cls, "__hash__")) TraceTimeProtocol::overriddenHash(*this, cls);
+}
+
+namespace {
+/// A set element whose equality and hash are Python's own and whose value cannot change: what a guard on the set's
+/// contents pins, and what a replayed add/discard can pass again.
+bool plainConstant(const vm::Value& v) {
+    switch (v.kind()) {
+        case vm::Kind::None:
+        case vm::Kind::Bool:
+        case vm::Kind::Int:
+        case vm::Kind::Float:
+        case vm::Kind::Str: return true;
+        case vm::Kind::Tuple:
+            for (const vm::Value& item : v.as<vm::TupleObject>().items)
+                if (!plainConstant(item)) return false;
+            return true;
+        default: return false;
+    }
+}
+}  // namespace
+
+std::optional<VarRef> Tracer::callOutsideSetMutator(const VarRef& self, const std::string& name, const std::vector<VarRef>& args,
+                                                    const std::vector<std::pair<std::string, VarRef>>& kwargs) {
+    // pop() is left out: which element it takes follows the set's order, which the contents guard does not pin.
+    static const std::set<std::string> kMutators = {"add", "discard", "remove", "update", "clear"};
+    if (self->kind != Variable::Kind::Python || !self->source || self->fresh || !self->value.is(vm::Kind::Set) ||
+        self->value.as<vm::SetObject>().frozen || !kMutators.contains(name) || !kwargs.empty() || !allConstant(args, kwargs))
+        return std::nullopt;
+    const vm::Value& set = self->value;
+    for (const vm::Value& item : set.as<vm::SetObject>().items)
+        if (!plainConstant(item)) return std::nullopt;
+    // The arguments as the replay passes them: update's iterables copied into tuples (a list may change later).
+    vm::ValueList replayed;
+    for (const VarRef& a : args) {
+        const vm::Value& v = exampleOf(a);
+        if (name != "update") {
+            if (!plainConstant(v)) return std::nullopt;
+            replayed.push_back(v);
+            continue;
+        }
+        const vm::ValueList* items = v.is(vm::Kind::Set)     ? &v.as<vm::SetObject>().items
+                                     : v.is(vm::Kind::List)  ? &v.as<vm::ListObject>().items
+                                     : v.is(vm::Kind::Tuple) ? &v.as<vm::TupleObject>().items
+                                                             : nullptr;
+        if (!items) return std::nullopt;
+        for (const vm::Value& item : *items)
+            if (!plainConstant(item)) return std::nullopt;
+        replayed.push_back(vm::makeTuple(*items));
+    }
+    for (const VarRef& a : args) argOf(a);
+    // Dynamo guards the set's contents (G['s'] == {1, 2}): the changes replay onto the same set on every call.
+    guardValue(self);
+    if (!setContentsBeforeTrace(set)) mutatedSets_.emplace_back(set, set.as<vm::SetObject>().items);
+    vm::Value result = vm_.call(vm_.getAttr(set, name), replayed);  // remove() of a missing element raises here, as eagerly
+    ++effectWrites_;
+    effects_.push_back(PendingEffect{SideEffect::Kind::SetMethod, set.object().get(), self->source, name, vm::makeTuple(std::move(replayed)), nullptr});
+    return constant(result);
+}
+
+void Tracer::restoreChangedSets() {
+    for (auto& [set, before] : mutatedSets_) set.as<vm::SetObject>().items = before;
+}
+
+const vm::ValueList* Tracer::setContentsBeforeTrace(const vm::Value& set) const {
+    for (const auto& [real, before] : mutatedSets_)
+        if (real.identical(set)) return &before;
+    return nullptr;
 }
 
 }  // namespace eng::capture

@@ -472,6 +472,8 @@ VarRef Tracer::callFunction(TraceFrame& frame, const VarRef& callable, std::vect
         // (enumerate/zip/reversed/list/tuple rebuild their items through the trace, closures included.)
         static const std::set<std::string> kItemwise = {"sorted", "enumerate", "zip", "reversed", "list", "tuple", "len"};
         if (!kItemwise.contains(name) && madeClosureIn(all)) breakOnClosureArgument(*this, value);
+        if (callable->self)
+            if (std::optional<VarRef> changed = callOutsideSetMutator(callable->self, name, args, kwargs)) return *changed;
         if (callable->self && (readOnlyMethod(vm_, callable->self->value, name) || ownSetMutator(*callable->self, name)) &&
             allConstant(args, kwargs)) {
             // A method that only reads a constant (cls.__dataclass_fields__.values(), "-".join(names)): folded.

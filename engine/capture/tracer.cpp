@@ -248,7 +248,8 @@ void Tracer::guardValue(const VarRef& v) {
                 // global set between calls recompiles.
                 g.kind = GuardKind::EqualsMatch;
                 auto snapshot = std::make_shared<vm::SetObject>();
-                snapshot->items = value.as<vm::SetObject>().items;
+                const vm::ValueList* before = setContentsBeforeTrace(value);  // the trace may have changed it already
+                snapshot->items = before ? *before : value.as<vm::SetObject>().items;
                 g.expected = vm::Value(snapshot);
                 break;
             }

@@ -152,6 +152,7 @@ struct SideEffect {
         DictSet,       // target[key] = value
         DictDelete,    // del target[key]
         DelAttr,       // delattr(target, name)
+        SetMethod,     // target.<name>(*key): a changing method of a set from outside the frame (add, discard, ...)
     };
     Kind kind = Kind::SetAttr;
     SourceRef target;
@@ -373,6 +374,16 @@ public:
     /// nullopt for other callables.
     std::optional<VarRef> constructDictSubclass(const VarRef& callable, std::vector<VarRef>& args,
                                                 std::vector<std::pair<std::string, VarRef>>& kwargs);
+    /// A changing method (add/discard/remove/update/clear) of a set of plain constants from outside the frame:
+    /// Dynamo's SetVariable side effect. It runs on the real set now (every read of the set, through any source,
+    /// sees it; trace() puts the contents back when it ends) and is replayed on it after the graph; nullopt where it
+    /// does not apply (the caller breaks as before).
+    std::optional<VarRef> callOutsideSetMutator(const VarRef& self, const std::string& name, const std::vector<VarRef>& args,
+                                                const std::vector<std::pair<std::string, VarRef>>& kwargs);
+    /// The contents a set from outside the frame had before the trace changed it; nullptr for one it left alone.
+    const vm::ValueList* setContentsBeforeTrace(const vm::Value& set) const;
+    /// Puts back the contents of every set callOutsideSetMutator changed (the trace is over).
+    void restoreChangedSets();
     /// Whether every positional and keyword argument is a trace-time constant.
     bool allConstant(const std::vector<VarRef>& args, const std::vector<std::pair<std::string, VarRef>>& kwargs);
     /// `callee` run now on the arguments' example values (a constructor of constants made at trace time).
@@ -520,6 +531,7 @@ private:
     std::vector<InputBinding> inputs_;
     std::vector<GuardSpec> guards_;
     std::map<std::string, VarRef> sourceCache_;
+    std::vector<std::pair<vm::Value, vm::ValueList>> mutatedSets_;  // outside sets the trace changed, and their contents before
     std::vector<VarRef> tensorInputs_;    // tensors read from sources, one variable per object (Dynamo's DUPLICATE_INPUT)
     std::vector<VarRef> distinctInputs_;  // those the trace relies on being distinct objects
     std::map<std::string, VarRef> symbolVars_;  // a symbol's variable (s0: an input's size or an int argument)

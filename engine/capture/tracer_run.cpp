@@ -27,6 +27,8 @@ TraceResult Tracer::trace(const vm::Frame& frame) {
     } restoreGradMode{vm_};
     // So does autocast's state, which a traced `with torch.autocast(...)` sets for the body's example ops.
     const tensor::AutocastStatesRestore restoreAutocast;
+    // Sets from outside the frame that the trace changed (callOutsideSetMutator) get their contents back.
+    struct SetContentsRestore { Tracer& tracer; ~SetContentsRestore() { tracer.restoreChangedSets(); } } restoreSets{*this};
     // A user __eq__/__hash__ that dict and set operations on trace-time values would run breaks the graph instead.
     const std::unique_ptr<vm::InstanceProtocol> traceTimeProtocol = traceTimeInstanceProtocol(*this);
     const vm::InstanceProtocolScope noUntracedUserCode(traceTimeProtocol.get());
