@@ -11,6 +11,7 @@
 #include "tensor/cuda_kernels.h"
 #include "tensor/cuda_launch_memo.h"
 #include "tensor/error.h"
+#include "tensor/indexing.h"
 
 namespace eng::tensor::cudaops {
 
@@ -143,8 +144,9 @@ void checkAccess(const IndexedAccess& access, const Tensor& data, const Tensor& 
 }
 
 // table[i] = (or += with add) index[i] wrapped into [0, size), times stride, for i < n; an index outside [lowest,
-// size) (lowest -size, or 0 for embedding and gather, which PyTorch does not wrap) makes its entry CWB_BAD_POSITION (and keeps it so through later parts) and is recorded in the device's
-// assertion word with dim and size. The first bad position is the one named: one block reduces it, or (more than
+// size) (lowest -size for indexing, 0 for embedding and gather, which PyTorch does not wrap) makes its entry
+// CWB_BAD_POSITION (and keeps it so through later parts) and is recorded in the device's assertion word with dim and
+// size. The first bad position is the one named: one block reduces it, or (more than
 // kSingleBlockIndices entries) one per block, the first failing block winning.
 constexpr int64_t kTableThreads = 1024, kSingleBlockIndices = int64_t{1} << 16;
 constexpr const char* kTableKernel = R"CUDA(
@@ -178,7 +180,7 @@ extern "C" __global__ void cwb_index_table(long long* table, const long long* in
 
 template <ErrorKind kind>
 void raiseIndexOutOfBounds(int64_t value, int64_t dim, int64_t size) {
-    fail(kind, fmt::format("index {} is out of bounds for dimension {} with size {}", value, dim, size));
+    failIndexOutOfBounds(kind, value, dim, size);
 }
 
 void raiseEmbeddingOutOfRange(int64_t, int64_t, int64_t) { fail(ErrorKind::Index, "index out of range in self"); }

@@ -18,8 +18,8 @@ struct IndexedAccess {
 // out (access.sizes, data's dtype) = the data at each position.
 void gatherIndexed(const Tensor& out, const Tensor& data, const IndexedAccess& access);
 // Which bounds an index table checks, and the error it raises: Index [-size, size), IndexError "index V is out of
-// bounds for dimension D with size S" (PyTorch's CPU message); Gather the same as a RuntimeError; Embedding [0,
-// size), IndexError "index out of range in self".
+// bounds for dimension D with size S" (PyTorch's CPU message); Gather [0, size), the same as a RuntimeError;
+// Embedding [0, size), IndexError "index out of range in self".
 enum class IndexCheck { Index, Gather, Embedding };
 // Builds (add false) or adds to (add true) the position table from one index tensor (int64, contiguous, the
 // table's element count, on its device): table[i] (+)= wrap(index[i]) * stride. Bounds are checked by the kernel:

@@ -15,6 +15,10 @@
 
 namespace eng::tensor {
 
+void failIndexOutOfBounds(ErrorKind kind, int64_t value, int64_t dim, int64_t size) {
+    fail(kind, fmt::format("index {} is out of bounds for dimension {} with size {}", value, dim, size));
+}
+
 namespace {
 
 // The start of x's storage (the positions count from there), through Tensor::data(): a deferred result is filled
@@ -117,16 +121,14 @@ struct IndexLayout {
 };
 
 // The index values as int64 on `device`, negatives wrapped; `kind` of error (IndexError for x[idx], RuntimeError for
-// gather) for a value outside [-size, size). On the host the first such value is named. On a CUDA device the values
+// gather) for a value outside [-size, size) ([0, size) without negativesWrap: gather's rule, PyTorch raises for a
+// negative index there instead of counting from the end). On the host the first such value is named. On a CUDA device the values
 // stay as they are, unchecked: the kernel that makes the position table from them (cudaops::indexTablePart) checks and
 // wraps them on the device, so nothing waits for it; with CWB_HOST_CHECKS=1 they are checked here as before, the
 // smallest or largest named (one read of both back, a synchronisation).
-// negativesWrap false: gather's rule (PyTorch raises for a negative index there instead of counting from the end).
 Tensor wrappedIndex(const Tensor& index, int64_t size, size_t dim, Device device, ErrorKind kind = ErrorKind::Index, bool negativesWrap = true) {
     const int64_t lowest = negativesWrap ? -size : 0;
-    auto outOfBounds = [&](int64_t v) {
-        fail(kind, fmt::format("index {} is out of bounds for dimension {} with size {}", v, dim, size));
-    };
+    auto outOfBounds = [&](int64_t v) { failIndexOutOfBounds(kind, v, static_cast<int64_t>(dim), size); };
     if (device.isCpu()) {
         std::vector<int64_t> values = toInts(index);
         for (int64_t& v : values) {
@@ -334,7 +336,7 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
                 if (static_cast<int64_t>(k) == d) {
                     const int64_t v = idx[static_cast<size_t>(i)];
                     if (v < 0 || v >= x.sizes()[k])  // (no wrap: PyTorch's gather raises for negatives)
-                        fail(ErrorKind::Runtime, fmt::format("index {} is out of bounds for dimension {} with size {}", v, d, x.sizes()[k]));
+                        failIndexOutOfBounds(ErrorKind::Runtime, v, d, x.sizes()[k]);
                     offset += v * x.strides()[k];
                 } else {
                     offset += coordinate * x.strides()[k];

@@ -10,6 +10,10 @@
 
 namespace eng::tensor {
 
+/// PyTorch's "index V is out of bounds for dimension D with size S" (IndexError from indexing and select,
+/// RuntimeError from gather), for the CPU checks and the CUDA kernels' device-side ones alike.
+[[noreturn]] void failIndexOutOfBounds(ErrorKind kind, int64_t value, int64_t dim, int64_t size);
+
 struct TensorIndex {
     enum class Kind { Integer, Slice, None, Ellipsis, Boolean, Tensor };
     Kind kind = Kind::None;

@@ -12,6 +12,7 @@
 #include "tensor/pointwise.h"
 #include "tensor/cuda_kernels.h"
 #include "tensor/host_route.h"
+#include "tensor/indexing.h"
 #include "tensor/op_recorder.h"
 
 namespace eng::tensor {
@@ -381,8 +382,7 @@ Tensor select(const Tensor& x, int64_t dim, int64_t index) {
     if (x.dim() == 0) fail(ErrorKind::Index, "select() cannot be applied to a 0-dim tensor.");
     const auto d = static_cast<size_t>(wrapDim(dim, x.dim()));
     const int64_t size = x.sizes()[d];
-    if (index < -size || index >= size)
-        fail(ErrorKind::Index, fmt::format("index {} is out of bounds for dimension {} with size {}", index, d, size));
+    if (index < -size || index >= size) failIndexOutOfBounds(ErrorKind::Index, index, static_cast<int64_t>(d), size);
     if (index < 0) index += size;
     Shape sizes = x.sizes(), strides = x.strides();
     const int64_t offset = x.storageOffset() + index * strides[d];

@@ -35,6 +35,8 @@ bool mentionsAnyVar(const Index& index);
 // The row-major flat index of variables first..first+ranges.size()-1 over `ranges`.
 Index flatIndex(const std::vector<Index>& ranges, int first);
 bool sameIndex(const Index& a, const Index& b);
+// The index with each variable node replaced by replace(that node) (null stays null).
+Index mapVars(const Index& index, const std::function<Index(const Index& var)>& replace);
 Index substituteVar(const Index& index, int number, const Index& replacement);
 // An upper bound of |index| over the variables' ranges; nullopt when a symbol makes it unknown.
 std::optional<int64_t> indexBound(const Index& index, const std::vector<int64_t>& varExtents);

@@ -12,15 +12,7 @@ namespace {
 
 // Old variable v becomes to[v].
 Index renumbered(const Index& index, const std::vector<int>& to) {
-    if (!index) return index;
-    switch (index->op) {
-        case IndexNode::Op::Var: return indexVar(to.at(static_cast<size_t>(index->value)));
-        case IndexNode::Op::Add: return renumbered(index->lhs, to) + renumbered(index->rhs, to);
-        case IndexNode::Op::Mul: return renumbered(index->lhs, to) * renumbered(index->rhs, to);
-        case IndexNode::Op::FloorDiv: return floorDiv(renumbered(index->lhs, to), renumbered(index->rhs, to));
-        case IndexNode::Op::Mod: return modulo(renumbered(index->lhs, to), renumbered(index->rhs, to));
-        default: return index;
-    }
+    return mapVars(index, [&](const Index& var) { return indexVar(to.at(static_cast<size_t>(var->value))); });
 }
 
 struct Renumber {

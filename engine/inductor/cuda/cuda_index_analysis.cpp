@@ -73,15 +73,20 @@ Index flatIndex(const std::vector<Index>& ranges, int first) {
     return flat;
 }
 
-Index substituteVar(const Index& index, int number, const Index& replacement) {
+Index mapVars(const Index& index, const std::function<Index(const Index& var)>& replace) {
+    if (!index) return index;
     switch (index->op) {
-        case IndexNode::Op::Var: return index->value == number ? replacement : index;
-        case IndexNode::Op::Add: return substituteVar(index->lhs, number, replacement) + substituteVar(index->rhs, number, replacement);
-        case IndexNode::Op::Mul: return substituteVar(index->lhs, number, replacement) * substituteVar(index->rhs, number, replacement);
-        case IndexNode::Op::FloorDiv: return floorDiv(substituteVar(index->lhs, number, replacement), substituteVar(index->rhs, number, replacement));
-        case IndexNode::Op::Mod: return modulo(substituteVar(index->lhs, number, replacement), substituteVar(index->rhs, number, replacement));
+        case IndexNode::Op::Var: return replace(index);
+        case IndexNode::Op::Add: return mapVars(index->lhs, replace) + mapVars(index->rhs, replace);
+        case IndexNode::Op::Mul: return mapVars(index->lhs, replace) * mapVars(index->rhs, replace);
+        case IndexNode::Op::FloorDiv: return floorDiv(mapVars(index->lhs, replace), mapVars(index->rhs, replace));
+        case IndexNode::Op::Mod: return modulo(mapVars(index->lhs, replace), mapVars(index->rhs, replace));
         default: return index;
     }
+}
+
+Index substituteVar(const Index& index, int number, const Index& replacement) {
+    return mapVars(index, [&](const Index& var) { return var->value == number ? replacement : var; });
 }
 
 bool sameIndex(const Index& a, const Index& b) {
